@@ -1,0 +1,36 @@
+# Two commands do all set-up: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+export RULEKB_HOME ?= $(CURDIR)/.rulekb
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test install install-test build bench clean
+
+$(BIN)/rulekb: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e .
+	touch $@
+
+install: $(BIN)/rulekb
+
+install-test: install
+	$(BIN)/pip install -q -e '.[test]'
+
+build: install
+	$(BIN)/rulekb build
+
+run: build
+	$(BIN)/rulekb serve --host $(HOST) --port $(PORT)
+
+# pytest exits 5 when it collects no test; that is not a failure of the suite.
+test: install-test
+	$(BIN)/python -m pytest $(PYTEST_ARGS); rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$rc
+
+bench: install-test
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) .rulekb .pytest_cache

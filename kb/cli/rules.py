@@ -1,0 +1,145 @@
+"""Commands that build the knowledge base and read rules: import, build, rule, structure,
+stats, editions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from kb.cli import (edition_option, emit_json, handle_errors, home_of, json_option, main,
+                    open_kb, ruleset_option)
+from kb.read import READERS
+from kb.store import build, import_document
+
+
+@main.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--ruleset", "-r", required=True, help="Ruleset the document belongs to.")
+@click.option("--edition", "-e", required=True, help="Edition name, e.g. 1.4 or 2026-01-16.")
+@click.option("--date", default="", help="Date the edition took effect (YYYY-MM-DD); "
+                                        "read from the document when omitted.")
+@click.option("--format", "fmt", type=click.Choice(sorted(READERS)), default=None,
+              help="Document format (default: detected).")
+@click.option("--partial", is_flag=True, help="Mark the document as an excerpt.")
+@click.option("--no-build", is_flag=True, help="Only check and store the document.")
+@click.pass_context
+@handle_errors
+def import_cmd(ctx: click.Context, file: Path, ruleset: str, edition: str, date: str,
+               fmt: str | None, partial: bool, no_build: bool) -> None:
+    """Import a rules document as an edition, then rebuild the knowledge base."""
+    home = home_of(ctx)
+    target = import_document(home, file, ruleset=ruleset, edition=edition, date=date, fmt=fmt,
+                             partial=partial)
+    click.echo(f"imported {file.name} as {ruleset} {edition} ({target})")
+    if not no_build:
+        _build(home)
+
+
+@main.command("build")
+@click.pass_context
+@handle_errors
+def build_cmd(ctx: click.Context) -> None:
+    """Rebuild the knowledge base from rules/ and every imported document."""
+    _build(home_of(ctx))
+
+
+def _build(home: Path) -> None:
+    report = build(home, progress=lambda msg: click.echo(msg, err=True))
+    for e in report.editions:
+        click.echo(f"{e['ruleset']} {e['edition']}: {e['rules']} rules, {e['headings']} headings, "
+                   f"{e['terms']} terms{' (partial)' if e['partial'] else ''}")
+    click.echo(f"built {report.build.name} in {report.seconds:.1f}s")
+
+
+@main.command("rule")
+@click.argument("number", nargs=-1, required=True)
+@ruleset_option
+@edition_option
+@click.option("--date", default=None, help="Use the edition in force on this date (YYYY-MM-DD).")
+@click.option("--subrules/--no-subrules", default=True, help="Show the whole subtree.")
+@json_option
+@click.pass_context
+@handle_errors
+def rule_cmd(ctx: click.Context, number: tuple[str, ...], ruleset: str | None, edition: str | None,
+             date: str | None, subrules: bool, as_json: bool) -> None:
+    """Show a rule (numbers may be loose: 337.1a, 337.1.a, "rule 337.1.a.")."""
+    kb = open_kb(ctx)
+    ruleset = ruleset or kb.default_ruleset()
+    data = kb.rule(ruleset, " ".join(number), edition, subrules=subrules, date=date)
+    if as_json:
+        emit_json(data)
+        return
+    crumbs = " › ".join(f"{a['number']} {a['title']}" for a in data["ancestors"])
+    click.echo(click.style(f"{data['ruleset']} {data['edition']}", dim=True) + (f"  {crumbs}" if crumbs else ""))
+    head = f"{data['number']}. {data['title']}" if data["kind"] != "rule" else data["number"] + "."
+    click.echo(click.style(head, bold=True) + (f" {data['text']}" if data["text"] else ""))
+    for ex in data["examples"]:
+        click.echo(f"    Example: {ex}")
+    for sub in data.get("subrules", []):
+        indent = "  " * (sub["depth"] - data["depth"])
+        click.echo(f"{indent}{sub['number']}. {sub['text'] or sub['title']}")
+        for ex in sub["examples"]:
+            click.echo(f"{indent}    Example: {ex}")
+    if not subrules and data["children"]:
+        click.echo("children: " + ", ".join(c["number"] for c in data["children"]))
+    if data["references"]:
+        click.echo("references: " + ", ".join(f"{r['number']} {r['title']}" for r in data["references"]))
+    if data["referenced_by"]:
+        click.echo("referenced by: " + ", ".join(r["number"] for r in data["referenced_by"]))
+    if data["transitions"]:
+        click.echo("timing model: " + ", ".join(t["name"] for t in data["transitions"]))
+
+
+@main.command("structure")
+@ruleset_option
+@edition_option
+@json_option
+@click.pass_context
+@handle_errors
+def structure_cmd(ctx: click.Context, ruleset: str | None, edition: str | None, as_json: bool) -> None:
+    """List every numbered node of an edition in document order."""
+    kb = open_kb(ctx)
+    data = kb.structure(ruleset or kb.default_ruleset(), edition)
+    if as_json:
+        emit_json([{k: d[k] for k in ("number", "kind", "title", "depth", "parent")} for d in data])
+        return
+    for d in data:
+        click.echo(f"{'  ' * d['depth']}{d['number']}  {d['title']}")
+
+
+@main.command("stats")
+@json_option
+@click.pass_context
+@handle_errors
+def stats_cmd(ctx: click.Context, as_json: bool) -> None:
+    """Per edition: rules, headings, references resolved/unresolved, terms."""
+    data = open_kb(ctx).stats()
+    if as_json:
+        emit_json(data)
+        return
+    for e in data:
+        click.echo(f"{e['ruleset']} {e['edition']} ({e['date']}{', partial' if e['partial'] else ''}): "
+                   f"{e['rules']} rules, {e['headings']} headings, references "
+                   f"{e['references_resolved']} resolved / {e['references_unresolved']} unresolved, "
+                   f"{e['terms']} terms")
+        for u in e["unresolved"]:
+            click.echo(f"    unresolved in {u['rule']} (line {u['line']}): {u['text']}")
+
+
+@main.command("editions")
+@ruleset_option
+@json_option
+@click.pass_context
+@handle_errors
+def editions_cmd(ctx: click.Context, ruleset: str | None, as_json: bool) -> None:
+    """List rulesets and their editions."""
+    kb = open_kb(ctx)
+    names = [ruleset] if ruleset else [r["name"] for r in kb.rulesets()]
+    data = [e for name in names for e in kb.editions(name)]
+    if as_json:
+        emit_json(data)
+        return
+    for e in data:
+        click.echo(f"{e['ruleset']:<22} {e['edition']:<12} {e['date']:<10} {e['rules']:>5} rules"
+                   f"{'  partial' if e['partial'] else ''}  {e['title']}")

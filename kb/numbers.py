@@ -1,0 +1,105 @@
+"""Rule numbers: the one place where loose forms become canonical numbers.
+
+A rule number is a sequence of segments: digits (``337``, ``1``) and letters (``a``).
+Riftbound writes every segment with a dot (``337.1.a``, ``464.2.c.1.a``); Magic attaches
+the letter to the number before it (``116.3d``). Both styles parse to the same segments,
+and numbers compare segment by segment, so ``337.1`` is never a prefix of ``337.10``.
+
+>>> parse_number("rule 337.1a.")
+('337', '1', 'a')
+>>> format_number(("116", "3", "d"), "mtg")
+'116.3d'
+>>> is_within(("337", "1"), ("337", "10"))
+False
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+Segments = tuple[str, ...]
+NumberStyle = Literal["dotted", "mtg"]
+SortKey = tuple[tuple[int, int | str], ...]
+
+# "rule", "rules", "CR", "r." etc. may precede a number; a trailing dot may follow.
+_PREFIX = re.compile(r"^\s*(?:(?:comprehensive\s+)?rules?|cr|r\.?|§)?\s*", re.IGNORECASE)
+_BODY = re.compile(r"^(\d{1,4})((?:\.?(?:\d{1,4}|[a-z]{1,2}))*)\.?\s*$", re.IGNORECASE)
+_SEGMENT = re.compile(r"\d+|[a-z]+", re.IGNORECASE)
+
+
+class NumberError(ValueError):
+    """A text that is not a rule number in any accepted form."""
+
+
+def parse_number(text: str) -> Segments:
+    """Parse a rule number written loosely into its segments.
+
+    Accepts ``337.1.a``, ``337.1a``, ``rule 337.1.a.``, ``CR 116.3d``, ``116.3d.``.
+    Raises :class:`NumberError` for anything else.
+    """
+    if len(text) > 64:
+        raise NumberError("a rule number is at most 64 characters")
+    body = _PREFIX.sub("", text, count=1).strip().strip("[]()").strip()
+    match = _BODY.match(body)
+    if not match:
+        raise NumberError(f"not a rule number: {text.strip()[:40]!r}")
+    head, rest = match.group(1), match.group(2)
+    segments = [head] + _SEGMENT.findall(rest)
+    # A number segment may not directly follow another number without a dot; the regex
+    # guarantees that, so only lower-case the letters here.
+    return tuple(s.lower() for s in segments)
+
+
+def try_parse_number(text: str) -> Segments | None:
+    """Like :func:`parse_number` but returns None instead of raising."""
+    try:
+        return parse_number(text)
+    except NumberError:
+        return None
+
+
+def sort_key(segments: Segments) -> SortKey:
+    """A key that orders numbers the way the documents do (``9`` before ``10``)."""
+    return tuple((0, int(s)) if s.isdigit() else (1, s) for s in segments)
+
+
+def format_number(segments: Segments, style: NumberStyle = "dotted") -> str:
+    """Write segments in a ruleset's canonical style."""
+    if style == "dotted":
+        return ".".join(segments)
+    out = segments[0]
+    for i, seg in enumerate(segments[1:], start=1):
+        out += seg if seg.isalpha() and not segments[i - 1].isalpha() else "." + seg
+    return out
+
+
+def is_within(ancestor: Segments, number: Segments) -> bool:
+    """True when ``number`` is ``ancestor`` or one of its subrules (segment-wise)."""
+    return len(number) >= len(ancestor) and sort_key(number[: len(ancestor)]) == sort_key(ancestor)
+
+
+def parent_segments(segments: Segments) -> Segments | None:
+    """The number one level up (``337.1.a`` → ``337.1``), None for a top-level number."""
+    return segments[:-1] if len(segments) > 1 else None
+
+
+def expand_range(first: Segments, last_tail: str) -> list[Segments]:
+    """Expand ``601.2a–f`` or ``119.7–8``: the last segment of ``first`` runs to ``last_tail``.
+
+    Returns an empty list when the range is not well formed (different kinds of segment,
+    backwards, or longer than 60 items).
+    """
+    start = first[-1]
+    if start.isdigit() and last_tail.isdigit():
+        lo, hi = int(start), int(last_tail)
+        if not lo <= hi or hi - lo > 60:
+            return []
+        width = len(start) if start.startswith("0") else 0
+        return [first[:-1] + (str(n).zfill(width),) for n in range(lo, hi + 1)]
+    if start.isalpha() and last_tail.isalpha() and len(start) == len(last_tail) == 1:
+        lo, hi = ord(start.lower()), ord(last_tail.lower())
+        if not lo <= hi:
+            return []
+        return [first[:-1] + (chr(c),) for c in range(lo, hi + 1)]
+    return []

@@ -1,0 +1,220 @@
+"""The facade: every question the product answers, for the CLI, the API and the site.
+
+A :class:`KnowledgeBase` is loaded once from a build and is read-only afterwards, so any
+number of threads may share it. Answers are plain dicts (the response shapes the API
+documents); failures raise :class:`QueryError`, which carries the one error shape.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kb.graph import RuleGraph
+from kb.model import Rule, term_key
+from kb.numbers import NumberError, format_number, parse_number
+from kb.store import current_build, default_home, load_edition
+
+
+class QueryError(Exception):
+    """A question that cannot be answered: an HTTP-like status, a message, and details."""
+
+    def __init__(self, status: int, message: str, detail: Any = None):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.detail = detail
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"error": {"status": self.status, "message": self.message, "detail": self.detail}}
+
+
+@dataclass
+class KnowledgeBase:
+    """All built editions, keyed by (ruleset, edition)."""
+
+    build_dir: Path | None
+    manifest: dict[str, Any]
+    graphs: dict[tuple[str, str], RuleGraph] = field(default_factory=dict)
+    _cache: dict[str, Any] = field(default_factory=dict, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    # -- loading ---------------------------------------------------------------
+    @classmethod
+    def open(cls, home: Path | None = None) -> KnowledgeBase:
+        """Load the build in service. Raises QueryError(503) before the first build."""
+        home = home or default_home()
+        build = current_build(home)
+        if build is None or not (build / "manifest.json").exists():
+            raise QueryError(503, f"no knowledge base is built in {home}; run `rulekb build`")
+        manifest = json.loads((build / "manifest.json").read_text(encoding="utf-8"))
+        kb = cls(build, manifest)
+        for ed in manifest["editions"]:
+            kb.graphs[(ed["ruleset"], ed["edition"])] = load_edition(build, ed["ruleset"], ed["edition"])
+        return kb
+
+    @classmethod
+    def from_graphs(cls, graphs: list[RuleGraph]) -> KnowledgeBase:
+        """A knowledge base held in memory only (tests, tools)."""
+        from kb.store import edition_summary
+        manifest = {"build_id": "memory", "built": "", "rulesets": {},
+                    "editions": [edition_summary(g) for g in graphs]}
+        return cls(None, manifest, {(g.edition.ruleset, g.edition.name): g for g in graphs})
+
+    @property
+    def build_id(self) -> str:
+        return str(self.manifest.get("build_id", ""))
+
+    def cached(self, key: str, make: Any) -> Any:
+        """Memoise a derived structure (a searcher, a diff) for the life of this build."""
+        with self._lock:
+            if key not in self._cache:
+                self._cache[key] = make()
+            return self._cache[key]
+
+    # -- rulesets and editions -------------------------------------------------
+    def rulesets(self) -> list[dict[str, Any]]:
+        names = sorted({r for r, _ in self.graphs})
+        titles = self.manifest.get("rulesets", {})
+        return [{"name": n, "title": titles.get(n, {}).get("title", n),
+                 "editions": [e["edition"] for e in self.editions(n)]} for n in names]
+
+    def editions(self, ruleset: str) -> list[dict[str, Any]]:
+        """Editions of a ruleset, oldest first, with date, counts and partial flag."""
+        found = [e for e in self.manifest["editions"] if e["ruleset"] == ruleset]
+        if not found:
+            raise QueryError(404, f"unknown ruleset {ruleset!r}",
+                             {"rulesets": sorted({r for r, _ in self.graphs})})
+        return sorted(found, key=lambda e: (e["date"], e["edition"]))
+
+    def edition(self, ruleset: str, edition: str | None = None, date: str | None = None) -> RuleGraph:
+        """One edition: by name, or the one in force on ``date``, or the newest."""
+        eds = self.editions(ruleset)
+        if edition:
+            if (ruleset, edition) not in self.graphs:
+                raise QueryError(404, f"unknown edition {edition!r} of {ruleset}",
+                                 {"editions": [e["edition"] for e in eds]})
+            return self.graphs[(ruleset, edition)]
+        if date:
+            in_force = [e for e in eds if e["date"] and e["date"] <= date]
+            if not in_force:
+                raise QueryError(404, f"no edition of {ruleset} was in force on {date}",
+                                 {"editions": [{"edition": e["edition"], "date": e["date"]} for e in eds]})
+            return self.graphs[(ruleset, in_force[-1]["edition"])]
+        return self.graphs[(ruleset, eds[-1]["edition"])]
+
+    def default_ruleset(self) -> str:
+        names = sorted({r for r, _ in self.graphs})
+        if not names:
+            raise QueryError(503, "the knowledge base holds no editions")
+        return "riftbound" if "riftbound" in names else names[0]
+
+    # -- rules -------------------------------------------------------------------
+    def find_rule(self, rg: RuleGraph, number: str) -> str:
+        """Canonical number of a loosely written one, or QueryError 400/404 with the nearest."""
+        try:
+            segments = parse_number(number)
+        except NumberError as exc:
+            raise QueryError(400, str(exc), {"number": number[:64]}) from exc
+        found = rg.find(segments)
+        if found is None:
+            wanted = format_number(segments, rg.edition.number_style)
+            raise QueryError(404, f"rule {wanted} does not exist in {rg.edition.ruleset} {rg.edition.name}",
+                             {"number": wanted, "nearest": rg.nearest(segments),
+                              "edition": rg.edition.name, "partial": rg.edition.partial})
+        return found
+
+    def rule(self, ruleset: str, number: str, edition: str | None = None,
+             subrules: bool = False, date: str | None = None) -> dict[str, Any]:
+        """A rule with breadcrumbs, children, neighbours, references both ways and terms."""
+        rg = self.edition(ruleset, edition, date)
+        canonical = self.find_rule(rg, number)
+        out = self.rule_summary(rg, canonical, full=True)
+        prev, nxt = rg.previous_next(canonical)
+        out.update({
+            "ancestors": [self.rule_summary(rg, n) for n in rg.ancestors(canonical)],
+            "children": [self.rule_summary(rg, n) for n in rg.rule(canonical).children],
+            "previous": self.rule_summary(rg, prev) if prev else None,
+            "next": self.rule_summary(rg, nxt) if nxt else None,
+            "references": [self.rule_summary(rg, n) for n in rg.references(canonical)],
+            "referenced_by": [self.rule_summary(rg, n) for n in rg.referenced_by(canonical)],
+            "terms": [self.term_summary(rg, k) for k in rg.terms_used(canonical)],
+            "transitions": self.transitions_for(rg, canonical),
+        })
+        if subrules:
+            out["subrules"] = [self.rule_summary(rg, n, full=True) for n in rg.subtree(canonical)][1:]
+        return out
+
+    def rule_summary(self, rg: RuleGraph, number: str, full: bool = False) -> dict[str, Any]:
+        r: Rule = rg.rule(number)
+        out: dict[str, Any] = {"ruleset": rg.edition.ruleset, "edition": rg.edition.name,
+                               "number": number, "kind": r.kind, "title": r.label}
+        if full:
+            out.update({"text": r.text, "examples": r.examples, "line": r.line,
+                        "parent": r.parent, "depth": len(rg.ancestors(number))})
+        return out
+
+    def transitions_for(self, rg: RuleGraph, number: str) -> list[dict[str, Any]]:
+        """Timing-model transitions that cite this rule (filled in by kb.timing)."""
+        return []
+
+    def structure(self, ruleset: str, edition: str | None = None) -> list[dict[str, Any]]:
+        """Every numbered node in document order: number, kind, title or first words, depth."""
+        rg = self.edition(ruleset, edition)
+        key = f"structure:{ruleset}:{rg.edition.name}"
+
+        def make() -> list[dict[str, Any]]:
+            depth: dict[str, int] = {}
+            out = []
+            for n, r in rg.edition.rules.items():
+                depth[n] = depth[r.parent] + 1 if r.parent else 0
+                out.append({"number": n, "kind": r.kind, "title": r.label, "depth": depth[n],
+                            "parent": r.parent, "children": len(r.children)})
+            return out
+        return self.cached(key, make)
+
+    def stats(self) -> list[dict[str, Any]]:
+        """Per edition: rules, headings, references resolved/unresolved (listed), terms."""
+        out = []
+        for e in self.manifest["editions"]:
+            rg = self.graphs[(e["ruleset"], e["edition"])]
+            unresolved = [{"rule": r.source, "text": r.text, "line": r.line}
+                          for r in rg.edition.references if not r.resolved]
+            out.append({**e, "unresolved": unresolved})
+        return out
+
+    # -- terms -------------------------------------------------------------------
+    def term_summary(self, rg: RuleGraph, key: str) -> dict[str, Any]:
+        t = rg.edition.terms[key]
+        return {"term": t.name, "key": key, "kind": t.kind, "definition": t.definition,
+                "defined_by": t.defined_by}
+
+    def terms(self, ruleset: str, edition: str | None = None) -> list[dict[str, Any]]:
+        rg = self.edition(ruleset, edition)
+        return [self.term_summary(rg, k) for k in sorted(rg.edition.terms)]
+
+    def term(self, ruleset: str, name: str, edition: str | None = None) -> dict[str, Any]:
+        rg = self.edition(ruleset, edition)
+        key = term_key(name)
+        if key not in rg.edition.terms:
+            from rapidfuzz import process
+            close = [m[0] for m in process.extract(key, list(rg.edition.terms), limit=5, score_cutoff=60)]
+            raise QueryError(404, f"no term {name!r} in {ruleset} {rg.edition.name}", {"nearest": close})
+        out = self.term_summary(rg, key)
+        out["used_by"] = [self.rule_summary(rg, n) for n in rg.rules_using(key)[:200]]
+        return out
+
+    # -- the graph ---------------------------------------------------------------
+    def neighbourhood(self, ruleset: str, number: str, depth: int = 1,
+                      edition: str | None = None) -> dict[str, Any]:
+        if not 0 <= depth <= 3:
+            raise QueryError(400, "depth must be between 0 and 3", {"depth": depth})
+        rg = self.edition(ruleset, edition)
+        canonical = self.find_rule(rg, number)
+        nodes, edges = rg.neighbourhood(canonical, depth)
+        return {"ruleset": ruleset, "edition": rg.edition.name, "center": canonical,
+                "nodes": [self.rule_summary(rg, n) for n in nodes],
+                "edges": [{"source": s, "target": t, "kind": k} for s, t, k in edges]}

@@ -1,0 +1,71 @@
+"""The one text normaliser shared by every reader: bytes to text, and text to clean words.
+
+Normalisation keeps the official wording: it only folds whitespace, joins ligatures and
+drops zero-width characters, so a rule reads exactly as printed.
+"""
+
+from __future__ import annotations
+
+import codecs
+import html
+import re
+import unicodedata
+
+from kb.model import Diagnostic, DocumentError
+
+_LIGATURES = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl"}
+_ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
+_WS = re.compile(r"[ \t\u00a0\u2000-\u200a\u202f\u3000]+")
+_SPACE_BEFORE_PUNCT = re.compile(r"(?<=\w) +(?=[,.;:!?](?:\s|$))")
+
+
+def decode(data: bytes, source: str = "") -> str:
+    """Decode a rule document: BOMs, UTF-16 and Windows-1252 are detected; line endings
+    (CRLF, bare CR) become ``\\n``. Raises :class:`DocumentError` for binary data."""
+    if not data.strip():
+        raise DocumentError([Diagnostic("the document is empty", source, 0)])
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        text = data.decode("utf-16")
+    elif data.startswith(codecs.BOM_UTF8):
+        text = data[3:].decode("utf-8", errors="strict")
+    elif len(data) > 3 and data[1:2] == b"\x00" and data[3:4] == b"\x00":
+        text = data.decode("utf-16-le", errors="replace")
+    elif len(data) > 3 and data[0:1] == b"\x00" and data[2:3] == b"\x00":
+        text = data.decode("utf-16-be", errors="replace")
+    else:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = data.decode("cp1252", errors="replace")
+    controls = sum(1 for ch in text[:20000] if ord(ch) < 32 and ch not in "\r\n\t\f")
+    if "\x00" in text or controls > max(20, len(text[:20000]) // 50):
+        first = next((i for i, ch in enumerate(text) if ord(ch) < 32 and ch not in "\r\n\t\f"), 0)
+        line = text.count("\n", 0, first) + text.count("\r", 0, first) + 1
+        raise DocumentError([Diagnostic("unreadable encoding: the file holds binary data, "
+                                        "not rule text", source, line)])
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def clean(text: str, *, unescape: bool = False, pdf_spacing: bool = False) -> str:
+    """Normalise one rule's text: ligatures joined, zero-width characters dropped,
+    whitespace (including hard line wraps) folded to single spaces.
+
+    ``unescape`` decodes HTML entities; ``pdf_spacing`` also removes the space that PDF
+    extraction puts before punctuation (``Pending ,``).
+    """
+    if unescape:
+        text = html.unescape(text)
+    for lig, plain in _LIGATURES.items():
+        if lig in text:
+            text = text.replace(lig, plain)
+    text = text.translate(_ZERO_WIDTH)
+    text = unicodedata.normalize("NFC", text)
+    text = " ".join(_WS.sub(" ", text).split())
+    if pdf_spacing:
+        text = _SPACE_BEFORE_PUNCT.sub("", text)
+    return text
+
+
+def fold(text: str) -> str:
+    """Whitespace-folded text for comparisons (the way the seeds are compared)."""
+    return " ".join(clean(text).split())

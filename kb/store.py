@@ -1,0 +1,240 @@
+"""The built knowledge base on disk, built into a temporary place and swapped in atomically.
+
+Layout of the data directory (``RULEKB_HOME``, default ``~/.local/share/rulekb``)::
+
+    imports/<ruleset>/<edition>/edition.toml + the imported document
+    builds/<build-id>/manifest.json
+    builds/<build-id>/editions/<ruleset>/<edition>.pickle   (a RuleGraph)
+    builds/<build-id>/index/<ruleset>/<edition>/             (the search index)
+    current -> builds/<build-id>                             (a symlink, replaced atomically)
+
+A build that fails, or is killed halfway, leaves ``current`` pointing at the last good one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import re
+import shutil
+import time
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kb.graph import RuleGraph, build_edition
+from kb.model import Diagnostic, DocumentError, RulesetInfo
+from kb.read import READERS, read_document
+
+BUILD_FORMAT = 1
+_NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
+
+# Per-edition artifacts written next to the graph (the search index joins here).
+ArtifactBuilder = Callable[[RuleGraph, Path], None]
+ARTIFACT_BUILDERS: list[ArtifactBuilder] = []
+
+
+def default_home() -> Path:
+    """The data directory: ``$RULEKB_HOME`` or ``~/.local/share/rulekb``."""
+    env = os.environ.get("RULEKB_HOME")
+    if env:
+        return Path(env).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "rulekb"
+
+
+def rules_dir() -> Path:
+    """The embedded corpus: ``$RULEKB_RULES`` or the ``rules/`` folder beside the package."""
+    env = os.environ.get("RULEKB_RULES")
+    return Path(env) if env else Path(__file__).resolve().parent.parent / "rules"
+
+
+@dataclass
+class EditionSource:
+    """Where one edition comes from: the embedded corpus or a user's import."""
+
+    ruleset: str
+    name: str
+    date: str
+    path: Path
+    format: str
+    partial: bool = False
+    title: str = ""
+    origin: str = "embedded"
+
+
+@dataclass
+class Sources:
+    rulesets: dict[str, RulesetInfo] = field(default_factory=dict)
+    editions: list[EditionSource] = field(default_factory=list)
+
+
+def check_name(value: str, what: str) -> str:
+    """Ruleset and edition names become folder names: keep them plain."""
+    if not _NAME.match(value):
+        raise DocumentError([Diagnostic(
+            f"invalid {what} name {value!r}: use lower-case letters, digits, '.', '_' or '-'")])
+    return value
+
+
+def collect_sources(home: Path, rules: Path | None = None) -> Sources:
+    """Every edition to build: the manifests in ``rules/``, then imports (which replace an
+    embedded edition of the same ruleset and name)."""
+    rules = rules or rules_dir()
+    out = Sources()
+    for manifest in sorted(rules.glob("*/ruleset.toml")):
+        data = tomllib.loads(manifest.read_text(encoding="utf-8"))
+        info = RulesetInfo(data["name"], data.get("title", data["name"]),
+                           data.get("number_style", "dotted"), data.get("default_format", ""))
+        out.rulesets[info.name] = info
+        for ed in data.get("editions", []):
+            out.editions.append(EditionSource(
+                info.name, str(ed["name"]), str(ed.get("date", "")), manifest.parent / ed["source"],
+                ed.get("format", info.default_format), bool(ed.get("partial", False)),
+                ed.get("title", ""), "embedded"))
+    for meta in sorted((home / "imports").glob("*/*/edition.toml")):
+        data = tomllib.loads(meta.read_text(encoding="utf-8"))
+        src = EditionSource(data["ruleset"], data["edition"], data.get("date", ""),
+                            meta.parent / data["file"], data.get("format", ""),
+                            bool(data.get("partial", False)), data.get("title", ""), "imported")
+        if src.ruleset not in out.rulesets:
+            out.rulesets[src.ruleset] = RulesetInfo(src.ruleset, data.get("ruleset_title", src.ruleset))
+        out.editions = [e for e in out.editions if (e.ruleset, e.name) != (src.ruleset, src.name)]
+        out.editions.append(src)
+    return out
+
+
+def import_document(home: Path, file: Path, *, ruleset: str, edition: str, date: str = "",
+                    fmt: str | None = None, partial: bool = False, title: str = "") -> Path:
+    """Check that a document reads and builds, then keep a copy under ``imports/``.
+
+    Nothing is kept when the document has errors (DocumentError lists them).
+    """
+    check_name(ruleset, "ruleset")
+    check_name(edition, "edition")
+    if fmt is not None and fmt not in READERS:
+        raise DocumentError([Diagnostic(f"unknown format {fmt!r} (formats: {', '.join(sorted(READERS))})")])
+    result, used = read_document(file, fmt)
+    build_edition(result, ruleset=ruleset, edition=edition, date=date, source=str(file))
+    target = home / "imports" / ruleset / edition
+    staging = target.with_name(f".{edition}.tmp-{os.getpid()}")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    shutil.copyfile(file, staging / file.name)
+    meta = {"ruleset": ruleset, "edition": edition, "date": date or result.date,
+            "file": file.name, "format": used, "partial": partial, "title": title or result.title}
+    (staging / "edition.toml").write_text(
+        "".join(f"{k} = {json.dumps(v)}\n" for k, v in meta.items()), encoding="utf-8")
+    old = target.with_name(f".{edition}.old-{os.getpid()}")
+    if target.exists():
+        target.rename(old)
+    staging.rename(target)
+    shutil.rmtree(old, ignore_errors=True)
+    return target
+
+
+@dataclass
+class BuildReport:
+    build: Path
+    editions: list[dict]
+    seconds: float
+
+
+def build(home: Path | None = None, rules: Path | None = None,
+          progress: Callable[[str], None] | None = None) -> BuildReport:
+    """Build every edition into a new folder, then point ``current`` at it atomically.
+
+    Raises DocumentError (nothing swapped) when any document fails.
+    """
+    home = home or default_home()
+    started = time.perf_counter()
+    sources = collect_sources(home, rules)
+    builds = home / "builds"
+    builds.mkdir(parents=True, exist_ok=True)
+    build_id = time.strftime("%Y%m%dT%H%M%S") + f"-{os.getpid()}-{time.time_ns() % 10**6:06d}"
+    tmp = builds / f".tmp-{build_id}"
+    tmp.mkdir()
+    try:
+        summaries = []
+        for src in sources.editions:
+            if progress:
+                progress(f"{src.ruleset} {src.name}: reading {src.path.name}")
+            result, used = read_document(src.path, src.format or None)
+            rg = build_edition(result, ruleset=src.ruleset, edition=src.name, date=src.date,
+                               partial=src.partial, source=str(src.path), source_format=used,
+                               title=src.title)
+            target = tmp / "editions" / src.ruleset / f"{src.name}.pickle"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with target.open("wb") as fh:
+                pickle.dump(rg, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            for artifact in ARTIFACT_BUILDERS:
+                artifact(rg, tmp)
+            summaries.append(edition_summary(rg, src.origin))
+        manifest = {"format": BUILD_FORMAT, "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                    "build_id": build_id,
+                    "rulesets": {k: vars(v) for k, v in sources.rulesets.items()},
+                    "editions": summaries}
+        (tmp / "manifest.json").write_text(json.dumps(manifest, indent=1), encoding="utf-8")
+        final = builds / build_id
+        tmp.rename(final)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    _swap_current(home, final)
+    _prune(builds, keep={final.name})
+    return BuildReport(final, summaries, time.perf_counter() - started)
+
+
+def edition_summary(rg: RuleGraph, origin: str = "") -> dict:
+    """The counts ``rulekb stats`` and the API report for one edition."""
+    ed = rg.edition
+    refs_unresolved = [r for r in ed.references if not r.resolved]
+    return {
+        "ruleset": ed.ruleset, "edition": ed.name, "date": ed.date, "title": ed.title,
+        "partial": ed.partial, "origin": origin, "format": ed.source_format,
+        "rules": sum(1 for r in ed.rules.values() if r.kind == "rule"),
+        "headings": sum(1 for r in ed.rules.values() if r.kind != "rule"),
+        "references_resolved": len(ed.references) - len(refs_unresolved),
+        "references_unresolved": len(refs_unresolved),
+        "terms": len(ed.terms),
+    }
+
+
+def _swap_current(home: Path, target: Path) -> None:
+    link = home / "current"
+    tmp_link = home / f".current-{os.getpid()}-{time.time_ns()}"
+    os.symlink(Path("builds") / target.name, tmp_link)
+    os.replace(tmp_link, link)
+
+
+def _prune(builds: Path, keep: set[str], grace_seconds: float = 120.0) -> None:
+    """Remove old builds (not the newest) once no reader can still be starting on them."""
+    now = time.time()
+    for entry in builds.iterdir():
+        if entry.name in keep:
+            continue
+        try:
+            old = now - entry.stat().st_mtime > grace_seconds
+        except FileNotFoundError:
+            continue
+        if old or entry.name.startswith(".tmp-") and now - entry.stat().st_mtime > 3600:
+            shutil.rmtree(entry, ignore_errors=True)
+
+
+def current_build(home: Path | None = None) -> Path | None:
+    """The folder of the build in service, or None before the first build."""
+    link = (home or default_home()) / "current"
+    try:
+        return link.parent / os.readlink(link)
+    except OSError:
+        return None
+
+
+def load_edition(build_dir: Path, ruleset: str, edition: str) -> RuleGraph:
+    with (build_dir / "editions" / ruleset / f"{edition}.pickle").open("rb") as fh:
+        rg = pickle.load(fh)
+    if not isinstance(rg, RuleGraph):
+        raise DocumentError([Diagnostic("the built knowledge base is damaged; run `rulekb build`")])
+    return rg
