@@ -75,3 +75,4 @@ edition_option = click.option("--edition", "-e", default=None,
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 
 from kb.cli import rules as _rules  # noqa: E402,F401  (registers commands)
+from kb.cli import serve as _serve  # noqa: E402,F401

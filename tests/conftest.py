@@ -1,0 +1,77 @@
+"""Shared fixtures: the embedded knowledge base, and the real corpora in ../shared.
+
+Tests that need ../shared skip with a clear reason where it is absent (a fresh clone).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from pathlib import Path
+
+import pytest
+
+from kb.graph import RuleGraph, build_edition
+from kb.query import KnowledgeBase
+from kb.read import read_document
+from kb.store import build
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = Path(os.environ.get("RULEKB_SHARED", REPO.parent / "shared"))
+CORPORA = SHARED / "corpora"
+SEEDS = SHARED / "seeds"
+
+# (ruleset, edition, date, file under ../shared/corpora)
+CORPUS_EDITIONS: list[tuple[str, str, str, str]] = [
+    ("riftbound", "1.0", "2025-06-02", "riftbound/core-rules-2025-06-02.md"),
+    ("riftbound", "1.2", "2025-12-01", "riftbound/core-rules-2025-12-01.md"),
+    ("riftbound", "1.3", "2026-03-30", "riftbound/core-rules-2026-03-30.md"),
+    ("riftbound", "1.4", "2026-07-16", "riftbound/core-rules-2026-07-16.md"),
+    ("mtg", "2010-10-01", "2010-10-01", "mtg/comprehensive-rules-2010-10-01.txt"),
+    ("mtg", "2026-01-16", "2026-01-16", "mtg/comprehensive-rules-2026-01-16.txt"),
+    ("riftbound-tournament", "2026-05-02", "2026-05-02", "riftbound/tournament-rules-2026-05-02.md"),
+]
+
+SKIP_REASON = (f"needs the real rule documents in {CORPORA} (CI has ../shared beside the "
+               "checkout; a fresh clone does not)")
+
+
+def shared_available() -> bool:
+    return CORPORA.is_dir()
+
+
+requires_shared = pytest.mark.skipif(not shared_available(), reason=SKIP_REASON)
+
+
+@functools.lru_cache(maxsize=None)
+def corpus_graph(ruleset: str, edition: str) -> RuleGraph:
+    """Read and build one real edition (cached for the whole test session)."""
+    if not shared_available():
+        pytest.skip(SKIP_REASON)
+    for rs, ed, date, rel in CORPUS_EDITIONS:
+        if (rs, ed) == (ruleset, edition):
+            result, fmt = read_document(CORPORA / rel)
+            return build_edition(result, ruleset=rs, edition=ed, date=date,
+                                 source=str(CORPORA / rel), source_format=fmt)
+    raise KeyError((ruleset, edition))
+
+
+@pytest.fixture(scope="session")
+def excerpt_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A data directory built from the embedded corpus only (what a fresh clone has)."""
+    home = tmp_path_factory.mktemp("excerpt-home")
+    build(home)
+    return home
+
+
+@pytest.fixture(scope="session")
+def excerpt_kb(excerpt_home: Path) -> KnowledgeBase:
+    return KnowledgeBase.open(excerpt_home)
+
+
+@pytest.fixture(scope="session")
+def full_kb() -> KnowledgeBase:
+    """Every real edition in ../shared, in memory."""
+    if not shared_available():
+        pytest.skip(SKIP_REASON)
+    return KnowledgeBase.from_graphs([corpus_graph(rs, ed) for rs, ed, _, _ in CORPUS_EDITIONS])
