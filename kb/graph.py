@@ -25,6 +25,9 @@ _IS_TERM = re.compile(r"^(?:An? |The )?([A-Z][\w’'-]*(?: [A-Z][\w’'-]*){0,2}
 _SPECIAL_TERM = re.compile(
     r"^(?:An? |Two )[\w ]{2,40}? (?:is|are) ((?:[a-z][\w-]*)(?: [a-z][\w-]*){0,3}) (?:if|when|while) ")
 _MAX_TERM_WORDS = 4
+# Subjects of "X is …" sentences that are not terms of art.
+_NOT_TERMS = frozenset("""this that these those it there each any all some a an the one two
+    they he she you we i on riftbound magic game player players card cards""".split())
 
 
 class RuleGraph:
@@ -225,7 +228,7 @@ def _segs(text: str) -> Segments:
 
 def _add_term(ed: Edition, term: Term) -> None:
     key = term.key
-    if not key or len(key) > 60:
+    if len(key) < 2 or len(key) > 60 or (term.kind == "term" and key.split()[0] in _NOT_TERMS):
         return
     existing = ed.terms.get(key)
     if existing is None:

@@ -24,7 +24,7 @@ SortKey = tuple[tuple[int, int | str], ...]
 
 # "rule", "rules", "CR", "r." etc. may precede a number; a trailing dot may follow.
 _PREFIX = re.compile(r"^\s*(?:(?:comprehensive\s+)?rules?|cr|r\.?|§)?\s*", re.IGNORECASE)
-_BODY = re.compile(r"^(\d{1,4})((?:\.?(?:\d{1,4}|[a-z]{1,2}))*)\.?\s*$", re.IGNORECASE)
+_BODY = re.compile(r"^(\d{1,3})((?:\.(?:\d{1,3}|[a-z]{1,2})|(?<=\d)[a-z]{1,2})*)\.?\s*$", re.IGNORECASE)
 _SEGMENT = re.compile(r"\d+|[a-z]+", re.IGNORECASE)
 
 
@@ -40,7 +40,7 @@ def parse_number(text: str) -> Segments:
     """
     if len(text) > 64:
         raise NumberError("a rule number is at most 64 characters")
-    body = _PREFIX.sub("", text, count=1).strip().strip("[]()").strip()
+    body = _PREFIX.sub("", text.strip().strip("[]()"), count=1).strip()
     match = _BODY.match(body)
     if not match:
         raise NumberError(f"not a rule number: {text.strip()[:40]!r}")

@@ -1,0 +1,83 @@
+"""`rulekb rule`, `structure`, `stats`, `editions`, `import` as a judge runs them."""
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kb.cli import main
+
+
+@pytest.fixture()
+def run(excerpt_home: Path):
+    runner = CliRunner()
+
+    def invoke(*args: str) -> tuple[int, str, str]:
+        result = runner.invoke(main, ["--home", str(excerpt_home), *args])
+        return result.exit_code, result.stdout, result.stderr
+    return invoke
+
+
+@pytest.mark.parametrize("typed", ["337.1a", "337.1.a", "rule 337.1.a.", "Rule 337.1A"])
+def test_rule_accepts_loose_numbers(run, typed: str) -> None:
+    code, out, _ = run("rule", *typed.split(), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["number"] == "337.1.a"
+    for key in ("ruleset", "edition", "number", "title", "text", "ancestors", "children",
+                "references", "referenced_by"):
+        assert key in data
+
+
+def test_deep_rule_has_ancestors_and_references(run) -> None:
+    code, out, _ = run("rule", "464.2.c.1.a", "--json")
+    data = json.loads(out)
+    assert [a["number"] for a in data["ancestors"]][-4:] == ["464", "464.2", "464.2.c", "464.2.c.1"]
+    code, out, _ = run("rule", "337.1", "--json")
+    assert code == 0 and [r["number"] for r in json.loads(out)["references"]] == ["349"]
+    code, out, _ = run("rule", "349", "--json")
+    assert "337.1" in [r["number"] for r in json.loads(out)["referenced_by"]]
+
+
+def test_wrong_number_answers_with_nearest_numbers(run) -> None:
+    code, out, err = run("rule", "337.9")
+    assert code == 1
+    assert "rule 337.9 does not exist" in err and "nearest: 337.4" in err
+    assert "Traceback" not in out + err
+
+
+@pytest.mark.parametrize("args,message", [
+    (["rule", "banana"], "not a rule number"),
+    (["rule", "337", "--edition", "9.9"], "unknown edition '9.9'"),
+    (["rule", "337", "--ruleset", "chess"], "unknown ruleset 'chess'"),
+])
+def test_bad_requests_get_one_line_errors(run, args: list[str], message: str) -> None:
+    code, out, err = run(*args)
+    assert code == 1 and message in err and "Traceback" not in err
+
+
+def test_structure_lists_every_node_in_document_order(run) -> None:
+    code, out, _ = run("structure", "--json")
+    nodes = json.loads(out)
+    assert nodes[0]["kind"] == "chapter"
+    numbers = [n["number"] for n in nodes]
+    assert numbers.index("337") < numbers.index("337.1") < numbers.index("337.1.a") < numbers.index("338")
+    assert {n["kind"] for n in nodes} == {"chapter", "section", "rule"}
+    assert all(n["title"] for n in nodes)
+
+
+def test_stats_and_editions(run) -> None:
+    code, out, _ = run("stats", "--json")
+    [ed] = [e for e in json.loads(out) if e["ruleset"] == "riftbound"]
+    assert ed["partial"] is True and ed["rules"] > 200 and ed["references_unresolved"] == len(ed["unresolved"])
+    code, out, _ = run("editions")
+    assert "riftbound" in out and "2026-07-16" in out and "partial" in out
+
+
+def test_import_reports_a_bad_file_with_its_place(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.md"
+    bad.write_text("**100.** A rule.\n**100.1.** Sub.\n**100.1.** Again.\n**100.2.** More.\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["--home", str(tmp_path / "h"), "import", str(bad),
+                                       "--ruleset", "x", "--edition", "1"])
+    assert result.exit_code == 1
+    assert f"{bad}:3: error: duplicate rule number 100.1 (first at line 2)" in result.stderr

@@ -1,0 +1,94 @@
+"""Building and importing: atomic swaps, nothing lost on failure, clear errors with a place."""
+
+from pathlib import Path
+
+import pytest
+
+from kb.model import DocumentError
+from kb.query import KnowledgeBase
+from kb.store import build, current_build, import_document
+
+GOOD = """# Test Rules
+
+Last Updated: 2026-01-01
+
+## 100. Concepts
+
+### 101. Basics
+
+**102.** A Task is one or more steps. See rule 103.
+
+**103.** Priority is the singular exclusive right to act.
+
+**103.1.** A player who passes gives Priority away.
+"""
+
+
+def write(tmp: Path, name: str, text: str | bytes) -> Path:
+    path = tmp / name
+    path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
+    return path
+
+
+def test_import_then_build_makes_the_edition_current(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    doc = write(tmp_path, "good.md", GOOD)
+    import_document(home, doc, ruleset="test", edition="1.0")
+    build(home)
+    kb = KnowledgeBase.open(home)
+    assert kb.rule("test", "103.1")["text"] == "A player who passes gives Priority away."
+    assert kb.editions("test")[0]["date"] == "2026-01-01"
+
+
+@pytest.mark.parametrize("name,content,reason,line", [
+    ("empty.md", "", "the document is empty", 0),
+    ("binary.md", bytes(range(256)) * 40, "unreadable encoding", 1),
+    ("dup.md", GOOD + "\n**103.** Again.\n", "duplicate rule number 103", 15),
+    ("orphan.md", GOOD + "\n**104.2.a.** Orphan.\n", "rule 104.2.a has no parent rule 104.2", 15),
+    ("prose.md", "Just some words.\nNothing numbered here.\n", "unknown document format", 1),
+])
+def test_a_bad_document_is_refused_with_its_place_and_nothing_is_lost(
+        tmp_path: Path, name: str, content: str | bytes, reason: str, line: int) -> None:
+    home = tmp_path / "home"
+    import_document(home, write(tmp_path, "good.md", GOOD), ruleset="test", edition="1.0")
+    build(home)
+    before = current_build(home)
+    bad = write(tmp_path, name, content)
+    with pytest.raises(DocumentError) as err:
+        import_document(home, bad, ruleset="test", edition="1.0")
+    diag = err.value.diagnostics[0]
+    assert reason in diag.message
+    assert diag.file == str(bad) and diag.line == line
+    assert current_build(home) == before
+    assert KnowledgeBase.open(home).rule("test", "103")["text"].startswith("Priority")
+    assert (home / "imports" / "test" / "1.0" / "good.md").exists()
+
+
+def test_a_build_that_fails_leaves_the_previous_build_serving(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    import_document(home, write(tmp_path, "good.md", GOOD), ruleset="test", edition="1.0")
+    build(home)
+    before = current_build(home)
+    # Damage the stored copy behind the importer's back: the next build must fail cleanly.
+    (home / "imports" / "test" / "1.0" / "good.md").write_text("", encoding="utf-8")
+    with pytest.raises(DocumentError):
+        build(home)
+    assert current_build(home) == before
+    assert not [p for p in (home / "builds").iterdir() if p.name.startswith(".tmp-")]
+
+
+@pytest.mark.parametrize("ruleset,edition", [("../evil", "1"), ("ok", "../../x"), ("Big Name", "1")])
+def test_names_that_would_escape_the_data_directory_are_refused(
+        tmp_path: Path, ruleset: str, edition: str) -> None:
+    with pytest.raises(DocumentError, match="invalid"):
+        import_document(tmp_path / "home", write(tmp_path, "good.md", GOOD), ruleset=ruleset, edition=edition)
+
+
+def test_an_import_replaces_the_embedded_excerpt(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    build(home)
+    assert KnowledgeBase.open(home).editions("riftbound")[0]["partial"] is True
+    import_document(home, write(tmp_path, "full.md", GOOD), ruleset="riftbound", edition="1.4")
+    build(home)
+    eds = KnowledgeBase.open(home).editions("riftbound")
+    assert [(e["edition"], e["partial"], e["origin"]) for e in eds] == [("1.4", False, "imported")]
