@@ -171,13 +171,13 @@ def _place_rules(ed: Edition, raw: list[RawRule], source: str) -> list[Diagnosti
         elif len(r.number) == 1:
             parent = section or chapter
         else:
-            parent_key = sort_key(r.number[:-1])
-            if parent_key not in seen:
+            parent_raw = seen.get(sort_key(r.number[:-1]))
+            parent = format_number(parent_raw.number, ed.number_style) if parent_raw else None
+            if parent is None or parent not in ed.rules:
                 errors.append(Diagnostic(
                     f"rule {number} has no parent rule {format_number(r.number[:-1], ed.number_style)}",
                     source, r.line, rule=number))
                 continue
-            parent = format_number(seen[parent_key].number, ed.number_style)
         rule = Rule(number=number, segments=r.number, kind=r.kind, title=r.title, text=r.text,
                     line=r.line, examples=list(r.examples), parent=parent, order=len(ed.rules))
         ed.rules[number] = rule
