@@ -1,5 +1,8 @@
 """Cross-references inside rule text: "See rule 349. Playing Cards", "(see rule 101.4)",
-"rules 601.2a–f", "rules 119.7–8", "rules 702.19 and 702.20", "See section 8".
+"rules 601.2a–f", "rules 119.7–8", "rules 702.19 and 702.20", "See section 8", lists with
+titles ("See rules 702.109, “Dash,” and 702.152, “Blitz.”") and bare numbers that only a
+rule number can be ("as specified in 101.4a", "(see 601.2b and 601.2f–h)", "See 718, “Prototype
+Cards.”").
 
 Finding mentions is separate from resolving them: :func:`find_mentions` returns the
 numbers a text names (with offsets), and the graph builder resolves them in an edition.
@@ -22,12 +25,26 @@ _RANGE_TAIL = rf"(?:{_DASH}(?:\d{{1,3}}|[a-z])(?![\w]))?"
 # "702.19 through 702.21".
 _ITEM = re.compile(rf"(?P<n>{NUMBER})(?:(?:\s?[\u2013\u2014]\s?|-|\s+through\s+)"
                    rf"(?:(?P<end>{NUMBER})|(?P<tail>[a-z]))(?![\w]))?")
-_SEP = r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)"
-_LIST = rf"{NUMBER}(?:(?:\s?[\u2013\u2014]\s?|-|\s+through\s+)(?:{NUMBER}|[a-z])(?![\w]))?"
+# A list item may carry its quoted title before the next one: "rules 702.109, “Dash,” 702.152".
+_TITLE = r"[“\"][^”\"\n]{1,80},[”\"]"
+_SEP = rf"(?:\s*,\s*{_TITLE}\s+(?:and\s+|or\s+)?|\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)"
+_RANGE = r"(?:\s?[\u2013\u2014]\s?|-|\s+through\s+)"
+_LIST = rf"{NUMBER}(?:{_RANGE}(?:{NUMBER}|[a-z])(?![\w]))?"
 _MENTION = re.compile(
     rf"(?:\b(?P<word>[Rr]ules?|RULES?|[Ss]ections?)|(?<![\w.])(?P<cr>CR))\s{{1,8}}"
     rf"(?P<list>{_LIST}(?:{_SEP}{_LIST})*)"
 )
+# Without a keyword (rule text only; ``keyword`` is ""): a number with a three-digit head
+# and a dotted part, which only a rule number can be ("as specified in 101.4a", "(see
+# 601.2b and 601.2f–h)"; never 2.5 inches or 100 cards), or a three-digit number after
+# "see" with its quoted title ("See 718, “Prototype Cards.”").
+_BARE_NUMBER = r"\d{3}(?!\d)(?:\.(?:\d{1,3}(?!\d)[a-z]?|[a-z])(?![A-Za-z])){1,7}(?!\.\d)"
+_BARE_LIST = rf"{_BARE_NUMBER}(?:{_RANGE}(?:{NUMBER}|[a-z])(?![\w]))?"
+_BARE = re.compile(
+    rf"(?<![\w.$/])(?P<list>{_BARE_LIST}(?:{_SEP}{_BARE_LIST})*)"
+    rf"|\b[Ss]ee\s(?P<single>\d{{3}})(?!\d)(?=,\s?[“\"])"
+)
+_QUOTED = re.compile(r"[“\"][^”\"\n]*[”\"]")
 
 
 @dataclass(slots=True)
@@ -62,6 +79,10 @@ def find_mentions(text: str, *, sections: bool = True) -> list[Mention]:
 
     >>> [m.numbers for m in find_mentions("See rules 601.2a–c and 605.")]
     [[('601', '2', 'a'), ('601', '2', 'b'), ('601', '2', 'c'), ('605',)]]
+    >>> [m.text for m in find_mentions("(See rules 702.109, “Dash,” and 702.185, “Warp.”)")]
+    ['rules 702.109, “Dash,” and 702.185']
+    >>> [m.text for m in find_mentions("(see 601.2b and 601.2f–h), 2.5 inches, 100 cards. See 718, “Prototype.”")]
+    ['601.2b and 601.2f–h', '718']
     """
     mentions = []
     for m in _MENTION.finditer(text):
@@ -69,27 +90,43 @@ def find_mentions(text: str, *, sections: bool = True) -> list[Mention]:
         kind = "section" if word.lower().startswith("section") else "rule"
         if kind == "section" and not sections:
             continue
-        items: list[MentionItem] = []
-        list_start = m.start("list")
-        for item in _ITEM.finditer(m.group("list")):
-            first = parse_number(item.group("n"))
-            if items and len(first[0]) != len(items[0].first[0]):
-                break
-            last = _range_end(first, item.group("end") or item.group("tail"))
-            if last is None:
-                numbers = [first]
-            elif first[:-1] == last[:-1]:
-                numbers = expand_range(first, last[-1]) or [first, last]
-            else:
-                numbers = [first, last]
-            items.append(MentionItem(list_start + item.start(), list_start + item.end(),
-                                     first, last, numbers))
-        if not items:
+        mention = _mention(text, m.start(), m.start("list"), m.group("list"), kind, word)
+        if mention is not None:
+            mentions.append(mention)
+    taken = [(m.start, m.end) for m in mentions]
+    for m in _BARE.finditer(text):
+        if any(a < m.end() and m.start() < b for a, b in taken):
             continue
-        end = items[-1].end
-        mentions.append(Mention(text[m.start():end], m.start(), end,
-                                [n for i in items for n in i.numbers], kind, items, word))
-    return mentions
+        group = "list" if m.group("list") else "single"
+        mention = _mention(text, m.start(group), m.start(group), m.group(group), "rule", "")
+        if mention is not None:
+            mentions.append(mention)
+    return sorted(mentions, key=lambda m: m.start)
+
+
+def _mention(text: str, start: int, list_start: int, written: str, kind: str,
+             word: str) -> Mention | None:
+    """The items of one phrase; quoted titles between items are skipped."""
+    items: list[MentionItem] = []
+    masked = _QUOTED.sub(lambda q: " " * len(q.group(0)), written)
+    for item in _ITEM.finditer(masked):
+        first = parse_number(item.group("n"))
+        if items and len(first[0]) != len(items[0].first[0]):
+            break
+        last = _range_end(first, item.group("end") or item.group("tail"))
+        if last is None:
+            numbers = [first]
+        elif first[:-1] == last[:-1]:
+            numbers = expand_range(first, last[-1]) or [first, last]
+        else:
+            numbers = [first, last]
+        items.append(MentionItem(list_start + item.start(), list_start + item.end(),
+                                 first, last, numbers))
+    if not items:
+        return None
+    end = items[-1].end
+    return Mention(text[start:end], start, end, [n for i in items for n in i.numbers],
+                   kind, items, word)
 
 
 def _range_end(first: Segments, written: str | None) -> Segments | None:

@@ -25,9 +25,9 @@ def decode(data: bytes, source: str = "") -> str:
     if not data.strip():
         raise DocumentError([Diagnostic("the document is empty", source, 0)])
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        text = data.decode("utf-16")
+        text = _strict(data, "utf-16", source)
     elif data.startswith(codecs.BOM_UTF8):
-        text = data[3:].decode("utf-8", errors="strict")
+        text = _strict(data[3:], "utf-8", source)
     elif len(data) > 3 and data[1:2] == b"\x00" and data[3:4] == b"\x00":
         text = data.decode("utf-16-le", errors="replace")
     elif len(data) > 3 and data[0:1] == b"\x00" and data[2:3] == b"\x00":
@@ -44,6 +44,21 @@ def decode(data: bytes, source: str = "") -> str:
         raise DocumentError([Diagnostic("unreadable encoding: the file holds binary data, "
                                         "not rule text", source, line)])
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _strict(data: bytes, encoding: str, source: str) -> str:
+    """Decode a file whose BOM names its encoding; bytes that break it are a DocumentError
+    with the line they are on (a UTF-16 file cut in the middle of a character is truncated)."""
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start].decode(encoding, errors="replace")
+        line = len(re.split(r"\r\n|\r|\n", before))
+        reason = ("the file ends in the middle of a character: it looks truncated"
+                  if exc.reason == "truncated data"
+                  else f"the file starts with a {encoding.upper()} byte-order mark but byte "
+                       f"{exc.start} after it is not {encoding.upper()}")
+        raise DocumentError([Diagnostic(f"unreadable encoding: {reason}", source, line)]) from exc
 
 
 def clean(text: str, *, unescape: bool = False, pdf_spacing: bool = False) -> str:
