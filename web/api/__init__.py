@@ -1,0 +1,246 @@
+"""The JSON API (``/api/v1``): every question the knowledge base answers, over HTTP.
+
+One module per area (:mod:`web.api.rules`, :mod:`web.api.search`, :mod:`web.api.timing`,
+:mod:`web.api.citations`, :mod:`web.api.editions`, :mod:`web.api.docs`); each view is
+declared once with :func:`web.openapi.endpoint`, which also describes it in the OpenAPI
+document. Conventions shared by every operation live here:
+
+- one error shape for every failure under ``/api`` (``{"error": {status, message,
+  detail}}``), whatever raised it: a :class:`~kb.query.QueryError`, an HTTP error from
+  routing (404, 405, 413) or a bug (500, logged, no traceback in the answer);
+- each answer names the edition(s) it came from (``X-Rulekb-Edition``, and in the body) and
+  the build (``X-Rulekb-Build``);
+- GET answers carry an ``ETag`` and ``Last-Modified`` derived from the build, and a
+  matching ``If-None-Match``/``If-Modified-Since`` answers 304 before any work is done;
+- CORS is open for GET (no credentials), so article sites can embed rule text;
+- a request takes one knowledge base (:func:`web.get_kb`) and keeps it to the end, so a
+  build swapped in meanwhile never mixes into an answer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from datetime import datetime, timezone
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+from flask import Blueprint, Flask, Response, current_app, g, request
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
+
+from kb.query import KnowledgeBase, QueryError
+from web.openapi import (DATE_PATTERN, NAME_PATTERN, NUMBER_PATTERN, Endpoint, Param,
+                         body_validator, endpoint_of)
+
+log = logging.getLogger(__name__)
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+try:
+    PACKAGE_VERSION = version("rulekb")
+except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+    PACKAGE_VERSION = "0"
+
+JSON_TYPE = "application/json"
+CACHE_CONTROL = "public, max-age=60"
+EXPOSED = "ETag, Last-Modified, X-Rulekb-Edition, X-Rulekb-Build"
+
+# -- parameters shared by several operations ---------------------------------------------
+RULESET = Param("ruleset", {"type": "string", "pattern": NAME_PATTERN},
+                "Ruleset name, e.g. riftbound or mtg.", where="path", example="riftbound")
+EDITION = Param("edition", {"type": "string", "pattern": NAME_PATTERN},
+                "Edition name, e.g. 1.4 or 2026-01-16 (default: the newest).", example="1.4")
+DATE = Param("date", {"type": "string", "format": "date", "pattern": DATE_PATTERN},
+             "Answer from the edition in force on this date (YYYY-MM-DD) instead of naming one.",
+             example="2026-01-01")
+NUMBER = Param("number", {"type": "string", "maxLength": 64, "pattern": NUMBER_PATTERN},
+               "A rule number, written loosely or not: 337.1.a, 337.1a, rule 337.1.a., CR 116.3d.",
+               where="path", example="337.1.a")
+
+
+# -- the knowledge base of this request ----------------------------------------------------
+def kb() -> KnowledgeBase:
+    """The knowledge base this request answers from (the same one until it ends)."""
+    from web import get_kb
+    return get_kb(current_app)
+
+
+def edition_of(ruleset: str, edition: str | None, date: str | None = None) -> Any:
+    """The edition asked for by name or date, or the newest (a RuleGraph)."""
+    if edition and date:
+        raise QueryError(400, "give an edition or a date, not both",
+                         {"edition": edition, "date": date})
+    return kb().edition(ruleset, edition, date)
+
+
+def answer(data: dict[str, Any], *editions: str) -> Response:
+    """A JSON answer naming the edition(s) it came from.
+
+    Without ``editions``, the body's own ``ruleset`` and ``edition`` name it.
+    """
+    if not editions and isinstance(data.get("ruleset"), str) and isinstance(data.get("edition"), str):
+        editions = (f"{data['ruleset']} {data['edition']}",)
+    resp = Response(json.dumps(data, ensure_ascii=False, separators=(",", ":")), mimetype=JSON_TYPE)
+    if editions:
+        resp.headers["X-Rulekb-Edition"] = ", ".join(editions)
+    return resp
+
+
+def read_body(ep_name: str) -> Any:
+    """The request body as JSON, checked against the operation's schema.
+
+    415 when it is not sent as JSON, 413 when too large, 400 when it does not parse, 422
+    (with every place that is wrong, up to 20) when it is not the documented shape.
+    """
+    ep = endpoint_of(ep_name)
+    assert ep is not None and ep.body, ep_name
+    if not (request.mimetype == JSON_TYPE or request.mimetype.endswith("+json")):
+        raise QueryError(415, "the request body must be JSON (Content-Type: application/json)",
+                         {"content_type": request.content_type or None})
+    raw = request.get_data(cache=False)  # 413 past MAX_CONTENT_LENGTH
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise QueryError(400, f"the request body is not valid JSON: {exc.msg}",
+                         {"line": exc.lineno, "column": exc.colno}) from None
+    except (ValueError, RecursionError) as exc:
+        raise QueryError(400, "the request body is not valid JSON",
+                         {"reason": type(exc).__name__}) from None
+    validator = body_validator(ep)
+    errors = sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
+    if errors:
+        places = [{"path": "/" + "/".join(str(p) for p in e.absolute_path), "message": e.message[:300]}
+                  for e in errors[:20]]
+        first = places[0]
+        raise QueryError(422, f"the request body is not a {ep.body}: at {first['path']}: "
+                              f"{first['message']}"[:400], {"errors": places})
+    return data
+
+
+# -- conditional GET, headers, CORS ------------------------------------------------------------
+def _validators(knowledge: KnowledgeBase) -> tuple[str, datetime]:
+    """The (unquoted) ETag and Last-Modified of this request's answer: both follow the build."""
+    if "rulekb_etag" not in g:
+        key = "\0".join((PACKAGE_VERSION, knowledge.build_id, request.path,
+                         request.query_string.decode("latin-1")))
+        g.rulekb_etag = hashlib.blake2b(key.encode(), digest_size=12).hexdigest()
+        g.rulekb_modified = _built(knowledge)
+    return g.rulekb_etag, g.rulekb_modified
+
+
+def _built(knowledge: KnowledgeBase) -> datetime:
+    stamp = knowledge.manifest.get("built") or ""
+    try:
+        return datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+    except ValueError:  # a knowledge base held in memory: since this app started
+        return current_app.extensions["rulekb.started"]
+
+
+@bp.before_request
+def _revalidate() -> Response | None:
+    ep = endpoint_of(request.endpoint)
+    if ep is None or not ep.cached or request.method not in ("GET", "HEAD"):
+        return None
+    etag, modified = _validators(kb())
+    fresh = (request.if_none_match.contains_weak(etag) if request.if_none_match
+             else request.if_modified_since is not None and modified <= request.if_modified_since)
+    if fresh:
+        resp = Response(status=304)
+        resp.set_etag(etag)
+        resp.headers["Cache-Control"] = CACHE_CONTROL
+        return resp
+    return None
+
+
+def _finish(resp: Response) -> Response:
+    """Headers every /api answer carries (installed on the app, so routing errors get them)."""
+    if not _is_api():
+        return resp
+    knowledge = g.get("rulekb")
+    if knowledge is not None:
+        resp.headers["X-Rulekb-Build"] = knowledge.build_id
+    ep = endpoint_of(request.endpoint)
+    if (ep is not None and ep.cached and request.method in ("GET", "HEAD")
+            and resp.status_code == 200 and knowledge is not None):
+        etag, modified = _validators(knowledge)
+        resp.set_etag(etag)
+        resp.last_modified = modified
+        resp.headers["Cache-Control"] = CACHE_CONTROL
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        resp.headers["Access-Control-Allow-Origin"] = "*"
+        resp.headers["Access-Control-Expose-Headers"] = EXPOSED
+        if request.method == "OPTIONS":
+            resp.headers["Access-Control-Allow-Methods"] = "GET, HEAD, OPTIONS"
+            resp.headers["Access-Control-Allow-Headers"] = "If-None-Match, If-Modified-Since"
+            resp.headers["Access-Control-Max-Age"] = "86400"
+    return resp
+
+
+# -- one error shape ---------------------------------------------------------------------------
+def _is_api() -> bool:
+    return request.path == "/api" or request.path.startswith("/api/")
+
+
+def error_response(exc: BaseException) -> Response:
+    """The one error shape for anything raised while answering under /api."""
+    headers: dict[str, str] = {}
+    if isinstance(exc, QueryError):
+        err = exc
+    elif isinstance(exc, HTTPException):
+        status = exc.code or 500
+        message = exc.description or exc.name
+        detail: dict[str, Any] | None = None
+        if status == 404:
+            message = f"no API operation at {request.path[:200]}"
+            detail = {"path": request.path[:200], "operations": "/api/openapi.json"}
+        elif isinstance(exc, MethodNotAllowed):
+            allowed = sorted(exc.valid_methods or [])
+            detail = {"method": request.method, "allowed": allowed}
+            headers["Allow"] = ", ".join(allowed)
+        elif status == 413:
+            detail = {"max_bytes": current_app.config.get("MAX_CONTENT_LENGTH")}
+        err = QueryError(status, message, detail)
+    else:
+        log.error("error answering %s %s", request.method, request.path, exc_info=exc)
+        err = QueryError(500, "internal error: the knowledge base could not answer this request",
+                         {"exception": type(exc).__name__})
+    resp = Response(json.dumps(err.as_dict(), ensure_ascii=False), status=err.status,
+                    mimetype=JSON_TYPE, headers=headers)
+    return resp
+
+
+def install(app: Flask) -> None:
+    """JSON errors and shared headers for /api paths, whatever else the app registers.
+
+    Call it after every blueprint is registered: an error handler another blueprint put on
+    the app (the site's HTML 404 page) keeps answering outside /api.
+    """
+    app.extensions["rulekb.started"] = datetime.now(timezone.utc).replace(microsecond=0)
+    app.after_request(_finish)
+    app_handlers = app.error_handler_spec.setdefault(None, {})
+    for code, by_class in app_handlers.items():
+        for cls, handler in list(by_class.items()):
+            by_class[cls] = _api_first(handler)
+    for cls in (QueryError, HTTPException, Exception):
+        if cls not in app_handlers.get(None, {}):
+            app.register_error_handler(cls, _api_first(None))
+    if app.config.get("RULEKB_API_HELLO"):
+        # The bench's ceiling: a bare Flask view on the same server, outside the API's hooks.
+        app.add_url_rule("/api/_hello", "api_hello", lambda: "hello")
+
+
+def _api_first(fallback: Any) -> Any:
+    def handle(exc: BaseException) -> Any:
+        if _is_api():
+            return error_response(exc)
+        if fallback is not None:
+            return fallback(exc)
+        if isinstance(exc, HTTPException):
+            return exc
+        raise exc
+    handle.__name__ = getattr(fallback, "__name__", "api_error")
+    return handle
+
+
+from web.api import docs, rules  # noqa: E402,F401

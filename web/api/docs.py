@@ -1,0 +1,40 @@
+"""The API describing itself: the OpenAPI document and a page for people."""
+
+from __future__ import annotations
+
+from itertools import groupby
+
+from flask import Response, render_template
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+
+from web.api import PACKAGE_VERSION, answer, bp
+from web.openapi import ENDPOINTS, SCHEMAS, document, endpoint, obj
+
+SCHEMAS["OpenAPI"] = obj({"openapi": {"const": "3.1.0"}, "info": {"type": "object"},
+                          "paths": {"type": "object"}}, closed=False,
+                         description="An OpenAPI 3.1 document.")
+
+_TAGS = {"rules": "Rules, structure, terms and the graph", "search": "Search",
+         "timing": "The timing model", "citations": "Citation linking",
+         "editions": "Comparing editions", "meta": "About the API"}
+
+
+@endpoint(bp, "GET", "/openapi.json", tag="meta", response="OpenAPI",
+          summary="This API as an OpenAPI 3.1 document", examples=("/api/openapi.json",))
+def openapi() -> Response:
+    """Every operation, parameter and response schema of the API; the same schemas check
+    the parameters the server accepts."""
+    return answer(document(version=PACKAGE_VERSION))
+
+
+@bp.get("")
+@bp.get("/")
+def page() -> str:
+    """The API page for people: every operation with its parameters and examples."""
+    md = MarkdownIt("commonmark")
+    ops = sorted((e for e in ENDPOINTS.values() if not e.hidden),
+                 key=lambda e: (list(_TAGS).index(e.tag) if e.tag in _TAGS else 99, e.path, e.method))
+    groups = [(_TAGS.get(tag, tag), [(e, Markup(md.render(e.description))) for e in items])
+              for tag, items in groupby(ops, key=lambda e: e.tag)]
+    return render_template("api.html", groups=groups, version=PACKAGE_VERSION)
