@@ -395,6 +395,16 @@ def test_fixture_structure() -> None:
     assert not result.diagnostics
 
 
+def test_body_without_chapter_headings_starts_at_its_first_section() -> None:
+    """Contents lists chapters too: the body starts at the headings right above the first
+    rule, never back in the Contents."""
+    text = MINI.replace("Credits\n\n1. Game Concepts\n\n", "Credits\n\n", 1)
+    text = text.replace("7. Additional Rules\n\n700.", "700.", 1)
+    g = build(text)
+    assert list(g.edition.rules)[:2] == ["100", "100.1"]
+    assert g.ancestors("101.1b") == ["101", "101.1"]
+
+
 def test_fixture_2010_italics_and_hyphen_ranges() -> None:
     g = build(MINI_2010)
     ed = g.edition

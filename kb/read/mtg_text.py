@@ -21,6 +21,7 @@ dropped there and kept as literal text in later releases.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime
 
 from kb.model import Diagnostic, RawRule, RawTerm, ReadResult, term_key
@@ -94,8 +95,8 @@ def read(text: str, source: str = "") -> ReadResult:
         terms = _read_glossary(lines, glossary + 1, stop, tidy, source, diagnostics)
         _resolve_citations(terms, rules, source, diagnostics)
     keywords = _keywords(rules, {term_key(t.name): t for t in terms})
-    return ReadResult(rules, keywords + terms, tidy(title) or "Magic: The Gathering Comprehensive Rules",
-                      date, "mtg", diagnostics)
+    title = tidy(title) or "Magic: The Gathering Comprehensive Rules"
+    return ReadResult(rules, keywords + terms, title, date, "mtg", diagnostics)
 
 
 def _effective_date(head: str) -> str:
@@ -109,26 +110,27 @@ def _effective_date(head: str) -> str:
 
 
 def _body_start(lines: list[str]) -> int | None:
-    """Index of the chapter heading above the first numbered rule (the Contents lists
-    chapters and sections but no numbered rules)."""
+    """Index of the first heading of the run of headings (and blank lines) right above the
+    first numbered rule: the Contents lists chapters and sections but no numbered rules, and
+    ends with ``Glossary``/``Credits``, which stops the walk back."""
     first = next((i for i, ln in enumerate(lines) if _RULE.match(ln) or _SUBRULE.match(ln)), None)
     if first is None:
         return None
+    start = first
     for i in range(first - 1, -1, -1):
-        if _CHAPTER.match(lines[i].strip()):
-            return i
-    for i in range(first - 1, -1, -1):
-        if _SECTION.match(lines[i].strip()):
-            return i
-    return first
+        if _CHAPTER.match(lines[i]) or _SECTION.match(lines[i]):
+            start = i
+        elif lines[i].strip():
+            break
+    return start
 
 
 def _heading_after(lines: list[str], word: str, start: int) -> int | None:
     return next((i for i in range(start, len(lines)) if lines[i].strip() == word), None)
 
 
-def _read_body(lines: list[str], start: int, end: int, tidy, source: str,
-               diagnostics: list[Diagnostic]) -> list[RawRule]:
+def _read_body(lines: list[str], start: int, end: int, tidy: Callable[[str], str],
+               source: str, diagnostics: list[Diagnostic]) -> list[RawRule]:
     rules: list[RawRule] = []
     paragraphs: list[list[str]] = []  # text paragraphs of each entry, parallel to rules
     examples: list[list[str]] = []
@@ -198,8 +200,8 @@ def _read_body(lines: list[str], start: int, end: int, tidy, source: str,
     return rules
 
 
-def _read_glossary(lines: list[str], start: int, end: int, tidy, source: str,
-                   diagnostics: list[Diagnostic]) -> list[RawTerm]:
+def _read_glossary(lines: list[str], start: int, end: int, tidy: Callable[[str], str],
+                   source: str, diagnostics: list[Diagnostic]) -> list[RawTerm]:
     """Entries are blocks of lines between blank lines: the term, then its definition."""
     terms: list[RawTerm] = []
     block: list[tuple[int, str]] = []
@@ -242,7 +244,8 @@ def _resolve_citations(terms: list[RawTerm], rules: list[RawRule], source: str,
         seen = {term_key(term.name)}
         target: RawTerm | None = term
         while target is not None and not term.rules:
-            names = [_SEE_TERM_QUOTES.sub("", m.group(1)) for m in _SEE_TERM.finditer(target.definition)]
+            names = [_SEE_TERM_QUOTES.sub("", m.group(1))
+                     for m in _SEE_TERM.finditer(target.definition)]
             nxt = next((by_key[term_key(n)] for n in names if term_key(n) in by_key), None)
             if nxt is None or term_key(nxt.name) in seen:
                 break
