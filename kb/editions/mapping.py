@@ -1,0 +1,518 @@
+"""The one mapping between two editions: where each rule of edition A went in edition B.
+
+Rule numbers move between editions (Riftbound's chain went from the 530s to the 330s;
+Magic's Timing and Priority from 116 to 117), so a citation written against one edition
+is carried to another through this mapping, the way version control detects renames:
+
+1. **Exact text.** Rules whose normalised wording is unique in both editions are paired.
+2. **Near-identical text.** Mutual best matches with a very high similarity anywhere in
+   the edition (a rule that moved far away, slightly reworded).
+3. **Structure**, repeated until nothing changes:
+   - a heading (or any rule with subrules) follows the majority of its children;
+   - the unpaired children of two paired parents are aligned in order;
+   - the unpaired rules between two consecutive paired rules are aligned in order
+     (this catches promotions such as 1.3's ``337.1.c`` becoming 1.4's ``337.2``);
+   - what is left is paired anywhere when the text is still clearly the same rule.
+
+Similarity is rapidfuzz's normalised Indel similarity on folded text in which rule numbers
+are blanked (so a renumbered cross-reference does not count against a rule). Short texts
+("Units", "Pass Priority") need the support of the structure to be paired, and a rule is
+left unpaired ("removed") rather than paired on weak evidence. Every pair carries a
+confidence in [0, 1] that combines the similarity with the structural evidence around it.
+
+>>> from kb.editions.mapping import normalise
+>>> normalise("See rule 337.1.a. “Finalize”")
+'see rule # finalize'
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from rapidfuzz import fuzz
+from rapidfuzz.distance import Indel
+
+from kb.graph import RuleGraph
+
+# Rule numbers inside rule text ("rule 337.1.a.", "603.7d", "116"): blanked for similarity.
+_NUMBER_IN_TEXT = re.compile(r"\b\d{3}(?:\.\d+[a-z]?|\.[a-z])*\b")
+_NON_WORD = re.compile(r"[\W_]+")
+
+# Similarity thresholds (0–1), tuned on the labelled samples in tests/fixtures/editions.
+# Unrelated rules of one ruleset score about 0.3–0.5 (they share the game's vocabulary).
+NEAR_IDENTICAL = 0.85    # paired anywhere in the edition, if mutual best
+ANYWHERE = 0.75          # paired anywhere among the leftovers, if mutual best
+IN_SECTION = 0.56        # paired anywhere inside the counterpart of a paired ancestor
+IN_CONTEXT = 0.55        # paired inside an aligned gap or between paired parents
+SAME_SLOT = 0.45         # ... when the two sit at the same place under paired parents
+SANDWICH = 0.40          # ... when each is the only unpaired rule between the same anchors
+SHORT_IN_CONTEXT = 0.70  # any of the above, for short texts
+TIE = 0.02               # two candidates closer than this are a tie
+SHORT = 24               # characters of normalised text below which a text is "short"
+MAX_ALIGN_CELLS = 200_000
+MAX_SCOPE = 1500         # rules searched below one paired ancestor
+
+
+def normalise(text: str) -> str:
+    """Folded text for similarity: lower case, rule numbers blanked as ``#``, punctuation
+    and underscores (2010 Magic italics) dropped, spaces collapsed."""
+    text = text.lower().replace("’", "'").replace("‘", "'")
+    text = _NUMBER_IN_TEXT.sub(" # ", text)
+    return " ".join(_NON_WORD.sub(" ", text.replace("'", "")).split())
+
+
+def similarity(a: str, b: str, cutoff: float = 0.0) -> float:
+    """Similarity in [0, 1] of two normalised texts: the mean of a character-level and a
+    word-level Indel similarity (0 when it cannot reach ``cutoff``).
+
+    Characters forgive small rewordings ("he or she" → "they"); words keep two rules that
+    merely share the game's vocabulary apart.
+    """
+    if a == b:
+        return 1.0
+    chars = fuzz.ratio(a, b, score_cutoff=max(0.0, 2 * cutoff - 1) * 100) / 100.0
+    if chars == 0.0 or min(len(a), len(b)) < SHORT:
+        return chars  # a title of one or two words: words say nothing characters don't
+    words = Indel.normalized_similarity(a.split(), b.split())
+    return (chars + words) / 2
+
+
+@dataclass(frozen=True, slots=True)
+class Counterpart:
+    """Where one rule went: ``target`` is None when the rule has no counterpart."""
+
+    number: str
+    target: str | None
+    confidence: float
+    similarity: float
+    method: str  # exact, text, heading, children, sequence, anywhere, composed, removed
+
+
+@dataclass
+class EditionMapping:
+    """Rule numbers of edition ``source`` paired with those of edition ``target``.
+
+    ``pairs`` holds every numbered node of the source edition (a removed rule maps to a
+    Counterpart whose target is None); ``added`` lists the target's nodes that nothing maps to.
+    """
+
+    ruleset: str
+    source: str
+    target: str
+    pairs: dict[str, Counterpart]
+    added: list[str] = field(default_factory=list)
+    partial: bool = False
+    _back: dict[str, str] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self._back:
+            self._back = {c.target: n for n, c in self.pairs.items() if c.target is not None}
+
+    def get(self, number: str) -> Counterpart | None:
+        """The counterpart of a source number (None when the number is not in the source)."""
+        return self.pairs.get(number)
+
+    def origin(self, target_number: str) -> str | None:
+        """The source number that maps onto a target number, if any."""
+        return self._back.get(target_number)
+
+    def inverse(self) -> EditionMapping:
+        """The same pairing read from the target edition back to the source edition."""
+        pairs = {c.target: Counterpart(c.target, n, c.confidence, c.similarity, c.method)
+                 for n, c in self.pairs.items() if c.target is not None}
+        for number in self.added:
+            pairs[number] = Counterpart(number, None, 1.0, 0.0, "removed")
+        removed = [n for n, c in self.pairs.items() if c.target is None]
+        return EditionMapping(self.ruleset, self.target, self.source, pairs, removed, self.partial)
+
+    def then(self, other: EditionMapping) -> EditionMapping:
+        """Compose with a mapping that starts where this one ends (A→B then B→C gives A→C)."""
+        if other.source != self.target:
+            raise ValueError(f"cannot compose {self.source}→{self.target} with {other.source}→{other.target}")
+        pairs: dict[str, Counterpart] = {}
+        for number, c in self.pairs.items():
+            nxt = other.pairs.get(c.target) if c.target is not None else None
+            if c.target is None or nxt is None or nxt.target is None:
+                pairs[number] = Counterpart(number, None, min(c.confidence, nxt.confidence) if nxt else c.confidence,
+                                            0.0, "removed")
+            else:
+                pairs[number] = Counterpart(number, nxt.target, round(c.confidence * nxt.confidence, 3),
+                                            round(c.similarity * nxt.similarity, 3), "composed")
+        reached = {c.target for c in pairs.values() if c.target is not None}
+        added = [n for n in other._target_order() if n not in reached]
+        return EditionMapping(self.ruleset, self.source, other.target, pairs, added,
+                              self.partial or other.partial)
+
+    def _target_order(self) -> list[str]:
+        order = [c.target for c in self.pairs.values() if c.target is not None] + self.added
+        return order
+
+
+# -- the algorithm ---------------------------------------------------------------------
+
+@dataclass(slots=True)
+class _Side:
+    """One edition, flattened for matching: parallel lists in document order."""
+
+    numbers: list[str]
+    keys: list[str]
+    parent: list[int]        # -1 for a top-level node
+    children: list[list[int]]
+    last: list[str]          # the last segment of the number
+    index: dict[str, int]
+    size: list[int]          # nodes in the subtree, the node included
+
+    @classmethod
+    def of(cls, rg: RuleGraph) -> _Side:
+        rules = list(rg.edition.rules.values())
+        index = {r.number: i for i, r in enumerate(rules)}
+        keys = [normalise(" ".join(x for x in (r.title, r.text) if x)) for r in rules]
+        parent = [index[r.parent] if r.parent is not None else -1 for r in rules]
+        children = [[index[c] for c in r.children] for r in rules]
+        size = [1] * len(rules)
+        for k in range(len(rules) - 1, -1, -1):
+            if parent[k] >= 0:
+                size[parent[k]] += size[k]
+        return cls([r.number for r in rules], keys, parent, children,
+                   [r.segments[-1] for r in rules], index, size)
+
+    def __len__(self) -> int:
+        return len(self.numbers)
+
+    def descendants(self, k: int, limit: int) -> list[int]:
+        """Up to ``limit`` nodes below node k, in document order."""
+        out: list[int] = []
+        stack = list(reversed(self.children[k]))
+        while stack and len(out) < limit:
+            c = stack.pop()
+            out.append(c)
+            stack.extend(reversed(self.children[c]))
+        return out
+
+
+class _Matcher:
+    """State of one matching run: the pairs found so far, both ways."""
+
+    def __init__(self, a: _Side, b: _Side):
+        self.a, self.b = a, b
+        self.fwd: dict[int, int] = {}
+        self.back: dict[int, int] = {}
+        self.sim: dict[int, float] = {}
+        self.method: dict[int, str] = {}
+        self._memo: dict[tuple[int, int], float] = {}
+
+    def s(self, i: int, j: int, cutoff: float = 0.0) -> float:
+        """Similarity of A's rule i and B's rule j (memoised once computed in full)."""
+        key = (i, j)
+        found = self._memo.get(key)
+        if found is None:
+            found = similarity(self.a.keys[i], self.b.keys[j], cutoff)
+            if found or not cutoff:
+                self._memo[key] = found
+        return found
+
+    def pair(self, i: int, j: int, sim: float, method: str) -> None:
+        self.fwd[i] = j
+        self.back[j] = i
+        self.sim[i] = sim
+        self.method[i] = method
+
+    def free_a(self, i: int) -> bool:
+        return i not in self.fwd
+
+    def free_b(self, j: int) -> bool:
+        return j not in self.back
+
+    def short(self, i: int, j: int) -> bool:
+        return min(len(self.a.keys[i]), len(self.b.keys[j])) < SHORT
+
+    # 1. exact wording, unique on both sides
+    def exact(self) -> None:
+        where_a: dict[str, list[int]] = defaultdict(list)
+        where_b: dict[str, list[int]] = defaultdict(list)
+        for i, k in enumerate(self.a.keys):
+            where_a[k].append(i)
+        for j, k in enumerate(self.b.keys):
+            where_b[k].append(j)
+        for k, xs in where_a.items():
+            ys = where_b.get(k)
+            if k and ys and len(xs) == 1 and len(ys) == 1:
+                self.pair(xs[0], ys[0], 1.0, "exact")
+
+    # 2. near-identical text anywhere (mutual best among candidates)
+    def candidates(self, limit: int = 8) -> dict[int, list[int]]:
+        """For each free rule of A, the free rules of B sharing the most informative words."""
+        postings: dict[str, list[int]] = defaultdict(list)
+        free_b = [j for j in range(len(self.b)) if self.free_b(j)]
+        for j in free_b:
+            for w in set(self.b.keys[j].split()):
+                postings[w].append(j)
+        n = max(1, len(free_b))
+        cap = max(20, n // 10)
+        idf = {w: math.log(n / len(p)) for w, p in postings.items() if len(p) <= cap}
+        out: dict[int, list[int]] = {}
+        for i in range(len(self.a)):
+            if not self.free_a(i):
+                continue
+            score: Counter[int] = Counter()
+            for w in set(self.a.keys[i].split()):
+                weight = idf.get(w)
+                if weight:
+                    for j in postings[w]:
+                        score[j] += weight
+            out[i] = [j for j, _ in score.most_common(limit)]
+        return out
+
+    def mutual_best(self, floor: float, method: str) -> int:
+        proposals = [(self.s(i, j, floor), i, j) for i, js in self.candidates().items() for j in js]
+        return self._accept([p for p in proposals if p[0] >= floor], method, allow_short=False)
+
+    def _accept(self, proposals: list[tuple[float, int, int]], method: str,
+                allow_short: bool = True) -> int:
+        """Pair mutual best proposals, best first; a near tie on either side is left alone
+        (two equally good candidates: the structure decides later, or nobody does)."""
+        best_a: dict[int, list[float]] = defaultdict(list)
+        best_b: dict[int, list[float]] = defaultdict(list)
+        for sim, i, j in proposals:
+            best_a[i].append(sim)
+            best_b[j].append(sim)
+        added = 0
+        for sim, i, j in sorted(proposals, reverse=True):
+            if not (self.free_a(i) and self.free_b(j)):
+                continue
+            if not allow_short and self.short(i, j) and sim < 1.0:
+                continue
+            if _runner_up(best_a[i], sim) > sim - TIE or _runner_up(best_b[j], sim) > sim - TIE:
+                continue
+            self.pair(i, j, sim, method)
+            added += 1
+        return added
+
+    # 3a. a parent follows the majority of its children
+    def headings(self) -> int:
+        added = 0
+        for i in range(len(self.a)):
+            kids = self.a.children[i]
+            if not self.free_a(i) or not kids:
+                continue
+            votes = Counter(self.b.parent[self.fwd[c]] for c in kids if c in self.fwd)
+            if not votes:
+                continue
+            (j, count), = votes.most_common(1)
+            if j < 0 or not self.free_b(j):
+                continue
+            mapped = sum(votes.values())
+            sim = self.s(i, j)
+            strong = count >= 3 and count >= 0.75 * mapped
+            unanimous = count >= 2 and count == mapped and count >= 0.5 * len(kids)
+            if count >= 0.5 * mapped and (sim >= self._floor(i, j, IN_CONTEXT) or strong or unanimous):
+                self.pair(i, j, sim, "heading")
+                added += 1
+        return added
+
+    def _floor(self, i: int, j: int, base: float) -> float:
+        return max(base, SHORT_IN_CONTEXT) if self.short(i, j) else base
+
+    # 3b. unpaired children of paired parents, aligned in order
+    def children(self) -> int:
+        added = 0
+        for i, j in list(self.fwd.items()):
+            xs = [c for c in self.a.children[i] if self.free_a(c)]
+            ys = [c for c in self.b.children[j] if self.free_b(c)]
+            if xs and ys:
+                added += self._align(xs, ys, "children")
+        # top-level nodes have no parent to pair: align them as siblings of one root
+        xs = [i for i in range(len(self.a)) if self.a.parent[i] < 0 and self.free_a(i)]
+        ys = [j for j in range(len(self.b)) if self.b.parent[j] < 0 and self.free_b(j)]
+        if xs and ys:
+            added += self._align(xs, ys, "children")
+        return added
+
+    # 3c. unpaired rules between consecutive paired rules, aligned in order
+    def sequence(self) -> int:
+        added = 0
+        anchors = sorted(self.fwd.items())
+        bounds = [(-1, -1)] + anchors + [(len(self.a), len(self.b))]
+        for (a1, b1), (a2, b2) in zip(bounds, bounds[1:]):
+            if a2 - a1 < 2 or b2 - b1 < 2:
+                continue
+            xs = [i for i in range(a1 + 1, a2) if self.free_a(i)]
+            ys = [j for j in range(b1 + 1, b2) if self.free_b(j)]
+            if xs and ys:
+                added += self._align(xs, ys, "sequence")
+        return added
+
+    # 3d. unpaired rules inside the counterpart of their nearest paired ancestor
+    def section(self) -> int:
+        proposals: list[tuple[float, int, int]] = []
+        scopes: dict[int, list[int]] = {}
+        for i in range(len(self.a)):
+            if not self.free_a(i):
+                continue
+            top = self._scope(i)
+            if top < 0:
+                continue
+            if top not in scopes:
+                scopes[top] = [j for j in self.b.descendants(top, MAX_SCOPE) if self.free_b(j)]
+            for j in scopes[top]:
+                sim = self.s(i, j, IN_SECTION)
+                if sim >= self._floor(i, j, IN_SECTION):
+                    proposals.append((sim, i, j))
+        return self._accept(proposals, "section")
+
+    def _scope(self, i: int) -> int:
+        """The counterpart of the outermost paired ancestor of i below a chapter (a section
+        such as Magic's 603 or Riftbound's 337), or of a nearer one when that is too big."""
+        chain = []
+        anc = self.a.parent[i]
+        while anc >= 0:
+            chain.append(anc)
+            anc = self.a.parent[anc]
+        # chain runs from the parent up to the chapter; drop the chapter itself
+        for anc in reversed(chain[:-1] if len(chain) > 1 else chain):
+            top = self.fwd.get(anc, -1)
+            if top >= 0 and self.b.size[top] <= MAX_SCOPE:
+                return top
+        return -1
+
+    def _align(self, xs: list[int], ys: list[int], method: str) -> int:
+        """Order-preserving pairing of xs with ys maximising the summed excess similarity.
+
+        The bar is lower where the structure vouches for a pair: the only unpaired rule on
+        each side of a gap, or the same place (last number segment) under paired parents.
+        """
+        if len(xs) * len(ys) > MAX_ALIGN_CELLS:
+            return 0
+        m, n = len(xs), len(ys)
+        sandwich = m == 1 and n == 1
+        gain = [[0.0] * n for _ in range(m)]
+        for r, i in enumerate(xs):
+            for c, j in enumerate(ys):
+                same_slot = method == "children" and self.a.last[i] == self.b.last[j]
+                base = SANDWICH if sandwich else SAME_SLOT if same_slot else IN_CONTEXT
+                floor = self._floor(i, j, base)
+                sim = self.s(i, j, floor)
+                if sim >= floor:
+                    gain[r][c] = sim - floor + 0.01
+        best = [[0.0] * (n + 1) for _ in range(m + 1)]
+        for r in range(m - 1, -1, -1):
+            row, below = best[r], best[r + 1]
+            g = gain[r]
+            for c in range(n - 1, -1, -1):
+                v = below[c] if below[c] > row[c + 1] else row[c + 1]
+                if g[c] > 0.0 and g[c] + below[c + 1] > v:
+                    v = g[c] + below[c + 1]
+                row[c] = v
+        r = c = 0
+        added = 0
+        while r < m and c < n:
+            g = gain[r][c]
+            if g > 0.0 and abs(best[r][c] - (g + best[r + 1][c + 1])) < 1e-12:
+                i, j = xs[r], ys[c]
+                self.pair(i, j, self.s(i, j), method)
+                added += 1
+                r, c = r + 1, c + 1
+            elif abs(best[r][c] - best[r + 1][c]) < 1e-12:
+                r += 1
+            else:
+                c += 1
+        return added
+
+    def run(self) -> None:
+        self.exact()
+        self.mutual_best(NEAR_IDENTICAL, "text")
+        steps: list[Callable[[], int]] = [self.headings, self.children, self.sequence]
+        for _ in range(8):
+            changed = sum(step() for step in steps)
+            if not changed:
+                changed = self.mutual_best(ANYWHERE, "anywhere") + self.section()
+            if not changed:
+                break
+
+    # -- confidence -------------------------------------------------------------------
+    def confidence(self, i: int) -> float:
+        """Similarity, raised by the structural evidence around the pair."""
+        j = self.fwd[i]
+        sim = self.sim[i]
+        length = min(len(self.a.keys[i]), len(self.b.keys[j]))
+        # short texts say less about identity than long ones
+        weight = min(1.0, 0.5 + length / (4 * SHORT))
+        doubt = 1.0 - sim * weight
+        if self._parent_agrees(i, j):
+            doubt *= 0.5
+        if self._neighbours_agree(i, j):
+            doubt *= 0.6
+        return round(max(0.0, min(1.0, 1.0 - doubt)), 3)
+
+    def _parent_agrees(self, i: int, j: int) -> bool:
+        pa, pb = self.a.parent[i], self.b.parent[j]
+        if pa < 0 and pb < 0:
+            return True
+        if pa >= 0 and self.fwd.get(pa, -2) == pb:
+            return True
+        # promotion (337.1.c → 337.2) or demotion by one level
+        gpa = self.a.parent[pa] if pa >= 0 else -1
+        gpb = self.b.parent[pb] if pb >= 0 else -1
+        return (gpa >= 0 and self.fwd.get(gpa, -2) == pb) or (pa >= 0 and gpb >= 0 and self.fwd.get(pa, -2) == gpb)
+
+    def _neighbours_agree(self, i: int, j: int) -> bool:
+        prev_a = next((k for k in range(i - 1, max(-1, i - 6), -1) if k in self.fwd), None)
+        next_a = next((k for k in range(i + 1, min(len(self.a), i + 6)) if k in self.fwd), None)
+        return ((prev_a is not None and 0 < j - self.fwd[prev_a] <= 6)
+                or (next_a is not None and 0 < self.fwd[next_a] - j <= 6))
+
+
+def _runner_up(sims: list[float], best: float) -> float:
+    """The second highest similarity in ``sims`` (which contains ``best``), or -1."""
+    seen_best = False
+    second = -1.0
+    for s in sims:
+        if s == best and not seen_best:
+            seen_best = True
+            continue
+        second = max(second, s)
+    return second
+
+
+def map_editions(source: RuleGraph, target: RuleGraph) -> EditionMapping:
+    """Pair every numbered node of ``source`` with its counterpart in ``target`` (or none).
+
+    Both editions must belong to the same ruleset.
+    """
+    if source.edition.ruleset != target.edition.ruleset:
+        raise ValueError("editions of different rulesets cannot be mapped")
+    a, b = _Side.of(source), _Side.of(target)
+    m = _Matcher(a, b)
+    m.run()
+    pairs: dict[str, Counterpart] = {}
+    for i, number in enumerate(a.numbers):
+        if i in m.fwd:
+            pairs[number] = Counterpart(number, b.numbers[m.fwd[i]], m.confidence(i),
+                                        round(m.sim[i], 3), m.method[i])
+        else:
+            pairs[number] = Counterpart(number, None, _removal_confidence(m, i), 0.0, "removed")
+    added = [b.numbers[j] for j in range(len(b)) if j not in m.back]
+    return EditionMapping(source.edition.ruleset, source.edition.name, target.edition.name, pairs, added,
+                          source.edition.partial or target.edition.partial)
+
+
+def _removal_confidence(m: _Matcher, i: int) -> float:
+    """How sure we are that a rule really has no counterpart: 1 minus the best similarity
+    to any rule of the target that is itself unpaired (or to its old number's holder)."""
+    best = 0.0
+    for j in _nearby_free(m, i):
+        best = max(best, m.s(i, j))
+    return round(1.0 - best, 3)
+
+
+def _nearby_free(m: _Matcher, i: int) -> Iterable[int]:
+    same = m.b.index.get(m.a.numbers[i])
+    if same is not None:
+        yield same
+    pa = m.a.parent[i]
+    if pa >= 0 and pa in m.fwd:
+        yield from (c for c in m.b.children[m.fwd[pa]] if m.free_b(c))
