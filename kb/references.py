@@ -37,12 +37,13 @@ _MENTION = re.compile(
 # Without a keyword (rule text only; ``keyword`` is ""): a number with a three-digit head
 # and a dotted part, which only a rule number can be ("as specified in 101.4a", "(see
 # 601.2b and 601.2f–h)"; never 2.5 inches or 100 cards), or a three-digit number after
-# "see" with its quoted title ("See 718, “Prototype Cards.”").
+# "see" with its quoted title ("See 718, “Prototype Cards.”") or followed by "for" (the
+# Riftbound Tournament Rules: "See 205 for more information").
 _BARE_NUMBER = r"\d{3}(?!\d)(?:\.(?:\d{1,3}(?!\d)[a-z]?|[a-z])(?![A-Za-z])){1,7}(?!\.\d)"
 _BARE_LIST = rf"{_BARE_NUMBER}(?:{_RANGE}(?:{NUMBER}|[a-z])(?![\w]))?"
 _BARE = re.compile(
     rf"(?<![\w.$/])(?P<list>{_BARE_LIST}(?:{_SEP}{_BARE_LIST})*)"
-    rf"|\b[Ss]ee\s(?P<single>\d{{3}})(?!\d)(?=,\s?[“\"])"
+    rf"|\b[Ss]ee\s(?P<single>\d{{3}})(?!\d)(?=,\s?[“\"]|\s+for\s)"
 )
 _QUOTED = re.compile(r"[“\"][^”\"\n]*[”\"]")
 
@@ -83,6 +84,8 @@ def find_mentions(text: str, *, sections: bool = True) -> list[Mention]:
     ['rules 702.109, “Dash,” and 702.185']
     >>> [m.text for m in find_mentions("(see 601.2b and 601.2f–h), 2.5 inches, 100 cards. See 718, “Prototype.”")]
     ['601.2b and 601.2f–h', '718']
+    >>> [m.text for m in find_mentions("See 205 for more information; see 100 cards.")]
+    ['205']
     """
     mentions = []
     for m in _MENTION.finditer(text):

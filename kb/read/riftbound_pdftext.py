@@ -1,7 +1,68 @@
-"""Placeholder until the reader lands."""
+"""Riftbound Core Rules as raw PDF text (edition 1.2): ``# Title``, then ``## Page N`` markers.
+
+Most rules are one line, ``333.1.a.  This  process…``: words separated by two spaces, a
+space before punctuation (``Pending ,``), ``ﬁ``/``ﬂ`` ligatures and trailing spaces, all
+undone by :func:`kb.read.text.clean`. A line without an id continues the rule above, also
+across a ``## Page N`` marker (a rule split by a page break). The last dot of an id is
+sometimes lost (``747.4  Weaponmaster…``). There is no heading markup: which top-level
+entries are chapters and section headings is decided from their text
+(:func:`kb.read.riftbound_entries.looks_like_title`).
+"""
+
+from __future__ import annotations
+
+import re
+
 from kb.model import ReadResult
-FORMAT = "riftbound_pdftext"
+from kb.read.riftbound_entries import ID, Entries, find_date
+from kb.read.text import clean
+
+FORMAT = "riftbound-pdftext"
+
+_PAGE = re.compile(r"^##\s+Page\s+\d+\s*$")
+_TITLE = re.compile(r"^#\s+(\S.*)$")
+# An id, then the text; an id without its last dot needs a dotted part (``747.4``) so that a
+# wrapped line starting with a count ("100  cards") is not taken for a rule.
+_RULE = re.compile(r"^(\d{3}\.(?:(?:\d{1,3}|[a-z])\.)*(?:\d{1,3}|[a-z])?)(?:\s+(\S.*))?$")
+_DOUBLE_SPACED = re.compile(r"(?m)^" + ID + r"  \S+  \S")
+# A wrapped reference: "See  rule" at the end of one line, "346.  Playing  Cards…" on the next.
+_ENDS_WITH_REFERENCE_WORD = re.compile(r"(?:\b(?:rules?|see|and|or|through)|[,–-])\s*$",
+                                       re.IGNORECASE)
+
+
 def sniff(text: str) -> int:
-    return 0
+    """Double-spaced rule lines (``103.1.a.  This  is…``) mark this format; page markers add."""
+    head = text[:200_000]
+    lines = len(_DOUBLE_SPACED.findall(head))
+    if lines < 3:
+        return 0
+    pages = bool(re.search(r"(?m)^##\s+Page\s+\d+\s*$", head))
+    return min(100, 60 + lines // 10 + (20 if pages else 0))
+
+
 def read(text: str, source: str = "") -> ReadResult:
-    return ReadResult([])
+    """Read the document; see the module docstring for the layout."""
+    entries = Entries(source)
+    title = ""
+    header: list[str] = []
+    last_text = ""
+    for lineno, line in enumerate(text.split("\n"), start=1):
+        stripped = line.strip()
+        if not stripped or _PAGE.match(stripped):
+            continue
+        m = _TITLE.match(stripped)
+        if m and not entries.started and not title:
+            title = clean(m.group(1))
+            continue
+        m = _RULE.match(stripped)
+        if m and not (entries.started and _ENDS_WITH_REFERENCE_WORD.search(last_text)):
+            entries.start(m.group(1), m.group(2) or "", lineno)
+        elif entries.started:
+            entries.extend(stripped, lineno)
+        else:
+            header.append(clean(stripped))
+        last_text = stripped
+    rules = entries.finish()
+    head = "\n".join(header)
+    return ReadResult(rules, [], title or (header[0] if header else "") or "Riftbound Core Rules",
+                      find_date(head) or find_date(clean(text[:3000])), "dotted", entries.diagnostics)

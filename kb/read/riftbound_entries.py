@@ -1,0 +1,271 @@
+"""Numbered entries of a Riftbound rules export, turned into RawRules (shared by the
+HTML-row, PDF-text and table readers).
+
+A reader feeds :class:`Entries` in document order: a numbered entry (:meth:`Entries.start`)
+or text that continues the entry above (:meth:`Entries.extend`). The exports share PDF
+artefacts, which are repaired here, each with a warning that names its line:
+
+* a mis-split id: ``461.`` + ``4 The following Task…`` after 461.3.d.1 is rule 461.4;
+* an id that lost a level: ``625.e.`` after 625.1.d.1 is rule 625.1.e;
+* an id printed twice in a row: the second paragraph continues the first (744.5 in 1.2);
+* a rule glued into a continuation: ``Refl391. Delayed Abilities…`` starts rule 391.
+
+Exports without heading markup leave the kind of a top-level entry open; it is decided
+from the text (:func:`looks_like_title`): a short title is a section heading, and a title
+numbered ``N00.`` that has no subrules of its own is a chapter.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+
+from kb.model import Diagnostic, RawRule, RuleKind
+from kb.numbers import Segments, format_number, sort_key, try_parse_number
+from kb.read.examples import split_examples
+from kb.read.text import clean
+
+# A Riftbound id as printed: ``103.``, ``103.1.b.``, ``747.4`` (the last dot is sometimes lost).
+ID = r"\d{3}(?:\.(?:\d{1,3}|[a-z]))*\.?"
+_ID = re.compile(ID)
+_SPLIT_TOKEN = re.compile(r"^(\d{1,2}|[a-z])\s+(?=\S)")
+_GLUED = re.compile(r"^([A-Za-z]{1,8})?(\d{3}(?:\.(?:\d{1,3}|[a-z]))*\.)\s+(?=\S)")
+_SENTENCE_BREAK = re.compile(r"[.!?]\s")
+_DATE = re.compile(r"Last Updated:?\s*(?:(\d{4}-\d{2}-\d{2})|(\d{1,2})/(\d{1,2})/(\d{4}))",
+                   re.IGNORECASE)
+_MAX_TITLE_WORDS = 8
+
+
+def fits_numbering(segments: Segments) -> bool:
+    """True for the shape of every Riftbound number: a three-digit head, then numbers and
+    letters taking turns (``464.2.c.1.a``)."""
+    head, rest = segments[0], segments[1:]
+    return (len(head) == 3 and head.isdigit()
+            and all(seg.isdigit() == (i % 2 == 0) for i, seg in enumerate(rest)))
+
+
+def _other_kind(segment: str) -> str:
+    """A segment one level up or down: ``a`` ↔ ``1``, ``b`` ↔ ``2``."""
+    if segment.isdigit():
+        n = int(segment)
+        return chr(ord("a") + n - 1) if 1 <= n <= 26 else segment
+    return str(ord(segment[0]) - ord("a") + 1) if len(segment) == 1 else segment
+
+
+def ends_sentence(text: str) -> bool:
+    """True when the text ends like a sentence (``.``, ``:``, ``;``, ``,``, before closing quotes)."""
+    stripped = text.rstrip().rstrip("\"”’'").rstrip()
+    return bool(stripped) and stripped[-1] in ".:;,!?"
+
+
+def looks_like_title(text: str) -> bool:
+    """A heading's text: a few words, no sentence inside and no sentence punctuation at the end.
+
+    >>> looks_like_title("Step 1: Finalize"), looks_like_title("Tokens are not cards.")
+    (True, False)
+    """
+    words = text.split()
+    return (0 < len(words) <= _MAX_TITLE_WORDS and not ends_sentence(text)
+            and not _SENTENCE_BREAK.search(text))
+
+
+def find_date(text: str) -> str:
+    """The ISO date of a ``Last Updated: 2026-03-30`` or ``Last Updated 4/29/2026`` line."""
+    m = _DATE.search(text)
+    if not m:
+        return ""
+    if m.group(1):
+        return m.group(1)
+    month, day, year = int(m.group(2)), int(m.group(3)), m.group(4)
+    return f"{year}-{month:02d}-{day:02d}" if 1 <= month <= 12 and 1 <= day <= 31 else ""
+
+
+def feed_markup(parser: HTMLParser, text: str, entries: Entries) -> None:
+    """Run an HTML parser over the whole text; markup it cannot parse (html.parser asserts
+    on a malformed ``<![…`` section) is an error at its line, not a crash."""
+    try:
+        parser.feed(text)
+        parser.close()
+    except AssertionError as exc:
+        entries.error(f"unreadable markup: {exc}", parser.getpos()[0])
+
+
+@dataclass(slots=True)
+class _Entry:
+    rule: RawRule
+    parts: list[str] = field(default_factory=list)
+    kind: RuleKind | None = None  # None: decided from the text at the end
+
+
+class Entries:
+    """Numbered entries in document order, with the repairs described in the module docstring."""
+
+    def __init__(self, source: str, *, pdf_spacing: bool = True):
+        self.source = source
+        self.pdf_spacing = pdf_spacing
+        self.diagnostics: list[Diagnostic] = []
+        self._entries: list[_Entry] = []
+        self._seen: set[tuple] = set()
+        self._promotion: tuple[Segments, Segments] | None = None  # (printed, actual) prefix
+
+    @property
+    def started(self) -> bool:
+        """True once the first numbered entry was seen (text before it is the header)."""
+        return bool(self._entries)
+
+    def last_number(self) -> Segments | None:
+        return self._entries[-1].rule.number if self._entries else None
+
+    def _warn(self, message: str, line: int, number: Segments | None = None,
+              severity: str = "warning") -> None:
+        self.diagnostics.append(Diagnostic(message, self.source, line, severity,  # type: ignore[arg-type]
+                                           format_number(number) if number else ""))
+
+    def error(self, message: str, line: int) -> None:
+        self.diagnostics.append(Diagnostic(message, self.source, line))
+
+    def start(self, raw_id: str, text: str, line: int, kind: RuleKind | None = None) -> None:
+        """A numbered entry: ``raw_id`` as printed, the text after it, and its kind when the
+        markup says it (None leaves it to :meth:`finish`)."""
+        number = try_parse_number(raw_id)
+        if number is None or not _ID.fullmatch(raw_id.strip()):
+            self.error(f"unreadable rule number {raw_id.strip()[:20]!r}", line)
+            return
+        prev = self.last_number()
+        if self._promotion is not None:
+            printed, actual = self._promotion
+            if number[:len(printed)] == printed and len(number) > len(printed):
+                promoted = actual + tuple(_other_kind(s) for s in number[len(printed):])
+                self._warn(f"id {raw_id.strip()} read as {format_number(promoted)} (its parent "
+                           f"{format_number(printed)} was printed for {format_number(actual)})",
+                           line, promoted)
+                number = promoted
+            else:
+                self._promotion = None
+        if prev is not None and sort_key(number[:-1]) not in self._seen and len(number) > 1:
+            parent = self._promote(number, prev)
+            if parent:
+                self._warn(f"rule {raw_id.strip()} has no parent {format_number(number[:-1])}; "
+                           f"read as {format_number(parent)}, the number the document skips "
+                           f"(it follows {format_number(prev)})", line, parent)
+                number = parent
+        if prev is not None and not fits_numbering(number):
+            filled = self._fill_level(number, prev)
+            if filled:
+                self._warn(f"id {raw_id.strip()} lost a level; read as {format_number(filled)} "
+                           f"(it follows {format_number(prev)})", line, filled)
+                number = filled
+        if prev is not None and sort_key(number) <= sort_key(prev):
+            split = self._split_token(number, text, prev)
+            if split:
+                number, text = split
+                self._warn(f"mis-split id {raw_id.strip()} + '{number[-1]} …' read as "
+                           f"{format_number(number)} (it follows {format_number(prev)})", line, number)
+            elif number == prev:
+                self._warn(f"id {format_number(number)} is printed twice in a row; the second "
+                           "paragraph is read as part of the first", line, number)
+                self._entries[-1].parts.append(text)
+                return
+            else:
+                self._warn(f"rule {format_number(number)} is out of order (it follows "
+                           f"{format_number(prev)})", line, number)
+        self._seen.add(sort_key(number))
+        self._entries.append(_Entry(RawRule(number, kind or "rule", "", line, raw_id=raw_id.strip()),
+                                    [text], kind))
+
+    def extend(self, text: str, line: int) -> None:
+        """Text that continues the entry above; a rule glued to its front starts a new entry."""
+        if not self._entries:
+            return
+        m = _GLUED.match(text)
+        if m:
+            number = try_parse_number(m.group(2))
+            if number is not None and self._next_in_sequence(number):
+                if m.group(1):
+                    self._warn(f"stray text {m.group(1)!r} glued before rule {m.group(2)} dropped",
+                               line, number)
+                self.start(m.group(2), text[m.end():], line)
+                return
+        self._entries[-1].parts.append(text)
+
+    def finish(self) -> list[RawRule]:
+        """The RawRules, with text cleaned, examples split and open kinds decided."""
+        rules = []
+        for i, entry in enumerate(self._entries):
+            rule = entry.rule
+            text = clean("\n".join(entry.parts), pdf_spacing=self.pdf_spacing)
+            kind = entry.kind or self._decide_kind(i, text)
+            rule.kind = kind
+            if kind == "rule":
+                body, examples = split_examples(text)
+                # "Examples:" heading a list of subrules (Tournament Rules 703.3.a) is the text.
+                rule.text, rule.examples = (body, examples) if examples else (text, [])
+                if not rule.text and not rule.examples:
+                    self.error(f"rule {format_number(rule.number)} has no text (is the document "
+                               "truncated?)", rule.line)
+            else:
+                rule.title = text
+                if not text:
+                    self.error(f"heading {format_number(rule.number)} has no title", rule.line)
+            rules.append(rule)
+        return rules
+
+    # -- repairs ---------------------------------------------------------------
+    def _fill_level(self, number: Segments, prev: Segments) -> Segments | None:
+        """``625.e`` after ``625.1.d.1``: the lost level comes from the rule above."""
+        parent = number[:-1]
+        if prev[:len(parent)] != parent:
+            return None
+        for depth in range(len(parent) + 1, len(prev) + 1):
+            candidate = prev[:depth] + number[-1:]
+            if (fits_numbering(candidate) and sort_key(candidate) > sort_key(prev)
+                    and sort_key(candidate[:-1]) in self._seen
+                    and sort_key(candidate) not in self._seen):
+                return candidate
+        return None
+
+    def _promote(self, number: Segments, prev: Segments) -> Segments | None:
+        """``720. Inactive`` then ``721.1.``: the first child of a missing rule is that rule
+        (1.2 prints 721.1, 721.1.a, 721.1.b where 1.3 prints 721, 721.1, 721.2)."""
+        candidate = number[:-1]
+        if number[-1] not in ("1", "a") or not fits_numbering(candidate):
+            return None
+        if (sort_key(candidate) > sort_key(prev) and sort_key(candidate) not in self._seen
+                and (len(candidate) == 1 or sort_key(candidate[:-1]) in self._seen)):
+            self._promotion = (number, candidate)
+            return candidate
+        return None
+
+    def _split_token(self, number: Segments, text: str, prev: Segments) -> tuple[Segments, str] | None:
+        """``461.`` + ``4 The following…`` after 461.3.d.1: the id's last segment was split off."""
+        m = _SPLIT_TOKEN.match(text)
+        if not m:
+            return None
+        candidate = number + (m.group(1),)
+        if (fits_numbering(candidate) and sort_key(candidate) > sort_key(prev)
+                and sort_key(number) in self._seen and sort_key(candidate) not in self._seen):
+            return candidate, text[m.end():]
+        return None
+
+    def _next_in_sequence(self, number: Segments) -> bool:
+        """Could ``number`` be the next entry? (a new number, after the last one, near it)."""
+        prev = self.last_number()
+        if prev is None or not fits_numbering(number):
+            return False
+        key = sort_key(number)
+        if key in self._seen or key <= sort_key(prev):
+            return False
+        if len(number) > 1:
+            return sort_key(number[:-1]) in self._seen
+        return int(number[0]) - int(prev[0]) <= 3
+
+    def _decide_kind(self, i: int, text: str) -> RuleKind:
+        number = self._entries[i].rule.number
+        if len(number) > 1 or not looks_like_title(text):
+            return "rule"
+        following = self._entries[i + 1].rule.number if i + 1 < len(self._entries) else None
+        has_subrules = following is not None and len(following) > 1 and following[0] == number[0]
+        if number[0].endswith("00") and not has_subrules:
+            return "chapter"
+        return "section"
