@@ -218,3 +218,21 @@ class KnowledgeBase:
         return {"ruleset": ruleset, "edition": rg.edition.name, "center": canonical,
                 "nodes": [self.rule_summary(rg, n) for n in nodes],
                 "edges": [{"source": s, "target": t, "kind": k} for s, t, k in edges]}
+
+    # -- citations in articles (kb.cite) -------------------------------------------
+    def citations_lookup(self, text: str, ruleset: str | None = None, edition: str | None = None,
+                         base_url: str = "") -> dict[str, Any]:
+        """Every rule citation in a text: start/end offsets, matched text, canonical number,
+        status (ok, not_found, ambiguous, renumbered, quote_mismatch, over_limit), URL."""
+        from kb.cite.link import lookup
+        return lookup(self, text, ruleset, edition, base_url)
+
+    def citations_annotate(self, markdown: str, ruleset: str | None = None,
+                           edition: str | None = None, style: str = "footnotes",
+                           fmt: str = "html", allow_html: bool = False,
+                           base_url: str = "", source: str = "") -> dict[str, Any]:
+        """An article with its citations linked (``fmt`` html, markdown, or json for the
+        report only) and its citation report; ``style`` footnotes or preview."""
+        from kb.cite.link import link_article
+        return link_article(self, markdown, ruleset, edition, style, fmt,  # type: ignore[arg-type]
+                            allow_html, base_url, source)

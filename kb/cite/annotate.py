@@ -1,0 +1,204 @@
+"""Render resolved citations: links to the rules browser, numbered footnotes carrying each
+rule's full text (the lessons' style), hover previews, and Markdown output.
+
+Rule text is always escaped. Links point to the browser's canonical URLs,
+``{base_url}/{ruleset}/{edition}/{number}``.
+
+>>> rule_url("riftbound", "1.4", "337.1.a")
+'/riftbound/1.4/337.1.a'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+from urllib.parse import quote
+
+from markdown_it.common.utils import escapeHtml
+
+from kb.cite.resolve import CitedRule, Resolution
+
+Style = Literal["footnotes", "preview"]
+STYLES: tuple[str, ...] = ("footnotes", "preview")
+OPEN_LABEL = "Open in the rules browser"
+PREVIEW_CHARS = 600
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#|~&!])")
+
+
+def rule_url(ruleset: str, edition: str, number: str, base_url: str = "") -> str:
+    """The rules browser's canonical URL of a rule."""
+    parts = "/".join(quote(p, safe=".-_") for p in (ruleset, edition, number))
+    return f"{base_url.rstrip('/')}/{parts}"
+
+
+def rule_heading(rule: CitedRule) -> str:
+    """``Rule 337.1.a.``, the words a footnote starts with."""
+    return f"Rule {rule.number}."
+
+
+def preview_text(rule: CitedRule, limit: int = PREVIEW_CHARS) -> str:
+    """Plain text of a hover preview: ``Rule 312. At any given time, …``."""
+    text = f"{rule_heading(rule)} {rule.body}"
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+@dataclass(slots=True)
+class Footnote:
+    """One cited rule at the foot of the article; cited ``refs`` times."""
+
+    index: int
+    rule: CitedRule
+    url: str
+    refs: int = 0
+
+
+@dataclass
+class Footnotes:
+    """Numbers the cited rules in the order they are first cited; a rule cited again
+    gets the same number."""
+
+    base_url: str = ""
+    prefix: str = "rule-fn"
+    entries: list[Footnote] = field(default_factory=list)
+    _by_key: dict[tuple[str, str, str], Footnote] = field(default_factory=dict)
+
+    def cite(self, rule: CitedRule) -> tuple[Footnote, int]:
+        """Record one more reference to ``rule``; returns its footnote and the reference's ordinal."""
+        note = self._by_key.get(rule.key)
+        if note is None:
+            note = Footnote(len(self.entries) + 1, rule,
+                            rule_url(rule.ruleset, rule.edition, rule.number, self.base_url))
+            self._by_key[rule.key] = note
+            self.entries.append(note)
+        note.refs += 1
+        return note, note.refs
+
+    def ref_id(self, note: Footnote, ordinal: int) -> str:
+        return f"{self.prefix}ref-{note.index}" + (f"-{ordinal}" if ordinal > 1 else "")
+
+    def ref_html(self, note: Footnote, ordinal: int) -> str:
+        return (f'<sup class="rule-footnote-ref"><a href="#{self.prefix}-{note.index}" '
+                f'id="{self.ref_id(note, ordinal)}">{note.index}</a></sup>')
+
+    def html(self) -> str:
+        """The footnote section: each rule's full text and a link to the rules browser."""
+        if not self.entries:
+            return ""
+        out = ['<section class="rule-footnotes">\n<ol class="rule-footnotes-list">\n']
+        for note in self.entries:
+            rule = note.rule
+            url = escapeHtml(note.url)
+            back = " ".join(f'<a href="#{self.ref_id(note, k)}" class="rule-footnote-backref" '
+                            f'aria-label="Back to citation">↩︎</a>' for k in range(1, note.refs + 1))
+            out.append(f'<li id="{self.prefix}-{note.index}" class="rule-footnote" '
+                       f'data-rule="{escapeHtml(rule.number)}">'
+                       f'<p><span class="rule-footnote-number">{escapeHtml(rule_heading(rule))}</span> '
+                       f'<span class="rule-footnote-text">{escapeHtml(rule.body)}</span> '
+                       f'<a class="rule-open" href="{url}">{OPEN_LABEL}</a> {back}</p>')
+            out.extend(f'<p class="rule-example">Example: {escapeHtml(ex)}</p>' for ex in rule.examples)
+            out.append("</li>\n")
+        out.append("</ol>\n</section>\n")
+        return "".join(out)
+
+    def markdown(self) -> str:
+        """The same footnotes as Markdown footnote definitions (``[^rule-fn-1]: …``)."""
+        lines = []
+        for note in self.entries:
+            rule = note.rule
+            body = md_escape(f"{rule_heading(rule)} {rule.body}")
+            lines.append(f"[^{self.prefix}-{note.index}]: {body} [{OPEN_LABEL}]({note.url})")
+            lines.extend(f"    Example: {md_escape(ex)}" for ex in rule.examples)
+        return "\n".join(lines) + ("\n" if lines else "")
+
+
+def citation_attrs(res: Resolution, style: Style, base_url: str = "") -> dict[str, str]:
+    """Attributes of a citation's element: an ``<a>`` when it points at rules, a ``<span>``
+    (marked broken) when it does not."""
+    attrs: dict[str, str] = {}
+    classes = ["rule-citation"]
+    if res.linked:
+        first = res.rules[0]
+        attrs["href"] = rule_url(first.ruleset, first.edition, first.number, base_url)
+        attrs["data-rule"] = first.number
+        attrs["data-ruleset"] = first.ruleset
+        attrs["data-edition"] = first.edition
+        if res.status != "ok":
+            classes.append(f"rule-citation-{res.status.replace('_', '-')}")
+        if style == "preview":
+            attrs["title"] = "\n".join(preview_text(r) for r in res.rules[:3])
+            if res.message:
+                attrs["title"] += "\n(" + res.message + ")"
+        elif res.message:
+            attrs["title"] = res.message
+    else:
+        classes.append("rule-citation-broken")
+        attrs["title"] = res.message
+    attrs["class"] = " ".join(classes)
+    attrs["data-status"] = res.status
+    return {"class": attrs.pop("class"), **attrs}
+
+
+def element_html(res: Resolution, inner_html: str, style: Style, base_url: str = "") -> str:
+    attrs = citation_attrs(res, style, base_url)
+    tag = "a" if "href" in attrs else "span"
+    rendered = "".join(f' {k}="{escapeHtml(v)}"' for k, v in attrs.items())
+    return f"<{tag}{rendered}>{inner_html}</{tag}>"
+
+
+def annotate(text: str, resolutions: Sequence[Resolution], *, style: Style = "footnotes",
+             base_url: str = "", prefix: str = "rule-fn", escape: bool = True) -> str:
+    """HTML of a plain text with its citations linked (offsets are into ``text``).
+
+    The text between citations is escaped unless ``escape`` is False (the caller vouches
+    for it); footnotes follow in the ``footnotes`` style.
+    """
+    if style not in STYLES:
+        raise ValueError(f"unknown style {style!r} (styles: {', '.join(STYLES)})")
+    notes = Footnotes(base_url, prefix)
+    out, pos = [], 0
+    esc = escapeHtml if escape else (lambda s: s)
+    for res in sorted(resolutions, key=lambda r: r.citation.start):
+        c = res.citation
+        if c.start < pos or res.status == "over_limit":
+            continue
+        out.append(esc(text[pos:c.start]))
+        out.append(element_html(res, esc(text[c.start:c.end]), style, base_url))
+        if style == "footnotes" and res.linked:
+            out.extend(notes.ref_html(*notes.cite(r)) for r in res.rules)
+        pos = c.end
+    out.append(esc(text[pos:]))
+    return "".join(out) + ("\n" + notes.html() if notes.entries else "")
+
+
+def annotate_markdown(source: str, placed: Sequence[tuple[int, int, Resolution]], *,
+                      style: Style = "footnotes", base_url: str = "",
+                      prefix: str = "rule-fn") -> str:
+    """Markdown with citations turned into Markdown links (and footnote references), the
+    footnotes appended as definitions. ``placed`` gives each citation's span in ``source``."""
+    notes = Footnotes(base_url, prefix)
+    out, pos = [], 0
+    for start, end, res in sorted(placed, key=lambda p: p[0]):
+        if start < pos or not res.linked:
+            continue
+        first = res.rules[0]
+        url = rule_url(first.ruleset, first.edition, first.number, base_url)
+        title = ""
+        if style == "preview":
+            title = ' "' + preview_text(first).replace("\\", "\\\\").replace('"', '\\"') + '"'
+        label = source[start:end].replace("[", "\\[").replace("]", "\\]")
+        out.append(source[pos:start] + f"[{label}](<{url}>{title})")
+        if style == "footnotes":
+            out.extend(f"[^{prefix}-{notes.cite(r)[0].index}]" for r in res.rules)
+        pos = end
+    out.append(source[pos:])
+    body = "".join(out)
+    if notes.entries:
+        body = body.rstrip("\n") + "\n\n" + notes.markdown()
+    return body
+
+
+def md_escape(text: str) -> str:
+    """Escape text so Markdown shows it literally."""
+    return _MD_SPECIAL.sub(r"\\\1", text)

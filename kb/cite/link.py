@@ -1,0 +1,107 @@
+"""The two questions the facade answers about citations, as plain dicts (the response
+shapes of ``POST /api/v1/citations/lookup`` and ``/annotate``, and of ``rulekb link``).
+
+Input is capped (:data:`MAX_INPUT_BYTES`), and so is the number of citations looked up
+(:data:`MAX_CITATIONS`, like CourtListener's 429 per citation): time stays bounded on
+hostile input.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any, Literal
+
+from markdown_it import MarkdownIt
+
+from kb.cite.annotate import STYLES, Style, annotate_markdown, rule_url
+from kb.cite.find import find_citations
+from kb.cite.mdit import ENV_KEY, MAX_CITATIONS, rule_citations
+from kb.cite.resolve import BROKEN, as_dict, resolve_citations
+from kb.cite.target import link_target
+
+if TYPE_CHECKING:
+    from kb.query import KnowledgeBase
+
+MAX_INPUT_BYTES = 2_000_000
+FORMATS: tuple[str, ...] = ("html", "markdown", "json")
+Format = Literal["html", "markdown", "json"]
+
+
+def _check_input(text: Any, what: str) -> None:
+    from kb.query import QueryError
+    if not isinstance(text, str):
+        raise QueryError(400, f"{what} must be a string", {"type": type(text).__name__})
+    size = len(text.encode("utf-8", errors="replace"))
+    if size > MAX_INPUT_BYTES:
+        raise QueryError(413, f"{what} is {size} bytes; at most {MAX_INPUT_BYTES} are accepted",
+                         {"bytes": size, "limit": MAX_INPUT_BYTES})
+
+
+def lookup(kb: KnowledgeBase, text: str, ruleset: str | None = None, edition: str | None = None,
+           base_url: str = "", limit: int = MAX_CITATIONS) -> dict[str, Any]:
+    """Every citation in a plain text: offsets, matched text, canonical number, status, URL."""
+    _check_input(text, "text")
+    target = link_target(kb, ruleset, edition)
+    citations = find_citations(text)
+    resolutions = resolve_citations(citations, target.editions, limit=limit)
+    out = []
+    for res in resolutions:
+        first = res.rules[0] if res.linked else None
+        url = rule_url(first.ruleset, first.edition, first.number, base_url) if first else None
+        out.append(as_dict(res, url))
+    diagnostics = [d.as_dict() for d in target.diagnostics]
+    if len(citations) > limit:
+        diagnostics.append({"message": f"{len(citations)} citations; only the first {limit} were "
+                            "looked up (the rest are over_limit)", "file": "", "line": 0,
+                            "severity": "warning", "rule": ""})
+    return {**target.describe(), "citations": out, "summary": summary(out),
+            "diagnostics": diagnostics, "limits": {"bytes": MAX_INPUT_BYTES, "citations": limit}}
+
+
+def link_article(kb: KnowledgeBase, markdown: str, ruleset: str | None = None,
+                 edition: str | None = None, style: Style = "footnotes", fmt: Format = "html",
+                 allow_html: bool = False, base_url: str = "", source: str = "",
+                 limit: int = MAX_CITATIONS) -> dict[str, Any]:
+    """An article rendered with its citations linked, and its citation report.
+
+    ``fmt`` html renders the article (raw HTML in it escaped unless ``allow_html``);
+    markdown returns the article's own Markdown with links and footnote definitions added;
+    json returns the report only.
+    """
+    from kb.query import QueryError
+    _check_input(markdown, "article")
+    if style not in STYLES:
+        raise QueryError(400, f"unknown style {style!r}", {"styles": list(STYLES)})
+    if fmt not in FORMATS:
+        raise QueryError(400, f"unknown format {fmt!r}", {"formats": list(FORMATS)})
+    md = MarkdownIt("commonmark", {"html": bool(allow_html)}).enable("table").use(
+        rule_citations, kb=kb, ruleset=ruleset, edition=edition, style=style,
+        base_url=base_url, limit=limit, source=source)
+    env: dict[str, Any] = {}
+    html = md.render(markdown, env)
+    report = env[ENV_KEY]
+    output: str | None = None
+    if fmt == "html":
+        output = html
+    elif fmt == "markdown":
+        output = _markdown_output(markdown, report, style, base_url)
+    return {**report["target"], "format": fmt, "style": style, "output": output,
+            "front_matter": report["front_matter"], "citations": report["citations"],
+            "footnotes": report["footnotes"], "summary": summary(report["citations"]),
+            "diagnostics": report["diagnostics"],
+            "limits": {"bytes": MAX_INPUT_BYTES, "citations": limit}}
+
+
+def _markdown_output(markdown: str, report: dict[str, Any], style: Style, base_url: str) -> str:
+    """Link the report's citations in place in the article's own Markdown."""
+    placed = [(start, end, res) for start, end, res in report["resolutions"]
+              if start is not None and end is not None and res.linked]
+    return annotate_markdown(markdown, placed, style=style, base_url=base_url)
+
+
+def summary(citations: list[dict[str, Any]]) -> dict[str, Any]:
+    """Counts per status, and how many citations are broken."""
+    counts = Counter(c["status"] for c in citations)
+    return {"total": len(citations), "broken": sum(counts[s] for s in BROKEN),
+            **{s: counts.get(s, 0) for s in ("ok", "not_found", "ambiguous", "renumbered",
+                                              "quote_mismatch", "over_limit")}}

@@ -1,0 +1,314 @@
+"""Resolve found citations against an edition: each gets a status, like CourtListener's
+citation lookup (200 ok, 300 ambiguous, 404 not found, 429 over the limit).
+
+* ``ok``: the number exists in the edition the article is linked against.
+* ``not_found``: no such rule (the nearest numbers are suggested).
+* ``ambiguous``: the article pins no ruleset and the number exists in several.
+* ``renumbered``: the article was written for an older edition (front matter) and the
+  rule now has another number; ``number`` is the number in the target edition.
+* ``quote_mismatch``: the article quotes text that differs from the rule's.
+* ``over_limit``: found, but past the per-request limit, so not looked up.
+
+Moving between editions goes through a :data:`Mapper` hook (``kb.editions`` supplies it):
+a callable from a number in the article's edition to the number in the target edition,
+None when the rule has no counterpart.
+
+>>> # resolve_citations(find_citations("rule 337.1a"), rg)[0].number  →  '337.1.a'
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from kb.cite.find import Citation, Quote
+from kb.graph import RuleGraph
+from kb.numbers import Segments, format_number
+from kb.read.text import fold
+
+Status = Literal["ok", "not_found", "ambiguous", "renumbered", "quote_mismatch", "over_limit"]
+Mapper = Callable[[str], "str | None"]
+BROKEN: frozenset[str] = frozenset({"not_found", "ambiguous", "quote_mismatch"})
+MAX_RANGE = 200
+_SUBTREE_FOR_QUOTES = 60
+_ELLIPSIS = re.compile(r"\s*(?:\.\s?\.\s?\.|…|\[\s*(?:\.\.\.|…)\s*\])\s*")
+_QUOTE_CHARS = str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'", "\u00a0": " "})
+
+
+@dataclass(frozen=True, slots=True)
+class CitedRule:
+    """A rule a citation points to, with what a footnote or preview shows."""
+
+    ruleset: str
+    edition: str
+    number: str
+    kind: str
+    title: str
+    text: str
+    examples: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.ruleset, self.edition, self.number)
+
+    @property
+    def body(self) -> str:
+        """The rule's text, or a heading's title."""
+        return self.text or self.title
+
+
+@dataclass(slots=True)
+class Resolution:
+    """A citation and what it points to in the edition it is linked against."""
+
+    citation: Citation
+    status: Status
+    rules: list[CitedRule] = field(default_factory=list)
+    written: str = ""
+    message: str = ""
+    nearest: list[str] = field(default_factory=list)
+    candidates: list[dict[str, str]] = field(default_factory=list)
+    quote_similarity: float | None = None
+
+    @property
+    def number(self) -> str | None:
+        """The number linked to (the first of a range), in the target edition."""
+        return self.rules[0].number if self.rules else None
+
+    @property
+    def ruleset(self) -> str | None:
+        return self.rules[0].ruleset if self.rules else None
+
+    @property
+    def edition(self) -> str | None:
+        return self.rules[0].edition if self.rules else None
+
+    @property
+    def broken(self) -> bool:
+        return self.status in BROKEN
+
+    @property
+    def linked(self) -> bool:
+        """True when the citation points at rules (links and footnotes are drawn)."""
+        return bool(self.rules) and self.status in ("ok", "renumbered", "quote_mismatch")
+
+
+def resolve_citations(citations: Sequence[Citation], editions: RuleGraph | Sequence[RuleGraph], *,
+                      written_for: RuleGraph | None = None, mapper: Mapper | None = None,
+                      limit: int | None = None) -> list[Resolution]:
+    """Resolve every citation, in order.
+
+    ``editions`` is the edition to link against, or several candidates (one per ruleset)
+    when the article pins no ruleset: the ruleset where most citations exist is then
+    preferred, and a number found in several rulesets without a preference is ambiguous.
+    ``written_for`` is the edition the article was written for when it differs from the
+    (single) target; ``mapper`` carries its numbers to the target.
+    """
+    targets = [editions] if isinstance(editions, RuleGraph) else list(editions)
+    if not targets:
+        return [Resolution(c, "not_found", message="no edition to resolve against") for c in citations]
+    limit = len(citations) if limit is None else max(0, limit)
+    head, tail = list(citations[:limit]), list(citations[limit:])
+    if len(targets) == 1:
+        out = [_resolve_one(c, targets[0], written_for, mapper) for c in head]
+    else:
+        out = _resolve_among(head, targets)
+    out.extend(Resolution(c, "over_limit", written=_written(c, targets[0]),
+                          message=f"past the limit of {limit} citations per request; not looked up")
+               for c in tail)
+    return out
+
+
+# -- one edition -----------------------------------------------------------------------
+def _resolve_one(c: Citation, target: RuleGraph, written_for: RuleGraph | None,
+                 mapper: Mapper | None) -> Resolution:
+    source = written_for if written_for is not None and written_for is not target else None
+    home = source or target
+    written = _written(c, home)
+    found = _find(c, home)
+    if isinstance(found, str):
+        return Resolution(c, "not_found", written=written, message=found,
+                          nearest=home.nearest(c.last if found.startswith("range end") and c.last else c.number))
+    renumbered = False
+    if source is not None:
+        if mapper is None:
+            # Editions cannot be compared yet: assume the numbers did not move.
+            moved = _find(c, target)
+            if isinstance(moved, str):
+                return Resolution(c, "not_found", written=written,
+                                  message=f"{moved}; the article was written for {source.edition.name}",
+                                  nearest=target.nearest(c.number))
+            numbers = moved
+        else:
+            mapped = [mapper(n) for n in (found[0], found[-1])]
+            if any(m is None or target.find(_segments(target, m)) is None for m in mapped):
+                return Resolution(c, "not_found", written=written,
+                                  message=f"rule {written} of {source.edition.name} has no counterpart "
+                                          f"in {target.edition.name}",
+                                  nearest=target.nearest(c.number))
+            first, last = (m for m in mapped if m is not None)
+            numbers = [first] if not c.is_range else (_members(target, first, last) or [first, last])
+            renumbered = numbers != found
+    else:
+        numbers = found
+    rules = [_cited(target, n) for n in numbers]
+    res = Resolution(c, "renumbered" if renumbered else "ok", rules, written)
+    if renumbered:
+        res.message = (f"rule {written} of {home.edition.name} is rule {_span_name(numbers)} "
+                       f"in {target.edition.name}")
+    if c.quote is not None:
+        matches, score = _quote_matches(c.quote, home, found)
+        res.quote_similarity = score
+        if not matches and res.status == "ok":
+            res.status = "quote_mismatch"
+            res.message = (f"the quotation differs from the text of rule {written} "
+                           f"in {home.edition.name} (similarity {score:.2f})")
+    return res
+
+
+def _find(c: Citation, rg: RuleGraph) -> list[str] | str:
+    """Canonical numbers a citation names in an edition, or why it names none."""
+    first = rg.find(c.number)
+    if first is None:
+        return f"rule {format_number(c.number, rg.edition.number_style)} does not exist in {_ed(rg)}"
+    if c.last is None:
+        return [first]
+    last = rg.find(c.last)
+    if last is None:
+        return f"range end {format_number(c.last, rg.edition.number_style)} does not exist in {_ed(rg)}"
+    members = _members(rg, first, last)
+    if not members:
+        return f"range {c.text!r} runs backwards or spans more than {MAX_RANGE} rules in {_ed(rg)}"
+    return members
+
+
+def _members(rg: RuleGraph, first: str, last: str) -> list[str]:
+    """Rules from ``first`` to ``last`` at the depth of ``first``, in document order."""
+    rules = rg.edition.rules
+    a, b = rules[first], rules[last]
+    if b.order < a.order:
+        return []
+    depth = len(a.segments)
+    order = list(rules)
+    out = [n for n in order[a.order: b.order + 1] if len(rules[n].segments) == depth]
+    if last not in out:
+        out.append(last)
+    return out if len(out) <= MAX_RANGE else []
+
+
+def _cited(rg: RuleGraph, number: str) -> CitedRule:
+    r = rg.rule(number)
+    return CitedRule(rg.edition.ruleset, rg.edition.name, number, r.kind, r.title, r.text,
+                     tuple(r.examples))
+
+
+def _segments(rg: RuleGraph, number: str) -> Segments:
+    rule = rg.edition.rules.get(number)
+    return rule.segments if rule is not None else tuple(re.findall(r"\d+|[a-z]+", number))
+
+
+def _written(c: Citation, rg: RuleGraph) -> str:
+    name = format_number(c.number, rg.edition.number_style)
+    if c.last is not None:
+        name += "–" + format_number(c.last, rg.edition.number_style)
+    return name
+
+
+def _span_name(numbers: list[str]) -> str:
+    return numbers[0] if len(numbers) == 1 else f"{numbers[0]}–{numbers[-1]}"
+
+
+def _ed(rg: RuleGraph) -> str:
+    partial = " (a partial edition)" if rg.edition.partial else ""
+    return f"{rg.edition.ruleset} {rg.edition.name}{partial}"
+
+
+# -- several rulesets ----------------------------------------------------------------
+def _resolve_among(citations: list[Citation], targets: list[RuleGraph]) -> list[Resolution]:
+    fits = [[rg for rg in targets if _form_fits(c, rg)] for c in citations]
+    found = [[(rg, f) for rg in cands if not isinstance(f := _find(c, rg), str)]
+             for c, cands in zip(citations, fits)]
+    tally = Counter(rg.edition.ruleset for hits in found for rg, _ in hits)
+    ranked = tally.most_common(2)
+    preferred = ranked[0][0] if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]) else None
+    out = []
+    for c, cands, hits in zip(citations, fits, found):
+        chosen = [rg for rg in cands if rg.edition.ruleset == preferred]
+        if chosen:
+            out.append(_resolve_one(c, chosen[0], None, None))
+        elif len(hits) == 1:
+            out.append(_resolve_one(c, hits[0][0], None, None))
+        elif hits:
+            out.append(Resolution(
+                c, "ambiguous", written=_written(c, hits[0][0]),
+                message="rule exists in " + ", ".join(_ed(rg) for rg, _ in hits)
+                        + "; pin the ruleset (front matter `ruleset:`)",
+                candidates=[{"ruleset": rg.edition.ruleset, "edition": rg.edition.name, "number": f[0]}
+                            for rg, f in hits]))
+        else:
+            where = cands[0] if cands else targets[0]
+            why = _find(c, where) if cands else "no ruleset with Magic-style numbers for a CR citation"
+            out.append(Resolution(c, "not_found", written=_written(c, where), message=str(why),
+                                  nearest=where.nearest(c.number) if cands else []))
+    return out
+
+
+def _form_fits(c: Citation, rg: RuleGraph) -> bool:
+    """``CR 116.1`` names a Magic-style ruleset; other forms fit any."""
+    return c.form == "rule" or rg.edition.number_style == "mtg"
+
+
+# -- quotations ------------------------------------------------------------------------
+def _quote_matches(quote: Quote, rg: RuleGraph, numbers: list[str]) -> tuple[bool, float]:
+    """Does the quoted text appear in the cited rules (their subrules included)?
+
+    Case, whitespace and the shape of quote marks are ignored; an ellipsis stands for an
+    omission, so each fragment must appear, in order.
+    """
+    texts: list[str] = []
+    for number in numbers:
+        for i, n in enumerate(rg.subtree(number)):
+            if i >= _SUBTREE_FOR_QUOTES:
+                break
+            r = rg.rule(n)
+            texts.extend([r.title, r.text, *r.examples])
+    haystack = _norm(" ".join(t for t in texts if t))
+    pieces = [p for p in (_norm(x).strip(" .,;:!?\"'") for x in _ELLIPSIS.split(quote.text)) if p]
+    if not pieces:
+        return True, 1.0
+    pos = 0
+    for piece in pieces:
+        at = haystack.find(piece, pos)
+        if at < 0:
+            from rapidfuzz import fuzz
+            return False, round(fuzz.partial_ratio(_norm(quote.text), haystack) / 100.0, 2)
+        pos = at + len(piece)
+    return True, 1.0
+
+
+def _norm(text: str) -> str:
+    return fold(text.translate(_QUOTE_CHARS)).casefold()
+
+
+def as_dict(res: Resolution, url: str | None = None) -> dict[str, Any]:
+    """The response shape of one citation (the API's, the CLI's JSON)."""
+    c = res.citation
+    out: dict[str, Any] = {
+        "start": c.start, "end": c.end, "text": c.text, "form": c.form,
+        "written": res.written, "status": res.status, "broken": res.broken,
+        "ruleset": res.ruleset, "edition": res.edition, "number": res.number,
+        "numbers": [r.number for r in res.rules], "url": url,
+        "target": res.number if res.status == "renumbered" else None,
+        "message": res.message,
+    }
+    if res.nearest:
+        out["nearest"] = res.nearest
+    if res.candidates:
+        out["candidates"] = res.candidates
+    if c.quote is not None:
+        out["quote"] = {"text": c.quote.text, "start": c.quote.start, "end": c.quote.end,
+                        "similarity": res.quote_similarity}
+    return out

@@ -1,0 +1,106 @@
+"""``rulekb link``: link the rule citations of an article, or lint them (``--check``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from kb.cli import edition_option, emit_json, handle_errors, main, open_kb, ruleset_option
+from kb.query import QueryError
+
+
+@main.command("link")
+@click.argument("articles", nargs=-1, required=True,
+                type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path))
+@ruleset_option
+@edition_option
+@click.option("--format", "fmt", type=click.Choice(["html", "markdown", "json"]), default="html",
+              show_default=True, help="html: the rendered article; markdown: the article with links "
+                                      "and footnote definitions added; json: the citation report.")
+@click.option("--style", type=click.Choice(["footnotes", "preview"]), default="footnotes",
+              show_default=True, help="Numbered footnotes with each rule's text, or hover previews.")
+@click.option("--check", is_flag=True, help="Only report each citation (file:line:col, citation, "
+                                            "status, suggestion); exit 1 if any is broken.")
+@click.option("--base-url", default="", help="Prefix of the rules browser's URLs, e.g. "
+                                             "https://rules.example.org.")
+@click.option("--allow-html", is_flag=True, help="Keep raw HTML in the article (escaped otherwise).")
+@click.option("--quiet", "-q", is_flag=True, help="With --check, print broken citations only.")
+@click.pass_context
+@handle_errors
+def link_cmd(ctx: click.Context, articles: tuple[Path, ...], ruleset: str | None,
+             edition: str | None, fmt: str, style: str, check: bool, base_url: str,
+             allow_html: bool, quiet: bool) -> None:
+    """Link the rule citations in ARTICLE.md ("rule 337.1a", "Rules 337–340", "[CR 116.1]").
+
+    The article's front matter (ruleset:, edition:) names the edition it was written for;
+    --ruleset/--edition name the one to link against (default: the front matter's, else the
+    newest). Statuses: ok, not_found, ambiguous, renumbered, quote_mismatch, over_limit.
+    """
+    if len(articles) > 1 and not check:
+        raise click.UsageError("several articles can only be linked with --check")
+    kb = open_kb(ctx)
+    broken = 0
+    for path in articles:
+        name = "<stdin>" if str(path) == "-" else str(path)
+        text = _read(path, name)
+        data = kb.citations_annotate(text, ruleset, edition, style=style,
+                                     fmt="json" if check else fmt, allow_html=allow_html,
+                                     base_url=base_url, source=name)
+        if check:
+            broken += _print_check(name, data, quiet)
+        elif fmt == "json":
+            emit_json(data)
+        else:
+            click.echo(data["output"], nl=False)
+            for d in data["diagnostics"]:
+                click.echo(f"{name}: {d['severity']}: {d['message']}", err=True)
+    if check:
+        sys.exit(1 if broken else 0)
+
+
+def _read(path: Path, name: str) -> str:
+    try:
+        data = sys.stdin.buffer.read() if name == "<stdin>" else path.read_bytes()
+    except OSError as exc:
+        raise QueryError(400, f"{name}: cannot read the file: {exc.strerror}") from exc
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise QueryError(400, f"{name}:{line}: not UTF-8 text (byte {exc.start})") from exc
+
+
+def _print_check(name: str, data: dict[str, Any], quiet: bool) -> int:
+    """One line per citation; returns how many are broken."""
+    for d in data["diagnostics"]:
+        click.echo(f"{name}:{d['line'] or 1}: {d['severity']}: {d['message']}")
+    for c in data["citations"]:
+        if quiet and not c["broken"]:
+            continue
+        where = f"{name}:{c['line']}:{c['column']}"
+        cited = " ".join(c["text"].split())
+        click.echo(f"{where}: {c['status']}: {cited}{_suggestion(c)}")
+    s = data["summary"]
+    target = data["edition"] and f"{data['ruleset']} {data['edition']}" or ", ".join(data["candidates"])
+    click.echo(f"{name}: {s['total']} citations against {target}: {s['ok']} ok, "
+               f"{s['broken']} broken, {s['renumbered']} renumbered"
+               + (f", {s['over_limit']} over the limit" if s["over_limit"] else ""), err=True)
+    return int(s["broken"])
+
+
+def _suggestion(c: dict[str, Any]) -> str:
+    if c["status"] == "ok":
+        return f" → {c['number']}"
+    if c["status"] == "renumbered":
+        return f" → now rule {c['target']} ({c['message']})"
+    if c["status"] == "not_found":
+        near = ", ".join(c.get("nearest", [])[:5])
+        return f" ({c['message']})" + (f"; nearest: {near}" if near else "")
+    if c["status"] == "ambiguous":
+        return " (" + c["message"] + ")"
+    if c["status"] == "quote_mismatch":
+        return f" ({c['message']})"
+    return f" ({c['message']})" if c["message"] else ""

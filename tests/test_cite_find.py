@@ -1,0 +1,159 @@
+"""Finding rule citations in article text: every form, with its canonical numbers, and the
+near misses that must stay text."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kb.cite import find_citations
+from kb.numbers import parse_number
+
+# (text, the numbers cited in document order, segments joined by dots)
+FORMS: list[tuple[str, list[str]]] = [
+    ("Rule 337.1.a", ["337.1.a"]),
+    ("rule 349", ["349"]),
+    ("as rule 349 says", ["349"]),
+    ("RULE 337.1", ["337.1"]),
+    ("Rules 337–340", ["337", "338", "339", "340"]),
+    ("rules 337-340", ["337", "338", "339", "340"]),
+    ("rules 337 – 339", ["337", "338", "339"]),
+    ("rules 337.1 and 337.4", ["337.1", "337.4"]),
+    ("rules 337.1, 337.2, and 337.4", ["337.1", "337.2", "337.4"]),
+    ("rules 337.1 or 338", ["337.1", "338"]),
+    ("rule 337.1a", ["337.1.a"]),
+    ("(see rule 338.1a.7)", ["338.1.a.7"]),
+    ("rule 464.2.c.1.a.", ["464.2.c.1.a"]),
+    ("rule 337.10", ["337.10"]),
+    ("CR 116.3d", ["116.3.d"]),
+    ("priority [CR 116.1].", ["116.1"]),
+    ("[CR 116.2] [CR 116.2a]", ["116.2", "116.2.a"]),
+    ("Comprehensive Rules 116.1", ["116.1"]),
+    ("rules 601.2a–f", ["601.2.a", "601.2.b", "601.2.c", "601.2.d", "601.2.e", "601.2.f"]),
+    ("rules 119.7–8", ["119.7", "119.8"]),
+    ("rules 337.1–337.4", ["337.1", "337.2", "337.3", "337.4"]),
+    ("rules 702.19 through 702.21", ["702.19", "702.20", "702.21"]),
+    ("rules 337.1–338.2", ["337.1", "338.2"]),
+    ("See rule 349. Playing Cards for more information.", ["349"]),
+    ("rule\n337.1", ["337.1"]),
+    ("rule\u00a0337.1", ["337.1"]),
+    ("rules 337 and 3 players", ["337"]),
+    ("Rule 312 and rule 313.", ["312", "313"]),
+    ("Core Rules 337.1 says", ["337.1"]),
+]
+
+# Text that looks like a number near "rule" or elsewhere, and is not a citation.
+NEAR_MISSES: list[str] = [
+    "Last Updated: 2026-07-16",
+    "the rules 2026-07-16 update",
+    "on 16/07/2026",
+    "it costs $3.37",
+    "it costs 3,37 €",
+    "version 1.4",
+    "v1.4",
+    "rules v1.4",
+    "Riftbound Core Rules 1.4 is out",
+    "Tournament Rules 2.0",
+    "page 337",
+    "pages 337–340",
+    "at 10:30",
+    "the rule 10:30 curfew",
+    "the rules 12/05 update",
+    "337.1a",
+    "see 337.1.a",
+    "ruled 337 times",
+    "overrule 337",
+    "rules of 3",
+    "ACR 116.1",
+    "XCR 116.1",
+    "127.0.0.1",
+    "1.4.2",
+    "rule 1.1.1.1.1.1.1.1.1.1",
+    "section 337",
+    "`rule` 337",
+]
+
+
+@pytest.mark.parametrize("text,expected", FORMS, ids=[t for t, _ in FORMS])
+def test_forms(text: str, expected: list[str]) -> None:
+    found = find_citations(text)
+    assert [".".join(n) for c in found for n in c.numbers] == expected
+    for c in found:
+        assert text[c.start:c.end] == c.text
+        assert c.full_start <= c.start < c.end <= c.full_end
+
+
+@pytest.mark.parametrize("text", NEAR_MISSES)
+def test_near_misses(text: str) -> None:
+    assert find_citations(text) == []
+
+
+@pytest.mark.parametrize("text,linked,form", [
+    ("Rule 337.1.a applies", "Rule 337.1.a", "rule"),
+    ("see rules 337.1 and 337.4", "rules 337.1", "rule"),
+    ("pass it [CR 116.3d].", "CR 116.3d", "bracket"),
+    ("CR 116.3d says", "CR 116.3d", "cr"),
+])
+def test_first_span_includes_the_keyword(text: str, linked: str, form: str) -> None:
+    first = find_citations(text)[0]
+    assert (first.text, first.form) == (linked, form)
+
+
+def test_later_items_of_a_list_link_the_number_alone() -> None:
+    text = "rules 337.1 and 337.4"
+    assert [c.text for c in find_citations(text)] == ["rules 337.1", "337.4"]
+
+
+def test_brackets_are_in_the_full_span_only() -> None:
+    text = "priority [CR 116.1]."
+    c = find_citations(text)[0]
+    assert text[c.full_start:c.full_end] == "[CR 116.1]"
+    assert text[c.start:c.end] == "CR 116.1"
+
+
+def test_a_range_is_one_citation_with_both_ends() -> None:
+    (c,) = find_citations("rules 601.2a–f")
+    assert (c.number, c.last, c.is_range) == (("601", "2", "a"), ("601", "2", "f"), True)
+
+
+def test_segments_compare_as_numbers() -> None:
+    (a,), (b,) = find_citations("rule 337.1"), find_citations("rule 337.10")
+    assert a.number != b.number and b.number == parse_number("337.10")
+
+
+@pytest.mark.parametrize("text,quote", [
+    ('"At any given time, up to one player has Priority." (rule 312)',
+     "At any given time, up to one player has Priority."),
+    ("Rule 312 says: “At any given time.”", "At any given time."),
+    ('rule 312 reads "Priority"', "Priority"),
+    ('"Pass." [CR 116.3d]', "Pass."),
+    ('See rule 312. "Something else" follows.', None),
+    ('"One."\n\n(rule 312)', None),
+])
+def test_quotations_next_to_a_citation(text: str, quote: str | None) -> None:
+    c = find_citations(text)[0]
+    assert (c.quote.text if c.quote else None) == quote
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(
+    list("0123456789.-–, abcfz[]()\"“”\n:/") + ["rule ", "Rules ", "CR ", " and ", " through ", "¹"]),
+    max_size=200).map("".join))
+def test_the_finder_never_raises_and_spans_stay_in_the_text(text: str) -> None:
+    found = find_citations(text)
+    assert len(found) <= len(text) // 4 + 1
+    last_end = 0
+    for c in found:
+        assert 0 <= c.full_start <= c.start < c.end <= c.full_end <= len(text)
+        assert text[c.start:c.end] == c.text
+        assert c.start >= last_end  # in document order, never overlapping
+        last_end = c.end
+        assert 1 <= len(c.numbers) <= 61 and all(len(n) <= 8 for n in c.numbers)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=300))
+def test_the_finder_never_raises_on_any_text(text: str) -> None:
+    for c in find_citations(text):
+        assert text[c.start:c.end] == c.text
