@@ -179,7 +179,7 @@ class Endpoint:
 
     def statuses(self) -> list[int]:
         codes = set(self.errors)
-        if any(p.where == "query" for p in self.params):
+        if self.params:
             codes.add(400)
         if self.body:
             codes.update({400, 413, 415, 422})
@@ -248,7 +248,7 @@ def parse_parameters(ep: Endpoint, path_values: dict[str, str]) -> dict[str, Any
             if len(values) > 1:
                 raise QueryError(400, f"query parameter {p.name!r} is given more than once",
                                  {"parameter": p.name})
-            raw = values[0] if values and values[0] != "" else None
+            raw = values[0] if values else None
         if raw is None:
             if p.required:
                 raise QueryError(400, f"query parameter {p.name!r} is required",
@@ -382,3 +382,31 @@ def document(endpoints: dict[str, Endpoint] | None = None, *, title: str = "rule
         "paths": paths,
         "components": {"schemas": SCHEMAS},
     }
+
+
+def response_problems(app: Any, method: str, path: str, status: int, body: Any) -> list[str]:
+    """What is wrong with an answer ``app`` gave, by the description of its operation.
+
+    An operation must answer with a documented status and its documented shape (the error
+    shape for failures); a path no operation serves must answer the error shape. The tests
+    run every answer they get through this.
+    """
+    from werkzeug.exceptions import HTTPException
+    try:
+        name, _ = app.url_map.bind("localhost").match(path, method=method)
+    except HTTPException:
+        name = None
+    ep = endpoint_of(name)
+    if ep is None:
+        if status < 400:
+            return [f"{method} {path} answered {status} but no API operation serves it"]
+        validator = schema_validator("Error")
+    else:
+        allowed = {200, 304, *ep.statuses()} if ep.method == "GET" else {200, *ep.statuses()}
+        if status not in allowed:
+            return [f"{method} {path} answered {status}, not one of {sorted(allowed)}"]
+        if status == 304:
+            return []
+        validator = response_validator(ep, status)
+    return [f"{method} {path} ({status}) at /{'/'.join(map(str, e.absolute_path))}: {e.message[:300]}"
+            for e in validator.iter_errors(body)][:10]

@@ -52,7 +52,8 @@ RULESET = Param("ruleset", {"type": "string", "pattern": NAME_PATTERN},
 EDITION = Param("edition", {"type": "string", "pattern": NAME_PATTERN},
                 "Edition name, e.g. 1.4 or 2026-01-16 (default: the newest).", example="1.4")
 DATE = Param("date", {"type": "string", "format": "date", "pattern": DATE_PATTERN},
-             "Answer from the edition in force on this date (YYYY-MM-DD) instead of naming one.",
+             "Answer from the edition in force on this date (YYYY-MM-DD); with `edition` "
+             "as well, that edition must be the one in force then.",
              example="2026-01-01")
 NUMBER = Param("number", {"type": "string", "maxLength": 64, "pattern": NUMBER_PATTERN},
                "A rule number, written loosely or not: 337.1.a, 337.1a, rule 337.1.a., CR 116.3d.",
@@ -67,11 +68,19 @@ def kb() -> KnowledgeBase:
 
 
 def edition_of(ruleset: str, edition: str | None, date: str | None = None) -> Any:
-    """The edition asked for by name or date, or the newest (a RuleGraph)."""
+    """The edition asked for by name or by date, or the newest (a RuleGraph).
+
+    Given both, the named edition must be the one in force on the date (404 otherwise,
+    naming the one that was).
+    """
+    knowledge = kb()
+    rg = knowledge.edition(ruleset, edition, None if edition else date)
     if edition and date:
-        raise QueryError(400, "give an edition or a date, not both",
-                         {"edition": edition, "date": date})
-    return kb().edition(ruleset, edition, date)
+        in_force = knowledge.edition(ruleset, None, date)
+        if in_force is not rg:
+            raise QueryError(404, f"edition {edition} of {ruleset} was not in force on {date}",
+                             {"edition": edition, "date": date, "in_force": in_force.edition.name})
+    return rg
 
 
 def answer(data: dict[str, Any], *editions: str) -> Response:

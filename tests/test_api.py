@@ -1,0 +1,309 @@
+"""The JSON API: every operation, its errors and its schema (Flask's test client).
+
+Every answer these tests get goes through :func:`web.openapi.response_problems`: a status
+the operation does not document, or a body that is not its documented shape, fails the test
+that asked, whatever else the test checks.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from kb.query import KnowledgeBase
+from web import create_app
+from web.openapi import ENDPOINTS, response_problems
+
+
+class CheckedClient:
+    """A test client whose every answer is checked against the API's description."""
+
+    def __init__(self, app: Flask):
+        self.app = app
+        self.client: FlaskClient = app.test_client()
+
+    def open(self, method: str, url: str, **kw: Any) -> Any:
+        resp = self.client.open(url, method=method, **kw)
+        path = url.split("?", 1)[0]
+        if path.startswith("/api/") and method != "OPTIONS":
+            if resp.status_code != 304 and method != "HEAD":
+                assert resp.mimetype == "application/json", (url, resp.mimetype, resp.data[:200])
+                body = resp.get_json()
+                problems = response_problems(self.app, method, path, resp.status_code, body)
+                assert not problems, problems
+                assert b"Traceback" not in resp.data
+        return resp
+
+    def get(self, url: str, **kw: Any) -> Any:
+        return self.open("GET", url, **kw)
+
+    def post(self, url: str, **kw: Any) -> Any:
+        return self.open("POST", url, **kw)
+
+
+@pytest.fixture(scope="module")
+def api(excerpt_home: Path) -> CheckedClient:
+    return CheckedClient(create_app(excerpt_home))
+
+
+@pytest.fixture(scope="module")
+def full_api(full_kb: KnowledgeBase) -> CheckedClient:
+    return CheckedClient(create_app(kb=full_kb))
+
+
+R = "/api/v1/rulesets/riftbound"
+
+# (url, status, dotted path into the body, expected value); "" checks nothing more.
+CASES = [
+    ("/api/v1/rulesets", 200, "rulesets.0.name", "riftbound"),
+    ("/api/v1/rulesets/riftbound/editions", 200, "newest", "1.4"),
+    ("/api/v1/rulesets/nonesuch/editions", 404, "error.detail.rulesets.0", "riftbound"),
+    (f"{R}/rules/337.1.a", 200, "number", "337.1.a"),
+    (f"{R}/rules/337.1a", 200, "number", "337.1.a"),
+    (f"{R}/rules/rule%20337.1.a.", 200, "number", "337.1.a"),
+    (f"{R}/rules/337.1A", 200, "number", "337.1.a"),
+    (f"{R}/rules/337.1a", 200, "ancestors.1.number", "337"),
+    (f"{R}/rules/337.1a", 200, "edition", "1.4"),
+    (f"{R}/rules/337.1a?edition=1.4", 200, "edition", "1.4"),
+    (f"{R}/rules/337.1a?date=2026-08-01", 200, "edition", "1.4"),
+    (f"{R}/rules/337.1a?edition=", 400, "error.detail.parameter", "edition"),
+    (f"{R}/rules/337?subrules=true", 200, "subrules.0.number", "337.1"),
+    (f"{R}/rules/337.9", 404, "error.detail.number", "337.9"),
+    (f"{R}/rules/xyz", 400, "error.detail.parameter", "number"),
+    (f"{R}/rules/337.1a?edition=9.9", 404, "error.detail.editions.0", "1.4"),
+    (f"{R}/rules/337.1a?date=2001-01-01", 404, "error.status", 404),
+    (f"{R}/rules/337.1a?date=yesterday", 400, "error.detail.parameter", "date"),
+    (f"{R}/rules/337.1a?edition=1.4&date=2026-08-01", 200, "edition", "1.4"),
+    (f"{R}/rules/337.1a?subrules=maybe", 400, "error.detail.parameter", "subrules"),
+    (f"{R}/rules/337.1a?editon=1.4", 400, "error.detail.parameter", "editon"),
+    (f"{R}/rules/337.1a?edition=1.4&edition=1.4", 400, "error.detail.parameter", "edition"),
+    ("/api/v1/rulesets/nonesuch/rules/337", 404, "error.detail.rulesets.0", "riftbound"),
+    ("/api/v1/rulesets/Not%20A%20Name/rules/337", 400, "error.detail.parameter", "ruleset"),
+    (f"{R}/structure", 200, "nodes.0.depth", 0),
+    (f"{R}/structure?edition=0.1", 404, "error.status", 404),
+    (f"{R}/graph/337.1.a", 200, "center", "337.1.a"),
+    (f"{R}/graph/337?depth=0", 200, "nodes.0.number", "337"),
+    (f"{R}/graph/337?depth=4", 400, "error.detail.parameter", "depth"),
+    (f"{R}/graph/337?depth=two", 400, "error.detail.parameter", "depth"),
+    (f"{R}/graph/999.9", 404, "error.detail.number", "999.9"),
+    (f"{R}/terms", 200, "edition", "1.4"),
+    (f"{R}/terms/chain", 200, "key", "chain"),
+    (f"{R}/terms/CHAIN", 200, "key", "chain"),
+    (f"{R}/terms/chian", 404, "error.detail.nearest.0", "chain"),
+    ("/api/v1/stats", 200, "editions.0.ruleset", "riftbound"),
+    ("/api/openapi.json", 200, "openapi", "3.1.0"),
+    ("/api/v1/nothing-here", 404, "error.detail.path", "/api/v1/nothing-here"),
+    ("/api/v2/rulesets", 404, "error.status", 404),
+]
+
+
+def dig(data: Any, dotted: str) -> Any:
+    for key in dotted.split("."):
+        data = data[int(key)] if isinstance(data, list) else data[key]
+    return data
+
+
+@pytest.mark.parametrize(("url", "status", "where", "expected"), CASES)
+def test_operation(api: CheckedClient, url: str, status: int, where: str, expected: Any) -> None:
+    resp = api.get(url)
+    assert resp.status_code == status, resp.get_json()
+    if where:
+        assert dig(resp.get_json(), where) == expected
+
+
+def test_every_operation_is_covered_by_a_case() -> None:
+    """A new operation without a test case fails here (the POST ones have tests of their own)."""
+    from werkzeug.routing import Map, Rule
+    covered = set()
+    for ep in ENDPOINTS.values():
+        m = Map([Rule(ep.rule, endpoint=ep.name, methods=[ep.method])]).bind("localhost")
+        for url, status, *_ in CASES + POST_CASES:
+            try:
+                m.match(url.split("?")[0], method=ep.method)
+            except Exception:
+                continue
+            if status == 200:
+                covered.add(ep.name)
+    missing = {ep.name for ep in ENDPOINTS.values() if not ep.hidden} - covered
+    assert not missing, f"operations without a passing case: {sorted(missing)}"
+
+
+def test_rule_answer_has_every_part(api: CheckedClient) -> None:
+    data = api.get(f"{R}/rules/337.1a").get_json()
+    assert [a["number"] for a in data["ancestors"]] == ["300", "337", "337.1"]
+    assert data["previous"]["number"] == "337.1" and data["next"]["number"] == "337.1.b"
+    assert "chain" in {t["key"] for t in data["terms"]}
+    assert "subrules" not in data and isinstance(data["transitions"], list)
+
+
+def test_subrules_are_the_whole_subtree_in_order(api: CheckedClient) -> None:
+    data = api.get(f"{R}/rules/337?subrules=true").get_json()
+    structure = [n["number"] for n in api.get(f"{R}/structure").get_json()["nodes"]]
+    inside = [n for n in structure if n.startswith("337.")]
+    assert [s["number"] for s in data["subrules"]] == inside
+
+
+def test_unknown_rule_names_the_nearest(api: CheckedClient) -> None:
+    detail = api.get(f"{R}/rules/337.9").get_json()["error"]["detail"]
+    assert detail["nearest"] and all(n.startswith("337") for n in detail["nearest"])
+    assert detail["partial"] is True
+
+
+def test_structure_has_no_text(api: CheckedClient) -> None:
+    nodes = api.get(f"{R}/structure").get_json()["nodes"]
+    assert nodes and all("text" not in n for n in nodes)
+
+
+def test_graph_edges_join_listed_nodes(api: CheckedClient) -> None:
+    data = api.get(f"{R}/graph/337?depth=2").get_json()
+    numbers = {n["number"] for n in data["nodes"]}
+    assert data["edges"] and all(e["source"] in numbers and e["target"] in numbers for e in data["edges"])
+
+
+# -- conventions --------------------------------------------------------------------------
+
+def test_answers_name_their_edition_and_build(api: CheckedClient) -> None:
+    resp = api.get(f"{R}/rules/337.1a")
+    assert resp.headers["X-Rulekb-Edition"] == "riftbound 1.4"
+    assert resp.headers["X-Rulekb-Build"]
+    assert api.get("/api/v1/rulesets").get_json()["build"]["build_id"] == resp.headers["X-Rulekb-Build"]
+
+
+@pytest.mark.parametrize("header", ["If-None-Match", "If-Modified-Since"])
+def test_conditional_get_answers_304(api: CheckedClient, header: str) -> None:
+    first = api.get(f"{R}/rules/337.1a")
+    value = first.headers["ETag"] if header == "If-None-Match" else first.headers["Last-Modified"]
+    again = api.get(f"{R}/rules/337.1a", headers={header: value})
+    assert again.status_code == 304 and again.data == b""
+    assert again.headers["ETag"] == first.headers["ETag"]
+
+
+def test_etags_differ_between_answers(api: CheckedClient) -> None:
+    a = api.get(f"{R}/rules/337.1a").headers["ETag"]
+    b = api.get(f"{R}/rules/337.1b").headers["ETag"]
+    c = api.get(f"{R}/rules/337.1a?subrules=true").headers["ETag"]
+    assert len({a, b, c}) == 3
+    stale = api.get(f"{R}/rules/337.1b", headers={"If-None-Match": a})
+    assert stale.status_code == 200
+
+
+def test_errors_are_not_cached(api: CheckedClient) -> None:
+    resp = api.get(f"{R}/rules/337.9")
+    assert "ETag" not in resp.headers
+
+
+def test_cors_is_open_for_get(api: CheckedClient) -> None:
+    resp = api.get(f"{R}/rules/337.1a", headers={"Origin": "https://example.org"})
+    assert resp.headers["Access-Control-Allow-Origin"] == "*"
+    assert "Access-Control-Allow-Credentials" not in resp.headers
+    assert "X-Rulekb-Edition" in resp.headers["Access-Control-Expose-Headers"]
+    assert api.get(f"{R}/rules/337.9").headers["Access-Control-Allow-Origin"] == "*"
+    pre = api.open("OPTIONS", f"{R}/rules/337.1a", headers={
+        "Origin": "https://example.org", "Access-Control-Request-Method": "GET"})
+    assert pre.status_code == 200 and "GET" in pre.headers["Access-Control-Allow-Methods"]
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH"])
+def test_wrong_method_is_405_with_allow(api: CheckedClient, method: str) -> None:
+    resp = api.open(method, f"{R}/rules/337.1a")
+    assert resp.status_code == 405
+    assert "GET" in resp.headers["Allow"]
+    assert resp.get_json()["error"]["detail"]["allowed"] == ["GET", "HEAD", "OPTIONS"]
+
+
+def test_head_has_no_body(api: CheckedClient) -> None:
+    resp = api.open("HEAD", f"{R}/rules/337.1a")
+    assert resp.status_code == 200 and resp.data == b"" and resp.headers["ETag"]
+
+
+def test_a_bug_answers_500_in_the_error_shape(excerpt_kb: KnowledgeBase,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("secret internals")
+    app = create_app(kb=excerpt_kb)
+    monkeypatch.setattr(KnowledgeBase, "structure", broken)
+    resp = app.test_client().get(f"{R}/structure")
+    assert resp.status_code == 500 and resp.mimetype == "application/json"
+    assert resp.get_json()["error"]["detail"] == {"exception": "RuntimeError"}
+    assert b"secret" not in resp.data and b"Traceback" not in resp.data
+
+
+def test_site_paths_keep_their_own_errors(api: CheckedClient) -> None:
+    """The API's handlers answer only under /api: the site's pages stay HTML."""
+    resp = api.client.get("/no/such/page/at/all")
+    assert resp.status_code in (404, 308) and resp.mimetype != "application/json"
+
+
+def test_api_page_lists_every_operation(api: CheckedClient) -> None:
+    resp = api.client.get("/api")
+    assert resp.status_code == 200 and resp.mimetype == "text/html"
+    html = resp.get_data(as_text=True)
+    for ep in ENDPOINTS.values():
+        if not ep.hidden:
+            assert ep.path in html, ep.path
+            for example in ep.examples:
+                assert example in html
+    assert "http://" not in html.replace("http://localhost:8000", "")
+    assert "https://" not in html
+
+
+def test_api_page_examples_answer_200(api: CheckedClient) -> None:
+    for ep in ENDPOINTS.values():
+        if ep.method == "GET" and not ep.hidden:
+            for example in ep.examples:
+                if "mtg" not in example:  # the embedded MTG ruleset has no edition
+                    assert api.get(example).status_code == 200, example
+
+
+def test_hello_exists_only_when_asked(excerpt_kb: KnowledgeBase) -> None:
+    assert create_app(kb=excerpt_kb).test_client().get("/api/_hello").status_code == 404
+    hello = create_app(kb=excerpt_kb, config={"RULEKB_API_HELLO": True}).test_client()
+    assert hello.get("/api/_hello").data == b"hello"
+
+
+# -- POST operations: body errors ------------------------------------------------------------
+# (url, status, body as text, content type) for bodies every POST operation refuses alike.
+POST_CASES: list[tuple[str, int, str, str]] = []
+
+
+# -- the real corpora ---------------------------------------------------------------------------
+
+FULL_CASES = [
+    ("/api/v1/rulesets/mtg/rules/117.3d", 200, "number", "117.3d"),
+    ("/api/v1/rulesets/mtg/rules/CR%20117.3D", 200, "number", "117.3d"),
+    ("/api/v1/rulesets/mtg/rules/116.3d", 404, "error.detail.nearest.0", "116.3"),
+    ("/api/v1/rulesets/mtg/rules/116.3d?edition=2010-10-01", 200, "edition", "2010-10-01"),
+    ("/api/v1/rulesets/mtg/rules/116.3d?date=2020-01-01", 200, "edition", "2010-10-01"),
+    ("/api/v1/rulesets/riftbound/rules/101?date=2026-01-01", 200, "edition", "1.2"),
+    ("/api/v1/rulesets/riftbound/rules/101?date=2025-01-01", 404, "error.status", 404),
+    ("/api/v1/rulesets/riftbound/rules/101?date=2026-01-01&edition=1.2", 200, "edition", "1.2"),
+    ("/api/v1/rulesets/riftbound/rules/101?date=2026-01-01&edition=1.4", 404,
+     "error.detail.in_force", "1.2"),
+    ("/api/v1/rulesets/riftbound/editions", 200, "newest", "1.4"),
+    ("/api/v1/rulesets/riftbound/editions", 200, "editions.0.edition", "1.0"),
+    ("/api/v1/rulesets/riftbound-tournament/editions", 200, "newest", "2026-05-02"),
+    ("/api/v1/rulesets/mtg/graph/601.2?depth=1", 200, "center", "601.2"),
+    ("/api/v1/rulesets/mtg/terms/flying", 200, "key", "flying"),
+]
+
+
+@pytest.mark.corpora
+@pytest.mark.parametrize(("url", "status", "where", "expected"), FULL_CASES)
+def test_operation_on_the_real_corpora(full_api: CheckedClient, url: str, status: int,
+                                       where: str, expected: Any) -> None:
+    resp = full_api.get(url)
+    assert resp.status_code == status, resp.get_json()
+    assert dig(resp.get_json(), where) == expected
+
+
+@pytest.mark.corpora
+def test_every_real_edition_answers_its_structure(full_api: CheckedClient) -> None:
+    for rs in full_api.get("/api/v1/rulesets").get_json()["rulesets"]:
+        for ed in rs["editions"]:
+            resp = full_api.get(f"/api/v1/rulesets/{rs['name']}/structure?edition={ed}")
+            assert resp.status_code == 200 and len(resp.get_json()["nodes"]) > 100
+
