@@ -186,6 +186,24 @@ class KnowledgeBase:
             out.append({**e, "unresolved": unresolved})
         return out
 
+    # -- search ------------------------------------------------------------------
+    def search(self, query: str, ruleset: str | None = None, edition: str | None = None,
+               limit: int = 10, offset: int = 0, section: str | None = None) -> dict[str, Any]:
+        """Search an edition (the query language is in :mod:`kb.search.query`): numbers jump,
+        defined terms come first, words rank by BM25F. QueryError 400 for a malformed query."""
+        from kb.search import SearchError, open_searcher, parse_query
+        try:
+            parsed = parse_query(query)
+            rg = self.edition(parsed.ruleset or ruleset or self.default_ruleset(),
+                              parsed.edition or edition)
+            searcher = self.cached(f"search:{rg.edition.ruleset}:{rg.edition.name}",
+                                   lambda: open_searcher(rg, self.build_dir))
+            return searcher.search(parsed, limit=limit, offset=offset,
+                                   sections=[section] if section else None)
+        except SearchError as exc:
+            raise QueryError(exc.status, exc.message,
+                             {"query": str(query)[:200], **exc.detail}) from exc
+
     # -- terms -------------------------------------------------------------------
     def term_summary(self, rg: RuleGraph, key: str) -> dict[str, Any]:
         t = rg.edition.terms[key]

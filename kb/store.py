@@ -27,6 +27,7 @@ from pathlib import Path
 from kb.graph import RuleGraph, build_edition
 from kb.model import Diagnostic, DocumentError, RulesetInfo
 from kb.read import READERS, read_document
+from kb.search.index import build_index
 
 BUILD_FORMAT = 1
 _NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
@@ -34,6 +35,7 @@ _NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
 # Per-edition artifacts written next to the graph (the search index joins here).
 ArtifactBuilder = Callable[[RuleGraph, Path], None]
 ARTIFACT_BUILDERS: list[ArtifactBuilder] = []
+ARTIFACT_BUILDERS.append(build_index)  # the search index (kb.search)
 
 
 def default_home() -> Path:

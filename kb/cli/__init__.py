@@ -76,4 +76,5 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON."
 
 from kb.cli import rules as _rules  # noqa: E402,F401  (registers commands)
 from kb.cli import serve as _serve  # noqa: E402,F401
+from kb.cli import search as _search  # noqa: E402,F401
 from kb.cli import cite as _cite  # noqa: E402,F401

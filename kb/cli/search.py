@@ -1,0 +1,56 @@
+"""``rulekb search``: find the rule a judge means."""
+
+from __future__ import annotations
+
+import re
+
+import click
+
+from kb.cli import edition_option, emit_json, handle_errors, json_option, main, open_kb, ruleset_option
+
+_MARK = re.compile(r"<mark>(.*?)</mark>")
+
+
+def _terminal(excerpt: str) -> str:
+    """An excerpt's HTML for a terminal: marked words in bold, entities decoded."""
+    import html
+    parts = _MARK.split(excerpt)
+    return "".join(click.style(html.unescape(p), bold=True, fg="yellow") if i % 2 else html.unescape(p)
+                   for i, p in enumerate(parts))
+
+
+@main.command("search")
+@click.argument("query")
+@ruleset_option
+@edition_option
+@click.option("--limit", "-n", default=10, show_default=True, type=int, help="Results per page (1–100).")
+@click.option("--offset", default=0, show_default=True, type=int, help="Results to skip (paging).")
+@click.option("--section", "-s", default=None,
+              help="Only rules inside this section or rule (same as in:NUMBER in the query).")
+@json_option
+@click.pass_context
+@handle_errors
+def search_cmd(ctx: click.Context, query: str, ruleset: str | None, edition: str | None, limit: int,
+               offset: int, section: str | None, as_json: bool) -> None:
+    """Search the rules: words, "quoted phrases", a rule number (337.1a), in:337,
+    word*, -word, a AND b, a OR b."""
+    kb = open_kb(ctx)
+    data = kb.search(query, ruleset, edition, limit=limit, offset=offset, section=section)
+    if as_json:
+        emit_json(data)
+        return
+    head = f"{data['ruleset']} {data['edition']}: {data['total']} matching"
+    click.echo(click.style(head, dim=True))
+    if data["did_you_mean"]:
+        click.echo(f"did you mean: {data['did_you_mean']}")
+    if data["term"]:
+        t = data["term"]
+        click.echo(click.style(t["term"], bold=True) + f" ({t['kind']}, defined in "
+                   f"{', '.join(t['defined_by'])})")
+    for r in data["results"]:
+        crumbs = " › ".join(c["number"] + " " + c["title"] for c in r["breadcrumbs"])
+        click.echo(click.style(r["number"], bold=True) + "  " + click.style(crumbs, dim=True))
+        click.echo("    " + _terminal(r["excerpt"]))
+    shown = data["offset"] + len(data["results"])
+    if shown < data["total"]:
+        click.echo(click.style(f"… {data['total'] - shown} more (--offset {shown})", dim=True))

@@ -1,0 +1,371 @@
+"""Reading what a judge typed into a search: words, phrases, rule numbers, operators, filters.
+
+The language, in the order a query is read:
+
+* ``"quoted words"``: a phrase (straight or curly quotes);
+* a rule number in any loose form (``337.1a``, ``rule 337.1.a.``, ``116.3d``, ``CR 704``):
+  a jump to that rule;
+* ``in:337`` (also ``section:``, ``within:``): only rules inside that section;
+  ``ruleset:mtg`` and ``edition:1.4`` choose what to search;
+* ``word*``: any word starting so (at least two letters before the ``*``);
+* ``-word`` or ``NOT word``: leave out rules with that word; ``+word``: require it;
+* ``a AND b``: both required; ``a OR b``: either;
+* everything else: words, ranked (rules with more of them, and rarer ones, first).
+
+Anything that cannot be read raises :class:`QuerySyntaxError` with a message that says what
+is wrong and where (a character position), never a parser's traceback.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Literal
+
+from kb.numbers import NumberError, Segments, parse_number
+from kb.search.schema import WORD, stem
+
+MAX_QUERY_CHARS = 500
+MAX_ATOMS = 32
+
+AtomKind = Literal["word", "prefix", "phrase", "number"]
+Mode = Literal["should", "must", "not"]
+
+# Words a judge puts around a question that say nothing about the rule wanted.
+QUESTION_WORDS = frozenset("""what whats how does do did who whom why i me my we our mean means
+    meaning define definition explain happens happen""".split())
+# Words that open a question ("when does …", "can I …"): left out at the start of a query.
+LEADING_WORDS = frozenset("""when where which whose how why who what whats is are does do did can
+    could should would will may must i you we""".split())
+_FILTER_KEYS = {"in": "section", "section": "section", "within": "section",
+                "ruleset": "ruleset", "edition": "edition"}
+_OPERATORS = ("AND", "OR", "NOT")
+_QUOTES = {'"': '"', "\u201c": "\u201d", "\u201e": "\u201d", "\u00ab": "\u00bb"}
+_CLOSING = set(_QUOTES.values())
+_NUMBER_LIKE = re.compile(r"^\d{1,4}(?:\.(?:\d{1,4}|[a-z]{1,2}))*[a-z]?\.?$", re.IGNORECASE)
+_RULE_WORDS = frozenset({"rule", "rules", "cr", "r", "§"})
+_EDGE_PUNCT = "()[]{},;:!?.…\u2013\u2014"
+
+
+class SearchError(ValueError):
+    """A search that cannot be answered: an HTTP-like status, a message and details
+    (the facade turns it into its one error type)."""
+
+    status = 400
+
+    def __init__(self, message: str, detail: dict[str, object] | None = None, status: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.detail = detail or {}
+        if status is not None:
+            self.status = status
+
+
+class QuerySyntaxError(SearchError):
+    """A query that cannot be read: what is wrong, and the position it went wrong at."""
+
+    def __init__(self, message: str, position: int | None = None):
+        super().__init__(message, {"position": position})
+        self.position = position
+
+
+@dataclass(frozen=True)
+class Atom:
+    """One thing to look for. ``words`` are as typed (lower case); ``start``/``end`` locate
+    it in the query so a correction can be written back in place."""
+
+    kind: AtomKind
+    text: str
+    words: tuple[str, ...] = ()
+    segments: Segments = ()
+    start: int = 0
+    end: int = 0
+
+
+@dataclass
+class Clause:
+    """Alternatives joined by OR, and whether they should, must or must not match."""
+
+    atoms: list[Atom]
+    mode: Mode = "should"
+
+
+@dataclass
+class ParsedQuery:
+    """A query as read: clauses, then filters."""
+
+    text: str
+    clauses: list[Clause] = field(default_factory=list)
+    sections: list[tuple[str, Segments]] = field(default_factory=list)
+    ruleset: str | None = None
+    edition: str | None = None
+    dropped: list[str] = field(default_factory=list)  # question words left out
+
+    @property
+    def atoms(self) -> list[Atom]:
+        return [a for c in self.clauses for a in c.atoms]
+
+    @property
+    def numbers(self) -> list[Atom]:
+        return [a for c in self.clauses if c.mode != "not" for a in c.atoms if a.kind == "number"]
+
+    @property
+    def only_numbers(self) -> bool:
+        """True for a query that is nothing but rule numbers (a jump)."""
+        return bool(self.clauses) and all(a.kind == "number" for a in self.atoms)
+
+    @property
+    def plain(self) -> bool:
+        """True when the query is words (or one phrase) with no operators: a term lookup
+        candidate."""
+        return bool(self.clauses) and all(
+            c.mode == "should" and len(c.atoms) == 1 and c.atoms[0].kind in ("word", "phrase")
+            for c in self.clauses)
+
+    def term_candidate(self) -> str:
+        """The words of a plain query, question words dropped, as a term to look up."""
+        return " ".join(w for a in self.atoms for w in a.words)
+
+
+@dataclass
+class _Token:
+    kind: Literal["op", "atom"]
+    text: str
+    start: int
+    end: int
+    atom: Atom | None = None
+    modifier: str = ""
+
+
+def parse_query(text: str) -> ParsedQuery:
+    """Read a query. Raises :class:`QuerySyntaxError` for anything malformed."""
+    text = _check_characters(text)
+    query = ParsedQuery(text)
+    tokens = _tokens(text, query)
+    query.clauses = _clauses(tokens)
+    _drop_question_words(query)
+    if len(query.atoms) > MAX_ATOMS:
+        raise QuerySyntaxError(f"too many words and phrases ({len(query.atoms)}; at most {MAX_ATOMS})")
+    if not query.clauses:
+        if query.sections or query.ruleset or query.edition:
+            raise QuerySyntaxError("nothing to search for: add words or a rule number to the filter")
+        if query.dropped:
+            raise QuerySyntaxError(
+                f"nothing to search for: {' '.join(query.dropped)!r} has only words too common to "
+                "search; add a word from the rules")
+        raise QuerySyntaxError("the query is empty: type words, a phrase in quotes or a rule number")
+    if all(c.mode == "not" for c in query.clauses):
+        raise QuerySyntaxError("NOT and '-' only leave rules out: add a word to search for", 0)
+    return query
+
+
+def _check_characters(text: str) -> str:
+    if not isinstance(text, str):
+        raise QuerySyntaxError("the query must be text")
+    if len(text) > MAX_QUERY_CHARS:
+        raise QuerySyntaxError(f"the query is too long ({len(text)} characters; at most "
+                               f"{MAX_QUERY_CHARS})", MAX_QUERY_CHARS)
+    for i, ch in enumerate(text):
+        if ch in "\t\n\r":
+            continue
+        if unicodedata.category(ch) == "Cc":
+            raise QuerySyntaxError(
+                f"control character U+{ord(ch):04X} at position {i}: queries are plain text", i)
+        if 0xD800 <= ord(ch) <= 0xDFFF:
+            raise QuerySyntaxError(f"invalid character at position {i}", i)
+    # Format characters (zero-width spaces, direction marks) come with pasted text: drop them.
+    text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+    text = unicodedata.normalize("NFC", text)
+    return re.sub(r"\s", " ", text)
+
+
+def _tokens(text: str, query: ParsedQuery) -> list[_Token]:
+    tokens: list[_Token] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch.isspace():
+            i += 1
+            continue
+        modifier = ""
+        # "-word" leaves out, "+word" requires; "+1/+1" and "-1/-1" are counters, not operators.
+        if ch in "+-" and i + 1 < n and (text[i + 1] in _QUOTES or text[i + 1].isalpha()):
+            modifier, i = ch, i + 1
+            ch = text[i]
+        if ch in _QUOTES:
+            # Pasted text mixes straight and curly quotes: either closes either.
+            found = [p for p in (text.find(q, i + 1) for q in {_QUOTES[ch], '"', "\u201d"}) if p >= 0]
+            close = min(found, default=-1)
+            if close < 0:
+                raise QuerySyntaxError(f"unbalanced quote: the {ch} at position {i} is never closed", i)
+            inner = text[i + 1:close]
+            words = tuple(w.lower() for w in WORD.findall(inner))
+            if not words:
+                raise QuerySyntaxError(f"the quotes at position {i} hold no words", i)
+            atom = (Atom("phrase", inner, words, start=i, end=close + 1) if len(words) > 1
+                    else Atom("word", inner, words, start=i, end=close + 1))
+            tokens.append(_Token("atom", text[i:close + 1], i, close + 1, atom, modifier))
+            i = close + 1
+            continue
+        if ch in _CLOSING:
+            raise QuerySyntaxError(f"unbalanced quote: the {ch} at position {i} closes nothing", i)
+        j = i
+        while j < n and not text[j].isspace() and text[j] not in _QUOTES and text[j] not in _CLOSING:
+            j += 1
+        raw = text[i:j]
+        token = _read_token(raw, i, query, modifier)
+        if token is not None:
+            tokens.append(token)
+        i = j
+    return _join_rule_words(tokens)
+
+
+def _read_token(raw: str, start: int, query: ParsedQuery, modifier: str) -> _Token | None:
+    end = start + len(raw)
+    if raw in _OPERATORS and not modifier:
+        return _Token("op", raw, start, end)
+    key, sep, value = raw.partition(":")
+    if sep and key.lower() in _FILTER_KEYS and not modifier:
+        _read_filter(_FILTER_KEYS[key.lower()], key, value, start, query)
+        return None
+    if "*" in raw:
+        return _Token("atom", raw, start, end, _read_prefix(raw, start), modifier)
+    bare = raw.strip(_EDGE_PUNCT + "'\"’")
+    if _NUMBER_LIKE.match(bare) and ("." in bare.rstrip(".") or len(bare.rstrip(".")) >= 3):
+        try:
+            segments = parse_number(bare)
+        except NumberError:
+            segments = ()
+        if segments:
+            return _Token("atom", raw, start, end,
+                          Atom("number", bare.rstrip("."), (), segments, start, end), modifier)
+    words = tuple(w.lower() for w in WORD.findall(raw))
+    if not words:
+        return None  # punctuation on its own says nothing
+    if len(words) > 1:  # "state-based", "player's": the words in this order
+        return _Token("atom", raw, start, end, Atom("phrase", raw, words, start=start, end=end), modifier)
+    return _Token("atom", raw, start, end, Atom("word", raw, words, start=start, end=end), modifier)
+
+
+def _read_filter(kind: str, key: str, value: str, start: int, query: ParsedQuery) -> None:
+    value = value.strip()
+    where = start + len(key) + 1
+    if not value:
+        example = {"section": "in:337", "ruleset": "ruleset:mtg", "edition": "edition:1.4"}[kind]
+        raise QuerySyntaxError(f"{key}: needs a value, e.g. {example}", where)
+    if kind == "section":
+        try:
+            query.sections.append((value.rstrip("."), parse_number(value)))
+        except NumberError:
+            raise QuerySyntaxError(f"{key}: needs a rule number, e.g. in:337 (got {value[:40]!r})",
+                                   where) from None
+    elif kind == "ruleset":
+        if query.ruleset and query.ruleset != value:
+            raise QuerySyntaxError("the query names two rulesets", start)
+        query.ruleset = value
+    else:
+        if query.edition and query.edition != value:
+            raise QuerySyntaxError("the query names two editions", start)
+        query.edition = value
+
+
+def _read_prefix(raw: str, start: int) -> Atom:
+    body = raw.rstrip("*")
+    star = raw.find("*")
+    if "*" in body:
+        raise QuerySyntaxError(f"'*' at position {start + star} is only allowed at the end of a "
+                               "word (prio*)", start + star)
+    words = WORD.findall(body)
+    if len(words) != 1 or len(words[0]) < 2 or words[0] != body.strip(_EDGE_PUNCT):
+        raise QuerySyntaxError(f"'*' at position {start + star} needs at least two letters of one "
+                               "word before it (prio*)", start + star)
+    return Atom("prefix", raw, (words[0].lower(),), start=start, end=start + len(raw))
+
+
+def _join_rule_words(tokens: list[_Token]) -> list[_Token]:
+    """"rule 337.1a", "CR 116.3d": the word before a number is part of the number."""
+    out: list[_Token] = []
+    for tok in tokens:
+        prev = out[-1] if out else None
+        if (tok.atom and tok.atom.kind == "number" and prev and prev.atom and not prev.modifier
+                and prev.atom.kind == "word" and prev.atom.words[0] in _RULE_WORDS):
+            out.pop()
+            tok.modifier = prev.modifier or tok.modifier
+        out.append(tok)
+    return out
+
+
+def _clauses(tokens: list[_Token]) -> list[Clause]:
+    clauses: list[Clause] = []
+    i, n = 0, len(tokens)
+    must_next = False
+    while i < n:
+        tok = tokens[i]
+        negate = False
+        if tok.kind == "op" and tok.text == "NOT":
+            if i + 1 >= n or tokens[i + 1].kind == "op":
+                raise QuerySyntaxError(f"NOT at position {tok.start} needs a word after it", tok.start)
+            negate, i = True, i + 1
+            tok = tokens[i]
+        elif tok.kind == "op":
+            side = "nothing before it" if not clauses or tokens[i - 1].kind == "op" else "a word after it"
+            raise QuerySyntaxError(f"{tok.text} at position {tok.start} needs a word on each side "
+                                   f"(it has {side})", tok.start)
+        assert tok.atom is not None
+        mode: Mode = "not" if negate or tok.modifier == "-" else "must" if tok.modifier == "+" else "should"
+        clause = Clause([tok.atom], mode)
+        i += 1
+        while i < n and tokens[i].kind == "op" and tokens[i].text == "OR":
+            nxt = tokens[i + 1] if i + 1 < n else None
+            if nxt is None or nxt.kind == "op":
+                raise QuerySyntaxError(f"OR at position {tokens[i].start} needs a word on each side",
+                                       tokens[i].start)
+            if nxt.modifier or mode == "not":
+                raise QuerySyntaxError(f"OR at position {tokens[i].start} cannot join a left-out "
+                                       "or required word; use parentheses-free forms like a OR b",
+                                       tokens[i].start)
+            clause.atoms.append(nxt.atom)  # type: ignore[arg-type]
+            i += 2
+        if must_next and mode == "should":
+            clause.mode = "must"
+        must_next = False
+        if i < n and tokens[i].kind == "op" and tokens[i].text == "AND":
+            nxt = tokens[i + 1] if i + 1 < n else None
+            if nxt is None or (nxt.kind == "op" and nxt.text != "NOT"):
+                raise QuerySyntaxError(f"AND at position {tokens[i].start} needs a word on each side "
+                                       "(it has a word before it only)", tokens[i].start)
+            if clause.mode == "should":
+                clause.mode = "must"
+            must_next = True
+            i += 1
+        clauses.append(clause)
+    return clauses
+
+
+def _drop_question_words(query: ParsedQuery) -> None:
+    """Leave out question words ("what is a task") and words too common to be indexed,
+    unless nothing would be left."""
+    def searchable(atom: Atom) -> bool:
+        return atom.kind != "word" or bool(stem(atom.words[0]))
+
+    kept: list[Clause] = []
+    for clause in query.clauses:
+        atoms = [a for a in clause.atoms if searchable(a)]
+        query.dropped.extend(a.text for a in clause.atoms if not searchable(a))
+        if atoms:
+            kept.append(Clause(atoms, clause.mode))
+    def plain_word(c: Clause, words: frozenset[str]) -> bool:
+        return (c.mode == "should" and len(c.atoms) == 1 and c.atoms[0].kind == "word"
+                and c.atoms[0].words[0] in words)
+
+    questions = [c for c in kept if plain_word(c, QUESTION_WORDS)]
+    for c in kept:
+        if not plain_word(c, LEADING_WORDS):
+            break
+        if c not in questions:
+            questions.append(c)
+    if len(questions) < len([c for c in kept if c.mode != "not"]):
+        query.dropped.extend(c.atoms[0].text for c in questions)
+        kept = [c for c in kept if c not in questions]
+    query.clauses = kept

@@ -1,0 +1,102 @@
+"""What the search index holds for each rule, and how its words are analysed.
+
+One document per numbered node (chapter, section heading or rule). Only the number is
+stored: everything shown in a result (title, breadcrumbs, text) comes from the rule graph,
+so the index stays small and can never disagree with the rules it points to.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from whoosh.analysis import (Analyzer, LowercaseFilter, RegexTokenizer, StemFilter,
+                             StopFilter)
+from whoosh.fields import ID, TEXT, Schema
+
+from kb.graph import RuleGraph
+
+# Words: letters and digits, with inner dots kept for numbers ("337.1.a", "116.3d").
+# Hyphens and apostrophes split words ("state-based" → state, based), in the rules and in
+# queries alike, so a phrase written either way matches.
+WORD_PATTERN = r"\w+(?:\.\w+)*"
+WORD = re.compile(WORD_PATTERN)
+
+# The stop words of the index: articles, auxiliaries and prepositions that carry no meaning
+# in a rule. Kept short on purpose: "not", "after", "before", "each", "all" decide rules.
+# "s" and "t" are what is left of "player's" and "can't"; digits stay ("0 or less life").
+STOP_WORDS = frozenset("""a an and are as at be by for from in into is it its of on or so
+    such than that the their them then there these they this those to was were which with
+    s t""".split())
+
+# Searchable fields. Boosts are applied at query time (see kb.search.searcher.BOOSTS), so
+# they can be measured without rebuilding the index.
+TEXT_FIELDS = ("title", "path", "text", "examples", "terms")
+
+
+def make_analyzer() -> Analyzer:
+    """Tokenise, lower-case, drop stop words, Porter-stem (with a stem cache)."""
+    return (RegexTokenizer(WORD_PATTERN) | LowercaseFilter()
+            | StopFilter(stoplist=STOP_WORDS, minsize=1) | StemFilter(cachesize=50000))
+
+
+ANALYZER = make_analyzer()
+
+
+def make_schema() -> Schema:
+    """The whoosh schema of an edition's index. Positions are not indexed: phrases and word
+    proximity are checked on the rule's own text (kb.search.scoring), which is faster to
+    build and exact."""
+    return Schema(
+        number=ID(stored=True, unique=True),
+        title=TEXT(analyzer=ANALYZER, phrase=False),
+        path=TEXT(analyzer=ANALYZER, phrase=False),
+        text=TEXT(analyzer=ANALYZER, phrase=False),
+        examples=TEXT(analyzer=ANALYZER, phrase=False),
+        terms=TEXT(analyzer=ANALYZER, phrase=False),
+    )
+
+
+@lru_cache(maxsize=100_000)
+def stem(word: str) -> str:
+    """The index form of one word ("" for a stop word)."""
+    tokens = [t.text for t in ANALYZER(word)]
+    return tokens[0] if tokens else ""
+
+
+def analyse(text: str) -> list[str]:
+    """The index forms of a text's words, stop words dropped."""
+    return [t.text for t in ANALYZER(text)]
+
+
+def defined_terms(rg: RuleGraph) -> dict[str, list[str]]:
+    """Rule number → names of the terms it defines."""
+    out: dict[str, list[str]] = {}
+    for term in rg.edition.terms.values():
+        for number in term.defined_by:
+            out.setdefault(number, []).append(term.name)
+    return out
+
+
+def documents(rg: RuleGraph) -> list[dict[str, str]]:
+    """The index documents of an edition, in document order."""
+    ed = rg.edition
+    terms = defined_terms(rg)
+    docs = []
+    titles: dict[str, str] = {}
+    for number, rule in ed.rules.items():
+        titles[number] = rule.title
+        chain = []
+        parent = rule.parent
+        while parent is not None:
+            chain.append(parent)
+            parent = ed.rules[parent].parent
+        docs.append({
+            "number": number,
+            "title": rule.title,
+            "path": " ".join(titles[a] for a in reversed(chain) if titles[a]),
+            "text": rule.text,
+            "examples": " ".join(rule.examples),
+            "terms": " ; ".join(terms.get(number, [])),
+        })
+    return docs

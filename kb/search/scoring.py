@@ -1,0 +1,159 @@
+"""BM25F over an edition's whoosh index, with each word's scores computed once.
+
+A word's BM25F contribution to a rule depends only on the word, the rule and the field
+boosts, never on the rest of the query. So the first time a query uses a word, its postings
+are read from the whoosh index and turned into ``{document: score}``; every later query adds
+up those dicts. On a few thousand rules this answers in well under a millisecond, where
+whoosh's own matchers (a tree of union matchers per query, then a second pass to count the
+matches) take several (see bench/RESULTS.md). The index, its lexicon and its statistics
+stay whoosh's.
+
+BM25F as in Robertson & Zaragoza (2009): per field, term frequency normalised by the field's
+length (``b``), weighted by the field's boost and summed, then saturated once (``k1``) and
+multiplied by the word's idf over the whole rule.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Iterable, Mapping
+
+from whoosh.index import Index
+
+from kb.graph import RuleGraph
+from kb.search.schema import TEXT_FIELDS, analyse, defined_terms
+
+Scores = dict[int, float]
+MAX_PREFIX_WORDS = 64
+
+
+class Impacts:
+    """Per-word BM25F scores of one edition's index, filled in as queries use words.
+
+    Safe to share between threads: filling takes a lock, reading a filled entry does not.
+    """
+
+    def __init__(self, rg: RuleGraph, index: Index, boosts: Mapping[str, float],
+                 b: float = 0.75, k1: float = 1.2):
+        self.rg = rg
+        self.boosts = {f: w for f, w in boosts.items() if w and f in TEXT_FIELDS}
+        self.b, self.k1 = b, k1
+        self._lock = threading.Lock()
+        self._reader = index.reader()
+        reader = self._reader
+        self.number: list[str] = [""] * reader.doc_count_all()
+        for docnum, fields in reader.iter_docs():
+            self.number[docnum] = fields["number"]
+        self.docnum = {n: d for d, n in enumerate(self.number) if n}
+        self.count = max(1, reader.doc_count())
+        # Per field: 1 / ((1 - b) + b * length / average length), for every document.
+        self._norm: dict[str, list[float]] = {}
+        for field in self.boosts:
+            avg = reader.field_length(field) / self.count or 1.0
+            self._norm[field] = [1.0 / ((1 - b) + b * (reader.doc_field_length(d, field, 0) or 0) / avg)
+                                 for d in range(len(self.number))]
+        self._scores: dict[str, Scores] = {}
+        self._tokens: dict[int, list[str]] = {}
+        self._defines = defined_terms(rg)
+
+    def close(self) -> None:
+        self._reader.close()
+
+    def word(self, stem: str) -> Scores:
+        """BM25F score of every rule that has this (analysed) word, by document number."""
+        found = self._scores.get(stem)
+        if found is None:
+            with self._lock:
+                found = self._scores.get(stem)
+                if found is None:
+                    found = self._scores[stem] = self._compute(stem)
+        return found
+
+    def _compute(self, stem: str) -> Scores:
+        weighted: dict[int, float] = {}
+        reader = self._reader
+        for field, boost in self.boosts.items():
+            if (field, stem) not in reader:
+                continue
+            norm = self._norm[field]
+            postings = reader.postings(field, stem)
+            for docnum, tf in postings.items_as("weight"):
+                weighted[docnum] = weighted.get(docnum, 0.0) + boost * tf * norm[docnum]
+        if not weighted:
+            return {}
+        df = len(weighted)
+        idf = math.log(1 + (self.count - df + 0.5) / (df + 0.5))
+        k1 = self.k1
+        return {d: idf * w * (k1 + 1) / (w + k1) for d, w in weighted.items()}
+
+    def prefix(self, prefix: str) -> Scores:
+        """The best score per rule of any word starting with ``prefix`` (at most 64 words)."""
+        words: set[str] = set()
+        for field in self.boosts:
+            for term in self._reader.expand_prefix(field, prefix):
+                words.add(term.decode("utf-8") if isinstance(term, bytes) else term)
+                if len(words) >= MAX_PREFIX_WORDS:
+                    break
+        out: Scores = {}
+        for w in words:
+            for d, s in self.word(w).items():
+                if s > out.get(d, 0.0):
+                    out[d] = s
+        return out
+
+    def tokens(self, docnum: int) -> list[str]:
+        """The analysed words of a rule (title, text, examples, terms it defines) in order,
+        for phrases and proximity; a gap separates the parts so a phrase never spans two."""
+        found = self._tokens.get(docnum)
+        if found is None:
+            number = self.number[docnum]
+            rule = self.rg.edition.rules[number]
+            found = []
+            for part in (rule.title, rule.text, *rule.examples, *self._defines.get(number, ())):
+                if part:
+                    found.extend(analyse(part))
+                    found.append("")
+            self._tokens[docnum] = found
+        return found
+
+    def phrase(self, stems: list[str]) -> Scores:
+        """Rules with these words next to each other (stop words aside), scored as the words."""
+        parts = [self.word(s) for s in stems]
+        if not parts or not all(parts):
+            return {}
+        smallest = min(parts, key=len)
+        out: Scores = {}
+        for d in smallest:
+            if all(d in p for p in parts) and _contains(self.tokens(d), stems):
+                out[d] = sum(p[d] for p in parts)
+        return out
+
+
+def _contains(tokens: list[str], stems: list[str]) -> bool:
+    n = len(stems)
+    first = stems[0]
+    for i, t in enumerate(tokens):
+        if t == first and tokens[i:i + n] == stems:
+            return True
+    return False
+
+
+def near(tokens: list[str], a: str, b: str, slop: int) -> bool:
+    """True when ``b`` follows ``a`` within ``slop`` words."""
+    last_a = -10 ** 6
+    for i, t in enumerate(tokens):
+        if t == a:
+            last_a = i
+        elif t == b and 0 < i - last_a <= slop:
+            return True
+    return False
+
+
+def union(parts: Iterable[Scores]) -> Scores:
+    """Scores of rules matching any part (summed)."""
+    out: Scores = {}
+    for p in parts:
+        for d, s in p.items():
+            out[d] = out.get(d, 0.0) + s
+    return out

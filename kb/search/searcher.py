@@ -1,0 +1,354 @@
+"""Running a parsed query against one edition: pinned answers, ranked words, excerpts.
+
+Ranking, in order:
+
+1. rule numbers typed in the query (``337.1a``): the rule itself; a query that is only one
+   number is a jump, and lists the rule and its subrules;
+2. when the words of a plain query name a defined term or keyword ("what is a task",
+   "state-based actions"), the rules that define it;
+3. everything else by BM25F over title, heading path, text, examples and defined terms,
+   with a bonus for rules that match more of the words and for words next to each other.
+
+Words the rules never use are corrected to the nearest word they do use, and the corrected
+query is reported as ``did_you_mean``.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from whoosh.index import Index
+
+from kb.graph import RuleGraph
+from kb.numbers import format_number
+from kb.search.excerpt import count_matches, excerpt, matcher
+from kb.search.query import Atom, Clause, ParsedQuery, SearchError
+from kb.search.schema import WORD, analyse, stem
+from kb.search.scoring import Impacts, Scores, near, union
+from kb.search.spelling import Speller
+
+MAX_LIMIT = 100
+MAX_OFFSET = 5000
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """The tunable parts of the ranking (chosen by ``bench/search.py``; see RESULTS.md)."""
+
+    boosts: dict[str, float] = field(default_factory=lambda: {
+        "title": 2.0, "path": 0.5, "text": 1.0, "examples": 0.3, "terms": 2.0})
+    coord: float = 1.0             # score × (share of the words a rule has) ** coord
+    pair_boost: float = 0.5        # score × (1 + pair_boost × share of word pairs found close)
+    pair_slop: int = 3
+    rerank: int = 40               # how many of the best rules the pair bonus looks at
+    pin_terms: bool = True         # defining rules of a named term first
+    bm25_b: float = 0.75
+    bm25_k1: float = 1.2
+
+
+DEFAULT_RANKING = Ranking()
+
+# The rules write small numbers both ways ("ten or more poison counters", "0 or less life").
+_SPELLED = "zero one two three four five six seven eight nine ten eleven twelve thirteen".split()
+NUMBER_WORDS = {**{stem(w): str(i) for i, w in enumerate(_SPELLED)},
+                **{str(i): stem(w) for i, w in enumerate(_SPELLED)}}
+
+
+def best_of(a: Scores, b: Scores) -> Scores:
+    """The better of two scores per rule (a word and its other spelling)."""
+    out = dict(a)
+    for d, s in b.items():
+        if s > out.get(d, 0.0):
+            out[d] = s
+    return out
+
+
+class EditionSearcher:
+    """Search over one edition: its index, its rule graph and its vocabulary.
+
+    Safe to share between threads.
+    """
+
+    def __init__(self, rg: RuleGraph, index: Index, vocabulary: dict[str, int],
+                 ranking: Ranking = DEFAULT_RANKING):
+        self.rg = rg
+        self.index = index
+        self.ranking = ranking
+        self.impacts = Impacts(rg, index, ranking.boosts, ranking.bm25_b, ranking.bm25_k1)
+        self.speller = Speller(vocabulary)
+        self._crumbs: dict[str, list[dict[str, str]]] = {}
+        self._within: dict[str, set[int]] = {}
+        self._terms = {" ".join(WORD.findall(key)): key for key in rg.edition.terms}
+
+    def close(self) -> None:
+        self.impacts.close()
+
+    # -- the one entry point ------------------------------------------------------
+    def search(self, parsed: ParsedQuery, *, limit: int = 10, offset: int = 0,
+               sections: list[str] | None = None) -> dict[str, Any]:
+        """Answer a parsed query; the dict is the API's search response."""
+        if not 1 <= limit <= MAX_LIMIT:
+            raise SearchError(f"limit must be between 1 and {MAX_LIMIT}", {"limit": limit})
+        if not 0 <= offset <= MAX_OFFSET:
+            raise SearchError(f"offset must be between 0 and {MAX_OFFSET}", {"offset": offset})
+        ed = self.rg.edition
+        within = self._sections(parsed.sections + [(s, ()) for s in sections or []])
+        corrected, did_you_mean = self._correct(parsed)
+        out: dict[str, Any] = {
+            "query": parsed.text, "ruleset": ed.ruleset, "edition": ed.name, "total": 0,
+            "offset": offset, "limit": limit, "did_you_mean": did_you_mean, "jump": None,
+            "term": None, "results": []}
+
+        numbers, missing = self._numbers(corrected)
+        if corrected.only_numbers:
+            if missing and not numbers:
+                out["did_you_mean"] = self.rg.nearest(missing[0].segments, 1)[0] if ed.rules else None
+                return out
+            listing = self._listing(numbers, within)
+            out["jump"] = numbers[0] if len(numbers) == 1 else None
+            out["total"] = len(listing)
+            out["results"] = [self._result(n, 0.0, "number", None) for n in listing[offset:offset + limit]]
+            return out
+
+        term = self._term(corrected) if self.ranking.pin_terms else None
+        if term is not None:
+            out["term"] = {"term": term.name, "kind": term.kind, "definition": term.definition,
+                           "defined_by": term.defined_by}
+        scores = self._scores(corrected, missing, within)
+        wanted = offset + limit + len(numbers) + (len(term.defined_by) if term else 0)
+        best = heapq.nlargest(wanted, scores.items(), key=lambda item: (item[1], -item[0]))
+        number_of = self.impacts.number
+        hits = [(number_of[d], s) for d, s in best]
+        score = dict(hits)
+        top = hits[0][1] if hits else 0.0
+        pinned_numbers = [n for n in numbers if self._inside(n, within)]
+        pinned_terms = [n for n in (term.defined_by if term else []) if self._inside(n, within)]
+        # A term's defining rules in the order the words rank them, then document order.
+        pinned_terms.sort(key=lambda n: (-score.get(n, 0.0), ed.rules[n].order))
+        ranked: list[tuple[str, float, str]] = []
+        seen: set[str] = set()
+        for n, how in [(n, "number") for n in pinned_numbers] + [(n, "term") for n in pinned_terms]:
+            if n not in seen:
+                ranked.append((n, max(top, score.get(n, 0.0)), how))
+                seen.add(n)
+        docnum = self.impacts.docnum
+        extra = sum(1 for n in seen if docnum.get(n) not in scores)
+        for n, s in hits:
+            if n not in seen:
+                ranked.append((n, s, "words"))
+                seen.add(n)
+        marks = self._marks(corrected)
+        out["total"] = len(scores) + extra
+        out["results"] = [self._result(n, s, how, marks) for n, s, how in ranked[offset:offset + limit]]
+        return out
+
+    # -- parts ------------------------------------------------------------------------
+    def _sections(self, wanted: list[tuple[str, tuple[str, ...]]]) -> list[str]:
+        from kb.numbers import NumberError, parse_number
+        out = []
+        for text, segments in wanted:
+            try:
+                segments = segments or parse_number(text)
+            except NumberError:
+                raise SearchError(f"a section filter needs a rule number, e.g. in:337 (got {text[:40]!r})",
+                                  {"section": text[:64]}) from None
+            found = self.rg.find(segments)
+            if found is None:
+                wanted_number = format_number(segments, self.rg.edition.number_style)
+                raise SearchError(
+                    f"there is no rule {wanted_number} to search in ({self.rg.edition.ruleset} "
+                    f"{self.rg.edition.name})", {"section": wanted_number,
+                                                 "nearest": self.rg.nearest(segments)}, status=404)
+            out.append(found)
+        return out
+
+    def _inside(self, number: str, within: list[str]) -> bool:
+        if not within:
+            return True
+        chain = {number, *self.rg.ancestors(number)}
+        return any(w in chain for w in within)
+
+    def _numbers(self, parsed: ParsedQuery) -> tuple[list[str], list[Atom]]:
+        found, missing = [], []
+        for atom in parsed.numbers:
+            n = self.rg.find(atom.segments)
+            if n is None:
+                missing.append(atom)
+            elif n not in found:
+                found.append(n)
+        return found, missing
+
+    def _listing(self, numbers: list[str], within: list[str]) -> list[str]:
+        if len(numbers) == 1:
+            listing = list(self.rg.subtree(numbers[0]))
+        else:
+            listing = numbers
+        return [n for n in listing if self._inside(n, within)]
+
+    def _term(self, parsed: ParsedQuery) -> Any:
+        if not parsed.plain:
+            return None
+        words = parsed.term_candidate().split()
+        candidates = [words]
+        if words and words[-1].endswith("s"):
+            candidates.append(words[:-1] + [words[-1][:-1]])
+        candidates.append(words[:-1] + [words[-1] + "s"] if words else [])
+        for cand in candidates:
+            key = self._terms.get(" ".join(cand))
+            if key is not None:
+                term = self.rg.edition.terms[key]
+                if term.defined_by:
+                    return term
+        return None
+
+    def _correct(self, parsed: ParsedQuery) -> tuple[ParsedQuery, str | None]:
+        """Replace words no rule uses by the nearest word one does; the corrected text."""
+        fixes: dict[str, str] = {}
+        for clause in parsed.clauses:
+            if clause.mode == "not":
+                continue
+            for atom in clause.atoms:
+                for w in atom.words if atom.kind in ("word", "phrase") else ():
+                    suggestion = self.speller.suggest(w)
+                    if suggestion and suggestion != w:
+                        fixes[w] = suggestion
+        if not fixes:
+            return parsed, None
+        text = parsed.text
+        clauses = []
+        for clause in parsed.clauses:
+            atoms = []
+            for atom in clause.atoms:
+                if any(w in fixes for w in atom.words) and atom.kind in ("word", "phrase"):
+                    atom = replace(atom, words=tuple(fixes.get(w, w) for w in atom.words))
+                atoms.append(atom)
+            clauses.append(Clause(atoms, clause.mode))
+        for atom in sorted((a for c in parsed.clauses for a in c.atoms), key=lambda a: -a.start):
+            if atom.kind in ("word", "phrase") and any(w in fixes for w in atom.words):
+                piece = WORD.sub(lambda m: _same_case(m.group(), fixes.get(m.group().lower())),
+                                 text[atom.start:atom.end])
+                text = text[:atom.start] + piece + text[atom.end:]
+        return replace(parsed, clauses=clauses), text
+
+    def _scores(self, parsed: ParsedQuery, missing: list[Atom], within: list[str]) -> Scores:
+        """BM25F score of every rule the words match, after AND, NOT, the coordination and
+        word-pair bonuses and the section filter."""
+        should: list[Scores] = []
+        must: list[Scores] = []
+        nots: list[Scores] = []
+        should_stems: list[str] = []
+        missing_ids = {id(a) for a in missing}
+        for clause in parsed.clauses:
+            alternatives = [self._atom_scores(a) for a in clause.atoms
+                            if a.kind != "number" or id(a) in missing_ids]
+            if not alternatives:
+                continue
+            part = alternatives[0] if len(alternatives) == 1 else union(alternatives)
+            {"should": should, "must": must, "not": nots}[clause.mode].append(part)
+            if clause.mode == "should" and len(clause.atoms) == 1 and clause.atoms[0].kind == "word":
+                should_stems.append(stem(clause.atoms[0].words[0]))
+        r = self.ranking
+        total: Scores = {}
+        if must:
+            keys = set(min(must, key=len))
+            for part in must:
+                keys.intersection_update(part)
+            total = {d: sum(p[d] for p in must) for d in keys}
+            for part in should:
+                for d, s in part.items():
+                    if d in total:
+                        total[d] += s
+        elif should:
+            hits: dict[int, int] = {}
+            for part in should:
+                for d, s in part.items():
+                    total[d] = total.get(d, 0.0) + s
+                    hits[d] = hits.get(d, 0) + 1
+            if len(should) > 1 and r.coord:
+                n = len(should)
+                total = {d: s * (hits[d] / n) ** r.coord for d, s in total.items()}
+        for part in nots:
+            for d in part:
+                total.pop(d, None)
+        if within:
+            allowed = self._docs_within(within)
+            total = {d: s for d, s in total.items() if d in allowed}
+        pairs = [(a, b) for a, b in zip(should_stems, should_stems[1:]) if a and b]
+        if r.pair_boost and pairs and total:
+            for d in heapq.nlargest(r.rerank, total, key=total.__getitem__):
+                tokens = self.impacts.tokens(d)
+                close = sum(1 for a, b in pairs if near(tokens, a, b, r.pair_slop))
+                if close:
+                    total[d] *= 1 + r.pair_boost * close / len(pairs)
+        return total
+
+    def _atom_scores(self, atom: Atom) -> Scores:
+        if atom.kind == "prefix":
+            return self.impacts.prefix(atom.words[0])
+        words = ([format_number(atom.segments, self.rg.edition.number_style)]
+                 if atom.kind == "number" else list(atom.words))
+        stems = [s for w in words for s in analyse(w)]
+        if not stems:
+            return {}
+        if len(stems) == 1:
+            other = NUMBER_WORDS.get(stems[0])
+            if other is None:
+                return self.impacts.word(stems[0])
+            return best_of(self.impacts.word(stems[0]), self.impacts.word(other))
+        return self.impacts.phrase(stems)
+
+    def _docs_within(self, within: list[str]) -> set[int]:
+        docs: set[int] = set()
+        for section in within:
+            found = self._within.get(section)
+            if found is None:
+                docnum = self.impacts.docnum
+                found = self._within[section] = {docnum[n] for n in self.rg.subtree(section) if n in docnum}
+            docs |= found
+        return docs
+
+    def _marks(self, parsed: ParsedQuery) -> Any:
+        stems: set[str] = set()
+        prefixes: list[str] = []
+        for clause in parsed.clauses:
+            if clause.mode == "not":
+                continue
+            for atom in clause.atoms:
+                if atom.kind == "prefix":
+                    prefixes.append(atom.words[0])
+                else:
+                    stems.update(stem(w) for w in atom.words)
+        stems.discard("")
+        return matcher(stems, tuple(prefixes))
+
+    def breadcrumbs(self, number: str) -> list[dict[str, str]]:
+        """The headings above a rule, chapter first."""
+        crumbs = self._crumbs.get(number)
+        if crumbs is None:
+            rules = self.rg.edition.rules
+            crumbs = [{"number": a, "title": rules[a].label} for a in self.rg.ancestors(number)]
+            self._crumbs[number] = crumbs
+        return crumbs
+
+    def _result(self, number: str, score: float, how: str, marks: Any) -> dict[str, Any]:
+        rule = self.rg.edition.rules[number]
+        parts = [p for p in (rule.text or rule.title, *rule.examples) if p]
+        text = parts[0] if parts else ""
+        if marks is not None and len(parts) > 1 and not count_matches(text, marks):
+            text = max(parts, key=lambda p: count_matches(p, marks))
+        return {"number": number, "title": rule.label,
+                "excerpt": excerpt(text, marks or (lambda w: False)),
+                "score": round(score, 4), "breadcrumbs": self.breadcrumbs(number),
+                "kind": rule.kind, "match": how}
+
+
+def _same_case(original: str, fixed: str | None) -> str:
+    if fixed is None:
+        return original
+    if original.isupper() and len(original) > 1:
+        return fixed.upper()
+    if original[:1].isupper():
+        return fixed[:1].upper() + fixed[1:]
+    return fixed
