@@ -199,8 +199,9 @@ class Entries:
             rule.kind = kind
             if kind == "rule":
                 body, examples = split_examples(text)
-                # "Examples:" heading a list of subrules (Tournament Rules 703.3.a) is the text.
-                rule.text, rule.examples = (body, examples) if examples else (text, [])
+                # A rule that is only "Examples:" (heading its subrules, Tournament Rules
+                # 703.3.a) or only an example (602.4.b.4.b.1) keeps it as its text.
+                rule.text, rule.examples = (body, examples) if body and examples else (text, [])
                 if not rule.text and not rule.examples:
                     self.error(f"rule {format_number(rule.number)} has no text (is the document "
                                "truncated?)", rule.line)
