@@ -104,10 +104,15 @@ def test_edition_1_4_has_exactly_2381_ids() -> None:
 
 SAMPLES = [
     # 1.3, HTML rows: entities, space before punctuation after a bold term, bullets kept.
-    ("1.3", "052", "rule", 21, 'Card, when written in card effects, is shorthand for " Main Deck card." '
+    ("1.3", "052", "rule", 21, 'Card, when written in card effects, is shorthand for "Main Deck card." '
      "Runes, legends, and battlefields are not considered cards when executing the abilities and effects "
      "of game objects. They are considered cards for the purposes of these rules.", 0),
     ("1.3", "053.1", "rule", 25, '* Units and legends say "I," "me," etc.', 0),
+    # spaces around bold terms inside quotes and brackets ('" Equip [Cost]"', '[ Reaction ]')
+    ("1.3", "822.1.b", "rule", 4195, 'It is functionally short for "I may be played to a battlefield where '
+     'you control Units" and "I have [Reaction] as long as I\'m being played to a battlefield where you '
+     'control Units."', 0),
+    ("1.3", "461.1.a.1", "rule", 3065, 'Insert "3c. Heal all Units."', 0),
     ("1.3", "054", "section", 33, "\"Can't beats Can\"", 0),
     # an empty rule-text, then a rule-cont row and eleven one-word rows
     ("1.3", "146.1", "rule", 665, "A Unit's Location is the Base or Battlefield it currently occupies.", 0),
@@ -128,7 +133,7 @@ SAMPLES = [
     # a level-0 "heading" row that is a sentence is a rule
     ("1.3", "371", "rule", 1885, 'Some Replacement Effects will begin with "once each turn."', 0),
     # 1.2, PDF text: double spaces, ligatures, a rule across a page break, ids without a last dot
-    ("1.2", "052", "rule", 14, 'Card, when written in card effects, is shorthand for " Main Deck card." '
+    ("1.2", "052", "rule", 14, 'Card, when written in card effects, is shorthand for "Main Deck card." '
      "Runes, legends, and battlefields are not considered cards when executing the abilities and effects "
      "of game objects. They are considered cards for the purposes of these rules.", 0),
     ("1.2", "103.1.b.2", "rule", 31, "Your deck’s Domain Identity is dictated by the domains of your "
@@ -187,7 +192,8 @@ def test_sampled_rules(edition: str, number: str, kind: str, line: int, text: st
 
 @requires_shared
 @pytest.mark.parametrize("edition,text", [("1.2", "ﬁ"), ("1.2", "ﬂ"), ("1.2", "  "), ("1.3", "&quot;"),
-                                          ("1.3", "&#x27;"), ("1.3", " ,"), ("2026-05-02", "&amp;")])
+                                          ("1.3", "&#x27;"), ("1.3", " ,"), ("1.3", "[ "),
+                                          ("1.3", '" Add "'), ("2026-05-02", "&amp;")])
 def test_no_artefact_survives_in_any_rule(edition: str, text: str) -> None:
     ed = _graph(edition).edition
     assert not [n for n, r in ed.rules.items() if text in r.text + r.title + " ".join(r.examples)]

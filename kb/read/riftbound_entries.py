@@ -35,6 +35,9 @@ _SENTENCE_BREAK = re.compile(r"[.!?]\s")
 _DATE = re.compile(r"Last Updated:?\s*(?:(\d{4}-\d{2}-\d{2})|(\d{1,2})/(\d{1,2})/(\d{4}))",
                    re.IGNORECASE)
 _MAX_TITLE_WORDS = 8
+# Bold terms in the PDF leave spaces inside quotes and brackets: " Add ", [ Reaction ], Units ."
+_SPACE_BEFORE_CLOSER = re.compile(r"(?<=\w) +(?=[,.;:!?]+[\"”’)\]])")
+_SPACED_BRACKET = re.compile(r"\[ +([^\[\]\n]*?) *\]|\[([^\[\]\n]*?) +\]")
 
 
 def fits_numbering(segments: Segments) -> bool:
@@ -51,6 +54,25 @@ def _other_kind(segment: str) -> str:
         n = int(segment)
         return chr(ord("a") + n - 1) if 1 <= n <= 26 else segment
     return str(ord(segment[0]) - ord("a") + 1) if len(segment) == 1 else segment
+
+
+def tidy_bold_spacing(text: str) -> str:
+    """Remove the spaces a PDF export leaves around bold terms inside quotes and brackets.
+
+    Straight quotes are paired only when a text has an even number of them.
+
+    >>> tidy_bold_spacing('the action " Add " gives [ Reaction ] to "Units ."')
+    'the action "Add" gives [Reaction] to "Units."'
+    """
+    text = text.replace("“ ", "“").replace(" ”", "”")
+    if '"' in text and text.count('"') % 2 == 0:
+        parts = text.split('"')
+        for i in range(1, len(parts), 2):  # the quoted parts
+            parts[i] = parts[i].strip(" ")
+        text = '"'.join(parts)
+    text = _SPACED_BRACKET.sub(lambda m: "[" + (m.group(1) if m.group(1) is not None else m.group(2)) + "]",
+                               text)
+    return _SPACE_BEFORE_CLOSER.sub("", text)
 
 
 def ends_sentence(text: str) -> bool:
@@ -195,6 +217,8 @@ class Entries:
         for i, entry in enumerate(self._entries):
             rule = entry.rule
             text = clean("\n".join(entry.parts), pdf_spacing=self.pdf_spacing)
+            if self.pdf_spacing:
+                text = tidy_bold_spacing(text)
             kind = entry.kind or self._decide_kind(i, text)
             rule.kind = kind
             if kind == "rule":
