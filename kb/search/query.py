@@ -309,9 +309,9 @@ def _clauses(tokens: list[_Token]) -> list[Clause]:
             negate, i = True, i + 1
             tok = tokens[i]
         elif tok.kind == "op":
-            side = "nothing before it" if not clauses or tokens[i - 1].kind == "op" else "a word after it"
+            before = tokens[i - 1].text if i else ""
             raise QuerySyntaxError(f"{tok.text} at position {tok.start} needs a word on each side "
-                                   f"(it has {side})", tok.start)
+                                   f"(it has {before or 'nothing'} before it)", tok.start)
         assert tok.atom is not None
         mode: Mode = "not" if negate or tok.modifier == "-" else "must" if tok.modifier == "+" else "should"
         clause = Clause([tok.atom], mode)
@@ -319,7 +319,8 @@ def _clauses(tokens: list[_Token]) -> list[Clause]:
         while i < n and tokens[i].kind == "op" and tokens[i].text == "OR":
             nxt = tokens[i + 1] if i + 1 < n else None
             if nxt is None or nxt.kind == "op":
-                raise QuerySyntaxError(f"OR at position {tokens[i].start} needs a word on each side",
+                raise QuerySyntaxError(f"OR at position {tokens[i].start} needs a word on each side "
+                                       f"(it has {nxt.text if nxt else 'nothing'} after it)",
                                        tokens[i].start)
             if nxt.modifier or mode == "not":
                 raise QuerySyntaxError(f"OR at position {tokens[i].start} cannot join a left-out "
@@ -334,7 +335,8 @@ def _clauses(tokens: list[_Token]) -> list[Clause]:
             nxt = tokens[i + 1] if i + 1 < n else None
             if nxt is None or (nxt.kind == "op" and nxt.text != "NOT"):
                 raise QuerySyntaxError(f"AND at position {tokens[i].start} needs a word on each side "
-                                       "(it has a word before it only)", tokens[i].start)
+                                       f"(it has {nxt.text if nxt else 'nothing'} after it)",
+                                       tokens[i].start)
             if clause.mode == "should":
                 clause.mode = "must"
             must_next = True

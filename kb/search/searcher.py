@@ -125,8 +125,8 @@ class EditionSearcher:
         top = hits[0][1] if hits else 0.0
         pinned_numbers = [n for n in numbers if self._inside(n, within)]
         pinned_terms = [n for n in (term.defined_by if term else []) if self._inside(n, within)]
-        # A term's defining rules in the order the words rank them, then document order.
-        pinned_terms.sort(key=lambda n: (-score.get(n, 0.0), ed.rules[n].order))
+        # A term's defining rules in document order: a keyword's heading before its rules.
+        pinned_terms.sort(key=lambda n: ed.rules[n].order)
         ranked: list[tuple[str, float, str]] = []
         seen: set[str] = set()
         for n, how in [(n, "number") for n in pinned_numbers] + [(n, "term") for n in pinned_terms]:

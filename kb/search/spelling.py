@@ -2,7 +2,8 @@
 
 A word is unknown when its stem is in no rule. The suggestion is the word of the edition
 at the smallest edit distance (transpositions count once), the most frequent one among
-equals; short words allow one edit, longer ones two.
+equals; words up to six letters allow one edit, longer ones two (then only to a word with
+the same first letter).
 """
 
 from __future__ import annotations
@@ -30,9 +31,11 @@ class Speller:
         """The closest known word to an unknown one, or None when nothing is close."""
         if len(word) < 3 or self.known(word):
             return None
-        allowed = 1 if len(word) <= 4 else 2
+        allowed = 1 if len(word) <= 6 else 2
         found = process.extract(word, self.words, scorer=DamerauLevenshtein.distance,
                                 score_cutoff=allowed, limit=20)
+        # Two edits reach too far unless the word at least starts the same way.
+        found = [f for f in found if f[1] <= 1 or f[0][0] == word[0]]
         if not found:
             return None
         best = min(found, key=lambda f: (f[1], -self.counts.get(f[0], 0), f[0]))
