@@ -123,9 +123,8 @@ class _Entry:
 class Entries:
     """Numbered entries in document order, with the repairs described in the module docstring."""
 
-    def __init__(self, source: str, *, pdf_spacing: bool = True):
+    def __init__(self, source: str):
         self.source = source
-        self.pdf_spacing = pdf_spacing
         self.diagnostics: list[Diagnostic] = []
         self._entries: list[_Entry] = []
         self._seen: set[tuple] = set()
@@ -139,10 +138,9 @@ class Entries:
     def last_number(self) -> Segments | None:
         return self._entries[-1].rule.number if self._entries else None
 
-    def _warn(self, message: str, line: int, number: Segments | None = None,
-              severity: str = "warning") -> None:
-        self.diagnostics.append(Diagnostic(message, self.source, line, severity,  # type: ignore[arg-type]
-                                           format_number(number) if number else ""))
+    def _warn(self, message: str, line: int, number: Segments) -> None:
+        self.diagnostics.append(Diagnostic(message, self.source, line, "warning",
+                                           format_number(number)))
 
     def error(self, message: str, line: int) -> None:
         self.diagnostics.append(Diagnostic(message, self.source, line))
@@ -165,7 +163,7 @@ class Entries:
                 number = promoted
             else:
                 self._promotion = None
-        if prev is not None and sort_key(number[:-1]) not in self._seen and len(number) > 1:
+        if prev is not None and len(number) > 1 and sort_key(number[:-1]) not in self._seen:
             parent = self._promote(number, prev)
             if parent:
                 self._warn(f"rule {raw_id.strip()} has no parent {format_number(number[:-1])}; "
@@ -216,9 +214,7 @@ class Entries:
         rules = []
         for i, entry in enumerate(self._entries):
             rule = entry.rule
-            text = clean("\n".join(entry.parts), pdf_spacing=self.pdf_spacing)
-            if self.pdf_spacing:
-                text = tidy_bold_spacing(text)
+            text = tidy_bold_spacing(clean("\n".join(entry.parts), pdf_spacing=True))
             kind = entry.kind or self._decide_kind(i, text)
             rule.kind = kind
             if kind == "rule":
