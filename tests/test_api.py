@@ -7,6 +7,7 @@ that asked, whatever else the test checks.
 
 from __future__ import annotations
 
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +97,20 @@ CASES = [
     (f"{R}/terms/chian", 404, "error.detail.nearest.0", "chain"),
     ("/api/v1/stats", 200, "editions.0.ruleset", "riftbound"),
     ("/api/openapi.json", 200, "openapi", "3.1.0"),
+    ("/api/v1/search?q=finalize+chain+item", 200, "results.0.match", "words"),
+    ("/api/v1/search?q=337.1a", 200, "jump", "337.1.a"),
+    ("/api/v1/search?q=what+is+a+task&ruleset=riftbound", 200, "term.term", "Task"),
+    ("/api/v1/search?q=chian", 200, "did_you_mean", "chain"),
+    ("/api/v1/search?q=priority&limit=2&offset=1", 200, "offset", 1),
+    ("/api/v1/search?q=priority&section=337", 200, "results.0.breadcrumbs.1.number", "337"),
+    ("/api/v1/search?q=priority&edition=1.4", 200, "edition", "1.4"),
+    ("/api/v1/search?q=%22unclosed", 400, "error.detail.position", 0),
+    ("/api/v1/search", 400, "error.detail.parameter", "q"),
+    ("/api/v1/search?q=priority&limit=0", 400, "error.detail.parameter", "limit"),
+    ("/api/v1/search?q=priority&limit=101", 400, "error.detail.parameter", "limit"),
+    ("/api/v1/search?q=priority&offset=-1", 400, "error.detail.parameter", "offset"),
+    ("/api/v1/search?q=priority&section=999", 404, "error.detail.section", "999"),
+    ("/api/v1/search?q=priority&ruleset=nonesuch", 404, "error.detail.rulesets.0", "riftbound"),
     ("/api/v1/nothing-here", 404, "error.detail.path", "/api/v1/nothing-here"),
     ("/api/v2/rulesets", 404, "error.status", 404),
 ]
@@ -246,7 +261,7 @@ def test_api_page_lists_every_operation(api: CheckedClient) -> None:
         if not ep.hidden:
             assert ep.path in html, ep.path
             for example in ep.examples:
-                assert example in html
+                assert escape(example, quote=False) in html
     assert "http://" not in html.replace("http://localhost:8000", "")
     assert "https://" not in html
 
@@ -265,9 +280,75 @@ def test_hello_exists_only_when_asked(excerpt_kb: KnowledgeBase) -> None:
     assert hello.get("/api/_hello").data == b"hello"
 
 
-# -- POST operations: body errors ------------------------------------------------------------
-# (url, status, body as text, content type) for bodies every POST operation refuses alike.
-POST_CASES: list[tuple[str, int, str, str]] = []
+# -- POST operations ------------------------------------------------------------------------
+LOOKUP, ANNOTATE = "/api/v1/citations/lookup", "/api/v1/citations/annotate"
+JSON = "application/json"
+
+# (url, status, body as text, content type, dotted path into the answer, expected value)
+POST_CASES: list[tuple[str, int, str, str, str, Any]] = [
+    (LOOKUP, 200, '{"text": "See rule 337.1a."}', JSON, "citations.0.number", "337.1.a"),
+    (LOOKUP, 200, '{"text": "See rule 337.1a.", "base_url": ""}', JSON,
+     "citations.0.url", "/riftbound/1.4/337.1.a"),
+    (LOOKUP, 200, '{"text": "See rule 337.1a."}', JSON, "citations.0.url",
+     "http://localhost/riftbound/1.4/337.1.a"),
+    (LOOKUP, 200, '{"text": "rule 337.9", "ruleset": "riftbound"}', JSON,
+     "citations.0.status", "not_found"),
+    (LOOKUP, 200, '{"text": "no citations here"}', JSON, "summary.total", 0),
+    (LOOKUP, 200, '{"text": "rule 337.1a"}', "application/vnd.api+json", "summary.ok", 1),
+    (LOOKUP, 404, '{"text": "rule 337.1a", "ruleset": "nonesuch"}', JSON, "error.status", 404),
+    (LOOKUP, 404, '{"text": "rule 337.1a", "ruleset": "riftbound", "edition": "0.1"}', JSON,
+     "error.detail.editions.0", "1.4"),
+    (LOOKUP, 415, '{"text": "rule 337.1a"}', "text/plain", "error.detail.content_type", "text/plain"),
+    (LOOKUP, 415, '{"text": "rule 337.1a"}', "", "error.status", 415),
+    (LOOKUP, 400, '{"text": ', JSON, "error.detail.line", 1),
+    (LOOKUP, 400, "\xff\xfe", JSON, "error.status", 400),
+    (LOOKUP, 400, "[" * 100_000, JSON, "error.status", 400),
+    (LOOKUP, 422, "[]", JSON, "error.detail.errors.0.path", "/"),
+    (LOOKUP, 422, "{}", JSON, "error.detail.errors.0.message", "'text' is a required property"),
+    (LOOKUP, 422, '{"text": 3}', JSON, "error.detail.errors.0.path", "/text"),
+    (LOOKUP, 422, '{"text": "x", "rulset": "mtg"}', JSON, "error.status", 422),
+    (LOOKUP, 422, '{"text": "x", "ruleset": "Not a name"}', JSON,
+     "error.detail.errors.0.path", "/ruleset"),
+    (ANNOTATE, 200, '{"markdown": "See rule 337.1a."}', JSON, "footnotes.0.number", "337.1.a"),
+    (ANNOTATE, 200, '{"markdown": "See rule 337.1a.", "format": "markdown", "base_url": ""}', JSON,
+     "citations.0.url", "/riftbound/1.4/337.1.a"),
+    (ANNOTATE, 200, '{"markdown": "See rule 337.1a.", "format": "json"}', JSON, "output", None),
+    (ANNOTATE, 200, '{"markdown": "---\\nedition: \\"1.4\\"\\n---\\nrule 337.1a"}', JSON,
+     "front_matter.edition", "1.4"),
+    (ANNOTATE, 422, '{"markdown": "x", "style": "endnotes"}', JSON,
+     "error.detail.errors.0.path", "/style"),
+    (ANNOTATE, 422, '{"text": "x"}', JSON, "error.status", 422),
+]
+
+
+@pytest.mark.parametrize(("url", "status", "body", "ctype", "where", "expected"), POST_CASES)
+def test_post_operation(api: CheckedClient, url: str, status: int, body: str, ctype: str,
+                        where: str, expected: Any) -> None:
+    data = body.encode("latin-1") if body.startswith("\xff") else body.encode()
+    headers = {"Content-Type": ctype} if ctype else {}
+    resp = api.post(url, data=data, headers=headers)
+    assert resp.status_code == status, resp.get_json()
+    assert dig(resp.get_json(), where) == expected
+
+
+def test_post_answers_are_not_cached_or_shared_cross_origin(api: CheckedClient) -> None:
+    resp = api.post(LOOKUP, json={"text": "rule 337.1a"}, headers={"Origin": "https://example.org"})
+    assert resp.status_code == 200 and resp.headers["X-Rulekb-Edition"] == "riftbound 1.4"
+    assert "ETag" not in resp.headers and "Access-Control-Allow-Origin" not in resp.headers
+
+
+def test_oversized_body_is_413(excerpt_kb: KnowledgeBase) -> None:
+    client = CheckedClient(create_app(kb=excerpt_kb, config={"MAX_CONTENT_LENGTH": 1000}))
+    resp = client.post(LOOKUP, json={"text": "rule 337.1a " * 200})
+    assert resp.status_code == 413
+    assert resp.get_json()["error"]["detail"] == {"max_bytes": 1000}
+
+
+def test_post_examples_of_the_api_page_answer_200(api: CheckedClient) -> None:
+    for ep in ENDPOINTS.values():
+        if ep.method == "POST":
+            for url in ep.examples:
+                assert api.post(url, json=ep.example_body).status_code == 200, url
 
 
 # -- the real corpora ---------------------------------------------------------------------------

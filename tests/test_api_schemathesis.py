@@ -17,10 +17,14 @@ from pathlib import Path
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
+from schemathesis.specs.openapi.checks import positive_data_acceptance
 from waitress.server import create_server
 
 from web import create_app
 
+# A search query is a little language no JSON Schema can describe: a string the schema
+# allows may still be a malformed query (an unclosed quote), which rightly answers 400.
+FREE_TEXT_QUERIES = {"/api/v1/search"}
 MAX_EXAMPLES = int(os.environ.get("RULEKB_SCHEMATHESIS_EXAMPLES", "12"))
 
 
@@ -60,4 +64,7 @@ schema = schemathesis.pytest.from_fixture("api_schema")
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
                                  HealthCheck.function_scoped_fixture])
 def test_api_conforms_to_its_openapi_document(case: schemathesis.Case) -> None:
-    case.call_and_validate(timeout=10)
+    excluded = []
+    if case.operation.path in FREE_TEXT_QUERIES:
+        excluded.append(positive_data_acceptance)
+    case.call_and_validate(timeout=10, excluded_checks=excluded)

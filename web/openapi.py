@@ -136,7 +136,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
 # -- the description of routes ---------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Param:
     """A query or path parameter: its schema checks the value before the view runs."""
 
@@ -151,6 +151,10 @@ class Param:
     @property
     def kwarg(self) -> str:
         return self.arg or self.name
+
+    @functools.cached_property
+    def validator(self) -> Draft202012Validator:
+        return _validator(self.schema)
 
 
 @dataclass(frozen=True)
@@ -256,7 +260,8 @@ def parse_parameters(ep: Endpoint, path_values: dict[str, str]) -> dict[str, Any
             out[p.kwarg] = p.schema.get("default")
             continue
         value = _coerce(p, raw)
-        error = next(iter(_validator(p.schema).iter_errors(value)), None)
+        validator = p.validator
+        error = None if validator.is_valid(value) else next(iter(validator.iter_errors(value)))
         if error is not None:
             # A pattern is no help to a reader: say what the value should be instead.
             why = (f"{raw[:40]!r} is not valid here ({p.description})"

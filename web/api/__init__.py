@@ -134,7 +134,7 @@ def _validators(knowledge: KnowledgeBase) -> tuple[str, datetime]:
         key = "\0".join((PACKAGE_VERSION, knowledge.build_id, request.path,
                          request.query_string.decode("latin-1")))
         g.rulekb_etag = hashlib.blake2b(key.encode(), digest_size=12).hexdigest()
-        g.rulekb_modified = _built(knowledge)
+        g.rulekb_modified = knowledge.cached("api:last-modified", lambda: _built(knowledge))
     return g.rulekb_etag, g.rulekb_modified
 
 
@@ -252,4 +252,4 @@ def _api_first(fallback: Any) -> Any:
     return handle
 
 
-from web.api import docs, rules  # noqa: E402,F401
+from web.api import citations, docs, rules, search  # noqa: E402,F401

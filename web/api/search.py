@@ -1,0 +1,60 @@
+"""Search: the query language of :mod:`kb.search.query`, over one edition."""
+
+from __future__ import annotations
+
+from flask import Response
+
+from web.api import EDITION, answer, bp, kb
+from web.openapi import (NAME_PATTERN, NUMBER_PATTERN, SCHEMAS, STR, Param, array, endpoint,
+                         nullable, obj)
+
+Q = Param("q", {"type": "string", "minLength": 1, "maxLength": 500},
+          "The query: words, \"phrases\", rule numbers (a number alone jumps to it), "
+          "`in:337` (only inside a section), `ruleset:mtg`, `edition:1.4`, `word*`, `-word`, "
+          "`+word`, `AND`, `OR`, `NOT`.", required=True, example="finalize chain item")
+RULESET_Q = Param("ruleset", {"type": "string", "pattern": NAME_PATTERN},
+                  "Ruleset to search (default: riftbound, or the only one).", example="riftbound")
+LIMIT = Param("limit", {"type": "integer", "minimum": 1, "maximum": 100, "default": 10},
+              "Results per page.", example=10)
+OFFSET = Param("offset", {"type": "integer", "minimum": 0, "maximum": 5000, "default": 0},
+               "Results to skip (paging).", example=0)
+SECTION = Param("section", {"type": "string", "maxLength": 64, "pattern": NUMBER_PATTERN},
+                "Only rules inside this section or rule (as `in:` in the query).", example="337")
+
+SCHEMAS["Search"] = obj({
+    "query": STR, "ruleset": STR, "edition": STR,
+    "total": {"type": "integer", "minimum": 0, "description": "Rules matching, all pages."},
+    "offset": {"type": "integer", "minimum": 0}, "limit": {"type": "integer", "minimum": 1},
+    "did_you_mean": nullable({"type": "string", "description": "The query with misspelt "
+                                                               "words corrected, or the nearest number."}),
+    "jump": nullable({"type": "string", "description": "The rule a query of one number names."}),
+    "term": nullable(obj({"term": STR, "kind": STR, "definition": STR, "defined_by": array(STR)},
+                         description="The defined term the words name (its rules come first).")),
+    "results": array(obj({
+        "number": STR, "title": STR,
+        "excerpt": {"type": "string", "description": "HTML: the text around the first match, "
+                                                     "matched words in <mark>."},
+        "score": {"type": "number"},
+        "breadcrumbs": array(obj({"number": STR, "title": STR})),
+        "kind": {"enum": ["chapter", "section", "rule"]},
+        "match": {"enum": ["number", "term", "words"],
+                  "description": "Why it is here: a number typed, a term's defining rule, or words."},
+    })),
+})
+
+
+@endpoint(bp, "GET", "/v1/search", tag="search", response="Search",
+          params=(Q, RULESET_Q, EDITION, LIMIT, OFFSET, SECTION), errors=(404,),
+          summary="Search the rules",
+          examples=("/api/v1/search?q=finalize+chain+item",
+                    "/api/v1/search?q=what+is+a+task&ruleset=riftbound",
+                    "/api/v1/search?q=337.1a",
+                    "/api/v1/search?q=priority+in:337&limit=5"))
+def search(q: str, ruleset: str | None, edition: str | None, limit: int, offset: int,
+           section: str | None) -> Response:
+    """Ranked rules for a query in one edition (the newest unless named): rule numbers
+    first (a query of one number lists that rule and its subrules, with ``jump`` set), then
+    the rules defining a term the words name, then rules by their words (BM25F), with
+    excerpts and breadcrumbs. Misspelt words are corrected and the corrected query is given
+    as ``did_you_mean``. A malformed query answers 400 with the position that is wrong."""
+    return answer(kb().search(q, ruleset, edition, limit=limit, offset=offset, section=section))
