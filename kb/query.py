@@ -158,8 +158,30 @@ class KnowledgeBase:
         return out
 
     def transitions_for(self, rg: RuleGraph, number: str) -> list[dict[str, Any]]:
-        """Timing-model transitions that cite this rule (filled in by kb.timing)."""
-        return []
+        """Timing-model transitions, checks and invariants that cite this rule (name, model,
+        kind, description, rules)."""
+        from kb.timing.api import transitions_citing
+        return transitions_citing(rg.edition.ruleset, rg.edition.name, number)
+
+    # -- timing ------------------------------------------------------------------
+    def timing_run(self, scenario: dict[str, Any], file: str = "") -> dict[str, Any]:
+        """Run a timing scenario (parsed YAML): frames, expectations, ``ok``. QueryError 422
+        for a malformed scenario (detail: file, step, field)."""
+        from kb.timing.api import timing_run
+        return timing_run(self, scenario, file)
+
+    def timing_next(self, state: dict[str, Any], ruleset: str | None = None,
+                    edition: str | None = None) -> dict[str, Any]:
+        """What happens next from a state: automatic steps, then the decision with every legal
+        option and the tempting illegal ones. QueryError 400 (malformed) or 422 (a state the
+        rules cannot produce, with the rules it breaks)."""
+        from kb.timing.api import timing_next
+        return timing_next(self, state, ruleset, edition)
+
+    def timing_check(self, ruleset: str | None = None, edition: str | None = None) -> dict[str, Any]:
+        """The timing model's citations checked against an edition, and its coverage."""
+        from kb.timing.api import timing_check
+        return timing_check(self, ruleset, edition)
 
     def structure(self, ruleset: str, edition: str | None = None) -> list[dict[str, Any]]:
         """Every numbered node in document order: number, kind, title or first words, depth."""

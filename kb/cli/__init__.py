@@ -78,3 +78,4 @@ from kb.cli import rules as _rules  # noqa: E402,F401  (registers commands)
 from kb.cli import serve as _serve  # noqa: E402,F401
 from kb.cli import search as _search  # noqa: E402,F401
 from kb.cli import cite as _cite  # noqa: E402,F401
+from kb.cli import timing as _timing  # noqa: E402,F401

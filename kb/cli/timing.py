@@ -1,0 +1,259 @@
+"""``rulekb timing``: run scenarios frame by frame, ask what happens next, check citations."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from kb.cli import edition_option, emit_json, handle_errors, home_of, json_option, main, open_kb
+from kb.query import KnowledgeBase, QueryError
+
+EXIT_FAILED = 1
+EXIT_MALFORMED = 2
+
+
+@main.group("timing")
+def timing() -> None:
+    """The executable timing model: run scenarios, ask what happens next, check citations."""
+
+
+def timing_kb(ctx: click.Context) -> KnowledgeBase:
+    """The built knowledge base, or (before any build) the embedded corpus read in memory."""
+    try:
+        return open_kb(ctx)
+    except QueryError as exc:
+        if exc.status != 503:
+            raise
+    from kb.graph import build_edition
+    from kb.read import read_document
+    from kb.store import collect_sources
+    from kb.timing.models import rulesets
+    graphs = []
+    for src in collect_sources(home_of(ctx)).editions:
+        if src.ruleset in rulesets():
+            result, fmt = read_document(src.path, src.format or None)
+            graphs.append(build_edition(result, ruleset=src.ruleset, edition=src.name, date=src.date,
+                                        partial=src.partial, source=str(src.path), source_format=fmt))
+    click.echo("note: no knowledge base is built; quoting rules from the embedded corpus", err=True)
+    kb = KnowledgeBase.from_graphs(graphs)
+    ctx.find_root().obj["kb"] = kb
+    return kb
+
+
+def _width() -> int:
+    return max(60, min(140, shutil.get_terminal_size((110, 20)).columns))
+
+
+def _clip(line: str, full: bool) -> str:
+    width = _width()
+    return line if full or len(line) <= width else line[: width - 1] + "…"
+
+
+def _state_line(state: dict[str, Any]) -> str:
+    chain = ", ".join(f"{i['name']} ({i['controller']}, {i['status']})" for i in state["chain"]) or "—"
+    parts = [state["turn_state"], f"priority {state['priority'] or '—'}", f"focus {state['focus'] or '—'}",
+             f"chain: {chain}"]
+    if state.get("tasks"):
+        parts.append("tasks: " + ", ".join(state["tasks"]))
+    return " · ".join(parts)
+
+
+def _print_frame(n: int, frame: dict[str, Any], quotes: bool, full: bool) -> None:
+    where = "start" if frame["step"] == 0 else f"step {frame['step']}"
+    click.echo(click.style(f"#{n:<3}", dim=True) + f" [{where}] " + click.style(frame["summary"], bold=True)
+               + click.style("  " + " ".join(frame["rules"][:6]) + (" …" if len(frame["rules"]) > 6 else ""),
+                             dim=True))
+    if quotes:
+        for line in frame["why"].splitlines()[1:]:
+            click.echo(_clip("      " + line, full))
+    click.echo(_clip("      = " + _state_line(frame["state"]), full))
+
+
+def _print_expectation(e: dict[str, Any]) -> None:
+    mark = click.style("✓", fg="green") if e["ok"] else click.style("✗", fg="red", bold=True)
+    if e["kind"] == "expect":
+        if e["ok"]:
+            text = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in e["expected"].items())
+        else:
+            text = "; ".join(f"{k}: expected {json.dumps(e['expected'][k], ensure_ascii=False)}, "
+                             f"got {json.dumps(e['actual'][k], ensure_ascii=False)}" for k in e["failed"])
+        click.echo(f"  {mark} step {e['step']} expect {text}")
+        return
+    forbidding = "; ".join(f"{f['summary']} ({', '.join(f['rules'])})" for f in e.get("forbidden_by", []))
+    if e["kind"] == "expect_illegal":
+        action = {k: v for k, v in e["expected"].items() if k not in ("illegal", "rules")}
+        what = json.dumps(action, ensure_ascii=False)
+        if e["ok"]:
+            click.echo(f"  {mark} step {e['step']} illegal {what}: {forbidding}")
+        elif not e["actual"]["illegal"]:
+            click.echo(f"  {mark} step {e['step']} expected {what} to be illegal, but it is legal")
+        else:
+            click.echo(f"  {mark} step {e['step']} {what} is illegal, but not by rule "
+                       f"{', '.join(e['expected'].get('rules', []))}: {forbidding}")
+        return
+    click.echo(f"  {mark} step {e['step']} is not legal now: {forbidding}")
+
+
+@timing.command("run")
+@click.argument("file")
+@json_option
+@click.option("--quotes/--no-quotes", default=True, help="Quote the rules under each frame (default: yes).")
+@click.option("--full", is_flag=True, help="Do not clip long lines.")
+@click.pass_context
+@handle_errors
+def run_cmd(ctx: click.Context, file: str, as_json: bool, quotes: bool, full: bool) -> None:
+    """Run a scenario (a YAML file, or a worked scenario such as riftbound/NAME) frame by frame.
+
+    Exits 1 when an expectation fails or a step is illegal, 2 when the scenario is malformed.
+    """
+    from kb.timing import load_scenario
+    from kb.timing.scenario import ScenarioError, loads
+    path = Path(file)
+    try:
+        if path.exists():
+            sc = loads(path.read_text(encoding="utf-8"), str(path))
+            data = sc.data
+        else:
+            try:
+                data = load_scenario(file)
+            except KeyError as exc:
+                raise ScenarioError(f"no such file, and {exc.args[0]}", file) from exc
+    except (ScenarioError, OSError, UnicodeDecodeError) as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_MALFORMED)
+    kb = timing_kb(ctx)
+    try:
+        result = kb.timing_run(data, file=str(path))
+    except QueryError as exc:
+        if exc.status == 422 and isinstance(exc.detail, dict) and "message" in exc.detail:
+            click.echo(f"error: {exc.message}", err=True)
+            sys.exit(EXIT_MALFORMED)
+        raise
+    if as_json:
+        emit_json(result)
+        sys.exit(0 if result["ok"] else EXIT_FAILED)
+    click.echo(click.style(result["name"], bold=True) + click.style(
+        f"  ({result['ruleset']} {result['edition']}, {result['file']})", dim=True))
+    expectations = result["expectations"]
+    steps = sorted({f["step"] for f in result["frames"]} | {e["step"] for e in expectations})
+    n = 0
+    for step in steps:
+        for frame in (f for f in result["frames"] if f["step"] == step):
+            n += 1
+            _print_frame(n, frame, quotes, full)
+        for e in (e for e in expectations if e["step"] == step):
+            _print_expectation(e)
+    if result["error"]:
+        click.echo(click.style(f"error: {result['error']['message']}", fg="red"), err=True)
+    passed = sum(e["ok"] for e in expectations)
+    verdict = click.style("ok", fg="green") if result["ok"] else click.style("FAILED", fg="red", bold=True)
+    click.echo(f"{len(result['frames'])} frames, {passed}/{len(expectations)} expectations: {verdict}")
+    sys.exit(0 if result["ok"] else EXIT_FAILED)
+
+
+@timing.command("next")
+@click.option("--state", "state_file", required=True,
+              help="A state as JSON (any frame's state object is valid); '-' reads stdin.")
+@click.option("--ruleset", "-r", default=None, help="Ruleset of the state (default: its 'ruleset' or riftbound).")
+@edition_option
+@json_option
+@click.option("--full", is_flag=True, help="Do not clip long lines.")
+@click.pass_context
+@handle_errors
+def next_cmd(ctx: click.Context, state_file: str, ruleset: str | None, edition: str | None, as_json: bool,
+             full: bool) -> None:
+    """What happens next: the automatic steps, then who decides and every option, with the rules."""
+    try:
+        text = sys.stdin.read() if state_file == "-" else Path(state_file).read_text(encoding="utf-8")
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        click.echo(f"error: {state_file}:{exc.lineno}: not valid JSON: {exc.msg}", err=True)
+        sys.exit(EXIT_MALFORMED)
+    except (OSError, UnicodeDecodeError) as exc:
+        click.echo(f"error: cannot read {state_file}: {exc}", err=True)
+        sys.exit(EXIT_MALFORMED)
+    kb = timing_kb(ctx)
+    try:
+        out = kb.timing_next(data, ruleset=ruleset, edition=edition)
+    except QueryError as exc:
+        if exc.status in (400, 422) and isinstance(exc.detail, dict) and exc.detail.get("violations"):
+            click.echo(f"error: {exc.message}", err=True)
+            for v in exc.detail["violations"]:
+                for q in v["quotes"]:
+                    click.echo(_clip(f"    {q['rule']}  {q['text'] or '(' + q.get('missing', '') + ')'}", full),
+                               err=True)
+            sys.exit(EXIT_FAILED)
+        raise
+    if as_json:
+        emit_json(out)
+        return
+    for i, frame in enumerate(out["steps"], start=1):
+        _print_frame(i, frame, True, full)
+    if out["end"]:
+        click.echo(click.style(out["end"]["reason"], bold=True) + "  " + " ".join(out["end"]["rules"]))
+        return
+    d = out["decision"]
+    click.echo(click.style(f"{d['decider']} decides.", bold=True) + " Legal options:")
+    for o in d["options"]:
+        click.echo(f"  - {o['label']}  " + click.style(" ".join(o["rules"][:5]), dim=True))
+    if d["illegal"]:
+        click.echo("Not legal now:")
+        for o in d["illegal"]:
+            click.echo(f"  - {o['label']}")
+            for line in o["why"].splitlines():
+                click.echo(_clip("      " + line, full))
+
+
+@timing.command("check")
+@click.option("--ruleset", "-r", default="riftbound", show_default=True, help="Ruleset of the model.")
+@edition_option
+@json_option
+@click.pass_context
+@handle_errors
+def check_cmd(ctx: click.Context, ruleset: str, edition: str | None, as_json: bool) -> None:
+    """Check the model's citations against an edition and report coverage.
+
+    Fails when a cited number does not exist in a complete edition; for a partial edition
+    (the embedded excerpt) it lists the cited rules the corpus lacks.
+    """
+    out = timing_kb(ctx).timing_check(ruleset, edition)
+    if as_json:
+        emit_json(out)
+        sys.exit(0 if out["ok"] else EXIT_FAILED)
+    kind = "excerpt" if out["partial"] else "complete"
+    click.echo(f"{out['ruleset']} {out['edition']} ({kind}): {out['citations']} rules cited by "
+               f"{out['names']} transitions, checks and invariants")
+    for u in out["unknown"]:
+        near = f" (nearest: {', '.join(u['nearest'])})" if u.get("nearest") else ""
+        click.echo(click.style(f"  unknown rule {u['rule']}", fg="red") + f" cited by {', '.join(u['cited_by'])}{near}")
+    if out["lacking"]:
+        click.echo(f"  the loaded corpus lacks {len(out['lacking'])} cited rules: "
+                   + ", ".join(x["rule"] for x in out["lacking"]))
+    cov = out["coverage"]
+    click.echo(f"coverage: {cov['cited']}/{cov['rules']} rules cited")
+    for r in cov["ranges"]:
+        click.echo(f"  {r['range']}: {r['cited']}/{r['rules']}" + (f"  uncited: {', '.join(r['uncited'])}"
+                                                                   if r["uncited"] else ""))
+    verdict = click.style("ok", fg="green") if out["ok"] else click.style("FAILED", fg="red", bold=True)
+    click.echo(verdict)
+    sys.exit(0 if out["ok"] else EXIT_FAILED)
+
+
+@timing.command("list")
+@click.option("--ruleset", "-r", default=None, help="Only this ruleset's scenarios.")
+@json_option
+@handle_errors
+def list_cmd(ruleset: str | None, as_json: bool) -> None:
+    """List the worked scenarios that ship with rulekb."""
+    from kb.timing import list_scenarios
+    data = list_scenarios(ruleset)
+    if as_json:
+        emit_json(data)
+        return
+    for s in data:
+        click.echo(f"{s['ruleset']}/{s['name']}\n    {s['title']}")

@@ -1,0 +1,56 @@
+"""The executable timing models: "what happens next, and why".
+
+- :mod:`kb.timing.engine`: states, transitions, traces, ``advance``/``decision``/``explore``
+  (game-agnostic).
+- :mod:`kb.timing.models`: one model per ruleset (Riftbound today).
+- :mod:`kb.timing.scenario`: the YAML scenario format and its runner.
+- :mod:`kb.timing.explain`: explanations rendered from traces, quoting the rules.
+- :mod:`kb.timing.check`: citations checked against an edition, and coverage.
+- :mod:`kb.timing.api`: what :class:`kb.query.KnowledgeBase` answers, as plain dicts.
+
+Worked scenarios (the lessons' examples) ship with the package; the site lists them with
+:func:`list_scenarios` and loads one with :func:`load_scenario`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+SCENARIOS = Path(__file__).resolve().parent / "scenarios"
+
+
+def scenario_files(ruleset: str | None = None) -> list[Path]:
+    """The packaged worked scenarios, sorted by file name."""
+    folders = [SCENARIOS / ruleset] if ruleset else sorted(p for p in SCENARIOS.iterdir() if p.is_dir())
+    return sorted(f for d in folders if d.is_dir() for f in d.glob("*.yaml"))
+
+
+def list_scenarios(ruleset: str | None = None) -> list[dict[str, Any]]:
+    """Worked scenarios: ``name`` (the id to load), ``title`` (its sentence), ``ruleset``,
+    ``steps`` (how many)."""
+    out = []
+    for f in scenario_files(ruleset):
+        data = yaml.safe_load(f.read_text(encoding="utf-8"))
+        out.append({"name": f.stem, "ruleset": f.parent.name, "title": data.get("name", f.stem),
+                    "description": data.get("description", ""), "steps": len(data.get("steps") or [])})
+    return out
+
+
+def load_scenario(name: str, ruleset: str | None = None) -> dict[str, Any]:
+    """A packaged scenario by name (``riftbound/NAME`` or ``NAME``), as the parsed YAML.
+
+    Raises KeyError naming the available scenarios when there is no such scenario.
+    """
+    if "/" in name:
+        ruleset, name = name.split("/", 1)
+    for f in scenario_files(ruleset):
+        if f.stem == name:
+            return yaml.safe_load(f.read_text(encoding="utf-8"))
+    raise KeyError(f"no worked scenario {name!r}; available: "
+                   + ", ".join(s["name"] for s in list_scenarios(ruleset)))
+
+
+__all__ = ["list_scenarios", "load_scenario", "scenario_files", "SCENARIOS"]

@@ -1,0 +1,163 @@
+"""What the facade (:class:`kb.query.KnowledgeBase`) answers about timing, as plain dicts.
+
+Errors raise :class:`kb.query.QueryError`: 400 for input that is not well formed, 422 for
+a scenario or state the rules refuse (with the rules), 404 for an unknown edition.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kb.graph import RuleGraph
+from kb.timing import engine
+from kb.timing.check import check as check_citations
+from kb.timing.engine import FormatError, InvalidState, TimingError
+from kb.timing.explain import Explainer
+from kb.timing.models import RulesetModel, get_model
+from kb.timing.scenario import RunResult, ScenarioError, parse, run
+
+if TYPE_CHECKING:
+    from kb.query import KnowledgeBase
+
+
+def _error(status: int, message: str, detail: Any = None) -> Exception:
+    from kb.query import QueryError
+    return QueryError(status, message, detail)
+
+
+def spec_for(ruleset: str) -> RulesetModel:
+    try:
+        return get_model(ruleset)
+    except FormatError as exc:
+        raise _error(404, exc.message, {"field": "ruleset"}) from exc
+
+
+def graph_for(kb: KnowledgeBase, spec: RulesetModel, edition: str | None, required: bool = False) -> RuleGraph | None:
+    """The edition to quote from. The model cites one edition; until the edition mapping
+    carries its citations, another edition is refused rather than quoted wrongly."""
+    from kb.query import QueryError
+    edition = edition or spec.citation_edition
+    if edition != spec.citation_edition:
+        raise _error(422, f"the {spec.ruleset} timing model cites edition {spec.citation_edition}; "
+                          f"its citations are not yet carried to edition {edition}",
+                     {"edition": edition, "citation_edition": spec.citation_edition})
+    try:
+        return kb.edition(spec.ruleset, edition)
+    except QueryError:
+        if required:
+            raise
+        return None
+
+
+def run_json(result: RunResult, explainer: Explainer) -> dict[str, Any]:
+    """A run as the JSON the CLI prints and the API returns."""
+    sc = result.scenario
+    return {
+        "ok": result.ok,
+        "name": sc.name, "ruleset": sc.ruleset, "edition": sc.edition, "file": sc.file,
+        "frames": [explainer.frame_json(f.node, f.step, f.state, f.note) for f in result.frames],
+        "expectations": [{"step": e.step, "kind": e.kind, "ok": e.ok, "expected": e.expected,
+                          "actual": e.actual, "failed": e.failed,
+                          **({"forbidden_by": e.forbidden_by} if e.forbidden_by else {})}
+                         for e in result.expectations],
+        "error": result.error,
+        "state": result.spec.state_json(result.model, result.final) if result.final is not None else None,
+    }
+
+
+def timing_run(kb: KnowledgeBase, scenario: Any, file: str = "") -> dict[str, Any]:
+    """Run a scenario given as a dict (parsed YAML)."""
+    try:
+        sc = parse(scenario, file)
+        spec = get_model(sc.ruleset)
+        rg = graph_for(kb, spec, sc.edition)
+        result = run(sc)
+    except ScenarioError as exc:
+        raise _error(422, str(exc), exc.as_dict()) from exc
+    return run_json(result, Explainer(rg, spec.ruleset, sc.edition))
+
+
+def timing_next(kb: KnowledgeBase, state: Any, ruleset: str | None = None,
+                edition: str | None = None) -> dict[str, Any]:
+    """The automatic steps from ``state`` until a decision, then the decision with every legal
+    option and the tempting illegal ones (each with the rules that forbid it)."""
+    if isinstance(state, dict) and ruleset is None:
+        ruleset = state.get("ruleset")
+    spec = spec_for(ruleset or "riftbound")
+    try:
+        model, s, violations = spec.state_from_json(state)
+    except FormatError as exc:
+        raise _error(400, f"malformed state: {exc}", {"field": exc.field}) from exc
+    rg = graph_for(kb, spec, edition)
+    explainer = Explainer(rg, spec.ruleset, edition or spec.citation_edition)
+    violations = violations + model.validate(s)
+    if violations:
+        raise _error(422, "the rules cannot produce this state: " + "; ".join(
+            f"{v.message} (rule {', '.join(v.rules)})" for v in violations),
+            {"violations": [{**v.as_dict(), "quotes": [explainer.quote(r) for r in v.rules]}
+                            for v in violations]})
+    try:
+        outcome = engine.next_steps(model, s)
+    except InvalidState as exc:  # pragma: no cover - validated above
+        raise _error(422, str(exc), {"violations": [v.as_dict() for v in exc.violations]}) from exc
+    except TimingError as exc:
+        raise _error(422, str(exc), {"rules": list(exc.rules)}) from exc
+    frames = [explainer.frame_json(n, 0, spec.state_json(model, n.after)) for n in outcome.steps]
+    decision = None
+    if outcome.decision is not None:
+        d = outcome.decision
+        decision = {"decider": d.decider,
+                    "options": [explainer.option_json(o, spec.option_action(o)) for o in d.options],
+                    "illegal": [explainer.option_json(o, spec.option_action(o)) for o in d.illegal]}
+    end = None
+    if outcome.end is not None:
+        end = {"reason": outcome.end[0], "rules": list(outcome.end[1]),
+               "quotes": [explainer.quote(r) for r in outcome.end[1]]}
+    return {"ok": True, "ruleset": spec.ruleset, "edition": edition or spec.citation_edition,
+            "steps": frames, "decision": decision, "end": end, "state": spec.state_json(model, outcome.state)}
+
+
+def timing_check(kb: KnowledgeBase, ruleset: str | None = None, edition: str | None = None) -> dict[str, Any]:
+    spec = spec_for(ruleset or "riftbound")
+    rg = graph_for(kb, spec, edition, required=True)
+    assert rg is not None
+    return check_citations(spec, rg)
+
+
+def transitions_citing(ruleset: str, edition: str, number: str) -> list[dict[str, Any]]:
+    """Transitions, steps, checks and invariants whose citations include ``number``."""
+    try:
+        spec = get_model(ruleset)
+    except FormatError:
+        return []
+    if edition != spec.citation_edition:
+        return []
+    model = _model(spec)
+    out = []
+    for name, rules in spec.citations.items():
+        if number not in rules:
+            continue
+        kind, description = "transition", name
+        if name.startswith("check."):
+            check = model.checks.get(name[6:])
+            kind, description = "check", check.summary if check else name
+        elif name.startswith("invariant."):
+            inv = next((i for i in model.invariants if i.name == name[10:]), None)
+            kind, description = "invariant", inv.summary if inv else name
+        elif name.startswith("state."):
+            kind, description = "state-check", "refuses states that break it"
+        elif name in model.transitions:
+            t = model.transitions[name]
+            kind, description = t.kind, t.summary
+        out.append({"name": name, "model": spec.ruleset, "kind": kind, "description": description,
+                    "rules": list(rules)})
+    return out
+
+
+_MODELS: dict[str, Any] = {}
+
+
+def _model(spec: RulesetModel) -> Any:
+    if spec.ruleset not in _MODELS:
+        _MODELS[spec.ruleset] = spec.make()
+    return _MODELS[spec.ruleset]

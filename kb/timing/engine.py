@@ -1,0 +1,431 @@
+"""The timing engine: states, transitions, traces. It knows no game.
+
+A game is a :class:`Model`: a set of :class:`Transition` objects (FLINT's acts: a name, the
+rules they implement, preconditions, an effect) over immutable states the model defines,
+plus :class:`Check` objects (legality checks, each citing the rule that forbids what it
+refuses) and :class:`Invariant` objects. Running a transition produces a :class:`TraceNode`
+(Catala's trace tree: the transition, the rules it cites, the state before and after, and
+child nodes for the steps taken inside it).
+
+"What happens next" (:func:`advance`) applies the one enabled automatic transition, again
+and again, until a player must decide; then :func:`decision` lists who decides, every legal
+option with its rules, and the tempting illegal ones with the checks that forbid them.
+Two enabled automatic transitions are a :class:`Conflict`; a state where nothing applies
+and nobody decides is a :class:`NoValue` — both first-class errors, never a silent guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Rules = tuple[str, ...]
+Params = Mapping[str, Any]
+State = Any
+TransitionKind = Literal["automatic", "decision", "step"]
+
+
+# -- errors ------------------------------------------------------------------------------
+class TimingError(Exception):
+    """Base of every error the engine reports; ``rules`` names the rules involved."""
+
+    rules: Rules = ()
+
+
+@dataclass(frozen=True)
+class Violation:
+    """Why a state cannot occur: a message, the rules it breaks, the field at fault."""
+
+    message: str
+    rules: Rules
+    field: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"message": self.message, "rules": list(self.rules), "field": self.field}
+
+
+class InvalidState(TimingError):
+    """A state the rules cannot produce (two players with priority, focus outside a showdown…)."""
+
+    def __init__(self, violations: list[Violation]):
+        self.violations = violations
+        self.rules = tuple(r for v in violations for r in v.rules)
+        super().__init__("; ".join(f"{v.message} (rule {', '.join(v.rules)})" for v in violations))
+
+
+class IllegalAction(TimingError):
+    """An action the rules forbid now; ``option`` names the checks that fail."""
+
+    def __init__(self, option: Option, message: str = ""):
+        self.option = option
+        self.rules = tuple(r for c in option.forbidden_by for r in c.rules)
+        why = "; ".join(f"{c.summary} (rule {', '.join(c.rules)})" for c in option.forbidden_by)
+        super().__init__(message or f"{option.label} is not legal now: {why}")
+
+
+class Conflict(TimingError):
+    """Two automatic transitions apply at once: the model (or the state) is ambiguous."""
+
+    def __init__(self, candidates: list[tuple[Transition, Params]]):
+        self.candidates = candidates
+        self.rules = tuple(r for t, _ in candidates for r in t.rules)
+        super().__init__("more than one step applies: " + ", ".join(t.label(p) for t, p in candidates))
+
+
+class FormatError(TimingError):
+    """Input (a scenario, a state) that is not well formed; ``field`` says where."""
+
+    def __init__(self, message: str, field: str = ""):
+        self.message = message
+        self.field = field
+        super().__init__(f"{field}: {message}" if field else message)
+
+
+class NoValue(TimingError):
+    """No automatic step applies, nobody has a decision, and the state is not terminal."""
+
+
+class InvariantBroken(TimingError):
+    def __init__(self, invariant: Invariant, node: TraceNode):
+        self.invariant = invariant
+        self.node = node
+        self.rules = invariant.rules
+        super().__init__(f"invariant broken after {node.label}: {invariant.summary} "
+                         f"(rule {', '.join(invariant.rules)})")
+
+
+# -- the vocabulary of a model ------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class Check:
+    """A legality check (a FLINT precondition): it holds, or it forbids with its rules."""
+
+    name: str
+    rules: Rules
+    summary: str
+    holds: Callable[[State, Params], bool]
+    tempting: bool = True  # list as a tempting illegal option when it is the one that fails
+
+    def __repr__(self) -> str:
+        return f"Check({self.name})"
+
+
+@dataclass(frozen=True, eq=False)
+class Transition:
+    """A transition of the procedure (a FLINT act).
+
+    ``kind`` is ``automatic`` (the game performs it when it is the only one enabled),
+    ``decision`` (a player chooses it; ``params["player"]`` is who) or ``step`` (a part of
+    another transition, recorded as a child node). ``bindings`` lists the candidate
+    parameters in a state (for decisions: every attempt worth considering, legal or not);
+    ``effect`` returns the new state and may record child steps on the :class:`Trace`.
+    """
+
+    name: str
+    kind: TransitionKind
+    rules: Rules
+    summary: str
+    text: str = ""  # a sentence about one occurrence, formatted with its params
+    preconditions: tuple[Check, ...] = ()
+    bindings: Callable[[State], Iterable[Params]] | None = None
+    effect: Callable[[State, Params, Trace], State] | None = None
+
+    def label(self, params: Params) -> str:
+        try:
+            return (self.text or self.summary).format(**params)
+        except (KeyError, IndexError, ValueError):
+            return self.summary
+
+    def failing(self, state: State, params: Params) -> tuple[Check, ...]:
+        """The preconditions that do not hold, in declaration order."""
+        return tuple(c for c in self.preconditions if not c.holds(state, params))
+
+    def __repr__(self) -> str:
+        return f"Transition({self.name})"
+
+
+@dataclass(frozen=True, eq=False)
+class Invariant:
+    """A property every step must keep; ``holds`` sees one trace node (with before/after)."""
+
+    name: str
+    rules: Rules
+    summary: str
+    holds: Callable[[TraceNode], bool]
+
+
+@dataclass
+class TraceNode:
+    """One node of the trace tree: a transition taken, with its params and child steps."""
+
+    transition: Transition
+    params: Params
+    before: State
+    after: State
+    children: list[TraceNode] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return self.transition.name
+
+    @property
+    def rules(self) -> Rules:
+        return self.transition.rules
+
+    @property
+    def label(self) -> str:
+        return self.transition.label(self.params)
+
+    def walk(self) -> Iterator[TraceNode]:
+        """This node and its descendants, depth first, in the order they happened."""
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+
+class Trace:
+    """Collects the child steps of the transition whose effect is running."""
+
+    def __init__(self, model: Model, node: TraceNode):
+        self.model = model
+        self.node = node
+
+    def step(self, name: str, state: State, params: Params | None = None) -> State:
+        """Run a step transition (its effect, if any) and record it as a child node."""
+        t = self.model.transitions[name]
+        params = dict(params or {})
+        child = TraceNode(t, params, state, state)
+        self.node.children.append(child)
+        if t.effect is not None:
+            child.after = t.effect(state, params, Trace(self.model, child))
+        return child.after
+
+    def note(self, name: str, state: State, params: Params | None = None) -> None:
+        """Record a step that changes nothing itself (a rule that was applied or checked)."""
+        self.node.children.append(TraceNode(self.model.transitions[name], dict(params or {}), state, state))
+
+
+@dataclass(frozen=True)
+class Option:
+    """A decision a player could take: legal when nothing forbids it."""
+
+    transition: Transition
+    params: Params
+    forbidden_by: tuple[Check, ...] = ()
+
+    @property
+    def legal(self) -> bool:
+        return not self.forbidden_by
+
+    @property
+    def label(self) -> str:
+        return self.transition.label(self.params)
+
+    @property
+    def player(self) -> str | None:
+        return self.params.get("player")
+
+
+@dataclass
+class Decision:
+    """Who must decide now, what they may do, and what they may not (with the rules)."""
+
+    decider: str
+    options: list[Option]
+    illegal: list[Option] = field(default_factory=list)
+
+
+@dataclass
+class Outcome:
+    """The result of :func:`advance`: the automatic steps taken, then a decision or an end."""
+
+    state: State
+    steps: list[TraceNode]
+    decision: Decision | None
+    end: tuple[str, Rules] | None = None
+
+
+class Model:
+    """Base class of a game's timing model. Subclasses fill in the class attributes."""
+
+    ruleset: str = ""
+    citation_edition: str = ""
+    citations: Mapping[str, Rules] = {}
+    transitions: dict[str, Transition] = {}
+    checks: dict[str, Check] = {}
+    invariants: tuple[Invariant, ...] = ()
+
+    def validate(self, state: State) -> list[Violation]:
+        """Every reason ``state`` cannot occur under the rules (empty when it can)."""
+        return []
+
+    def terminal(self, state: State) -> tuple[str, Rules] | None:
+        """Why the model stops here (a sentence and its rules), or None if play goes on."""
+        return None
+
+    def tempting(self, state: State, option: Option) -> bool:
+        """Whether an illegal option is worth listing (one a player might try)."""
+        return True
+
+    def cited(self) -> dict[str, Rules]:
+        """Every transition and check, by name, with the rules it cites."""
+        out = {n: t.rules for n, t in self.transitions.items()}
+        out.update({n: c.rules for n, c in self.checks.items()})
+        out.update({i.name: i.rules for i in self.invariants})
+        return out
+
+
+# -- running -----------------------------------------------------------------------------
+def _node(model: Model, t: Transition, state: State, params: Params) -> TraceNode:
+    node = TraceNode(t, dict(params), state, state)
+    if t.effect is not None:
+        node.after = t.effect(state, node.params, Trace(model, node))
+    return node
+
+
+def check_invariants(model: Model, node: TraceNode) -> None:
+    """Raise :class:`InvariantBroken` if a step (or any of its children) breaks one."""
+    for n in node.walk():
+        for inv in model.invariants:
+            if not inv.holds(n):
+                raise InvariantBroken(inv, n)
+    broken = model.validate(node.after)
+    if broken:
+        raise InvariantBroken(Invariant("reachable-state", broken[0].rules,
+                                        "the step produced a state the rules cannot produce: "
+                                        + broken[0].message, lambda _n: False), node)
+
+
+def automatic(model: Model, state: State) -> list[tuple[Transition, Params]]:
+    """Every enabled automatic transition with its params."""
+    out = []
+    for t in model.transitions.values():
+        if t.kind != "automatic" or t.bindings is None:
+            continue
+        for params in t.bindings(state):
+            if not t.failing(state, params):
+                out.append((t, params))
+    return out
+
+
+def options(model: Model, state: State) -> list[Option]:
+    """Every candidate decision in ``state``, legal or not."""
+    out = []
+    for t in model.transitions.values():
+        if t.kind != "decision" or t.bindings is None:
+            continue
+        for params in t.bindings(state):
+            out.append(Option(t, dict(params), t.failing(state, params)))
+    return out
+
+
+def decision(model: Model, state: State, *, with_illegal: bool = True) -> Decision | None:
+    """The decision due now, or None. Legal options of two players at once are a Conflict."""
+    found = options(model, state)
+    legal = [o for o in found if o.legal]
+    if not legal:
+        return None
+    deciders = sorted({o.player for o in legal if o.player is not None})
+    if len(deciders) != 1:
+        raise Conflict([(o.transition, o.params) for o in legal])
+    illegal = []
+    if with_illegal:
+        illegal = [o for o in found if not o.legal and all(c.tempting for c in o.forbidden_by)
+                   and model.tempting(state, o)]
+    return Decision(deciders[0], legal, illegal)
+
+
+def advance(model: Model, state: State, *, limit: int = 500, invariants: bool = True,
+            with_illegal: bool = True) -> Outcome:
+    """Take automatic steps until a decision is due or the model reaches an end."""
+    steps: list[TraceNode] = []
+    for _ in range(limit):
+        enabled = automatic(model, state)
+        if len(enabled) > 1:
+            raise Conflict(enabled)
+        if enabled:
+            t, params = enabled[0]
+            node = _node(model, t, state, params)
+            if invariants:
+                check_invariants(model, node)
+            steps.append(node)
+            state = node.after
+            continue
+        d = decision(model, state, with_illegal=with_illegal)
+        if d is not None:
+            return Outcome(state, steps, d)
+        end = model.terminal(state)
+        if end is not None:
+            return Outcome(state, steps, None, end)
+        raise NoValue("no rule of the model says what happens next in this state")
+    raise NoValue(f"more than {limit} automatic steps without a decision (a loop in the model?)")
+
+
+def apply(model: Model, state: State, name: str, params: Params, *, invariants: bool = True) -> TraceNode:
+    """Take a decision. Raises :class:`IllegalAction` (with the forbidding checks) if illegal."""
+    t = model.transitions[name]
+    failing = t.failing(state, params)
+    if failing:
+        raise IllegalAction(Option(t, dict(params), failing))
+    node = _node(model, t, state, params)
+    if invariants:
+        check_invariants(model, node)
+    return node
+
+
+def next_steps(model: Model, state: State, **kwargs: Any) -> Outcome:
+    """Validate a state given from outside, then :func:`advance` from it."""
+    broken = model.validate(state)
+    if broken:
+        raise InvalidState(broken)
+    return advance(model, state, **kwargs)
+
+
+@dataclass
+class Exploration:
+    """What :func:`explore` saw: states visited, decisions taken, ends reached."""
+
+    states: int = 0
+    decisions: int = 0
+    ends: int = 0
+    steps: int = 0
+    max_depth: int = 0
+
+
+def explore(model: Model, state: State, depth: int,
+            visit: Callable[[TraceNode], None] | None = None) -> Exploration:
+    """Try every decision sequence up to ``depth`` decisions (states deduplicated).
+
+    Every step is checked against the model's invariants; ``visit`` sees every node.
+    """
+    stats = Exploration()
+    seen: dict[Any, int] = {}
+
+    def walk(state: State, left: int) -> None:
+        outcome = advance(model, state, with_illegal=False)
+        for node in outcome.steps:
+            stats.steps += 1
+            if visit:
+                for n in node.walk():
+                    visit(n)
+        key = outcome.state
+        if seen.get(key, -1) >= left:
+            return
+        seen[key] = left
+        stats.states = len(seen)
+        if outcome.decision is None:
+            stats.ends += 1
+            return
+        if left == 0:
+            return
+        stats.max_depth = max(stats.max_depth, depth - left + 1)
+        for option in outcome.decision.options:
+            stats.decisions += 1
+            node = apply(model, outcome.state, option.transition.name, option.params)
+            if visit:
+                for n in node.walk():
+                    visit(n)
+            walk(node.after, left - 1)
+
+    walk(state, depth)
+    return stats

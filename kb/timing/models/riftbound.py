@@ -1,0 +1,1535 @@
+"""The Riftbound timing model: the turn's states, priority and focus, HOT FEPR, showdowns
+and combat, as transitions that cite the Core Rules.
+
+Every transition, step, legality check and invariant takes its rule numbers from
+:data:`CITATIONS`, the one table of citations (written against edition 1.4, see
+:data:`CITATION_EDITION`; carrying them to another edition means mapping this table).
+
+Scope: the Main Phase of one turn. Cards are abstract (a name, a type, keywords, triggers,
+activated abilities and a few instructions: counter, draw, create reflexive triggers, play a
+card from hand, kill or move a unit). Choices the rules leave to players but that do not
+change timing are made by the model in a fixed way and said so in the trace: simultaneous
+triggers are ordered by turn order then listing order (383.3.d), combat damage is assigned
+to units in listing order, lethal damage first (465.2.c.3), and when several battlefields are
+staged the first listed is chosen (461.1). Cleanups are shown only when they change
+something the timing depends on (staging a showdown or combat, control).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from kb.timing.engine import (Check, Invariant, Model, Option, Params, Rules, Trace, TraceNode,
+                              Transition, Violation)
+
+CITATION_EDITION = "1.4"
+
+# The one table: every name a trace, a check or an invariant can carry → the rules it
+# implements (edition 1.4 numbering). Keep entries short: the first rules are the ones an
+# explanation quotes first.
+CITATIONS: dict[str, Rules] = {
+    # -- decisions: discretionary actions and the choices of playing an item ------------
+    "play": ("338.1", "338.1.a", "338.1.a.4", "338.1.a.7", "419.1", "419.2", "354", "354.2"),
+    "activate": ("338.1.a", "377.3", "377.3.a", "377.3.a.1", "401", "401.1", "399", "400"),
+    "hide": ("421.1", "421.2", "811.1.b", "811.1.c", "811.1.c.1", "811.1.c.2"),
+    "standard-move": ("144", "144.2", "144.4.a", "144.4.b", "446.3", "446.3.c", "453", "319.8"),
+    "pass-priority": ("338.1.b", "338.1.b.1", "313.3"),
+    "pass-focus": ("347", "347.2"),
+    "end-main-phase": ("316.9", "316.9.a", "316.9.b", "305"),
+    "perform-trigger": ("383.3.a", "383.3.a.1", "402.1", "383.3.e.2.a"),
+    "decline-trigger": ("383.3.a.2", "402.1.a", "383.3.e.2.b"),
+    # -- steps inside a decision ----------------------------------------------------------
+    "closes-state": ("354.1", "309.1", "331.1", "328", "330"),
+    "joins-chain": ("330.1", "330.2", "338.1.a.5"),
+    "starts-chain-in-showdown": ("347.1", "347.1.a", "342", "342.1"),
+    "legally-timed": ("338.1.a.6", "358.4", "338.1.a.3", "358.5"),
+    "play-from-facedown": ("811.1.c.3", "811.6", "811.1.d.1", "421.3"),
+    "ambush-permission": ("822.1.b", "822.1.c"),
+    "move-contests": ("190.3.a", "190.3.a.1", "450"),
+    "pass-step-resolve": ("339.1",),
+    "pass-step-continue": ("339.2", "312.2.d"),
+    "focus-passes": ("347.2.b", "313.2", "312.2.b"),
+    "showdown-closes": ("347.2.a", "348"),
+    # -- HOT FEPR ------------------------------------------------------------------------
+    "finalize": ("334.2", "336", "337.1", "337.1.a", "337.1.b", "329.3", "352.2"),
+    "counts-as-finalized": ("812.1.c", "419.4.b"),
+    "lingers": ("359.3", "359.3.a", "359.3.c", "406.4"),
+    "resolves-immediately": ("337.2", "359.2", "400.2", "429.2"),
+    "finalize-next": ("337.3", "359.3.b", "406.3", "336.1"),
+    "priority-to-next-item": ("337.4", "312.2.c", "312.3"),
+    "trigger-removed": ("402.4", "402.4.a"),
+    "play-undone": ("822.3", "822.3.a", "358.5"),
+    "resolve": ("340.1", "359.3.d", "406.5"),
+    "enters-board": ("351.1", "359.2.c", "359.2.d", "319.6"),
+    "add-resolves": ("429.2.a", "429.2.b"),
+    "completes-play": ("350.1", "351.2", "419.4.a"),
+    "open-state": ("340.2", "309.2", "331.2", "310.1", "310.3"),
+    "focus-passes-after-chain": ("340.2.a", "346", "347.1.b"),
+    "focus-stays": ("346.1",),
+    "back-to-finalize": ("340.3", "354.3", "401.2"),
+    "priority-to-newest": ("340.4", "312.2.c"),
+    "receive-priority": ("335", "312.2.a", "310.1.a"),
+    "focus-holder-priority": ("335.1", "313.2", "312.2.b"),
+    # -- instructions while an item resolves ---------------------------------------------
+    "counter": ("425.1", "425.1.a", "425.1.a.1", "425.1.b", "419.4.a.1"),
+    "draw": ("413.1", "413.2.b"),
+    "create-reflexive-trigger": ("387", "388", "388.1", "388.2", "387.1.a"),
+    "play-from-effect": ("419.3", "419.3.a", "419.3.b", "354.3"),
+    "no-eligible-card": ("419.3.c",),
+    "kill": ("428.1", "428.2", "321.1"),
+    "move-unit": ("420.1", "446.1", "446.3.c", "449", "321.1"),
+    "add-resources": ("429.1",),
+    "instruction-skipped": ("359.3.e.6", "359.3.e.7", "359.3.e.10"),
+    "legion-active": ("812.1.b.1", "812.1.c"),
+    "triggers": ("383", "383.3", "383.2.c", "384.2", "334.1"),
+    "play-effect-triggers": ("383.4.a", "383.4.a.2", "419.4.a"),
+    "death-triggers": ("428.1.a.1.b", "323.4"),
+    "conquer-triggers": ("383.4.c", "383.4.c.2.a"),
+    "trigger-order": ("383.3.d", "383.3.d.1", "303.2.a"),
+    # -- tasks: cleanups, showdowns and combat ---------------------------------------------
+    "cleanup": ("333", "333.1", "319", "320", "323"),
+    "control-lost": ("323.6", "190.4.c"),
+    "showdown-begins": ("323.12", "344", "345", "316.8.b"),
+    "combat-begins": ("323.13", "460", "316.7.a", "461.1"),
+    "becomes-combat-showdown": ("323.14", "460.1", "344.1", "316.8.b.1.a"),
+    "combat-opens": ("464", "464.1", "464.2", "464.2.a", "316.8.a"),
+    "start-of-combat": ("464.2.b",),
+    "establish-attacker-defender": ("464.2.c", "464.2.c.1", "464.2.c.2", "464.2.c.3", "464.2.c.3.a"),
+    "attacker-gains-focus": ("464.2.d", "464.2.c.1.a", "313.2"),
+    "focus-maintained": ("464.2.c.1.b",),
+    "combat-chain": ("464.2.e", "464.2.e.1", "383.4.e.2", "383.4.f.2", "334.1"),
+    "combat-state-closes": ("464.2.f", "464.2.g"),
+    "combat-state-open": ("464.2.f.1",),
+    "settle-control": ("348.2", "348.2.a", "190.4", "190.3.b"),
+    "conquer": ("348.2.a.1", "466.5.d", "469"),
+    "showdown-ends": ("308.2", "313.5"),
+    "combat-showdown-closes": ("348.1", "465", "465.1"),
+    "combat-damage": ("465.2", "465.2.a", "465.2.b", "465.2.c", "465.2.c.3", "465.2.d"),
+    "no-combat-damage": ("465.1",),
+    "resolution-step": ("465.3", "466"),
+    "combat-cleanup": ("466.1", "466.1.a", "466.1.a.1", "466.1.a.2", "323.5"),
+    "combat-result": ("466.2", "466.3", "466.3.a", "466.3.b", "466.3.c", "466.3.d"),
+    "establish-control": ("466.4", "466.5", "466.5.a", "466.5.b", "466.5.e"),
+    "combat-ends": ("466.6", "466.7", "466.7.a", "466.7.b", "466.7.c"),
+    # -- legality checks (what forbids a tempting action) ---------------------------------
+    "check.has-priority": ("312.1", "312.1.a", "312.1.b"),
+    "check.not-mid-procedure": ("334", "334.2", "334.2.a", "336", "337.1"),
+    "check.own-turn-neutral-open": ("310.1.a", "316.5.b", "409"),
+    "check.closed-state-needs-reaction": ("309.1.a", "331.1.a", "331.1.b", "338.1.a.1", "338.1.a.2",
+                                          "813.1.c.1"),
+    "check.showdown-needs-action": ("308.1.a", "343.1.a", "343.1.b", "313.1.a", "806.1.b", "813.1.b"),
+    "check.focus": ("313.1", "313.4", "347"),
+    "check.in-hand": ("419.1.a",),
+    "check.facedown-ready": ("811.1.b", "421.3"),
+    "check.targets": ("355.8", "355.9"),
+    "check.location": ("355.2", "355.2.a", "822.1.b", "806.3", "813.3.a"),
+    "check.ability-on-board": ("380", "145.2"),
+    "check.ability-timing": ("381", "145.2", "806.1.c.2", "813.1.c.2"),
+    "check.move-timing": ("144.1.a", "144.1.b", "144.1.c", "446.3.c"),
+    "check.unit-ready": ("144.2",),
+    "check.move-destination": ("144.4", "144.4.a.1", "449.2"),
+    "check.hide-timing": ("811.1.b", "421.2.a"),
+    "check.hide-battlefield": ("421.1", "811.1.b"),
+    "check.trigger-controller": ("383.3.a", "190.6.a"),
+    "check.trigger-optional": ("383.3.a.3", "402.4.b"),
+    # -- invariants -----------------------------------------------------------------------
+    "invariant.one-priority": ("312",),
+    "invariant.focus-in-showdown": ("313.5", "313.1"),
+    "invariant.finalize-in-order": ("337.1.b",),
+    "invariant.newest-resolves": ("340.1",),
+    "invariant.no-action-on-chain": ("309.1.a",),
+    "invariant.single-pass": ("347.2.a",),
+    # -- why a state cannot occur ---------------------------------------------------------
+    "state.one-priority": ("312",),
+    "state.focus-neutral": ("313.5",),
+    "state.focus-priority": ("335.1", "313.2", "313.4"),
+    "state.showdown-focus": ("345", "347"),
+    "state.finalized-above-pending": ("337.1.b", "329.3"),
+    "state.permanent-finalized-on-chain": ("337.2", "359.2"),
+    "state.neutral-priority": ("335", "312.2.a", "310.1.a"),
+    "state.chain-without-priority": ("337.4", "340.4", "312.2.c"),
+    "state.passes": ("339.1",),
+    "state.showdown-passes": ("347.2.a",),
+    "state.turn-state": ("308", "309", "310"),
+    "state.combat-players": ("462", "316.7.d"),
+}
+
+KEYWORDS = frozenset({"Action", "Reaction", "Hidden", "Ambush", "Legion"})
+CARD_TYPES = ("spell", "unit", "gear")
+TRIGGER_EVENTS = ("play", "attack", "defend", "conquer", "leave", "move")
+# Tasks that wait until the chain is empty ("Resolve any items on the chain … before
+# performing this step", 466.2, 466.4, 466.6).
+DEFERRED_TASKS = frozenset({"combat-result", "establish-control", "combat-ends"})
+
+
+def cite(name: str) -> Rules:
+    return CITATIONS[name]
+
+
+# -- cards ---------------------------------------------------------------------------------
+Effect = tuple[Any, ...]  # ("draw", 1), ("counter", "target"), ("create", name, effects, times)…
+
+
+@dataclass(frozen=True)
+class Trigger:
+    """A triggered ability printed on a permanent: ``on`` an event, optional ("you may")."""
+
+    on: str
+    name: str
+    effects: tuple[Effect, ...] = ()
+    optional: bool = False
+    what: str = "self"  # for on: play — self (a Play Effect), or spell|unit|gear|card you play
+
+
+@dataclass(frozen=True)
+class Ability:
+    """An activated ability of a permanent; ``add`` marks an ability that Adds resources."""
+
+    name: str
+    keywords: frozenset[str] = frozenset()
+    effects: tuple[Effect, ...] = ()
+    add: bool = False
+
+
+@dataclass(frozen=True)
+class Card:
+    name: str
+    type: str
+    keywords: frozenset[str] = frozenset()
+    effects: tuple[Effect, ...] = ()
+    legion: tuple[Effect, ...] = ()
+    triggers: tuple[Trigger, ...] = ()
+    abilities: tuple[Ability, ...] = ()
+    might: int = 1
+
+
+# -- state ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Item:
+    """A chain item: a card being played, an activated ability or a triggered ability."""
+
+    id: int
+    name: str
+    controller: str
+    kind: str  # spell | unit | gear | ability | trigger
+    status: str = "pending"  # pending | finalized
+    card: str | None = None
+    source: str | None = None
+    effects: tuple[Effect, ...] = ()
+    add: bool = False
+    optional: bool = False
+    decided: bool = False
+    origin: str = "hand"  # hand | facedown | effect | activated | trigger | reflexive
+    to: str | None = None
+    target: str | None = None
+    ambush: bool = False
+    keywords: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Permanent:
+    name: str
+    card: str
+    controller: str
+    location: str  # "base" or a battlefield's name
+    exhausted: bool = False
+    designation: str | None = None  # attacker | defender
+    damage: int = 0
+
+
+@dataclass(frozen=True)
+class Battlefield:
+    name: str
+    controller: str | None = None
+    contested_by: str | None = None
+
+
+@dataclass(frozen=True)
+class Showdown:
+    battlefield: str
+    combat: bool = False
+    passes: int = 0  # players who passed focus in sequence (347.2.a)
+
+
+@dataclass(frozen=True)
+class Combat:
+    battlefield: str
+    attacker: str
+    defender: str
+    step: str = "showdown"  # showdown | damage | resolution
+    new_showdown: bool = True
+    result: str | None = None
+
+
+@dataclass(frozen=True)
+class State:
+    """One moment of the Main Phase. Players are in turn order; the first is the turn player."""
+
+    players: tuple[str, ...]
+    priority: str | None = None
+    focus: str | None = None
+    chain: tuple[Item, ...] = ()
+    passes: int = 0  # players who passed priority in sequence (339.1)
+    showdown: Showdown | None = None
+    combat: Combat | None = None
+    opened_by: str | None = None  # what opened the chain: play | trigger | add (346.1)
+    tasks: tuple[str, ...] = ()
+    phase: str = "main"  # main | ending
+    board: tuple[Permanent, ...] = ()
+    battlefields: tuple[Battlefield, ...] = ()
+    hands: tuple[tuple[str, tuple[str, ...] | None], ...] = ()
+    facedown: tuple[tuple[str, str, str, bool], ...] = ()  # (card, player, battlefield, hidden this turn)
+    finalized: tuple[tuple[str, str, int], ...] = ()  # (player, card, item id) this turn (812.1.c)
+    played: tuple[tuple[str, str], ...] = ()  # (player, card) whose play completed (419.4.a)
+    drawn: tuple[tuple[str, int], ...] = ()
+    trash: tuple[str, ...] = ()
+    scored: tuple[tuple[str, str], ...] = ()
+    next_id: int = 1
+
+    # -- derived --------------------------------------------------------------------------
+    @property
+    def turn_player(self) -> str:
+        return self.players[0]
+
+    @property
+    def in_showdown(self) -> bool:
+        """A showdown or a combat is in progress (308.1)."""
+        return self.showdown is not None or self.combat is not None
+
+    @property
+    def turn_state(self) -> str:
+        return f"{'showdown' if self.in_showdown else 'neutral'}-{'closed' if self.chain else 'open'}"
+
+    @property
+    def pending(self) -> list[Item]:
+        return [i for i in self.chain if i.status == "pending"]
+
+    def next_player(self, player: str) -> str:
+        return self.players[(self.players.index(player) + 1) % len(self.players)]
+
+    def hand(self, player: str) -> tuple[str, ...] | None:
+        for p, cards in self.hands:
+            if p == player:
+                return cards
+        return None
+
+    def units_at(self, location: str, controller: str | None = None) -> list[Permanent]:
+        return [u for u in self.board if u.location == location
+                and (controller is None or u.controller == controller)]
+
+    def permanent(self, name: str) -> Permanent | None:
+        return next((u for u in self.board if u.name == name), None)
+
+    def battlefield(self, name: str) -> Battlefield | None:
+        return next((b for b in self.battlefields if b.name == name), None)
+
+    def ready_task(self) -> str | None:
+        """The outstanding task to handle now (tasks go first: HOT FEPR, 334)."""
+        if not self.tasks:
+            return None
+        task = self.tasks[0]
+        return None if task in DEFERRED_TASKS and self.chain else task
+
+
+def _drawn(state: State, player: str, n: int) -> tuple[tuple[str, int], ...]:
+    counts = dict(state.drawn)
+    counts[player] = counts.get(player, 0) + n
+    return tuple(sorted(counts.items()))
+
+
+def _set_hand(state: State, player: str, cards: tuple[str, ...] | None) -> tuple:
+    return tuple((p, cards if p == player else c) for p, c in state.hands)
+
+
+def _replace_item(chain: tuple[Item, ...], item: Item) -> tuple[Item, ...]:
+    return tuple(item if i.id == item.id else i for i in chain)
+
+
+def _without(chain: tuple[Item, ...], item_id: int) -> tuple[Item, ...]:
+    return tuple(i for i in chain if i.id != item_id)
+
+
+# -- the model -----------------------------------------------------------------------------
+class Riftbound(Model):
+    """The Riftbound timing model over a pool of (abstract) cards."""
+
+    ruleset = "riftbound"
+    citation_edition = CITATION_EDITION
+    citations = CITATIONS
+
+    def __init__(self, cards: Mapping[str, Card] | None = None):
+        self.cards: dict[str, Card] = dict(cards or {})
+        self.checks = {c.name: c for c in self._checks()}
+        self.transitions = {t.name: t for t in self._transitions()}
+        self.invariants = self._invariants()
+        self.transitions_by_rule: dict[str, list[str]] = {}
+
+    # -- card knowledge --------------------------------------------------------------------
+    def card(self, name: str | None) -> Card | None:
+        return self.cards.get(name) if name else None
+
+    def has_reaction(self, state: State, params: Params) -> bool:
+        """Reaction: printed (813), from facedown (811.6), or Ambush to your units (822.1.b)."""
+        card = self.cards[params["card"]]
+        if "Reaction" in card.keywords or params.get("from") == "facedown":
+            return True
+        return self._ambush(state, params)
+
+    def _ambush(self, state: State, params: Params) -> bool:
+        card = self.cards[params["card"]]
+        to = params.get("to")
+        return ("Ambush" in card.keywords and card.type == "unit" and to not in (None, "base")
+                and bool(state.units_at(to, params["player"])))
+
+    def _needs_target(self, effects: Iterable[Effect]) -> str | None:
+        for e in effects:
+            if e[0] in ("counter", "kill", "move") and e[1] == "target":
+                return "item" if e[0] == "counter" else "unit"
+        return None
+
+    def _targets_ok(self, state: State, effects: Iterable[Effect], target: str | None,
+                    self_id: int | None = None) -> bool:
+        """Valid choices exist for every target (355.8): items on the chain, units on board."""
+        for e in effects:
+            kind = e[0]
+            if kind not in ("counter", "kill", "move"):
+                continue
+            name = target if e[1] == "target" else e[1]
+            if name is None:
+                return False
+            if kind == "counter":
+                if not any(i.name == name and i.id != self_id and i.status == "finalized" for i in state.chain):
+                    return False
+            elif state.permanent(name) is None:
+                return False
+        return True
+
+    # -- legality checks -------------------------------------------------------------------
+    def _checks(self) -> list[Check]:
+        def mk(name: str, summary: str, holds: Any, tempting: bool = True) -> Check:
+            return Check(name, cite("check." + name), summary, holds, tempting)
+
+        def at_execute(s: State, p: Params) -> bool:
+            return s.ready_task() is None and not s.pending and s.phase == "main"
+
+        def own_turn(s: State, p: Params) -> bool:
+            return s.in_showdown or bool(s.chain) or p["player"] == s.turn_player
+
+        def closed_ok(s: State, p: Params) -> bool:
+            return not s.chain or self.has_reaction(s, p)
+
+        def showdown_ok(s: State, p: Params) -> bool:
+            if not s.in_showdown or s.chain:
+                return True
+            card = self.cards[p["card"]]
+            return "Action" in card.keywords or self.has_reaction(s, p)
+
+        def focus_ok(s: State, p: Params) -> bool:
+            return not s.in_showdown or bool(s.chain) or s.focus == p["player"]
+
+        def in_hand(s: State, p: Params) -> bool:
+            if p.get("from") == "facedown":
+                return any(c == p["card"] and pl == p["player"] for c, pl, _, _ in s.facedown)
+            hand = s.hand(p["player"])
+            return hand is None or p["card"] in hand
+
+        def facedown_ready(s: State, p: Params) -> bool:
+            if p.get("from") != "facedown":
+                return True
+            return any(c == p["card"] and pl == p["player"] and not fresh
+                       for c, pl, _, fresh in s.facedown)
+
+        def targets(s: State, p: Params) -> bool:
+            return self._targets_ok(s, self.cards[p["card"]].effects, p.get("target"))
+
+        def location(s: State, p: Params) -> bool:
+            card = self.cards[p["card"]]
+            to = p.get("to")
+            if card.type != "unit":
+                return to in (None, "base") or p.get("from") == "facedown"
+            if p.get("from") == "facedown":
+                here = next((bf for c, pl, bf, _ in s.facedown if c == p["card"] and pl == p["player"]), None)
+                return to in (None, here)
+            if to in (None, "base"):
+                return True
+            bf = s.battlefield(to)
+            if bf is None:
+                return False
+            return bf.controller == p["player"] or self._ambush(s, p)
+
+        def ability(s: State, p: Params) -> Ability | None:
+            for u in s.board:
+                if u.controller != p["player"]:
+                    continue
+                card = self.cards.get(u.card)
+                for a in card.abilities if card else ():
+                    if a.name == p["ability"]:
+                        return a
+            return None
+
+        def ability_on_board(s: State, p: Params) -> bool:
+            return ability(s, p) is not None
+
+        def ability_timing(s: State, p: Params) -> bool:
+            a = ability(s, p)
+            if a is None:
+                return True  # reported by ability-on-board
+            if s.chain:
+                return "Reaction" in a.keywords
+            if s.in_showdown:
+                return bool({"Action", "Reaction"} & a.keywords)
+            return p["player"] == s.turn_player
+
+        def ability_focus(s: State, p: Params) -> bool:
+            return not s.in_showdown or bool(s.chain) or s.focus == p["player"]
+
+        def move_timing(s: State, p: Params) -> bool:
+            return not s.chain and not s.in_showdown and p["player"] == s.turn_player
+
+        def unit_ready(s: State, p: Params) -> bool:
+            u = s.permanent(p["unit"])
+            return u is not None and u.controller == p["player"] and not u.exhausted
+
+        def move_destination(s: State, p: Params) -> bool:
+            u = s.permanent(p["unit"])
+            if u is None:
+                return False
+            to = p["to"]
+            if to == "base":
+                return u.location != "base"
+            if u.location != "base" or s.battlefield(to) is None:
+                return False
+            others = {x.controller for x in s.units_at(to)} - {p["player"]}
+            return len(others) < 2
+
+        def hide_timing(s: State, p: Params) -> bool:
+            return not s.chain and p["player"] == s.turn_player
+
+        def hide_battlefield(s: State, p: Params) -> bool:
+            bf = s.battlefield(p["at"])
+            card = self.cards.get(p["card"])
+            return (bf is not None and bf.controller == p["player"] and card is not None
+                    and "Hidden" in card.keywords
+                    and not any(b == p["at"] for _, _, b, _ in s.facedown))
+
+        def trigger_item(s: State, p: Params) -> Item | None:
+            pend = s.pending
+            return pend[0] if pend and pend[0].name == p["item"] else None
+
+        def trigger_controller(s: State, p: Params) -> bool:
+            item = trigger_item(s, p)
+            return item is not None and item.controller == p["player"]
+
+        def trigger_optional(s: State, p: Params) -> bool:
+            item = trigger_item(s, p)
+            return item is None or (item.kind == "trigger" and item.optional and not item.decided)
+
+        return [
+            mk("has-priority", "only the player with Priority may act", lambda s, p: s.priority == p["player"]),
+            mk("not-mid-procedure", "pending items are finalized (and tasks handled) before anyone acts",
+               at_execute),
+            mk("own-turn-neutral-open", "in a Neutral Open State only the turn player plays", own_turn),
+            mk("closed-state-needs-reaction", "a chain exists: only Reaction may be played", closed_ok),
+            mk("showdown-needs-action", "in a showdown only Action or Reaction may be played", showdown_ok),
+            mk("focus", "in a Showdown Open State only the player with Focus acts", focus_ok),
+            mk("in-hand", "the card is not in that player's hand (or facedown)", in_hand),
+            mk("facedown-ready", "a card hidden this turn can be played from facedown only from the next turn",
+               facedown_ready),
+            mk("targets", "valid choices must exist for every target", targets),
+            mk("location", "not a valid location to play that unit", location),
+            mk("ability-on-board", "no permanent of that player on the board has that ability",
+               ability_on_board),
+            mk("ability-timing", "that ability is not legally timed now", ability_timing),
+            Check("ability-focus", cite("check.focus"), "in a Showdown Open State only the player with Focus acts",
+                  ability_focus),
+            mk("move-timing", "a Standard Move only in your Main Phase, in a Neutral Open State", move_timing),
+            mk("unit-ready", "the unit must be that player's and ready (exhausting it is the cost)", unit_ready),
+            mk("move-destination", "not a valid destination for a Standard Move", move_destination),
+            mk("hide-timing", "hiding only on your turn during an Open State", hide_timing),
+            mk("hide-battlefield", "hide a Hidden card only at a battlefield you control with no facedown card",
+               hide_battlefield),
+            mk("trigger-controller", "only the controller of the triggered ability decides", trigger_controller),
+            mk("trigger-optional", "only a triggered ability whose effect begins with \"you may\" can be declined",
+               trigger_optional),
+        ]
+
+    # -- transitions -----------------------------------------------------------------------
+    def _transitions(self) -> list[Transition]:
+        c = self.checks
+
+        def T(name: str, kind: str, summary: str, text: str = "", pre: tuple[str, ...] = (),
+              bindings: Any = None, effect: Any = None) -> Transition:
+            return Transition(name, kind, cite(name), summary, text,  # type: ignore[arg-type]
+                              tuple(c[x] for x in pre), bindings, effect)
+
+        play_pre = ("has-priority", "not-mid-procedure", "own-turn-neutral-open", "in-hand",
+                    "facedown-ready", "closed-state-needs-reaction", "showdown-needs-action", "focus",
+                    "location", "targets")
+        act_pre = ("has-priority", "not-mid-procedure", "ability-on-board", "ability-timing", "ability-focus")
+        move_pre = ("has-priority", "not-mid-procedure", "move-timing", "unit-ready", "move-destination")
+        hide_pre = ("has-priority", "not-mid-procedure", "hide-timing", "in-hand", "hide-battlefield")
+        pass_pre = ("has-priority", "not-mid-procedure")
+        step = "step"
+        return [
+            # decisions
+            T("play", "decision", "play a card", "{player} plays {card}", play_pre,
+              self._play_bindings, self._play),
+            T("activate", "decision", "activate an ability", "{player} activates {ability}", act_pre,
+              self._activate_bindings, self._activate),
+            T("hide", "decision", "hide a card", "{player} hides {card} at {at}", hide_pre,
+              self._hide_bindings, self._hide),
+            T("standard-move", "decision", "move a unit (Standard Move)", "{player} moves {unit} to {to}",
+              move_pre, self._move_bindings, self._standard_move),
+            T("pass-priority", "decision", "pass priority", "{player} passes priority", pass_pre,
+              self._pass_priority_bindings, self._pass_priority),
+            T("pass-focus", "decision", "pass focus", "{player} passes focus", pass_pre + ("focus",),
+              self._pass_focus_bindings, self._pass_focus),
+            T("end-main-phase", "decision", "end the Main Phase", "{player} ends the Main Phase",
+              pass_pre + ("own-turn-neutral-open",), self._end_bindings, self._end_main_phase),
+            T("perform-trigger", "decision", "perform an optional triggered ability",
+              "{player} chooses to perform {item}", ("trigger-controller", "trigger-optional"),
+              self._trigger_bindings, self._perform),
+            T("decline-trigger", "decision", "decline an optional triggered ability",
+              "{player} declines {item}", ("trigger-controller", "trigger-optional"),
+              self._trigger_bindings, self._decline),
+            # steps inside decisions
+            T("closes-state", step, "the item starts a chain: the state closes", "{item} starts a chain"),
+            T("joins-chain", step, "the item joins the existing chain", "{item} joins the chain"),
+            T("starts-chain-in-showdown", step, "the player with Focus starts a chain",
+              "{player} starts a chain in the showdown"),
+            T("legally-timed", step, "the item is legally timed", "{item} is legally timed ({why})"),
+            T("play-from-facedown", step, "played from facedown: it has Reaction",
+              "{item} is played from facedown at {at}"),
+            T("ambush-permission", step, "Ambush: played to a battlefield with Reaction",
+              "{item} is played with Ambush to {at}"),
+            T("move-contests", step, "the unit contests the battlefield", "{player} contests {at}"),
+            T("pass-step-resolve", step, "all players passed in sequence: resolve",
+              "all players passed in sequence"),
+            T("pass-step-continue", step, "priority passes to the next player", "{player} gains priority"),
+            T("focus-passes", step, "focus passes to the next player", "{player} gains focus and priority"),
+            T("showdown-closes", step, "all players passed focus in sequence: the showdown closes",
+              "the showdown at {at} closes", (), None, self._close_showdown),
+            # HOT FEPR
+            T("finalize", "automatic", "finalize the oldest pending item", "{player} finalizes {item}",
+              (), self._finalize_bindings("finalize"), self._finalize),
+            T("trigger-removed", "automatic", "a triggered ability without legal choices leaves the chain",
+              "{item} leaves the chain (no legal choices; not countered)", (),
+              self._finalize_bindings("trigger-removed"), self._trigger_removed),
+            T("play-undone", "automatic", "an Ambush unit's location became invalid: its play is undone",
+              "{item} is not finalized: its play is undone", (), self._finalize_bindings("play-undone"),
+              self._play_undone),
+            T("counts-as-finalized", step, "the card counts as played for Legion-style checks",
+              "{player} has finalized {item} this turn"),
+            T("lingers", step, "a finalized spell or ability waits on the chain", "{item} waits on the chain"),
+            T("resolves-immediately", step, "a unit, gear or Add ability resolves immediately",
+              "{item} resolves immediately", (), None, self._resolve_immediately),
+            T("finalize-next", step, "more items are pending: finalize the next", "more items are pending"),
+            T("priority-to-next-item", step, "the controller of the next item gains priority",
+              "{player} gains priority (controls {item})"),
+            T("resolve", "automatic", "resolve the newest finalized item", "{item} resolves", (),
+              self._resolve_bindings, self._resolve),
+            T("enters-board", step, "the permanent enters the board", "{item} enters the board at {at}"),
+            T("add-resolves", step, "priority and focus do not pass from an Add ability",
+              "priority stays with {player}"),
+            T("completes-play", step, "the card is played", "{player} has played {item}"),
+            T("open-state", step, "the chain is empty: open state", "the chain is empty"),
+            T("focus-passes-after-chain", step, "the chain closed: focus passes",
+              "focus passes to {player}"),
+            T("focus-stays", step, "a chain opened by a trigger or Add ability: focus does not pass",
+              "focus stays with {player}"),
+            T("back-to-finalize", step, "pending items remain: back to Finalize", "pending items remain"),
+            T("priority-to-newest", step, "the controller of the newest item gains priority",
+              "{player} gains priority (controls {item})"),
+            T("receive-priority", "automatic", "the turn player receives priority",
+              "{player} receives priority", (), self._receive_bindings("neutral"), self._receive_priority),
+            T("focus-holder-priority", "automatic", "the player with focus receives priority",
+              "{player} (focus) receives priority", (), self._receive_bindings("showdown"),
+              self._receive_priority),
+            # instructions
+            T("counter", step, "counter an item", "{item} is countered"),
+            T("draw", step, "draw", "{player} draws {n}"),
+            T("create-reflexive-trigger", step, "a reflexive trigger creates a pending ability",
+              "{item} is added pending (it waits while {source} finishes)"),
+            T("play-from-effect", step, "play a card as part of an effect",
+              "{player} plays {item} from hand as part of {source} (pending until it finishes)"),
+            T("no-eligible-card", step, "no eligible card to play: resolution continues",
+              "{player} has no {item} to play"),
+            T("kill", step, "kill a unit", "{unit} is killed"),
+            T("move-unit", step, "move a unit", "{unit} moves to {to}"),
+            T("add-resources", step, "add resources", "{player} adds resources"),
+            T("instruction-skipped", step, "an instruction that cannot be followed is ignored",
+              "{instruction} cannot be followed: ignored"),
+            T("legion-active", step, "Legion: another card was finalized this turn", "{item}'s Legion text is active"),
+            T("triggers", step, "an ability triggers", "{item} triggers ({on})"),
+            T("play-effect-triggers", step, "a play trigger fires when the card completes play",
+              "{item} triggers ({on})"),
+            T("death-triggers", step, "a trigger on its own death goes on the chain first",
+              "{item} triggers ({on})"),
+            T("conquer-triggers", step, "a conquer effect triggers", "{item} triggers ({on})"),
+            T("trigger-order", step, "simultaneous triggers go on the chain in turn order",
+              "triggers are put on the chain in turn order: {order}"),
+            # tasks
+            T("cleanup", "automatic", "a cleanup", "cleanup", (), self._task_bindings("cleanup"), self._cleanup),
+            T("control-lost", step, "a player loses control of an empty battlefield",
+              "{player} loses control of {at}"),
+            T("showdown-begins", step, "a showdown begins", "a showdown begins at {at}; {player} gains focus"),
+            T("combat-begins", step, "combat begins", "combat begins at {at}"),
+            T("becomes-combat-showdown", step, "the showdown becomes a combat showdown",
+              "the showdown at {at} becomes a combat showdown"),
+            T("combat-opens", "automatic", "combat opens (Combat Showdown step)", "combat opens at {at}", (),
+              self._task_bindings("combat-opens"), self._combat_opens),
+            T("start-of-combat", "automatic", "start of combat or showdown effects",
+              "start of combat effects at {at}", (), self._task_bindings("start-of-combat"),
+              self._start_of_combat),
+            T("establish-attacker-defender", "automatic", "establish Attacker and Defender",
+              "{attacker} attacks, {defender} defends", (), self._task_bindings("establish-attacker-defender"),
+              self._establish),
+            T("attacker-gains-focus", "automatic", "the Attacker gains focus", "{player} gains focus", (),
+              self._task_bindings("attacker-gains-focus"), self._attacker_focus),
+            T("focus-maintained", step, "a showdown was already ongoing: focus is maintained",
+              "{player} keeps focus"),
+            T("combat-chain", "automatic", "attack and defend triggers go on the chain",
+              "attack and defend triggers", (), self._task_bindings("combat-chain"), self._combat_chain),
+            T("combat-state-closes", step, "a combat chain was created: the state closes", "the state closes"),
+            T("combat-state-open", step, "no combat chain: the showdown continues open", "the state stays open"),
+            T("settle-control", step, "a non-combat showdown settles control", "control of {at}: {player}"),
+            T("conquer", step, "establishing control results in a conquer", "{player} conquers {at}"),
+            T("showdown-ends", step, "the showdown ends: neutral state", "the showdown at {at} ends"),
+            T("combat-showdown-closes", step, "the combat showdown closes: combat proceeds",
+              "combat at {at} proceeds to the damage step"),
+            T("combat-damage", "automatic", "combat damage step", "combat damage at {at}", (),
+              self._task_bindings("combat-damage"), self._combat_damage),
+            T("no-combat-damage", step, "not both sides remain: no combat damage", "no combat damage at {at}"),
+            T("resolution-step", step, "proceed to the resolution step", "proceed to the resolution step"),
+            T("combat-cleanup", "automatic", "combat cleanup", "combat cleanup at {at}", (),
+              self._task_bindings("combat-cleanup"), self._combat_cleanup),
+            T("combat-result", "automatic", "determine the combat result", "combat result at {at}: {result}", (),
+              self._task_bindings("combat-result"), self._combat_result),
+            T("establish-control", "automatic", "establish control after combat", "control of {at}", (),
+              self._task_bindings("establish-control"), self._establish_control),
+            T("combat-ends", "automatic", "combat ends", "combat at {at} ends", (),
+              self._task_bindings("combat-ends"), self._combat_ends),
+        ]
+
+    def _invariants(self) -> tuple[Invariant, ...]:
+        def one_priority(n: TraceNode) -> bool:
+            p = n.after.priority
+            return p is None or isinstance(p, str)
+
+        def focus_in_showdown(n: TraceNode) -> bool:
+            return n.after.focus is None or n.after.in_showdown
+
+        def finalize_order(n: TraceNode) -> bool:
+            if n.name not in ("finalize", "trigger-removed", "play-undone", "perform-trigger", "decline-trigger"):
+                return True
+            pend = n.before.pending
+            return (bool(pend) and pend[0].name == n.params["item"]
+                    and pend[0].id == n.params.get("id", pend[0].id))
+
+        def newest_resolves(n: TraceNode) -> bool:
+            if n.name != "resolve":
+                return True
+            fin = [i for i in n.before.chain if i.status == "finalized"]
+            return bool(fin) and fin[-1].id == n.params["id"] and n.before.chain[-1].id == n.params["id"]
+
+        def no_action_on_chain(n: TraceNode) -> bool:
+            if n.name != "play" or not n.before.chain:
+                return True
+            return self.has_reaction(n.before, n.params)
+
+        def single_pass(n: TraceNode) -> bool:
+            if n.name != "showdown-closes":
+                return True
+            return n.before.showdown is not None and n.before.showdown.passes >= len(n.before.players) >= 2
+
+        def inv(name: str, summary: str, holds: Any) -> Invariant:
+            return Invariant(name, cite("invariant." + name), summary, holds)
+
+        return (
+            inv("one-priority", "at most one player holds priority", one_priority),
+            inv("focus-in-showdown", "focus exists only in a showdown", focus_in_showdown),
+            inv("finalize-in-order", "items finalize in the order they were appended", finalize_order),
+            inv("newest-resolves", "the newest finalized item resolves first", newest_resolves),
+            inv("no-action-on-chain", "a card without Reaction is never played while a chain exists",
+                no_action_on_chain),
+            inv("single-pass", "a single pass never ends a showdown", single_pass),
+        )
+
+    # -- bindings ----------------------------------------------------------------------------
+    def _play_bindings(self, s: State) -> Iterator[dict[str, Any]]:
+        for player in s.players:
+            hand = s.hand(player)
+            names = list(dict.fromkeys(hand)) if hand is not None else list(self.cards)
+            attempts = [(n, "hand") for n in names if n in self.cards]
+            attempts += [(c, "facedown") for c, pl, _, _ in s.facedown if pl == player and c in self.cards]
+            for name, origin in attempts:
+                card = self.cards[name]
+                base: dict[str, Any] = {"player": player, "card": name}
+                if origin == "facedown":
+                    base["from"] = "facedown"
+                for to in self._destinations(s, player, card, origin):
+                    params = dict(base)
+                    if to is not None:
+                        params["to"] = to
+                    wanted = self._needs_target(card.effects)
+                    if wanted is None:
+                        yield params
+                        continue
+                    found = ([i.name for i in s.chain if i.status == "finalized"] if wanted == "item"
+                             else [u.name for u in s.board])
+                    for t in dict.fromkeys(found) or [None]:
+                        yield {**params, "target": t}
+
+    def _destinations(self, s: State, player: str, card: Card, origin: str) -> list[str | None]:
+        if card.type != "unit" or origin == "facedown":
+            return [None]
+        out: list[str | None] = [None]
+        for bf in s.battlefields:
+            if bf.controller == player or ("Ambush" in card.keywords and s.units_at(bf.name, player)):
+                out.append(bf.name)
+        return out
+
+    def _activate_bindings(self, s: State) -> Iterator[dict[str, Any]]:
+        seen = set()
+        for u in s.board:
+            card = self.cards.get(u.card)
+            for a in card.abilities if card else ():
+                if (u.controller, a.name) not in seen:
+                    seen.add((u.controller, a.name))
+                    yield {"player": u.controller, "ability": a.name}
+
+    def _hide_bindings(self, s: State) -> Iterator[dict[str, Any]]:
+        for player in s.players:
+            hand = s.hand(player)
+            for name in (hand if hand is not None else tuple(self.cards)):
+                card = self.cards.get(name)
+                if card is None or "Hidden" not in card.keywords:
+                    continue
+                for bf in s.battlefields:
+                    if bf.controller == player:
+                        yield {"player": player, "card": name, "at": bf.name}
+
+    def _move_bindings(self, s: State) -> Iterator[dict[str, Any]]:
+        for u in s.board:
+            card = self.cards.get(u.card)
+            if card is None or card.type != "unit":
+                continue
+            dests = ["base"] if u.location != "base" else [b.name for b in s.battlefields]
+            for to in dests:
+                yield {"player": u.controller, "unit": u.name, "to": to}
+
+    def _pass_priority_bindings(self, s: State) -> Iterator[dict[str, Any]]:
+        if s.chain:
+            for p in s.players:
+                yield {"player": p}
+
+    def _pass_focus_bindings(self, s: State) -> Iterator[dict[str, Any]]:
+        if not s.chain and s.showdown is not None:
+            for p in s.players:
+                yield {"player": p}
+
+    def _end_bindings(self, s: State) -> Iterator[dict[str, Any]]:
+        if not s.chain and not s.in_showdown:
+            for p in s.players:
+                yield {"player": p}
+
+    def _trigger_bindings(self, s: State) -> Iterator[dict[str, Any]]:
+        pend = s.pending
+        if pend and s.ready_task() is None and pend[0].optional and not pend[0].decided:
+            yield {"player": pend[0].controller, "item": pend[0].name}
+
+    def _finalize_bindings(self, which: str) -> Any:
+        def bindings(s: State) -> Iterator[dict[str, Any]]:
+            if s.ready_task() is not None:
+                return
+            pend = s.pending
+            if not pend:
+                return
+            item = pend[0]
+            if item.optional and not item.decided:
+                return
+            outcome = "finalize"
+            if item.kind == "trigger" and not self._targets_ok(s, item.effects, item.target, item.id):
+                outcome = "trigger-removed"
+            elif item.ambush and not s.units_at(item.to or "", item.controller):
+                outcome = "play-undone"
+            if outcome == which:
+                yield {"player": item.controller, "item": item.name, "id": item.id}
+        return bindings
+
+    def _resolve_bindings(self, s: State) -> Iterator[dict[str, Any]]:
+        if (s.chain and s.ready_task() is None and not s.pending and s.passes >= len(s.players)):
+            top = s.chain[-1]
+            yield {"item": top.name, "id": top.id, "player": top.controller}
+
+    def _receive_bindings(self, kind: str) -> Any:
+        def bindings(s: State) -> Iterator[dict[str, Any]]:
+            if s.chain or s.tasks or s.priority is not None or s.phase != "main":
+                return
+            if kind == "neutral" and not s.in_showdown:
+                yield {"player": s.turn_player}
+            elif kind == "showdown" and s.showdown is not None and s.focus is not None:
+                yield {"player": s.focus}
+        return bindings
+
+    def _task_bindings(self, task: str) -> Any:
+        def bindings(s: State) -> Iterator[dict[str, Any]]:
+            if s.ready_task() == task:
+                at = (s.combat.battlefield if s.combat else s.showdown.battlefield if s.showdown else "")
+                params: dict[str, Any] = {"at": at}
+                if task == "establish-attacker-defender" and s.combat:
+                    params.update(attacker=s.combat.attacker, defender=s.combat.defender)
+                if task == "attacker-gains-focus" and s.combat:
+                    params["player"] = s.combat.attacker
+                if task == "combat-result":
+                    params["result"] = self._combat_result_of(s)
+                yield params
+        return bindings
+
+    # -- decision effects ------------------------------------------------------------------
+    def _new_item(self, s: State, **fields: Any) -> tuple[State, Item]:
+        item = Item(id=s.next_id, **fields)
+        return replace(s, chain=s.chain + (item,), next_id=s.next_id + 1), item
+
+    def _add_by_action(self, s: State, t: Trace, item: Item, opener: str) -> State:
+        """A player adds an item by playing or activating (the chain may start here)."""
+        if not s.chain[:-1]:
+            t.note("closes-state", s, {"item": item.name})
+            s = replace(s, opened_by=opener)
+            if s.in_showdown:
+                t.note("starts-chain-in-showdown", s, {"player": item.controller})
+        else:
+            t.note("joins-chain", s, {"item": item.name})
+        showdown = replace(s.showdown, passes=0) if s.showdown else None
+        return replace(s, passes=0, showdown=showdown)
+
+    def _timing_reason(self, s: State, p: Params, keywords: frozenset[str]) -> str:
+        if s.chain:
+            return "Reaction in a Closed State"
+        if s.in_showdown:
+            return ("Reaction" if "Reaction" in keywords else "Action") + " in a showdown"
+        return "the turn player in a Neutral Open State"
+
+    def _play(self, s: State, p: Params, t: Trace) -> State:
+        card = self.cards[p["card"]]
+        origin = p.get("from", "hand")
+        keywords = card.keywords
+        reason = self._timing_reason(s, p, keywords | ({"Reaction"} if self.has_reaction(s, p) else set()))
+        if origin == "facedown":
+            at = next(bf for c, pl, bf, _ in s.facedown if c == card.name and pl == p["player"])
+            s = replace(s, facedown=tuple(f for f in s.facedown if not (f[0] == card.name and f[1] == p["player"])))
+            keywords = keywords | {"Reaction"}
+        else:
+            hand = s.hand(p["player"])
+            if hand is not None:
+                rest = list(hand)
+                rest.remove(card.name)
+                s = replace(s, hands=_set_hand(s, p["player"], tuple(rest)))
+        ambush = self._ambush(s, p) and "Reaction" not in card.keywords and origin != "facedown"
+        if ambush:
+            keywords = keywords | {"Reaction"}
+        to = p.get("to") or ("base" if card.type == "unit" else None)
+        if origin == "facedown" and card.type == "unit":
+            to = at
+        s, item = self._new_item(s, name=card.name, controller=p["player"], kind=card.type, card=card.name,
+                                 effects=card.effects, origin=origin, to=to, target=p.get("target"),
+                                 ambush=ambush, keywords=keywords)
+        if origin == "facedown":
+            t.note("play-from-facedown", s, {"item": card.name, "at": at})
+        if ambush:
+            t.note("ambush-permission", s, {"item": card.name, "at": to})
+        t.note("legally-timed", s, {"item": card.name, "why": reason})
+        return self._add_by_action(s, t, item, "play")
+
+    def _activate(self, s: State, p: Params, t: Trace) -> State:
+        source, ability = next((u, a) for u in s.board if u.controller == p["player"]
+                               for a in (self.cards[u.card].abilities if u.card in self.cards else ())
+                               if a.name == p["ability"])
+        reason = self._timing_reason(s, p, ability.keywords)
+        s, item = self._new_item(s, name=ability.name, controller=p["player"], kind="ability",
+                                 source=source.name, effects=ability.effects, add=ability.add,
+                                 origin="activated", keywords=ability.keywords)
+        t.note("legally-timed", s, {"item": ability.name, "why": reason})
+        return self._add_by_action(s, t, item, "add" if ability.add else "play")
+
+    def _hide(self, s: State, p: Params, t: Trace) -> State:
+        hand = s.hand(p["player"])
+        if hand is not None:
+            rest = list(hand)
+            rest.remove(p["card"])
+            s = replace(s, hands=_set_hand(s, p["player"], tuple(rest)))
+        return replace(s, facedown=s.facedown + ((p["card"], p["player"], p["at"], True),))
+
+    def _standard_move(self, s: State, p: Params, t: Trace) -> State:
+        u = s.permanent(p["unit"])
+        assert u is not None
+        s = self._relocate(s, t, u, p["to"], exhaust=True)
+        return replace(s, tasks=s.tasks + ("cleanup",))
+
+    def _relocate(self, s: State, t: Trace, u: Permanent, to: str, exhaust: bool = False) -> State:
+        moved = replace(u, location=to, exhausted=u.exhausted or exhaust)
+        s = replace(s, board=tuple(moved if x.name == u.name else x for x in s.board))
+        bf = s.battlefield(to)
+        if bf is not None and bf.controller != u.controller and bf.contested_by is None:
+            s = replace(s, battlefields=tuple(replace(b, contested_by=u.controller) if b.name == to else b
+                                              for b in s.battlefields))
+            t.note("move-contests", s, {"player": u.controller, "at": to})
+        return self._fire(s, t, [(u.controller, tr, u.card) for tr in self._triggers_of(u.card, "move")],
+                          "triggers")
+
+    def _pass_priority(self, s: State, p: Params, t: Trace) -> State:
+        nxt = s.next_player(p["player"])
+        s = replace(s, passes=s.passes + 1, priority=nxt)
+        if s.passes >= len(s.players):
+            t.note("pass-step-resolve", s)
+        else:
+            t.note("pass-step-continue", s, {"player": nxt})
+        return s
+
+    def _pass_focus(self, s: State, p: Params, t: Trace) -> State:
+        assert s.showdown is not None
+        passes = s.showdown.passes + 1
+        s = replace(s, showdown=replace(s.showdown, passes=passes))
+        if passes >= len(s.players):
+            return t.step("showdown-closes", s, {"at": s.showdown.battlefield})
+        nxt = s.next_player(p["player"])
+        return t.step("focus-passes", replace(s, focus=nxt, priority=nxt), {"player": nxt})
+
+    def _end_main_phase(self, s: State, p: Params, t: Trace) -> State:
+        return replace(s, phase="ending", priority=None)
+
+    def _perform(self, s: State, p: Params, t: Trace) -> State:
+        item = s.pending[0]
+        return replace(s, chain=_replace_item(s.chain, replace(item, decided=True)))
+
+    def _decline(self, s: State, p: Params, t: Trace) -> State:
+        item = s.pending[0]
+        return self._after_leaving(replace(s, chain=_without(s.chain, item.id)), t)
+
+    # -- FEPR ------------------------------------------------------------------------------
+    def _finalize(self, s: State, p: Params, t: Trace) -> State:
+        item = next(i for i in s.chain if i.id == p["id"])
+        done = replace(item, status="finalized")
+        s = replace(s, chain=_replace_item(s.chain, done))
+        if item.card is not None:
+            s = replace(s, finalized=s.finalized + ((item.controller, item.card, item.id),))
+            t.note("counts-as-finalized", s, {"player": item.controller, "item": item.name})
+        if item.kind in ("unit", "gear") or item.add:
+            return t.step("resolves-immediately", s, {"item": item.name, "id": item.id,
+                                                       "player": item.controller})
+        t.note("lingers", s, {"item": item.name})
+        if s.pending:
+            t.note("finalize-next", s)
+            return s
+        top = s.chain[-1]
+        s = replace(s, priority=top.controller, passes=0)
+        t.note("priority-to-next-item", s, {"player": top.controller, "item": top.name})
+        return s
+
+    def _trigger_removed(self, s: State, p: Params, t: Trace) -> State:
+        return self._after_leaving(replace(s, chain=_without(s.chain, p["id"])), t)
+
+    def _play_undone(self, s: State, p: Params, t: Trace) -> State:
+        item = next(i for i in s.chain if i.id == p["id"])
+        s = replace(s, chain=_without(s.chain, item.id))
+        hand = s.hand(item.controller)
+        if hand is not None and item.card:
+            s = replace(s, hands=_set_hand(s, item.controller, hand + (item.card,)))
+        return self._after_leaving(s, t)
+
+    def _after_leaving(self, s: State, t: Trace) -> State:
+        """An item left the chain while being finalized: Finalize goes on (337.3, 337.4), or the
+        chain is empty and the state opens (340.2)."""
+        return self._continue(s, t, add=False, finalizing=True)
+
+    def _resolve_immediately(self, s: State, p: Params, t: Trace) -> State:
+        item = next(i for i in s.chain if i.id == p["id"])
+        s = replace(s, chain=_without(s.chain, item.id))
+        if item.add:
+            s = self._run_effects(s, t, item)
+            t.note("add-resolves", s, {"player": s.priority or item.controller})
+            return self._continue(s, t, add=True)
+        card = self.cards[item.card] if item.card else None
+        location = item.to if item.kind == "unit" and item.to else "base"
+        perm = Permanent(self._unique_name(s, item.name), item.card or item.name, item.controller, location,
+                         exhausted=item.kind == "unit")
+        s = replace(s, board=s.board + (perm,))
+        t.note("enters-board", s, {"item": item.name, "at": location})
+        if location != "base":
+            s = replace(s, tasks=s.tasks + ("cleanup",))
+        s = self._completes_play(s, t, item, card)
+        return self._continue(s, t, add=False)
+
+    def _unique_name(self, s: State, name: str) -> str:
+        taken = {u.name for u in s.board}
+        if name not in taken:
+            return name
+        n = 2
+        while f"{name} #{n}" in taken:
+            n += 1
+        return f"{name} #{n}"
+
+    def _completes_play(self, s: State, t: Trace, item: Item, card: Card | None) -> State:
+        """The card completes play (350.1): play triggers fire now (419.4.a)."""
+        if card is None:
+            return s
+        s = replace(s, played=s.played + ((item.controller, card.name),))
+        t.note("completes-play", s, {"player": item.controller, "item": item.name})
+        fired: list[tuple[str, Trigger, str]] = []
+        if card.type in ("unit", "gear"):
+            fired += [(item.controller, tr, card.name) for tr in card.triggers
+                      if tr.on == "play" and tr.what == "self"]
+        for u in s.board:
+            if u.controller != item.controller or u.card not in self.cards:
+                continue
+            for tr in self.cards[u.card].triggers:
+                if tr.on == "play" and tr.what in (card.type, "card") and not (tr.what == "self"):
+                    fired.append((u.controller, tr, u.card))
+        return self._fire(s, t, fired, "play-effect-triggers")
+
+    def _triggers_of(self, card: str | None, on: str) -> list[Trigger]:
+        c = self.cards.get(card or "")
+        return [tr for tr in c.triggers if tr.on == on] if c else []
+
+    def _fire(self, s: State, t: Trace, fired: list[tuple[str, Trigger, str]], step: str) -> State:
+        """Put triggered abilities on the chain as pending items, in turn order (383.3.d)."""
+        if not fired:
+            return s
+        order = {p: i for i, p in enumerate(s.players)}
+        fired = sorted(fired, key=lambda f: order[f[0]])
+        if len(fired) > 1:
+            t.note("trigger-order", s, {"order": ", ".join(tr.name for _, tr, _ in fired)})
+        opened = not s.chain
+        for controller, tr, source in fired:
+            s, item = self._new_item(s, name=tr.name, controller=controller, kind="trigger", source=source,
+                                     effects=tr.effects, optional=tr.optional, origin="trigger")
+            t.note(step, s, {"item": tr.name, "on": tr.on})
+        if opened:
+            s = replace(s, opened_by="trigger")
+        return s
+
+    def _resolve_bindings_item(self, s: State, item_id: int) -> Item:
+        return next(i for i in s.chain if i.id == item_id)
+
+    def _resolve(self, s: State, p: Params, t: Trace) -> State:
+        item = self._resolve_bindings_item(s, p["id"])
+        s = self._run_effects(s, t, item)
+        s = replace(s, chain=_without(s.chain, item.id))
+        if item.kind == "spell":
+            s = replace(s, trash=s.trash + (item.name,))
+            s = self._completes_play(s, t, item, self.cards.get(item.card or ""))
+        return self._continue(s, t, add=False)
+
+    def _run_effects(self, s: State, t: Trace, item: Item) -> State:
+        effects = list(item.effects)
+        card = self.cards.get(item.card or "")
+        if card is not None and card.legion and any(pl == item.controller and i != item.id
+                                                    for pl, _, i in s.finalized):
+            t.note("legion-active", s, {"item": item.name})
+            effects += card.legion
+        for e in effects:
+            s = self._instruction(s, t, item, e)
+        return s
+
+    def _instruction(self, s: State, t: Trace, item: Item, e: Effect) -> State:
+        kind = e[0]
+        who = item.controller
+        if kind == "draw":
+            return t.step("draw", replace(s, drawn=_drawn(s, who, e[1])), {"player": who, "n": e[1]})
+        if kind == "add":
+            t.note("add-resources", s, {"player": who})
+            return s
+        if kind == "counter":
+            name = item.target if e[1] == "target" else e[1]
+            victim = next((i for i in reversed(s.chain) if i.name == name and i.id != item.id
+                           and i.status == "finalized"), None)
+            if victim is None:
+                t.note("instruction-skipped", s, {"instruction": f"counter {name}"})
+                return s
+            s = replace(s, chain=_without(s.chain, victim.id))
+            if victim.card is not None:
+                s = replace(s, trash=s.trash + (victim.card,))
+            t.note("counter", s, {"item": victim.name})
+            return s
+        if kind == "create":
+            _, name, effects, times = e
+            for _ in range(times):
+                s, new = self._new_item(s, name=name, controller=who, kind="trigger", source=item.name,
+                                        effects=effects, origin="reflexive")
+                t.note("create-reflexive-trigger", s, {"item": name, "source": item.name})
+            return s
+        if kind == "play":
+            _, name, to = e
+            hand = s.hand(who)
+            if hand is not None and name not in hand:
+                t.note("no-eligible-card", s, {"player": who, "item": name})
+                return s
+            card = self.cards[name]
+            if hand is not None:
+                rest = list(hand)
+                rest.remove(name)
+                s = replace(s, hands=_set_hand(s, who, tuple(rest)))
+            s, new = self._new_item(s, name=name, controller=who, kind=card.type, card=name,
+                                    effects=card.effects, origin="effect",
+                                    to=to or ("base" if card.type == "unit" else None))
+            t.note("play-from-effect", s, {"player": who, "item": name, "source": item.name})
+            return s
+        if kind in ("kill", "move"):
+            name = item.target if e[1] == "target" else e[1]
+            u = s.permanent(name or "")
+            if u is None:
+                t.note("instruction-skipped", s, {"instruction": f"{kind} {name}"})
+                return s
+            if kind == "kill":
+                s = self._fire(s, t, [(u.controller, tr, u.card) for tr in self._triggers_of(u.card, "leave")],
+                               "death-triggers")
+                s = replace(s, board=tuple(x for x in s.board if x.name != u.name), trash=s.trash + (u.card,))
+                t.note("kill", s, {"unit": u.name})
+            else:
+                to = e[2]
+                if to != "base" and s.battlefield(to) is None or to == u.location:
+                    t.note("instruction-skipped", s, {"instruction": f"move {name} to {to}"})
+                    return s
+                s = self._relocate(s, t, u, to)
+                t.note("move-unit", s, {"unit": u.name, "to": to})
+            return replace(s, tasks=s.tasks + ("cleanup",) if "cleanup" not in s.tasks else s.tasks)
+        raise ValueError(f"unknown instruction {kind!r}")
+
+    def _continue(self, s: State, t: Trace, add: bool, finalizing: bool = False) -> State:
+        """After an item resolves or leaves the chain: 340.2–340.4 (and 429.2.a for Add)."""
+        s = replace(s, passes=0)
+        if not s.chain:
+            opener = s.opened_by
+            s = replace(s, opened_by=None)
+            t.note("open-state", s)
+            if s.showdown is not None and s.focus is not None:
+                if opener == "play":
+                    nxt = s.next_player(s.focus)
+                    s = replace(s, focus=nxt, priority=None, showdown=replace(s.showdown, passes=0))
+                    t.note("focus-passes-after-chain", s, {"player": nxt})
+                else:
+                    s = replace(s, priority=None)
+                    t.note("focus-stays", s, {"player": s.focus})
+            else:
+                s = replace(s, priority=None)
+            if self._staged(s) and "cleanup" not in s.tasks:
+                s = replace(s, tasks=s.tasks + ("cleanup",))
+            return s
+        if s.pending:
+            t.note("finalize-next" if finalizing else "back-to-finalize", s)
+            return s
+        if add:
+            return s
+        top = s.chain[-1]
+        s = replace(s, priority=top.controller)
+        t.note("priority-to-next-item" if finalizing else "priority-to-newest", s,
+               {"player": top.controller, "item": top.name})
+        return s
+
+    def _receive_priority(self, s: State, p: Params, t: Trace) -> State:
+        return replace(s, priority=p["player"])
+
+    # -- cleanups, showdowns and combat ------------------------------------------------------
+    def _staged(self, s: State) -> bool:
+        """A cleanup now would begin a showdown or combat (323.12–323.14)."""
+        for bf in s.battlefields:
+            kind = self._staging(s, bf)
+            if kind and not s.in_showdown:
+                return True
+            if (kind == "combat" and s.showdown is not None and not s.showdown.combat
+                    and s.showdown.battlefield == bf.name):
+                return True
+        return False
+
+    def _staging(self, s: State, bf: Battlefield) -> str | None:
+        """What a contested battlefield stages: "combat" (two players' units) or "showdown"."""
+        if bf.contested_by is None:
+            return None
+        owners = {u.controller for u in s.units_at(bf.name)}
+        if len(owners) >= 2 and bf.contested_by in owners:
+            return "combat"
+        if owners == {bf.contested_by}:
+            return "showdown"
+        return None
+
+    def _cleanup(self, s: State, p: Params, t: Trace) -> State:
+        s = replace(s, tasks=s.tasks[1:])
+        open_state = not s.chain
+        if open_state:
+            for bf in s.battlefields:
+                if (bf.controller is not None and not s.units_at(bf.name, bf.controller)
+                        and (s.showdown is None or s.showdown.battlefield != bf.name)
+                        and (s.combat is None or s.combat.battlefield != bf.name)):
+                    s = replace(s, battlefields=tuple(replace(b, controller=None) if b.name == bf.name else b
+                                                      for b in s.battlefields))
+                    t.note("control-lost", s, {"player": bf.controller, "at": bf.name})
+        # 323.11: contested status without the contesting player's units (and no showdown) goes away
+        s = replace(s, battlefields=tuple(
+            replace(b, contested_by=None) if (b.contested_by is not None
+                                              and not s.units_at(b.name, b.contested_by)
+                                              and not self._ongoing_at(s, b.name)) else b
+            for b in s.battlefields))
+        if not open_state:
+            return s
+        if not s.in_showdown:
+            staged = [(bf, self._staging(s, bf)) for bf in s.battlefields]
+            showdowns = [bf for bf, kind in staged if kind == "showdown"]
+            combats = [bf for bf, kind in staged if kind == "combat"]
+            if showdowns:
+                bf = showdowns[0]
+                s = replace(s, showdown=Showdown(bf.name), focus=bf.contested_by, priority=None)
+                return t.step("showdown-begins", s, {"at": bf.name, "player": bf.contested_by})
+            if combats:
+                bf = combats[0]
+                s = self._stage_combat(s, bf, new_showdown=True)
+                t.note("combat-begins", s, {"at": bf.name})
+                return s
+        elif s.showdown is not None and not s.showdown.combat:
+            bf = s.battlefield(s.showdown.battlefield)
+            if bf is not None and self._staging(s, bf) == "combat":
+                s = self._stage_combat(s, bf, new_showdown=False)
+                t.note("becomes-combat-showdown", s, {"at": bf.name})
+        return s
+
+    def _ongoing_at(self, s: State, at: str) -> bool:
+        return (s.showdown is not None and s.showdown.battlefield == at) or (
+            s.combat is not None and s.combat.battlefield == at)
+
+    def _stage_combat(self, s: State, bf: Battlefield, new_showdown: bool) -> State:
+        attacker = bf.contested_by or s.turn_player
+        others = [u.controller for u in s.units_at(bf.name) if u.controller != attacker]
+        defender = others[0] if others else (bf.controller or s.turn_player)
+        combat = Combat(bf.name, attacker, defender, new_showdown=new_showdown)
+        return replace(s, combat=combat, priority=None, tasks=("combat-opens",) + s.tasks)
+
+    def _combat_opens(self, s: State, p: Params, t: Trace) -> State:
+        assert s.combat is not None
+        showdown = Showdown(s.combat.battlefield, combat=True) if s.showdown is None else replace(
+            s.showdown, combat=True, passes=0)
+        return replace(s, showdown=showdown, tasks=("start-of-combat", "establish-attacker-defender",
+                                                    "attacker-gains-focus", "combat-chain") + s.tasks[1:])
+
+    def _start_of_combat(self, s: State, p: Params, t: Trace) -> State:
+        return replace(s, tasks=s.tasks[1:])
+
+    def _establish(self, s: State, p: Params, t: Trace) -> State:
+        assert s.combat is not None
+        c = s.combat
+        board = tuple(replace(u, designation="attacker" if u.controller == c.attacker else "defender")
+                      if u.location == c.battlefield and u.controller in (c.attacker, c.defender) else u
+                      for u in s.board)
+        return replace(s, board=board, tasks=s.tasks[1:])
+
+    def _attacker_focus(self, s: State, p: Params, t: Trace) -> State:
+        assert s.combat is not None
+        s = replace(s, tasks=s.tasks[1:])
+        if not s.combat.new_showdown and s.focus is not None:
+            t.note("focus-maintained", s, {"player": s.focus})
+            return replace(s, priority=None)
+        return replace(s, focus=s.combat.attacker, priority=None)
+
+    def _combat_chain(self, s: State, p: Params, t: Trace) -> State:
+        assert s.combat is not None
+        c = s.combat
+        s = replace(s, tasks=s.tasks[1:])
+        fired = []
+        ordered = [c.attacker] + [pl for pl in s.players if pl not in (c.attacker, c.defender)] + [c.defender]
+        for player in ordered:
+            for u in s.units_at(c.battlefield, player):
+                event = "attack" if u.designation == "attacker" else "defend" if u.designation == "defender" else ""
+                fired += [(player, tr, u.card) for tr in self._triggers_of(u.card, event)] if event else []
+        if fired:
+            opened = not s.chain
+            for controller, tr, source in fired:
+                s, item = self._new_item(s, name=tr.name, controller=controller, kind="trigger", source=source,
+                                         effects=tr.effects, optional=tr.optional, origin="trigger")
+                t.note("triggers", s, {"item": tr.name, "on": tr.on})
+            if opened:
+                s = replace(s, opened_by="trigger")
+            t.note("combat-state-closes", s)
+        else:
+            t.note("combat-state-open", s)
+        return s
+
+    def _close_showdown(self, s: State, p: Params, t: Trace) -> State:
+        assert s.showdown is not None
+        at = s.showdown.battlefield
+        if s.showdown.combat and s.combat is not None:
+            s = replace(s, showdown=None, focus=None, priority=None,
+                        combat=replace(s.combat, step="damage"),
+                        tasks=("combat-damage", "combat-cleanup", "combat-result", "establish-control",
+                               "combat-ends") + s.tasks)
+            t.note("combat-showdown-closes", s, {"at": at})
+            return s
+        owners = {u.controller for u in s.units_at(at)}
+        bf = s.battlefield(at)
+        s = replace(s, showdown=None, focus=None, priority=None)
+        if len(owners) == 1 and bf is not None:
+            (owner,) = owners
+            if bf.controller != owner:
+                s = self._take_control(s, t, at, owner, "settle-control")
+        s = replace(s, battlefields=tuple(replace(b, contested_by=None) if b.name == at else b
+                                          for b in s.battlefields))
+        t.note("showdown-ends", s, {"at": at})
+        return s
+
+    def _take_control(self, s: State, t: Trace, at: str, owner: str, step: str) -> State:
+        s = replace(s, battlefields=tuple(replace(b, controller=owner) if b.name == at else b
+                                          for b in s.battlefields))
+        t.note(step, s, {"at": at, "player": owner})
+        if (owner, at) in s.scored:
+            return s
+        s = replace(s, scored=s.scored + ((owner, at),))
+        t.note("conquer", s, {"player": owner, "at": at})
+        fired = [(owner, tr, u.card) for u in s.units_at(at, owner) for tr in self._triggers_of(u.card, "conquer")]
+        return self._fire(s, t, fired, "conquer-triggers")
+
+    def _combat_damage(self, s: State, p: Params, t: Trace) -> State:
+        assert s.combat is not None
+        c = s.combat
+        s = replace(s, tasks=s.tasks[1:], combat=replace(c, step="resolution"))
+        attackers = [u for u in s.units_at(c.battlefield, c.attacker) if u.designation == "attacker"]
+        defenders = [u for u in s.units_at(c.battlefield, c.defender) if u.designation == "defender"]
+        if not attackers or not defenders:
+            t.note("no-combat-damage", s, {"at": c.battlefield})
+        else:
+            damage = {u.name: 0 for u in attackers + defenders}
+            for dealers, takers in ((attackers, defenders), (defenders, attackers)):
+                left = sum(self._might(u) for u in dealers)
+                for i, u in enumerate(takers):
+                    need = max(1, self._might(u) - u.damage)
+                    give = left if i == len(takers) - 1 else min(left, need)
+                    damage[u.name] += give
+                    left -= give
+            s = replace(s, board=tuple(replace(u, damage=u.damage + damage.get(u.name, 0)) for u in s.board))
+            t.note("combat-damage", s, {"at": c.battlefield})
+        t.note("resolution-step", s)
+        return s
+
+    def _might(self, u: Permanent) -> int:
+        card = self.cards.get(u.card)
+        return card.might if card else 1
+
+    def _combat_cleanup(self, s: State, p: Params, t: Trace) -> State:
+        assert s.combat is not None
+        c = s.combat
+        s = replace(s, tasks=s.tasks[1:])
+        dead = [u for u in s.board if u.damage and u.damage >= max(1, self._might(u))]
+        for u in dead:
+            s = self._fire(s, t, [(u.controller, tr, u.card) for tr in self._triggers_of(u.card, "leave")],
+                           "death-triggers")
+        s = replace(s, board=tuple(replace(u, damage=0) for u in s.board if u not in dead),
+                    trash=s.trash + tuple(u.card for u in dead))
+        for u in dead:
+            t.note("kill", s, {"unit": u.name})
+        recalled = False
+        if s.units_at(c.battlefield, c.defender):
+            for u in s.units_at(c.battlefield, c.attacker):
+                s = replace(s, board=tuple(replace(x, location="base", designation=None) if x.name == u.name
+                                           else x for x in s.board))
+                recalled = True
+        if recalled:
+            s = replace(s, combat=replace(c, result="recalled"))
+        return s
+
+    def _combat_result_of(self, s: State) -> str:
+        c = s.combat
+        if c is None:
+            return "none"
+        if c.result == "recalled":
+            return "no result (attackers recalled)"
+        a = bool(s.units_at(c.battlefield, c.attacker))
+        d = bool(s.units_at(c.battlefield, c.defender))
+        if a and not d:
+            return f"{c.attacker} wins"
+        if d and not a:
+            return f"{c.defender} wins"
+        return "no result"
+
+    def _combat_result(self, s: State, p: Params, t: Trace) -> State:
+        assert s.combat is not None
+        return replace(s, tasks=s.tasks[1:], combat=replace(s.combat, result=p["result"]))
+
+    def _establish_control(self, s: State, p: Params, t: Trace) -> State:
+        assert s.combat is not None
+        at = s.combat.battlefield
+        s = replace(s, tasks=s.tasks[1:])
+        owners = {u.controller for u in s.units_at(at)}
+        s = replace(s, battlefields=tuple(replace(b, contested_by=None) if b.name == at else b
+                                          for b in s.battlefields))
+        bf = s.battlefield(at)
+        if len(owners) == 1 and bf is not None and bf.controller != next(iter(owners)):
+            s = self._take_control(s, t, at, next(iter(owners)), "settle-control")
+        elif not owners:
+            s = replace(s, battlefields=tuple(replace(b, controller=None) if b.name == at else b
+                                              for b in s.battlefields))
+        return s
+
+    def _combat_ends(self, s: State, p: Params, t: Trace) -> State:
+        board = tuple(replace(u, designation=None) for u in s.board)
+        return replace(s, tasks=s.tasks[1:], combat=None, board=board, priority=None)
+
+    # -- validity ----------------------------------------------------------------------------
+    def validate(self, s: State) -> list[Violation]:
+        out: list[Violation] = []
+
+        def bad(key: str, message: str, field: str) -> None:
+            out.append(Violation(message, cite("state." + key), field))
+
+        n = len(s.players)
+        if s.focus is not None and not s.in_showdown:
+            bad("focus-neutral", f"{s.focus} has focus but no showdown or combat is in progress", "focus")
+        quiet = s.ready_task() is None and not s.tasks and s.phase == "main"
+        if s.showdown is not None and not s.chain and quiet:
+            if s.focus is None:
+                bad("showdown-focus", "a showdown is in an open state but nobody has focus", "focus")
+            elif s.priority is not None and s.priority != s.focus:
+                bad("focus-priority", f"{s.priority} has priority in a Showdown Open State but {s.focus} has "
+                    "focus", "priority")
+        if not s.in_showdown and not s.chain and quiet and s.priority not in (None, s.turn_player):
+            bad("neutral-priority", f"{s.priority} has priority in a Neutral Open State of "
+                f"{s.turn_player}'s turn", "priority")
+        seen_pending = False
+        for i, item in enumerate(s.chain):
+            if item.status == "pending":
+                seen_pending = True
+            elif seen_pending:
+                bad("finalized-above-pending", f"{item.name} is finalized above a pending item "
+                    "(items are finalized in the order they were appended)", f"chain[{i}]")
+            if item.status == "finalized" and (item.kind in ("unit", "gear") or item.add):
+                bad("permanent-finalized-on-chain", f"{item.name} ({'Add ability' if item.add else item.kind})"
+                    " is finalized yet still on the chain: it resolves as soon as it is finalized",
+                    f"chain[{i}]")
+        if s.chain and not s.pending and s.priority is None and s.ready_task() is None:
+            bad("chain-without-priority", "the chain holds only finalized items but nobody has priority",
+                "priority")
+        if s.passes < 0 or s.passes > n or (s.passes and (not s.chain or s.pending)):
+            bad("passes", f"{s.passes} consecutive passes cannot occur here", "passes")
+        if s.showdown is not None and not 0 <= s.showdown.passes < n:
+            bad("showdown-passes", f"{s.showdown.passes} players passed focus in sequence: the showdown "
+                "would have ended", "showdown.passes")
+        if s.combat is not None and (s.combat.attacker == s.combat.defender
+                                     or {s.combat.attacker, s.combat.defender} - set(s.players)):
+            bad("combat-players", "a combat needs an attacker and a different defender among the players",
+                "combat")
+        return out
+
+    def terminal(self, s: State) -> tuple[str, Rules] | None:
+        if s.phase == "ending":
+            return ("The Main Phase has ended; the model stops at the Ending Phase.", cite("end-main-phase"))
+        return None
+
+    def tempting(self, s: State, option: Option) -> bool:
+        """Illegal options worth showing: the decider's own, and other players' Reactions."""
+        if not s.chain and option.transition.name == "pass-priority":
+            return False
+        if option.player == s.priority or option.transition.name in ("decline-trigger", "perform-trigger"):
+            return True
+        name = option.params.get("card")
+        return bool(name) and "Reaction" in self.cards[name].keywords
+
+
+__all__ = ["CITATIONS", "CITATION_EDITION", "Riftbound", "State", "Item", "Card", "Trigger", "Ability",
+           "Permanent", "Battlefield", "Showdown", "Combat"]

@@ -1,0 +1,632 @@
+"""Riftbound model input and output: card pools, the scenario's set-up, states as JSON,
+scenario actions as decisions, and what an ``expect`` step can observe.
+
+Card pool (a scenario's ``cards``), each card one entry::
+
+    Fireball: {type: spell, keywords: [Action], effects: [{draw: 1}]}
+    Defy: {type: spell, keywords: [Reaction], effects: [{counter: target}]}
+    Yeti:
+      type: unit
+      might: 3
+      triggers: [{on: play, name: Yeti's play effect, optional: true, effects: [{draw: 1}]}]
+    Gold: {type: gear, abilities: [{name: Gold's Add, keywords: [Reaction], add: true}]}
+
+Instructions: ``{draw: N}``, ``{counter: ITEM|target}``, ``{kill: UNIT|target}``,
+``{move: {unit: UNIT|target, to: BATTLEFIELD|base}}``, ``{create: {name, effects, times}}``
+(a reflexive trigger), ``{play: CARD}`` or ``{play: {card, to}}`` (play from hand as part of
+the effect), ``{add: N}``. ``target`` means the target chosen when the card is played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from kb.timing.engine import FormatError, Option, Violation
+from kb.timing.models.riftbound import (CARD_TYPES, KEYWORDS, TRIGGER_EVENTS, Ability, Battlefield, Card,
+                                        Combat, Effect, Item, Permanent, Riftbound, Showdown, State, Trigger,
+                                        cite)
+
+INSTRUCTIONS = ("draw", "counter", "kill", "move", "create", "play", "add")
+TURN_STATES = ("neutral-open", "neutral-closed", "showdown-open", "showdown-closed")
+EXPECT_KEYS = ("priority", "focus", "state", "chain", "resolved", "showdown", "combat", "decider",
+               "legion", "played", "drawn", "control", "trash", "board", "tasks")
+
+
+# -- small validators ----------------------------------------------------------------------
+def _str(value: Any, field: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise FormatError("expected a non-empty string", field)
+    return value.strip()
+
+
+def _list(value: Any, field: str) -> list[Any]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise FormatError("expected a list", field)
+    return value
+
+
+def _map(value: Any, field: str) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise FormatError("expected a mapping", field)
+    return value
+
+
+def _only(data: Mapping[str, Any], allowed: tuple[str, ...], field: str) -> None:
+    extra = sorted(set(map(str, data)) - set(allowed))
+    if extra:
+        raise FormatError(f"unknown key {extra[0]!r} (expected one of: {', '.join(allowed)})", field)
+
+
+def _int(value: Any, field: str, low: int = 0, high: int = 99) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise FormatError(f"expected a whole number from {low} to {high}", field)
+    return value
+
+
+# -- cards ---------------------------------------------------------------------------------
+def parse_effects(data: Any, field: str) -> tuple[Effect, ...]:
+    out: list[Effect] = []
+    for i, raw in enumerate(_list(data, field)):
+        where = f"{field}[{i}]"
+        if not isinstance(raw, dict) or len(raw) != 1:
+            raise FormatError(f"an instruction is a mapping with one key ({', '.join(INSTRUCTIONS)})", where)
+        (kind, arg), = raw.items()
+        if kind == "draw" or kind == "add":
+            out.append((kind, _int(arg, f"{where}.{kind}", 0, 20)))
+        elif kind in ("counter", "kill"):
+            out.append((kind, _str(arg, f"{where}.{kind}")))
+        elif kind == "move":
+            m = _map(arg, f"{where}.move")
+            _only(m, ("unit", "to"), f"{where}.move")
+            out.append(("move", _str(m.get("unit"), f"{where}.move.unit"), _str(m.get("to"), f"{where}.move.to")))
+        elif kind == "create":
+            m = _map(arg, f"{where}.create")
+            _only(m, ("name", "effects", "times"), f"{where}.create")
+            out.append(("create", _str(m.get("name"), f"{where}.create.name"),
+                        parse_effects(m.get("effects"), f"{where}.create.effects"),
+                        _int(m.get("times", 1), f"{where}.create.times", 1, 9)))
+        elif kind == "play":
+            if isinstance(arg, dict):
+                _only(arg, ("card", "to"), f"{where}.play")
+                out.append(("play", _str(arg.get("card"), f"{where}.play.card"),
+                            _str(arg["to"], f"{where}.play.to") if arg.get("to") is not None else None))
+            else:
+                out.append(("play", _str(arg, f"{where}.play"), None))
+        else:
+            raise FormatError(f"unknown instruction {kind!r} (expected one of: {', '.join(INSTRUCTIONS)})", where)
+    return tuple(out)
+
+
+def _keywords(data: Any, field: str) -> frozenset[str]:
+    out = set()
+    for i, k in enumerate(_list(data, field)):
+        k = _str(k, f"{field}[{i}]")
+        if k not in KEYWORDS:
+            raise FormatError(f"unknown keyword {k!r} (the model knows: {', '.join(sorted(KEYWORDS))})",
+                              f"{field}[{i}]")
+        out.add(k)
+    return frozenset(out)
+
+
+def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
+    """A card pool from a scenario's ``cards`` (or a state's ``cards``)."""
+    cards: dict[str, Card] = {}
+    for name, raw in _map(data, field).items():
+        name = _str(name, field)
+        where = f"{field}.{name}"
+        raw = _map(raw, where)
+        _only(raw, ("type", "keywords", "effects", "legion", "triggers", "abilities", "might"), where)
+        ctype = raw.get("type")
+        if ctype not in CARD_TYPES:
+            raise FormatError(f"type must be one of: {', '.join(CARD_TYPES)}", f"{where}.type")
+        triggers = []
+        for i, tr in enumerate(_list(raw.get("triggers"), f"{where}.triggers")):
+            tw = f"{where}.triggers[{i}]"
+            # YAML 1.1 reads an unquoted ``on:`` key as the boolean true.
+            tr = {("on" if k is True else k): v for k, v in _map(tr, tw).items()}
+            _only(tr, ("on", "name", "effects", "optional", "what"), tw)
+            on = tr.get("on")
+            if on not in TRIGGER_EVENTS:
+                raise FormatError(f"on must be one of: {', '.join(TRIGGER_EVENTS)}", f"{tw}.on")
+            what = tr.get("what", "self")
+            if what not in ("self", "spell", "unit", "gear", "card") or (what != "self" and on != "play"):
+                raise FormatError("what is self, or (for on: play) spell|unit|gear|card", f"{tw}.what")
+            triggers.append(Trigger(on, _str(tr.get("name", f"{name}'s {on} trigger"), f"{tw}.name"),
+                                    parse_effects(tr.get("effects"), f"{tw}.effects"),
+                                    bool(tr.get("optional", False)), what))
+        abilities = []
+        for i, ab in enumerate(_list(raw.get("abilities"), f"{where}.abilities")):
+            aw = f"{where}.abilities[{i}]"
+            ab = _map(ab, aw)
+            _only(ab, ("name", "keywords", "effects", "add"), aw)
+            abilities.append(Ability(_str(ab.get("name"), f"{aw}.name"), _keywords(ab.get("keywords"), f"{aw}.keywords"),
+                                     parse_effects(ab.get("effects"), f"{aw}.effects"), bool(ab.get("add", False))))
+        if ctype == "spell" and (triggers or abilities):
+            raise FormatError("a spell has no triggers or abilities of its own (put them on a unit or gear)", where)
+        cards[name] = Card(name, ctype, _keywords(raw.get("keywords"), f"{where}.keywords"),
+                           parse_effects(raw.get("effects"), f"{where}.effects"),
+                           parse_effects(raw.get("legion"), f"{where}.legion"), tuple(triggers), tuple(abilities),
+                           _int(raw.get("might", 1), f"{where}.might", 0, 99))
+    for name, card in cards.items():
+        _check_refs(cards, card.effects + card.legion, f"{field}.{name}")
+        for tr in card.triggers:
+            _check_refs(cards, tr.effects, f"{field}.{name}")
+    return cards
+
+
+def _check_refs(cards: Mapping[str, Card], effects: tuple[Effect, ...], field: str) -> None:
+    for e in effects:
+        if e[0] == "play" and e[1] not in cards:
+            raise FormatError(f"plays {e[1]!r}, which is not in the card pool", field)
+        if e[0] == "create":
+            _check_refs(cards, e[2], field)
+
+
+def effects_json(effects: tuple[Effect, ...]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for e in effects:
+        if e[0] == "move":
+            out.append({"move": {"unit": e[1], "to": e[2]}})
+        elif e[0] == "create":
+            out.append({"create": {"name": e[1], "effects": effects_json(e[2]), "times": e[3]}})
+        elif e[0] == "play":
+            out.append({"play": e[1] if e[2] is None else {"card": e[1], "to": e[2]}})
+        else:
+            out.append({e[0]: e[1]})
+    return out
+
+
+def card_json(card: Card) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": card.type}
+    if card.keywords:
+        out["keywords"] = sorted(card.keywords)
+    if card.effects:
+        out["effects"] = effects_json(card.effects)
+    if card.legion:
+        out["legion"] = effects_json(card.legion)
+    if card.triggers:
+        out["triggers"] = [{"on": t.on, "name": t.name, "effects": effects_json(t.effects),
+                            **({"optional": True} if t.optional else {}),
+                            **({"what": t.what} if t.what != "self" else {})} for t in card.triggers]
+    if card.abilities:
+        out["abilities"] = [{"name": a.name, **({"keywords": sorted(a.keywords)} if a.keywords else {}),
+                             **({"effects": effects_json(a.effects)} if a.effects else {}),
+                             **({"add": True} if a.add else {})} for a in card.abilities]
+    if card.type == "unit" and card.might != 1:
+        out["might"] = card.might
+    return out
+
+
+# -- scenario set-up -------------------------------------------------------------------------
+def _players(data: Any) -> tuple[tuple[str, ...], dict[str, dict[str, Any]]]:
+    names: list[str] = []
+    extra: dict[str, dict[str, Any]] = {}
+    for i, p in enumerate(_list(data, "players")):
+        if isinstance(p, dict):
+            _only(p, ("name", "hand", "base", "facedown"), f"players[{i}]")
+            name = _str(p.get("name"), f"players[{i}].name")
+            extra[name] = p
+        else:
+            name = _str(p, f"players[{i}]")
+        if name in names:
+            raise FormatError(f"player {name!r} is listed twice", f"players[{i}]")
+        names.append(name)
+    if not 2 <= len(names) <= 4:
+        raise FormatError("list 2 to 4 players in turn order (the first is the turn player)", "players")
+    return tuple(names), extra
+
+
+def setup(data: Mapping[str, Any]) -> tuple[Riftbound, State]:
+    """The model and the first state of a scenario (its players, cards, battlefields, start)."""
+    players, extra = _players(data.get("players"))
+    cards = parse_cards(data.get("cards"))
+    model = Riftbound(cards)
+    board: list[Permanent] = []
+
+    def place(card: Any, controller: str, location: str, field: str) -> None:
+        name = _str(card, field)
+        if name not in cards:
+            raise FormatError(f"unknown card {name!r} (add it to cards)", field)
+        if cards[name].type == "spell":
+            raise FormatError(f"{name} is a spell: only units and gear are on the board", field)
+        taken = {u.name for u in board}
+        unique, n = name, 2
+        while unique in taken:
+            unique, n = f"{name} #{n}", n + 1
+        board.append(Permanent(unique, name, controller, location))
+
+    hands: list[tuple[str, tuple[str, ...] | None]] = []
+    facedown: list[tuple[str, str, str, bool]] = []
+    battlefields: list[Battlefield] = []
+    for i, raw in enumerate(_list(data.get("battlefields"), "battlefields")):
+        where = f"battlefields[{i}]"
+        if isinstance(raw, str):
+            raw = {"name": raw}
+        raw = _map(raw, where)
+        _only(raw, ("name", "controller", "contested_by", "units"), where)
+        name = _str(raw.get("name"), f"{where}.name")
+        if name == "base" or any(b.name == name for b in battlefields):
+            raise FormatError(f"battlefield name {name!r} is reserved or repeated", f"{where}.name")
+        for key in ("controller", "contested_by"):
+            if raw.get(key) is not None and raw[key] not in players:
+                raise FormatError(f"{raw[key]!r} is not a player", f"{where}.{key}")
+        battlefields.append(Battlefield(name, raw.get("controller"), raw.get("contested_by")))
+        for player, units in _map(raw.get("units"), f"{where}.units").items():
+            if player not in players:
+                raise FormatError(f"{player!r} is not a player", f"{where}.units")
+            for j, u in enumerate(_list(units, f"{where}.units.{player}")):
+                place(u, player, name, f"{where}.units.{player}[{j}]")
+    bf_names = {b.name for b in battlefields}
+    for player in players:
+        p = extra.get(player, {})
+        hand = p.get("hand")
+        if hand is not None:
+            hand = tuple(_str(c, f"players.{player}.hand") for c in _list(hand, f"players.{player}.hand"))
+            for c in hand:
+                if c not in cards:
+                    raise FormatError(f"unknown card {c!r} in {player}'s hand (add it to cards)",
+                                      f"players.{player}.hand")
+        hands.append((player, hand))
+        for j, u in enumerate(_list(p.get("base"), f"players.{player}.base")):
+            place(u, player, "base", f"players.{player}.base[{j}]")
+        for j, f in enumerate(_list(p.get("facedown"), f"players.{player}.facedown")):
+            fw = f"players.{player}.facedown[{j}]"
+            f = _map(f, fw)
+            _only(f, ("card", "at"), fw)
+            card, at = _str(f.get("card"), f"{fw}.card"), _str(f.get("at"), f"{fw}.at")
+            if card not in cards or "Hidden" not in cards[card].keywords:
+                raise FormatError(f"{card!r} must be a card of the pool with Hidden", f"{fw}.card")
+            if at not in bf_names:
+                raise FormatError(f"unknown battlefield {at!r}", f"{fw}.at")
+            facedown.append((card, player, at, False))
+    state = State(players=players, board=tuple(board), battlefields=tuple(battlefields), hands=tuple(hands),
+                  facedown=tuple(facedown))
+    return model, _start(state, _map(data.get("start"), "start"))
+
+
+def _start(s: State, start: dict[str, Any]) -> State:
+    _only(start, ("showdown", "combat"), "start")
+    if "showdown" in start:
+        sd = _map(start["showdown"], "start.showdown")
+        _only(sd, ("at", "focus"), "start.showdown")
+        at = _battlefield(s, sd.get("at"), "start.showdown.at")
+        focus = sd.get("focus") or s.battlefield(at).contested_by or s.turn_player  # type: ignore[union-attr]
+        if focus not in s.players:
+            raise FormatError(f"{focus!r} is not a player", "start.showdown.focus")
+        s = replace(s, showdown=Showdown(at), focus=focus, battlefields=_contest(s, at, focus))
+    if "combat" in start:
+        cb = _map(start["combat"], "start.combat")
+        _only(cb, ("at", "attacker", "defender"), "start.combat")
+        at = _battlefield(s, cb.get("at"), "start.combat.at")
+        if s.showdown is not None and s.showdown.battlefield != at:
+            raise FormatError("a combat starts at the battlefield of the ongoing showdown", "start.combat.at")
+        attacker = cb.get("attacker") or s.turn_player
+        others = [u.controller for u in s.units_at(at) if u.controller != attacker]
+        defender = cb.get("defender") or (others[0] if others else None)
+        for key, who in (("attacker", attacker), ("defender", defender)):
+            if who not in s.players:
+                raise FormatError(f"{who!r} is not a player (a combat needs units of two players there)",
+                                  f"start.combat.{key}")
+        if attacker == defender:
+            raise FormatError("attacker and defender must differ", "start.combat.defender")
+        s = replace(s, combat=Combat(at, attacker, defender, new_showdown=s.showdown is None),
+                    tasks=("combat-opens",), battlefields=_contest(s, at, attacker))
+    return s
+
+
+def _battlefield(s: State, name: Any, field: str) -> str:
+    name = _str(name, field)
+    if s.battlefield(name) is None:
+        raise FormatError(f"unknown battlefield {name!r} (list it under battlefields)", field)
+    return name
+
+
+def _contest(s: State, at: str, player: str) -> tuple[Battlefield, ...]:
+    return tuple(replace(b, contested_by=b.contested_by or player) if b.name == at else b
+                 for b in s.battlefields)
+
+
+# -- states as JSON ------------------------------------------------------------------------
+def item_json(item: Item) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": item.name, "controller": item.controller, "status": item.status,
+                           "kind": item.kind, "id": item.id}
+    optional = {"card": item.card, "source": item.source, "to": item.to, "target": item.target}
+    out.update({k: v for k, v in optional.items() if v is not None})
+    if item.effects:
+        out["effects"] = effects_json(item.effects)
+    for flag in ("add", "optional", "decided", "ambush"):
+        if getattr(item, flag):
+            out[flag] = True
+    if item.origin != "hand":
+        out["origin"] = item.origin
+    if item.keywords:
+        out["keywords"] = sorted(item.keywords)
+    return out
+
+
+def state_json(model: Riftbound, s: State) -> dict[str, Any]:
+    """A state as plain JSON; :func:`state_from_json` reads it back (every frame's state)."""
+    return {
+        "ruleset": "riftbound",
+        "turn_state": s.turn_state,
+        "priority": s.priority,
+        "focus": s.focus,
+        "chain": [item_json(i) for i in s.chain],
+        "players": list(s.players),
+        "turn_player": s.turn_player,
+        "phase": s.phase,
+        "passes": s.passes,
+        "showdown": None if s.showdown is None else {
+            "battlefield": s.showdown.battlefield, "combat": s.showdown.combat, "passes": s.showdown.passes},
+        "combat": None if s.combat is None else {
+            "battlefield": s.combat.battlefield, "attacker": s.combat.attacker, "defender": s.combat.defender,
+            "step": s.combat.step, "new_showdown": s.combat.new_showdown, "result": s.combat.result},
+        "opened_by": s.opened_by,
+        "tasks": list(s.tasks),
+        "board": [{"name": u.name, "card": u.card, "controller": u.controller, "location": u.location,
+                   **({"exhausted": True} if u.exhausted else {}),
+                   **({"designation": u.designation} if u.designation else {}),
+                   **({"damage": u.damage} if u.damage else {})} for u in s.board],
+        "battlefields": [{"name": b.name, "controller": b.controller, "contested_by": b.contested_by}
+                         for b in s.battlefields],
+        "hands": {p: (list(h) if h is not None else None) for p, h in s.hands},
+        "facedown": [{"card": c, "player": p, "at": at, **({"hidden_this_turn": True} if fresh else {})}
+                     for c, p, at, fresh in s.facedown],
+        "finalized_this_turn": [{"player": p, "card": c, "id": i} for p, c, i in s.finalized],
+        "played_this_turn": [{"player": p, "card": c} for p, c in s.played],
+        "drawn": dict(s.drawn),
+        "trash": list(s.trash),
+        "scored": [{"player": p, "at": at} for p, at in s.scored],
+        "next_id": s.next_id,
+        "cards": {name: card_json(c) for name, c in model.cards.items()},
+    }
+
+
+STATE_KEYS = ("ruleset", "turn_state", "priority", "focus", "chain", "players", "turn_player", "phase", "passes",
+              "showdown", "combat", "opened_by", "tasks", "board", "battlefields", "hands", "facedown",
+              "finalized_this_turn", "played_this_turn", "drawn", "trash", "scored", "next_id", "cards")
+TASKS = ("cleanup", "combat-opens", "start-of-combat", "establish-attacker-defender", "attacker-gains-focus",
+         "combat-chain", "combat-damage", "combat-cleanup", "combat-result", "establish-control", "combat-ends")
+
+
+def state_from_json(data: Any) -> tuple[Riftbound, State, list[Violation]]:
+    """Read a state (any frame's ``state``, or a hand-written one with at least ``players``).
+
+    Malformed input raises :class:`FormatError` with the field; states the rules cannot
+    produce are returned as violations (the caller refuses them with their rules).
+    """
+    if not isinstance(data, dict):
+        raise FormatError("a state is a JSON object")
+    _only(data, STATE_KEYS, "state")
+    model = Riftbound(parse_cards(data.get("cards"), "cards"))
+    violations: list[Violation] = []
+    players = tuple(_str(p, f"players[{i}]") for i, p in enumerate(_list(data.get("players"), "players")))
+    if len(players) < 2 or len(set(players)) != len(players):
+        raise FormatError("list the players (2 to 4, distinct) in turn order, the turn player first", "players")
+    if data.get("turn_player") not in (None, players[0]):
+        raise FormatError("the turn player is listed first in players", "turn_player")
+
+    def player(value: Any, field: str, none: bool = True) -> str | None:
+        if value is None and none:
+            return None
+        if value not in players:
+            raise FormatError(f"{value!r} is not one of the players ({', '.join(players)})", field)
+        return value
+
+    prio = data.get("priority")
+    if isinstance(prio, list):
+        holders = [player(p, f"priority[{i}]", False) for i, p in enumerate(prio)]
+        if len(holders) > 1:
+            violations.append(Violation(f"{' and '.join(map(str, holders))} both hold priority",
+                                        cite("state.one-priority"), "priority"))
+        prio = holders[0] if holders else None
+    priority = player(prio, "priority")
+    focus = player(data.get("focus"), "focus")
+    chain: list[Item] = []
+    next_id = 1
+    for i, raw in enumerate(_list(data.get("chain"), "chain")):
+        where = f"chain[{i}]"
+        if isinstance(raw, str):
+            raw = {"name": raw}
+        raw = _map(raw, where)
+        _only(raw, ("name", "controller", "status", "kind", "id", "card", "source", "to", "target", "effects",
+                    "add", "optional", "decided", "ambush", "origin", "keywords"), where)
+        name = _str(raw.get("name"), f"{where}.name")
+        card = model.cards.get(raw.get("card") or name)
+        kind = raw.get("kind") or (card.type if card else "spell")
+        if kind not in ("spell", "unit", "gear", "ability", "trigger"):
+            raise FormatError("kind is spell, unit, gear, ability or trigger", f"{where}.kind")
+        status = raw.get("status", "finalized")
+        if status not in ("pending", "finalized"):
+            raise FormatError("status is pending or finalized", f"{where}.status")
+        controller = player(raw.get("controller", players[0]), f"{where}.controller", False)
+        effects = (parse_effects(raw["effects"], f"{where}.effects") if "effects" in raw
+                   else card.effects if card and kind in ("spell", "unit", "gear") else ())
+        item_id = _int(raw.get("id", next_id), f"{where}.id", 1, 10_000)
+        if any(c.id == item_id for c in chain) or item_id < next_id:
+            raise FormatError("chain item ids increase from the bottom of the chain to the top", f"{where}.id")
+        next_id = item_id + 1
+        chain.append(Item(item_id, name, controller, kind, status,  # type: ignore[arg-type]
+                          card=raw.get("card") or (name if card and kind in ("spell", "unit", "gear") else None),
+                          source=raw.get("source"), effects=effects, add=bool(raw.get("add")),
+                          optional=bool(raw.get("optional")), decided=bool(raw.get("decided")),
+                          origin=raw.get("origin", "hand"), to=raw.get("to"), target=raw.get("target"),
+                          ambush=bool(raw.get("ambush")),
+                          keywords=_keywords(raw.get("keywords"), f"{where}.keywords")))
+    battlefields = []
+    for i, b in enumerate(_list(data.get("battlefields"), "battlefields")):
+        b = _map(b, f"battlefields[{i}]")
+        battlefields.append(Battlefield(_str(b.get("name"), f"battlefields[{i}].name"),
+                                        player(b.get("controller"), f"battlefields[{i}].controller"),
+                                        player(b.get("contested_by"), f"battlefields[{i}].contested_by")))
+    sd = data.get("showdown")
+    cb = data.get("combat")
+    turn_state = data.get("turn_state")
+    if turn_state is not None and turn_state not in TURN_STATES:
+        raise FormatError(f"turn_state is one of: {', '.join(TURN_STATES)}", "turn_state")
+    showdown = None
+    if sd is not None:
+        sd = _map(sd, "showdown")
+        showdown = Showdown(_str(sd.get("battlefield", "the battlefield"), "showdown.battlefield"),
+                            bool(sd.get("combat", False)), _int(sd.get("passes", 0), "showdown.passes", 0, 9))
+    combat = None
+    if cb is not None:
+        cb = _map(cb, "combat")
+        combat = Combat(_str(cb.get("battlefield", showdown.battlefield if showdown else "the battlefield"),
+                             "combat.battlefield"),
+                        player(cb.get("attacker"), "combat.attacker", False),  # type: ignore[arg-type]
+                        player(cb.get("defender"), "combat.defender", False),  # type: ignore[arg-type]
+                        cb.get("step", "showdown"), bool(cb.get("new_showdown", True)), cb.get("result"))
+    if turn_state is not None:
+        showdown_state = turn_state.startswith("showdown")
+        if showdown_state and showdown is None and combat is None:
+            showdown = Showdown(battlefields[0].name if battlefields else "the battlefield")
+        if not showdown_state and (showdown is not None or combat is not None):
+            violations.append(Violation("turn_state says neutral, but a showdown or combat is in progress",
+                                        ("308.1", "308.2"), "turn_state"))
+        closed = turn_state.endswith("closed")
+        if closed and not chain:
+            violations.append(Violation("turn_state says closed, but no chain exists", ("309.1", "309.2"),
+                                        "turn_state"))
+        if not closed and chain:
+            violations.append(Violation("turn_state says open, but a chain exists", ("309.1", "309.2"),
+                                        "turn_state"))
+    for name in {x.battlefield for x in (showdown, combat) if x is not None}:
+        if not any(b.name == name for b in battlefields):
+            battlefields.append(Battlefield(name))
+    tasks = tuple(_list(data.get("tasks"), "tasks"))
+    for i, t in enumerate(tasks):
+        if t not in TASKS:
+            raise FormatError(f"unknown task {t!r} (tasks: {', '.join(TASKS)})", f"tasks[{i}]")
+    board = []
+    for i, u in enumerate(_list(data.get("board"), "board")):
+        u = _map(u, f"board[{i}]")
+        board.append(Permanent(_str(u.get("name"), f"board[{i}].name"), u.get("card") or u["name"],
+                               player(u.get("controller"), f"board[{i}].controller", False),  # type: ignore[arg-type]
+                               u.get("location", "base"), bool(u.get("exhausted")), u.get("designation"),
+                               _int(u.get("damage", 0), f"board[{i}].damage", 0, 999)))
+    hands_raw = _map(data.get("hands"), "hands")
+    hands = tuple((p, tuple(hands_raw[p]) if hands_raw.get(p) is not None else None) for p in players)
+    opened_by = data.get("opened_by")
+    if opened_by is None and chain:
+        opened_by = "trigger" if chain[0].kind == "trigger" else "add" if chain[0].add else "play"
+    state = State(
+        players=players, priority=priority, focus=focus, chain=tuple(chain),
+        passes=_int(data.get("passes", 0), "passes", 0, 9), showdown=showdown, combat=combat,
+        opened_by=opened_by, tasks=tasks, phase=data.get("phase", "main"), board=tuple(board),
+        battlefields=tuple(battlefields), hands=hands,
+        facedown=tuple((f["card"], f["player"], f["at"], bool(f.get("hidden_this_turn")))
+                       for f in _list(data.get("facedown"), "facedown")),
+        finalized=tuple((f["player"], f["card"], f.get("id", 0))
+                        for f in _list(data.get("finalized_this_turn"), "finalized_this_turn")),
+        played=tuple((f["player"], f["card"]) for f in _list(data.get("played_this_turn"), "played_this_turn")),
+        drawn=tuple(sorted(_map(data.get("drawn"), "drawn").items())),
+        trash=tuple(_list(data.get("trash"), "trash")),
+        scored=tuple((f["player"], f["at"]) for f in _list(data.get("scored"), "scored")),
+        next_id=max(next_id, _int(data.get("next_id", next_id), "next_id", 1, 10_000)),
+    )
+    return model, state, violations
+
+
+# -- scenario actions and observations ---------------------------------------------------------
+ACTIONS = ("play", "activate", "pass", "move", "decline", "perform", "hide")
+
+
+def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, Any]]]:
+    """The decision(s) a scenario step names, as (transition, params); the first legal one is taken."""
+    if kind == "pass":
+        who = _str(payload if not isinstance(payload, dict) else payload.get("player"), "pass")
+        if state.chain:
+            return [("pass-priority", {"player": who})]
+        if state.showdown is not None:
+            return [("pass-focus", {"player": who})]
+        return [("end-main-phase", {"player": who})]
+    data = _map(payload, kind)
+    if kind == "play":
+        _only(data, ("player", "card", "to", "from", "target"), "play")
+        params = {"player": _str(data.get("player"), "play.player"), "card": _str(data.get("card"), "play.card")}
+        for key in ("to", "target"):
+            if data.get(key) is not None:
+                params[key] = _str(data[key], f"play.{key}")
+        if data.get("from") not in (None, "hand", "facedown"):
+            raise FormatError("from is hand or facedown", "play.from")
+        if data.get("from") == "facedown":
+            params["from"] = "facedown"
+        return [("play", params)]
+    if kind == "activate":
+        _only(data, ("player", "ability"), "activate")
+        return [("activate", {"player": _str(data.get("player"), "activate.player"),
+                              "ability": _str(data.get("ability"), "activate.ability")})]
+    if kind == "move":
+        _only(data, ("player", "unit", "to"), "move")
+        return [("standard-move", {k: _str(data.get(k), f"move.{k}") for k in ("player", "unit", "to")})]
+    if kind in ("decline", "perform"):
+        _only(data, ("player", "item"), kind)
+        return [(f"{kind}-trigger", {k: _str(data.get(k), f"{kind}.{k}") for k in ("player", "item")})]
+    if kind == "hide":
+        _only(data, ("player", "card", "at"), "hide")
+        return [("hide", {k: _str(data.get(k), f"hide.{k}") for k in ("player", "card", "at")})]
+    raise FormatError(f"unknown action {kind!r} (actions: {', '.join(ACTIONS)})")
+
+
+def check_references(model: Riftbound, state: State, kind: str, params: Mapping[str, Any]) -> None:
+    """Names in an action that the scenario never introduced are format errors, not rule errors."""
+    if params.get("player") not in state.players:
+        raise FormatError(f"{params.get('player')!r} is not one of the players ({', '.join(state.players)})",
+                          f"{kind}.player")
+    if "card" in params and params["card"] not in model.cards:
+        raise FormatError(f"unknown card {params['card']!r} (add it to cards)", f"{kind}.card")
+    for key in ("to", "at"):
+        where = params.get(key)
+        if where is not None and where != "base" and state.battlefield(where) is None:
+            raise FormatError(f"unknown battlefield {where!r}", f"{kind}.{key}")
+
+
+def option_action(option: Option) -> dict[str, Any]:
+    """A decision written as a scenario step (so a client can replay it)."""
+    p = dict(option.params)
+    name = option.transition.name
+    if name in ("pass-priority", "pass-focus", "end-main-phase"):
+        return {"pass": p["player"]}
+    if name == "standard-move":
+        return {"move": p}
+    if name in ("decline-trigger", "perform-trigger"):
+        return {name.split("-")[0]: {"player": p["player"], "item": p["item"]}}
+    return {name: p}
+
+
+def observe(model: Riftbound, s: State, key: str) -> Any:
+    """The actual value an ``expect`` key compares against."""
+    if key == "priority":
+        return s.priority
+    if key == "focus":
+        return s.focus
+    if key == "state":
+        return s.turn_state
+    if key == "chain":
+        return [{"name": i.name, "status": i.status, "controller": i.controller} for i in s.chain]
+    if key == "showdown":
+        return s.showdown is not None
+    if key == "combat":
+        return s.combat is not None
+    if key == "legion":
+        return {p: any(pl == p for pl, _, _ in s.finalized) for p in s.players}
+    if key == "played":
+        return [c for _, c in s.played]
+    if key == "drawn":
+        return {p: dict(s.drawn).get(p, 0) for p in s.players}
+    if key == "control":
+        return {b.name: b.controller for b in s.battlefields}
+    if key == "trash":
+        return list(s.trash)
+    if key == "board":
+        return {u.name: u.location for u in s.board}
+    if key == "tasks":
+        return list(s.tasks)
+    raise KeyError(key)

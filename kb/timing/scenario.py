@@ -1,0 +1,348 @@
+"""Scenarios: a YAML file that sets up a moment of a game, takes decisions and checks
+what the rules say happens (the OpenFisca test format, applied to timing).
+
+::
+
+    name: Starting a chain with your own spell does not hand priority to the opponent.
+    ruleset: riftbound
+    edition: "1.4"
+    players: [Ann, Bo]            # turn order; the first is the turn player
+    cards: {Fireball: {type: spell, keywords: [Action]}}
+    battlefields: [...]           # optional (model-specific)
+    start: {...}                  # optional: a showdown or a combat (model-specific)
+    steps:
+      - play: {player: Ann, card: Fireball}
+      - expect: {priority: Ann, chain: [{name: Fireball, status: finalized}]}
+      - pass: Ann
+      - expect_illegal: {play: {player: Ann, card: Fireball}}
+
+Steps are numbered from 1 in every message. :func:`run` returns frames (one per
+transition taken, automatic or decided) and the outcome of every expectation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from kb.timing import engine
+from kb.timing.engine import FormatError, TimingError, TraceNode
+from kb.timing.models import RulesetModel, get_model
+
+TOP_KEYS = ("name", "description", "ruleset", "edition", "players", "cards", "battlefields", "start", "steps")
+CHECK_STEPS = ("expect", "expect_illegal")
+GENERIC_EXPECT = ("resolved", "decider")
+
+
+class ScenarioError(Exception):
+    """A malformed scenario: the file, the step (numbered from 1) and the field at fault."""
+
+    def __init__(self, message: str, file: str = "", step: int | None = None, field: str = "",
+                 line: int | None = None):
+        self.message = message
+        self.file = file
+        self.step = step
+        self.field = field
+        self.line = line
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        place = self.file or "<scenario>"
+        if self.line is not None:
+            place += f":{self.line}"
+        if self.step is not None:
+            place += f": step {self.step}"
+        where = f" ({self.field})" if self.field else ""
+        return f"{place}{where}: {self.message}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "step": self.step, "field": self.field, "line": self.line,
+                "message": self.message}
+
+
+@dataclass
+class Step:
+    index: int  # from 1
+    kind: str
+    payload: Any
+
+
+@dataclass
+class Scenario:
+    name: str
+    ruleset: str
+    edition: str
+    data: dict[str, Any]
+    steps: list[Step]
+    file: str = ""
+
+
+def _edition(value: Any) -> str:
+    if isinstance(value, float):
+        return repr(value)
+    return str(value).strip() if value is not None else ""
+
+
+def parse(data: Any, file: str = "") -> Scenario:
+    """Check a scenario's structure (the model checks its own parts when it runs)."""
+    if not isinstance(data, dict):
+        raise ScenarioError("a scenario is a mapping (name, ruleset, edition, players, steps, …)", file)
+    extra = sorted(set(map(str, data)) - set(TOP_KEYS))
+    if extra:
+        raise ScenarioError(f"unknown key {extra[0]!r} (expected: {', '.join(TOP_KEYS)})", file, field=extra[0])
+    for key in ("name", "ruleset", "players", "steps"):
+        if key not in data:
+            raise ScenarioError(f"missing {key!r}", file, field=key)
+    if not isinstance(data["name"], str) or not data["name"].strip():
+        raise ScenarioError("name is a sentence saying what the scenario shows", file, field="name")
+    try:
+        spec = get_model(str(data["ruleset"]))
+    except FormatError as exc:
+        raise ScenarioError(exc.message, file, field="ruleset") from exc
+    edition = _edition(data.get("edition")) or spec.citation_edition
+    if not isinstance(data["steps"], list) or not data["steps"]:
+        raise ScenarioError("steps is a non-empty list", file, field="steps")
+    steps = []
+    kinds = spec.actions + CHECK_STEPS
+    for i, raw in enumerate(data["steps"], start=1):
+        if not isinstance(raw, dict) or len(raw) != 1:
+            raise ScenarioError(f"a step is a mapping with one key, one of: {', '.join(kinds)}", file, i)
+        (kind, payload), = raw.items()
+        if kind not in kinds:
+            raise ScenarioError(f"unknown step {kind!r} (steps: {', '.join(kinds)})", file, i, str(kind))
+        if kind == "expect":
+            if not isinstance(payload, dict) or not payload:
+                raise ScenarioError("expect takes a mapping of what to check", file, i, "expect")
+            allowed = spec.expect_keys + GENERIC_EXPECT
+            for key in payload:
+                if key not in allowed:
+                    raise ScenarioError(f"cannot expect {key!r} (expect: {', '.join(allowed)})", file, i,
+                                        f"expect.{key}")
+        if kind == "expect_illegal":
+            if not isinstance(payload, dict):
+                raise ScenarioError("expect_illegal takes {ACTION: ..., rule: N (optional)}", file, i)
+            actions = [k for k in payload if k not in ("rule", "rules")]
+            if len(actions) != 1 or actions[0] not in spec.actions:
+                raise ScenarioError(f"expect_illegal names one action, one of: {', '.join(spec.actions)}",
+                                    file, i, "expect_illegal")
+        steps.append(Step(i, kind, payload))
+    return Scenario(data["name"].strip(), spec.ruleset, edition, data, steps, file)
+
+
+def load(path: str | Path) -> Scenario:
+    """Read and check a scenario file (YAML syntax errors name their line)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioError(f"cannot read: {exc}", str(path)) from exc
+    return loads(text, str(path))
+
+
+def loads(text: str, file: str = "") -> Scenario:
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ScenarioError(f"not valid YAML: {problem}", file,
+                            line=mark.line + 1 if mark is not None else None) from exc
+    return parse(data, file)
+
+
+# -- running ---------------------------------------------------------------------------------
+@dataclass
+class Frame:
+    """One transition taken while running: ``step`` is the scenario step it followed (0: start)."""
+
+    node: TraceNode
+    step: int
+    state: dict[str, Any]
+    note: str = ""
+
+
+@dataclass
+class Expectation:
+    step: int
+    ok: bool
+    expected: Any
+    actual: Any
+    kind: str = "expect"
+    failed: list[str] = field(default_factory=list)
+    forbidden_by: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class RunResult:
+    scenario: Scenario
+    spec: RulesetModel
+    model: Any
+    frames: list[Frame]
+    expectations: list[Expectation]
+    error: dict[str, Any] | None = None
+    final: Any = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and all(e.ok for e in self.expectations)
+
+
+def _matches(key: str, want: Any, actual: Any) -> bool:
+    if key == "chain":
+        if not isinstance(want, list) or len(want) != len(actual):
+            return False
+        for w, a in zip(want, actual):
+            if isinstance(w, str):
+                if w != a["name"]:
+                    return False
+            elif not isinstance(w, dict) or any(a.get(k) != v for k, v in w.items()):
+                return False
+        return True
+    if isinstance(want, dict) and isinstance(actual, dict):
+        return all(actual.get(k) == v for k, v in want.items())
+    return bool(want == actual)
+
+
+def run(scenario: Scenario) -> RunResult:
+    """Run a scenario: set up, take each step, check each expectation. Never raises for rule
+    outcomes (an illegal step or a failed expectation is recorded); raises ScenarioError for
+    a malformed scenario."""
+    spec = get_model(scenario.ruleset)
+    file = scenario.file
+    try:
+        model, state = spec.setup(scenario.data)
+    except FormatError as exc:
+        raise ScenarioError(exc.message, file, field=exc.field) from exc
+    result = RunResult(scenario, spec, model, [], [])
+    resolved: list[str] = []
+
+    def record(node: TraceNode, step: int, note: str = "") -> None:
+        result.frames.append(Frame(node, step, spec.state_json(model, node.after), note))
+        resolved.extend(spec.resolved(node))
+
+    def advance(step: int) -> Any:
+        outcome = engine.advance(model, state, with_illegal=False)
+        for node in outcome.steps:
+            record(node, step)
+        return outcome
+
+    try:
+        outcome = advance(0)
+        state = outcome.state
+        for step in scenario.steps:
+            if step.kind == "expect":
+                actual: dict[str, Any] = {}
+                failed = []
+                for key, want in step.payload.items():
+                    if key == "resolved":
+                        got: Any = list(resolved)
+                    elif key == "decider":
+                        d = engine.decision(model, state, with_illegal=False)
+                        got = d.decider if d else None
+                    else:
+                        got = spec.observe(model, state, key)
+                    if key == "chain":
+                        got = [{k: a[k] for k in ("name", "status", "controller")} for a in got]
+                    actual[key] = got
+                    if not _matches(key, want, got):
+                        failed.append(key)
+                resolved.clear()
+                result.expectations.append(Expectation(step.index, not failed, step.payload, actual,
+                                                       failed=failed))
+                continue
+            if step.kind == "expect_illegal":
+                result.expectations.append(_expect_illegal(spec, model, state, step, file))
+                continue
+            state = _auto_choices(spec, model, state, step, record)
+            try:
+                candidates = spec.action(step.kind, step.payload, state)
+                for name, params in candidates:
+                    spec.check_references(model, state, step.kind, params)
+            except FormatError as exc:
+                raise ScenarioError(exc.message, file, step.index, exc.field) from exc
+            chosen = None
+            first_failure: tuple[str, Any, tuple] | None = None
+            for name, params in candidates:
+                failing = model.transitions[name].failing(state, params)
+                if not failing:
+                    chosen = (name, params)
+                    break
+                first_failure = first_failure or (name, params, failing)
+            if chosen is None:
+                assert first_failure is not None
+                name, params, failing = first_failure
+                option = engine.Option(model.transitions[name], params, failing)
+                result.expectations.append(Expectation(
+                    step.index, False, {step.kind: step.payload, "legal": True},
+                    {"legal": False, "forbidden_by": [c.name for c in failing]}, kind="step",
+                    forbidden_by=[{"check": c.name, "summary": c.summary, "rules": list(c.rules)}
+                                  for c in failing]))
+                result.error = {"type": "illegal-step", "step": step.index,
+                                "message": f"step {step.index}: {option.label} is not legal now",
+                                "rules": [r for c in failing for r in c.rules]}
+                break
+            node = engine.apply(model, state, *chosen)
+            record(node, step.index)
+            state = node.after
+            outcome = advance(step.index)
+            state = outcome.state
+    except TimingError as exc:
+        result.error = {"type": type(exc).__name__, "message": str(exc), "rules": list(exc.rules)}
+    result.final = state
+    return result
+
+
+def _auto_choices(spec: RulesetModel, model: Any, state: Any, step: Step, record: Any) -> Any:
+    """An optional triggered ability awaiting its controller's choice is performed unless this
+    step declines (or performs) it: a scenario need not spell out every "yes"."""
+    for _ in range(50):
+        item = spec.awaits_choice(state)
+        if item is None:
+            return state
+        if step.kind in ("decline", "perform") and isinstance(step.payload, dict) and \
+                step.payload.get("item") == item:
+            return state
+        d = engine.decision(model, state, with_illegal=False)
+        assert d is not None
+        option = next(o for o in d.options if o.transition.name == "perform-trigger")
+        node = engine.apply(model, state, option.transition.name, option.params)
+        record(node, step.index, "performed by default: the scenario does not decline it")
+        outcome = engine.advance(model, node.after, with_illegal=False)
+        for n in outcome.steps:
+            record(n, step.index)
+        state = outcome.state
+    return state
+
+
+def _expect_illegal(spec: RulesetModel, model: Any, state: Any, step: Step, file: str) -> Expectation:
+    payload = dict(step.payload)
+    want_rules = payload.pop("rules", None) or ([payload.pop("rule")] if "rule" in payload else [])
+    payload.pop("rule", None)
+    (kind, action), = payload.items()
+    try:
+        candidates = spec.action(kind, action, state)
+        for _, params in candidates:
+            spec.check_references(model, state, kind, params)
+    except FormatError as exc:
+        raise ScenarioError(exc.message, file, step.index, f"expect_illegal.{exc.field}") from exc
+    failures = []
+    legal = False
+    for name, params in candidates:
+        failing = model.transitions[name].failing(state, params)
+        if not failing:
+            legal = True
+            break
+        failures.extend(failing)
+    cited = [r for c in failures for r in c.rules]
+    rules_ok = all(str(r) in cited for r in want_rules)
+    expected: dict[str, Any] = {kind: action, "illegal": True}
+    if want_rules:
+        expected["rules"] = [str(r) for r in want_rules]
+    forbidden = [{"check": c.name, "summary": c.summary, "rules": list(c.rules)} for c in failures]
+    return Expectation(step.index, not legal and rules_ok, expected,
+                       {"illegal": not legal, "rules": cited}, kind="expect_illegal",
+                       failed=[] if not legal and rules_ok else ["illegal" if legal else "rules"],
+                       forbidden_by=forbidden)
