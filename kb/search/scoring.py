@@ -47,12 +47,15 @@ class Impacts:
             self.number[docnum] = fields["number"]
         self.docnum = {n: d for d, n in enumerate(self.number) if n}
         self.count = max(1, reader.doc_count())
-        # Per field: 1 / ((1 - b) + b * length / average length), for every document.
+        # Per field: 1 / ((1 - b) + b * length / average length), for every document. The
+        # average is over the rules that have the field (as Lucene does): most rules have no
+        # title or examples, and averaging over all of them would crush those fields.
         self._norm: dict[str, list[float]] = {}
         for field in self.boosts:
-            avg = reader.field_length(field) / self.count or 1.0
-            self._norm[field] = [1.0 / ((1 - b) + b * (reader.doc_field_length(d, field, 0) or 0) / avg)
-                                 for d in range(len(self.number))]
+            lengths = [reader.doc_field_length(d, field, 0) or 0 for d in range(len(self.number))]
+            having = sum(1 for n in lengths if n)
+            avg = (sum(lengths) / having) if having else 1.0
+            self._norm[field] = [1.0 / ((1 - b) + b * n / avg) if n else 0.0 for n in lengths]
         self._scores: dict[str, Scores] = {}
         self._tokens: dict[int, list[str]] = {}
         self._defines = defined_terms(rg)

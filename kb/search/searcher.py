@@ -38,13 +38,15 @@ class Ranking:
     """The tunable parts of the ranking (chosen by ``bench/search.py``; see RESULTS.md)."""
 
     boosts: dict[str, float] = field(default_factory=lambda: {
-        "title": 2.0, "path": 0.5, "text": 1.0, "examples": 0.3, "terms": 2.0})
+        "title": 2.0, "path": 1.0, "text": 1.0, "examples": 0.3, "terms": 2.0})
     coord: float = 1.0             # score × (share of the words a rule has) ** coord
     pair_boost: float = 0.5        # score × (1 + pair_boost × share of word pairs found close)
     pair_slop: int = 3
     rerank: int = 40               # how many of the best rules the pair bonus looks at
     pin_terms: bool = True         # defining rules of a named term first
-    bm25_b: float = 0.75
+    term_scope: float = 0.0        # score × (1 + term_scope) inside the rules defining a term
+                                   # the query mentions ("state-based actions checked")
+    bm25_b: float = 0.9
     bm25_k1: float = 1.2
 
 
@@ -275,6 +277,10 @@ class EditionSearcher:
         if within:
             allowed = self._docs_within(within)
             total = {d: s for d, s in total.items() if d in allowed}
+        if r.term_scope and total:
+            scope = self._term_scope(parsed)
+            if scope:
+                total = {d: s * (1 + r.term_scope) if d in scope else s for d, s in total.items()}
         pairs = [(a, b) for a, b in zip(should_stems, should_stems[1:]) if a and b]
         if r.pair_boost and pairs and total:
             for d in heapq.nlargest(r.rerank, total, key=total.__getitem__):
@@ -283,6 +289,21 @@ class EditionSearcher:
                 if close:
                     total[d] *= 1 + r.pair_boost * close / len(pairs)
         return total
+
+    def _term_scope(self, parsed: ParsedQuery) -> set[int]:
+        """Documents inside the rules that define any term named by consecutive query words."""
+        words = [w for c in parsed.clauses if c.mode != "not" for a in c.atoms
+                 if a.kind in ("word", "phrase") for w in a.words]
+        docs: set[int] = set()
+        for i in range(len(words)):
+            for j in range(min(len(words), i + 4), i, -1):
+                key = self._terms.get(" ".join(words[i:j]))
+                if key is None and j - i == 1 and words[i].endswith("s"):
+                    key = self._terms.get(words[i][:-1])
+                if key is not None:
+                    docs |= self._docs_within(self.rg.edition.terms[key].defined_by)
+                    break
+        return docs
 
     def _atom_scores(self, atom: Atom) -> Scores:
         if atom.kind == "prefix":
