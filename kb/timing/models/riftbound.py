@@ -838,7 +838,8 @@ class Riftbound(Model):
     def _trigger_bindings(self, s: State) -> Iterator[dict[str, Any]]:
         pend = s.pending
         if pend and s.ready_task() is None and pend[0].optional and not pend[0].decided:
-            yield {"player": pend[0].controller, "item": pend[0].name}
+            for player in s.players:  # others are listed too: it is not their choice (383.3.a)
+                yield {"player": player, "item": pend[0].name}
 
     def _finalize_bindings(self, which: str) -> Any:
         def bindings(s: State) -> Iterator[dict[str, Any]]:

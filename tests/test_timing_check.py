@@ -1,0 +1,52 @@
+"""``rulekb timing check``: citations against the embedded excerpt and the full 1.4 document."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from kb.graph import RuleGraph, build_edition
+from kb.read import read_document
+from kb.timing.check import check
+from kb.timing.models import get_model
+
+from conftest import REPO, corpus_graph, requires_shared
+
+
+@pytest.fixture(scope="module")
+def excerpt() -> RuleGraph:
+    path = REPO / "rules" / "riftbound" / "core-rules-1.4-excerpt.md"
+    result, fmt = read_document(path)
+    return build_edition(result, ruleset="riftbound", edition="1.4", partial=True, source=str(path))
+
+
+def test_check_passes_on_the_excerpt_and_lists_what_it_lacks(excerpt: RuleGraph) -> None:
+    out = check(get_model("riftbound"), excerpt)
+    assert out["ok"] and out["partial"] and not out["unknown"]
+    lacking = {x["rule"] for x in out["lacking"]}
+    # the excerpt has the timing rules but not the process of play or the keyword rules
+    assert {"354.3", "419.4.a", "812.1.c"} <= lacking
+    assert not lacking & {"337.1", "340.2.a", "464.2.d"}
+    assert all(x["cited_by"] for x in out["lacking"])
+
+
+@requires_shared
+def test_check_passes_on_the_full_document_with_full_coverage() -> None:
+    out = check(get_model("riftbound"), corpus_graph("riftbound", "1.4"))
+    assert out["ok"] and not out["partial"]
+    assert out["lacking"] == [] and out["unknown"] == []
+    cov = out["coverage"]
+    assert [r["range"] for r in cov["ranges"]] == ["333–340", "347–348", "464"]
+    assert cov["uncited"] == [], cov["uncited"]
+    assert cov["rules"] == cov["cited"] > 50
+
+
+@requires_shared
+def test_check_fails_on_a_citation_that_does_not_exist() -> None:
+    spec = get_model("riftbound")
+    wrong = dataclasses.replace(spec, citations={**spec.citations, "finalize": ("337.9",)})
+    out = check(wrong, corpus_graph("riftbound", "1.4"))
+    assert not out["ok"]
+    assert out["unknown"][0]["rule"] == "337.9" and out["unknown"][0]["cited_by"] == ["finalize"]
+    assert [x["rule"] for x in out["coverage"]["uncited"]] == ["337.1.a"]  # cited by finalize alone

@@ -1,0 +1,116 @@
+"""Every decision sequence up to a bounded depth, with 2 and 3 players and a small card
+pool, keeps the timing invariants. The engine checks the model's own invariants and state
+validity after every step; this test checks the same properties again, independently, on
+every node of every trace, and makes sure the exploration reached the transitions those
+properties are about (so they are not vacuously true)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from kb.timing import engine
+from kb.timing.engine import InvariantBroken, TraceNode
+from kb.timing.models import riftbound_io
+from kb.timing.models.riftbound import Riftbound, State
+
+CARDS = {
+    "Bolt": {"type": "spell", "keywords": ["Action"], "effects": [{"draw": 1}]},
+    "Counter": {"type": "spell", "keywords": ["Reaction"], "effects": [{"counter": "target"}]},
+    "Spark": {"type": "spell", "keywords": ["Reaction"], "effects": [{"draw": 1}]},
+    "Twin": {"type": "spell", "keywords": ["Reaction"],
+             "effects": [{"create": {"name": "Echo", "effects": [{"draw": 1}], "times": 2}}]},
+    "Yeti": {"type": "unit", "triggers": [{"on": "play", "name": "Greeting", "optional": True,
+                                           "effects": [{"draw": 1}]}]},
+    "Raider": {"type": "unit", "might": 2, "triggers": [{"on": "attack", "name": "Cry", "effects": [{"draw": 1}]}]},
+    "Guard": {"type": "unit", "might": 1},
+}
+
+# (players, depth): deep enough to reach combat, counters, reflexive triggers and every
+# showdown close, small enough to stay well under 30 s.
+CASES = [(2, 20), (3, 15)]
+
+
+def setup(players: int) -> tuple[Riftbound, State]:
+    seats = [{"name": "Ann", "hand": ["Bolt", "Counter", "Yeti"], "base": ["Raider"]},
+             {"name": "Bo", "hand": ["Counter", "Twin"]},
+             {"name": "Cy", "hand": ["Spark"]}]
+    return riftbound_io.setup({  # type: ignore[return-value]
+        "players": seats[:players], "cards": CARDS,
+        "battlefields": [{"name": "Temple", "controller": "Bo", "units": {"Bo": ["Guard"]}}]})
+
+
+def violations(model: Riftbound, node: TraceNode) -> Iterator[str]:
+    """The six properties, computed from the trace without the model's own helpers."""
+    before, after = node.before, node.after
+    if not (after.priority is None or isinstance(after.priority, str)):
+        yield "more than one player holds priority"
+    if after.focus is not None and after.showdown is None and after.combat is None:
+        yield "focus outside a showdown"
+    if node.name == "finalize":
+        pending = [i.id for i in before.chain if i.status == "pending"]
+        if node.params["id"] != min(pending):
+            yield "an item finalized out of append order"
+    if node.name == "resolve":
+        finalized = [i.id for i in before.chain if i.status == "finalized"]
+        if node.params["id"] != max(finalized):
+            yield "an item other than the newest finalized one resolved"
+    if node.name == "play" and before.chain:
+        if "Reaction" not in model.cards[node.params["card"]].keywords:
+            yield "a card without Reaction was played while a chain existed"
+    if node.name == "pass-focus" and any(c.name == "showdown-closes" for c in node.children):
+        if before.showdown.passes != len(before.players) - 1 or len(before.players) < 2:
+            yield "a showdown ended without every player passing focus in sequence"
+
+
+@pytest.mark.parametrize("players,depth", CASES, ids=[f"{p}-players-depth-{d}" for p, d in CASES])
+def test_invariants_hold_in_every_decision_sequence(players: int, depth: int, capsys: Any) -> None:
+    model, state = setup(players)
+    seen: Counter[str] = Counter()
+    broken: list[str] = []
+
+    def visit(node: TraceNode) -> None:
+        seen[node.name] += 1
+        for v in violations(model, node):
+            broken.append(f"{v} at {node.label}")
+
+    stats = engine.explore(model, state, depth, visit)
+    with capsys.disabled():
+        print(f"\n  timing exploration, {players} players, depth {depth}: {stats.states} states visited, "
+              f"{stats.decisions} decisions, {stats.steps} automatic steps, {stats.ends} ended turns")
+    assert not broken, broken[:5]
+    assert stats.states > 1000 and stats.max_depth == depth
+    for name in ("finalize", "resolve", "play", "pass-priority", "pass-focus", "showdown-closes", "counter",
+                 "create-reflexive-trigger", "decline-trigger", "perform-trigger", "combat-opens",
+                 "focus-passes", "focus-stays"):
+        assert seen[name], f"the exploration never reached {name}"
+    if players == 2:
+        assert seen["combat-damage"] and seen["focus-passes-after-chain"]
+
+
+class OldestFirst(Riftbound):
+    """A deliberately wrong model: it resolves the oldest finalized item."""
+
+    def _resolve_bindings(self, s: State) -> Iterator[dict[str, Any]]:
+        if s.chain and s.ready_task() is None and not s.pending and s.passes >= len(s.players):
+            first = s.chain[0]
+            yield {"item": first.name, "id": first.id, "player": first.controller}
+
+    def _resolve(self, s: State, p: Any, t: Any) -> State:
+        # resolve the chosen (bottom) item, leaving the top one where it is
+        item = next(i for i in s.chain if i.id == p["id"])
+        s = self._run_effects(s, t, item)
+        from dataclasses import replace
+        s = replace(s, chain=tuple(i for i in s.chain if i.id != item.id))
+        return self._continue(s, t, add=False)
+
+
+def test_a_broken_model_is_caught() -> None:
+    model, state = setup(2)
+    wrong = OldestFirst(model.cards)
+    with pytest.raises(InvariantBroken) as err:
+        engine.explore(wrong, state, 8)
+    assert "340.1" in err.value.rules
