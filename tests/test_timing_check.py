@@ -50,3 +50,18 @@ def test_check_fails_on_a_citation_that_does_not_exist() -> None:
     assert not out["ok"]
     assert out["unknown"][0]["rule"] == "337.9" and out["unknown"][0]["cited_by"] == ["finalize"]
     assert [x["rule"] for x in out["coverage"]["uncited"]] == ["337.1.a"]  # cited by finalize alone
+
+
+def test_every_citation_name_is_described() -> None:
+    spec = get_model("riftbound")
+    model = spec.make()
+    for name in spec.citations:
+        kind, _, rest = name.partition(".")
+        if kind == "check":
+            assert rest in model.checks, name
+        elif kind == "invariant":
+            assert any(i.name == rest for i in model.invariants), name
+        elif kind == "state":
+            assert spec.state_checks.get(rest), name
+        else:
+            assert name in model.transitions, name

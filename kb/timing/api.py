@@ -145,7 +145,7 @@ def transitions_citing(ruleset: str, edition: str, number: str) -> list[dict[str
             inv = next((i for i in model.invariants if i.name == name[10:]), None)
             kind, description = "invariant", inv.summary if inv else name
         elif name.startswith("state."):
-            kind, description = "state-check", "refuses states that break it"
+            kind, description = "state-check", spec.state_checks.get(name[6:], name)
         elif name in model.transitions:
             t = model.transitions[name]
             kind, description = t.kind, t.summary

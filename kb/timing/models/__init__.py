@@ -36,6 +36,7 @@ class RulesetModel:
     actions: tuple[str, ...]
     resolved: Callable[[TraceNode], list[str]]
     awaits_choice: Callable[[Any], str | None]  # an optional choice due now: the item's name
+    state_checks: Mapping[str, str]  # what each ``state.*`` citation refuses
 
 
 def _riftbound() -> RulesetModel:
@@ -58,7 +59,7 @@ def _riftbound() -> RulesetModel:
         state_from_json=io.state_from_json, action=io.action,  # type: ignore[arg-type]
         check_references=io.check_references, option_action=io.option_action,  # type: ignore[arg-type]
         observe=io.observe, expect_keys=io.EXPECT_KEYS, actions=io.ACTIONS,  # type: ignore[arg-type]
-        resolved=resolved, awaits_choice=awaits_choice)
+        resolved=resolved, awaits_choice=awaits_choice, state_checks=rb.STATE_CHECKS)
 
 
 _FACTORIES: dict[str, Callable[[], RulesetModel]] = {"riftbound": _riftbound}

@@ -164,6 +164,23 @@ TRIGGER_EVENTS = ("play", "attack", "defend", "conquer", "leave", "move")
 DEFERRED_TASKS = frozenset({"combat-result", "establish-control", "combat-ends"})
 
 
+# What each state check refuses (the ``state.*`` citations above).
+STATE_CHECKS: dict[str, str] = {
+    "one-priority": "refuses a state where two players hold priority",
+    "focus-neutral": "refuses focus outside a showdown or combat",
+    "focus-priority": "refuses priority apart from focus in a Showdown Open State",
+    "showdown-focus": "refuses a showdown in an open state where nobody has focus",
+    "finalized-above-pending": "refuses a finalized item above a pending one",
+    "permanent-finalized-on-chain": "refuses a finalized unit, gear or Add ability still on the chain",
+    "neutral-priority": "refuses priority for anyone but the turn player in a Neutral Open State",
+    "chain-without-priority": "refuses a chain of finalized items with nobody holding priority",
+    "passes": "refuses more passes in sequence than can occur",
+    "showdown-passes": "refuses a showdown every player has already passed",
+    "turn-state": "refuses a turn state that contradicts the chain or the showdown",
+    "combat-players": "refuses a combat without an attacker and a different defender",
+}
+
+
 def cite(name: str) -> Rules:
     return CITATIONS[name]
 
