@@ -8,6 +8,7 @@ that asked, whatever else the test checks.
 from __future__ import annotations
 
 from html import escape
+import json
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from flask.testing import FlaskClient
 
 from kb.query import KnowledgeBase
 from web import create_app
+from web.api.timing import EXAMPLE_SCENARIO
 from web.openapi import ENDPOINTS, response_problems
 
 
@@ -152,7 +154,9 @@ def test_rule_answer_has_every_part(api: CheckedClient) -> None:
     assert [a["number"] for a in data["ancestors"]] == ["300", "337", "337.1"]
     assert data["previous"]["number"] == "337.1" and data["next"]["number"] == "337.1.b"
     assert "chain" in {t["key"] for t in data["terms"]}
-    assert "subrules" not in data and isinstance(data["transitions"], list)
+    assert "subrules" not in data
+    assert {"finalize"} <= {t["name"] for t in data["transitions"]}
+    assert all("337.1.a" in t["rules"] for t in data["transitions"])
 
 
 def test_subrules_are_the_whole_subtree_in_order(api: CheckedClient) -> None:
@@ -282,6 +286,7 @@ def test_hello_exists_only_when_asked(excerpt_kb: KnowledgeBase) -> None:
 
 # -- POST operations ------------------------------------------------------------------------
 LOOKUP, ANNOTATE = "/api/v1/citations/lookup", "/api/v1/citations/annotate"
+NEXT, RUN = "/api/v1/timing/next", "/api/v1/timing/run"
 JSON = "application/json"
 
 # (url, status, body as text, content type, dotted path into the answer, expected value)
@@ -318,6 +323,29 @@ POST_CASES: list[tuple[str, int, str, str, str, Any]] = [
     (ANNOTATE, 422, '{"markdown": "x", "style": "endnotes"}', JSON,
      "error.detail.errors.0.path", "/style"),
     (ANNOTATE, 422, '{"text": "x"}', JSON, "error.status", 422),
+    (NEXT, 200, '{"players": ["Ann", "Bo"]}', JSON, "decision.decider", "Ann"),
+    (NEXT, 200, '{"players": ["Ann", "Bo"], "turn_state": "neutral-closed", "priority": "Ann", '
+                '"chain": [{"name": "Bolt", "controller": "Ann", "status": "pending"}]}', JSON,
+     "steps.0.event", "finalize"),
+    (NEXT + "?edition=1.4&ruleset=riftbound", 200, '{"players": ["Ann", "Bo"]}', JSON, "edition", "1.4"),
+    (NEXT, 400, '{"players": ["Ann"]}', JSON, "error.detail.field", "players"),
+    (NEXT, 422, '{"players": ["Ann", "Bo"], "priority": ["Ann", "Bo"]}', JSON,
+     "error.detail.violations.0.field", "priority"),
+    (NEXT, 422, '["Ann", "Bo"]', JSON, "error.detail.errors.0.path", "/"),
+    (NEXT, 404, '{"players": ["Ann", "Bo"], "ruleset": "mtg"}', JSON, "error.detail.field", "ruleset"),
+    (NEXT + "?edition=1.3", 422, '{"players": ["Ann", "Bo"]}', JSON,
+     "error.detail.citation_edition", "1.4"),
+    (NEXT + "?depth=1", 400, '{"players": ["Ann", "Bo"]}', JSON, "error.detail.parameter", "depth"),
+    (NEXT, 415, '{"players": ["Ann", "Bo"]}', "application/x-www-form-urlencoded", "error.status", 415),
+    (RUN, 200, json.dumps(EXAMPLE_SCENARIO), JSON, "ok", True),
+    (RUN, 200, json.dumps({**EXAMPLE_SCENARIO, "steps": [{"expect": {"priority": "Bo"}}]}), JSON,
+     "expectations.0.failed.0", "priority"),
+    (RUN, 200, json.dumps({**EXAMPLE_SCENARIO, "steps": [{"pass": "Bo"}]}), JSON,
+     "error.type", "illegal-step"),
+    (RUN, 422, json.dumps({**EXAMPLE_SCENARIO, "steps": [{"bogus": 1}]}), JSON,
+     "error.detail.field", "bogus"),
+    (RUN, 422, json.dumps({**EXAMPLE_SCENARIO, "steps": []}), JSON, "error.detail.errors.0.path", "/steps"),
+    (RUN, 422, '{"name": "x"}', JSON, "error.status", 422),
 ]
 
 

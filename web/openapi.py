@@ -100,8 +100,11 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     "RuleRef": obj(RULE_REF, description="A rule named by number, with its title (breadcrumbs, links)."),
     "Rule": obj(RULE, description="A rule with its text."),
     "Term": obj(TERM),
-    "Transition": obj({"name": STR}, closed=False,
-                      description="A timing-model transition that cites the rule."),
+    "Transition": obj({"name": STR, "model": STR,
+                       "kind": {"type": "string", "description": "transition, check, invariant, "
+                                                                 "state-check, …"},
+                       "description": STR, "rules": array(STR)},
+                      description="A part of the timing model that cites the rule."),
     "RuleDetail": obj({
         **RULE,
         "ancestors": array(ref("RuleRef"), description="Breadcrumbs, chapter first."),

@@ -12,6 +12,7 @@ document. Conventions shared by every operation live here:
   the build (``X-Rulekb-Build``);
 - GET answers carry an ``ETag`` and ``Last-Modified`` derived from the build, and a
   matching ``If-None-Match``/``If-Modified-Since`` answers 304 before any work is done;
+  recent GET answers are kept per build (:class:`AnswerCache`) and served again as they are;
 - CORS is open for GET (no credentials), so article sites can embed rule text;
 - a request takes one knowledge base (:func:`web.get_kb`) and keeps it to the end, so a
   build swapped in meanwhile never mixes into an answer.
@@ -22,6 +23,9 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
+import threading
+from collections import OrderedDict
 from datetime import datetime, timezone
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
@@ -44,6 +48,7 @@ except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
 
 JSON_TYPE = "application/json"
 CACHE_CONTROL = "public, max-age=60"
+DEFAULT_CACHE_BYTES = 64 * 1024 * 1024  # of recent GET answers (RULEKB_API_CACHE_BYTES; 0: none)
 EXPOSED = "ETag, Last-Modified, X-Rulekb-Edition, X-Rulekb-Build"
 
 # -- parameters shared by several operations ---------------------------------------------
@@ -146,12 +151,54 @@ def _built(knowledge: KnowledgeBase) -> datetime:
         return current_app.extensions["rulekb.started"]
 
 
+class AnswerCache:
+    """Recent GET answers of one build, by path and query string.
+
+    A build is read-only, so an answer is a function of the build and the URL (which is
+    also what the ETag says); recent ones are kept, least recently used dropped first, up
+    to ``max_bytes`` of JSON. A new build empties it.
+    """
+
+    def __init__(self, max_bytes: int):
+        self.max_bytes = max_bytes
+        self._lock = threading.Lock()
+        self._items: OrderedDict[tuple[str, bytes], tuple[bytes, str | None]] = OrderedDict()
+        self._size = 0
+        self._build = ""
+
+    def get(self, build: str, key: tuple[str, bytes]) -> tuple[bytes, str | None] | None:
+        with self._lock:
+            if build != self._build:
+                return None
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
+
+    def put(self, build: str, key: tuple[str, bytes], body: bytes, edition: str | None) -> None:
+        if len(body) > self.max_bytes // 16:
+            return
+        with self._lock:
+            if build != self._build:
+                self._items.clear()
+                self._size, self._build = 0, build
+            if key in self._items:
+                return
+            self._items[key] = (body, edition)
+            self._size += len(body)
+            while self._size > self.max_bytes:
+                _, (old, _) = self._items.popitem(last=False)
+                self._size -= len(old)
+
+
 @bp.before_request
 def _revalidate() -> Response | None:
+    """304 for a still-fresh ETag or date; else a recent identical answer, if kept."""
     ep = endpoint_of(request.endpoint)
     if ep is None or not ep.cached or request.method not in ("GET", "HEAD"):
         return None
-    etag, modified = _validators(kb())
+    knowledge = kb()
+    etag, modified = _validators(knowledge)
     fresh = (request.if_none_match.contains_weak(etag) if request.if_none_match
              else request.if_modified_since is not None and modified <= request.if_modified_since)
     if fresh:
@@ -159,6 +206,15 @@ def _revalidate() -> Response | None:
         resp.set_etag(etag)
         resp.headers["Cache-Control"] = CACHE_CONTROL
         return resp
+    answers: AnswerCache | None = current_app.extensions.get("rulekb.answers")
+    if answers is not None:
+        kept = answers.get(knowledge.build_id, (request.path, request.query_string))
+        if kept is not None:
+            g.rulekb_kept = True
+            resp = Response(kept[0], mimetype=JSON_TYPE)
+            if kept[1]:
+                resp.headers["X-Rulekb-Edition"] = kept[1]
+            return resp
     return None
 
 
@@ -176,6 +232,10 @@ def _finish(resp: Response) -> Response:
         resp.set_etag(etag)
         resp.last_modified = modified
         resp.headers["Cache-Control"] = CACHE_CONTROL
+        answers: AnswerCache | None = current_app.extensions.get("rulekb.answers")
+        if answers is not None and request.method == "GET" and not g.get("rulekb_kept"):
+            answers.put(knowledge.build_id, (request.path, request.query_string),
+                        resp.get_data(), resp.headers.get("X-Rulekb-Edition"))
     if request.method in ("GET", "HEAD", "OPTIONS"):
         resp.headers["Access-Control-Allow-Origin"] = "*"
         resp.headers["Access-Control-Expose-Headers"] = EXPOSED
@@ -226,6 +286,10 @@ def install(app: Flask) -> None:
     the app (the site's HTML 404 page) keeps answering outside /api.
     """
     app.extensions["rulekb.started"] = datetime.now(timezone.utc).replace(microsecond=0)
+    cache_bytes = int(app.config.get("RULEKB_API_CACHE_BYTES",
+                                     os.environ.get("RULEKB_API_CACHE_BYTES", DEFAULT_CACHE_BYTES)))
+    if cache_bytes > 0:
+        app.extensions["rulekb.answers"] = AnswerCache(cache_bytes)
     app.after_request(_finish)
     app_handlers = app.error_handler_spec.setdefault(None, {})
     for code, by_class in app_handlers.items():
@@ -252,4 +316,4 @@ def _api_first(fallback: Any) -> Any:
     return handle
 
 
-from web.api import citations, docs, rules, search  # noqa: E402,F401
+from web.api import citations, docs, rules, search, timing  # noqa: E402,F401

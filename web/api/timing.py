@@ -1,0 +1,106 @@
+"""The timing model: what happens next from a state, and whole scenarios run frame by frame."""
+
+from __future__ import annotations
+
+from flask import Response
+
+from web.api import EDITION, answer, bp, kb, read_body
+from web.openapi import NAME_PATTERN, SCHEMAS, STR, Param, array, endpoint, nullable, obj, ref
+
+RULESET_Q = Param("ruleset", {"type": "string", "pattern": NAME_PATTERN},
+                  "Ruleset of the state (default: the state's own `ruleset`, or riftbound).",
+                  example="riftbound")
+TIMING_EDITION = Param(EDITION.name, EDITION.schema,
+                       "Edition to quote the rules from (default: the one the model cites).",
+                       example="1.4")
+
+RULES = array(STR, description="Rule numbers, as the model cites them.")
+STATE = {"type": "object", "description": "A state of the game as the ruleset's model writes it "
+                                          "(any frame's `state` can be sent back to /timing/next)."}
+QUOTE = obj({"rule": STR, "text": nullable(STR)}, {"missing": STR})
+FORBIDDEN = obj({"check": STR, "summary": STR, "rules": RULES}, {"quotes": array(QUOTE)})
+
+SCHEMAS.update({
+    "TimingNode": obj({"event": STR, "summary": STR, "rules": RULES,
+                       "children": array(ref("TimingNode"))},
+                      description="One node of a trace tree: a transition and what it set off."),
+    "TimingFrame": obj({
+        "event": {"type": "string", "description": "The transition taken."},
+        "step": {"type": "integer", "minimum": 0, "description": "The scenario step it followed "
+                                                                  "(0: automatic)."},
+        "summary": STR, "rules": RULES,
+        "why": {"type": "string", "description": "The explanation, quoting each rule cited."},
+        "detail": array(ref("TimingNode")), "state": STATE}),
+    "TimingOption": obj({"transition": STR, "label": STR, "player": nullable(STR),
+                         "action": {"type": "object", "description": "The step that takes it, "
+                                                                     "as a scenario writes it."},
+                         "rules": RULES},
+                        {"forbidden_by": array(FORBIDDEN), "why": STR}),
+    "TimingState": {**STATE, "properties": {"ruleset": {"type": "string", "pattern": NAME_PATTERN},
+                                            "players": array(STR, description="In turn order, "
+                                                                              "the turn player first.")}},
+    "TimingNext": obj({
+        "ok": {"type": "boolean"}, "ruleset": STR, "edition": STR,
+        "steps": array(ref("TimingFrame"), description="The automatic steps, in order."),
+        "decision": nullable(obj({"decider": nullable(STR),
+                                  "options": array(ref("TimingOption"), description="Every legal option."),
+                                  "illegal": array(ref("TimingOption"),
+                                                   description="Tempting illegal ones, each with "
+                                                               "the rules that forbid it.")})),
+        "end": nullable(obj({"reason": STR, "rules": RULES, "quotes": array(QUOTE)})),
+        "state": STATE}),
+    "TimingScenario": {"type": "object", "required": ["name", "ruleset", "players", "steps"],
+                       "description": "A scenario, as the YAML files of kb/timing/scenarios "
+                                      "write it, in JSON: name, ruleset, edition, players, cards, "
+                                      "steps (each a one-key mapping: an action, expect or "
+                                      "expect_illegal).",
+                       "properties": {"name": STR, "ruleset": STR, "players": array(STR),
+                                      "steps": array({"type": "object"}, minItems=1)}},
+    "TimingRun": obj({
+        "ok": {"type": "boolean", "description": "Every expectation held and every step was legal."},
+        "name": STR, "ruleset": STR, "edition": STR, "file": STR,
+        "frames": array(ref("TimingFrame")),
+        "expectations": array(obj({"step": {"type": "integer"}, "kind": STR, "ok": {"type": "boolean"},
+                                   "expected": {}, "actual": {}, "failed": {}},
+                                  {"forbidden_by": array(FORBIDDEN)})),
+        "error": nullable(obj({"type": STR, "message": STR, "rules": RULES}, {"step": {"type": "integer"}})),
+        "state": nullable(STATE)}),
+})
+
+EXAMPLE_STATE = {"ruleset": "riftbound", "players": ["Ann", "Bo"], "turn_state": "neutral-closed",
+                 "priority": "Ann", "chain": [{"name": "Fireball", "controller": "Ann",
+                                               "status": "pending"}]}
+EXAMPLE_SCENARIO = {
+    "name": "Finalizing your own spell keeps priority with you.",
+    "ruleset": "riftbound", "edition": "1.4", "players": ["Ann", "Bo"],
+    "cards": {"Fireball": {"type": "spell", "effects": [{"draw": 1}]}},
+    "steps": [{"play": {"player": "Ann", "card": "Fireball"}},
+              {"expect": {"priority": "Ann", "chain": ["Fireball"]}},
+              {"pass": "Ann"},
+              {"expect": {"priority": "Bo"}}]}
+
+
+@endpoint(bp, "POST", "/v1/timing/next", tag="timing", response="TimingNext", body="TimingState",
+          params=(RULESET_Q, TIMING_EDITION), errors=(404,),
+          summary="What happens next from a state",
+          examples=("/api/v1/timing/next",), example_body=EXAMPLE_STATE)
+def timing_next(ruleset: str | None, edition: str | None) -> Response:
+    """The automatic steps from a state until someone must decide, each with the rules it
+    follows and their text, then the decision: who decides, every legal option and the
+    tempting illegal ones, each with the rules that forbid it (as ``rulekb timing next
+    --json``). A malformed state answers 400 with the field; a state the rules cannot
+    produce (two players holding priority) answers 422 with the rules it breaks."""
+    state = read_body("api.timing_next")
+    return answer(kb().timing_next(state, ruleset=ruleset, edition=edition))
+
+
+@endpoint(bp, "POST", "/v1/timing/run", tag="timing", response="TimingRun", body="TimingScenario",
+          errors=(404,), summary="Run a timing scenario frame by frame",
+          examples=("/api/v1/timing/run",), example_body=EXAMPLE_SCENARIO)
+def timing_run() -> Response:
+    """Run a scenario (the YAML of ``rulekb timing run``, as JSON): every frame with the
+    transition taken, the rules it cites and why, the state after it, and each expectation
+    checked. A scenario whose expectations fail answers 200 with ``ok`` false and the
+    failures; a malformed one answers 422 naming the step and field."""
+    scenario = read_body("api.timing_run")
+    return answer(kb().timing_run(scenario, file="request"))
