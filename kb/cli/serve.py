@@ -19,5 +19,6 @@ def serve_cmd(ctx: click.Context, host: str, port: int, threads: int) -> None:
 
     from web import create_app
     app = create_app(home_of(ctx))
-    click.echo(f"serving rulekb on http://{host}:{port}/", err=True)
+    click.echo(f"serving rulekb on http://{host}:{port}/ (API: /api; a rebuild of "
+               f"{home_of(ctx)} is picked up without a restart)", err=True)
     waitress.serve(app, host=host, port=port, threads=threads, ident="rulekb")
