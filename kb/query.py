@@ -8,6 +8,7 @@ documents); failures raise :class:`QueryError`, which carries the one error shap
 from __future__ import annotations
 
 import json
+import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any
 from kb.graph import RuleGraph
 from kb.model import Rule, term_key
 from kb.numbers import NumberError, format_number, parse_number
+from kb.references import find_mentions
 from kb.store import current_build, default_home, load_edition
 
 
@@ -40,7 +42,8 @@ class KnowledgeBase:
     manifest: dict[str, Any]
     graphs: dict[tuple[str, str], RuleGraph] = field(default_factory=dict)
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    # Re-entrant: a derived structure may be built from another cached one.
+    _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
 
     # -- loading ---------------------------------------------------------------
     @classmethod
@@ -247,6 +250,67 @@ class KnowledgeBase:
         out["used_by"] = [self.rule_summary(rg, n) for n in rg.rules_using(key)[:200]]
         return out
 
+    def mentions(self, ruleset: str, text: str, edition: str | None = None,
+                 number: str | None = None) -> list[dict[str, Any]]:
+        """Spans of ``text`` that point elsewhere in the edition, sorted and non-overlapping.
+
+        Each rule number of a reference ("See rule 349", "rules 601.2a–f") is its own span
+        (``kind`` rule/section, ``targets`` the canonical numbers it names, empty when
+        unresolved); the first use of each defined term or keyword is a span with
+        ``kind`` "term", its ``key`` and ``defines`` (true in the rule ``number`` that defines it).
+        Offsets are into ``text``, so callers can mark it up without re-parsing numbers.
+        """
+        rg = self.edition(ruleset, edition)
+        spans: list[dict[str, Any]] = []
+        for m in find_mentions(text):
+            for item in m.items:
+                found = [rg.find(s) for s in item.numbers or [item.first]]
+                spans.append({"start": item.start, "end": item.end, "kind": m.kind,
+                              "text": text[item.start:item.end], "targets": [f for f in found if f]})
+        pattern = self.cached(f"term-pattern:{ruleset}:{rg.edition.name}",
+                              lambda: _term_pattern(list(rg.edition.terms)))
+        if pattern is None:
+            return spans
+        taken = [(s["start"], s["end"]) for s in spans]
+        seen: set[str] = set()
+        for m in pattern.finditer(text):
+            key = _term_of(m.group(0), rg.edition.terms)
+            if key is None or key in seen or any(a < m.end() and m.start() < b for a, b in taken):
+                continue
+            seen.add(key)
+            spans.append({"start": m.start(), "end": m.end(), "kind": "term", "text": m.group(0),
+                          "key": key, "defines": number in rg.edition.terms[key].defined_by})
+        return sorted(spans, key=lambda s: s["start"])
+
+    # -- editions (kb.editions) ------------------------------------------------------
+    def diff(self, ruleset: str, from_edition: str, to_edition: str, *,
+             only: list[str] | None = None, chapter: str | None = None,
+             unchanged: bool = False, limit: int | None = None, offset: int = 0) -> dict[str, Any]:
+        """Rule-by-rule diff of two editions (names, or dates meaning the edition in force):
+        ``summary`` and ``chapters`` counts, and ``entries`` with status (added, removed,
+        changed, moved, unchanged), old/new number and text, and word-level ``ops``."""
+        from kb.editions.queries import diff
+        return diff(self, ruleset, from_edition, to_edition, only=only, chapter=chapter,
+                    unchanged=unchanged, limit=limit, offset=offset)
+
+    def history(self, ruleset: str, number: str, edition: str | None = None,
+                date: str | None = None) -> dict[str, Any]:
+        """In which editions a rule exists, under which numbers, with what wording."""
+        from kb.editions.queries import history
+        return history(self, ruleset, number, edition, date)
+
+    def map_number(self, ruleset: str, number: str, from_edition: str,
+                   to_edition: str) -> dict[str, Any]:
+        """A number of one edition in another: ``target`` (or None), ``status`` (same,
+        renumbered, removed; unknown for an excerpt), ``confidence``, ``reworded``."""
+        from kb.editions.queries import map_number
+        return map_number(self, ruleset, number, from_edition, to_edition)
+
+    def edition_mapping(self, ruleset: str, from_edition: str, to_edition: str) -> Any:
+        """The whole :class:`kb.editions.mapping.EditionMapping` between two editions."""
+        from kb.editions.queries import edition_mapping
+        return edition_mapping(self, ruleset, from_edition, to_edition)
+
     # -- the graph ---------------------------------------------------------------
     def neighbourhood(self, ruleset: str, number: str, depth: int = 1,
                       edition: str | None = None) -> dict[str, Any]:
@@ -276,3 +340,22 @@ class KnowledgeBase:
         from kb.cite.link import link_article
         return link_article(self, markdown, ruleset, edition, style, fmt,  # type: ignore[arg-type]
                             allow_html, base_url, source)
+
+
+_TERM_EDGE = r"[\w\u2019'-]"
+
+
+def _term_pattern(keys: list[str]) -> re.Pattern[str] | None:
+    """One regex for every term of an edition: whole words, any case, optional plural."""
+    if not keys:
+        return None
+    alts = "|".join(r"\s+".join(map(re.escape, k.split())) for k in sorted(keys, key=len, reverse=True))
+    return re.compile(rf"(?<!{_TERM_EDGE})(?:{alts})(?:s|es)?(?!{_TERM_EDGE})", re.IGNORECASE)
+
+
+def _term_of(found: str, terms: dict[str, Any]) -> str | None:
+    key = term_key(found)
+    for candidate in (key, key[:-1], key[:-2]):
+        if candidate in terms:
+            return candidate
+    return None

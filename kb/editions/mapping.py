@@ -41,6 +41,9 @@ from kb.graph import RuleGraph
 # Rule numbers inside rule text ("rule 337.1.a.", "603.7d", "116"): blanked for similarity.
 _NUMBER_IN_TEXT = re.compile(r"\b\d{3}(?:\.\d+[a-z]?|\.[a-z])*\b")
 _NON_WORD = re.compile(r"[\W_]+")
+# Examples a reader left inside the text ("… its definition. EXAMPLE: Legion …") are not
+# part of the rule's wording.
+_INLINE_EXAMPLE = re.compile(r"(?<=\S)\s+EXAMPLES?:|(?<=[.!?\"”])\s*Examples?:\s")
 
 # Similarity thresholds (0–1), tuned on the labelled samples in tests/fixtures/editions.
 # Unrelated rules of one ruleset score about 0.3–0.5 (they share the game's vocabulary).
@@ -170,7 +173,8 @@ class _Side:
     def of(cls, rg: RuleGraph) -> _Side:
         rules = list(rg.edition.rules.values())
         index = {r.number: i for i, r in enumerate(rules)}
-        keys = [normalise(" ".join(x for x in (r.title, r.text) if x)) for r in rules]
+        keys = [normalise(_INLINE_EXAMPLE.split(" ".join(x for x in (r.title, r.text) if x), 1)[0])
+                for r in rules]
         parent = [index[r.parent] if r.parent is not None else -1 for r in rules]
         children = [[index[c] for c in r.children] for r in rules]
         size = [1] * len(rules)

@@ -1,0 +1,241 @@
+"""The questions about editions that the facade answers: mappings between any two editions
+of a ruleset, diffs, where one number went, and a rule's history.
+
+Only adjacent editions (by date) are matched directly; a mapping between editions further
+apart is composed through the ones in between, so a rule's history and a citation carried
+from 1.0 to 1.4 always agree. Mappings and diffs are computed on first use and cached for
+the life of the knowledge base (``KnowledgeBase.cached``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from kb.editions.diff import diff_editions, display_text, number_translators, reworded, select, word_ops
+from kb.editions.mapping import EditionMapping, map_editions
+from kb.graph import RuleGraph
+
+if TYPE_CHECKING:
+    from kb.query import KnowledgeBase
+
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+ONLY = ("added", "removed", "changed", "moved", "unchanged")
+
+
+def _error(status: int, message: str, detail: Any = None) -> Exception:
+    from kb.query import QueryError
+    return QueryError(status, message, detail)
+
+
+def resolve_edition(kb: KnowledgeBase, ruleset: str, edition: str | None = None,
+                    date: str | None = None) -> RuleGraph:
+    """An edition by name, or the one in force on a date; a value of ``edition`` that is not
+    an edition's name but reads as a date (YYYY-MM-DD) means the edition in force then."""
+    if edition and (ruleset, edition) not in kb.graphs and _DATE.match(edition) and not date:
+        return kb.edition(ruleset, date=edition)
+    if date is not None and not _DATE.match(date):
+        raise _error(400, f"not a date: {date[:40]!r} (use YYYY-MM-DD)", {"date": date[:40]})
+    return kb.edition(ruleset, edition, date)
+
+
+def _order(kb: KnowledgeBase, ruleset: str) -> list[str]:
+    return [e["edition"] for e in kb.editions(ruleset)]
+
+
+def adjacent_mapping(kb: KnowledgeBase, ruleset: str, older: str, newer: str) -> EditionMapping:
+    """The mapping between two editions that follow each other (computed once, cached)."""
+    key = f"editions:map:{ruleset}:{older}:{newer}"
+    return kb.cached(key, lambda: map_editions(kb.graphs[(ruleset, older)], kb.graphs[(ruleset, newer)]))
+
+
+def edition_mapping(kb: KnowledgeBase, ruleset: str, source: str, target: str) -> EditionMapping:
+    """The mapping from any edition of a ruleset to any other, composed through the editions
+    in between (backwards when ``target`` is older)."""
+    order = _order(kb, ruleset)
+    for name in (source, target):
+        if name not in order:
+            raise _error(404, f"unknown edition {name!r} of {ruleset}", {"editions": order})
+    i, k = order.index(source), order.index(target)
+    if i == k:
+        raise _error(400, "the two editions are the same", {"edition": source})
+
+    if abs(k - i) == 1 and k > i:
+        return adjacent_mapping(kb, ruleset, source, target)
+    # The steps are fetched first: ``cached`` holds its lock while it makes a value.
+    step = 1 if k > i else -1
+    steps = [adjacent_mapping(kb, ruleset, order[x], order[x + 1]) if step == 1
+             else adjacent_mapping(kb, ruleset, order[x - 1], order[x]) for x in range(i, k, step)]
+
+    def make() -> EditionMapping:
+        result: EditionMapping | None = None
+        for m in steps:
+            m = m if step == 1 else m.inverse()
+            result = m if result is None else result.then(m)
+        assert result is not None
+        return result
+
+    return kb.cached(f"editions:chain:{ruleset}:{source}:{target}", make)
+
+
+def diff(kb: KnowledgeBase, ruleset: str, from_edition: str, to_edition: str, *,
+         only: list[str] | None = None, chapter: str | None = None, unchanged: bool = False,
+         limit: int | None = None, offset: int = 0) -> dict[str, Any]:
+    """The rule-by-rule diff between two editions (see :mod:`kb.editions.diff`), its entries
+    filtered by status (``only``) and chapter, and paged with ``offset``/``limit``."""
+    old = resolve_edition(kb, ruleset, from_edition)
+    new = resolve_edition(kb, ruleset, to_edition)
+    for value in only or []:
+        if value not in ONLY:
+            raise _error(400, f"unknown status {value!r}", {"statuses": list(ONLY)})
+    if limit is not None and limit < 0 or offset < 0:
+        raise _error(400, "limit and offset must not be negative", {"limit": limit, "offset": offset})
+    if chapter is not None:
+        chapter = _heading(kb, old, new, chapter)
+    a, b = old.edition.name, new.edition.name
+    mapping = edition_mapping(kb, ruleset, a, b)
+    full = kb.cached(f"editions:diff:{ruleset}:{a}:{b}", lambda: diff_editions(old, new, mapping))
+    entries = select(full, only=only, chapter=chapter, old=old, new=new, mapping=mapping,
+                     unchanged=unchanged)
+    total = len(entries)
+    entries = entries[offset:offset + limit if limit is not None else None]
+    out = {k: v for k, v in full.items() if k != "entries"}
+    out.update({"filter": {"only": only or [], "chapter": chapter, "unchanged": unchanged},
+                "total": total, "offset": offset, "entries": entries})
+    return out
+
+
+def _heading(kb: KnowledgeBase, old: RuleGraph, new: RuleGraph, number: str) -> str:
+    """The canonical number of a chapter or heading in the newer edition (else the older)."""
+    from kb.numbers import try_parse_number
+    segs = try_parse_number(number)
+    if segs is None:
+        raise _error(400, f"not a rule number: {number[:40]!r}", {"chapter": number[:40]})
+    found = new.find(segs) or old.find(segs)
+    if found is None:
+        raise _error(404, f"no chapter {number} in either edition", {"chapter": number})
+    return found
+
+
+def map_number(kb: KnowledgeBase, ruleset: str, number: str, from_edition: str,
+               to_edition: str) -> dict[str, Any]:
+    """Where a rule of one edition is in another: the target number or None, a status
+    (``same``, ``renumbered``, ``removed``; ``unknown`` when the target edition is an excerpt
+    and holds no counterpart), a confidence, whether the wording changed, and the nearest
+    ancestor's counterpart when the rule itself has none."""
+    old = resolve_edition(kb, ruleset, from_edition)
+    new = resolve_edition(kb, ruleset, to_edition)
+    canonical = kb.find_rule(old, number)
+    out: dict[str, Any] = {"ruleset": ruleset, "number": canonical, "from": old.edition.name,
+                           "to": new.edition.name}
+    if old.edition.name == new.edition.name:
+        out.update({"target": canonical, "status": "same", "confidence": 1.0, "reworded": False,
+                    "path": [], "nearest_target": None})
+        return out
+    mapping = edition_mapping(kb, ruleset, old.edition.name, new.edition.name)
+    c = mapping.get(canonical)
+    assert c is not None
+    out["path"] = _path(kb, ruleset, canonical, old.edition.name, new.edition.name)
+    if c.target is None:
+        out.update({"target": None, "status": "unknown" if new.edition.partial else "removed",
+                    "confidence": c.confidence, "reworded": None,
+                    "nearest_target": _nearest_target(old, mapping, canonical)})
+        return out
+    from_old, from_new = number_translators(old, new, mapping)
+    ops = word_ops(display_text(old.rule(canonical)), display_text(new.rule(c.target)), from_old, from_new)
+    out.update({"target": c.target, "status": "same" if c.target == canonical else "renumbered",
+                "confidence": c.confidence, "reworded": reworded(ops), "nearest_target": None})
+    return out
+
+
+def _nearest_target(rg: RuleGraph, mapping: EditionMapping, number: str) -> dict[str, str] | None:
+    for ancestor in reversed(rg.ancestors(number)):
+        c = mapping.get(ancestor)
+        if c is not None and c.target is not None:
+            return {"number": ancestor, "target": c.target}
+    return None
+
+
+def _path(kb: KnowledgeBase, ruleset: str, number: str, source: str, target: str) -> list[dict[str, Any]]:
+    """The number in each edition passed through on the way (None once it is gone)."""
+    order = _order(kb, ruleset)
+    i, k = order.index(source), order.index(target)
+    step = 1 if k > i else -1
+    out: list[dict[str, Any]] = []
+    current: str | None = number
+    for x in range(i, k, step):
+        a, b = order[x], order[x + step]
+        m = adjacent_mapping(kb, ruleset, a, b) if step == 1 else adjacent_mapping(kb, ruleset, b, a).inverse()
+        c = m.get(current) if current else None
+        current = c.target if c else None
+        out.append({"edition": b, "number": current, "confidence": c.confidence if c else None})
+    return out
+
+
+def history(kb: KnowledgeBase, ruleset: str, number: str, edition: str | None = None,
+            date: str | None = None) -> dict[str, Any]:
+    """In which editions a rule exists, under which numbers and with what wording.
+
+    The rule is named in one edition (by default the newest edition that has the number);
+    it is followed backwards and forwards through the adjacent mappings. Each edition's
+    entry says how the rule differs from its previous appearance.
+    """
+    order = _order(kb, ruleset)
+    if edition or date:
+        start = resolve_edition(kb, ruleset, edition, date)
+    else:
+        start = _newest_with(kb, ruleset, number, order)
+    canonical = kb.find_rule(start, number)
+    idx = order.index(start.edition.name)
+    numbers: dict[str, str | None] = {start.edition.name: canonical}
+    current: str | None = canonical
+    for x in range(idx, 0, -1):
+        origin = adjacent_mapping(kb, ruleset, order[x - 1], order[x]).origin(current) if current else None
+        numbers[order[x - 1]] = current = origin
+    current = canonical
+    for x in range(idx, len(order) - 1):
+        c = adjacent_mapping(kb, ruleset, order[x], order[x + 1]).get(current) if current else None
+        numbers[order[x + 1]] = current = c.target if c else None
+    rows: list[dict[str, Any]] = []
+    previous: tuple[RuleGraph, str] | None = None
+    for name in order:
+        rg = kb.graphs[(ruleset, name)]
+        n = numbers.get(name)
+        row: dict[str, Any] = {"edition": name, "date": rg.edition.date, "partial": rg.edition.partial,
+                               "number": n}
+        if n is None:
+            row["status"] = "removed" if previous is not None else "absent"
+            previous = None
+            rows.append(row)
+            continue
+        rule = rg.rule(n)
+        row.update({"kind": rule.kind, "title": rule.label, "text": rule.text, "examples": rule.examples})
+        if previous is None:
+            row.update({"status": "added" if rows else "present", "renumbered": False,
+                        "reworded": False, "ops": None, "confidence": None})
+        else:
+            prg, pn = previous
+            mapping = adjacent_mapping(kb, ruleset, prg.edition.name, name)
+            from_old, from_new = number_translators(prg, rg, mapping)
+            ops = word_ops(display_text(prg.rule(pn)), display_text(rule), from_old, from_new)
+            changed = reworded(ops)
+            c = mapping.get(pn)
+            row.update({"status": "moved" if pn != n else "changed" if changed else "unchanged",
+                        "renumbered": pn != n, "reworded": changed, "previous_number": pn,
+                        "ops": ops if changed else None, "confidence": c.confidence if c else None})
+        previous = (rg, n)
+        rows.append(row)
+    return {"ruleset": ruleset, "number": canonical, "edition": start.edition.name, "editions": rows}
+
+
+def _newest_with(kb: KnowledgeBase, ruleset: str, number: str, order: list[str]) -> RuleGraph:
+    """The newest edition holding the number (the newest edition when none does, so the
+    error names the nearest numbers there)."""
+    from kb.numbers import try_parse_number
+    segs = try_parse_number(number)
+    if segs is not None:
+        for name in reversed(order):
+            rg = kb.graphs[(ruleset, name)]
+            if rg.find(segs) is not None:
+                return rg
+    return kb.graphs[(ruleset, order[-1])]

@@ -1,0 +1,67 @@
+"""Links between pages, written relative to the page that holds them.
+
+Every link in the site's templates goes through :func:`href`, so the same templates serve
+the live site and a static copy of it: a relative link works from ``http://host/``, from a
+sub-path behind a proxy and from ``file://``. A static exporter maps each page's path to the
+file it writes by setting ``app.config["SITE_LINK_MAPPER"]`` to a function
+``(path_with_query) -> file path`` (for instance ``/riftbound/1.4/337.4`` →
+``/riftbound/1.4/337.4.html``); links are then made relative between mapped paths.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable
+from typing import Any
+
+from flask import current_app, request, url_for
+
+LinkMapper = Callable[[str], str]
+
+
+def _mapped(path: str) -> str:
+    mapper: LinkMapper | None = current_app.config.get("SITE_LINK_MAPPER")
+    return mapper(path) if mapper else path
+
+
+def relative(target: str, current: str | None = None) -> str:
+    """``target`` (an absolute path, maybe with ``?query`` and ``#fragment``) written
+    relative to the page at ``current`` (default: the page being rendered).
+
+    >>> relative("/riftbound/1.4/337.4", "/riftbound/1.4/337.1.a")
+    '337.4'
+    >>> relative("/", "/riftbound/1.4/337.1.a")
+    '../../'
+    """
+    if current is None:
+        current = _mapped(request.full_path.rstrip("?"))
+    current = current.split("#", 1)[0].split("?", 1)[0]
+    fragment = ""
+    if "#" in target:
+        target, fragment = target.split("#", 1)
+        fragment = "#" + fragment
+    query = ""
+    if "?" in target:
+        target, query = target.split("?", 1)
+        query = "?" + query
+    base = current[: current.rfind("/") + 1] or "/"
+    rel = posixpath.relpath(target, base)
+    if target.endswith("/") and not rel.endswith("/"):
+        rel += "/"
+    if rel.startswith(("?", "#")) or ":" in rel.split("/", 1)[0]:
+        rel = "./" + rel
+    return rel + query + fragment
+
+
+def href(endpoint: str, _anchor: str | None = None, **values: Any) -> str:
+    """A link to an endpoint of the app, relative to the current page."""
+    target = url_for(endpoint, **values)
+    target = _mapped(target)
+    if _anchor:
+        target += "#" + _anchor
+    return relative(target)
+
+
+def rule_href(ruleset: str, edition: str, number: str, _anchor: str | None = None) -> str:
+    """The canonical page of a rule, relative to the current page."""
+    return href("site.rule", ruleset=ruleset, edition=edition, number=number, _anchor=_anchor)

@@ -1,0 +1,77 @@
+"""Rule text as HTML: references become links, defined terms become tooltips.
+
+The knowledge base says where the spans are (:meth:`kb.query.KnowledgeBase.mentions`);
+this module only writes them. Every piece of text is escaped here, so rule text carrying
+HTML or script renders as the characters it is, whatever the document said.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from markupsafe import Markup, escape
+
+# canonical number -> link to it
+RuleLinker = Callable[[str], str]
+
+
+def rule_text(text: str, spans: list[dict[str, Any]], link: RuleLinker,
+              title_of: Callable[[str], str]) -> Markup:
+    """Mark up ``text`` with its ``spans``.
+
+    Rule references link to the first rule they name (a range's title lists the rest);
+    unresolved ones are marked, not dropped. A term's first use is a focusable link to its
+    definition (``#term-<key>`` in the page's term list, which the script shows as a
+    tooltip); in the rule that defines it, it is a ``<dfn>``.
+    """
+    out: list[str] = []
+    pos = 0
+    for span in spans:
+        start, end = span["start"], span["end"]
+        if start < pos:
+            continue
+        out.append(str(escape(text[pos:start])))
+        piece = escape(text[start:end])
+        if span["kind"] == "term":
+            key = span["key"]
+            if span.get("defines"):
+                out.append(f'<dfn class="defined" id="{escape(term_id(key))}-def">{piece}</dfn>')
+            else:
+                out.append(
+                    f'<a class="term" href="#{escape(term_id(key))}" data-term="{escape(key)}" '
+                    f'aria-describedby="{escape(term_id(key))}">{piece}</a>')
+        elif span["targets"]:
+            targets = span["targets"]
+            label = ", ".join(targets) if len(targets) > 1 else title_of(targets[0])
+            out.append(f'<a class="ref" href="{escape(link(targets[0]))}" '
+                       f'title="{escape(label)}">{piece}</a>')
+        else:
+            out.append(f'<span class="ref unresolved" title="not in this edition">{piece}</span>')
+        pos = end
+    out.append(str(escape(text[pos:])))
+    return Markup("".join(out))
+
+
+def term_id(key: str) -> str:
+    """The element id of a term's definition on a page (stable, no spaces)."""
+    return "term-" + "-".join(key.split())
+
+
+def highlight(excerpt: str, open_tag: str = "<mark>", close_tag: str = "</mark>") -> Markup:
+    """An excerpt whose matched words are wrapped in ``open_tag``/``close_tag`` markers,
+    escaped everywhere else."""
+    out: list[str] = []
+    rest = excerpt
+    while True:
+        i = rest.find(open_tag)
+        if i < 0:
+            break
+        j = rest.find(close_tag, i + len(open_tag))
+        if j < 0:
+            break
+        out.append(str(escape(rest[:i])))
+        out.append("<mark>" + str(escape(rest[i + len(open_tag): j])) + "</mark>")
+        rest = rest[j + len(close_tag):]
+    out.append(str(escape(rest)))
+    return Markup("".join(out))

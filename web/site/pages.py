@@ -1,0 +1,340 @@
+"""Reading pages: home, table of contents, rule pages, glossary and search.
+
+Each ``*_page`` function takes the knowledge base and the page's parameters and returns the
+template context (plain data and :class:`~markupsafe.Markup`); the views only pick the
+template. Redirects and errors are decided here too, as :class:`Redirect` and
+:class:`~kb.query.QueryError`, so an exporter gets the same answers as the server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from flask import current_app, g, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from kb.numbers import try_parse_number
+from kb.query import KnowledgeBase, QueryError
+from web.site import bp, markup, svg
+from web.site.links import href, rule_href
+
+# Estimated bytes of HTML for the rules and terms of one part of a long rule page (a
+# chapter, a big section); measured so that the largest page of every edition, frame and
+# side panel included, stays under 100 KB.
+PART_BUDGET = 40_000
+HARD_LIMIT = 1.6
+# Characters of a term's definition shown in its tooltip (the glossary has it whole).
+DEFINITION_LIMIT = 300
+# A table of contents lists rules one level below the sections when there are at most
+# this many of them in the edition (otherwise chapters and sections only).
+TOC_DEPTH2_LIMIT = 700
+TOC_LABEL = 56  # characters of a rule's first words in the contents
+# Glossaries longer than this (characters of definitions) are split into a page per letter.
+GLOSSARY_BUDGET = 50_000
+
+
+@dataclass
+class Redirect(Exception):
+    """A page that lives elsewhere: the view answers with a redirect to ``endpoint``."""
+
+    endpoint: str
+    values: dict[str, Any]
+    code: int = 302
+
+
+def kb() -> KnowledgeBase:
+    """The knowledge base for this request (one object per request, even across a reload)."""
+    if "rulekb" not in g:
+        from web import get_kb
+        g.rulekb = get_kb(current_app)
+    return g.rulekb
+
+
+def render(template: str, ctx: dict[str, Any] | Redirect, status: int = 200) -> Response | str:
+    if isinstance(ctx, Redirect):
+        return redirect(url_for(ctx.endpoint, **ctx.values), ctx.code)
+    return render_template(template, **ctx), status
+
+
+# -- shared lookups (cached for the life of a build) ---------------------------------------
+def titles(k: KnowledgeBase, ruleset: str, edition: str) -> dict[str, str]:
+    """Number → title or first words, for every rule of an edition."""
+    return k.cached(f"site-titles:{ruleset}:{edition}",
+                    lambda: {s["number"]: s["title"] for s in k.structure(ruleset, edition)})
+
+
+def term_index(k: KnowledgeBase, ruleset: str, edition: str) -> dict[str, dict[str, Any]]:
+    return k.cached(f"site-terms:{ruleset}:{edition}",
+                    lambda: {t["key"]: t for t in k.terms(ruleset, edition)})
+
+
+def ruleset_title(k: KnowledgeBase, ruleset: str) -> str:
+    for r in k.rulesets():
+        if r["name"] == ruleset:
+            return r["title"]
+    return ruleset
+
+
+def edition_info(k: KnowledgeBase, ruleset: str, edition: str) -> dict[str, Any]:
+    for e in k.editions(ruleset):
+        if e["edition"] == edition:
+            return e
+    raise QueryError(404, f"unknown edition {edition!r} of {ruleset}",
+                     {"editions": [e["edition"] for e in k.editions(ruleset)]})
+
+
+def base_context(k: KnowledgeBase, ruleset: str | None = None, edition: str | None = None) -> dict[str, Any]:
+    """What the page frame needs: the ruleset and edition in view (for the header links)."""
+    ctx: dict[str, Any] = {"ruleset": ruleset, "edition": edition}
+    if ruleset:
+        ctx["ruleset_title"] = ruleset_title(k, ruleset)
+        if edition:
+            ctx["edition_info"] = edition_info(k, ruleset, edition)
+    return ctx
+
+
+def definition_html(k: KnowledgeBase, ruleset: str, edition: str, text: str) -> Any:
+    """A term's definition with its rule references linked (terms inside it are not)."""
+    names = titles(k, ruleset, edition)
+    spans = [s for s in k.mentions(ruleset, text, edition) if s["kind"] != "term"]
+    return markup.rule_text(text, spans, lambda n: rule_href(ruleset, edition, n),
+                            lambda n: names.get(n, ""))
+
+
+# -- home ------------------------------------------------------------------------------
+def home_page(k: KnowledgeBase) -> dict[str, Any]:
+    rulesets = [{**r, "editions": list(reversed(k.editions(r["name"])))} for r in k.rulesets()]
+    return {**base_context(k), "rulesets": rulesets, "default_ruleset": k.default_ruleset()}
+
+
+@bp.get("/")
+def home() -> Any:
+    return render("home.html", home_page(kb()))
+
+
+# -- table of contents -----------------------------------------------------------------
+def contents_page(k: KnowledgeBase, ruleset: str, edition: str) -> dict[str, Any]:
+    """Chapters, sections and (where the edition is small enough) the rules below them,
+    as a tree for ``<details>`` elements."""
+    rows = k.structure(ruleset, edition)
+    max_depth = 2 if sum(1 for r in rows if r["depth"] == 2) <= TOC_DEPTH2_LIMIT else 1
+    nodes: dict[str, dict[str, Any]] = {}
+    roots: list[dict[str, Any]] = []
+    for r in rows:
+        if r["depth"] > max_depth:
+            continue
+        title = r["title"]
+        if r["kind"] == "rule" and len(title) > TOC_LABEL:
+            title = title[:TOC_LABEL].rsplit(" ", 1)[0] + " …"
+        node = {**r, "title": title, "items": []}
+        nodes[r["number"]] = node
+        parent = nodes.get(r["parent"]) if r["parent"] else None
+        (parent["items"] if parent else roots).append(node)
+    return {**base_context(k, ruleset, edition), "tree": roots, "max_depth": max_depth}
+
+
+@bp.get("/<ruleset:ruleset>/")
+def ruleset_home(ruleset: str) -> Any:
+    k = kb()
+    newest = k.editions(ruleset)[-1]["edition"]
+    return redirect(url_for("site.contents", ruleset=ruleset, edition=newest), 302)
+
+
+@bp.get("/<ruleset:ruleset>/<edition>/")
+def contents(ruleset: str, edition: str) -> Any:
+    k = kb()
+    names = [e["edition"] for e in k.editions(ruleset)]
+    if edition not in names and try_parse_number(edition):
+        return redirect(url_for("site.newest_rule", ruleset=ruleset, number=edition), 302)
+    return render("contents.html", contents_page(k, ruleset, edition))
+
+
+@bp.get("/<ruleset:ruleset>/<number>")
+def newest_rule(ruleset: str, number: str) -> Any:
+    """``/riftbound/337.1a``: the rule in the newest edition; ``/riftbound/1.4``: that
+    edition's contents."""
+    k = kb()
+    names = [e["edition"] for e in k.editions(ruleset)]
+    if number in names:
+        return redirect(url_for("site.contents", ruleset=ruleset, edition=number), 308)
+    rg = k.edition(ruleset)
+    canonical = k.find_rule(rg, number)
+    return redirect(url_for("site.rule", ruleset=ruleset, edition=rg.edition.name, number=canonical), 302)
+
+
+# -- rule pages ------------------------------------------------------------------------
+def split_parts(items: list[dict[str, Any]], cost: Callable[[dict[str, Any], set[str]], tuple[int, set[str]]],
+                budget: int = PART_BUDGET) -> list[list[dict[str, Any]]]:
+    """Cut a rule and its subrules into parts of about ``budget`` bytes of HTML, at the
+    start of a direct child where possible (inside one child only when that child alone is
+    longer than ``HARD_LIMIT`` times the budget). ``cost(item, terms already on the part)`` estimates an
+    item's HTML and the terms it adds to the part's term list."""
+    parts: list[list[dict[str, Any]]] = [[]]
+    size, seen = 0, set()
+    top = items[0]["depth"] + 1 if items else 0
+    for item in items:
+        c, new = cost(item, seen)
+        if parts[-1] and ((size + c > budget and item["depth"] <= top) or size + c > HARD_LIMIT * budget):
+            parts.append([])
+            size, seen = 0, set()
+            c, new = cost(item, seen)
+        parts[-1].append(item)
+        size += c
+        seen |= new
+    return parts
+
+
+def rule_spans(k: KnowledgeBase, ruleset: str, edition: str, item: dict[str, Any]) -> list[list[dict[str, Any]]]:
+    """The spans of a rule's text and of each example (cached for the life of the build)."""
+    cache: dict[str, list[list[dict[str, Any]]]] = k.cached(f"site-spans:{ruleset}:{edition}", dict)
+    found = cache.get(item["number"])
+    if found is None:
+        found = [k.mentions(ruleset, t, edition, number=item["number"]) if t else []
+                 for t in [item["text"], *item["examples"]]]
+        cache[item["number"]] = found
+    return found
+
+
+def short_definition(text: str, limit: int = DEFINITION_LIMIT) -> str:
+    """A definition cut at a word boundary for the tooltips (the glossary has it whole)."""
+    if len(text) <= limit:
+        return text
+    return text[:limit].rsplit(" ", 1)[0] + " …"
+
+
+def rule_page(k: KnowledgeBase, ruleset: str, edition: str, number: str,
+              part: int = 1) -> dict[str, Any] | Redirect:
+    """A rule with its subrules (one part of them for long headings), links, terms,
+    neighbours, the transitions that implement it and its other editions."""
+    rg = k.edition(ruleset, edition)
+    canonical = k.find_rule(rg, number)
+    if canonical != number:
+        values = {"ruleset": ruleset, "edition": edition, "number": canonical}
+        if part != 1:
+            values["part"] = part
+        return Redirect("site.rule", values, 308)
+    r = k.rule(ruleset, canonical, edition, subrules=True)
+    terms = term_index(k, ruleset, edition)
+
+    def cost(item: dict[str, Any], seen: set[str]) -> tuple[int, set[str]]:
+        spans = [s for group in rule_spans(k, ruleset, edition, item) for s in group]
+        new = {s["key"] for s in spans if s["kind"] == "term" and not s["defines"]} - seen
+        size = (len(item["text"]) + sum(len(e) for e in item["examples"]) + 160
+                + sum(140 if s["kind"] == "term" else 90 for s in spans)
+                + sum(min(len(terms[t]["definition"]), DEFINITION_LIMIT) + 260 for t in new if t in terms))
+        return size, new
+
+    parts = split_parts([r, *r["subrules"]], cost)
+    if not 1 <= part <= len(parts):
+        raise QueryError(404, f"rule {canonical} has {len(parts)} part(s), not {part}",
+                         {"parts": len(parts)})
+    shown = parts[part - 1]
+    on_page = {i["number"] for i in shown}
+    names = titles(k, ruleset, edition)
+
+    def link(n: str) -> str:
+        return "#" + n if n in on_page else rule_href(ruleset, edition, n)
+
+    used_terms: dict[str, dict[str, Any]] = {}
+    blocks = []
+    for item in shown:
+        pieces = []
+        for text, spans in zip([item["text"], *item["examples"]], rule_spans(k, ruleset, edition, item)):
+            for s in spans:
+                if s["kind"] == "term" and not s["defines"] and s["key"] in terms:
+                    used_terms.setdefault(s["key"], terms[s["key"]])
+            pieces.append(markup.rule_text(text, spans, link, lambda n: names.get(n, "")))
+        blocks.append({"number": item["number"], "kind": item["kind"], "title": item["title"]
+                       if item["kind"] != "rule" else "", "depth": item["depth"] - r["depth"],
+                       "text": pieces[0] if item["text"] else None, "examples": pieces[1:],
+                       "url": rule_href(ruleset, edition, item["number"])})
+    hood = k.neighbourhood(ruleset, canonical, 1, edition)
+    picture = svg.neighbourhood(hood, lambda n: rule_href(ruleset, edition, n),
+                                more_url=href("site.rule", ruleset=ruleset, edition=edition,
+                                              number=canonical))
+    eds = k.editions(ruleset)
+    other = [{"edition": e["edition"], "date": e["date"], "current": e["edition"] == edition,
+              "number": canonical if canonical in titles(k, ruleset, e["edition"]) else None}
+             for e in reversed(eds)]
+    info = edition_info(k, ruleset, edition)
+    rs_title = ruleset_title(k, ruleset)
+    heading = f"{canonical}. {r['title']}" if r["kind"] != "rule" else f"Rule {canonical}"
+    return {
+        **base_context(k, ruleset, edition),
+        "rule": r, "heading": heading, "blocks": blocks, "part": part, "parts": len(parts),
+        "part_starts": [p[0]["number"] for p in parts],
+        "terms": [{**t, "definition_html": definition_html(k, ruleset, edition, short_definition(t["definition"])),
+                   "glossary": glossary_href(k, ruleset, edition, t)}
+                  for t in sorted(used_terms.values(), key=lambda t: t["key"])],
+        "picture": picture, "other_editions": other,
+        "citation": f"{rs_title} {edition} ({info['date']}), rule {canonical}" if info.get("date")
+        else f"{rs_title} {edition}, rule {canonical}",
+        "newest": eds[-1]["edition"],
+    }
+
+
+@bp.get("/<ruleset:ruleset>/<edition>/<number>")
+def rule(ruleset: str, edition: str, number: str) -> Any:
+    part = request.args.get("part", "1")
+    if not part.isdigit() or len(part) > 4:
+        raise QueryError(400, "part must be a positive whole number", {"part": part[:20]})
+    return render("rule.html", rule_page(kb(), ruleset, edition, number, int(part)))
+
+
+# -- glossary --------------------------------------------------------------------------
+def glossary_split(k: KnowledgeBase, ruleset: str, edition: str) -> bool:
+    """Whether the edition's glossary is one page per letter."""
+    return k.cached(f"site-glossary-split:{ruleset}:{edition}", lambda: sum(
+        len(t["definition"]) for t in term_index(k, ruleset, edition).values()) > GLOSSARY_BUDGET)
+
+
+def glossary_href(k: KnowledgeBase, ruleset: str, edition: str, term: dict[str, Any]) -> str:
+    """Where a term is defined in the glossary pages."""
+    anchor = markup.term_id(term["key"])
+    if glossary_split(k, ruleset, edition):
+        return href("site.glossary_letter", ruleset=ruleset, edition=edition,
+                    letter=_letter(term["term"]), _anchor=anchor)
+    return href("site.glossary", ruleset=ruleset, edition=edition, _anchor=anchor)
+
+
+def _letter(name: str) -> str:
+    c = name[:1].upper()
+    return c if c.isalpha() else "#"
+
+
+def glossary_page(k: KnowledgeBase, ruleset: str, edition: str, letter: str | None = None) -> dict[str, Any]:
+    """Defined terms and keywords with their definitions and defining rules; one page per
+    initial letter when the whole list would be too long for one page."""
+    terms = k.terms(ruleset, edition)
+    letters: dict[str, list[dict[str, Any]]] = {}
+    for t in sorted(terms, key=lambda t: t["key"]):
+        letters.setdefault(_letter(t["term"]), []).append(t)
+    split = glossary_split(k, ruleset, edition)
+    if letter is not None:
+        letter = letter.upper()
+        if letter not in letters:
+            raise QueryError(404, f"no term of {ruleset} {edition} starts with {letter!r}",
+                             {"letters": list(letters)})
+        shown = {letter: letters[letter]}
+    else:
+        shown = {} if split else letters
+    ed_terms = term_index(k, ruleset, edition)
+    rendered = {key: [{**t, "definition_html": definition_html(k, ruleset, edition, t["definition"])}
+                      for t in group] for key, group in shown.items()}
+    return {**base_context(k, ruleset, edition), "letters": list(letters), "shown": rendered,
+            "split": split, "letter": letter, "count": len(terms),
+            "kinds": sorted({t["kind"] for t in ed_terms.values()})}
+
+
+@bp.get("/<ruleset:ruleset>/<edition>/glossary")
+def glossary(ruleset: str, edition: str) -> Any:
+    return render("glossary.html", glossary_page(kb(), ruleset, edition))
+
+
+@bp.get("/<ruleset:ruleset>/<edition>/glossary/<letter>")
+def glossary_letter(ruleset: str, edition: str, letter: str) -> Any:
+    if len(letter) != 1:
+        raise QueryError(404, "a glossary page is named by one letter", {"letter": letter[:20]})
+    return render("glossary.html", glossary_page(kb(), ruleset, edition, letter))
