@@ -178,7 +178,10 @@ def history(kb: KnowledgeBase, ruleset: str, number: str, edition: str | None = 
 
     The rule is named in one edition (by default the newest edition that has the number);
     it is followed backwards and forwards through the adjacent mappings. Each edition's
-    entry says how the rule differs from its previous appearance.
+    entry has a ``status`` relative to the rule's previous appearance: ``present`` (the
+    oldest edition), ``added``, ``unchanged``, ``changed`` (same number, new wording),
+    ``moved`` (new number; ``reworded`` says whether the wording changed too), ``removed``,
+    ``absent`` (not yet in the rules) or ``unknown`` (an excerpt that lacks it).
     """
     order = _order(kb, ruleset)
     if edition or date:
@@ -204,7 +207,8 @@ def history(kb: KnowledgeBase, ruleset: str, number: str, edition: str | None = 
         row: dict[str, Any] = {"edition": name, "date": rg.edition.date, "partial": rg.edition.partial,
                                "number": n}
         if n is None:
-            row["status"] = "removed" if previous is not None else "absent"
+            # an excerpt that lacks the rule says nothing about whether it was removed
+            row["status"] = "unknown" if rg.edition.partial else "removed" if previous is not None else "absent"
             previous = None
             rows.append(row)
             continue
