@@ -16,7 +16,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from kb.graph import build_edition
 from kb.query import KnowledgeBase
+from kb.read import read_text
 from web import create_app
 from web.api.timing import EXAMPLE_SCENARIO
 from web.openapi import ENDPOINTS, response_problems
@@ -58,7 +60,26 @@ def full_api(full_kb: KnowledgeBase) -> CheckedClient:
     return CheckedClient(create_app(kb=full_kb))
 
 
+@pytest.fixture(scope="module")
+def two_editions_api(excerpt_kb: KnowledgeBase) -> CheckedClient:
+    """The excerpt as edition 1.4, and an older "1.3" in which one rule reads differently:
+    enough to compare editions without ../shared."""
+    excerpt = REPO / "rules" / "riftbound" / "core-rules-1.4-excerpt.md"
+    text = excerpt.read_text(encoding="utf-8")
+    assert text.count(OLD_WORDING[1]) == 1
+    older = build_edition(read_text(text.replace(*reversed(OLD_WORDING)), str(excerpt), "riftbound-md"),
+                          ruleset="riftbound", edition="1.3", date="2026-03-30", partial=True)
+    newest = excerpt_kb.edition("riftbound", "1.4")
+    return CheckedClient(create_app(kb=KnowledgeBase.from_graphs([older, newest])))
+
+
+# (the older wording, the newer one) of rule 337.1.a in two_editions_api
+OLD_WORDING = ("**337.1.a.** Finalizing an item to the chain does not pass Priority to anyone.",
+               "**337.1.a.** Finalizing an item to the chain does not pass Priority.")
+
+
 R = "/api/v1/rulesets/riftbound"
+REPO = Path(__file__).resolve().parent.parent
 
 # (url, status, dotted path into the body, expected value); "" checks nothing more.
 CASES = [
@@ -113,8 +134,37 @@ CASES = [
     ("/api/v1/search?q=priority&offset=-1", 400, "error.detail.parameter", "offset"),
     ("/api/v1/search?q=priority&section=999", 404, "error.detail.section", "999"),
     ("/api/v1/search?q=priority&ruleset=nonesuch", 404, "error.detail.rulesets.0", "riftbound"),
+    (f"{R}/rules/337.1a/history", 200, "editions.0.status", "present"),
+    (f"{R}/rules/337.1a/history?edition=1.4", 200, "number", "337.1.a"),
+    (f"{R}/rules/337.9/history", 404, "error.detail.number", "337.9"),
+    (f"{R}/rules/337.1a/map?from=1.4&to=1.4", 200, "status", "same"),
+    (f"{R}/rules/337.1a/map?from=1.4", 400, "error.detail.parameter", "to"),
+    (f"{R}/rules/337.1a/map?from=1.4&to=0.9", 404, "error.detail.editions.0", "1.4"),
+    (f"{R}/diff?from=1.4&to=1.4", 400, "error.detail.edition", "1.4"),
+    (f"{R}/diff?from=1.4", 400, "error.detail.parameter", "to"),
+    (f"{R}/diff?from=1.4&to=1.4&only=added,gone", 400, "error.detail.parameter", "only"),
+    (f"{R}/diff?from=0.1&to=1.4", 404, "error.status", 404),
     ("/api/v1/nothing-here", 404, "error.detail.path", "/api/v1/nothing-here"),
     ("/api/v2/rulesets", 404, "error.status", 404),
+]
+
+
+# Cases answered from two_editions_api: the excerpt as 1.4, and an older 1.3 that differs.
+TWO_EDITION_CASES = [
+    (f"{R}/diff?from=1.3&to=1.4", 200, "to.edition", "1.4"),
+    (f"{R}/diff?from=1.4&to=1.3", 200, "from.edition", "1.4"),
+    (f"{R}/diff?from=2026-04-01&to=2026-08-01", 200, "from.edition", "1.3"),
+    (f"{R}/diff?from=1.3&to=1.4&only=added,removed", 200, "total", 0),
+    (f"{R}/diff?from=1.3&to=1.4&unchanged=true&limit=2", 200, "entries.1.status", "unchanged"),
+    (f"{R}/diff?from=1.3&to=1.4&chapter=300", 200, "filter.chapter", "300"),
+    (f"{R}/diff?from=1.3&to=1.4&chapter=999", 404, "error.detail.chapter", "999"),
+    (f"{R}/diff?from=1.3&to=1.4&limit=0", 400, "error.detail.parameter", "limit"),
+    (f"{R}/rules/337.1a/map?from=1.3&to=1.4", 200, "reworded", True),
+    (f"{R}/rules/337.1b/map?from=1.3&to=1.4", 200, "target", "337.1.b"),
+    (f"{R}/rules/337.1a/history", 200, "editions.1.status", "changed"),
+    (f"{R}/rules/337.1a/history?date=2026-04-01", 200, "edition", "1.3"),
+    (f"{R}/rules/337.1a?edition=1.3", 200, "text", "Finalizing an item to the chain does not pass "
+                                                   "Priority to anyone."),
 ]
 
 
@@ -132,13 +182,29 @@ def test_operation(api: CheckedClient, url: str, status: int, where: str, expect
         assert dig(resp.get_json(), where) == expected
 
 
+@pytest.mark.parametrize(("url", "status", "where", "expected"), TWO_EDITION_CASES)
+def test_operation_over_two_editions(two_editions_api: CheckedClient, url: str, status: int,
+                                     where: str, expected: Any) -> None:
+    resp = two_editions_api.get(url)
+    assert resp.status_code == status, resp.get_json()
+    assert dig(resp.get_json(), where) == expected
+
+
+def test_diff_shows_the_reworded_rule(two_editions_api: CheckedClient) -> None:
+    data = two_editions_api.get(f"{R}/diff?from=1.3&to=1.4&only=changed&limit=1000").get_json()
+    entry = next(e for e in data["entries"] if e["new_number"] == "337.1.a")
+    assert entry["status"] == "changed" and entry["old_number"] == "337.1.a"
+    assert [op["old"].strip() for op in entry["ops"] if op["op"] != "equal"] == ["to anyone"]
+    assert all(e["status"] == "changed" for e in data["entries"])
+
+
 def test_every_operation_is_covered_by_a_case() -> None:
     """A new operation without a test case fails here (the POST ones have tests of their own)."""
     from werkzeug.routing import Map, Rule
     covered = set()
     for ep in ENDPOINTS.values():
         m = Map([Rule(ep.rule, endpoint=ep.name, methods=[ep.method])]).bind("localhost")
-        for url, status, *_ in CASES + POST_CASES:
+        for url, status, *_ in CASES + TWO_EDITION_CASES + POST_CASES:
             try:
                 m.match(url.split("?")[0], method=ep.method)
             except Exception:
@@ -270,12 +336,12 @@ def test_api_page_lists_every_operation(api: CheckedClient) -> None:
     assert "https://" not in html
 
 
-def test_api_page_examples_answer_200(api: CheckedClient) -> None:
+def test_api_page_examples_answer_200(two_editions_api: CheckedClient) -> None:
     for ep in ENDPOINTS.values():
         if ep.method == "GET" and not ep.hidden:
             for example in ep.examples:
                 if "mtg" not in example:  # the embedded MTG ruleset has no edition
-                    assert api.get(example).status_code == 200, example
+                    assert two_editions_api.get(example).status_code == 200, example
 
 
 def test_hello_exists_only_when_asked(excerpt_kb: KnowledgeBase) -> None:
@@ -397,6 +463,12 @@ FULL_CASES = [
     ("/api/v1/rulesets/riftbound-tournament/editions", 200, "newest", "2026-05-02"),
     ("/api/v1/rulesets/mtg/graph/601.2?depth=1", 200, "center", "601.2"),
     ("/api/v1/rulesets/mtg/terms/flying", 200, "key", "flying"),
+    ("/api/v1/rulesets/riftbound/diff?from=1.3&to=1.4", 200, "to.edition", "1.4"),
+    ("/api/v1/rulesets/riftbound/diff?from=2026-04-01&to=2026-08-01", 200, "from.edition", "1.3"),
+    ("/api/v1/rulesets/riftbound/diff?from=1.3&to=1.4&only=added&limit=2", 200, "entries.1.status", "added"),
+    ("/api/v1/rulesets/riftbound/diff?from=1.3&to=1.4&limit=1&offset=1", 200, "offset", 1),
+    ("/api/v1/rulesets/riftbound/rules/337.1.a/map?from=1.4&to=1.3", 200, "target", "337.1.a"),
+    ("/api/v1/rulesets/riftbound/rules/337.1.a/history", 200, "editions.3.edition", "1.4"),
 ]
 
 
@@ -407,6 +479,18 @@ def test_operation_on_the_real_corpora(full_api: CheckedClient, url: str, status
     resp = full_api.get(url)
     assert resp.status_code == status, resp.get_json()
     assert dig(resp.get_json(), where) == expected
+
+
+@pytest.mark.corpora
+def test_diff_pages_and_names_both_editions(full_api: CheckedClient) -> None:
+    url = "/api/v1/rulesets/riftbound/diff?from=1.3&to=1.4&only=added,removed,changed,moved"
+    whole = full_api.get(url + "&limit=1000")
+    assert whole.headers["X-Rulekb-Edition"] == "riftbound 1.3, riftbound 1.4"
+    data = whole.get_json()
+    assert data["total"] >= len(data["entries"]) > 10
+    assert {e["status"] for e in data["entries"]} <= {"added", "removed", "changed", "moved"}
+    page = full_api.get(url + "&limit=5&offset=5").get_json()
+    assert page["entries"] == data["entries"][5:10] and page["total"] == data["total"]
 
 
 @pytest.mark.corpora

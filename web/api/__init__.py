@@ -316,4 +316,4 @@ def _api_first(fallback: Any) -> Any:
     return handle
 
 
-from web.api import citations, docs, rules, search, timing  # noqa: E402,F401
+from web.api import citations, docs, editions, rules, search, timing  # noqa: E402,F401

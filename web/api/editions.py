@@ -1,0 +1,118 @@
+"""Comparing editions: a rule-by-rule diff, where a number went, and a rule's history."""
+
+from __future__ import annotations
+
+from flask import Response
+
+from web.api import DATE, EDITION, NUMBER, RULESET, answer, bp, kb
+from web.openapi import (NAME_PATTERN, NUMBER_PATTERN, SCHEMAS, STR, Param, array, endpoint,
+                         nullable, obj, ref)
+
+STATUSES = ("added", "removed", "changed", "moved", "unchanged")
+_EDITION_OR_DATE = {"type": "string", "pattern": NAME_PATTERN}
+FROM = Param("from", _EDITION_OR_DATE, "The older side: an edition name, or a date (YYYY-MM-DD) "
+                                       "meaning the edition in force then.",
+             required=True, example="1.3", arg="from_edition")
+TO = Param("to", _EDITION_OR_DATE, "The newer side: an edition name or a date.", required=True,
+           example="1.4", arg="to_edition")
+ONLY = Param("only", {"type": "string", "pattern": rf"^({'|'.join(STATUSES)})(,({'|'.join(STATUSES)}))*$"},
+             "Only entries with these statuses, comma-separated (default: every status but "
+             "unchanged).", example="added,removed")
+CHAPTER = Param("chapter", {"type": "string", "maxLength": 64, "pattern": NUMBER_PATTERN},
+                "Only entries inside this chapter or heading (of either edition).", example="300")
+UNCHANGED = Param("unchanged", {"type": "boolean", "default": False},
+                  "Include unchanged rules too.", example=False)
+LIMIT = Param("limit", {"type": "integer", "minimum": 1, "maximum": 1000, "default": 100},
+              "Entries per page.", example=100)
+OFFSET = Param("offset", {"type": "integer", "minimum": 0, "maximum": 100000, "default": 0},
+               "Entries to skip (paging).", example=0)
+
+_NUM = nullable(STR)
+_COUNTS = {s: {"type": "integer", "minimum": 0} for s in STATUSES}
+_OPS = nullable(array(obj({"op": {"enum": ["equal", "delete", "insert", "replace"]},
+                           "old": STR, "new": STR}),
+                      description="Word-level changes: joining the old parts gives the old "
+                                  "text, the new parts the new text."))
+SCHEMAS.update({
+    "EditionRef": obj({"edition": STR, "date": STR, "title": STR, "partial": {"type": "boolean"}}),
+    "DiffEntry": obj({
+        "status": {"enum": list(STATUSES)}, "kind": {"enum": ["chapter", "section", "rule"]},
+        "old_number": _NUM, "new_number": _NUM, "old_text": _NUM, "new_text": _NUM,
+        "old_chapter": _NUM, "new_chapter": _NUM,
+        "reworded": {"type": "boolean"}, "renumbered": {"type": "boolean"},
+        "confidence": nullable({"type": "number"}), "similarity": nullable({"type": "number"}),
+        "method": nullable({"type": "string", "description": "How the rules were matched."}),
+        "ops": _OPS}),
+    "Diff": obj({
+        "ruleset": STR, "from": ref("EditionRef"), "to": ref("EditionRef"),
+        "summary": obj({**_COUNTS, "renumbered_only": {"type": "integer"},
+                        "moved_reworded": {"type": "integer"}},
+                       {"old_total": {"type": "integer"}, "new_total": {"type": "integer"}}),
+        "chapters": array(obj({"chapter": STR, "edition": STR, "title": STR, **_COUNTS,
+                               "renumbered_only": {"type": "integer"}})),
+        "filter": obj({"only": array({"enum": list(STATUSES)}), "chapter": _NUM,
+                       "unchanged": {"type": "boolean"}}),
+        "total": {"type": "integer", "minimum": 0, "description": "Entries after filtering, all pages."},
+        "offset": {"type": "integer", "minimum": 0},
+        "entries": array(ref("DiffEntry"))}),
+    "NumberMap": obj({
+        "ruleset": STR, "number": STR, "from": STR, "to": STR, "target": _NUM,
+        "status": {"enum": ["same", "renumbered", "removed", "unknown"],
+                   "description": "unknown: the target edition is an excerpt without it."},
+        "confidence": nullable({"type": "number"}), "reworded": nullable({"type": "boolean"}),
+        "path": array(obj({"edition": STR, "number": _NUM, "confidence": nullable({"type": "number"})}),
+                      description="The number in each edition passed through on the way."),
+        "nearest_target": nullable(obj({"number": STR, "target": STR},
+                                       description="The nearest ancestor that has a counterpart."))}),
+    "History": obj({
+        "ruleset": STR, "number": STR, "edition": STR,
+        "editions": array(obj(
+            {"edition": STR, "date": STR, "partial": {"type": "boolean"}, "number": _NUM,
+             "status": {"enum": ["absent", "present", "added", "removed", "moved", "changed",
+                                 "unchanged"]}},
+            {"kind": STR, "title": STR, "text": STR, "examples": array(STR),
+             "renumbered": {"type": "boolean"}, "reworded": {"type": "boolean"},
+             "previous_number": STR, "ops": _OPS, "confidence": nullable({"type": "number"})}))}),
+})
+
+
+@endpoint(bp, "GET", "/v1/rulesets/<ruleset>/diff", tag="editions", response="Diff",
+          params=(RULESET, FROM, TO, ONLY, CHAPTER, UNCHANGED, LIMIT, OFFSET), errors=(404,),
+          summary="What changed between two editions, rule by rule",
+          examples=("/api/v1/rulesets/riftbound/diff?from=1.3&to=1.4",
+                    "/api/v1/rulesets/riftbound/diff?from=1.3&to=1.4&only=added,removed&chapter=300"))
+def diff(ruleset: str, from_edition: str, to_edition: str, only: str | None,
+         chapter: str | None, unchanged: bool, limit: int, offset: int) -> Response:
+    """Every rule of two editions matched up (eCFR's compare): each entry is added,
+    removed, changed (reworded in place), moved (renumbered, perhaps reworded) or
+    unchanged, with both numbers, both texts and the word-level changes; with counts
+    overall and per chapter. Rules are matched even when renumbered, so a move is not
+    reported as a removal and an addition."""
+    data = kb().diff(ruleset, from_edition, to_edition, only=only.split(",") if only else None,
+                     chapter=chapter, unchanged=unchanged, limit=limit, offset=offset)
+    return answer(data, f"{ruleset} {data['from']['edition']}", f"{ruleset} {data['to']['edition']}")
+
+
+@endpoint(bp, "GET", "/v1/rulesets/<ruleset>/rules/<number>/map", tag="editions",
+          response="NumberMap", params=(RULESET, NUMBER, FROM, TO), errors=(404,),
+          summary="Where a rule number of one edition is in another",
+          examples=("/api/v1/rulesets/riftbound/rules/337.1.a/map?from=1.4&to=1.3",))
+def map_number(ruleset: str, number: str, from_edition: str, to_edition: str) -> Response:
+    """Carry a number from one edition to another (the mapping the citation linker uses):
+    the ``target`` number, whether it is the same, renumbered or removed, the confidence of
+    the match, whether the wording changed, and the number in each edition in between."""
+    data = kb().map_number(ruleset, number, from_edition, to_edition)
+    return answer(data, f"{ruleset} {data['from']}", f"{ruleset} {data['to']}")
+
+
+@endpoint(bp, "GET", "/v1/rulesets/<ruleset>/rules/<number>/history", tag="editions",
+          response="History", params=(RULESET, NUMBER, EDITION, DATE), errors=(404,),
+          summary="A rule through every edition",
+          examples=("/api/v1/rulesets/riftbound/rules/337.1.a/history",))
+def history(ruleset: str, number: str, edition: str | None, date: str | None) -> Response:
+    """In which editions a rule exists, under which number and with what wording (eCFR's
+    versions): each edition says whether the rule was added, changed, moved, unchanged or
+    removed there, with the word-level changes. The number is read in ``edition`` (default:
+    the newest edition that has it) and followed both ways."""
+    data = kb().history(ruleset, number, edition, date)
+    return answer(data, *(f"{ruleset} {e['edition']}" for e in data["editions"]))
