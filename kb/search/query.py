@@ -12,8 +12,10 @@ The language, in the order a query is read:
 * ``a AND b``: both required; ``a OR b``: either;
 * everything else: words, ranked (rules with more of them, and rarer ones, first).
 
-Anything that cannot be read raises :class:`QuerySyntaxError` with a message that says what
-is wrong and where (a character position), never a parser's traceback.
+A query is at most 500 characters and 32 words or phrases; control characters are refused
+and invisible format characters (zero-width spaces) dropped. Anything that cannot be read
+raises :class:`QuerySyntaxError` with a message that says what is wrong and where (a
+character position), never a parser's traceback.
 """
 
 from __future__ import annotations

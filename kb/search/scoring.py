@@ -93,11 +93,12 @@ class Impacts:
     def prefix(self, prefix: str) -> Scores:
         """The best score per rule of any word starting with ``prefix`` (at most 64 words)."""
         words: set[str] = set()
-        for field in self.boosts:
-            for term in self._reader.expand_prefix(field, prefix):
-                words.add(term.decode("utf-8") if isinstance(term, bytes) else term)
-                if len(words) >= MAX_PREFIX_WORDS:
-                    break
+        with self._lock:  # the reader is shared; only one thread reads it at a time
+            for field in self.boosts:
+                for term in self._reader.expand_prefix(field, prefix):
+                    words.add(term.decode("utf-8") if isinstance(term, bytes) else term)
+                    if len(words) >= MAX_PREFIX_WORDS:
+                        break
         out: Scores = {}
         for w in words:
             for d, s in self.word(w).items():
