@@ -82,7 +82,7 @@ def link_article(kb: KnowledgeBase, markdown: str, ruleset: str | None = None,
     report = env[ENV_KEY]
     output: str | None = None
     if fmt == "html":
-        output = html
+        output = html.lstrip("\n")  # markdown-it starts a line after hidden front matter
     elif fmt == "markdown":
         output = _markdown_output(markdown, report, style, base_url)
     return {**report["target"], "format": fmt, "style": style, "output": output,

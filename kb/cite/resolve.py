@@ -165,7 +165,7 @@ def _resolve_one(c: Citation, target: RuleGraph, written_for: RuleGraph | None,
         if not matches and res.status == "ok":
             res.status = "quote_mismatch"
             res.message = (f"the quotation differs from the text of rule {written} "
-                           f"in {home.edition.name} (similarity {score:.2f})")
+                           f"in {home.edition.ruleset} {home.edition.name}; similarity {score:.2f}")
     return res
 
 

@@ -1,0 +1,91 @@
+"""Rendering citations: the markdown-it-py plugin against fixture files (markdown-it's
+triple-dot format: title, input, expected HTML), Markdown output, plain-text annotation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from markdown_it import MarkdownIt
+from markdown_it.utils import read_fixture_file
+
+from kb.cite import annotate, find_citations, resolve_citations, rule_citations
+from kb.query import KnowledgeBase
+
+FIXTURES = Path(__file__).parent / "fixtures" / "cite"
+# fixture file → (plugin options, raw HTML allowed)
+FILES = {
+    "annotate-footnotes.md": ({"style": "footnotes"}, False),
+    "annotate-preview.md": ({"style": "preview"}, False),
+    "annotate-html-allowed.md": ({"style": "footnotes"}, True),
+}
+CASES = [(name, line, title, src, expected)
+         for name in FILES for line, title, src, expected in read_fixture_file(FIXTURES / name)]
+
+
+@pytest.mark.parametrize("name,line,title,src,expected", CASES,
+                         ids=[f"{n}:{line}:{t}" for n, line, t, _, _ in CASES])
+def test_fixtures(excerpt_kb: KnowledgeBase, name: str, line: int, title: str, src: str,
+                  expected: str) -> None:
+    options, allow_html = FILES[name]
+    md = MarkdownIt("commonmark", {"html": allow_html}).use(
+        rule_citations, kb=excerpt_kb, ruleset="riftbound", edition="1.4", **options)
+    assert md.render(src) == expected
+
+
+def test_the_report_is_left_in_env(excerpt_kb: KnowledgeBase) -> None:
+    md = MarkdownIt().use(rule_citations, kb=excerpt_kb)
+    env: dict = {}
+    md.render("Intro.\n\nSee rule 999 and\nrule 337.1a.\n", env)
+    report = env["rule_citations"]
+    assert [(c["text"], c["status"], c["line"], c["column"]) for c in report["citations"]] == [
+        ("rule 999", "not_found", 3, 5), ("rule 337.1a", "ok", 4, 1)]
+    assert [f["number"] for f in report["footnotes"]] == ["337.1.a"]
+
+
+def test_the_base_url_prefixes_every_link(excerpt_kb: KnowledgeBase) -> None:
+    html = MarkdownIt().use(rule_citations, kb=excerpt_kb, base_url="https://rules.example.org/").render(
+        "rule 312")
+    assert 'href="https://rules.example.org/riftbound/1.4/312"' in html
+    assert 'class="rule-open" href="https://rules.example.org/riftbound/1.4/312"' in html
+
+
+def test_an_unknown_style_is_refused(excerpt_kb: KnowledgeBase) -> None:
+    with pytest.raises(ValueError, match="unknown style"):
+        MarkdownIt().use(rule_citations, kb=excerpt_kb, style="sidenotes")
+
+
+def test_markdown_output_links_in_place(excerpt_kb: KnowledgeBase) -> None:
+    src = "---\nruleset: riftbound\n---\n> As rule\n> 337.4 says, and `rule 312`, and rule 999.\n"
+    out = excerpt_kb.citations_annotate(src, fmt="markdown")["output"]
+    assert out == (
+        "---\nruleset: riftbound\n---\n> As [rule\n> 337.4](</riftbound/1.4/337.4>)[^rule-fn-1] says, "
+        "and `rule 312`, and rule 999.\n\n"
+        "[^rule-fn-1]: Rule 337.4. If, after finalizing the Chain Item, there are no more items on "
+        "the chain to be Finalized, the controller of the next item on the chain gains Priority. "
+        "Move to step 2: Execute. [Open in the rules browser](/riftbound/1.4/337.4)\n")
+
+
+@pytest.mark.parametrize("text", ["a *b* _c_ [d](e) <script>x</script> `f` # g", "1. h & i!"])
+def test_rule_text_in_markdown_output_reads_literally(text: str) -> None:
+    from html import unescape
+
+    from kb.cite.annotate import md_escape
+    html = MarkdownIt("commonmark", {"html": True}).renderInline(md_escape(text))
+    assert unescape(html) == text
+
+
+def test_plain_text_annotation_escapes_everything_but_the_links(excerpt_kb: KnowledgeBase) -> None:
+    text = "<i>x</i> rule 312 & rule 999"
+    rg = excerpt_kb.edition("riftbound", "1.4")
+    html = annotate(text, resolve_citations(find_citations(text), rg))
+    assert html.startswith(
+        '&lt;i&gt;x&lt;/i&gt; <a class="rule-citation" href="/riftbound/1.4/312" data-rule="312"')
+    assert '&amp; <span class="rule-citation rule-citation-broken"' in html
+    assert '<li id="rule-fn-1"' in html and "rule-fn-2" not in html
+
+
+def test_json_format_returns_the_report_only(excerpt_kb: KnowledgeBase) -> None:
+    data = excerpt_kb.citations_annotate("rule 312", fmt="json")
+    assert data["output"] is None
+    assert data["summary"]["ok"] == 1 and data["citations"][0]["url"] == "/riftbound/1.4/312"

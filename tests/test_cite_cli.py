@@ -1,0 +1,98 @@
+"""`rulekb link`: render an article, or lint its citations in CI with --check."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kb.cli import main
+
+FIXTURES = Path(__file__).parent / "fixtures" / "cite"
+BROKEN = """---
+ruleset: riftbound
+edition: "1.4"
+---
+# Notes
+
+Priority (rule 312) moves.
+See rule 999, and `rule 998` is code.
+"Finalizing passes Priority." (rule 337.1.a)
+"""
+
+
+@pytest.fixture()
+def run(excerpt_home: Path):
+    runner = CliRunner()
+
+    def invoke(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+        result = runner.invoke(main, ["--home", str(excerpt_home), *args], input=stdin)
+        return result.exit_code, result.stdout, result.stderr
+    return invoke
+
+
+@pytest.fixture()
+def broken(tmp_path: Path) -> Path:
+    path = tmp_path / "broken.md"
+    path.write_text(BROKEN, encoding="utf-8")
+    return path
+
+
+def test_check_reports_each_citation_with_its_place_and_fails(run, broken: Path) -> None:
+    code, out, err = run("link", "--check", str(broken))
+    assert code == 1
+    assert out.splitlines() == [
+        f"{broken}:7:11: ok: rule 312 → 312",
+        f"{broken}:8:5: not_found: rule 999 (rule 999 does not exist in riftbound 1.4 "
+        "(a partial edition)); nearest: 822.4, 822.3.a, 822.3, 822.2, 822.1.d",
+        f"{broken}:9:32: quote_mismatch: rule 337.1.a (the quotation differs from the text of "
+        "rule 337.1.a in riftbound 1.4; similarity 0.71)",
+    ]
+    assert "3 citations against riftbound 1.4: 1 ok, 2 broken" in err
+
+
+def test_check_passes_on_the_lessons(run) -> None:
+    code, out, _ = run("link", "--check", "--quiet", str(FIXTURES / "lesson-passing-and-resolving.md"),
+                       str(FIXTURES / "lesson-combat-showdown.md"))
+    assert code == 0 and out == ""
+
+
+def test_html_output_is_the_rendered_article(run, broken: Path) -> None:
+    code, out, err = run("link", str(broken), "--base-url", "https://rules.example.org")
+    assert code == 0
+    assert out.startswith("<h1>Notes</h1>")
+    assert 'href="https://rules.example.org/riftbound/1.4/312"' in out
+    assert "<code>rule 998</code>" in out
+
+
+def test_markdown_and_json_formats(run, broken: Path) -> None:
+    code, out, _ = run("link", str(broken), "--format", "markdown")
+    assert code == 0 and "Priority ([rule 312](</riftbound/1.4/312>)[^rule-fn-1]) moves." in out
+    code, out, _ = run("link", str(broken), "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["summary"]["broken"] == 2 and data["output"] is None
+
+
+def test_reads_standard_input(run) -> None:
+    code, out, _ = run("link", "-", "--style", "preview", stdin="rule 312\n")
+    assert code == 0 and 'title="Rule 312. At any given time' in out
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--edition", "9.9"], "error: unknown edition '9.9' of riftbound"),
+    (["--ruleset", "chess"], "error: unknown ruleset 'chess'"),
+])
+def test_bad_options_are_clear_errors(run, broken: Path, args: list[str], message: str) -> None:
+    code, _, err = run("link", str(broken), *args)
+    assert code == 1 and err.startswith(message)
+
+
+def test_bad_files_are_clear_errors(run, tmp_path: Path, broken: Path) -> None:
+    bad = tmp_path / "latin1.md"
+    bad.write_bytes(b"rule 312\ncaf\xe9\n")
+    code, _, err = run("link", str(bad))
+    assert code == 1 and err.strip() == f"error: {bad}:2: not UTF-8 text (byte 12)"
+    code, _, err = run("link", str(broken), str(broken))
+    assert code == 2 and "several articles can only be linked with --check" in err
