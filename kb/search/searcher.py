@@ -22,7 +22,7 @@ from typing import Any
 from whoosh.index import Index
 
 from kb.graph import RuleGraph
-from kb.numbers import format_number
+from kb.numbers import NumberError, format_number, parse_number
 from kb.search.excerpt import count_matches, excerpt, matcher
 from kb.search.query import Atom, Clause, ParsedQuery, SearchError
 from kb.search.schema import WORD, analyse, stem
@@ -148,7 +148,6 @@ class EditionSearcher:
 
     # -- parts ------------------------------------------------------------------------
     def _sections(self, wanted: list[tuple[str, tuple[str, ...]]]) -> list[str]:
-        from kb.numbers import NumberError, parse_number
         out = []
         for text, segments in wanted:
             try:
