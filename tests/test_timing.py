@@ -322,3 +322,44 @@ def test_cli_check_and_list(cli: Any) -> None:
     assert data["ok"] and data["partial"] and data["lacking"]
     res = cli("list")
     assert res.exit_code == 0 and "riftbound/000-your-own-spell-starts-the-chain" in res.stdout
+
+
+# -- bad input is answered, never a crash ---------------------------------------------------
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_LEAF = st.one_of(st.none(), st.booleans(), st.integers(-1, 5), st.text(max_size=4),
+                  st.sampled_from(["Ann", "Bo", "pending", "finalized", "unit", "base", "showdown-open",
+                                   "combat-damage", "Fireball", "target", "Reaction"]))
+_VALUE = st.recursive(_LEAF, lambda c: st.one_of(
+    st.lists(c, max_size=3),
+    st.dictionaries(st.sampled_from(["name", "controller", "status", "kind", "card", "player", "at", "id", "to",
+                                     "battlefield", "passes", "type", "effects", "on", "draw", "counter"]),
+                    c, max_size=3)), max_leaves=6)
+_STATE_KEYS = ["turn_state", "priority", "focus", "chain", "phase", "passes", "showdown", "combat", "opened_by",
+               "tasks", "board", "battlefields", "hands", "facedown", "drawn", "trash", "scored", "cards"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.dictionaries(st.sampled_from(_STATE_KEYS), _VALUE, max_size=4))
+def test_any_state_is_answered_or_refused(kb: KnowledgeBase, fields: dict) -> None:
+    try:
+        out = kb.timing_next({"players": ["Ann", "Bo"], **fields})
+    except QueryError as exc:
+        assert exc.status in (400, 404, 422)
+    else:
+        assert out["decision"] is not None or out["end"] is not None
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.sampled_from(["players", "cards", "battlefields", "start", "steps", "step"]), _VALUE)
+def test_any_scenario_is_run_or_refused(kb: KnowledgeBase, where: str, value: Any) -> None:
+    data = load_scenario("003-the-combat-showdown")
+    if where == "step":
+        data["steps"][0] = {"move": value}
+    else:
+        data[where] = value
+    try:
+        kb.timing_run(data)
+    except QueryError as exc:
+        assert exc.status == 422 and exc.detail["message"]

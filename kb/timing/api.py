@@ -83,6 +83,8 @@ def timing_next(kb: KnowledgeBase, state: Any, ruleset: str | None = None,
     option and the tempting illegal ones (each with the rules that forbid it)."""
     if isinstance(state, dict) and ruleset is None:
         ruleset = state.get("ruleset")
+    if ruleset is not None and not isinstance(ruleset, str):
+        raise _error(400, "malformed state: ruleset is a name", {"field": "ruleset"})
     spec = spec_for(ruleset or "riftbound")
     try:
         model, s, violations = spec.state_from_json(state)

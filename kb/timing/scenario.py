@@ -16,8 +16,15 @@ what the rules say happens (the OpenFisca test format, applied to timing).
       - pass: Ann
       - expect_illegal: {play: {player: Ann, card: Fireball}}
 
-Steps are numbered from 1 in every message. :func:`run` returns frames (one per
-transition taken, automatic or decided) and the outcome of every expectation.
+Steps are numbered from 1 in every message. The actions a step may take, the ``cards``,
+``battlefields`` and ``start`` belong to the ruleset's model (Riftbound's are documented in
+:mod:`kb.timing.models.riftbound_io`); ``expect`` may also check ``resolved`` (the items that
+resolved since the previous ``expect``, in order) and ``decider`` (who must decide now).
+``expect_illegal: {ACTION: ..., rule: N}`` passes when the action is illegal now and, if
+``rule`` (or ``rules``) is given, when a check citing that rule forbids it.
+
+:func:`run` returns frames (one per transition taken, automatic or decided; ``step`` 0 for
+those before the first step) and the outcome of every expectation.
 """
 
 from __future__ import annotations

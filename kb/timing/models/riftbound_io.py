@@ -11,6 +11,18 @@ Card pool (a scenario's ``cards``), each card one entry::
       triggers: [{on: play, name: Yeti's play effect, optional: true, effects: [{draw: 1}]}]
     Gold: {type: gear, abilities: [{name: Gold's Add, keywords: [Reaction], add: true}]}
 
+Players are names in turn order, or ``{name, hand: [cards], base: [units or gear],
+facedown: [{card, at}]}`` (a hand not listed is unknown: any card of the pool may be played
+from it). ``battlefields``: names, or ``{name, controller, contested_by, units: {player: [cards]}}``.
+``start``: ``{showdown: {at, focus}}`` (a showdown in progress), ``{combat: {at, attacker,
+defender}}`` (combat opening there), or both (the showdown becomes a combat showdown).
+
+Actions (scenario steps): ``play: {player, card, to, from: hand|facedown, target}``,
+``activate: {player, ability}``, ``pass: PLAYER`` (priority on a chain, focus in a showdown,
+otherwise ending the Main Phase), ``move: {player, unit, to}`` (a Standard Move),
+``decline``/``perform: {player, item}`` (an optional triggered ability being finalized; one
+the scenario does not decline is performed), ``hide: {player, card, at}``.
+
 Instructions: ``{draw: N}``, ``{counter: ITEM|target}``, ``{kill: UNIT|target}``,
 ``{move: {unit: UNIT|target, to: BATTLEFIELD|base}}``, ``{create: {name, effects, times}}``
 (a reflexive trigger), ``{play: CARD}`` or ``{play: {card, to}}`` (play from hand as part of
@@ -395,6 +407,39 @@ TASKS = ("cleanup", "combat-opens", "start-of-combat", "establish-attacker-defen
          "combat-chain", "combat-damage", "combat-cleanup", "combat-result", "establish-control", "combat-ends")
 
 
+def _opt_str(value: Any, field: str) -> str | None:
+    return None if value is None else _str(value, field)
+
+
+def _choice(value: Any, allowed: tuple[Any, ...], field: str) -> Any:
+    if value not in allowed:
+        raise FormatError(f"expected one of: {', '.join(map(str, allowed))}", field)
+    return value
+
+
+def _flag(value: Any, field: str) -> bool:
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise FormatError("expected true or false", field)
+    return value
+
+
+def _records(data: Any, field: str, keys: tuple[str, ...]) -> list[dict[str, Any]]:
+    out = []
+    for i, raw in enumerate(_list(data, field)):
+        raw = _map(raw, f"{field}[{i}]")
+        _only(raw, keys, f"{field}[{i}]")
+        out.append(raw)
+    return out
+
+
+ITEM_KEYS = ("name", "controller", "status", "kind", "id", "card", "source", "to", "target", "effects", "add",
+             "optional", "decided", "ambush", "origin", "keywords")
+ORIGINS = ("hand", "facedown", "effect", "activated", "trigger", "reflexive")
+COMBAT_TASKS = frozenset(TASKS) - {"cleanup"}
+
+
 def state_from_json(data: Any) -> tuple[Riftbound, State, list[Violation]]:
     """Read a state (any frame's ``state``, or a hand-written one with at least ``players``).
 
@@ -407,7 +452,7 @@ def state_from_json(data: Any) -> tuple[Riftbound, State, list[Violation]]:
     model = Riftbound(parse_cards(data.get("cards"), "cards"))
     violations: list[Violation] = []
     players = tuple(_str(p, f"players[{i}]") for i, p in enumerate(_list(data.get("players"), "players")))
-    if len(players) < 2 or len(set(players)) != len(players):
+    if not 2 <= len(players) <= 4 or len(set(players)) != len(players):
         raise FormatError("list the players (2 to 4, distinct) in turn order, the turn player first", "players")
     if data.get("turn_player") not in (None, players[0]):
         raise FormatError("the turn player is listed first in players", "turn_player")
@@ -415,9 +460,15 @@ def state_from_json(data: Any) -> tuple[Riftbound, State, list[Violation]]:
     def player(value: Any, field: str, none: bool = True) -> str | None:
         if value is None and none:
             return None
-        if value not in players:
+        if not isinstance(value, str) or value not in players:
             raise FormatError(f"{value!r} is not one of the players ({', '.join(players)})", field)
         return value
+
+    def card_name(value: Any, field: str) -> str:
+        name = _str(value, field)
+        if name not in model.cards:
+            raise FormatError(f"unknown card {name!r} (add it to cards)", field)
+        return name
 
     prio = data.get("priority")
     if isinstance(prio, list):
@@ -435,54 +486,58 @@ def state_from_json(data: Any) -> tuple[Riftbound, State, list[Violation]]:
         if isinstance(raw, str):
             raw = {"name": raw}
         raw = _map(raw, where)
-        _only(raw, ("name", "controller", "status", "kind", "id", "card", "source", "to", "target", "effects",
-                    "add", "optional", "decided", "ambush", "origin", "keywords"), where)
+        _only(raw, ITEM_KEYS, where)
         name = _str(raw.get("name"), f"{where}.name")
-        card = model.cards.get(raw.get("card") or name)
-        kind = raw.get("kind") or (card.type if card else "spell")
-        if kind not in ("spell", "unit", "gear", "ability", "trigger"):
-            raise FormatError("kind is spell, unit, gear, ability or trigger", f"{where}.kind")
-        status = raw.get("status", "finalized")
-        if status not in ("pending", "finalized"):
-            raise FormatError("status is pending or finalized", f"{where}.status")
+        given_card = card_name(raw["card"], f"{where}.card") if raw.get("card") is not None else None
+        card = model.cards.get(given_card or name)
+        kind = _choice(raw.get("kind") or (card.type if card else "spell"),
+                       ("spell", "unit", "gear", "ability", "trigger"), f"{where}.kind")
+        status = _choice(raw.get("status", "finalized"), ("pending", "finalized"), f"{where}.status")
         controller = player(raw.get("controller", players[0]), f"{where}.controller", False)
+        own_card = card if card is not None and kind in ("spell", "unit", "gear") else None
         effects = (parse_effects(raw["effects"], f"{where}.effects") if "effects" in raw
-                   else card.effects if card and kind in ("spell", "unit", "gear") else ())
+                   else own_card.effects if own_card else ())
         item_id = _int(raw.get("id", next_id), f"{where}.id", 1, 10_000)
-        if any(c.id == item_id for c in chain) or item_id < next_id:
+        if item_id < next_id:
             raise FormatError("chain item ids increase from the bottom of the chain to the top", f"{where}.id")
         next_id = item_id + 1
-        chain.append(Item(item_id, name, controller, kind, status,  # type: ignore[arg-type]
-                          card=raw.get("card") or (name if card and kind in ("spell", "unit", "gear") else None),
-                          source=raw.get("source"), effects=effects, add=bool(raw.get("add")),
-                          optional=bool(raw.get("optional")), decided=bool(raw.get("decided")),
-                          origin=raw.get("origin", "hand"), to=raw.get("to"), target=raw.get("target"),
-                          ambush=bool(raw.get("ambush")),
-                          keywords=_keywords(raw.get("keywords"), f"{where}.keywords")))
-    battlefields = []
-    for i, b in enumerate(_list(data.get("battlefields"), "battlefields")):
-        b = _map(b, f"battlefields[{i}]")
-        battlefields.append(Battlefield(_str(b.get("name"), f"battlefields[{i}].name"),
-                                        player(b.get("controller"), f"battlefields[{i}].controller"),
+        chain.append(Item(
+            item_id, name, controller, kind, status,  # type: ignore[arg-type]
+            card=given_card or (own_card.name if own_card else None),
+            source=_opt_str(raw.get("source"), f"{where}.source"), effects=effects,
+            add=_flag(raw.get("add"), f"{where}.add"), optional=_flag(raw.get("optional"), f"{where}.optional"),
+            decided=_flag(raw.get("decided"), f"{where}.decided"),
+            origin=_choice(raw.get("origin", "hand"), ORIGINS, f"{where}.origin"),
+            to=_opt_str(raw.get("to"), f"{where}.to"), target=_opt_str(raw.get("target"), f"{where}.target"),
+            ambush=_flag(raw.get("ambush"), f"{where}.ambush"),
+            keywords=_keywords(raw.get("keywords"), f"{where}.keywords")))
+    battlefields: list[Battlefield] = []
+    for i, b in enumerate(_records(data.get("battlefields"), "battlefields", ("name", "controller", "contested_by"))):
+        name = _str(b.get("name"), f"battlefields[{i}].name")
+        if name == "base" or any(x.name == name for x in battlefields):
+            raise FormatError(f"battlefield name {name!r} is reserved or repeated", f"battlefields[{i}].name")
+        battlefields.append(Battlefield(name, player(b.get("controller"), f"battlefields[{i}].controller"),
                                         player(b.get("contested_by"), f"battlefields[{i}].contested_by")))
-    sd = data.get("showdown")
-    cb = data.get("combat")
     turn_state = data.get("turn_state")
-    if turn_state is not None and turn_state not in TURN_STATES:
-        raise FormatError(f"turn_state is one of: {', '.join(TURN_STATES)}", "turn_state")
+    if turn_state is not None:
+        _choice(turn_state, TURN_STATES, "turn_state")
     showdown = None
-    if sd is not None:
-        sd = _map(sd, "showdown")
+    if data.get("showdown") is not None:
+        sd = _map(data["showdown"], "showdown")
+        _only(sd, ("battlefield", "combat", "passes"), "showdown")
         showdown = Showdown(_str(sd.get("battlefield", "the battlefield"), "showdown.battlefield"),
-                            bool(sd.get("combat", False)), _int(sd.get("passes", 0), "showdown.passes", 0, 9))
+                            _flag(sd.get("combat"), "showdown.combat"), _int(sd.get("passes", 0), "showdown.passes", 0, 9))
     combat = None
-    if cb is not None:
-        cb = _map(cb, "combat")
+    if data.get("combat") is not None:
+        cb = _map(data["combat"], "combat")
+        _only(cb, ("battlefield", "attacker", "defender", "step", "new_showdown", "result"), "combat")
         combat = Combat(_str(cb.get("battlefield", showdown.battlefield if showdown else "the battlefield"),
                              "combat.battlefield"),
                         player(cb.get("attacker"), "combat.attacker", False),  # type: ignore[arg-type]
                         player(cb.get("defender"), "combat.defender", False),  # type: ignore[arg-type]
-                        cb.get("step", "showdown"), bool(cb.get("new_showdown", True)), cb.get("result"))
+                        _choice(cb.get("step", "showdown"), ("showdown", "damage", "resolution"), "combat.step"),
+                        _flag(cb.get("new_showdown", True), "combat.new_showdown"),
+                        _opt_str(cb.get("result"), "combat.result"))
     if turn_state is not None:
         showdown_state = turn_state.startswith("showdown")
         if showdown_state and showdown is None and combat is None:
@@ -500,38 +555,61 @@ def state_from_json(data: Any) -> tuple[Riftbound, State, list[Violation]]:
     for name in {x.battlefield for x in (showdown, combat) if x is not None}:
         if not any(b.name == name for b in battlefields):
             battlefields.append(Battlefield(name))
-    tasks = tuple(_list(data.get("tasks"), "tasks"))
-    for i, t in enumerate(tasks):
-        if t not in TASKS:
-            raise FormatError(f"unknown task {t!r} (tasks: {', '.join(TASKS)})", f"tasks[{i}]")
+    tasks = tuple(_choice(t, TASKS, f"tasks[{i}]") for i, t in enumerate(_list(data.get("tasks"), "tasks")))
+    if combat is None and COMBAT_TASKS & set(tasks):
+        raise FormatError("combat tasks need a combat in progress (give combat)", "tasks")
+    places = ("base",) + tuple(b.name for b in battlefields)
     board = []
-    for i, u in enumerate(_list(data.get("board"), "board")):
-        u = _map(u, f"board[{i}]")
-        board.append(Permanent(_str(u.get("name"), f"board[{i}].name"), u.get("card") or u["name"],
-                               player(u.get("controller"), f"board[{i}].controller", False),  # type: ignore[arg-type]
-                               u.get("location", "base"), bool(u.get("exhausted")), u.get("designation"),
-                               _int(u.get("damage", 0), f"board[{i}].damage", 0, 999)))
+    for i, u in enumerate(_records(data.get("board"), "board", ("name", "card", "controller", "location",
+                                                                 "exhausted", "designation", "damage"))):
+        name = _str(u.get("name"), f"board[{i}].name")
+        if any(x.name == name for x in board):
+            raise FormatError(f"two permanents are named {name!r}", f"board[{i}].name")
+        board.append(Permanent(
+            name, card_name(u.get("card") or name, f"board[{i}].card"),
+            player(u.get("controller"), f"board[{i}].controller", False),  # type: ignore[arg-type]
+            _choice(u.get("location", "base"), places, f"board[{i}].location"),
+            _flag(u.get("exhausted"), f"board[{i}].exhausted"),
+            _choice(u.get("designation"), (None, "attacker", "defender"), f"board[{i}].designation"),
+            _int(u.get("damage", 0), f"board[{i}].damage", 0, 999)))
     hands_raw = _map(data.get("hands"), "hands")
-    hands = tuple((p, tuple(hands_raw[p]) if hands_raw.get(p) is not None else None) for p in players)
-    opened_by = data.get("opened_by")
+    for p in hands_raw:
+        player(p, "hands")
+    hands = tuple((p, None if hands_raw.get(p) is None else tuple(
+        _str(c, f"hands.{p}") for c in _list(hands_raw[p], f"hands.{p}"))) for p in players)
+    drawn_raw = _map(data.get("drawn"), "drawn")
+    drawn = tuple(sorted((player(p, "drawn", False), _int(n, f"drawn.{p}", 0, 999))  # type: ignore[misc]
+                         for p, n in drawn_raw.items()))
+    opened_by = _choice(data.get("opened_by"), (None, "play", "trigger", "add"), "opened_by")
     if opened_by is None and chain:
         opened_by = "trigger" if chain[0].kind == "trigger" else "add" if chain[0].add else "play"
     state = State(
         players=players, priority=priority, focus=focus, chain=tuple(chain),
         passes=_int(data.get("passes", 0), "passes", 0, 9), showdown=showdown, combat=combat,
-        opened_by=opened_by, tasks=tasks, phase=data.get("phase", "main"), board=tuple(board),
-        battlefields=tuple(battlefields), hands=hands,
-        facedown=tuple((f["card"], f["player"], f["at"], bool(f.get("hidden_this_turn")))
-                       for f in _list(data.get("facedown"), "facedown")),
-        finalized=tuple((f["player"], f["card"], f.get("id", 0))
-                        for f in _list(data.get("finalized_this_turn"), "finalized_this_turn")),
-        played=tuple((f["player"], f["card"]) for f in _list(data.get("played_this_turn"), "played_this_turn")),
-        drawn=tuple(sorted(_map(data.get("drawn"), "drawn").items())),
-        trash=tuple(_list(data.get("trash"), "trash")),
-        scored=tuple((f["player"], f["at"]) for f in _list(data.get("scored"), "scored")),
+        opened_by=opened_by, tasks=tasks, phase=_choice(data.get("phase", "main"), ("main", "ending"), "phase"),
+        board=tuple(board), battlefields=tuple(battlefields), hands=hands,
+        facedown=tuple((card_name(f.get("card"), f"facedown[{i}].card"),
+                        player(f.get("player"), f"facedown[{i}].player", False),
+                        _choice(f.get("at"), places[1:], f"facedown[{i}].at"),
+                        _flag(f.get("hidden_this_turn"), f"facedown[{i}].hidden_this_turn"))
+                       for i, f in enumerate(_records(data.get("facedown"), "facedown",
+                                                      ("card", "player", "at", "hidden_this_turn")))),
+        finalized=tuple((player(f.get("player"), f"finalized_this_turn[{i}].player", False),
+                         _str(f.get("card"), f"finalized_this_turn[{i}].card"),
+                         _int(f.get("id", 0), f"finalized_this_turn[{i}].id", 0, 10_000))
+                        for i, f in enumerate(_records(data.get("finalized_this_turn"), "finalized_this_turn",
+                                                       ("player", "card", "id")))),
+        played=tuple((player(f.get("player"), f"played_this_turn[{i}].player", False),
+                      _str(f.get("card"), f"played_this_turn[{i}].card"))
+                     for i, f in enumerate(_records(data.get("played_this_turn"), "played_this_turn",
+                                                    ("player", "card")))),
+        drawn=drawn,  # type: ignore[arg-type]
+        trash=tuple(_str(c, f"trash[{i}]") for i, c in enumerate(_list(data.get("trash"), "trash"))),
+        scored=tuple((player(f.get("player"), f"scored[{i}].player", False), _str(f.get("at"), f"scored[{i}].at"))
+                     for i, f in enumerate(_records(data.get("scored"), "scored", ("player", "at")))),
         next_id=max(next_id, _int(data.get("next_id", next_id), "next_id", 1, 10_000)),
     )
-    return model, state, violations
+    return model, state, violations  # type: ignore[return-value]
 
 
 # -- scenario actions and observations ---------------------------------------------------------
