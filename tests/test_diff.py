@@ -108,7 +108,7 @@ def test_a_wrong_pair_is_worse_than_none() -> None:
 
 
 @pytest.mark.parametrize("a,b,expect", [
-    ("See rule 337.1.a. “Finalize”", "see rule # \"finalize\"", 1.0),
+    ("See rule 337.1.a. “Finalize”", "see rule 349.2 \"finalize\"", 1.0),
     ("If a player has priority when he or she casts a spell",
      "If a player has priority when they cast a spell", 0.7),
 ])

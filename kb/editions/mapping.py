@@ -6,23 +6,27 @@ is carried to another through this mapping, the way version control detects rena
 
 1. **Exact text.** Rules whose normalised wording is unique in both editions are paired.
 2. **Near-identical text.** Mutual best matches with a very high similarity anywhere in
-   the edition (a rule that moved far away, slightly reworded).
+   the edition (a rule that moved far away, slightly reworded); a near tie is left alone.
 3. **Structure**, repeated until nothing changes:
    - a heading (or any rule with subrules) follows the majority of its children;
    - the unpaired children of two paired parents are aligned in order;
    - the unpaired rules between two consecutive paired rules are aligned in order
-     (this catches promotions such as 1.3's ``337.1.c`` becoming 1.4's ``337.2``);
-   - what is left is paired anywhere when the text is still clearly the same rule.
+     (this catches promotions such as 1.3's ``337.1.c`` becoming 1.4's ``337.2``).
+4. **Leftovers**, when the structure has nothing more to say: mutual best matches anywhere
+   that are still clearly the same rule, and matches inside the counterpart of the rule's
+   section (Magic 603.6d became 603.10); then the structural steps run again.
 
-Similarity is rapidfuzz's normalised Indel similarity on folded text in which rule numbers
-are blanked (so a renumbered cross-reference does not count against a rule). Short texts
-("Units", "Pass Priority") need the support of the structure to be paired, and a rule is
-left unpaired ("removed") rather than paired on weak evidence. Every pair carries a
-confidence in [0, 1] that combines the similarity with the structural evidence around it.
+Similarity is the mean of rapidfuzz's normalised Indel similarity over characters and over
+words, on folded text without rule numbers (so a renumbered cross-reference does not count
+against a rule). The bar is lowest where the structure vouches for a pair (the only
+unpaired rule on each side between the same paired neighbours) and highest for pairs far
+apart; short texts ("Units", "Pass Priority") need the structure's support. A rule is left
+unpaired ("removed") rather than paired on weak evidence. Every pair carries a confidence
+in [0, 1] that combines the similarity with the structural evidence around it.
 
 >>> from kb.editions.mapping import normalise
 >>> normalise("See rule 337.1.a. “Finalize”")
-'see rule # finalize'
+'see rule finalize'
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from rapidfuzz.distance import Indel
 
 from kb.graph import RuleGraph
 
-# Rule numbers inside rule text ("rule 337.1.a.", "603.7d", "116"): blanked for similarity.
+# Rule numbers inside rule text ("rule 337.1.a.", "603.7d", "116"): left out of similarity.
 _NUMBER_IN_TEXT = re.compile(r"\b\d{3}(?:\.\d+[a-z]?|\.[a-z])*\b")
 _NON_WORD = re.compile(r"[\W_]+")
 # Examples a reader left inside the text ("… its definition. EXAMPLE: Legion …") are not
@@ -61,10 +65,10 @@ MAX_SCOPE = 1500         # rules searched below one paired ancestor
 
 
 def normalise(text: str) -> str:
-    """Folded text for similarity: lower case, rule numbers blanked as ``#``, punctuation
-    and underscores (2010 Magic italics) dropped, spaces collapsed."""
+    """Folded text for similarity: lower case; rule numbers, punctuation and underscores
+    (2010 Magic italics) dropped; spaces collapsed."""
     text = text.lower().replace("’", "'").replace("‘", "'")
-    text = _NUMBER_IN_TEXT.sub(" # ", text)
+    text = _NUMBER_IN_TEXT.sub(" ", text)
     return " ".join(_NON_WORD.sub(" ", text.replace("'", "")).split())
 
 
@@ -146,13 +150,10 @@ class EditionMapping:
                 pairs[number] = Counterpart(number, nxt.target, round(c.confidence * nxt.confidence, 3),
                                             round(c.similarity * nxt.similarity, 3), "composed")
         reached = {c.target for c in pairs.values() if c.target is not None}
-        added = [n for n in other._target_order() if n not in reached]
+        targets = [c.target for c in other.pairs.values() if c.target is not None] + other.added
+        added = [n for n in targets if n not in reached]
         return EditionMapping(self.ruleset, self.source, other.target, pairs, added,
                               self.partial or other.partial)
-
-    def _target_order(self) -> list[str]:
-        order = [c.target for c in self.pairs.values() if c.target is not None] + self.added
-        return order
 
 
 # -- the algorithm ---------------------------------------------------------------------
