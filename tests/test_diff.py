@@ -142,6 +142,12 @@ def test_word_ops(old_text: str, new_text: str, ops: list[str]) -> None:
     assert "".join(s["new"] for s in found) == new_text
 
 
+def test_years_and_counts_are_not_rule_numbers() -> None:
+    moved = {"202": "203", "100": "101"}.get
+    ops = word_ops("Updated 2025-06-02: 1000 cards.", "Updated 2025-06-02: 1000 cards.", moved, lambda n: n)
+    assert [s["op"] for s in ops] == ["equal"]
+
+
 def test_cited_numbers_are_compared_through_the_mapping() -> None:
     ops = word_ops("See rule 116.3. Timing", "See rule 117.3. Timing",
                    lambda n: {"116.3": "117.3"}.get(n), lambda n: n)

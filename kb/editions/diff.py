@@ -33,7 +33,7 @@ from kb.numbers import format_number, try_parse_number
 STATUSES = ("added", "removed", "changed", "moved", "unchanged")
 
 # A cited rule number, a word, or one punctuation mark; underscores are not tokens.
-_TOKEN = re.compile(r"\d{3}(?:\.(?:\d+[a-z]?|[a-z])(?![\w]))*|[^\W_]+(?:['’][^\W_]+)*|[^\w\s]")
+_TOKEN = re.compile(r"(?<![\w.])\d{3}(?!\d)(?:\.(?:\d+[a-z]?|[a-z])(?!\w))*|[^\W_]+(?:['’][^\W_]+)*|[^\w\s]")
 _FOLD = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-"})
 _NUMBER = re.compile(r"\d{3}(?:\.|$)")
 
