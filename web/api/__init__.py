@@ -34,8 +34,8 @@ from flask import Blueprint, Flask, Response, current_app, g, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from kb.query import KnowledgeBase, QueryError
-from web.openapi import (DATE_PATTERN, NAME_PATTERN, NUMBER_PATTERN, Endpoint, Param,
-                         body_validator, endpoint_of)
+from web.openapi import (DATE_PATTERN, NAME_PATTERN, NUMBER_PATTERN, Param, body_validator,
+                         endpoint_of)
 
 log = logging.getLogger(__name__)
 
@@ -88,27 +88,28 @@ def edition_of(ruleset: str, edition: str | None, date: str | None = None) -> An
     return rg
 
 
-def answer(data: dict[str, Any], *editions: str) -> Response:
-    """A JSON answer naming the edition(s) it came from.
+def answer(data: dict[str, Any], *names: str) -> Response:
+    """A JSON answer naming the edition(s) it came from (``"riftbound 1.4"``).
 
-    Without ``editions``, the body's own ``ruleset`` and ``edition`` name it.
+    Without ``names``, the body's own ``ruleset`` and ``edition`` name it.
     """
-    if not editions and isinstance(data.get("ruleset"), str) and isinstance(data.get("edition"), str):
-        editions = (f"{data['ruleset']} {data['edition']}",)
+    if not names and isinstance(data.get("ruleset"), str) and isinstance(data.get("edition"), str):
+        names = (f"{data['ruleset']} {data['edition']}",)
     resp = Response(json.dumps(data, ensure_ascii=False, separators=(",", ":")), mimetype=JSON_TYPE)
-    if editions:
-        resp.headers["X-Rulekb-Edition"] = ", ".join(editions)
+    if names:
+        resp.headers["X-Rulekb-Edition"] = ", ".join(names)
     return resp
 
 
-def read_body(ep_name: str) -> Any:
-    """The request body as JSON, checked against the operation's schema.
+def read_body() -> Any:
+    """The request body as JSON, checked against the schema of the operation answering.
 
     415 when it is not sent as JSON, 413 when too large, 400 when it does not parse, 422
     (with every place that is wrong, up to 20) when it is not the documented shape.
     """
-    ep = endpoint_of(ep_name)
-    assert ep is not None and ep.body, ep_name
+    ep = endpoint_of(request.endpoint)
+    if ep is None or ep.body is None:
+        raise RuntimeError(f"{request.endpoint} declares no request body")
     if not (request.mimetype == JSON_TYPE or request.mimetype.endswith("+json")):
         raise QueryError(415, "the request body must be JSON (Content-Type: application/json)",
                          {"content_type": request.content_type or None})

@@ -96,7 +96,7 @@ def citations_lookup() -> Response:
     into the text, the matched text, the canonical number, a per-citation ``status`` and a
     link. A quoted sentence next to a citation is compared with the rule's text. Without a
     ``ruleset``, each citation is looked up in the newest edition of every ruleset."""
-    body = read_body("api.citations_lookup")
+    body = read_body()
     return _answer(kb().citations_lookup(body["text"], body.get("ruleset"), body.get("edition"),
                                          _base_url(body)))
 
@@ -114,7 +114,7 @@ def citations_annotate() -> Response:
     per-citation report as the lookup, with lines and columns. Front matter may pin the
     ruleset and the edition the article was written for; citations of renumbered rules
     then link to today's number."""
-    body = read_body("api.citations_annotate")
+    body = read_body()
     return _answer(kb().citations_annotate(
         body["markdown"], body.get("ruleset"), body.get("edition"),
         style=body.get("style", "footnotes"), fmt=body.get("format", "html"),

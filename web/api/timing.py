@@ -90,7 +90,7 @@ def timing_next(ruleset: str | None, edition: str | None) -> Response:
     tempting illegal ones, each with the rules that forbid it (as ``rulekb timing next
     --json``). A malformed state answers 400 with the field; a state the rules cannot
     produce (two players holding priority) answers 422 with the rules it breaks."""
-    state = read_body("api.timing_next")
+    state = read_body()
     return answer(kb().timing_next(state, ruleset=ruleset, edition=edition))
 
 
@@ -102,5 +102,5 @@ def timing_run() -> Response:
     transition taken, the rules it cites and why, the state after it, and each expectation
     checked. A scenario whose expectations fail answers 200 with ``ok`` false and the
     failures; a malformed one answers 422 naming the step and field."""
-    scenario = read_body("api.timing_run")
+    scenario = read_body()
     return answer(kb().timing_run(scenario, file="request"))
