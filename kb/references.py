@@ -10,7 +10,10 @@ numbers a text names (with offsets), and the graph builder resolves them in an e
 
 from __future__ import annotations
 
+import bisect
+import functools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from kb.numbers import Segments, expand_range, parse_number
@@ -45,6 +48,8 @@ _BARE = re.compile(
     rf"(?<![\w.$/])(?P<list>{_BARE_LIST}(?:{_SEP}{_BARE_LIST})*)"
     rf"|\b[Ss]ee\s(?P<single>\d{{3}})(?!\d)(?=,\s?[“\"]|\s+for\s)"
 )
+# Where a keyword of _MENTION can start (a superset of its keywords).
+_KEYWORD = re.compile(r"[RrSsC](?:ules?|ULES?|ections?|R)")
 _QUOTED = re.compile(r"[“\"][^”\"\n]*[”\"]")
 
 
@@ -72,11 +77,12 @@ class Mention:
     keyword: str = ""
 
 
-def find_mentions(text: str, *, sections: bool = True) -> list[Mention]:
+def find_mentions(text: str, *, sections: bool = True, bare: bool = True) -> list[Mention]:
     """Every "rule N" / "rules N–M" / "CR N" / "section N" phrase in a text.
 
     Items after the first must have a head of the same width ("rules 337 and 3 players"
-    names rule 337 only). ``sections=False`` skips "section N" phrases.
+    names rule 337 only). ``sections=False`` skips "section N" phrases, ``bare=False``
+    numbers without a keyword (articles cite with one).
 
     >>> [m.numbers for m in find_mentions("See rules 601.2a–c and 605.")]
     [[('601', '2', 'a'), ('601', '2', 'b'), ('601', '2', 'c'), ('605',)]]
@@ -88,7 +94,7 @@ def find_mentions(text: str, *, sections: bool = True) -> list[Mention]:
     ['205']
     """
     mentions = []
-    for m in _MENTION.finditer(text):
+    for m in _keyword_matches(text):
         word = m.group("word") or m.group("cr")
         kind = "section" if word.lower().startswith("section") else "rule"
         if kind == "section" and not sections:
@@ -96,9 +102,13 @@ def find_mentions(text: str, *, sections: bool = True) -> list[Mention]:
         mention = _mention(text, m.start(), m.start("list"), m.group("list"), kind, word)
         if mention is not None:
             mentions.append(mention)
-    taken = [(m.start, m.end) for m in mentions]
+    if not bare:
+        return mentions
+    # Keyword mentions are sorted and disjoint: one bisection finds any overlap.
+    starts, ends = [m.start for m in mentions], [m.end for m in mentions]
     for m in _BARE.finditer(text):
-        if any(a < m.end() and m.start() < b for a, b in taken):
+        i = bisect.bisect_right(ends, m.start())
+        if i < len(starts) and starts[i] < m.end():
             continue
         group = "list" if m.group("list") else "single"
         mention = _mention(text, m.start(group), m.start(group), m.group(group), "rule", "")
@@ -107,13 +117,35 @@ def find_mentions(text: str, *, sections: bool = True) -> list[Mention]:
     return sorted(mentions, key=lambda m: m.start)
 
 
+def _keyword_matches(text: str) -> Iterator[re.Match[str]]:
+    """``_MENTION.finditer(text)``, several times faster: a pattern that starts with a
+    character class lets the regex engine skip ahead, so keywords are found first and the
+    full grammar is only tried where one starts."""
+    pos = 0
+    while (k := _KEYWORD.search(text, pos)) is not None:
+        m = _MENTION.match(text, k.start())
+        if m is None:
+            pos = k.start() + 1
+            continue
+        yield m
+        pos = max(m.end(), k.start() + 1)
+
+
+# Articles and rule text cite the same numbers again and again.
+_parse = functools.lru_cache(maxsize=4096)(parse_number)
+
+
+def _has_quote(text: str) -> bool:
+    return '"' in text or "“" in text
+
+
 def _mention(text: str, start: int, list_start: int, written: str, kind: str,
              word: str) -> Mention | None:
     """The items of one phrase; quoted titles between items are skipped."""
     items: list[MentionItem] = []
-    masked = _QUOTED.sub(lambda q: " " * len(q.group(0)), written)
+    masked = _QUOTED.sub(lambda q: " " * len(q.group(0)), written) if _has_quote(written) else written
     for item in _ITEM.finditer(masked):
-        first = parse_number(item.group("n"))
+        first = _parse(item.group("n"))
         if items and len(first[0]) != len(items[0].first[0]):
             break
         last = _range_end(first, item.group("end") or item.group("tail"))

@@ -89,3 +89,11 @@ def test_json_format_returns_the_report_only(excerpt_kb: KnowledgeBase) -> None:
     data = excerpt_kb.citations_annotate("rule 312", fmt="json")
     assert data["output"] is None
     assert data["summary"]["ok"] == 1 and data["citations"][0]["url"] == "/riftbound/1.4/312"
+
+
+def test_breaks_option_turns_line_ends_into_br_outside_attributes(excerpt_kb: KnowledgeBase) -> None:
+    md = MarkdownIt("commonmark", {"breaks": True}).use(rule_citations, kb=excerpt_kb, style="preview")
+    html = md.render("see rules\n339.1–2 now\nthen")
+    assert html.count("<br />") == 2
+    assert 'title="Rule 339.1. If all players' in html and "Resolve.\nRule 339.2." in html
+    assert ">rules<br />\n339.1–2</a> now<br />\nthen</p>" in html

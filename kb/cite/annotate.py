@@ -10,6 +10,7 @@ Rule text is always escaped. Links point to the browser's canonical URLs,
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ PREVIEW_CHARS = 600
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#|~&!])")
 
 
+@functools.lru_cache(maxsize=8192)
 def rule_url(ruleset: str, edition: str, number: str, base_url: str = "") -> str:
     """The rules browser's canonical URL of a rule."""
     parts = "/".join(quote(p, safe=".-_") for p in (ruleset, edition, number))

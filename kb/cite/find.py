@@ -94,7 +94,7 @@ def find_citations(text: str) -> list[Citation]:
     if not isinstance(text, str) or not text:
         return []
     out: list[Citation] = []
-    for mention in find_mentions(text, sections=False):
+    for mention in find_mentions(text, sections=False, bare=False):
         keyword = mention.keyword
         if keyword not in ("CR",) and keyword.lower() not in ("rule", "rules"):
             continue

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from markdown_it import MarkdownIt
-from markdown_it.common.utils import isLinkClose, isLinkOpen
+from markdown_it.common.utils import escapeHtml, isLinkClose, isLinkOpen
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
@@ -77,7 +77,7 @@ def rule_citations(md: MarkdownIt, *, kb: KnowledgeBase, ruleset: str | None = N
     core_rules = md.core.ruler.get_all_rules()
     anchor = "text_join" if "text_join" in core_rules else "inline"
     md.core.ruler.after(anchor, "rule_citations", lambda state: _link(state, options))
-    md.add_render_rule("rule_footnote_ref", _render_ref)
+    md.add_render_rule("rule_citations", _render_run)
     md.add_render_rule("rule_footnotes", _render_footnotes)
 
 
@@ -193,61 +193,50 @@ def _runs(inline: Token) -> list[_Run]:
 
 def _rewrite(run: _Run, resolutions: Sequence[Resolution], refs: Sequence[Sequence[tuple[Any, int]]],
              notes: Footnotes, options: dict[str, Any]) -> None:
+    """Replace a run's tokens with one ``rule_citations`` token: the run's text and, for
+    each citation, its span, element attributes and footnote references. One token per
+    run instead of several per citation keeps the plugin's cost close to plain rendering."""
     tokens = run.inline.children or []
-    level = tokens[run.first].level
-    text = run.text
-    nodes: list[Token] = []
+    spans = []
     pos = 0
     for res, note_refs in zip(resolutions, refs):
         c = res.citation
         if c.start < pos or res.status == "over_limit":
             continue
-        nodes.extend(_text_tokens(text[pos:c.start], level))
-        attrs = citation_attrs(res, options["style"], options["base_url"])
-        linked = "href" in attrs
-        open_ = Token("link_open" if linked else "rule_citation_open", "a" if linked else "span", 1)
-        open_.attrs = attrs
-        open_.markup = "rule_citation"
-        open_.info = "auto"
-        open_.meta = {"status": res.status}
-        open_.level = level
-        close = Token("link_close" if linked else "rule_citation_close", open_.tag, -1)
-        close.markup = "rule_citation"
-        close.info = "auto"
-        close.level = level
-        nodes.append(open_)
-        nodes.extend(_text_tokens(text[c.start:c.end], level + 1))
-        nodes.append(close)
-        for note, ordinal in note_refs:
-            ref = Token("rule_footnote_ref", "", 0)
-            ref.meta = {"notes": notes, "note": note, "ordinal": ordinal}
-            ref.level = level
-            nodes.append(ref)
+        spans.append((c.start, c.end, citation_attrs(res, options["style"], options["base_url"]),
+                      note_refs))
         pos = c.end
-    nodes.extend(_text_tokens(text[pos:], level))
-    run.inline.children = tokens[: run.first] + nodes + tokens[run.last:]
-
-
-def _text_tokens(text: str, level: int) -> list[Token]:
-    out: list[Token] = []
-    for i, part in enumerate(text.split("\n")):
-        if i:
-            brk = Token("softbreak", "br", 0)
-            brk.level = level
-            out.append(brk)
-        if part:
-            tok = Token("text", "", 0)
-            tok.content = part
-            tok.level = level
-            out.append(tok)
-    return out
+    token = Token("rule_citations", "", 0)
+    token.content = run.text
+    token.markup = "rule_citations"
+    token.meta = {"spans": spans, "notes": notes}
+    token.level = tokens[run.first].level
+    run.inline.children = tokens[: run.first] + [token] + tokens[run.last:]
 
 
 # -- rendering -----------------------------------------------------------------------
-def _render_ref(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
-    meta = tokens[idx].meta
-    notes: Footnotes = meta["notes"]
-    return notes.ref_html(meta["note"], meta["ordinal"])
+def _render_run(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
+    """Text with its citations: ``<a …>`` (or a marked ``<span>``) and footnote references;
+    line breaks inside the run render as soft breaks do."""
+    token = tokens[idx]
+    text = token.content
+    notes: Footnotes = token.meta["notes"]
+    if options.breaks:
+        def esc(part: str) -> str:
+            return escapeHtml(part).replace("\n", "<br />\n")
+    else:
+        esc = escapeHtml
+    out = []
+    pos = 0
+    for start, end, attrs, refs in token.meta["spans"]:
+        out.append(esc(text[pos:start]))
+        tag = "a" if "href" in attrs else "span"
+        rendered = "".join(f' {k}="{escapeHtml(v)}"' for k, v in attrs.items())
+        out.append(f"<{tag}{rendered}>{esc(text[start:end])}</{tag}>")
+        out.extend(notes.ref_html(note, ordinal) for note, ordinal in refs)
+        pos = end
+    out.append(esc(text[pos:]))
+    return "".join(out)
 
 
 def _render_footnotes(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
