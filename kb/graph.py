@@ -87,12 +87,14 @@ class RuleGraph:
     def nearest(self, segments: Segments, limit: int = 5) -> list[str]:
         """Existing numbers closest to a missing one: same parent first, then neighbours."""
         key = sort_key(segments)
-        keys = sorted(self._keys)
+        keys = getattr(self, "_sorted_keys", None)
+        if keys is None:  # sorted once per graph: the citation linker asks this per citation
+            keys = self._sorted_keys = sorted(self._keys)
         import bisect
         i = bisect.bisect_left(keys, key)
-        window = keys[max(0, i - limit): i + limit]
-        window.sort(key=lambda k: (-_common_prefix(k, key), abs(keys.index(k) - i)))
-        return [self._keys[k] for k in window[:limit]]
+        window = list(range(max(0, i - limit), min(len(keys), i + limit)))
+        window.sort(key=lambda j: (-_common_prefix(keys[j], key), abs(j - i)))
+        return [self._keys[keys[j]] for j in window[:limit]]
 
     def neighbourhood(self, number: str, depth: int = 1) -> tuple[list[str], list[tuple[str, str, str]]]:
         """Rule nodes within ``depth`` edges (either direction, rules only) and the edges among them."""
