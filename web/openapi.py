@@ -15,6 +15,7 @@ Schemas are JSON Schema 2020-12 (what OpenAPI 3.1 uses), kept in :data:`SCHEMAS`
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 import re
 from collections.abc import Callable
@@ -208,7 +209,7 @@ def endpoint(bp: Blueprint, method: str, rule: str, *, summary: str, response: s
     """
     def decorate(view: Callable[..., Any]) -> Callable[..., Any]:
         ep = Endpoint(method=method, rule=f"{bp.url_prefix or ''}{rule}", name=f"{bp.name}.{view.__name__}",
-                      summary=summary, description=(view.__doc__ or "").strip(), tag=tag,
+                      summary=summary, description=inspect.cleandoc(view.__doc__ or ""), tag=tag,
                       response=response, params=params, errors=errors, body=body,
                       examples=examples, example_body=example_body, cached=method == "GET",
                       hidden=hidden)

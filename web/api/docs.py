@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from itertools import groupby
 
-from flask import Response, render_template
+from flask import Response, render_template, request
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
@@ -35,6 +35,9 @@ def page() -> str:
     md = MarkdownIt("commonmark")
     ops = sorted((e for e in ENDPOINTS.values() if not e.hidden),
                  key=lambda e: (list(_TAGS).index(e.tag) if e.tag in _TAGS else 99, e.path, e.method))
-    groups = [(_TAGS.get(tag, tag), [(e, Markup(md.render(e.description))) for e in items])
+    groups = [(_TAGS.get(tag, tag),
+               [(e, Markup(md.render(e.description)),
+                 [(p, Markup(md.renderInline(p.description))) for p in e.params]) for e in items])
               for tag, items in groupby(ops, key=lambda e: e.tag)]
-    return render_template("api.html", groups=groups, version=PACKAGE_VERSION)
+    return render_template("api.html", groups=groups, version=PACKAGE_VERSION,
+                           base=request.url_root.rstrip("/"))
