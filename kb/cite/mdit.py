@@ -262,11 +262,15 @@ class _Locator:
         block_start = self.line_starts[min(first_line, len(self.line_starts) - 1)]
         block_end = (self.line_starts[last_line] if last_line < len(self.line_starts) else len(self.src))
         pos = max(self.cursor.get(id(inline), block_start), block_start)
-        pattern = r"\s+(?:>\s*)*".join(re.escape(p) for p in text.split())
-        m = re.compile(pattern).search(self.src, pos, block_end) if pattern else None
-        if m is None:
-            line = first_line + 1
-            return line, 1, None, None
-        self.cursor[id(inline)] = m.end()
-        line = bisect.bisect_right(self.line_starts, m.start())
-        return line, m.start() - self.line_starts[line - 1] + 1, m.start(), m.end()
+        at = self.src.find(text, pos, block_end)
+        if at >= 0:
+            start, end = at, at + len(text)
+        else:  # wrapped over lines, perhaps inside a block quote
+            pattern = r"\s+(?:>\s*)*".join(re.escape(p) for p in text.split())
+            m = re.compile(pattern).search(self.src, pos, block_end) if pattern else None
+            if m is None:
+                return first_line + 1, 1, None, None
+            start, end = m.start(), m.end()
+        self.cursor[id(inline)] = end
+        line = bisect.bisect_right(self.line_starts, start)
+        return line, start - self.line_starts[line - 1] + 1, start, end

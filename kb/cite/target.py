@@ -122,14 +122,14 @@ def link_target(kb: KnowledgeBase, ruleset: str | None = None, edition: str | No
 
 def edition_mapper(kb: KnowledgeBase, source: RuleGraph, target: RuleGraph) -> Mapper | None:
     """The hook to :mod:`kb.editions`: a callable from a number of ``source`` to its
-    number in ``target`` (None when the rule has no counterpart), or None when editions
-    cannot be compared."""
-    try:
-        from kb.editions.mapping import map_editions
-    except ImportError:
+    number in ``target`` (None when the rule has no counterpart), or None when the
+    knowledge base cannot compare editions. The mapping is the one every part of the
+    product uses (``KnowledgeBase.edition_mapping``, composed through the editions in
+    between and cached per build)."""
+    mapping_of = getattr(kb, "edition_mapping", None)
+    if mapping_of is None or source.edition.ruleset != target.edition.ruleset:
         return None
-    key = f"cite-mapping:{source.edition.ruleset}:{source.edition.name}:{target.edition.name}"
-    mapping = kb.cached(key, lambda: map_editions(source, target))
+    mapping = mapping_of(source.edition.ruleset, source.edition.name, target.edition.name)
 
     def mapper(number: str) -> str | None:
         pair = mapping.get(number)

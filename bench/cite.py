@@ -1,0 +1,124 @@
+"""Citation linking: annotating an article against plain markdown-it-py rendering of it.
+
+    .venv/bin/python -m bench.cite                 # 10 KB, 100 KB, 1 MB; hostile inputs
+    .venv/bin/python -m bench.cite --runs 7 --sizes 10 100
+
+The article is the two footnoted lessons (tests/fixtures/cite, one citation every ~140
+bytes) repeated to each size. Three timings per size, each the median of ``--runs`` runs
+in this process: plain ``MarkdownIt("commonmark").render`` (the baseline), the same parser
+with the ``rule_citations`` plugin (find, resolve, link, footnotes), and the facade
+``KnowledgeBase.citations_annotate`` (the plugin plus the citation report the API and
+``rulekb link`` return). Ratios are against the baseline at the same size; µs/KB shows
+whether growth is linear. The knowledge base is the embedded 1.4 excerpt, built once into a
+temporary folder.
+
+Hostile inputs (goal: bounded time, no error): 1 MB of digits and dots; a list of 100 000
+citations ("rules 100.1, 101.2, …", about 0.8 MB) through the finder, the lookup and the
+annotator (10 000 are looked up, the rest reported over the limit); 1 MB of unclosed
+quotation marks and keywords.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from markdown_it import MarkdownIt
+
+from kb.cite import find_citations, rule_citations
+from kb.query import KnowledgeBase
+from kb.store import build
+
+FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "cite"
+LESSONS = ["lesson-passing-and-resolving.md", "lesson-combat-showdown.md"]
+
+
+def article(size_kb: int) -> str:
+    """The lessons (front matter dropped) repeated to ``size_kb`` kilobytes."""
+    parts = []
+    for name in LESSONS:
+        text = (FIXTURES / name).read_text(encoding="utf-8")
+        parts.append(text.split("---\n", 2)[2])
+    unit = "\n".join(parts) + "\n"
+    need = size_kb * 1024
+    return (unit * (need // len(unit.encode()) + 1))[:need].rsplit("\n", 1)[0] + "\n"
+
+
+def median_time(fn: Callable[[], Any], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def sizes_table(kb: KnowledgeBase, sizes: list[int], runs: int) -> list[str]:
+    plain = MarkdownIt("commonmark", {"html": False})
+    linked = MarkdownIt("commonmark", {"html": False}).use(
+        rule_citations, kb=kb, ruleset="riftbound", edition="1.4")
+    rows = ["| size | citations | plain markdown-it | plugin | × plain | facade (with report) | × plain | plugin µs/KB |",
+            "|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    print("\n".join(rows), flush=True)
+    for size in sizes:
+        text = article(size)
+        n = len(find_citations(text))
+        r = max(3, runs if size < 1000 else runs // 2)
+        linked.render(text, {})  # warm the edition's caches
+        t_plain = median_time(lambda: plain.render(text), r)
+        t_plugin = median_time(lambda: linked.render(text, {}), r)
+        t_facade = median_time(lambda: kb.citations_annotate(text, "riftbound", "1.4"), r)
+        rows.append(f"| {size} KB | {n} | {t_plain * 1000:.1f} ms | {t_plugin * 1000:.1f} ms | "
+                    f"{t_plugin / t_plain:.2f}× | {t_facade * 1000:.1f} ms | {t_facade / t_plain:.2f}× | "
+                    f"{t_plugin / size * 1e6:.0f} |")
+        print(rows[-1], flush=True)
+    return rows
+
+
+def hostile_table(kb: KnowledgeBase) -> list[str]:
+    digits = ("1." * 600_000)[: 1024 * 1024]
+    many = "rules " + ", ".join(f"{100 + i % 700}.{1 + i % 9}" for i in range(100_000)) + "\n"
+    quotes = ('rule "' * 200_000)[: 1024 * 1024]
+    rows = ["| input | size | step | citations | looked up | time |", "|---|---:|---|---:|---:|---:|"]
+    print("\n".join(rows), flush=True)
+    for name, text in [("digits and dots", digits), ("100 000 citations", many),
+                       ("unclosed quotes after 'rule'", quotes)]:
+        size = f"{len(text.encode()) / 1024:.0f} KB"
+        for step, fn in [("find", lambda t=text: find_citations(t)),
+                         ("lookup", lambda t=text: kb.citations_lookup(t, "riftbound", "1.4")),
+                         ("annotate", lambda t=text: kb.citations_annotate(t, "riftbound", "1.4"))]:
+            start = time.perf_counter()
+            out = fn()
+            took = time.perf_counter() - start
+            if isinstance(out, list):
+                found, looked = len(out), "–"
+            else:
+                found = out["summary"]["total"]
+                looked = str(found - out["summary"]["over_limit"])
+            rows.append(f"| {name} | {size} | {step} | {found} | {looked} | {took:.2f} s |")
+            print(rows[-1], flush=True)
+    return rows
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5, help="runs per timing (median)")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10, 100, 1000], help="sizes in KB")
+    parser.add_argument("--no-hostile", action="store_true", help="skip the hostile inputs")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as home:
+        build(Path(home))
+        kb = KnowledgeBase.open(Path(home))
+        sizes_table(kb, args.sizes, args.runs)
+        if not args.no_hostile:
+            print()
+            hostile_table(kb)
+
+
+if __name__ == "__main__":
+    main()
