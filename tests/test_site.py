@@ -247,3 +247,182 @@ def test_largest_pages_of_the_real_documents_stay_under_100kb(full_kb: Knowledge
             biggest = max((s for s in structure if s["kind"] != "rule"), key=lambda s: s["children"])
             r = client.get(f"/{ruleset}/{ed}/{biggest['number']}")
             assert r.status_code == 200 and len(r.data) < MAX_PAGE, (biggest["number"], len(r.data))
+
+
+# -- search --------------------------------------------------------------------------------
+def test_search_finds_the_rule_a_judge_means(client: FlaskClient) -> None:
+    r, page = get(client, "/search?q=controller+of+the+next+item+gains+priority&ruleset=riftbound")
+    assert page.links[page.links.index("riftbound/1.4/337.4")] == "riftbound/1.4/337.4"
+    html = r.get_data(as_text=True)
+    first = html.index('class="results"')
+    assert html.index("337.4", first) < html.index("</li>", first)      # ranked first
+    assert "<mark>" in html and "300 Playing the Game" in page.plain      # excerpt, breadcrumbs
+
+
+def test_search_offers_did_you_mean_and_the_term(client: FlaskClient) -> None:
+    _, page = get(client, "/search?q=priorty&ruleset=riftbound")
+    assert "Did you mean priority ?" in page.plain
+    assert any("q=priority" in link for link in page.links)
+
+
+def test_search_for_a_number_jumps_to_the_rule(client: FlaskClient) -> None:
+    r = client.get("/search?q=337.1a&ruleset=riftbound")
+    assert r.status_code == 302 and r.headers["Location"].endswith("/riftbound/1.4/337.1.a")
+
+
+def test_search_pages(client: FlaskClient) -> None:
+    _, first = get(client, "/search?q=chain&ruleset=riftbound")
+    assert "1–20 of" in first.plain
+    assert any("page=2" in link for link in first.links)
+    _, second = get(client, "/search?q=chain&ruleset=riftbound&page=2")
+    assert "21–40 of" in second.plain
+
+
+SEARCH_ERRORS = [
+    # (query string, status, text)
+    ("q=%22unbalanced&ruleset=riftbound", 400, "cannot be read"),
+    ("q=chain&ruleset=riftbound&page=0", 400, "page must be"),
+    ("q=chain&ruleset=riftbound&page=x", 400, "page must be"),
+    ("q=chain&ruleset=nosuch", 404, "unknown ruleset"),
+    ("q=chain&ruleset=riftbound&edition=9", 404, "unknown edition"),
+]
+
+
+@pytest.mark.parametrize("query,status,text", SEARCH_ERRORS)
+def test_search_errors_are_pages(client: FlaskClient, query: str, status: int, text: str) -> None:
+    _, page = get(client, "/search?" + query, status)
+    assert text in page.plain
+
+
+def test_search_query_with_script_is_inert(client: FlaskClient) -> None:
+    r, page = get(client, "/search?q=%3Cscript%3Ealert(1)%3C/script%3E+chain&ruleset=riftbound")
+    html = r.get_data(as_text=True)
+    assert "<script>alert" not in html and all(s.get("src") for s in page.scripts)
+
+
+# -- timing explorer ------------------------------------------------------------------------
+SCENARIO = "000-your-own-spell-starts-the-chain"
+
+
+def test_explorer_lists_the_worked_scenarios(client: FlaskClient) -> None:
+    _, page = get(client, "/timing")
+    assert any(f"scenario={SCENARIO}" in link for link in page.links)
+
+
+def test_explorer_steps_through_frames_without_script(client: FlaskClient) -> None:
+    r, page = get(client, f"/timing?scenario={SCENARIO}&frame=2")
+    html = r.get_data(as_text=True)
+    assert "Frame 2 of" in page.plain and "Ann plays Fireball." in page.plain
+    assert f"timing?scenario={SCENARIO}&amp;frame=3" in html and f"timing?scenario={SCENARIO}&amp;frame=1" in html
+    assert 'class="tm-state on"' in html                       # the diagram lights a state
+    assert "riftbound/1.4/338.1" in page.links                  # cited rules link to their pages
+    assert "Fireball" in page.plain and "pending" in page.plain or "finalized" in page.plain
+
+
+EXPLORER_ERRORS = [
+    (f"/timing?scenario={SCENARIO}&frame=999", 404, "does not exist"),
+    (f"/timing?scenario={SCENARIO}&frame=x", 400, "frame must be"),
+    ("/timing?scenario=no-such-scenario", 404, "no worked scenario"),
+]
+
+
+@pytest.mark.parametrize("url,status,text", EXPLORER_ERRORS)
+def test_explorer_errors(client: FlaskClient, url: str, status: int, text: str) -> None:
+    _, page = get(client, url, status)
+    assert text in page.plain
+
+
+PASTED = """
+name: A pasted scenario <script>window.__pwned = 1</script>
+ruleset: riftbound
+edition: "1.4"
+players: [Ann, Bo]
+cards:
+  Fireball: {type: spell, effects: [{draw: 1}]}
+steps:
+  - play: {player: Ann, card: Fireball}
+  - expect: {priority: Ann}
+  - pass: Ann
+"""
+
+
+def test_explorer_runs_a_pasted_scenario_and_steps_by_posting(client: FlaskClient) -> None:
+    r = client.post("/timing", data={"yaml": PASTED, "frame": "2"})
+    assert r.status_code == 200
+    page = Page(r.get_data(as_text=True))
+    assert "Frame 2 of" in page.plain and "A pasted scenario <script>" in page.plain
+    assert "<script>window" not in r.get_data(as_text=True)
+    assert any(t == "button" and a.get("name") == "frame" and a.get("value") == "3" for t, a in page.tags)
+
+
+PASTED_ERRORS = [
+    # (yaml, status, text)
+    ("name: [unclosed", 400, "not valid YAML"),
+    ("- just\n- a list", 400, "YAML mapping"),
+    ("a: &x [1]\nb: *x", 400, "aliases"),
+    ("name: x\nruleset: riftbound\nplayers: [Ann]\nsteps: [{fly: Ann}]", 422, "cannot run"),
+]
+
+
+@pytest.mark.parametrize("text,status,message", PASTED_ERRORS)
+def test_explorer_refuses_broken_scenarios_in_the_form(client: FlaskClient, text: str, status: int,
+                                                       message: str) -> None:
+    r = client.post("/timing", data={"yaml": text})
+    assert r.status_code == status
+    page = Page(r.get_data(as_text=True))
+    assert message in page.plain and text.split("\n")[0] in page.plain   # kept in the form
+
+
+# -- citation linker ------------------------------------------------------------------------
+def test_linker_renders_an_article_with_its_report(client: FlaskClient) -> None:
+    _, page = get(client, "/cite")
+    assert "Article" in page.plain
+    article = ("---\nruleset: riftbound\n---\nFinalizing does not pass priority (rule 337.1.a); "
+               "see rule 999.9.\n\n<script>window.__pwned = 1</script>\n")
+    r = client.post("/cite", data={"article": article, "style": "footnotes"})
+    assert r.status_code == 200
+    html = r.get_data(as_text=True)
+    page = Page(html)
+    assert "riftbound/1.4/337.1.a" in page.links
+    assert "Finalizing an item to the chain does not pass Priority." in page.plain   # footnote
+    assert "not found" in page.plain and "<script>window" not in html
+
+
+def test_linker_refuses_a_bad_style(client: FlaskClient) -> None:
+    r = client.post("/cite", data={"article": "rule 337.1", "style": "bogus"})
+    assert r.status_code == 400 and r.mimetype == "text/html"
+
+
+# -- editions: diff and history -------------------------------------------------------------
+def test_compare_shows_word_level_changes_and_counts(client: FlaskClient) -> None:
+    r, page = get(client, "/testgame/compare/1/2")
+    html = r.get_data(as_text=True)
+    assert "<ins>exclusive </ins>" in html or "<ins>exclusive" in html
+    assert "Added" in page.plain and "unchanged rule" in page.plain
+    assert "<script>window" not in html
+
+
+COMPARE_ERRORS = [
+    ("/testgame/compare/2/2", 400, "two different editions"),
+    ("/testgame/compare/1/9", 404, "unknown edition"),
+    ("/testgame/compare/1/2?page=9", 404, "page"),
+]
+
+
+@pytest.mark.parametrize("url,status,text", COMPARE_ERRORS)
+def test_compare_errors(client: FlaskClient, url: str, status: int, text: str) -> None:
+    _, page = get(client, url, status)
+    assert text in page.plain
+
+
+def test_rule_page_shows_the_rule_in_other_editions(client: FlaskClient) -> None:
+    r, page = get(client, "/testgame/2/101.1")
+    assert "In other editions" in page.plain
+    assert "../1/101.1" in page.links
+    assert "<ins>" in r.get_data(as_text=True)
+
+
+def test_rule_page_links_transitions_to_the_explorer(client: FlaskClient) -> None:
+    _, page = get(client, "/riftbound/1.4/337.4")
+    assert "priority-to-next-item" in page.plain
+    assert any(link.startswith("../../timing?scenario=") for link in page.links)

@@ -55,8 +55,10 @@ bp.add_app_template_global(links.rule_href, "rule_href")
 
 @bp.app_template_global()
 def has_page(endpoint: str) -> bool:
-    """Whether the app serves a page (templates link only to pages that exist)."""
-    return endpoint in current_app.view_functions
+    """Whether the app serves a page (templates link only to pages that exist). A static
+    export lists the pages it writes in ``app.config["SITE_PAGES"]``."""
+    pages = current_app.config.get("SITE_PAGES")
+    return endpoint in current_app.view_functions and (pages is None or endpoint in pages)
 
 
 @bp.app_template_filter()
@@ -74,6 +76,6 @@ def crumb(ancestor: dict[str, Any], ruleset: str, edition: str) -> tuple[str, st
     return label, links.rule_href(ruleset, edition, ancestor["number"])
 
 
-from web.site import errors, pages  # noqa: E402,F401  (routes)
+from web.site import compare, errors, explorer, linker, pages  # noqa: E402,F401  (routes)
 
-__all__ = ["bp", "errors", "pages"]
+__all__ = ["bp", "compare", "errors", "explorer", "linker", "pages"]

@@ -57,8 +57,8 @@ def href(endpoint: str, _anchor: str | None = None, **values: Any) -> str:
     """A link to an endpoint of the app, relative to the current page."""
     target = url_for(endpoint, **values)
     target = _mapped(target)
-    if _anchor:
-        target += "#" + _anchor
+    if _anchor:  # an explicit anchor wins over one the mapper chose (a rule inside a page)
+        target = target.split("#", 1)[0] + "#" + _anchor
     return relative(target)
 
 

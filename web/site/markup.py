@@ -7,6 +7,8 @@ HTML or script renders as the characters it is, whatever the document said.
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -58,20 +60,14 @@ def term_id(key: str) -> str:
     return "term-" + "-".join(key.split())
 
 
-def highlight(excerpt: str, open_tag: str = "<mark>", close_tag: str = "</mark>") -> Markup:
-    """An excerpt whose matched words are wrapped in ``open_tag``/``close_tag`` markers,
-    escaped everywhere else."""
+def highlight(excerpt: str) -> Markup:
+    """A search excerpt (HTML with ``<mark>`` around matched words) re-escaped so that only
+    the ``<mark>`` tags survive, whatever else it holds."""
     out: list[str] = []
-    rest = excerpt
-    while True:
-        i = rest.find(open_tag)
-        if i < 0:
-            break
-        j = rest.find(close_tag, i + len(open_tag))
-        if j < 0:
-            break
-        out.append(str(escape(rest[:i])))
-        out.append("<mark>" + str(escape(rest[i + len(open_tag): j])) + "</mark>")
-        rest = rest[j + len(close_tag):]
-    out.append(str(escape(rest)))
+    for i, piece in enumerate(_MARK.split(excerpt)):
+        text = str(escape(html.unescape(piece)))
+        out.append(f"<mark>{text}</mark>" if i % 2 else text)
     return Markup("".join(out))
+
+
+_MARK = re.compile(r"<mark>(.*?)</mark>", re.S)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app, g, redirect, render_template, request, url_for
+from markupsafe import Markup, escape
 from werkzeug.wrappers import Response
 
 from kb.numbers import try_parse_number
@@ -204,6 +205,52 @@ def short_definition(text: str, limit: int = DEFINITION_LIMIT) -> str:
     return text[:limit].rsplit(" ", 1)[0] + " …"
 
 
+def rule_history(k: KnowledgeBase, ruleset: str, edition: str, number: str) -> list[dict[str, Any]] | None:
+    """The rule in every edition (number, status, wording with the words that changed since
+    the edition before), newest first; None when the editions cannot be compared."""
+    if len(k.editions(ruleset)) < 2:
+        return None
+    try:
+        found = k.history(ruleset, number, edition)
+    except QueryError:
+        return None
+    out = []
+    for h in found["editions"]:
+        text = inline_diff(h.get("ops")) if h.get("ops") else (escape(h.get("text") or h.get("title") or ""))
+        out.append({**h, "text_html": Markup(text), "current": h["edition"] == edition,
+                    "url": rule_href(ruleset, h["edition"], h["number"]) if h.get("number") else None})
+    return list(reversed(out))
+
+
+def inline_diff(ops: list[dict[str, str]]) -> Markup:
+    """Word-level changes in one text: removed words in ``<del>``, added ones in ``<ins>``."""
+    out = []
+    for op in ops:
+        o, n = escape(op.get("old", "")), escape(op.get("new", ""))
+        if op["op"] == "equal":
+            out.append(str(n))
+        else:
+            out.append((f"<del>{o}</del>" if o else "") + (f"<ins>{n}</ins>" if n else ""))
+    return Markup("".join(out))
+
+
+def rule_parts(k: KnowledgeBase, ruleset: str, edition: str,
+               r: dict[str, Any]) -> list[list[dict[str, Any]]]:
+    """The parts of a rule's page: ``r`` (``k.rule(..., subrules=True)``) and its subrules
+    cut by :func:`split_parts` (a static exporter maps each rule to the part showing it)."""
+    terms = term_index(k, ruleset, edition)
+
+    def cost(item: dict[str, Any], seen: set[str]) -> tuple[int, set[str]]:
+        spans = [s for group in rule_spans(k, ruleset, edition, item) for s in group]
+        new = {s["key"] for s in spans if s["kind"] == "term" and not s["defines"]} - seen
+        size = (len(item["text"]) + sum(len(e) for e in item["examples"]) + 160
+                + sum(140 if s["kind"] == "term" else 90 for s in spans)
+                + sum(min(len(terms[t]["definition"]), DEFINITION_LIMIT) + 260 for t in new if t in terms))
+        return size, new
+
+    return split_parts([r, *r["subrules"]], cost)
+
+
 def rule_page(k: KnowledgeBase, ruleset: str, edition: str, number: str,
               part: int = 1) -> dict[str, Any] | Redirect:
     """A rule with its subrules (one part of them for long headings), links, terms,
@@ -217,16 +264,7 @@ def rule_page(k: KnowledgeBase, ruleset: str, edition: str, number: str,
         return Redirect("site.rule", values, 308)
     r = k.rule(ruleset, canonical, edition, subrules=True)
     terms = term_index(k, ruleset, edition)
-
-    def cost(item: dict[str, Any], seen: set[str]) -> tuple[int, set[str]]:
-        spans = [s for group in rule_spans(k, ruleset, edition, item) for s in group]
-        new = {s["key"] for s in spans if s["kind"] == "term" and not s["defines"]} - seen
-        size = (len(item["text"]) + sum(len(e) for e in item["examples"]) + 160
-                + sum(140 if s["kind"] == "term" else 90 for s in spans)
-                + sum(min(len(terms[t]["definition"]), DEFINITION_LIMIT) + 260 for t in new if t in terms))
-        return size, new
-
-    parts = split_parts([r, *r["subrules"]], cost)
+    parts = rule_parts(k, ruleset, edition, r)
     if not 1 <= part <= len(parts):
         raise QueryError(404, f"rule {canonical} has {len(parts)} part(s), not {part}",
                          {"parts": len(parts)})
@@ -250,13 +288,24 @@ def rule_page(k: KnowledgeBase, ruleset: str, edition: str, number: str,
                        if item["kind"] != "rule" else "", "depth": item["depth"] - r["depth"],
                        "text": pieces[0] if item["text"] else None, "examples": pieces[1:],
                        "url": rule_href(ruleset, edition, item["number"])})
+    transitions = []
+    if r["transitions"]:
+        from web.site.explorer import frame_href, transition_examples
+        examples = transition_examples(k)
+        for t in r["transitions"]:
+            seen = examples.get(t["name"])
+            transitions.append({**t, "example": seen[2] if seen else None,
+                                "url": frame_href(seen[0], seen[1]) if seen else None})
     hood = k.neighbourhood(ruleset, canonical, 1, edition)
     picture = svg.neighbourhood(hood, lambda n: rule_href(ruleset, edition, n),
                                 more_url=href("site.rule", ruleset=ruleset, edition=edition,
                                               number=canonical))
     eds = k.editions(ruleset)
+    history = rule_history(k, ruleset, edition, canonical)
+    mapped = {h["edition"]: h["number"] for h in history} if history else {}
     other = [{"edition": e["edition"], "date": e["date"], "current": e["edition"] == edition,
-              "number": canonical if canonical in titles(k, ruleset, e["edition"]) else None}
+              "number": mapped.get(e["edition"]) if history
+              else (canonical if canonical in titles(k, ruleset, e["edition"]) else None)}
              for e in reversed(eds)]
     info = edition_info(k, ruleset, edition)
     rs_title = ruleset_title(k, ruleset)
@@ -268,7 +317,7 @@ def rule_page(k: KnowledgeBase, ruleset: str, edition: str, number: str,
         "terms": [{**t, "definition_html": definition_html(k, ruleset, edition, short_definition(t["definition"])),
                    "glossary": glossary_href(k, ruleset, edition, t)}
                   for t in sorted(used_terms.values(), key=lambda t: t["key"])],
-        "picture": picture, "other_editions": other,
+        "picture": picture, "other_editions": other, "history": history, "transitions": transitions,
         "citation": f"{rs_title} {edition} ({info['date']}), rule {canonical}" if info.get("date")
         else f"{rs_title} {edition}, rule {canonical}",
         "newest": eds[-1]["edition"],
@@ -338,3 +387,63 @@ def glossary_letter(ruleset: str, edition: str, letter: str) -> Any:
     if len(letter) != 1:
         raise QueryError(404, "a glossary page is named by one letter", {"letter": letter[:20]})
     return render("glossary.html", glossary_page(kb(), ruleset, edition, letter))
+
+
+# -- search ----------------------------------------------------------------------------
+PAGE_SIZE = 20
+MAX_PAGE = 50  # deep pages are never what a judge wants; the query should be refined
+
+
+def search_page(k: KnowledgeBase, q: str, ruleset: str | None, edition: str | None,
+                page: int = 1, section: str | None = None) -> tuple[dict[str, Any] | Redirect, int]:
+    """Results of a query with their breadcrumbs and highlighted excerpts, "did you mean",
+    the defined term it names, and paging. A query that is a rule number jumps to the rule.
+    Returns the context and the status (400 with the message for a malformed query)."""
+    rulesets = k.rulesets()
+    ruleset = ruleset or k.default_ruleset()
+    editions = [e["edition"] for e in k.editions(ruleset)]
+    edition = edition or editions[-1]
+    if edition not in editions:
+        raise QueryError(404, f"unknown edition {edition!r} of {ruleset}", {"editions": editions})
+    ctx: dict[str, Any] = {**base_context(k, ruleset, edition), "q": q, "section": section or "",
+                           "rulesets": rulesets, "editions": editions, "page": page,
+                           "result": None, "error": None, "results": [], "pages": 0}
+    if not q.strip():
+        return ctx, 200
+    if not 1 <= page <= MAX_PAGE:
+        raise QueryError(400, f"page must be between 1 and {MAX_PAGE}", {"page": page})
+    try:
+        result = k.search(q, ruleset, edition, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE,
+                          section=section or None)
+    except QueryError as exc:
+        if exc.status != 400:
+            raise
+        ctx["error"] = exc.message
+        return ctx, 400
+    if result.get("jump") and page == 1 and try_parse_number(q):
+        return Redirect("site.rule", {"ruleset": result["ruleset"], "edition": result["edition"],
+                                      "number": result["jump"]}), 302
+    rs, ed = result["ruleset"], result["edition"]
+    ctx.update(base_context(k, rs, ed))
+    results = [{**hit, "excerpt_html": markup.highlight(hit.get("excerpt") or ""),
+                "url": rule_href(rs, ed, hit["number"])} for hit in result["results"]]
+    term = result.get("term")
+    if term:
+        term = {**term, "definition_html": definition_html(k, rs, ed, term["definition"])}
+    total = result["total"]
+    ctx.update({"result": result, "results": results, "term": term, "total": total,
+                "pages": min(MAX_PAGE, (total + PAGE_SIZE - 1) // PAGE_SIZE),
+                "first": (page - 1) * PAGE_SIZE + 1 if results else 0,
+                "last": (page - 1) * PAGE_SIZE + len(results)})
+    return ctx, 200
+
+
+@bp.get("/search")
+def search() -> Any:
+    args = request.args
+    page = args.get("page", "1")
+    if not page.isdigit() or len(page) > 4:
+        raise QueryError(400, "page must be a positive whole number", {"page": page[:20]})
+    ctx, status = search_page(kb(), args.get("q", "")[:5000], args.get("ruleset") or None,
+                              args.get("edition") or None, int(page), args.get("in") or None)
+    return render("search.html", ctx, status)

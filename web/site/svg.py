@@ -116,3 +116,150 @@ def neighbourhood(hood: dict[str, Any], link: Callable[[str], str], more_url: st
            'markerHeight="7" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z"/></marker></defs>'
            + "".join(parts) + "</svg>")
     return Markup(svg)
+
+
+# -- the timing model as a state diagram ----------------------------------------------------
+# Where each trace event of a model happens in its procedure (the diagram's nodes). The
+# events are the model's own names (kb.timing.models.*: CITATIONS); an event not listed here
+# lights no node and is still shown by name beside the diagram.
+TIMING_DIAGRAMS: dict[str, dict[str, Any]] = {
+    "riftbound": {
+        # turn states (307–310): (id, label, rule, column, row)
+        "states": [("neutral-open", "Neutral Open", "310", 0, 0), ("neutral-closed", "Neutral Closed", "309.1", 1, 0),
+                   ("showdown-open", "Showdown Open", "309.2", 0, 1), ("showdown-closed", "Showdown Closed", "309.1", 1, 1)],
+        "state_edges": [("neutral-open", "neutral-closed", "chain starts"), ("neutral-closed", "neutral-open", "chain empties"),
+                        ("showdown-open", "showdown-closed", "chain starts"), ("showdown-closed", "showdown-open", "chain empties"),
+                        ("neutral-open", "showdown-open", "showdown begins"), ("showdown-open", "neutral-open", "showdown ends")],
+        # HOT FEPR (333–340): (id, label, rule, x, y)
+        "steps": [("tasks", "Tasks", "334", 54, 125), ("finalize", "Finalize", "337", 196, 34),
+                  ("execute", "Execute", "338", 362, 34), ("pass", "Pass", "339", 362, 216),
+                  ("resolve", "Resolve", "340", 196, 216)],
+        "step_edges": [("tasks", "finalize", ""), ("finalize", "execute", "priority"),
+                       ("execute", "finalize", "play"), ("execute", "pass", "pass"),
+                       ("pass", "execute", "next player"), ("pass", "resolve", "all passed"),
+                       ("resolve", "finalize", "pending"), ("resolve", "execute", "newest"),
+                       ("resolve", "tasks", "")],
+        "events": {
+            "execute": "play activate hide standard-move perform-trigger decline-trigger receive-priority "
+                       "focus-holder-priority priority-to-next-item priority-to-newest end-main-phase",
+            "finalize": "finalize finalize-next lingers resolves-immediately counts-as-finalized trigger-removed "
+                        "play-undone back-to-finalize add-resolves",
+            "pass": "pass-priority pass-focus pass-step-resolve pass-step-continue focus-passes showdown-closes",
+            "resolve": "resolve completes-play counter draw create-reflexive-trigger play-from-effect "
+                       "no-eligible-card kill move-unit add-resources instruction-skipped legion-active triggers "
+                       "play-effect-triggers death-triggers conquer-triggers enters-board open-state "
+                       "focus-passes-after-chain focus-stays",
+            "tasks": "cleanup control-lost showdown-begins combat-begins becomes-combat-showdown combat-opens "
+                     "start-of-combat establish-attacker-defender attacker-gains-focus focus-maintained combat-chain "
+                     "combat-state-closes combat-state-open settle-control conquer showdown-ends "
+                     "combat-showdown-closes combat-damage no-combat-damage resolution-step combat-cleanup "
+                     "combat-result establish-control combat-ends trigger-order",
+        },
+    },
+}
+
+
+def timing_step_of(ruleset: str, event: str) -> str | None:
+    """The diagram node (procedure step) a trace event belongs to, if the diagram knows it."""
+    diagram = TIMING_DIAGRAMS.get(ruleset)
+    if not diagram:
+        return None
+    for step, events in diagram["events"].items():
+        if event in events.split():
+            return step
+    return None
+
+
+def _edge(x1: float, y1: float, x2: float, y2: float, label: str, on: bool, prefix: str,
+          bend: float = 0) -> str:
+    """An arrow from (x1, y1) to (x2, y2), curved ``bend`` units to its left, with its label
+    beside the middle of the curve on the outer side."""
+    mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+    dx, dy = x2 - x1, y2 - y1
+    length = max((dx * dx + dy * dy) ** 0.5, 1)
+    nx, ny = dy / length, -dx / length          # the normal on the arrow's left
+    cx, cy = mx + nx * bend * 2, my + ny * bend * 2
+    cls = " on" if on else ""
+    path = (f'<path class="tm-edge{cls}" d="M{x1:.0f} {y1:.0f} Q{cx:.0f} {cy:.0f} {x2:.0f} {y2:.0f}" '
+            f'marker-end="url(#{prefix}-arrow{"-on" if on else ""})"/>')
+    if not label:
+        return path
+    if bend == 0 and abs(dx) > abs(dy):
+        nx, ny = 0.0, -1.0                      # a straight, flat arrow: its label above it
+    side = 1 if bend >= 0 else -1
+    ax, ay = mx + nx * bend + nx * side * 6, my + ny * bend + ny * side * 6
+    anchor = "middle"
+    if abs(nx) > 0.5:
+        anchor = "start" if nx * side > 0 else "end"
+    ay += 11 if ny * side > 0.5 else (-3 if ny * side < -0.5 else 4)
+    return path + (f'<text class="tm-label{cls}" x="{ax:.0f}" y="{ay:.0f}" text-anchor="{anchor}">'
+                   f'{escape(label)}</text>')
+
+
+def _box_edge_point(cx: float, cy: float, w: float, h: float, tx: float, ty: float) -> tuple[float, float]:
+    """Where the line from a box's centre towards (tx, ty) leaves the box."""
+    dx, dy = tx - cx, ty - cy
+    if dx == 0 and dy == 0:
+        return cx, cy
+    scale = min((w / 2) / abs(dx) if dx else float("inf"), (h / 2) / abs(dy) if dy else float("inf"))
+    return cx + dx * scale, cy + dy * scale
+
+
+def _defs(prefix: str) -> str:
+    marker = ('<marker id="{id}" {cls}viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" '
+              'markerWidth="{size}" markerHeight="{size}" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z"/></marker>')
+    return ("<defs>" + marker.format(id=f"{prefix}-arrow", cls="", size=9)
+            + marker.format(id=f"{prefix}-arrow-on", cls='class="on" ', size=12) + "</defs>")
+
+
+def timing_diagram(ruleset: str, turn_state: str | None, previous_state: str | None,
+                   step: str | None, previous_step: str | None,
+                   link: Callable[[str], str]) -> Markup | None:
+    """Two pictures of the timing model: the states of the turn (the current one lit, and the
+    change that led to it) and the procedure that runs the chain (the step the current frame
+    belongs to lit, and the move from the previous frame's step). Nodes link to their rules."""
+    diagram = TIMING_DIAGRAMS.get(ruleset)
+    if not diagram:
+        return None
+    w, h = 134, 44
+    parts = []
+    centres: dict[str, tuple[float, float]] = {}
+    for sid, label, rule, col, row in diagram["states"]:
+        centres[sid] = (44 + w / 2 + col * (w + 82), 12 + h / 2 + row * (h + 92))
+    for a, b, label in diagram["state_edges"]:
+        (ax, ay), (bx, by) = centres[a], centres[b]
+        on = a == previous_state and b == turn_state and a != b
+        x1, y1 = _box_edge_point(ax, ay, w, h, bx, by)
+        x2, y2 = _box_edge_point(bx, by, w, h, ax, ay)
+        parts.append(_edge(x1, y1, x2, y2, label, on, "tms", bend=12))
+    for sid, label, rule, col, row in diagram["states"]:
+        cx, cy = centres[sid]
+        on = " on" if sid == turn_state else ""
+        parts.append(f'<a class="tm-state{on}" href="{escape(link(rule))}"><title>{escape(label)} (rule {escape(rule)})</title>'
+                     f'<rect x="{cx - w / 2:.0f}" y="{cy - h / 2:.0f}" width="{w}" height="{h}" rx="8"/>'
+                     f'<text x="{cx:.0f}" y="{cy - 1:.0f}" text-anchor="middle">{escape(label)}</text>'
+                     f'<text class="sub" x="{cx:.0f}" y="{cy + 14:.0f}" text-anchor="middle">rule {escape(rule)}</text></a>')
+    states_svg = (f'<svg class="timing" viewBox="0 0 400 204" role="img" aria-label="States of the turn; now '
+                  f'{escape(turn_state or "unknown")}" xmlns="http://www.w3.org/2000/svg">{_defs("tms")}'
+                  + "".join(parts) + "</svg>")
+
+    parts = []
+    sw, sh = 96, 40  # boxes of the procedure's steps
+    pos = {sid: (x, y) for sid, _, _, x, y in diagram["steps"]}
+    for a, b, label in diagram["step_edges"]:
+        (ax, ay), (bx, by) = pos[a], pos[b]
+        on = a == previous_step and b == step
+        back = (b, a) in {(x, y) for x, y, _ in diagram["step_edges"]}
+        x1, y1 = _box_edge_point(ax, ay, sw, sh, bx, by)
+        x2, y2 = _box_edge_point(bx, by, sw, sh, ax, ay)
+        parts.append(_edge(x1, y1, x2, y2, label, on, "tmp", bend=12 if back else 0))
+    for sid, label, rule, x, y in diagram["steps"]:
+        on = " on" if sid == step else ""
+        parts.append(f'<a class="tm-state{on}" href="{escape(link(rule))}"><title>{escape(label)} (rule {escape(rule)})</title>'
+                     f'<rect x="{x - sw / 2:.0f}" y="{y - sh / 2:.0f}" width="{sw}" height="{sh}" rx="8"/>'
+                     f'<text x="{x:.0f}" y="{y - 1:.0f}" text-anchor="middle">{escape(label)}</text>'
+                     f'<text class="sub" x="{x:.0f}" y="{y + 13:.0f}" text-anchor="middle">rule {escape(rule)}</text></a>')
+    steps_svg = (f'<svg class="timing" viewBox="0 0 416 250" role="img" aria-label="Handle outstanding tasks, then '
+                 f'Finalize, Execute, Pass, Resolve; now {escape(step or "outside the loop")}" '
+                 f'xmlns="http://www.w3.org/2000/svg">{_defs("tmp")}' + "".join(parts) + "</svg>")
+    return Markup(states_svg + steps_svg)

@@ -100,6 +100,8 @@
     });
   });
 
+  Array.prototype.forEach.call(document.querySelectorAll(".keys.js-only"), function (k) { k.hidden = false; });
+
   /* Keyboard stepping (timing explorer): ← / → or j / k follow the previous / next links. */
   var stepper = document.querySelector("[data-stepper]");
   if (stepper) {
@@ -113,8 +115,10 @@
       if (e.key === "Home") rel = "first";
       if (e.key === "End") rel = "last";
       if (!rel) return;
-      var link = stepper.querySelector("[data-step=" + rel + "]");
-      if (link && link.href) { e.preventDefault(); location.assign(link.href); }
+      var control = stepper.querySelector("[data-step=" + rel + "]");
+      if (!control) return;
+      e.preventDefault();
+      if (control.href) location.assign(control.href); else control.click();
     });
   }
 })();
