@@ -18,6 +18,7 @@ import os
 import pickle
 import re
 import shutil
+import stat
 import time
 import tomllib
 from collections.abc import Callable
@@ -26,11 +27,14 @@ from pathlib import Path
 
 from kb.graph import RuleGraph, build_edition
 from kb.model import Diagnostic, DocumentError, RulesetInfo
-from kb.read import READERS, read_document
+from kb.read import READERS, detect_format, read_document, read_text
+from kb.read.text import decode
 from kb.search.index import build_index
 
 BUILD_FORMAT = 1
+MAX_DOCUMENT_BYTES = 32 * 1024 * 1024  # the largest real document is under 1 MB
 _NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
+_PLAIN_FILE = re.compile(r"^(?!\.)[^/\\\0]{1,200}$")  # a file name in its folder: no path, not hidden
 
 # Per-edition artifacts written next to the graph (the search index joins here).
 ArtifactBuilder = Callable[[RuleGraph, Path], None]
@@ -98,6 +102,10 @@ def collect_sources(home: Path, rules: Path | None = None) -> Sources:
                 ed.get("title", ""), "embedded"))
     for meta in sorted((home / "imports").glob("*/*/edition.toml")):
         data = tomllib.loads(meta.read_text(encoding="utf-8"))
+        if not _PLAIN_FILE.match(str(data.get("file", ""))) or data["file"] == "edition.toml":
+            raise DocumentError([Diagnostic(  # an edited edition.toml must not reach outside
+                f"imported file {data.get('file')!r} is not a plain file name in its folder; "
+                "import the document again", str(meta), 0)])
         src = EditionSource(data["ruleset"], data["edition"], data.get("date", ""),
                             meta.parent / data["file"], data.get("format", ""),
                             bool(data.get("partial", False)), data.get("title", ""), "imported")
@@ -108,25 +116,65 @@ def collect_sources(home: Path, rules: Path | None = None) -> Sources:
     return out
 
 
+def read_document_file(file: Path, limit: int = MAX_DOCUMENT_BYTES) -> bytes:
+    """The bytes of a document to import: a regular file of at most ``limit`` bytes.
+
+    A symbolic link, a directory, a device (``/dev/zero``), a FIFO or a socket is refused
+    at once with a DocumentError naming it, before anything is read from it.
+    """
+    where = str(file)
+
+    def refuse(message: str) -> DocumentError:
+        return DocumentError([Diagnostic(message, where, 0)])
+    try:
+        st = os.lstat(file)
+    except OSError as exc:
+        raise refuse(f"cannot read the file: {exc.strerror}") from exc
+    if stat.S_ISLNK(st.st_mode):
+        raise refuse(f"is a symbolic link (to {os.path.realpath(file)}); import the file itself")
+    if stat.S_ISDIR(st.st_mode):
+        raise refuse("is a directory; import one rules document file")
+    if not stat.S_ISREG(st.st_mode):
+        raise refuse("is not a regular file (a device, FIFO or socket); import a rules document file")
+    if st.st_size > limit:
+        raise refuse(f"is {st.st_size} bytes; a rules document is at most {limit} bytes")
+    try:  # no link, no waiting on a FIFO swapped in since the check; then check again
+        fd = os.open(file, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        raise refuse(f"cannot read the file: {exc.strerror}") from exc
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+            raise refuse("is not a regular file; import a rules document file")
+        data = fh.read(limit + 1)
+    if len(data) > limit:
+        raise refuse(f"is over {limit} bytes; a rules document is at most {limit} bytes")
+    return data
+
+
 def import_document(home: Path, file: Path, *, ruleset: str, edition: str, date: str = "",
                     fmt: str | None = None, partial: bool = False, title: str = "") -> Path:
     """Check that a document reads and builds, then keep a copy under ``imports/``.
 
-    Nothing is kept when the document has errors (DocumentError lists them).
+    Only a regular file is imported (:func:`read_document_file`); the bytes checked are
+    the bytes kept. Nothing is kept when the document has errors (DocumentError lists them).
     """
     check_name(ruleset, "ruleset")
     check_name(edition, "edition")
     if fmt is not None and fmt not in READERS:
         raise DocumentError([Diagnostic(f"unknown format {fmt!r} (formats: {', '.join(sorted(READERS))})")])
-    result, used = read_document(file, fmt)
+    data = read_document_file(file)
+    text = decode(data, str(file))
+    used = fmt or detect_format(text, str(file))
+    result = read_text(text, str(file), used)
     build_edition(result, ruleset=ruleset, edition=edition, date=date, source=str(file))
     target = home / "imports" / ruleset / edition
     staging = target.with_name(f".{edition}.tmp-{os.getpid()}")
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
-    shutil.copyfile(file, staging / file.name)
+    name = file.name if _PLAIN_FILE.match(file.name) and file.name != "edition.toml" else "document"
+    (staging / name).write_bytes(data)
     meta = {"ruleset": ruleset, "edition": edition, "date": date or result.date,
-            "file": file.name, "format": used, "partial": partial, "title": title or result.title}
+            "file": name, "format": used, "partial": partial, "title": title or result.title}
     (staging / "edition.toml").write_text(
         "".join(f"{k} = {json.dumps(v)}\n" for k, v in meta.items()), encoding="utf-8")
     old = target.with_name(f".{edition}.old-{os.getpid()}")
