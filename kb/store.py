@@ -259,17 +259,30 @@ def _swap_current(home: Path, target: Path) -> None:
     os.replace(tmp_link, link)
 
 
-def _prune(builds: Path, keep: set[str], grace_seconds: float = 120.0) -> None:
-    """Remove old builds (not the newest) once no reader can still be starting on them."""
+def _prune(builds: Path, keep: set[str], grace_seconds: float = 60.0, keep_newest: int = 3) -> None:
+    """Remove builds that were superseded more than ``grace_seconds`` ago.
+
+    A server may still answer from the previous build for a moment after the swap (and open
+    its search index lazily), so the newest ``keep_newest`` builds always stay, and an older
+    one goes only once the build that replaced it has been current for a while. Temporary
+    folders of builds still running elsewhere are left alone for an hour.
+    """
     now = time.time()
+    finished: list[tuple[float, Path]] = []
     for entry in builds.iterdir():
-        if entry.name in keep:
-            continue
         try:
-            old = now - entry.stat().st_mtime > grace_seconds
+            mtime = entry.stat().st_mtime
         except FileNotFoundError:
             continue
-        if old or entry.name.startswith(".tmp-") and now - entry.stat().st_mtime > 3600:
+        if entry.name.startswith(".tmp-"):
+            if now - mtime > 3600:
+                shutil.rmtree(entry, ignore_errors=True)
+        else:
+            finished.append((mtime, entry))
+    finished.sort()
+    for i, (_, entry) in enumerate(finished[:-keep_newest] if keep_newest else finished):
+        superseded_at = finished[i + 1][0]
+        if entry.name not in keep and now - superseded_at > grace_seconds:
             shutil.rmtree(entry, ignore_errors=True)
 
 

@@ -92,3 +92,21 @@ def test_an_import_replaces_the_embedded_excerpt(tmp_path: Path) -> None:
     build(home)
     eds = KnowledgeBase.open(home).editions("riftbound")
     assert [(e["edition"], e["partial"], e["origin"]) for e in eds] == [("1.4", False, "imported")]
+
+
+def test_recent_builds_survive_pruning_so_servers_can_finish_with_them(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    import_document(home, write(tmp_path, "good.md", GOOD), ruleset="test", edition="1.0")
+    first = build(home).build
+    for _ in range(4):
+        build(home)
+    builds = sorted(p.name for p in (home / "builds").iterdir())
+    assert len(builds) == 5 and first.name in builds  # superseded only seconds ago: kept
+    import os
+    import time
+    old = time.time() - 3600
+    for p in (home / "builds").iterdir():
+        os.utime(p, (old, old))
+    last = build(home).build
+    remaining = sorted((home / "builds").iterdir(), key=lambda p: p.stat().st_mtime)
+    assert len(remaining) == 3 and remaining[-1] == last and current_build(home) == last
