@@ -222,3 +222,15 @@ def test_hand_made_counterparts_round_trip() -> None:
                                        "3": Counterpart("3", None, 1.0, 0.0, "removed")}, ["4"])
     assert m.origin("2") == "1" and m.origin("4") is None
     assert m.inverse().inverse().pairs == m.pairs
+
+
+def test_identical_excerpts_have_no_changes_even_where_they_cite_missing_rules() -> None:
+    """An excerpt cites rules it does not hold (410.1); the same text on both sides is unchanged."""
+    from kb.query import KnowledgeBase
+    excerpt = Path(__file__).resolve().parent.parent / "rules" / "riftbound" / "core-rules-1.4-excerpt.md"
+    graphs = []
+    for name, date in (("1.3", "2026-01-01"), ("1.4", "2026-07-16")):
+        result, _ = read_document(excerpt)
+        graphs.append(build_edition(result, ruleset="riftbound", edition=name, date=date, partial=True))
+    summary = KnowledgeBase.from_graphs(graphs).diff("riftbound", "1.3", "1.4")["summary"]
+    assert summary["changed"] == summary["added"] == summary["removed"] == summary["moved"] == 0

@@ -116,8 +116,11 @@ def number_translators(old: RuleGraph, new: RuleGraph,
     def from_old(token: str) -> str | None:
         segs = try_parse_number(token)
         found = old.find(segs) if segs else None
-        c = mapping.get(found) if found else None
-        return c.target if c and c.target else (f"old:{found}" if found else None)
+        if found is None:
+            # A number neither edition holds (an excerpt's gap) compares as written, as in from_new.
+            return format_number(segs, style) if segs else None
+        c = mapping.get(found)
+        return c.target if c and c.target else f"old:{found}"
 
     def from_new(token: str) -> str | None:
         segs = try_parse_number(token)
