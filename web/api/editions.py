@@ -69,7 +69,8 @@ SCHEMAS.update({
         "editions": array(obj(
             {"edition": STR, "date": STR, "partial": {"type": "boolean"}, "number": _NUM,
              "status": {"enum": ["absent", "present", "added", "removed", "moved", "changed",
-                                 "unchanged"]}},
+                                 "unchanged", "unknown"],
+                        "description": "unknown: the edition is an excerpt without this rule."}},
             {"kind": STR, "title": STR, "text": STR, "examples": array(STR),
              "renumbered": {"type": "boolean"}, "reworded": {"type": "boolean"},
              "previous_number": STR, "ops": _OPS, "confidence": nullable({"type": "number"})}))}),
