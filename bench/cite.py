@@ -3,8 +3,9 @@
     .venv/bin/python -m bench.cite                 # 10 KB, 100 KB, 1 MB; hostile inputs
     .venv/bin/python -m bench.cite --runs 7 --sizes 10 100
 
-The article is the two footnoted lessons (tests/fixtures/cite, one citation every ~140
-bytes) repeated to each size. Three timings per size, each the median of ``--runs`` runs
+The article is the two footnoted lessons (tests/fixtures/cite, one citation every ~135
+bytes) repeated to each size; ``--keep 8`` keeps every 8th citation only (one per ~1 KB,
+the density of the Magic article in the seeds is one per ~480 bytes). Three timings per size, each the median of ``--runs`` runs
 in this process: plain ``MarkdownIt("commonmark").render`` (the baseline), the same parser
 with the ``rule_citations`` plugin (find, resolve, link, footnotes), and the facade
 ``KnowledgeBase.citations_annotate`` (the plugin plus the citation report the API and
@@ -21,6 +22,7 @@ quotation marks and keywords.
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import tempfile
 import time
@@ -38,13 +40,17 @@ FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "cite
 LESSONS = ["lesson-passing-and-resolving.md", "lesson-combat-showdown.md"]
 
 
-def article(size_kb: int) -> str:
-    """The lessons (front matter dropped) repeated to ``size_kb`` kilobytes."""
+def article(size_kb: int, keep: int = 1) -> str:
+    """The lessons (front matter dropped) repeated to ``size_kb`` kilobytes; with ``keep``
+    N only every Nth citation stays one (the others read "item 337.1"), for a sparser article."""
     parts = []
     for name in LESSONS:
         text = (FIXTURES / name).read_text(encoding="utf-8")
         parts.append(text.split("---\n", 2)[2])
     unit = "\n".join(parts) + "\n"
+    if keep > 1:
+        count = iter(range(10**9))
+        unit = re.sub(r"\b[Rr]ule(?= \d)", lambda m: m.group(0) if next(count) % keep == 0 else "item", unit)
     need = size_kb * 1024
     return (unit * (need // len(unit.encode()) + 1))[:need].rsplit("\n", 1)[0] + "\n"
 
@@ -58,7 +64,7 @@ def median_time(fn: Callable[[], Any], runs: int) -> float:
     return statistics.median(times)
 
 
-def sizes_table(kb: KnowledgeBase, sizes: list[int], runs: int) -> list[str]:
+def sizes_table(kb: KnowledgeBase, sizes: list[int], runs: int, keep: int = 1) -> list[str]:
     plain = MarkdownIt("commonmark", {"html": False})
     linked = MarkdownIt("commonmark", {"html": False}).use(
         rule_citations, kb=kb, ruleset="riftbound", edition="1.4")
@@ -66,7 +72,7 @@ def sizes_table(kb: KnowledgeBase, sizes: list[int], runs: int) -> list[str]:
             "|---:|---:|---:|---:|---:|---:|---:|---:|"]
     print("\n".join(rows), flush=True)
     for size in sizes:
-        text = article(size)
+        text = article(size, keep)
         n = len(find_citations(text))
         r = max(3, runs if size < 1000 else runs // 2)
         linked.render(text, {})  # warm the edition's caches
@@ -109,12 +115,16 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="runs per timing (median)")
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 100, 1000], help="sizes in KB")
+    parser.add_argument("--keep", type=int, nargs="+", default=[1, 8],
+                        help="densities: keep every Nth citation of the lessons (1: all)")
     parser.add_argument("--no-hostile", action="store_true", help="skip the hostile inputs")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as home:
         build(Path(home))
         kb = KnowledgeBase.open(Path(home))
-        sizes_table(kb, args.sizes, args.runs)
+        for keep in args.keep:
+            print(f"\nEvery {'' if keep == 1 else f'{keep}th '}citation of the lessons kept:")
+            sizes_table(kb, args.sizes, args.runs, keep)
         if not args.no_hostile:
             print()
             hostile_table(kb)

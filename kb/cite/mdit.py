@@ -39,7 +39,8 @@ if TYPE_CHECKING:
 
 ENV_KEY = "rule_citations"
 MAX_CITATIONS = 10_000
-_CANDIDATE = re.compile(r"rule|CR", re.IGNORECASE)
+# Text that may hold a citation: its keywords, case as the grammar accepts them.
+_CANDIDATE = re.compile(r"[Rr]ule|RULE|CR")
 
 
 @dataclass(slots=True)
