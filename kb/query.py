@@ -44,6 +44,7 @@ class KnowledgeBase:
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
     # Re-entrant: a derived structure may be built from another cached one.
     _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+    _key_locks: dict[str, threading.RLock] = field(default_factory=dict, repr=False)
 
     # -- loading ---------------------------------------------------------------
     @classmethod
@@ -73,7 +74,15 @@ class KnowledgeBase:
 
     def cached(self, key: str, make: Any) -> Any:
         """Memoise a derived structure (a searcher, a diff) for the life of this build."""
+        try:
+            return self._cache[key]
+        except KeyError:
+            pass
+        # One lock per key: a slow build (a diff, a searcher) never blocks other keys, and
+        # building one value may ask for another without deadlocking.
         with self._lock:
+            key_lock = self._key_locks.setdefault(key, threading.RLock())
+        with key_lock:
             if key not in self._cache:
                 self._cache[key] = make()
             return self._cache[key]
