@@ -16,7 +16,7 @@ from kb.graph import RuleGraph, build_edition
 from kb.query import KnowledgeBase, QueryError
 from kb.read import read_document
 from kb.timing import list_scenarios, load_scenario, scenario_files
-from kb.timing.models import riftbound_io
+from kb.timing.models import get_model, riftbound_io
 from kb.timing.scenario import ScenarioError, load, loads, run
 
 from conftest import REPO, corpus_graph, requires_shared
@@ -48,7 +48,7 @@ def test_scenario(path: Path) -> None:
     assert result.expectations, "a scenario checks something"
     # every frame's state is a valid input for `next` and reads back to the same state
     for frame in result.frames:
-        model, state, violations = riftbound_io.state_from_json(frame.state)
+        model, state, violations = get_model(result.scenario.ruleset).state_from_json(frame.state, None)
         assert not violations and not model.validate(state)
         assert state == frame.node.after
 

@@ -55,6 +55,12 @@ def _clip(line: str, full: bool) -> str:
 
 
 def _state_line(state: dict[str, Any]) -> str:
+    from kb.timing.models import get_model, rulesets
+    ruleset = state.get("ruleset")
+    if ruleset in rulesets():
+        line = get_model(ruleset).state_line
+        if line is not None:
+            return line(state)
     chain = ", ".join(f"{i['name']} ({i['controller']}, {i['status']})" for i in state["chain"]) or "—"
     parts = [state["turn_state"], f"priority {state['priority'] or '—'}", f"focus {state['focus'] or '—'}",
              f"chain: {chain}"]

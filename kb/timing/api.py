@@ -33,14 +33,15 @@ def spec_for(ruleset: str) -> RulesetModel:
 
 
 def graph_for(kb: KnowledgeBase, spec: RulesetModel, edition: str | None, required: bool = False) -> RuleGraph | None:
-    """The edition to quote from. The model cites one edition; until the edition mapping
-    carries its citations, another edition is refused rather than quoted wrongly."""
+    """The edition to quote from: one whose numbers the model cites (its own, or one it
+    carries its citations to); any other edition is refused rather than quoted wrongly."""
     from kb.query import QueryError
     edition = edition or spec.citation_edition
-    if edition != spec.citation_edition:
-        raise _error(422, f"the {spec.ruleset} timing model cites edition {spec.citation_edition}; "
-                          f"its citations are not yet carried to edition {edition}",
-                     {"edition": edition, "citation_edition": spec.citation_edition})
+    if spec.citations_for(edition) is None:
+        raise _error(422, f"the {spec.ruleset} timing model cites edition "
+                          f"{' and '.join(spec.editions)}; its citations are not yet carried to edition {edition}",
+                     {"edition": edition, "citation_edition": spec.citation_edition,
+                      "editions": list(spec.editions)})
     try:
         return kb.edition(spec.ruleset, edition)
     except QueryError:
@@ -87,11 +88,13 @@ def timing_next(kb: KnowledgeBase, state: Any, ruleset: str | None = None,
         raise _error(400, "malformed state: ruleset is a name", {"field": "ruleset"})
     spec = spec_for(ruleset or "riftbound")
     try:
-        model, s, violations = spec.state_from_json(state)
+        model, s, violations = spec.state_from_json(state, edition)
     except FormatError as exc:
         raise _error(400, f"malformed state: {exc}", {"field": exc.field}) from exc
+    # A model that follows several editions' rules reads the edition from the state.
+    edition = edition or getattr(model, "citation_edition", None) or spec.citation_edition
     rg = graph_for(kb, spec, edition)
-    explainer = Explainer(rg, spec.ruleset, edition or spec.citation_edition)
+    explainer = Explainer(rg, spec.ruleset, edition)
     violations = violations + model.validate(s)
     if violations:
         raise _error(422, "the rules cannot produce this state: " + "; ".join(
@@ -115,7 +118,7 @@ def timing_next(kb: KnowledgeBase, state: Any, ruleset: str | None = None,
     if outcome.end is not None:
         end = {"reason": outcome.end[0], "rules": list(outcome.end[1]),
                "quotes": [explainer.quote(r) for r in outcome.end[1]]}
-    return {"ok": True, "ruleset": spec.ruleset, "edition": edition or spec.citation_edition,
+    return {"ok": True, "ruleset": spec.ruleset, "edition": edition,
             "steps": frames, "decision": decision, "end": end, "state": spec.state_json(model, outcome.state)}
 
 
@@ -132,11 +135,12 @@ def transitions_citing(ruleset: str, edition: str, number: str) -> list[dict[str
         spec = get_model(ruleset)
     except FormatError:
         return []
-    if edition != spec.citation_edition:
+    citations = spec.citations_for(edition)
+    if citations is None:
         return []
     model = _model(spec)
     out = []
-    for name, rules in spec.citations.items():
+    for name, rules in citations.items():
         if number not in rules:
             continue
         kind, description = "transition", name

@@ -3,7 +3,9 @@ rules of the procedure does no transition cite?
 
 A citation that does not exist in a complete edition fails the check; a partial edition
 (the embedded excerpt) only lists the cited rules it lacks. Coverage lists, for the model's
-coverage ranges (Riftbound: 333–340, 347–348, 464), every rule no transition or check cites.
+coverage ranges (Riftbound: 333–340, 347–348, 464; Magic: 117 in 2026, 116 in 2010), every rule
+no transition or check cites. A model that carries its citations to several editions is
+checked in the numbering of the edition given.
 """
 
 from __future__ import annotations
@@ -15,10 +17,11 @@ from kb.numbers import NumberError, parse_number, sort_key
 from kb.timing.models import RulesetModel
 
 
-def cited_by(spec: RulesetModel) -> dict[str, list[str]]:
-    """Each cited rule number → the names (transitions, checks, invariants) that cite it."""
+def cited_by(spec: RulesetModel, edition: str | None = None) -> dict[str, list[str]]:
+    """Each cited rule number (in ``edition``'s numbering) → the names (transitions, checks,
+    invariants) that cite it."""
     out: dict[str, list[str]] = {}
-    for name, rules in spec.citations.items():
+    for name, rules in (spec.citations_for(edition) or {}).items():
         for r in rules:
             out.setdefault(r, []).append(name)
     return dict(sorted(out.items(), key=lambda kv: sort_key(parse_number(kv[0]))))
@@ -27,7 +30,7 @@ def cited_by(spec: RulesetModel) -> dict[str, list[str]]:
 def check(spec: RulesetModel, rg: RuleGraph) -> dict[str, Any]:
     """The report as a plain dict; ``ok`` is False only when a citation does not exist in a
     complete edition (or is not a rule number at all)."""
-    citations = cited_by(spec)
+    citations = cited_by(spec, rg.edition.name if spec.citations_for(rg.edition.name) is not None else None)
     unknown: list[dict[str, Any]] = []
     lacking: list[dict[str, Any]] = []
     cited_canonical: set[str] = set()
@@ -46,7 +49,7 @@ def check(spec: RulesetModel, rg: RuleGraph) -> dict[str, Any]:
     ranges = []
     uncited: list[dict[str, Any]] = []
     total = covered = 0
-    for first, last in spec.coverage:
+    for first, last in spec.coverage_for(rg.edition.name):
         lo, hi = int(first), int(last)
         in_range = [n for n, r in rg.edition.rules.items()
                     if r.kind == "rule" and r.segments[0].isdigit() and lo <= int(r.segments[0]) <= hi]
@@ -59,7 +62,7 @@ def check(spec: RulesetModel, rg: RuleGraph) -> dict[str, Any]:
     return {
         "ruleset": spec.ruleset, "edition": rg.edition.name, "partial": rg.edition.partial,
         "citation_edition": spec.citation_edition,
-        "ok": not unknown, "citations": len(citations), "names": len(spec.citations),
+        "ok": not unknown, "citations": len(citations), "names": len(spec.citations_for(rg.edition.name) or spec.citations),
         "unknown": unknown, "lacking": lacking,
         "coverage": {"ranges": ranges, "rules": total, "cited": covered, "uncited": uncited},
     }

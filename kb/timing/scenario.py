@@ -17,8 +17,8 @@ what the rules say happens (the OpenFisca test format, applied to timing).
       - expect_illegal: {play: {player: Ann, card: Fireball}}
 
 Steps are numbered from 1 in every message. The actions a step may take, the ``cards``,
-``battlefields`` and ``start`` belong to the ruleset's model (Riftbound's are documented in
-:mod:`kb.timing.models.riftbound_io`); ``expect`` may also check ``resolved`` (the items that
+``battlefields`` and ``start`` belong to the ruleset's model (documented in
+:mod:`kb.timing.models.riftbound_io` and :mod:`kb.timing.models.mtg_io`); ``expect`` may also check ``resolved`` (the items that
 resolved since the previous ``expect``, in order) and ``decider`` (who must decide now).
 ``expect_illegal: {ACTION: ..., rule: N}`` passes when the action is illegal now and, if
 ``rule`` (or ``rules``) is given, when a check citing that rule forbids it.
@@ -198,7 +198,8 @@ class RunResult:
 
 
 def _matches(key: str, want: Any, actual: Any) -> bool:
-    if key == "chain":
+    # A list of objects (Riftbound's chain, Magic's stack): names, or objects with some fields.
+    if key == "chain" or (isinstance(actual, list) and actual and all(isinstance(a, dict) for a in actual)):
         if not isinstance(want, list) or len(want) != len(actual):
             return False
         for w, a in zip(want, actual):

@@ -1,0 +1,770 @@
+"""Magic model input and output: card pools, the scenario's set-up, states as JSON, scenario
+actions as decisions, and what an ``expect`` step can observe.
+
+Card pool (a scenario's ``cards``), each card one entry; a cost is generic mana (``cost: 2``,
+omitted: free), a land has its basic mana ability unless ``mana: 0``::
+
+    Mountain: {type: land}
+    Lightning Bolt: {type: instant, cost: 1, target: any, effects: [{damage: {to: target, amount: 3}}]}
+    Jackal Pup:
+      type: creature
+      power: 2
+      toughness: 1
+      triggers: [{on: dealt-damage, name: Jackal Pup's ability, effects: [{damage: {to: you, amount: that}}]}]
+    Llanowar Elves: {type: creature, power: 1, toughness: 1, abilities: [{name: "{T}: Add {G}", tap: true, mana: 1}]}
+
+``type`` is one type or a list (``[artifact, creature]``); ``keywords``: flash, haste;
+``legendary: true``; ``morph: N`` (its morph cost); ``target``: creature, player, any
+(creature or player), spell, permanent. Triggers: ``on`` cast | enters | dies |
+dealt-damage | untap (a permanent you control becomes untapped) | beginning (with ``step``
+and ``whose``: your | each; ``if: untapped`` for an intervening "if"). Abilities: ``name``,
+``cost``, ``tap``, ``mana`` (a mana ability adding N), ``effects``, ``timing`` (any |
+sorcery | your-upkeep), ``zone`` (battlefield | graveyard), ``artifacts`` (only if you
+control N artifacts), ``target``.
+
+Instructions: ``{damage: {to: target|you|PLAYER, amount: N|that}}``, ``{counter: target}``,
+``{counter-unless-pay: N}``, ``{draw: N}`` or ``{draw: {who: you|each|that-player|target, n}}``,
+``{lose-life: N}`` (or ``{who, n}``), ``{discard: each|you}``, ``{sacrifice: {who, type}}``,
+``{destroy: target}``, ``{extra-turn: true}``, ``{return: true}`` (this card from the
+graveyard to the battlefield), ``{boost: N}`` (the source gets +N/+N until end of turn),
+``{shuffle-graveyard: true}``.
+
+Players are names in turn order (the first is the active player), or ``{name, hand: [cards],
+battlefield: [card or {card, name, tapped, sick, face_down, damage}], graveyard: [cards],
+life: N, pool: N}`` (a hand not listed is unknown: any card of the pool may be cast from it).
+``start``: ``{step: STEP, lands_played: [players], turn: N}``; the step begins when the
+scenario starts (steps: untap, upkeep, draw, main1, beginning-of-combat, declare-attackers,
+declare-blockers, combat-damage, end-of-combat, main2, end, cleanup).
+
+Actions (scenario steps): ``cast: {player, card, target}``, ``activate: {player, ability,
+source, target}``, ``mana: {player, source}`` (a mana ability), ``play_land: {player, card}``,
+``turn_face_up: {player, permanent}``, ``pass: PLAYER``, ``pay: PLAYER`` (the cost being
+paid, or what a resolving spell asks), ``decline: PLAYER`` (not paying what a resolving spell
+asks), ``retract: PLAYER`` (reverse a cast or activation that cannot be paid), ``attack:
+{player, with: [creatures]}``, ``block: {player, blocks: {blocker: attacker}}``, ``choose:
+{player, choice}`` (a card to discard or a permanent to sacrifice while a spell resolves).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any
+
+from kb.timing.engine import FormatError, Option, Violation
+from kb.timing.models.mtg import (CARD_TYPES, EDITIONS, STEP_NAMES, STEPS, TARGETS, TIMINGS, TRIGGER_EVENTS,
+                                  Ability, Card, Effect, Magic, Obj, Payment, Permanent, Resolving, State,
+                                  Trigger)
+
+INSTRUCTIONS = ("damage", "counter", "counter-unless-pay", "draw", "lose-life", "discard", "sacrifice",
+                "destroy", "extra-turn", "return", "boost", "shuffle-graveyard")
+KEYWORDS = ("flash", "haste")
+WHO = ("you", "each", "that-player", "target")
+EXPECT_KEYS = ("priority", "step", "phase", "active", "turn", "stack", "waiting", "resolving", "payment",
+               "life", "graveyard", "battlefield", "tapped", "hand", "pool", "drawn", "lands_played",
+               "extra_turns", "lost", "attacking", "damage")
+ACTIONS = ("cast", "activate", "mana", "play_land", "turn_face_up", "pass", "pay", "decline", "retract",
+           "attack", "block", "choose")
+
+
+# -- small validators ----------------------------------------------------------------------
+def _str(value: Any, field: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise FormatError("expected a non-empty string", field)
+    return value.strip()
+
+
+def _opt_str(value: Any, field: str) -> str | None:
+    return None if value is None else _str(value, field)
+
+
+def _list(value: Any, field: str) -> list[Any]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise FormatError("expected a list", field)
+    return value
+
+
+def _map(value: Any, field: str) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise FormatError("expected a mapping", field)
+    return value
+
+
+def _only(data: Mapping[str, Any], allowed: tuple[str, ...], field: str) -> None:
+    extra = sorted(set(map(str, data)) - set(allowed))
+    if extra:
+        raise FormatError(f"unknown key {extra[0]!r} (expected one of: {', '.join(allowed)})", field)
+
+
+def _int(value: Any, field: str, low: int = 0, high: int = 99) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise FormatError(f"expected a whole number from {low} to {high}", field)
+    return value
+
+
+def _choice(value: Any, allowed: tuple[Any, ...], field: str) -> Any:
+    if value not in allowed:
+        raise FormatError(f"expected one of: {', '.join(map(str, allowed))}", field)
+    return value
+
+
+def _flag(value: Any, field: str) -> bool:
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise FormatError("expected true or false", field)
+    return value
+
+
+def edition_of(value: Any, field: str = "edition") -> str:
+    """An edition name (YAML reads an unquoted 2010-10-01 as a date)."""
+    if value is None:
+        return ""
+    if isinstance(value, datetime.date):
+        value = value.isoformat()
+    if not isinstance(value, str) or value not in EDITIONS:
+        raise FormatError(f"the mtg timing model knows editions {', '.join(EDITIONS)}", field)
+    return value
+
+
+# -- cards ---------------------------------------------------------------------------------
+def _who(value: Any, field: str) -> str:
+    return _choice(value if value is not None else "you", WHO, field)
+
+
+def parse_effects(data: Any, field: str) -> tuple[Effect, ...]:
+    out: list[Effect] = []
+    for i, raw in enumerate(_list(data, field)):
+        where = f"{field}[{i}]"
+        if not isinstance(raw, dict) or len(raw) != 1:
+            raise FormatError(f"an instruction is a mapping with one key ({', '.join(INSTRUCTIONS)})", where)
+        (kind, arg), = raw.items()
+        w = f"{where}.{kind}"
+        if kind == "damage":
+            m = _map(arg, w)
+            _only(m, ("to", "amount"), w)
+            amount = m.get("amount")
+            if amount != "that":
+                amount = _int(amount, f"{w}.amount", 0, 99)
+            out.append(("damage", _str(m.get("to", "target"), f"{w}.to"), amount))
+        elif kind in ("counter", "destroy"):
+            if arg != "target":
+                raise FormatError("expected target", w)
+            out.append((kind, "target"))
+        elif kind == "counter-unless-pay":
+            out.append((kind, _int(arg, w, 1, 20)))
+        elif kind in ("draw", "lose-life"):
+            if isinstance(arg, dict):
+                _only(arg, ("who", "n"), w)
+                out.append((kind, _who(arg.get("who"), f"{w}.who"), _int(arg.get("n", 1), f"{w}.n", 1, 20)))
+            else:
+                out.append((kind, "you", _int(arg, w, 1, 20)))
+        elif kind == "discard":
+            out.append(("discard", _choice(arg, ("each", "you"), w)))
+        elif kind == "sacrifice":
+            m = _map(arg, w)
+            _only(m, ("who", "type"), w)
+            out.append(("sacrifice", _choice(m.get("who", "you"), ("each", "you"), f"{w}.who"),
+                        _choice(m.get("type"), ("creature", "land", "artifact", "enchantment"), f"{w}.type")))
+        elif kind in ("extra-turn", "return", "shuffle-graveyard"):
+            if arg is not True:
+                raise FormatError("expected true", w)
+            out.append((kind,))
+        elif kind == "boost":
+            out.append(("boost", _int(arg, w, 1, 20)))
+        else:
+            raise FormatError(f"unknown instruction {kind!r} (expected one of: {', '.join(INSTRUCTIONS)})", where)
+    return tuple(out)
+
+
+def _effect_json(e: Effect) -> dict[str, Any]:
+    kind = e[0]
+    if kind == "damage":
+        return {"damage": {"to": e[1], "amount": e[2]}}
+    if kind in ("counter", "destroy"):
+        return {kind: "target"}
+    if kind in ("counter-unless-pay", "boost"):
+        return {kind: e[1]}
+    if kind in ("draw", "lose-life"):
+        return {kind: {"who": e[1], "n": e[2]}}
+    if kind == "discard":
+        return {"discard": e[1]}
+    if kind == "sacrifice":
+        return {"sacrifice": {"who": e[1], "type": e[2]}}
+    return {kind: True}
+
+
+def effects_json(effects: tuple[Effect, ...]) -> list[dict[str, Any]]:
+    return [_effect_json(e) for e in effects]
+
+
+def _types(value: Any, field: str) -> frozenset[str]:
+    names = value if isinstance(value, list) else [value]
+    out = set()
+    for i, t in enumerate(names):
+        out.add(_choice(t, CARD_TYPES, f"{field}[{i}]" if isinstance(value, list) else field))
+    if not out:
+        raise FormatError(f"type must be one of: {', '.join(CARD_TYPES)}", field)
+    return frozenset(out)
+
+
+def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
+    """A card pool from a scenario's ``cards`` (or a state's ``cards``)."""
+    cards: dict[str, Card] = {}
+    for name, raw in _map(data, field).items():
+        name = _str(name, field)
+        where = f"{field}.{name}"
+        raw = _map(raw, where)
+        _only(raw, ("type", "cost", "power", "toughness", "legendary", "keywords", "effects", "target",
+                    "triggers", "abilities", "morph", "mana"), where)
+        types = _types(raw.get("type"), f"{where}.type")
+        keywords = frozenset(_choice(k, KEYWORDS, f"{where}.keywords[{i}]")
+                             for i, k in enumerate(_list(raw.get("keywords"), f"{where}.keywords")))
+        triggers = []
+        for i, tr in enumerate(_list(raw.get("triggers"), f"{where}.triggers")):
+            tw = f"{where}.triggers[{i}]"
+            tr = {("on" if k is True else k): v for k, v in _map(tr, tw).items()}  # YAML 1.1: on → True
+            _only(tr, ("on", "name", "effects", "step", "whose", "if"), tw)
+            on = _choice(tr.get("on"), TRIGGER_EVENTS, f"{tw}.on")
+            step = ""
+            if on == "beginning":
+                step = _choice(tr.get("step"), STEPS, f"{tw}.step")
+            elif tr.get("step") is not None:
+                raise FormatError("step is for on: beginning", f"{tw}.step")
+            triggers.append(Trigger(on, _str(tr.get("name", f"{name}'s ability"), f"{tw}.name"),
+                                    parse_effects(tr.get("effects"), f"{tw}.effects"), step,
+                                    _choice(tr.get("whose", "your"), ("your", "each"), f"{tw}.whose"),
+                                    _choice(tr.get("if", ""), ("", "untapped"), f"{tw}.if")))
+        abilities = []
+        for i, ab in enumerate(_list(raw.get("abilities"), f"{where}.abilities")):
+            aw = f"{where}.abilities[{i}]"
+            ab = _map(ab, aw)
+            _only(ab, ("name", "cost", "tap", "mana", "effects", "timing", "zone", "artifacts", "target"), aw)
+            mana = _int(ab.get("mana", 0), f"{aw}.mana", 0, 20)
+            target = _choice(ab.get("target"), (None,) + TARGETS, f"{aw}.target")
+            if mana and (target or ab.get("effects")):
+                raise FormatError("a mana ability has no target and no other instructions here", aw)
+            abilities.append(Ability(_str(ab.get("name"), f"{aw}.name"), _int(ab.get("cost", 0), f"{aw}.cost", 0, 20),
+                                     _flag(ab.get("tap"), f"{aw}.tap"), mana,
+                                     parse_effects(ab.get("effects"), f"{aw}.effects"),
+                                     _choice(ab.get("timing", "any"), TIMINGS, f"{aw}.timing"),
+                                     _choice(ab.get("zone", "battlefield"), ("battlefield", "graveyard"), f"{aw}.zone"),
+                                     _int(ab.get("artifacts", 0), f"{aw}.artifacts", 0, 20), target))
+        if "land" in types and _int(raw.get("mana", 1), f"{where}.mana", 0, 20) and not any(a.mana for a in abilities):
+            abilities.append(Ability(f"{name}'s mana ability", tap=True, mana=raw.get("mana", 1)))
+        morph = raw.get("morph")
+        cards[name] = Card(
+            name, types, _int(raw.get("cost", 0), f"{where}.cost", 0, 20),
+            _int(raw.get("power", 0), f"{where}.power", 0, 99), _int(raw.get("toughness", 0), f"{where}.toughness", 0, 99),
+            _flag(raw.get("legendary"), f"{where}.legendary"), "flash" in keywords,
+            parse_effects(raw.get("effects"), f"{where}.effects"),
+            _choice(raw.get("target"), (None,) + TARGETS, f"{where}.target"), tuple(triggers), tuple(abilities),
+            None if morph is None else _int(morph, f"{where}.morph", 0, 20), "haste" in keywords)
+        needs = any(e[1] == "target" for e in cards[name].effects if len(e) > 1) or any(
+            e[0] in ("counter-unless-pay",) for e in cards[name].effects)
+        if needs and cards[name].target is None:
+            raise FormatError("an instruction says target, so the card needs a target (creature, player, any, "
+                              "spell, permanent)", f"{where}.target")
+    return cards
+
+
+def card_json(card: Card) -> dict[str, Any]:
+    types = sorted(card.types)
+    out: dict[str, Any] = {"type": types[0] if len(types) == 1 else types}
+    if card.cost:
+        out["cost"] = card.cost
+    if "creature" in card.types:
+        out.update(power=card.power, toughness=card.toughness)
+    if card.legendary:
+        out["legendary"] = True
+    keywords = [k for k, on in (("flash", card.flash), ("haste", card.haste)) if on]
+    if keywords:
+        out["keywords"] = keywords
+    if card.target:
+        out["target"] = card.target
+    if card.effects:
+        out["effects"] = effects_json(card.effects)
+    if card.morph is not None:
+        out["morph"] = card.morph
+    if card.triggers:
+        out["triggers"] = [{"on": t.on, "name": t.name, "effects": effects_json(t.effects),
+                            **({"step": t.step, "whose": t.whose} if t.on == "beginning" else {}),
+                            **({"if": t.condition} if t.condition else {})} for t in card.triggers]
+    land_default = f"{card.name}'s mana ability"
+    abilities = [a for a in card.abilities if not ("land" in card.types and a.name == land_default)]
+    if "land" in card.types and not any(a.name == land_default for a in card.abilities):
+        out["mana"] = 0
+    if abilities:
+        out["abilities"] = [{"name": a.name, **({"cost": a.cost} if a.cost else {}), **({"tap": True} if a.tap else {}),
+                             **({"mana": a.mana} if a.mana else {}),
+                             **({"effects": effects_json(a.effects)} if a.effects else {}),
+                             **({"timing": a.timing} if a.timing != "any" else {}),
+                             **({"zone": a.zone} if a.zone != "battlefield" else {}),
+                             **({"artifacts": a.artifacts} if a.artifacts else {}),
+                             **({"target": a.target} if a.target else {})} for a in abilities]
+    return out
+
+
+# -- scenario set-up -------------------------------------------------------------------------
+def _players(data: Any) -> tuple[tuple[str, ...], dict[str, dict[str, Any]]]:
+    names: list[str] = []
+    extra: dict[str, dict[str, Any]] = {}
+    for i, p in enumerate(_list(data, "players")):
+        if isinstance(p, dict):
+            _only(p, ("name", "hand", "battlefield", "graveyard", "life", "pool"), f"players[{i}]")
+            name = _str(p.get("name"), f"players[{i}].name")
+            extra[name] = p
+        else:
+            name = _str(p, f"players[{i}]")
+        if name in names:
+            raise FormatError(f"player {name!r} is listed twice", f"players[{i}]")
+        names.append(name)
+    if not 2 <= len(names) <= 4:
+        raise FormatError("list 2 to 4 players in turn order (the first is the active player)", "players")
+    return tuple(names), extra
+
+
+def _unique(board: list[Permanent], name: str) -> str:
+    taken = {u.name for u in board}
+    unique, n = name, 2
+    while unique in taken:
+        unique, n = f"{name} #{n}", n + 1
+    return unique
+
+
+def setup(data: Mapping[str, Any]) -> tuple[Magic, State]:
+    """The model and the first state of a scenario (its players, cards, start)."""
+    edition = edition_of(data.get("edition")) or EDITIONS[-1]
+    players, extra = _players(data.get("players"))
+    cards = parse_cards(data.get("cards"))
+    model = Magic(cards, edition)
+
+    def card_name(value: Any, field: str) -> str:
+        name = _str(value, field)
+        if name not in cards:
+            raise FormatError(f"unknown card {name!r} (add it to cards)", field)
+        return name
+
+    board: list[Permanent] = []
+    hands, graveyard, life, pool = [], [], [], []
+    for player in players:
+        p = extra.get(player, {})
+        where = f"players.{player}"
+        hand = p.get("hand")
+        hands.append((player, None if hand is None else tuple(
+            card_name(c, f"{where}.hand[{i}]") for i, c in enumerate(_list(hand, f"{where}.hand")))))
+        for i, raw in enumerate(_list(p.get("battlefield"), f"{where}.battlefield")):
+            fw = f"{where}.battlefield[{i}]"
+            if not isinstance(raw, dict):
+                raw = {"card": raw}
+            _only(raw, ("card", "name", "tapped", "sick", "face_down", "damage"), fw)
+            card = cards[card_name(raw.get("card"), f"{fw}.card")]
+            if not card.permanent:
+                raise FormatError(f"{card.name} is not a permanent card", f"{fw}.card")
+            face_down = _flag(raw.get("face_down"), f"{fw}.face_down")
+            if face_down and card.morph is None:
+                raise FormatError(f"{card.name} has no morph: it cannot be face down here", f"{fw}.face_down")
+            name = _unique(board, _str(raw.get("name", card.name), f"{fw}.name"))
+            board.append(Permanent(name, card.name, player, _flag(raw.get("tapped"), f"{fw}.tapped"),
+                                   _int(raw.get("damage", 0), f"{fw}.damage", 0, 99),
+                                   _flag(raw.get("sick"), f"{fw}.sick"), face_down))
+        graveyard += [(player, card_name(c, f"{where}.graveyard[{i}]"))
+                      for i, c in enumerate(_list(p.get("graveyard"), f"{where}.graveyard"))]
+        life.append((player, _int(p.get("life", 20), f"{where}.life", -99, 999)))
+        if p.get("pool"):
+            pool.append((player, _int(p["pool"], f"{where}.pool", 0, 99)))
+    start = _map(data.get("start"), "start")
+    _only(start, ("step", "lands_played", "turn"), "start")
+    step = _choice(start.get("step", "main1"), STEPS, "start.step")
+    lands = tuple(_choice(p, players, f"start.lands_played[{i}]")
+                  for i, p in enumerate(_list(start.get("lands_played"), "start.lands_played")))
+    state = State(players=players, active=players[0], step=step, begun=False, board=tuple(board),
+                  hands=tuple(hands), graveyard=tuple(graveyard), life=tuple(life), pool=tuple(sorted(pool)),
+                  lands_played=lands, turn=_int(start.get("turn", 1), "start.turn", 1, 999))
+    return model, state
+
+
+# -- states as JSON ------------------------------------------------------------------------
+def obj_json(o: Obj) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": o.name, "controller": o.controller, "kind": o.kind, "id": o.id}
+    for key in ("card", "source", "target", "subject"):
+        if getattr(o, key) is not None:
+            out[key] = getattr(o, key)
+    if o.effects:
+        out["effects"] = effects_json(o.effects)
+    if o.amount:
+        out["amount"] = o.amount
+    if o.condition:
+        out["if"] = o.condition
+    return out
+
+
+def permanent_json(u: Permanent) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": u.name, "card": u.card, "controller": u.controller}
+    for key in ("tapped", "sick", "face_down", "attacking"):
+        if getattr(u, key):
+            out[key] = True
+    for key in ("damage", "boost"):
+        if getattr(u, key):
+            out[key] = getattr(u, key)
+    if u.blocking:
+        out["blocking"] = u.blocking
+    return out
+
+
+def state_json(model: Magic, s: State) -> dict[str, Any]:
+    """A state as plain JSON; :func:`state_from_json` reads it back (every frame's state)."""
+    r = s.resolving
+    return {
+        "ruleset": "mtg", "edition": model.edition,
+        "players": list(s.players), "active": s.active, "turn": s.turn,
+        "step": s.step, "phase": s.phase, "begun": s.begun,
+        "priority": s.priority, "due": s.due, "due_reason": s.due_reason or None, "passes": s.passes,
+        "awaiting": s.awaiting, "no_attackers": s.no_attackers,
+        "stack": [obj_json(o) for o in s.stack],
+        "waiting": [obj_json(o) for o in s.waiting],
+        "resolving": None if r is None else {"item": obj_json(r.item), "index": r.index, "asked": list(r.asked),
+                                             "chosen": [{"player": p, "choice": c} for p, c in r.chosen]},
+        "payment": None if s.payment is None else {
+            "player": s.payment.player, "amount": s.payment.amount, "purpose": s.payment.purpose,
+            "what": s.payment.what, "item": s.payment.item},
+        "battlefield": [permanent_json(u) for u in s.board],
+        "hands": {p: (list(h) if h is not None else None) for p, h in s.hands},
+        "graveyard": [{"owner": p, "card": c} for p, c in s.graveyard],
+        "life": {p: s.life_of(p) for p in s.players},
+        "pool": {p: s.mana(p) for p in s.players if s.mana(p)},
+        "lands_played": list(s.lands_played),
+        "drawn": dict(s.drawn),
+        "extra_turns": list(s.extra_turns),
+        "lost": list(s.lost),
+        "next_id": s.next_id,
+        "cards": {name: card_json(c) for name, c in model.cards.items()},
+    }
+
+
+STATE_KEYS = ("ruleset", "edition", "players", "active", "turn", "step", "phase", "begun", "priority", "due",
+              "due_reason", "passes", "awaiting", "no_attackers", "stack", "waiting", "resolving", "payment", "battlefield",
+              "hands", "graveyard", "life", "pool", "lands_played", "drawn", "extra_turns", "lost", "next_id",
+              "cards")
+OBJ_KEYS = ("name", "controller", "kind", "id", "card", "source", "target", "subject", "effects", "amount", "if")
+
+
+def _records(data: Any, field: str, keys: tuple[str, ...]) -> list[dict[str, Any]]:
+    out = []
+    for i, raw in enumerate(_list(data, field)):
+        raw = _map(raw, f"{field}[{i}]")
+        _only(raw, keys, f"{field}[{i}]")
+        out.append(raw)
+    return out
+
+
+def state_from_json(data: Any, edition: str | None = None) -> tuple[Magic, State, list[Violation]]:
+    """Read a state (any frame's ``state``, or a hand-written one with at least ``players``).
+
+    Malformed input raises :class:`FormatError` with the field; states the rules cannot
+    produce are returned as violations (the caller refuses them with their rules). ``edition``
+    (asked for by the caller) must agree with the state's own ``edition`` when it has one.
+    """
+    if not isinstance(data, dict):
+        raise FormatError("a state is a JSON object")
+    _only(data, STATE_KEYS, "state")
+    own = edition_of(data.get("edition"))
+    asked = edition_of(edition) if edition else ""
+    if own and asked and own != asked:
+        raise FormatError(f"the state is of edition {own}, not {asked} (the rules differ: ask with {own})",
+                          "edition")
+    model = Magic(parse_cards(data.get("cards"), "cards"), own or asked or EDITIONS[-1])
+    cards = model.cards
+    violations: list[Violation] = []
+    players = tuple(_str(p, f"players[{i}]") for i, p in enumerate(_list(data.get("players"), "players")))
+    if not 2 <= len(players) <= 4 or len(set(players)) != len(players):
+        raise FormatError("list the players (2 to 4, distinct) in turn order", "players")
+
+    def player(value: Any, field: str, none: bool = True) -> str | None:
+        if value is None and none:
+            return None
+        if not isinstance(value, str) or value not in players:
+            raise FormatError(f"{value!r} is not one of the players ({', '.join(players)})", field)
+        return value
+
+    def card_name(value: Any, field: str) -> str:
+        name = _str(value, field)
+        if name not in cards:
+            raise FormatError(f"unknown card {name!r} (add it to cards)", field)
+        return name
+
+    prio = data.get("priority")
+    if isinstance(prio, list):
+        holders = [player(p, f"priority[{i}]", False) for i, p in enumerate(prio)]
+        if len(holders) > 1:
+            violations.append(Violation(f"{' and '.join(map(str, holders))} both hold priority",
+                                        model.cite("state.one-priority"), "priority"))
+        prio = holders[0] if holders else None
+    next_id = 1
+    ids: set[int] = set()
+
+    def obj(raw: Any, where: str, new: bool = True) -> Obj:
+        nonlocal next_id
+        if isinstance(raw, str):
+            raw = {"name": raw}
+        raw = _map(raw, where)
+        _only(raw, OBJ_KEYS, where)
+        name = _str(raw.get("name"), f"{where}.name")
+        given = card_name(raw["card"], f"{where}.card") if raw.get("card") is not None else None
+        kind = _choice(raw.get("kind") or ("spell" if (given or name) in cards else "ability"),
+                       ("spell", "ability", "trigger"), f"{where}.kind")
+        card = cards.get(given or name) if kind == "spell" else None
+        if kind == "spell" and card is None:
+            raise FormatError(f"a spell is a card of the pool; {name!r} is not (add it to cards)", f"{where}.name")
+        effects = (parse_effects(raw["effects"], f"{where}.effects") if "effects" in raw
+                   else card.effects if card else ())
+        item_id = _int(raw.get("id", next_id), f"{where}.id", 1, 10_000)
+        if new and item_id in ids:
+            raise FormatError(f"two objects have id {item_id}", f"{where}.id")
+        ids.add(item_id)
+        next_id = max(next_id, item_id + 1)
+        return Obj(item_id, name, player(raw.get("controller", players[0]), f"{where}.controller", False),  # type: ignore[arg-type]
+                   kind, card.name if card else None, _opt_str(raw.get("source"), f"{where}.source"), effects,
+                   _opt_str(raw.get("target"), f"{where}.target"),
+                   _int(raw.get("amount", 0), f"{where}.amount", 0, 99), player(raw.get("subject"), f"{where}.subject"),
+                   _choice(raw.get("if", ""), ("", "untapped"), f"{where}.if"))
+
+    stack = tuple(obj(o, f"stack[{i}]") for i, o in enumerate(_list(data.get("stack"), "stack")))
+    waiting = tuple(obj(o, f"waiting[{i}]") for i, o in enumerate(_list(data.get("waiting"), "waiting")))
+    resolving = None
+    if data.get("resolving") is not None:
+        rv = _map(data["resolving"], "resolving")
+        _only(rv, ("item", "index", "asked", "chosen"), "resolving")
+        item = obj(rv.get("item"), "resolving.item", new=False)
+        if not any(o.id == item.id for o in stack):
+            raise FormatError("the resolving item is the top of the stack (give it there too)", "resolving.item")
+        index = _int(rv.get("index", 0), "resolving.index", 0, len(item.effects))
+        asked = tuple(player(p, f"resolving.asked[{i}]", False) for i, p in enumerate(_list(rv.get("asked"), "resolving.asked")))
+        chosen = tuple((player(c.get("player"), f"resolving.chosen[{i}].player", False),
+                        _str(c.get("choice"), f"resolving.chosen[{i}].choice"))
+                       for i, c in enumerate(_records(rv.get("chosen"), "resolving.chosen", ("player", "choice"))))
+        resolving = Resolving(item, index, asked, chosen)  # type: ignore[arg-type]
+    payment = None
+    if data.get("payment") is not None:
+        pm = _map(data["payment"], "payment")
+        _only(pm, ("player", "amount", "purpose", "what", "item"), "payment")
+        payment = Payment(player(pm.get("player"), "payment.player", False),  # type: ignore[arg-type]
+                          _int(pm.get("amount"), "payment.amount", 1, 99),
+                          _choice(pm.get("purpose"), ("cast", "activate", "face-up", "unless"), "payment.purpose"),
+                          _str(pm.get("what"), "payment.what"),
+                          None if pm.get("item") is None else _int(pm["item"], "payment.item", 1, 10_000))
+        if payment.item is not None and not any(o.id == payment.item for o in stack):
+            raise FormatError("the item being paid for is not on the stack", "payment.item")
+    board: list[Permanent] = []
+    for i, u in enumerate(_records(data.get("battlefield"), "battlefield",
+                                   ("name", "card", "controller", "tapped", "sick", "face_down", "attacking",
+                                    "blocking", "damage", "boost"))):
+        name = _str(u.get("name") or u.get("card"), f"battlefield[{i}].name")
+        if any(x.name == name for x in board):
+            raise FormatError(f"two permanents are named {name!r}", f"battlefield[{i}].name")
+        board.append(Permanent(name, card_name(u.get("card") or name, f"battlefield[{i}].card"),
+                               player(u.get("controller", players[0]), f"battlefield[{i}].controller", False),  # type: ignore[arg-type]
+                               _flag(u.get("tapped"), f"battlefield[{i}].tapped"),
+                               _int(u.get("damage", 0), f"battlefield[{i}].damage", 0, 999),
+                               _flag(u.get("sick"), f"battlefield[{i}].sick"),
+                               _flag(u.get("face_down"), f"battlefield[{i}].face_down"),
+                               _flag(u.get("attacking"), f"battlefield[{i}].attacking"),
+                               _opt_str(u.get("blocking"), f"battlefield[{i}].blocking"),
+                               _int(u.get("boost", 0), f"battlefield[{i}].boost", 0, 99)))
+    hands_raw = _map(data.get("hands"), "hands")
+    for p in hands_raw:
+        player(p, "hands")
+    hands = tuple((p, None if hands_raw.get(p) is None else tuple(
+        _str(c, f"hands.{p}[{i}]") for i, c in enumerate(_list(hands_raw[p], f"hands.{p}")))) for p in players)
+    graveyard = tuple((player(g.get("owner"), f"graveyard[{i}].owner", False), card_name(g.get("card"), f"graveyard[{i}].card"))
+                      for i, g in enumerate(_records(data.get("graveyard"), "graveyard", ("owner", "card"))))
+
+    def counts(key: str, low: int, high: int) -> tuple[tuple[str, int], ...]:
+        return tuple(sorted((player(p, key, False), _int(n, f"{key}.{p}", low, high))  # type: ignore[misc]
+                            for p, n in _map(data.get(key), key).items()))
+
+    life = dict(counts("life", -999, 999))
+    step = _choice(data.get("step", "main1"), STEPS, "step")
+    active = player(data.get("active", players[0]), "active", False)
+    due_reason = _choice(data.get("due_reason") or "", ("", "step", "resolved", "action"), "due_reason")
+    due = player(data.get("due"), "due")
+    if due is not None and not due_reason:
+        due_reason = "step"
+    awaiting = _choice(data.get("awaiting"), (None, "declare-attackers", "declare-blockers"), "awaiting")
+    if awaiting == "declare-attackers" and step != "declare-attackers" or (
+            awaiting == "declare-blockers" and step != "declare-blockers"):
+        raise FormatError(f"{awaiting} is awaited only in the {STEP_NAMES[awaiting]}", "awaiting")
+    state = State(
+        players=players, active=active, step=step,  # type: ignore[arg-type]
+        begun=data.get("begun", True) is not False, priority=player(prio, "priority"), due=due, due_reason=due_reason,
+        passes=_int(data.get("passes", 0), "passes", 0, 9), awaiting=awaiting,
+        no_attackers=_flag(data.get("no_attackers"), "no_attackers"), stack=stack, waiting=waiting,
+        board=tuple(board), hands=hands, graveyard=graveyard,  # type: ignore[arg-type]
+        life=tuple(sorted((p, life.get(p, 20)) for p in players)),
+        pool=tuple((p, n) for p, n in counts("pool", 0, 99) if n),
+        lands_played=tuple(player(p, f"lands_played[{i}]", False)  # type: ignore[misc]
+                           for i, p in enumerate(_list(data.get("lands_played"), "lands_played"))),
+        drawn=counts("drawn", 0, 999), payment=payment, resolving=resolving,
+        extra_turns=tuple(player(p, f"extra_turns[{i}]", False)  # type: ignore[misc]
+                          for i, p in enumerate(_list(data.get("extra_turns"), "extra_turns"))),
+        lost=tuple(player(p, f"lost[{i}]", False) for i, p in enumerate(_list(data.get("lost"), "lost"))),  # type: ignore[misc]
+        turn=_int(data.get("turn", 1), "turn", 1, 9999),
+        next_id=max(next_id, _int(data.get("next_id", next_id), "next_id", 1, 10_000)),
+    )
+    if resolving is not None and stack and stack[-1].id != resolving.item.id:
+        violations.append(Violation("the resolving item is not the top of the stack",
+                                    model.cite("invariant.top-resolves-first"), "resolving"))
+    return model, state, violations
+
+
+# -- scenario actions and observations ---------------------------------------------------------
+def _player_of(payload: Any, kind: str) -> str:
+    return _str(payload if not isinstance(payload, dict) else payload.get("player"), kind)
+
+
+def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, Any]]]:
+    """The decision a scenario step names, as (transition, params)."""
+    if kind == "pass":
+        return [("pass", {"player": _player_of(payload, "pass")})]
+    if kind in ("pay", "decline", "retract"):
+        who = _player_of(payload, kind)
+        pay = state.payment
+        params = {"player": who, "amount": pay.amount if pay else 0, "what": pay.what if pay else "nothing"}
+        if kind == "pay":
+            return [("pay-unless" if pay is not None and pay.purpose == "unless" else "pay", params)]
+        return [("decline-payment" if kind == "decline" else "retract", params)]
+    data = _map(payload, kind)
+    if kind == "cast":
+        _only(data, ("player", "card", "target"), "cast")
+        target = _opt_str(data.get("target"), "cast.target")
+        return [("cast", {"player": _str(data.get("player"), "cast.player"), "card": _str(data.get("card"), "cast.card"),
+                          "target": target, "on": f" targeting {target}" if target else ""})]
+    if kind == "activate":
+        _only(data, ("player", "ability", "source", "target"), "activate")
+        target = _opt_str(data.get("target"), "activate.target")
+        return [("activate", {"player": _str(data.get("player"), "activate.player"),
+                              "ability": _str(data.get("ability"), "activate.ability"),
+                              "source": _opt_str(data.get("source"), "activate.source"), "target": target,
+                              "on": f" targeting {target}" if target else ""})]
+    if kind == "mana":
+        _only(data, ("player", "source"), "mana")
+        return [("activate-mana", {k: _str(data.get(k), f"mana.{k}") for k in ("player", "source")})]
+    if kind == "play_land":
+        _only(data, ("player", "card"), "play_land")
+        return [("play-land", {k: _str(data.get(k), f"play_land.{k}") for k in ("player", "card")})]
+    if kind == "turn_face_up":
+        _only(data, ("player", "permanent"), "turn_face_up")
+        return [("turn-face-up", {k: _str(data.get(k), f"turn_face_up.{k}") for k in ("player", "permanent")})]
+    if kind == "attack":
+        _only(data, ("player", "with"), "attack")
+        group = tuple(_str(c, f"attack.with[{i}]") for i, c in enumerate(_list(data.get("with"), "attack.with")))
+        return [("declare-attackers", {"player": _str(data.get("player"), "attack.player"), "attackers": group,
+                                       "attackers_text": ", ".join(group) or "no creatures"})]
+    if kind == "block":
+        _only(data, ("player", "blocks"), "block")
+        blocks = tuple((_str(b, "block.blocks"), _str(a, f"block.blocks.{b}"))
+                       for b, a in _map(data.get("blocks"), "block.blocks").items())
+        return [("declare-blockers", {"player": _str(data.get("player"), "block.player"), "blocks": blocks,
+                                      "blocks_text": ", ".join(f"{b} blocks {a}" for b, a in blocks) or "no blocks"})]
+    if kind == "choose":
+        _only(data, ("player", "choice"), "choose")
+        return [("choose", {k: _str(data.get(k), f"choose.{k}") for k in ("player", "choice")})]
+    raise FormatError(f"unknown action {kind!r} (actions: {', '.join(ACTIONS)})")
+
+
+def check_references(model: Magic, state: State, kind: str, params: Mapping[str, Any]) -> None:
+    """Names in an action that the scenario never introduced are format errors, not rule errors."""
+    if params.get("player") not in state.players:
+        raise FormatError(f"{params.get('player')!r} is not one of the players ({', '.join(state.players)})",
+                          f"{kind}.player")
+    if "card" in params and params["card"] not in model.cards:
+        raise FormatError(f"unknown card {params['card']!r} (add it to cards)", f"{kind}.card")
+    names = {u.name for u in state.board} | {c for _, c in state.graveyard}
+    for key in ("source", "permanent"):
+        if params.get(key) is not None and params[key] not in names:
+            raise FormatError(f"no permanent (or card in a graveyard) named {params[key]!r}", f"{kind}.{key}")
+    for name in list(params.get("attackers", ())) + [x for pair in params.get("blocks", ()) for x in pair]:
+        if state.permanent(name) is None:
+            raise FormatError(f"no permanent named {name!r}", kind)
+
+
+def option_action(option: Option) -> dict[str, Any]:
+    """A decision written as a scenario step (so a client can replay it)."""
+    p = dict(option.params)
+    name = option.transition.name
+    if name in ("pass", "pay", "pay-unless", "retract", "decline-payment"):
+        return {{"pay-unless": "pay", "decline-payment": "decline"}.get(name, name): p["player"]}
+    if name == "cast":
+        return {"cast": {k: p[k] for k in ("player", "card", "target") if p.get(k) is not None}}
+    if name == "activate":
+        return {"activate": {k: p[k] for k in ("player", "ability", "source", "target") if p.get(k) is not None}}
+    if name == "activate-mana":
+        return {"mana": {"player": p["player"], "source": p["source"]}}
+    if name == "play-land":
+        return {"play_land": {"player": p["player"], "card": p["card"]}}
+    if name == "turn-face-up":
+        return {"turn_face_up": {"player": p["player"], "permanent": p["permanent"]}}
+    if name == "declare-attackers":
+        return {"attack": {"player": p["player"], "with": list(p["attackers"])}}
+    if name == "declare-blockers":
+        return {"block": {"player": p["player"], "blocks": dict(p["blocks"])}}
+    return {"choose": {"player": p["player"], "choice": p["choice"]}}
+
+
+def observe(model: Magic, s: State, key: str) -> Any:
+    """The actual value an ``expect`` key compares against."""
+    if key == "priority":
+        return s.priority
+    if key in ("step", "phase", "active", "turn"):
+        return getattr(s, key)
+    if key in ("stack", "waiting"):
+        return [{"name": o.name, "controller": o.controller, "kind": o.kind} for o in getattr(s, key)]
+    if key == "resolving":
+        return s.resolving.item.name if s.resolving else None
+    if key == "payment":
+        return None if s.payment is None else {"player": s.payment.player, "amount": s.payment.amount,
+                                               "purpose": s.payment.purpose, "what": s.payment.what}
+    if key == "life":
+        return {p: s.life_of(p) for p in s.players}
+    if key == "graveyard":
+        return [c for _, c in s.graveyard]
+    if key == "battlefield":
+        return [u.name for u in s.board]
+    if key == "tapped":
+        return [u.name for u in s.board if u.tapped]
+    if key == "hand":
+        return {p: (list(h) if h is not None else None) for p, h in s.hands}
+    if key == "pool":
+        return {p: s.mana(p) for p in s.players}
+    if key == "drawn":
+        return {p: dict(s.drawn).get(p, 0) for p in s.players}
+    if key in ("lands_played", "extra_turns", "lost"):
+        return list(getattr(s, key))
+    if key == "attacking":
+        return [u.name for u in s.board if u.attacking]
+    if key == "damage":
+        return {u.name: u.damage for u in s.board if model.is_creature(u)}
+    raise KeyError(key)
+
+
+def state_line(state: Mapping[str, Any]) -> str:
+    """One line for a frame's state (the CLI's walkthrough)."""
+    stack = ", ".join(f"{o['name']} ({o['controller']})" for o in state["stack"]) or "—"
+    parts = [f"turn {state['turn']} ({state['active']}), {STEP_NAMES.get(state['step'], state['step'])}",
+             f"priority {state['priority'] or '—'}", f"stack: {stack}"]
+    if state.get("waiting"):
+        parts.append("waiting: " + ", ".join(o["name"] for o in state["waiting"]))
+    if state.get("resolving"):
+        parts.append(f"resolving {state['resolving']['item']['name']}")
+    if state.get("payment"):
+        pm = state["payment"]
+        parts.append(f"{pm['player']} paying {pm['amount']} for {pm['what']}")
+    return " · ".join(parts)
+
+
+__all__ = ["setup", "state_json", "state_from_json", "action", "check_references", "option_action", "observe",
+           "state_line", "parse_cards", "EXPECT_KEYS", "ACTIONS", "Card"]
