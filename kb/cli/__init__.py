@@ -80,3 +80,4 @@ from kb.cli import search as _search  # noqa: E402,F401
 from kb.cli import cite as _cite  # noqa: E402,F401
 from kb.cli import timing as _timing  # noqa: E402,F401
 from kb.cli import editions as _editions  # noqa: E402,F401
+from kb.cli import export as _export  # noqa: E402,F401

@@ -1,0 +1,123 @@
+"""An edition's search index for the browser: the server's ranking, precomputed.
+
+The server scores a query by adding up, per word, BM25F impacts that depend only on the word
+and the rule (:class:`kb.search.scoring.Impacts`). This module computes those impacts for
+every word of the edition with the same code and writes them with what the rest of the
+ranking needs, so ``web/static/offline-search.js`` answers as the server does:
+
+* ``numbers``/``parents``/``kinds``/``labels``/``texts``/``pages``: one entry per rule in
+  document order (the whoosh document numbers), for number jumps, section filters,
+  breadcrumbs, excerpts and the page each result links to;
+* ``stems`` (sorted as whoosh's lexicon is), ``fields`` (a bit per field the stem occurs in,
+  for prefix expansion) and ``postings`` (per stem: rule ids as gaps, then impacts);
+* ``tokens``: each rule's analysed words as stem ids (-1 between parts), for phrases and
+  for the bonus of query words found next to each other;
+* ``words``/``counts``/``known``: the speller's vocabulary and the stems rules use;
+* ``terms``: defined terms and keywords, their defining rules and a short definition;
+* ``ranking``: the ranking's parameters (``kb.search.searcher.Ranking``).
+
+The file is a script (``index_script``) that hands the JSON to the page, because browsers do
+not let a page opened from ``file://`` fetch another file.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import asdict
+from typing import Any
+
+from kb.graph import RuleGraph
+from kb.search import EditionSearcher
+from kb.search.schema import WORD, analyse, defined_terms
+
+INDEX_FORMAT = 1
+SCORE_DIGITS = 4
+DEFINITION_CHARS = 300
+KINDS = {"rule": "r", "section": "s", "chapter": "c"}
+SCRIPT_PREFIX = "rulekbSearchIndex("
+SCRIPT_SUFFIX = ");\n"
+
+
+def build_search_index(rg: RuleGraph, searcher: EditionSearcher,
+                       page_of: Callable[[str], str]) -> dict[str, Any]:
+    """The browser index of one edition. ``page_of(number)`` is the link to the page that
+    shows a rule, relative to the root of the exported site."""
+    ed = rg.edition
+    numbers = list(ed.rules)
+    doc_id = {n: i for i, n in enumerate(numbers)}
+    impacts = searcher.impacts
+    fields = list(impacts.boosts)
+
+    reader = searcher.index.reader()
+    try:
+        per_field: dict[str, set[str]] = {}
+        for field in fields:
+            per_field[field] = {t.decode("utf-8") if isinstance(t, bytes) else t
+                                for t in reader.lexicon(field)}
+    finally:
+        reader.close()
+    # whoosh orders its lexicon by UTF-8 bytes; prefix expansion walks it in that order.
+    stems = sorted(set().union(*per_field.values()), key=lambda s: s.encode("utf-8"))
+    stem_id = {s: i for i, s in enumerate(stems)}
+    postings: list[list[float]] = []
+    for s in stems:
+        scores = sorted((doc_id[impacts.number[d]], score) for d, score in impacts.word(s).items())
+        gaps, last = [], 0
+        for d, _ in scores:
+            gaps.append(d - last)
+            last = d
+        postings.append(gaps + [round(score, SCORE_DIGITS) for _, score in scores])
+    bits = [sum(1 << i for i, f in enumerate(fields) if s in per_field[f]) for s in stems]
+
+    defines = defined_terms(rg)
+    tokens: list[list[int]] = []
+    for n in numbers:
+        rule = ed.rules[n]
+        row: list[int] = []
+        for part in (rule.title, rule.text, *rule.examples, *defines.get(n, ())):
+            if part:
+                row.extend(stem_id.get(t, -2) for t in analyse(part))
+                row.append(-1)
+        tokens.append(row)
+
+    speller = searcher.speller
+    terms = []
+    for key, term in ed.terms.items():
+        definition = term.definition
+        if len(definition) > DEFINITION_CHARS:
+            definition = definition[:DEFINITION_CHARS].rsplit(" ", 1)[0] + " …"
+        terms.append({"match": " ".join(WORD.findall(key)), "name": term.name, "kind": term.kind,
+                      "definition": definition, "defined_by": list(term.defined_by)})
+    return {
+        "format": INDEX_FORMAT, "ruleset": ed.ruleset, "edition": ed.name, "title": ed.title,
+        "style": ed.number_style, "partial": ed.partial,
+        "ranking": {k: v for k, v in asdict(searcher.ranking).items() if k not in ("boosts", "bm25_b", "bm25_k1")},
+        "fields": fields,
+        "numbers": numbers,
+        "parents": [doc_id[ed.rules[n].parent] if ed.rules[n].parent is not None else -1 for n in numbers],
+        "kinds": "".join(KINDS.get(ed.rules[n].kind, "r") for n in numbers),
+        "labels": [ed.rules[n].label for n in numbers],
+        "texts": [[p for p in (ed.rules[n].text or ed.rules[n].title, *ed.rules[n].examples)] for n in numbers],
+        "pages": [page_of(n) for n in numbers],
+        "stems": stems, "stem_fields": bits, "postings": postings, "tokens": tokens,
+        "words": speller.words, "counts": [speller.counts.get(w, 0) for w in speller.words],
+        "known": sorted(speller.known_stems),
+        "terms": terms,
+    }
+
+
+def index_script(index: dict[str, Any]) -> str:
+    """The index as a script a page can load from ``file://`` (JSON inside a call)."""
+    return SCRIPT_PREFIX + json.dumps(index, ensure_ascii=False, separators=(",", ":")) + SCRIPT_SUFFIX
+
+
+def read_index_script(text: str) -> dict[str, Any]:
+    """The JSON of an index script (tests, tools). Raises ValueError for anything else."""
+    if not (text.startswith(SCRIPT_PREFIX) and text.endswith(SCRIPT_SUFFIX)):
+        raise ValueError("not a rulekb search index script")
+    data = json.loads(text[len(SCRIPT_PREFIX):-len(SCRIPT_SUFFIX)])
+    if not isinstance(data, dict) or data.get("format") != INDEX_FORMAT:
+        raise ValueError(f"search index format {data.get('format') if isinstance(data, dict) else '?'} "
+                         f"is not {INDEX_FORMAT}")
+    return data

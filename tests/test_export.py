@@ -1,0 +1,264 @@
+"""``rulekb export``: a static copy of the rules browser that works from ``file://``.
+
+The embedded excerpt plus the two-edition ``testgame`` are exported once per session; the
+tests read the folder: every rule has a page, every link is relative and resolves, the
+search index is valid and its script answers as the server does (in node), the timing
+scenarios are pre-rendered frame by frame. On the real documents (../shared), Magic
+2026-01-16 exports with every link resolving.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from browser.testgame import site_knowledge_base
+from conftest import requires_shared
+from kb.cli import main
+from kb.export import Layout, RulePlace, check_site
+from kb.export.jsrun import node_path, run_queries, stem_words
+from kb.export.search_index import read_index_script
+from kb.query import KnowledgeBase, QueryError
+from kb.search.schema import stem
+from kb.timing import list_scenarios
+from web.export import MARKER, ExportResult, export_site, select_editions
+
+QUERIES = Path(__file__).parent / "fixtures" / "export" / "queries.yaml"
+requires_node = pytest.mark.skipif(node_path() is None, reason="needs node to run the offline search script")
+
+
+@pytest.fixture(scope="session")
+def export_kb(excerpt_kb: KnowledgeBase) -> KnowledgeBase:
+    return site_knowledge_base(excerpt_kb)
+
+
+@pytest.fixture(scope="session")
+def exported(export_kb: KnowledgeBase, tmp_path_factory: pytest.TempPathFactory) -> ExportResult:
+    folder = tmp_path_factory.mktemp("export") / "pack"
+    return export_site(export_kb, folder, check=True)
+
+
+def html_files(folder: Path) -> list[Path]:
+    return sorted(folder.rglob("*.html"))
+
+
+# -- what is written -----------------------------------------------------------------------
+def test_every_rule_of_every_edition_has_a_page_with_its_anchor(exported: ExportResult,
+                                                                  export_kb: KnowledgeBase) -> None:
+    from web.export import plan_layout
+    layout = plan_layout(export_kb, exported.editions)
+    for ruleset, edition in exported.editions:
+        for number in export_kb.edition(ruleset, edition).edition.rules:
+            target = layout.rule_file(ruleset, edition, number)
+            file, _, anchor = target.lstrip("/").partition("#")
+            path = exported.folder / file
+            assert path.is_file(), (ruleset, edition, number, target)
+            if anchor:
+                assert f'id="{anchor}"' in path.read_text(encoding="utf-8"), (number, target)
+
+
+def test_links_are_relative_and_resolve(exported: ExportResult) -> None:
+    assert exported.problems == []
+    assert exported.links_checked > 1000
+    checked, problems = check_site(exported.folder)
+    assert (checked, problems) == (exported.links_checked, [])
+
+
+@pytest.mark.parametrize("pattern", [
+    r'(?:href|src|action)="/',                 # absolute paths
+    r'(?:href|src|action)="(?:https?:)?//',    # other hosts
+    r'url\((?:["\']?)(?:https?:)?//',          # CSS from other hosts
+    r'method="post"',                          # forms that need a server
+])
+def test_no_page_needs_a_server_or_another_host(exported: ExportResult, pattern: str) -> None:
+    found = [(p.name, m.group()) for p in [*html_files(exported.folder), *exported.folder.glob("static/*.css")]
+             for m in re.finditer(pattern, p.read_text(encoding="utf-8"))]
+    assert found == []
+
+
+def test_server_only_pages_are_left_out_and_unlinked(exported: ExportResult) -> None:
+    home = (exported.folder / "index.html").read_text(encoding="utf-8")
+    assert "Citation linker" not in home and "Timing explorer" in home
+    explorer = (exported.folder / "timing" / "index.html").read_text(encoding="utf-8")
+    assert 'id="write"' not in explorer
+    assert not (exported.folder / "static" / "sw.js").exists()
+
+
+def test_the_table_of_contents_glossary_and_diffs_are_written(exported: ExportResult) -> None:
+    f = exported.folder
+    for rel in ["riftbound/1.4/index.html", "riftbound/1.4/glossary.html", "testgame/2/index.html",
+                "testgame/compare/1--2.html", "search.html", "index.html", MARKER]:
+        assert (f / rel).is_file(), rel
+    contents = (f / "riftbound/1.4/index.html").read_text(encoding="utf-8")
+    assert 'href="337.html"' in contents  # a section links to its page in the same folder
+    diff = (f / "testgame/compare/1--2.html").read_text(encoding="utf-8")
+    assert "101.3" in diff and "<script>window" not in diff  # hostile rule text stays inert
+    marker = json.loads((f / MARKER).read_text(encoding="utf-8"))
+    assert {(e["ruleset"], e["edition"]) for e in marker["editions"]} == set(exported.editions)
+
+
+def test_hostile_text_is_inert_in_every_page(exported: ExportResult) -> None:
+    for p in html_files(exported.folder / "testgame"):
+        text = p.read_text(encoding="utf-8")
+        assert "<script>window" not in text and "<img src=x" not in text, p
+
+
+def test_timing_scenarios_are_prerendered_frame_by_frame(exported: ExportResult,
+                                                         export_kb: KnowledgeBase) -> None:
+    from kb.timing import load_scenario
+    for s in list_scenarios():
+        frames = len(export_kb.timing_run(load_scenario(s["name"]), "x.yaml")["frames"])
+        folder = exported.folder / "timing" / s["name"]
+        assert sorted(int(p.stem) for p in folder.glob("*.html")) == list(range(1, frames + 1)), s["name"]
+        first = (folder / "1.html").read_text(encoding="utf-8")
+        assert f"Frame 1 of {frames}" in first
+        if frames > 1:
+            assert 'href="2.html" data-step="next"' in first
+
+
+# -- the search index and script ---------------------------------------------------------
+def test_search_index_is_valid_json_covering_every_rule(exported: ExportResult,
+                                                        export_kb: KnowledgeBase) -> None:
+    for ruleset, edition in exported.editions:
+        path = exported.folder / "search" / ruleset / f"{edition}.js"
+        data = read_index_script(path.read_text(encoding="utf-8"))
+        rules = list(export_kb.edition(ruleset, edition).edition.rules)
+        assert data["numbers"] == rules
+        assert len(data["postings"]) == len(data["stems"]) == len(data["stem_fields"])
+        assert all(len(p) % 2 == 0 for p in data["postings"])
+        for page in data["pages"]:
+            assert (exported.folder / page.partition("#")[0]).is_file(), page
+    search = (exported.folder / "search.html").read_text(encoding="utf-8")
+    catalog = re.search(r'<script type="application/json" id="rulekb-offline-catalog">(.*?)</script>', search, re.S)
+    assert catalog and 'src="static/offline-search.js"' in search
+    assert set(json.loads(catalog.group(1).replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">"))
+               ["indexes"]) == {f"{r}/{e}" for r, e in exported.editions}
+
+
+def test_read_index_script_refuses_anything_else() -> None:
+    for text in ["", "{}", "rulekbSearchIndex({\"format\": 99});\n", "alert(1)"]:
+        with pytest.raises(ValueError):
+            read_index_script(text)
+
+
+def _server_answer(kb: KnowledgeBase, q: dict[str, str]) -> dict[str, object]:
+    try:
+        r = kb.search(q["query"], "riftbound", "1.4", limit=10, section=q.get("section"))
+    except QueryError as exc:
+        return {"error": (exc.status, exc.message)}
+    return {"numbers": [h["number"] for h in r["results"]], "total": r["total"], "jump": r["jump"],
+            "did_you_mean": r["did_you_mean"], "term": (r["term"] or {}).get("term"),
+            "excerpts": [h["excerpt"] for h in r["results"]], "how": [h["match"] for h in r["results"]]}
+
+
+def _offline_answer(a: dict[str, object]) -> dict[str, object]:
+    if "error" in a:
+        err = a["error"]
+        return {"error": (err["status"], err["message"])}  # type: ignore[index]
+    results = a["results"]  # type: ignore[index]
+    return {"numbers": [h["number"] for h in results], "total": a["total"], "jump": a["jump"],
+            "did_you_mean": a["did_you_mean"], "term": (a["term"] or {}).get("term"),  # type: ignore[union-attr]
+            "excerpts": [h["excerpt"] for h in results], "how": [h["match"] for h in results]}
+
+
+@requires_node
+def test_offline_search_answers_as_the_server_does(exported: ExportResult, export_kb: KnowledgeBase) -> None:
+    queries = yaml.safe_load(QUERIES.read_text(encoding="utf-8"))
+    answers, _ = run_queries([exported.folder / "search" / "riftbound" / "1.4.js"],
+                             [{**q, "ruleset": "riftbound", "edition": "1.4"} for q in queries])
+    mismatches = [(q["query"], _server_answer(export_kb, q), _offline_answer(a))
+                  for q, a in zip(queries, answers) if _server_answer(export_kb, q) != _offline_answer(a)]
+    assert mismatches == []
+
+
+@requires_node
+def test_offline_stemmer_is_the_index_stemmer(exported: ExportResult) -> None:
+    data = read_index_script((exported.folder / "search" / "riftbound" / "1.4.js").read_text(encoding="utf-8"))
+    words = data["words"] + ["yelling", "fundamentally", "sses", "happy", "generalization", "the",
+                             "hopping", "filing", "agreed", "relational", "ys", "Yield", "337.1.a"]
+    assert stem_words(words) == [stem(w) for w in words]
+
+
+# -- the layout ----------------------------------------------------------------------------
+@pytest.mark.parametrize("url,file", [
+    ("/", "/index.html"),
+    ("/static/site.css", "/static/site.css"),
+    ("/search?q=focus+passes&ruleset=riftbound", "/search.html?q=focus+passes&ruleset=riftbound"),
+    ("/timing", "/timing/index.html"),
+    ("/timing?scenario=000-x&frame=3", "/timing/000-x/3.html"),
+    ("/riftbound/", "/riftbound/1.4/index.html"),
+    ("/riftbound/1.4", "/riftbound/1.4/index.html"),
+    ("/riftbound/1.4/", "/riftbound/1.4/index.html"),
+    ("/riftbound/1.4/glossary", "/riftbound/1.4/glossary.html"),
+    ("/riftbound/1.4/glossary/%23", "/riftbound/1.4/glossary/0-9.html"),
+    ("/riftbound/1.4/glossary/q", "/riftbound/1.4/glossary/Q.html"),
+    ("/riftbound/1.4/337", "/riftbound/1.4/337.html"),
+    ("/riftbound/1.4/337.1.a", "/riftbound/1.4/337.html#337.1.a"),
+    ("/riftbound/1.4/337.4", "/riftbound/1.4/337.part2.html#337.4"),
+    ("/riftbound/1.4/337?part=2", "/riftbound/1.4/337.part2.html"),
+    ("/riftbound/1.4/300", "/riftbound/1.4/index.html#300"),
+    ("/riftbound/337.1.a", "/riftbound/1.4/337.html#337.1.a"),
+    ("/riftbound/compare/1.3/1.4", "/riftbound/compare/1.3--1.4.html"),
+    ("/riftbound/compare/1.3/1.4?chapter=300&page=2", "/riftbound/compare/1.3--1.4.ch300.p2.html"),
+])
+def test_layout_maps_each_path_to_its_file(url: str, file: str) -> None:
+    layout = Layout(places={("riftbound", "1.4"): {
+        "300": RulePlace(None), "337": RulePlace("337", 1), "337.1.a": RulePlace("337", 1),
+        "337.4": RulePlace("337", 2)}}, newest={"riftbound": "1.4"}, editions={"riftbound": ["1.3", "1.4"]})
+    assert layout.file_of(url) == file
+
+
+# -- choosing editions and the folder ------------------------------------------------------
+def test_select_editions(export_kb: KnowledgeBase) -> None:
+    assert select_editions(export_kb) == [("riftbound", "1.4"), ("testgame", "1"), ("testgame", "2")]
+    assert select_editions(export_kb, ["testgame"], ["2"]) == [("testgame", "2")]
+    with pytest.raises(QueryError, match="unknown ruleset"):
+        select_editions(export_kb, ["nope"])
+    with pytest.raises(QueryError, match="no built edition '9'"):
+        select_editions(export_kb, ["testgame"], ["9"])
+
+
+def test_an_earlier_export_is_replaced_and_other_folders_are_refused(export_kb: KnowledgeBase,
+                                                                     tmp_path: Path) -> None:
+    target = tmp_path / "pack"
+    export_site(export_kb, target, [("testgame", "1")])
+    (target / "stale.html").write_text("old", encoding="utf-8")
+    result = export_site(export_kb, target, [("testgame", "2")])
+    assert not (target / "stale.html").exists() and (target / "testgame" / "2" / "index.html").is_file()
+    assert not (target / "testgame" / "1").exists() and result.pages > 5
+    assert [p.name for p in tmp_path.iterdir()] == ["pack"]  # no work folders left behind
+    other = tmp_path / "notes"
+    other.mkdir()
+    (other / "mine.txt").write_text("keep", encoding="utf-8")
+    with pytest.raises(QueryError, match="not empty"):
+        export_site(export_kb, other, [("testgame", "2")])
+    assert (other / "mine.txt").read_text(encoding="utf-8") == "keep"
+
+
+def test_cli_exports_the_built_editions(excerpt_home: Path, tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = tmp_path / "pack"
+    result = runner.invoke(main, ["--home", str(excerpt_home), "export", str(out), "--check", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["editions"] == [{"ruleset": "riftbound", "edition": "1.4"}] and data["problems"] == []
+    assert (out / "riftbound" / "1.4" / "337.html").is_file()
+    bad = runner.invoke(main, ["--home", str(excerpt_home), "export", str(tmp_path / "x"), "-e", "9.9"])
+    assert bad.exit_code == 1 and "no built edition '9.9'" in bad.stderr and "Traceback" not in bad.output
+
+
+# -- the real documents ------------------------------------------------------------------
+@requires_shared
+def test_magic_2026_exports_with_every_link_resolving(full_kb: KnowledgeBase, tmp_path: Path) -> None:
+    result = export_site(full_kb, tmp_path / "mtg", [("mtg", "2026-01-16")], check=True)
+    assert result.problems == []
+    rules = full_kb.edition("mtg", "2026-01-16").edition.rules
+    data = read_index_script((tmp_path / "mtg" / "search" / "mtg" / "2026-01-16.js").read_text(encoding="utf-8"))
+    assert data["numbers"] == list(rules) and len(rules) > 3000
+    page = (tmp_path / "mtg" / "mtg" / "2026-01-16" / "702.html").read_text(encoding="utf-8")
+    assert 'id="702.2"' in page and "Part 1 of" in page

@@ -1,0 +1,1054 @@
+/* rulekb offline search: the server's search (kb/search) in the browser, over an index
+   written by `rulekb export` (kb/export/search_index.py). No server, no external assets.
+
+   The same query language (words, "phrases", rule numbers in any loose form, in:337,
+   word*, -word, +word, a AND b, a OR b, ruleset:/edition:), the same ranking (numbers
+   first, then the defining rules of a named term, then BM25F from the server's own
+   per-word impacts, with the coordination and word-pair bonuses), the same typo
+   correction and excerpts. Each function names the Python function it mirrors.
+
+   In a page: reads ?q=&ruleset=&edition=&in=&page= and the catalog the exporter wrote into
+   search.html, loads search/<ruleset>/<edition>.js, shows the results. In node:
+   require("offline-search.js") gives the functions (bench/export.py compares them with the
+   server). */
+(function (root) {
+  "use strict";
+
+  // -- words (kb/search/schema.py) ---------------------------------------------------
+  var WORD_SRC = "[\\p{L}\\p{N}_]+(?:\\.[\\p{L}\\p{N}_]+)*";
+  function wordRe() { return new RegExp(WORD_SRC, "gu"); }
+  var STOP_WORDS = toSet(("a an and are as at be by for from in into is it its of on or so " +
+    "such than that the their them then there these they this those to was were which with s t").split(" "));
+
+  function toSet(list) { var s = Object.create(null); list.forEach(function (w) { s[w] = true; }); return s; }
+  function has(set, key) { return Object.prototype.hasOwnProperty.call(set, key); }
+  function words(text) { return text.match(wordRe()) || []; }
+
+  /* Porter stemmer exactly as whoosh.lang.porter.stem (including its anchored matches). */
+  var STEP2 = {ational: "ate", tional: "tion", enci: "ence", anci: "ance", izer: "ize", bli: "ble",
+    alli: "al", entli: "ent", eli: "e", ousli: "ous", ization: "ize", ation: "ate", ator: "ate",
+    alism: "al", iveness: "ive", fulness: "ful", ousness: "ous", aliti: "al", iviti: "ive",
+    biliti: "ble", logi: "log"};
+  var STEP3 = {icate: "ic", ative: "", alize: "al", iciti: "ic", ical: "ic", ful: "", ness: ""};
+  var C = "[^aeiouy]+", V = "[aeiou]+";
+  var MGR0 = new RegExp("^(" + C + ")?" + V + C);
+  var MEQ1 = new RegExp("^(" + C + ")?" + V + C + "(" + V + ")?$");
+  var MGR1 = new RegExp("^(" + C + ")?" + V + C + V + C);
+  var S_V = new RegExp("^(" + C + ")?[aeiouy]");
+  var C_V = new RegExp("^" + C + "[aeiouy][^aeiouwxy]$");
+  var ED_ING = /^(.*)(ed|ing)$/;
+  var AT_BL_IZ = /^(at|bl|iz)$/;
+  var STEP1B = /^([^aeiouylsz])\1$/;
+  var STEP2_RE = /^(.+?)(ational|tional|enci|anci|izer|bli|alli|entli|eli|ousli|ization|ation|ator|alism|iveness|fulness|ousness|aliti|iviti|biliti|logi)$/;
+  var STEP3_RE = /^(.+?)(icate|ative|alize|iciti|ical|ful|ness)$/;
+  var STEP4_1 = /^(.+?)(al|ance|ence|er|ic|able|ible|ant|ement|ment|ent|ou|ism|ate|iti|ous|ive|ize)$/;
+  var STEP4_2 = /^(.+?)(s|t)(ion)$/;
+  var STEP5 = /^(.+?)e$/;
+
+  function porter(w) {
+    if (w.length < 3) return w;
+    var firstY = w[0] === "y", m, st;
+    if (firstY) w = "Y" + w.slice(1);
+    if (w.endsWith("s")) {
+      if (w.endsWith("sses")) w = w.slice(0, -2);
+      else if (w.endsWith("ies")) w = w.slice(0, -2);
+      else if (w[w.length - 2] !== "s") w = w.slice(0, -1);
+    }
+    if (w.endsWith("eed")) {
+      if (MGR0.test(w.slice(0, -3))) w = w.slice(0, -1);
+    } else if ((m = ED_ING.exec(w))) {
+      st = m[1];
+      if (S_V.test(st)) {
+        w = st;
+        if (AT_BL_IZ.test(w)) w += "e";
+        else if (STEP1B.test(w)) w = w.slice(0, -1);
+        else if (C_V.test(w)) w += "e";
+      }
+    }
+    if (w.endsWith("y")) { st = w.slice(0, -1); if (S_V.test(st)) w = st + "i"; }
+    if ((m = STEP2_RE.exec(w)) && MGR0.test(m[1])) w = m[1] + STEP2[m[2]];
+    if ((m = STEP3_RE.exec(w)) && MGR0.test(m[1])) w = m[1] + STEP3[m[2]];
+    if ((m = STEP4_1.exec(w))) { if (MGR1.test(m[1])) w = m[1]; }
+    else if ((m = STEP4_2.exec(w))) { st = m[1] + m[2]; if (MGR1.test(st)) w = st; }
+    if ((m = STEP5.exec(w))) {
+      st = m[1];
+      if (MGR1.test(st) || (MEQ1.test(st) && !C_V.test(st))) w = st;
+    }
+    if (w.endsWith("ll") && MGR1.test(w)) w = w.slice(0, -1);
+    if (firstY) w = "y" + w.slice(1);
+    return w;
+  }
+
+  var stemCache = Object.create(null);
+  /* analyse(): tokenise, lower-case, drop stop words, stem. */
+  function analyse(text) {
+    var out = [];
+    words(text).forEach(function (t) {
+      t = t.toLowerCase();
+      if (has(STOP_WORDS, t)) return;
+      var s = stemCache[t];
+      if (s === undefined) { s = stemCache[t] = porter(t); }
+      out.push(s);
+    });
+    return out;
+  }
+  /* stem(): the index form of one word ("" for a stop word). */
+  function stem(word) { var a = analyse(word); return a.length ? a[0] : ""; }
+
+  // -- rule numbers (kb/numbers.py) --------------------------------------------------
+  var PREFIX = /^\s*(?:(?:comprehensive\s+)?rules?|cr|r\.?|§)?\s*/i;
+  var BODY = /^(\d{1,3})((?:\.(?:\d{1,3}|[a-z]{1,2})|(?<=\d)[a-z]{1,2})*)\.?\s*$/i;
+
+  function NumberError(message) { this.message = message; }
+
+  function parseNumber(text) {
+    if (text.length > 64) throw new NumberError("a rule number is at most 64 characters");
+    var body = text.trim().replace(/^[\[\]()]+|[\[\]()]+$/g, "").replace(PREFIX, "").trim();
+    var m = BODY.exec(body);
+    if (!m) throw new NumberError("not a rule number: " + pyRepr(text.trim().slice(0, 40)));
+    var segs = [m[1]].concat(m[2].match(/\d+|[a-z]+/gi) || []);
+    return segs.map(function (s) { return s.toLowerCase(); });
+  }
+  function tryParseNumber(text) { try { return parseNumber(text); } catch (e) { if (e instanceof NumberError) return null; throw e; } }
+  function isAlpha(s) { return /^\p{L}+$/u.test(s); }
+  function formatNumber(segs, style) {
+    if (style === "dotted") return segs.join(".");
+    var out = segs[0];
+    for (var i = 1; i < segs.length; i++) {
+      out += (/^[a-z]+$/i.test(segs[i]) && !/^[a-z]+$/i.test(segs[i - 1])) ? segs[i] : "." + segs[i];
+    }
+    return out;
+  }
+  function keyOf(segs) { return segs.map(function (s) { return /^\d+$/.test(s) ? "0:" + parseInt(s, 10) : "1:" + s; }).join("|"); }
+  function compareSegs(a, b) {
+    for (var i = 0; i < Math.min(a.length, b.length); i++) {
+      var x = a[i], y = b[i], xd = /^\d+$/.test(x), yd = /^\d+$/.test(y);
+      if (xd !== yd) return xd ? -1 : 1;
+      if (xd) { var d = parseInt(x, 10) - parseInt(y, 10); if (d) return d; }
+      else if (x !== y) return x < y ? -1 : 1;
+    }
+    return a.length - b.length;
+  }
+  function sameSeg(x, y) { return keyOf([x]) === keyOf([y]); }
+
+  function pyRepr(s) { return "'" + s.replace(/\\/g, "\\\\").replace(/'/g, "\\'") + "'"; }
+
+  // -- the query language (kb/search/query.py) ---------------------------------------
+  var MAX_QUERY_CHARS = 500, MAX_ATOMS = 32;
+  var QUESTION_WORDS = toSet("what whats how does do did who whom why i me my we our mean means meaning define definition explain happens happen".split(" "));
+  var LEADING_WORDS = toSet("when where which whose how why who what whats is are does do did can could should would will may must i you we".split(" "));
+  var FILTER_KEYS = {"in": "section", section: "section", within: "section", ruleset: "ruleset", edition: "edition"};
+  var QUOTES = {'"': '"', "\u201c": "\u201d", "\u201e": "\u201d", "\u00ab": "\u00bb"};
+  var CLOSING = toSet(['"', "\u201d", "\u00bb"]);
+  var NUMBER_LIKE = /^\d{1,4}(?:\.(?:\d{1,4}|[a-z]{1,2}))*[a-z]?\.?$/i;
+  var RULE_WORDS = toSet(["rule", "rules", "cr", "r", "§"]);
+  var EDGE_PUNCT = "()[]{},;:!?.…\u2013\u2014";
+
+  function SearchError(message, detail, status) {
+    this.message = message; this.detail = detail || {}; this.status = status || 400;
+  }
+  function syntaxError(message, position) {
+    return new SearchError(message, {position: position === undefined ? null : position}, 400);
+  }
+  function isSpace(ch) { return /\s/.test(ch); }
+  function strip(s, chars) {
+    var a = 0, b = s.length;
+    while (a < b && chars.indexOf(s[a]) >= 0) a++;
+    while (b > a && chars.indexOf(s[b - 1]) >= 0) b--;
+    return s.slice(a, b);
+  }
+  function rstrip(s, chars) { var b = s.length; while (b > 0 && chars.indexOf(s[b - 1]) >= 0) b--; return s.slice(0, b); }
+  function lowerWords(text) { return words(text).map(function (w) { return w.toLowerCase(); }); }
+
+  function checkCharacters(text) {
+    if (typeof text !== "string") throw syntaxError("the query must be text");
+    if (text.length > MAX_QUERY_CHARS) {
+      throw syntaxError("the query is too long (" + text.length + " characters; at most " + MAX_QUERY_CHARS + ")", MAX_QUERY_CHARS);
+    }
+    for (var i = 0; i < text.length; i++) {
+      var ch = text[i];
+      if (ch === "\t" || ch === "\n" || ch === "\r") continue;
+      if (/\p{Cc}/u.test(ch)) {
+        var hex = ch.charCodeAt(0).toString(16).toUpperCase();
+        throw syntaxError("control character U+" + "0000".slice(hex.length) + hex + " at position " + i + ": queries are plain text", i);
+      }
+      var code = text.charCodeAt(i);
+      if (code >= 0xD800 && code <= 0xDBFF && i + 1 < text.length && text.charCodeAt(i + 1) >= 0xDC00 && text.charCodeAt(i + 1) <= 0xDFFF) { i++; continue; }
+      if (code >= 0xD800 && code <= 0xDFFF) throw syntaxError("invalid character at position " + i, i);
+    }
+    text = text.replace(/\p{Cf}/gu, "").normalize("NFC");
+    return text.replace(/\s/g, " ");
+  }
+
+  function Atom(kind, text, ws, segments, start, end) {
+    this.kind = kind; this.text = text; this.words = ws || []; this.segments = segments || [];
+    this.start = start || 0; this.end = end || 0;
+  }
+
+  function parseQuery(text) {
+    text = checkCharacters(text);
+    var query = {text: text, clauses: [], sections: [], ruleset: null, edition: null, dropped: []};
+    var tokens = tokenize(text, query);
+    query.clauses = clausesOf(tokens);
+    dropQuestionWords(query);
+    var atoms = allAtoms(query);
+    if (atoms.length > MAX_ATOMS) throw syntaxError("too many words and phrases (" + atoms.length + "; at most " + MAX_ATOMS + ")");
+    if (!query.clauses.length) {
+      if (query.sections.length || query.ruleset || query.edition) throw syntaxError("nothing to search for: add words or a rule number to the filter");
+      if (query.dropped.length) {
+        throw syntaxError("nothing to search for: " + pyRepr(query.dropped.join(" ")) + " has only words too common to search; add a word from the rules");
+      }
+      throw syntaxError("the query is empty: type words, a phrase in quotes or a rule number");
+    }
+    if (query.clauses.every(function (c) { return c.mode === "not"; })) throw syntaxError("NOT and '-' only leave rules out: add a word to search for", 0);
+    return query;
+  }
+
+  function allAtoms(q) { var out = []; q.clauses.forEach(function (c) { out.push.apply(out, c.atoms); }); return out; }
+  function numberAtoms(q) {
+    var out = [];
+    q.clauses.forEach(function (c) { if (c.mode !== "not") c.atoms.forEach(function (a) { if (a.kind === "number") out.push(a); }); });
+    return out;
+  }
+  function onlyNumbers(q) { return q.clauses.length > 0 && allAtoms(q).every(function (a) { return a.kind === "number"; }); }
+  function isPlain(q) {
+    return q.clauses.length > 0 && q.clauses.every(function (c) {
+      return c.mode === "should" && c.atoms.length === 1 && (c.atoms[0].kind === "word" || c.atoms[0].kind === "phrase");
+    });
+  }
+
+  function tokenize(text, query) {
+    var tokens = [], i = 0, n = text.length;
+    while (i < n) {
+      var ch = text[i];
+      if (isSpace(ch)) { i++; continue; }
+      var modifier = "";
+      if ((ch === "+" || ch === "-") && i + 1 < n && (has(QUOTES, text[i + 1]) || isAlpha(text[i + 1]))) {
+        modifier = ch; i += 1; ch = text[i];
+      }
+      if (has(QUOTES, ch)) {
+        var close = -1;
+        [QUOTES[ch], '"', "\u201d"].forEach(function (q) {
+          var p = text.indexOf(q, i + 1);
+          if (p >= 0 && (close < 0 || p < close)) close = p;
+        });
+        if (close < 0) throw syntaxError("unbalanced quote: the " + ch + " at position " + i + " is never closed", i);
+        var inner = text.slice(i + 1, close);
+        var ws = lowerWords(inner);
+        if (!ws.length) throw syntaxError("the quotes at position " + i + " hold no words", i);
+        var atom = new Atom(ws.length > 1 ? "phrase" : "word", inner, ws, [], i, close + 1);
+        tokens.push({kind: "atom", text: text.slice(i, close + 1), start: i, end: close + 1, atom: atom, modifier: modifier});
+        i = close + 1;
+        continue;
+      }
+      if (has(CLOSING, ch)) throw syntaxError("unbalanced quote: the " + ch + " at position " + i + " closes nothing", i);
+      var j = i;
+      while (j < n && !isSpace(text[j]) && !has(QUOTES, text[j]) && !has(CLOSING, text[j])) j++;
+      var token = readToken(text.slice(i, j), i, query, modifier);
+      if (token) tokens.push(token);
+      i = j;
+    }
+    return joinRuleWords(tokens);
+  }
+
+  function readToken(raw, start, query, modifier) {
+    var end = start + raw.length;
+    if ((raw === "AND" || raw === "OR" || raw === "NOT") && !modifier) return {kind: "op", text: raw, start: start, end: end, atom: null, modifier: ""};
+    var colon = raw.indexOf(":");
+    if (colon >= 0 && has(FILTER_KEYS, raw.slice(0, colon).toLowerCase()) && !modifier) {
+      readFilter(FILTER_KEYS[raw.slice(0, colon).toLowerCase()], raw.slice(0, colon), raw.slice(colon + 1), start, query);
+      return null;
+    }
+    if (raw.indexOf("*") >= 0) return {kind: "atom", text: raw, start: start, end: end, atom: readPrefix(raw, start), modifier: modifier};
+    var bare = strip(raw, EDGE_PUNCT + "'\"\u2019");
+    var bareTrim = rstrip(bare, ".");
+    if (NUMBER_LIKE.test(bare) && (bareTrim.indexOf(".") >= 0 || bareTrim.length >= 3)) {
+      var segs = tryParseNumber(bare);
+      if (segs && segs.length) {
+        return {kind: "atom", text: raw, start: start, end: end, atom: new Atom("number", bareTrim, [], segs, start, end), modifier: modifier};
+      }
+    }
+    var ws = lowerWords(raw);
+    if (!ws.length) return null;
+    return {kind: "atom", text: raw, start: start, end: end, modifier: modifier,
+            atom: new Atom(ws.length > 1 ? "phrase" : "word", raw, ws, [], start, end)};
+  }
+
+  function readFilter(kind, key, value, start, query) {
+    value = value.trim();
+    var where = start + key.length + 1;
+    if (!value) {
+      var example = {section: "in:337", ruleset: "ruleset:mtg", edition: "edition:1.4"}[kind];
+      throw syntaxError(key + ": needs a value, e.g. " + example, where);
+    }
+    if (kind === "section") {
+      var segs = tryParseNumber(value);
+      if (!segs) throw syntaxError(key + ": needs a rule number, e.g. in:337 (got " + pyRepr(value.slice(0, 40)) + ")", where);
+      query.sections.push([rstrip(value, "."), segs]);
+    } else if (kind === "ruleset") {
+      if (query.ruleset && query.ruleset !== value) throw syntaxError("the query names two rulesets", start);
+      query.ruleset = value;
+    } else {
+      if (query.edition && query.edition !== value) throw syntaxError("the query names two editions", start);
+      query.edition = value;
+    }
+  }
+
+  function readPrefix(raw, start) {
+    var body = rstrip(raw, "*"), star = raw.indexOf("*");
+    if (body.indexOf("*") >= 0) throw syntaxError("'*' at position " + (start + star) + " is only allowed at the end of a word (prio*)", start + star);
+    var ws = words(body);
+    if (ws.length !== 1 || ws[0].length < 2 || ws[0] !== strip(body, EDGE_PUNCT)) {
+      throw syntaxError("'*' at position " + (start + star) + " needs at least two letters of one word before it (prio*)", start + star);
+    }
+    return new Atom("prefix", raw, [ws[0].toLowerCase()], [], start, start + raw.length);
+  }
+
+  function joinRuleWords(tokens) {
+    var out = [];
+    tokens.forEach(function (tok) {
+      var prev = out.length ? out[out.length - 1] : null;
+      if (tok.atom && tok.atom.kind === "number" && prev && prev.atom && !prev.modifier &&
+          prev.atom.kind === "word" && has(RULE_WORDS, prev.atom.words[0])) {
+        out.pop();
+        tok.modifier = prev.modifier || tok.modifier;
+      }
+      out.push(tok);
+    });
+    return out;
+  }
+
+  function clausesOf(tokens) {
+    var clauses = [], i = 0, n = tokens.length, mustNext = false;
+    while (i < n) {
+      var tok = tokens[i], negate = false;
+      if (tok.kind === "op" && tok.text === "NOT") {
+        if (i + 1 >= n || tokens[i + 1].kind === "op") throw syntaxError("NOT at position " + tok.start + " needs a word after it", tok.start);
+        negate = true; i += 1; tok = tokens[i];
+      } else if (tok.kind === "op") {
+        var before = i ? tokens[i - 1].text : "";
+        throw syntaxError(tok.text + " at position " + tok.start + " needs a word on each side (it has " + (before || "nothing") + " before it)", tok.start);
+      }
+      var mode = negate || tok.modifier === "-" ? "not" : tok.modifier === "+" ? "must" : "should";
+      var clause = {atoms: [tok.atom], mode: mode};
+      i += 1;
+      while (i < n && tokens[i].kind === "op" && tokens[i].text === "OR") {
+        var nxt = i + 1 < n ? tokens[i + 1] : null;
+        if (!nxt || nxt.kind === "op") {
+          throw syntaxError("OR at position " + tokens[i].start + " needs a word on each side (it has " + (nxt ? nxt.text : "nothing") + " after it)", tokens[i].start);
+        }
+        if (nxt.modifier || mode === "not") {
+          throw syntaxError("OR at position " + tokens[i].start + " cannot join a left-out or required word; use parentheses-free forms like a OR b", tokens[i].start);
+        }
+        clause.atoms.push(nxt.atom);
+        i += 2;
+      }
+      if (mustNext && mode === "should") clause.mode = "must";
+      mustNext = false;
+      if (i < n && tokens[i].kind === "op" && tokens[i].text === "AND") {
+        var after = i + 1 < n ? tokens[i + 1] : null;
+        if (!after || (after.kind === "op" && after.text !== "NOT")) {
+          throw syntaxError("AND at position " + tokens[i].start + " needs a word on each side (it has " + (after ? after.text : "nothing") + " after it)", tokens[i].start);
+        }
+        if (clause.mode === "should") clause.mode = "must";
+        mustNext = true;
+        i += 1;
+      }
+      clauses.push(clause);
+    }
+    return clauses;
+  }
+
+  function dropQuestionWords(query) {
+    function searchable(a) { return a.kind !== "word" || !!stem(a.words[0]); }
+    var kept = [];
+    query.clauses.forEach(function (c) {
+      var atoms = c.atoms.filter(searchable);
+      c.atoms.forEach(function (a) { if (!searchable(a)) query.dropped.push(a.text); });
+      if (atoms.length) kept.push({atoms: atoms, mode: c.mode});
+    });
+    function plainWord(c, set) { return c.mode === "should" && c.atoms.length === 1 && c.atoms[0].kind === "word" && has(set, c.atoms[0].words[0]); }
+    var questions = kept.filter(function (c) { return plainWord(c, QUESTION_WORDS); });
+    for (var i = 0; i < kept.length; i++) {
+      if (!plainWord(kept[i], LEADING_WORDS)) break;
+      if (questions.indexOf(kept[i]) < 0) questions.push(kept[i]);
+    }
+    if (questions.length < kept.filter(function (c) { return c.mode !== "not"; }).length) {
+      questions.forEach(function (c) { query.dropped.push(c.atoms[0].text); });
+      kept = kept.filter(function (c) { return questions.indexOf(c) < 0; });
+    }
+    query.clauses = kept;
+  }
+
+  // -- typo tolerance (kb/search/spelling.py) ------------------------------------------
+  /* Damerau-Levenshtein distance with unrestricted transpositions (rapidfuzz's
+     DamerauLevenshtein.distance), on code points. */
+  function damerau(a, b) {
+    a = Array.from(a); b = Array.from(b);
+    var la = a.length, lb = b.length, INF = la + lb, da = Object.create(null), i, j;
+    var d = [];
+    for (i = 0; i <= la + 1; i++) d.push(new Array(lb + 2).fill(0));
+    d[0][0] = INF;
+    for (i = 0; i <= la; i++) { d[i + 1][0] = INF; d[i + 1][1] = i; }
+    for (j = 0; j <= lb; j++) { d[0][j + 1] = INF; d[1][j + 1] = j; }
+    for (i = 1; i <= la; i++) {
+      var db = 0;
+      for (j = 1; j <= lb; j++) {
+        var i1 = da[b[j - 1]] || 0, j1 = db, cost = 1;
+        if (a[i - 1] === b[j - 1]) { cost = 0; db = j; }
+        d[i + 1][j + 1] = Math.min(d[i][j] + cost, d[i + 1][j] + 1, d[i][j + 1] + 1,
+                                   d[i1][j1] + (i - i1 - 1) + 1 + (j - j1 - 1));
+      }
+      da[a[i - 1]] = i;
+    }
+    return d[la + 1][lb + 1];
+  }
+
+  function Speller(wordsList, counts, known) {
+    this.words = wordsList;
+    this.counts = Object.create(null);
+    for (var i = 0; i < wordsList.length; i++) this.counts[wordsList[i]] = counts[i];
+    this.known = toSet(known);
+  }
+  Speller.prototype.isKnown = function (word) {
+    var s = stem(word);
+    return !s || has(this.known, s) || !isAlpha(word);
+  };
+  Speller.prototype.suggest = function (word) {
+    var len = Array.from(word).length;
+    if (len < 3 || this.isKnown(word)) return null;
+    var allowed = len <= 6 ? 1 : 2, found = [];
+    for (var i = 0; i < this.words.length; i++) {
+      var w = this.words[i];
+      if (Math.abs(Array.from(w).length - len) > allowed) continue;
+      var dist = damerau(word, w);
+      if (dist <= allowed) found.push([w, dist, i]);
+    }
+    found.sort(function (x, y) { return x[1] - y[1] || x[2] - y[2]; });
+    found = found.slice(0, 20).filter(function (f) { return f[1] <= 1 || f[0][0] === word[0]; });
+    if (!found.length) return null;
+    var self = this;
+    found.sort(function (x, y) {
+      return x[1] - y[1] || (self.counts[y[0]] || 0) - (self.counts[x[0]] || 0) || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0);
+    });
+    return found[0][0];
+  };
+
+  // -- excerpts (kb/search/excerpt.py) ---------------------------------------------
+  var EXCERPT_CHARS = 240;
+  function matcher(stems, prefixes) {
+    return function (word) {
+      var low = word.toLowerCase();
+      if (has(stems, stem(low))) return true;
+      for (var i = 0; i < prefixes.length; i++) if (low.startsWith(prefixes[i])) return true;
+      return false;
+    };
+  }
+  function countMatches(text, matches) { return words(text).filter(matches).length; }
+  function escapeHtml(s) {
+    return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
+  }
+  /* The excerpt as pieces [{text, mark}] (the page builds DOM nodes from them). */
+  function excerptParts(text, matches, width) {
+    width = width || EXCERPT_CHARS;
+    var spans = [], re = wordRe(), m;
+    while ((m = re.exec(text))) if (matches(m[0])) spans.push([m.index, m.index + m[0].length]);
+    var start = 0, end = text.length;
+    if (text.length > width) {
+      var first = spans.length ? spans[0][0] : 0;
+      start = Math.max(0, first - Math.floor(width / 4));
+      if (start) { var sp = text.indexOf(" ", start); start = (sp >= 0 && sp < first) ? sp + 1 : start; }
+      end = Math.min(text.length, start + width);
+      if (end < text.length) { var sp2 = text.lastIndexOf(" ", end - 1); end = (sp2 >= start && sp2 > start) ? sp2 : end; }
+    }
+    var out = [{text: start ? "…" : "", mark: false}], pos = start;
+    spans.forEach(function (s) {
+      if (s[0] < start || s[1] > end) return;
+      out.push({text: text.slice(pos, s[0]), mark: false});
+      out.push({text: text.slice(s[0], s[1]), mark: true});
+      pos = s[1];
+    });
+    out.push({text: text.slice(pos, end), mark: false});
+    out.push({text: end < text.length ? "…" : "", mark: false});
+    return out.filter(function (p) { return p.text; });
+  }
+  function excerpt(text, matches, width) {
+    return excerptParts(text, matches, width).map(function (p) {
+      return p.mark ? "<mark>" + escapeHtml(p.text) + "</mark>" : escapeHtml(p.text);
+    }).join("");
+  }
+
+  // -- one edition's search (kb/search/searcher.py, kb/search/scoring.py) -------------
+  var SPELLED = "zero one two three four five six seven eight nine ten eleven twelve thirteen".split(" ");
+  var NUMBER_WORDS = null;
+  function numberWords() {
+    if (!NUMBER_WORDS) {
+      NUMBER_WORDS = Object.create(null);
+      SPELLED.forEach(function (w, i) { NUMBER_WORDS[stem(w)] = String(i); });
+      SPELLED.forEach(function (w, i) { NUMBER_WORDS[String(i)] = stem(w); });
+    }
+    return NUMBER_WORDS;
+  }
+  var MAX_LIMIT = 100, MAX_OFFSET = 5000, MAX_PREFIX_WORDS = 64;
+  var KINDS = {r: "rule", s: "section", c: "chapter"};
+
+  function Edition(data) {
+    this.data = data;
+    this.ruleset = data.ruleset; this.edition = data.edition; this.style = data.style;
+    this.ranking = data.ranking;
+    this.numbers = data.numbers;
+    this.parents = data.parents;
+    this.children = data.numbers.map(function () { return []; });
+    this.keys = new Map();
+    this.sortedKeys = [];
+    for (var d = 0; d < data.numbers.length; d++) {
+      if (data.parents[d] >= 0) this.children[data.parents[d]].push(d);
+      var segs = parseNumber(data.numbers[d]);
+      this.keys.set(keyOf(segs), d);
+      this.sortedKeys.push(segs);
+    }
+    this.sortedKeys.sort(compareSegs);
+    this.docOf = new Map(data.numbers.map(function (n, i) { return [n, i]; }));
+    this.stemId = new Map(data.stems.map(function (s, i) { return [s, i]; }));
+    this.cache = new Map();
+    this.speller = new Speller(data.words, data.counts, data.known);
+    this.terms = new Map();
+    var self = this;
+    data.terms.forEach(function (t) { self.terms.set(t.match, t); });
+  }
+
+  /* Impacts.word: BM25F score of every rule with this stem (a Map doc → score). */
+  Edition.prototype.word = function (s) {
+    var found = this.cache.get(s);
+    if (found) return found;
+    found = new Map();
+    var id = this.stemId.get(s);
+    if (id !== undefined) {
+      var p = this.data.postings[id], half = p.length / 2, d = 0;
+      for (var i = 0; i < half; i++) { d += p[i]; found.set(d, p[half + i]); }
+    }
+    this.cache.set(s, found);
+    return found;
+  };
+  /* Impacts.prefix: the best score per rule of any stem starting so (64 at most). */
+  Edition.prototype.prefix = function (prefix) {
+    var ws = [], seen = Object.create(null), stems = this.data.stems, bits = this.data.stem_fields;
+    for (var f = 0; f < this.data.fields.length; f++) {
+      for (var i = 0; i < stems.length; i++) {
+        if (!(bits[i] & (1 << f)) || !stems[i].startsWith(prefix)) continue;
+        if (!has(seen, stems[i])) { seen[stems[i]] = true; ws.push(stems[i]); }
+        if (ws.length >= MAX_PREFIX_WORDS) break;
+      }
+    }
+    var out = new Map(), self = this;
+    ws.forEach(function (w) {
+      self.word(w).forEach(function (s, d) { if (s > (out.get(d) || 0)) out.set(d, s); });
+    });
+    return out;
+  };
+  Edition.prototype.tokens = function (d) { return this.data.tokens[d]; };
+  Edition.prototype.idOf = function (s) { var id = this.stemId.get(s); return id === undefined ? -3 : id; };
+  /* Impacts.phrase: rules with these stems next to each other. */
+  Edition.prototype.phrase = function (stems) {
+    var self = this, parts = stems.map(function (s) { return self.word(s); });
+    if (!parts.length || parts.some(function (p) { return !p.size; })) return new Map();
+    var smallest = parts[0];
+    parts.forEach(function (p) { if (p.size < smallest.size) smallest = p; });
+    var ids = stems.map(function (s) { return self.idOf(s); }), out = new Map();
+    smallest.forEach(function (_, d) {
+      if (!parts.every(function (p) { return p.has(d); })) return;
+      if (!contains(self.tokens(d), ids)) return;
+      var sum = 0;
+      parts.forEach(function (p) { sum += p.get(d); });
+      out.set(d, sum);
+    });
+    return out;
+  };
+  function contains(tokens, ids) {
+    outer: for (var i = 0; i <= tokens.length - ids.length; i++) {
+      for (var k = 0; k < ids.length; k++) if (tokens[i + k] !== ids[k]) continue outer;
+      return true;
+    }
+    return false;
+  }
+  function near(tokens, a, b, slop) {
+    var lastA = -1e6;
+    for (var i = 0; i < tokens.length; i++) {
+      if (tokens[i] === a) lastA = i;
+      else if (tokens[i] === b && i - lastA > 0 && i - lastA <= slop) return true;
+    }
+    return false;
+  }
+  function union(parts) {
+    var out = new Map();
+    parts.forEach(function (p) { p.forEach(function (s, d) { out.set(d, (out.get(d) || 0) + s); }); });
+    return out;
+  }
+  function bestOf(a, b) {
+    var out = new Map(a);
+    b.forEach(function (s, d) { if (s > (out.get(d) || 0)) out.set(d, s); });
+    return out;
+  }
+  /* heapq.nlargest over (score, -doc): best score first, lower document number on ties. */
+  function largest(entries, n) {
+    entries.sort(function (x, y) { return y[1] - x[1] || x[0] - y[0]; });
+    return entries.slice(0, n);
+  }
+
+  Edition.prototype.find = function (segs) { var d = this.keys.get(keyOf(segs)); return d === undefined ? null : this.numbers[d]; };
+  Edition.prototype.ancestors = function (number) {
+    var out = [], p = this.parents[this.docOf.get(number)];
+    while (p >= 0) { out.push(this.numbers[p]); p = this.parents[p]; }
+    return out.reverse();
+  };
+  Edition.prototype.subtree = function (number) {
+    var out = [], self = this;
+    (function walk(d) { out.push(self.numbers[d]); self.children[d].forEach(walk); })(this.docOf.get(number));
+    return out;
+  };
+  Edition.prototype.nearest = function (segs, limit) {
+    limit = limit || 5;
+    var keys = this.sortedKeys, lo = 0, hi = keys.length;
+    while (lo < hi) { var mid = (lo + hi) >> 1; if (compareSegs(keys[mid], segs) < 0) lo = mid + 1; else hi = mid; }
+    var i = lo, window = [];
+    for (var k = Math.max(0, i - limit); k < Math.min(keys.length, i + limit); k++) window.push(k);
+    function common(a) { var n = 0; while (n < a.length && n < segs.length && sameSeg(a[n], segs[n])) n++; return n; }
+    window.sort(function (x, y) { return common(keys[y]) - common(keys[x]) || Math.abs(x - i) - Math.abs(y - i); });
+    var self = this;
+    return window.slice(0, limit).map(function (k) { return self.find(keys[k]); });
+  };
+  Edition.prototype.inside = function (number, within) {
+    if (!within.length) return true;
+    var chain = this.ancestors(number).concat([number]);
+    return within.some(function (w) { return chain.indexOf(w) >= 0; });
+  };
+  Edition.prototype.docsWithin = function (within) {
+    var docs = new Set(), self = this;
+    within.forEach(function (w) { self.subtree(w).forEach(function (n) { docs.add(self.docOf.get(n)); }); });
+    return docs;
+  };
+
+  /* EditionSearcher.search: the API's search answer for a parsed query. */
+  Edition.prototype.search = function (parsed, options) {
+    options = options || {};
+    var limit = options.limit === undefined ? 10 : options.limit, offset = options.offset || 0;
+    if (!(limit >= 1 && limit <= MAX_LIMIT)) throw new SearchError("limit must be between 1 and " + MAX_LIMIT, {limit: limit});
+    if (!(offset >= 0 && offset <= MAX_OFFSET)) throw new SearchError("offset must be between 0 and " + MAX_OFFSET, {offset: offset});
+    var self = this;
+    var within = this.sectionsOf(parsed.sections.concat((options.sections || []).map(function (s) { return [s, null]; })));
+    var fixed = this.correct(parsed), corrected = fixed[0];
+    var out = {query: parsed.text, ruleset: this.ruleset, edition: this.edition, total: 0, offset: offset,
+               limit: limit, did_you_mean: fixed[1], jump: null, term: null, results: []};
+    var found = [], missing = [];
+    numberAtoms(corrected).forEach(function (a) {
+      var n = self.find(a.segments);
+      if (n === null) missing.push(a); else if (found.indexOf(n) < 0) found.push(n);
+    });
+    if (onlyNumbers(corrected)) {
+      if (missing.length && !found.length) {
+        out.did_you_mean = this.numbers.length ? this.nearest(missing[0].segments, 1)[0] : null;
+        return out;
+      }
+      var listing = (found.length === 1 ? this.subtree(found[0]) : found).filter(function (n) { return self.inside(n, within); });
+      out.jump = found.length === 1 ? found[0] : null;
+      out.total = listing.length;
+      out.results = listing.slice(offset, offset + limit).map(function (n) { return self.result(n, 0, "number", null); });
+      return out;
+    }
+    var term = this.ranking.pin_terms ? this.termOf(corrected) : null;
+    if (term) out.term = {term: term.name, kind: term.kind, definition: term.definition, defined_by: term.defined_by};
+    var scores = this.scores(corrected, missing, within);
+    var wanted = offset + limit + found.length + (term ? term.defined_by.length : 0);
+    var best = largest(Array.from(scores.entries()), wanted);
+    var hits = best.map(function (e) { return [self.numbers[e[0]], e[1]]; });
+    var score = new Map(hits), top = hits.length ? hits[0][1] : 0;
+    var pinnedNumbers = found.filter(function (n) { return self.inside(n, within); });
+    var pinnedTerms = (term ? term.defined_by : []).filter(function (n) { return self.inside(n, within); });
+    pinnedTerms.sort(function (a, b) { return self.docOf.get(a) - self.docOf.get(b); });
+    var ranked = [], seen = new Set();
+    pinnedNumbers.map(function (n) { return [n, "number"]; }).concat(pinnedTerms.map(function (n) { return [n, "term"]; }))
+      .forEach(function (p) {
+        if (!seen.has(p[0])) { ranked.push([p[0], Math.max(top, score.get(p[0]) || 0), p[1]]); seen.add(p[0]); }
+      });
+    var extra = 0;
+    seen.forEach(function (n) { if (!scores.has(self.docOf.get(n))) extra++; });
+    hits.forEach(function (h) { if (!seen.has(h[0])) { ranked.push([h[0], h[1], "words"]); seen.add(h[0]); } });
+    var marks = this.marks(corrected);
+    out.total = scores.size + extra;
+    out.results = ranked.slice(offset, offset + limit).map(function (r) { return self.result(r[0], r[1], r[2], marks); });
+    return out;
+  };
+
+  Edition.prototype.sectionsOf = function (wanted) {
+    var self = this;
+    return wanted.map(function (w) {
+      var segs = w[1];
+      if (!segs || !segs.length) {
+        segs = tryParseNumber(w[0]);
+        if (!segs) throw new SearchError("a section filter needs a rule number, e.g. in:337 (got " + pyRepr(w[0].slice(0, 40)) + ")", {section: w[0].slice(0, 64)});
+      }
+      var n = self.find(segs);
+      if (n === null) {
+        var number = formatNumber(segs, self.style);
+        throw new SearchError("there is no rule " + number + " to search in (" + self.ruleset + " " + self.edition + ")",
+                              {section: number, nearest: self.nearest(segs)}, 404);
+      }
+      return n;
+    });
+  };
+
+  Edition.prototype.termOf = function (parsed) {
+    if (!isPlain(parsed)) return null;
+    var ws = [];
+    allAtoms(parsed).forEach(function (a) { ws.push.apply(ws, a.words); });
+    ws = ws.join(" ").split(/\s+/).filter(Boolean);
+    var candidates = [ws];
+    if (ws.length && ws[ws.length - 1].endsWith("s")) candidates.push(ws.slice(0, -1).concat([ws[ws.length - 1].slice(0, -1)]));
+    candidates.push(ws.length ? ws.slice(0, -1).concat([ws[ws.length - 1] + "s"]) : []);
+    for (var i = 0; i < candidates.length; i++) {
+      var t = this.terms.get(candidates[i].join(" "));
+      if (t && t.defined_by.length) return t;
+    }
+    return null;
+  };
+
+  function sameCase(original, fixed) {
+    if (fixed === undefined || fixed === null) return original;
+    var upper = original.toUpperCase() === original && original.toLowerCase() !== original;
+    if (upper && Array.from(original).length > 1) return fixed.toUpperCase();
+    var first = original.slice(0, 1);
+    if (first.toUpperCase() === first && first.toLowerCase() !== first) return fixed.slice(0, 1).toUpperCase() + fixed.slice(1);
+    return fixed;
+  }
+
+  Edition.prototype.correct = function (parsed) {
+    var fixes = Object.create(null), any = false, self = this;
+    parsed.clauses.forEach(function (c) {
+      if (c.mode === "not") return;
+      c.atoms.forEach(function (a) {
+        if (a.kind !== "word" && a.kind !== "phrase") return;
+        a.words.forEach(function (w) {
+          var s = self.speller.suggest(w);
+          if (s && s !== w) { fixes[w] = s; any = true; }
+        });
+      });
+    });
+    if (!any) return [parsed, null];
+    function touched(a) { return a.words.some(function (w) { return has(fixes, w); }); }
+    var clauses = parsed.clauses.map(function (c) {
+      return {mode: c.mode, atoms: c.atoms.map(function (a) {
+        if (touched(a) && (a.kind === "word" || a.kind === "phrase")) {
+          var b = new Atom(a.kind, a.text, a.words.map(function (w) { return has(fixes, w) ? fixes[w] : w; }), a.segments, a.start, a.end);
+          return b;
+        }
+        return a;
+      })};
+    });
+    var text = parsed.text;
+    allAtoms(parsed).slice().sort(function (x, y) { return y.start - x.start; }).forEach(function (a) {
+      if ((a.kind === "word" || a.kind === "phrase") && touched(a)) {
+        var piece = text.slice(a.start, a.end).replace(wordRe(), function (m) {
+          var low = m.toLowerCase();
+          return sameCase(m, has(fixes, low) ? fixes[low] : null);
+        });
+        text = text.slice(0, a.start) + piece + text.slice(a.end);
+      }
+    });
+    var copy = Object.assign({}, parsed, {clauses: clauses});
+    return [copy, text];
+  };
+
+  Edition.prototype.atomScores = function (a) {
+    if (a.kind === "prefix") return this.prefix(a.words[0]);
+    var ws = a.kind === "number" ? [formatNumber(a.segments, this.style)] : a.words, stems = [];
+    ws.forEach(function (w) { stems.push.apply(stems, analyse(w)); });
+    if (!stems.length) return new Map();
+    if (stems.length === 1) {
+      var other = numberWords()[stems[0]];
+      if (other === undefined) return this.word(stems[0]);
+      return bestOf(this.word(stems[0]), this.word(other));
+    }
+    return this.phrase(stems);
+  };
+
+  /* EditionSearcher._scores: BM25F after AND, NOT, coordination, word pairs, sections. */
+  Edition.prototype.scores = function (parsed, missing, within) {
+    var should = [], must = [], nots = [], shouldStems = [], self = this, r = this.ranking;
+    parsed.clauses.forEach(function (c) {
+      var alts = c.atoms.filter(function (a) { return a.kind !== "number" || missing.indexOf(a) >= 0; })
+        .map(function (a) { return self.atomScores(a); });
+      if (!alts.length) return;
+      var part = alts.length === 1 ? alts[0] : union(alts);
+      ({should: should, must: must, not: nots})[c.mode].push(part);
+      if (c.mode === "should" && c.atoms.length === 1 && c.atoms[0].kind === "word") shouldStems.push(stem(c.atoms[0].words[0]));
+    });
+    var total = new Map();
+    if (must.length) {
+      var smallest = must[0];
+      must.forEach(function (p) { if (p.size < smallest.size) smallest = p; });
+      smallest.forEach(function (_, d) {
+        if (!must.every(function (p) { return p.has(d); })) return;
+        var sum = 0;
+        must.forEach(function (p) { sum += p.get(d); });
+        total.set(d, sum);
+      });
+      should.forEach(function (p) { p.forEach(function (s, d) { if (total.has(d)) total.set(d, total.get(d) + s); }); });
+    } else if (should.length) {
+      var hits = new Map();
+      should.forEach(function (p) {
+        p.forEach(function (s, d) { total.set(d, (total.get(d) || 0) + s); hits.set(d, (hits.get(d) || 0) + 1); });
+      });
+      if (should.length > 1 && r.coord) {
+        var n = should.length;
+        total.forEach(function (s, d) { total.set(d, s * Math.pow(hits.get(d) / n, r.coord)); });
+      }
+    }
+    nots.forEach(function (p) { p.forEach(function (_, d) { total.delete(d); }); });
+    if (within.length) {
+      var allowed = this.docsWithin(within);
+      total.forEach(function (_, d) { if (!allowed.has(d)) total.delete(d); });
+    }
+    if (r.term_scope && total.size) {
+      var scope = this.termScope(parsed);
+      if (scope.size) total.forEach(function (s, d) { if (scope.has(d)) total.set(d, s * (1 + r.term_scope)); });
+    }
+    var pairs = [];
+    for (var i = 0; i + 1 < shouldStems.length; i++) {
+      if (shouldStems[i] && shouldStems[i + 1]) pairs.push([this.idOf(shouldStems[i]), this.idOf(shouldStems[i + 1])]);
+    }
+    if (r.pair_boost && pairs.length && total.size) {
+      var order = Array.from(total.entries());
+      order.sort(function (x, y) { return y[1] - x[1]; });  // stable: ties keep their order
+      order.slice(0, r.rerank).forEach(function (e) {
+        var tokens = self.tokens(e[0]), close = 0;
+        pairs.forEach(function (p) { if (near(tokens, p[0], p[1], r.pair_slop)) close++; });
+        if (close) total.set(e[0], total.get(e[0]) * (1 + r.pair_boost * close / pairs.length));
+      });
+    }
+    return total;
+  };
+
+  Edition.prototype.termScope = function (parsed) {
+    var ws = [], docs = new Set(), self = this;
+    parsed.clauses.forEach(function (c) {
+      if (c.mode === "not") return;
+      c.atoms.forEach(function (a) { if (a.kind === "word" || a.kind === "phrase") ws.push.apply(ws, a.words); });
+    });
+    for (var i = 0; i < ws.length; i++) {
+      for (var j = Math.min(ws.length, i + 4); j > i; j--) {
+        var t = this.terms.get(ws.slice(i, j).join(" "));
+        if (!t && j - i === 1 && ws[i].endsWith("s")) t = this.terms.get(ws[i].slice(0, -1));
+        if (t) { self.docsWithin(t.defined_by).forEach(function (d) { docs.add(d); }); break; }
+      }
+    }
+    return docs;
+  };
+
+  Edition.prototype.marks = function (parsed) {
+    var stems = Object.create(null), prefixes = [];
+    parsed.clauses.forEach(function (c) {
+      if (c.mode === "not") return;
+      c.atoms.forEach(function (a) {
+        if (a.kind === "prefix") prefixes.push(a.words[0]);
+        else a.words.forEach(function (w) { var s = stem(w); if (s) stems[s] = true; });
+      });
+    });
+    return matcher(stems, prefixes);
+  };
+
+  Edition.prototype.breadcrumbs = function (number) {
+    var self = this;
+    return this.ancestors(number).map(function (a) { return {number: a, title: self.data.labels[self.docOf.get(a)]}; });
+  };
+
+  Edition.prototype.result = function (number, score, how, marks) {
+    var d = this.docOf.get(number), parts = this.data.texts[d].filter(Boolean);
+    var text = parts.length ? parts[0] : "";
+    if (marks && parts.length > 1 && !countMatches(text, marks)) {
+      var bestCount = -1;
+      parts.forEach(function (p) { var c = countMatches(p, marks); if (c > bestCount) { bestCount = c; text = p; } });
+    }
+    var m = marks || function () { return false; };
+    return {number: number, title: this.data.labels[d], excerpt: excerpt(text, m),
+            excerpt_parts: excerptParts(text, m), score: Math.round(score * 10000) / 10000,
+            breadcrumbs: this.breadcrumbs(number), kind: KINDS[this.data.kinds[d]] || "rule",
+            match: how, page: this.data.pages[d]};
+  };
+
+  /* KnowledgeBase.search: read the query, pick the edition, answer. ``editions`` maps
+     "ruleset/edition" to a loaded Edition; ``newest`` maps a ruleset to its newest. */
+  function search(editions, newest, query, ruleset, edition, options) {
+    var parsed = parseQuery(query);
+    var rs = parsed.ruleset || ruleset, ed = parsed.edition || edition || newest[rs];
+    var found = editions[rs + "/" + ed];
+    if (!found) throw new SearchError("edition " + ed + " of " + rs + " is not in this offline copy", {}, 404);
+    return found.search(parsed, options);
+  }
+
+  var api = {porter: porter, analyse: analyse, stem: stem, parseNumber: parseNumber, tryParseNumber: tryParseNumber,
+             formatNumber: formatNumber, parseQuery: parseQuery, Edition: Edition, SearchError: SearchError,
+             damerau: damerau, excerpt: excerpt, search: search};
+  if (typeof module !== "undefined" && module.exports) { module.exports = api; return; }
+  root.rulekbOfflineSearch = api;
+
+  // -- the search page ---------------------------------------------------------------
+  var PAGE_SIZE = 20, MAX_PAGE = 50;
+  var loaded = Object.create(null), waiting = Object.create(null);
+
+  root.rulekbSearchIndex = function (data) {
+    var key = data.ruleset + "/" + data.edition;
+    loaded[key] = new Edition(data);
+    (waiting[key] || []).forEach(function (fn) { fn(); });
+    delete waiting[key];
+  };
+
+  function load(catalog, key, done, fail) {
+    if (loaded[key]) { done(); return; }
+    var src = catalog.indexes[key];
+    if (!src) { fail(); return; }
+    (waiting[key] = waiting[key] || []).push(done);
+    if (waiting[key].length > 1) return;
+    var s = document.createElement("script");
+    s.src = src;
+    s.onerror = fail;
+    document.head.appendChild(s);
+  }
+
+  function el(tag, attrs, children) {
+    var e = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { if (attrs[k] !== null && attrs[k] !== undefined) e.setAttribute(k, attrs[k]); });
+    (children || []).forEach(function (c) { e.appendChild(typeof c === "string" ? document.createTextNode(c) : c); });
+    return e;
+  }
+
+  function searchHref(q, rs, ed, section, page) {
+    var p = new URLSearchParams();
+    p.set("q", q); p.set("ruleset", rs); p.set("edition", ed);
+    if (section) p.set("in", section);
+    if (page > 1) p.set("page", String(page));
+    return "search.html?" + p.toString();
+  }
+
+  function start() {
+    var node = document.getElementById("rulekb-offline-catalog");
+    if (!node) return;
+    var catalog = JSON.parse(node.textContent);
+    var newest = {}, titles = {};
+    catalog.rulesets.forEach(function (r) { newest[r.name] = r.editions[r.editions.length - 1]; titles[r.name] = r.title; });
+    var params = new URLSearchParams(location.search);
+    var q = (params.get("q") || "").slice(0, 5000), section = params.get("in") || "";
+    var ruleset = params.get("ruleset") || catalog.default_ruleset;
+    if (!newest[ruleset]) ruleset = catalog.default_ruleset;
+    var edition = params.get("edition") || newest[ruleset];
+    var page = parseInt(params.get("page") || "1", 10);
+    var form = document.querySelector("form.filters");
+    var main = document.querySelector("main");
+    var out = el("div", {"class": "offline-results", "aria-live": "polite"});
+    if (form) form.parentNode.insertBefore(out, form.nextSibling); else main.appendChild(out);
+
+    if (form) {
+      var qInput = form.querySelector("[name=q]"), rsSelect = form.querySelector("select[name=ruleset]");
+      var edSelect = form.querySelector("select[name=edition]"), inInput = form.querySelector("[name=in]");
+      if (qInput) qInput.value = q;
+      if (inInput) inInput.value = section;
+      var fillEditions = function (rs, chosen) {
+        if (!edSelect) return;
+        while (edSelect.firstChild) edSelect.removeChild(edSelect.firstChild);
+        var eds = (catalog.rulesets.filter(function (r) { return r.name === rs; })[0] || {editions: []}).editions.slice().reverse();
+        eds.forEach(function (e) { edSelect.appendChild(el("option", {value: e, selected: e === chosen ? "" : null}, [e])); });
+      };
+      if (rsSelect) {
+        while (rsSelect.firstChild) rsSelect.removeChild(rsSelect.firstChild);
+        catalog.rulesets.forEach(function (r) { rsSelect.appendChild(el("option", {value: r.name, selected: r.name === ruleset ? "" : null}, [r.title])); });
+        rsSelect.addEventListener("change", function () { fillEditions(rsSelect.value, newest[rsSelect.value]); });
+      }
+      fillEditions(ruleset, edition);
+    }
+    if (!q.trim()) return;
+    Array.prototype.forEach.call(main.querySelectorAll(":scope > p.meta"), function (p) { p.hidden = true; });
+    document.title = "\u201c" + q + "\u201d \u00b7 Search \u00b7 rulekb";
+
+    function problem(message) {
+      out.appendChild(el("p", {"class": "note", role: "alert"}, [el("strong", {}, ["That query cannot be read: "]), message]));
+    }
+    var parsed;
+    try { parsed = parseQuery(q); } catch (e) { if (e instanceof SearchError) { problem(e.message); return; } throw e; }
+    var rs = parsed.ruleset || ruleset, ed = parsed.edition || (parsed.ruleset && parsed.ruleset !== ruleset ? newest[rs] : edition);
+    var key = rs + "/" + ed;
+    if (!catalog.indexes[key]) {
+      problem("edition " + ed + " of " + rs + " is not in this offline copy (it holds: " + Object.keys(catalog.indexes).join(", ") + ")");
+      return;
+    }
+    if (!(page >= 1 && page <= MAX_PAGE)) { problem("page must be between 1 and " + MAX_PAGE); return; }
+    out.appendChild(el("p", {"class": "meta", role: "status"}, ["Searching " + (titles[rs] || rs) + " " + ed + "…"]));
+    load(catalog, key, function () {
+      var result;
+      try {
+        result = loaded[key].search(parsed, {limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, sections: section ? [section] : []});
+      } catch (e) {
+        if (e instanceof SearchError) { out.textContent = ""; problem(e.message); return; }
+        throw e;
+      }
+      if (result.jump && page === 1 && tryParseNumber(q)) {
+        location.replace(loaded[key].data.pages[loaded[key].docOf.get(result.jump)]);
+        return;
+      }
+      show(out, result, loaded[key], q, section, page, titles[rs] || rs);
+    }, function () {
+      out.textContent = "";
+      problem("the search index " + catalog.indexes[key] + " could not be loaded");
+    });
+  }
+
+  function show(out, result, ed, q, section, page, title) {
+    out.textContent = "";
+    var rs = result.ruleset, edn = result.edition;
+    if (result.did_you_mean) {
+      out.appendChild(el("p", {"class": "didyoumean"}, ["Did you mean ",
+        el("a", {href: searchHref(result.did_you_mean, rs, edn, section, 1)}, [el("strong", {}, [result.did_you_mean])]), "?"]));
+    }
+    if (result.term) {
+      var t = result.term, by = [];
+      t.defined_by.forEach(function (n, i) {
+        if (i) by.push(", ");
+        by.push(el("a", {href: ed.data.pages[ed.docOf.get(n)]}, [n]));
+      });
+      out.appendChild(el("section", {"class": "card", "aria-label": "Defined term"}, [
+        el("h2", {}, [t.term + " ", el("span", {"class": "tag"}, [t.kind])]),
+        el("p", {}, [t.definition + " "].concat(by.length ? [el("span", {"class": "src"}, ["Defined in rule "].concat(by, ["."]))] : []))]));
+    }
+    var first = result.results.length ? (page - 1) * PAGE_SIZE + 1 : 0, last = (page - 1) * PAGE_SIZE + result.results.length;
+    out.appendChild(el("p", {"class": "meta", role: "status"}, [result.total
+      ? first + "\u2013" + last + " of " + result.total + " rule" + (result.total !== 1 ? "s" : "") + " in " + title + " " + edn
+      : "No rule of " + title + " " + edn + " matches."]));
+    var list = el("ol", {"class": "results", start: String(first || 1)});
+    result.results.forEach(function (hit) {
+      var li = el("li");
+      if (hit.breadcrumbs.length) {
+        li.appendChild(el("div", {"class": "path"}, hit.breadcrumbs.map(function (b) {
+          var label = b.title.length > 40 ? b.title.slice(0, 39) + "…" : b.title;
+          return el("span", {}, [b.number + " " + label]);
+        })));
+      }
+      li.appendChild(el("a", {"class": "hit-title", href: hit.page}, [el("span", {"class": "num"}, [hit.number])]
+        .concat(hit.kind !== "rule" ? [" " + hit.title] : [])));
+      if (hit.excerpt_parts.length) {
+        li.appendChild(el("p", {"class": "excerpt"}, hit.excerpt_parts.map(function (p) { return p.mark ? el("mark", {}, [p.text]) : p.text; })));
+      }
+      list.appendChild(li);
+    });
+    out.appendChild(list);
+    var pages = Math.min(MAX_PAGE, Math.ceil(result.total / PAGE_SIZE));
+    if (pages > 1) {
+      var nav = el("nav", {"class": "pager", "aria-label": "Result pages"});
+      if (page > 1) nav.appendChild(el("a", {rel: "prev", href: searchHref(q, rs, edn, section, page - 1)}, ["\u2190 Previous"]));
+      for (var p = Math.max(1, page - 4); p <= Math.min(pages, page + 4); p++) {
+        nav.appendChild(p === page ? el("span", {"aria-current": "page"}, [String(p)]) : el("a", {href: searchHref(q, rs, edn, section, p)}, [String(p)]));
+      }
+      if (page < pages) nav.appendChild(el("a", {rel: "next", href: searchHref(q, rs, edn, section, page + 1)}, ["Next \u2192"]));
+      out.appendChild(nav);
+    }
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start); else start();
+})(typeof window !== "undefined" ? window : this);
