@@ -126,8 +126,12 @@ def _common_prefix(a: tuple, b: tuple) -> int:
 
 def build_edition(result: ReadResult, *, ruleset: str, edition: str, date: str = "",
                   partial: bool = False, source: str = "", source_format: str = "",
-                  title: str = "") -> RuleGraph:
+                  title: str = "", external_citations: dict[str, str] | None = None) -> RuleGraph:
     """Build an edition and its graph from a reader's result.
+
+    ``external_citations`` maps a citation keyword to the ruleset it points into
+    (``{"CR": "riftbound"}`` for the Tournament Rules): such mentions are kept as external
+    references, not resolved against this document.
 
     Raises :class:`DocumentError` with every structural error (duplicate numbers,
     children without parents), each with its source line.
@@ -147,7 +151,7 @@ def build_edition(result: ReadResult, *, ruleset: str, edition: str, date: str =
         if rule.parent:
             graph.add_edge(rule.parent, number, kind="contains")
     rg = RuleGraph(ed, graph)
-    _link_references(rg, source)
+    _link_references(rg, source, external_citations or {})
     _link_terms(rg, result.terms)
     return rg
 
@@ -188,11 +192,17 @@ def _place_rules(ed: Edition, raw: list[RawRule], source: str) -> list[Diagnosti
     return errors
 
 
-def _link_references(rg: RuleGraph, source: str) -> None:
+def _link_references(rg: RuleGraph, source: str, external: dict[str, str]) -> None:
     ed = rg.edition
     for number, rule in ed.rules.items():
         for text in [rule.text, *rule.examples]:
             for mention in find_mentions(text):
+                if mention.keyword in external:
+                    targets_written = [format_number(seg, ed.number_style) for seg in mention.numbers]
+                    ed.references.append(Reference(number, mention.text, targets_written, rule.line, True,
+                                                   mention.start, mention.end, "external",
+                                                   external[mention.keyword]))
+                    continue
                 targets = [rg.find(seg) for seg in mention.numbers]
                 found = [t for t in targets if t is not None]
                 resolved = bool(found) and (len(found) == len(targets) or len(mention.numbers) > 2)

@@ -96,7 +96,10 @@ class Reference:
     resolved: bool
     start: int = 0
     end: int = 0
-    kind: Literal["rule", "section"] = "rule"
+    kind: Literal["rule", "section", "external"] = "rule"
+    # For kind "external": the ruleset the citation points into ("CR 101" in the
+    # Tournament Rules cites the Core Rules, not the Tournament Rules' own 101).
+    ruleset: str = ""
 
 
 @dataclass(slots=True)
@@ -173,3 +176,5 @@ class RulesetInfo:
     title: str
     number_style: NumberStyle = "dotted"
     default_format: str = ""
+    # Citation keyword → ruleset it points into, e.g. {"CR": "riftbound"}.
+    external_citations: dict[str, str] = field(default_factory=dict)

@@ -18,7 +18,7 @@ from kb.graph import RuleGraph
 from kb.model import Rule, term_key
 from kb.numbers import NumberError, format_number, parse_number
 from kb.references import find_mentions
-from kb.store import current_build, default_home, load_edition
+from kb.store import current_build, default_home, load_edition, reader_warnings
 
 
 class QueryError(Exception):
@@ -217,7 +217,7 @@ class KnowledgeBase:
             rg = self.graphs[(e["ruleset"], e["edition"])]
             unresolved = [{"rule": r.source, "text": r.text, "line": r.line}
                           for r in rg.edition.references if not r.resolved]
-            out.append({**e, "unresolved": unresolved})
+            out.append({**e, "unresolved": unresolved, "diagnostics": reader_warnings(rg)})
         return out
 
     # -- search ------------------------------------------------------------------

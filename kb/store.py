@@ -93,7 +93,8 @@ def collect_sources(home: Path, rules: Path | None = None) -> Sources:
     for manifest in sorted(rules.glob("*/ruleset.toml")):
         data = tomllib.loads(manifest.read_text(encoding="utf-8"))
         info = RulesetInfo(data["name"], data.get("title", data["name"]),
-                           data.get("number_style", "dotted"), data.get("default_format", ""))
+                           data.get("number_style", "dotted"), data.get("default_format", ""),
+                           dict(data.get("external_citations", {})))
         out.rulesets[info.name] = info
         for ed in data.get("editions", []):
             out.editions.append(EditionSource(
@@ -166,7 +167,9 @@ def import_document(home: Path, file: Path, *, ruleset: str, edition: str, date:
     text = decode(data, str(file))
     used = fmt or detect_format(text, str(file))
     result = read_text(text, str(file), used)
-    build_edition(result, ruleset=ruleset, edition=edition, date=date, source=str(file))
+    info = collect_sources(home).rulesets.get(ruleset)
+    build_edition(result, ruleset=ruleset, edition=edition, date=date, source=str(file),
+                  external_citations=info.external_citations if info else None)
     target = home / "imports" / ruleset / edition
     staging = target.with_name(f".{edition}.tmp-{os.getpid()}")
     shutil.rmtree(staging, ignore_errors=True)
@@ -212,7 +215,9 @@ def build(home: Path | None = None, rules: Path | None = None,
             if progress:
                 progress(f"{src.ruleset} {src.name}: reading {src.path.name}")
             result, used = read_document(src.path, src.format or None)
+            info = sources.rulesets.get(src.ruleset)
             rg = build_edition(result, ruleset=src.ruleset, edition=src.name, date=src.date,
+                               external_citations=info.external_citations if info else None,
                                partial=src.partial, source=str(src.path), source_format=used,
                                title=src.title)
             target = tmp / "editions" / src.ruleset / f"{src.name}.pickle"
@@ -249,7 +254,16 @@ def edition_summary(rg: RuleGraph, origin: str = "") -> dict:
         "references_resolved": len(ed.references) - len(refs_unresolved),
         "references_unresolved": len(refs_unresolved),
         "terms": len(ed.terms),
+        "external_references": sum(1 for r in ed.references if r.kind == "external"),
+        "warnings": len(reader_warnings(rg)),
     }
+
+
+def reader_warnings(rg: RuleGraph) -> list[dict]:
+    """What the reader repaired or doubted in the document (unresolved references aside,
+    which ``stats`` lists on their own), each with its line."""
+    return [d.as_dict() for d in rg.edition.diagnostics
+            if d.severity in ("warning", "info") and not d.message.startswith("unresolved reference")]
 
 
 def _swap_current(home: Path, target: Path) -> None:

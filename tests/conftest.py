@@ -14,7 +14,7 @@ import pytest
 from kb.graph import RuleGraph, build_edition
 from kb.query import KnowledgeBase
 from kb.read import read_document
-from kb.store import build
+from kb.store import build, collect_sources
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("RULEKB_SHARED", REPO.parent / "shared"))
@@ -51,8 +51,10 @@ def corpus_graph(ruleset: str, edition: str) -> RuleGraph:
     for rs, ed, date, rel in CORPUS_EDITIONS:
         if (rs, ed) == (ruleset, edition):
             result, fmt = read_document(CORPORA / rel)
+            info = collect_sources(REPO / ".no-home", REPO / "rules").rulesets.get(rs)
             return build_edition(result, ruleset=rs, edition=ed, date=date,
-                                 source=str(CORPORA / rel), source_format=fmt)
+                                 source=str(CORPORA / rel), source_format=fmt,
+                                 external_citations=info.external_citations if info else None)
     raise KeyError((ruleset, edition))
 
 

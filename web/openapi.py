@@ -88,7 +88,12 @@ TERM = {"term": STR, "key": STR, "kind": {"enum": ["glossary", "keyword", "term"
 EDITION = {"ruleset": STR, "edition": STR, "date": STR, "title": STR,
            "partial": {"type": "boolean", "description": "An excerpt, not the whole document."},
            "origin": STR, "format": STR, "rules": NAT, "headings": NAT,
-           "references_resolved": NAT, "references_unresolved": NAT, "terms": NAT}
+           "references_resolved": NAT, "references_unresolved": NAT, "terms": NAT,
+           "external_references": {"type": "integer", "minimum": 0,
+                                   "description": "Citations into another ruleset (\"CR 101\" in "
+                                                  "the Tournament Rules)."},
+           "warnings": {"type": "integer", "minimum": 0,
+                        "description": "What the reader repaired or doubted (see /stats)."}}
 
 SCHEMAS: dict[str, dict[str, Any]] = {
     "Error": obj({"error": obj({
@@ -134,7 +139,9 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     "Terms": obj({"ruleset": STR, "edition": STR, "terms": array(ref("Term"))}),
     "TermDetail": obj({**TERM, "ruleset": STR, "edition": STR, "used_by": array(ref("RuleRef"))}),
     "Stats": obj({"build": ref("BuildInfo"), "editions": array(obj({
-        **EDITION, "unresolved": array(obj({"rule": STR, "text": STR, "line": INT}))}))}),
+        **EDITION, "unresolved": array(obj({"rule": STR, "text": STR, "line": INT})),
+        "diagnostics": array(obj({"message": STR, "file": STR, "line": INT,
+                                  "severity": {"enum": ["error", "warning", "info"]}, "rule": STR}))}))}),
 }
 
 # -- the description of routes ---------------------------------------------------------------

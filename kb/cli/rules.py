@@ -47,8 +47,9 @@ def build_cmd(ctx: click.Context) -> None:
 def _build(home: Path) -> None:
     report = build(home, progress=lambda msg: click.echo(msg, err=True))
     for e in report.editions:
+        notes = f", {e['warnings']} reader notes (see `rulekb stats`)" if e["warnings"] else ""
         click.echo(f"{e['ruleset']} {e['edition']}: {e['rules']} rules, {e['headings']} headings, "
-                   f"{e['terms']} terms{' (partial)' if e['partial'] else ''}")
+                   f"{e['terms']} terms{' (partial)' if e['partial'] else ''}{notes}")
     click.echo(f"built {report.build.name} in {report.seconds:.1f}s")
 
 
@@ -125,6 +126,8 @@ def stats_cmd(ctx: click.Context, as_json: bool) -> None:
                    f"{e['terms']} terms")
         for u in e["unresolved"]:
             click.echo(f"    unresolved in {u['rule']} (line {u['line']}): {u['text']}")
+        for d in e["diagnostics"]:
+            click.echo(f"    {d['severity']} at line {d['line']}: {d['message']}")
 
 
 @main.command("editions")
