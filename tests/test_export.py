@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -262,3 +263,54 @@ def test_magic_2026_exports_with_every_link_resolving(full_kb: KnowledgeBase, tm
     assert data["numbers"] == list(rules) and len(rules) > 3000
     page = (tmp_path / "mtg" / "mtg" / "2026-01-16" / "702.html").read_text(encoding="utf-8")
     assert 'id="702.2"' in page and "Part 1 of" in page
+
+
+# -- the live site offline (web/offline.py) ------------------------------------------------
+@pytest.fixture(scope="module")
+def live_client(export_kb: KnowledgeBase) -> Any:
+    from web import create_app
+    return create_app(kb=export_kb).test_client()
+
+
+@pytest.mark.parametrize("url,status,mimetype", [
+    ("/sw.js", 200, "text/javascript"),
+    ("/manifest.webmanifest", 200, "application/manifest+json"),
+    ("/offline", 200, "text/html"),
+    ("/search-offline", 200, "text/html"),
+    ("/offline/editions/riftbound/1.4.json", 200, "application/json"),
+    ("/offline/search-index/testgame/2.js", 200, "text/javascript"),
+    ("/offline/editions/riftbound/9.9.json", 404, "text/html"),
+    ("/offline/search-index/nope/1.js", 404, "text/html"),
+])
+def test_offline_routes(live_client: Any, url: str, status: int, mimetype: str) -> None:
+    r = live_client.get(url)
+    assert (r.status_code, r.mimetype) == (status, mimetype)
+
+
+def test_worker_scope_and_manifest_are_the_site_root(live_client: Any) -> None:
+    assert live_client.get("/sw.js").headers["Service-Worker-Allowed"] == "/"
+    manifest = live_client.get("/manifest.webmanifest").get_json(force=True)
+    assert manifest["start_url"] == "./" and manifest["display"] == "standalone"
+    home = live_client.get("/").get_data(as_text=True)
+    assert '<link rel="manifest" href="manifest.webmanifest">' in home and 'content="sw.js"' in home
+
+
+def test_kept_edition_lists_a_page_for_every_rule(live_client: Any, export_kb: KnowledgeBase) -> None:
+    data = live_client.get("/offline/editions/riftbound/1.4.json").get_json()
+    rules = export_kb.edition("riftbound", "1.4").edition.rules
+    assert set(data["rules"]) == set(rules)
+    pages = set(data["pages"])
+    for number, target in data["rules"].items():
+        page, _, anchor = target.partition("#")
+        assert page in pages, (number, target)
+        assert anchor in ("", number)
+    for page in data["pages"]:
+        assert live_client.get(page).status_code == 200, page
+    index = read_index_script(live_client.get(data["search_index"]).get_data(as_text=True))
+    assert index["pages"][index["numbers"].index("337.1.a")] == "riftbound/1.4/337.1.a"
+
+
+def test_live_offline_search_page_carries_the_catalog(live_client: Any) -> None:
+    text = live_client.get("/search-offline").get_data(as_text=True)
+    assert 'src="static/offline-search.js"' in text
+    assert '"search_page": "search"' in text and "offline/search-index/riftbound/1.4.js" in text

@@ -37,9 +37,10 @@ def create_app(home: Path | None = None, kb: KnowledgeBase | None = None,
     app.extensions["rulekb"] = (LiveKnowledgeBase(kb=kb) if kb is not None else
                                 LiveKnowledgeBase(app.config["RULEKB_HOME"],
                                                   interval=app.config["RULEKB_RELOAD_INTERVAL"]))
-    from web import api, site
+    from web import api, offline, site
     app.register_blueprint(api.bp)
     app.register_blueprint(site.bp)
+    app.register_blueprint(offline.bp)
     api.install(app)  # last: JSON errors under /api whatever handlers the site registered
     return app
 

@@ -42,7 +42,7 @@ from kb.timing import list_scenarios, load_scenario
 MARKER = "rulekb-export.json"
 STATIC = Path(__file__).resolve().parent / "static"
 # Static files only the live site uses (the service worker cannot run from file://).
-LIVE_ONLY = {"sw.js", "manifest.webmanifest"}
+LIVE_ONLY = {"sw.js", "manifest.webmanifest", "offline.js"}
 EXPORTED_PAGES = frozenset({"site.home", "site.contents", "site.rule", "site.glossary",
                             "site.glossary_letter", "site.search", "site.explorer", "site.compare",
                             "static"})
@@ -294,22 +294,28 @@ def _search_indexes(k: KnowledgeBase, layout: Layout, editions: list[tuple[str, 
     rulesets = []
     for r in k.rulesets():
         rulesets.append({"name": r["name"], "title": r["title"], "editions": layout.editions[r["name"]]})
-    return {"rulesets": rulesets, "default_ruleset": k.default_ruleset(), "indexes": indexes}
+    return {"rulesets": rulesets, "default_ruleset": k.default_ruleset(), "indexes": indexes,
+            "search_page": "search.html"}
 
 
 def _search_page(w: _Writer, catalog: dict[str, Any]) -> None:
     """The search page: the site's form, answered in the browser by offline-search.js."""
-    text = w.client.get("/search").get_data(as_text=True)
-    data = html.escape(json.dumps(catalog, ensure_ascii=False), quote=False)
-    script = ('<script src="static/offline-search.js" defer></script>\n'
-              f'<script type="application/json" id="rulekb-offline-catalog">{data}</script>\n')
-    note = ('<noscript><p class="note">Searching this offline copy needs JavaScript; the contents '
-            'and the glossary of each edition work without it.</p></noscript>\n')
-    if "</head>" not in text or "</main>" not in text:
-        raise QueryError(500, "the search page has no </head> or </main> to add the offline search to")
-    text = text.replace("</head>", script + "</head>", 1).replace("</main>", note + "</main>", 1)
-    w.write("/search.html", text)
+    w.write("/search.html", add_offline_search(w.client.get("/search").get_data(as_text=True), catalog))
     w.result.pages += 1
+
+
+def add_offline_search(page: str, catalog: dict[str, Any], script: str = "static/offline-search.js") -> str:
+    """The site's (empty) search page answered in the browser: the offline search script and
+    the catalog of indexes it reads (``rulesets``, ``default_ruleset``, ``indexes``: edition →
+    index script, ``search_page``: the page's own address), both relative to the page."""
+    data = html.escape(json.dumps(catalog, ensure_ascii=False), quote=False)
+    head = (f'<script src="{html.escape(script)}" defer></script>\n'
+            f'<script type="application/json" id="rulekb-offline-catalog">{data}</script>\n')
+    note = ('<noscript><p class="note">Searching without a server needs JavaScript; the contents '
+            'and the glossary of each edition work without it.</p></noscript>\n')
+    if "</head>" not in page or "</main>" not in page:
+        raise QueryError(500, "the search page has no </head> or </main> to add the offline search to")
+    return page.replace("</head>", head + "</head>", 1).replace("</main>", note + "</main>", 1)
 
 
 def _copy_static(root: Path) -> None:

@@ -103,7 +103,10 @@ class PageWatch:
         page.on("console", lambda m: self.problems.append(f"console {m.type}: {m.text}")
                 if m.type in ("error", "warning") else None)
         page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
-        page.on("requestfailed", lambda r: self.problems.append(f"request failed: {r.url}"))
+        # (a request the browser cancelled because the page was left, such as the manifest or
+        # the icon of a page the test leaves at once, is not a failure)
+        page.on("requestfailed", lambda r: self.problems.append(f"request failed: {r.url}")
+                if r.failure != "net::ERR_ABORTED" else None)
         page.on("response", lambda r: self.problems.append(f"HTTP {r.status}: {r.url}")
                 if r.status >= 400 else None)
 

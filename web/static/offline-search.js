@@ -921,18 +921,20 @@
     return e;
   }
 
+  var searchPage = "search.html";
   function searchHref(q, rs, ed, section, page) {
     var p = new URLSearchParams();
     p.set("q", q); p.set("ruleset", rs); p.set("edition", ed);
     if (section) p.set("in", section);
     if (page > 1) p.set("page", String(page));
-    return "search.html?" + p.toString();
+    return searchPage + "?" + p.toString();
   }
 
   function start() {
     var node = document.getElementById("rulekb-offline-catalog");
     if (!node) return;
     var catalog = JSON.parse(node.textContent);
+    searchPage = catalog.search_page || searchPage;
     var newest = {}, titles = {};
     catalog.rulesets.forEach(function (r) { newest[r.name] = r.editions[r.editions.length - 1]; titles[r.name] = r.title; });
     var params = new URLSearchParams(location.search);
