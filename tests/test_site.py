@@ -426,3 +426,9 @@ def test_rule_page_links_transitions_to_the_explorer(client: FlaskClient) -> Non
     _, page = get(client, "/riftbound/1.4/337.4")
     assert "priority-to-next-item" in page.plain
     assert any(link.startswith("../../timing?scenario=") for link in page.links)
+
+
+def test_explorer_shows_a_magic_scenario_with_its_stack(client: FlaskClient) -> None:
+    r, page = get(client, "/timing?scenario=002-a-counterspell-goes-above-the-spell-it-counters&frame=4")
+    assert "Stack" in page.plain and "Frame 4 of" in page.plain
+    assert 'class="tm-state on"' in r.get_data(as_text=True)      # Magic has its own diagram

@@ -80,6 +80,55 @@ def _detail(k: KnowledgeBase, ruleset: str, edition: str | None, nodes: list[dic
              "children": _detail(k, ruleset, edition, list(n.get("children") or []))} for n in nodes]
 
 
+def _who(value: Any) -> str:
+    return str(value) if value else "nobody"
+
+
+def state_view(state: dict[str, Any]) -> dict[str, Any]:
+    """A frame's state as rows of (label, value) and its pile of items (Riftbound's chain,
+    Magic's stack), newest on top, whatever model produced it."""
+    rows: list[tuple[str, str]] = []
+    if "turn_state" in state:                                   # Riftbound
+        rows += [("Turn state", state["turn_state"]), ("Priority", _who(state.get("priority"))),
+                 ("Focus", _who(state.get("focus"))),
+                 ("Turn player", f"{state.get('turn_player')}" + (f" ({state['phase']} phase)" if state.get("phase") else ""))]
+        sd, combat = state.get("showdown"), state.get("combat")
+        if sd:
+            rows.append(("Showdown", ("combat at " if sd.get("combat") else "") + str(sd.get("battlefield"))
+                         + (f" · {sd['passes']} pass(es) in a row" if sd.get("passes") else "")))
+        if combat:
+            rows.append(("Combat", f"{combat.get('attacker')} attacks {combat.get('defender')} at "
+                                   f"{combat.get('battlefield')} · {combat.get('step')}"
+                                   + (f" · {combat['result']}" if combat.get("result") else "")))
+        if state.get("tasks"):
+            rows.append(("Tasks waiting", ", ".join(map(str, state["tasks"]))))
+        if state.get("passes"):
+            rows.append(("Passes in a row", str(state["passes"])))
+        title, items = "Chain", state.get("chain") or []
+    else:                                                       # Magic, and any stack model
+        rows += [("Turn", f"{state.get('turn', '?')}, {state.get('active')}'s"),
+                 ("Step", str(state.get("step", "")).replace("-", " ")
+                  + (f" ({state['phase']})" if state.get("phase") else "")),
+                 ("Priority", _who(state.get("priority")))]
+        if state.get("passes"):
+            rows.append(("Passes in a row", str(state["passes"])))
+        if state.get("resolving"):
+            r = state["resolving"]
+            rows.append(("Resolving", str(r.get("name") if isinstance(r, dict) else r)))
+        if state.get("awaiting"):
+            rows.append(("Waiting for", str(state["awaiting"])))
+        if state.get("waiting"):
+            rows.append(("Triggered, waiting", ", ".join(str(w.get("name", w)) if isinstance(w, dict) else str(w)
+                                                         for w in state["waiting"])))
+        if isinstance(state.get("life"), dict):
+            rows.append(("Life", ", ".join(f"{k} {v}" for k, v in state["life"].items())))
+        title, items = "Stack", state.get("stack") or []
+    pile = [{"name": i.get("name", "?"), "controller": i.get("controller", ""),
+             "status": i.get("status", ""), "kind": i.get("kind", ""),
+             "target": i.get("target", "")} for i in reversed(items) if isinstance(i, dict)]
+    return {"rows": rows, "pile_title": title, "pile": pile}
+
+
 def explorer_page(k: KnowledgeBase, name: str | None = None, text: str | None = None,
                   frame: int = 1) -> tuple[dict[str, Any] | Redirect, int]:
     """The explorer: the list of worked scenarios, and one scenario run at ``frame``
@@ -122,7 +171,7 @@ def explorer_page(k: KnowledgeBase, name: str | None = None, text: str | None = 
     state = current["state"]
     step = svg.timing_step_of(ruleset, current["event"])
     picture = svg.timing_diagram(
-        ruleset, state.get("turn_state"), before["state"].get("turn_state") if before else None,
+        ruleset, svg.timing_place(ruleset, state), svg.timing_place(ruleset, before["state"]) if before else None,
         step, svg.timing_step_of(ruleset, before["event"]) if before else None,
         (lambda n: rule_href(ruleset, edition, n)) if edition else (lambda n: "#"))
     after = frames[frame] if frame < len(frames) else None
@@ -134,6 +183,7 @@ def explorer_page(k: KnowledgeBase, name: str | None = None, text: str | None = 
         ctx.update(base_context(k, ruleset, edition))     # the header links to its contents
     ctx.update({
         "run": run, "frames": frames, "current": current, "state": state, "step": step,
+        "view": state_view(state),
         "count": len(frames), "picture": picture, "edition_used": edition,
         "cited": _cited(k, ruleset, edition, list(current.get("rules") or [])),
         "detail": _detail(k, ruleset, edition, list(current.get("detail") or [])),

@@ -31,7 +31,7 @@ DEFINITION_LIMIT = 300
 # A table of contents lists rules one level below the sections when there are at most
 # this many of them in the edition (otherwise chapters and sections only).
 TOC_DEPTH2_LIMIT = 700
-TOC_LABEL = 56  # characters of a rule's first words in the contents
+TOC_LABEL = 44  # characters of a rule's first words in the contents
 # Glossaries longer than this (characters of definitions) are split into a page per letter.
 GLOSSARY_BUDGET = 50_000
 

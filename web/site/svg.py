@@ -119,21 +119,39 @@ def neighbourhood(hood: dict[str, Any], link: Callable[[str], str], more_url: st
 
 
 # -- the timing model as a state diagram ----------------------------------------------------
-# Where each trace event of a model happens in its procedure (the diagram's nodes). The
-# events are the model's own names (kb.timing.models.*: CITATIONS); an event not listed here
-# lights no node and is still shown by name beside the diagram.
+# Per model: two pictures, each a list of nodes (id, label, rule, x, y) with their box size
+# and arrows. ``states`` is where the game is (the state's ``state_key``): Riftbound's four
+# states of the turn, Magic's steps of the turn. ``steps`` is the procedure that runs the
+# chain or stack, and ``events`` says in which of its nodes each trace event of the model
+# happens (the events are the model's own names, kb.timing.models.*: CITATIONS); an event
+# not listed lights no node and is still shown by name beside the diagram.
+def _grid(nodes: list[tuple[str, str, str]], cols: int, w: float, h: float, dx: float, dy: float,
+          x0: float, y0: float) -> list[tuple[str, str, str, float, float]]:
+    return [(i, label, rule, x0 + w / 2 + (n % cols) * (w + dx), y0 + h / 2 + (n // cols) * (h + dy))
+            for n, (i, label, rule) in enumerate(nodes)]
+
+
+_MTG_STEPS = [("untap", "Untap", "502"), ("upkeep", "Upkeep", "503"), ("draw", "Draw", "504"),
+              ("main1", "Main 1", "505"), ("beginning-of-combat", "Combat", "507"),
+              ("declare-attackers", "Attackers", "508"), ("declare-blockers", "Blockers", "509"),
+              ("combat-damage", "Damage", "510"), ("end-of-combat", "End combat", "511"),
+              ("main2", "Main 2", "505"), ("end", "End step", "513"), ("cleanup", "Cleanup", "514")]
+
 TIMING_DIAGRAMS: dict[str, dict[str, Any]] = {
     "riftbound": {
-        # turn states (307–310): (id, label, rule, column, row)
-        "states": [("neutral-open", "Neutral Open", "310", 0, 0), ("neutral-closed", "Neutral Closed", "309.1", 1, 0),
-                   ("showdown-open", "Showdown Open", "309.2", 0, 1), ("showdown-closed", "Showdown Closed", "309.1", 1, 1)],
+        "state_key": "turn_state", "states_label": "States of the turn",
+        "states": _grid([("neutral-open", "Neutral Open", "310"), ("neutral-closed", "Neutral Closed", "309.1"),
+                         ("showdown-open", "Showdown Open", "309.2"),
+                         ("showdown-closed", "Showdown Closed", "309.1")], 2, 134, 44, 82, 92, 44, 12),
+        "states_box": (134, 44), "states_view": (400, 204), "states_bend": 12,
         "state_edges": [("neutral-open", "neutral-closed", "chain starts"), ("neutral-closed", "neutral-open", "chain empties"),
                         ("showdown-open", "showdown-closed", "chain starts"), ("showdown-closed", "showdown-open", "chain empties"),
                         ("neutral-open", "showdown-open", "showdown begins"), ("showdown-open", "neutral-open", "showdown ends")],
-        # HOT FEPR (333–340): (id, label, rule, x, y)
+        "steps_label": "Handle outstanding tasks, then Finalize, Execute, Pass, Resolve",
         "steps": [("tasks", "Tasks", "334", 54, 125), ("finalize", "Finalize", "337", 196, 34),
                   ("execute", "Execute", "338", 362, 34), ("pass", "Pass", "339", 362, 216),
                   ("resolve", "Resolve", "340", 196, 216)],
+        "steps_box": (96, 40), "steps_view": (416, 250),
         "step_edges": [("tasks", "finalize", ""), ("finalize", "execute", "priority"),
                        ("execute", "finalize", "play"), ("execute", "pass", "pass"),
                        ("pass", "execute", "next player"), ("pass", "resolve", "all passed"),
@@ -156,6 +174,38 @@ TIMING_DIAGRAMS: dict[str, dict[str, Any]] = {
                      "combat-result establish-control combat-ends trigger-order",
         },
     },
+    "mtg": {
+        "state_key": "step", "states_label": "Steps of the turn",
+        "states": _grid(_MTG_STEPS, 4, 88, 38, 12, 26, 8, 8),
+        "states_box": (88, 38), "states_view": (400, 176), "states_bend": 0,
+        "state_edges": [(a[0], b[0], "") for a, b in zip(_MTG_STEPS, _MTG_STEPS[1:])],
+        "steps_label": "Before priority: state-based actions, then triggers; priority; resolve the top of the stack",
+        "steps": [("begin", "Step begins", "500", 60, 34), ("sba", "State-based", "704", 208, 34),
+                  ("triggers", "Triggers", "603.3", 356, 34), ("priority", "Priority", "117", 356, 216),
+                  ("resolve", "Resolve", "608", 208, 216), ("ends", "Step ends", "500.2", 60, 125)],
+        "steps_box": (100, 40), "steps_view": (416, 250),
+        "step_edges": [("begin", "sba", ""), ("sba", "triggers", ""), ("triggers", "priority", ""),
+                       ("priority", "sba", "acts"), ("priority", "resolve", "all pass"),
+                       ("resolve", "sba", "then"), ("priority", "ends", "all pass, empty stack"),
+                       ("ends", "begin", "next step")],
+        "events": {
+            "begin": "begin-step untap upkeep draw-for-turn main-phase beginning-of-combat declare-attackers-step "
+                     "declare-blockers-step combat-damage-step end-of-combat end-step cleanup-step "
+                     "beginning-triggers no-priority-in-untap declare-attackers declare-blockers "
+                     "untap-triggers-wait attack-tapped no-attackers",
+            "sba": "state-based-actions loses-game zero-toughness lethal-damage legend-rule",
+            "triggers": "put-triggers-on-stack triggers dies-triggers cast-triggers",
+            "priority": "receive-priority-step receive-priority-resolved receive-priority-action cast activate "
+                        "activate-mana play-land turn-face-up pass pay retract next-player-priority in-response "
+                        "becomes-cast becomes-activated special-action mana-added cost-to-pay "
+                        "draw-step-priority cleanup-priority all-passed",
+            "resolve": "resolve target-illegal follow-instructions condition-false permanent-enters "
+                       "finish-resolution payment-asked nothing-to-choose choose pay-unless decline-payment "
+                       "damage counter draw lose-life discard sacrifice destroy tap extra-turn "
+                       "return-to-battlefield boost shuffle-graveyard apnap-choices",
+            "ends": "step-ends untap-step-ends turn-ends mana-empties another-cleanup",
+        },
+    },
 }
 
 
@@ -168,6 +218,13 @@ def timing_step_of(ruleset: str, event: str) -> str | None:
         if event in events.split():
             return step
     return None
+
+
+def timing_place(ruleset: str, state: dict[str, Any]) -> str | None:
+    """Where the game is in a state, as a node of the model's ``states`` picture."""
+    diagram = TIMING_DIAGRAMS.get(ruleset)
+    value = state.get(diagram["state_key"]) if diagram else None
+    return value if isinstance(value, str) else None
 
 
 def _edge(x1: float, y1: float, x2: float, y2: float, label: str, on: bool, prefix: str,
@@ -212,54 +269,43 @@ def _defs(prefix: str) -> str:
             + marker.format(id=f"{prefix}-arrow-on", cls='class="on" ', size=12) + "</defs>")
 
 
-def timing_diagram(ruleset: str, turn_state: str | None, previous_state: str | None,
-                   step: str | None, previous_step: str | None,
-                   link: Callable[[str], str]) -> Markup | None:
-    """Two pictures of the timing model: the states of the turn (the current one lit, and the
-    change that led to it) and the procedure that runs the chain (the step the current frame
-    belongs to lit, and the move from the previous frame's step). Nodes link to their rules."""
-    diagram = TIMING_DIAGRAMS.get(ruleset)
-    if not diagram:
-        return None
-    w, h = 134, 44
+def _picture(nodes: list[tuple[str, str, str, float, float]], edges: list[tuple[str, str, str]],
+             box: tuple[float, float], view: tuple[float, float], current: str | None,
+             previous: str | None, bend_pairs: float, prefix: str, label: str,
+             link: Callable[[str], str]) -> str:
+    w, h = box
+    pos = {i: (x, y) for i, _, _, x, y in nodes}
+    pairs = {(a, b) for a, b, _ in edges}
     parts = []
-    centres: dict[str, tuple[float, float]] = {}
-    for sid, label, rule, col, row in diagram["states"]:
-        centres[sid] = (44 + w / 2 + col * (w + 82), 12 + h / 2 + row * (h + 92))
-    for a, b, label in diagram["state_edges"]:
-        (ax, ay), (bx, by) = centres[a], centres[b]
-        on = a == previous_state and b == turn_state and a != b
+    for a, b, text in edges:
+        (ax, ay), (bx, by) = pos[a], pos[b]
+        on = a == previous and b == current and a != b
         x1, y1 = _box_edge_point(ax, ay, w, h, bx, by)
         x2, y2 = _box_edge_point(bx, by, w, h, ax, ay)
-        parts.append(_edge(x1, y1, x2, y2, label, on, "tms", bend=12))
-    for sid, label, rule, col, row in diagram["states"]:
-        cx, cy = centres[sid]
-        on = " on" if sid == turn_state else ""
-        parts.append(f'<a class="tm-state{on}" href="{escape(link(rule))}"><title>{escape(label)} (rule {escape(rule)})</title>'
-                     f'<rect x="{cx - w / 2:.0f}" y="{cy - h / 2:.0f}" width="{w}" height="{h}" rx="8"/>'
-                     f'<text x="{cx:.0f}" y="{cy - 1:.0f}" text-anchor="middle">{escape(label)}</text>'
-                     f'<text class="sub" x="{cx:.0f}" y="{cy + 14:.0f}" text-anchor="middle">rule {escape(rule)}</text></a>')
-    states_svg = (f'<svg class="timing" viewBox="0 0 400 204" role="img" aria-label="States of the turn; now '
-                  f'{escape(turn_state or "unknown")}" xmlns="http://www.w3.org/2000/svg">{_defs("tms")}'
-                  + "".join(parts) + "</svg>")
-
-    parts = []
-    sw, sh = 96, 40  # boxes of the procedure's steps
-    pos = {sid: (x, y) for sid, _, _, x, y in diagram["steps"]}
-    for a, b, label in diagram["step_edges"]:
-        (ax, ay), (bx, by) = pos[a], pos[b]
-        on = a == previous_step and b == step
-        back = (b, a) in {(x, y) for x, y, _ in diagram["step_edges"]}
-        x1, y1 = _box_edge_point(ax, ay, sw, sh, bx, by)
-        x2, y2 = _box_edge_point(bx, by, sw, sh, ax, ay)
-        parts.append(_edge(x1, y1, x2, y2, label, on, "tmp", bend=12 if back else 0))
-    for sid, label, rule, x, y in diagram["steps"]:
-        on = " on" if sid == step else ""
-        parts.append(f'<a class="tm-state{on}" href="{escape(link(rule))}"><title>{escape(label)} (rule {escape(rule)})</title>'
-                     f'<rect x="{x - sw / 2:.0f}" y="{y - sh / 2:.0f}" width="{sw}" height="{sh}" rx="8"/>'
-                     f'<text x="{x:.0f}" y="{y - 1:.0f}" text-anchor="middle">{escape(label)}</text>'
+        parts.append(_edge(x1, y1, x2, y2, text, on, prefix, bend=bend_pairs if (b, a) in pairs else 0))
+    for i, text, rule, x, y in nodes:
+        on = " on" if i == current else ""
+        parts.append(f'<a class="tm-state{on}" href="{escape(link(rule))}"><title>{escape(text)} (rule {escape(rule)})</title>'
+                     f'<rect x="{x - w / 2:.0f}" y="{y - h / 2:.0f}" width="{w:.0f}" height="{h:.0f}" rx="8"/>'
+                     f'<text x="{x:.0f}" y="{y - 1:.0f}" text-anchor="middle">{escape(text)}</text>'
                      f'<text class="sub" x="{x:.0f}" y="{y + 13:.0f}" text-anchor="middle">rule {escape(rule)}</text></a>')
-    steps_svg = (f'<svg class="timing" viewBox="0 0 416 250" role="img" aria-label="Handle outstanding tasks, then '
-                 f'Finalize, Execute, Pass, Resolve; now {escape(step or "outside the loop")}" '
-                 f'xmlns="http://www.w3.org/2000/svg">{_defs("tmp")}' + "".join(parts) + "</svg>")
-    return Markup(states_svg + steps_svg)
+    return (f'<svg class="timing" viewBox="0 0 {view[0]:.0f} {view[1]:.0f}" role="img" '
+            f'aria-label="{escape(label)}; now {escape(current or "none")}" xmlns="http://www.w3.org/2000/svg">'
+            f'{_defs(prefix)}' + "".join(parts) + "</svg>")
+
+
+def timing_diagram(ruleset: str, place: str | None, previous_place: str | None,
+                   step: str | None, previous_step: str | None,
+                   link: Callable[[str], str]) -> Markup | None:
+    """Two pictures of a timing model: where the game is (the current place lit, with the
+    change that led to it) and the procedure that runs the chain or stack (the node the
+    current frame belongs to lit, with the move from the previous frame's). Nodes link to
+    their rules. None for a model without a diagram."""
+    d = TIMING_DIAGRAMS.get(ruleset)
+    if not d:
+        return None
+    return Markup(
+        _picture(d["states"], d["state_edges"], d["states_box"], d["states_view"], place, previous_place,
+                 d["states_bend"], "tms", d["states_label"], link)
+        + _picture(d["steps"], d["step_edges"], d["steps_box"], d["steps_view"], step, previous_step,
+                   12, "tmp", d["steps_label"], link))
