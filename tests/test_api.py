@@ -400,7 +400,7 @@ POST_CASES: list[tuple[str, int, str, str, str, Any]] = [
     (NEXT, 422, '{"players": ["Ann", "Bo"], "priority": ["Ann", "Bo"]}', JSON,
      "error.detail.violations.0.field", "priority"),
     (NEXT, 422, '["Ann", "Bo"]', JSON, "error.detail.errors.0.path", "/"),
-    (NEXT, 404, '{"players": ["Ann", "Bo"], "ruleset": "mtg"}', JSON, "error.detail.field", "ruleset"),
+    (NEXT, 404, '{"players": ["Ann", "Bo"], "ruleset": "riftbound-tournament"}', JSON, "error.detail.field", "ruleset"),
     (NEXT + "?edition=1.3", 422, '{"players": ["Ann", "Bo"]}', JSON,
      "error.detail.citation_edition", "1.4"),
     (NEXT + "?depth=1", 400, '{"players": ["Ann", "Bo"]}', JSON, "error.detail.parameter", "depth"),

@@ -11,7 +11,8 @@ RULESET_Q = Param("ruleset", {"type": "string", "pattern": NAME_PATTERN},
                   "Ruleset of the state (default: the state's own `ruleset`, or riftbound).",
                   example="riftbound")
 TIMING_EDITION = Param(EDITION.name, EDITION.schema,
-                       "Edition to quote the rules from (default: the one the model cites).",
+                       "Edition to quote the rules from (default: the state's own `edition`, or the "
+                       "one the model cites); a model that follows several editions (mtg) also plays by it.",
                        example="1.4")
 
 RULES = array(STR, description="Rule numbers, as the model cites them.")
@@ -54,7 +55,10 @@ SCHEMAS.update({
                                       "write it, in JSON: name, ruleset, edition, players, cards, "
                                       "steps (each a one-key mapping: an action, expect or "
                                       "expect_illegal).",
-                       "properties": {"name": STR, "ruleset": STR, "players": array(STR),
+                       "properties": {"name": STR, "ruleset": STR,
+                                      "players": array({"anyOf": [STR, {"type": "object", "required": ["name"]}]},
+                                                       description="In turn order: names, or objects with "
+                                                                   "a name and the player's cards."),
                                       "steps": array({"type": "object"}, minItems=1)}},
     "TimingRun": obj({
         "ok": {"type": "boolean", "description": "Every expectation held and every step was legal."},

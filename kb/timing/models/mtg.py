@@ -14,7 +14,7 @@ permanent sharing a name into the graveyard, the 2026 one works per controller.
 Scope: one game of two to four players, turn after turn (extra turns included). Cards are
 abstract (a name, types, a generic mana cost, power and toughness, a target, triggered and
 activated abilities, and a few instructions: damage, counter, counter unless a player pays,
-draw, lose life, discard, sacrifice, destroy, extra turn, return from the graveyard, +N/+N
+draw, lose life, discard, sacrifice, destroy, tap, extra turn, return from the graveyard, +N/+N
 until end of turn, shuffle the graveyard away). Choices the rules leave to players but that
 do not change timing are made by the model in a fixed way and said so in the trace: each
 player's simultaneous triggered abilities go on the stack in the order they triggered
@@ -71,7 +71,7 @@ CITATIONS: dict[str, Rules] = {
     "no-attackers": ("508.8",),
     "apnap-choices": ("101.4",),
     # -- automatic transitions: the turn -----------------------------------------------------
-    "begin-step": ("500.1", "703.4"),
+    "begin-step": ("500.1", "703.4", "117.2", "117.2c"),
     "untap": ("502.3", "302.6"),
     "no-priority-in-untap": ("502.4", "117.3a"),
     "untap-step-ends": ("500.3", "502.4"),
@@ -92,7 +92,7 @@ CITATIONS: dict[str, Rules] = {
     "another-cleanup": ("514.3a",),
     "turn-ends": ("500.1", "500.7", "302.6"),
     # -- automatic transitions: before priority (117.5) ---------------------------------------
-    "state-based-actions": ("117.5", "704.3", "117.2d"),
+    "state-based-actions": ("117.5", "704.3", "117.2", "117.2d"),
     "loses-game": ("704.5a", "104.3b"),
     "zero-toughness": ("704.5f",),
     "lethal-damage": ("704.5g",),
@@ -105,6 +105,7 @@ CITATIONS: dict[str, Rules] = {
     "resolve": ("117.4", "608.1", "405.5", "117.2e"),
     "target-illegal": ("608.2b",),
     "follow-instructions": ("608.2c",),
+    "condition-false": ("603.4",),
     "permanent-enters": ("608.3", "608.3a", "302.6"),
     "finish-resolution": ("608.2n", "117.3b"),
     "payment-asked": ("118.12a", "605.3a", "117.1d"),
@@ -121,6 +122,7 @@ CITATIONS: dict[str, Rules] = {
     "discard": ("701.9a",),
     "sacrifice": ("701.21a",),
     "destroy": ("701.8a",),
+    "tap": ("701.26a",),
     "extra-turn": ("500.7",),
     "return-to-battlefield": ("400.7",),
     "boost": ("514.2", "611.2a"),
@@ -178,7 +180,7 @@ NUMBERS_2010: dict[str, str | None] = {
     "101.4": "101.4", "104.3b": "104.3b", "106.4": "106.4", "113.6": "112.6", "115.1": "114.1",
     "116.1": "115.1", "116.2a": "115.2a", "116.2b": "115.2b", "116.3": "115.3",
     "117.1": "116.1", "117.1a": "116.1a", "117.1b": "116.1b", "117.1c": "116.1c", "117.1d": "116.1d",
-    "117.2a": "116.2a", "117.2c": "116.2c", "117.2d": "116.2d", "117.2e": "116.2e", "117.3": "116.3",
+    "117.2": "116.2", "117.2a": "116.2a", "117.2c": "116.2c", "117.2d": "116.2d", "117.2e": "116.2e", "117.3": "116.3",
     "117.3a": "116.3a", "117.3b": "116.3b", "117.3c": "116.3c", "117.3d": "116.3d", "117.4": "116.4",
     "117.5": "116.5", "117.7": "116.7",
     "118.3": "117.3", "118.12": "117.12", "118.12a": "117.12a", "119.3": "118.3", "120.3": "119.3",
@@ -188,7 +190,7 @@ NUMBERS_2010: dict[str, str | None] = {
     "405.5": "405.5", "405.6": "405.6",
     "500.1": "500.1", "500.2": "500.2", "500.3": "500.3", "500.5": "500.4", "500.6": "500.6",
     "500.7": "500.7", "501.1": "501.1", "502.3": "502.2", "502.4": "502.3", "503.1": "503.2",
-    "503.1a": "503.1a", "504.1": "504.1", "504.2": "504.3", "505.1": "505.1", "505.2": "505.2",
+    "503.1a": "503.1", "504.1": "504.1", "504.2": "504.3", "505.1": "505.1", "505.2": "505.2",
     "505.6": "505.5", "505.6a": "505.5a", "505.6b": "505.5b", "506.1": "506.1", "506.2": "506.2",
     "507.2": "507.3", "508.1": "508.1", "508.1a": "508.1a", "508.1f": "508.1f", "508.2": "508.3",
     "508.8": "508.6", "509.1": "509.1", "509.1a": "509.1a", "509.1g": "509.1g", "509.1h": "509.1h",
@@ -203,7 +205,7 @@ NUMBERS_2010: dict[str, str | None] = {
     "605.1a": "605.1a", "605.3a": "605.3a", "605.3b": "605.3b", "608.1": "608.1", "608.2b": "608.2b",
     "608.2c": "608.2c", "608.2n": "608.2k", "608.3": "608.3", "608.3a": "608.3",
     "611.2a": "611.2a", "701.5a": "701.4a", "701.6a": "701.5a", "701.8a": "701.6a",
-    "701.9a": "701.7a", "701.21a": "701.13a", "701.24a": "701.15a",
+    "701.9a": "701.7a", "701.21a": "701.13a", "701.26a": "701.16a", "701.24a": "701.15a",
     "702.37e": "702.34d", "703.4": "703.4", "703.4p": "703.4n",
     "704.3": "704.3", "704.5a": "704.5a", "704.5f": "704.5f", "704.5g": "704.5g", "704.5j": "704.5k",
     "708.7": "707.7", "708.8": "707.8", "732.1": "715.1", "732.2": "715.2",
@@ -218,7 +220,6 @@ MAPPING_CORRECTIONS: dict[str, str] = {
              "active player gets priority in 509.5",
     "511.1": "2010 511.1 puts \"at end of combat\" triggers on the stack; priority is 511.2",
     "513.1": "2010 513.1 puts end step triggers on the stack; priority is 513.2",
-    "601.3": "2010 601.3 is about opponents making choices; the 2026 permission rule is new",
     "603.10a": "2010 has the look-back-in-time rule for leaves-the-battlefield abilities as 603.6d",
     "608.3a": "2010 608.3 is a single step: the permanent spell enters the battlefield",
     "704.5j": "2010 704.5j is the planeswalker uniqueness rule; its legend rule is 704.5k (and puts every "
@@ -894,6 +895,8 @@ class Magic(Model):
             T("target-illegal", step, "its target is illegal: it doesn't resolve",
               "{item}'s target {target} is illegal: it doesn't resolve"),
             T("follow-instructions", step, "its instructions are followed in order", "{item}: {instruction}"),
+            T("condition-false", step, "an intervening \"if\" is false on resolution: it does nothing",
+              "{item}'s condition is false: it does nothing"),
             T("permanent-enters", step, "a permanent spell enters the battlefield", "{item} enters the battlefield"),
             T("finish-resolution", step, "the spell goes to the graveyard (an ability ceases to exist)",
               "{item} leaves the stack"),
@@ -915,6 +918,7 @@ class Magic(Model):
             T("discard", step, "discard", "{player} discards {card}"),
             T("sacrifice", step, "sacrifice", "{player} sacrifices {permanent}"),
             T("destroy", step, "destroy", "{permanent} is destroyed"),
+            T("tap", step, "tap a permanent", "{permanent} becomes tapped"),
             T("extra-turn", step, "an extra turn is added after this one", "{player} will take an extra turn"),
             T("return-to-battlefield", step, "a card returns to the battlefield", "{card} returns to the battlefield"),
             T("boost", step, "+N/+N until end of turn", "{permanent} gets +{n}/+{n} until end of turn"),
@@ -968,8 +972,7 @@ class Magic(Model):
 
     # -- bindings -------------------------------------------------------------------------------
     def _cast_bindings(self, s: State) -> Iterator[dict[str, Any]]:
-        if s.busy:
-            return
+        # Also while something is under way: "can I cast it now?" is answered with the rule.
         for player in s.players:
             if player in s.lost:
                 continue
@@ -984,8 +987,6 @@ class Magic(Model):
                            "on": f" targeting {target}" if target else ""}
 
     def _activate_bindings(self, s: State) -> Iterator[dict[str, Any]]:
-        if s.busy:
-            return
         seen = set()
         sources: list[tuple[str, str, Card]] = []
         for u in s.board:
@@ -1032,6 +1033,8 @@ class Magic(Model):
             for p in s.players:
                 if p not in s.lost:
                     yield {"player": p}
+        elif self.decider(s) is not None:  # a decision without priority: passing is not an option
+            yield {"player": self.decider(s)}
 
     def _payer_bindings(self, s: State) -> Iterator[dict[str, Any]]:
         if s.payment is not None and s.payment.purpose != "unless":
@@ -1510,10 +1513,11 @@ class Magic(Model):
         if top.condition == "untapped":
             src = s.permanent(top.source)
             if src is None or src.tapped:  # the intervening "if" is checked again (603.4)
-                t.note("follow-instructions", s, {"item": top.name, "instruction": "its condition is false: "
-                                                  "it does nothing"})
-                return self._finish(s, t, top)
+                t.note("condition-false", s, {"item": top.name})
+                return self._finish(s, t, top, resolved=False)
         s = replace(s, resolving=Resolving(top))
+        t.note("follow-instructions", s, {"item": top.name,
+                                          "instruction": ", ".join(e[0] for e in top.effects) or "nothing"})
         return self._continue(s, t)
 
     def _target_kind(self, obj: Obj) -> str | None:
@@ -1625,6 +1629,12 @@ class Magic(Model):
                 t.note("destroy", s, {"permanent": item.target})
                 return self._to_graveyard(s, t, [item.target])
             return s
+        if kind == "tap":
+            if item.target and s.permanent(item.target):
+                s = replace(s, board=tuple(replace(u, tapped=True) if u.name == item.target else u
+                                           for u in s.board))
+                t.note("tap", s, {"permanent": item.target})
+            return s
         if kind == "extra-turn":
             t.note("extra-turn", s, {"player": item.controller})
             return replace(s, extra_turns=(item.controller,) + s.extra_turns)
@@ -1710,7 +1720,7 @@ class Magic(Model):
         """Illegal options worth showing: the decider's own, other players' instants and mana
         abilities (can they respond now?)."""
         name = option.transition.name
-        if name == "pass" and option.player != s.priority:
+        if name == "pass" and s.priority is not None and option.player != s.priority:
             return False
         if option.player == self.decider(s):
             return name not in ("declare-attackers", "declare-blockers") or len(option.forbidden_by) == 1

@@ -25,12 +25,12 @@ control N artifacts), ``target``.
 Instructions: ``{damage: {to: target|you|PLAYER, amount: N|that}}``, ``{counter: target}``,
 ``{counter-unless-pay: N}``, ``{draw: N}`` or ``{draw: {who: you|each|that-player|target, n}}``,
 ``{lose-life: N}`` (or ``{who, n}``), ``{discard: each|you}``, ``{sacrifice: {who, type}}``,
-``{destroy: target}``, ``{extra-turn: true}``, ``{return: true}`` (this card from the
+``{destroy: target}``, ``{tap: target}``, ``{extra-turn: true}``, ``{return: true}`` (this card from the
 graveyard to the battlefield), ``{boost: N}`` (the source gets +N/+N until end of turn),
 ``{shuffle-graveyard: true}``.
 
 Players are names in turn order (the first is the active player), or ``{name, hand: [cards],
-battlefield: [card or {card, name, tapped, sick, face_down, damage}], graveyard: [cards],
+battlefield: [card or {card, name, tapped, sick, face_down, damage, boost}], graveyard: [cards],
 life: N, pool: N}`` (a hand not listed is unknown: any card of the pool may be cast from it).
 ``start``: ``{step: STEP, lands_played: [players], turn: N}``; the step begins when the
 scenario starts (steps: untap, upkeep, draw, main1, beginning-of-combat, declare-attackers,
@@ -57,7 +57,7 @@ from kb.timing.models.mtg import (CARD_TYPES, EDITIONS, STEP_NAMES, STEPS, TARGE
                                   Trigger)
 
 INSTRUCTIONS = ("damage", "counter", "counter-unless-pay", "draw", "lose-life", "discard", "sacrifice",
-                "destroy", "extra-turn", "return", "boost", "shuffle-graveyard")
+                "destroy", "tap", "extra-turn", "return", "boost", "shuffle-graveyard")
 KEYWORDS = ("flash", "haste")
 WHO = ("you", "each", "that-player", "target")
 EXPECT_KEYS = ("priority", "step", "phase", "active", "turn", "stack", "waiting", "resolving", "payment",
@@ -151,7 +151,7 @@ def parse_effects(data: Any, field: str) -> tuple[Effect, ...]:
             if amount != "that":
                 amount = _int(amount, f"{w}.amount", 0, 99)
             out.append(("damage", _str(m.get("to", "target"), f"{w}.to"), amount))
-        elif kind in ("counter", "destroy"):
+        elif kind in ("counter", "destroy", "tap"):
             if arg != "target":
                 raise FormatError("expected target", w)
             out.append((kind, "target"))
@@ -185,7 +185,7 @@ def _effect_json(e: Effect) -> dict[str, Any]:
     kind = e[0]
     if kind == "damage":
         return {"damage": {"to": e[1], "amount": e[2]}}
-    if kind in ("counter", "destroy"):
+    if kind in ("counter", "destroy", "tap"):
         return {kind: "target"}
     if kind in ("counter-unless-pay", "boost"):
         return {kind: e[1]}
@@ -361,7 +361,7 @@ def setup(data: Mapping[str, Any]) -> tuple[Magic, State]:
             fw = f"{where}.battlefield[{i}]"
             if not isinstance(raw, dict):
                 raw = {"card": raw}
-            _only(raw, ("card", "name", "tapped", "sick", "face_down", "damage"), fw)
+            _only(raw, ("card", "name", "tapped", "sick", "face_down", "damage", "boost"), fw)
             card = cards[card_name(raw.get("card"), f"{fw}.card")]
             if not card.permanent:
                 raise FormatError(f"{card.name} is not a permanent card", f"{fw}.card")
@@ -371,7 +371,8 @@ def setup(data: Mapping[str, Any]) -> tuple[Magic, State]:
             name = _unique(board, _str(raw.get("name", card.name), f"{fw}.name"))
             board.append(Permanent(name, card.name, player, _flag(raw.get("tapped"), f"{fw}.tapped"),
                                    _int(raw.get("damage", 0), f"{fw}.damage", 0, 99),
-                                   _flag(raw.get("sick"), f"{fw}.sick"), face_down))
+                                   _flag(raw.get("sick"), f"{fw}.sick"), face_down,
+                                   boost=_int(raw.get("boost", 0), f"{fw}.boost", 0, 99)))
         graveyard += [(player, card_name(c, f"{where}.graveyard[{i}]"))
                       for i, c in enumerate(_list(p.get("graveyard"), f"{where}.graveyard"))]
         life.append((player, _int(p.get("life", 20), f"{where}.life", -99, 999)))

@@ -1,0 +1,374 @@
+"""The Magic timing model: every mtg scenario file (the seed article's examples and our own
+cases), both editions, ``next`` on Magic states, refused states with the rule they break,
+malformed input, the citation check on the real 2010 and 2026 documents, the CLI and the API."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kb.cli import main
+from kb.query import KnowledgeBase, QueryError
+from kb.timing import engine, list_scenarios, load_scenario, scenario_files
+from kb.timing.engine import FormatError
+from kb.timing.models import get_model, mtg_io
+from kb.timing.models.mtg import (CITATIONS, CITATIONS_BY_EDITION, EDITION_2010, EDITION_2026,
+                                  MAPPING_CORRECTIONS, NUMBERS_2010, Magic)
+from kb.timing.scenario import load, run
+
+from conftest import REPO, SEEDS, corpus_graph, requires_shared
+
+SCENARIOS = scenario_files("mtg") + sorted((REPO / "tests" / "scenarios" / "mtg").glob("*.yaml"))
+# The scenarios whose outcome depends on the edition (the legend rule changed).
+EDITION_SPECIFIC = {"002-two-legendary-creatures-go-before-anyone-gets-priority",
+                    "002-under-the-2026-legend-rule-each-player-keeps-their-own-legend"}
+# Every example of the seed article, by the cards it names: (card, packaged scenario).
+SEED_EXAMPLES = [
+    ("Jackal Pup", "002-the-attacker-dies-and-its-trigger-waits-before-priority-returns"),
+    ("Cancel", "002-a-counterspell-goes-above-the-spell-it-counters"),
+    ("Fireball", "002-a-counterspell-goes-above-the-spell-it-counters"),
+    ("Runeclaw Bear", "002-creatures-and-sorceries-wait-for-your-main-phase-and-an-empty-stack"),
+    ("Lightning Bolt", "002-an-instant-can-be-cast-whenever-you-have-priority"),
+    ("Temple Bell", "002-activated-abilities-any-time-unless-they-say-otherwise"),
+    ("Kuldotha Phoenix", "002-activated-abilities-any-time-unless-they-say-otherwise"),
+    ("Exalted Angel", "002-turning-a-creature-face-up-any-time-but-one-land-per-turn"),
+    ("Mountain", "002-turning-a-creature-face-up-any-time-but-one-land-per-turn"),
+    ("Llanowar Elves", "002-mana-abilities-while-paying-a-cost"),
+    ("Broken Ambitions", "002-mana-abilities-during-resolution-when-a-payment-is-asked"),
+    ("Howling Mine", "002-a-draw-step-trigger-for-each-player-whoever-gets-priority"),
+    ("Wake Thrasher", "002-four-untap-triggers-wait-for-the-upkeep"),
+    ("Emrakul, the Aeons Torn", "002-two-legendary-creatures-go-before-anyone-gets-priority"),
+    ("Smallpox", "002-choices-during-resolution-give-no-one-priority"),
+]
+
+
+def _run(path: Path, edition: str | None = None) -> Any:
+    sc = load(path)
+    if edition:
+        sc.data = {**sc.data, "edition": edition}
+        sc.edition = edition
+    return run(sc)
+
+
+# -- every scenario file ----------------------------------------------------------------------
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_scenario(path: Path) -> None:
+    result = _run(path)
+    failures = [f"step {e.step}: expected {e.expected}, got {e.actual}" for e in result.expectations if not e.ok]
+    assert result.error is None, result.error
+    assert not failures, "\n".join(failures)
+    assert result.expectations, "a scenario checks something"
+    assert result.scenario.name.endswith("."), "a scenario's name is a sentence"
+    for frame in result.frames:  # every frame's state is valid input for `next` and reads back
+        model, state, violations = mtg_io.state_from_json(frame.state)
+        assert not violations and not model.validate(state)
+        assert state == frame.node.after
+        assert model.edition == result.scenario.edition
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_both_editions_take_the_same_steps(path: Path) -> None:
+    """The procedure is the same in 2010 and 2026 (only the numbers differ), except the
+    legend rule, which changed: those scenarios must differ."""
+    runs = [_run(path, edition) for edition in (EDITION_2010, EDITION_2026)]
+    events = [[(f.node.name, f.node.label) for f in r.frames] for r in runs]
+    if path.stem in EDITION_SPECIFIC:
+        assert events[0] != events[1]
+        legend = [any(n.name == "legend-rule" for f in r.frames for n in f.node.walk()) for r in runs]
+        assert legend == [True, False]
+    else:
+        assert events[0] == events[1]
+        rules = [{r for f in run.frames for n in f.node.walk() for r in n.rules} for run in runs]
+        assert rules[0] == {NUMBERS_2010[r] for r in rules[1]} - {None}
+
+
+def test_every_transition_has_a_case() -> None:
+    taken = {n.name for path in SCENARIOS for f in run(load(path)).frames for n in f.node.walk()}
+    missing = set(Magic().transitions) - taken
+    assert not missing, f"no scenario takes {sorted(missing)}"
+
+
+def test_seed_examples_are_packaged_and_listed() -> None:
+    listed = {s["name"]: s for s in list_scenarios("mtg")}
+    for card, name in SEED_EXAMPLES:
+        assert name in listed, name
+        assert card in load_scenario(name)["cards"], (card, name)
+        assert load_scenario(f"mtg/{name}")["ruleset"] == "mtg"
+    assert all(s["title"].endswith(".") and s["ruleset"] == "mtg" for s in listed.values())
+    seed = SEEDS / "002_9a7deb60968bf8c2.txt"
+    if seed.exists():  # the examples are the article's own
+        text = seed.read_text(encoding="utf-8")
+        assert all(card in text for card, _ in SEED_EXAMPLES)
+
+
+# -- what happens next ---------------------------------------------------------------------------
+CARDS = {
+    "Bear": {"type": "creature", "power": 2, "toughness": 2},
+    "Bolt": {"type": "instant", "target": "any", "effects": [{"damage": {"to": "target", "amount": 3}}]},
+    "Pup": {"type": "creature", "power": 2, "toughness": 1,
+            "triggers": [{"on": "dealt-damage", "name": "Pup's ability",
+                          "effects": [{"damage": {"to": "you", "amount": "that"}}]}]},
+    "Forest": {"type": "land"},
+    "Pox": {"type": "sorcery", "effects": [{"discard": "each"}]},
+}
+
+
+def _state(**kw: Any) -> dict[str, Any]:
+    return {"ruleset": "mtg", "players": ["Ann", "Bo"], "step": "main1", "cards": CARDS, **kw}
+
+
+def _next(state: dict[str, Any], edition: str | None = None) -> Any:
+    model, s, violations = mtg_io.state_from_json(state, edition)
+    assert not violations
+    return model, engine.next_steps(model, s)
+
+
+# (why, state, automatic steps taken, decider, a legal option, an illegal option, a rule forbidding it)
+NEXT_CASES = [
+    ("a creature waits for an empty stack", _state(priority="Ann", hands={"Ann": ["Bear", "Bolt"]},
+                                                   stack=[{"name": "Bolt", "controller": "Bo", "target": "Ann"}]),
+     [], "Ann", "Ann casts Bolt targeting Ann", "Ann casts Bear", "117.1a"),
+    ("the opponent's land waits for their turn", _state(priority="Bo", hands={"Bo": ["Forest"]}),
+     [], "Bo", "Bo passes", "Bo plays Forest", "305.3"),
+    ("waiting triggers go on the stack before priority",
+     _state(due="Ann", due_reason="resolved", waiting=[{"name": "Pup's ability", "kind": "trigger",
+                                                          "controller": "Bo", "amount": 3}]),
+     ["put-triggers-on-stack", "receive-priority-resolved"], "Ann", "Ann passes", None, None),
+    ("state-based actions first, then the dies trigger, then priority",
+     _state(due="Ann", due_reason="resolved", battlefield=[{"card": "Pup", "controller": "Bo", "damage": 3}]),
+     ["state-based-actions", "receive-priority-resolved"], "Ann", "Ann passes", None, None),
+    ("nobody has priority while a spell asks for choices",
+     _state(stack=[{"name": "Pox", "controller": "Ann", "id": 1}], hands={"Ann": ["Bear"], "Bo": ["Bolt"]},
+            resolving={"item": {"name": "Pox", "controller": "Ann", "id": 1}, "asked": ["Ann", "Bo"]}),
+     [], "Ann", "Ann chooses Bear", "Bo casts Bolt targeting Ann", "117.2e"),
+    ("the untap step passes without priority",
+     _state(step="untap", begun=False, battlefield=[{"card": "Bear", "tapped": True}]),
+     ["begin-step", "untap-step-ends", "begin-step", "receive-priority-step"], "Ann", "Ann passes", None, None),
+    ("all passed: the top of the stack resolves",
+     _state(passes=2, stack=[{"name": "Bolt", "controller": "Bo", "target": "Ann"}]),
+     ["resolve", "receive-priority-resolved"], "Ann", "Ann passes", None, None),
+    ("attackers are declared without priority", _state(step="declare-attackers", awaiting="declare-attackers",
+                                                       battlefield=[{"card": "Bear"}]),
+     [], "Ann", "Ann attacks with Bear", "Ann passes", "117.1"),
+]
+
+
+@pytest.mark.parametrize("why,state,steps,decider,legal,illegal,rule", NEXT_CASES, ids=[c[0] for c in NEXT_CASES])
+def test_next(why: str, state: dict[str, Any], steps: list[str], decider: str, legal: str,
+              illegal: str | None, rule: str | None) -> None:
+    model, out = _next(state)
+    assert [n.name for n in out.steps] == steps
+    assert out.decision is not None and out.decision.decider == decider
+    assert legal in [o.label for o in out.decision.options]
+    if illegal:
+        found = next(o for o in out.decision.illegal if o.label == illegal)
+        assert rule in [r for c in found.forbidden_by for r in c.rules]
+        assert illegal not in [o.label for o in out.decision.options]
+
+
+def test_next_in_2010_numbers_and_the_2010_legend_rule() -> None:
+    legends = {"Emrakul": {"type": "creature", "legendary": True, "power": 15, "toughness": 15}}
+    state = _state(cards=legends, due="Ann", due_reason="resolved", battlefield=[
+        {"name": "Emrakul", "controller": "Ann"}, {"name": "Emrakul #2", "card": "Emrakul", "controller": "Bo"}])
+    model, out = _next(state, EDITION_2010)
+    sba = out.steps[0]
+    assert sba.name == "state-based-actions" and "704.5k" in [r for n in sba.walk() for r in n.rules]
+    assert not out.state.board and out.decision.decider == "Ann"
+    model, out = _next({**state, "edition": EDITION_2026})
+    assert [n.name for n in out.steps] == ["receive-priority-resolved"] and len(out.state.board) == 2
+    with pytest.raises(FormatError, match="edition"):
+        mtg_io.state_from_json({**state, "edition": EDITION_2026}, EDITION_2010)
+
+
+# -- states the rules cannot produce ------------------------------------------------------------------
+REFUSED = [
+    ("two players hold priority", _state(priority=["Ann", "Bo"]), "117.3", "116.3"),
+    ("priority while resolving", _state(priority="Ann", stack=[{"name": "Pox", "id": 1}],
+                                        resolving={"item": {"name": "Pox", "id": 1}}), "117.2e", "116.2e"),
+    ("priority in the untap step", _state(step="untap", priority="Ann"), "502.4", "502.3"),
+    ("priority with a trigger waiting", _state(priority="Ann", waiting=[{"name": "Pup's ability"}]),
+     "117.5", "116.5"),
+    ("priority while a creature has lethal damage", _state(priority="Ann", battlefield=[{"card": "Pup",
+                                                                                         "damage": 1}]),
+     "704.3", "704.3"),
+    ("priority while a spell is paid for", _state(priority="Ann", stack=[{"name": "Bear", "id": 1}],
+                                                  payment={"player": "Ann", "amount": 2, "purpose": "cast",
+                                                           "what": "Bear", "item": 1}), "601.2i", "601.2h"),
+    ("a land on the stack", _state(priority="Ann", stack=[{"name": "Forest"}]), "305.1", "305.1"),
+    ("nobody to act", _state(stack=[{"name": "Bolt", "target": "Bo"}]), "117.3", "116.3"),
+    ("all passed yet someone has priority", _state(priority="Ann", passes=2), "117.4", "116.4"),
+    ("spells in the untap step", _state(step="untap", begun=True, stack=[{"name": "Bolt", "target": "Bo"}]),
+     "502.4", "502.3"),
+]
+
+
+@pytest.mark.parametrize("why,state,rule,rule_2010", REFUSED, ids=[c[0] for c in REFUSED])
+def test_refused_states_name_the_rule(why: str, state: dict[str, Any], rule: str, rule_2010: str) -> None:
+    for edition, number in ((EDITION_2026, rule), (EDITION_2010, rule_2010)):
+        model, s, violations = mtg_io.state_from_json(state, edition)
+        broken = violations + model.validate(s)
+        assert broken, why
+        assert number in [r for v in broken for r in v.rules], (edition, [v.as_dict() for v in broken])
+
+
+MALFORMED = [
+    ([], ""), ({"players": ["Ann"]}, "players"), (_state(step="second-main"), "step"),
+    (_state(priority="Cy"), "priority"), (_state(stack=[{"name": "Nope", "kind": "spell"}]), "stack[0].name"),
+    (_state(cards={"X": {"type": "planeswalker"}}), "cards.X.type"), (_state(edition="2019-01-01"), "edition"),
+    (_state(awaiting="declare-attackers"), "awaiting"), (_state(surprise=1), "state"),
+    (_state(payment={"player": "Ann", "amount": 1, "purpose": "cast", "what": "Bear", "item": 9}), "payment.item"),
+    (_state(cards={"Bolt": {"type": "instant", "effects": [{"counter": "target"}]}}), "cards.Bolt.target"),
+]
+
+
+@pytest.mark.parametrize("state,field", MALFORMED, ids=[m[1] or "not-an-object" for m in MALFORMED])
+def test_malformed_states_name_the_field(state: Any, field: str) -> None:
+    with pytest.raises(FormatError) as err:
+        mtg_io.state_from_json(state)
+    assert err.value.field == field
+
+
+_LEAF = st.one_of(st.none(), st.booleans(), st.integers(-2, 5), st.text(max_size=4),
+                  st.sampled_from(["Ann", "Bo", "Bear", "Bolt", "Pox", "spell", "trigger", "main1", "untap",
+                                   "target", "cast", "unless", "resolved", "each", "creature"]))
+_VALUE = st.recursive(_LEAF, lambda c: st.one_of(
+    st.lists(c, max_size=3),
+    st.dictionaries(st.sampled_from(["name", "controller", "kind", "card", "player", "id", "target", "item",
+                                     "amount", "purpose", "what", "asked", "index", "type", "effects",
+                                     "damage", "tapped"]), c, max_size=3)), max_leaves=6)
+_KEYS = ["step", "priority", "due", "due_reason", "passes", "awaiting", "stack", "waiting", "resolving",
+         "payment", "battlefield", "hands", "graveyard", "life", "pool", "lands_played", "extra_turns", "lost",
+         "begun", "edition", "turn"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.dictionaries(st.sampled_from(_KEYS), _VALUE, max_size=4))
+def test_hostile_states_are_answered_never_crash(extra: dict[str, Any]) -> None:
+    kb = KnowledgeBase.from_graphs([])
+    try:
+        out = kb.timing_next(_state(**extra))
+    except QueryError as exc:
+        assert exc.status in (400, 404, 422), exc.as_dict()
+    else:
+        assert out["ok"] and out["ruleset"] == "mtg"
+
+
+# -- citations ----------------------------------------------------------------------------------------
+def test_citations_are_one_table_carried_to_2010() -> None:
+    cited = {r for rules in CITATIONS.values() for r in rules}
+    assert cited <= set(NUMBERS_2010), sorted(cited - set(NUMBERS_2010))
+    assert set(CITATIONS_BY_EDITION[EDITION_2010]) == set(CITATIONS)
+    assert CITATIONS_BY_EDITION[EDITION_2010]["pass"] == ("116.3d",)
+    spec = get_model("mtg")
+    assert spec.editions == (EDITION_2026, EDITION_2010)
+    assert spec.citations_for(EDITION_2010)["resolve"][0] == "116.4"
+    assert spec.citations_for("1.4") is None
+
+
+@requires_shared
+@pytest.mark.parametrize("edition,prefix", [(EDITION_2010, "116"), (EDITION_2026, "117")])
+def test_check_passes_on_the_real_documents(edition: str, prefix: str) -> None:
+    kb = KnowledgeBase.from_graphs([corpus_graph("mtg", edition)])
+    out = kb.timing_check("mtg", edition)
+    assert out["ok"], out["unknown"]
+    assert not out["partial"] and not out["lacking"]
+    (cov,) = out["coverage"]["ranges"]
+    assert cov["range"] == prefix
+    # what no transition cites: static abilities (the model has none) and shared team turns
+    assert sorted(cov["uncited"]) == [f"{prefix}.2b", f"{prefix}.6"]
+
+
+@requires_shared
+def test_2010_numbers_agree_with_the_edition_mapping() -> None:
+    """Every 2010 number is the one ``KnowledgeBase.map_number`` finds, except the listed
+    corrections (each with its reason), and each pair says the same thing."""
+    kb = KnowledgeBase.from_graphs([corpus_graph("mtg", EDITION_2010), corpus_graph("mtg", EDITION_2026)])
+    disagree = {}
+    for number, old in NUMBERS_2010.items():
+        mapped = kb.map_number("mtg", number, EDITION_2026, EDITION_2010)["target"]
+        if mapped != old:
+            disagree[number] = (mapped, old)
+    assert set(disagree) == set(MAPPING_CORRECTIONS), disagree
+    assert kb.rule("mtg", "704.5k", EDITION_2010)["text"].find("legend rule") > 0
+
+
+@requires_shared
+def test_explanations_quote_the_edition_of_the_scenario() -> None:
+    kb = KnowledgeBase.from_graphs([corpus_graph("mtg", EDITION_2010), corpus_graph("mtg", EDITION_2026)])
+    name = "002-the-attacker-dies-and-its-trigger-waits-before-priority-returns"
+    out = kb.timing_run(load_scenario(name))
+    assert out["ok"] and out["edition"] == EDITION_2010
+    frame = next(f for f in out["frames"] if f["event"] == "state-based-actions")
+    assert "116.5" in frame["rules"] and "704.5g" in frame["rules"]
+    assert "Each time a player would get priority, the game first performs all applicable" in frame["why"]
+    data = {**load_scenario(name), "edition": EDITION_2026}
+    out = kb.timing_run(data)
+    assert out["ok"] and "117.5" in next(f for f in out["frames"] if f["event"] == "state-based-actions")["rules"]
+    rg = kb.edition("mtg", EDITION_2010)
+    names = {t["name"] for t in kb.transitions_for(rg, "116.3d")}
+    assert "pass" in names
+    assert kb.transitions_for(rg, "117.3d") == []  # in 2010, 117.3d is not about priority
+
+
+# -- the CLI and the API ----------------------------------------------------------------------------
+@pytest.fixture()
+def cli(tmp_path: Path) -> Any:
+    runner = CliRunner()
+
+    def invoke(*args: str, input: str | None = None) -> Any:
+        return runner.invoke(main, ["--home", str(tmp_path / "home"), "timing", *args], input=input)
+    return invoke
+
+
+def test_cli_run_next_and_list(cli: Any, tmp_path: Path) -> None:
+    res = cli("run", "mtg/002-a-counterspell-goes-above-the-spell-it-counters", "--no-quotes")
+    assert res.exit_code == 0, res.output
+    assert "Cancel resolves." in res.stdout and "stack: Fireball (Ann)" in res.stdout
+    assert "expectations: ok" in res.stdout
+    state = _state(priority="Ann", hands={"Ann": ["Bear", "Bolt"]},
+                   stack=[{"name": "Bolt", "controller": "Bo", "target": "Ann"}])
+    res = cli("next", "--state", "-", input=json.dumps(state))
+    assert res.exit_code == 0, res.output
+    assert "Ann decides." in res.stdout and "Ann casts Bear" in res.stdout and "117.1a" in res.stdout
+    res = cli("next", "--state", "-", "--json", input=json.dumps(_state(priority=["Ann", "Bo"])))
+    assert res.exit_code == 1 and "117.3" in res.output
+    res = cli("list", "--ruleset", "mtg")
+    assert res.exit_code == 0 and "mtg/002-the-attacker-dies" in res.stdout
+
+
+def test_api_next_and_run(full_or_empty_kb: KnowledgeBase) -> None:
+    from web import create_app
+    client = create_app(kb=full_or_empty_kb).test_client()
+    state = _state(due="Ann", due_reason="resolved", battlefield=[{"card": "Pup", "controller": "Bo", "damage": 3}])
+    res = client.post("/api/v1/timing/next", json=state)
+    assert res.status_code == 200, res.get_json()
+    body = res.get_json()
+    assert body["ruleset"] == "mtg" and body["edition"] == EDITION_2026
+    assert [f["event"] for f in body["steps"]] == ["state-based-actions", "receive-priority-resolved"]
+    assert body["decision"]["decider"] == "Ann" and body["state"]["priority"] == "Ann"
+    res = client.post("/api/v1/timing/next?edition=2010-10-01", json=body["state"])
+    assert res.status_code == 400 and "edition" in res.get_json()["error"]["message"]
+    res = client.post("/api/v1/timing/next?edition=2010-10-01", json={**state, "priority": ["Ann", "Bo"]})
+    assert res.status_code == 422 and "116.3" in res.get_json()["error"]["message"]
+    scenario = yaml.safe_load(Path(scenario_files("mtg")[0]).read_text(encoding="utf-8"))
+    res = client.post("/api/v1/timing/run", json=scenario)
+    assert res.status_code == 200 and res.get_json()["ok"] is True
+    frames = res.get_json()["frames"]
+    assert frames and all(f["state"]["ruleset"] == "mtg" for f in frames)
+    res = client.post("/api/v1/timing/next", json={**state, "edition": "1.4"})
+    assert res.status_code == 400
+
+
+@pytest.fixture(scope="module")
+def full_or_empty_kb() -> KnowledgeBase:
+    from conftest import shared_available
+    if not shared_available():
+        return KnowledgeBase.from_graphs([])
+    return KnowledgeBase.from_graphs([corpus_graph("mtg", EDITION_2010), corpus_graph("mtg", EDITION_2026)])
