@@ -160,3 +160,13 @@ def test_pages_fit_a_phone(page: PageWatch, live_server: LiveServer) -> None:
         assert overflow <= 0, (path, overflow)
     page.goto(live_server.url + "/riftbound/1.4/glossary")
     screenshot(page, "glossary")
+
+
+def test_copy_link_and_citation(page: PageWatch, live_server: LiveServer, browser_context: Any) -> None:
+    browser_context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
+    page.goto(live_server.url + "/riftbound/1.4/337.4#337.4")
+    page.get_by_role("button", name="Copy citation").click()
+    page.locator(".copied", has_text="Copied").wait_for()
+    assert page.evaluate("navigator.clipboard.readText()") == "Riftbound Core Rules 1.4 (2026-07-16), rule 337.4"
+    page.get_by_role("button", name="Copy link").click()
+    assert page.evaluate("navigator.clipboard.readText()") == live_server.url + "/riftbound/1.4/337.4"
