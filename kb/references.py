@@ -32,10 +32,13 @@ _ITEM = re.compile(rf"(?P<n>{NUMBER})(?:(?:\s?[\u2013\u2014]\s?|-|\s+through\s+)
 _TITLE = r"[“\"][^”\"\n]{1,80},[”\"]"
 _SEP = rf"(?:\s*,\s*{_TITLE}\s+(?:and\s+|or\s+)?|\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)"
 _RANGE = r"(?:\s?[\u2013\u2014]\s?|-|\s+through\s+)"
-_LIST = rf"{NUMBER}(?:{_RANGE}(?:{NUMBER}|[a-z])(?![\w]))?"
+_LIST_TAIL = rf"(?:{_RANGE}(?:{NUMBER}|[a-z])(?![\w]))?"
+_LIST = rf"{NUMBER}{_LIST_TAIL}"
+# ``first`` is the list's first number: when it is the whole list (most mentions), the
+# list needs no second pass.
 _MENTION = re.compile(
     rf"(?:\b(?P<word>[Rr]ules?|RULES?|[Ss]ections?)|(?<![\w.])(?P<cr>CR))\s{{1,8}}"
-    rf"(?P<list>{_LIST}(?:{_SEP}{_LIST})*)"
+    rf"(?P<list>(?P<first>{NUMBER}){_LIST_TAIL}(?:{_SEP}{_LIST})*)"
 )
 # Without a keyword (rule text only; ``keyword`` is ""): a number with a three-digit head
 # and a dotted part, which only a rule number can be ("as specified in 101.4a", "(see
@@ -93,15 +96,8 @@ def find_mentions(text: str, *, sections: bool = True, bare: bool = True) -> lis
     >>> [m.text for m in find_mentions("See 205 for more information; see 100 cards.")]
     ['205']
     """
-    mentions = []
-    for m in _keyword_matches(text):
-        word = m.group("word") or m.group("cr")
-        kind = "section" if word.lower().startswith("section") else "rule"
-        if kind == "section" and not sections:
-            continue
-        mention = _mention(text, m.start(), m.start("list"), m.group("list"), kind, word)
-        if mention is not None:
-            mentions.append(mention)
+    mentions = [_as_mention(text, start, kind, word, items)
+                for start, kind, word, items in find_phrases(text, sections=sections)]
     if not bare:
         return mentions
     # Keyword mentions are sorted and disjoint: one bisection finds any overlap.
@@ -111,9 +107,9 @@ def find_mentions(text: str, *, sections: bool = True, bare: bool = True) -> lis
         if i < len(starts) and starts[i] < m.end():
             continue
         group = "list" if m.group("list") else "single"
-        mention = _mention(text, m.start(group), m.start(group), m.group(group), "rule", "")
-        if mention is not None:
-            mentions.append(mention)
+        items = _items(m.group(group), m.start(group))
+        if items:
+            mentions.append(_as_mention(text, m.start(group), "rule", "", items))
     return sorted(mentions, key=lambda m: m.start)
 
 
@@ -131,6 +127,34 @@ def _keyword_matches(text: str) -> Iterator[re.Match[str]]:
         pos = max(m.end(), k.start() + 1)
 
 
+# One item of a phrase as plain values: (start, end, first, last, numbers), the fields
+# of a MentionItem.
+Item = tuple[int, int, Segments, "Segments | None", list[Segments]]
+
+
+def find_phrases(text: str, *, sections: bool = True) -> Iterator[tuple[int, str, str, list[Item]]]:
+    """The keyword phrases :func:`find_mentions` finds, as plain values ``(start, kind,
+    keyword, items)``: the same findings without building objects, for callers that scan
+    long texts (the citation finder).
+
+    >>> [(start, word, [i[2] for i in items]) for start, _, word, items in find_phrases("See rule 349.")]
+    [(4, 'rule', [('349',)])]
+    """
+    for m in _keyword_matches(text):
+        word = m.group("word") or m.group("cr")
+        kind = "section" if word.lower().startswith("section") else "rule"
+        if kind == "section" and not sections:
+            continue
+        list_start, list_end = m.span("list")
+        if m.end("first") == list_end:  # one number, no range: no second pass over the list
+            first = _parse(m.group("first"))
+            yield m.start(), kind, word, [(list_start, list_end, first, None, [first])]
+            continue
+        items = _items(m.group("list"), list_start)
+        if items:
+            yield m.start(), kind, word, items
+
+
 # Articles and rule text cite the same numbers again and again.
 _parse = functools.lru_cache(maxsize=4096)(parse_number)
 
@@ -139,14 +163,13 @@ def _has_quote(text: str) -> bool:
     return '"' in text or "“" in text
 
 
-def _mention(text: str, start: int, list_start: int, written: str, kind: str,
-             word: str) -> Mention | None:
-    """The items of one phrase; quoted titles between items are skipped."""
-    items: list[MentionItem] = []
+def _items(written: str, list_start: int) -> list[Item]:
+    """The items of one phrase's list; quoted titles between items are skipped."""
+    items: list[Item] = []
     masked = _QUOTED.sub(lambda q: " " * len(q.group(0)), written) if _has_quote(written) else written
     for item in _ITEM.finditer(masked):
         first = _parse(item.group("n"))
-        if items and len(first[0]) != len(items[0].first[0]):
+        if items and len(first[0]) != len(items[0][2][0]):
             break
         last = _range_end(first, item.group("end") or item.group("tail"))
         if last is None:
@@ -155,13 +178,14 @@ def _mention(text: str, start: int, list_start: int, written: str, kind: str,
             numbers = expand_range(first, last[-1]) or [first, last]
         else:
             numbers = [first, last]
-        items.append(MentionItem(list_start + item.start(), list_start + item.end(),
-                                 first, last, numbers))
-    if not items:
-        return None
-    end = items[-1].end
-    return Mention(text[start:end], start, end, [n for i in items for n in i.numbers],
-                   kind, items, word)
+        items.append((list_start + item.start(), list_start + item.end(), first, last, numbers))
+    return items
+
+
+def _as_mention(text: str, start: int, kind: str, word: str, items: list[Item]) -> Mention:
+    end = items[-1][1]
+    return Mention(text[start:end], start, end, [n for i in items for n in i[4]], kind,
+                   [MentionItem(*i) for i in items], word)
 
 
 def _range_end(first: Segments, written: str | None) -> Segments | None:

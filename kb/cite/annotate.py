@@ -46,6 +46,18 @@ def preview_text(rule: CitedRule, limit: int = PREVIEW_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
+@functools.lru_cache(maxsize=4096)
+def _footnote_html(rule: CitedRule) -> tuple[str, str]:
+    """The escaped parts of a rule's footnote that depend on the rule alone (its number,
+    text and examples), made once per rule rather than once per article."""
+    text_html = (f' class="rule-footnote" data-rule="{escapeHtml(rule.number)}">'
+                 f'<p><span class="rule-footnote-number">{escapeHtml(rule_heading(rule))}</span> '
+                 f'<span class="rule-footnote-text">{escapeHtml(rule.body)}</span> ')
+    examples_html = "".join([f'<p class="rule-example">Example: {escapeHtml(ex)}</p>'
+                             for ex in rule.examples])
+    return text_html, examples_html
+
+
 @dataclass(slots=True)
 class Footnote:
     """One cited rule at the foot of the article; cited ``refs`` times."""
@@ -90,17 +102,12 @@ class Footnotes:
             return ""
         out = ['<section class="rule-footnotes">\n<ol class="rule-footnotes-list">\n']
         for note in self.entries:
-            rule = note.rule
-            url = escapeHtml(note.url)
-            back = " ".join(f'<a href="#{self.ref_id(note, k)}" class="rule-footnote-backref" '
-                            f'aria-label="Back to citation">↩︎</a>' for k in range(1, note.refs + 1))
-            out.append(f'<li id="{self.prefix}-{note.index}" class="rule-footnote" '
-                       f'data-rule="{escapeHtml(rule.number)}">'
-                       f'<p><span class="rule-footnote-number">{escapeHtml(rule_heading(rule))}</span> '
-                       f'<span class="rule-footnote-text">{escapeHtml(rule.body)}</span> '
-                       f'<a class="rule-open" href="{url}">{OPEN_LABEL}</a> {back}</p>')
-            out.extend(f'<p class="rule-example">Example: {escapeHtml(ex)}</p>' for ex in rule.examples)
-            out.append("</li>\n")
+            text_html, examples_html = _footnote_html(note.rule)
+            back = " ".join([f'<a href="#{self.ref_id(note, k)}" class="rule-footnote-backref" '
+                             f'aria-label="Back to citation">↩︎</a>' for k in range(1, note.refs + 1)])
+            out.append(f'<li id="{self.prefix}-{note.index}"{text_html}'
+                       f'<a class="rule-open" href="{escapeHtml(note.url)}">{OPEN_LABEL}</a> {back}</p>'
+                       f'{examples_html}</li>\n')
         out.append("</ol>\n</section>\n")
         return "".join(out)
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from kb.numbers import Segments
-from kb.references import find_mentions
+from kb.references import find_phrases
 
 CitationForm = Literal["rule", "cr", "bracket"]
 
@@ -94,25 +94,23 @@ def find_citations(text: str) -> list[Citation]:
     if not isinstance(text, str) or not text:
         return []
     out: list[Citation] = []
-    for mention in find_mentions(text, sections=False, bare=False):
-        keyword = mention.keyword
-        if keyword not in ("CR",) and keyword.lower() not in ("rule", "rules"):
+    size = len(text)
+    for phrase_start, _, keyword, items in find_phrases(text, sections=False):
+        if keyword != "CR" and keyword.lower() not in ("rule", "rules"):
             continue
         if keyword.startswith("R") and keyword[-1] == "s" and _TITLE_BEFORE.search(
-                text, max(0, mention.start - 16), mention.start) and len(mention.items[0].first[0]) < 3:
+                text, max(0, phrase_start - 16), phrase_start) and len(items[0][2][0]) < 3:
             continue
-        bracket = (keyword == "CR" and mention.start > 0 and text[mention.start - 1] == "["
-                   and text.startswith("]", mention.end))
+        bracket = (keyword == "CR" and phrase_start > 0 and text[phrase_start - 1] == "["
+                   and text.startswith("]", items[-1][1]))
         form: CitationForm = "bracket" if bracket else ("cr" if keyword == "CR" else "rule")
-        for i, item in enumerate(mention.items):
-            if _RUNS_ON.match(text, item.end):
+        enclosed = bracket and len(items) == 1  # the brackets belong to the one citation
+        for i, (item_start, end, first, last, numbers) in enumerate(items):
+            if end < size and text[end] in ":/" and _RUNS_ON.match(text, end):
                 break
-            start = mention.start if i == 0 else item.start
-            full_start, full_end = start, item.end
-            if bracket and len(mention.items) == 1:
-                full_start, full_end = start - 1, item.end + 1
-            out.append(Citation(start, item.end, text[start:item.end], item.first,
-                                tuple(item.numbers), form, item.last, full_start, full_end))
+            start = phrase_start if i == 0 else item_start
+            out.append(Citation(start, end, text[start:end], first, tuple(numbers), form, last,
+                                start - 1 if enclosed else start, end + 1 if enclosed else end))
     if out and ('"' in text or "“" in text):
         quotes = [(m.start(), m.end(), m.group(1) or m.group(2)) for m in _QUOTE.finditer(text)]
         out = _attach_quotes(text, out, quotes)

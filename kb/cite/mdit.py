@@ -17,6 +17,7 @@ a numbered footnote with its full text and a link "Open in the rules browser"; i
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,9 +29,9 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from kb.cite.annotate import STYLES, Footnotes, Style, citation_attrs
+from kb.cite.annotate import STYLES, Footnotes, Style, citation_attrs, rule_url
 from kb.cite.find import Citation, find_citations
-from kb.cite.resolve import Resolution, as_dict, resolve_citations
+from kb.cite.resolve import CitedRule, Resolution, as_dict, memo_key, resolve_citations
 from kb.cite.target import LinkTarget, link_target, parse_front_matter
 from kb.model import Diagnostic
 
@@ -38,9 +39,15 @@ if TYPE_CHECKING:
     from kb.query import KnowledgeBase
 
 ENV_KEY = "rule_citations"
+# ``env[OPTIONS_KEY]`` overrides the plugin's options for one render (``ruleset``,
+# ``edition``, ``style``, ``base_url``, ``limit``, ``prefix``, ``source``): one parser can
+# serve many articles, as the facade's does.
+OPTIONS_KEY = "rule_citations_options"
 MAX_CITATIONS = 10_000
-# Text that may hold a citation: its keywords, case as the grammar accepts them.
-_CANDIDATE = re.compile(r"[Rr]ule|RULE|CR")
+# Text that may hold a citation (like linkify's pretest): a superset of the keywords,
+# written to start with a character class, which the regex engine scans for fastest.
+_CANDIDATE = re.compile(r"[RrC](?:ule|ULE|R)")
+_OPTION_NAMES = ("ruleset", "edition", "style", "base_url", "limit", "prefix", "source")
 
 
 @dataclass(slots=True)
@@ -68,9 +75,10 @@ def rule_citations(md: MarkdownIt, *, kb: KnowledgeBase, ruleset: str | None = N
     :param limit: citations looked up per document; the rest are reported ``over_limit``.
     :param prefix: prefix of footnote element ids.
     :param source: the file name used in diagnostics.
+
+    Any option but ``kb`` can be given for one render in ``env[OPTIONS_KEY]``.
     """
-    if style not in STYLES:
-        raise ValueError(f"unknown style {style!r} (styles: {', '.join(STYLES)})")
+    _check_style(style)
     if "front_matter" not in md.block.ruler.get_all_rules():
         md.use(front_matter_plugin)
     options = {"kb": kb, "ruleset": ruleset, "edition": edition, "style": style,
@@ -82,63 +90,109 @@ def rule_citations(md: MarkdownIt, *, kb: KnowledgeBase, ruleset: str | None = N
     md.add_render_rule("rule_footnotes", _render_footnotes)
 
 
+def _check_style(style: str) -> None:
+    if style not in STYLES:
+        raise ValueError(f"unknown style {style!r} (styles: {', '.join(STYLES)})")
+
+
 # -- the core rule ---------------------------------------------------------------------
 def _link(state: StateCore, options: dict[str, Any]) -> None:
     env = state.env
+    override = env.get(OPTIONS_KEY) if isinstance(env, dict) else None
+    if override:
+        unknown = set(override) - set(_OPTION_NAMES)
+        if unknown:
+            raise ValueError(f"unknown rule_citations options {sorted(unknown)} "
+                             f"(options: {', '.join(_OPTION_NAMES)})")
+        options = {**options, **override}
+        _check_style(options["style"])
     # "resolutions" gives each citation's span in the source (None when it cannot be
     # placed exactly) with its Resolution, for callers that rewrite the source.
     report: dict[str, Any] = {"citations": [], "footnotes": [], "diagnostics": [],
                               "resolutions": []}
     env[ENV_KEY] = report
     source = options["source"]
+    base_url = options["base_url"]
+    style = options["style"]
+    limit = options["limit"]
     pins: dict[str, str] = {}
     diags: list[Diagnostic] = []
     if state.tokens and state.tokens[0].type == "front_matter":
         pins, diags = parse_front_matter(state.tokens[0].content, source)
     report["front_matter"] = pins
+    candidate = _CANDIDATE.search
     runs = [run for token in state.tokens if token.type == "inline" and token.children
-            and _CANDIDATE.search(token.content) for run in _runs(token)]
+            and candidate(token.content) for run in _runs(token)]
     citations = [c for run in runs for c in run.citations]
     target: LinkTarget = link_target(options["kb"], options["ruleset"], options["edition"], pins, source)
     diags.extend(target.diagnostics)
     resolutions = resolve_citations(citations, target.editions, written_for=target.written_for,
-                                    mapper=target.mapper, limit=options["limit"])
-    if len(citations) > options["limit"]:
-        diags.append(Diagnostic(f"{len(citations)} citations; only the first {options['limit']} "
+                                    mapper=target.mapper, limit=limit)
+    if len(citations) > limit:
+        diags.append(Diagnostic(f"{len(citations)} citations; only the first {limit} "
                                 "were looked up (the rest are over_limit)", source, 0, "warning"))
     places = _Locator(state.src)
-    notes = Footnotes(options["base_url"], options["prefix"])
-    by_run: list[list[Resolution]] = []
-    i = 0
+    notes = Footnotes(base_url, options["prefix"])
+    footnotes = style == "footnotes"
+    entries: list[dict[str, Any]] = report["citations"]
+    placed: list[tuple[int | None, int | None, Resolution]] = report["resolutions"]
+    # What every place citing the same thing shares: its report entry (less the place),
+    # and its element's tags.
+    shared: dict[tuple[Any, ...], _Shared] = {}
+    spans_of: list[list[tuple[int, int, str, str]]] = []
+    place = places.find
+    cite = notes.cite
+    ref_html = notes.ref_html
+    results = iter(resolutions)
     for run in runs:
-        by_run.append(resolutions[i: i + len(run.citations)])
-        i += len(run.citations)
-    for run, res_list in zip(runs, by_run):
-        for res in res_list:
-            line, col, offset, end = places.find(run.inline, res.citation.text)
-            entry = as_dict(res, _href(res, options["base_url"]))
+        spans: list[tuple[int, int, str, str]] = []
+        pos = 0
+        inline = run.inline
+        for c in run.citations:
+            res = next(results)
+            line, col, offset, end = place(inline, c.text)
+            status = res.status
+            if c.quote is None:
+                key = (c.number, c.last, c.form, c.text if c.last is not None else None, status)
+                known = shared.get(key)
+                if known is None:
+                    if status == "ok" and len(res.rules) == 1 and not res.message:
+                        known = _shared_ok(res.rules[0], res.written, style, base_url)
+                    else:
+                        known = _shared(res, style, base_url)
+                    shared[key] = known
+            else:
+                known = _shared(res, style, base_url)
+            template, open_tag, close_tag, copies = known
             # Offsets into the Markdown source (None when escapes or entities hide the text).
-            entry.update({"start": offset, "end": end, "line": line, "column": col})
-            if "quote" in entry:  # its offsets are into the token's text, not the source
-                entry["quote"] = {k: entry["quote"][k] for k in ("text", "similarity")}
-            entry["footnotes"] = []
-            report["citations"].append(entry)
-            report["resolutions"].append((offset, end, res))
-    # Rewrite the tokens (each run's tokens are replaced in place, last run first).
-    notes_for: list[list[list[tuple[Any, int]]]] = []
-    for res_list in by_run:
-        per = []
-        for res in res_list:
-            refs = [notes.cite(r) for r in res.rules] if (res.linked and options["style"] == "footnotes") else []
-            per.append(refs)
-        notes_for.append(per)
-    k = 0
-    for run, res_list, per in zip(runs, by_run, notes_for):
-        for res, refs in zip(res_list, per):
-            report["citations"][k]["footnotes"] = [note.index for note, _ in refs]
-            k += 1
-    for run, res_list, per in reversed(list(zip(runs, by_run, notes_for))):
-        _rewrite(run, res_list, per, notes, options)
+            entry = {"start": offset, "end": end, "text": c.text, "form": c.form, **template}
+            for name in copies:  # nothing mutable is shared between entries (lists of
+                value = template[name]  # strings, or of dicts of strings)
+                entry[name] = [dict(v) if isinstance(v, dict) else v for v in value]
+            if c.quote is not None:  # its offsets would be into the token's text, not the source
+                entry["quote"] = {"text": c.quote.text, "similarity": res.quote_similarity}
+            entry["line"] = line
+            entry["column"] = col
+            if footnotes and res.linked:
+                if len(res.rules) == 1:
+                    note, ordinal = cite(res.rules[0])
+                    entry["footnotes"] = [note.index]
+                    close_tag += ref_html(note, ordinal)
+                else:
+                    refs = [cite(r) for r in res.rules]
+                    entry["footnotes"] = [note.index for note, _ in refs]
+                    close_tag += "".join([ref_html(note, ordinal) for note, ordinal in refs])
+            else:
+                entry["footnotes"] = []
+            entries.append(entry)
+            placed.append((offset, end, res))
+            if c.start >= pos and status != "over_limit":
+                spans.append((c.start, c.end, open_tag, close_tag))
+                pos = c.end
+        spans_of.append(spans)
+    # Each run's tokens are replaced by one token, last run first (indices stay valid).
+    for run, spans in zip(reversed(runs), reversed(spans_of)):
+        _rewrite(run, spans)
     if notes.entries:
         token = Token("rule_footnotes", "", 0)
         token.meta = {"notes": notes}
@@ -151,8 +205,35 @@ def _link(state: StateCore, options: dict[str, Any]) -> None:
     report["target"] = target.describe()
 
 
+# A resolution's report entry less its place, its element's open and close tags, and
+# the entry's values that are lists (copied for each place).
+_Shared = tuple[dict[str, Any], str, str, tuple[str, ...]]
+
+
+def _shared(res: Resolution, style: Style, base_url: str) -> _Shared:
+    """What every place of a resolution shares (see :data:`_Shared`)."""
+    entry = as_dict(res, _href(res, base_url))
+    for name in ("start", "end", "text", "form", "quote"):
+        entry.pop(name, None)
+    attrs = citation_attrs(res, style, base_url)
+    tag = "a" if "href" in attrs else "span"
+    rendered = "".join([f' {k}="{escapeHtml(v)}"' for k, v in attrs.items()])
+    copies = tuple(k for k, v in entry.items() if isinstance(v, list))
+    return entry, f"<{tag}{rendered}>", f"</{tag}>", copies
+
+
+@functools.lru_cache(maxsize=4096)
+def _shared_ok(rule: CitedRule, written: str, style: Style,
+               base_url: str) -> _Shared:
+    """:func:`_shared` of a citation of one rule that resolved ``ok``, which depends on
+    nothing else: the same for every article citing the rule."""
+    return _shared(Resolution(_NO_CITATION, "ok", [rule], written), style, base_url)
+
+
+_NO_CITATION = Citation(0, 0, "", (), (), "rule")
+
+
 def _href(res: Resolution, base_url: str) -> str | None:
-    from kb.cite.annotate import rule_url
     r = res.rules[0] if res.linked else None
     return rule_url(r.ruleset, r.edition, r.number, base_url) if r else None
 
@@ -167,50 +248,45 @@ def _runs(inline: Token) -> list[_Run]:
     def close(end: int) -> None:
         nonlocal start
         if start is not None:
-            text = "".join("\n" if t.type == "softbreak" else t.content for t in tokens[start:end])
+            if end - start == 1:
+                text = tokens[start].content if tokens[start].type == "text" else "\n"
+            else:
+                text = "".join(["\n" if t.type == "softbreak" else t.content for t in tokens[start:end]])
             found = find_citations(text) if _CANDIDATE.search(text) else []
             if found:
                 runs.append(_Run(inline, start, end, text, found))
         start = None
 
     for i, tok in enumerate(tokens):
-        if tok.type == "link_open":
+        kind = tok.type
+        if kind == "text" or kind == "softbreak":
+            if start is None and not link_depth and not html_depth:
+                start = i
+            continue
+        if kind == "link_open":
             link_depth += 1
-        elif tok.type == "link_close":
+        elif kind == "link_close":
             link_depth -= 1
-        elif tok.type == "html_inline":
+        elif kind == "html_inline":
             if isLinkOpen(tok.content):
                 html_depth += 1
             elif isLinkClose(tok.content) and html_depth:
                 html_depth -= 1
-        if tok.type in ("text", "softbreak") and not link_depth and not html_depth:
-            if start is None:
-                start = i
-        else:
-            close(i)
+        close(i)
     close(len(tokens))
     return runs
 
 
-def _rewrite(run: _Run, resolutions: Sequence[Resolution], refs: Sequence[Sequence[tuple[Any, int]]],
-             notes: Footnotes, options: dict[str, Any]) -> None:
+def _rewrite(run: _Run, spans: list[tuple[int, int, str, str]]) -> None:
     """Replace a run's tokens with one ``rule_citations`` token: the run's text and, for
-    each citation, its span, element attributes and footnote references. One token per
-    run instead of several per citation keeps the plugin's cost close to plain rendering."""
+    each citation, its span and the HTML before and after it (the element's tags, the
+    footnote references). One token per run instead of several per citation keeps the
+    plugin's cost close to plain rendering."""
     tokens = run.inline.children or []
-    spans = []
-    pos = 0
-    for res, note_refs in zip(resolutions, refs):
-        c = res.citation
-        if c.start < pos or res.status == "over_limit":
-            continue
-        spans.append((c.start, c.end, citation_attrs(res, options["style"], options["base_url"]),
-                      note_refs))
-        pos = c.end
     token = Token("rule_citations", "", 0)
     token.content = run.text
     token.markup = "rule_citations"
-    token.meta = {"spans": spans, "notes": notes}
+    token.meta = {"spans": spans}
     token.level = tokens[run.first].level
     run.inline.children = tokens[: run.first] + [token] + tokens[run.last:]
 
@@ -221,7 +297,6 @@ def _render_run(self: Any, tokens: Sequence[Token], idx: int, options: Any, env:
     line breaks inside the run render as soft breaks do."""
     token = tokens[idx]
     text = token.content
-    notes: Footnotes = token.meta["notes"]
     if options.breaks:
         def esc(part: str) -> str:
             return escapeHtml(part).replace("\n", "<br />\n")
@@ -229,12 +304,11 @@ def _render_run(self: Any, tokens: Sequence[Token], idx: int, options: Any, env:
         esc = escapeHtml
     out = []
     pos = 0
-    for start, end, attrs, refs in token.meta["spans"]:
+    for start, end, open_tag, close_tag in token.meta["spans"]:
         out.append(esc(text[pos:start]))
-        tag = "a" if "href" in attrs else "span"
-        rendered = "".join(f' {k}="{escapeHtml(v)}"' for k, v in attrs.items())
-        out.append(f"<{tag}{rendered}>{esc(text[start:end])}</{tag}>")
-        out.extend(notes.ref_html(note, ordinal) for note, ordinal in refs)
+        out.append(open_tag)
+        out.append(esc(text[start:end]))
+        out.append(close_tag)
         pos = end
     out.append(esc(text[pos:]))
     return "".join(out)
@@ -253,16 +327,21 @@ class _Locator:
     def __init__(self, src: str):
         self.src = src
         self.line_starts = [0] + [m.end() for m in re.finditer("\n", src)]
-        self.cursor: dict[int, int] = {}
+        # Per inline token: [where its next citation is looked for, first line, block end]
+        self.blocks: dict[int, list[int]] = {}
 
     def find(self, inline: Token, text: str) -> tuple[int, int, int | None, int | None]:
         """(line, column, start, end) of ``text`` in the block of ``inline``; start and end
         are None when the text cannot be found exactly (escapes, entities), and the line
         is the block's first."""
-        first_line, last_line = inline.map if inline.map else (0, len(self.line_starts))
-        block_start = self.line_starts[min(first_line, len(self.line_starts) - 1)]
-        block_end = (self.line_starts[last_line] if last_line < len(self.line_starts) else len(self.src))
-        pos = max(self.cursor.get(id(inline), block_start), block_start)
+        block = self.blocks.get(id(inline))
+        if block is None:
+            first_line, last_line = inline.map if inline.map else (0, len(self.line_starts))
+            block_start = self.line_starts[min(first_line, len(self.line_starts) - 1)]
+            block_end = (self.line_starts[last_line] if last_line < len(self.line_starts)
+                         else len(self.src))
+            block = self.blocks[id(inline)] = [block_start, first_line, block_end]
+        pos, _, block_end = block
         at = self.src.find(text, pos, block_end)
         if at >= 0:
             start, end = at, at + len(text)
@@ -270,8 +349,8 @@ class _Locator:
             pattern = r"\s+(?:>\s*)*".join(re.escape(p) for p in text.split())
             m = re.compile(pattern).search(self.src, pos, block_end) if pattern else None
             if m is None:
-                return first_line + 1, 1, None, None
+                return block[1] + 1, 1, None, None
             start, end = m.start(), m.end()
-        self.cursor[id(inline)] = end
+        block[0] = end
         line = bisect.bisect_right(self.line_starts, start)
         return line, start - self.line_starts[line - 1] + 1, start, end

@@ -19,6 +19,7 @@ None when the rule has no counterpart.
 from __future__ import annotations
 
 import re
+import weakref
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -112,14 +113,56 @@ def resolve_citations(citations: Sequence[Citation], editions: RuleGraph | Seque
         return [Resolution(c, "not_found", message="no edition to resolve against") for c in citations]
     limit = len(citations) if limit is None else max(0, limit)
     head, tail = list(citations[:limit]), list(citations[limit:])
+    # Articles cite the same rules again and again: each distinct citation is resolved
+    # once per call and copied for its other places.
+    memo: dict[tuple[Any, ...], Resolution] = {}
     if len(targets) == 1:
-        out = [_resolve_one(c, targets[0], written_for, mapper) for c in head]
+        out = [_resolve_memo(c, targets[0], written_for, mapper, memo) for c in head]
     else:
-        out = _resolve_among(head, targets)
-    out.extend(Resolution(c, "over_limit", written=_written(c, targets[0]),
-                          message=f"past the limit of {limit} citations per request; not looked up")
+        out = _resolve_among(head, targets, memo)
+    message = f"past the limit of {limit} citations per request; not looked up"
+    out.extend(Resolution(c, "over_limit", written=_written(c, targets[0]), message=message)
                for c in tail)
     return out
+
+
+def memo_key(c: Citation) -> tuple[Any, ...] | None:
+    """What a citation's resolution depends on (besides the editions), or None when it
+    must be resolved on its own (a quotation is compared with the rule's text). The text
+    counts for a range only, whose message quotes it."""
+    if c.quote is not None:
+        return None
+    return (c.number, c.last, c.form, c.text if c.last is not None else None)
+
+
+def _resolve_memo(c: Citation, target: RuleGraph, written_for: RuleGraph | None,
+                  mapper: Mapper | None, memo: dict[tuple[Any, ...], Resolution]) -> Resolution:
+    key = memo_key(c)
+    if key is None:
+        return _resolve_one(c, target, written_for, mapper)
+    key = (id(target), *key)
+    first = memo.get(key)
+    if first is not None:
+        return _copy(first, c)
+    # A single number found in the edition linked against is the same for every article:
+    # kept with the edition (only numbers that exist, so the cache stays bounded).
+    plain = c.last is None and (written_for is None or written_for is target)
+    if plain:
+        first = _edition_cache(target).found.get(c.number)
+        if first is not None:
+            memo[key] = first
+            return _copy(first, c)
+    first = memo[key] = _resolve_one(c, target, written_for, mapper)
+    if plain and first.status == "ok":  # a copy: the caller may change what it is given
+        _edition_cache(target).found[c.number] = _copy(first, c)
+    return first
+
+
+def _copy(res: Resolution, c: Citation) -> Resolution:
+    """The resolution of another place citing the same thing (nothing mutable shared)."""
+    return Resolution(c, res.status, res.rules[:], res.written, res.message,
+                      res.nearest[:], [dict(d) for d in res.candidates] if res.candidates else [],
+                      res.quote_similarity)
 
 
 # -- one edition -----------------------------------------------------------------------
@@ -199,10 +242,35 @@ def _members(rg: RuleGraph, first: str, last: str) -> list[str]:
     return out if len(out) <= MAX_RANGE else []
 
 
+@dataclass(slots=True)
+class _EditionCache:
+    """What citations of one loaded edition share across articles: its cited rules, and
+    the resolution of each single number that exists in it."""
+
+    cited: dict[str, CitedRule] = field(default_factory=dict)
+    found: dict[Segments, Resolution] = field(default_factory=dict)
+
+
+# Keyed by the graph object (a knowledge base's editions are read-only once loaded), so
+# two builds of an edition of the same name never share an entry; dropped with the graph.
+_CACHES: weakref.WeakKeyDictionary[RuleGraph, _EditionCache] = weakref.WeakKeyDictionary()
+
+
+def _edition_cache(rg: RuleGraph) -> _EditionCache:
+    try:
+        return _CACHES[rg]
+    except KeyError:
+        return _CACHES.setdefault(rg, _EditionCache())
+
+
 def _cited(rg: RuleGraph, number: str) -> CitedRule:
-    r = rg.rule(number)
-    return CitedRule(rg.edition.ruleset, rg.edition.name, number, r.kind, r.title, r.text,
-                     tuple(r.examples))
+    cited = _edition_cache(rg).cited
+    rule = cited.get(number)
+    if rule is None:
+        r = rg.rule(number)
+        rule = cited[number] = CitedRule(rg.edition.ruleset, rg.edition.name, number, r.kind,
+                                         r.title, r.text, tuple(r.examples))
+    return rule
 
 
 def _segments(rg: RuleGraph, number: str) -> Segments:
@@ -227,10 +295,20 @@ def _ed(rg: RuleGraph) -> str:
 
 
 # -- several rulesets ----------------------------------------------------------------
-def _resolve_among(citations: list[Citation], targets: list[RuleGraph]) -> list[Resolution]:
-    fits = [[rg for rg in targets if _form_fits(c, rg)] for c in citations]
-    found = [[(rg, f) for rg in cands if not isinstance(f := _find(c, rg), str)]
-             for c, cands in zip(citations, fits)]
+def _resolve_among(citations: list[Citation], targets: list[RuleGraph],
+                   memo: dict[tuple[Any, ...], Resolution]) -> list[Resolution]:
+    # Where each distinct citation fits and is found (numbers only: a quotation does not
+    # change where a number exists), counted once per place it is cited.
+    seen: dict[tuple[Any, ...], tuple[list[RuleGraph], list[tuple[RuleGraph, list[str]]]]] = {}
+    fits, found = [], []
+    for c in citations:
+        key = (c.number, c.last, c.form, c.text if c.last is not None else None)
+        known = seen.get(key)
+        if known is None:
+            cands = [rg for rg in targets if _form_fits(c, rg)]
+            known = seen[key] = (cands, [(rg, f) for rg in cands if not isinstance(f := _find(c, rg), str)])
+        fits.append(known[0])
+        found.append(known[1])
     tally = Counter(rg.edition.ruleset for hits in found for rg, _ in hits)
     ranked = tally.most_common(2)
     preferred = ranked[0][0] if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]) else None
@@ -238,22 +316,35 @@ def _resolve_among(citations: list[Citation], targets: list[RuleGraph]) -> list[
     for c, cands, hits in zip(citations, fits, found):
         chosen = [rg for rg in cands if rg.edition.ruleset == preferred]
         if chosen:
-            out.append(_resolve_one(c, chosen[0], None, None))
+            out.append(_resolve_memo(c, chosen[0], None, None, memo))
         elif len(hits) == 1:
-            out.append(_resolve_one(c, hits[0][0], None, None))
-        elif hits:
-            out.append(Resolution(
-                c, "ambiguous", written=_written(c, hits[0][0]),
-                message="rule exists in " + ", ".join(_ed(rg) for rg, _ in hits)
-                        + "; pin the ruleset (front matter `ruleset:`)",
-                candidates=[{"ruleset": rg.edition.ruleset, "edition": rg.edition.name, "number": f[0]}
-                            for rg, f in hits]))
+            out.append(_resolve_memo(c, hits[0][0], None, None, memo))
         else:
-            where = cands[0] if cands else targets[0]
-            why = _find(c, where) if cands else "no ruleset with Magic-style numbers for a CR citation"
-            out.append(Resolution(c, "not_found", written=_written(c, where), message=str(why),
-                                  nearest=where.nearest(c.number) if cands else []))
+            # Neither is about a rule's text, so a quotation does not matter here.
+            key = ("among", c.number, c.last, c.form, c.text if c.last is not None else None)
+            first = memo.get(key)
+            if first is None:
+                first = memo[key] = _unresolved(c, cands, hits, targets)
+                out.append(first)
+            else:
+                out.append(_copy(first, c))
     return out
+
+
+def _unresolved(c: Citation, cands: list[RuleGraph], hits: list[tuple[RuleGraph, list[str]]],
+                targets: list[RuleGraph]) -> Resolution:
+    """A citation found in several rulesets (ambiguous) or in none (not found)."""
+    if hits:
+        return Resolution(
+            c, "ambiguous", written=_written(c, hits[0][0]),
+            message="rule exists in " + ", ".join(_ed(rg) for rg, _ in hits)
+                    + "; pin the ruleset (front matter `ruleset:`)",
+            candidates=[{"ruleset": rg.edition.ruleset, "edition": rg.edition.name, "number": f[0]}
+                        for rg, f in hits])
+    where = cands[0] if cands else targets[0]
+    why = _find(c, where) if cands else "no ruleset with Magic-style numbers for a CR citation"
+    return Resolution(c, "not_found", written=_written(c, where), message=str(why),
+                      nearest=where.nearest(c.number) if cands else [])
 
 
 def _form_fits(c: Citation, rg: RuleGraph) -> bool:
