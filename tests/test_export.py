@@ -177,6 +177,56 @@ def test_offline_search_answers_as_the_server_does(exported: ExportResult, expor
     assert mismatches == []
 
 
+def _random_queries(data: dict[str, object], count: int, seed: int = 3) -> list[dict[str, object]]:
+    """Queries made of the edition's own words, numbers and the query language's forms."""
+    import random
+    rng = random.Random(seed)
+    words, numbers = list(data["words"]), list(data["numbers"])  # type: ignore[call-overload]
+    out: list[dict[str, object]] = []
+    for _ in range(count):
+        ws = [rng.choice(words) for _ in range(rng.choice([1, 2, 3, 4]))]
+        form = rng.randrange(10)
+        if form == 0 and len(ws[0]) > 3:
+            ws[0] = ws[0][:-1] + "x"  # a typo
+        elif form == 1:
+            ws = ['"' + " ".join(ws) + '"']
+        elif form == 2:
+            ws.append(rng.choice(numbers))
+        elif form == 3:
+            ws = [rng.choice(numbers)]
+        elif form == 4:
+            ws[0] = ws[0][:3] + "*"
+        elif form == 5 and len(ws) > 1:
+            ws.insert(1, "-" + rng.choice(words))
+        elif form == 6:
+            ws.append("in:" + rng.choice(numbers).split(".")[0])
+        elif form == 7:
+            ws = [" AND ".join(ws)]
+        elif form == 8:
+            ws = [" OR ".join(ws)]
+        out.append({"query": " ".join(ws), "offset": rng.choice([0, 0, 5])})
+    return out
+
+
+@requires_node
+def test_offline_search_agrees_on_random_queries(exported: ExportResult, export_kb: KnowledgeBase) -> None:
+    path = exported.folder / "search" / "riftbound" / "1.4.js"
+    queries = _random_queries(read_index_script(path.read_text(encoding="utf-8")), 300)
+    answers, _ = run_queries([path], [{**q, "ruleset": "riftbound", "edition": "1.4", "limit": 20} for q in queries])
+    mismatches = []
+    for q, a in zip(queries, answers):
+        try:
+            r = export_kb.search(str(q["query"]), "riftbound", "1.4", limit=20, offset=int(q["offset"]))  # type: ignore[call-overload]
+            server: object = [(h["number"], h["excerpt"]) for h in r["results"]] + [r["total"], r["did_you_mean"]]
+        except QueryError as exc:
+            server = ("error", exc.status, exc.message)
+        offline: object = ([(h["number"], h["excerpt"]) for h in a["results"]] + [a["total"], a["did_you_mean"]]
+                           if "results" in a else ("error", a["error"]["status"], a["error"]["message"]))
+        if server != offline:
+            mismatches.append((q, server, offline))
+    assert mismatches == []
+
+
 @requires_node
 def test_offline_stemmer_is_the_index_stemmer(exported: ExportResult) -> None:
     data = read_index_script((exported.folder / "search" / "riftbound" / "1.4.js").read_text(encoding="utf-8"))

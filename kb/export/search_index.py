@@ -32,7 +32,7 @@ from kb.search import EditionSearcher
 from kb.search.schema import WORD, analyse, defined_terms
 
 INDEX_FORMAT = 1
-SCORE_DIGITS = 4
+SCORE_DIGITS = 6
 DEFINITION_CHARS = 300
 KINDS = {"rule": "r", "section": "s", "chapter": "c"}
 SCRIPT_PREFIX = "rulekbSearchIndex("
