@@ -434,3 +434,28 @@ def test_magic_glossary_term_and_did_you_mean(real_kb: KnowledgeBase) -> None:
     data = real_kb.search("state-based actions", "mtg")
     assert data["term"]["term"].lower() == "state-based actions" and data["term"]["kind"] == "glossary"
     assert real_kb.search("priorty", "mtg")["did_you_mean"] == "priority"
+
+
+def test_memory_indexes_written_at_once_do_not_share_scratch_files() -> None:
+    """whoosh's RamStorage used /tmp/MAIN.tmp for every index: concurrent writers collided."""
+    import threading
+
+    from conftest import REPO
+    from kb.graph import build_edition
+    from kb.read import read_document
+    from kb.search.index import memory_index
+    result, _ = read_document(REPO / "rules" / "riftbound" / "core-rules-1.4-excerpt.md")
+    graph = build_edition(result, ruleset="riftbound", edition="1.4")
+    errors: list[BaseException] = []
+
+    def write() -> None:
+        try:
+            memory_index(graph)
+        except BaseException as exc:  # noqa: BLE001 - the test reports any failure
+            errors.append(exc)
+    threads = [threading.Thread(target=write) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import tempfile
 from collections import Counter
 from pathlib import Path
 
@@ -75,6 +76,22 @@ def open_index(path: Path) -> tuple[FileIndex, dict[str, int]] | None:
         return None
 
 
+class _PrivateRamStorage(RamStorage):
+    """RamStorage whose scratch files go to a folder of its own.
+
+    whoosh's RamStorage names its scratch folder after the index (``/tmp/MAIN.tmp``), so two
+    processes or threads writing memory indexes at once trample each other's files.
+    """
+
+    def __init__(self, scratch: str):
+        super().__init__()
+        self.scratch = scratch
+
+    def temp_storage(self, name: str | None = None) -> FileStorage:
+        return FileStorage(tempfile.mkdtemp(dir=self.scratch)).create()
+
+
 def memory_index(rg: RuleGraph) -> tuple[FileIndex, dict[str, int]]:
     """An index held in memory (a knowledge base made from graphs, or an old build)."""
-    return write_index(rg, RamStorage()), vocabulary(rg)
+    with tempfile.TemporaryDirectory(prefix="rulekb-index-") as scratch:
+        return write_index(rg, _PrivateRamStorage(scratch)), vocabulary(rg)
