@@ -34,6 +34,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from flask import Flask
+from jinja2.utils import htmlsafe_json_dumps
 
 from kb.export import Layout, LinkProblem, RulePlace, build_search_index, check_site, index_script
 from kb.query import KnowledgeBase, QueryError
@@ -308,7 +309,9 @@ def add_offline_search(page: str, catalog: dict[str, Any], script: str = "static
     """The site's (empty) search page answered in the browser: the offline search script and
     the catalog of indexes it reads (``rulesets``, ``default_ruleset``, ``indexes``: edition →
     index script, ``search_page``: the page's own address), both relative to the page."""
-    data = html.escape(json.dumps(catalog, ensure_ascii=False), quote=False)
+    # JSON in a <script> element is raw text (no entities): escape <, > and & as JSON does
+    # (\u003c…), so a title can neither close the element nor show up as "&amp;".
+    data = htmlsafe_json_dumps(catalog, ensure_ascii=False)
     head = (f'<script src="{html.escape(script)}" defer></script>\n'
             f'<script type="application/json" id="rulekb-offline-catalog">{data}</script>\n')
     note = ('<noscript><p class="note">Searching without a server needs JavaScript; the contents '
