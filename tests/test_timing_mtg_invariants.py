@@ -96,7 +96,7 @@ def test_invariants_hold_in_every_decision_sequence(players: int, step: str, dep
               "receive-priority-action", "cast"]
     if step == "main1":
         wanted += ["in-response", "counter", "state-based-actions", "put-triggers-on-stack", "activate-mana",
-                   "pay", "play-land", "choose", "lethal-damage", "damage"]
+                   "pay", "play-land", "receive-priority-special", "choose", "lethal-damage", "damage"]
     else:
         wanted += ["turn-ends", "untap-step-ends", "beginning-triggers", "draw-for-turn", "cleanup-step"]
     for name in wanted:

@@ -2,7 +2,7 @@
 
 - :mod:`kb.timing.engine`: states, transitions, traces, ``advance``/``decision``/``explore``
   (game-agnostic).
-- :mod:`kb.timing.models`: one model per ruleset (Riftbound today).
+- :mod:`kb.timing.models`: one model per ruleset (Riftbound, and Magic in its 2010 and 2026 editions).
 - :mod:`kb.timing.scenario`: the YAML scenario format and its runner.
 - :mod:`kb.timing.explain`: explanations rendered from traces, quoting the rules.
 - :mod:`kb.timing.check`: citations checked against an edition, and coverage.
@@ -40,7 +40,7 @@ def list_scenarios(ruleset: str | None = None) -> list[dict[str, Any]]:
 
 
 def load_scenario(name: str, ruleset: str | None = None) -> dict[str, Any]:
-    """A packaged scenario by name (``riftbound/NAME`` or ``NAME``), as the parsed YAML.
+    """A packaged scenario by name (``RULESET/NAME``, e.g. ``mtg/NAME``, or ``NAME``), as the parsed YAML.
 
     Raises KeyError naming the available scenarios when there is no such scenario.
     """

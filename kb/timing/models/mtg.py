@@ -100,7 +100,8 @@ CITATIONS: dict[str, Rules] = {
     "put-triggers-on-stack": ("117.5", "603.3", "603.3b", "117.2a", "101.4"),
     "receive-priority-step": ("117.3a", "117.5"),
     "receive-priority-resolved": ("117.3b", "117.5"),
-    "receive-priority-action": ("117.3c", "117.5", "116.3"),
+    "receive-priority-action": ("117.3c", "117.5"),
+    "receive-priority-special": ("116.3", "117.3c", "117.5"),
     # -- resolving -------------------------------------------------------------------------------
     "resolve": ("117.4", "608.1", "405.5", "117.2e"),
     "target-illegal": ("608.2b",),
@@ -398,7 +399,7 @@ class State:
     begun: bool = True
     priority: str | None = None
     due: str | None = None  # who would receive priority next (117.5 runs first)
-    due_reason: str = ""  # step | resolved | action
+    due_reason: str = ""  # step | resolved | action | special
     passes: int = 0
     awaiting: str | None = None  # declare-attackers | declare-blockers (a turn-based choice)
     no_attackers: bool = False  # none were declared: skip declare blockers and combat damage (508.8)
@@ -887,8 +888,10 @@ class Magic(Model):
               "{player} receives priority", (), self._receive_bindings("step"), self._receive),
             T("receive-priority-resolved", "automatic", "the active player receives priority after resolution",
               "{player} receives priority", (), self._receive_bindings("resolved"), self._receive),
-            T("receive-priority-action", "automatic", "the player who acted receives priority again",
+            T("receive-priority-action", "automatic", "the player who cast or activated receives priority again",
               "{player} receives priority", (), self._receive_bindings("action"), self._receive),
+            T("receive-priority-special", "automatic", "the player who took a special action receives priority",
+              "{player} receives priority", (), self._receive_bindings("special"), self._receive),
             # resolving
             T("resolve", "automatic", "the top of the stack resolves", "{item} resolves", (),
               self._resolve_bindings, self._resolve),
@@ -1217,6 +1220,7 @@ class Magic(Model):
             s = replace(s, board=tuple(replace(x, face_down=False, name=name) if x.name == what else x
                                        for x in s.board))
             t.note("special-action", s, {"what": f"turning {what} face up (it is {name})"})
+            return self._due(s, player, "special")
         return self._due(s, player, "action")
 
     def _activate(self, s: State, p: Params, t: Trace) -> State:
@@ -1250,7 +1254,7 @@ class Magic(Model):
         t.note("special-action", s, {"what": f"playing {card.name}"})
         for tr in self.triggers_of(u, "enters"):
             s = self._trigger(s, t, "triggers", u.controller, tr, u.name)
-        return self._due(s, p["player"], "action")
+        return self._due(s, p["player"], "special")
 
     def _turn_face_up(self, s: State, p: Params, t: Trace) -> State:
         u = s.permanent(p["permanent"])

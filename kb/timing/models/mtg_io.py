@@ -591,7 +591,7 @@ def state_from_json(data: Any, edition: str | None = None) -> tuple[Magic, State
     life = dict(counts("life", -999, 999))
     step = _choice(data.get("step", "main1"), STEPS, "step")
     active = player(data.get("active", players[0]), "active", False)
-    due_reason = _choice(data.get("due_reason") or "", ("", "step", "resolved", "action"), "due_reason")
+    due_reason = _choice(data.get("due_reason") or "", ("", "step", "resolved", "action", "special"), "due_reason")
     due = player(data.get("due"), "due")
     if due is not None and not due_reason:
         due_reason = "step"
