@@ -49,6 +49,9 @@ class LiveKnowledgeBase:
             self.home = home or default_home()
             self._kb = loader(self.home)
             self._target = self._build_of(self._kb)
+            # Warm caches in the background: the server answers at once, a little slower
+            # for the first seconds, instead of making its first visitors wait.
+            threading.Thread(target=_warm, args=(self._kb,), name="rulekb-warm", daemon=True).start()
 
     @property
     def follows(self) -> bool:
@@ -107,7 +110,15 @@ class LiveKnowledgeBase:
                           target, self._kb.build_id)
             self._failed = target
             return
+        _warm(kb)  # before the swap: no request meets a cold knowledge base
         # The loader follows the symlink itself, which may have moved again meanwhile:
         # remember the build it actually loaded, so a later change is still noticed.
         self._kb, self._target, self._failed = kb, self._build_of(kb) or target, None
         log.info("now serving knowledge base build %s", kb.build_id)
+
+
+def _warm(kb: KnowledgeBase) -> None:
+    try:
+        kb.warm()
+    except Exception:  # warming is an optimisation; a failure shows up on the request itself
+        log.exception("could not warm knowledge base build %s", kb.build_id)

@@ -87,6 +87,19 @@ class KnowledgeBase:
                 self._cache[key] = make()
             return self._cache[key]
 
+    def warm(self) -> None:
+        """Build what the first requests would otherwise wait for: the mappings between
+        neighbouring editions (rule pages, history, citations), each edition's searcher and
+        the timing models."""
+        for ruleset in sorted({r for r, _ in self.graphs}):
+            eds = [e["edition"] for e in self.editions(ruleset)]
+            for old, new in zip(eds, eds[1:]):
+                self.edition_mapping(ruleset, old, new)
+            for ed in eds:
+                self.search("rule", ruleset, ed, limit=1)
+                rg = self.edition(ruleset, ed)
+                self.transitions_for(rg, next(iter(rg.edition.rules)))  # builds the timing model
+
     # -- rulesets and editions -------------------------------------------------
     def rulesets(self) -> list[dict[str, Any]]:
         names = sorted({r for r, _ in self.graphs})

@@ -42,3 +42,8 @@ def test_each_key_is_built_once_under_concurrency() -> None:
 def test_nested_builds_of_other_keys_work() -> None:
     kb = KnowledgeBase.from_graphs([])
     assert kb.cached("outer", lambda: kb.cached("inner", lambda: 1) + 1) == 2
+
+
+def test_warming_builds_mappings_and_searchers(excerpt_kb: KnowledgeBase) -> None:
+    excerpt_kb.warm()
+    assert "search:riftbound:1.4" in excerpt_kb._cache
