@@ -33,7 +33,7 @@ CARDS = {
 # (players, starting step, depth): from the main phase deep enough to cast, respond, counter,
 # resolve, kill with a trigger and pay mana; from the end step through the next untap step,
 # upkeep triggers and draw. Small enough to stay well under 30 s together.
-CASES = [(2, "main1", 11), (3, "main1", 9), (2, "end", 16)]
+CASES = [(2, "main1", 11), (3, "main1", 8), (2, "end", 16)]
 
 
 def setup(players: int, step: str) -> tuple[Magic, State]:
