@@ -24,6 +24,8 @@ from web.export import ExportResult, export_site
 
 from .conftest import LiveServer, PageWatch, screenshot
 
+pytestmark = pytest.mark.browser
+
 
 @pytest.fixture(scope="module")
 def pack(site_kb: KnowledgeBase, tmp_path_factory: pytest.TempPathFactory) -> ExportResult:
