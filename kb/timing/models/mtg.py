@@ -1685,9 +1685,11 @@ class Magic(Model):
             if s.waiting:
                 bad("priority-waiting", f"{s.priority} has priority while {', '.join(o.name for o in s.waiting)} "
                     "waits to be put on the stack", "priority")
-            if self.sba(s):
+            pending = self.sba(s)
+            if pending:
+                name, params = pending[0]
                 bad("priority-sba", f"{s.priority} has priority while a state-based action applies "
-                    f"({self.transitions[self.sba(s)[0][0]].label(self.sba(s)[0][1])})", "priority")
+                    f"({self.transitions[name].label(params)})", "priority")
         if s.stack and s.step == "untap":
             bad("stack-in-untap", "spells or abilities are on the stack in the untap step", "stack")
         for i, o in enumerate(s.stack):
