@@ -432,3 +432,10 @@ def test_explorer_shows_a_magic_scenario_with_its_stack(client: FlaskClient) -> 
     r, page = get(client, "/timing?scenario=002-a-counterspell-goes-above-the-spell-it-counters&frame=4")
     assert "Stack" in page.plain and "Frame 4 of" in page.plain
     assert 'class="tm-state on"' in r.get_data(as_text=True)      # Magic has its own diagram
+
+
+def test_explorer_names_the_item_a_magic_state_is_resolving() -> None:
+    from web.site.explorer import state_view
+    state = {"turn": 1, "active": "Ann", "step": "main-1", "priority": None,
+             "resolving": {"item": {"name": "Smallpox", "controller": "Ann"}, "index": 1}, "stack": []}
+    assert ("Resolving", "Smallpox") in state_view(state)["rows"]

@@ -114,6 +114,8 @@ def state_view(state: dict[str, Any]) -> dict[str, Any]:
             rows.append(("Passes in a row", str(state["passes"])))
         if state.get("resolving"):
             r = state["resolving"]
+            if isinstance(r, dict):  # Magic gives {"item": {...}, "index": …}; others the item itself
+                r = r.get("item", r)
             rows.append(("Resolving", str(r.get("name") if isinstance(r, dict) else r)))
         if state.get("awaiting"):
             rows.append(("Waiting for", str(state["awaiting"])))
