@@ -15,7 +15,7 @@ from markdown_it import MarkdownIt
 
 from kb.cite.annotate import STYLES, Style, annotate_markdown, rule_url
 from kb.cite.find import find_citations
-from kb.cite.mdit import ENV_KEY, MAX_CITATIONS, rule_citations
+from kb.cite.mdit import ENV_KEY, MAX_CITATIONS, OPTIONS_KEY, rule_citations
 from kb.cite.resolve import BROKEN, as_dict, resolve_citations
 from kb.cite.target import link_target
 
@@ -74,11 +74,9 @@ def link_article(kb: KnowledgeBase, markdown: str, ruleset: str | None = None,
         raise QueryError(400, f"unknown style {style!r}", {"styles": list(STYLES)})
     if fmt not in FORMATS:
         raise QueryError(400, f"unknown format {fmt!r}", {"formats": list(FORMATS)})
-    md = MarkdownIt("commonmark", {"html": bool(allow_html)}).enable("table").use(
-        rule_citations, kb=kb, ruleset=ruleset, edition=edition, style=style,
-        base_url=base_url, limit=limit, source=source)
-    env: dict[str, Any] = {}
-    html = md.render(markdown, env)
+    env: dict[str, Any] = {OPTIONS_KEY: {"ruleset": ruleset, "edition": edition, "style": style,
+                                         "base_url": base_url, "limit": limit, "source": source}}
+    html = _parser(kb, bool(allow_html)).render(markdown, env)
     report = env[ENV_KEY]
     output: str | None = None
     if fmt == "html":
@@ -90,6 +88,20 @@ def link_article(kb: KnowledgeBase, markdown: str, ruleset: str | None = None,
             "footnotes": report["footnotes"], "summary": summary(report["citations"]),
             "diagnostics": report["diagnostics"],
             "limits": {"bytes": MAX_INPUT_BYTES, "citations": limit}}
+
+
+def _parser(kb: KnowledgeBase, allow_html: bool) -> MarkdownIt:
+    """The article parser, built once per knowledge base (building one costs as much as
+    rendering a few kilobytes); what differs per article comes in ``env[OPTIONS_KEY]``.
+    Rendering keeps its state in ``env``, so threads may share it."""
+    def make() -> MarkdownIt:
+        md = MarkdownIt("commonmark", {"html": allow_html}).enable("table").use(rule_citations, kb=kb)
+        # Compile the rule chains now: a ruler fills its cache in place on first use,
+        # which another thread must not see half done.
+        for ruler in (md.core.ruler, md.block.ruler, md.inline.ruler, md.inline.ruler2):
+            ruler.getRules("")
+        return md
+    return kb.cached(f"cite:parser:{'html' if allow_html else 'escaped'}", make)
 
 
 def _markdown_output(markdown: str, report: dict[str, Any], style: Style, base_url: str) -> str:

@@ -117,7 +117,14 @@ def resolve_citations(citations: Sequence[Citation], editions: RuleGraph | Seque
     # once per call and copied for its other places.
     memo: dict[tuple[Any, ...], Resolution] = {}
     if len(targets) == 1:
-        out = [_resolve_memo(c, targets[0], written_for, mapper, memo) for c in head]
+        target = targets[0]
+        out = []
+        for c in head:
+            # memo_key(c), inlined: this loop runs once per citation of a long article.
+            first = memo.get((id(target), c.number, c.last, c.form, c.text if c.last is not None
+                              else None)) if c.quote is None else None
+            out.append(_copy(first, c) if first is not None
+                       else _resolve_memo(c, target, written_for, mapper, memo))
     else:
         out = _resolve_among(head, targets, memo)
     message = f"past the limit of {limit} citations per request; not looked up"
@@ -214,18 +221,27 @@ def _resolve_one(c: Citation, target: RuleGraph, written_for: RuleGraph | None,
 
 def _find(c: Citation, rg: RuleGraph) -> list[str] | str:
     """Canonical numbers a citation names in an edition, or why it names none."""
-    first = rg.find(c.number)
+    first = _canonical(rg, c.number)
     if first is None:
         return f"rule {format_number(c.number, rg.edition.number_style)} does not exist in {_ed(rg)}"
     if c.last is None:
         return [first]
-    last = rg.find(c.last)
+    last = _canonical(rg, c.last)
     if last is None:
         return f"range end {format_number(c.last, rg.edition.number_style)} does not exist in {_ed(rg)}"
     members = _members(rg, first, last)
     if not members:
         return f"range {c.text!r} runs backwards or spans more than {MAX_RANGE} rules in {_ed(rg)}"
     return members
+
+
+def _found(c: Citation, rg: RuleGraph) -> list[str] | None:
+    """:func:`_find` without the reason (the reason is only written for a citation found nowhere)."""
+    if c.last is None:
+        first = _canonical(rg, c.number)
+        return None if first is None else [first]
+    found = _find(c, rg)
+    return None if isinstance(found, str) else found
 
 
 def _members(rg: RuleGraph, first: str, last: str) -> list[str]:
@@ -249,11 +265,14 @@ class _EditionCache:
 
     cited: dict[str, CitedRule] = field(default_factory=dict)
     found: dict[Segments, Resolution] = field(default_factory=dict)
+    numbers: dict[Segments, str | None] = field(default_factory=dict)
 
 
 # Keyed by the graph object (a knowledge base's editions are read-only once loaded), so
 # two builds of an edition of the same name never share an entry; dropped with the graph.
 _CACHES: weakref.WeakKeyDictionary[RuleGraph, _EditionCache] = weakref.WeakKeyDictionary()
+_MAX_NUMBERS = 100_000  # numbers looked up and remembered per edition, found or not
+_UNSEEN = object()
 
 
 def _edition_cache(rg: RuleGraph) -> _EditionCache:
@@ -261,6 +280,17 @@ def _edition_cache(rg: RuleGraph) -> _EditionCache:
         return _CACHES[rg]
     except KeyError:
         return _CACHES.setdefault(rg, _EditionCache())
+
+
+def _canonical(rg: RuleGraph, number: Segments) -> str | None:
+    """``rg.find(number)``, remembered (numbers that do not exist too, up to a bound)."""
+    numbers = _edition_cache(rg).numbers
+    found = numbers.get(number, _UNSEEN)
+    if found is _UNSEEN:
+        found = rg.find(number)
+        if len(numbers) < _MAX_NUMBERS:
+            numbers[number] = found
+    return found  # type: ignore[return-value]
 
 
 def _cited(rg: RuleGraph, number: str) -> CitedRule:
@@ -300,34 +330,38 @@ def _resolve_among(citations: list[Citation], targets: list[RuleGraph],
     # Where each distinct citation fits and is found (numbers only: a quotation does not
     # change where a number exists), counted once per place it is cited.
     seen: dict[tuple[Any, ...], tuple[list[RuleGraph], list[tuple[RuleGraph, list[str]]]]] = {}
-    fits, found = [], []
+    keys = []
     for c in citations:
         key = (c.number, c.last, c.form, c.text if c.last is not None else None)
-        known = seen.get(key)
-        if known is None:
+        if key not in seen:
             cands = [rg for rg in targets if _form_fits(c, rg)]
-            known = seen[key] = (cands, [(rg, f) for rg in cands if not isinstance(f := _find(c, rg), str)])
-        fits.append(known[0])
-        found.append(known[1])
-    tally = Counter(rg.edition.ruleset for hits in found for rg, _ in hits)
+            seen[key] = (cands, [(rg, f) for rg in cands if (f := _found(c, rg)) is not None])
+        keys.append(key)
+    tally: Counter[str] = Counter()
+    for key, times in Counter(keys).items():
+        for rg, _ in seen[key][1]:
+            tally[rg.edition.ruleset] += times
     ranked = tally.most_common(2)
     preferred = ranked[0][0] if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]) else None
-    out = []
-    for c, cands, hits in zip(citations, fits, found):
+    # The edition each distinct citation is resolved in (None: ambiguous or not found).
+    where: dict[tuple[Any, ...], RuleGraph | None] = {}
+    for key, (cands, hits) in seen.items():
         chosen = [rg for rg in cands if rg.edition.ruleset == preferred]
-        if chosen:
-            out.append(_resolve_memo(c, chosen[0], None, None, memo))
-        elif len(hits) == 1:
-            out.append(_resolve_memo(c, hits[0][0], None, None, memo))
+        where[key] = chosen[0] if chosen else (hits[0][0] if len(hits) == 1 else None)
+    out = []
+    for c, key in zip(citations, keys):
+        rg = where[key]
+        if rg is not None:
+            out.append(_resolve_memo(c, rg, None, None, memo))
+            continue
+        # Neither is about a rule's text, so a quotation does not matter here.
+        first = memo.get(("among", *key))
+        if first is None:
+            cands, hits = seen[key]
+            first = memo[("among", *key)] = _unresolved(c, cands, hits, targets)
+            out.append(first)
         else:
-            # Neither is about a rule's text, so a quotation does not matter here.
-            key = ("among", c.number, c.last, c.form, c.text if c.last is not None else None)
-            first = memo.get(key)
-            if first is None:
-                first = memo[key] = _unresolved(c, cands, hits, targets)
-                out.append(first)
-            else:
-                out.append(_copy(first, c))
+            out.append(_copy(first, c))
     return out
 
 

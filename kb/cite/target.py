@@ -68,8 +68,23 @@ def link_target(kb: KnowledgeBase, ruleset: str | None = None, edition: str | No
     front matter ``pins`` name the edition the article was written for (unknown ones are
     warnings). ``edition`` alone picks the ruleset that has an edition of that name.
     """
-    from kb.query import QueryError
     pins = dict(pins or {})
+    # The choice depends on these names only; it is kept for the life of the knowledge
+    # base when it needs no warning (so only names that exist are kept: a bounded set).
+    key = (ruleset, edition, pins.get("ruleset"), pins.get("edition"))
+    chosen = kb.cached("cite:link-targets", dict)
+    known = chosen.get(key)
+    if known is not None:
+        return LinkTarget(list(known.editions), known.written_for, known.mapper)
+    target = _choose(kb, ruleset, edition, pins, source)
+    if not target.diagnostics:
+        chosen[key] = LinkTarget(list(target.editions), target.written_for, target.mapper)
+    return target
+
+
+def _choose(kb: KnowledgeBase, ruleset: str | None, edition: str | None, pins: dict[str, str],
+            source: str) -> LinkTarget:
+    from kb.query import QueryError
     diags: list[Diagnostic] = []
     rulesets = [r["name"] for r in kb.rulesets()]
     if not rulesets:
