@@ -93,8 +93,10 @@ class Footnotes:
         return f"{self.prefix}ref-{note.index}" + (f"-{ordinal}" if ordinal > 1 else "")
 
     def ref_html(self, note: Footnote, ordinal: int) -> str:
+        # ref_id, inlined: this runs once per citation.
         return (f'<sup class="rule-footnote-ref"><a href="#{self.prefix}-{note.index}" '
-                f'id="{self.ref_id(note, ordinal)}">{note.index}</a></sup>')
+                f'id="{self.prefix}ref-{note.index}{f"-{ordinal}" if ordinal > 1 else ""}">'
+                f'{note.index}</a></sup>')
 
     def html(self) -> str:
         """The footnote section: each rule's full text and a link to the rules browser."""

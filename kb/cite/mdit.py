@@ -166,9 +166,10 @@ def _link(state: StateCore, options: dict[str, Any]) -> None:
             template, open_tag, close_tag, copies = known
             # Offsets into the Markdown source (None when escapes or entities hide the text).
             entry = {"start": offset, "end": end, "text": c.text, "form": c.form, **template}
-            for name in copies:  # nothing mutable is shared between entries (lists of
-                value = template[name]  # strings, or of dicts of strings)
-                entry[name] = [dict(v) if isinstance(v, dict) else v for v in value]
+            for name in copies:  # nothing mutable is shared between entries
+                entry[name] = template[name][:]
+            if "candidates" in template:
+                entry["candidates"] = [dict(d) for d in template["candidates"]]
             if c.quote is not None:  # its offsets would be into the token's text, not the source
                 entry["quote"] = {"text": c.quote.text, "similarity": res.quote_similarity}
             entry["line"] = line
@@ -218,7 +219,7 @@ def _shared(res: Resolution, style: Style, base_url: str) -> _Shared:
     attrs = citation_attrs(res, style, base_url)
     tag = "a" if "href" in attrs else "span"
     rendered = "".join([f' {k}="{escapeHtml(v)}"' for k, v in attrs.items()])
-    copies = tuple(k for k, v in entry.items() if isinstance(v, list))
+    copies = tuple(k for k, v in entry.items() if isinstance(v, list))  # of strings or dicts
     return entry, f"<{tag}{rendered}>", f"</{tag}>", copies
 
 
