@@ -4,17 +4,21 @@
     .venv/bin/python -m bench.cite --runs 7 --sizes 10 100
 
 The article is the two footnoted lessons (tests/fixtures/cite, one citation every ~135
-bytes) repeated to each size; ``--keep 8`` keeps every 8th citation only (one per ~1 KB,
-the density of the Magic article in the seeds is one per ~480 bytes). Three timings per size, each the median of ``--runs`` runs
-in this process: plain ``MarkdownIt("commonmark").render`` (the baseline), the same parser
-with the ``rule_citations`` plugin (find, resolve, link, footnotes), and the facade
-``KnowledgeBase.citations_annotate`` (the plugin plus the citation report the API and
-``rulekb link`` return). Ratios are against the baseline at the same size; µs/KB shows
-whether growth is linear. The knowledge base is the embedded 1.4 excerpt, built once into a
-temporary folder.
+bytes) repeated to each size; ``--keep 8`` keeps every 8th citation only (one per ~1 KB;
+the Magic article in the seeds has one per ~480 bytes, about ``--keep 4``). Per size, each
+timing is the median of ``--runs`` runs in this process, the runs of the different
+timings interleaved (so a busy machine slows them alike), in CPU time of this process
+(``time.process_time``: the code is single-threaded, and other jobs on a shared machine
+do not count): plain ``MarkdownIt("commonmark").render`` (the baseline), the same parser
+with the ``rule_citations`` plugin (find, resolve, link, footnotes, the report in
+``env``), the plugin with every cache emptied before each run ("cold": a knowledge base
+just loaded, nothing linked yet), and the facade ``KnowledgeBase.citations_annotate`` (the
+plugin plus the response the API and ``rulekb link`` return). Ratios are against the
+baseline at the same size; µs/KB shows whether growth is linear. The knowledge base is the
+embedded 1.4 excerpt, built once into a temporary folder.
 
 Hostile inputs (goal: bounded time, no error): 1 MB of digits and dots; a list of 100 000
-citations ("rules 100.1, 101.2, …", about 0.8 MB) through the finder, the lookup and the
+citations ("rules 100.1, 101.2, …", about 0.7 MB) through the finder, the lookup and the
 annotator (10 000 are looked up, the rest reported over the limit); 1 MB of unclosed
 quotation marks and keywords.
 """
@@ -33,11 +37,16 @@ from typing import Any
 from markdown_it import MarkdownIt
 
 from kb.cite import find_citations, rule_citations
+from kb.cite.annotate import _footnote_html, rule_url
+from kb.cite.mdit import _shared_ok
+from kb.references import _parse
 from kb.query import KnowledgeBase
 from kb.store import build
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "cite"
 LESSONS = ["lesson-passing-and-resolving.md", "lesson-combat-showdown.md"]
+# The module-level caches of the linker (the per-edition ones go with the knowledge base).
+CACHES = [_footnote_html, rule_url, _shared_ok, _parse]
 
 
 def article(size_kb: int, keep: int = 1) -> str:
@@ -55,33 +64,56 @@ def article(size_kb: int, keep: int = 1) -> str:
     return (unit * (need // len(unit.encode()) + 1))[:need].rsplit("\n", 1)[0] + "\n"
 
 
-def median_time(fn: Callable[[], Any], runs: int) -> float:
-    times = []
+def interleaved(timings: dict[str, Callable[[], Any]], runs: int,
+                before: dict[str, Callable[[], Any]] | None = None) -> dict[str, float]:
+    """Median CPU time of each function, the runs interleaved; ``before[name]`` runs
+    untimed before each run of ``name``."""
+    times: dict[str, list[float]] = {name: [] for name in timings}
     for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        for name, fn in timings.items():
+            if before and name in before:
+                before[name]()
+            start = time.process_time()
+            fn()
+            times[name].append(time.process_time() - start)
+    return {name: statistics.median(ts) for name, ts in times.items()}
 
 
-def sizes_table(kb: KnowledgeBase, sizes: list[int], runs: int, keep: int = 1) -> list[str]:
+def sizes_table(home: Path, kb: KnowledgeBase, sizes: list[int], runs: int, keep: int = 1) -> list[str]:
     plain = MarkdownIt("commonmark", {"html": False})
     linked = MarkdownIt("commonmark", {"html": False}).use(
         rule_citations, kb=kb, ruleset="riftbound", edition="1.4")
-    rows = ["| size | citations | plain markdown-it | plugin | × plain | facade (with report) | × plain | plugin µs/KB |",
-            "|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    fresh: dict[str, Any] = {}
+
+    def empty_caches() -> None:
+        """A knowledge base just loaded (its editions' caches empty), nothing linked yet."""
+        cold_kb = KnowledgeBase.open(home)
+        md = fresh["md"] = MarkdownIt("commonmark", {"html": False}).use(
+            rule_citations, kb=cold_kb, ruleset="riftbound", edition="1.4")
+        for ruler in (md.core.ruler, md.block.ruler, md.inline.ruler, md.inline.ruler2):
+            ruler.getRules("")  # the parser's own set-up is not the linker's
+        for cache in CACHES:
+            cache.cache_clear()
+
+    rows = ["| size | citations | plain markdown-it | plugin | × plain | plugin, cold caches | × plain "
+            "| facade (with report) | × plain | plugin µs/KB |",
+            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     print("\n".join(rows), flush=True)
     for size in sizes:
         text = article(size, keep)
         n = len(find_citations(text))
         r = max(3, runs if size < 1000 else runs // 2)
         linked.render(text, {})  # warm the edition's caches
-        t_plain = median_time(lambda: plain.render(text), r)
-        t_plugin = median_time(lambda: linked.render(text, {}), r)
-        t_facade = median_time(lambda: kb.citations_annotate(text, "riftbound", "1.4"), r)
-        rows.append(f"| {size} KB | {n} | {t_plain * 1000:.1f} ms | {t_plugin * 1000:.1f} ms | "
-                    f"{t_plugin / t_plain:.2f}× | {t_facade * 1000:.1f} ms | {t_facade / t_plain:.2f}× | "
-                    f"{t_plugin / size * 1e6:.0f} |")
+        t = interleaved({"plain": lambda: plain.render(text),
+                         "plugin": lambda: linked.render(text, {}),
+                         "cold": lambda: fresh["md"].render(text, {}),
+                         "facade": lambda: kb.citations_annotate(text, "riftbound", "1.4")},
+                        r, before={"cold": empty_caches})
+        base = t["plain"]
+        rows.append(f"| {size} KB | {n} | {base * 1000:.1f} ms | {t['plugin'] * 1000:.1f} ms | "
+                    f"{t['plugin'] / base:.2f}× | {t['cold'] * 1000:.1f} ms | {t['cold'] / base:.2f}× | "
+                    f"{t['facade'] * 1000:.1f} ms | {t['facade'] / base:.2f}× | "
+                    f"{t['plugin'] / size * 1e6:.0f} |")
         print(rows[-1], flush=True)
     return rows
 
@@ -115,7 +147,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="runs per timing (median)")
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 100, 1000], help="sizes in KB")
-    parser.add_argument("--keep", type=int, nargs="+", default=[1, 8],
+    parser.add_argument("--keep", type=int, nargs="+", default=[1, 4, 8],
                         help="densities: keep every Nth citation of the lessons (1: all)")
     parser.add_argument("--no-hostile", action="store_true", help="skip the hostile inputs")
     args = parser.parse_args(argv)
@@ -124,7 +156,7 @@ def main(argv: list[str] | None = None) -> None:
         kb = KnowledgeBase.open(Path(home))
         for keep in args.keep:
             print(f"\nEvery {'' if keep == 1 else f'{keep}th '}citation of the lessons kept:")
-            sizes_table(kb, args.sizes, args.runs, keep)
+            sizes_table(Path(home), kb, args.sizes, args.runs, keep)
         if not args.no_hostile:
             print()
             hostile_table(kb)

@@ -31,7 +31,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 
 from kb.cite.annotate import STYLES, Footnotes, Style, citation_attrs, rule_url
 from kb.cite.find import Citation, find_citations
-from kb.cite.resolve import CitedRule, Resolution, as_dict, memo_key, resolve_citations
+from kb.cite.resolve import CitedRule, Resolution, as_dict, resolve_citations
 from kb.cite.target import LinkTarget, link_target, parse_front_matter
 from kb.model import Diagnostic
 
@@ -152,7 +152,7 @@ def _link(state: StateCore, options: dict[str, Any]) -> None:
             res = next(results)
             line, col, offset, end = place(inline, c.text)
             status = res.status
-            if c.quote is None:
+            if c.quote is None:  # resolve.memo_key(c) and the status, inlined
                 key = (c.number, c.last, c.form, c.text if c.last is not None else None, status)
                 known = shared.get(key)
                 if known is None:

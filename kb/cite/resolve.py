@@ -160,8 +160,10 @@ def _resolve_memo(c: Citation, target: RuleGraph, written_for: RuleGraph | None,
             memo[key] = first
             return _copy(first, c)
     first = memo[key] = _resolve_one(c, target, written_for, mapper)
-    if plain and first.status == "ok":  # a copy: the caller may change what it is given
-        _edition_cache(target).found[c.number] = _copy(first, c)
+    if plain and first.status == "ok":
+        found = _edition_cache(target).found
+        if len(found) < _MAX_NUMBERS:  # a copy: the caller may change what it is given
+            found[c.number] = _copy(first, c)
     return first
 
 

@@ -1,0 +1,109 @@
+"""What the citation linker keeps between articles (per loaded edition, per knowledge
+base, per document) never leaks from one edition, article or caller to another."""
+
+from __future__ import annotations
+
+import pytest
+from markdown_it import MarkdownIt
+
+from kb.cite import find_citations, resolve_citations, rule_citations
+from kb.cite.mdit import OPTIONS_KEY
+from kb.graph import RuleGraph, build_edition
+from kb.model import RawRule, ReadResult
+from kb.numbers import parse_number
+from kb.query import KnowledgeBase
+
+
+def edition(name: str, text_312: str, ruleset: str = "game") -> RuleGraph:
+    raw = [RawRule(parse_number("312"), "section", "", 1, title="Priority"),
+           RawRule(parse_number("312.1"), "rule", text_312, 2),
+           RawRule(parse_number("312.2"), "rule", "Pass it on.", 3)]
+    return build_edition(ReadResult(raw, number_style="dotted"), ruleset=ruleset, edition=name,  # type: ignore[arg-type]
+                         date=f"2026-0{name}-01")
+
+
+def footnote_texts(html: str) -> list[str]:
+    return [part.split("</span>")[0] for part in html.split('class="rule-footnote-text">')[1:]]
+
+
+def test_the_same_parser_renders_each_edition_with_its_own_text() -> None:
+    kb = KnowledgeBase.from_graphs([edition("1", "Old wording."), edition("2", "New wording.")])
+    md = MarkdownIt().use(rule_citations, kb=kb, ruleset="game")
+    for _ in range(2):  # the second round is served from what the first one kept
+        for name, text in [("1", "Old wording."), ("2", "New wording."), ("1", "Old wording.")]:
+            html = md.render("See rule 312.1.", {OPTIONS_KEY: {"edition": name}})
+            assert footnote_texts(html) == [text]
+            assert f'href="/game/{name}/312.1"' in html
+
+
+def test_two_loads_of_an_edition_of_the_same_name_share_nothing() -> None:
+    """Kept per loaded edition (the graph object), not per (ruleset, edition) name."""
+    first = KnowledgeBase.from_graphs([edition("1", "As built on Monday.")])
+    second = KnowledgeBase.from_graphs([edition("1", "As built on Tuesday.")])
+    for kb, text in [(first, "As built on Monday."), (second, "As built on Tuesday."),
+                     (first, "As built on Monday.")]:
+        result = kb.citations_annotate("rule 312.1", "game", "1")
+        assert footnote_texts(result["output"]) == [text]
+        assert result["footnotes"][0]["text"] == text
+
+
+def test_a_caller_changing_its_resolutions_does_not_change_the_next_answer() -> None:
+    rg = edition("1", "Text.")
+    first = resolve_citations(find_citations("rule 312.1 and rule 312.1"), rg)
+    for res in first:
+        res.status = "not_found"  # type: ignore[assignment]
+        res.rules.clear()
+    again = resolve_citations(find_citations("rule 312.1"), rg)
+    assert [(r.status, [x.number for x in r.rules]) for r in again] == [("ok", ["312.1"])]
+
+
+def test_report_entries_share_no_lists() -> None:
+    kb = KnowledgeBase.from_graphs([edition("1", "Text.")])
+    env: dict = {}
+    MarkdownIt().use(rule_citations, kb=kb).render("rule 312.1, rule 312.1, rule 312.9, rule 312.9", env)
+    entries = env["rule_citations"]["citations"]
+    entries[0]["numbers"].append("x")
+    entries[2]["nearest"].append("x")
+    assert entries[1]["numbers"] == ["312.1"] and "x" not in entries[3]["nearest"]
+    again: dict = {}
+    MarkdownIt().use(rule_citations, kb=kb).render("rule 312.1", again)
+    assert again["rule_citations"]["citations"][0]["numbers"] == ["312.1"]
+
+
+@pytest.mark.parametrize("style,marker", [("footnotes", "rule-footnotes"), ("preview", 'title="Rule 312.1. Text."')])
+def test_per_render_options_apply_to_that_render_only(style: str, marker: str) -> None:
+    kb = KnowledgeBase.from_graphs([edition("1", "Text.")])
+    md = MarkdownIt().use(rule_citations, kb=kb, base_url="https://a.example")
+    html = md.render("rule 312.1", {OPTIONS_KEY: {"style": style, "base_url": "https://b.example"}})
+    assert marker in html and "https://b.example/game/1/312.1" in html
+    plain = md.render("rule 312.1")
+    assert "rule-footnotes" in plain and "https://a.example/game/1/312.1" in plain
+
+
+def test_an_unknown_per_render_option_is_refused() -> None:
+    md = MarkdownIt().use(rule_citations, kb=KnowledgeBase.from_graphs([edition("1", "Text.")]))
+    with pytest.raises(ValueError, match="unknown rule_citations options"):
+        md.render("rule 312.1", {OPTIONS_KEY: {"styel": "preview"}})
+    with pytest.raises(ValueError, match="unknown style"):
+        md.render("rule 312.1", {OPTIONS_KEY: {"style": "sidenotes"}})
+
+
+def test_the_facade_reuses_one_parser_and_each_call_keeps_its_own_options() -> None:
+    kb = KnowledgeBase.from_graphs([edition("1", "Old."), edition("2", "New.")])
+    a = kb.citations_annotate("rule 312.1", "game", "1", style="preview", base_url="/x")
+    b = kb.citations_annotate("rule 312.1", "game", "2")
+    c = kb.citations_annotate("<b>rule 312.1</b>", "game", "1", allow_html=True, source="c.md")
+    assert 'title="Rule 312.1. Old."' in a["output"] and 'href="/x/game/1/312.1"' in a["output"]
+    assert footnote_texts(b["output"]) == ["New."] and 'href="/game/2/312.1"' in b["output"]
+    assert c["output"].startswith("<p><b><a ")
+    assert kb._cache["cite:parser:escaped"] is not kb._cache["cite:parser:html"]
+
+
+def test_a_warning_about_the_front_matter_is_given_every_time() -> None:
+    """The choice of edition is remembered only when it needed no warning."""
+    kb = KnowledgeBase.from_graphs([edition("1", "Text.")])
+    for _ in range(2):
+        result = kb.citations_annotate("---\nedition: 9\n---\nrule 312.1\n", "game", source="a.md")
+        assert [d["message"][:40] for d in result["diagnostics"]] == [
+            "front matter names unknown edition '9' o"]
+        assert result["diagnostics"][0]["file"] == "a.md"
