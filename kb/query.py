@@ -186,7 +186,7 @@ class KnowledgeBase:
         """Timing-model transitions, checks and invariants that cite this rule (name, model,
         kind, description, rules)."""
         from kb.timing.api import transitions_citing
-        return transitions_citing(rg.edition.ruleset, rg.edition.name, number)
+        return transitions_citing(rg.edition.ruleset, rg.edition.name, number, self)
 
     # -- timing ------------------------------------------------------------------
     def timing_run(self, scenario: dict[str, Any], file: str = "") -> dict[str, Any]:

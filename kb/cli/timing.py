@@ -225,7 +225,9 @@ def check_cmd(ctx: click.Context, ruleset: str, edition: str | None, as_json: bo
     """Check the model's citations against an edition and report coverage.
 
     Fails when a cited number does not exist in a complete edition; for a partial edition
-    (the embedded excerpt) it lists the cited rules the corpus lacks.
+    (the embedded excerpt) it lists the cited rules the corpus lacks. In an edition the model
+    does not cite directly, its citations are carried through the edition mapping and the
+    transitions with no counterpart there are listed.
     """
     out = timing_kb(ctx).timing_check(ruleset, edition)
     if as_json:
@@ -234,6 +236,14 @@ def check_cmd(ctx: click.Context, ruleset: str, edition: str | None, as_json: bo
     kind = "excerpt" if out["partial"] else "complete"
     click.echo(f"{out['ruleset']} {out['edition']} ({kind}): {out['citations']} rules cited by "
                f"{out['names']} transitions, checks and invariants")
+    if out.get("carried_from"):
+        gaps = out["no_counterpart"]
+        click.echo(f"  citations carried from edition {out['carried_from']} through the edition mapping; "
+                   f"{len(gaps)} have no counterpart here:")
+        for g in gaps:
+            near = g.get("nearest") or {}
+            hint = f" (nearest: {near['number']} → {near['target']})" if near.get("target") else ""
+            click.echo(f"    {g['name']}: {out['carried_from']} rule {g['rule']} {g['status']}{hint}")
     for u in out["unknown"]:
         near = f" (nearest: {', '.join(u['nearest'])})" if u.get("nearest") else ""
         click.echo(click.style(f"  unknown rule {u['rule']}", fg="red") + f" cited by {', '.join(u['cited_by'])}{near}")

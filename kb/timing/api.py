@@ -6,6 +6,7 @@ a scenario or state the rules refuse (with the rules), 404 for an unknown editio
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from kb.graph import RuleGraph
@@ -48,6 +49,39 @@ def graph_for(kb: KnowledgeBase, spec: RulesetModel, edition: str | None, requir
         if required:
             raise
         return None
+
+
+def carried_citations(kb: KnowledgeBase, spec: RulesetModel,
+                      edition: str) -> tuple[dict[str, tuple[str, ...]], list[dict[str, Any]]] | None:
+    """The model's citations in ``edition``'s numbering and the citations with no counterpart.
+
+    The model's own tables come first; otherwise each cited number is carried from the
+    edition the model cites through the one mapping between editions (:mod:`kb.editions`).
+    None when the knowledge base lacks either edition.
+    """
+    own = spec.citations_for(edition)
+    if own is not None:
+        return {name: tuple(rules) for name, rules in own.items()}, []
+    from kb.query import QueryError
+    if (spec.ruleset, edition) not in kb.graphs or (spec.ruleset, spec.citation_edition) not in kb.graphs:
+        return None
+
+    def carry() -> tuple[dict[str, tuple[str, ...]], list[dict[str, Any]]]:
+        targets: dict[str, dict[str, Any]] = {}
+        for number in {n for rules in spec.citations.values() for n in rules}:
+            try:
+                targets[number] = kb.map_number(spec.ruleset, number, spec.citation_edition, edition)
+            except QueryError as exc:  # the source edition is an excerpt without this rule
+                targets[number] = {"target": None, "status": "unknown", "reason": exc.message}
+        carried: dict[str, tuple[str, ...]] = {}
+        gaps: list[dict[str, Any]] = []
+        for name, rules in spec.citations.items():
+            carried[name] = tuple(dict.fromkeys(t for n in rules if (t := targets[n]["target"])))
+            gaps += [{"name": name, "rule": n, "status": targets[n]["status"],
+                      "nearest": targets[n].get("nearest_target")}
+                     for n in rules if not targets[n]["target"]]
+        return carried, gaps
+    return kb.cached(f"timing:carried:{spec.ruleset}:{edition}", carry)
 
 
 def run_json(result: RunResult, explainer: Explainer) -> dict[str, Any]:
@@ -123,19 +157,56 @@ def timing_next(kb: KnowledgeBase, state: Any, ruleset: str | None = None,
 
 
 def timing_check(kb: KnowledgeBase, ruleset: str | None = None, edition: str | None = None) -> dict[str, Any]:
+    """Check the model's citations against an edition; in an edition the model does not cite
+    directly, its citations are carried through the edition mapping and the transitions
+    with no counterpart there are reported."""
     spec = spec_for(ruleset or "riftbound")
+    if edition and spec.citations_for(edition) is None:
+        rg = kb.edition(spec.ruleset, edition)
+        carried = carried_citations(kb, spec, rg.edition.name)
+        if carried is None:
+            raise _error(404, f"edition {spec.citation_edition} of {spec.ruleset}, which the timing model "
+                              f"cites, is not built; its citations cannot be carried to {edition}",
+                         {"citation_edition": spec.citation_edition})
+        citations, gaps = carried
+        report = check_citations(spec, rg, citations=citations,
+                                 coverage=_carried_coverage(kb, spec, rg.edition.name))
+        report["carried_from"] = spec.citation_edition
+        report["no_counterpart"] = gaps
+        return report
     rg = graph_for(kb, spec, edition, required=True)
     assert rg is not None
     return check_citations(spec, rg)
 
 
-def transitions_citing(ruleset: str, edition: str, number: str) -> list[dict[str, Any]]:
-    """Transitions, steps, checks and invariants whose citations include ``number``."""
+def _carried_coverage(kb: KnowledgeBase, spec: RulesetModel, edition: str) -> tuple[tuple[str, str], ...]:
+    """The model's coverage ranges in another edition: each end carried through the mapping
+    (a range whose ends have no counterpart there is left out)."""
+    from kb.query import QueryError
+    out = []
+    for first, last in spec.coverage:
+        try:
+            ends = [kb.map_number(spec.ruleset, n, spec.citation_edition, edition)["target"] for n in (first, last)]
+        except QueryError:
+            continue
+        if all(ends):
+            lo, hi = (e.split(".")[0] for e in ends)
+            out.append((lo, hi))
+    return tuple(out)
+
+
+def transitions_citing(ruleset: str, edition: str, number: str,
+                       kb: KnowledgeBase | None = None) -> list[dict[str, Any]]:
+    """Transitions, steps, checks and invariants whose citations include ``number`` (in
+    ``edition``'s numbering: carried through the edition mapping when ``kb`` is given)."""
     try:
         spec = get_model(ruleset)
     except FormatError:
         return []
-    citations = spec.citations_for(edition)
+    citations: Mapping[str, Any] | None = spec.citations_for(edition)
+    if citations is None and kb is not None:
+        carried = carried_citations(kb, spec, edition)
+        citations = carried[0] if carried else None
     if citations is None:
         return []
     model = _model(spec)

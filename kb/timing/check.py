@@ -10,6 +10,7 @@ checked in the numbering of the edition given.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kb.graph import RuleGraph
@@ -17,20 +18,29 @@ from kb.numbers import NumberError, parse_number, sort_key
 from kb.timing.models import RulesetModel
 
 
-def cited_by(spec: RulesetModel, edition: str | None = None) -> dict[str, list[str]]:
-    """Each cited rule number (in ``edition``'s numbering) → the names (transitions, checks,
-    invariants) that cite it."""
+def cited_by(spec: RulesetModel, edition: str | None = None,
+             citations: Mapping[str, Sequence[str]] | None = None) -> dict[str, list[str]]:
+    """Each cited rule number (in ``edition``'s numbering, or as given in ``citations``) →
+    the names (transitions, checks, invariants) that cite it."""
     out: dict[str, list[str]] = {}
-    for name, rules in (spec.citations_for(edition) or {}).items():
+    for name, rules in (citations if citations is not None else spec.citations_for(edition) or {}).items():
         for r in rules:
             out.setdefault(r, []).append(name)
     return dict(sorted(out.items(), key=lambda kv: sort_key(parse_number(kv[0]))))
 
 
-def check(spec: RulesetModel, rg: RuleGraph) -> dict[str, Any]:
+def check(spec: RulesetModel, rg: RuleGraph, citations: Mapping[str, Sequence[str]] | None = None,
+          coverage: tuple[tuple[str, str], ...] | None = None) -> dict[str, Any]:
     """The report as a plain dict; ``ok`` is False only when a citation does not exist in a
-    complete edition (or is not a rule number at all)."""
-    citations = cited_by(spec, rg.edition.name if spec.citations_for(rg.edition.name) is not None else None)
+    complete edition (or is not a rule number at all).
+
+    ``citations`` and ``coverage`` replace the model's own tables (citations carried to
+    another edition through the edition mapping).
+    """
+    names_count = len(citations) if citations is not None else len(
+        spec.citations_for(rg.edition.name) or spec.citations)
+    citations = cited_by(spec, rg.edition.name if spec.citations_for(rg.edition.name) is not None else None,
+                         citations)
     unknown: list[dict[str, Any]] = []
     lacking: list[dict[str, Any]] = []
     cited_canonical: set[str] = set()
@@ -49,7 +59,7 @@ def check(spec: RulesetModel, rg: RuleGraph) -> dict[str, Any]:
     ranges = []
     uncited: list[dict[str, Any]] = []
     total = covered = 0
-    for first, last in spec.coverage_for(rg.edition.name):
+    for first, last in coverage if coverage is not None else spec.coverage_for(rg.edition.name):
         lo, hi = int(first), int(last)
         in_range = [n for n, r in rg.edition.rules.items()
                     if r.kind == "rule" and r.segments[0].isdigit() and lo <= int(r.segments[0]) <= hi]
@@ -62,7 +72,7 @@ def check(spec: RulesetModel, rg: RuleGraph) -> dict[str, Any]:
     return {
         "ruleset": spec.ruleset, "edition": rg.edition.name, "partial": rg.edition.partial,
         "citation_edition": spec.citation_edition,
-        "ok": not unknown, "citations": len(citations), "names": len(spec.citations_for(rg.edition.name) or spec.citations),
+        "ok": not unknown, "citations": len(citations), "names": names_count,
         "unknown": unknown, "lacking": lacking,
         "coverage": {"ranges": ranges, "rules": total, "cited": covered, "uncited": uncited},
     }
