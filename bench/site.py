@@ -83,7 +83,7 @@ def page_sizes(kb: KnowledgeBase) -> list[dict[str, Any]]:
 
             fetch("contents", f"/{rs}/{ed}/")
             html = fetch("glossary", f"/{rs}/{ed}/glossary")
-            for letter in re.findall(rf'href="glossary/([^"#/]+)"', html):
+            for letter in re.findall(r'href="glossary/([^"#/]+)"', html):
                 fetch("glossary", f"/{rs}/{ed}/glossary/{letter}")
             pages = 0
             for s in kb.structure(rs, ed):

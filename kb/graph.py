@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 import networkx as nx
 
 from kb.model import (Diagnostic, DocumentError, Edition, RawRule, RawTerm, ReadResult,
-                      Reference, Rule, Term, term_key)
+                      Reference, Rule, Term)
 from kb.numbers import Segments, format_number, sort_key
 from kb.references import find_mentions
 

@@ -16,7 +16,7 @@ from kb.graph import RuleGraph, build_edition
 from kb.query import KnowledgeBase, QueryError
 from kb.read import read_document
 from kb.timing import list_scenarios, load_scenario, scenario_files
-from kb.timing.models import get_model, riftbound_io
+from kb.timing.models import get_model
 from kb.timing.scenario import ScenarioError, load, loads, run
 
 from conftest import REPO, corpus_graph, requires_shared

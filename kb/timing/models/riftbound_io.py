@@ -36,6 +36,9 @@ from dataclasses import replace
 from typing import Any
 
 from kb.timing.engine import FormatError, Option, Violation
+from kb.timing.fields import a_list as _list, a_mapping as _map, flag as _flag, one_of as _choice
+from kb.timing.fields import only_keys as _only, optional_text as _opt_str, records as _records
+from kb.timing.fields import players as _player_list, text as _str, whole_number as _int
 from kb.timing.models.riftbound import (CARD_TYPES, KEYWORDS, TRIGGER_EVENTS, Ability, Battlefield, Card,
                                         Combat, Effect, Item, Permanent, Riftbound, Showdown, State, Trigger,
                                         cite)
@@ -47,40 +50,6 @@ EXPECT_KEYS = ("priority", "focus", "state", "chain", "resolved", "showdown", "c
 
 
 # -- small validators ----------------------------------------------------------------------
-def _str(value: Any, field: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise FormatError("expected a non-empty string", field)
-    return value.strip()
-
-
-def _list(value: Any, field: str) -> list[Any]:
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise FormatError("expected a list", field)
-    return value
-
-
-def _map(value: Any, field: str) -> dict[str, Any]:
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise FormatError("expected a mapping", field)
-    return value
-
-
-def _only(data: Mapping[str, Any], allowed: tuple[str, ...], field: str) -> None:
-    extra = sorted(set(map(str, data)) - set(allowed))
-    if extra:
-        raise FormatError(f"unknown key {extra[0]!r} (expected one of: {', '.join(allowed)})", field)
-
-
-def _int(value: Any, field: str, low: int = 0, high: int = 99) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise FormatError(f"expected a whole number from {low} to {high}", field)
-    return value
-
-
 # -- cards ---------------------------------------------------------------------------------
 def parse_effects(data: Any, field: str) -> tuple[Effect, ...]:
     out: list[Effect] = []
@@ -217,21 +186,7 @@ def card_json(card: Card) -> dict[str, Any]:
 
 # -- scenario set-up -------------------------------------------------------------------------
 def _players(data: Any) -> tuple[tuple[str, ...], dict[str, dict[str, Any]]]:
-    names: list[str] = []
-    extra: dict[str, dict[str, Any]] = {}
-    for i, p in enumerate(_list(data, "players")):
-        if isinstance(p, dict):
-            _only(p, ("name", "hand", "base", "facedown"), f"players[{i}]")
-            name = _str(p.get("name"), f"players[{i}].name")
-            extra[name] = p
-        else:
-            name = _str(p, f"players[{i}]")
-        if name in names:
-            raise FormatError(f"player {name!r} is listed twice", f"players[{i}]")
-        names.append(name)
-    if not 2 <= len(names) <= 4:
-        raise FormatError("list 2 to 4 players in turn order (the first is the turn player)", "players")
-    return tuple(names), extra
+    return _player_list(data, ("hand", "base", "facedown"), "turn player")
 
 
 def setup(data: Mapping[str, Any]) -> tuple[Riftbound, State]:
@@ -405,33 +360,6 @@ STATE_KEYS = ("ruleset", "turn_state", "priority", "focus", "chain", "players", 
               "finalized_this_turn", "played_this_turn", "drawn", "trash", "scored", "next_id", "cards")
 TASKS = ("cleanup", "combat-opens", "start-of-combat", "establish-attacker-defender", "attacker-gains-focus",
          "combat-chain", "combat-damage", "combat-cleanup", "combat-result", "establish-control", "combat-ends")
-
-
-def _opt_str(value: Any, field: str) -> str | None:
-    return None if value is None else _str(value, field)
-
-
-def _choice(value: Any, allowed: tuple[Any, ...], field: str) -> Any:
-    if value not in allowed:
-        raise FormatError(f"expected one of: {', '.join(map(str, allowed))}", field)
-    return value
-
-
-def _flag(value: Any, field: str) -> bool:
-    if value is None:
-        return False
-    if not isinstance(value, bool):
-        raise FormatError("expected true or false", field)
-    return value
-
-
-def _records(data: Any, field: str, keys: tuple[str, ...]) -> list[dict[str, Any]]:
-    out = []
-    for i, raw in enumerate(_list(data, field)):
-        raw = _map(raw, f"{field}[{i}]")
-        _only(raw, keys, f"{field}[{i}]")
-        out.append(raw)
-    return out
 
 
 ITEM_KEYS = ("name", "controller", "status", "kind", "id", "card", "source", "to", "target", "effects", "add",

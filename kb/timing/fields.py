@@ -1,0 +1,96 @@
+"""Checks for the JSON and YAML a timing model reads (scenarios, states), shared by every
+model: each raises :class:`kb.timing.engine.FormatError` naming the field that is wrong."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from kb.timing.engine import FormatError
+
+
+def text(value: Any, field: str) -> str:
+    """A non-empty string, stripped."""
+    if not isinstance(value, str) or not value.strip():
+        raise FormatError("expected a non-empty string", field)
+    return value.strip()
+
+
+def optional_text(value: Any, field: str) -> str | None:
+    return None if value is None else text(value, field)
+
+
+def a_list(value: Any, field: str) -> list[Any]:
+    """A list (missing: empty)."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise FormatError("expected a list", field)
+    return value
+
+
+def a_mapping(value: Any, field: str) -> dict[str, Any]:
+    """A mapping (missing: empty)."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise FormatError("expected a mapping", field)
+    return value
+
+
+def only_keys(data: Mapping[str, Any], allowed: tuple[str, ...], field: str) -> None:
+    """Refuse keys a model does not know (a typo must not be silently ignored)."""
+    extra = sorted(set(map(str, data)) - set(allowed))
+    if extra:
+        raise FormatError(f"unknown key {extra[0]!r} (expected one of: {', '.join(allowed)})", field)
+
+
+def whole_number(value: Any, field: str, low: int = 0, high: int = 99) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise FormatError(f"expected a whole number from {low} to {high}", field)
+    return value
+
+
+def one_of(value: Any, allowed: tuple[Any, ...], field: str) -> Any:
+    if value not in allowed:
+        raise FormatError(f"expected one of: {', '.join(map(str, allowed))}", field)
+    return value
+
+
+def flag(value: Any, field: str) -> bool:
+    """True or false (missing: false)."""
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise FormatError("expected true or false", field)
+    return value
+
+
+def records(data: Any, field: str, keys: tuple[str, ...]) -> list[dict[str, Any]]:
+    """A list of mappings, each with known keys only."""
+    out = []
+    for i, raw in enumerate(a_list(data, field)):
+        raw = a_mapping(raw, f"{field}[{i}]")
+        only_keys(raw, keys, f"{field}[{i}]")
+        out.append(raw)
+    return out
+
+
+def players(data: Any, keys: tuple[str, ...], first: str) -> tuple[tuple[str, ...], dict[str, dict[str, Any]]]:
+    """Players in turn order (names, or mappings with ``name`` and the model's ``keys``), and
+    the mappings by name; ``first`` names the first player's role in the error message."""
+    names: list[str] = []
+    extra: dict[str, dict[str, Any]] = {}
+    for i, p in enumerate(a_list(data, "players")):
+        if isinstance(p, dict):
+            only_keys(p, ("name", *keys), f"players[{i}]")
+            name = text(p.get("name"), f"players[{i}].name")
+            extra[name] = p
+        else:
+            name = text(p, f"players[{i}]")
+        if name in names:
+            raise FormatError(f"player {name!r} is listed twice", f"players[{i}]")
+        names.append(name)
+    if not 2 <= len(names) <= 4:
+        raise FormatError(f"list 2 to 4 players in turn order (the first is the {first})", "players")
+    return tuple(names), extra
