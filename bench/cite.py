@@ -7,7 +7,8 @@ The article is the two footnoted lessons (tests/fixtures/cite, one citation ever
 bytes) repeated to each size; ``--keep 8`` keeps every 8th citation only (one per ~1 KB;
 the Magic article in the seeds has one per ~480 bytes, about ``--keep 4``). Per size, each
 timing is the median of ``--runs`` runs in this process, the runs of the different
-timings interleaved (so a busy machine slows them alike), in CPU time of this process
+timings interleaved (so a busy machine slows them alike), each after a garbage
+collection (untimed; the collector stays on while timing), in CPU time of this process
 (``time.process_time``: the code is single-threaded, and other jobs on a shared machine
 do not count): plain ``MarkdownIt("commonmark").render`` (the baseline), the same parser
 with the ``rule_citations`` plugin (find, resolve, link, footnotes, the report in
@@ -26,6 +27,7 @@ quotation marks and keywords.
 from __future__ import annotations
 
 import argparse
+import gc
 import re
 import statistics
 import tempfile
@@ -67,12 +69,13 @@ def article(size_kb: int, keep: int = 1) -> str:
 def interleaved(timings: dict[str, Callable[[], Any]], runs: int,
                 before: dict[str, Callable[[], Any]] | None = None) -> dict[str, float]:
     """Median CPU time of each function, the runs interleaved; ``before[name]`` runs
-    untimed before each run of ``name``."""
+    untimed before each run of ``name``, and so does a garbage collection."""
     times: dict[str, list[float]] = {name: [] for name in timings}
     for _ in range(runs):
         for name, fn in timings.items():
             if before and name in before:
                 before[name]()
+            gc.collect()  # each run starts without the garbage of the last (GC stays on)
             start = time.process_time()
             fn()
             times[name].append(time.process_time() - start)
@@ -102,7 +105,7 @@ def sizes_table(home: Path, kb: KnowledgeBase, sizes: list[int], runs: int, keep
     for size in sizes:
         text = article(size, keep)
         n = len(find_citations(text))
-        r = max(3, runs if size < 1000 else runs // 2)
+        r = max(3, runs)
         linked.render(text, {})  # warm the edition's caches
         t = interleaved({"plain": lambda: plain.render(text),
                          "plugin": lambda: linked.render(text, {}),
