@@ -15,10 +15,11 @@ What it does, in order:
 3. the mixed workload from separate load processes (``--procs`` processes, ``--clients``
    keep-alive connections in all, each one request at a time), for ``--seconds``: rule
    lookups (numbers drawn from every edition's table of contents), searches (the judges'
-   questions of ``bench/relevance.yaml``), ``POST /api/v1/timing/next`` (the states the API
-   documents as examples) and ``POST /api/v1/citations/annotate`` (the lesson articles of
-   ``tests/fixtures/cite``), each kind only when the served OpenAPI document has its
-   operation; then the server's peak memory (``VmHWM`` of /proc/PID/status);
+   questions of ``bench/relevance.yaml``), ``POST /api/v1/timing/next`` (the state the API
+   documents as its example, and states of the worked scenarios' frames) and
+   ``POST /api/v1/citations/annotate`` (the lesson articles of ``tests/fixtures/cite``), each
+   kind only when the served OpenAPI document has its operation; then the server's peak
+   memory (``VmHWM`` of /proc/PID/status) and the CPU time it used per request;
 4. the same load again while ``rulekb import`` re-imports the canary (a new round number)
    and rebuilds, ``--rebuilds`` times, and then a ``rulekb build`` is SIGKILLed halfway
    (after it has written some editions into its temporary folder).
@@ -168,6 +169,12 @@ class Server:
                     out[key] = int(value.split()[0])
         return out
 
+    def cpu_seconds(self) -> float:
+        """User + system CPU time the server has used so far."""
+        with open(f"/proc/{self.proc.pid}/stat", encoding="ascii") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def output(self) -> str:
         self.log.seek(0)
         return self.log.read()[-4000:]
@@ -262,6 +269,8 @@ def workload(port: int, rules_per_edition: int = 150, seed: int = 9) -> dict[str
         content = op.get("requestBody", {}).get("content", {}).get("application/json", {})
         examples = [content["example"]] if "example" in content else []
         examples += [e["value"] for e in content.get("examples", {}).values() if "value" in e]
+        if "/api/v1/timing/run" in paths:  # and the states of every worked scenario's frames
+            examples += scenario_states(port, rnd)
         for ex in examples:
             out["timing"].append(Req("timing", "POST", "/api/v1/timing/next", json.dumps(ex).encode()))
     if "/api/v1/citations/annotate" in paths:
@@ -275,6 +284,34 @@ def workload(port: int, rules_per_edition: int = 150, seed: int = 9) -> dict[str
                                  edition=" ".join(CANARY)))
     out["hello"].append(Req("hello", "GET", "/api/_hello"))
     return dict(out)
+
+
+def scenario_states(port: int, rnd: random.Random, most: int = 60) -> list[Any]:
+    """States of the frames of the worked scenarios (``kb/timing/scenarios``), run by the API."""
+    import yaml
+    states: list[Any] = []
+    for file in sorted((REPO / "kb" / "timing" / "scenarios").glob("*/*.yaml")):
+        scenario = yaml.safe_load(file.read_text(encoding="utf-8"))
+        status, _, body = post(port, "/api/v1/timing/run", scenario)
+        if status == 200:
+            states += [f["state"] for f in body.get("frames", []) if f.get("state")]
+    return rnd.sample(states, min(most, len(states)))
+
+
+def post(port: int, path: str, data: Any) -> tuple[int, dict[str, str], Any]:
+    """One JSON POST on a fresh connection: status, headers, JSON body."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        conn.request("POST", path, body=json.dumps(data).encode(),
+                     headers={"Content-Type": "application/json"})
+        resp = conn.getresponse()
+        raw = resp.read()
+        try:
+            return resp.status, dict(resp.getheaders()), json.loads(raw)
+        except ValueError:
+            return resp.status, dict(resp.getheaders()), None
+    finally:
+        conn.close()
 
 
 def check(req: Req, status: int, headers: http.client.HTTPMessage, raw: bytes) -> tuple[str, str, int]:
@@ -515,6 +552,7 @@ def rebuild_under_load(home: Path, port: int, reqs: dict[str, list[Req]], *, rou
     """The rebuild loop and a killed build while the workload (with canary lookups) runs."""
     weights = weights or {**WEIGHTS, "canary": 20}
     build_round = {current_target(home) or "": 0}
+    load_before = os.getloadavg()[0]
     load = Load(port, reqs, weights, seconds=max_seconds, clients=clients, procs=procs)
     try:
         time.sleep(1.0)
@@ -542,19 +580,24 @@ def rebuild_under_load(home: Path, port: int, reqs: dict[str, list[Req]], *, rou
     return {"rounds": report.rounds, "killed": report.killed, "last_round_served_after_s":
             None if served_last is None else round(served_last, 2),
             "builds_seen": len({r[5] for r in records if r[0] == "canary" and r[5]}),
-            "load": summary(records, _span(records)), "mixed": mixed,
+            "load": {**summary(records, _span(records)),
+                     "load_average_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)]},
+            "mixed": mixed,
             "failed": sum(1 for r in records if r[4]),
             "problems": report.problems + mixed}
 
 
 # -- the command -------------------------------------------------------------------------
 def _table(results: dict[str, dict[str, Any]]) -> str:
-    lines = ["| phase | kind | requests | req/s | median ms | p99 ms | max ms | errors |",
-             "|---|---|---:|---:|---:|---:|---:|---:|"]
+    lines = ["| phase | kind | requests | req/s | median ms | p99 ms | max ms | errors "
+             "| server CPU ms/req | load avg (1 min) |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
     for phase, s in results.items():
         for kind, v in [("all", s["all"]), *s["kinds"].items()]:
+            cpu = s.get("server_cpu_ms_per_request", "") if kind == "all" else ""
+            load = "→".join(map(str, s.get("load_average_1min", []))) if kind == "all" else ""
             lines.append(f"| {phase} | {kind} | {v['requests']} | {v['rps']} | {v['median_ms']} | "
-                         f"{v['p99_ms']} | {v['max_ms']} | {v['errors']} |")
+                         f"{v['p99_ms']} | {v['max_ms']} | {v['errors']} | {cpu} | {load} |")
     return "\n".join(lines)
 
 
@@ -563,6 +606,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=60, help="Length of the load phase.")
     ap.add_argument("--baseline-seconds", type=float, default=10,
                     help="Length of the bare /api/_hello phase (0: none).")
+    ap.add_argument("--per-kind-seconds", type=float, default=8,
+                    help="Length of a phase of each kind alone, after the mixed one (0: none).")
     ap.add_argument("--clients", type=int, default=16, help="Concurrent keep-alive connections.")
     ap.add_argument("--procs", type=int, default=4, help="Load processes the clients share.")
     ap.add_argument("--threads", type=int, default=8, help="Server worker threads.")
@@ -589,12 +634,20 @@ def main(argv: list[str] | None = None) -> int:
         print(f"serving on port {server.port}; kinds {out['kinds']}", file=sys.stderr)
         phases: dict[str, dict[str, Any]] = {}
         run_load(server.port, reqs, WEIGHTS, 3, args.clients, args.procs)  # warm caches
+
+        def measure(name: str, weights: dict[str, int], seconds: float) -> None:
+            cpu, load_before = server.cpu_seconds(), os.getloadavg()[0]
+            recs, span = run_load(server.port, reqs, weights, seconds, args.clients, args.procs)
+            cpu = server.cpu_seconds() - cpu
+            phases[name] = {**summary(recs, span),
+                            "server_cpu_ms_per_request": round(1000 * cpu / max(1, len(recs)), 3),
+                            "server_cpu_share": round(cpu / span, 2) if span else None,
+                            "load_average_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)]}
         if args.baseline_seconds:
-            recs, span = run_load(server.port, reqs, {"hello": 1}, args.baseline_seconds,
-                                  args.clients, args.procs)
-            phases["hello (ceiling)"] = summary(recs, span)
-        recs, span = run_load(server.port, reqs, WEIGHTS, args.seconds, args.clients, args.procs)
-        phases["mixed"] = summary(recs, span)
+            measure("hello (ceiling)", {"hello": 1}, args.baseline_seconds)
+        measure("mixed", WEIGHTS, args.seconds)
+        for kind in (k for k in WEIGHTS if WEIGHTS[k] and k in reqs and args.per_kind_seconds):
+            measure(f"{kind} alone", {kind: 1}, args.per_kind_seconds)
         out["memory_after_load_kb"] = server.memory()
         print(_table(phases), file=sys.stderr)
         if args.rebuilds:
