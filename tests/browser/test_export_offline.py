@@ -134,7 +134,9 @@ def test_live_site_keeps_working_offline_after_a_visit(page: PageWatch, live_ser
                                                        browser_context: Any) -> None:
     base = live_server.url
     page.goto(base + "/riftbound/1.4/337.1.a")
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    # A promise with no end of its own: bound it, so a worker that never activates fails the test.
+    assert page.evaluate("""() => Promise.race([navigator.serviceWorker.ready.then(() => true),
+        new Promise(done => setTimeout(() => done(false), 30000))])"""), "the service worker never became ready"
     page.reload()  # now under the worker's control: this visit is kept
     assert page.evaluate("!!navigator.serviceWorker.controller")
     manifest = page.locator("link[rel=manifest]").get_attribute("href")
