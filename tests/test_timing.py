@@ -363,3 +363,12 @@ def test_any_scenario_is_run_or_refused(kb: KnowledgeBase, where: str, value: An
         kb.timing_run(data)
     except QueryError as exc:
         assert exc.status == 422 and exc.detail["message"]
+
+
+def test_a_state_with_an_absurdly_long_chain_is_refused_quickly() -> None:
+    from kb.query import KnowledgeBase, QueryError
+    chain = [{"name": f"Spell {i}", "controller": "Ann", "status": "finalized", "kind": "spell"}
+             for i in range(501)]
+    with pytest.raises(QueryError) as err:
+        KnowledgeBase.from_graphs([]).timing_next({"players": ["Ann", "Bo"], "chain": chain})
+    assert err.value.status == 400 and "at most 500" in err.value.message
