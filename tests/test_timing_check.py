@@ -21,14 +21,28 @@ def excerpt() -> RuleGraph:
     return build_edition(result, ruleset="riftbound", edition="1.4", partial=True, source=str(path))
 
 
-def test_check_passes_on_the_excerpt_and_lists_what_it_lacks(excerpt: RuleGraph) -> None:
+def test_check_passes_on_the_excerpt_which_holds_every_cited_rule(excerpt: RuleGraph) -> None:
     out = check(get_model("riftbound"), excerpt)
     assert out["ok"] and out["partial"] and not out["unknown"]
+    assert out["lacking"] == []  # the embedded excerpt quotes everything the model cites
+    assert out["coverage"]["uncited"] == []
+
+
+def test_a_partial_edition_lists_the_cited_rules_it_lacks(excerpt: RuleGraph) -> None:
+    result, _ = read_document(REPO / "rules" / "riftbound" / "core-rules-1.4-excerpt.md")
+    dropped = {"354.3", "419.4.a", "812.1.c"}
+    result.rules = [r for r in result.rules if ".".join(r.number) not in dropped
+                    and ".".join(r.number[:3]) not in dropped]
+    smaller = build_edition(result, ruleset="riftbound", edition="1.4", partial=True)
+    out = check(get_model("riftbound"), smaller)
     lacking = {x["rule"] for x in out["lacking"]}
-    # the excerpt has the timing rules but not the process of play or the keyword rules
-    assert {"354.3", "419.4.a", "812.1.c"} <= lacking
+    assert out["ok"] and dropped <= lacking
     assert not lacking & {"337.1", "340.2.a", "464.2.d"}
     assert all(x["cited_by"] for x in out["lacking"])
+    # the same rules missing from a complete edition fail the check
+    complete = build_edition(result, ruleset="riftbound", edition="1.4", partial=False)
+    failed = check(get_model("riftbound"), complete)
+    assert not failed["ok"] and dropped <= {x["rule"] for x in failed["unknown"]}
 
 
 @requires_shared
