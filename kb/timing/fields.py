@@ -3,7 +3,7 @@ model: each raises :class:`kb.timing.engine.FormatError` naming the field that i
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from kb.timing.engine import FormatError
@@ -100,3 +100,32 @@ def players(data: Any, keys: tuple[str, ...], first: str) -> tuple[tuple[str, ..
     if not 2 <= len(names) <= 4:
         raise FormatError(f"list 2 to 4 players in turn order (the first is the {first})", "players")
     return tuple(names), extra
+
+
+def turn_order(data: Any, message: str = "list the players (2 to 4, distinct) in turn order") -> tuple[str, ...]:
+    """A state's players: 2 to 4 distinct names in turn order."""
+    names = tuple(text(p, f"players[{i}]") for i, p in enumerate(a_list(data, "players")))
+    if not 2 <= len(names) <= 4 or len(set(names)) != len(names):
+        raise FormatError(message, "players")
+    return names
+
+
+def player_of(players: tuple[str, ...]) -> Callable[..., str | None]:
+    """A check that a field names one of ``players`` (or is absent, where ``none`` allows)."""
+    def player(value: Any, field: str, none: bool = True) -> str | None:
+        if value is None and none:
+            return None
+        if not isinstance(value, str) or value not in players:
+            raise FormatError(f"{value!r} is not one of the players ({', '.join(players)})", field)
+        return value
+    return player
+
+
+def card_of(cards: Mapping[str, Any]) -> Callable[[Any, str], str]:
+    """A check that a field names a card of the scenario's pool."""
+    def card_name(value: Any, field: str) -> str:
+        name = text(value, field)
+        if name not in cards:
+            raise FormatError(f"unknown card {name!r} (add it to cards)", field)
+        return name
+    return card_name

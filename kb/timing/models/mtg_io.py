@@ -55,6 +55,7 @@ from kb.timing.engine import FormatError, Option, Violation
 from kb.timing.fields import a_list as _list, a_mapping as _map, flag as _flag, one_of as _choice
 from kb.timing.fields import only_keys as _only, optional_text as _opt_str, records as _records
 from kb.timing.fields import players as _player_list, text as _str, whole_number as _int
+from kb.timing.fields import card_of, player_of, turn_order
 from kb.timing.models.mtg import (CARD_TYPES, EDITIONS, STEP_NAMES, STEPS, TARGETS, TIMINGS, TRIGGER_EVENTS,
                                   Ability, Card, Effect, Magic, Obj, Payment, Permanent, Resolving, State,
                                   Trigger)
@@ -409,22 +410,8 @@ def state_from_json(data: Any, edition: str | None = None) -> tuple[Magic, State
     model = Magic(parse_cards(data.get("cards"), "cards"), own or asked or EDITIONS[-1])
     cards = model.cards
     violations: list[Violation] = []
-    players = tuple(_str(p, f"players[{i}]") for i, p in enumerate(_list(data.get("players"), "players")))
-    if not 2 <= len(players) <= 4 or len(set(players)) != len(players):
-        raise FormatError("list the players (2 to 4, distinct) in turn order", "players")
-
-    def player(value: Any, field: str, none: bool = True) -> str | None:
-        if value is None and none:
-            return None
-        if not isinstance(value, str) or value not in players:
-            raise FormatError(f"{value!r} is not one of the players ({', '.join(players)})", field)
-        return value
-
-    def card_name(value: Any, field: str) -> str:
-        name = _str(value, field)
-        if name not in cards:
-            raise FormatError(f"unknown card {name!r} (add it to cards)", field)
-        return name
+    players = turn_order(data.get("players"))
+    player, card_name = player_of(players), card_of(cards)
 
     prio = data.get("priority")
     if isinstance(prio, list):
