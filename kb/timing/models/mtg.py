@@ -12,17 +12,19 @@ The model behaves by the edition it runs: the 2010 legend rule puts every legend
 permanent sharing a name into the graveyard, the 2026 one works per controller.
 
 Scope: one game of two to four players, turn after turn (extra turns included). Cards are
-abstract (a name, types, a generic mana cost, power and toughness, a target, triggered and
-activated abilities, and a few instructions: damage, counter, counter unless a player pays,
-draw, lose life, discard, sacrifice, destroy, tap, extra turn, return from the graveyard, +N/+N
-until end of turn, shuffle the graveyard away). Choices the rules leave to players but that
+abstract (a name, types, colours, a generic mana cost, power and toughness, a target, triggered
+and activated abilities, a static ability granting +N/+N while its permanent is on the battlefield
+(no stack, no priority: 117.2b), and a few instructions: damage, counter, counter unless a
+player pays, draw, lose life, discard, sacrifice, destroy, tap, extra turn, return from the
+graveyard, +N/+N until end of turn, shuffle the graveyard away). Choices the rules leave to players but that
 do not change timing are made by the model in a fixed way and said so in the trace: each
 player's simultaneous triggered abilities go on the stack in the order they triggered
 (603.3b lets the player choose), combat damage is assigned to blockers in listing order,
 the defending player of a multiplayer game is the next player in turn order (506.2a lets
 the attacker choose), the 2026 legend rule keeps the permanent that came first, and a
 hand over its maximum size discards its last cards. Colours of mana, first strike,
-replacement effects, copies, casting face down and shortcuts are out of scope.
+layers beyond adding +N/+N, replacement effects, copies, casting face down and shortcuts are
+out of scope.
 """
 
 from __future__ import annotations
@@ -127,6 +129,8 @@ CITATIONS: dict[str, Rules] = {
     "extra-turn": ("500.7",),
     "return-to-battlefield": ("400.7",),
     "boost": ("514.2", "611.2a"),
+    "static-applies": ("117.2b", "604.1", "604.2", "611.3a", "611.3c"),
+    "static-ends": ("117.2b", "604.2", "611.3a"),
     "shuffle-graveyard": ("701.24a",),
     "mana-empties": ("500.5", "106.4"),
     # -- legality checks --------------------------------------------------------------------------
@@ -178,10 +182,11 @@ CITATIONS: dict[str, Rules] = {
 # Comprehensive Rules of the seed article): found with ``KnowledgeBase.map_number`` and
 # checked by hand against both texts. ``None``: the rule has no counterpart in 2010.
 NUMBERS_2010: dict[str, str | None] = {
-    "101.4": "101.4", "104.3b": "104.3b", "106.4": "106.4", "113.6": "112.6", "115.1": "114.1",
+    "101.4": "101.4", "104.3b": "104.3b", "105.2": "105.2", "106.4": "106.4", "113.6": "112.6", "115.1": "114.1",
     "116.1": "115.1", "116.2a": "115.2a", "116.2b": "115.2b", "116.3": "115.3",
     "117.1": "116.1", "117.1a": "116.1a", "117.1b": "116.1b", "117.1c": "116.1c", "117.1d": "116.1d",
-    "117.2": "116.2", "117.2a": "116.2a", "117.2c": "116.2c", "117.2d": "116.2d", "117.2e": "116.2e", "117.3": "116.3",
+    "117.2": "116.2", "117.2a": "116.2a", "117.2b": "116.2b", "117.2c": "116.2c", "117.2d": "116.2d",
+    "117.2e": "116.2e", "117.3": "116.3",
     "117.3a": "116.3a", "117.3b": "116.3b", "117.3c": "116.3c", "117.3d": "116.3d", "117.4": "116.4",
     "117.5": "116.5", "117.7": "116.7",
     "118.3": "117.3", "118.12": "117.12", "118.12a": "117.12a", "119.3": "118.3", "120.3": "119.3",
@@ -203,9 +208,10 @@ NUMBERS_2010: dict[str, str | None] = {
     "602.2a": "602.2a", "602.2b": "602.2b", "602.5": "602.5", "602.5d": "602.5d",
     "603.2": "603.2", "603.2a": "603.2a", "603.2b": "603.2b", "603.3": "603.3", "603.3b": "603.3b",
     "603.4": "603.4", "603.6c": "603.6c", "603.10a": "603.6d",
+    "604.1": "604.1", "604.2": "604.2",
     "605.1a": "605.1a", "605.3a": "605.3a", "605.3b": "605.3b", "608.1": "608.1", "608.2b": "608.2b",
     "608.2c": "608.2c", "608.2n": "608.2k", "608.3": "608.3", "608.3a": "608.3",
-    "611.2a": "611.2a", "701.5a": "701.4a", "701.6a": "701.5a", "701.8a": "701.6a",
+    "611.2a": "611.2a", "611.3a": "611.3a", "611.3c": "611.3c", "701.5a": "701.4a", "701.6a": "701.5a", "701.8a": "701.6a",
     "701.9a": "701.7a", "701.21a": "701.13a", "701.26a": "701.16a", "701.24a": "701.15a",
     "702.37e": "702.34d", "703.4": "703.4", "703.4p": "703.4n",
     "704.3": "704.3", "704.5a": "704.5a", "704.5f": "704.5f", "704.5g": "704.5g", "704.5j": "704.5k",
@@ -272,6 +278,7 @@ PERMANENT_TYPES = frozenset({"land", "creature", "artifact", "enchantment"})
 TARGETS = ("creature", "player", "any", "spell", "permanent")
 TRIGGER_EVENTS = ("cast", "enters", "dies", "dealt-damage", "untap", "beginning")
 TIMINGS = ("any", "sorcery", "your-upkeep")
+COLORS = ("white", "blue", "black", "red", "green")
 MAX_HAND = 7
 
 Effect = tuple[Any, ...]
@@ -312,6 +319,25 @@ class Ability:
 
 
 @dataclass(frozen=True)
+class Static:
+    """A static ability of a permanent: ``boost`` +N/+N to each permanent of ``type`` (of
+    ``color`` if given) that its controller controls (``whose`` your) or of any player (each).
+    It applies while the permanent is on the battlefield, never uses the stack (604.2, 117.2b)."""
+
+    name: str
+    boost: int
+    type: str = "creature"
+    color: str = ""
+    whose: str = "your"  # your | each
+
+    @property
+    def text(self) -> str:
+        what = " ".join(x for x in (self.color, self.type + "s") if x)
+        whose = "you control" if self.whose == "your" else "on the battlefield"
+        return f"{what} {whose} get +{self.boost}/+{self.boost}"
+
+
+@dataclass(frozen=True)
 class Card:
     name: str
     types: frozenset[str]
@@ -326,6 +352,8 @@ class Card:
     abilities: tuple[Ability, ...] = ()
     morph: int | None = None
     haste: bool = False
+    colors: frozenset[str] = frozenset()
+    static: Static | None = None
 
     @property
     def permanent(self) -> bool:
@@ -510,13 +538,33 @@ class Magic(Model):
     def card_of(self, u: Permanent) -> Card | None:
         return None if u.face_down else self.cards.get(u.card)
 
-    def power(self, u: Permanent) -> int:
+    def power(self, s: State, u: Permanent) -> int:
         card = self.card_of(u)
-        return (2 if u.face_down else card.power if card else 0) + u.boost
+        return (2 if u.face_down else card.power if card else 0) + u.boost + self.static_bonus(s, u)
 
-    def toughness(self, u: Permanent) -> int:
+    def toughness(self, s: State, u: Permanent) -> int:
         card = self.card_of(u)
-        return (2 if u.face_down else card.toughness if card else 0) + u.boost
+        return (2 if u.face_down else card.toughness if card else 0) + u.boost + self.static_bonus(s, u)
+
+    def statics(self, s: State) -> list[tuple[Permanent, Static]]:
+        """The static abilities in force: those of the permanents on the battlefield, whatever
+        step it is and whoever has priority (117.2b, 604.2)."""
+        out = []
+        for u in s.board:
+            card = self.card_of(u)
+            if card is not None and card.static is not None:
+                out.append((u, card.static))
+        return out
+
+    def affects(self, source: Permanent, st: Static, u: Permanent) -> bool:
+        """Whether ``source``'s static ability applies to ``u`` now (611.3a: never locked in)."""
+        if not self.has_type(u, st.type) or (st.whose == "your" and u.controller != source.controller):
+            return False
+        card = self.card_of(u)  # a face-down permanent is colourless
+        return not st.color or (card is not None and st.color in card.colors)
+
+    def static_bonus(self, s: State, u: Permanent) -> int:
+        return sum(st.boost for x, st in self.statics(s) if self.affects(x, st, u))
 
     def is_creature(self, u: Permanent) -> bool:
         card = self.card_of(u)
@@ -593,9 +641,9 @@ class Magic(Model):
         for u in s.board:
             if not self.is_creature(u):
                 continue
-            if self.toughness(u) <= 0:
+            if self.toughness(s, u) <= 0:
                 out.append(("zero-toughness", {"permanent": u.name}))
-            elif u.damage >= self.toughness(u):
+            elif u.damage >= self.toughness(s, u):
                 out.append(("lethal-damage", {"permanent": u.name, "damage": u.damage}))
         legends: dict[tuple[str, ...], list[Permanent]] = {}
         for u in s.board:
@@ -925,6 +973,10 @@ class Magic(Model):
             T("extra-turn", step, "an extra turn is added after this one", "{player} will take an extra turn"),
             T("return-to-battlefield", step, "a card returns to the battlefield", "{card} returns to the battlefield"),
             T("boost", step, "+N/+N until end of turn", "{permanent} gets +{n}/+{n} until end of turn"),
+            T("static-applies", step, "a static ability applies at once: no stack, no trigger, no priority",
+              "{source}'s static ability applies at once, without the stack: {effect}"),
+            T("static-ends", step, "a static ability stops applying when its permanent leaves the battlefield",
+              "{source} left the battlefield: \"{effect}\" no longer applies"),
             T("shuffle-graveyard", step, "a graveyard is shuffled into its library",
               "{player} shuffles their graveyard into their library"),
             T("mana-empties", step, "unspent mana empties", "unspent mana empties"),
@@ -1155,8 +1207,23 @@ class Magic(Model):
         s = replace(s, board=tuple(u for u in s.board if u.name not in names),
                     graveyard=s.graveyard + tuple((u.controller, u.card) for u in gone))
         for u in gone:
+            card = self.card_of(u)
+            if card is not None and card.static is not None:
+                t.note("static-ends", s, {"source": u.name, "ability": card.static.name,
+                                          "effect": card.static.text})
+        for u in gone:
             for tr in self.triggers_of(u, "dies"):
                 s = self._trigger(s, t, "dies-triggers", u.controller, tr, u.card)
+        return s
+
+    def _static_applies(self, s: State, t: Trace, u: Permanent | None) -> State:
+        """A permanent with a static ability is now on the battlefield: the ability applies at
+        once, with nothing put on the stack and nobody receiving priority for it (117.2b, 611.3c)."""
+        card = self.card_of(u) if u is not None else None
+        if u is not None and card is not None and card.static is not None:
+            affected = [x.name for x in s.board if self.affects(u, card.static, x)]
+            t.note("static-applies", s, {"source": u.name, "ability": card.static.name, "effect": card.static.text,
+                                         "affected": ", ".join(affected) or "nothing yet"})
         return s
 
     def _damage(self, s: State, t: Trace, source: str, to: str, amount: int) -> State:
@@ -1220,6 +1287,7 @@ class Magic(Model):
             s = replace(s, board=tuple(replace(x, face_down=False, name=name) if x.name == what else x
                                        for x in s.board))
             t.note("special-action", s, {"what": f"turning {what} face up (it is {name})"})
+            s = self._static_applies(s, t, s.permanent(name))
             return self._due(s, player, "special")
         return self._due(s, player, "action")
 
@@ -1252,6 +1320,7 @@ class Magic(Model):
         u = Permanent(name, card.name, p["player"])
         s = replace(s, board=s.board + (u,), lands_played=s.lands_played + (p["player"],))
         t.note("special-action", s, {"what": f"playing {card.name}"})
+        s = self._static_applies(s, t, u)
         for tr in self.triggers_of(u, "enters"):
             s = self._trigger(s, t, "triggers", u.controller, tr, u.name)
         return self._due(s, p["player"], "special")
@@ -1412,17 +1481,17 @@ class Magic(Model):
         dealt: list[tuple[str, str, int]] = []
         for a in attackers:
             blockers = [u for u in s.board if u.blocking == a.name]
-            power = self.power(a)
+            power = self.power(s, a)
             if not blockers:
                 dealt.append((a.name, s.defender, power))
             else:
                 left = power
                 for i, b in enumerate(blockers):
-                    give = left if i == len(blockers) - 1 else min(left, max(0, self.toughness(b) - b.damage))
+                    give = left if i == len(blockers) - 1 else min(left, max(0, self.toughness(s, b) - b.damage))
                     dealt.append((a.name, b.name, give))
                     left -= give
             for b in blockers:
-                dealt.append((b.name, a.name, self.power(b)))
+                dealt.append((b.name, a.name, self.power(s, b)))
         for source, to, amount in dealt:
             s = self._damage(s, t, source, to, amount)
         return s
@@ -1511,6 +1580,7 @@ class Magic(Model):
             u = Permanent(name, card.name, top.controller, sick=True)
             s = replace(s, stack=s.stack[:-1], board=s.board + (u,))
             t.note("permanent-enters", s, {"item": name, "spell": top.name})
+            s = self._static_applies(s, t, u)
             for tr in self.triggers_of(u, "enters"):
                 s = self._trigger(s, t, "triggers", u.controller, tr, u.name)
             return self._due(s, s.active, "resolved")
@@ -1650,6 +1720,7 @@ class Magic(Model):
                 s = replace(s, graveyard=tuple(g), board=s.board + (Permanent(card, card, item.controller,
                                                                               sick=True),))
                 t.note("return-to-battlefield", s, {"card": card})
+                s = self._static_applies(s, t, s.permanent(card))
             return s
         if kind == "boost":
             src = item.source
@@ -1738,4 +1809,4 @@ class Magic(Model):
 
 
 __all__ = ["CITATIONS", "CITATIONS_BY_EDITION", "CITATION_EDITION", "EDITIONS", "NUMBERS_2010", "Magic",
-           "State", "Obj", "Card", "Trigger", "Ability", "Permanent", "Payment", "Resolving", "STEPS"]
+           "State", "Obj", "Card", "Static", "Trigger", "Ability", "Permanent", "Payment", "Resolving", "STEPS"]

@@ -14,7 +14,10 @@ omitted: free), a land has its basic mana ability unless ``mana: 0``::
     Llanowar Elves: {type: creature, power: 1, toughness: 1, abilities: [{name: "{T}: Add {G}", tap: true, mana: 1}]}
 
 ``type`` is one type or a list (``[artifact, creature]``); ``keywords``: flash, haste;
-``legendary: true``; ``morph: N`` (its morph cost); ``target``: creature, player, any
+``legendary: true``; ``morph: N`` (its morph cost); ``color``: one colour or a list (white,
+blue, black, red, green; omitted: colourless); ``static: {boost: N, type: creature, color: C,
+whose: your|each, name}``: a static ability, "[C] creatures you control get +N/+N", in force
+exactly while the permanent is on the battlefield (no stack, no priority: 117.2b); ``target``: creature, player, any
 (creature or player), spell, permanent. Triggers: ``on`` cast | enters | dies |
 dealt-damage | untap (a permanent you control becomes untapped) | beginning (with ``step``
 and ``whose``: your | each; ``if: untapped`` for an intervening "if"). Abilities: ``name``,
@@ -56,9 +59,9 @@ from kb.timing.fields import a_list as _list, a_mapping as _map, flag as _flag, 
 from kb.timing.fields import only_keys as _only, optional_text as _opt_str, records as _records
 from kb.timing.fields import players as _player_list, text as _str, whole_number as _int
 from kb.timing.fields import card_of, player_of, turn_order
-from kb.timing.models.mtg import (CARD_TYPES, EDITIONS, STEP_NAMES, STEPS, TARGETS, TIMINGS, TRIGGER_EVENTS,
+from kb.timing.models.mtg import (CARD_TYPES, COLORS, EDITIONS, STEP_NAMES, STEPS, TARGETS, TIMINGS, TRIGGER_EVENTS,
                                   Ability, Card, Effect, Magic, Obj, Payment, Permanent, Resolving, State,
-                                  Trigger)
+                                  Static, Trigger)
 
 INSTRUCTIONS = ("damage", "counter", "counter-unless-pay", "draw", "lose-life", "discard", "sacrifice",
                 "destroy", "tap", "extra-turn", "return", "boost", "shuffle-graveyard")
@@ -66,7 +69,7 @@ KEYWORDS = ("flash", "haste")
 WHO = ("you", "each", "that-player", "target")
 EXPECT_KEYS = ("priority", "step", "phase", "active", "turn", "stack", "waiting", "resolving", "payment",
                "life", "graveyard", "battlefield", "tapped", "hand", "pool", "drawn", "lands_played",
-               "extra_turns", "lost", "attacking", "damage")
+               "extra_turns", "lost", "attacking", "damage", "static", "power_toughness")
 ACTIONS = ("cast", "activate", "mana", "play_land", "turn_face_up", "pass", "pay", "decline", "retract",
            "attack", "block", "choose")
 
@@ -172,7 +175,22 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
         where = f"{field}.{name}"
         raw = _map(raw, where)
         _only(raw, ("type", "cost", "power", "toughness", "legendary", "keywords", "effects", "target",
-                    "triggers", "abilities", "morph", "mana"), where)
+                    "triggers", "abilities", "morph", "mana", "color", "static"), where)
+        color_raw = raw.get("color")
+        colors = frozenset(_choice(c, COLORS, f"{where}.color" if not isinstance(color_raw, list) else
+                                   f"{where}.color[{i}]")
+                           for i, c in enumerate(color_raw if isinstance(color_raw, list) else
+                                                 [] if color_raw is None else [color_raw]))
+        static = None
+        if raw.get("static") is not None:
+            sw = f"{where}.static"
+            st = _map(raw["static"], sw)
+            _only(st, ("name", "boost", "type", "color", "whose"), sw)
+            static = Static(_str(st.get("name", f"{name}'s static ability"), f"{sw}.name"),
+                            _int(st.get("boost"), f"{sw}.boost", 1, 20),
+                            _choice(st.get("type", "creature"), CARD_TYPES, f"{sw}.type"),
+                            _choice(st.get("color", ""), ("",) + COLORS, f"{sw}.color"),
+                            _choice(st.get("whose", "your"), ("your", "each"), f"{sw}.whose"))
         types = _types(raw.get("type"), f"{where}.type")
         keywords = frozenset(_choice(k, KEYWORDS, f"{where}.keywords[{i}]")
                              for i, k in enumerate(_list(raw.get("keywords"), f"{where}.keywords")))
@@ -215,7 +233,10 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
             _flag(raw.get("legendary"), f"{where}.legendary"), "flash" in keywords,
             parse_effects(raw.get("effects"), f"{where}.effects"),
             _choice(raw.get("target"), (None,) + TARGETS, f"{where}.target"), tuple(triggers), tuple(abilities),
-            None if morph is None else _int(morph, f"{where}.morph", 0, 20), "haste" in keywords)
+            None if morph is None else _int(morph, f"{where}.morph", 0, 20), "haste" in keywords, colors, static)
+        if static is not None and not cards[name].permanent:
+            raise FormatError("only a permanent's static ability is modelled (it applies while on the battlefield)",
+                              f"{where}.static")
         needs = any(e[1] == "target" for e in cards[name].effects if len(e) > 1) or any(
             e[0] in ("counter-unless-pay",) for e in cards[name].effects)
         if needs and cards[name].target is None:
@@ -231,6 +252,9 @@ def card_json(card: Card) -> dict[str, Any]:
         out["cost"] = card.cost
     if "creature" in card.types:
         out.update(power=card.power, toughness=card.toughness)
+    if card.colors:
+        colors = [c for c in COLORS if c in card.colors]
+        out["color"] = colors[0] if len(colors) == 1 else colors
     if card.legendary:
         out["legendary"] = True
     keywords = [k for k, on in (("flash", card.flash), ("haste", card.haste)) if on]
@@ -242,6 +266,10 @@ def card_json(card: Card) -> dict[str, Any]:
         out["effects"] = effects_json(card.effects)
     if card.morph is not None:
         out["morph"] = card.morph
+    if card.static is not None:
+        st = card.static
+        out["static"] = {"name": st.name, "boost": st.boost, "type": st.type, **({"color": st.color} if st.color else {}),
+                         "whose": st.whose}
     if card.triggers:
         out["triggers"] = [{"on": t.on, "name": t.name, "effects": effects_json(t.effects),
                             **({"step": t.step, "whose": t.whose} if t.on == "beginning" else {}),
@@ -664,6 +692,11 @@ def observe(model: Magic, s: State, key: str) -> Any:
         return [u.name for u in s.board if u.attacking]
     if key == "damage":
         return {u.name: u.damage for u in s.board if model.is_creature(u)}
+    if key == "static":
+        return [{"name": st.name, "source": u.name, "effect": st.text,
+                 "affects": [x.name for x in s.board if model.affects(u, st, x)]} for u, st in model.statics(s)]
+    if key == "power_toughness":
+        return {u.name: f"{model.power(s, u)}/{model.toughness(s, u)}" for u in s.board if model.is_creature(u)}
     raise KeyError(key)
 
 
