@@ -13,23 +13,11 @@ import argparse
 import statistics
 import time
 from collections.abc import Callable
-from pathlib import Path
 
+from bench.corpora import CORPORA, CORPUS_EDITIONS
 from kb.graph import build_edition
 from kb.read import read_text
 from kb.read.text import decode
-
-SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "corpora"
-EDITIONS = [
-    ("riftbound", "1.0", "riftbound/core-rules-2025-06-02.md"),
-    ("riftbound", "1.2", "riftbound/core-rules-2025-12-01.md"),
-    ("riftbound", "1.3", "riftbound/core-rules-2026-03-30.md"),
-    ("riftbound", "1.4", "riftbound/core-rules-2026-07-16.md"),
-    ("mtg", "2010-10-01", "mtg/comprehensive-rules-2010-10-01.txt"),
-    ("mtg", "2026-01-16", "mtg/comprehensive-rules-2026-01-16.txt"),
-    ("riftbound-tournament", "2026-05-02", "riftbound/tournament-rules-2026-05-02.md"),
-]
-
 
 def median_seconds(fn: Callable[[], object], runs: int) -> float:
     times = []
@@ -44,12 +32,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
-    if not SHARED.is_dir():
-        raise SystemExit(f"needs the real documents in {SHARED}")
+    if not CORPORA.is_dir():
+        raise SystemExit(f"needs the real documents in {CORPORA}")
     print("| edition | rules | decode (baseline) | read | build graph | read ÷ decode | build ÷ decode |")
     print("|---|---:|---:|---:|---:|---:|---:|")
-    for ruleset, edition, rel in EDITIONS:
-        data = (SHARED / rel).read_bytes()
+    for ruleset, edition, _, rel in CORPUS_EDITIONS:
+        data = (CORPORA / rel).read_bytes()
         text = decode(data)
         result = read_text(text, rel)
         t_decode = median_seconds(lambda: decode(data), args.runs)

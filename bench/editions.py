@@ -35,21 +35,14 @@ from kb.editions.evaluate import load_sample, score
 from kb.editions.mapping import map_editions
 from kb.graph import RuleGraph, build_edition
 from kb.model import ReadResult
+from bench.corpora import CORPORA, CORPUS_EDITIONS
 from kb.query import KnowledgeBase
 from kb.read import read_document
 
 REPO = Path(__file__).resolve().parent.parent
-CORPORA = REPO.parent / "shared" / "corpora"
 SAMPLES = REPO / "tests" / "fixtures" / "editions"
 
-EDITIONS = {
-    ("riftbound", "1.0"): ("2025-06-02", "riftbound/core-rules-2025-06-02.md"),
-    ("riftbound", "1.2"): ("2025-12-01", "riftbound/core-rules-2025-12-01.md"),
-    ("riftbound", "1.3"): ("2026-03-30", "riftbound/core-rules-2026-03-30.md"),
-    ("riftbound", "1.4"): ("2026-07-16", "riftbound/core-rules-2026-07-16.md"),
-    ("mtg", "2010-10-01"): ("2010-10-01", "mtg/comprehensive-rules-2010-10-01.txt"),
-    ("mtg", "2026-01-16"): ("2026-01-16", "mtg/comprehensive-rules-2026-01-16.txt"),
-}
+EDITIONS = {(rs, ed): (date, rel) for rs, ed, date, rel in CORPUS_EDITIONS}
 PAIRS = [("riftbound", "1.0", "1.2"), ("riftbound", "1.2", "1.3"), ("riftbound", "1.3", "1.4"),
          ("mtg", "2010-10-01", "2026-01-16")]
 

@@ -57,19 +57,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
-SHARED = Path(os.environ.get("RULEKB_SHARED", REPO.parent / "shared"))
-CORPORA = SHARED / "corpora"
-# (ruleset, edition, date, file under ../shared/corpora): the six editions and the tournament rules.
-CORPUS = [
-    ("riftbound", "1.0", "2025-06-02", "riftbound/core-rules-2025-06-02.md"),
-    ("riftbound", "1.2", "2025-12-01", "riftbound/core-rules-2025-12-01.md"),
-    ("riftbound", "1.3", "2026-03-30", "riftbound/core-rules-2026-03-30.md"),
-    ("riftbound", "1.4", "2026-07-16", "riftbound/core-rules-2026-07-16.md"),
-    ("mtg", "2010-10-01", "2010-10-01", "mtg/comprehensive-rules-2010-10-01.txt"),
-    ("mtg", "2026-01-16", "2026-01-16", "mtg/comprehensive-rules-2026-01-16.txt"),
-    ("riftbound-tournament", "2026-05-02", "2026-05-02", "riftbound/tournament-rules-2026-05-02.md"),
-]
+from bench.corpora import CORPORA, CORPUS_EDITIONS, REPO
+
+# The six editions and the tournament rules.
+CORPUS = CORPUS_EDITIONS
 CANARY = ("canary", "live")
 CANARY_RULE = "101.1"
 ARTICLES = REPO / "tests" / "fixtures" / "cite"

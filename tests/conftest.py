@@ -6,7 +6,6 @@ Tests that need ../shared skip with a clear reason where it is absent (a fresh c
 from __future__ import annotations
 
 import functools
-import os
 from pathlib import Path
 
 import pytest
@@ -16,21 +15,9 @@ from kb.query import KnowledgeBase
 from kb.read import read_document
 from kb.store import build, collect_sources
 
-REPO = Path(__file__).resolve().parent.parent
-SHARED = Path(os.environ.get("RULEKB_SHARED", REPO.parent / "shared"))
-CORPORA = SHARED / "corpora"
-SEEDS = SHARED / "seeds"
+from bench.corpora import CORPORA, CORPUS_EDITIONS, REPO, SHARED  # noqa: F401  (re-exported to tests)
 
-# (ruleset, edition, date, file under ../shared/corpora)
-CORPUS_EDITIONS: list[tuple[str, str, str, str]] = [
-    ("riftbound", "1.0", "2025-06-02", "riftbound/core-rules-2025-06-02.md"),
-    ("riftbound", "1.2", "2025-12-01", "riftbound/core-rules-2025-12-01.md"),
-    ("riftbound", "1.3", "2026-03-30", "riftbound/core-rules-2026-03-30.md"),
-    ("riftbound", "1.4", "2026-07-16", "riftbound/core-rules-2026-07-16.md"),
-    ("mtg", "2010-10-01", "2010-10-01", "mtg/comprehensive-rules-2010-10-01.txt"),
-    ("mtg", "2026-01-16", "2026-01-16", "mtg/comprehensive-rules-2026-01-16.txt"),
-    ("riftbound-tournament", "2026-05-02", "2026-05-02", "riftbound/tournament-rules-2026-05-02.md"),
-]
+SEEDS = SHARED / "seeds"
 
 SKIP_REASON = (f"needs the real rule documents in {CORPORA} (CI has ../shared beside the "
                "checkout; a fresh clone does not)")
