@@ -14,24 +14,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kb.errors import QueryError
 from kb.graph import RuleGraph
 from kb.model import Rule, term_key
 from kb.numbers import NumberError, format_number, parse_number
 from kb.references import find_mentions
 from kb.store import current_build, default_home, load_edition, reader_warnings
-
-
-class QueryError(Exception):
-    """A question that cannot be answered: an HTTP-like status, a message, and details."""
-
-    def __init__(self, status: int, message: str, detail: Any = None):
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.detail = detail
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"error": {"status": self.status, "message": self.message, "detail": self.detail}}
 
 
 @dataclass

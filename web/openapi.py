@@ -27,7 +27,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from kb.query import QueryError
+from kb.errors import QueryError
 
 API_VERSION = "1"
 SPEC_URI = "urn:rulekb:openapi"

@@ -28,7 +28,7 @@ Format = Literal["html", "markdown", "json"]
 
 
 def _check_input(text: Any, what: str) -> None:
-    from kb.query import QueryError
+    from kb.errors import QueryError
     if not isinstance(text, str):
         raise QueryError(400, f"{what} must be a string", {"type": type(text).__name__})
     size = len(text.encode("utf-8", errors="replace"))
@@ -68,7 +68,7 @@ def link_article(kb: KnowledgeBase, markdown: str, ruleset: str | None = None,
     markdown returns the article's own Markdown with links and footnote definitions added;
     json returns the report only.
     """
-    from kb.query import QueryError
+    from kb.errors import QueryError
     _check_input(markdown, "article")
     if style not in STYLES:
         raise QueryError(400, f"unknown style {style!r}", {"styles": list(STYLES)})

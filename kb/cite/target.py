@@ -84,7 +84,7 @@ def link_target(kb: KnowledgeBase, ruleset: str | None = None, edition: str | No
 
 def _choose(kb: KnowledgeBase, ruleset: str | None, edition: str | None, pins: dict[str, str],
             source: str) -> LinkTarget:
-    from kb.query import QueryError
+    from kb.errors import QueryError
     diags: list[Diagnostic] = []
     rulesets = [r["name"] for r in kb.rulesets()]
     if not rulesets:

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from kb.cli import edition_option, emit_json, handle_errors, main, open_kb, ruleset_option
-from kb.query import QueryError
+from kb.errors import QueryError
 
 
 @main.command("link")

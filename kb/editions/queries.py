@@ -24,7 +24,7 @@ ONLY = ("added", "removed", "changed", "moved", "unchanged")
 
 
 def _error(status: int, message: str, detail: Any = None) -> Exception:
-    from kb.query import QueryError
+    from kb.errors import QueryError
     return QueryError(status, message, detail)
 
 

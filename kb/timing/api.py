@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 
 def _error(status: int, message: str, detail: Any = None) -> Exception:
-    from kb.query import QueryError
+    from kb.errors import QueryError
     return QueryError(status, message, detail)
 
 
@@ -36,7 +36,7 @@ def spec_for(ruleset: str) -> RulesetModel:
 def graph_for(kb: KnowledgeBase, spec: RulesetModel, edition: str | None, required: bool = False) -> RuleGraph | None:
     """The edition to quote from: one whose numbers the model cites (its own, or one it
     carries its citations to); any other edition is refused rather than quoted wrongly."""
-    from kb.query import QueryError
+    from kb.errors import QueryError
     edition = edition or spec.citation_edition
     if spec.citations_for(edition) is None:
         raise _error(422, f"the {spec.ruleset} timing model cites edition "
@@ -62,7 +62,7 @@ def carried_citations(kb: KnowledgeBase, spec: RulesetModel,
     own = spec.citations_for(edition)
     if own is not None:
         return {name: tuple(rules) for name, rules in own.items()}, []
-    from kb.query import QueryError
+    from kb.errors import QueryError
     if (spec.ruleset, edition) not in kb.graphs or (spec.ruleset, spec.citation_edition) not in kb.graphs:
         return None
 
@@ -182,7 +182,7 @@ def timing_check(kb: KnowledgeBase, ruleset: str | None = None, edition: str | N
 def _carried_coverage(kb: KnowledgeBase, spec: RulesetModel, edition: str) -> tuple[tuple[str, str], ...]:
     """The model's coverage ranges in another edition: each end carried through the mapping
     (a range whose ends have no counterpart there is left out)."""
-    from kb.query import QueryError
+    from kb.errors import QueryError
     out = []
     for first, last in spec.coverage:
         try:

@@ -15,7 +15,7 @@ from flask import jsonify, make_response, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from kb.numbers import try_parse_number
-from kb.query import QueryError
+from kb.errors import QueryError
 from web.site import bp, secure
 
 log = logging.getLogger(__name__)

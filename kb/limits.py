@@ -1,0 +1,80 @@
+"""Every budget a request or command may spend, declared once.
+
+Each :class:`Limit` names what it bounds, its value and the status an answer over it gets
+(413 when the input itself is too large, 422 when an input of acceptable size asks for too
+much work). The code that does the work calls :meth:`Limit.check` *before* doing it, so an
+over-budget request is refused with a :class:`LimitExceeded` (a :class:`~kb.errors.QueryError`
+in the one error shape, naming the limit and its value) instead of being half-done.
+
+The table is also the documentation: the OpenAPI document and the README list
+:data:`LIMITS` as they are here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from kb.errors import QueryError
+
+
+class LimitExceeded(QueryError):
+    """An input or a piece of work over one of the declared :data:`LIMITS`."""
+
+    def __init__(self, limit: Limit, actual: int | None = None, where: str | None = None):
+        what = f"{limit.what} ({actual:,} > {limit.value:,} {limit.unit})" if actual is not None \
+            else f"{limit.what} (at most {limit.value:,} {limit.unit})"
+        message = f"over the limit {limit.name}: {what}"
+        if where:
+            message += f" at {where}"
+        detail: dict[str, Any] = {"limit": limit.name, "max": limit.value, "unit": limit.unit}
+        if actual is not None:
+            detail["actual"] = actual
+        if where:
+            detail["where"] = where
+        super().__init__(limit.status, message, detail)
+        self.limit = limit
+
+
+@dataclass(frozen=True)
+class Limit:
+    """One budget: a dotted name, its value, the unit counted and what it bounds."""
+
+    name: str
+    value: int
+    unit: str
+    what: str
+    status: int = 422
+
+    def check(self, actual: int, where: str | None = None) -> None:
+        """Raise :class:`LimitExceeded` when ``actual`` is over this limit."""
+        if actual > self.value:
+            raise LimitExceeded(self, actual, where)
+
+    def exceeded(self, where: str | None = None) -> LimitExceeded:
+        """The error for work found over this limit while doing it (count unknown)."""
+        return LimitExceeded(self, None, where)
+
+
+LIMITS: dict[str, Limit] = {}
+
+
+def declare(name: str, value: int, unit: str, what: str, status: int = 422) -> Limit:
+    """Declare a limit (once per name) and return it."""
+    if name in LIMITS:
+        raise ValueError(f"limit {name} is declared twice")
+    limit = LIMITS[name] = Limit(name, value, unit, what, status)
+    return limit
+
+
+# -- inputs of every kind ----------------------------------------------------------------------
+REQUEST_BYTES = declare("request.bytes", 2 * 1024 * 1024, "bytes",
+                        "size of a request body", status=413)
+NESTING_DEPTH = declare("input.nesting", 64, "levels",
+                        "nesting depth of a JSON or YAML input", status=422)
+
+
+def table() -> list[dict[str, Any]]:
+    """Every declared limit, as the API and the docs list them."""
+    return [{"name": l.name, "max": l.value, "unit": l.unit, "what": l.what, "status": l.status}
+            for l in sorted(LIMITS.values(), key=lambda l: l.name)]
