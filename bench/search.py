@@ -3,11 +3,16 @@
     .venv/bin/python -m bench.search                 # relevance, speed, index build
     .venv/bin/python -m bench.search --variants      # + the ranking variants (field boosts …)
     .venv/bin/python -m bench.search --show          # + each question's top 3 per engine
+    .venv/bin/python -m bench.search --judges        # only the development sets (no speed)
 
 Relevance: the questions of ``bench/relevance.yaml`` (each with the rule(s) that answer it),
 MRR over the top 10 and recall@3, for rulekb, a plain SQLite FTS5 BM25 index of the same rules
 (words OR-ed, and AND-ed) and bare whoosh (one text field, default analyzer, OR parser), all
-built in the same run. Speed: median and p99 latency of every question of the speed edition
+built in the same run. Judges' questions: the development sets of ``../shared/questions``
+(real Riftbound 1.4 judge questions, a synthetic Magic 2026 quiz; see its README), scored with
+recall@3, recall@10 (a question counts when a rule its answer cites, or that rule's parent, is
+among the first 3 or 10) and MRR@10, per question shape, for rulekb, FTS5 (OR) and ``bm25s``
+(words stemmed and stop words dropped as bm25s does, Lucene BM25), all from the same rules. Speed: median and p99 latency of every question of the speed edition
 (full Magic 2026-01-16) asked ``--rounds`` times, in the same process, each engine warmed by
 one round first; index build time of rulekb's index vs bare whoosh's (median of 5). Needs the
 real documents in ../shared/corpora (``RULEKB_SHARED`` to point elsewhere).
@@ -146,6 +151,146 @@ class Rulekb:
         return [r["number"] for r in data["results"]]
 
 
+class Bm25s:
+    """``bm25s`` (Lucene BM25 on sparse matrices) over the same rules: English stop words,
+    words stemmed with the same Porter stemmer as rulekb's index, number, title, text and
+    examples as one text. None when bm25s is not installed (it is in the bench extras)."""
+
+    def __init__(self, rg: RuleGraph):
+        import bm25s
+        from whoosh.lang.porter import stem as porter_word
+
+        def porter(words: list[str]) -> list[str]:  # bm25s stems a list of words at once
+            return [porter_word(w) for w in words]
+        self.bm25s = bm25s
+        self.stem = porter
+        self.numbers = [row[0] for row in rule_rows(rg)]
+        corpus = [" ".join(row[1:]) for row in rule_rows(rg)]
+        tokens = bm25s.tokenize(corpus, stopwords="en", stemmer=porter, show_progress=False)
+        self.retriever = bm25s.BM25()
+        self.retriever.index(tokens, show_progress=False)
+        self.vocab = tokens.vocab
+
+    def search(self, query: str) -> list[str]:
+        tokens = self.bm25s.tokenize([query], stopwords="en", stemmer=self.stem,
+                                     show_progress=False, return_ids=False)
+        known = [[t for t in tokens[0] if t in self.vocab]]
+        if not known[0]:
+            return []
+        k = min(TOP, len(self.numbers))
+        docs, _ = self.retriever.retrieve(known, k=k, show_progress=False, n_threads=1)
+        return [self.numbers[int(d)] for d in docs[0]]
+
+
+def make_bm25s(rg: RuleGraph) -> Bm25s | None:
+    try:
+        return Bm25s(rg)
+    except ImportError:
+        return None
+
+
+# -- judges' questions (../shared/questions) -------------------------------------------
+DEV_SETS = {
+    "riftbound-1.4-judge-questions.tsv": ("riftbound", "1.4", "real"),
+    "mtg-2026-quiz-synthetic.tsv": ("mtg", "2026-01-16", "synthetic"),
+}
+# Question shapes, tried in order; the first that matches names the shape.
+SHAPES: list[tuple[str, re.Pattern[str]]] = [
+    ("definition", re.compile(r"^(what (is|are|does .* mean)|explain|define|what's)\b", re.I)),
+    ("who acts", re.compile(r"\bwho\b.*\b(act|acts|gets?|has|starts?|priority|focus|first)\b", re.I)),
+    ("does X trigger/count", re.compile(r"\b(does|do|will|would)\b.*\b(trigger|count|resolve|"
+                                        r"still|work|apply|get|lose|end|deal|tap|untap)s?\b", re.I)),
+    ("what happens", re.compile(r"\bwhat happens\b|\bwhat (is|are) the (result|effect)", re.I)),
+    ("can I … when", re.compile(r"\b(can|may|could)\b", re.I)),
+    ("how many / how", re.compile(r"\bhow\b", re.I)),
+]
+
+
+def shape_of(question: str) -> str:
+    """The shape of a question ("who acts", "can I … when", …; "other" when none fits)."""
+    body = re.sub(r"^\[[^\]]*\]\s*", "", question)  # "[follow-up to: …]" says no shape
+    return next((name for name, pattern in SHAPES if pattern.search(body)), "other")
+
+
+@dataclass
+class DevQuestion:
+    ruleset: str
+    edition: str
+    query: str
+    cited: list[str]
+    kind: str
+    shape: str
+
+
+def load_dev_questions(folder: Path) -> list[DevQuestion]:
+    """The development sets of ``../shared/questions`` (tab-separated, header row)."""
+    out = []
+    for name, (ruleset, edition, kind) in DEV_SETS.items():
+        path = folder / name
+        if not path.is_file():
+            continue
+        lines = path.read_text(encoding="utf-8").splitlines()[1:]
+        for line in lines:
+            cols = line.split("\t")
+            if len(cols) < 4 or not cols[0].strip():
+                continue
+            cited = [c.strip() for c in cols[3].split(",") if c.strip()]
+            out.append(DevQuestion(ruleset, edition, cols[0].strip(), cited, kind, shape_of(cols[0])))
+    return out
+
+
+def accepted_answers(rg: RuleGraph, cited: list[str]) -> set[str]:
+    """What counts as found for a question: a rule its answer cites, or that rule's parent."""
+    rules = rg.edition.rules
+    out = set()
+    for c in cited:
+        if c in rules:
+            out.add(c)
+            if rules[c].parent is not None:
+                out.add(rules[c].parent)
+    return out
+
+
+def dev_scores(found: list[str], accepted: set[str]) -> tuple[float, float, float]:
+    """(reciprocal rank within the top 10, found in the top 3, found in the top 10)."""
+    rank = next((i + 1 for i, n in enumerate(found[:TOP]) if n in accepted), None)
+    return (1.0 / rank if rank else 0.0, float(bool(rank and rank <= 3)), float(bool(rank)))
+
+
+def judges_table(questions: list[DevQuestion], graphs: dict[tuple[str, str], RuleGraph],
+                 engines: dict[str, dict[tuple[str, str], Callable[[str], list[str]]]],
+                 show: bool = False) -> dict[str, dict[str, tuple[float, float, float, int]]]:
+    """Per group of questions (a set, or a set's shape) and engine: MRR, recall@3, recall@10
+    and the number of questions."""
+    rows: dict[str, dict[str, list[tuple[float, float, float]]]] = {}
+    for q in questions:
+        key = (q.ruleset, q.edition)
+        accepted = accepted_answers(graphs[key], q.cited)
+        label = f"{q.ruleset} {q.edition} ({q.kind})"
+        for name, per_edition in engines.items():
+            found = per_edition[key](q.query)
+            r = dev_scores(found, accepted)
+            for group in (label, f"{label} · {q.shape}"):
+                rows.setdefault(group, {}).setdefault(name, []).append(r)
+            if show:
+                print(f"  {'ok  ' if r[1] else 'MISS'} {name:<8} [{q.shape}] {q.query[:70]!r} → "
+                      f"{found[:3]} (want {q.cited[:3]})")
+    return {group: {name: (statistics.fmean(r[0] for r in rs), statistics.fmean(r[1] for r in rs),
+                           statistics.fmean(r[2] for r in rs), len(rs)) for name, rs in by.items()}
+            for group, by in sorted(rows.items())}
+
+
+def print_judges(table: dict[str, dict[str, tuple[float, float, float, int]]]) -> None:
+    print("\n## Judges' questions (../shared/questions; found = a cited rule or its parent)\n")
+    print("| questions | n | engine | MRR@10 | recall@3 | recall@10 |\n|---|---|---|---|---|---|")
+    for group, by in table.items():
+        for name, (mrr, r3, r10, n) in by.items():
+            print(f"| {group} | {n} | {name} | {mrr:.3f} | {r3:.3f} | {r10:.3f} |")
+    for group, by in table.items():
+        if "·" not in group and "rulekb" in by and "FTS5 (OR)" in by and by["FTS5 (OR)"][0]:
+            print(f"\n{group}: rulekb MRR / FTS5 MRR = {by['rulekb'][0] / by['FTS5 (OR)'][0]:.2f}×")
+
+
 # -- relevance -------------------------------------------------------------------------
 def scores(found: list[str], answers: list[str]) -> tuple[float, float, float]:
     """(reciprocal rank within the top 10, hit within the top 3, share of answers in the top 3)."""
@@ -236,6 +381,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variants", action="store_true", help="also score the ranking variants")
     ap.add_argument("--show", action="store_true", help="print each question's top 3 per engine")
     ap.add_argument("--no-speed", action="store_true", help="relevance only")
+    ap.add_argument("--judges", action="store_true",
+                    help="only the judges' questions of ../shared/questions (no speed)")
     args = ap.parse_args(argv)
     if not (SHARED / "corpora").is_dir():
         print(f"needs the real rule documents in {SHARED / 'corpora'}", file=sys.stderr)
@@ -273,6 +420,21 @@ def main(argv: list[str] | None = None) -> int:
                     for q, r in zip(subset, rows):
                         found = pick(engines[(q.ruleset, q.edition)], q.query)[:3]
                         print(f"  {'ok  ' if r[1] else 'MISS'} {name:<11} {q.query[:50]!r:<52} → {found} (want {q.answers[:3]})")
+
+        dev = load_dev_questions(SHARED / "questions")
+        dev = [q for q in dev if (q.ruleset, q.edition) in graphs]
+        if dev:
+            bm = {key: make_bm25s(rg) for key, rg in graphs.items()}
+            judge_engines: dict[str, dict[tuple[str, str], Callable[[str], list[str]]]] = {
+                "rulekb": {k: e["rulekb"].search for k, e in engines.items()},
+                "FTS5 (OR)": {k: e["FTS5"].search for k, e in engines.items()}}
+            if all(bm.values()):
+                judge_engines["bm25s"] = {k: b.search for k, b in bm.items() if b}
+            else:
+                print("bm25s is not installed (pip install -e '.[bench]'): its column is left out")
+            print_judges(judges_table(dev, graphs, judge_engines, args.show))
+        if args.judges:
+            return 0
 
         table: dict[str, dict[str, tuple[float, ...]]] = {}
         score_all("rulekb", lambda e, q: e["rulekb"].search(q))
