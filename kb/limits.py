@@ -73,6 +73,31 @@ REQUEST_BYTES = declare("request.bytes", 2 * 1024 * 1024, "bytes",
 NESTING_DEPTH = declare("input.nesting", 64, "levels",
                         "nesting depth of a JSON or YAML input", status=422)
 
+# -- citations (kb/cite: rulekb link, /api/v1/citations/*, the site's /cite) ------------------
+CITE_INPUT = declare("cite.input", 2_000_000, "bytes",
+                     "an article or text to link (UTF-8)", status=413)
+CITE_CITATIONS = declare("cite.citations", 10_000, "citations",
+                         "citations found, looked up and listed per article or text; the rest "
+                         "are only counted (over_limit)")
+CITE_FRONT_MATTER = declare("cite.front_matter", 64 * 1024, "characters",
+                            "an article's YAML front matter", status=413)
+# markdown-it-py pays 10-20 µs for each of these characters ([ and ![ open link labels it
+# scans for), so 2 MB of them cost up to 36 s; prose costs almost nothing. 30,000 keeps the
+# worst article near half a second and is several times what a long article with a link
+# in every sentence uses.
+CITE_MARKUP = declare("cite.markup", 30_000, "characters",
+                      "Markdown punctuation that opens inline markup ([ ] ! * _ ` < & \\ |) in "
+                      "one article")
+
+# -- search (kb/search) ------------------------------------------------------------------------
+SEARCH_QUERY_CHARS = declare("search.query", 500, "characters", "a search query", status=400)
+SEARCH_ATOMS = declare("search.atoms", 32, "words and phrases", "words and phrases of a search "
+                                                                 "query", status=400)
+SEARCH_LIMIT = declare("search.limit", 100, "hits", "hits asked for in one search page",
+                       status=400)
+SEARCH_OFFSET = declare("search.offset", 5000, "hits", "hits skipped before a search page",
+                        status=400)
+
 
 def table() -> list[dict[str, Any]]:
     """Every declared limit, as the API and the docs list them."""

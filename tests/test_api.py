@@ -375,7 +375,7 @@ POST_CASES: list[tuple[str, int, str, str, str, Any]] = [
     (LOOKUP, 415, '{"text": "rule 337.1a"}', "", "error.status", 415),
     (LOOKUP, 400, '{"text": ', JSON, "error.detail.line", 1),
     (LOOKUP, 400, "\xff\xfe", JSON, "error.status", 400),
-    (LOOKUP, 400, "[" * 100_000, JSON, "error.status", 400),
+    (LOOKUP, 422, "[" * 100_000, JSON, "error.detail.limit", "input.nesting"),
     (LOOKUP, 422, "[]", JSON, "error.detail.errors.0.path", "/"),
     (LOOKUP, 422, "{}", JSON, "error.detail.errors.0.message", "'text' is a required property"),
     (LOOKUP, 422, '{"text": 3}', JSON, "error.detail.errors.0.path", "/text"),

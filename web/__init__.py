@@ -15,6 +15,7 @@ from typing import Any
 
 from flask import Flask, g, has_request_context
 
+from kb.limits import REQUEST_BYTES
 from kb.live import LiveKnowledgeBase
 from kb.query import KnowledgeBase
 from kb.store import default_home
@@ -29,7 +30,7 @@ def create_app(home: Path | None = None, kb: KnowledgeBase | None = None,
     turned on by the environment variable of the same name).
     """
     app = Flask(__name__)
-    app.config.update(RULEKB_HOME=home or default_home(), MAX_CONTENT_LENGTH=2 * 1024 * 1024,
+    app.config.update(RULEKB_HOME=home or default_home(), MAX_CONTENT_LENGTH=REQUEST_BYTES.value,
                       RULEKB_RELOAD_INTERVAL=1.0,
                       RULEKB_API_HELLO=os.environ.get("RULEKB_API_HELLO", "") not in ("", "0"))
     if config:

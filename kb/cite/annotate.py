@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from markdown_it.common.utils import escapeHtml
 
@@ -26,6 +26,33 @@ STYLES: tuple[str, ...] = ("footnotes", "preview")
 OPEN_LABEL = "Open in the rules browser"
 PREVIEW_CHARS = 600
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#|~&!])")
+
+
+def check_base_url(base_url: str) -> str:
+    """``base_url`` if links may start with it: an ``http(s)://host…`` URL, a relative path
+    (``/rules``, ``../site``) or nothing; anything else raises ``QueryError`` 400. A link
+    written into an article must not run script (``javascript:``, ``data:``) or leave for
+    another host by a scheme-relative ``//host``, a backslash (which browsers read as a
+    slash) or characters browsers drop from URLs (controls, spaces)."""
+    from kb.errors import QueryError
+    bad = None
+    if not isinstance(base_url, str):
+        bad = "must be a string"
+    elif re.search(r"[\x00-\x20\x7f\\]", base_url):
+        bad = "must not hold spaces, control characters or backslashes"
+    else:
+        parts = urlsplit(base_url)
+        if parts.scheme:
+            if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+                bad = "must be an http(s) URL or a relative path"
+        elif base_url.startswith("//"):
+            bad = "must name its scheme (http or https) or be a relative path"
+        elif ":" in base_url.split("/", 1)[0]:  # "javascript&colon;" and kin, unparsed
+            bad = "must be an http(s) URL or a relative path"
+    if bad is not None:
+        shown = base_url[:100] if isinstance(base_url, str) else type(base_url).__name__
+        raise QueryError(400, f"base_url {bad} (got {shown!r})", {"base_url": shown})
+    return base_url
 
 
 @functools.lru_cache(maxsize=8192)

@@ -1,9 +1,12 @@
 """The two questions the facade answers about citations, as plain dicts (the response
 shapes of ``POST /api/v1/citations/lookup`` and ``/annotate``, and of ``rulekb link``).
 
-Input is capped (:data:`MAX_INPUT_BYTES`), and so is the number of citations looked up
-(:data:`MAX_CITATIONS`, like CourtListener's 429 per citation): time stays bounded on
-hostile input.
+Input is capped (:data:`MAX_INPUT_BYTES`, ``cite.input``), and so is the number of
+citations found, looked up and listed (:data:`MAX_CITATIONS`, ``cite.citations``, like
+CourtListener's 429 per citation: the rest are only counted, as ``over_limit``), an
+article's front matter (``cite.front_matter``) and its inline markup (``cite.markup``):
+time and answer size stay bounded on hostile input. Links start with a checked
+``base_url`` (:func:`~kb.cite.annotate.check_base_url`).
 """
 
 from __future__ import annotations
@@ -13,16 +16,20 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from markdown_it import MarkdownIt
 
-from kb.cite.annotate import STYLES, Style, annotate_markdown, rule_url
-from kb.cite.find import find_citations
-from kb.cite.mdit import ENV_KEY, MAX_CITATIONS, OPTIONS_KEY, rule_citations
+from kb.cite.annotate import STYLES, Style, annotate_markdown, check_base_url, rule_url
+from kb.cite.find import count_phrases, find_citations
+from kb.cite.mdit import ENV_KEY, MAX_CITATIONS, OPTIONS_KEY, over_limit_message, rule_citations
 from kb.cite.resolve import BROKEN, as_dict, resolve_citations
 from kb.cite.target import link_target
+from kb.inputs import check_text
+from kb.limits import CITE_INPUT, CITE_MARKUP
 
 if TYPE_CHECKING:
     from kb.query import KnowledgeBase
 
-MAX_INPUT_BYTES = 2_000_000
+MAX_INPUT_BYTES = CITE_INPUT.value
+# What markdown-it-py pays for (see kb.limits.CITE_MARKUP).
+_MARKUP = "[]!*_`<&\\|"
 FORMATS: tuple[str, ...] = ("html", "markdown", "json")
 Format = Literal["html", "markdown", "json"]
 
@@ -31,30 +38,31 @@ def _check_input(text: Any, what: str) -> None:
     from kb.errors import QueryError
     if not isinstance(text, str):
         raise QueryError(400, f"{what} must be a string", {"type": type(text).__name__})
-    size = len(text.encode("utf-8", errors="replace"))
-    if size > MAX_INPUT_BYTES:
-        raise QueryError(413, f"{what} is {size} bytes; at most {MAX_INPUT_BYTES} are accepted",
-                         {"bytes": size, "limit": MAX_INPUT_BYTES})
+    check_text(text, what)
+    # Bytes are at most 4 per character: count them only when it could matter.
+    if len(text) * 4 > MAX_INPUT_BYTES:
+        CITE_INPUT.check(len(text.encode("utf-8")), what)
 
 
 def lookup(kb: KnowledgeBase, text: str, ruleset: str | None = None, edition: str | None = None,
            base_url: str = "", limit: int = MAX_CITATIONS) -> dict[str, Any]:
     """Every citation in a plain text: offsets, matched text, canonical number, status, URL."""
     _check_input(text, "text")
+    check_base_url(base_url)
     target = link_target(kb, ruleset, edition)
-    citations = find_citations(text)
-    resolutions = resolve_citations(citations, target.editions, limit=limit)
+    citations = find_citations(text, limit=max(0, limit))
+    more = count_phrases(text, citations[-1].end if citations else 0) if len(citations) >= limit else 0
+    resolutions = resolve_citations(citations, target.editions)
     out = []
     for res in resolutions:
         first = res.rules[0] if res.linked else None
         url = rule_url(first.ruleset, first.edition, first.number, base_url) if first else None
         out.append(as_dict(res, url))
     diagnostics = [d.as_dict() for d in target.diagnostics]
-    if len(citations) > limit:
-        diagnostics.append({"message": f"{len(citations)} citations; only the first {limit} were "
-                            "looked up (the rest are over_limit)", "file": "", "line": 0,
+    if more:
+        diagnostics.append({"message": over_limit_message(limit, more), "file": "", "line": 0,
                             "severity": "warning", "rule": ""})
-    return {**target.describe(), "citations": out, "summary": summary(out),
+    return {**target.describe(), "citations": out, "summary": summary(out, more),
             "diagnostics": diagnostics, "limits": {"bytes": MAX_INPUT_BYTES, "citations": limit}}
 
 
@@ -70,6 +78,8 @@ def link_article(kb: KnowledgeBase, markdown: str, ruleset: str | None = None,
     """
     from kb.errors import QueryError
     _check_input(markdown, "article")
+    check_base_url(base_url)
+    CITE_MARKUP.check(sum(map(markdown.count, _MARKUP)), f"{source or 'article'}")
     if style not in STYLES:
         raise QueryError(400, f"unknown style {style!r}", {"styles": list(STYLES)})
     if fmt not in FORMATS:
@@ -85,7 +95,8 @@ def link_article(kb: KnowledgeBase, markdown: str, ruleset: str | None = None,
         output = _markdown_output(markdown, report, style, base_url)
     return {**report["target"], "format": fmt, "style": style, "output": output,
             "front_matter": report["front_matter"], "citations": report["citations"],
-            "footnotes": report["footnotes"], "summary": summary(report["citations"]),
+            "footnotes": report["footnotes"],
+            "summary": summary(report["citations"], report["over_limit"]),
             "diagnostics": report["diagnostics"],
             "limits": {"bytes": MAX_INPUT_BYTES, "citations": limit}}
 
@@ -111,9 +122,11 @@ def _markdown_output(markdown: str, report: dict[str, Any], style: Style, base_u
     return annotate_markdown(markdown, placed, style=style, base_url=base_url)
 
 
-def summary(citations: list[dict[str, Any]]) -> dict[str, Any]:
-    """Counts per status, and how many citations are broken."""
+def summary(citations: list[dict[str, Any]], over_limit: int = 0) -> dict[str, Any]:
+    """Counts per status, and how many citations are broken; ``over_limit`` citations past
+    the limit were only counted (they are not listed)."""
     counts = Counter(c["status"] for c in citations)
-    return {"total": len(citations), "broken": sum(counts[s] for s in BROKEN),
+    counts["over_limit"] += over_limit
+    return {"total": len(citations) + over_limit, "broken": sum(counts[s] for s in BROKEN),
             **{s: counts.get(s, 0) for s in ("ok", "not_found", "ambiguous", "renumbered",
                                               "quote_mismatch", "over_limit")}}

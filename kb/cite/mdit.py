@@ -39,9 +39,10 @@ from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from kb.cite.annotate import STYLES, Footnotes, Style, citation_attrs, rule_url
-from kb.cite.find import Citation, find_citations
+from kb.cite.find import Citation, count_phrases, find_citations
 from kb.cite.resolve import CitedRule, Resolution, as_dict, resolve_citations
 from kb.cite.target import LinkTarget, link_target, parse_front_matter
+from kb.limits import CITE_CITATIONS, CITE_FRONT_MATTER
 from kb.model import Diagnostic
 
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ ENV_KEY = "rule_citations"
 # ``edition``, ``style``, ``base_url``, ``limit``, ``prefix``, ``source``): one parser can
 # serve many articles, as the facade's does.
 OPTIONS_KEY = "rule_citations_options"
-MAX_CITATIONS = 10_000
+MAX_CITATIONS = CITE_CITATIONS.value
 # Text that may hold a citation (like linkify's pretest): a superset of the keywords,
 # written to start with a character class, which the regex engine scans for fastest.
 _CANDIDATE = re.compile(r"[RrC](?:ule|ULE|R)")
@@ -81,7 +82,8 @@ def rule_citations(md: MarkdownIt, *, kb: KnowledgeBase, ruleset: str | None = N
     :param edition: link against this edition (default: the front matter's, else the newest).
     :param style: ``footnotes`` (numbered footnotes with each rule's text) or ``preview``.
     :param base_url: prefix of the rules browser's URLs.
-    :param limit: citations looked up per document; the rest are reported ``over_limit``.
+    :param limit: citations found, looked up and listed per document; the rest are only
+        counted (``env[ENV_KEY]["over_limit"]``, and ``over_limit`` in the summary).
     :param prefix: prefix of footnote element ids.
     :param source: the file name used in diagnostics.
 
@@ -97,6 +99,12 @@ def rule_citations(md: MarkdownIt, *, kb: KnowledgeBase, ruleset: str | None = N
     md.core.ruler.after(anchor, "rule_citations", lambda state: _link(state, options))
     md.add_render_rule("rule_citations", _render_run)
     md.add_render_rule("rule_footnotes", _render_footnotes)
+
+
+def over_limit_message(limit: int, over: int) -> str:
+    """The warning for citations past the limit, which are counted, not listed."""
+    return (f"more than {limit} citations; only the first {limit} were looked up and listed "
+            f"(about {over} more citations were counted as over_limit)")
 
 
 def _check_style(style: str) -> None:
@@ -118,7 +126,7 @@ def _link(state: StateCore, options: dict[str, Any]) -> None:
     # "resolutions" gives each citation's span in the source (None when it cannot be
     # placed exactly) with its Resolution, for callers that rewrite the source.
     report: dict[str, Any] = {"citations": [], "footnotes": [], "diagnostics": [],
-                              "resolutions": []}
+                              "resolutions": [], "over_limit": 0}
     env[ENV_KEY] = report
     source = options["source"]
     base_url = options["base_url"]
@@ -127,19 +135,22 @@ def _link(state: StateCore, options: dict[str, Any]) -> None:
     pins: dict[str, str] = {}
     diags: list[Diagnostic] = []
     if state.tokens and state.tokens[0].type == "front_matter":
-        pins, diags = parse_front_matter(state.tokens[0].content, source)
+        content = state.tokens[0].content
+        CITE_FRONT_MATTER.check(len(content), f"{source or 'the article'}'s front matter")
+        pins, diags = parse_front_matter(content, source)
     report["front_matter"] = pins
     candidate = _CANDIDATE.search
+    budget = [max(0, limit), 0]  # citations still to find; phrases counted past the limit
     runs = [run for token in state.tokens if token.type == "inline" and token.children
-            and candidate(token.content) for run in _runs(token)]
+            and candidate(token.content) for run in _runs(token, budget)]
+    report["over_limit"] = over = budget[1]
     citations = [c for run in runs for c in run.citations]
     target: LinkTarget = link_target(options["kb"], options["ruleset"], options["edition"], pins, source)
     diags.extend(target.diagnostics)
     resolutions = resolve_citations(citations, target.editions, written_for=target.written_for,
-                                    mapper=target.mapper, limit=limit)
-    if len(citations) > limit:
-        diags.append(Diagnostic(f"{len(citations)} citations; only the first {limit} "
-                                "were looked up (the rest are over_limit)", source, 0, "warning"))
+                                    mapper=target.mapper)
+    if over:
+        diags.append(Diagnostic(over_limit_message(limit, over), source, 0, "warning"))
     places = _Locator(state.src)
     notes = Footnotes(base_url, options["prefix"])
     footnotes = style == "footnotes"
@@ -248,8 +259,9 @@ def _href(res: Resolution, base_url: str) -> str | None:
     return rule_url(r.ruleset, r.edition, r.number, base_url) if r else None
 
 
-def _runs(inline: Token) -> list[_Run]:
-    """Runs of text tokens outside Markdown links and HTML ``<a>`` elements."""
+def _runs(inline: Token, budget: list[int]) -> list[_Run]:
+    """Runs of text tokens outside Markdown links and HTML ``<a>`` elements, with their
+    citations: ``budget[0]`` more at most, those past it counted into ``budget[1]``."""
     tokens = inline.children or []
     runs: list[_Run] = []
     link_depth = html_depth = 0
@@ -262,7 +274,15 @@ def _runs(inline: Token) -> list[_Run]:
                 text = tokens[start].content if tokens[start].type == "text" else "\n"
             else:
                 text = "".join(["\n" if t.type == "softbreak" else t.content for t in tokens[start:end]])
-            found = find_citations(text) if _CANDIDATE.search(text) else []
+            found = []
+            if _CANDIDATE.search(text):
+                if budget[0] <= 0:
+                    budget[1] += count_phrases(text)
+                else:
+                    found = find_citations(text, limit=budget[0])
+                    budget[0] -= len(found)
+                    if budget[0] <= 0:
+                        budget[1] += count_phrases(text, found[-1].end if found else 0)
             if found:
                 runs.append(_Run(inline, start, end, text, found))
         start = None

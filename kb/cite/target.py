@@ -16,6 +16,7 @@ import yaml
 
 from kb.cite.resolve import Mapper
 from kb.graph import RuleGraph
+from kb.inputs import load_yaml
 from kb.model import Diagnostic
 
 if TYPE_CHECKING:
@@ -48,7 +49,9 @@ def parse_front_matter(text: str, source: str = "") -> tuple[dict[str, str], lis
     """``ruleset`` and ``edition`` from YAML front matter (values read as strings, so
     ``edition: 1.10`` stays ``1.10``). Malformed YAML is a warning, never an error."""
     try:
-        data = yaml.load(text, Loader=yaml.BaseLoader) if text.strip() else {}
+        # Every scalar a string; 422 past input.nesting (the caller's refusal, not a warning).
+        data = load_yaml(text, f"{source or 'the article'}'s front matter",
+                         strings=True) if text.strip() else {}
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 2 if mark is not None else 1

@@ -25,11 +25,12 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Literal
 
+from kb import limits
 from kb.numbers import NumberError, Segments, parse_number
 from kb.search.schema import WORD, stem
 
-MAX_QUERY_CHARS = 500
-MAX_ATOMS = 32
+MAX_QUERY_CHARS = limits.SEARCH_QUERY_CHARS.value
+MAX_ATOMS = limits.SEARCH_ATOMS.value
 
 AtomKind = Literal["word", "prefix", "phrase", "number"]
 Mode = Literal["should", "must", "not"]

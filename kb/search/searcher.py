@@ -21,6 +21,7 @@ from typing import Any
 
 from whoosh.index import Index
 
+from kb import limits
 from kb.graph import RuleGraph
 from kb.numbers import NumberError, format_number, parse_number
 from kb.search.excerpt import count_matches, excerpt, matcher
@@ -29,8 +30,8 @@ from kb.search.schema import WORD, analyse, stem
 from kb.search.scoring import Impacts, Scores, near, union
 from kb.search.spelling import Speller
 
-MAX_LIMIT = 100
-MAX_OFFSET = 5000
+MAX_LIMIT = limits.SEARCH_LIMIT.value
+MAX_OFFSET = limits.SEARCH_OFFSET.value
 
 
 @dataclass(frozen=True)

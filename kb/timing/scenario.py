@@ -35,6 +35,8 @@ from typing import Any
 
 import yaml
 
+from kb.errors import QueryError
+from kb.inputs import load_yaml
 from kb.timing import engine
 from kb.timing.engine import FormatError, TimingError, TraceNode
 from kb.timing.models import RulesetModel, get_model
@@ -150,8 +152,12 @@ def load(path: str | Path) -> Scenario:
 
 
 def loads(text: str, file: str = "") -> Scenario:
+    """Parse and check a scenario's YAML text (nesting within ``input.nesting``, text that
+    can be encoded); every fault is a :class:`ScenarioError` naming the file and line."""
     try:
-        data = yaml.safe_load(text)
+        data = load_yaml(text, file or "scenario")
+    except QueryError as exc:  # over the nesting limit, or a lone surrogate
+        raise ScenarioError(exc.message, file) from exc
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]

@@ -33,6 +33,7 @@ from typing import Any
 from flask import Blueprint, Flask, Response, current_app, g, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
+from kb.inputs import loads_json
 from kb.query import KnowledgeBase, QueryError
 from web.openapi import (DATE_PATTERN, NAME_PATTERN, NUMBER_PATTERN, Param, body_validator,
                          endpoint_of)
@@ -95,17 +96,24 @@ def answer(data: dict[str, Any], *names: str) -> Response:
     """
     if not names and isinstance(data.get("ruleset"), str) and isinstance(data.get("edition"), str):
         names = (f"{data['ruleset']} {data['edition']}",)
-    resp = Response(json.dumps(data, ensure_ascii=False, separators=(",", ":")), mimetype=JSON_TYPE)
+    resp = Response(encode(data, separators=(",", ":")), mimetype=JSON_TYPE)
     if names:
         resp.headers["X-Rulekb-Edition"] = ", ".join(names)
     return resp
 
 
+def encode(data: Any, **dumps: Any) -> bytes:
+    """JSON as UTF-8 that never fails: a lone surrogate (which only an echoed input could
+    carry) becomes ``?`` instead of making the answer, or the error answer, a 500."""
+    return json.dumps(data, ensure_ascii=False, **dumps).encode("utf-8", errors="replace")
+
+
 def read_body() -> Any:
     """The request body as JSON, checked against the schema of the operation answering.
 
-    415 when it is not sent as JSON, 413 when too large, 400 when it does not parse, 422
-    (with every place that is wrong, up to 20) when it is not the documented shape.
+    415 when it is not sent as JSON, 413 when too large, 400 when it does not parse or
+    holds a lone surrogate, 422 when nested past ``input.nesting`` or (with every place
+    that is wrong, up to 20) when it is not the documented shape.
     """
     ep = endpoint_of(request.endpoint)
     if ep is None or ep.body is None:
@@ -115,11 +123,12 @@ def read_body() -> Any:
                          {"content_type": request.content_type or None})
     raw = request.get_data(cache=False)  # 413 past MAX_CONTENT_LENGTH
     try:
-        data = json.loads(raw)
+        # 422 past the nesting limit, 400 for a lone surrogate, naming the JSON path.
+        data = loads_json(raw, "request body")
     except json.JSONDecodeError as exc:
         raise QueryError(400, f"the request body is not valid JSON: {exc.msg}",
                          {"line": exc.lineno, "column": exc.colno}) from None
-    except (ValueError, RecursionError) as exc:
+    except ValueError as exc:  # not UTF-8
         raise QueryError(400, "the request body is not valid JSON",
                          {"reason": type(exc).__name__}) from None
     validator = body_validator(ep)
@@ -275,7 +284,7 @@ def error_response(exc: BaseException) -> Response:
         log.error("error answering %s %s", request.method, request.path, exc_info=exc)
         err = QueryError(500, "internal error: the knowledge base could not answer this request",
                          {"exception": type(exc).__name__})
-    resp = Response(json.dumps(err.as_dict(), ensure_ascii=False), status=err.status,
+    resp = Response(encode(err.as_dict()), status=err.status,
                     mimetype=JSON_TYPE, headers=headers)
     return resp
 

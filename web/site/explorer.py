@@ -14,6 +14,7 @@ from typing import Any
 import yaml
 from flask import request
 
+from kb.inputs import load_yaml
 from kb.query import KnowledgeBase, QueryError
 from kb.timing import list_scenarios, load_scenario, scenario_files
 from web.site import bp, svg
@@ -23,23 +24,13 @@ from web.site.pages import Redirect, base_context, kb, render
 MAX_SCENARIO = 64 * 1024  # characters of a pasted scenario
 
 
-class _NoAliasLoader(yaml.SafeLoader):
-    """Safe YAML without anchors and aliases (a few aliases can expand to gigabytes)."""
-
-    def compose_node(self, parent: Any, index: Any) -> Any:  # type: ignore[override]
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
-            raise yaml.YAMLError(f"aliases (*{event.anchor}) are not accepted in a pasted scenario "
-                                 f"(line {event.start_mark.line + 1})")
-        return super().compose_node(parent, index)
-
-
 def parse_scenario(text: str) -> dict[str, Any]:
     """A pasted scenario as data, or QueryError 400 saying where the YAML is wrong."""
     if len(text) > MAX_SCENARIO:
         raise QueryError(413, f"a pasted scenario is at most {MAX_SCENARIO // 1024} KB", {"length": len(text)})
     try:
-        data = yaml.load(text, Loader=_NoAliasLoader)  # noqa: S506 (a SafeLoader)
+        # Without aliases (a few can expand to gigabytes); 422 past input.nesting.
+        data = load_yaml(text, "a pasted scenario", aliases=False)
     except yaml.YAMLError as exc:
         raise QueryError(400, f"the scenario is not valid YAML: {exc}", {}) from exc
     if not isinstance(data, dict):
