@@ -153,7 +153,8 @@ def _server_answer(kb: KnowledgeBase, q: dict[str, str]) -> dict[str, object]:
         return {"error": (exc.status, exc.message)}
     return {"numbers": [h["number"] for h in r["results"]], "total": r["total"], "jump": r["jump"],
             "did_you_mean": r["did_you_mean"], "term": (r["term"] or {}).get("term"),
-            "excerpts": [h["excerpt"] for h in r["results"]], "how": [h["match"] for h in r["results"]]}
+            "excerpts": [h["excerpt"] for h in r["results"]], "how": [h["match"] for h in r["results"]],
+            "matched": [h["matched"] for h in r["results"]], "understood": r["understood"]}
 
 
 def _offline_answer(a: dict[str, object]) -> dict[str, object]:
@@ -163,7 +164,8 @@ def _offline_answer(a: dict[str, object]) -> dict[str, object]:
     results = a["results"]  # type: ignore[index]
     return {"numbers": [h["number"] for h in results], "total": a["total"], "jump": a["jump"],
             "did_you_mean": a["did_you_mean"], "term": (a["term"] or {}).get("term"),  # type: ignore[union-attr]
-            "excerpts": [h["excerpt"] for h in results], "how": [h["match"] for h in results]}
+            "excerpts": [h["excerpt"] for h in results], "how": [h["match"] for h in results],
+            "matched": [h["matched"] for h in results], "understood": a["understood"]}
 
 
 @requires_node
@@ -265,7 +267,8 @@ def test_layout_maps_each_path_to_its_file(url: str, file: str) -> None:
 
 # -- choosing editions and the folder ------------------------------------------------------
 def test_select_editions(export_kb: KnowledgeBase) -> None:
-    assert select_editions(export_kb) == [("riftbound", "1.4"), ("testgame", "1"), ("testgame", "2")]
+    assert select_editions(export_kb) == [("mtg", "2010-10-01"), ("mtg", "2026-01-16"), ("riftbound", "1.3"),
+                                          ("riftbound", "1.4"), ("testgame", "1"), ("testgame", "2")]
     assert select_editions(export_kb, ["testgame"], ["2"]) == [("testgame", "2")]
     with pytest.raises(QueryError, match="unknown ruleset"):
         select_editions(export_kb, ["nope"])
@@ -296,7 +299,9 @@ def test_cli_exports_the_built_editions(excerpt_home: Path, tmp_path: Path) -> N
     result = runner.invoke(main, ["--home", str(excerpt_home), "export", str(out), "--check", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["editions"] == [{"ruleset": "riftbound", "edition": "1.4"}] and data["problems"] == []
+    assert data["editions"] == [{"ruleset": rs, "edition": ed} for rs, ed in (
+        ("mtg", "2010-10-01"), ("mtg", "2026-01-16"), ("riftbound", "1.3"), ("riftbound", "1.4"))]
+    assert data["problems"] == []
     assert (out / "riftbound" / "1.4" / "337.html").is_file()
     bad = runner.invoke(main, ["--home", str(excerpt_home), "export", str(tmp_path / "x"), "-e", "9.9"])
     assert bad.exit_code == 1 and "no built edition '9.9'" in bad.stderr and "Traceback" not in bad.output

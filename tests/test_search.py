@@ -24,8 +24,8 @@ from kb.read import read_text
 from kb.search import QuerySyntaxError, Ranking, open_searcher, parse_query
 from kb.search.index import index_dir, memory_index
 
-RESULT_KEYS = {"number", "title", "excerpt", "score", "breadcrumbs", "kind", "match"}
-RESPONSE_KEYS = {"query", "ruleset", "edition", "total", "offset", "limit", "did_you_mean",
+RESULT_KEYS = {"number", "title", "excerpt", "score", "breadcrumbs", "kind", "match", "matched"}
+RESPONSE_KEYS = {"query", "ruleset", "edition", "total", "offset", "limit", "did_you_mean", "understood",
                  "results", "jump", "term"}
 
 

@@ -14,7 +14,8 @@ ranking needs, so ``web/static/offline-search.js`` answers as the server does:
   for the bonus of query words found next to each other;
 * ``words``/``counts``/``known``: the speller's vocabulary and the stems rules use;
 * ``terms``: defined terms and keywords, their defining rules and a short definition;
-* ``ranking``: the ranking's parameters (``kb.search.searcher.Ranking``).
+* ``ranking``: the ranking's parameters (``kb.search.searcher.Ranking``);
+* ``vocabulary``: the ruleset's judges' vocabulary, compiled (``kb.search.understand``).
 
 The file is a script (``index_script``) that hands the JSON to the page, because browsers do
 not let a page opened from ``file://`` fetch another file.
@@ -30,8 +31,9 @@ from typing import Any
 from kb.graph import RuleGraph
 from kb.search import EditionSearcher
 from kb.search.schema import WORD, analyse, defined_terms
+from kb.search.understand import vocabulary_data
 
-INDEX_FORMAT = 1
+INDEX_FORMAT = 2  # 2: the judges' vocabulary
 SCORE_DIGITS = 6
 DEFINITION_CHARS = 300
 KINDS = {"rule": "r", "section": "s", "chapter": "c"}
@@ -104,6 +106,7 @@ def build_search_index(rg: RuleGraph, searcher: EditionSearcher,
         "words": speller.words, "counts": [speller.counts.get(w, 0) for w in speller.words],
         "known": sorted(speller.known_stems),
         "terms": terms,
+        "vocabulary": vocabulary_data(ed.ruleset),
     }
 
 

@@ -92,6 +92,13 @@ class Clause:
 
     atoms: list[Atom]
     mode: Mode = "should"
+    # Set by kb.search.understand for a question's concepts: how much the clause counts,
+    # where it came from (typed, term, vocabulary, shape), how it is explained, and the
+    # weight of the alternatives after the first (the rules' words for a player's word).
+    weight: float = 1.0
+    origin: str = "typed"
+    label: str = ""
+    alternative_weight: float = 1.0
 
 
 @dataclass
@@ -104,6 +111,8 @@ class ParsedQuery:
     ruleset: str | None = None
     edition: str | None = None
     dropped: list[str] = field(default_factory=list)  # question words left out
+    names: list[str] = field(default_factory=list)  # card and other names left out (understand)
+    shape: str | None = None  # the question's shape ("who acts"), when one was seen
 
     @property
     def atoms(self) -> list[Atom]:

@@ -31,7 +31,7 @@ STOP_WORDS = frozenset("""a an and are as at be by for from in into is it its of
 
 # Searchable fields. Boosts are applied at query time (see kb.search.searcher.BOOSTS), so
 # they can be measured without rebuilding the index.
-TEXT_FIELDS = ("title", "path", "text", "examples", "terms")
+TEXT_FIELDS = ("title", "path", "text", "examples", "terms", "answers")
 
 
 def make_analyzer() -> Analyzer:
@@ -54,6 +54,7 @@ def make_schema() -> Schema:
         text=TEXT(analyzer=ANALYZER, phrase=False),
         examples=TEXT(analyzer=ANALYZER, phrase=False),
         terms=TEXT(analyzer=ANALYZER, phrase=False),
+        answers=TEXT(analyzer=ANALYZER, phrase=False),
     )
 
 
@@ -78,10 +79,39 @@ def defined_terms(rg: RuleGraph) -> dict[str, list[str]]:
     return out
 
 
+def model_answers(rg: RuleGraph) -> dict[str, list[str]]:
+    """Rule number → what the timing model says in plain words about the rule: the summary
+    of every transition and legality check that cites it ("a unit, gear or Add ability
+    resolves immediately" for 337.2). Empty for a ruleset without a model or an edition its
+    citations are not written for."""
+    from kb.timing.engine import FormatError
+    from kb.timing.models import get_model
+    try:
+        spec = get_model(rg.edition.ruleset)
+    except FormatError:
+        return {}
+    citations = spec.citations_for(rg.edition.name)
+    if not citations:
+        return {}
+    model = spec.make()
+    summaries = {n: t.summary for n, t in model.transitions.items()}
+    summaries.update({f"check.{n}": c.summary for n, c in model.checks.items()})
+    out: dict[str, list[str]] = {}
+    for name, rules in citations.items():
+        summary = summaries.get(name)
+        if not summary:
+            continue
+        for number in rules:
+            if number in rg.edition.rules and summary not in out.setdefault(number, []):
+                out[number].append(summary)
+    return out
+
+
 def documents(rg: RuleGraph) -> list[dict[str, str]]:
     """The index documents of an edition, in document order."""
     ed = rg.edition
     terms = defined_terms(rg)
+    answers = model_answers(rg)
     docs = []
     titles: dict[str, str] = {}
     for number, rule in ed.rules.items():
@@ -98,5 +128,6 @@ def documents(rg: RuleGraph) -> list[dict[str, str]]:
             "text": rule.text,
             "examples": " ".join(rule.examples),
             "terms": " ; ".join(terms.get(number, [])),
+            "answers": " ; ".join(answers.get(number, [])),
         })
     return docs

@@ -7,7 +7,12 @@ Ranking, in order:
 2. when the words of a plain query name a defined term or keyword ("what is a task",
    "state-based actions"), the rules that define it;
 3. everything else by BM25F over title, heading path, text, examples and defined terms,
-   with a bonus for rules that match more of the words and for words next to each other.
+   with a bonus for rules that match more of the question's concepts (weighted by how rare
+   each is) and for words next to each other.
+
+A plain query is first read as a question (:mod:`kb.search.understand`): names left out,
+the game's terms weighted up, players' words given the rules' words as alternatives,
+question words dropped. Every result says which concepts it matched (``matched``).
 
 Words the rules never use are corrected to the nearest word they do use, and the corrected
 query is reported as ``did_you_mean``.
@@ -16,6 +21,7 @@ query is reported as ``did_you_mean``.
 from __future__ import annotations
 
 import heapq
+import math
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -29,6 +35,8 @@ from kb.search.query import Atom, Clause, ParsedQuery, SearchError
 from kb.search.schema import WORD, analyse, stem
 from kb.search.scoring import Impacts, Scores, near, union
 from kb.search.spelling import Speller
+from kb.search.understand import understand
+from kb.search.understand import vocabulary as ruleset_vocabulary
 
 MAX_LIMIT = limits.SEARCH_LIMIT.value
 MAX_OFFSET = limits.SEARCH_OFFSET.value
@@ -39,7 +47,7 @@ class Ranking:
     """The tunable parts of the ranking (chosen by ``bench/search.py``; see RESULTS.md)."""
 
     boosts: dict[str, float] = field(default_factory=lambda: {
-        "title": 2.0, "path": 1.0, "text": 1.0, "examples": 0.3, "terms": 2.0})
+        "title": 2.0, "path": 1.0, "text": 1.0, "examples": 0.3, "terms": 2.0, "answers": 1.0})
     coord: float = 1.0             # score × (share of the words a rule has) ** coord
     pair_boost: float = 0.5        # score × (1 + pair_boost × share of word pairs found close)
     pair_slop: int = 3
@@ -49,6 +57,11 @@ class Ranking:
                                    # the query mentions ("state-based actions checked")
     bm25_b: float = 0.9
     bm25_k1: float = 1.2
+    understand: bool = True        # read plain queries as questions (kb.search.understand)
+    term_weight: float = 1.5       # a named term or keyword counts this much more than a word
+    synonym_weight: float = 0.8    # the rules' words for a player's word, against the word itself
+    shape_weight: float = 0.5      # the words a question's shape brings in ("who acts" → priority)
+    idf_coverage: bool = True      # the coordination bonus counts rare concepts more
 
 
 DEFAULT_RANKING = Ranking()
@@ -84,6 +97,8 @@ class EditionSearcher:
         self._crumbs: dict[str, list[dict[str, str]]] = {}
         self._within: dict[str, set[int]] = {}
         self._terms = {" ".join(WORD.findall(key)): key for key in rg.edition.terms}
+        self._term_kind = {key: t.kind for key, t in rg.edition.terms.items()}
+        self.vocabulary = ruleset_vocabulary(rg.edition.ruleset)
 
     def close(self) -> None:
         self.impacts.close()
@@ -98,11 +113,20 @@ class EditionSearcher:
             raise SearchError(f"offset must be between 0 and {MAX_OFFSET}", {"offset": offset})
         ed = self.rg.edition
         within = self._sections(parsed.sections + [(s, ()) for s in sections or []])
+        r = self.ranking
+        if r.understand:
+            parsed = understand(parsed, self.vocabulary, lambda s: len(self.impacts.word(s)), self._terms,
+                                self._term_kind, term_weight=r.term_weight,
+                                synonym_weight=r.synonym_weight, shape_weight=r.shape_weight)
         corrected, did_you_mean = self._correct(parsed)
+        understood = None
+        if any(c.origin != "typed" for c in parsed.clauses) or parsed.names or parsed.shape:
+            understood = {"names": parsed.names, "shape": parsed.shape,
+                          "concepts": [_label(c) for c in corrected.clauses if c.mode != "not"]}
         out: dict[str, Any] = {
             "query": parsed.text, "ruleset": ed.ruleset, "edition": ed.name, "total": 0,
             "offset": offset, "limit": limit, "did_you_mean": did_you_mean, "jump": None,
-            "term": None, "results": []}
+            "term": None, "understood": understood, "results": []}
 
         numbers, missing = self._numbers(corrected)
         if corrected.only_numbers:
@@ -119,7 +143,7 @@ class EditionSearcher:
         if term is not None:
             out["term"] = {"term": term.name, "kind": term.kind, "definition": term.definition,
                            "defined_by": term.defined_by}
-        scores = self._scores(corrected, missing, within)
+        scores, parts = self._scores(corrected, missing, within)
         wanted = offset + limit + len(numbers) + (len(term.defined_by) if term else 0)
         best = heapq.nlargest(wanted, scores.items(), key=lambda item: (item[1], -item[0]))
         number_of = self.impacts.number
@@ -144,7 +168,8 @@ class EditionSearcher:
                 seen.add(n)
         marks = self._marks(corrected)
         out["total"] = len(scores) + extra
-        out["results"] = [self._result(n, s, how, marks) for n, s, how in ranked[offset:offset + limit]]
+        out["results"] = [self._result(n, s, how, marks, _matched(parts, docnum.get(n)))
+                          for n, s, how in ranked[offset:offset + limit]]
         return out
 
     # -- parts ------------------------------------------------------------------------
@@ -190,9 +215,13 @@ class EditionSearcher:
         return [n for n in listing if self._inside(n, within)]
 
     def _term(self, parsed: ParsedQuery) -> Any:
-        if not parsed.plain:
+        # A question's words as typed (names and question words left out), without the
+        # words its shape brought in; alternatives do not make a query less plain.
+        clauses = [c for c in parsed.clauses if c.origin != "shape"]
+        if not clauses or not all(c.mode == "should" and c.atoms[0].kind in ("word", "phrase")
+                                  and (len(c.atoms) == 1 or c.origin == "vocabulary") for c in clauses):
             return None
-        words = parsed.term_candidate().split()
+        words = [w for c in clauses for w in c.atoms[0].words]
         candidates = [words]
         if words and words[-1].endswith("s"):
             candidates.append(words[:-1] + [words[-1][:-1]])
@@ -209,7 +238,7 @@ class EditionSearcher:
         """Replace words no rule uses by the nearest word one does; the corrected text."""
         fixes: dict[str, str] = {}
         for clause in parsed.clauses:
-            if clause.mode == "not":
+            if clause.mode == "not" or clause.origin != "typed":
                 continue
             for atom in clause.atoms:
                 for w in atom.words if atom.kind in ("word", "phrase") else ():
@@ -223,32 +252,53 @@ class EditionSearcher:
         for clause in parsed.clauses:
             atoms = []
             for atom in clause.atoms:
-                if any(w in fixes for w in atom.words) and atom.kind in ("word", "phrase"):
+                if (any(w in fixes for w in atom.words) and atom.kind in ("word", "phrase")
+                        and clause.origin == "typed"):
                     atom = replace(atom, words=tuple(fixes.get(w, w) for w in atom.words))
                 atoms.append(atom)
-            clauses.append(Clause(atoms, clause.mode))
-        for atom in sorted((a for c in parsed.clauses for a in c.atoms), key=lambda a: -a.start):
+            clauses.append(replace(clause, atoms=atoms))
+        for atom in sorted((a for c in parsed.clauses if c.origin == "typed" for a in c.atoms),
+                           key=lambda a: -a.start):
             if atom.kind in ("word", "phrase") and any(w in fixes for w in atom.words):
                 piece = WORD.sub(lambda m: _same_case(m.group(), fixes.get(m.group().lower())),
                                  text[atom.start:atom.end])
                 text = text[:atom.start] + piece + text[atom.end:]
         return replace(parsed, clauses=clauses), text
 
-    def _scores(self, parsed: ParsedQuery, missing: list[Atom], within: list[str]) -> Scores:
+    def _scores(self, parsed: ParsedQuery, missing: list[Atom],
+                within: list[str]) -> tuple[Scores, list[tuple[Clause, list[Scores]]]]:
         """BM25F score of every rule the words match, after AND, NOT, the coordination and
-        word-pair bonuses and the section filter."""
+        word-pair bonuses and the section filter; and each clause's scores per alternative
+        (what a result is explained by)."""
         should: list[Scores] = []
         must: list[Scores] = []
         nots: list[Scores] = []
+        weights: list[float] = []
         should_stems: list[str] = []
+        parts: list[tuple[Clause, list[Scores]]] = []
         missing_ids = {id(a) for a in missing}
         for clause in parsed.clauses:
             alternatives = [self._atom_scores(a) for a in clause.atoms
                             if a.kind != "number" or id(a) in missing_ids]
             if not alternatives:
                 continue
-            part = alternatives[0] if len(alternatives) == 1 else union(alternatives)
+            if clause.origin == "typed":
+                part = alternatives[0] if len(alternatives) == 1 else union(alternatives)
+            else:
+                # A concept is found once, by its best word: "respond" or "reaction", not both.
+                part = dict(alternatives[0])
+                for alt in alternatives[1:]:
+                    for d, sc in alt.items():
+                        sc *= clause.alternative_weight
+                        if sc > part.get(d, 0.0):
+                            part[d] = sc
+            if clause.weight != 1.0:
+                part = {d: sc * clause.weight for d, sc in part.items()}
+            if clause.mode != "not":
+                parts.append((clause, alternatives))
             {"should": should, "must": must, "not": nots}[clause.mode].append(part)
+            if clause.mode == "should":
+                weights.append(clause.weight * self._idf(len(part)) if self.ranking.idf_coverage else 1.0)
             if clause.mode == "should" and len(clause.atoms) == 1 and clause.atoms[0].kind == "word":
                 should_stems.append(stem(clause.atoms[0].words[0]))
         r = self.ranking
@@ -263,14 +313,14 @@ class EditionSearcher:
                     if d in total:
                         total[d] += s
         elif should:
-            hits: dict[int, int] = {}
-            for part in should:
+            hits: dict[int, float] = {}
+            for part, weight in zip(should, weights):
                 for d, s in part.items():
                     total[d] = total.get(d, 0.0) + s
-                    hits[d] = hits.get(d, 0) + 1
-            if len(should) > 1 and r.coord:
-                n = len(should)
-                total = {d: s * (hits[d] / n) ** r.coord for d, s in total.items()}
+                    hits[d] = hits.get(d, 0.0) + weight
+            whole = sum(weights)
+            if len(should) > 1 and r.coord and whole > 0:
+                total = {d: s * (hits[d] / whole) ** r.coord for d, s in total.items()}
         for part in nots:
             for d in part:
                 total.pop(d, None)
@@ -288,7 +338,11 @@ class EditionSearcher:
                 close = sum(1 for a, b in pairs if near(tokens, a, b, r.pair_slop))
                 if close:
                     total[d] *= 1 + r.pair_boost * close / len(pairs)
-        return total
+        return total, parts
+
+    def _idf(self, df: int) -> float:
+        """How rare a concept is: log(1 + N / df) over the edition's rules (0 when unmatched)."""
+        return math.log(1 + self.impacts.count / df) if df else 0.0
 
     def _term_scope(self, parsed: ParsedQuery) -> set[int]:
         """Documents inside the rules that define any term named by consecutive query words."""
@@ -353,7 +407,8 @@ class EditionSearcher:
             self._crumbs[number] = crumbs
         return crumbs
 
-    def _result(self, number: str, score: float, how: str, marks: Any) -> dict[str, Any]:
+    def _result(self, number: str, score: float, how: str, marks: Any,
+                matched: list[str] | None = None) -> dict[str, Any]:
         rule = self.rg.edition.rules[number]
         parts = [p for p in (rule.text or rule.title, *rule.examples) if p]
         text = parts[0] if parts else ""
@@ -362,7 +417,37 @@ class EditionSearcher:
         return {"number": number, "title": rule.label,
                 "excerpt": excerpt(text, marks or (lambda w: False)),
                 "score": round(score, 4), "breadcrumbs": self.breadcrumbs(number),
-                "kind": rule.kind, "match": how}
+                "kind": rule.kind, "match": how, "matched": matched or []}
+
+
+def _label(clause: Clause) -> str:
+    """How a concept is named in an explanation."""
+    if clause.label:
+        return clause.label
+    return " ".join(a.text for a in clause.atoms).strip(" ,.?!;:")
+
+
+def _matched(parts: list[tuple[Clause, list[Scores]]], docnum: int | None) -> list[str]:
+    """Why a rule matched: each concept it has, and for a player's word the rules' words
+    that stood in for it ("respond → reaction")."""
+    if docnum is None:
+        return []
+    out = []
+    for clause, alternatives in parts:
+        if clause.origin == "typed":
+            if any(docnum in sc for sc in alternatives):
+                out.append(_label(clause))
+            continue
+        found = [a for a, sc in zip(clause.atoms, alternatives) if docnum in sc]
+        if not found:
+            continue
+        if clause.origin == "vocabulary" and found[0] is not clause.atoms[0]:
+            out.append(f"{_label(clause)} → " + ", ".join(a.text for a in found))
+        elif clause.origin == "shape":
+            out.append(f"{clause.label} → " + ", ".join(a.text for a in found))
+        else:
+            out.append(_label(clause))
+    return out
 
 
 def _same_case(original: str, fixed: str | None) -> str:

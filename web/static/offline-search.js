@@ -478,6 +478,129 @@
     }).join("");
   }
 
+  // -- reading a question (kb/search/understand.py) ----------------------------------
+  var MAX_TERM_WORDS = 4, NAME_MAX_RULES = 2;
+  function origin(c) { return c.origin || "typed"; }
+  function clause(atoms, extra) {
+    return Object.assign({mode: "should", atoms: atoms, weight: 1, origin: "typed", label: "", alternative_weight: 1}, extra || {});
+  }
+  function isUpper(ch) { return !!ch && ch.toUpperCase() === ch && ch.toLowerCase() !== ch; }
+  function lstrip(s, chars) { var a = 0; while (a < s.length && chars.indexOf(s[a]) >= 0) a++; return s.slice(a); }
+  function capitalised(a) {
+    var first = Array.from(lstrip(a.text, "\"'\u201c\u2018("))[0];
+    return isUpper(first) && ["I", "I'm", "I\u2019m"].indexOf(a.text) < 0;
+  }
+  function sentenceStart(text, start) {
+    var before = rstrip(text.slice(0, start), " \"'\u201c\u2018(");
+    return !before || ".?!:]".indexOf(before[before.length - 1]) >= 0;
+  }
+  function joinAtom(text, atoms) {
+    var ws = [];
+    atoms.forEach(function (a) { ws.push.apply(ws, a.words); });
+    var first = atoms[0], last = atoms[atoms.length - 1];
+    return new Atom(ws.length > 1 ? "phrase" : "word", text.slice(first.start, last.end), ws, [], first.start, last.end);
+  }
+  function termAt(atoms, i, terms) {
+    for (var j = Math.min(atoms.length, i + MAX_TERM_WORDS); j > i; j--) {
+      var ws = [];
+      atoms.slice(i, j).forEach(function (a) { ws.push.apply(ws, a.words); });
+      var joined = ws.join(" "), t = terms.get(joined);
+      if (!t && j - i === 1 && ws[ws.length - 1].endsWith("s")) t = terms.get(joined.slice(0, -1));
+      if (t) return [j, t];
+    }
+    return null;
+  }
+  function entryAt(stems, i, vocab) {
+    if (!stems[i].length) return null;
+    for (var e = 0; e < vocab.entries.length; e++) {
+      var entry = vocab.entries[e];
+      if (entry.players[0] !== stems[i][0]) continue;
+      var flat = [], j = i;
+      while (j < stems.length && flat.length < entry.players.length) { flat.push.apply(flat, stems[j]); j++; }
+      if (flat.join(" ") === entry.players.join(" ") && flat.length === entry.players.length) return [entry, j];
+    }
+    return null;
+  }
+  /* understand: the concepts of a plain query (names out, terms weighted, players' words
+     with the rules' words as alternatives, question words dropped, the shape's words). */
+  function understand(parsed, vocab, rulesWith, terms, r) {
+    if (!isPlain(parsed) || parsed.clauses.length < 2) return parsed;
+    var text = parsed.text, atoms = parsed.clauses.map(function (c) { return c.atoms[0]; });
+    var names = [], keep = atoms.map(function () { return true; }), i = 0, k;
+    function nameWord(a) {
+      return a.words.some(function (w) { var s = stem(w); return isAlpha(w) && !!s && rulesWith(s) <= NAME_MAX_RULES; });
+    }
+    while (i < atoms.length) {
+      if (!(capitalised(atoms[i]) && !sentenceStart(text, atoms[i].start))) { i++; continue; }
+      var j = i;
+      while (j + 1 < atoms.length && capitalised(atoms[j + 1]) &&
+             !strip(text.slice(atoms[j].end, atoms[j + 1].start), " ,'\u2019")) j++;
+      if (atoms.slice(i, j + 1).some(nameWord)) {
+        names.push(strip(text.slice(atoms[i].start, atoms[j].end), " ,.?!:;'\u2019\"\u201c\u201d"));
+        for (k = i; k <= j; k++) keep[k] = false;
+      }
+      i = j + 1;
+    }
+    var qw = toSet(vocab.question_words), dropped = [];
+    atoms.forEach(function (a, n) {
+      if (keep[n] && a.kind === "word" && has(qw, a.words[0])) { keep[n] = false; dropped.push(a.text); }
+    });
+    var kept = atoms.filter(function (_, n) { return keep[n]; });
+    if (!kept.length) return parsed;
+    var stems = kept.map(function (a) { return analyse(a.words.join(" ")); });
+    var clauses = [];
+    i = 0;
+    while (i < kept.length) {
+      var found = termAt(kept, i, terms);
+      if (found) {
+        var ta = joinAtom(text, kept.slice(i, found[0]));
+        clauses.push(clause([ta], {weight: r.term_weight, origin: "term",
+                                   label: strip(ta.text, " ,.?!;:") + " (" + (found[1].kind || "term") + ")"}));
+        i = found[0];
+        continue;
+      }
+      var entry = entryAt(stems, i, vocab);
+      if (entry) {
+        var va = joinAtom(text, kept.slice(i, entry[1]));
+        var rules = entry[0].rules.map(function (x) { return new Atom(x.words.length > 1 ? "phrase" : "word", x.text, x.words, [], 0, 0); });
+        clauses.push(clause([va].concat(rules), {origin: "vocabulary", label: strip(va.text, " ,.?!;:"),
+                                                  alternative_weight: r.synonym_weight}));
+        i = entry[1];
+        continue;
+      }
+      clauses.push(clause([kept[i]]));
+      i++;
+    }
+    var body = text.replace(/^\s*\[[^\]]*\]\s*/, ""), shape = null;
+    for (k = 0; k < vocab.shapes.length; k++) {
+      if (new RegExp(vocab.shapes[k].pattern, "i").test(body)) { shape = vocab.shapes[k]; break; }
+    }
+    if (shape && shape.rules.length) {
+      clauses.push(clause(shape.rules.map(function (x) { return new Atom(x.words.length > 1 ? "phrase" : "word", x.text, x.words, [], 0, 0); }),
+                          {weight: r.shape_weight, origin: "shape", label: "'" + shape.name + "'"}));
+    }
+    return Object.assign({}, parsed, {clauses: clauses, dropped: parsed.dropped.concat(dropped), names: names,
+                                      shape: shape ? shape.name : null});
+  }
+  function labelOf(c) {
+    return c.label || strip(c.atoms.map(function (a) { return a.text; }).join(" "), " ,.?!;:");
+  }
+  function matchedOf(parts, d) {
+    if (d === undefined) return [];
+    var out = [];
+    parts.forEach(function (p) {
+      var c = p[0], alts = p[1];
+      if (origin(c) === "typed") { if (alts.some(function (m) { return m.has(d); })) out.push(labelOf(c)); return; }
+      var found = c.atoms.filter(function (_, n) { return alts[n].has(d); });
+      if (!found.length) return;
+      var texts = found.map(function (a) { return a.text; }).join(", ");
+      if (origin(c) === "vocabulary" && found[0] !== c.atoms[0]) out.push(labelOf(c) + " \u2192 " + texts);
+      else if (origin(c) === "shape") out.push(c.label + " \u2192 " + texts);
+      else out.push(labelOf(c));
+    });
+    return out;
+  }
+
   // -- one edition's search (kb/search/searcher.py, kb/search/scoring.py) -------------
   var SPELLED = "zero one two three four five six seven eight nine ten eleven twelve thirteen".split(" ");
   var NUMBER_WORDS = null;
@@ -515,6 +638,7 @@
     this.terms = new Map();
     var self = this;
     data.terms.forEach(function (t) { self.terms.set(t.match, t); });
+    this.vocab = data.vocabulary || {question_words: [], entries: [], shapes: []};
   }
 
   /* Impacts.word: BM25F score of every rule with this stem (a Map doc → score). */
@@ -636,9 +760,16 @@
     if (!(offset >= 0 && offset <= MAX_OFFSET)) throw new SearchError("offset must be between 0 and " + MAX_OFFSET, {offset: offset});
     var self = this;
     var within = this.sectionsOf(parsed.sections.concat((options.sections || []).map(function (s) { return [s, null]; })));
-    var fixed = this.correct(parsed), corrected = fixed[0];
+    if (this.ranking.understand) {
+      parsed = understand(parsed, this.vocab, function (s) { return self.word(s).size; }, this.terms, this.ranking);
+    }
+    var fixed = this.correct(parsed), corrected = fixed[0], understood = null;
+    if (parsed.clauses.some(function (c) { return origin(c) !== "typed"; }) || (parsed.names || []).length || parsed.shape) {
+      understood = {names: parsed.names || [], shape: parsed.shape || null,
+                    concepts: corrected.clauses.filter(function (c) { return c.mode !== "not"; }).map(labelOf)};
+    }
     var out = {query: parsed.text, ruleset: this.ruleset, edition: this.edition, total: 0, offset: offset,
-               limit: limit, did_you_mean: fixed[1], jump: null, term: null, results: []};
+               limit: limit, did_you_mean: fixed[1], jump: null, term: null, understood: understood, results: []};
     var found = [], missing = [];
     numberAtoms(corrected).forEach(function (a) {
       var n = self.find(a.segments);
@@ -657,7 +788,7 @@
     }
     var term = this.ranking.pin_terms ? this.termOf(corrected) : null;
     if (term) out.term = {term: term.name, kind: term.kind, definition: term.definition, defined_by: term.defined_by};
-    var scores = this.scores(corrected, missing, within);
+    var scored = this.scores(corrected, missing, within), scores = scored[0], parts = scored[1];
     var wanted = offset + limit + found.length + (term ? term.defined_by.length : 0);
     var best = largest(Array.from(scores.entries()), wanted);
     var hits = best.map(function (e) { return [self.numbers[e[0]], e[1]]; });
@@ -675,7 +806,9 @@
     hits.forEach(function (h) { if (!seen.has(h[0])) { ranked.push([h[0], h[1], "words"]); seen.add(h[0]); } });
     var marks = this.marks(corrected);
     out.total = scores.size + extra;
-    out.results = ranked.slice(offset, offset + limit).map(function (r) { return self.result(r[0], r[1], r[2], marks); });
+    out.results = ranked.slice(offset, offset + limit).map(function (r) {
+      return self.result(r[0], r[1], r[2], marks, matchedOf(parts, self.docOf.get(r[0])));
+    });
     return out;
   };
 
@@ -698,9 +831,13 @@
   };
 
   Edition.prototype.termOf = function (parsed) {
-    if (!isPlain(parsed)) return null;
+    var cs = parsed.clauses.filter(function (c) { return origin(c) !== "shape"; });
+    if (!cs.length || !cs.every(function (c) {
+      return c.mode === "should" && (c.atoms[0].kind === "word" || c.atoms[0].kind === "phrase") &&
+        (c.atoms.length === 1 || origin(c) === "vocabulary");
+    })) return null;
     var ws = [];
-    allAtoms(parsed).forEach(function (a) { ws.push.apply(ws, a.words); });
+    cs.forEach(function (c) { ws.push.apply(ws, c.atoms[0].words); });
     ws = ws.join(" ").split(/\s+/).filter(Boolean);
     var candidates = [ws];
     if (ws.length && ws[ws.length - 1].endsWith("s")) candidates.push(ws.slice(0, -1).concat([ws[ws.length - 1].slice(0, -1)]));
@@ -724,7 +861,7 @@
   Edition.prototype.correct = function (parsed) {
     var fixes = Object.create(null), any = false, self = this;
     parsed.clauses.forEach(function (c) {
-      if (c.mode === "not") return;
+      if (c.mode === "not" || origin(c) !== "typed") return;
       c.atoms.forEach(function (a) {
         if (a.kind !== "word" && a.kind !== "phrase") return;
         a.words.forEach(function (w) {
@@ -736,16 +873,17 @@
     if (!any) return [parsed, null];
     function touched(a) { return a.words.some(function (w) { return has(fixes, w); }); }
     var clauses = parsed.clauses.map(function (c) {
-      return {mode: c.mode, atoms: c.atoms.map(function (a) {
-        if (touched(a) && (a.kind === "word" || a.kind === "phrase")) {
+      return Object.assign({}, c, {atoms: c.atoms.map(function (a) {
+        if (touched(a) && (a.kind === "word" || a.kind === "phrase") && origin(c) === "typed") {
           var b = new Atom(a.kind, a.text, a.words.map(function (w) { return has(fixes, w) ? fixes[w] : w; }), a.segments, a.start, a.end);
           return b;
         }
         return a;
-      })};
+      })});
     });
-    var text = parsed.text;
-    allAtoms(parsed).slice().sort(function (x, y) { return y.start - x.start; }).forEach(function (a) {
+    var text = parsed.text, typedAtoms = [];
+    parsed.clauses.forEach(function (c) { if (origin(c) === "typed") typedAtoms.push.apply(typedAtoms, c.atoms); });
+    typedAtoms.sort(function (x, y) { return y.start - x.start; }).forEach(function (a) {
       if ((a.kind === "word" || a.kind === "phrase") && touched(a)) {
         var piece = text.slice(a.start, a.end).replace(wordRe(), function (m) {
           var low = m.toLowerCase();
@@ -773,13 +911,28 @@
 
   /* EditionSearcher._scores: BM25F after AND, NOT, coordination, word pairs, sections. */
   Edition.prototype.scores = function (parsed, missing, within) {
-    var should = [], must = [], nots = [], shouldStems = [], self = this, r = this.ranking;
+    var should = [], must = [], nots = [], shouldStems = [], self = this, r = this.ranking, weights = [], parts = [];
+    var count = Math.max(1, this.numbers.length);
     parsed.clauses.forEach(function (c) {
       var alts = c.atoms.filter(function (a) { return a.kind !== "number" || missing.indexOf(a) >= 0; })
         .map(function (a) { return self.atomScores(a); });
       if (!alts.length) return;
-      var part = alts.length === 1 ? alts[0] : union(alts);
+      var part, weight = c.weight === undefined ? 1 : c.weight;
+      if (origin(c) === "typed") part = alts.length === 1 ? alts[0] : union(alts);
+      else {
+        part = new Map(alts[0]);
+        alts.slice(1).forEach(function (alt) {
+          alt.forEach(function (sc, d) { sc *= c.alternative_weight; if (sc > (part.get(d) || 0)) part.set(d, sc); });
+        });
+      }
+      if (weight !== 1) {
+        var scaled = new Map();
+        part.forEach(function (sc, d) { scaled.set(d, sc * weight); });
+        part = scaled;
+      }
+      if (c.mode !== "not") parts.push([c, alts]);
       ({should: should, must: must, not: nots})[c.mode].push(part);
+      if (c.mode === "should") weights.push(r.idf_coverage ? weight * (part.size ? Math.log(1 + count / part.size) : 0) : 1);
       if (c.mode === "should" && c.atoms.length === 1 && c.atoms[0].kind === "word") shouldStems.push(stem(c.atoms[0].words[0]));
     });
     var total = new Map();
@@ -794,13 +947,13 @@
       });
       should.forEach(function (p) { p.forEach(function (s, d) { if (total.has(d)) total.set(d, total.get(d) + s); }); });
     } else if (should.length) {
-      var hits = new Map();
-      should.forEach(function (p) {
-        p.forEach(function (s, d) { total.set(d, (total.get(d) || 0) + s); hits.set(d, (hits.get(d) || 0) + 1); });
+      var hits = new Map(), whole = 0;
+      should.forEach(function (p, n) {
+        p.forEach(function (s, d) { total.set(d, (total.get(d) || 0) + s); hits.set(d, (hits.get(d) || 0) + weights[n]); });
       });
-      if (should.length > 1 && r.coord) {
-        var n = should.length;
-        total.forEach(function (s, d) { total.set(d, s * Math.pow(hits.get(d) / n, r.coord)); });
+      weights.forEach(function (w) { whole += w; });
+      if (should.length > 1 && r.coord && whole > 0) {
+        total.forEach(function (s, d) { total.set(d, s * Math.pow(hits.get(d) / whole, r.coord)); });
       }
     }
     nots.forEach(function (p) { p.forEach(function (_, d) { total.delete(d); }); });
@@ -825,7 +978,7 @@
         if (close) total.set(e[0], total.get(e[0]) * (1 + r.pair_boost * close / pairs.length));
       });
     }
-    return total;
+    return [total, parts];
   };
 
   Edition.prototype.termScope = function (parsed) {
@@ -861,7 +1014,7 @@
     return this.ancestors(number).map(function (a) { return {number: a, title: self.data.labels[self.docOf.get(a)]}; });
   };
 
-  Edition.prototype.result = function (number, score, how, marks) {
+  Edition.prototype.result = function (number, score, how, marks, matched) {
     var d = this.docOf.get(number), parts = this.data.texts[d].filter(Boolean);
     var text = parts.length ? parts[0] : "";
     if (marks && parts.length > 1 && !countMatches(text, marks)) {
@@ -872,7 +1025,7 @@
     return {number: number, title: this.data.labels[d], excerpt: excerpt(text, m),
             excerpt_parts: excerptParts(text, m), score: Math.round(score * 10000) / 10000,
             breadcrumbs: this.breadcrumbs(number), kind: KINDS[this.data.kinds[d]] || "rule",
-            match: how, page: this.data.pages[d]};
+            match: how, matched: matched || [], page: this.data.pages[d]};
   };
 
   /* KnowledgeBase.search: read the query, pick the edition, answer. ``editions`` maps
@@ -886,7 +1039,7 @@
   }
 
   var api = {porter: porter, analyse: analyse, stem: stem, parseNumber: parseNumber, tryParseNumber: tryParseNumber,
-             formatNumber: formatNumber, parseQuery: parseQuery, Edition: Edition, SearchError: SearchError,
+             formatNumber: formatNumber, parseQuery: parseQuery, understand: understand, Edition: Edition, SearchError: SearchError,
              damerau: damerau, excerpt: excerpt, search: search};
   if (typeof module !== "undefined" && module.exports) { module.exports = api; return; }
   root.rulekbOfflineSearch = api;

@@ -1,0 +1,244 @@
+"""Reading a judge's question: names, the game's terms, players' words and question shapes.
+
+A judge types "Can I respond when my opponent plays a unit?" or "Does Abandoned Hall's
+ability trigger if the spell is countered?", not the rules' words. Before ranking, a plain
+query (words and phrases only, no operators: the query language is left as typed) is read
+into *concepts*, each one clause of the ranking:
+
+* **names**: a run of capitalised words inside the sentence with a word no rule uses
+  ("Abandoned Hall", "Vex, Apathetic") is a card or person's name. It is left out of the
+  ranking (it would otherwise be "corrected" into a rule word and dominate), and reported;
+* **terms**: consecutive words naming a defined term or keyword of the edition ("Ambush",
+  "showdown", "state-based actions") make one concept, weighted up;
+* **players' words**: the judges' vocabulary of the ruleset (``vocabulary/<ruleset>.yaml``,
+  each entry with its source) adds the rules' words as alternatives: "respond" is also
+  "reaction" and "priority", "the stack" is "chain" in Riftbound;
+* **question words** (``vocabulary/common.yaml``): "can", "if", "my", "still" … say nothing
+  about which rule answers, and are left out;
+* **shapes**: "who acts next" brings in priority and focus.
+
+The ranking (:mod:`kb.search.searcher`) scores a concept's alternatives as the best of
+them and rewards rules that match the question's rarest concepts together (coverage weighted
+by idf), so a rule with "reaction" and "unit" and "play" outranks one with many common words.
+``web/static/offline-search.js`` mirrors this module (``understand``); the compiled
+vocabulary goes into the offline index (:func:`vocabulary_data`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import yaml
+
+from kb.search.query import Atom, Clause, ParsedQuery
+from kb.search.schema import WORD, analyse, stem
+
+MAX_TERM_WORDS = 4
+# A word in at most this many rules is not the rules' vocabulary: card names turn up in an
+# example or two (Riftbound's examples name cards), game words in many rules.
+NAME_MAX_RULES = 2
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of a judges' vocabulary: the players' phrase (as stems) and the rules' words."""
+
+    players: tuple[str, ...]
+    rules: tuple[Atom, ...]
+    source: str
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A question shape: its name, the pattern that spots it and the rules' words it adds."""
+
+    name: str
+    pattern: str
+    rules: tuple[Atom, ...]
+    source: str
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The judges' vocabulary of one ruleset, compiled for matching on stems."""
+
+    ruleset: str
+    question_words: frozenset[str]
+    entries: tuple[Entry, ...] = ()
+    shapes: tuple[Shape, ...] = ()
+    by_first: dict[str, tuple[Entry, ...]] = field(default_factory=dict)
+
+
+def _atom(text: str) -> Atom:
+    words = tuple(w.lower() for w in WORD.findall(text))
+    return Atom("phrase" if len(words) > 1 else "word", text, words)
+
+
+def _read(name: str) -> dict[str, Any]:
+    path = resources.files("kb.search") / "vocabulary" / f"{name}.yaml"
+    if not path.is_file():
+        return {}
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    if not isinstance(data, dict):
+        raise ValueError(f"kb/search/vocabulary/{name}.yaml: expected a mapping")
+    return data
+
+
+@lru_cache(maxsize=16)
+def vocabulary(ruleset: str) -> Vocabulary:
+    """The compiled vocabulary of a ruleset (only the common question words when it has none)."""
+    common = _read("common")
+    question_words = frozenset(str(common.get("question_words", "")).split())
+    data = _read(ruleset) if re.fullmatch(r"[a-z0-9-]+", ruleset) else {}
+    entries = []
+    for i, raw in enumerate(data.get("entries", [])):
+        rules = tuple(_atom(str(r)) for r in raw.get("rules", []) if analyse(str(r)))
+        if not raw.get("source"):
+            raise ValueError(f"kb/search/vocabulary/{ruleset}.yaml: entry {i + 1} has no source")
+        for phrase in raw.get("players", []):
+            stems = tuple(analyse(str(phrase)))
+            if stems and rules:
+                entries.append(Entry(stems, rules, str(raw["source"])))
+    shapes = tuple(Shape(str(s["name"]), str(s["pattern"]),
+                         tuple(_atom(str(r)) for r in s.get("rules", []) if analyse(str(r))),
+                         str(s.get("source", ""))) for s in data.get("shapes", []))
+    by_first: dict[str, list[Entry]] = {}
+    # Longest phrase first, so "instant speed" wins over "instant".
+    for e in sorted(entries, key=lambda e: -len(e.players)):
+        by_first.setdefault(e.players[0], []).append(e)
+    return Vocabulary(ruleset, question_words, tuple(entries), shapes,
+                      {k: tuple(v) for k, v in by_first.items()})
+
+
+def vocabulary_data(ruleset: str) -> dict[str, Any]:
+    """The compiled vocabulary as JSON for the offline search (stems already computed)."""
+    v = vocabulary(ruleset)
+    def atoms(rules: tuple[Atom, ...]) -> list[dict[str, Any]]:
+        return [{"text": a.text, "words": list(a.words)} for a in rules]
+    return {"question_words": sorted(v.question_words),
+            "entries": [{"players": list(e.players), "rules": atoms(e.rules)}
+                        for e in sorted(v.entries, key=lambda e: -len(e.players))],
+            "shapes": [{"name": s.name, "pattern": s.pattern, "rules": atoms(s.rules)} for s in v.shapes]}
+
+
+def _is_name_word(atom: Atom, rules_with: Callable[[str], int]) -> bool:
+    return any(w.isalpha() and stem(w) and rules_with(stem(w)) <= NAME_MAX_RULES for w in atom.words)
+
+
+def _capitalised(atom: Atom) -> bool:
+    first = atom.text.lstrip("\"'“‘(")[:1]
+    return first.isupper() and atom.text not in ("I", "I'm", "I’m")
+
+
+def _sentence_start(text: str, start: int) -> bool:
+    before = text[:start].rstrip(" \"'“‘(")
+    return not before or before[-1] in ".?!:]"
+
+
+def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str], int],
+               terms: dict[str, str], term_kind: dict[str, str], *, term_weight: float = 1.0,
+               synonym_weight: float = 1.0, shape_weight: float = 1.0) -> ParsedQuery:
+    """The concepts of a plain query (see the module's docstring); any other query as it is.
+
+    ``rules_with(stem)`` is how many rules use a word, ``terms`` maps a term's words (as
+    :class:`~kb.search.searcher.EditionSearcher` keys them) to its key and ``term_kind``
+    that key to "term" or "keyword".
+    """
+    if not parsed.plain or len(parsed.clauses) < 2:
+        return parsed
+    text = parsed.text
+    atoms = [c.atoms[0] for c in parsed.clauses]
+    names: list[str] = []
+    # Names: runs of capitalised words inside a sentence, one of them unknown to the rules.
+    keep = [True] * len(atoms)
+    i = 0
+    while i < len(atoms):
+        if not (_capitalised(atoms[i]) and not _sentence_start(text, atoms[i].start)):
+            i += 1
+            continue
+        j = i
+        while j + 1 < len(atoms) and _capitalised(atoms[j + 1]) and \
+                not text[atoms[j].end:atoms[j + 1].start].strip(" ,'’"):
+            j += 1
+        if any(_is_name_word(a, rules_with) for a in atoms[i:j + 1]):
+            names.append(text[atoms[i].start:atoms[j].end].strip(" ,.?!:;'’\"“”"))
+            for k in range(i, j + 1):
+                keep[k] = False
+        i = j + 1
+    dropped = []
+    for k, a in enumerate(atoms):
+        if keep[k] and a.kind == "word" and a.words[0] in vocab.question_words:
+            keep[k] = False
+            dropped.append(a.text)
+    kept = [a for k, a in enumerate(atoms) if keep[k]]
+    if not kept:  # nothing but names and question words: search them as typed
+        return parsed
+    stems = [tuple(analyse(" ".join(a.words))) for a in kept]
+    clauses: list[Clause] = []
+    i = 0
+    while i < len(kept):
+        found = _term_at(kept, i, terms)
+        if found is not None:
+            j, key = found
+            words = tuple(w for a in kept[i:j] for w in a.words)
+            atom = Atom("phrase" if len(words) > 1 else "word", text[kept[i].start:kept[j - 1].end],
+                        words, start=kept[i].start, end=kept[j - 1].end)
+            clauses.append(Clause([atom], "should", weight=term_weight, origin="term",
+                                  label=f"{atom.text.strip(' ,.?!;:')} ({term_kind.get(key, 'term')})"))
+            i = j
+            continue
+        entry, j = _entry_at(stems, i, vocab)
+        if entry is not None:
+            typed = kept[i:j]
+            words = tuple(w for a in typed for w in a.words)
+            atom = Atom("phrase" if len(words) > 1 else "word", text[typed[0].start:typed[-1].end],
+                        words, start=typed[0].start, end=typed[-1].end)
+            clauses.append(Clause([atom, *entry.rules], "should", origin="vocabulary",
+                                  label=atom.text.strip(" ,.?!;:"),
+                                  alternative_weight=synonym_weight))
+            i = j
+            continue
+        clauses.append(Clause([kept[i]], "should"))
+        i += 1
+    body = re.sub(r"^\s*\[[^\]]*\]\s*", "", text)
+    shape = next((s for s in vocab.shapes if re.search(s.pattern, body, re.IGNORECASE)), None)
+    if shape is not None and shape.rules:
+        clauses.append(Clause(list(shape.rules), "should", weight=shape_weight, origin="shape",
+                              label=f"'{shape.name}'"))
+    out = ParsedQuery(text, clauses, parsed.sections, parsed.ruleset, parsed.edition,
+                      parsed.dropped + dropped)
+    out.names = names
+    out.shape = shape.name if shape else None
+    return out
+
+
+def _term_at(atoms: list[Atom], i: int, terms: dict[str, str]) -> tuple[int, str] | None:
+    """The longest defined term starting at atom ``i``: (end, key)."""
+    for j in range(min(len(atoms), i + MAX_TERM_WORDS), i, -1):
+        words = [w for a in atoms[i:j] for w in a.words]
+        key = terms.get(" ".join(words))
+        if key is None and j - i == 1 and words[-1].endswith("s"):
+            key = terms.get(" ".join(words)[:-1])
+        if key is not None:
+            return j, key
+    return None
+
+
+def _entry_at(stems: list[tuple[str, ...]], i: int, vocab: Vocabulary) -> tuple[Entry | None, int]:
+    """The longest vocabulary entry whose players' phrase starts at atom ``i``: (entry, end)."""
+    if not stems[i]:
+        return None, i
+    for entry in vocab.by_first.get(stems[i][0], ()):
+        flat: list[str] = []
+        j = i
+        while j < len(stems) and len(flat) < len(entry.players):
+            flat.extend(stems[j])
+            j += 1
+        if tuple(flat) == entry.players:
+            return entry, j
+    return None, i
