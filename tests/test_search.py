@@ -266,13 +266,16 @@ def test_unknown_section_is_a_404_with_the_nearest(excerpt_kb: KnowledgeBase) ->
 
 
 def test_not_and_required_words(excerpt_kb: KnowledgeBase) -> None:
-    from kb.search.schema import analyse
+    from kb.search.schema import analyse, model_answers
     rules = excerpt_kb.edition("riftbound").edition.rules
 
-    def words(result: dict) -> set[str]:  # what the index holds for the rule: text, examples, headings
-        rule = rules[result["number"]]
+    answers = model_answers(excerpt_kb.edition("riftbound"))
+
+    def words(result: dict) -> set[str]:  # what the index holds for the rule: text, examples,
+        rule = rules[result["number"]]     # headings, the timing model's summaries
         return set(analyse(" ".join([rule.title, rule.text, *rule.examples,
-                                     *(c["title"] for c in result["breadcrumbs"])])))
+                                     *(c["title"] for c in result["breadcrumbs"]),
+                                     *answers.get(result["number"], [])])))
 
     focus, chain = analyse("focus chain")
     without = excerpt_kb.search("focus -chain", limit=100)["results"]
@@ -459,3 +462,42 @@ def test_memory_indexes_written_at_once_do_not_share_scratch_files() -> None:
     for t in threads:
         t.join()
     assert errors == []
+
+
+# -- reading a judge's question (kb/search/understand.py) -------------------------------------
+def test_card_names_are_left_out_and_reported(excerpt_kb: KnowledgeBase) -> None:
+    data = excerpt_kb.search("Does Abandoned Hall's ability trigger if the spell is countered?")
+    assert data["understood"]["names"] == ["Abandoned Hall's"]
+    assert data["did_you_mean"] is None  # a name is not a typo to correct
+    assert all("Abandoned" not in m and "Hall" not in m for r in data["results"] for m in r["matched"])
+
+
+def test_players_words_bring_in_the_rules_words_and_say_so(excerpt_kb: KnowledgeBase) -> None:
+    data = excerpt_kb.search("can I tap a unit in response")
+    assert "tap" in data["understood"]["concepts"]
+    reasons = [m for r in data["results"] for m in r["matched"]]
+    assert any(m.startswith("tap → exhaust") for m in reasons), reasons
+
+
+def test_question_words_and_shapes(excerpt_kb: KnowledgeBase) -> None:
+    data = excerpt_kb.search("who gets to act next in a showdown")
+    assert data["understood"]["shape"] == "who acts"
+    assert "showdown (term)" in data["understood"]["concepts"]
+    assert "gets" not in data["understood"]["concepts"]
+    top = data["results"][0]
+    assert "showdown (term)" in top["matched"]
+
+
+def test_the_query_language_is_not_reinterpreted(excerpt_kb: KnowledgeBase) -> None:
+    data = excerpt_kb.search("tap AND unit")  # operators: the query language, read as typed
+    assert data["understood"] is None
+    assert not any("exhaust" in m for r in data["results"] for m in r["matched"])
+
+
+def test_vocabulary_entries_name_their_source() -> None:
+    import yaml
+    from importlib import resources
+    for name in ("riftbound", "mtg"):
+        data = yaml.safe_load((resources.files("kb.search") / "vocabulary" / f"{name}.yaml").read_text())
+        assert data["entries"] and all(e.get("source") and e.get("players") and e.get("rules")
+                                       for e in data["entries"] + data["shapes"] if "players" in e)

@@ -47,7 +47,7 @@ class Ranking:
     """The tunable parts of the ranking (chosen by ``bench/search.py``; see RESULTS.md)."""
 
     boosts: dict[str, float] = field(default_factory=lambda: {
-        "title": 2.0, "path": 1.0, "text": 1.0, "examples": 0.3, "terms": 2.0, "answers": 1.0})
+        "title": 2.0, "path": 1.0, "text": 1.0, "examples": 0.3, "terms": 2.0, "answers": 0.5})
     coord: float = 1.0             # score × (share of the words a rule has) ** coord
     pair_boost: float = 0.5        # score × (1 + pair_boost × share of word pairs found close)
     pair_slop: int = 3
