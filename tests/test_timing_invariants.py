@@ -91,6 +91,96 @@ def test_invariants_hold_in_every_decision_sequence(players: int, depth: int, ca
         assert seen["combat-damage"] and seen["focus-passes-after-chain"]
 
 
+# Units arriving at a combat after it opened, leaving it and coming back, units played to
+# battlefields, and a third player's unit kept out of two others' combat: only Action spells,
+# so the tree stays narrow enough to reach every combat to its end.
+ARRIVALS = {
+    "Raider": {"type": "unit", "might": 2, "triggers": [{"on": "attack", "name": "Cry", "effects": [{"draw": 1}]}]},
+    "Scout": {"type": "unit"},
+    "Guard": {"type": "unit", "might": 3},
+    "Sentry": {"type": "unit", "triggers": [{"on": "defend", "name": "Stand", "effects": [{"draw": 1}]}]},
+    "Fall Back": {"type": "spell", "keywords": ["Action"], "effects": [{"move": {"unit": "target", "to": "base"}}]},
+    "Charge": {"type": "spell", "keywords": ["Action"], "effects": [{"move": {"unit": "target", "to": "Temple"}}]},
+    "Call": {"type": "spell", "keywords": ["Action"], "effects": [{"play": {"card": "Yeti", "to": "Hill"}}]},
+    "Yeti": {"type": "unit"},
+    "Snipe": {"type": "spell", "keywords": ["Reaction"], "effects": [{"kill": "Yeti"}]},
+}
+ARRIVAL_CASES = [(2, 12), (3, 10)]
+
+
+def setup_arrivals(players: int) -> tuple[Riftbound, State]:
+    seats = [{"name": "Ann", "hand": ["Fall Back", "Charge", "Call", "Yeti"], "base": ["Raider"]},
+             {"name": "Bo", "hand": ["Charge", "Snipe"], "base": ["Sentry"]},
+             {"name": "Cy", "hand": ["Charge"], "base": ["Scout"]}]
+    return riftbound_io.setup({  # type: ignore[return-value]
+        "players": seats[:players], "cards": ARRIVALS,
+        "battlefields": [{"name": "Temple", "controller": "Bo", "units": {"Bo": ["Guard"]}}, "Hill"]})
+
+
+def arrival_violations(model: Riftbound, node: TraceNode) -> Iterator[str]:
+    """Designations, control and presence after every step, computed from the states alone."""
+    before, after = node.before, node.after
+    for bf in after.battlefields:
+        if len({u.controller for u in after.board if u.location == bf.name}) > 2:
+            yield f"units of three players at {bf.name} (449.2)"
+    c = after.combat
+    sides_set = c is not None and not {"combat-opens", "establish-attacker-defender"} & set(after.tasks)
+    if node.name == "cleanup" and sides_set:
+        assert c is not None
+        for u in after.board:
+            want = ({c.attacker: "attacker", c.defender: "defender"}.get(u.controller)
+                    if u.location == c.battlefield else None)
+            if u.designation != want:
+                yield f"{u.name} has designation {u.designation} after a cleanup, not {want} (323.2)"
+        if before.combat is not None:
+            old, new = set(before.combat.designated), set(c.designated)
+            if not old <= new:
+                yield "a combat forgot which units already gained a designation"
+            fresh = {u for u, _ in new - old}
+            for child in node.children:
+                if child.name == "designation-triggers":
+                    cards = {model.cards[u.card].name for u in after.board if u.name in fresh}
+                    if not any(t.name == child.params["item"] for card in cards
+                               for t in model.cards[card].triggers):
+                        yield f"{child.params['item']} fired again in the same combat (383.4.e.2.a)"
+    quiet = (node.transition.kind != "step" and not after.chain and not after.tasks and not after.in_showdown
+             and after.phase == "main")
+    if quiet:
+        for bf in after.battlefields:
+            owners = {u.controller for u in after.board if u.location == bf.name}
+            if bf.controller is not None and bf.controller not in owners:
+                yield f"{bf.controller} still controls {bf.name} with no units there (323.6)"
+            if owners - {bf.controller}:
+                yield f"units at {bf.name} of a player who does not control it, and no showdown (190.3.a.1)"
+
+
+@pytest.mark.parametrize("players,depth", ARRIVAL_CASES, ids=[f"{p}-players-depth-{d}" for p, d in ARRIVAL_CASES])
+def test_combat_arrivals_keep_designations_and_control(players: int, depth: int, capsys: Any) -> None:
+    model, state = setup_arrivals(players)
+    seen: Counter[str] = Counter()
+    broken: list[str] = []
+
+    def visit(node: TraceNode) -> None:
+        seen[node.name] += 1
+        for v in arrival_violations(model, node):
+            broken.append(f"{v} at {node.label}")
+
+    stats = engine.explore(model, state, depth, visit)
+    with capsys.disabled():
+        print(f"\n  combat arrivals, {players} players, depth {depth}: {stats.states} states visited, "
+              f"{stats.decisions} decisions, {stats.steps} automatic steps, {stats.ends} ended turns; "
+              + ", ".join(f"{n} {seen[n]}" for n in ("designation-gained", "designation-lost",
+                                                     "designation-triggers", "trigger-checked-once",
+                                                     "play-contests", "open-state-cleanup")))
+    assert not broken, broken[:5]
+    assert stats.states > 1000 and stats.max_depth == depth
+    for name in ("designation-gained", "designation-lost", "designation-triggers", "play-contests",
+                 "control-lost", "showdown-begins", "combat-opens"):
+        assert seen[name], f"the exploration never reached {name}"
+    if players == 2:
+        assert seen["trigger-checked-once"] and seen["open-state-cleanup"]
+
+
 class OldestFirst(Riftbound):
     """A deliberately wrong model: it resolves the oldest finalized item."""
 

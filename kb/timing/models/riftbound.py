@@ -48,6 +48,7 @@ CITATIONS: dict[str, Rules] = {
     "play-from-facedown": ("811.1.c.3", "811.6", "811.1.d.1", "421.3"),
     "ambush-permission": ("822.1.b", "822.1.c"),
     "move-contests": ("190.3.a", "190.3.a.1", "450"),
+    "play-contests": ("190.3.a.1", "190.3.a", "323.8"),
     "pass-step-resolve": ("339.1",),
     "pass-step-continue": ("339.2", "312.2.d"),
     "focus-passes": ("347.2.b", "313.2", "312.2.b"),
@@ -66,6 +67,8 @@ CITATIONS: dict[str, Rules] = {
     "add-resolves": ("429.2.a", "429.2.b"),
     "completes-play": ("350.1", "351.2", "419.4.a"),
     "open-state": ("340.2", "309.2", "331.2", "310.1", "310.3"),
+    "open-state-cleanup": ("319.1", "323.6", "190.4.c"),
+    "status-cleanup": ("319.7", "323.12", "323.13"),
     "focus-passes-after-chain": ("340.2.a", "346", "347.1.b"),
     "focus-stays": ("346.1",),
     "back-to-finalize": ("340.3", "354.3", "401.2"),
@@ -80,6 +83,8 @@ CITATIONS: dict[str, Rules] = {
     "no-eligible-card": ("419.3.c",),
     "kill": ("428.1", "428.2", "321.1"),
     "move-unit": ("420.1", "446.1", "446.3.c", "449", "321.1"),
+    "recalled-instead": ("447.2.c", "449.2", "455", "456.1"),
+    "played-to-base-instead": ("462.2.a", "462.2", "462.2.b"),
     "add-resources": ("429.1",),
     "instruction-skipped": ("359.3.e.6", "359.3.e.7", "359.3.e.10"),
     "legion-active": ("812.1.b.1", "812.1.c"),
@@ -91,6 +96,10 @@ CITATIONS: dict[str, Rules] = {
     # -- tasks: cleanups, showdowns and combat ---------------------------------------------
     "cleanup": ("333", "333.1", "319", "320", "323"),
     "control-lost": ("323.6", "190.4.c"),
+    "designation-gained": ("323.2", "323.2.a", "323.2.b", "464.2.c.3.a"),
+    "designation-lost": ("323.2.c",),
+    "designation-triggers": ("383.4.e.2", "383.4.f.2", "383.4.e", "383.4.f"),
+    "trigger-checked-once": ("383.4.e.2.a", "383.4.f.2.a"),
     "showdown-begins": ("323.12", "344", "345", "316.8.b"),
     "combat-begins": ("323.13", "460", "316.7.a", "461.1"),
     "becomes-combat-showdown": ("323.14", "460.1", "344.1", "316.8.b.1.a"),
@@ -129,7 +138,8 @@ CITATIONS: dict[str, Rules] = {
     "check.ability-timing": ("381", "145.2", "806.1.c.2", "813.1.c.2"),
     "check.move-timing": ("144.1.a", "144.1.b", "144.1.c", "446.3.c"),
     "check.unit-ready": ("144.2",),
-    "check.move-destination": ("144.4", "144.4.a.1", "449.2"),
+    "check.move-destination": ("144.4", "144.4.a.1", "449.2", "447.2.a", "462.1"),
+    "check.move-outcome": ("358.3", "358.5", "449.2", "447.2.a", "462.1"),
     "check.hide-timing": ("811.1.b", "421.2.a"),
     "check.hide-battlefield": ("421.1", "811.1.b"),
     "check.trigger-controller": ("383.3.a", "190.6.a"),
@@ -141,6 +151,7 @@ CITATIONS: dict[str, Rules] = {
     "invariant.newest-resolves": ("340.1",),
     "invariant.no-action-on-chain": ("309.1.a",),
     "invariant.single-pass": ("347.2.a",),
+    "invariant.designation-once": ("383.4.e.2.a", "383.4.f.2.a"),
     # -- why a state cannot occur ---------------------------------------------------------
     "state.one-priority": ("312",),
     "state.focus-neutral": ("313.5",),
@@ -278,6 +289,9 @@ class Combat:
     step: str = "showdown"  # showdown | damage | resolution
     new_showdown: bool = True
     result: str | None = None
+    # (unit, designation) pairs whose attack or defend trigger condition was checked this
+    # combat: such triggers are checked once per combat (383.4.e.2.a, 383.4.f.2.a).
+    designated: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -341,6 +355,11 @@ class State:
 
     def battlefield(self, name: str) -> Battlefield | None:
         return next((b for b in self.battlefields if b.name == name), None)
+
+    @property
+    def sides_established(self) -> bool:
+        """A combat is in progress whose Attacker and Defender are established (464.2.c)."""
+        return self.combat is not None and not {"combat-opens", "establish-attacker-defender"} & set(self.tasks)
 
     def ready_task(self) -> str | None:
         """The outstanding task to handle now (tasks go first: HOT FEPR, 334)."""
@@ -406,6 +425,34 @@ class Riftbound(Model):
                 return "item" if e[0] == "counter" else "unit"
         return None
 
+    def invalid_destination(self, s: State, player: str, to: str) -> bool:
+        """No unit of ``player`` may move to ``to``: units of two other players are there (449.2),
+        or, with more than two players, a combat is staged or in progress there between two
+        others (447.2.a, 462.1)."""
+        if to == "base":
+            return False
+        others = {u.controller for u in s.units_at(to)} - {player}
+        if len(others) >= 2:
+            return True
+        return len(s.players) > 2 and self.combat_without(s, player, to)
+
+    def combat_without(self, s: State, player: str, at: str) -> bool:
+        """A combat is staged or in progress at ``at`` and ``player`` is not one of its two."""
+        if s.combat is not None and s.combat.battlefield == at:
+            return player not in (s.combat.attacker, s.combat.defender)
+        owners = {u.controller for u in s.units_at(at)}
+        return len(owners) >= 2 and player not in owners
+
+    def _moves_ok(self, s: State, effects: Iterable[Effect], target: str | None) -> bool:
+        """Playing this would not move a unit where it cannot be (358.3): checked as it is played."""
+        for e in effects:
+            if e[0] != "move":
+                continue
+            u = s.permanent((target if e[1] == "target" else e[1]) or "")
+            if u is not None and e[2] != u.location and self.invalid_destination(s, u.controller, e[2]):
+                return False
+        return True
+
     def _targets_ok(self, state: State, effects: Iterable[Effect], target: str | None,
                     self_id: int | None = None) -> bool:
         """Valid choices exist for every target (355.8): items on the chain, units on board."""
@@ -460,6 +507,12 @@ class Riftbound(Model):
 
         def targets(s: State, p: Params) -> bool:
             return self._targets_ok(s, self.cards[p["card"]].effects, p.get("target"))
+
+        def move_outcome(s: State, p: Params) -> bool:
+            if "card" in p:
+                return self._moves_ok(s, self.cards[p["card"]].effects, p.get("target"))
+            a = ability(s, p)
+            return a is None or self._moves_ok(s, a.effects, None)
 
         def location(s: State, p: Params) -> bool:
             card = self.cards[p["card"]]
@@ -518,8 +571,7 @@ class Riftbound(Model):
                 return u.location != "base"
             if u.location != "base" or s.battlefield(to) is None:
                 return False
-            others = {x.controller for x in s.units_at(to)} - {p["player"]}
-            return len(others) < 2
+            return not self.invalid_destination(s, p["player"], to)
 
         def hide_timing(s: State, p: Params) -> bool:
             return not s.chain and p["player"] == s.turn_player
@@ -555,6 +607,8 @@ class Riftbound(Model):
             mk("facedown-ready", "a card hidden this turn can be played from facedown only from the next turn",
                facedown_ready),
             mk("targets", "valid choices must exist for every target", targets),
+            mk("move-outcome", "its move would put a unit where it cannot be: a battlefield with two other "
+               "players' units, or another two players' combat", move_outcome),
             mk("location", "not a valid location to play that unit", location),
             mk("ability-on-board", "no permanent of that player on the board has that ability",
                ability_on_board),
@@ -583,8 +637,9 @@ class Riftbound(Model):
 
         play_pre = ("has-priority", "not-mid-procedure", "own-turn-neutral-open", "in-hand",
                     "facedown-ready", "closed-state-needs-reaction", "showdown-needs-action", "focus",
-                    "location", "targets")
-        act_pre = ("has-priority", "not-mid-procedure", "ability-on-board", "ability-timing", "ability-focus")
+                    "location", "targets", "move-outcome")
+        act_pre = ("has-priority", "not-mid-procedure", "ability-on-board", "ability-timing", "ability-focus",
+                   "move-outcome")
         move_pre = ("has-priority", "not-mid-procedure", "move-timing", "unit-ready", "move-destination")
         hide_pre = ("has-priority", "not-mid-procedure", "hide-timing", "in-hand", "hide-battlefield")
         pass_pre = ("has-priority", "not-mid-procedure")
@@ -622,6 +677,8 @@ class Riftbound(Model):
             T("ambush-permission", step, "Ambush: played to a battlefield with Reaction",
               "{item} is played with Ambush to {at}"),
             T("move-contests", step, "the unit contests the battlefield", "{player} contests {at}"),
+            T("play-contests", step, "a unit played to a battlefield its controller does not control contests it",
+              "{player} contests {at}"),
             T("pass-step-resolve", step, "all players passed in sequence: resolve",
               "all players passed in sequence"),
             T("pass-step-continue", step, "priority passes to the next player", "{player} gains priority"),
@@ -652,6 +709,10 @@ class Riftbound(Model):
               "priority stays with {player}"),
             T("completes-play", step, "the card is played", "{player} has played {item}"),
             T("open-state", step, "the chain is empty: open state", "the chain is empty"),
+            T("open-state-cleanup", step, "the turn became open: a cleanup is outstanding",
+              "the turn is open again: a cleanup follows"),
+            T("status-cleanup", step, "the showdown or combat ended, changing statuses: a cleanup is outstanding",
+              "statuses changed: a cleanup follows"),
             T("focus-passes-after-chain", step, "the chain closed: focus passes",
               "focus passes to {player}"),
             T("focus-stays", step, "a chain opened by a trigger or Add ability: focus does not pass",
@@ -675,6 +736,10 @@ class Riftbound(Model):
               "{player} has no {item} to play"),
             T("kill", step, "kill a unit", "{unit} is killed"),
             T("move-unit", step, "move a unit", "{unit} moves to {to}"),
+            T("recalled-instead", step, "a unit that cannot move to its destination is recalled instead",
+              "{unit} cannot move to {to} (two other players' units are there): it is recalled to base"),
+            T("played-to-base-instead", step, "a unit cannot be played to another two players' combat: "
+              "it is played to its controller's base", "{item} cannot be played to {to}: it is played to base"),
             T("add-resources", step, "add resources", "{player} adds resources"),
             T("instruction-skipped", step, "an instruction that cannot be followed is ignored",
               "{instruction} cannot be followed: ignored"),
@@ -691,6 +756,14 @@ class Riftbound(Model):
             T("cleanup", "automatic", "a cleanup", "cleanup", (), self._task_bindings("cleanup"), self._cleanup),
             T("control-lost", step, "a player loses control of an empty battlefield",
               "{player} loses control of {at}"),
+            T("designation-gained", step, "a unit at the combat's battlefield gains its controller's designation",
+              "{unit} gains the {designation} designation"),
+            T("designation-lost", step, "a unit away from the combat's battlefield loses its designation",
+              "{unit} loses the {designation} designation"),
+            T("designation-triggers", step, "an attack or defend trigger fires as its unit gains the designation",
+              "{item} triggers ({on})"),
+            T("trigger-checked-once", step, "attack and defend triggers are checked once per combat",
+              "{unit} already gained the {designation} designation this combat: its triggers do not fire again"),
             T("showdown-begins", step, "a showdown begins", "a showdown begins at {at}; {player} gains focus"),
             T("combat-begins", step, "combat begins", "combat begins at {at}"),
             T("becomes-combat-showdown", step, "the showdown becomes a combat showdown",
@@ -761,6 +834,19 @@ class Riftbound(Model):
                 return True
             return n.before.showdown is not None and n.before.showdown.passes >= len(n.before.players) >= 2
 
+        def designation_once(n: TraceNode) -> bool:
+            # Only designations new to this combat may fire attack or defend triggers in a cleanup.
+            if n.name != "cleanup" or n.before.combat is None or n.after.combat is None:
+                return True
+            old, new = set(n.before.combat.designated), set(n.after.combat.designated)
+            if not old <= new or any(u.designation and (u.name, u.designation) not in new for u in n.after.board):
+                return False
+            allowed = 0
+            for unit, d in new - old:
+                u = n.after.permanent(unit)
+                allowed += len(self._triggers_of(u.card if u else None, "attack" if d == "attacker" else "defend"))
+            return sum(1 for c in n.children if c.name == "designation-triggers") <= allowed
+
         def inv(name: str, summary: str, holds: Any) -> Invariant:
             return Invariant(name, cite("invariant." + name), summary, holds)
 
@@ -772,6 +858,8 @@ class Riftbound(Model):
             inv("no-action-on-chain", "a card without Reaction is never played while a chain exists",
                 no_action_on_chain),
             inv("single-pass", "a single pass never ends a showdown", single_pass),
+            inv("designation-once", "a unit's attack or defend triggers fire at most once per combat",
+                designation_once),
         )
 
     # -- bindings ----------------------------------------------------------------------------
@@ -1076,6 +1164,11 @@ class Riftbound(Model):
         s = replace(s, board=s.board + (perm,))
         t.note("enters-board", s, {"item": item.name, "at": location})
         if location != "base":
+            bf = s.battlefield(location)
+            if bf is not None and bf.controller != item.controller and bf.contested_by is None:
+                s = replace(s, battlefields=tuple(replace(b, contested_by=item.controller) if b.name == location
+                                                  else b for b in s.battlefields))
+                t.note("play-contests", s, {"player": item.controller, "at": location})
             s = replace(s, tasks=s.tasks + ("cleanup",))
         s = self._completes_play(s, t, item, card)
         return self._continue(s, t, add=False)
@@ -1189,6 +1282,9 @@ class Riftbound(Model):
                 rest = list(hand)
                 rest.remove(name)
                 s = replace(s, hands=_set_hand(s, who, tuple(rest)))
+            if card.type == "unit" and to not in (None, "base") and self.combat_without(s, who, to):
+                t.note("played-to-base-instead", s, {"item": name, "to": to})
+                to = "base"
             s, new = self._new_item(s, name=name, controller=who, kind=card.type, card=name,
                                     effects=card.effects, origin="effect",
                                     to=to or ("base" if card.type == "unit" else None))
@@ -1210,8 +1306,16 @@ class Riftbound(Model):
                 if to != "base" and s.battlefield(to) is None or to == u.location:
                     t.note("instruction-skipped", s, {"instruction": f"move {name} to {to}"})
                     return s
-                s = self._relocate(s, t, u, to)
-                t.note("move-unit", s, {"unit": u.name, "to": to})
+                if self.invalid_destination(s, u.controller, to):
+                    if u.location == "base":
+                        t.note("instruction-skipped", s, {"instruction": f"move {name} to {to}"})
+                        return s
+                    s = replace(s, board=tuple(replace(x, location="base") if x.name == u.name else x
+                                               for x in s.board))
+                    t.note("recalled-instead", s, {"unit": u.name, "to": to})
+                else:
+                    s = self._relocate(s, t, u, to)
+                    t.note("move-unit", s, {"unit": u.name, "to": to})
             return replace(s, tasks=s.tasks + ("cleanup",) if "cleanup" not in s.tasks else s.tasks)
         raise ValueError(f"unknown instruction {kind!r}")
 
@@ -1232,9 +1336,7 @@ class Riftbound(Model):
                     t.note("focus-stays", s, {"player": s.focus})
             else:
                 s = replace(s, priority=None)
-            if self._staged(s) and "cleanup" not in s.tasks:
-                s = replace(s, tasks=s.tasks + ("cleanup",))
-            return s
+            return self._cleanup_if_due(s, t, "open-state-cleanup")
         if s.pending:
             t.note("finalize-next" if finalizing else "back-to-finalize", s)
             return s
@@ -1250,6 +1352,21 @@ class Riftbound(Model):
         return replace(s, priority=p["player"])
 
     # -- cleanups, showdowns and combat ------------------------------------------------------
+    def _cleanup_if_due(self, s: State, t: Trace, step: str) -> State:
+        """Make a cleanup outstanding (319.1, 319.7) when it would change something."""
+        if "cleanup" in s.tasks or not self._cleanup_changes(s):
+            return s
+        s = replace(s, tasks=s.tasks + ("cleanup",))
+        t.note(step, s)
+        return s
+
+    def _cleanup_changes(self, s: State) -> bool:
+        """Whether a cleanup now would change anything (319.1 makes one outstanding each time the
+        turn opens; one that changes nothing is not shown)."""
+        probe = replace(s, tasks=("cleanup",) + s.tasks)
+        node = TraceNode(self.transitions["cleanup"], {}, probe, probe)
+        return self._cleanup(probe, {}, Trace(self, node)) != s
+
     def _staged(self, s: State) -> bool:
         """A cleanup now would begin a showdown or combat (323.12–323.14)."""
         for bf in s.battlefields:
@@ -1274,6 +1391,8 @@ class Riftbound(Model):
 
     def _cleanup(self, s: State, p: Params, t: Trace) -> State:
         s = replace(s, tasks=s.tasks[1:])
+        if s.sides_established:
+            s = self._designate(s, t)
         open_state = not s.chain
         if open_state:
             for bf in s.battlefields:
@@ -1311,6 +1430,41 @@ class Riftbound(Model):
                 t.note("becomes-combat-showdown", s, {"at": bf.name})
         return s
 
+    def _designate(self, s: State, t: Trace) -> State:
+        """Cleanup step 2 (323.2): units present at the combat's battlefield take their controller's
+        designation, units elsewhere lose theirs; a unit gaining one for the first time this
+        combat puts its attack or defend triggers on the chain (383.4.e.2, 383.4.f.2)."""
+        c = s.combat
+        assert c is not None
+        sides = {c.attacker: "attacker", c.defender: "defender"}
+        board, gained, lost = [], [], []
+        for u in s.board:
+            want = sides.get(u.controller) if u.location == c.battlefield else None
+            if want != u.designation:
+                if u.designation is not None:
+                    lost.append((u, u.designation))
+                if want is not None:
+                    gained.append((u, want))
+                u = replace(u, designation=want)
+            board.append(u)
+        if not gained and not lost:
+            return s
+        s = replace(s, board=tuple(board))
+        for u, d in lost:
+            t.note("designation-lost", s, {"unit": u.name, "designation": d})
+        fired: list[tuple[str, Trigger, str]] = []
+        designated = c.designated
+        for u, d in gained:
+            t.note("designation-gained", s, {"unit": u.name, "designation": d})
+            if (u.name, d) in designated:
+                t.note("trigger-checked-once", s, {"unit": u.name, "designation": d})
+                continue
+            designated += ((u.name, d),)
+            event = "attack" if d == "attacker" else "defend"
+            fired += [(u.controller, tr, u.card) for tr in self._triggers_of(u.card, event)]
+        s = replace(s, combat=replace(c, designated=designated))
+        return self._fire(s, t, fired, "designation-triggers")
+
     def _ongoing_at(self, s: State, at: str) -> bool:
         return (s.showdown is not None and s.showdown.battlefield == at) or (
             s.combat is not None and s.combat.battlefield == at)
@@ -1338,7 +1492,8 @@ class Riftbound(Model):
         board = tuple(replace(u, designation="attacker" if u.controller == c.attacker else "defender")
                       if u.location == c.battlefield and u.controller in (c.attacker, c.defender) else u
                       for u in s.board)
-        return replace(s, board=board, tasks=s.tasks[1:])
+        designated = tuple((u.name, u.designation) for u in board if u.designation is not None)
+        return replace(s, board=board, tasks=s.tasks[1:], combat=replace(c, designated=designated))
 
     def _attacker_focus(self, s: State, p: Params, t: Trace) -> State:
         assert s.combat is not None
@@ -1391,7 +1546,7 @@ class Riftbound(Model):
         s = replace(s, battlefields=tuple(replace(b, contested_by=None) if b.name == at else b
                                           for b in s.battlefields))
         t.note("showdown-ends", s, {"at": at})
-        return s
+        return self._cleanup_if_due(s, t, "status-cleanup")
 
     def _take_control(self, s: State, t: Trace, at: str, owner: str, step: str) -> State:
         s = replace(s, battlefields=tuple(replace(b, controller=owner) if b.name == at else b
@@ -1487,7 +1642,8 @@ class Riftbound(Model):
 
     def _combat_ends(self, s: State, p: Params, t: Trace) -> State:
         board = tuple(replace(u, designation=None) for u in s.board)
-        return replace(s, tasks=s.tasks[1:], combat=None, board=board, priority=None)
+        s = replace(s, tasks=s.tasks[1:], combat=None, board=board, priority=None)
+        return self._cleanup_if_due(s, t, "status-cleanup")
 
     # -- validity ----------------------------------------------------------------------------
     def validate(self, s: State) -> list[Violation]:

@@ -47,7 +47,7 @@ from kb.timing.models.riftbound import (CARD_TYPES, KEYWORDS, TRIGGER_EVENTS, Ab
 INSTRUCTIONS = ("draw", "counter", "kill", "move", "create", "play", "add")
 TURN_STATES = ("neutral-open", "neutral-closed", "showdown-open", "showdown-closed")
 EXPECT_KEYS = ("priority", "focus", "state", "chain", "resolved", "showdown", "combat", "decider",
-               "legion", "played", "drawn", "control", "trash", "board", "tasks")
+               "legion", "played", "drawn", "control", "trash", "board", "tasks", "designations", "scored")
 
 
 # -- small validators ----------------------------------------------------------------------
@@ -334,7 +334,8 @@ def state_json(model: Riftbound, s: State) -> dict[str, Any]:
             "battlefield": s.showdown.battlefield, "combat": s.showdown.combat, "passes": s.showdown.passes},
         "combat": None if s.combat is None else {
             "battlefield": s.combat.battlefield, "attacker": s.combat.attacker, "defender": s.combat.defender,
-            "step": s.combat.step, "new_showdown": s.combat.new_showdown, "result": s.combat.result},
+            "step": s.combat.step, "new_showdown": s.combat.new_showdown, "result": s.combat.result,
+            "designated": [{"unit": u, "designation": d} for u, d in s.combat.designated]},
         "opened_by": s.opened_by,
         "tasks": list(s.tasks),
         "board": [{"name": u.name, "card": u.card, "controller": u.controller, "location": u.location,
@@ -446,14 +447,19 @@ def state_from_json(data: Any) -> tuple[Riftbound, State, list[Violation]]:
     combat = None
     if data.get("combat") is not None:
         cb = _map(data["combat"], "combat")
-        _only(cb, ("battlefield", "attacker", "defender", "step", "new_showdown", "result"), "combat")
+        _only(cb, ("battlefield", "attacker", "defender", "step", "new_showdown", "result", "designated"), "combat")
         combat = Combat(_str(cb.get("battlefield", showdown.battlefield if showdown else "the battlefield"),
                              "combat.battlefield"),
                         player(cb.get("attacker"), "combat.attacker", False),  # type: ignore[arg-type]
                         player(cb.get("defender"), "combat.defender", False),  # type: ignore[arg-type]
                         _choice(cb.get("step", "showdown"), ("showdown", "damage", "resolution"), "combat.step"),
                         _flag(cb.get("new_showdown", True), "combat.new_showdown"),
-                        _opt_str(cb.get("result"), "combat.result"))
+                        _opt_str(cb.get("result"), "combat.result"),
+                        tuple((_str(d.get("unit"), f"combat.designated[{i}].unit"),
+                               _choice(d.get("designation"), ("attacker", "defender"),
+                                       f"combat.designated[{i}].designation"))
+                              for i, d in enumerate(_records(cb.get("designated"), "combat.designated",
+                                                             ("unit", "designation")))))
     if turn_state is not None:
         showdown_state = turn_state.startswith("showdown")
         if showdown_state and showdown is None and combat is None:
@@ -623,4 +629,8 @@ def observe(model: Riftbound, s: State, key: str) -> Any:
         return {u.name: u.location for u in s.board}
     if key == "tasks":
         return list(s.tasks)
+    if key == "designations":
+        return {u.name: u.designation for u in s.board}
+    if key == "scored":
+        return [{"player": p, "at": at} for p, at in s.scored]
     raise KeyError(key)
