@@ -43,6 +43,8 @@ def search_cmd(ctx: click.Context, query: str, ruleset: str | None, edition: str
     click.echo(click.style(head, dim=True))
     if data["did_you_mean"]:
         click.echo(f"did you mean: {data['did_you_mean']}")
+    if data.get("understood") and data["understood"]["names"]:
+        click.echo(click.style("left out as names: " + ", ".join(data["understood"]["names"]), dim=True))
     if data["term"]:
         t = data["term"]
         click.echo(click.style(t["term"], bold=True) + f" ({t['kind']}, defined in "
@@ -51,6 +53,8 @@ def search_cmd(ctx: click.Context, query: str, ruleset: str | None, edition: str
         crumbs = " › ".join(c["number"] + " " + c["title"] for c in r["breadcrumbs"])
         click.echo(click.style(r["number"], bold=True) + "  " + click.style(crumbs, dim=True))
         click.echo("    " + _terminal(r["excerpt"]))
+        if r.get("matched"):
+            click.echo(click.style("    matched: " + ", ".join(r["matched"]), dim=True))
     shown = data["offset"] + len(data["results"])
     if shown < data["total"]:
         click.echo(click.style(f"… {data['total'] - shown} more (--offset {shown})", dim=True))

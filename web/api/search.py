@@ -30,6 +30,11 @@ SCHEMAS["Search"] = obj({
     "jump": nullable({"type": "string", "description": "The rule a query of one number names."}),
     "term": nullable(obj({"term": STR, "kind": STR, "definition": STR, "defined_by": array(STR)},
                          description="The defined term the words name (its rules come first).")),
+    "understood": nullable(obj({
+        "names": array(STR), "shape": nullable(STR), "concepts": array(STR)},
+        description="How a question was read: names left out (not words of the rules), its "
+                    "shape (\"who acts\"), and the concepts ranked (terms, players' words with "
+                    "the rules' words, the shape's words). Null for a query in the query language.")),
     "results": array(obj({
         "number": STR, "title": STR,
         "excerpt": {"type": "string", "description": "HTML: the text around the first match, "
@@ -39,6 +44,8 @@ SCHEMAS["Search"] = obj({
         "kind": {"enum": ["chapter", "section", "rule"]},
         "match": {"enum": ["number", "term", "words"],
                   "description": "Why it is here: a number typed, a term's defining rule, or words."},
+        "matched": array(STR, description="The concepts of the query this rule has, e.g. "
+                                          "'Ambush (keyword)', 'respond → reaction'."),
     })),
 })
 
