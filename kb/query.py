@@ -70,10 +70,18 @@ class KnowledgeBase:
         # building one value may ask for another without deadlocking.
         with self._lock:
             key_lock = self._key_locks.setdefault(key, threading.RLock())
-        with key_lock:
-            if key not in self._cache:
-                self._cache[key] = make()
-            return self._cache[key]
+        try:
+            with key_lock:
+                if key not in self._cache:
+                    self._cache[key] = make()
+                return self._cache[key]
+        finally:
+            # The lock only serialises the first make of a key; once it is kept (or make
+            # failed) it goes, so a miss (an unknown name, a failed lookup) keeps nothing.
+            # A thread still waiting on it finds the value, or makes it again itself.
+            with self._lock:
+                if self._key_locks.get(key) is key_lock:
+                    del self._key_locks[key]
 
     def warm(self) -> None:
         """Build what the first requests would otherwise wait for: the mappings between

@@ -332,9 +332,11 @@ def test_api_page_lists_every_operation(api: CheckedClient) -> None:
             assert ep.path in html, ep.path
             for example in ep.examples:
                 assert escape(example, quote=False) in html
-    # Nothing from other hosts: the only absolute URLs are this server's, in curl examples.
-    assert "http://" not in html.replace("http://localhost/api/", "")
-    assert "https://" not in html and "<script" not in html and "<link" not in html
+    # Nothing from other hosts: the only absolute URLs are the curl examples' placeholder
+    # (no public URL is configured), the only link the page's own stylesheet.
+    assert "http://" not in html.replace("http://127.0.0.1:8000/api/", "")
+    assert "https://" not in html and "<script" not in html
+    assert html.count("<link") == 1 and '<link rel="stylesheet" href="/static/api.css">' in html
     assert "`" not in html, "descriptions are rendered, not shown as Markdown"
 
 
@@ -362,8 +364,9 @@ POST_CASES: list[tuple[str, int, str, str, str, Any]] = [
     (LOOKUP, 200, '{"text": "See rule 337.1a."}', JSON, "citations.0.number", "337.1.a"),
     (LOOKUP, 200, '{"text": "See rule 337.1a.", "base_url": ""}', JSON,
      "citations.0.url", "/riftbound/1.4/337.1.a"),
+    # Without a base_url or a configured public URL, links are relative: never the Host header.
     (LOOKUP, 200, '{"text": "See rule 337.1a."}', JSON, "citations.0.url",
-     "http://localhost/riftbound/1.4/337.1.a"),
+     "/riftbound/1.4/337.1.a"),
     (LOOKUP, 200, '{"text": "rule 337.9", "ruleset": "riftbound"}', JSON,
      "citations.0.status", "not_found"),
     (LOOKUP, 200, '{"text": "no citations here"}', JSON, "summary.total", 0),

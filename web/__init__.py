@@ -5,6 +5,13 @@ the app serves a data directory, ``rulekb build``/``rulekb import`` swap in a ne
 without a restart (:class:`kb.live.LiveKnowledgeBase`); each request keeps the one it
 started with. Run it in development with ``flask --app web run`` (Flask finds
 ``create_app``); ``rulekb serve`` runs it on waitress.
+
+Every answer, HTML or JSON, carries the same hardening headers (:func:`harden`): a
+Content-Security-Policy allowing this site's own scripts and styles only, ``nosniff`` (error
+messages echo input) and a same-origin Referrer-Policy. Absolute links (citations without a
+``base_url``, the API page's examples) start with the configured public URL
+(``RULEKB_PUBLIC_URL``), never with the request's ``Host`` header; without one they are
+relative to the site's root.
 """
 
 from __future__ import annotations
@@ -13,8 +20,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, g, has_request_context
+from flask import Flask, Response, current_app, g, has_request_context
 
+from kb.errors import QueryError
 from kb.limits import REQUEST_BYTES
 from kb.live import LiveKnowledgeBase
 from kb.query import KnowledgeBase
@@ -26,15 +34,20 @@ def create_app(home: Path | None = None, kb: KnowledgeBase | None = None,
     """Build the app for the knowledge base in ``home`` (or an already loaded ``kb``).
 
     ``config`` may set ``RULEKB_RELOAD_INTERVAL`` (seconds between checks for a new build,
-    default 1) and ``RULEKB_API_HELLO`` (a bare ``/api/_hello`` view for the bench; also
-    turned on by the environment variable of the same name).
+    default 1), ``RULEKB_PUBLIC_URL`` (the ``http(s)://`` address readers reach the site
+    at, which absolute links start with; default: the environment variable of the same
+    name, else links are relative) and ``RULEKB_API_HELLO`` (a bare ``/api/_hello`` view
+    for the bench; also turned on by the environment variable of the same name).
     """
     app = Flask(__name__)
     app.config.update(RULEKB_HOME=home or default_home(), MAX_CONTENT_LENGTH=REQUEST_BYTES.value,
                       RULEKB_RELOAD_INTERVAL=1.0,
+                      RULEKB_PUBLIC_URL=os.environ.get("RULEKB_PUBLIC_URL", ""),
                       RULEKB_API_HELLO=os.environ.get("RULEKB_API_HELLO", "") not in ("", "0"))
     if config:
         app.config.update(config)
+    app.config["RULEKB_PUBLIC_URL"] = _public_url(app.config["RULEKB_PUBLIC_URL"])
+    app.after_request(harden)
     app.extensions["rulekb"] = (LiveKnowledgeBase(kb=kb) if kb is not None else
                                 LiveKnowledgeBase(app.config["RULEKB_HOME"],
                                                   interval=app.config["RULEKB_RELOAD_INTERVAL"]))
@@ -44,6 +57,43 @@ def create_app(home: Path | None = None, kb: KnowledgeBase | None = None,
     app.register_blueprint(offline.bp)
     api.install(app)  # last: JSON errors under /api whatever handlers the site registered
     return app
+
+
+# Scripts and styles from this site only, no inline script, so text that smuggles markup
+# past the escaping still cannot run; the same policy for every answer (a JSON answer
+# opened as a page, the service worker's script) keeps one rule to reason about.
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+
+def harden(response: Response) -> Response:
+    """The headers every answer carries, HTML or JSON (a view may set its own first)."""
+    response.headers.setdefault("Content-Security-Policy", CSP)
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    return response
+
+
+def _public_url(value: str) -> str:
+    """The configured public URL without its trailing slash; QueryError unless it is empty
+    or an ``http(s)://host`` URL."""
+    from kb.cite.annotate import check_base_url
+    value = (value or "").strip().rstrip("/")
+    try:
+        check_base_url(value)
+        ok = not value or value.lower().startswith(("http://", "https://"))
+    except QueryError:
+        ok = False
+    if not ok:
+        raise QueryError(400, f"RULEKB_PUBLIC_URL must be an http(s) URL such as "
+                              f"https://rules.example.org (got {value[:100]!r})", {"public_url": value[:100]})
+    return value
+
+
+def public_url() -> str:
+    """Where absolute links start: the configured public URL, or "" (links relative to the
+    site's root). Never the request's ``Host`` header, which any client can set."""
+    return str(current_app.config.get("RULEKB_PUBLIC_URL") or "")
 
 
 def get_kb(app: Flask) -> KnowledgeBase:

@@ -21,10 +21,7 @@ from flask import Blueprint, Response, current_app, render_template, url_for
 
 from kb.export import build_search_index, index_script
 from kb.query import KnowledgeBase, QueryError
-from web.site import secure
-
-bp = Blueprint("offline", __name__)
-bp.after_request(secure)
+bp = Blueprint("offline", __name__)  # its answers get the app's hardening headers (web.harden)
 
 
 def _kb() -> KnowledgeBase:

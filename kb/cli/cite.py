@@ -9,7 +9,16 @@ from typing import Any
 import click
 
 from kb.cli import edition_option, emit_json, handle_errors, main, open_kb, ruleset_option
+from kb.cite.annotate import check_base_url
 from kb.errors import QueryError
+
+
+def _base_url(value: str) -> str:
+    """``--base-url`` checked as the API checks ``base_url`` (a usage error otherwise)."""
+    try:
+        return check_base_url(value)
+    except QueryError as exc:
+        raise click.BadParameter(exc.message.removeprefix("base_url "), param_hint="--base-url") from None
 
 
 @main.command("link")
@@ -24,8 +33,9 @@ from kb.errors import QueryError
               show_default=True, help="Numbered footnotes with each rule's text, or hover previews.")
 @click.option("--check", is_flag=True, help="Only report each citation (file:line:col, citation, "
                                             "status, suggestion); exit 1 if any is broken.")
-@click.option("--base-url", default="", help="Prefix of the rules browser's URLs, e.g. "
-                                             "https://rules.example.org.")
+@click.option("--base-url", default="", callback=lambda ctx, param, value: _base_url(value),
+              help="Prefix of the rules browser's URLs: an http(s) URL such as "
+                   "https://rules.example.org, or a relative path.")
 @click.option("--allow-html", is_flag=True, help="Keep raw HTML in the article (escaped otherwise).")
 @click.option("--quiet", "-q", is_flag=True, help="With --check, print broken citations only.")
 @click.pass_context

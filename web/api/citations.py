@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, request
+from flask import Response
 
+from web import public_url
 from web.api import answer, bp, kb, read_body
 from web.openapi import (NAME_PATTERN, SCHEMAS, STR, array, endpoint, nullable, obj)
 
 _NAME = {"type": "string", "pattern": NAME_PATTERN}
 _BASE_URL = {"type": "string", "maxLength": 500,
-             "description": "Prefix of the rule links (default: this server's root; \"\" for "
-                            "links relative to the site)."}
+             "description": "Prefix of the rule links: an http(s) URL or a relative path "
+                            "(400 otherwise: no javascript:, data: or //host). Default: the "
+                            "server's configured public URL (RULEKB_PUBLIC_URL), else \"\", "
+                            "links relative to the site's root."}
 _TARGET = {
     "ruleset": nullable(STR), "edition": nullable(STR),
     "candidates": array(STR, description="The editions citations were looked up in, as "
@@ -24,7 +27,8 @@ _STATUS = {"enum": ["ok", "not_found", "ambiguous", "renumbered", "quote_mismatc
                           "several rulesets have it (see candidates); renumbered: the article's "
                           "edition numbered it differently (target is today's number); "
                           "quote_mismatch: the quoted words are not the rule's; over_limit: past "
-                          "the per-request cap, not looked up."}
+                          "the per-request cap (cite.citations), not looked up. Citations past "
+                          "the cap are not listed: the summary counts them as over_limit."}
 _CITATION = {
     "start": {"type": "integer", "minimum": 0}, "end": {"type": "integer", "minimum": 0},
     "text": STR, "form": {"enum": ["rule", "cr", "bracket"]}, "written": STR,
@@ -77,7 +81,9 @@ SCHEMAS.update({
 
 
 def _base_url(body: dict[str, Any]) -> str:
-    return body["base_url"] if "base_url" in body else request.url_root.rstrip("/")
+    """The caller's ``base_url`` (checked where links are made), else the configured public
+    URL: never the request's ``Host`` header, which any client can set."""
+    return body["base_url"] if "base_url" in body else public_url()
 
 
 def _answer(data: dict[str, Any]) -> Response:

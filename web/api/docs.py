@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from itertools import groupby
 
-from flask import Response, render_template, request
+from flask import Response, render_template
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from web import public_url
 from web.api import PACKAGE_VERSION, answer, bp
 from web.openapi import ENDPOINTS, SCHEMAS, document, endpoint, obj
 
@@ -39,5 +40,7 @@ def page() -> str:
                [(e, Markup(md.render(e.description)),
                  [(p, Markup(md.renderInline(p.description))) for p in e.params]) for e in items])
               for tag, items in groupby(ops, key=lambda e: e.tag)]
+    # The examples' address: the configured public URL, else a placeholder to replace (the
+    # Host header, which any client can set, is never written into a page).
     return render_template("api.html", groups=groups, version=PACKAGE_VERSION,
-                           base=request.url_root.rstrip("/"))
+                           base=public_url() or "http://127.0.0.1:8000")
