@@ -23,6 +23,7 @@ import copy
 import http.client
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -332,7 +333,10 @@ def test_oversized_bodies_are_413(api_port: int, post_paths: list[str], case: st
 BAD_BODIES: list[tuple[bytes, str | None, int]] = [
     (b'{"markdown": ', "application/json", 400),
     (b"\xff\xfe\x00", "application/json", 400),
-    (b"[" * 50_000, "application/json", 400),
+    (b"[" * 50_000, "application/json", 422),  # input.nesting
+    (b'{"a": ' + b"[" * 65 + b"]" * 65 + b"}", "application/json", 422),
+    (b'{"markdown": "rule 337.1a \\ud800"}', "application/json", 400),  # a lone surrogate
+    (b'{"text": "\xed\xa0\x80"}', "application/json", 400),  # one as UTF-8 bytes
     (b'{"a": ' + b"1" * 5000 + b"}", "application/json", 400),  # past int's digit limit
     (b"NaN", "application/json", 422),
     (b"", "application/json", 400),
@@ -360,6 +364,27 @@ def test_any_json_body_is_answered_or_refused(api_port: int, post_paths: list[st
     raw = json.dumps(body, allow_nan=True).encode()
     status, ctype, answer = call(api_port, "POST", path, raw)
     assert status in (200, 400, 404, 422), answer[:300]
+    if status != 200:
+        assert_error((status, ctype, answer), status)
+
+
+_SURROGATES = st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF)
+
+
+@hostile(40, 10_000)
+@given(data=st.data(), text=st.text(alphabet=_SURROGATES | st.sampled_from("rule 337.1a\"\\"),
+                                    min_size=1, max_size=40))
+def test_text_that_cannot_be_encoded_is_refused(api_port: int, post_paths: list[str],
+                                                data: st.DataObject, text: str) -> None:
+    """Lone surrogates anywhere in a body (a field every operation reads, or any other):
+    400 in the one error shape, never a 500 from encoding an answer that echoes them."""
+    path = data.draw(st.sampled_from(post_paths))
+    body = {"markdown": text, "text": text, "name": text, "ruleset": "riftbound",
+            "players": ["Ann", text], "steps": [{"pass": text}], "base_url": text}
+    raw = json.dumps(body).encode()  # ensure_ascii: \udXXX escapes
+    status, ctype, answer = call(api_port, "POST", path, raw)
+    lone = re.search("[\ud800-\udfff]", json.loads(raw)["text"]) is not None
+    assert status == 400 if lone else status in (200, 400, 404, 422), answer[:300]
     if status != 200:
         assert_error((status, ctype, answer), status)
 
