@@ -7,8 +7,9 @@ that asked, whatever else the test checks.
 
 from __future__ import annotations
 
-from html import escape
+from html import escape, unescape
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -83,9 +84,9 @@ REPO = Path(__file__).resolve().parent.parent
 
 # (url, status, dotted path into the body, expected value); "" checks nothing more.
 CASES = [
-    ("/api/v1/rulesets", 200, "rulesets.0.name", "riftbound"),
+    ("/api/v1/rulesets", 200, "rulesets.0.name", "mtg"),  # sorted by name: mtg, riftbound
     ("/api/v1/rulesets/riftbound/editions", 200, "newest", "1.4"),
-    ("/api/v1/rulesets/nonesuch/editions", 404, "error.detail.rulesets.0", "riftbound"),
+    ("/api/v1/rulesets/nonesuch/editions", 404, "error.detail.rulesets.1", "riftbound"),
     (f"{R}/rules/337.1.a", 200, "number", "337.1.a"),
     (f"{R}/rules/337.1a", 200, "number", "337.1.a"),
     (f"{R}/rules/rule%20337.1.a.", 200, "number", "337.1.a"),
@@ -98,14 +99,14 @@ CASES = [
     (f"{R}/rules/337?subrules=true", 200, "subrules.0.number", "337.1"),
     (f"{R}/rules/337.9", 404, "error.detail.number", "337.9"),
     (f"{R}/rules/xyz", 400, "error.detail.parameter", "number"),
-    (f"{R}/rules/337.1a?edition=9.9", 404, "error.detail.editions.0", "1.4"),
+    (f"{R}/rules/337.1a?edition=9.9", 404, "error.detail.editions.1", "1.4"),  # 1.3, 1.4
     (f"{R}/rules/337.1a?date=2001-01-01", 404, "error.status", 404),
     (f"{R}/rules/337.1a?date=yesterday", 400, "error.detail.parameter", "date"),
     (f"{R}/rules/337.1a?edition=1.4&date=2026-08-01", 200, "edition", "1.4"),
     (f"{R}/rules/337.1a?subrules=maybe", 400, "error.detail.parameter", "subrules"),
     (f"{R}/rules/337.1a?editon=1.4", 400, "error.detail.parameter", "editon"),
     (f"{R}/rules/337.1a?edition=1.4&edition=1.4", 400, "error.detail.parameter", "edition"),
-    ("/api/v1/rulesets/nonesuch/rules/337", 404, "error.detail.rulesets.0", "riftbound"),
+    ("/api/v1/rulesets/nonesuch/rules/337", 404, "error.detail.rulesets.1", "riftbound"),
     ("/api/v1/rulesets/Not%20A%20Name/rules/337", 400, "error.detail.parameter", "ruleset"),
     (f"{R}/structure", 200, "nodes.0.depth", 0),
     (f"{R}/structure?edition=0.1", 404, "error.status", 404),
@@ -118,7 +119,7 @@ CASES = [
     (f"{R}/terms/chain", 200, "key", "chain"),
     (f"{R}/terms/CHAIN", 200, "key", "chain"),
     (f"{R}/terms/chian", 404, "error.detail.nearest.0", "chain"),
-    ("/api/v1/stats", 200, "editions.0.ruleset", "riftbound"),
+    ("/api/v1/stats", 200, "editions.2.ruleset", "riftbound"),  # after mtg's two
     ("/api/openapi.json", 200, "openapi", "3.1.0"),
     ("/api/v1/search?q=finalize+chain+item", 200, "results.0.match", "words"),
     ("/api/v1/search?q=337.1a", 200, "jump", "337.1.a"),
@@ -133,13 +134,13 @@ CASES = [
     ("/api/v1/search?q=priority&limit=101", 400, "error.detail.parameter", "limit"),
     ("/api/v1/search?q=priority&offset=-1", 400, "error.detail.parameter", "offset"),
     ("/api/v1/search?q=priority&section=999", 404, "error.detail.section", "999"),
-    ("/api/v1/search?q=priority&ruleset=nonesuch", 404, "error.detail.rulesets.0", "riftbound"),
+    ("/api/v1/search?q=priority&ruleset=nonesuch", 404, "error.detail.rulesets.1", "riftbound"),
     (f"{R}/rules/337.1a/history", 200, "editions.0.status", "present"),
     (f"{R}/rules/337.1a/history?edition=1.4", 200, "number", "337.1.a"),
     (f"{R}/rules/337.9/history", 404, "error.detail.number", "337.9"),
     (f"{R}/rules/337.1a/map?from=1.4&to=1.4", 200, "status", "same"),
     (f"{R}/rules/337.1a/map?from=1.4", 400, "error.detail.parameter", "to"),
-    (f"{R}/rules/337.1a/map?from=1.4&to=0.9", 404, "error.detail.editions.0", "1.4"),
+    (f"{R}/rules/337.1a/map?from=1.4&to=0.9", 404, "error.detail.editions.1", "1.4"),
     (f"{R}/diff?from=1.4&to=1.4", 400, "error.detail.edition", "1.4"),
     (f"{R}/diff?from=1.4", 400, "error.detail.parameter", "to"),
     (f"{R}/diff?from=1.4&to=1.4&only=added,gone", 400, "error.detail.parameter", "only"),
@@ -340,12 +341,15 @@ def test_api_page_lists_every_operation(api: CheckedClient) -> None:
     assert "`" not in html, "descriptions are rendered, not shown as Markdown"
 
 
-def test_api_page_examples_answer_200(two_editions_api: CheckedClient) -> None:
-    for ep in ENDPOINTS.values():
-        if ep.method == "GET" and not ep.hidden:
-            for example in ep.examples:
-                if "mtg" not in example:  # the embedded MTG ruleset has no edition
-                    assert two_editions_api.get(example).status_code == 200, example
+def test_every_example_link_of_the_api_page_answers_2xx_on_the_default_build(api: CheckedClient) -> None:
+    """The links the /api page shows, as a reader clicks them on a fresh clone's build."""
+    page = api.client.get("/api").get_data(as_text=True)
+    links = [unescape(u) for u in re.findall(r'<p>Example: <a href="([^"]+)">', page)]
+    shown = [e for ep in ENDPOINTS.values() if ep.method == "GET" and not ep.hidden for e in ep.examples]
+    assert sorted(links) == sorted(shown) and len(links) >= 19
+    failing = [(url, resp.status_code, resp.get_data(as_text=True)[:200])
+               for url in links if not 200 <= (resp := api.get(url)).status_code < 300]
+    assert failing == []
 
 
 def test_hello_exists_only_when_asked(excerpt_kb: KnowledgeBase) -> None:
@@ -373,7 +377,7 @@ POST_CASES: list[tuple[str, int, str, str, str, Any]] = [
     (LOOKUP, 200, '{"text": "rule 337.1a"}', "application/vnd.api+json", "summary.ok", 1),
     (LOOKUP, 404, '{"text": "rule 337.1a", "ruleset": "nonesuch"}', JSON, "error.status", 404),
     (LOOKUP, 404, '{"text": "rule 337.1a", "ruleset": "riftbound", "edition": "0.1"}', JSON,
-     "error.detail.editions.0", "1.4"),
+     "error.detail.editions.1", "1.4"),
     (LOOKUP, 415, '{"text": "rule 337.1a"}', "text/plain", "error.detail.content_type", "text/plain"),
     (LOOKUP, 415, '{"text": "rule 337.1a"}', "", "error.status", 415),
     (LOOKUP, 400, '{"text": ', JSON, "error.detail.line", 1),
@@ -431,7 +435,8 @@ def test_post_operation(api: CheckedClient, url: str, status: int, body: str, ct
 
 
 def test_post_answers_are_not_cached_or_shared_cross_origin(api: CheckedClient) -> None:
-    resp = api.post(LOOKUP, json={"text": "rule 337.1a"}, headers={"Origin": "https://example.org"})
+    resp = api.post(LOOKUP, json={"text": "rule 337.1a", "ruleset": "riftbound"},
+                    headers={"Origin": "https://example.org"})
     assert resp.status_code == 200 and resp.headers["X-Rulekb-Edition"] == "riftbound 1.4"
     assert "ETag" not in resp.headers and "Access-Control-Allow-Origin" not in resp.headers
 

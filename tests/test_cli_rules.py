@@ -68,10 +68,13 @@ def test_structure_lists_every_node_in_document_order(run) -> None:
 
 def test_stats_and_editions(run) -> None:
     code, out, _ = run("stats", "--json")
-    [ed] = [e for e in json.loads(out) if e["ruleset"] == "riftbound"]
-    assert ed["partial"] is True and ed["rules"] > 200 and ed["references_unresolved"] == len(ed["unresolved"])
+    stats = {(e["ruleset"], e["edition"]): e for e in json.loads(out)}
+    # The embedded default: two Riftbound and two Magic editions, every one an excerpt.
+    assert set(stats) == {("riftbound", "1.3"), ("riftbound", "1.4"), ("mtg", "2010-10-01"), ("mtg", "2026-01-16")}
+    for ed in stats.values():
+        assert ed["partial"] is True and ed["rules"] > 200 and ed["references_unresolved"] == len(ed["unresolved"])
     code, out, _ = run("editions")
-    assert "riftbound" in out and "2026-07-16" in out and "partial" in out
+    assert "riftbound" in out and "2026-07-16" in out and "2026-03-30" in out and "partial" in out
 
 
 def test_import_reports_a_bad_file_with_its_place(tmp_path: Path) -> None:

@@ -90,8 +90,9 @@ def test_an_import_replaces_the_embedded_excerpt(tmp_path: Path) -> None:
     assert KnowledgeBase.open(home).editions("riftbound")[0]["partial"] is True
     import_document(home, write(tmp_path, "full.md", GOOD), ruleset="riftbound", edition="1.4")
     build(home)
-    eds = KnowledgeBase.open(home).editions("riftbound")
-    assert [(e["edition"], e["partial"], e["origin"]) for e in eds] == [("1.4", False, "imported")]
+    eds = {e["edition"]: (e["partial"], e["origin"]) for e in KnowledgeBase.open(home).editions("riftbound")}
+    # The import replaces the 1.4 excerpt only; the embedded 1.3 excerpt stays beside it.
+    assert eds == {"1.4": (False, "imported"), "1.3": (True, "embedded")}
 
 
 def test_recent_builds_survive_pruning_so_servers_can_finish_with_them(tmp_path: Path) -> None:

@@ -46,7 +46,7 @@ def editions(ruleset: str) -> Response:
           params=(RULESET, NUMBER, EDITION, DATE, SUBRULES), errors=(404,),
           examples=("/api/v1/rulesets/riftbound/rules/337.1a",
                     "/api/v1/rulesets/riftbound/rules/337?subrules=true",
-                    "/api/v1/rulesets/mtg/rules/116.3d?edition=2026-01-16"))
+                    "/api/v1/rulesets/mtg/rules/117.3d?edition=2026-01-16"))
 def rule(ruleset: str, number: str, edition: str | None, date: str | None,
          subrules: bool) -> Response:
     """A rule by number. Loose numbers are accepted (``337.1a``, ``rule 337.1.a.``,
