@@ -27,6 +27,15 @@ Instructions: ``{draw: N}``, ``{counter: ITEM|target}``, ``{kill: UNIT|target}``
 ``{move: {unit: UNIT|target, to: BATTLEFIELD|base}}``, ``{create: {name, effects, times}}``
 (a reflexive trigger), ``{play: CARD}`` or ``{play: {card, to}}`` (play from hand as part of
 the effect), ``{add: N}``. ``target`` means the target chosen when the card is played.
+Keywords are read in any case (``reaction`` is Reaction).
+
+``expect`` observes (a mapping is compared on the keys given, a list whole): ``priority``,
+``focus``, ``state`` (neutral-open, neutral-closed, showdown-open or showdown-closed), ``chain``
+(names, or items with some of name, status, controller), ``showdown``/``combat`` (in progress),
+``attacker``, ``defender``, ``combat_step``, ``designations`` and ``damage``/``exhausted`` by unit,
+``board`` (unit → location), ``control``/``contested`` by battlefield, ``scored`` ([{player, at}]),
+``hands`` and ``hand_sizes`` by player, ``drawn``, ``facedown``, ``played``/``finalized`` (cards this
+turn), ``legion``, ``trash``, ``tasks``, ``passes``, ``phase``, ``opened_by``.
 """
 
 from __future__ import annotations
@@ -47,7 +56,9 @@ from kb.timing.models.riftbound import (CARD_TYPES, KEYWORDS, TRIGGER_EVENTS, Ab
 INSTRUCTIONS = ("draw", "counter", "kill", "move", "create", "play", "add")
 TURN_STATES = ("neutral-open", "neutral-closed", "showdown-open", "showdown-closed")
 EXPECT_KEYS = ("priority", "focus", "state", "chain", "resolved", "showdown", "combat", "decider",
-               "legion", "played", "drawn", "control", "trash", "board", "tasks", "designations", "scored")
+               "legion", "played", "drawn", "control", "trash", "board", "tasks", "designations", "scored",
+               "damage", "exhausted", "contested", "hands", "hand_sizes", "facedown", "finalized", "passes",
+               "phase", "opened_by", "attacker", "defender", "combat_step")
 
 
 # -- small validators ----------------------------------------------------------------------
@@ -85,14 +96,19 @@ def parse_effects(data: Any, field: str) -> tuple[Effect, ...]:
     return tuple(out)
 
 
+_KEYWORD_NAMES = {k.casefold(): k for k in KEYWORDS}
+
+
 def _keywords(data: Any, field: str) -> frozenset[str]:
+    """Keywords as the rules spell them, whatever case the input uses (``reaction``, ``REACTION``)."""
     out = set()
     for i, k in enumerate(_list(data, field)):
         k = _str(k, f"{field}[{i}]")
-        if k not in KEYWORDS:
+        known = _KEYWORD_NAMES.get(k.strip().casefold())
+        if known is None:
             raise FormatError(f"unknown keyword {k!r} (the model knows: {', '.join(sorted(KEYWORDS))})",
                               f"{field}[{i}]")
-        out.add(k)
+        out.add(known)
     return frozenset(out)
 
 
@@ -633,4 +649,24 @@ def observe(model: Riftbound, s: State, key: str) -> Any:
         return {u.name: u.designation for u in s.board}
     if key == "scored":
         return [{"player": p, "at": at} for p, at in s.scored]
+    if key == "damage":
+        return {u.name: u.damage for u in s.board}
+    if key == "exhausted":
+        return {u.name: u.exhausted for u in s.board}
+    if key == "contested":
+        return {b.name: b.contested_by for b in s.battlefields}
+    if key == "hands":
+        return {p: (list(h) if h is not None else None) for p, h in s.hands}
+    if key == "hand_sizes":
+        return {p: (len(h) if h is not None else None) for p, h in s.hands}
+    if key == "facedown":
+        return [{"card": c, "player": p, "at": at} for c, p, at, _ in s.facedown]
+    if key == "finalized":
+        return [c for _, c, _ in s.finalized]
+    if key in ("passes", "phase", "opened_by"):
+        return getattr(s, key)
+    if key in ("attacker", "defender"):
+        return getattr(s.combat, key) if s.combat is not None else None
+    if key == "combat_step":
+        return s.combat.step if s.combat is not None else None
     raise KeyError(key)
