@@ -134,6 +134,20 @@ def test_base_url_is_http_or_relative(excerpt_kb: KnowledgeBase, base_url: str, 
             assert info.value.status == 400 and "base_url" in info.value.message
 
 
+def test_every_link_the_linker_writes_checks_its_base_url(excerpt_kb: KnowledgeBase) -> None:
+    from markdown_it import MarkdownIt
+
+    from kb.cite import rule_citations
+    from kb.cite.annotate import rule_url
+    md = MarkdownIt().use(rule_citations, kb=excerpt_kb, base_url="javascript:alert(1)//")
+    with pytest.raises(QueryError, match="base_url"):
+        md.render("See rule 337.1a.")
+    with pytest.raises(QueryError, match="base_url"):
+        rule_url("riftbound", "1.4", "337.1.a", "data:text/html,")
+    assert rule_url("riftbound", "1.4", "337.1.a", "https://r.example.org") == \
+        "https://r.example.org/riftbound/1.4/337.1.a"
+
+
 def test_cli_base_url_is_a_usage_error(excerpt_home: Path, tmp_path: Path) -> None:
     article = tmp_path / "a.md"
     article.write_text("See rule 337.1a.\n", encoding="utf-8")

@@ -57,7 +57,10 @@ def check_base_url(base_url: str) -> str:
 
 @functools.lru_cache(maxsize=8192)
 def rule_url(ruleset: str, edition: str, number: str, base_url: str = "") -> str:
-    """The rules browser's canonical URL of a rule."""
+    """The rules browser's canonical URL of a rule (``base_url`` checked by
+    :func:`check_base_url`: every link the linker writes is made here)."""
+    if base_url:
+        check_base_url(base_url)
     parts = "/".join(quote(p, safe=".-_") for p in (ruleset, edition, number))
     return f"{base_url.rstrip('/')}/{parts}"
 
