@@ -375,12 +375,69 @@ def variants() -> dict[str, Ranking]:
     }
 
 
+def cv_grid() -> dict[str, Ranking]:
+    """The settings cross-validation chooses between (``--cv``): a small grid, so the
+    choice reflects the kind of question, not single questions."""
+    d = DEFAULT_RANKING
+    grid = {"no question reading": replace(d, understand=False, idf_coverage=False),
+            "count coverage": replace(d, idf_coverage=False)}
+    for syn in (0.5, 0.8, 1.0):
+        for term in (1.0, 1.5, 2.0):
+            grid[f"synonyms {syn}, terms {term}"] = replace(d, synonym_weight=syn, term_weight=term)
+    return grid
+
+
+def cross_validate(questions: list[DevQuestion], graphs: dict[tuple[str, str], RuleGraph],
+                   folds: int = 5) -> None:
+    """k-fold: on each fold's training questions choose the best setting of :func:`cv_grid`
+    by MRR, report it on the held-out questions. Folds are dealt round-robin per set."""
+    from kb.search import open_searcher, parse_query
+    from kb.search.query import SearchError
+    grid = cv_grid()
+    rr: dict[str, list[float]] = {}
+    for name, ranking in grid.items():
+        searchers = {k: open_searcher(rg, None, ranking) for k, rg in graphs.items()}
+        out = []
+        for q in questions:
+            key = (q.ruleset, q.edition)
+            try:
+                found = [h["number"] for h in searchers[key].search(parse_query(q.query), limit=TOP)["results"]]
+            except SearchError:
+                found = []
+            out.append(dev_scores(found, accepted_answers(graphs[key], q.cited))[0])
+        rr[name] = out
+    fold_of = {}
+    for kind in {q.kind for q in questions}:
+        members = [i for i, q in enumerate(questions) if q.kind == kind]
+        for j, i in enumerate(members):
+            fold_of[i] = j % folds
+    print(f"\n## Cross-validation ({folds} folds over {len(questions)} questions; MRR@10)\n")
+    print("| fold | chosen on training | train MRR | test MRR | test MRR, real only |\n|---|---|---|---|---|")
+    tests = []
+    for f in range(folds):
+        train = [i for i in fold_of if fold_of[i] != f]
+        test = [i for i in fold_of if fold_of[i] == f]
+        best = max(grid, key=lambda n: statistics.fmean(rr[n][i] for i in train))
+        real = [i for i in test if questions[i].kind == "real"]
+        t = statistics.fmean(rr[best][i] for i in test)
+        tests.append(t)
+        print(f"| {f + 1} | {best} | {statistics.fmean(rr[best][i] for i in train):.3f} | {t:.3f} | "
+              f"{statistics.fmean(rr[best][i] for i in real) if real else float('nan'):.3f} |")
+    print(f"\nmean test MRR {statistics.fmean(tests):.3f}; every setting on all questions:\n")
+    print("| setting | MRR all | MRR real |\n|---|---|---|")
+    real_all = [i for i, q in enumerate(questions) if q.kind == "real"]
+    for name in grid:
+        print(f"| {name} | {statistics.fmean(rr[name]):.3f} | {statistics.fmean(rr[name][i] for i in real_all):.3f} |")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.search", description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=20, help="times each speed query is asked")
     ap.add_argument("--variants", action="store_true", help="also score the ranking variants")
     ap.add_argument("--show", action="store_true", help="print each question's top 3 per engine")
     ap.add_argument("--no-speed", action="store_true", help="relevance only")
+    ap.add_argument("--cv", action="store_true", help="cross-validate the ranking settings on the "
+                    "judges' questions (with --judges)")
     ap.add_argument("--judges", action="store_true",
                     help="only the judges' questions of ../shared/questions (no speed)")
     args = ap.parse_args(argv)
@@ -433,6 +490,8 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 print("bm25s is not installed (pip install -e '.[bench]'): its column is left out")
             print_judges(judges_table(dev, graphs, judge_engines, args.show))
+            if args.cv:
+                cross_validate(dev, graphs)
         if args.judges:
             return 0
 
