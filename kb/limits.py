@@ -88,6 +88,9 @@ CITE_FRONT_MATTER = declare("cite.front_matter", 64 * 1024, "characters",
 CITE_MARKUP = declare("cite.markup", 30_000, "characters",
                       "Markdown punctuation that opens inline markup ([ ] ! * _ ` < & \\ |) in "
                       "one article")
+# And 10-65 µs for each line (block rules are tried line by line: tables and nested quotes
+# cost most): 10,000 lines keep the worst article near 0.65 s; a long article has 1,000.
+CITE_LINES = declare("cite.lines", 10_000, "lines", "lines of one article")
 
 # -- search (kb/search) ------------------------------------------------------------------------
 SEARCH_QUERY_CHARS = declare("search.query", 500, "characters", "a search query", status=400)

@@ -4,13 +4,15 @@ shapes of ``POST /api/v1/citations/lookup`` and ``/annotate``, and of ``rulekb l
 Input is capped (:data:`MAX_INPUT_BYTES`, ``cite.input``), and so is the number of
 citations found, looked up and listed (:data:`MAX_CITATIONS`, ``cite.citations``, like
 CourtListener's 429 per citation: the rest are only counted, as ``over_limit``), an
-article's front matter (``cite.front_matter``) and its inline markup (``cite.markup``):
+article's front matter (``cite.front_matter``), its lines (``cite.lines``) and its inline
+markup (``cite.markup``):
 time and answer size stay bounded on hostile input. Links start with a checked
 ``base_url`` (:func:`~kb.cite.annotate.check_base_url`).
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -22,7 +24,7 @@ from kb.cite.mdit import ENV_KEY, MAX_CITATIONS, OPTIONS_KEY, over_limit_message
 from kb.cite.resolve import BROKEN, as_dict, resolve_citations
 from kb.cite.target import link_target
 from kb.inputs import check_text
-from kb.limits import CITE_INPUT, CITE_MARKUP
+from kb.limits import CITE_FRONT_MATTER, CITE_INPUT, CITE_LINES, CITE_MARKUP
 
 if TYPE_CHECKING:
     from kb.query import KnowledgeBase
@@ -30,6 +32,10 @@ if TYPE_CHECKING:
 MAX_INPUT_BYTES = CITE_INPUT.value
 # What markdown-it-py pays for (see kb.limits.CITE_MARKUP).
 _MARKUP = "[]!*_`<&\\|"
+# Front matter: a first line of three or more dashes, to the next such line (or the end:
+# the plugin closes it there), as mdit_py_plugins.front_matter reads it.
+_FRONT_MATTER_OPEN = re.compile(r"-{3,}[ \t]*(?:\n|$)")
+_FRONT_MATTER_CLOSE = re.compile(r"^-{3,}[ \t]*$", re.M)
 FORMATS: tuple[str, ...] = ("html", "markdown", "json")
 Format = Literal["html", "markdown", "json"]
 
@@ -79,6 +85,8 @@ def link_article(kb: KnowledgeBase, markdown: str, ruleset: str | None = None,
     from kb.errors import QueryError
     _check_input(markdown, "article")
     check_base_url(base_url)
+    _check_front_matter(markdown, source)
+    CITE_LINES.check(markdown.count("\n") + 1, f"{source or 'article'}")
     CITE_MARKUP.check(sum(map(markdown.count, _MARKUP)), f"{source or 'article'}")
     if style not in STYLES:
         raise QueryError(400, f"unknown style {style!r}", {"styles": list(STYLES)})
@@ -99,6 +107,18 @@ def link_article(kb: KnowledgeBase, markdown: str, ruleset: str | None = None,
             "summary": summary(report["citations"], report["over_limit"]),
             "diagnostics": report["diagnostics"],
             "limits": {"bytes": MAX_INPUT_BYTES, "citations": limit}}
+
+
+def _check_front_matter(markdown: str, source: str) -> None:
+    """Refuse front matter over ``cite.front_matter`` before Markdown reads it line by line
+    (the plugin checks the exact block again; this is the same rule at regex speed)."""
+    opening = _FRONT_MATTER_OPEN.match(markdown)
+    if opening is None:
+        return
+    closing = _FRONT_MATTER_CLOSE.search(markdown, opening.end())
+    size = (closing.start() if closing else len(markdown)) - opening.end()
+    if size > CITE_FRONT_MATTER.value:
+        CITE_FRONT_MATTER.check(size, f"{source or 'the article'}'s front matter")
 
 
 def _parser(kb: KnowledgeBase, allow_html: bool) -> MarkdownIt:
