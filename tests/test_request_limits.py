@@ -295,14 +295,6 @@ def test_the_error_handler_encodes_whatever_the_message_holds(app: Flask) -> Non
     assert resp.status_code == 422 and body["error"]["message"].startswith("step 3: no player")
 
 
-def test_the_site_error_page_encodes_whatever_the_message_holds(app: Flask) -> None:
-    from web.site.errors import error_page
-    with app.test_request_context("/riftbound/1.4/x"):
-        resp = error_page(400, "no rule 'x\ud800'")
-        html = resp.get_data().decode("utf-8")
-    assert resp.status_code == 400 and "no rule" in html
-
-
 # -- links never follow the Host header ------------------------------------------------------
 def test_links_are_relative_without_a_public_url(client: Any) -> None:
     resp = client.post(LOOKUP, json={"text": "rule 337.1a"}, headers={"Host": "evil.example"})
