@@ -171,11 +171,13 @@ SITE_CASES: list[tuple[str, str, str, dict[str, str] | None, int]] = [
     ("aliases in a pasted scenario", "POST", "/timing", {"yaml": "a: &x [1]\nb: *x\n"}, 400),
     ("front matter nested 5,000 deep on /cite", "POST", "/cite",
      {"article": "---\na: " + "[" * 5000 + "\n---\nrule 337.1a"}, 422),
-    ("undecodable bytes in a form", "POST", "/cite", None, 200),
-    ("a lone surrogate's bytes in a query", "GET", "/search?q=%ED%A0%80", None, 200),
-    ("an undecodable byte in a query", "GET", "/search?q=%FF%FE", None, 200),
+    ("undecodable bytes in a form", "POST", "/cite", None, 400),
+    ("a lone surrogate's bytes in a query", "GET", "/search?q=%ED%A0%80", None, 400),
+    ("an undecodable byte in a query", "GET", "/search?q=%FF%FE", None, 400),
+    ("UTF-8 in a query", "GET", "/search?q=caf%C3%A9+r%C3%A8gle", None, 200),
     ("undecodable bytes in a path", "GET", "/riftbound/1.4/%FF", None, 400),
-    ("undecodable bytes in a scenario name", "GET", "/timing?scenario=%ED%A0%80", None, 404),
+    ("undecodable bytes in a scenario name", "GET", "/timing?scenario=%ED%A0%80", None, 400),
+    ("undecodable bytes in an API query", "GET", "/api/v1/search?q=%C0%AF", None, 400),
 ]
 
 
@@ -193,6 +195,8 @@ def test_hostile_site_input(client: Any, what: str, method: str, url: str,
     assert "Traceback" not in html
     if status == 422:
         assert "input.nesting" in html
+    if what.startswith("undecodable bytes in") and "path" not in what:
+        assert "not UTF-8 text" in html
 
 
 # -- every YAML and JSON reader ----------------------------------------------------------------
@@ -293,6 +297,14 @@ def test_the_error_handler_encodes_whatever_the_message_holds(app: Flask) -> Non
         resp = error_response(QueryError(422, "step 3: no player 'No\ud800'", {"player": "No\ud800"}))
     body = json.loads(resp.get_data().decode("utf-8"))
     assert resp.status_code == 422 and body["error"]["message"].startswith("step 3: no player")
+
+
+def test_the_site_error_page_encodes_whatever_the_message_holds(app: Flask) -> None:
+    from web.site.errors import error_page
+    with app.test_request_context("/riftbound/1.4/x"):
+        resp = error_page(400, "no rule 'x\ud800'")
+        html = resp.get_data().decode("utf-8")
+    assert resp.status_code == 400 and "no rule" in html
 
 
 # -- links never follow the Host header ------------------------------------------------------

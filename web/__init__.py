@@ -20,7 +20,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, current_app, g, has_request_context
+from urllib.parse import unquote_to_bytes
+
+from flask import Flask, Response, current_app, g, has_request_context, request
 
 from kb.errors import QueryError
 from kb.limits import REQUEST_BYTES
@@ -47,6 +49,7 @@ def create_app(home: Path | None = None, kb: KnowledgeBase | None = None,
     if config:
         app.config.update(config)
     app.config["RULEKB_PUBLIC_URL"] = _public_url(app.config["RULEKB_PUBLIC_URL"])
+    app.before_request(refuse_undecodable)
     app.after_request(harden)
     app.extensions["rulekb"] = (LiveKnowledgeBase(kb=kb) if kb is not None else
                                 LiveKnowledgeBase(app.config["RULEKB_HOME"],
@@ -72,6 +75,24 @@ def harden(response: Response) -> Response:
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "same-origin")
     return response
+
+
+def refuse_undecodable() -> None:
+    """400 for a query string or a form whose bytes are not UTF-8 text (``%FF``, a lone
+    surrogate's ``%ED%A0%80``), instead of answering for U+FFFD put in their place."""
+    if request.url_rule is None:  # no such page: its 404 says enough
+        return
+    parts = [("query string", request.query_string)]
+    if request.mimetype == "application/x-www-form-urlencoded":
+        parts.append(("form", request.get_data(cache=True)))  # the form is parsed from it after
+    for what, raw in parts:
+        if raw and (b"%" in raw or not raw.isascii()):
+            try:
+                unquote_to_bytes(raw.replace(b"+", b" ")).decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise QueryError(400, f"the {what} is not UTF-8 text (bytes {exc.object[exc.start:exc.end]!r} "
+                                      f"after {exc.object[max(0, exc.start - 20):exc.start].decode('utf-8', 'replace')!r})",
+                                 {"where": what}) from None
 
 
 def _public_url(value: str) -> str:
