@@ -12,6 +12,10 @@ The table is also the documentation: the OpenAPI document and the README list
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -101,8 +105,81 @@ SEARCH_LIMIT = declare("search.limit", 100, "hits", "hits asked for in one searc
 SEARCH_OFFSET = declare("search.offset", 5000, "hits", "hits skipped before a search page",
                         status=400)
 
+# -- the timing model (kb/timing: run, next; the CLI, the API and the site's /timing) ----------
+# The worked and test scenarios use at most 31 steps, 6 cards, 4 instructions on a card,
+# 52 frames and 81 KB of answer in 55 ms: every value here leaves a wide margin above them.
+TIMING_STEPS = declare("timing.steps", 200, "steps", "steps in a timing scenario", status=413)
+TIMING_CARDS = declare("timing.cards", 100, "cards", "cards in a scenario's or a state's card pool",
+                       status=413)
+TIMING_EFFECTS = declare("timing.effects", 20, "instructions",
+                         "instructions on one card or item (its effects, legion, triggers and "
+                         "abilities, nested ones included)", status=413)
+TIMING_ENTRIES = declare("timing.entries", 500, "entries",
+                         "entries in any list of a scenario or a state (a chain, a stack, a hand)",
+                         status=413)
+TIMING_PASTED = declare("timing.pasted", 64 * 1024, "characters",
+                        "a scenario pasted on the site's /timing page", status=413)
+TIMING_FRAMES = declare("timing.frames", 1000, "frames",
+                        "frames (transitions taken) in one timing run or next")
+TIMING_AUTOMATIC = declare("timing.automatic", 500, "steps",
+                           "automatic steps in a row without a decision")
+TIMING_ANSWER = declare("timing.answer", 4 * 1024 * 1024, "bytes",
+                        "size of one timing answer (its frames, states and options as JSON)")
+TIMING_TIME = declare("timing.time", 2000, "ms", "wall time of one timing run or next")
+
+
+class Deadline:
+    """The wall-time budget of one piece of work: :meth:`check` between its steps raises
+    :class:`LimitExceeded` once ``limit`` (in ms) has passed since it was made."""
+
+    def __init__(self, limit: Limit):
+        if limit.unit != "ms":
+            raise ValueError(f"limit {limit.name} is not a time in ms")
+        self.limit = limit
+        self.ends = time.monotonic() + limit.value / 1000
+
+    def check(self, where: str | None = None) -> None:
+        """Raise :class:`LimitExceeded` if the time is up."""
+        if time.monotonic() > self.ends:
+            raise self.limit.exceeded(where)
+
+
+_DEADLINE: ContextVar[Deadline | None] = ContextVar("rulekb_deadline", default=None)
+
+
+@contextmanager
+def deadline(limit: Limit) -> Iterator[Deadline]:
+    """Run the body under a deadline of ``limit`` ms, seen by :func:`check_deadline` in every
+    layer below (context-local: each request thread has its own). A deadline already running
+    keeps its end when it is the earlier one."""
+    mine = Deadline(limit)
+    outer = _DEADLINE.get()
+    token = _DEADLINE.set(outer if outer is not None and outer.ends <= mine.ends else mine)
+    try:
+        yield mine
+    finally:
+        _DEADLINE.reset(token)
+
+
+def check_deadline(where: str | None = None) -> None:
+    """Raise :class:`LimitExceeded` if the deadline of the work running here has passed
+    (nothing happens outside :func:`deadline`)."""
+    current = _DEADLINE.get()
+    if current is not None:
+        current.check(where)
+
 
 def table() -> list[dict[str, Any]]:
     """Every declared limit, as the API and the docs list them."""
     return [{"name": l.name, "max": l.value, "unit": l.unit, "what": l.what, "status": l.status}
             for l in sorted(LIMITS.values(), key=lambda l: l.name)]
+
+
+def markdown() -> str:
+    """Every declared limit as a Markdown table (the README's "Limits" section, made by cog)."""
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|")
+    rows = ["| limit | at most | over it | what it bounds |", "|---|---:|---|---|"]
+    rows += [f"| `{r['name']}` | {r['max']:,} {cell(r['unit'])} | {r['status']} | {cell(r['what'])} |"
+             for r in table()]
+    return "\n".join(rows) + "\n"

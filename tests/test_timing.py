@@ -379,4 +379,7 @@ def test_a_state_with_an_absurdly_long_chain_is_refused_quickly() -> None:
              for i in range(501)]
     with pytest.raises(QueryError) as err:
         KnowledgeBase.from_graphs([]).timing_next({"players": ["Ann", "Bo"], "chain": chain})
-    assert err.value.status == 400 and "at most 500" in err.value.message
+    # An input over a budget of kb/limits.py: 413 naming the limit, its value and the field.
+    assert err.value.status == 413 and "timing.entries" in err.value.message
+    assert err.value.detail == {"limit": "timing.entries", "max": 500, "unit": "entries", "actual": 501,
+                                "where": "chain"}

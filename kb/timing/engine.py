@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from kb.limits import TIMING_AUTOMATIC, check_deadline
+
 Rules = tuple[str, ...]
 Params = Mapping[str, Any]
 State = Any
@@ -335,16 +337,24 @@ def decision(model: Model, state: State, *, with_illegal: bool = True) -> Decisi
     return Decision(deciders[0], legal, illegal)
 
 
-def advance(model: Model, state: State, *, limit: int = 500, invariants: bool = True,
+def advance(model: Model, state: State, *, limit: int | None = None, invariants: bool = True,
             with_illegal: bool = True) -> Outcome:
-    """Take automatic steps until a decision is due or the model reaches an end."""
+    """Take automatic steps until a decision is due or the model reaches an end.
+
+    More than ``limit`` steps in a row (default :data:`kb.limits.TIMING_AUTOMATIC`) raise
+    :class:`kb.limits.LimitExceeded`, as does the deadline of the work running
+    (:func:`kb.limits.check_deadline`, checked before each step)."""
     steps: list[TraceNode] = []
-    for _ in range(limit):
+    limit = TIMING_AUTOMATIC.value if limit is None else limit
+    for _ in range(limit + 1):
+        check_deadline("an automatic step")
         enabled = automatic(model, state)
         if len(enabled) > 1:
             raise Conflict(enabled)
         if enabled:
             t, params = enabled[0]
+            if len(steps) == limit:
+                raise TIMING_AUTOMATIC.exceeded(f"{t.label(params)} (a loop in the model?)")
             node = _node(model, t, state, params)
             if invariants:
                 check_invariants(model, node)
@@ -358,7 +368,7 @@ def advance(model: Model, state: State, *, limit: int = 500, invariants: bool = 
         if end is not None:
             return Outcome(state, steps, None, end)
         raise NoValue("no rule of the model says what happens next in this state")
-    raise NoValue(f"more than {limit} automatic steps without a decision (a loop in the model?)")
+    raise AssertionError("unreachable: the loop returns or raises")  # pragma: no cover
 
 
 def apply(model: Model, state: State, name: str, params: Params, *, invariants: bool = True) -> TraceNode:

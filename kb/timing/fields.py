@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from kb.limits import TIMING_CARDS, TIMING_EFFECTS, TIMING_ENTRIES
 from kb.timing.engine import FormatError
 
-# No game puts hundreds of items on a chain, a stack or in a hand; the bound keeps `next`
-# quick on hostile states (a 10,000-item chain took 1.5 s).
-MAX_ENTRIES = 500
+# Keys whose lists hold a card's or an item's instructions, in every model.
+INSTRUCTION_KEYS = ("effects", "legion")
 
 
 def text(value: Any, field: str) -> str:
@@ -25,14 +25,57 @@ def optional_text(value: Any, field: str) -> str | None:
 
 
 def a_list(value: Any, field: str) -> list[Any]:
-    """A list (missing: empty) of at most :data:`MAX_ENTRIES` entries."""
+    """A list (missing: empty) of at most :data:`kb.limits.TIMING_ENTRIES` entries (no game
+    puts hundreds of items on a chain, a stack or in a hand; a 10,000-item chain took 1.5 s)."""
     if value is None:
         return []
     if not isinstance(value, list):
         raise FormatError("expected a list", field)
-    if len(value) > MAX_ENTRIES:
-        raise FormatError(f"at most {MAX_ENTRIES} entries", field)
+    TIMING_ENTRIES.check(len(value), field)
     return value
+
+
+def instructions(data: Any) -> int:
+    """How many instructions ``data`` (a card, an item, a trigger) holds: the entries of every
+    list under an instruction key (:data:`INSTRUCTION_KEYS`), at any depth (a reflexive
+    trigger's own effects count too)."""
+    count, todo = 0, [data]
+    while todo:  # iterative: the input may nest as deep as the JSON parser allowed
+        node = todo.pop()
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key in INSTRUCTION_KEYS and isinstance(value, list):
+                    count += len(value)
+                if isinstance(value, (dict, list)):
+                    todo.append(value)
+        elif isinstance(node, list):
+            todo.extend(v for v in node if isinstance(v, (dict, list)))
+    return count
+
+
+def check_budget(data: Any) -> None:
+    """Refuse a scenario or a state over the timing model's input budgets before any of it
+    is read: at most :data:`kb.limits.TIMING_CARDS` cards in its pool, and at most
+    :data:`kb.limits.TIMING_EFFECTS` instructions on any card, or on any other mapping that
+    carries instructions (a chain or stack item, a waiting trigger). Raises
+    :class:`kb.limits.LimitExceeded` (413) naming the place."""
+    if not isinstance(data, dict):
+        return
+    cards = data.get("cards")
+    if isinstance(cards, dict):
+        TIMING_CARDS.check(len(cards), "cards")
+        for name, card in cards.items():
+            TIMING_EFFECTS.check(instructions(card), f"cards.{name}")
+    todo: list[tuple[str, Any]] = [(str(k), v) for k, v in data.items() if k != "cards"]
+    while todo:
+        where, node = todo.pop()
+        if isinstance(node, dict):
+            if any(k in node for k in INSTRUCTION_KEYS):
+                TIMING_EFFECTS.check(instructions(node), where)
+                continue  # counted whole, nested ones included
+            todo.extend((f"{where}.{k}", v) for k, v in node.items() if isinstance(v, (dict, list)))
+        elif isinstance(node, list):
+            todo.extend((f"{where}[{i}]", v) for i, v in enumerate(node) if isinstance(v, (dict, list)))
 
 
 def a_mapping(value: Any, field: str) -> dict[str, Any]:
@@ -129,3 +172,14 @@ def card_of(cards: Mapping[str, Any]) -> Callable[[Any, str], str]:
             raise FormatError(f"unknown card {name!r} (add it to cards)", field)
         return name
     return card_name
+
+
+def pool_json(model: Any, card_json: Callable[[Any], dict[str, Any]]) -> dict[str, Any]:
+    """A model's card pool as JSON, made once per model: the pool is the same in every state
+    of a run, and writing it again for every frame was a third of a long run's time. Every
+    frame's state shares the one mapping (read-only, like the model)."""
+    made = getattr(model, "_pool_json", None)
+    if made is None:
+        made = {name: card_json(c) for name, c in model.cards.items()}
+        model._pool_json = made
+    return made

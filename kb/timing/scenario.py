@@ -37,8 +37,11 @@ import yaml
 
 from kb.errors import QueryError
 from kb.inputs import load_yaml
+from kb.limits import TIMING_STEPS, check_deadline
 from kb.timing import engine
+from kb.timing.budget import AnswerBudget
 from kb.timing.engine import FormatError, TimingError, TraceNode
+from kb.timing.fields import check_budget
 from kb.timing.models import RulesetModel, get_model
 
 TOP_KEYS = ("name", "description", "ruleset", "edition", "players", "cards", "battlefields", "start", "steps")
@@ -114,6 +117,8 @@ def parse(data: Any, file: str = "") -> Scenario:
     edition = _edition(data.get("edition")) or spec.citation_edition
     if not isinstance(data["steps"], list) or not data["steps"]:
         raise ScenarioError("steps is a non-empty list", file, field="steps")
+    TIMING_STEPS.check(len(data["steps"]), "steps")
+    check_budget(data)
     steps = []
     kinds = spec.actions + CHECK_STEPS
     for i, raw in enumerate(data["steps"], start=1):
@@ -220,10 +225,12 @@ def _matches(key: str, want: Any, actual: Any) -> bool:
     return bool(want == actual)
 
 
-def run(scenario: Scenario) -> RunResult:
+def run(scenario: Scenario, budget: AnswerBudget | None = None) -> RunResult:
     """Run a scenario: set up, take each step, check each expectation. Never raises for rule
     outcomes (an illegal step or a failed expectation is recorded); raises ScenarioError for
-    a malformed scenario."""
+    a malformed scenario, and :class:`kb.limits.LimitExceeded` as soon as the frames (each
+    counted into ``budget``, a new one by default) or the deadline are over their limits."""
+    budget = budget if budget is not None else AnswerBudget()
     spec = get_model(scenario.ruleset)
     file = scenario.file
     try:
@@ -234,7 +241,10 @@ def run(scenario: Scenario) -> RunResult:
     resolved: list[str] = []
 
     def record(node: TraceNode, step: int, note: str = "") -> None:
-        result.frames.append(Frame(node, step, spec.state_json(model, node.after), note))
+        where = f"step {step}" if step else "before the first step"
+        budget.frame(where)
+        state = budget.add(spec.state_json(model, node.after), where)
+        result.frames.append(Frame(node, step, state, note))
         resolved.extend(spec.resolved(node))
 
     def advance(step: int) -> Any:
@@ -247,6 +257,7 @@ def run(scenario: Scenario) -> RunResult:
         outcome = advance(0)
         state = outcome.state
         for step in scenario.steps:
+            check_deadline(f"step {step.index}")
             if step.kind == "expect":
                 actual: dict[str, Any] = {}
                 failed = []

@@ -58,7 +58,7 @@ from kb.timing.engine import FormatError, Option, Violation
 from kb.timing.fields import a_list as _list, a_mapping as _map, flag as _flag, one_of as _choice
 from kb.timing.fields import only_keys as _only, optional_text as _opt_str, records as _records
 from kb.timing.fields import players as _player_list, text as _str, whole_number as _int
-from kb.timing.fields import card_of, player_of, turn_order
+from kb.timing.fields import card_of, player_of, pool_json, turn_order
 from kb.timing.models.mtg import (CARD_TYPES, COLORS, EDITIONS, STEP_NAMES, STEPS, TARGETS, TIMINGS, TRIGGER_EVENTS,
                                   Ability, Card, Effect, Magic, Obj, Payment, Permanent, Resolving, State,
                                   Static, Trigger)
@@ -409,7 +409,7 @@ def state_json(model: Magic, s: State) -> dict[str, Any]:
         "extra_turns": list(s.extra_turns),
         "lost": list(s.lost),
         "next_id": s.next_id,
-        "cards": {name: card_json(c) for name, c in model.cards.items()},
+        "cards": pool_json(model, card_json),
     }
 
 
