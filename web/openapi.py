@@ -28,6 +28,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from kb.errors import QueryError
+from kb.limits import Limit, table as limits_table
 
 API_VERSION = "1"
 SPEC_URI = "urn:rulekb:openapi"
@@ -186,6 +187,7 @@ class Endpoint:
     example_body: Any = None
     cached: bool = True
     hidden: bool = False
+    limits: tuple[Limit, ...] = ()  # the budgets of kb/limits.py this operation enforces
 
     @property
     def path(self) -> str:
@@ -198,6 +200,7 @@ class Endpoint:
             codes.add(400)
         if self.body:
             codes.update({400, 413, 415, 422})
+        codes.update(limit.status for limit in self.limits)
         return sorted(codes)
 
 
@@ -207,7 +210,7 @@ ENDPOINTS: dict[str, Endpoint] = {}
 def endpoint(bp: Blueprint, method: str, rule: str, *, summary: str, response: str,
              tag: str, params: tuple[Param, ...] = (), errors: tuple[int, ...] = (),
              body: str | None = None, examples: tuple[str, ...] = (), example_body: Any = None,
-             hidden: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+             hidden: bool = False, limits: tuple[Limit, ...] = ()) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare and register one API operation.
 
     ``rule`` is relative to the blueprint's prefix. The view receives the parsed parameters
@@ -219,7 +222,7 @@ def endpoint(bp: Blueprint, method: str, rule: str, *, summary: str, response: s
                       summary=summary, description=inspect.cleandoc(view.__doc__ or ""), tag=tag,
                       response=response, params=params, errors=errors, body=body,
                       examples=examples, example_body=example_body, cached=method == "GET",
-                      hidden=hidden)
+                      hidden=hidden, limits=limits)
         if ep.name in ENDPOINTS and ENDPOINTS[ep.name].rule != ep.rule:
             raise ValueError(f"two API operations named {ep.name}")
         ENDPOINTS[ep.name] = ep
@@ -345,9 +348,11 @@ def _parameter(p: Param) -> dict[str, Any]:
 
 _STATUS_TEXT = {400: "Bad query: a parameter is malformed or unknown.",
                 404: "Not found: an unknown ruleset, edition, rule or term (with the nearest ones).",
-                413: "The request body is larger than the server accepts.",
+                413: "The request body, or a part of it, is larger than the server accepts "
+                     "(the error names the limit of `x-rulekb-limits` and its value).",
                 415: "The request body is not JSON (send Content-Type: application/json).",
-                422: "The request body is JSON but not the expected shape.",
+                422: "The request body is JSON but not the expected shape, or it asks for more "
+                     "work than a budget of `x-rulekb-limits` allows (the error names it).",
                 503: "No knowledge base is built yet."}
 
 _HEADERS = {
@@ -359,6 +364,15 @@ _HEADERS = {
 }
 
 
+def _limits_text(limits: tuple[Limit, ...]) -> str:
+    """The budgets an operation enforces, as a paragraph of its description."""
+    if not limits:
+        return ""
+    lines = [f"- `{l.name}`: {l.what}, at most {l.value:,} {l.unit} (else {l.status})"
+             for l in sorted(limits, key=lambda l: l.name)]
+    return "\n\nLimits (the error names the limit and its value):\n\n" + "\n".join(lines)
+
+
 def document(endpoints: dict[str, Endpoint] | None = None, *, title: str = "rulekb API",
              version: str = "") -> dict[str, Any]:
     """The OpenAPI 3.1 document of every (non-hidden) declared operation."""
@@ -368,7 +382,8 @@ def document(endpoints: dict[str, Endpoint] | None = None, *, title: str = "rule
             continue
         op: dict[str, Any] = {
             "operationId": ep.name.split(".", 1)[-1], "summary": ep.summary, "tags": [ep.tag],
-            "description": ep.description, "parameters": [_parameter(p) for p in ep.params],
+            "description": ep.description + _limits_text(ep.limits),
+            "parameters": [_parameter(p) for p in ep.params],
             "responses": {"200": {
                 "description": ep.summary,
                 "headers": _HEADERS,
@@ -380,6 +395,8 @@ def document(endpoints: dict[str, Endpoint] | None = None, *, title: str = "rule
         for code in ep.statuses():
             op["responses"][str(code)] = {"description": _STATUS_TEXT.get(code, "Error."),
                                           "content": {"application/json": {"schema": ref("Error")}}}
+        if ep.limits:
+            op["x-rulekb-limits"] = [row for row in limits_table() if row["name"] in {l.name for l in ep.limits}]
         if ep.body:
             body: dict[str, Any] = {"schema": ref(ep.body)}
             if ep.example_body is not None:
@@ -392,7 +409,11 @@ def document(endpoints: dict[str, Endpoint] | None = None, *, title: str = "rule
                  "description": "Comprehensive rules as a cross-referenced knowledge base: rules, "
                                 "structure, terms, the reference graph, search, the timing model, "
                                 "citation linking and edition diffs. Every answer names the edition "
-                                "it came from; every failure has the one error shape."},
+                                "it came from; every failure has the one error shape. Every request "
+                                "does bounded work: `x-rulekb-limits` lists every budget (each "
+                                "operation lists those it enforces); over one, the answer is the "
+                                "error shape with its status, naming the limit and its value.",
+                 "x-rulekb-limits": limits_table()},
         "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
         "servers": [{"url": "/"}],
         "paths": paths,

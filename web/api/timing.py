@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Response
 
+from kb import limits
 from web.api import EDITION, answer, bp, kb, read_body
 from web.openapi import NAME_PATTERN, SCHEMAS, STR, Param, array, endpoint, nullable, obj, ref
 
@@ -71,6 +72,11 @@ SCHEMAS.update({
         "state": nullable(STATE)}),
 })
 
+# The budgets of kb/limits.py every timing answer keeps to (a state is read like a scenario's set-up).
+NEXT_LIMITS = (limits.TIMING_CARDS, limits.TIMING_EFFECTS, limits.TIMING_ENTRIES, limits.TIMING_FRAMES,
+               limits.TIMING_AUTOMATIC, limits.TIMING_ANSWER, limits.TIMING_TIME)
+RUN_LIMITS = (limits.TIMING_STEPS, *NEXT_LIMITS)
+
 EXAMPLE_STATE = {"ruleset": "riftbound", "players": ["Ann", "Bo"], "turn_state": "neutral-closed",
                  "priority": "Ann", "chain": [{"name": "Fireball", "controller": "Ann",
                                                "status": "pending"}]}
@@ -85,7 +91,7 @@ EXAMPLE_SCENARIO = {
 
 
 @endpoint(bp, "POST", "/v1/timing/next", tag="timing", response="TimingNext", body="TimingState",
-          params=(RULESET_Q, TIMING_EDITION), errors=(404,),
+          params=(RULESET_Q, TIMING_EDITION), errors=(404,), limits=NEXT_LIMITS,
           summary="What happens next from a state",
           examples=("/api/v1/timing/next",), example_body=EXAMPLE_STATE)
 def timing_next(ruleset: str | None, edition: str | None) -> Response:
@@ -99,12 +105,14 @@ def timing_next(ruleset: str | None, edition: str | None) -> Response:
 
 
 @endpoint(bp, "POST", "/v1/timing/run", tag="timing", response="TimingRun", body="TimingScenario",
-          errors=(404,), summary="Run a timing scenario frame by frame",
+          errors=(404,), limits=RUN_LIMITS, summary="Run a timing scenario frame by frame",
           examples=("/api/v1/timing/run",), example_body=EXAMPLE_SCENARIO)
 def timing_run() -> Response:
     """Run a scenario (the YAML of ``rulekb timing run``, as JSON): every frame with the
     transition taken, the rules it cites and why, the state after it, and each expectation
     checked. A scenario whose expectations fail answers 200 with ``ok`` false and the
-    failures; a malformed one answers 422 naming the step and field."""
+    failures; a malformed one answers 422 naming the step and field. A scenario over a
+    budget answers 413 (too large: steps, cards, instructions) or 422 (too much work:
+    frames, answer size, time) before the work is done."""
     scenario = read_body()
     return answer(kb().timing_run(scenario, file="request"))
