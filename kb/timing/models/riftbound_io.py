@@ -48,7 +48,7 @@ from kb.timing.engine import FormatError, Option, Violation
 from kb.timing.fields import a_list as _list, a_mapping as _map, flag as _flag, one_of as _choice
 from kb.timing.fields import only_keys as _only, optional_text as _opt_str, records as _records
 from kb.timing.fields import players as _player_list, text as _str, whole_number as _int
-from kb.timing.fields import card_of, player_of, turn_order
+from kb.timing.fields import card_of, player_of, pool_json, turn_order
 from kb.timing.models.riftbound import (CARD_TYPES, KEYWORDS, TRIGGER_EVENTS, Ability, Battlefield, Card,
                                         Combat, Effect, Item, Permanent, Riftbound, Showdown, State, Trigger,
                                         cite)
@@ -317,12 +317,13 @@ def _contest(s: State, at: str, player: str) -> tuple[Battlefield, ...]:
 
 
 # -- states as JSON ------------------------------------------------------------------------
-def item_json(item: Item) -> dict[str, Any]:
+def item_json(item: Item, cards: Mapping[str, Card] | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"name": item.name, "controller": item.controller, "status": item.status,
                            "kind": item.kind, "id": item.id}
     optional = {"card": item.card, "source": item.source, "to": item.to, "target": item.target}
     out.update({k: v for k, v in optional.items() if v is not None})
-    if item.effects:
+    own = (cards or {}).get(item.card or item.name) if item.kind in ("spell", "unit", "gear") else None
+    if item.effects and (own is None or own.effects != item.effects):  # else read back from the card
         out["effects"] = effects_json(item.effects)
     for flag in ("add", "optional", "decided", "ambush"):
         if getattr(item, flag):
@@ -341,7 +342,7 @@ def state_json(model: Riftbound, s: State) -> dict[str, Any]:
         "turn_state": s.turn_state,
         "priority": s.priority,
         "focus": s.focus,
-        "chain": [item_json(i) for i in s.chain],
+        "chain": [item_json(i, model.cards) for i in s.chain],
         "players": list(s.players),
         "turn_player": s.turn_player,
         "phase": s.phase,
@@ -369,7 +370,7 @@ def state_json(model: Riftbound, s: State) -> dict[str, Any]:
         "trash": list(s.trash),
         "scored": [{"player": p, "at": at} for p, at in s.scored],
         "next_id": s.next_id,
-        "cards": {name: card_json(c) for name, c in model.cards.items()},
+        "cards": pool_json(model, card_json),
     }
 
 
