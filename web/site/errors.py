@@ -29,6 +29,9 @@ def error_page(status: int, message: str, detail: Any = None) -> Any:
     """The site's error page (or the API's JSON error shape for a path under /api)."""
     if request.path == "/api" or request.path.startswith("/api/"):
         return jsonify(QueryError(status, message, detail).as_dict()), status
+    # The page is encoded as UTF-8: a lone surrogate echoed in a message must not make the
+    # error page itself fail.
+    message = message.encode("utf-8", errors="replace").decode("utf-8")
     ruleset = request.view_args.get("ruleset") if request.view_args else None
     edition = request.view_args.get("edition") if request.view_args else None
     detail = detail if isinstance(detail, dict) else {}
