@@ -1,7 +1,11 @@
 """What the facade (:class:`kb.query.KnowledgeBase`) answers about timing, as plain dicts.
 
 Errors raise :class:`kb.query.QueryError`: 400 for input that is not well formed, 422 for
-a scenario or state the rules refuse (with the rules), 404 for an unknown edition.
+a scenario or state the rules refuse (with the rules), 404 for an unknown edition. Every
+run and next keeps to the timing budgets of :mod:`kb.limits` (413 for an input over them,
+422 for work over them, each before the work is done): the deadline
+(:data:`kb.limits.TIMING_TIME`) covers the whole question, and the frames and bytes of the
+answer are counted into one :class:`~kb.timing.budget.AnswerBudget` as they are made.
 """
 
 from __future__ import annotations
@@ -10,10 +14,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from kb.graph import RuleGraph
+from kb.limits import TIMING_TIME, deadline
 from kb.timing import engine
+from kb.timing.budget import AnswerBudget
 from kb.timing.check import check as check_citations
 from kb.timing.engine import FormatError, InvalidState, TimingError
 from kb.timing.explain import Explainer
+from kb.timing.fields import check_budget
 from kb.timing.models import RulesetModel, get_model
 from kb.timing.scenario import RunResult, ScenarioError, parse, run
 
@@ -84,13 +91,16 @@ def carried_citations(kb: KnowledgeBase, spec: RulesetModel,
     return kb.cached(f"timing:carried:{spec.ruleset}:{edition}", carry)
 
 
-def run_json(result: RunResult, explainer: Explainer) -> dict[str, Any]:
-    """A run as the JSON the CLI prints and the API returns."""
+def run_json(result: RunResult, explainer: Explainer, budget: AnswerBudget | None = None) -> dict[str, Any]:
+    """A run as the JSON the CLI prints and the API returns (each frame's explanation counted
+    into ``budget``, which holds its states already)."""
     sc = result.scenario
+    budget = budget if budget is not None else AnswerBudget()
     return {
         "ok": result.ok,
         "name": sc.name, "ruleset": sc.ruleset, "edition": sc.edition, "file": sc.file,
-        "frames": [explainer.frame_json(f.node, f.step, f.state, f.note) for f in result.frames],
+        "frames": [_explained(explainer.frame_json(f.node, f.step, f.state, f.note), budget, f.step)
+                   for f in result.frames],
         "expectations": [{"step": e.step, "kind": e.kind, "ok": e.ok, "expected": e.expected,
                           "actual": e.actual, "failed": e.failed,
                           **({"forbidden_by": e.forbidden_by} if e.forbidden_by else {})}
@@ -100,27 +110,41 @@ def run_json(result: RunResult, explainer: Explainer) -> dict[str, Any]:
     }
 
 
+def _explained(frame: dict[str, Any], budget: AnswerBudget, step: int) -> dict[str, Any]:
+    """Count a frame's explanation (its state is counted when the run makes it)."""
+    budget.add({k: v for k, v in frame.items() if k != "state"}, f"step {step}")
+    return frame
+
+
 def timing_run(kb: KnowledgeBase, scenario: Any, file: str = "") -> dict[str, Any]:
     """Run a scenario given as a dict (parsed YAML)."""
-    try:
-        sc = parse(scenario, file)
-        spec = get_model(sc.ruleset)
-        rg = graph_for(kb, spec, sc.edition)
-        result = run(sc)
-    except ScenarioError as exc:
-        raise _error(422, str(exc), exc.as_dict()) from exc
-    return run_json(result, Explainer(rg, spec.ruleset, sc.edition))
+    with deadline(TIMING_TIME):
+        budget = AnswerBudget()
+        try:
+            sc = parse(scenario, file)
+            spec = get_model(sc.ruleset)
+            rg = graph_for(kb, spec, sc.edition)
+            result = run(sc, budget)
+        except ScenarioError as exc:
+            raise _error(422, str(exc), exc.as_dict()) from exc
+        return run_json(result, Explainer(rg, spec.ruleset, sc.edition), budget)
 
 
 def timing_next(kb: KnowledgeBase, state: Any, ruleset: str | None = None,
                 edition: str | None = None) -> dict[str, Any]:
     """The automatic steps from ``state`` until a decision, then the decision with every legal
     option and the tempting illegal ones (each with the rules that forbid it)."""
+    with deadline(TIMING_TIME):
+        return _timing_next(kb, state, ruleset, edition)
+
+
+def _timing_next(kb: KnowledgeBase, state: Any, ruleset: str | None, edition: str | None) -> dict[str, Any]:
     if isinstance(state, dict) and ruleset is None:
         ruleset = state.get("ruleset")
     if ruleset is not None and not isinstance(ruleset, str):
         raise _error(400, "malformed state: ruleset is a name", {"field": "ruleset"})
     spec = spec_for(ruleset or "riftbound")
+    check_budget(state)
     try:
         model, s, violations = spec.state_from_json(state, edition)
     except FormatError as exc:
@@ -141,13 +165,20 @@ def timing_next(kb: KnowledgeBase, state: Any, ruleset: str | None = None,
         raise _error(422, str(exc), {"violations": [v.as_dict() for v in exc.violations]}) from exc
     except TimingError as exc:
         raise _error(422, str(exc), {"rules": list(exc.rules)}) from exc
-    frames = [explainer.frame_json(n, 0, spec.state_json(model, n.after)) for n in outcome.steps]
+    budget = AnswerBudget()
+    frames = []
+    for i, n in enumerate(outcome.steps, start=1):
+        budget.frame(f"automatic step {i}")
+        frames.append(budget.add(explainer.frame_json(n, 0, spec.state_json(model, n.after)),
+                                 f"automatic step {i}"))
     decision = None
     if outcome.decision is not None:
         d = outcome.decision
         decision = {"decider": d.decider,
-                    "options": [explainer.option_json(o, spec.option_action(o)) for o in d.options],
-                    "illegal": [explainer.option_json(o, spec.option_action(o)) for o in d.illegal]}
+                    "options": [budget.add(explainer.option_json(o, spec.option_action(o)), "options")
+                                for o in d.options],
+                    "illegal": [budget.add(explainer.option_json(o, spec.option_action(o)), "illegal options")
+                                for o in d.illegal]}
     end = None
     if outcome.end is not None:
         end = {"reason": outcome.end[0], "rules": list(outcome.end[1]),

@@ -15,19 +15,17 @@ import yaml
 from flask import request
 
 from kb.inputs import load_yaml
+from kb.limits import TIMING_PASTED
 from kb.query import KnowledgeBase, QueryError
 from kb.timing import list_scenarios, load_scenario, scenario_files
 from web.site import bp, svg
 from web.site.links import href, rule_href
 from web.site.pages import Redirect, base_context, kb, render
 
-MAX_SCENARIO = 64 * 1024  # characters of a pasted scenario
-
 
 def parse_scenario(text: str) -> dict[str, Any]:
     """A pasted scenario as data, or QueryError 400 saying where the YAML is wrong."""
-    if len(text) > MAX_SCENARIO:
-        raise QueryError(413, f"a pasted scenario is at most {MAX_SCENARIO // 1024} KB", {"length": len(text)})
+    TIMING_PASTED.check(len(text), "the pasted scenario")
     try:
         # Without aliases (a few can expand to gigabytes); 422 past input.nesting.
         data = load_yaml(text, "a pasted scenario", aliases=False)
@@ -38,10 +36,17 @@ def parse_scenario(text: str) -> dict[str, Any]:
     return data
 
 
+def known_names(k: KnowledgeBase) -> frozenset[str]:
+    """Every name a worked scenario can be asked for (``NAME`` and ``RULESET/NAME``), once per build."""
+    return k.cached("site-scenario-names", lambda: frozenset(
+        n for s in k.cached("site-scenarios", list_scenarios) for n in (s["name"], f"{s['ruleset']}/{s['name']}")))
+
+
 def scenario_source(name: str) -> str:
-    """The YAML text of a worked scenario, as shipped."""
-    for f in scenario_files():
-        if f.stem == name:
+    """The YAML text of a worked scenario (``NAME`` or ``RULESET/NAME``), as shipped."""
+    ruleset, _, stem = name.rpartition("/")
+    for f in scenario_files(ruleset or None):
+        if f.stem == stem:
             return f.read_text(encoding="utf-8")
     raise KeyError(name)
 
@@ -134,12 +139,11 @@ def explorer_page(k: KnowledgeBase, name: str | None = None, text: str | None = 
         return ctx, 200
     try:
         if name is not None:
-            try:
-                data, source = k.cached(f"site-scenario:{name}",
-                                        lambda: (load_scenario(name), scenario_source(name)))
-            except KeyError as exc:
-                raise QueryError(404, f"no worked scenario {name!r}",
-                                 {"scenarios": [s["name"] for s in scenarios]}) from exc
+            if name not in known_names(k):  # a miss keeps nothing and reads no file
+                raise QueryError(404, f"no worked scenario {name[:200]!r}",
+                                 {"scenarios": [s["name"] for s in scenarios]})
+            data, source = k.cached(f"site-scenario:{name}",
+                                    lambda: (load_scenario(name), scenario_source(name)))
             ctx["source"] = source
             run = k.cached(f"site-timing-run:{name}", lambda: k.timing_run(data, f"{name}.yaml"))
         else:
