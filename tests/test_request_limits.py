@@ -290,6 +290,18 @@ def test_the_request_budgets_come_from_the_one_table() -> None:
         limits.REQUEST_BYTES.value
 
 
+def test_openapi_names_the_budgets_of_every_body(client: Any) -> None:
+    spec = client.get("/api/openapi.json").get_json()
+    ops = {path: ops["post"] for path, ops in spec["paths"].items() if "requestBody" in ops.get("post", {})}
+    assert {LOOKUP, ANNOTATE, NEXT, RUN} <= set(ops)
+    for path, op in ops.items():
+        names = {row["name"] for row in op["x-rulekb-limits"]}
+        assert {"request.bytes", "input.nesting"} <= names, path
+    assert {"cite.input", "cite.front_matter", "cite.lines", "cite.markup"} <= \
+        {row["name"] for row in ops[ANNOTATE]["x-rulekb-limits"]}
+    assert "cite.citations" in {row["name"] for row in spec["info"]["x-rulekb-limits"]}
+
+
 # -- every error path encodes ------------------------------------------------------------------
 def test_the_error_handler_encodes_whatever_the_message_holds(app: Flask) -> None:
     from web.api import error_response

@@ -28,7 +28,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from kb.errors import QueryError
-from kb.limits import Limit, table as limits_table
+from kb.limits import NESTING_DEPTH, REQUEST_BYTES, Limit, table as limits_table
 
 API_VERSION = "1"
 SPEC_URI = "urn:rulekb:openapi"
@@ -217,6 +217,9 @@ def endpoint(bp: Blueprint, method: str, rule: str, *, summary: str, response: s
     as keyword arguments (absent optional ones as None or their schema default). The view's
     docstring is the operation's description.
     """
+    if body:  # every body is read by web.api.read_body, which enforces these two
+        limits = tuple(dict.fromkeys((REQUEST_BYTES, NESTING_DEPTH, *limits)))
+
     def decorate(view: Callable[..., Any]) -> Callable[..., Any]:
         ep = Endpoint(method=method, rule=f"{bp.url_prefix or ''}{rule}", name=f"{bp.name}.{view.__name__}",
                       summary=summary, description=inspect.cleandoc(view.__doc__ or ""), tag=tag,

@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import Response
 
+from kb import limits
 from web import public_url
 from web.api import answer, bp, kb, read_body
 from web.openapi import (NAME_PATTERN, SCHEMAS, STR, array, endpoint, nullable, obj)
@@ -90,8 +91,14 @@ def _answer(data: dict[str, Any]) -> Response:
     return answer(data, *data["candidates"])
 
 
+# The budgets that refuse a request (cite.citations does not: past it, citations are only
+# counted, as the answer's summary and `limits` say).
+LOOKUP_LIMITS = (limits.CITE_INPUT,)
+ANNOTATE_LIMITS = (*LOOKUP_LIMITS, limits.CITE_FRONT_MATTER, limits.CITE_LINES, limits.CITE_MARKUP)
+
+
 @endpoint(bp, "POST", "/v1/citations/lookup", tag="citations", response="CitationLookup",
-          body="CitationLookupRequest", errors=(404,),
+          body="CitationLookupRequest", errors=(404,), limits=LOOKUP_LIMITS,
           summary="Every rule citation in a text, each with its status",
           examples=("/api/v1/citations/lookup",),
           example_body={"text": "Finalizing does not pass priority (rule 337.1a; see also CR 999.9).",
@@ -108,7 +115,7 @@ def citations_lookup() -> Response:
 
 
 @endpoint(bp, "POST", "/v1/citations/annotate", tag="citations", response="CitationAnnotation",
-          body="CitationAnnotateRequest", errors=(404,),
+          body="CitationAnnotateRequest", errors=(404,), limits=ANNOTATE_LIMITS,
           summary="An article with its rule citations linked",
           examples=("/api/v1/citations/annotate",),
           example_body={"markdown": "---\nruleset: riftbound\nedition: \"1.4\"\n---\n"
