@@ -2,7 +2,8 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-export RULEKB_HOME ?= $(CURDIR)/.rulekb
+# The data lives in .rulekb/ here: rulekb's own default when it runs from a checkout (as
+# installed below), so `.venv/bin/rulekb` finds what `make run` built. RULEKB_HOME overrides it.
 HOST ?= 127.0.0.1
 PORT ?= 8000
 

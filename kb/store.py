@@ -1,6 +1,6 @@
 """The built knowledge base on disk, built into a temporary place and swapped in atomically.
 
-Layout of the data directory (``RULEKB_HOME``, default ``~/.local/share/rulekb``)::
+Layout of the data directory (``RULEKB_HOME``; see :func:`default_home` for its default)::
 
     imports/<ruleset>/<edition>/edition.toml + the imported document
     builds/<build-id>/manifest.json
@@ -21,7 +21,7 @@ import shutil
 import stat
 import time
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -42,11 +42,29 @@ ARTIFACT_BUILDERS: list[ArtifactBuilder] = []
 ARTIFACT_BUILDERS.append(build_index)  # the search index (kb.search)
 
 
+def checkout_home() -> Path | None:
+    """``.rulekb`` in the source checkout this package runs from, or None when installed.
+
+    ``make run`` installs the checkout into its ``.venv`` in place (editable), so the CLI,
+    ``rulekb serve`` and ``make run`` of one checkout find the same data wherever they are
+    run from; a checkout is the folder holding this package beside ``pyproject.toml`` and
+    ``rules/``.
+    """
+    root = Path(__file__).resolve().parent.parent
+    if (root / "pyproject.toml").is_file() and (root / "rules").is_dir():
+        return root / ".rulekb"
+    return None
+
+
 def default_home() -> Path:
-    """The data directory: ``$RULEKB_HOME`` or ``~/.local/share/rulekb``."""
+    """The data directory: ``$RULEKB_HOME``; else, run from a source checkout, its
+    ``.rulekb``; else ``$XDG_DATA_HOME/rulekb`` (``~/.local/share/rulekb``)."""
     env = os.environ.get("RULEKB_HOME")
     if env:
         return Path(env).expanduser()
+    checkout = checkout_home()
+    if checkout is not None:
+        return checkout
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "rulekb"
 
@@ -102,6 +120,8 @@ def collect_sources(home: Path, rules: Path | None = None) -> Sources:
                 ed.get("format", info.default_format), bool(ed.get("partial", False)),
                 ed.get("title", ""), "embedded"))
     for meta in sorted((home / "imports").glob("*/*/edition.toml")):
+        if meta.parent.name.startswith("."):  # an import being written, or one killed halfway
+            continue
         data = tomllib.loads(meta.read_text(encoding="utf-8"))
         if not _PLAIN_FILE.match(str(data.get("file", ""))) or data["file"] == "edition.toml":
             raise DocumentError([Diagnostic(  # an edited edition.toml must not reach outside
@@ -153,11 +173,15 @@ def read_document_file(file: Path, limit: int = MAX_DOCUMENT_BYTES) -> bytes:
 
 
 def import_document(home: Path, file: Path, *, ruleset: str, edition: str, date: str = "",
-                    fmt: str | None = None, partial: bool = False, title: str = "") -> Path:
+                    fmt: str | None = None, partial: bool = False, title: str = "",
+                    rebuild: Callable[[], object] | None = None) -> Path:
     """Check that a document reads and builds, then keep a copy under ``imports/``.
 
     Only a regular file is imported (:func:`read_document_file`); the bytes checked are
-    the bytes kept. Nothing is kept when the document has errors (DocumentError lists them).
+    the bytes kept. Nothing is kept when the document has errors (DocumentError lists them)
+    or when writing the copy fails (a full disk, a read-only data directory). ``rebuild``,
+    when given, runs once the copy is in place; if it fails, the import is undone (the
+    edition imported before, if any, is back) and its error raised.
     """
     check_name(ruleset, "ruleset")
     check_name(edition, "edition")
@@ -171,21 +195,80 @@ def import_document(home: Path, file: Path, *, ruleset: str, edition: str, date:
     build_edition(result, ruleset=ruleset, edition=edition, date=date, source=str(file),
                   external_citations=info.external_citations if info else None)
     target = home / "imports" / ruleset / edition
-    staging = target.with_name(f".{edition}.tmp-{os.getpid()}")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
+    staging = target.with_name(f".{edition}.tmp-{os.getpid()}-{time.time_ns()}")
     name = file.name if _PLAIN_FILE.match(file.name) and file.name != "edition.toml" else "document"
-    (staging / name).write_bytes(data)
     meta = {"ruleset": ruleset, "edition": edition, "date": date or result.date,
             "file": name, "format": used, "partial": partial, "title": title or result.title}
-    (staging / "edition.toml").write_text(
-        "".join(f"{k} = {json.dumps(v)}\n" for k, v in meta.items()), encoding="utf-8")
-    old = target.with_name(f".{edition}.old-{os.getpid()}")
-    if target.exists():
-        target.rename(old)
-    staging.rename(target)
-    shutil.rmtree(old, ignore_errors=True)
+    created = [d for d in (home, home / "imports", target.parent) if not d.exists()]
+    try:  # a full disk or a permission error halfway leaves no half-written folder behind
+        target.parent.mkdir(parents=True, exist_ok=True)
+        _remove_stale(target.parent)
+        staging.mkdir()
+        (staging / name).write_bytes(data)
+        (staging / "edition.toml").write_text(
+            "".join(f"{k} = {json.dumps(v)}\n" for k, v in meta.items()), encoding="utf-8")
+        old = _swap_in(staging, target)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        _remove_empty(reversed(created))
+        raise
+    if rebuild is not None:
+        try:
+            rebuild()
+        except BaseException:
+            if old is not None:
+                _swap_back(target, old)
+            else:
+                shutil.rmtree(target, ignore_errors=True)
+                _remove_empty(reversed(created))
+            raise
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
     return target
+
+
+def _remove_empty(folders: Iterable[Path]) -> None:
+    """Remove the folders an import created, innermost first, where they are still empty."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:
+            pass
+
+
+def _swap_in(staging: Path, target: Path) -> Path | None:
+    """Put ``staging`` in ``target``'s place; the previous folder (moved aside) or None."""
+    old = None
+    if target.exists():
+        old = target.with_name(f".{target.name}.old-{os.getpid()}-{time.time_ns()}")
+        target.rename(old)
+    try:
+        staging.rename(target)
+    except BaseException:
+        if old is not None:
+            old.rename(target)
+        raise
+    return old
+
+
+def _swap_back(target: Path, old: Path) -> None:
+    """Undo :func:`_swap_in`: the previous folder takes its place again."""
+    failed = target.with_name(f".{target.name}.failed-{os.getpid()}-{time.time_ns()}")
+    target.rename(failed)
+    old.rename(target)
+    shutil.rmtree(failed, ignore_errors=True)
+
+
+def _remove_stale(folder: Path, age_seconds: float = 3600.0) -> None:
+    """Remove the hidden staging folders of imports killed over an hour ago (a live import
+    elsewhere keeps its own)."""
+    now = time.time()
+    for entry in folder.glob(".*"):
+        try:
+            if entry.is_dir() and now - entry.stat().st_mtime > age_seconds:
+                shutil.rmtree(entry, ignore_errors=True)
+        except OSError:
+            continue
 
 
 @dataclass
@@ -237,7 +320,11 @@ def build(home: Path | None = None, rules: Path | None = None,
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    _swap_current(home, final)
+    try:
+        _swap_current(home, final)
+    except BaseException:  # ``current`` still points at the last good build
+        shutil.rmtree(final, ignore_errors=True)
+        raise
     _prune(builds, keep={final.name})
     return BuildReport(final, summaries, time.perf_counter() - started)
 
@@ -270,7 +357,11 @@ def _swap_current(home: Path, target: Path) -> None:
     link = home / "current"
     tmp_link = home / f".current-{os.getpid()}-{time.time_ns()}"
     os.symlink(Path("builds") / target.name, tmp_link)
-    os.replace(tmp_link, link)
+    try:
+        os.replace(tmp_link, link)
+    except BaseException:
+        tmp_link.unlink(missing_ok=True)
+        raise
 
 
 def _prune(builds: Path, keep: set[str], grace_seconds: float = 60.0, keep_newest: int = 3) -> None:
