@@ -80,9 +80,10 @@ NESTING_DEPTH = declare("input.nesting", 64, "levels",
 # -- citations (kb/cite: rulekb link, /api/v1/citations/*, the site's /cite) ------------------
 CITE_INPUT = declare("cite.input", 2_000_000, "bytes",
                      "an article or text to link (UTF-8)", status=413)
+# Not a refusal: past it, citations are only counted (as over_limit) and the answer is a 200.
 CITE_CITATIONS = declare("cite.citations", 10_000, "citations",
                          "citations found, looked up and listed per article or text; the rest "
-                         "are only counted (over_limit)")
+                         "are only counted (over_limit)", status=200)
 CITE_FRONT_MATTER = declare("cite.front_matter", 64 * 1024, "characters",
                             "an article's YAML front matter", status=413)
 # markdown-it-py pays 10-20 µs for each of these characters ([ and ![ open link labels it
