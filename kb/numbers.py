@@ -16,6 +16,7 @@ False
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Literal
 
 Segments = tuple[str, ...]
@@ -49,6 +50,31 @@ def parse_number(text: str) -> Segments:
     # A number segment may not directly follow another number without a dot; the regex
     # guarantees that, so only lower-case the letters here.
     return tuple(s.lower() for s in segments)
+
+
+def group_numbers(words: Sequence[str]) -> list[str]:
+    """Words typed as separate arguments, grouped into one loosely written number each.
+
+    A word without a digit (``rule``, ``CR``) belongs to the number after it, so
+    ``rule 337.1.a.`` stays one number while ``337.1a 999.9`` is two; words after the
+    last number join it (and make it fail to parse, saying what was typed).
+
+    >>> group_numbers(["rule", "337.1.a.", "999.9"])
+    ['rule 337.1.a.', '999.9']
+    """
+    groups: list[str] = []
+    pending: list[str] = []
+    for word in words:
+        pending.append(word)
+        if any(c.isdigit() for c in word):
+            groups.append(" ".join(pending))
+            pending = []
+    if pending:
+        if groups:
+            groups[-1] = " ".join([groups[-1], *pending])
+        else:
+            groups.append(" ".join(pending))
+    return groups
 
 
 def try_parse_number(text: str) -> Segments | None:

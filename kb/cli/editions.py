@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from kb.cli import emit_json, handle_errors, json_option, main, open_kb, ruleset_option
+from kb.cli.params import DATE, EDITION_OR_DATE
 
 STATUS_MARK = {"added": "+", "removed": "-", "changed": "~", "moved": ">", "unchanged": "="}
 
@@ -39,9 +40,9 @@ def inline(ops: list[dict[str, str]] | None, fallback: str = "") -> str:
 
 @main.command("diff")
 @ruleset_option
-@click.option("--from", "from_edition", required=True, metavar="EDITION",
+@click.option("--from", "from_edition", required=True, type=EDITION_OR_DATE,
               help="The older edition (a name, or a date YYYY-MM-DD: the edition in force then).")
-@click.option("--to", "to_edition", required=True, metavar="EDITION",
+@click.option("--to", "to_edition", required=True, type=EDITION_OR_DATE,
               help="The newer edition (a name, or a date).")
 @click.option("--only", type=click.Choice(["added", "removed", "changed", "moved", "unchanged"]),
               multiple=True, help="Show only these statuses (repeatable).")
@@ -110,7 +111,7 @@ def _print_entry(e: dict[str, Any]) -> None:
 @ruleset_option
 @click.option("--edition", "-e", default=None,
               help="The edition the number belongs to (default: the newest that has it).")
-@click.option("--date", default=None, help="Use the edition in force on this date (YYYY-MM-DD).")
+@click.option("--date", type=DATE, default=None, help="Use the edition in force on this date.")
 @json_option
 @click.pass_context
 @handle_errors
@@ -138,9 +139,9 @@ def history_cmd(ctx: click.Context, number: str, ruleset: str | None, edition: s
 @main.command("map")
 @click.argument("number")
 @ruleset_option
-@click.option("--from", "from_edition", required=True, metavar="EDITION",
+@click.option("--from", "from_edition", required=True, type=EDITION_OR_DATE,
               help="The edition the number belongs to (a name, or a date).")
-@click.option("--to", "to_edition", required=True, metavar="EDITION",
+@click.option("--to", "to_edition", required=True, type=EDITION_OR_DATE,
               help="The edition to find it in (a name, or a date).")
 @json_option
 @click.pass_context

@@ -4,11 +4,15 @@ stats, editions."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
-from kb.cli import (edition_option, emit_json, handle_errors, home_of, json_option, main,
-                    open_kb, ruleset_option)
+from kb.cli import (echo_query_error, edition_option, emit_json, handle_errors, home_of,
+                    json_option, main, open_kb, ruleset_option)
+from kb.cli.params import DATE
+from kb.errors import QueryError
+from kb.numbers import group_numbers
 from kb.read import READERS
 from kb.store import build, import_document
 
@@ -17,8 +21,8 @@ from kb.store import build, import_document
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--ruleset", "-r", required=True, help="Ruleset the document belongs to.")
 @click.option("--edition", "-e", required=True, help="Edition name, e.g. 1.4 or 2026-01-16.")
-@click.option("--date", default="", help="Date the edition took effect (YYYY-MM-DD); "
-                                        "read from the document when omitted.")
+@click.option("--date", type=DATE, default="", help="Date the edition took effect; read from the "
+                                                    "document when omitted.")
 @click.option("--format", "fmt", type=click.Choice(sorted(READERS)), default=None,
               help="Document format (default: detected).")
 @click.option("--partial", is_flag=True, help="Mark the document as an excerpt.")
@@ -27,13 +31,15 @@ from kb.store import build, import_document
 @handle_errors
 def import_cmd(ctx: click.Context, file: Path, ruleset: str, edition: str, date: str,
                fmt: str | None, partial: bool, no_build: bool) -> None:
-    """Import a rules document as an edition, then rebuild the knowledge base."""
+    """Import a rules document as an edition, then rebuild the knowledge base.
+
+    When the rebuild fails (a full disk, another document's error), the import is undone:
+    the data directory is as it was before.
+    """
     home = home_of(ctx)
     target = import_document(home, file, ruleset=ruleset, edition=edition, date=date, fmt=fmt,
-                             partial=partial)
+                             partial=partial, rebuild=None if no_build else lambda: _build(home))
     click.echo(f"imported {file.name} as {ruleset} {edition} ({target})")
-    if not no_build:
-        _build(home)
 
 
 @main.command("build")
@@ -57,20 +63,42 @@ def _build(home: Path) -> None:
 @click.argument("number", nargs=-1, required=True)
 @ruleset_option
 @edition_option
-@click.option("--date", default=None, help="Use the edition in force on this date (YYYY-MM-DD).")
+@click.option("--date", type=DATE, default=None, help="Use the edition in force on this date.")
 @click.option("--subrules/--no-subrules", default=True, help="Show the whole subtree.")
 @json_option
 @click.pass_context
 @handle_errors
 def rule_cmd(ctx: click.Context, number: tuple[str, ...], ruleset: str | None, edition: str | None,
              date: str | None, subrules: bool, as_json: bool) -> None:
-    """Show a rule (numbers may be loose: 337.1a, 337.1.a, "rule 337.1.a.")."""
+    """Show one rule or several (numbers may be loose: 337.1a, 337.1.a, "rule 337.1.a.").
+
+    Each number is shown in turn; a number that does not exist is reported with the nearest
+    ones (exit 1) and the others are still shown. With --json, several numbers print a list.
+    """
     kb = open_kb(ctx)
     ruleset = ruleset or kb.default_ruleset()
-    data = kb.rule(ruleset, " ".join(number), edition, subrules=subrules, date=date)
+    rg = kb.edition(ruleset, edition, date)
+    groups = group_numbers(number)
+    found, failed = [], False
+    for typed in groups:
+        try:
+            found.append(kb.rule(ruleset, typed, rg.edition.name, subrules=subrules))
+        except QueryError as exc:  # this number only; the edition is known to exist
+            echo_query_error(exc)
+            failed = True
     if as_json:
-        emit_json(data)
-        return
+        if found:
+            emit_json(found[0] if len(groups) == 1 else found)
+    else:
+        for i, data in enumerate(found):
+            if i:
+                click.echo()
+            _print_rule(data, subrules)
+    if failed:
+        ctx.exit(1)
+
+
+def _print_rule(data: dict[str, Any], subrules: bool) -> None:
     crumbs = " › ".join(f"{a['number']} {a['title']}" for a in data["ancestors"])
     click.echo(click.style(f"{data['ruleset']} {data['edition']}", dim=True) + (f"  {crumbs}" if crumbs else ""))
     head = f"{data['number']}. {data['title']}" if data["kind"] != "rule" else data["number"] + "."

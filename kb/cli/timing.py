@@ -162,9 +162,35 @@ def run_cmd(ctx: click.Context, file: str, as_json: bool, quotes: bool, full: bo
     sys.exit(0 if result["ok"] else EXIT_FAILED)
 
 
+def _read_state(given: str) -> Any:
+    """The state ``--state`` names: inline JSON, ``-`` (stdin) or a file; exits 2 with one
+    line naming the place when it cannot be read or is not JSON."""
+    inline = given.lstrip().startswith("{")
+    where = "the --state JSON" if inline else "<stdin>" if given == "-" else given
+    try:
+        text = given if inline else sys.stdin.read() if given == "-" else \
+            Path(given).read_text(encoding="utf-8")
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        click.echo(f"error: {where}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}", err=True)
+    except FileNotFoundError:
+        click.echo(f"error: no such file: {given} (--state takes a JSON file, '-' for stdin, "
+                   "or the JSON itself starting with '{')", err=True)
+    except IsADirectoryError:
+        click.echo(f"error: {given} is a directory; --state takes a JSON file", err=True)
+    except OSError as exc:
+        click.echo(f"error: cannot read {given}: {exc.strerror or exc}", err=True)
+    except UnicodeDecodeError as exc:
+        click.echo(f"error: {where}: not UTF-8 text (byte {exc.start})", err=True)
+    except RecursionError:
+        click.echo(f"error: {where}: JSON nested too deeply", err=True)
+    sys.exit(EXIT_MALFORMED)
+
+
 @timing.command("next")
-@click.option("--state", "state_file", required=True,
-              help="A state as JSON (any frame's state object is valid); '-' reads stdin.")
+@click.option("--state", "state_file", required=True, metavar="FILE|-|JSON",
+              help="The state: a JSON file, '-' for stdin, or the JSON itself (starting with "
+                   "'{'). Any frame's state object from `timing run --json` is valid.")
 @click.option("--ruleset", "-r", default=None, help="Ruleset of the state (default: its 'ruleset' or riftbound).")
 @edition_option
 @json_option
@@ -174,15 +200,7 @@ def run_cmd(ctx: click.Context, file: str, as_json: bool, quotes: bool, full: bo
 def next_cmd(ctx: click.Context, state_file: str, ruleset: str | None, edition: str | None, as_json: bool,
              full: bool) -> None:
     """What happens next: the automatic steps, then who decides and every option, with the rules."""
-    try:
-        text = sys.stdin.read() if state_file == "-" else Path(state_file).read_text(encoding="utf-8")
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        click.echo(f"error: {state_file}:{exc.lineno}: not valid JSON: {exc.msg}", err=True)
-        sys.exit(EXIT_MALFORMED)
-    except (OSError, UnicodeDecodeError) as exc:
-        click.echo(f"error: cannot read {state_file}: {exc}", err=True)
-        sys.exit(EXIT_MALFORMED)
+    data = _read_state(state_file)
     kb = timing_kb(ctx)
     try:
         out = kb.timing_next(data, ruleset=ruleset, edition=edition)

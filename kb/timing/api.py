@@ -46,6 +46,10 @@ def graph_for(kb: KnowledgeBase, spec: RulesetModel, edition: str | None, requir
     from kb.errors import QueryError
     edition = edition or spec.citation_edition
     if spec.citations_for(edition) is None:
+        known = sorted({*spec.editions, *(e for r, e in kb.graphs if r == spec.ruleset)})
+        if edition not in known:
+            raise _error(404, f"unknown edition {edition!r} of {spec.ruleset} (editions: {', '.join(known)})",
+                         {"field": "edition", "edition": edition, "editions": known})
         raise _error(422, f"the {spec.ruleset} timing model cites edition "
                           f"{' and '.join(spec.editions)}; its citations are not yet carried to edition {edition}",
                      {"edition": edition, "citation_edition": spec.citation_edition,

@@ -1,0 +1,71 @@
+"""Parameter types the commands share: a date, an edition or date, a port.
+
+A bad value is a usage error naming the option and the value, before any work is done
+(the API answers the same inputs 400).
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from typing import Any
+
+import click
+
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_DATE_LIKE = re.compile(r"^\d{4}-\d{1,2}-\d{1,2}$")
+
+
+def check_date(text: str) -> str | None:
+    """Why ``text`` is not a date written YYYY-MM-DD, or None when it is one."""
+    if not _DATE.match(text):
+        return "not a date: use YYYY-MM-DD, e.g. 2026-07-16"
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError as exc:
+        return f"not a calendar date ({exc})"
+    return None
+
+
+class DateType(click.ParamType):
+    """A calendar date written YYYY-MM-DD (an empty default stays empty)."""
+
+    name = "date"
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "YYYY-MM-DD"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if value is None or value == "":
+            return value
+        text = str(value).strip()
+        problem = check_date(text)
+        if problem:
+            self.fail(f"{value!r} is {problem}", param, ctx)
+        return text
+
+
+class EditionOrDateType(click.ParamType):
+    """An edition's name (``1.4``, ``2026-01-16``) or a date meaning the edition in force then.
+
+    Names are checked against the knowledge base later; a value shaped like a date must be
+    a real one, since no edition is named after a day that does not exist.
+    """
+
+    name = "edition"
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "EDITION"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        text = str(value).strip()
+        if _DATE_LIKE.match(text):
+            problem = check_date(text)
+            if problem:
+                self.fail(f"{value!r} is neither an edition's name nor a date: {problem}", param, ctx)
+        return text
+
+
+DATE = DateType()
+EDITION_OR_DATE = EditionOrDateType()
+PORT = click.IntRange(1, 65535)
