@@ -11,8 +11,12 @@ card from hand, kill or move a unit). Choices the rules leave to players but tha
 change timing are made by the model in a fixed way and said so in the trace: simultaneous
 triggers are ordered by turn order then listing order (383.3.d), combat damage is assigned
 to units in listing order, lethal damage first (465.2.c.3), and when several battlefields are
-staged the first listed is chosen (461.1). Cleanups are shown only when they change
-something the timing depends on (staging a showdown or combat, control).
+staged the first listed is chosen (461.1). A cleanup follows every move, arrival and
+departure, every opening of the turn (319.1) and every end of a showdown or combat (319.7),
+and is shown only when it changes something the timing depends on (designations and the
+attack or defend triggers they fire, control, staging a showdown or combat). Cleanups,
+showdowns and combat are in :mod:`kb.timing.models.riftbound_combat`; cards and the state in
+:mod:`kb.timing.models.riftbound_state`.
 """
 
 from __future__ import annotations
@@ -546,7 +550,8 @@ class Riftbound(CombatSteps, Model):
             T("kill", step, "kill a unit", "{unit} is killed"),
             T("move-unit", step, "move a unit", "{unit} moves to {to}"),
             T("recalled-instead", step, "a unit that cannot move to its destination is recalled instead",
-              "{unit} cannot move to {to} (two other players' units are there): it is recalled to base"),
+              "{unit} cannot move to {to} (two other players' units, or their combat, are there): "
+              "it is recalled to base"),
             T("played-to-base-instead", step, "a unit cannot be played to another two players' combat: "
               "it is played to its controller's base", "{item} cannot be played to {to}: it is played to base"),
             T("add-resources", step, "add resources", "{player} adds resources"),
