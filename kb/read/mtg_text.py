@@ -25,7 +25,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from kb.model import Diagnostic, RawRule, RawTerm, ReadResult, term_key
-from kb.numbers import format_number, parse_number, sort_key
+from kb.numbers import Segments, SortKey, format_number, parse_number, sort_key
 from kb.read.text import clean
 from kb.references import find_mentions
 
@@ -37,7 +37,15 @@ _SECTION = re.compile(r"^(\d{3})\.\s+(\S.*)$")
 # ``100.1.`` / ``606.5`` (missing dot) and ``100.1a`` / ``119.1d.`` (stray dot).
 _RULE = re.compile(r"^(\d{3}\.\d+)\.?\s+(\S.*)$")
 _SUBRULE = re.compile(r"^(\d{3}\.\d+[a-z])\.?\s+(\S.*)$")
+# The same with the publisher's slips: a space inside the id (``606. 8b``), one or two
+# spaces before it, no space after it (``901.4.All``). A split id needs its letter or dot.
+_QUIRKY_ID = re.compile(r"^(?P<indent> {0,2})(?P<head>\d{3})\.(?P<gap> ?)(?P<tail>\d+[a-z]?)"
+                        r"(?P<dot>\.?)(?P<space>\s*)(?P<text>\S.*)$")
+_CAPS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ“\"")
 _EXAMPLE = re.compile(r"^Examples?:\s*")
+# A wrapped reference: "See rule" at the end of one line, "103.4. If…" at the start of the next.
+_ENDS_WITH_REFERENCE_WORD = re.compile(r"(?:\b(?:rules?|see|and|or|through|section)|[,–-])\s*$",
+                                       re.IGNORECASE)
 _LOOKS_NUMBERED = re.compile(r"^\d+\.\d")
 _EFFECTIVE = re.compile(r"effective as of ([A-Z][a-z]+ \d{1,2}, \d{4})")
 # Italic markers of the older releases: runs of one or two underscores. Runs of three or
@@ -80,13 +88,16 @@ def read(text: str, source: str = "") -> ReadResult:
         return ReadResult([], [], tidy(title), date, "mtg", diagnostics)
     glossary = _heading_after(lines, "Glossary", start)
     credits = _heading_after(lines, "Credits", glossary + 1) if glossary is not None else None
+    # A cut file is still a rules document: what it holds is read, the cut is reported.
     if glossary is None:
         diagnostics.append(Diagnostic(
-            "the document ends before its Glossary: the file looks truncated", source, len(lines)))
+            "the document ends before its Glossary: the file looks truncated (the rules up to "
+            "the cut are read)", source, len(lines), "warning"))
     elif credits is None:
         diagnostics.append(Diagnostic(
             "the Glossary runs to the end of the file without the Credits heading: "
-            "the file looks truncated", source, len(lines)))
+            "the file looks truncated (the entries up to the cut are read)", source, len(lines),
+            "warning"))
     end = glossary if glossary is not None else len(lines)
     rules = _read_body(lines, start, end, tidy, source, diagnostics)
     terms: list[RawTerm] = []
@@ -136,17 +147,39 @@ def _read_body(lines: list[str], start: int, end: int, tidy: Callable[[str], str
     examples: list[list[str]] = []
     chapter = ""
     last = ""  # "text" or "example": what an unindented unnumbered line continues
+    wrapped = _hard_wrapped(lines, start, end)
+    if wrapped:
+        diagnostics.append(Diagnostic(
+            "the paragraphs are hard-wrapped: lines without a blank line between them are "
+            "joined into one paragraph", source, start + 1, "info"))
+    joined_lines = 0
     for i in range(start, end):
         raw = lines[i].rstrip()
         line = raw.strip()
         if not line:
             continue
         lineno = i + 1
-        # Numbers and headings start the line; an indented line is a continuation.
-        m = _SUBRULE.match(raw) or _RULE.match(raw)
+        above = lines[i - 1].strip() if i > start else ""  # "" after a blank line
+        m = _numbered(raw)
+        if m and above and _ENDS_WITH_REFERENCE_WORD.search(above) and rules \
+                and rules[-1].kind == "rule":
+            # "See rule" ends one line, "103.4. If …" starts the next: a wrapped reference.
+            diagnostics.append(Diagnostic(
+                f"line starting {line[:12]!r} continues the reference {above[-20:]!r} of the line "
+                f"above; read as text of rule {rules[-1].raw_id}", source, lineno, "warning",
+                rules[-1].raw_id))
+            m = None
+            if wrapped:
+                _append(paragraphs, examples, last, line)
+                joined_lines += 1
+                continue
         if m:
-            rules.append(RawRule(parse_number(m.group(1)), "rule", "", lineno, raw_id=m.group(1)))
-            paragraphs.append([m.group(2)])
+            raw_id, text, quirk = m
+            if quirk:
+                diagnostics.append(Diagnostic(f"{quirk}; read as rule {raw_id}", source, lineno,
+                                              "warning", raw_id))
+            rules.append(RawRule(parse_number(raw_id), "rule", "", lineno, raw_id=raw_id))
+            paragraphs.append([text])
             examples.append([])
             last = "text"
             continue
@@ -180,6 +213,9 @@ def _read_body(lines: list[str], start: int, end: int, tidy: Callable[[str], str
         if m:
             examples[-1].append(line[m.end():])
             last = "example"
+        elif wrapped and above and not raw[:1].isspace():
+            _append(paragraphs, examples, last, line)  # a hard-wrapped line
+            joined_lines += 1
         elif raw[:1].isspace() or last == "text":
             # An indented paragraph (or an unindented one right after the rule) continues it.
             if not raw[:1].isspace():
@@ -190,14 +226,224 @@ def _read_body(lines: list[str], start: int, end: int, tidy: Callable[[str], str
             last = "text"
         else:
             examples[-1][-1] += "\n" + line
-        if _LOOKS_NUMBERED.match(line):
+        if _LOOKS_NUMBERED.match(line) and not wrapped:
             diagnostics.append(Diagnostic(f"malformed rule number in {line[:30]!r}",
                                           source, lineno, "warning"))
+    _repair_numbers(rules, paragraphs, examples, source, diagnostics)
     for rule, paras, exs in zip(rules, paragraphs, examples):
         if rule.kind == "rule":
             rule.text = "\n".join(tidy(p) for p in paras)
             rule.examples = [tidy(e) for e in exs]
     return rules
+
+
+def _append(paragraphs: list[list[str]], examples: list[list[str]], last: str, line: str) -> None:
+    """A hard-wrapped line: the rest of the paragraph (or example) above."""
+    if last == "example" and examples[-1]:
+        examples[-1][-1] += " " + line
+    else:
+        paragraphs[-1][-1] += " " + line
+
+
+def _numbered(raw: str) -> tuple[str, str, str] | None:
+    """The id as read, the text after it and the quirk repaired (or "") when the line
+    starts a rule or subrule; None otherwise.
+
+    Besides ``100.1. Text`` and ``100.1a Text``, the releases print ``606. 8b Text`` (an id
+    split by a space), `` 611.2. Text`` (indented by a space) and ``901.4.All …`` (no space
+    after the id): each is one of the rules, at the place it is printed."""
+    m = _SUBRULE.match(raw) or _RULE.match(raw)
+    if m:
+        return m.group(1), m.group(2), ""
+    m = _QUIRKY_ID.match(raw)
+    if not m:
+        return None
+    indent, head, gap, tail, dot, space, text = m.group("indent", "head", "gap", "tail", "dot",
+                                                        "space", "text")
+    if (gap and not (tail[-1].isalpha() or dot)) or (not space and not (dot and text[0] in _CAPS)):
+        return None
+    raw_id = f"{head}.{tail}"
+    quirks = []
+    if gap:
+        quirks.append(f"id printed split by a space ({head}. {tail})")
+    if indent:
+        quirks.append("id indented by a space")
+    if not space:
+        quirks.append(f"no space between id {raw_id} and its text")
+    if not quirks:
+        return None
+    return raw_id, text, ", ".join(quirks)
+
+
+def _hard_wrapped(lines: list[str], start: int, end: int) -> bool:
+    """True for the releases that wrap paragraphs at a line width (2003): most rules go on
+    on the line below, without a blank line between."""
+    starts = wraps = 0
+    for i in range(start, end - 1):
+        if _RULE.match(lines[i]) or _SUBRULE.match(lines[i]):
+            starts += 1
+            below = lines[i + 1]
+            if below.strip() and not below[:1].isspace() and not _EXAMPLE.match(below) \
+                    and _numbered(below) is None:
+                wraps += 1
+    return starts > 0 and wraps * 3 > starts
+
+
+# -- numbers the publisher misprinted ----------------------------------------------------------
+
+def _repair_numbers(rules: list[RawRule], paragraphs: list[list[str]], examples: list[list[str]],
+                    source: str, diagnostics: list[Diagnostic]) -> None:
+    """Make every number unique and give every subrule its parent, repairing misprints.
+
+    A number printed twice, or a subrule whose parent is not printed, is usually a typo:
+    ``432.2b`` after ``423.2a`` (digits swapped), ``502.35b`` after ``502.36a``, ``702.30d``
+    twice in a row, ``505.54.`` where ``505.5a`` follows. Where exactly one number that the
+    document expects at that place (the next sibling, the first subrule, the next rule) is
+    one or two keystrokes from the printed one and printed nowhere else, the rule is read
+    under that number. Otherwise the rule is kept as printed: a repeated number's text
+    becomes a paragraph of the rule above, and a missing parent is an empty rule. Each
+    repair is a warning naming the line.
+    """
+    printed = {sort_key(r.number) for r in rules}
+    seen: set[SortKey] = set()
+    prev: Segments | None = None  # the number of the last rule or section
+    i = 0
+    while i < len(rules):
+        r = rules[i]
+        if r.kind != "rule":
+            seen.add(sort_key(r.number))
+            if r.kind == "section":
+                prev = r.number
+            i += 1
+            continue
+        key = sort_key(r.number)
+        parent = r.number[:-1]
+        problem = ("is printed twice" if key in seen
+                   else f"has no parent {format_number(parent, 'mtg')}"
+                   if sort_key(parent) not in seen else "")
+        if problem and len(parent) > 1 and sort_key(parent) not in seen:
+            fixed = _misprinted_parent(rules, i, parent, seen, printed)
+            if fixed is not None:
+                j, was = fixed
+                diagnostics.append(Diagnostic(
+                    f"rule printed as {was} is read as {format_number(parent, 'mtg')}: its "
+                    f"subrules follow and {format_number(parent, 'mtg')} is printed nowhere",
+                    source, rules[j].line, "warning", format_number(parent, "mtg")))
+                seen.discard(sort_key(rules[j].number))
+                rules[j].number = parent
+                seen.add(sort_key(parent))
+                problem = "is printed twice" if key in seen else ""
+        if problem and prev is not None:
+            candidate = _nearest_expected(r.number, prev, seen, printed)
+            if candidate is not None:
+                diagnostics.append(Diagnostic(
+                    f"rule {r.raw_id} {problem}; read as {format_number(candidate, 'mtg')}, "
+                    f"the number expected after {format_number(prev, 'mtg')}",
+                    source, r.line, "warning", format_number(candidate, "mtg")))
+                r.number = candidate
+                key = sort_key(candidate)
+                problem = ""
+        if problem.startswith("is printed twice") and i > 0:
+            above = rules[i - 1]
+            diagnostics.append(Diagnostic(
+                f"rule {r.raw_id} is printed twice; this paragraph is kept as part of "
+                f"{'rule ' + above.raw_id if above.kind == 'rule' else 'the rule above'}",
+                source, r.line, "warning", format_number(r.number, "mtg")))
+            if above.kind == "rule":
+                paragraphs[i - 1].extend(paragraphs[i])
+                examples[i - 1].extend(examples[i])
+            del rules[i], paragraphs[i], examples[i]
+            continue
+        if problem:
+            # Keep the subrule; its missing ancestors become empty rules right above it.
+            missing = [r.number[:n] for n in range(1, len(r.number))
+                       if sort_key(r.number[:n]) not in seen]
+            for number in missing:
+                kind = "section" if len(number) == 1 else "rule"
+                diagnostics.append(Diagnostic(
+                    f"rule {r.raw_id} is printed without its parent {format_number(number, 'mtg')}; "
+                    f"{format_number(number, 'mtg')} is kept as an empty {kind}",
+                    source, r.line, "warning", format_number(number, "mtg")))
+                rules.insert(i, RawRule(number, kind, "", r.line, raw_id=format_number(number, "mtg")))
+                paragraphs.insert(i, [])
+                examples.insert(i, [])
+                seen.add(sort_key(number))
+                i += 1
+        seen.add(key)
+        prev = r.number
+        i += 1
+
+
+def _misprinted_parent(rules: list[RawRule], i: int, parent: Segments, seen: set[SortKey],
+                       printed: set[SortKey]) -> tuple[int, str] | None:
+    """``505.54.`` then ``505.5a``: the last rule above at the parent's level, when it
+    is one or two keystrokes from the missing parent and that parent follows the rule
+    before it."""
+    for j in range(i - 1, -1, -1):
+        above = rules[j]
+        if above.kind != "rule" or len(above.number) < len(parent):
+            break
+        if len(above.number) > len(parent):
+            continue
+        if above.number[0] != parent[0] or sort_key(parent) in printed:
+            return None
+        before = next((rules[k].number for k in range(j - 1, -1, -1) if rules[k].kind != "chapter"),
+                      None)
+        if before is None or parent not in _expected_after(before):
+            return None
+        if _distance(format_number(above.number, "mtg"), format_number(parent, "mtg")) > 2:
+            return None
+        if any(sort_key(r.number[:len(above.number)]) == sort_key(above.number)
+               for r in rules[j + 1:i]):
+            return None  # the printed number has subrules of its own
+        return j, above.raw_id
+    return None
+
+
+def _nearest_expected(number: Segments, prev: Segments, seen: set[SortKey],
+                      printed: set[SortKey]) -> Segments | None:
+    """The one number expected after ``prev`` that is nearest the printed ``number``
+    (at most two keystrokes away) and printed nowhere; None when there is none or a tie."""
+    written = format_number(number, "mtg")
+    scored = sorted((_distance(written, format_number(c, "mtg")), c)
+                    for c in _expected_after(prev)
+                    if len(c) == len(number) and sort_key(c) not in seen
+                    and sort_key(c) not in printed and sort_key(c[:-1]) in seen | {()})
+    if not scored or scored[0][0] > 2 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return None
+    return scored[0][1]
+
+
+def _expected_after(prev: Segments) -> list[Segments]:
+    """Numbers that may come right after ``prev``: its first subrule, its next sibling, the
+    next sibling of each ancestor (letters skip ``l`` and ``o``)."""
+    out: list[Segments] = [prev + ("a" if prev[-1].isdigit() and len(prev) == 2 else "1",)]
+    for depth in range(len(prev), 0, -1):
+        out.append(prev[:depth - 1] + (_successor(prev[depth - 1]),))
+    return out
+
+
+def _successor(segment: str) -> str:
+    if segment.isdigit():
+        return str(int(segment) + 1).zfill(len(segment))
+    nxt = chr(ord(segment[-1]) + 1)
+    return nxt if nxt not in "lo" else chr(ord(nxt) + 1)
+
+
+def _distance(a: str, b: str) -> int:
+    """Edit distance with transpositions (optimal string alignment)."""
+    d = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+    for x in range(len(a) + 1):
+        d[x][0] = x
+    for y in range(len(b) + 1):
+        d[0][y] = y
+    for x in range(1, len(a) + 1):
+        for y in range(1, len(b) + 1):
+            cost = a[x - 1] != b[y - 1]
+            d[x][y] = min(d[x - 1][y] + 1, d[x][y - 1] + 1, d[x - 1][y - 1] + cost)
+            if x > 1 and y > 1 and a[x - 1] == b[y - 2] and a[x - 2] == b[y - 1]:
+                d[x][y] = min(d[x][y], d[x - 2][y - 2] + 1)
+    return d[len(a)][len(b)]
 
 
 def _read_glossary(lines: list[str], start: int, end: int, tidy: Callable[[str], str],
