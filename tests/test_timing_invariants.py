@@ -204,3 +204,21 @@ def test_a_broken_model_is_caught() -> None:
     with pytest.raises(InvariantBroken) as err:
         engine.explore(wrong, state, 8)
     assert "340.1" in err.value.rules
+
+
+class ForgetfulCombat(Riftbound):
+    """A deliberately wrong model: each cleanup forgets which units already gained a designation
+    this combat, so a unit that comes back attacks (and triggers) again."""
+
+    def _designate(self, s: State, t: Any) -> State:
+        from dataclasses import replace
+        assert s.combat is not None
+        return super()._designate(replace(s, combat=replace(s.combat, designated=())), t)
+
+
+def test_a_model_that_fires_attack_triggers_twice_in_a_combat_is_caught() -> None:
+    model, state = setup_arrivals(2)
+    wrong = ForgetfulCombat(model.cards)
+    with pytest.raises(InvariantBroken) as err:
+        engine.explore(wrong, state, 12)
+    assert "383.4.e.2.a" in err.value.rules
