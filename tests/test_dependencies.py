@@ -138,3 +138,38 @@ def test_the_old_dependency_list_is_caught(tmp_path: Path) -> None:
     old.write_text(re.sub(r'\n\s*"(jsonschema|referencing)[^"]*",', "", text), encoding="utf-8")
     missing = undeclared(product_files(), closure(declared_requirements(old)))
     assert any(m.startswith("jsonschema (web/openapi.py:") for m in missing)
+
+
+IMPORT_EVERY_MODULE = """
+import importlib, pkgutil, sys
+import kb, web
+failed = []
+for pkg in (kb, web):
+    for info in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
+        try:
+            importlib.import_module(info.name)
+        except ImportError as exc:
+            failed.append(f"{info.name}: {exc}")
+print("\\n".join(failed))
+sys.exit(1 if failed else 0)
+"""
+
+
+@pytest.mark.timeout(600)
+def test_the_package_alone_imports_every_module(tmp_path: Path) -> None:
+    """Installed into a fresh venv with its run-time dependencies only (no test extras),
+    every module of kb/ and web/ imports. Skips where pip cannot fetch the dependencies."""
+    import subprocess
+    import venv
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    python = env_dir / "bin" / "python"
+    install = subprocess.run([str(python), "-m", "pip", "install", "-q", str(REPO)],
+                             capture_output=True, text=True, timeout=500)
+    if install.returncode != 0:
+        pytest.skip("pip could not install the package and its dependencies here (no index or "
+                    f"wheels?): {install.stderr.strip()[-300:]}")
+    proc = subprocess.run([str(python), "-c", IMPORT_EVERY_MODULE], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)  # not the checkout: the installed copy only
+    assert proc.returncode == 0, "modules that do not import with the run-time dependencies only:\n" \
+        + proc.stdout + proc.stderr[-2000:]
