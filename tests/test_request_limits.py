@@ -245,6 +245,20 @@ def test_cli_scenario_nested_too_deep(excerpt_home: Path, tmp_path: Path) -> Non
     assert "Traceback" not in result.output and result.exception is None or isinstance(result.exception, SystemExit)
 
 
+@pytest.mark.parametrize(("state", "named"), [
+    ('{"players": ["Ann", "Bo"], "x": ' + "[" * 65 + "]" * 65 + "}", "input.nesting"),
+    ('{"a": ' + "[" * 200_000, "input.nesting"),  # too deep for the parser itself
+    ('{"players": ["Ann", "B\\ud800"]}', "lone surrogate"),
+])
+def test_cli_timing_next_state_checked(excerpt_home: Path, tmp_path: Path, state: str, named: str) -> None:
+    path = tmp_path / "state.json"
+    path.write_text(state, encoding="utf-8")
+    for given in (str(path), state):
+        result = CliRunner().invoke(main, ["--home", str(excerpt_home), "timing", "next", "--state", given])
+        assert result.exit_code == 2 and named in result.output, result.output[-300:]
+        assert isinstance(result.exception, SystemExit)
+
+
 def test_cli_article_front_matter_too_deep(excerpt_home: Path, tmp_path: Path) -> None:
     article = tmp_path / "deep.md"
     article.write_text("---\na: " + "[" * 5000 + "\n---\nrule 337.1a\n", encoding="utf-8")

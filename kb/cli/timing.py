@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from kb.cli import edition_option, emit_json, handle_errors, home_of, json_option, main, open_kb
+from kb.inputs import loads_json
 from kb.query import KnowledgeBase, QueryError
 
 EXIT_FAILED = 1
@@ -170,7 +171,11 @@ def _read_state(given: str) -> Any:
     try:
         text = given if inline else sys.stdin.read() if given == "-" else \
             Path(given).read_text(encoding="utf-8")
-        return json.loads(text)
+        # 64 levels at most (input.nesting); no lone surrogates (undecodable bytes of an
+        # inline argument arrive as them).
+        return loads_json(text, where)
+    except QueryError as exc:
+        click.echo(f"error: {exc.message}", err=True)
     except json.JSONDecodeError as exc:
         click.echo(f"error: {where}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}", err=True)
     except FileNotFoundError:
@@ -182,8 +187,6 @@ def _read_state(given: str) -> Any:
         click.echo(f"error: cannot read {given}: {exc.strerror or exc}", err=True)
     except UnicodeDecodeError as exc:
         click.echo(f"error: {where}: not UTF-8 text (byte {exc.start})", err=True)
-    except RecursionError:
-        click.echo(f"error: {where}: JSON nested too deeply", err=True)
     sys.exit(EXIT_MALFORMED)
 
 
