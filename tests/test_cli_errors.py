@@ -194,6 +194,14 @@ def _unreadable_input(monkeypatch: pytest.MonkeyPatch, home: Path) -> None:
     monkeypatch.setattr(os, "open", fake_open)
 
 
+def _port_not_allowed(monkeypatch: pytest.MonkeyPatch, home: Path) -> None:
+    import waitress.server
+
+    def create_server(*args: object, **kwargs: object) -> None:
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+    monkeypatch.setattr(waitress.server, "create_server", create_server)
+
+
 IMPORT = ["import", str(EXCERPT), "--ruleset", "riftbound", "--edition", "1.3"]
 # (command, fault, fragments of the message; {home} is the data directory)
 OS_FAILURES: list[tuple[str, list[str], Callable[[pytest.MonkeyPatch, Path], None], list[str]]] = [
@@ -210,6 +218,8 @@ OS_FAILURES: list[tuple[str, list[str], Callable[[pytest.MonkeyPatch, Path], Non
      ["error: no space left on the disk of {home}"]),
     ("import, unreadable input", IMPORT, _unreadable_input,
      [f"{EXCERPT}: error: cannot read the file: Permission denied"]),
+    ("serve, a port only root may take", ["serve", "--port", "80"], _port_not_allowed,
+     ["error: not allowed to listen on port 80 (ports below 1024 need root)", "--port N"]),
 ]
 
 
