@@ -218,8 +218,9 @@ def verify(doc: Document, data: bytes, output: Path) -> RuleGraph:
     if result.date != doc.result.date or result.title != doc.result.title:
         raise ExcerptError(f"{output}: the title or date reads differently from the full document")
     full_terms = {(t.name, t.definition) for t in doc.result.terms if t.kind == "glossary"}
-    if not {(t.name, t.definition) for t in result.terms if t.kind == "glossary"} <= full_terms:
-        raise ExcerptError(f"{output}: a Glossary entry reads differently from the full document")
+    read_terms = [(t.name, t.definition) for t in result.terms if t.kind == "glossary"]
+    if not set(read_terms) <= full_terms or len(read_terms) != len(glossary_terms(doc)):
+        raise ExcerptError(f"{output}: the Glossary reads differently from the full document's entries")
     return rg
 
 
