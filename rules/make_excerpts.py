@@ -40,7 +40,7 @@ sys.path.insert(0, str(RULES.parent))
 from bench.corpora import CORPORA  # noqa: E402
 from kb.editions.mapping import EditionMapping, map_editions  # noqa: E402
 from kb.graph import RuleGraph, build_edition  # noqa: E402
-from kb.model import ReadResult  # noqa: E402
+from kb.model import DocumentError, ReadResult  # noqa: E402
 from kb.numbers import format_number, parse_number  # noqa: E402
 from kb.read import read_text  # noqa: E402
 from kb.read.text import decode  # noqa: E402
@@ -261,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
                 raise ExcerptError(f"between the excerpts, {a} → {b} maps otherwise than between the full "
                                    f"documents: {', '.join(moved[:10])}; keep the sections around them whole")
             print(f"mapping {a} → {b}: all {len(excerpt.pairs)} kept rules map as between the full documents")
-    except ExcerptError as exc:
+    except (ExcerptError, DocumentError) as exc:  # a reader's errors name the file and line
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if stale:
