@@ -1,87 +1,148 @@
-"""Riftbound Core Rules as Markdown made from the PDF (edition 1.4, "RUP4" style).
+"""Riftbound Core Rules as Markdown made from the PDF, in whatever flavour a converter chose.
 
-``## NNN.`` is a chapter, ``### NNN. Title`` a section heading, ``**NNN.n.a.**`` a rule
-with its bold id. Fifth-level ids are not bold and are padded with spaces; rule text wraps
-with hard newlines; ``Example:`` paragraphs belong to the rule above. A ``###`` heading
-whose number is also a bold rule is a stale heading: the rule wins.
+The grammar of the ids is Riftbound's (``103.``, ``103.1.b.``, ``464.2.c.1.a.``, the last dot
+sometimes lost); the layout only decorates them. A line holds a numbered entry when, past
+its decorations, it starts with an id:
+
+* a heading marker of any depth (``## 100.``, ``### 337. Step 1: Finalize``,
+  ``#### 103.1. 1 Champion Legend``): a top-level id is a chapter or section heading, a
+  deeper id is a rule printed as a heading;
+* bold or italic ids (``**103.1.a.**``, ``__103.1.__``, ``_103.1._``), after an optional
+  bullet (``-``, ``*``, ``+``) or quote marker (``>``);
+* a plain id (``130.4 Effects…``) at the start of a paragraph (after a blank line or a
+  heading), or followed by two or more spaces (edition 1.4 pads fifth-level ids).
+
+Everything else continues the entry above: hard-wrapped lines, indented continuation
+lines, text after a ``Page N`` marker (a rule split by a page break). Which heading level
+means what is read from the document: where top-level ids are headings at two levels the
+outer is a chapter and the inner a section (edition 1.4); at one level the text decides
+(:func:`kb.read.riftbound_entries.looks_like_title`), as for exports without heading markup.
+A heading whose number is also printed as a rule is a stale heading: the rule wins. The
+entries then go through :class:`kb.read.riftbound_entries.Entries`, the repairs every
+Riftbound export shares.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from kb.model import Diagnostic, RawRule, ReadResult
-from kb.numbers import parse_number
-from kb.read.examples import split_examples
+from kb.model import Diagnostic, ReadResult, RuleKind
+from kb.numbers import try_parse_number
+from kb.read.riftbound_entries import ID, Entries, find_date
 from kb.read.text import clean
 
 FORMAT = "riftbound-md"
 
-_ID = r"(\d{3}(?:\.(?:\d+|[a-z]))*\.)"
-_CHAPTER = re.compile(r"^##\s+(\d{3})\.\s*(.*)$")
-_SECTION = re.compile(r"^###\s+(\d{3})\.\s*(.*)$")
-_BOLD = re.compile(r"^\*\*" + _ID + r"\*\*\s*(.*)$")
-_PLAIN = re.compile(r"^" + _ID + r"[ \t\u00a0]{2,}(\S.*)$")
-_DATE = re.compile(r"Last Updated:?\s*(\d{4}-\d{2}-\d{2})", re.IGNORECASE)
+_PAGE = re.compile(r"^(?:#{1,6}\s+)?(?:\*\*)?Page\s+\d+(?:\*\*)?\s*$", re.IGNORECASE)
+_RULE_LINE = re.compile(r"^(?:-{3,}|\*{3,}|_{3,})\s*$")  # a horizontal rule
+_TITLE = re.compile(r"^#\s+(\S.*)$")
+_HEADING = re.compile(r"^(#{2,6})\s+(" + ID + r")(?=\s|$)\s*(.*)$")
+_MARKERS = re.compile(r"^(?:>\s*)?(?:[-*+]\s+)?")
+_EMPHASIS = re.compile(r"^(\*\*|__|\*|_)(" + ID + r")\1(?=\s|$)\s*(.*)$")
+_PLAIN = re.compile(r"^(" + ID + r")([ \t\u00a0]+)(\S.*)$")
+_PLAIN_PADDED = re.compile(r"^" + ID + r"[ \t\u00a0]{2,}\S")
 
 
 def sniff(text: str) -> int:
-    """Bold rule ids (``**103.1.a.**``) mark this format."""
+    """Bold rule ids (``**103.1.a.**``, also after a bullet) or headings holding ids mark
+    this format."""
     head = text[:200_000]
-    bold = len(re.findall(r"(?m)^\*\*\d{3}(?:\.\w+)*\.\*\*", head))
-    return 0 if bold < 3 else min(100, 60 + bold)
+    bold = len(re.findall(r"(?m)^(?:[-*+>]\s+)?(?:\*\*|__)\d{3}(?:\.\w+)*\.?(?:\*\*|__)", head))
+    headings = len(re.findall(r"(?m)^#{2,6}\s+\d{3}(?:\.\w+)*\.?\s", head))
+    found = bold + headings // 2
+    return 0 if bold < 3 else min(100, 60 + found)
+
+
+@dataclass(slots=True)
+class _Line:
+    """One numbered line: where it is, its id as printed, its text and how it was marked."""
+
+    lineno: int
+    raw_id: str
+    text: str
+    hashes: int  # heading depth, 0 when the id is not a heading
+    top: bool  # a top-level id (``103.``)
 
 
 def read(text: str, source: str = "") -> ReadResult:
     """Read the document; see the module docstring for the layout."""
-    rules: list[RawRule] = []
-    lines: list[list[str]] = []  # raw lines of each entry, parallel to rules
     title = ""
-    date_match = _DATE.search(text[:5000])
-    diagnostics: list[Diagnostic] = []
+    items: list[_Line | tuple[int, str]] = []  # numbered lines, and (line, text) between them
+    paragraph_start = True
     for lineno, line in enumerate(text.split("\n"), start=1):
         stripped = line.strip()
-        if not title and stripped.startswith("# "):
-            title = clean(stripped[2:])
+        if not stripped or _PAGE.match(stripped) or _RULE_LINE.match(stripped):
+            paragraph_start = paragraph_start or not stripped
             continue
-        for pattern, kind in ((_CHAPTER, "chapter"), (_SECTION, "section")):
-            m = pattern.match(stripped)
-            if m:
-                rules.append(RawRule(parse_number(m.group(1)), kind, "", lineno,
-                                     title=clean(m.group(2)), raw_id=m.group(1) + "."))
-                lines.append([])
-                break
+        if not title and not items and (m := _TITLE.match(stripped)):
+            title = clean(m.group(1))
+            paragraph_start = True
+            continue
+        numbered = _numbered(stripped, line, lineno, paragraph_start)
+        if numbered is not None:
+            items.append(numbered)
+        elif stripped.startswith("#"):
+            items.append((lineno, stripped.lstrip("#").strip()))
         else:
-            m = _BOLD.match(stripped) or _PLAIN.match(line.rstrip())
-            if m:
-                rules.append(RawRule(parse_number(m.group(1)), "rule", "", lineno,
-                                     raw_id=m.group(1)))
-                lines.append([m.group(2)])
-            elif stripped and lines:
-                if stripped.startswith("#"):
-                    continue
-                lines[-1].append(stripped)
-    for rule, body in zip(rules, lines):
-        if rule.kind == "rule":
-            rule.text, rule.examples = split_examples(clean("\n".join(body)))
-        elif body:
-            diagnostics.append(Diagnostic(f"text after heading {rule.raw_id} ignored",
-                                          source, rule.line, "warning"))
-    rules = _drop_stale_headings(rules, source, diagnostics)
-    return ReadResult(rules, [], title or "Riftbound Core Rules",
-                      date_match.group(1) if date_match else "", "dotted", diagnostics)
-
-
-def _drop_stale_headings(rules: list[RawRule], source: str,
-                         diagnostics: list[Diagnostic]) -> list[RawRule]:
-    """A ``###`` heading that shares its number with a bold rule is stale: keep the rule."""
-    rule_numbers = {r.number for r in rules if r.kind == "rule"}
-    kept = []
-    for r in rules:
-        if r.kind == "section" and r.number in rule_numbers:
-            diagnostics.append(Diagnostic(
-                f"heading '### {r.raw_id} {r.title}' collides with rule {r.raw_id}; the rule wins",
-                source, r.line, "info"))
+            items.append((lineno, stripped))
+        paragraph_start = stripped.startswith("#")
+    entries = Entries(source)
+    header: list[str] = []
+    kinds = _heading_kinds([i for i in items if isinstance(i, _Line)])
+    rule_numbers = {try_parse_number(i.raw_id) for i in items if isinstance(i, _Line) and not i.hashes}
+    for item in items:
+        if isinstance(item, tuple):
+            lineno, body = item
+            if entries.started:
+                entries.extend(body, lineno)
+            else:
+                header.append(clean(body))
             continue
-        kept.append(r)
-    return kept
+        kind: RuleKind | None = "rule"
+        if item.hashes and item.top:
+            if try_parse_number(item.raw_id) in rule_numbers:
+                entries.diagnostics.append(Diagnostic(
+                    f"heading '{'#' * item.hashes} {item.raw_id} {clean(item.text)}' collides with "
+                    f"rule {item.raw_id}; the rule wins", source, item.lineno, "info"))
+                continue
+            kind = kinds.get(item.hashes)
+        entries.start(item.raw_id, item.text, item.lineno, kind)
+    rules = entries.finish()
+    head = "\n".join(header)
+    return ReadResult(rules, [], title or "Riftbound Core Rules",
+                      find_date(head) or find_date(clean(text[:5000])), "dotted", entries.diagnostics)
+
+
+def _numbered(stripped: str, line: str, lineno: int, paragraph_start: bool) -> _Line | None:
+    """The numbered entry a line starts, or None for a line of text."""
+    m = _HEADING.match(stripped)
+    if m:
+        return _Line(lineno, m.group(2), m.group(3), len(m.group(1)), _is_top(m.group(2)))
+    if stripped.startswith("#"):
+        return None
+    markers = _MARKERS.match(stripped)
+    bare = stripped[markers.end():] if markers else stripped
+    # The publisher bullets a few rules ("053.1. • Units…"); a converter that makes them a
+    # list moves the bullet before the id. It stays the text's, as the PDF text prints it.
+    bullet = "* " if markers and markers.group(0).lstrip(">").strip() else ""
+    m = _EMPHASIS.match(bare)
+    if m:
+        return _Line(lineno, m.group(2), bullet + m.group(3), 0, _is_top(m.group(2)))
+    m = _PLAIN.match(bare)
+    if m and "." in m.group(1) and (paragraph_start or _PLAIN_PADDED.match(line.rstrip())):
+        return _Line(lineno, m.group(1), bullet + m.group(3), 0, _is_top(m.group(1)))
+    return None
+
+
+def _is_top(raw_id: str) -> bool:
+    return raw_id.rstrip(".").count(".") == 0
+
+
+def _heading_kinds(lines: list[_Line]) -> dict[int, RuleKind | None]:
+    """What each heading depth means for top-level ids: with two depths or more, the
+    outermost holds chapters and the others sections; with one, the text decides (None)."""
+    depths = sorted({ln.hashes for ln in lines if ln.hashes and ln.top})
+    if len(depths) < 2:
+        return {d: None for d in depths}
+    return {d: ("chapter" if d == depths[0] else "section") for d in depths}
