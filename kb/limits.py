@@ -97,6 +97,12 @@ CITE_MARKUP = declare("cite.markup", 30_000, "characters",
 # cost most): 10,000 lines keep the worst article near 0.65 s; a long article has 1,000.
 CITE_LINES = declare("cite.lines", 10_000, "lines", "lines of one article")
 
+# -- the site's forms (web: /cite, /timing) ------------------------------------------------------
+# Parsing an urlencoded form costs about 2.5 µs per %XX escape: 512 KB keep it under half a
+# second and hold a 200,000-character article (/cite's limit) of mostly ASCII text.
+SITE_FORM = declare("site.form", 512 * 1024, "bytes", "an urlencoded form sent to the site",
+                    status=413)
+
 # -- search (kb/search) ------------------------------------------------------------------------
 SEARCH_QUERY_CHARS = declare("search.query", 500, "characters", "a search query", status=400)
 SEARCH_ATOMS = declare("search.atoms", 32, "words and phrases", "words and phrases of a search "

@@ -174,10 +174,15 @@ SITE_CASES: list[tuple[str, str, str, dict[str, str] | None, int]] = [
     ("undecodable bytes in a form", "POST", "/cite", None, 400),
     ("a lone surrogate's bytes in a query", "GET", "/search?q=%ED%A0%80", None, 400),
     ("an undecodable byte in a query", "GET", "/search?q=%FF%FE", None, 400),
-    ("UTF-8 in a query", "GET", "/search?q=caf%C3%A9+r%C3%A8gle", None, 200),
+    ("UTF-8 in a query", "GET", "/search?q=caf%C3%A9+r%C3%A8gle+%E2%82%AC+%F0%9F%98%80", None, 200),
+    ("a UTF-8 sequence split by ASCII", "GET", "/search?q=%C3x%A9", None, 400),
+    ("a truncated UTF-8 sequence", "GET", "/search?q=chain%E2%82", None, 400),
     ("undecodable bytes in a path", "GET", "/riftbound/1.4/%FF", None, 400),
     ("undecodable bytes in a scenario name", "GET", "/timing?scenario=%ED%A0%80", None, 400),
     ("undecodable bytes in an API query", "GET", "/api/v1/search?q=%C0%AF", None, 400),
+    ("raw UTF-8 bytes in a form", "POST", "/cite", {"raw": "article=caf\xc3\xa9&style=footnotes"}, 200),
+    ("raw Latin-1 bytes in a form", "POST", "/cite", {"raw": "article=caf\xe9&style=footnotes"}, 400),
+    ("a form over site.form", "POST", "/timing", {"raw": "yaml=" + "%5B" * 200_000}, 413),
 ]
 
 
@@ -188,6 +193,9 @@ def test_hostile_site_input(client: Any, what: str, method: str, url: str,
     if method == "POST" and form is None:  # bytes no form encoding can write
         resp = client.post(url, data=b"article=rule%20337.1a%20%ED%A0%80%FF&style=footnotes",
                            content_type="application/x-www-form-urlencoded")
+    elif method == "POST" and "raw" in form:
+        resp = client.post(url, data=form["raw"].encode("latin-1"),
+                           content_type="application/x-www-form-urlencoded")
     else:
         resp = client.open(url, method=method, data=form)
     assert resp.status_code == status, resp.get_data(as_text=True)[:300]
@@ -195,8 +203,10 @@ def test_hostile_site_input(client: Any, what: str, method: str, url: str,
     assert "Traceback" not in html
     if status == 422:
         assert "input.nesting" in html
-    if what.startswith("undecodable bytes in") and "path" not in what:
+    if status == 400 and "path" not in what and "aliases" not in what:
         assert "not UTF-8 text" in html
+    if status == 413:
+        assert "site.form" in html
 
 
 # -- every YAML and JSON reader ----------------------------------------------------------------
