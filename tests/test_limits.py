@@ -24,4 +24,6 @@ def test_every_limit_is_a_client_error_with_a_unit() -> None:
     rows = table()
     assert [r["name"] for r in rows] == sorted(LIMITS) and len(rows) == len(LIMITS)
     for r in rows:
-        assert r["status"] in (400, 413, 422) and r["unit"] and r["what"] and r["max"] > 0, r
+        # cite.citations alone is no refusal: past it citations are counted, in a 200 answer.
+        assert r["status"] in ((200,) if r["name"] == "cite.citations" else (400, 413, 422)), r
+        assert r["unit"] and r["what"] and r["max"] > 0, r
