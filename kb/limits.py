@@ -130,7 +130,7 @@ TIMING_FRAMES = declare("timing.frames", 1000, "frames",
                         "frames (transitions taken) in one timing run or next")
 TIMING_AUTOMATIC = declare("timing.automatic", 500, "steps",
                            "automatic steps in a row without a decision")
-TIMING_ANSWER = declare("timing.answer", 4 * 1024 * 1024, "bytes",
+TIMING_ANSWER = declare("timing.answer", 2 * 1024 * 1024, "bytes",
                         "size of one timing answer (its frames, states and options as JSON)")
 TIMING_TIME = declare("timing.time", 2000, "ms", "wall time of one timing run or next")
 

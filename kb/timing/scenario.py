@@ -98,6 +98,15 @@ def _edition(value: Any) -> str:
     return str(value).strip() if value is not None else ""
 
 
+def check_size(data: Any) -> None:
+    """Refuse a scenario over the timing model's input budgets (steps, cards, instructions:
+    :class:`kb.limits.LimitExceeded`, 413) before any of it is read; anything else about its
+    shape is :func:`parse`'s to say."""
+    if isinstance(data, dict) and isinstance(data.get("steps"), list):
+        TIMING_STEPS.check(len(data["steps"]), "steps")
+    check_budget(data)
+
+
 def parse(data: Any, file: str = "") -> Scenario:
     """Check a scenario's structure (the model checks its own parts when it runs)."""
     if not isinstance(data, dict):
@@ -117,8 +126,7 @@ def parse(data: Any, file: str = "") -> Scenario:
     edition = _edition(data.get("edition")) or spec.citation_edition
     if not isinstance(data["steps"], list) or not data["steps"]:
         raise ScenarioError("steps is a non-empty list", file, field="steps")
-    TIMING_STEPS.check(len(data["steps"]), "steps")
-    check_budget(data)
+    check_size(data)
     steps = []
     kinds = spec.actions + CHECK_STEPS
     for i, raw in enumerate(data["steps"], start=1):

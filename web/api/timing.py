@@ -5,6 +5,8 @@ from __future__ import annotations
 from flask import Response
 
 from kb import limits
+from kb.timing.fields import check_budget
+from kb.timing.scenario import check_size
 from web.api import EDITION, answer, bp, kb, read_body
 from web.openapi import NAME_PATTERN, SCHEMAS, STR, Param, array, endpoint, nullable, obj, ref
 
@@ -100,7 +102,7 @@ def timing_next(ruleset: str | None, edition: str | None) -> Response:
     tempting illegal ones, each with the rules that forbid it (as ``rulekb timing next
     --json``). A malformed state answers 400 with the field; a state the rules cannot
     produce (two players holding priority) answers 422 with the rules it breaks."""
-    state = read_body()
+    state = read_body(check_budget)
     return answer(kb().timing_next(state, ruleset=ruleset, edition=edition))
 
 
@@ -114,5 +116,5 @@ def timing_run() -> Response:
     failures; a malformed one answers 422 naming the step and field. A scenario over a
     budget answers 413 (too large: steps, cards, instructions) or 422 (too much work:
     frames, answer size, time) before the work is done."""
-    scenario = read_body()
+    scenario = read_body(check_size)
     return answer(kb().timing_run(scenario, file="request"))
