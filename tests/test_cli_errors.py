@@ -194,6 +194,16 @@ def _unreadable_input(monkeypatch: pytest.MonkeyPatch, home: Path) -> None:
     monkeypatch.setattr(os, "open", fake_open)
 
 
+def _full_disk_at_the_swap(monkeypatch: pytest.MonkeyPatch, home: Path) -> None:
+    real = os.replace
+
+    def replace(src: object, dst: object, **kwargs: object) -> None:
+        if Path(str(dst)).name == "current":
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real(src, dst, **kwargs)
+    monkeypatch.setattr(os, "replace", replace)
+
+
 def _port_not_allowed(monkeypatch: pytest.MonkeyPatch, home: Path) -> None:
     import waitress.server
 
@@ -213,6 +223,8 @@ OS_FAILURES: list[tuple[str, list[str], Callable[[pytest.MonkeyPatch, Path], Non
      ["error: no space left on the disk of {home} (No space left on device): free some space",
       "--home DIR or RULEKB_HOME=DIR"]),
     ("import, disk full copying", IMPORT + ["--no-build"], _full_disk_while_copying,
+     ["error: no space left on the disk of {home}"]),
+    ("build, disk full at the swap", ["build"], _full_disk_at_the_swap,
      ["error: no space left on the disk of {home}"]),
     ("import, disk full rebuilding", IMPORT, _full_disk_while_building,
      ["error: no space left on the disk of {home}"]),
