@@ -80,6 +80,7 @@ def _form(name: str, text: str, status: int, limit: str | None) -> Abuse:
     return Abuse(name, "POST", "/timing", urllib.parse.urlencode({"yaml": text}).encode(), FORM, status, limit)
 
 
+LOOKUP, ANNOTATE = "/api/v1/citations/lookup", "/api/v1/citations/annotate"
 LONG_CHAIN = {"players": ["Ann", "Bo"], "chain": [
     {"name": f"Spell {i}", "controller": "Ann", "status": "finalized", "kind": "spell"} for i in range(501)]}
 
@@ -94,6 +95,32 @@ CASES: list[Abuse] = [
     _form("site: a 62 KB scenario pasted on /timing", pasted(62 * 1024), 413, "timing.steps"),
     _form("site: a pasted scenario over 64 K characters", "#" * (64 * 1024 + 1), 413, "timing.pasted"),
     Abuse("site: an unknown scenario name", "GET", "/timing?scenario=" + "x" * 2000, status=404),
+    # Web input: text that cannot be encoded, nesting, the linker's budgets, base_url.
+    _json("annotate: a lone surrogate", ANNOTATE, {"markdown": "rule 337.1a \ud800"}, 400, None),
+    _json("lookup: a lone surrogate in base_url", LOOKUP, {"text": "rule 337.1a", "base_url": "\ud800"},
+          400, None),
+    _json("next: a lone surrogate in a card name", "/api/v1/timing/next",
+          {"players": ["Ann", "Bo"], "chain": [{"name": "Fire\ud800", "controller": "Ann"}]}, 400, None),
+    _json("run: a lone surrogate in the name", "/api/v1/timing/run", scenario(PLAY_PASS_PASS, name="\ud800"),
+          400, None),
+    _json("run: a lone surrogate in a bad step", "/api/v1/timing/run", scenario([{"pass": "No\ud800"}]),
+          400, None),
+    Abuse("next: 1 MB of [", "POST", "/api/v1/timing/next", b"[" * 1_000_000, JSON, 422, "input.nesting"),
+    _json("annotate: front matter 'a: ' and 5,000 [", ANNOTATE,
+          {"markdown": "---\na: " + "[" * 5000 + "\n---\nrule 337.1a"}, 422, "input.nesting"),
+    _json("annotate: 1 MB of front matter", ANNOTATE,
+          {"markdown": "---\n" + "a: b\n" * 200_000 + "---\nrule 337.1a"}, 413, "cite.front_matter"),
+    _json("annotate: 1 MB of [", ANNOTATE, {"markdown": "[" * 1_000_000}, 422, "cite.markup"),
+    _json("annotate: 400,000 short lines", ANNOTATE, {"markdown": "ab\n\n" * 200_000}, 422, "cite.lines"),
+    _json("lookup: a javascript: base_url", LOOKUP, {"text": "rule 337.1a", "base_url": "javascript:alert(1)"},
+          400, None),
+    _form("site: 30,000 [ pasted on /timing", "[" * 30_000, 422, "input.nesting"),
+    Abuse("site: front matter 5,000 deep pasted on /cite", "POST", "/cite",
+          urllib.parse.urlencode({"article": "---\na: " + "[" * 5000 + "\n---\nrule 337.1a"}).encode(),
+          FORM, 422, "input.nesting"),
+    Abuse("site: a query string that is not UTF-8", "GET", "/search?q=%ED%A0%80%FF", status=400),
+    Abuse("site: a 600 KB form of escapes", "POST", "/cite", b"article=" + b"%5B" * 200_000, FORM, 413,
+          "site.form"),
 ]
 
 
