@@ -98,6 +98,7 @@ BAD_INPUT = [
     ("serve --port {busy_port}", 1, ["error: port {busy_port} on 127.0.0.1 is in use", "--port N", "PORT=N make run"]),
     ("serve --host no-such-host.invalid", 1, ["cannot listen on address 'no-such-host.invalid'", "--host"]),
     ("import {missing} --ruleset riftbound --edition 9", 2, ["does not exist"]),
+    ("--home {state} build", 1, ["error: the data directory {state} is not a folder", "--home DIR"]),
 ]
 
 
@@ -110,7 +111,11 @@ def test_bad_input_gets_one_clear_line(excerpt_home: Path, state_file: Path, bus
     fill = {"state": state_file, "bad_json": bad, "busy_port": busy_port, "folder": tmp_path,
             "missing": tmp_path / "missing.md"}
     # split first, fill after: a path or inline JSON stays one argument
-    exit_code, out, err = run(excerpt_home, command.split(), **fill)
+    args = command.split()
+    if args[0] == "--home":  # the case is about the data directory itself
+        exit_code, out, err = run(Path(args[1].format(**fill)), args[2:], **fill)
+    else:
+        exit_code, out, err = run(excerpt_home, args, **fill)
     assert exit_code == code, (out, err)
     for fragment in fragments:
         assert fragment.format(**fill) in err

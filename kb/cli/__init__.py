@@ -56,6 +56,8 @@ def os_error_message(exc: OSError, home: Path | None = None) -> str:
         return f"permission denied:{where}: check its permissions"
     if code == errno.ENOENT:
         return f"no such file or directory:{where}"
+    if code in (errno.ENOTDIR, errno.EEXIST) and in_home and home is not None:
+        return f"the data directory {home} is not a folder ({path}: {reason}): {elsewhere}"
     return f"{path}: {reason}" if path is not None else reason
 
 
