@@ -102,6 +102,8 @@ CITE_LINES = declare("cite.lines", 10_000, "lines", "lines of one article")
 # second and hold a 200,000-character article (/cite's limit) of mostly ASCII text.
 SITE_FORM = declare("site.form", 512 * 1024, "bytes", "an urlencoded form sent to the site",
                     status=413)
+SITE_ARTICLE = declare("site.article", 200_000, "characters", "an article pasted on /cite",
+                       status=413)
 
 # -- search (kb/search) ------------------------------------------------------------------------
 SEARCH_QUERY_CHARS = declare("search.query", 500, "characters", "a search query", status=400)

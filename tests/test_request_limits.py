@@ -183,6 +183,7 @@ SITE_CASES: list[tuple[str, str, str, dict[str, str] | None, int]] = [
     ("raw UTF-8 bytes in a form", "POST", "/cite", {"raw": "article=caf\xc3\xa9&style=footnotes"}, 200),
     ("raw Latin-1 bytes in a form", "POST", "/cite", {"raw": "article=caf\xe9&style=footnotes"}, 400),
     ("a form over site.form", "POST", "/timing", {"raw": "yaml=" + "%5B" * 200_000}, 413),
+    ("an article over site.article", "POST", "/cite", {"article": "x" * 200_001}, 413),
 ]
 
 
@@ -206,7 +207,7 @@ def test_hostile_site_input(client: Any, what: str, method: str, url: str,
     if status == 400 and "path" not in what and "aliases" not in what:
         assert "not UTF-8 text" in html
     if status == 413:
-        assert "site.form" in html
+        assert ("site.form" if "form" in what else "site.article") in html
 
 
 # -- every YAML and JSON reader ----------------------------------------------------------------

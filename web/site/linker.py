@@ -8,12 +8,13 @@ from typing import Any
 from flask import request
 from markupsafe import Markup
 
+from kb.limits import SITE_ARTICLE, LimitExceeded
 from kb.query import KnowledgeBase, QueryError
 from web.site import bp
 from web.site.links import relative
 from web.site.pages import base_context, kb, render, rule_href
 
-MAX_ARTICLE = 200_000  # characters of a pasted article
+MAX_ARTICLE = SITE_ARTICLE.value  # characters of a pasted article
 STYLES = ("footnotes", "preview")
 
 SAMPLE = """---
@@ -43,7 +44,8 @@ def linker_page(k: KnowledgeBase, article: str | None, ruleset: str | None, edit
     if style not in STYLES:
         raise QueryError(400, f"style must be one of {', '.join(STYLES)}", {"style": style[:20]})
     if len(article) > MAX_ARTICLE:
-        ctx["error"] = f"an article is at most {MAX_ARTICLE // 1000} KB here; use `rulekb link` for longer ones"
+        ctx["error"] = (f"{LimitExceeded(SITE_ARTICLE, len(article), 'the pasted article').message}; "
+                        "use `rulekb link` for longer ones")
         return ctx, 413
     try:
         result = k.citations_annotate(article, ruleset or None, edition or None, style=style, fmt="html",
