@@ -47,7 +47,7 @@ _EXAMPLE = re.compile(r"^Examples?:\s*")
 _ENDS_WITH_REFERENCE_WORD = re.compile(r"(?:\b(?:rules?|see|and|or|through|section)|[,–-])\s*$",
                                        re.IGNORECASE)
 _LOOKS_NUMBERED = re.compile(r"^\d+\.\d")
-_EFFECTIVE = re.compile(r"effective as of ([A-Z][a-z]+ \d{1,2}, \d{4})")
+_EFFECTIVE = re.compile(r"(?:effective|current) as of ([A-Z][a-z]+ \d{1,2}, \d{4})")
 # Italic markers of the older releases: runs of one or two underscores. Runs of three or
 # more are printed blanks ("Wolf in ________ Clothing") and stay.
 _ITALICS = re.compile(r"(?<!_)_{1,2}(?!_)")
@@ -333,7 +333,11 @@ def _repair_numbers(rules: list[RawRule], paragraphs: list[list[str]], examples:
                 rules[j].number = parent
                 seen.add(sort_key(parent))
                 problem = "is printed twice" if key in seen else ""
-        if problem and prev is not None:
+        # A subrule whose missing parent is the very rule expected next lost that parent;
+        # its own number is right.
+        in_sequence = prev is not None and not problem.startswith("is printed twice") \
+            and parent in _expected_after(prev)
+        if problem and prev is not None and not in_sequence:
             candidate = _nearest_expected(r.number, prev, seen, printed)
             if candidate is not None:
                 diagnostics.append(Diagnostic(
