@@ -92,8 +92,9 @@ CASES: list[Abuse] = [
     _json("run: a spell playing itself 20 times", "/api/v1/timing/run", self_playing(20), 422, "timing.answer"),
     _json("run: every input budget at once", "/api/v1/timing/run", heavy_pool(), 422, "timing.answer"),
     _json("next: a chain of 501 items", "/api/v1/timing/next", LONG_CHAIN, 413, "timing.entries"),
-    _form("site: a 62 KB scenario pasted on /timing", pasted(62 * 1024), 413, "timing.steps"),
-    _form("site: a pasted scenario over 64 K characters", "#" * (64 * 1024 + 1), 413, "timing.pasted"),
+    _form("site: a 62 KB scenario pasted on /timing", pasted(62 * 1024), 413, "timing.pasted"),
+    _form("site: a 30 KB scenario pasted on /timing (1,431 steps)", pasted(30 * 1024), 413, "timing.steps"),
+    _form("site: a pasted scenario over 32 K characters", "#" * (32 * 1024 + 1), 413, "timing.pasted"),
     Abuse("site: an unknown scenario name", "GET", "/timing?scenario=" + "x" * 2000, status=404),
     # Web input: text that cannot be encoded, nesting, the linker's budgets, base_url.
     _json("annotate: a lone surrogate", ANNOTATE, {"markdown": "rule 337.1a \ud800"}, 400, None),

@@ -126,7 +126,7 @@ TIMING_EFFECTS = declare("timing.effects", 20, "instructions",
 TIMING_ENTRIES = declare("timing.entries", 500, "entries",
                          "entries in any list of a scenario or a state (a chain, a stack, a hand)",
                          status=413)
-TIMING_PASTED = declare("timing.pasted", 64 * 1024, "characters",
+TIMING_PASTED = declare("timing.pasted", 32 * 1024, "characters",
                         "a scenario pasted on the site's /timing page", status=413)
 TIMING_FRAMES = declare("timing.frames", 1000, "frames",
                         "frames (transitions taken) in one timing run or next")

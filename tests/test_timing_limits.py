@@ -345,3 +345,15 @@ def test_load_scenario_names_the_files_without_parsing_them(monkeypatch: pytest.
     with pytest.raises(KeyError) as exc:
         load_scenario("riftbound/no-such-scenario")
     assert scenario_files("riftbound")[0].stem in str(exc.value)
+
+
+@pytest.mark.parametrize("value", [{"cards": {"A": {"type": "spell"}}}, {"a": 1, "cards": {"B": [1, "é"]}, "z": None},
+                                   {"cards": {}}, {"cards": [1]}, [1, {"cards": {"A": 1}}], "x"])
+def test_a_shared_pool_is_measured_once_and_exactly(value: Any) -> None:
+    budget = AnswerBudget()
+    assert budget.size(value) == json_size(value) == budget.size(value)
+
+
+def test_the_timing_form_says_its_limit(api: CheckedClient) -> None:
+    page = api.get("/timing").get_data(as_text=True)
+    assert f'maxlength="{kb.limits.TIMING_PASTED.value}"' in page

@@ -134,7 +134,8 @@ def explorer_page(k: KnowledgeBase, name: str | None = None, text: str | None = 
     scenario that cannot run, which stays in the form to be fixed)."""
     scenarios = k.cached("site-scenarios", list_scenarios)  # parsing every file: 0.5 s
     ctx: dict[str, Any] = {**base_context(k), "scenarios": scenarios, "name": name, "source": text or "",
-                           "pasted": text is not None, "run": None, "error": None, "frame": frame}
+                           "pasted": text is not None, "run": None, "error": None, "frame": frame,
+                           "pasted_max": TIMING_PASTED.value}
     if name is None and text is None:
         return ctx, 200
     try:
