@@ -349,7 +349,8 @@ def _parameter(p: Param) -> dict[str, Any]:
     return out
 
 
-_STATUS_TEXT = {400: "Bad query: a parameter is malformed or unknown.",
+_STATUS_TEXT = {400: "Bad query: a parameter is malformed or unknown, the query string or body is "
+                     "not UTF-8 text, or a string holds a lone surrogate (the error names where).",
                 404: "Not found: an unknown ruleset, edition, rule or term (with the nearest ones).",
                 413: "The request body, or a part of it, is larger than the server accepts "
                      "(the error names the limit of `x-rulekb-limits` and its value).",
