@@ -1,0 +1,228 @@
+"""Slow and expensive requests cannot starve the others (issue 21), against a live server.
+
+A real ``rulekb serve`` (waitress, 8 threads) on loopback, as ``tests/test_load.py`` starts
+it. An honest client asks for rules one at a time on a keep-alive connection the whole time;
+an abusive client sends every case of :data:`bench.abuse.CASES` (the issue's repro in its
+400-round and 9,000-step forms, the card with 100 ``play`` instructions, the 62 KB scenario
+pasted on ``/timing``, unknown scenario names, …) again and again for a few seconds. Each
+abusive request must be answered with its 4xx naming its limit in under a second, the
+server's resident memory must stay within 100 MB of what it was before, and the honest
+client's p99 latency must stay under 50 ms (generous on purpose: this machine is shared).
+
+Cases are one line each in :data:`bench.abuse.CASES`; other areas add theirs there.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from bench import abuse, load
+from kb.store import build
+
+ABUSE_SECONDS = 12.0
+ATTACKERS = 1  # the issue's setting: one abusive client beside one honest one
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory):
+    home = tmp_path_factory.mktemp("abuse-home")
+    build(home)
+    with load.Server(home, threads=8, hello=False) as srv:
+        yield srv
+
+
+def _rule_paths(port: int) -> list[str]:
+    _, _, structure = load.get(port, "/api/v1/rulesets/riftbound/structure")
+    numbers = [n["number"] for n in structure["nodes"] if n["kind"] == "rule"]
+    return [f"/api/v1/rulesets/riftbound/rules/{n}" for n in numbers[::max(1, len(numbers) // 200)]]
+
+
+class Honest(threading.Thread):
+    """Rule lookups one at a time until stopped; latencies in ms, and every failure."""
+
+    def __init__(self, port: int, paths: list[str]):
+        super().__init__(daemon=True)
+        self.port, self.paths = port, paths
+        self.latencies: list[float] = []
+        self.failures: list[str] = []
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        i = 0
+        while not self.stop.is_set():
+            path = self.paths[i % len(self.paths)]
+            i += 1
+            t0 = time.perf_counter()
+            try:
+                conn.request("GET", path)
+                resp = conn.getresponse()
+                body = resp.read()
+            except (OSError, http.client.HTTPException) as exc:
+                self.failures.append(f"{path}: {type(exc).__name__}: {exc}")
+                conn.close()
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                continue
+            self.latencies.append((time.perf_counter() - t0) * 1000)
+            if resp.status != 200 or b'"number"' not in body:
+                self.failures.append(f"{path}: HTTP {resp.status} {body[:120]!r}")
+        conn.close()
+
+
+def send(port: int, case: abuse.Abuse) -> tuple[int, float, bytes]:
+    """One abusive request on a fresh connection: status, seconds, body."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        t0 = time.perf_counter()
+        conn.request(case.method, case.path, body=case.body, headers=case.headers)
+        resp = conn.getresponse()
+        body = resp.read()
+        return resp.status, time.perf_counter() - t0, body
+    finally:
+        conn.close()
+
+
+def problems_of(case: abuse.Abuse, status: int, seconds: float, body: bytes) -> list[str]:
+    """What is wrong with the answer to one abusive request (empty: nothing)."""
+    out = []
+    if status != case.status:
+        out.append(f"{case.name}: HTTP {status}, expected {case.status}: {body[:200]!r}")
+    if seconds >= 1.0:
+        out.append(f"{case.name}: answered in {seconds:.2f} s")
+    if case.limit:
+        if case.path.startswith("/api/"):
+            try:
+                named = json.loads(body)["error"]["detail"]["limit"]
+            except (ValueError, KeyError, TypeError):
+                named = None
+            if named != case.limit:
+                out.append(f"{case.name}: the error does not name {case.limit}: {body[:200]!r}")
+        elif case.limit.encode() not in body:
+            out.append(f"{case.name}: the page does not name {case.limit}")
+    return out
+
+
+def _rss_kb(server: load.Server) -> int:
+    return server.memory()["VmRSS"]
+
+
+@pytest.mark.load
+def test_abusive_requests_are_refused_quickly_and_starve_no_one(server: load.Server) -> None:
+    port = server.port
+    paths = _rule_paths(port)
+    cases = [*abuse.CASES, *abuse.unknown_names(100)]
+    for case in abuse.CASES:  # each once, so every cache a legitimate answer fills is filled
+        send(port, case)
+    for path in paths:
+        load.get(port, path)
+    rss_start = _rss_kb(server)
+
+    honest = Honest(port, paths)
+    honest.start()
+    time.sleep(2.0)
+    baseline = len(honest.latencies)
+    alone = honest.latencies[:baseline]
+
+    peak = [rss_start]
+    sampling = threading.Event()
+
+    def sample() -> None:
+        while not sampling.is_set():
+            peak[0] = max(peak[0], _rss_kb(server))
+            time.sleep(0.05)
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+
+    found: list[str] = []
+    answered: list[tuple[str, int, float]] = []
+    deadline = time.monotonic() + ABUSE_SECONDS
+
+    def attack(offset: int) -> None:
+        i = offset
+        while time.monotonic() < deadline:
+            case = cases[i % len(cases)]
+            i += 1
+            status, seconds, body = send(port, case)
+            answered.append((case.name, status, seconds))
+            found.extend(problems_of(case, status, seconds, body))
+    attackers = [threading.Thread(target=attack, args=(k * 7,), daemon=True) for k in range(ATTACKERS)]
+    for t in attackers:
+        t.start()
+    for t in attackers:
+        t.join(ABUSE_SECONDS + 60)
+    honest.stop.set()
+    honest.join(30)
+    sampling.set()
+    sampler.join(5)
+
+    during = sorted(honest.latencies[baseline:])
+    p99 = load.pct(during, 99)
+    report = {"abusive": len(answered), "honest": len(during), "honest_p99_ms": round(p99, 1),
+              "honest_alone_p99_ms": round(load.pct(alone, 99), 1),
+              "honest_median_ms": round(load.pct(during, 50), 1),
+              "slowest_abusive_s": round(max(s for _, _, s in answered), 3),
+              "rss_start_mb": rss_start // 1024, "rss_peak_mb": peak[0] // 1024}
+    slowest: dict[str, float] = {}
+    for name, _, seconds in answered:
+        kind = "site: unknown scenario names" if name.startswith("site: unknown scenario name ") else name
+        slowest[kind] = max(slowest.get(kind, 0.0), round(seconds, 3))
+    print(json.dumps({**report, "slowest_by_case_s": slowest}, indent=1))
+    assert {name for name, _, _ in answered} >= {c.name for c in abuse.CASES}, "every case was sent"
+    assert not found, found[:10]
+    assert all(400 <= s < 500 for _, s, _ in answered)
+    assert honest.failures == [], honest.failures[:5]
+    assert len(during) > 100, report
+    assert (peak[0] - rss_start) < 100 * 1024, report
+    assert p99 < 50, report
+
+
+def test_problems_of_finds_a_wrong_answer() -> None:
+    case = abuse.Abuse("x", "POST", "/api/v1/timing/run", b"{}", abuse.JSON, 413, "timing.steps")
+    good = json.dumps({"error": {"status": 413, "message": "", "detail": {"limit": "timing.steps"}}}).encode()
+    assert problems_of(case, 413, 0.1, good) == []
+    assert "HTTP 500" in problems_of(case, 500, 0.1, good)[0]
+    assert "answered in 1.50 s" in problems_of(case, 413, 1.5, good)[0]
+    assert "does not name" in problems_of(case, 413, 0.1, b"{}")[0]
+    page = abuse.Abuse("y", "POST", "/timing", b"", abuse.FORM, 413, "timing.pasted")
+    assert problems_of(page, 413, 0.1, b"<p>over the limit timing.pasted</p>") == []
+    assert "does not name" in problems_of(page, 413, 0.1, b"<p>too big</p>")[0]
+
+
+def test_serve_shortens_the_gil_interval_and_caps_malloc_arenas(monkeypatch: pytest.MonkeyPatch,
+                                                                excerpt_home: Path) -> None:
+    import errno
+    import sys
+
+    import waitress.server
+    from click.testing import CliRunner
+
+    from kb.cli import main
+    from kb.cli import serve as serve_module
+
+    capped: list[int] = []
+    monkeypatch.setattr(serve_module, "few_malloc_arenas", lambda: capped.append(1) or True)
+
+    def busy(*args, **kwargs):
+        raise OSError(errno.EADDRINUSE, "in use")
+    monkeypatch.setattr(waitress.server, "create_server", busy)
+    monkeypatch.setattr(sys, "setswitchinterval", lambda s: capped.append(s))
+    CliRunner().invoke(main, ["--home", str(excerpt_home), "serve", "--port", "8999"])
+    assert capped == [serve_module.SWITCH_INTERVAL, 1] and serve_module.SWITCH_INTERVAL <= 0.001
+
+
+def test_malloc_arenas_are_capped_unless_the_environment_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ctypes.util
+    import sys
+
+    from kb.cli.serve import few_malloc_arenas
+    monkeypatch.setenv("MALLOC_ARENA_MAX", "4")
+    assert few_malloc_arenas() is False
+    monkeypatch.delenv("MALLOC_ARENA_MAX")
+    glibc = sys.platform.startswith("linux") and "libc.so" in (ctypes.util.find_library("c") or "")
+    assert few_malloc_arenas() is glibc
