@@ -58,7 +58,7 @@ def home(excerpt_home: Path, tmp_path: Path) -> Path:
 
 
 @pytest.fixture(autouse=True)
-def no_server_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+def no_server_runs(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """A `serve` that should have refused to start fails the test instead of serving forever."""
     import waitress.server
 
@@ -66,6 +66,9 @@ def no_server_runs(monkeypatch: pytest.MonkeyPatch) -> None:
         raise AssertionError("the server started")
     monkeypatch.setattr(waitress.server.BaseWSGIServer, "run", run)
     monkeypatch.setattr(waitress.server.MultiSocketServer, "run", run)
+    interval = sys.getswitchinterval()  # `serve` tunes it for the server's process
+    yield
+    sys.setswitchinterval(interval)
 
 
 def run(home: Path, args: list[str], **fill: object) -> tuple[int, str, str]:
