@@ -104,6 +104,9 @@ def test_hard_wrapped_release_joins_its_lines_and_keeps_wrapped_references() -> 
                                       "may mulligan.")
     assert [r for r in ed.rules if ed.rules[r].kind == "rule"] == [
         "100.1", "100.1a", "100.2", "100.2a", "101.1", "101.2", "101.2a"]
+    assert [(t.name, t.definition, t.rules) for t in result.terms] == [
+        ("Mulligan", "To shuffle a hand back into a deck and draw one fewer card. See rule 101.2.",
+         ["101.2"])]
 
 
 def test_documents_that_are_not_rules_are_still_refused() -> None:

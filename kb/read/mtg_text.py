@@ -47,10 +47,12 @@ _EXAMPLE = re.compile(r"^Examples?:\s*")
 _ENDS_WITH_REFERENCE_WORD = re.compile(r"(?:\b(?:rules?|see|and|or|through|section)|[,–-])\s*$",
                                        re.IGNORECASE)
 _LOOKS_NUMBERED = re.compile(r"^\d+\.\d")
+_SENSE = re.compile(r"^\d{1,2}\. ")
 _EFFECTIVE = re.compile(r"(?:effective|current) as of ([A-Z][a-z]+ \d{1,2}, \d{4})")
 # Italic markers of the older releases: runs of one or two underscores. Runs of three or
 # more are printed blanks ("Wolf in ________ Clothing") and stay.
-_ITALICS = re.compile(r"(?<!_)_{1,2}(?!_)")
+# An underscore inside a word (``x=UTR_Intro`` in a 2003 address) is text.
+_ITALICS = re.compile(r"(?<![_\w])_{1,2}(?![_\s])|(?<=[^_\s])_{1,2}(?![_\w])")
 _LAST_ITALIC_YEAR = 2013
 # "See Typecycling.", "See “Enters the Battlefield.”", "See Intervening “If” Clause."
 _SEE_TERM = re.compile(r"\bSee (?:also )?([“\"]?[A-Z][^.]{0,60}?)\.?[”\"]?(?:\.|$)", re.M)
@@ -99,11 +101,12 @@ def read(text: str, source: str = "") -> ReadResult:
             "the file looks truncated (the entries up to the cut are read)", source, len(lines),
             "warning"))
     end = glossary if glossary is not None else len(lines)
-    rules = _read_body(lines, start, end, tidy, source, diagnostics)
+    wrapped = _hard_wrapped(lines, start, end)
+    rules = _read_body(lines, start, end, tidy, source, diagnostics, wrapped)
     terms: list[RawTerm] = []
     if glossary is not None:
         stop = credits if credits is not None else len(lines)
-        terms = _read_glossary(lines, glossary + 1, stop, tidy, source, diagnostics)
+        terms = _read_glossary(lines, glossary + 1, stop, tidy, source, diagnostics, wrapped)
         _resolve_citations(terms, rules, source, diagnostics)
     keywords = _keywords(rules, {term_key(t.name): t for t in terms})
     title = tidy(title) or "Magic: The Gathering Comprehensive Rules"
@@ -141,13 +144,12 @@ def _heading_after(lines: list[str], word: str, start: int) -> int | None:
 
 
 def _read_body(lines: list[str], start: int, end: int, tidy: Callable[[str], str],
-               source: str, diagnostics: list[Diagnostic]) -> list[RawRule]:
+               source: str, diagnostics: list[Diagnostic], wrapped: bool) -> list[RawRule]:
     rules: list[RawRule] = []
     paragraphs: list[list[str]] = []  # text paragraphs of each entry, parallel to rules
     examples: list[list[str]] = []
     chapter = ""
     last = ""  # "text" or "example": what an unindented unnumbered line continues
-    wrapped = _hard_wrapped(lines, start, end)
     if wrapped:
         diagnostics.append(Diagnostic(
             "the paragraphs are hard-wrapped: lines without a blank line between them are "
@@ -451,8 +453,9 @@ def _distance(a: str, b: str) -> int:
 
 
 def _read_glossary(lines: list[str], start: int, end: int, tidy: Callable[[str], str],
-                   source: str, diagnostics: list[Diagnostic]) -> list[RawTerm]:
-    """Entries are blocks of lines between blank lines: the term, then its definition."""
+                   source: str, diagnostics: list[Diagnostic], wrapped: bool) -> list[RawTerm]:
+    """Entries are blocks of lines between blank lines: the term, then its definition (in a
+    hard-wrapped release its lines are one paragraph, apart from numbered senses)."""
     terms: list[RawTerm] = []
     block: list[tuple[int, str]] = []
     for i in range(start, end + 1):
@@ -468,9 +471,22 @@ def _read_glossary(lines: list[str], start: int, end: int, tidy: Callable[[str],
             diagnostics.append(Diagnostic(f"glossary entry {name!r} has no definition",
                                           source, lineno, "warning"))
             continue
+        if wrapped:
+            body = _unwrap(body)
         definition = "\n".join(tidy(b) for _, b in body)
         terms.append(RawTerm(tidy(name), definition, lineno, "glossary"))
     return terms
+
+
+def _unwrap(body: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Join hard-wrapped definition lines; a numbered sense (``2. …``) starts a new one."""
+    joined: list[tuple[int, str]] = []
+    for lineno, text in body:
+        if joined and not _SENSE.match(text):
+            joined[-1] = (joined[-1][0], joined[-1][1] + " " + text)
+        else:
+            joined.append((lineno, text))
+    return joined
 
 
 def _resolve_citations(terms: list[RawTerm], rules: list[RawRule], source: str,
