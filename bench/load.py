@@ -2,6 +2,8 @@
 
     .venv/bin/python -m bench.load                       # 60 s at 16 clients, 10 rebuilds, 1 killed build
     .venv/bin/python -m bench.load --seconds 20 --rebuilds 3 --json /tmp/load.json
+    .venv/bin/python -m bench.load --seconds 20 --abuse-seconds 20 --per-kind-seconds 0 \
+        --baseline-seconds 0 --rebuilds 0              # the abuse phase, under two minutes
 
 What it does, in order:
 
@@ -20,7 +22,13 @@ What it does, in order:
    ``POST /api/v1/citations/annotate`` (the lesson articles of ``tests/fixtures/cite``), each
    kind only when the served OpenAPI document has its operation; then the server's peak
    memory (``VmHWM`` of /proc/PID/status) and the CPU time it used per request;
-4. the same load again while ``rulekb import`` re-imports the canary (a new round number)
+4. with ``--abuse-seconds``, the mixed load again with the abusive requests of
+   :mod:`bench.abuse` (issue 21: timing scenarios over their budgets, a 62 KB pasted
+   scenario, unknown scenario names, the web-input cases) mixed in as one more kind
+   (``abuse``, 10 % of the requests). Each abusive answer must be its expected 4xx naming
+   its limit; every honest answer must still be right; no answer may be a 5xx; the
+   server's memory before and after is recorded;
+5. the same load again while ``rulekb import`` re-imports the canary (a new round number)
    and rebuilds, ``--rebuilds`` times, and then a ``rulekb build`` is SIGKILLed halfway
    (after it has written some editions into its temporary folder).
 
@@ -57,6 +65,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench import abuse
 from bench.corpora import CORPORA, CORPUS_EDITIONS, REPO
 
 # The six editions and the tournament rules.
@@ -68,7 +77,8 @@ QUESTIONS = REPO / "bench" / "relevance.yaml"
 # The `rulekb` console script's entry point, run from the checkout (so the bench measures
 # the working tree whatever the venv's install says).
 RULEKB = [sys.executable, "-c", "import sys; from kb.cli import main; sys.exit(main())"]
-WEIGHTS = {"rule": 50, "search": 25, "timing": 10, "annotate": 5, "canary": 0, "hello": 0}
+WEIGHTS = {"rule": 50, "search": 25, "timing": 10, "annotate": 5, "canary": 0, "hello": 0, "abuse": 0}
+ABUSE_WEIGHT = 10  # of the abuse phase's requests, against the 90 of the honest mix
 _ROUND = re.compile(r"rebuild round (\d+)")
 
 
@@ -217,6 +227,9 @@ class Req:
     path: str
     body: bytes | None = None
     edition: str | None = None  # the X-Rulekb-Edition the answer must carry, when known
+    status: int = 200  # the status it must get (an abusive request: its 4xx)
+    content_type: str | None = None  # of the body (default: JSON)
+    limit: str | None = None  # the budget an abusive request's error must name
 
 
 def _q(**params: Any) -> str:
@@ -274,7 +287,15 @@ def workload(port: int, rules_per_edition: int = 150, seed: int = 9) -> dict[str
         out["canary"].append(Req("canary", "GET", f"/api/v1/rulesets/{CANARY[0]}/rules/{CANARY_RULE}",
                                  edition=" ".join(CANARY)))
     out["hello"].append(Req("hello", "GET", "/api/_hello"))
+    out["abuse"] = abusive_requests()
     return dict(out)
+
+
+def abusive_requests(unknown_names: int = 50) -> list[Req]:
+    """Every case of :data:`bench.abuse.CASES`, and ``unknown_names`` distinct unknown
+    scenario names, as requests of the kind ``abuse``."""
+    return [Req("abuse", c.method, c.path, c.body, status=c.status, content_type=c.content_type,
+                limit=c.limit) for c in [*abuse.CASES, *abuse.unknown_names(unknown_names)]]
 
 
 def scenario_states(port: int, rnd: random.Random, most: int = 60) -> list[Any]:
@@ -309,6 +330,8 @@ def check(req: Req, status: int, headers: http.client.HTTPMessage, raw: bytes) -
     """(problem or "", build, canary round or -1) of one answer."""
     if req.kind == "hello":
         return ("" if status == 200 and raw == b"hello" else f"HTTP {status}"), "", -1
+    if req.kind == "abuse":
+        return abuse_problem(req, status, raw), headers.get("X-Rulekb-Build") or "", -1
     build = headers.get("X-Rulekb-Build") or ""
     if status != 200:
         return f"HTTP {status}: {raw[:160]!r}", build, -1
@@ -338,6 +361,22 @@ def check(req: Req, status: int, headers: http.client.HTTPMessage, raw: bytes) -
     return "", build, round_no
 
 
+def abuse_problem(req: Req, status: int, raw: bytes) -> str:
+    """What is wrong with the answer to an abusive request ("" when it is its 4xx, naming
+    its limit)."""
+    if status != req.status:
+        return f"HTTP {status}, expected {req.status}: {raw[:160]!r}"
+    if req.limit is None:
+        return ""
+    if req.path.startswith("/api/"):
+        try:
+            named = json.loads(raw)["error"]["detail"]["limit"]
+        except (ValueError, KeyError, TypeError):
+            named = None
+        return "" if named == req.limit else f"the error does not name {req.limit}: {raw[:160]!r}"
+    return "" if req.limit.encode() in raw else f"the page does not name {req.limit}"
+
+
 # -- load processes ----------------------------------------------------------------------
 # One answer: kind, start (epoch s), latency (ms), status, problem, build, canary round, client.
 Record = tuple[str, float, float, int, str, str, int, int]
@@ -352,7 +391,7 @@ def _client(port: int, reqs: dict[str, list[Req]], weights: dict[str, int], dead
     n = 0
     while n < max_requests and time.monotonic() < deadline and not stop.is_set():
         req = rnd.choice(reqs[rnd.choices(kinds, cum)[0]])
-        headers = {"Content-Type": "application/json"} if req.body is not None else {}
+        headers = {"Content-Type": req.content_type or "application/json"} if req.body is not None else {}
         started, t0 = time.time(), time.perf_counter()
         try:
             conn.request(req.method, req.path, body=req.body, headers=headers)
@@ -453,6 +492,8 @@ def summary(records: list[Record], seconds: float) -> dict[str, Any]:
     problems = Counter(r[4] for r in records if r[4])
     return {"seconds": round(seconds, 1), "all": one(records),
             "kinds": {k: one(v) for k, v in sorted(by_kind.items())},
+            "honest_errors": sum(1 for r in records if r[4] and r[0] != "abuse"),
+            "server_errors_5xx": sum(1 for r in records if r[3] >= 500),
             "problems": dict(problems.most_common(10))}
 
 
@@ -602,6 +643,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--clients", type=int, default=16, help="Concurrent keep-alive connections.")
     ap.add_argument("--procs", type=int, default=4, help="Load processes the clients share.")
     ap.add_argument("--threads", type=int, default=8, help="Server worker threads.")
+    ap.add_argument("--abuse-seconds", type=float, default=0,
+                    help="Length of the mixed load with abusive requests mixed in (0: none).")
     ap.add_argument("--rebuilds", type=int, default=10, help="Import+rebuild rounds under load.")
     ap.add_argument("--no-kill", action="store_true", help="Skip the killed build.")
     ap.add_argument("--home", type=Path, default=None, help="Keep the data directory here.")
@@ -640,6 +683,13 @@ def main(argv: list[str] | None = None) -> int:
         for kind in (k for k in WEIGHTS if WEIGHTS[k] and k in reqs and args.per_kind_seconds):
             measure(f"{kind} alone", {kind: 1}, args.per_kind_seconds)
         out["memory_after_load_kb"] = server.memory()
+        if args.abuse_seconds:
+            rss_before = server.memory()["VmRSS"]
+            measure("mixed + abuse", {**WEIGHTS, "abuse": ABUSE_WEIGHT}, args.abuse_seconds)
+            out["memory_after_abuse_kb"] = server.memory()
+            out["abuse"] = {"rss_growth_mb": round((out["memory_after_abuse_kb"]["VmRSS"] - rss_before) / 1024, 1),
+                            "honest_errors": phases["mixed + abuse"]["honest_errors"],
+                            "server_errors_5xx": phases["mixed + abuse"]["server_errors_5xx"]}
         print(_table(phases), file=sys.stderr)
         if args.rebuilds:
             out["rebuild"] = rebuild_under_load(
@@ -656,6 +706,8 @@ def main(argv: list[str] | None = None) -> int:
     if tmp is not None:
         tmp.cleanup()
     failed = phases["mixed"]["all"]["errors"] + len(out.get("rebuild", {}).get("problems", []))
+    if "mixed + abuse" in phases:
+        failed += phases["mixed + abuse"]["all"]["errors"] + phases["mixed + abuse"]["server_errors_5xx"]
     failed += out.get("rebuild", {}).get("failed", 0)
     return 1 if failed else 0
 

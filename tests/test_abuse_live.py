@@ -226,3 +226,17 @@ def test_malloc_arenas_are_capped_unless_the_environment_says(monkeypatch: pytes
     monkeypatch.delenv("MALLOC_ARENA_MAX")
     glibc = sys.platform.startswith("linux") and "libc.so" in (ctypes.util.find_library("c") or "")
     assert few_malloc_arenas() is glibc
+
+
+def test_the_load_bench_checks_abusive_answers() -> None:
+    reqs = load.abusive_requests(unknown_names=2)
+    assert len(reqs) == len(abuse.CASES) + 2 and all(r.kind == "abuse" for r in reqs)
+    steps = next(r for r in reqs if r.limit == "timing.steps" and r.path.startswith("/api/"))
+    named = json.dumps({"error": {"status": 413, "detail": {"limit": "timing.steps"}}}).encode()
+    h = load.http.client.HTTPMessage()
+    assert load.check(steps, 413, h, named) == ("", "", -1)
+    assert load.check(steps, 500, h, named)[0].startswith("HTTP 500, expected 413")
+    assert "does not name timing.steps" in load.check(steps, 413, h, b'{"error": {}}')[0]
+    summary = load.summary([("abuse", 0.0, 1.0, 500, "HTTP 500", "", -1, 0),
+                            ("rule", 0.0, 1.0, 200, "", "b", -1, 1)], 1.0)
+    assert summary["server_errors_5xx"] == 1 and summary["honest_errors"] == 0
