@@ -36,6 +36,7 @@ TOURNAMENT = ("riftbound-tournament", "2026-05-02")
 DETECTION = [
     ("riftbound/core-rules-2025-06-02.md", "riftbound-table"),
     ("riftbound/core-rules-2025-12-01.md", "riftbound-pdftext"),
+    ("riftbound/core-rules-2025-12-01-markdown.md", "riftbound-md"),
     ("riftbound/core-rules-2026-03-30.md", "riftbound-html"),
     ("riftbound/core-rules-2026-07-16.md", "riftbound-md"),
     ("riftbound/tournament-rules-2026-05-02.md", "riftbound-html"),
@@ -341,7 +342,9 @@ def test_fixture_titles_dates_and_examples() -> None:
 
 
 # ---------------------------------------------------------------------------------------
-# Malformed documents: a DocumentError naming the file, the line and the reason.
+# Malformed documents. Not a rules document: a DocumentError naming the file, the line and
+# the reason. A rules document with a slip (cut, an id printed again, a rule without its
+# parent): read, the slip a warning naming the file, the line and the reason (issue #19).
 
 # format: (fixture, where a row goes, how a row is written, a duplicate, an orphan, a cut)
 FORMATS = {
@@ -370,10 +373,10 @@ def _malformed(fmt: str, case: str) -> tuple[str, int, str]:
     name, _, _, duplicate, orphan, cut = FORMATS[fmt]
     if case == "duplicate number":
         text, line = _with_row(fmt, duplicate)
-        return text, line, f"duplicate rule number {duplicate.rstrip('.')}"
+        return text, line, f"rule {duplicate.rstrip('.')} is printed again"
     if case == "child without parent":
         text, line = _with_row(fmt, orphan)
-        return text, line, f"rule {orphan.rstrip('.')} has no parent rule"
+        return text, line, f"rule {orphan} is printed without its parent"
     if case == "truncated":
         text = cut((FIXTURES / name).read_text(encoding="utf-8"))
         reason = "has no text" if fmt == "riftbound-pdftext" else "truncated"
@@ -386,7 +389,8 @@ def _malformed(fmt: str, case: str) -> tuple[str, int, str]:
     raise KeyError(case)
 
 
-CASES = ["truncated", "duplicate number", "child without parent", "empty", "garbage"]
+CASES = ["empty", "garbage"]
+SLIPS = ["truncated", "duplicate number", "child without parent"]
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -399,6 +403,18 @@ def test_malformed_documents_name_file_line_and_reason(fmt: str, case: str) -> N
         build_edition(result, ruleset="t", edition="1", source=source)
     [first, *_] = info.value.diagnostics
     assert (first.file, first.line) == (source, line) and reason in first.message, str(info.value)
+
+
+@pytest.mark.parametrize("case", SLIPS)
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_documents_with_a_slip_are_read_and_the_slip_named(fmt: str, case: str) -> None:
+    text, line, reason = _malformed(fmt, case)
+    source = str(FIXTURES / FORMATS[fmt][0])
+    result = read_text(text, source, fmt)
+    build_edition(result, ruleset="t", edition="1", source=source)
+    notes = [d for d in result.diagnostics if reason in d.message]
+    assert [(d.file, d.line, d.severity) for d in notes] == [(source, line, "warning")], \
+        [str(d) for d in result.diagnostics]
 
 
 @pytest.mark.parametrize("data,reason", [
@@ -414,12 +430,16 @@ def test_unreadable_files_are_document_errors(tmp_path: Path, data: bytes, reaso
         assert info.value.diagnostics[0].file == str(path) and reason in str(info.value)
 
 
-def test_an_adjacent_repeated_id_is_merged_but_a_distant_one_is_an_error() -> None:
+def test_a_repeated_id_is_a_paragraph_of_the_rule_above() -> None:
+    """Adjacent: the second paragraph continues the first; distant: it stays where it is
+    printed, as a paragraph of the rule above it, and is reported."""
     rg = _build(FIXTURES / "pdftext.md")
     assert "The same id printed twice" in rg.rule("102.1.b").text
-    text, _ = _with_row("riftbound-pdftext", "102.1.b.")
-    with pytest.raises(DocumentError, match="duplicate rule number 102.1.b"):
-        _build(FIXTURES / "pdftext.md", text, "riftbound-pdftext")
+    text, line = _with_row("riftbound-pdftext", "102.1.b.")
+    rg = _build(FIXTURES / "pdftext.md", text, "riftbound-pdftext")
+    assert rg.rule("200.1").text.endswith("Another rule.")
+    assert "The same id printed twice" in rg.rule("102.1.b").text
+    assert [d.line for d in rg.edition.diagnostics if "printed again" in d.message] == [line]
 
 
 # ---------------------------------------------------------------------------------------

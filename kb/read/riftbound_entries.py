@@ -10,6 +10,11 @@ artefacts, which are repaired here, each with a warning that names its line:
 * an id printed twice in a row: the second paragraph continues the first (744.5 in 1.2);
 * a rule glued into a continuation: ``Refl391. Delayed Abilities…`` starts rule 391.
 
+What cannot be repaired for certain is kept as printed, with a warning: an id printed again
+far from its first place is a paragraph of the entry above, a rule printed without its
+parent gets an empty parent, an unreadable id is text of the entry above, a rule without
+text (a cut file) stays empty. Only a document with no numbered entry is refused.
+
 Exports without heading markup leave the kind of a top-level entry open; it is decided
 from the text (:func:`looks_like_title`): a short title is a section heading, and a title
 numbered ``N00.`` that has no subrules of its own is a chapter.
@@ -118,6 +123,7 @@ class _Entry:
     rule: RawRule
     parts: list[str] = field(default_factory=list)
     kind: RuleKind | None = None  # None: decided from the text at the end
+    placeholder: bool = False  # an unprinted parent kept empty
 
 
 class Entries:
@@ -145,12 +151,23 @@ class Entries:
     def error(self, message: str, line: int) -> None:
         self.diagnostics.append(Diagnostic(message, self.source, line))
 
+    def note(self, message: str, line: int) -> None:
+        """A warning about the document as a whole (a cut file), at a line."""
+        self.diagnostics.append(Diagnostic(message, self.source, line, "warning"))
+
     def start(self, raw_id: str, text: str, line: int, kind: RuleKind | None = None) -> None:
         """A numbered entry: ``raw_id`` as printed, the text after it, and its kind when the
         markup says it (None leaves it to :meth:`finish`)."""
         number = try_parse_number(raw_id)
         if number is None or not _ID.fullmatch(raw_id.strip()):
-            self.error(f"unreadable rule number {raw_id.strip()[:20]!r}", line)
+            if self._entries:
+                self._warn(f"unreadable rule number {raw_id.strip()[:20]!r}; the line is kept as "
+                           f"text of rule {format_number(self._entries[-1].rule.number)}", line,
+                           self._entries[-1].rule.number)
+                self._entries[-1].parts.append(f"{raw_id.strip()} {text}")
+            else:
+                self.note(f"unreadable rule number {raw_id.strip()[:20]!r} before the first rule; "
+                          "the line is ignored", line)
             return
         prev = self.last_number()
         if self._promotion is not None:
@@ -187,9 +204,25 @@ class Entries:
                            "paragraph is read as part of the first", line, number)
                 self._entries[-1].parts.append(text)
                 return
-            else:
+            elif sort_key(number) not in self._seen:
                 self._warn(f"rule {format_number(number)} is out of order (it follows "
                            f"{format_number(prev)})", line, number)
+        if prev is not None and sort_key(number) in self._seen:
+            self._warn(f"rule {format_number(number)} is printed again; this paragraph is kept as "
+                       f"part of rule {format_number(prev)}", line, prev)
+            self._entries[-1].parts.append(text)
+            return
+        if prev is not None:
+            for depth in range(1, len(number)):
+                ancestor = number[:depth]
+                if sort_key(ancestor) not in self._seen:
+                    self._warn(f"rule {raw_id.strip()} is printed without its parent "
+                               f"{format_number(ancestor)}; {format_number(ancestor)} is kept as an "
+                               "empty rule", line, ancestor)
+                    self._seen.add(sort_key(ancestor))
+                    self._entries.append(_Entry(RawRule(ancestor, "rule", "", line,
+                                                        raw_id=format_number(ancestor) + "."),
+                                                [], "rule", placeholder=True))
         self._seen.add(sort_key(number))
         self._entries.append(_Entry(RawRule(number, kind or "rule", "", line, raw_id=raw_id.strip()),
                                     [text], kind))
@@ -222,13 +255,14 @@ class Entries:
                 # A rule that is only "Examples:" (heading its subrules, Tournament Rules
                 # 703.3.a) or only an example (602.4.b.4.b.1) keeps it as its text.
                 rule.text, rule.examples = (body, examples) if body and examples else (text, [])
-                if not rule.text and not rule.examples:
-                    self.error(f"rule {format_number(rule.number)} has no text (is the document "
-                               "truncated?)", rule.line)
+                if not rule.text and not rule.examples and not entry.placeholder:
+                    self._warn(f"rule {format_number(rule.number)} has no text (is the document "
+                               "truncated?); it is kept empty", rule.line, rule.number)
             else:
                 rule.title = text
                 if not text:
-                    self.error(f"heading {format_number(rule.number)} has no title", rule.line)
+                    self._warn(f"heading {format_number(rule.number)} has no title", rule.line,
+                               rule.number)
             rules.append(rule)
         return rules
 

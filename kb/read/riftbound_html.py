@@ -108,8 +108,8 @@ def read(text: str, source: str = "") -> ReadResult:
     unclosed = [(role, line) for role, line in parser.open if role in ("sheet", "row")]
     if unclosed:
         role, line = unclosed[-1]
-        entries.error(f"the document ends inside the {'rule-sheet' if role == 'sheet' else 'rule-row'}"
-                      " opened here (is it truncated?)", line)
+        entries.note(f"the document ends inside the {'rule-sheet' if role == 'sheet' else 'rule-row'}"
+                     " opened here (is it truncated?); what precedes the cut is read", line)
     if parser.stray_close:
         entries.diagnostics.append(Diagnostic("a closing </div> without its opening div", source,
                                               parser.stray_close, "warning"))

@@ -103,7 +103,8 @@ def read(text: str, source: str = "") -> ReadResult:
             entries.extend(rid + "\n" + body, line)
     if parser.open:
         role, line = parser.open[-1]
-        entries.error(f"the document ends inside a <{role}> opened here (is it truncated?)", line)
+        entries.note(f"the document ends inside a <{role}> opened here (is it truncated?); what "
+                     "precedes the cut is read", line)
     header = text[: text.find("<table")] if "<table" in text else text[:3000]
     title_match = _TITLE.search(header)
     return ReadResult(entries.finish(), [], clean(title_match.group(1)) if title_match else
