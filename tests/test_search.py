@@ -501,3 +501,82 @@ def test_vocabulary_entries_name_their_source() -> None:
         data = yaml.safe_load((resources.files("kb.search") / "vocabulary" / f"{name}.yaml").read_text())
         assert data["entries"] and all(e.get("source") and e.get("players") and e.get("rules")
                                        for e in data["entries"] + data["shapes"] if "players" in e)
+
+
+# -- ranking for judges' questions: rare concepts together, roll-up, quoted card text ----------
+# Ten rules full of common words ("player", "card", "turn", "play"), one with both rare
+# concepts of the question and nothing else, one with one rare concept and every common word.
+CONCEPTS = "# Concept Rules\n## 100. Playing\n" + "".join(
+    f"**100.{i}.** A player may play a card on their turn; each player plays cards during a turn.\n"
+    for i in range(1, 11)) + """## 200. Keywords
+**200.1.** Deathknell abilities are not used on banishment.
+**200.2.** A player plays a Deathknell card on their turn; each player may play cards during a turn.
+**200.3.** Tokens are not cards.
+**200.3.a.** If one is put into the trash it ceases to exist.
+**200.4.** A unit put into the trash stays in the trash until an effect puts it elsewhere.
+**200.5.** Effects put things into places.
+**200.6.** A token is a game object; a token has a controller.
+**200.7.** A token can be a unit; see the token rules.
+"""
+
+
+def concept_searcher(**changes: object):
+    rg = build_edition(read_text(CONCEPTS, "concepts.md", "riftbound-md"), ruleset="concepts", edition="1")
+    return open_searcher(rg, None, Ranking(**changes))  # type: ignore[arg-type]
+
+
+def ranked(searcher, query: str) -> list[str]:
+    return [h["number"] for h in searcher.search(parse_query(query), limit=10)["results"]]
+
+
+def test_rare_concepts_together_beat_common_words() -> None:
+    question = "can a player play a deathknell card on their turn before banishment"
+    found = ranked(concept_searcher(), question)
+    assert found.index("200.1") < found.index("200.2"), found
+    # The fixture discriminates: counting concepts by plain idf (idf_power 1, the ranking
+    # before) puts the rule with one rare concept and all the common words first.
+    plain = ranked(concept_searcher(idf_power=1.0), question)
+    assert plain.index("200.2") < plain.index("200.1"), plain
+
+
+def test_a_rule_and_the_rule_under_it_share_their_evidence() -> None:
+    # "token" is in 200.3, "trash" in its subrule 200.3.a: the pair answers together.
+    question = "what happens to a token put into the trash"
+    found = ranked(concept_searcher(), question)
+    assert found.index("200.3") < found.index("200.6"), found
+    alone = ranked(concept_searcher(from_children=0.0, from_parent=0.0), question)
+    assert alone.index("200.6") < alone.index("200.3"), alone
+
+
+def test_quoted_card_text_is_read_as_words(excerpt_kb: KnowledgeBase) -> None:
+    question = 'My unit reads "When I die, draw 1" and is banished: does it trigger?'
+    data = excerpt_kb.search(question)
+    assert "die" in " ".join(data["understood"]["concepts"])
+    as_phrase = open_searcher(excerpt_kb.edition("riftbound", "1.4"), None, Ranking(quote_weight=0.0))
+    read = as_phrase.search(parse_query(question), limit=10)["understood"]
+    assert "die" not in " ".join(read["concepts"])  # the old reading: one phrase no rule has
+
+
+def test_rule_phrasings_name_real_rules_and_say_why() -> None:
+    from kb.search.understand import rule_phrasings
+    says = rule_phrasings("riftbound", "1.4")
+    assert "no one can respond to a unit or gear being played" in says["337.2"]
+    assert rule_phrasings("riftbound", "1.3") == {}  # numbers move between editions
+    assert rule_phrasings("../riftbound", "1.4") == {}
+
+
+@requires_shared
+def test_rule_phrasings_are_of_rules_the_edition_has() -> None:
+    from kb.search.understand import rule_phrasings
+    rules = corpus_graph("riftbound", "1.4").edition.rules
+    assert [n for n in rule_phrasings("riftbound", "1.4") if n not in rules] == []
+
+
+@requires_shared
+def test_respond_to_a_unit_finds_337_2(real_kb: KnowledgeBase) -> None:
+    """337.2 (a unit resolves immediately) answers it without the word "respond": its
+    statement in players' words (vocabulary/riftbound-rules.yaml) brings it to the first page."""
+    data = real_kb.search("can I respond to a unit being played", "riftbound")
+    assert "337.2" in top(data, 10), top(data, 10)
+    hit = next(r for r in data["results"] if r["number"] == "337.2")
+    assert "respond" in hit["matched"]

@@ -33,7 +33,7 @@ from kb.search import EditionSearcher
 from kb.search.schema import WORD, analyse, defined_terms
 from kb.search.understand import vocabulary_data
 
-INDEX_FORMAT = 2  # 2: the judges' vocabulary
+INDEX_FORMAT = 3  # 2: the judges' vocabulary; 3: roll-up, quoted card text, idf power in the ranking
 SCORE_DIGITS = 6
 DEFINITION_CHARS = 300
 KINDS = {"rule": "r", "section": "s", "chapter": "c"}

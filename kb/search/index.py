@@ -21,7 +21,7 @@ from whoosh.index import EmptyIndexError, FileIndex
 from kb.graph import RuleGraph
 from kb.search.schema import documents, make_schema
 
-INDEX_FORMAT = 3  # 3: the timing model's summaries (field "answers")
+INDEX_FORMAT = 4  # 3: the timing model's summaries (field "answers"); 4: the rules in players' words
 VOCABULARY = "vocabulary.json"
 META = "search.json"
 _SPELLABLE = re.compile(r"[a-z][a-z’'-]*[a-z]")

@@ -113,6 +113,7 @@ class ParsedQuery:
     dropped: list[str] = field(default_factory=list)  # question words left out
     names: list[str] = field(default_factory=list)  # card and other names left out (understand)
     shape: str | None = None  # the question's shape ("who acts"), when one was seen
+    question: bool = False  # read as a judge's question (understand), not as the query language
 
     @property
     def atoms(self) -> list[Atom]:

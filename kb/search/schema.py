@@ -31,7 +31,7 @@ STOP_WORDS = frozenset("""a an and are as at be by for from in into is it its of
 
 # Searchable fields. Boosts are applied at query time (see kb.search.searcher.BOOSTS), so
 # they can be measured without rebuilding the index.
-TEXT_FIELDS = ("title", "path", "text", "examples", "terms", "answers")
+TEXT_FIELDS = ("title", "path", "text", "examples", "terms", "answers", "players")
 
 
 def make_analyzer() -> Analyzer:
@@ -55,6 +55,7 @@ def make_schema() -> Schema:
         examples=TEXT(analyzer=ANALYZER, phrase=False),
         terms=TEXT(analyzer=ANALYZER, phrase=False),
         answers=TEXT(analyzer=ANALYZER, phrase=False),
+        players=TEXT(analyzer=ANALYZER, phrase=False),
     )
 
 
@@ -108,10 +109,14 @@ def model_answers(rg: RuleGraph) -> dict[str, list[str]]:
 
 
 def documents(rg: RuleGraph) -> list[dict[str, str]]:
-    """The index documents of an edition, in document order."""
+    """The index documents of an edition, in document order. Beside the rule's own words:
+    "answers", the timing model's summaries of it, and "players", what the rule says in
+    players' words (``vocabulary/<ruleset>-rules.yaml``)."""
+    from kb.search.understand import rule_phrasings
     ed = rg.edition
     terms = defined_terms(rg)
     answers = model_answers(rg)
+    players = rule_phrasings(ed.ruleset, ed.name)
     docs = []
     titles: dict[str, str] = {}
     for number, rule in ed.rules.items():
@@ -129,5 +134,6 @@ def documents(rg: RuleGraph) -> list[dict[str, str]]:
             "examples": " ".join(rule.examples),
             "terms": " ; ".join(terms.get(number, [])),
             "answers": " ; ".join(answers.get(number, [])),
+            "players": " ; ".join(players.get(number, ())),
         })
     return docs

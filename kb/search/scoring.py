@@ -46,6 +46,11 @@ class Impacts:
         for docnum, fields in reader.iter_docs():
             self.number[docnum] = fields["number"]
         self.docnum = {n: d for d, n in enumerate(self.number) if n}
+        rules = rg.edition.rules
+        # The parent rule's document of every document (-1 for a chapter or a stray document).
+        self.parent: list[int] = [
+            self.docnum.get(rules[n].parent, -1) if n in rules and rules[n].parent is not None else -1
+            for n in self.number]
         self.count = max(1, reader.doc_count())
         # Per field: 1 / ((1 - b) + b * length / average length), for every document. The
         # average is over the rules that have the field (as Lucene does): most rules have no

@@ -6,9 +6,12 @@ Ranking, in order:
    number is a jump, and lists the rule and its subrules;
 2. when the words of a plain query name a defined term or keyword ("what is a task",
    "state-based actions"), the rules that define it;
-3. everything else by BM25F over title, heading path, text, examples and defined terms,
-   with a bonus for rules that match more of the question's concepts (weighted by how rare
-   each is) and for words next to each other.
+3. everything else by BM25F over title, heading path, text, examples, defined terms and what
+   answers questions about the rule (the timing model's summaries, the rule in players'
+   words), with a bonus for rules that match more of the question's concepts (weighted by
+   how rare each is, so rare concepts together outweigh many common words) and for words
+   next to each other; a rule then shares its evidence with its parent and its children
+   (rules are short: a heading and the rule under it often answer together).
 
 A plain query is first read as a question (:mod:`kb.search.understand`): names left out,
 the game's terms weighted up, players' words given the rules' words as alternatives,
@@ -44,10 +47,12 @@ MAX_OFFSET = limits.SEARCH_OFFSET.value
 
 @dataclass(frozen=True)
 class Ranking:
-    """The tunable parts of the ranking (chosen by ``bench/search.py``; see RESULTS.md)."""
+    """The tunable parts of the ranking (chosen by ``bench/search.py``; see RESULTS.md: the
+    roll-up, quotation and idf power by 5-fold cross-validation on the judges' questions)."""
 
     boosts: dict[str, float] = field(default_factory=lambda: {
-        "title": 2.0, "path": 1.0, "text": 1.0, "examples": 0.3, "terms": 2.0, "answers": 0.5})
+        "title": 2.0, "path": 1.0, "text": 1.0, "examples": 0.3, "terms": 2.0, "answers": 0.5,
+        "players": 1.0})
     coord: float = 1.0             # score × (share of the words a rule has) ** coord
     pair_boost: float = 0.5        # score × (1 + pair_boost × share of word pairs found close)
     pair_slop: int = 3
@@ -62,6 +67,11 @@ class Ranking:
     synonym_weight: float = 0.8    # the rules' words for a player's word, against the word itself
     shape_weight: float = 0.5      # the words a question's shape brings in ("who acts" → priority)
     idf_coverage: bool = True      # the coordination bonus counts rare concepts more
+    idf_power: float = 1.5         # … as idf ** idf_power: above 1, the question's rare concepts
+                                   # found together outweigh many of its common words
+    quote_weight: float = 0.5      # a quoted card text's words (0: the quotation is a phrase)
+    from_parent: float = 0.2       # a rule gains this share of its parent's score
+    from_children: float = 0.6     # a rule gains this share of its best child's score
 
 
 DEFAULT_RANKING = Ranking()
@@ -117,7 +127,8 @@ class EditionSearcher:
         if r.understand:
             parsed = understand(parsed, self.vocabulary, lambda s: len(self.impacts.word(s)), self._terms,
                                 self._term_kind, term_weight=r.term_weight,
-                                synonym_weight=r.synonym_weight, shape_weight=r.shape_weight)
+                                synonym_weight=r.synonym_weight, shape_weight=r.shape_weight,
+                                quote_weight=r.quote_weight)
         corrected, did_you_mean = self._correct(parsed)
         understood = None
         if any(c.origin != "typed" for c in parsed.clauses) or parsed.names or parsed.shape:
@@ -298,7 +309,8 @@ class EditionSearcher:
                 parts.append((clause, alternatives))
             {"should": should, "must": must, "not": nots}[clause.mode].append(part)
             if clause.mode == "should":
-                weights.append(clause.weight * self._idf(len(part)) if self.ranking.idf_coverage else 1.0)
+                weights.append(clause.weight * _power(self._idf(len(part)), self.ranking.idf_power)
+                               if self.ranking.idf_coverage else 1.0)
             if clause.mode == "should" and len(clause.atoms) == 1 and clause.atoms[0].kind == "word":
                 should_stems.append(stem(clause.atoms[0].words[0]))
         r = self.ranking
@@ -321,6 +333,9 @@ class EditionSearcher:
             whole = sum(weights)
             if len(should) > 1 and r.coord and whole > 0:
                 total = {d: s * (hits[d] / whole) ** r.coord for d, s in total.items()}
+        # Only for a question: a phrase or an operator asks for rules that have the words.
+        if (r.from_parent or r.from_children) and parsed.question and total:
+            total = self._roll_up(total)
         for part in nots:
             for d in part:
                 total.pop(d, None)
@@ -339,6 +354,27 @@ class EditionSearcher:
                 if close:
                     total[d] *= 1 + r.pair_boost * close / len(pairs)
         return total, parts
+
+    def _roll_up(self, total: Scores) -> Scores:
+        """A rule's evidence shared with its parent and children: rules are short, and a
+        question's concepts are often split between a heading and the rule under it."""
+        r = self.ranking
+        parent_of = self.impacts.parent
+        out = dict(total)
+        best_child: Scores = {}
+        for d, s in total.items():
+            p = parent_of[d]
+            if p >= 0 and s > best_child.get(p, 0.0):
+                best_child[p] = s
+        if r.from_children:
+            for p, s in best_child.items():
+                out[p] = out.get(p, 0.0) + r.from_children * s
+        if r.from_parent:
+            for d, s in total.items():
+                p = parent_of[d]
+                if p >= 0 and p in total:
+                    out[d] += r.from_parent * total[p]
+        return out
 
     def _idf(self, df: int) -> float:
         """How rare a concept is: log(1 + N / df) over the edition's rules (0 when unmatched)."""
@@ -418,6 +454,18 @@ class EditionSearcher:
                 "excerpt": excerpt(text, marks or (lambda w: False)),
                 "score": round(score, 4), "breadcrumbs": self.breadcrumbs(number),
                 "kind": rule.kind, "match": how, "matched": matched or []}
+
+
+def _power(x: float, p: float) -> float:
+    """x ** p, written out for the small whole powers so the browser's search (which mirrors
+    this) computes the very same floats."""
+    if p == 1.0:
+        return x
+    if p == 2.0:
+        return x * x
+    if p == 3.0:
+        return x * x * x
+    return x ** p
 
 
 def _label(clause: Clause) -> str:

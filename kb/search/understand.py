@@ -15,7 +15,14 @@ into *concepts*, each one clause of the ranking:
   "reaction" and "priority", "the stack" is "chain" in Riftbound;
 * **question words** (``vocabulary/common.yaml``): "can", "if", "my", "still" … say nothing
   about which rule answers, and are left out;
-* **shapes**: "who acts next" brings in priority and focus.
+* **shapes**: "who acts next" brings in priority and focus;
+* **quoted card text**: a quotation of four words or more inside a question ("Destroy target
+  creature.") is a card's text, not a phrase to find word for word: its words are read like
+  the question's own (names, terms, players' words) and weigh ``quote_weight``.
+
+Beside the question, the index carries what rules say in players' words
+(``vocabulary/<ruleset>-rules.yaml``, :func:`rule_phrasings`: "no one can respond to a unit
+or gear being played" for 337.2), each with the reason it is true of that rule.
 
 The ranking (:mod:`kb.search.searcher`) scores a concept's alternatives as the best of
 them and rewards rules that match the question's rarest concepts together (coverage weighted
@@ -39,6 +46,9 @@ from kb.search.query import Atom, Clause, ParsedQuery
 from kb.search.schema import WORD, analyse, stem
 
 MAX_TERM_WORDS = 4
+# A quotation this long inside a question is a card's text ("Destroy target creature."), not a
+# phrase to find word for word: its words are read as the question's own, weighted down.
+QUOTE_WORDS = 4
 # A word in at most this many rules is not the rules' vocabulary: card names turn up in an
 # example or two (Riftbound's examples name cards), game words in many rules.
 NAME_MAX_RULES = 2
@@ -115,6 +125,26 @@ def vocabulary(ruleset: str) -> Vocabulary:
                       {k: tuple(v) for k, v in by_first.items()})
 
 
+@lru_cache(maxsize=16)
+def rule_phrasings(ruleset: str, edition: str) -> dict[str, tuple[str, ...]]:
+    """Rule number → what the rule says in players' words (``vocabulary/<ruleset>-rules.yaml``),
+    for the editions the file was written for; nothing for any other edition, since rule
+    numbers move between editions. Every entry must give its reason (``why``)."""
+    if not re.fullmatch(r"[a-z0-9-]+", ruleset):
+        return {}
+    name = f"{ruleset}-rules"
+    data = _read(name)
+    if str(edition) not in [str(e) for e in data.get("editions", [])]:
+        return {}
+    out: dict[str, tuple[str, ...]] = {}
+    for i, raw in enumerate(data.get("rules", [])):
+        if not isinstance(raw, dict) or not raw.get("rule") or not raw.get("says") or not raw.get("why"):
+            raise ValueError(f"kb/search/vocabulary/{name}.yaml: entry {i + 1} needs rule, says and why")
+        number = str(raw["rule"])
+        out[number] = out.get(number, ()) + tuple(str(p) for p in raw["says"])
+    return out
+
+
 def vocabulary_data(ruleset: str) -> dict[str, Any]:
     """The compiled vocabulary as JSON for the offline search (stems already computed)."""
     v = vocabulary(ruleset)
@@ -142,7 +172,8 @@ def _sentence_start(text: str, start: int) -> bool:
 
 def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str], int],
                terms: dict[str, str], term_kind: dict[str, str], *, term_weight: float = 1.0,
-               synonym_weight: float = 1.0, shape_weight: float = 1.0) -> ParsedQuery:
+               synonym_weight: float = 1.0, shape_weight: float = 1.0,
+               quote_weight: float = 0.0) -> ParsedQuery:
     """The concepts of a plain query (see the module's docstring); any other query as it is.
 
     ``rules_with(stem)`` is how many rules use a word, ``terms`` maps a term's words (as
@@ -152,7 +183,20 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
     if not parsed.plain or len(parsed.clauses) < 2:
         return parsed
     text = parsed.text
-    atoms = [c.atoms[0] for c in parsed.clauses]
+    atoms: list[Atom] = []
+    quotes: list[tuple[int, int]] = []  # where the quotations read as words are
+    for c in parsed.clauses:
+        a = c.atoms[0]
+        if quote_weight and a.kind == "phrase" and len(a.words) >= QUOTE_WORDS:
+            at = text.find(a.text, a.start)  # the atom starts at its opening quote
+            at = a.start if at < 0 else at
+            quotes.append((at, at + len(a.text)))
+            for m in WORD.finditer(a.text):
+                if stem(m.group().lower()):
+                    atoms.append(Atom("word", m.group(), (m.group().lower(),),
+                                      start=at + m.start(), end=at + m.end()))
+        else:
+            atoms.append(a)
     names: list[str] = []
     # Names: runs of capitalised words inside a sentence, one of them unknown to the rules.
     keep = [True] * len(atoms)
@@ -205,6 +249,9 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
             continue
         clauses.append(Clause([kept[i]], "should"))
         i += 1
+    for c in clauses:
+        if c.origin != "shape" and any(a <= c.atoms[0].start < b for a, b in quotes):
+            c.weight *= quote_weight
     body = re.sub(r"^\s*\[[^\]]*\]\s*", "", text)
     shape = next((s for s in vocab.shapes if re.search(s.pattern, body, re.IGNORECASE)), None)
     if shape is not None and shape.rules:
@@ -214,6 +261,7 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
                       parsed.dropped + dropped)
     out.names = names
     out.shape = shape.name if shape else None
+    out.question = True
     return out
 
 

@@ -479,7 +479,7 @@
   }
 
   // -- reading a question (kb/search/understand.py) ----------------------------------
-  var MAX_TERM_WORDS = 4, NAME_MAX_RULES = 2;
+  var MAX_TERM_WORDS = 4, NAME_MAX_RULES = 2, QUOTE_WORDS = 4;
   function origin(c) { return c.origin || "typed"; }
   function clause(atoms, extra) {
     return Object.assign({mode: "should", atoms: atoms, weight: 1, origin: "typed", label: "", alternative_weight: 1}, extra || {});
@@ -525,7 +525,17 @@
      with the rules' words as alternatives, question words dropped, the shape's words). */
   function understand(parsed, vocab, rulesWith, terms, r) {
     if (!isPlain(parsed) || parsed.clauses.length < 2) return parsed;
-    var text = parsed.text, atoms = parsed.clauses.map(function (c) { return c.atoms[0]; });
+    var text = parsed.text, atoms = [], quotes = [];
+    parsed.clauses.forEach(function (c) {
+      var a = c.atoms[0];
+      if (!(r.quote_weight && a.kind === "phrase" && a.words.length >= QUOTE_WORDS)) { atoms.push(a); return; }
+      var at = text.indexOf(a.text, a.start), re = wordRe(), m;  // the atom starts at its opening quote
+      if (at < 0) at = a.start;
+      quotes.push([at, at + a.text.length]);
+      while ((m = re.exec(a.text)) !== null) {
+        if (stem(m[0].toLowerCase())) atoms.push(new Atom("word", m[0], [m[0].toLowerCase()], [], at + m.index, at + m.index + m[0].length));
+      }
+    });
     var names = [], keep = atoms.map(function () { return true; }), i = 0, k;
     function nameWord(a) {
       return a.words.some(function (w) { var s = stem(w); return isAlpha(w) && !!s && rulesWith(s) <= NAME_MAX_RULES; });
@@ -571,6 +581,10 @@
       clauses.push(clause([kept[i]]));
       i++;
     }
+    clauses.forEach(function (c) {
+      var start = c.atoms[0].start;
+      if (origin(c) !== "shape" && quotes.some(function (q) { return q[0] <= start && start < q[1]; })) c.weight *= r.quote_weight;
+    });
     var body = text.replace(/^\s*\[[^\]]*\]\s*/, ""), shape = null;
     for (k = 0; k < vocab.shapes.length; k++) {
       if (new RegExp(vocab.shapes[k].pattern, "i").test(body)) { shape = vocab.shapes[k]; break; }
@@ -580,7 +594,7 @@
                           {weight: r.shape_weight, origin: "shape", label: "'" + shape.name + "'"}));
     }
     return Object.assign({}, parsed, {clauses: clauses, dropped: parsed.dropped.concat(dropped), names: names,
-                                      shape: shape ? shape.name : null});
+                                      shape: shape ? shape.name : null, question: true});
   }
   function labelOf(c) {
     return c.label || strip(c.atoms.map(function (a) { return a.text; }).join(" "), " ,.?!;:");
@@ -932,7 +946,7 @@
       }
       if (c.mode !== "not") parts.push([c, alts]);
       ({should: should, must: must, not: nots})[c.mode].push(part);
-      if (c.mode === "should") weights.push(r.idf_coverage ? weight * (part.size ? Math.log(1 + count / part.size) : 0) : 1);
+      if (c.mode === "should") weights.push(r.idf_coverage ? weight * power(part.size ? Math.log(1 + count / part.size) : 0, r.idf_power) : 1);
       if (c.mode === "should" && c.atoms.length === 1 && c.atoms[0].kind === "word") shouldStems.push(stem(c.atoms[0].words[0]));
     });
     var total = new Map();
@@ -956,6 +970,7 @@
         total.forEach(function (s, d) { total.set(d, s * Math.pow(hits.get(d) / whole, r.coord)); });
       }
     }
+    if ((r.from_parent || r.from_children) && parsed.question && total.size) total = this.rollUp(total);
     nots.forEach(function (p) { p.forEach(function (_, d) { total.delete(d); }); });
     if (within.length) {
       var allowed = this.docsWithin(within);
@@ -979,6 +994,31 @@
       });
     }
     return [total, parts];
+  };
+
+  /* searcher._power: the same floats as the server for the small whole powers. */
+  function power(x, p) {
+    if (p === 1) return x;
+    if (p === 2) return x * x;
+    if (p === 3) return x * x * x;
+    return Math.pow(x, p);
+  }
+
+  /* EditionSearcher._roll_up: a rule's evidence shared with its parent and children. */
+  Edition.prototype.rollUp = function (total) {
+    var r = this.ranking, parents = this.parents, out = new Map(total), bestChild = new Map();
+    total.forEach(function (s, d) {
+      var p = parents[d];
+      if (p >= 0 && s > (bestChild.get(p) || 0)) bestChild.set(p, s);
+    });
+    if (r.from_children) bestChild.forEach(function (s, p) { out.set(p, (out.get(p) || 0) + r.from_children * s); });
+    if (r.from_parent) {
+      total.forEach(function (s, d) {
+        var p = parents[d];
+        if (p >= 0 && total.has(p)) out.set(d, out.get(d) + r.from_parent * total.get(p));
+      });
+    }
+    return out;
   };
 
   Edition.prototype.termScope = function (parsed) {
