@@ -357,3 +357,26 @@ def test_a_shared_pool_is_measured_once_and_exactly(value: Any) -> None:
 def test_the_timing_form_says_its_limit(api: CheckedClient) -> None:
     page = api.get("/timing").get_data(as_text=True)
     assert f'maxlength="{kb.limits.TIMING_PASTED.value}"' in page
+
+
+def test_input_budgets_come_before_the_schema(api: CheckedClient) -> None:
+    body = {**abuse.rounds(400), "name": 7}  # over timing.steps, and not a TimingScenario either
+    r = api.post("/api/v1/timing/run", json=body)
+    assert r.status_code == 413 and r.get_json()["error"]["detail"]["limit"] == "timing.steps"
+    r = api.post("/api/v1/timing/next", json={**abuse.LONG_CHAIN, "players": "Ann"})
+    assert r.status_code == 413 and r.get_json()["error"]["detail"]["limit"] == "timing.entries"
+
+
+def test_a_runs_pool_is_encoded_once_to_be_counted(excerpt_kb: KnowledgeBase,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    import kb.timing.budget as budget_module
+    pools: list[Any] = []
+    real = budget_module.json_size
+
+    def counting(value: Any) -> int:
+        if isinstance(value, dict) and "Fireball" in value:
+            pools.append(value)
+        return real(value)
+    monkeypatch.setattr(budget_module, "json_size", counting)
+    out = excerpt_kb.timing_run(abuse.rounds(3))
+    assert len(out["frames"]) > 5 and len(pools) == 1

@@ -55,9 +55,10 @@ def instructions(data: Any) -> int:
 
 def check_budget(data: Any) -> None:
     """Refuse a scenario or a state over the timing model's input budgets before any of it
-    is read: at most :data:`kb.limits.TIMING_CARDS` cards in its pool, and at most
+    is read: at most :data:`kb.limits.TIMING_CARDS` cards in its pool, at most
     :data:`kb.limits.TIMING_EFFECTS` instructions on any card, or on any other mapping that
-    carries instructions (a chain or stack item, a waiting trigger). Raises
+    carries instructions (a chain or stack item, a waiting trigger), and at most
+    :data:`kb.limits.TIMING_ENTRIES` entries in any list. Raises
     :class:`kb.limits.LimitExceeded` (413) naming the place."""
     if not isinstance(data, dict):
         return
@@ -75,6 +76,7 @@ def check_budget(data: Any) -> None:
                 continue  # counted whole, nested ones included
             todo.extend((f"{where}.{k}", v) for k, v in node.items() if isinstance(v, (dict, list)))
         elif isinstance(node, list):
+            TIMING_ENTRIES.check(len(node), where)
             todo.extend((f"{where}[{i}]", v) for i, v in enumerate(node) if isinstance(v, (dict, list)))
 
 
