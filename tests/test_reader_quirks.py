@@ -65,6 +65,8 @@ MTG_QUIRKS = [
      "Deathtouch is a static ability"),
     ("a subrule without its parent", "701.2. Tap and Untap\n\n", "", 64,
      "printed without its parent 701.2; 701.2 is kept as an empty rule", "701.2a", "turn it sideways"),
+    ("a misprinted section number", "701. Keyword Actions\n\n", "301. Keyword Actions\n\n", 60,
+     "section printed as 301. is read as 701", "701.1", "plain English meaning"),
 ]
 
 

@@ -190,7 +190,7 @@ def _read_body(lines: list[str], start: int, end: int, tidy: Callable[[str], str
             if chapter and not m.group(1).startswith(chapter):
                 diagnostics.append(Diagnostic(
                     f"section {m.group(1)} '{m.group(2)}' is not in chapter {chapter}",
-                    source, lineno, rule=m.group(1)))
+                    source, lineno, "warning", m.group(1)))
             rules.append(RawRule(parse_number(m.group(1)), "section", "", lineno,
                                  title=tidy(m.group(2)), raw_id=m.group(1) + "."))
             paragraphs.append([])
@@ -323,13 +323,13 @@ def _repair_numbers(rules: list[RawRule], paragraphs: list[list[str]], examples:
         problem = ("is printed twice" if key in seen
                    else f"has no parent {format_number(parent, 'mtg')}"
                    if sort_key(parent) not in seen else "")
-        if problem and len(parent) > 1 and sort_key(parent) not in seen:
-            fixed = _misprinted_parent(rules, i, parent, seen, printed)
+        if problem and sort_key(parent) not in seen:
+            fixed = _misprinted_parent(rules, i, parent, printed)
             if fixed is not None:
                 j, was = fixed
                 diagnostics.append(Diagnostic(
-                    f"rule printed as {was} is read as {format_number(parent, 'mtg')}: its "
-                    f"subrules follow and {format_number(parent, 'mtg')} is printed nowhere",
+                    f"{rules[j].kind} printed as {was} is read as {format_number(parent, 'mtg')}: "
+                    f"its rules follow and {format_number(parent, 'mtg')} is printed nowhere",
                     source, rules[j].line, "warning", format_number(parent, "mtg")))
                 seen.discard(sort_key(rules[j].number))
                 rules[j].number = parent
@@ -337,8 +337,8 @@ def _repair_numbers(rules: list[RawRule], paragraphs: list[list[str]], examples:
                 problem = "is printed twice" if key in seen else ""
         # A subrule whose missing parent is the very rule expected next lost that parent;
         # its own number is right.
-        in_sequence = prev is not None and not problem.startswith("is printed twice") \
-            and parent in _expected_after(prev)
+        in_sequence = bool(problem) and prev is not None \
+            and not problem.startswith("is printed twice") and parent in _expected_after(prev)
         if problem and prev is not None and not in_sequence:
             candidate = _nearest_expected(r.number, prev, seen, printed)
             if candidate is not None:
@@ -380,18 +380,23 @@ def _repair_numbers(rules: list[RawRule], paragraphs: list[list[str]], examples:
         i += 1
 
 
-def _misprinted_parent(rules: list[RawRule], i: int, parent: Segments, seen: set[SortKey],
+def _misprinted_parent(rules: list[RawRule], i: int, parent: Segments,
                        printed: set[SortKey]) -> tuple[int, str] | None:
-    """``505.54.`` then ``505.5a``: the last rule above at the parent's level, when it
-    is one or two keystrokes from the missing parent and that parent follows the rule
-    before it."""
+    """``505.54.`` then ``505.5a`` (or the heading ``301. Keyword Actions`` then ``701.1``):
+    the last rule or section above at the parent's level, when it is one or two keystrokes
+    from the missing parent and that parent follows the entry before it."""
     for j in range(i - 1, -1, -1):
         above = rules[j]
-        if above.kind != "rule" or len(above.number) < len(parent):
+        if len(parent) == 1:
+            if above.kind == "chapter":
+                return None
+            if above.kind != "section":
+                continue
+        elif above.kind != "rule" or len(above.number) < len(parent):
             break
-        if len(above.number) > len(parent):
+        elif len(above.number) > len(parent):
             continue
-        if above.number[0] != parent[0] or sort_key(parent) in printed:
+        if sort_key(parent) in printed or (len(parent) > 1 and above.number[0] != parent[0]):
             return None
         before = next((rules[k].number for k in range(j - 1, -1, -1) if rules[k].kind != "chapter"),
                       None)

@@ -14,8 +14,8 @@ import unicodedata
 from kb.model import Diagnostic, DocumentError
 
 _LIGATURES = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl"}
-_ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
-_WS = re.compile(r"[ \t\u00a0\u2000-\u200a\u202f\u3000]+")
+_ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
+_LIGATURE = re.compile("[\ufb00-\ufb04]")
 _SPACE_BEFORE_PUNCT = re.compile(r"(?<=\w) +(?=[,.;:!?](?:\s|$))")
 
 
@@ -70,12 +70,12 @@ def clean(text: str, *, unescape: bool = False, pdf_spacing: bool = False) -> st
     """
     if unescape:
         text = html.unescape(text)
-    for lig, plain in _LIGATURES.items():
-        if lig in text:
-            text = text.replace(lig, plain)
-    text = text.translate(_ZERO_WIDTH)
-    text = unicodedata.normalize("NFC", text)
-    text = " ".join(_WS.sub(" ", text).split())
+    if not text.isascii():  # the common case skips the Unicode work
+        text = _LIGATURE.sub(lambda m: _LIGATURES[m.group()], text)
+        text = _ZERO_WIDTH.sub("", text)
+        text = unicodedata.normalize("NFC", text)
+    # str.split() folds every Unicode space (tabs, NBSP, thin and ideographic spaces) too.
+    text = " ".join(text.split())
     if pdf_spacing:
         text = _SPACE_BEFORE_PUNCT.sub("", text)
     return text
