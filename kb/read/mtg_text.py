@@ -16,6 +16,19 @@ The rules body starts at the chapter heading above the first numbered rule, so t
 Contents (which also lists ``Glossary`` and ``Credits``) is skipped without counting
 headings. Releases up to 2013 mark italics with underscores (``_Magic_``); the markers are
 dropped there and kept as literal text in later releases.
+
+The releases since 2003 hold the publisher's slips, each read and reported as a warning with
+its line (a rules document is never refused for one):
+
+* the 2003 releases wrap paragraphs at a line width: lines without a blank line between them
+  are one paragraph, and a line starting with a number right after ``See rule`` is the rest of
+  that reference, not a rule;
+* ids split by a space (``606. 8b``), indented by a space, or glued to their text
+  (``901.4.All``) are read as the rule they are;
+* a misprinted number (``432.2b`` after ``423.2a``, ``702.30d`` twice, ``505.54.`` heading the
+  ``505.5a`` subrules) is read as the one expected number a keystroke or two away; where there
+  is none it is kept as printed (see :func:`_repair_numbers`);
+* a file that ends before its Glossary or Credits is read up to the cut.
 """
 
 from __future__ import annotations
