@@ -207,7 +207,17 @@ REFUSED = [
     ("all passed yet someone has priority", _state(priority="Ann", passes=2), "117.4", "116.4"),
     ("spells in the untap step", _state(step="untap", begun=True, stack=[{"name": "Bolt", "target": "Bo"}]),
      "502.4", "502.3"),
+    ("the draw step of a two-player game's first turn", _state(step="draw", priority="Ann"), "103.8a", "103.7a"),
 ]
+
+
+def test_a_scenario_cannot_start_in_the_skipped_first_draw_step() -> None:
+    data = {"players": ["Ann", "Bo"], "cards": {}, "start": {"step": "draw"}}
+    with pytest.raises(FormatError, match="103.8a") as err:
+        mtg_io.setup(data)
+    assert err.value.field == "start.step"
+    mtg_io.setup({**data, "start": {"step": "draw", "turn": 2}})
+    mtg_io.setup({**data, "players": ["Ann", "Bo", "Cy"]})  # 103.8c: no one skips it with three
 
 
 @pytest.mark.parametrize("why,state,rule,rule_2010", REFUSED, ids=[c[0] for c in REFUSED])

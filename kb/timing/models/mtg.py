@@ -80,6 +80,7 @@ CITATIONS: dict[str, Rules] = {
     "upkeep": ("503.1", "503.1a", "501.1"),
     "draw-for-turn": ("504.1", "121.1"),
     "draw-step-priority": ("504.2",),
+    "skip-first-draw": ("103.8a", "500.11"),
     "main-phase": ("505.1", "505.2", "505.6"),
     "beginning-of-combat": ("507.2", "506.1"),
     "declare-attackers-step": ("508.1", "508.2"),
@@ -176,13 +177,14 @@ CITATIONS: dict[str, Rules] = {
     "state.land-on-stack": ("305.1",),
     "state.nobody-acts": ("117.3", "117.4"),
     "state.passes": ("117.4",),
+    "state.first-draw": ("103.8a",),
 }
 
 # Where each cited number of the 2026-01-16 release is in the 2010-10-01 release (the
 # Comprehensive Rules of the seed article): found with ``KnowledgeBase.map_number`` and
 # checked by hand against both texts. ``None``: the rule has no counterpart in 2010.
 NUMBERS_2010: dict[str, str | None] = {
-    "101.4": "101.4", "104.3b": "104.3b", "105.2": "105.2", "106.4": "106.4", "113.6": "112.6", "115.1": "114.1",
+    "101.4": "101.4", "103.8a": "103.7a", "104.3b": "104.3b", "105.2": "105.2", "106.4": "106.4", "113.6": "112.6", "115.1": "114.1",
     "116.1": "115.1", "116.2a": "115.2a", "116.2b": "115.2b", "116.3": "115.3",
     "117.1": "116.1", "117.1a": "116.1a", "117.1b": "116.1b", "117.1c": "116.1c", "117.1d": "116.1d",
     "117.2": "116.2", "117.2a": "116.2a", "117.2b": "116.2b", "117.2c": "116.2c", "117.2d": "116.2d",
@@ -195,7 +197,7 @@ NUMBERS_2010: dict[str, str | None] = {
     "305.3": "305.3", "307.1": "307.1", "400.7": "400.7", "405.1": "405.1", "405.2": "405.2",
     "405.5": "405.5", "405.6": "405.6",
     "500.1": "500.1", "500.2": "500.2", "500.3": "500.3", "500.5": "500.4", "500.6": "500.6",
-    "500.7": "500.7", "501.1": "501.1", "502.3": "502.2", "502.4": "502.3", "503.1": "503.2",
+    "500.7": "500.7", "500.11": "500.10", "501.1": "501.1", "502.3": "502.2", "502.4": "502.3", "503.1": "503.2",
     "503.1a": "503.1", "504.1": "504.1", "504.2": "504.3", "505.1": "505.1", "505.2": "505.2",
     "505.6": "505.5", "505.6a": "505.5a", "505.6b": "505.5b", "506.1": "506.1", "506.2": "506.2",
     "507.2": "507.3", "508.1": "508.1", "508.1a": "508.1a", "508.1f": "508.1f", "508.2": "508.3",
@@ -259,6 +261,7 @@ STATE_CHECKS: dict[str, str] = {
     "land-on-stack": "refuses a land on the stack (playing a land does not use the stack)",
     "nobody-acts": "refuses a state in which nobody has priority and nothing is under way",
     "passes": "refuses more passes in succession than can occur",
+    "first-draw": "refuses the draw step of the first turn of a two-player game (the starting player skips it)",
 }
 
 STEPS = ("untap", "upkeep", "draw", "main1", "beginning-of-combat", "declare-attackers",
@@ -661,6 +664,11 @@ class Magic(Model):
                                         "kept": "" if self.edition == EDITION_2010 else group[0].name}))
         return out
 
+    def first_draw_skipped(self, s: State) -> bool:
+        """Whether this turn has no draw step: the first turn of a two-player game (103.8a;
+        103.8c: no one skips it in a game of more players)."""
+        return s.turn == 1 and len(s.players) == 2
+
     def priority_ready(self, s: State) -> bool:
         """Nothing remains to do before the due player receives priority (117.5)."""
         return not s.waiting and not self.sba(s)
@@ -902,6 +910,8 @@ class Magic(Model):
             T("upkeep", step, "the upkeep step: the active player will receive priority", "upkeep"),
             T("draw-for-turn", step, "the active player draws for the turn", "{player} draws for the turn"),
             T("draw-step-priority", step, "then the active player receives priority", "draw step priority"),
+            T("skip-first-draw", step, "the starting player of a two-player game skips the draw step of the first turn",
+              "{player} skips the draw step of the first turn"),
             T("main-phase", step, "the main phase: the active player will receive priority", "main phase"),
             T("beginning-of-combat", step, "beginning of combat: the active player will receive priority",
               "beginning of combat"),
@@ -1512,6 +1522,9 @@ class Magic(Model):
         nxt = STEPS[i + 1] if i + 1 < len(STEPS) else "cleanup"
         if s.step == "declare-attackers" and s.no_attackers:
             nxt = "end-of-combat"  # 508.8
+        if nxt == "draw" and self.first_draw_skipped(s):
+            t.note("skip-first-draw", s, {"player": s.active})
+            nxt = "main1"  # skipped: it happens as though it didn't exist (500.11)
         board = s.board
         if s.step == "end-of-combat":
             board = tuple(replace(u, attacking=False, blocking=None) for u in board)
@@ -1761,6 +1774,9 @@ class Magic(Model):
                 name, params = pending[0]
                 bad("priority-sba", f"{s.priority} has priority while a state-based action applies "
                     f"({self.transitions[name].label(params)})", "priority")
+        if s.step == "draw" and self.first_draw_skipped(s):
+            bad("first-draw", f"{s.active} is in the draw step of the first turn of a two-player game, "
+                "which the starting player skips", "step")
         if s.stack and s.step == "untap":
             bad("stack-in-untap", "spells or abilities are on the stack in the untap step", "stack")
         for i, o in enumerate(s.stack):

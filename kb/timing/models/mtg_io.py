@@ -352,6 +352,10 @@ def setup(data: Mapping[str, Any]) -> tuple[Magic, State]:
     state = State(players=players, active=players[0], step=step, begun=False, board=tuple(board),
                   hands=tuple(hands), graveyard=tuple(graveyard), life=tuple(life), pool=tuple(sorted(pool)),
                   lands_played=lands, turn=_int(start.get("turn", 1), "start.turn", 1, 999))
+    if step == "draw" and model.first_draw_skipped(state):
+        raise FormatError("the starting player of a two-player game skips the draw step of the first turn "
+                          f"(rule {', '.join(model.cite('skip-first-draw')[:1])}): start at turn 2 or later",
+                          "start.step")
     return model, state
 
 
