@@ -388,6 +388,18 @@ def test_linker_renders_an_article_with_its_report(client: FlaskClient) -> None:
     assert "not found" in page.plain and "<script>window" not in html
 
 
+def test_linker_names_its_default_target_truthfully(client: FlaskClient) -> None:
+    """Without a ruleset (or front matter), an article is linked against every ruleset's newest
+    edition; the form said the first ruleset's title (Magic's, once two were built)."""
+    r, _ = get(client, "/cite")
+    html = r.get_data(as_text=True)
+    assert '<option value="">from the article, else every ruleset</option>' in html
+    both = client.post("/cite", data={"article": "See rule 337.1.a and CR 117.3d.", "style": "footnotes"})
+    assert both.status_code == 200
+    links = Page(both.get_data(as_text=True)).links
+    assert any("riftbound/1.4/337.1.a" in u for u in links) and any("mtg/2026-01-16/117.3d" in u for u in links)
+
+
 def test_linker_refuses_a_bad_style(client: FlaskClient) -> None:
     r = client.post("/cite", data={"article": "rule 337.1", "style": "bogus"})
     assert r.status_code == 400 and r.mimetype == "text/html"
