@@ -5,6 +5,7 @@ pay), reading it into raw rules, and building its graph (hierarchy, references, 
 medians of several runs in one process, with ratios to the baseline.
 
     .venv/bin/python -m bench.build [--runs 5]
+    .venv/bin/python -m bench.build --archive [--runs 1]   # read only: the 70 Magic releases
 """
 
 from __future__ import annotations
@@ -28,12 +29,47 @@ def median_seconds(fn: Callable[[], object], runs: int) -> float:
     return statistics.median(times)
 
 
+def cpu_seconds(fn: Callable[[], object], runs: int) -> float:
+    """The median CPU time of ``fn`` (what a shared, busy machine does not inflate)."""
+    times = []
+    for _ in range(runs):
+        start = time.process_time()
+        fn()
+        times.append(time.process_time() - start)
+    return statistics.median(times)
+
+
+def archive(runs: int) -> None:
+    """Read cost per Magic archive release (decode + read, no graph): a row per edition."""
+    files = sorted((CORPORA / "mtg" / "archive").glob("comprehensive-rules-*.txt"))
+    print("| release | entries | reader notes | read (CPU) | per 1,000 entries |")
+    print("|---|---:|---:|---:|---:|")
+    total_cpu = total_entries = 0.0
+    for path in files:
+        data = path.read_bytes()
+        result = read_text(decode(data), path.name)
+        cpu = cpu_seconds(lambda: read_text(decode(data), path.name), runs)
+        notes = sum(d.severity != "error" for d in result.diagnostics)
+        total_cpu += cpu
+        total_entries += len(result.rules)
+        print(f"| {path.name.removeprefix('comprehensive-rules-').removesuffix('.txt')} | "
+              f"{len(result.rules)} | {notes} | {cpu * 1000:.0f} ms | "
+              f"{cpu * 1e6 / len(result.rules):.0f} ms |")
+    print(f"| all {len(files)} | {total_entries:.0f} | | {total_cpu:.1f} s | "
+          f"{total_cpu * 1e6 / total_entries:.0f} ms |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--archive", action="store_true",
+                        help="read cost of each Magic archive release (read only)")
     args = parser.parse_args()
     if not CORPORA.is_dir():
         raise SystemExit(f"needs the real documents in {CORPORA}")
+    if args.archive:
+        archive(args.runs)
+        return
     print("| edition | rules | decode (baseline) | read | build graph | read ÷ decode | build ÷ decode |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for ruleset, edition, _, rel in CORPUS_EDITIONS:
