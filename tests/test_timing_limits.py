@@ -10,7 +10,6 @@ site's /timing page and the CLI. No legitimate scenario comes near a limit.
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +20,8 @@ from click.testing import CliRunner
 import kb.limits
 from bench import abuse
 from kb.cli import main
-from kb.limits import (LIMITS, TIMING_ANSWER, TIMING_AUTOMATIC, TIMING_CARDS, TIMING_EFFECTS,
-                       TIMING_ENTRIES, TIMING_FRAMES, TIMING_STEPS, TIMING_TIME, Deadline,
-                       LimitExceeded, check_deadline, deadline)
+from kb.limits import (LIMITS, TIMING_ANSWER, TIMING_AUTOMATIC, TIMING_CARDS, TIMING_FRAMES,
+                       TIMING_STEPS, TIMING_TIME, Deadline, LimitExceeded, check_deadline, deadline)
 from kb.query import KnowledgeBase
 from kb.timing import engine, scenario_files
 from kb.timing.budget import AnswerBudget, json_size
@@ -121,13 +119,11 @@ def test_an_answer_is_stopped_before_it_is_over_its_size(excerpt_kb: KnowledgeBa
         sizes.append(self.bytes)
         return out
     monkeypatch.setattr(AnswerBudget, "add", spy)
-    started = time.perf_counter()
     with pytest.raises(LimitExceeded) as exc:
         excerpt_kb.timing_run(abuse.heavy_pool())
     detail = over(exc, "timing.answer", 422)
     assert detail["actual"] > TIMING_ANSWER.value and detail["where"].startswith("step ")
     assert sizes and max(sizes) <= TIMING_ANSWER.value, "nothing past the budget was kept"
-    assert time.perf_counter() - started < 30  # generous: only that it stops
 
 
 def test_a_chain_that_grows_without_end_stops_at_the_answer_size(excerpt_kb: KnowledgeBase) -> None:
@@ -167,19 +163,23 @@ def test_next_stops_at_its_answer_budget(excerpt_kb: KnowledgeBase, monkeypatch:
     assert exc.value.detail["limit"] == "timing.answer" and exc.value.detail["max"] == 3000
 
 
+TICKS: list[int] = []
+
+
 class _Loop(engine.Model):
     """A model whose one automatic transition always applies."""
 
     ruleset = "loop"
-    transitions = {"tick": engine.Transition("tick", "automatic", ("1.1",), "tick",
-                                             bindings=lambda s: [{}], effect=lambda s, p, t: s + 1)}
+    transitions = {"tick": engine.Transition("tick", "automatic", ("1.1",), "tick", bindings=lambda s: [{}],
+                                             effect=lambda s, p, t: TICKS.append(s) or s + 1)}
 
 
 def test_automatic_steps_in_a_row_are_bounded() -> None:
+    TICKS.clear()
     with pytest.raises(LimitExceeded) as exc:
         engine.advance(_Loop(), 0)
     assert over(exc, "timing.automatic", 422)["where"].startswith("tick")
-    assert engine.advance.__defaults__ is None or TIMING_AUTOMATIC.value == 500
+    assert len(TICKS) == TIMING_AUTOMATIC.value, "every step allowed is taken, and not one more"
 
 
 class _Clock:
@@ -295,7 +295,8 @@ def test_openapi_lists_the_timing_limits(api: CheckedClient) -> None:
 
 def _cli(home: Path, *args: str) -> tuple[int, str]:
     result = CliRunner().invoke(main, ["--home", str(home), *args])
-    assert "Traceback" not in result.stderr and result.exception is None or isinstance(result.exception, SystemExit)
+    assert "Traceback" not in result.stderr
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     return result.exit_code, result.stderr
 
 
