@@ -207,6 +207,8 @@ REFUSED = [
     ("all passed yet someone has priority", _state(priority="Ann", passes=2), "117.4", "116.4"),
     ("spells in the untap step", _state(step="untap", begun=True, stack=[{"name": "Bolt", "target": "Bo"}]),
      "502.4", "502.3"),
+    ("a blocked creature that is not attacking", _state(priority="Ann", battlefield=[{"card": "Bear", "blocked": True}]),
+     "509.1h", "509.1h"),
     ("the draw step of a two-player game's first turn", _state(step="draw", priority="Ann"), "103.8a", "103.7a"),
 ]
 

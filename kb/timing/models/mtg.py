@@ -86,6 +86,9 @@ CITATIONS: dict[str, Rules] = {
     "declare-attackers-step": ("508.1", "508.2"),
     "declare-blockers-step": ("509.1", "509.2", "506.2"),
     "combat-damage-step": ("510.1", "510.1a", "510.1b", "510.1c", "510.2", "510.3"),
+    "stays-blocked": ("509.1h", "510.1c", "506.4"),
+    "blocks-nothing": ("510.1d", "506.4"),
+    "trample": ("702.19b", "702.19d"),
     "end-of-combat": ("511.1", "511.3"),
     "end-step": ("513.1",),
     "cleanup-step": ("514.1", "514.2", "514.3", "703.4p"),
@@ -178,6 +181,7 @@ CITATIONS: dict[str, Rules] = {
     "state.nobody-acts": ("117.3", "117.4"),
     "state.passes": ("117.4",),
     "state.first-draw": ("103.8a",),
+    "state.blocked-not-attacking": ("509.1h", "506.4"),
 }
 
 # Where each cited number of the 2026-01-16 release is in the 2010-10-01 release (the
@@ -202,7 +206,7 @@ NUMBERS_2010: dict[str, str | None] = {
     "505.6": "505.5", "505.6a": "505.5a", "505.6b": "505.5b", "506.1": "506.1", "506.2": "506.2",
     "507.2": "507.3", "508.1": "508.1", "508.1a": "508.1a", "508.1f": "508.1f", "508.2": "508.3",
     "508.8": "508.6", "509.1": "509.1", "509.1a": "509.1a", "509.1g": "509.1g", "509.1h": "509.1h",
-    "509.2": "509.5", "510.1": "510.1", "510.1a": "510.1a", "510.1b": "510.1b", "510.1c": "510.1c",
+    "509.2": "509.5", "506.4": "506.4", "510.1d": "510.1d", "702.19b": "702.17b", "702.19d": "702.17c", "510.1": "510.1", "510.1a": "510.1a", "510.1b": "510.1b", "510.1c": "510.1c",
     "510.2": "510.2", "510.3": "510.4", "511.1": "511.2", "511.3": "511.3", "513.1": "513.2",
     "514.1": "514.1", "514.2": "514.2", "514.3": "514.3", "514.3a": "514.3a",
     "601.2": "601.2", "601.2a": "601.2a", "601.2c": "601.2c", "601.2f": "601.2e", "601.2g": "601.2f",
@@ -261,6 +265,7 @@ STATE_CHECKS: dict[str, str] = {
     "land-on-stack": "refuses a land on the stack (playing a land does not use the stack)",
     "nobody-acts": "refuses a state in which nobody has priority and nothing is under way",
     "passes": "refuses more passes in succession than can occur",
+    "blocked-not-attacking": "refuses a blocked creature that is not attacking",
     "first-draw": "refuses the draw step of the first turn of a two-player game (the starting player skips it)",
 }
 
@@ -357,6 +362,7 @@ class Card:
     haste: bool = False
     colors: frozenset[str] = frozenset()
     static: Static | None = None
+    trample: bool = False
 
     @property
     def permanent(self) -> bool:
@@ -397,6 +403,7 @@ class Permanent:
     attacking: bool = False
     blocking: str | None = None
     boost: int = 0  # +N/+N until end of turn
+    blocked: bool = False  # an attacker that had blockers declared: blocked until combat ends (509.1h)
 
 
 @dataclass(frozen=True)
@@ -920,6 +927,12 @@ class Magic(Model):
             T("declare-blockers-step", step, "the defending player declares blockers",
               "{player} declares blockers"),
             T("combat-damage-step", step, "combat damage is dealt simultaneously", "combat damage"),
+            T("stays-blocked", step, "a blocked creature whose blockers are gone stays blocked and deals no "
+              "combat damage", "{permanent} is still blocked, by no creature: it deals no combat damage"),
+            T("blocks-nothing", step, "a blocking creature whose attacker is gone deals no combat damage",
+              "{permanent} blocks no creature now: it deals no combat damage"),
+            T("trample", step, "trample: damage beyond lethal to the blockers goes to the player",
+              "{permanent} has trample: {amount} damage to {player}"),
             T("end-of-combat", step, "end of combat: the active player will receive priority", "end of combat"),
             T("end-step", step, "the end step: the active player will receive priority", "end step"),
             T("cleanup-step", step, "cleanup: discard to hand size, remove damage, end \"this turn\" effects",
@@ -1392,8 +1405,10 @@ class Magic(Model):
 
     def _declare_blockers(self, s: State, p: Params, t: Trace) -> State:
         blocks = dict(p["blocks"])
-        s = replace(s, awaiting=None, board=tuple(replace(u, blocking=blocks[u.name]) if u.name in blocks else u
-                                                  for u in s.board))
+        blocked = set(blocks.values())
+        s = replace(s, awaiting=None, board=tuple(
+            replace(u, blocking=blocks[u.name]) if u.name in blocks else
+            replace(u, blocked=True) if u.name in blocked else u for u in s.board))
         return self._due(s, s.active, "step")
 
     def _choose(self, s: State, p: Params, t: Trace) -> State:
@@ -1492,16 +1507,27 @@ class Magic(Model):
         for a in attackers:
             blockers = [u for u in s.board if u.blocking == a.name]
             power = self.power(s, a)
-            if not blockers:
+            card = self.card_of(a)
+            trample = card is not None and card.trample
+            if not a.blocked:
                 dealt.append((a.name, s.defender, power))
+            elif not blockers and not trample:
+                t.note("stays-blocked", s, {"permanent": a.name})
             else:
                 left = power
                 for i, b in enumerate(blockers):
-                    give = left if i == len(blockers) - 1 else min(left, max(0, self.toughness(s, b) - b.damage))
+                    lethal = max(0, self.toughness(s, b) - b.damage)
+                    give = left if i == len(blockers) - 1 and not trample else min(left, lethal)
                     dealt.append((a.name, b.name, give))
                     left -= give
+                if trample and left > 0:
+                    t.note("trample", s, {"permanent": a.name, "amount": left, "player": s.defender})
+                    dealt.append((a.name, s.defender, left))
             for b in blockers:
                 dealt.append((b.name, a.name, self.power(s, b)))
+        for b in s.board:
+            if b.blocking is not None and not any(a.name == b.blocking for a in attackers):
+                t.note("blocks-nothing", s, {"permanent": b.name})
         for source, to, amount in dealt:
             s = self._damage(s, t, source, to, amount)
         return s
@@ -1527,7 +1553,7 @@ class Magic(Model):
             nxt = "main1"  # skipped: it happens as though it didn't exist (500.11)
         board = s.board
         if s.step == "end-of-combat":
-            board = tuple(replace(u, attacking=False, blocking=None) for u in board)
+            board = tuple(replace(u, attacking=False, blocking=None, blocked=False) for u in board)
         return replace(s, step=nxt, begun=False, passes=0, board=board,
                        no_attackers=s.no_attackers and nxt != "main2")
 
@@ -1777,6 +1803,9 @@ class Magic(Model):
         if s.step == "draw" and self.first_draw_skipped(s):
             bad("first-draw", f"{s.active} is in the draw step of the first turn of a two-player game, "
                 "which the starting player skips", "step")
+        for u in s.board:
+            if u.blocked and not u.attacking:
+                bad("blocked-not-attacking", f"{u.name} is blocked but not attacking", "battlefield")
         if s.stack and s.step == "untap":
             bad("stack-in-untap", "spells or abilities are on the stack in the untap step", "stack")
         for i, o in enumerate(s.stack):

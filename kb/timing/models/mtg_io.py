@@ -13,7 +13,7 @@ omitted: free), a land has its basic mana ability unless ``mana: 0``::
       triggers: [{on: dealt-damage, name: Jackal Pup's ability, effects: [{damage: {to: you, amount: that}}]}]
     Llanowar Elves: {type: creature, power: 1, toughness: 1, abilities: [{name: "{T}: Add {G}", tap: true, mana: 1}]}
 
-``type`` is one type or a list (``[artifact, creature]``); ``keywords``: flash, haste;
+``type`` is one type or a list (``[artifact, creature]``); ``keywords``: flash, haste, trample;
 ``legendary: true``; ``morph: N`` (its morph cost); ``color``: one colour or a list (white,
 blue, black, red, green; omitted: colourless); ``static: {boost: N, type: creature, color: C,
 whose: your|each, name}``: a static ability, "[C] creatures you control get +N/+N", in force
@@ -65,11 +65,11 @@ from kb.timing.models.mtg import (CARD_TYPES, COLORS, EDITIONS, STEP_NAMES, STEP
 
 INSTRUCTIONS = ("damage", "counter", "counter-unless-pay", "draw", "lose-life", "discard", "sacrifice",
                 "destroy", "tap", "extra-turn", "return", "boost", "shuffle-graveyard")
-KEYWORDS = ("flash", "haste")
+KEYWORDS = ("flash", "haste", "trample")
 WHO = ("you", "each", "that-player", "target")
 EXPECT_KEYS = ("priority", "step", "phase", "active", "turn", "stack", "waiting", "resolving", "payment",
                "life", "graveyard", "battlefield", "tapped", "hand", "pool", "drawn", "lands_played",
-               "extra_turns", "lost", "attacking", "damage", "static", "power_toughness")
+               "extra_turns", "lost", "attacking", "blocked", "damage", "static", "power_toughness")
 ACTIONS = ("cast", "activate", "mana", "play_land", "turn_face_up", "pass", "pay", "decline", "retract",
            "attack", "block", "choose")
 
@@ -233,7 +233,8 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
             _flag(raw.get("legendary"), f"{where}.legendary"), "flash" in keywords,
             parse_effects(raw.get("effects"), f"{where}.effects"),
             _choice(raw.get("target"), (None,) + TARGETS, f"{where}.target"), tuple(triggers), tuple(abilities),
-            None if morph is None else _int(morph, f"{where}.morph", 0, 20), "haste" in keywords, colors, static)
+            None if morph is None else _int(morph, f"{where}.morph", 0, 20), "haste" in keywords, colors, static,
+            "trample" in keywords)
         if static is not None and not cards[name].permanent:
             raise FormatError("only a permanent's static ability is modelled (it applies while on the battlefield)",
                               f"{where}.static")
@@ -257,7 +258,7 @@ def card_json(card: Card) -> dict[str, Any]:
         out["color"] = colors[0] if len(colors) == 1 else colors
     if card.legendary:
         out["legendary"] = True
-    keywords = [k for k, on in (("flash", card.flash), ("haste", card.haste)) if on]
+    keywords = [k for k, on in (("flash", card.flash), ("haste", card.haste), ("trample", card.trample)) if on]
     if keywords:
         out["keywords"] = keywords
     if card.target:
@@ -376,7 +377,7 @@ def obj_json(o: Obj) -> dict[str, Any]:
 
 def permanent_json(u: Permanent) -> dict[str, Any]:
     out: dict[str, Any] = {"name": u.name, "card": u.card, "controller": u.controller}
-    for key in ("tapped", "sick", "face_down", "attacking"):
+    for key in ("tapped", "sick", "face_down", "attacking", "blocked"):
         if getattr(u, key):
             out[key] = True
     for key in ("damage", "boost"):
@@ -510,7 +511,7 @@ def state_from_json(data: Any, edition: str | None = None) -> tuple[Magic, State
     board: list[Permanent] = []
     for i, u in enumerate(_records(data.get("battlefield"), "battlefield",
                                    ("name", "card", "controller", "tapped", "sick", "face_down", "attacking",
-                                    "blocking", "damage", "boost"))):
+                                    "blocking", "damage", "boost", "blocked"))):
         name = _str(u.get("name") or u.get("card"), f"battlefield[{i}].name")
         if any(x.name == name for x in board):
             raise FormatError(f"two permanents are named {name!r}", f"battlefield[{i}].name")
@@ -522,7 +523,8 @@ def state_from_json(data: Any, edition: str | None = None) -> tuple[Magic, State
                                _flag(u.get("face_down"), f"battlefield[{i}].face_down"),
                                _flag(u.get("attacking"), f"battlefield[{i}].attacking"),
                                _opt_str(u.get("blocking"), f"battlefield[{i}].blocking"),
-                               _int(u.get("boost", 0), f"battlefield[{i}].boost", 0, 99)))
+                               _int(u.get("boost", 0), f"battlefield[{i}].boost", 0, 99),
+                               _flag(u.get("blocked"), f"battlefield[{i}].blocked")))
     hands_raw = _map(data.get("hands"), "hands")
     for p in hands_raw:
         player(p, "hands")
@@ -694,6 +696,8 @@ def observe(model: Magic, s: State, key: str) -> Any:
         return list(getattr(s, key))
     if key == "attacking":
         return [u.name for u in s.board if u.attacking]
+    if key == "blocked":
+        return [u.name for u in s.board if u.blocked]
     if key == "damage":
         return {u.name: u.damage for u in s.board if model.is_creature(u)}
     if key == "static":
