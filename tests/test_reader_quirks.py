@@ -120,6 +120,48 @@ def test_documents_that_are_not_rules_are_still_refused() -> None:
         decode(bytes(range(256)) * 8, "doc.txt")
 
 
+# -- an import keeps the notes ------------------------------------------------------------------
+
+SLIPPED_MD = """# Test Rules
+
+Last Updated: 2026-01-01
+
+## 100. Concepts
+
+### 101. Basics
+
+**102.** A Task is one or more steps.
+
+**103.** Priority is the singular exclusive right to act.
+
+**103.1.** A player who passes gives Priority away.
+
+**102.** Again.
+
+**104.2.a.** Orphan.
+"""
+
+
+def test_a_document_with_slips_imports_and_stats_lists_its_notes(tmp_path: Path) -> None:
+    """What was refused before (a number printed again, a rule without its parent) imports,
+    and `rulekb stats` names each slip with its line."""
+    from kb.query import KnowledgeBase
+    from kb.store import build, import_document
+    home, doc = tmp_path / "home", tmp_path / "slips.md"
+    doc.write_text(SLIPPED_MD, encoding="utf-8")
+    import_document(home, doc, ruleset="test", edition="1.0")
+    build(home)
+    kb = KnowledgeBase.open(home)
+    [stats] = [e for e in kb.stats() if e["ruleset"] == "test"]
+    notes = [(d["line"], d["message"]) for d in stats["diagnostics"]]
+    assert notes == [
+        (15, "rule 102 is printed again; this paragraph is kept as part of rule 103.1"),
+        (17, "rule 104.2.a. is printed without its parent 104; 104 is kept as an empty rule"),
+        (17, "rule 104.2.a. is printed without its parent 104.2; 104.2 is kept as an empty rule")]
+    assert kb.rule("test", "103.1")["text"] == "A player who passes gives Priority away. Again."
+    assert kb.rule("test", "104.2.a")["text"] == "Orphan."
+
+
 # -- Riftbound: one layout per file, the same rules --------------------------------------------
 
 # file, the reader that reads it, what the layout has

@@ -42,16 +42,19 @@ _MARKERS = re.compile(r"^(?:>\s*)?(?:[-*+]\s+)?")
 _EMPHASIS = re.compile(r"^(\*\*|__|\*|_)(" + ID + r")\1(?=\s|$)\s*(.*)$")
 _PLAIN = re.compile(r"^(" + ID + r")([ \t\u00a0]+)(\S.*)$")
 _PLAIN_PADDED = re.compile(r"^" + ID + r"[ \t\u00a0]{2,}\S")
+# Emphasis a converter added to words (``_Fury_``, ``**Tank**``); a lone ``*`` (``A*``,
+# ``“*”``) is the publisher's and stays.
+_EMPHASIS_IN_TEXT = re.compile(r"(?<![\w*_])(\*\*|__|\*|_)(?=[^\s*_])(.+?)(?<=[^\s*_])\1(?![\w*_])")
 
 
 def sniff(text: str) -> int:
-    """Bold rule ids (``**103.1.a.**``, also after a bullet) or headings holding ids mark
-    this format."""
+    """Bold rule ids (``**103.1.a.**``, also after a bullet) and headings holding ids
+    (``### 101. Deck Construction``) mark this format."""
     head = text[:200_000]
     bold = len(re.findall(r"(?m)^(?:[-*+>]\s+)?(?:\*\*|__)\d{3}(?:\.\w+)*\.?(?:\*\*|__)", head))
-    headings = len(re.findall(r"(?m)^#{2,6}\s+\d{3}(?:\.\w+)*\.?\s", head))
-    found = bold + headings // 2
-    return 0 if bold < 3 else min(100, 60 + found)
+    headings = len(re.findall(r"(?m)^#{2,6}\s+\d{3}(?:\.\w+)*\.?(?:\s|$)", head))
+    found = bold + headings
+    return 0 if found < 3 else min(100, 60 + found)
 
 
 @dataclass(slots=True)
@@ -81,11 +84,12 @@ def read(text: str, source: str = "") -> ReadResult:
             continue
         numbered = _numbered(stripped, line, lineno, paragraph_start)
         if numbered is not None:
+            numbered.text = _plain(numbered.text)
             items.append(numbered)
         elif stripped.startswith("#"):
-            items.append((lineno, stripped.lstrip("#").strip()))
+            items.append((lineno, _plain(stripped.lstrip("#").strip())))
         else:
-            items.append((lineno, stripped))
+            items.append((lineno, _plain(stripped)))
         paragraph_start = stripped.startswith("#")
     entries = Entries(source)
     header: list[str] = []
@@ -133,6 +137,11 @@ def _numbered(stripped: str, line: str, lineno: int, paragraph_start: bool) -> _
     if m and "." in m.group(1) and (paragraph_start or _PLAIN_PADDED.match(line.rstrip())):
         return _Line(lineno, m.group(1), bullet + m.group(3), 0, _is_top(m.group(1)))
     return None
+
+
+def _plain(text: str) -> str:
+    """Text without the emphasis markup of the conversion."""
+    return _EMPHASIS_IN_TEXT.sub(r"\2", text) if ("*" in text or "_" in text) else text
 
 
 def _is_top(raw_id: str) -> bool:
