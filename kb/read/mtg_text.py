@@ -59,6 +59,8 @@ _EXAMPLE = re.compile(r"^Examples?:\s*")
 # A wrapped reference: "See rule" at the end of one line, "103.4. If…" at the start of the next.
 _ENDS_WITH_REFERENCE_WORD = re.compile(r"(?:\b(?:rules?|see|and|or|through|section)|[,–-])\s*$",
                                        re.IGNORECASE)
+# Where every paragraph is one line, only "rule"/"rules" at the end of the line above says so.
+_ENDS_WITH_RULE_WORD = re.compile(r"\brules?\s*$", re.IGNORECASE)
 _LOOKS_NUMBERED = re.compile(r"^\d+\.\d")
 _SENSE = re.compile(r"^\d{1,2}\. ")
 _EFFECTIVE = re.compile(r"(?:effective|current) as of ([A-Z][a-z]+ \d{1,2}, \d{4})")
@@ -176,8 +178,8 @@ def _read_body(lines: list[str], start: int, end: int, tidy: Callable[[str], str
         lineno = i + 1
         above = lines[i - 1].strip() if i > start else ""  # "" after a blank line
         m = _numbered(raw)
-        if m and above and _ENDS_WITH_REFERENCE_WORD.search(above) and rules \
-                and rules[-1].kind == "rule":
+        reference_end = _ENDS_WITH_REFERENCE_WORD if wrapped else _ENDS_WITH_RULE_WORD
+        if m and above and reference_end.search(above) and rules and rules[-1].kind == "rule":
             # "See rule" ends one line, "103.4. If …" starts the next: a wrapped reference.
             diagnostics.append(Diagnostic(
                 f"line starting {line[:12]!r} continues the reference {above[-20:]!r} of the line "
