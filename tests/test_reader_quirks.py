@@ -18,6 +18,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kb.graph import build_edition
 from kb.model import Diagnostic, ReadResult
@@ -80,6 +82,49 @@ def test_magic_quirk_is_read_and_reported(name: str, old: str, new: str, line: i
     found = notes_at(result, line, note)
     assert [(d.file, d.severity) for d in found] == [("slip.txt", "warning")], result.diagnostics
     assert words in mtg_text_of(ed, number)
+
+
+_RULE_LINE = re.compile(r"(?m)^(\d{3})\.(\d+[a-z]?)(\.?) (?=\S)")
+# the fixture, and the embedded excerpt of the 2026 release (real text, 260 rules)
+SLIP_SOURCES = {"fixture": MINI,
+                "excerpt": decode((REPO / "rules" / "mtg" /
+                                   "comprehensive-rules-2026-01-16-excerpt.txt").read_bytes())}
+
+
+def _slip(text: str, lines: list[re.Match], index: int, how: str) -> str:
+    """One of the publisher's slips, made on one printed rule line."""
+    match = lines[index]
+    head, tail, dot = match.groups()
+    start, end = match.span()
+    if how == "split":
+        new = f"{head}. {tail}{dot or ('' if tail[-1].isalpha() else '.')} "
+    elif how == "indent":
+        new = " " + match.group(0)
+    elif how == "glue":
+        new = f"{head}.{tail}." if text[end:end + 1].isupper() else match.group(0)
+    elif how == "swap":
+        digits = head + "." + tail
+        new = digits[1] + digits[0] + digits[2:] + dot + " "
+    else:  # "repeat": the number of the rule line above
+        new = lines[index - 1].group(0) if index else match.group(0)
+    return text[:start] + new + text[end:]
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(source=st.sampled_from(sorted(SLIP_SOURCES)),
+       slips=st.lists(st.tuples(st.floats(0, 1, exclude_max=True),
+                                st.sampled_from(["split", "indent", "glue", "swap", "repeat"])),
+                      min_size=1, max_size=3))
+def test_slips_anywhere_never_refuse_the_document(source: str, slips: list[tuple[float, str]]) -> None:
+    """Up to three slips on any rule lines: the document is read and built, never refused."""
+    text = SLIP_SOURCES[source]
+    lines = list(_RULE_LINE.finditer(text))
+    # from the end of the document, so the offsets of the lines above stay valid
+    for index, how in sorted({int(at * len(lines)): how for at, how in slips}.items(), reverse=True):
+        text = _slip(text, lines, index, how)
+    result = read_text(text, "slips.txt", "mtg-text")
+    build_edition(result, ruleset="mtg", edition="x", source="slips.txt")
+    assert not [d for d in result.diagnostics if d.severity == "error"]
 
 
 def test_the_unedited_fixture_has_no_notes() -> None:
