@@ -127,6 +127,33 @@ def test_slips_anywhere_never_refuse_the_document(source: str, slips: list[tuple
     assert not [d for d in result.diagnostics if d.severity == "error"]
 
 
+RIFTBOUND_EXCERPT = (REPO / "rules" / "riftbound" / "core-rules-1.4-excerpt.md").read_text(encoding="utf-8")
+_BOLD_ID = re.compile(r"(?m)^\*\*(\d{3}(?:\.[0-9a-z]+)*\.)\*\*")
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(st.floats(0, 1, exclude_max=True),
+                          st.sampled_from(["repeat", "drop", "swap", "plain", "unreadable"])),
+                min_size=1, max_size=3))
+def test_riftbound_slips_anywhere_never_refuse_the_document(slips: list[tuple[float, str]]) -> None:
+    """The same for the Riftbound Markdown reader: an id repeated from the line above, a rule
+    line dropped (its subrules lose their parent), digits swapped, the bold lost, an id
+    that is not a number."""
+    text = RIFTBOUND_EXCERPT
+    ids = list(_BOLD_ID.finditer(text))
+    for index, how in sorted({int(at * len(ids)): how for at, how in slips}.items(), reverse=True):
+        m = ids[index]
+        rid = m.group(1)
+        new = {"repeat": f"**{ids[index - 1].group(1) if index else rid}**",
+               "drop": "", "swap": f"**{rid[1] + rid[0] + rid[2:]}**", "plain": f"{rid}  ",
+               "unreadable": f"**{rid[:3]}.x1.**"}[how]
+        end = text.index("\n", m.end()) if how == "drop" else m.end()
+        text = text[:m.start()] + new + text[end:]
+    result = read_text(text, "slips.md", "riftbound-md")
+    build_edition(result, ruleset="riftbound", edition="x", source="slips.md")
+    assert not [d for d in result.diagnostics if d.severity == "error"]
+
+
 def test_the_unedited_fixture_has_no_notes() -> None:
     """The quirk notes above come from the edits, not from the fixture."""
     assert not read_text(MINI, "mini.txt", "mtg-text").diagnostics
