@@ -155,6 +155,9 @@ NEXT_CASES = [
     ("all passed: the top of the stack resolves",
      _state(passes=2, stack=[{"name": "Bolt", "controller": "Bo", "target": "Ann"}]),
      ["resolve", "receive-priority-resolved"], "Ann", "Ann passes", None, None),
+    ("the active player has left the game: the next player receives priority",
+     _state(players=["Ann", "Bo", "Cy"], lost=["Ann"], life={"Ann": 0}, due="Ann", due_reason="resolved"),
+     ["receive-priority-resolved"], "Bo", "Bo passes", None, None),
     ("attackers are declared without priority", _state(step="declare-attackers", awaiting="declare-attackers",
                                                        battlefield=[{"card": "Bear"}]),
      [], "Ann", "Ann attacks with Bear", "Ann passes", "117.1"),
@@ -209,6 +212,11 @@ REFUSED = [
      "502.4", "502.3"),
     ("a blocked creature that is not attacking", _state(priority="Ann", battlefield=[{"card": "Bear", "blocked": True}]),
      "509.1h", "509.1h"),
+    ("priority held by a player who has left", _state(players=["Ann", "Bo", "Cy"], lost=["Bo"], priority="Bo"),
+     "800.4a", "800.4a"),
+    ("a permanent of a player who has left", _state(players=["Ann", "Bo", "Cy"], lost=["Cy"], priority="Ann",
+                                                     battlefield=[{"card": "Bear", "controller": "Cy"}]),
+     "800.4a", "800.4a"),
     ("the draw step of a two-player game's first turn", _state(step="draw", priority="Ann"), "103.8a", "103.7a"),
 ]
 

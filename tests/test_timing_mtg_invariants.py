@@ -30,17 +30,22 @@ CARDS = {
                                                "name": "Mine's ability", "effects": [{"draw": 1}]}]},
 }
 
-# (players, starting step, depth): from the main phase deep enough to cast, respond, counter,
-# resolve, kill with a trigger and pay mana; from the end step through the next untap step,
-# upkeep triggers and draw. Small enough to stay well under 30 s together.
-CASES = [(2, "main1", 11), (3, "main1", 8), (2, "end", 16)]
+# (players, starting step, depth, low life): from the main phase deep enough to cast, respond,
+# counter, resolve, kill with a trigger and pay mana; from the end step through the next untap
+# step, upkeep triggers and draw; and a game of three whose active player and Cy are one Bolt
+# from losing, so that players leave (800.4) and the game goes on or ends. Small enough to stay
+# well under a minute together.
+CASES = [(2, "main1", 11, False), (3, "main1", 8, False), (2, "end", 16, False), (3, "main1", 7, True)]
 
 
-def setup(players: int, step: str) -> tuple[Magic, State]:
+def setup(players: int, step: str, low: bool = False) -> tuple[Magic, State]:
     seats = [{"name": "Ann", "hand": ["Bolt", "Bear", "Rot", "Forest"], "battlefield": ["Pup", "Mine"]},
              {"name": "Bo", "hand": ["Cancel", "Bolt"], "battlefield": ["Forest"]},
-             {"name": "Cy", "hand": ["Bolt"]}]
-    return mtg_io.setup({"players": seats[:players], "cards": CARDS, "start": {"step": step}})
+             {"name": "Cy", "hand": ["Bolt"], "battlefield": ["Bear"]}]
+    if low:
+        seats[0] = {**seats[0], "life": 3}
+        seats[2] = {**seats[2], "life": 3}
+    return mtg_io.setup({"players": seats[:players], "cards": CARDS, "start": {"step": step, "turn": 3}})
 
 
 def sba_applies(model: Magic, s: State) -> bool:
@@ -50,13 +55,26 @@ def sba_applies(model: Magic, s: State) -> bool:
         if card["type"] == "creature" and (card["toughness"] + u.boost <= 0
                                            or u.damage >= card["toughness"] + u.boost):
             return True
-    return any(life <= 0 for _, life in s.life)
+    return any(life <= 0 for p, life in s.life if p not in s.lost)
 
 
 def violations(model: Magic, node: TraceNode) -> Iterator[str]:
     before, after = node.before, node.after
     if after.priority is not None and after.priority not in after.players:
         yield "priority held by someone who is not a single player"
+    remaining = [p for p in after.players if p not in after.lost]
+    if len(remaining) > 1 and node.transition.kind != "step":  # the game goes on without them (800.4a)
+        for who in after.lost:
+            if after.priority == who:
+                yield f"{who} holds priority after leaving the game"
+            if any(u.controller == who for u in after.board) or any(o.controller == who for o in after.stack):
+                yield f"{who}'s objects stayed in the game after {who} left"
+            if any(o.controller == who for o in after.waiting):
+                yield f"{who}'s triggered ability waits after {who} left"
+    if node.name == "pass" and node.params["player"] in before.lost:
+        yield "a player who has left the game passed"
+    if node.name == "turn-ends" and node.params["player"] in before.lost:
+        yield "a player who has left the game begins a turn"
     if after.resolving is not None and after.priority is not None:
         yield "a player has priority while a spell or ability resolves"
     if after.step == "untap" and after.priority is not None:
@@ -75,9 +93,11 @@ def violations(model: Magic, node: TraceNode) -> Iterator[str]:
             yield "a player received priority while a state-based action applied"
 
 
-@pytest.mark.parametrize("players,step,depth", CASES, ids=[f"{p}-players-{s}-depth-{d}" for p, s, d in CASES])
-def test_invariants_hold_in_every_decision_sequence(players: int, step: str, depth: int, capsys: Any) -> None:
-    model, state = setup(players, step)
+@pytest.mark.parametrize("players,step,depth,low", CASES,
+                         ids=[f"{p}-players-{s}-depth-{d}" + ("-players-leave" if low else "") for p, s, d, low in CASES])
+def test_invariants_hold_in_every_decision_sequence(players: int, step: str, depth: int, low: bool,
+                                                    capsys: Any) -> None:
+    model, state = setup(players, step, low)
     seen: Counter[str] = Counter()
     broken: list[str] = []
 
@@ -88,13 +108,17 @@ def test_invariants_hold_in_every_decision_sequence(players: int, step: str, dep
 
     stats = engine.explore(model, state, depth, visit)
     with capsys.disabled():
-        print(f"\n  mtg timing exploration, {players} players from {step}, depth {depth}: {stats.states} states "
+        print(f"\n  mtg timing exploration, {players} players from {step}{' at low life' if low else ''}, "
+              f"depth {depth}: {stats.states} states "
               f"visited, {stats.decisions} decisions, {stats.steps} automatic steps, {stats.ends} ends")
     assert not broken, broken[:5]
     assert stats.states > 1000 and stats.max_depth == depth
     wanted = ["resolve", "pass", "step-ends", "receive-priority-step", "receive-priority-resolved",
               "receive-priority-action", "cast"]
-    if step == "main1":
+    if low:
+        wanted = ["loses-game", "leaves-game", "left-player-skipped", "pass", "resolve", "cast",
+                  "receive-priority-resolved"]
+    elif step == "main1":
         wanted += ["in-response", "counter", "state-based-actions", "put-triggers-on-stack", "activate-mana",
                    "pay", "play-land", "receive-priority-special", "choose", "lethal-damage", "damage"]
     else:

@@ -100,6 +100,12 @@ CITATIONS: dict[str, Rules] = {
     # -- automatic transitions: before priority (117.5) ---------------------------------------
     "state-based-actions": ("117.5", "704.3", "117.2", "117.2d"),
     "loses-game": ("704.5a", "104.3b"),
+    "leaves-game": ("800.4", "800.4a", "800.4d"),
+    "game-over": ("104.2a", "104.4a", "104.3b"),
+    "left-player-skipped": ("800.4j", "800.4a"),
+    "left-player-turn": ("800.4k", "800.4a"),
+    "left-player-damage": ("800.4e",),
+    "no-defender": ("800.4a", "509.1h"),
     "zero-toughness": ("704.5f",),
     "lethal-damage": ("704.5g",),
     "legend-rule": ("704.5j",),
@@ -182,13 +188,15 @@ CITATIONS: dict[str, Rules] = {
     "state.passes": ("117.4",),
     "state.first-draw": ("103.8a",),
     "state.blocked-not-attacking": ("509.1h", "506.4"),
+    "state.left-game": ("800.4a",),
 }
 
 # Where each cited number of the 2026-01-16 release is in the 2010-10-01 release (the
 # Comprehensive Rules of the seed article): found with ``KnowledgeBase.map_number`` and
 # checked by hand against both texts. ``None``: the rule has no counterpart in 2010.
 NUMBERS_2010: dict[str, str | None] = {
-    "101.4": "101.4", "103.8a": "103.7a", "104.3b": "104.3b", "105.2": "105.2", "106.4": "106.4", "113.6": "112.6", "115.1": "114.1",
+    "101.4": "101.4", "103.8a": "103.7a", "104.3b": "104.3b", "104.2a": "104.2a", "104.4a": "104.4a",
+    "800.4": "800.4", "800.4a": "800.4a", "800.4d": "800.4c", "800.4e": "800.4d", "800.4j": "800.4g", "800.4k": None, "105.2": "105.2", "106.4": "106.4", "113.6": "112.6", "115.1": "114.1",
     "116.1": "115.1", "116.2a": "115.2a", "116.2b": "115.2b", "116.3": "115.3",
     "117.1": "116.1", "117.1a": "116.1a", "117.1b": "116.1b", "117.1c": "116.1c", "117.1d": "116.1d",
     "117.2": "116.2", "117.2a": "116.2a", "117.2b": "116.2b", "117.2c": "116.2c", "117.2d": "116.2d",
@@ -265,6 +273,7 @@ STATE_CHECKS: dict[str, str] = {
     "land-on-stack": "refuses a land on the stack (playing a land does not use the stack)",
     "nobody-acts": "refuses a state in which nobody has priority and nothing is under way",
     "passes": "refuses more passes in succession than can occur",
+    "left-game": "refuses priority, permanents or spells of a player who has left the game",
     "blocked-not-attacking": "refuses a blocked creature that is not attacking",
     "first-draw": "refuses the draw step of the first turn of a two-player game (the starting player skips it)",
 }
@@ -453,7 +462,8 @@ class State:
     payment: Payment | None = None
     resolving: Resolving | None = None
     extra_turns: tuple[str, ...] = ()
-    lost: tuple[str, ...] = ()
+    lost: tuple[str, ...] = ()  # players who lost: out of the game (a multiplayer game goes on: 800.4)
+    defending: str | None = None  # the defending player, chosen as attackers are declared
     turn: int = 1
     next_id: int = 1
 
@@ -462,21 +472,38 @@ class State:
         return PHASES[self.step]
 
     @property
+    def remaining(self) -> tuple[str, ...]:
+        """The players still in the game, in turn order."""
+        return tuple(p for p in self.players if p not in self.lost)
+
+    @property
+    def over(self) -> bool:
+        """The game has ended: at most one player is left in it (104.2a, 104.4a)."""
+        return len(self.remaining) <= 1
+
+    @property
     def nonactive(self) -> tuple[str, ...]:
+        """The other players still in the game, in turn order from the active player."""
         i = self.players.index(self.active)
-        return self.players[i + 1:] + self.players[:i]
+        return tuple(p for p in self.players[i + 1:] + self.players[:i] if p not in self.lost)
 
     @property
     def apnap(self) -> tuple[str, ...]:
-        """The active player, then the others in turn order (101.4)."""
-        return (self.active,) + self.nonactive
+        """The active player, then the others in turn order (101.4); a turn whose player left
+        the game goes on without an active player (800.4j)."""
+        return ((self.active,) if self.active not in self.lost else ()) + self.nonactive
 
     @property
     def defender(self) -> str:
-        return self.nonactive[0]
+        return self.defending or (self.nonactive[0] if self.nonactive else self.active)
 
     def next_player(self, player: str) -> str:
-        return self.players[(self.players.index(player) + 1) % len(self.players)]
+        """The next player in turn order still in the game."""
+        i = self.players.index(player)
+        for p in self.players[i + 1:] + self.players[:i + 1]:
+            if p not in self.lost:
+                return p
+        return player
 
     def hand(self, player: str) -> tuple[str, ...] | None:
         return next((h for p, h in self.hands if p == player), None)
@@ -949,6 +976,16 @@ class Magic(Model):
             T("state-based-actions", "automatic", "state-based actions are performed",
               "state-based actions: {what}", (), self._sba_bindings, self._perform_sba),
             T("loses-game", step, "a player with 0 or less life loses", "{player} loses the game"),
+            T("leaves-game", step, "a player who lost leaves the game, with everything they own; the game goes on",
+              "{player} leaves the game with {objects}; the game goes on without them"),
+            T("left-player-skipped", step, "the active player has left: the next player receives priority instead",
+              "{player} has left the game: {next} receives priority instead"),
+            T("left-player-turn", step, "a player who has left the game takes no turn",
+              "{player} has left the game: their turn doesn't begin, {next}'s does"),
+            T("no-defender", step, "the defending player has left the game: no blockers, the attackers are unblocked",
+              "{player} has left the game: no creature blocks"),
+            T("left-player-damage", step, "combat damage is not assigned to a player who has left the game",
+              "{player} has left the game: {permanent}'s combat damage is not assigned"),
             T("zero-toughness", step, "a creature with toughness 0 or less is put into the graveyard",
               "{permanent} is put into the graveyard"),
             T("lethal-damage", step, "a creature with lethal damage is destroyed", "{permanent} is destroyed"),
@@ -1092,7 +1129,7 @@ class Magic(Model):
     def _land_bindings(self, s: State) -> Iterator[dict[str, Any]]:
         if s.busy:
             return
-        for player in s.players:
+        for player in s.remaining:
             hand = s.hand(player)
             for name in dict.fromkeys(hand if hand is not None else tuple(self.cards)):
                 card = self.cards.get(name)
@@ -1158,7 +1195,7 @@ class Magic(Model):
                 yield {"player": player, "choice": choice}
 
     def _begin_bindings(self, s: State) -> Iterator[dict[str, Any]]:
-        if not s.begun and not s.lost:
+        if not s.begun and not s.over:
             yield {"step": s.step, "step_name": STEP_NAMES[s.step], "player": s.active}
 
     def _untap_end_bindings(self, s: State) -> Iterator[dict[str, Any]]:
@@ -1172,7 +1209,7 @@ class Magic(Model):
 
     def _turn_end_bindings(self, s: State) -> Iterator[dict[str, Any]]:
         if (s.step == "cleanup" and s.begun and s.passes == 0 and not s.stack and not s.busy
-                and s.priority is None and s.due is None and not s.lost):
+                and s.priority is None and s.due is None and not s.over):
             nxt = s.extra_turns[0] if s.extra_turns else s.next_player(s.active)
             yield {"player": nxt, "extra": bool(s.extra_turns)}
 
@@ -1180,26 +1217,26 @@ class Magic(Model):
         return len([p for p in s.players if p not in s.lost])
 
     def _sba_bindings(self, s: State) -> Iterator[dict[str, Any]]:
-        if s.due is not None and not s.busy and not s.lost:
+        if s.due is not None and not s.busy and not s.over:
             found = self.sba(s)
             if found:
                 yield {"what": "; ".join(self.transitions[n].label(p) for n, p in found)}
 
     def _triggers_bindings(self, s: State) -> Iterator[dict[str, Any]]:
-        if s.due is not None and not s.busy and s.waiting and not s.lost and not self.sba(s):
+        if s.due is not None and not s.busy and s.waiting and not s.over and not self.sba(s):
             order = self._apnap_order(s, s.waiting)
             yield {"order": ", ".join(f"{o.name} ({o.controller})" for o in order)}
 
     def _receive_bindings(self, reason: str) -> Any:
         def bindings(s: State) -> Iterator[dict[str, Any]]:
-            if (s.due is not None and s.due_reason == reason and not s.busy and not s.lost
+            if (s.due is not None and s.due_reason == reason and not s.busy and not s.over
                     and self.priority_ready(s)):
-                yield {"player": s.due}
+                yield {"player": s.next_player(s.due) if s.due in s.lost else s.due}
         return bindings
 
     def _resolve_bindings(self, s: State) -> Iterator[dict[str, Any]]:
         if (s.stack and not s.busy and s.priority is None and s.due is None
-                and s.passes >= self._in_game(s) and not s.lost):
+                and s.passes >= self._in_game(s) and not s.over):
             top = s.stack[-1]
             yield {"item": top.name, "id": top.id, "player": top.controller}
 
@@ -1401,6 +1438,8 @@ class Magic(Model):
         if not attackers:
             t.note("no-attackers", s)
             s = replace(s, no_attackers=True)
+        else:
+            s = replace(s, defending=s.defender)
         return self._due(s, s.active, "step")
 
     def _declare_blockers(self, s: State, p: Params, t: Trace) -> State:
@@ -1463,9 +1502,15 @@ class Magic(Model):
         elif step == "beginning-of-combat":
             t.note("beginning-of-combat", s)
         elif step == "declare-attackers":
+            if ap in s.lost:  # a turn without an active player: nothing can attack (800.4j)
+                t.note("no-attackers", s)
+                return self._due(replace(s, no_attackers=True), ap, "step")
             t.note("declare-attackers-step", s, {"player": ap})
             return replace(s, awaiting="declare-attackers")
         elif step == "declare-blockers":
+            if s.defender in s.lost:  # nobody is left to block: the attackers stay unblocked
+                t.note("no-defender", s, {"player": s.defender})
+                return self._due(s, ap, "step")
             t.note("declare-blockers-step", s, {"player": s.defender})
             return replace(s, awaiting="declare-blockers")
         elif step == "combat-damage":
@@ -1529,6 +1574,9 @@ class Magic(Model):
             if b.blocking is not None and not any(a.name == b.blocking for a in attackers):
                 t.note("blocks-nothing", s, {"permanent": b.name})
         for source, to, amount in dealt:
+            if to in s.lost:
+                t.note("left-player-damage", s, {"player": to, "permanent": source})
+                continue
             s = self._damage(s, t, source, to, amount)
         return s
 
@@ -1554,7 +1602,8 @@ class Magic(Model):
         board = s.board
         if s.step == "end-of-combat":
             board = tuple(replace(u, attacking=False, blocking=None, blocked=False) for u in board)
-        return replace(s, step=nxt, begun=False, passes=0, board=board,
+        defending = None if s.step == "end-of-combat" else s.defending
+        return replace(s, step=nxt, begun=False, passes=0, board=board, defending=defending,
                        no_attackers=s.no_attackers and nxt != "main2")
 
     def _empty_pools(self, s: State, t: Trace) -> State:
@@ -1574,6 +1623,12 @@ class Magic(Model):
         s = self._empty_pools(s, t)
         nxt = p["player"]
         extra = s.extra_turns[1:] if s.extra_turns else ()
+        if not s.extra_turns:
+            i = s.players.index(s.active)
+            for seat in (s.players[i + 1:] + s.players[:i + 1]):
+                if seat == nxt:
+                    break
+                t.note("left-player-turn", s, {"player": seat, "next": nxt})
         board = tuple(replace(u, sick=False) if u.controller == nxt else u for u in s.board)
         return replace(s, active=nxt, step="untap", begun=False, passes=0, lands_played=(), turn=s.turn + 1,
                        extra_turns=extra, board=board)
@@ -1582,9 +1637,11 @@ class Magic(Model):
     def _perform_sba(self, s: State, p: Params, t: Trace) -> State:
         found = self.sba(s)
         dying: list[str] = []
+        losers: list[str] = []
         for name, params in found:
             if name == "loses-game":
                 s = replace(s, lost=s.lost + (params["player"],))
+                losers.append(params["player"])
                 t.note(name, s, params)
             elif name == "legend-rule":
                 dying += [n for n in params["permanents"] if n not in dying]
@@ -1593,14 +1650,41 @@ class Magic(Model):
                 if params["permanent"] not in dying:
                     dying.append(params["permanent"])
                 t.note(name, s, params)
-        return self._to_graveyard(s, t, dying)  # all at once: a single event (704.3)
+        s = self._to_graveyard(s, t, dying)  # all at once: a single event (704.3)
+        if not s.over:  # a multiplayer game goes on without them (800.4)
+            for player in losers:
+                s = self._leave(s, t, player)
+        return s
+
+    def _leave(self, s: State, t: Trace, player: str) -> State:
+        """A player leaves the game at once, not as a state-based action (800.4a): the objects they
+        own leave it (here a player owns what they control), their spells and abilities on the
+        stack cease to exist, their waiting triggered abilities are never put on the stack (800.4d),
+        and turns they would take don't begin (800.4k)."""
+        gone = [u for u in s.board if u.controller == player]
+        s = replace(s, board=tuple(u for u in s.board if u.controller != player),
+                    stack=tuple(o for o in s.stack if o.controller != player),
+                    waiting=tuple(o for o in s.waiting if o.controller != player),
+                    graveyard=tuple(g for g in s.graveyard if g[0] != player),
+                    pool=tuple(x for x in s.pool if x[0] != player),
+                    extra_turns=tuple(p for p in s.extra_turns if p != player))
+        s = _set_hand(s, player, ())
+        t.note("leaves-game", s, {"player": player,
+                                  "objects": ", ".join(u.name for u in gone) or "no permanents"})
+        for u in gone:
+            card = self.card_of(u)
+            if card is not None and card.static is not None:
+                t.note("static-ends", s, {"source": u.name, "ability": card.static.name, "effect": card.static.text})
+        return s
 
     def _put_triggers(self, s: State, p: Params, t: Trace) -> State:
         order = self._apnap_order(s, s.waiting)
         return replace(s, stack=s.stack + tuple(order), waiting=())
 
     def _receive(self, s: State, p: Params, t: Trace) -> State:
-        return replace(s, priority=s.due, due=None, due_reason="", passes=0)
+        if s.due in s.lost:  # the active player left: the next player in turn order instead (800.4j)
+            t.note("left-player-skipped", s, {"player": s.due, "next": p["player"]})
+        return replace(s, priority=p["player"], due=None, due_reason="", passes=0)
 
     # -- resolving -------------------------------------------------------------------------------------
     def _resolve(self, s: State, p: Params, t: Trace) -> State:
@@ -1803,6 +1887,12 @@ class Magic(Model):
         if s.step == "draw" and self.first_draw_skipped(s):
             bad("first-draw", f"{s.active} is in the draw step of the first turn of a two-player game, "
                 "which the starting player skips", "step")
+        if not s.over:
+            for who in s.lost:
+                held = (["priority"] if s.priority == who else []) + [
+                    u.name for u in s.board if u.controller == who] + [o.name for o in s.stack if o.controller == who]
+                if held:
+                    bad("left-game", f"{who} has left the game but still has {', '.join(held)}", "lost")
         for u in s.board:
             if u.blocked and not u.attacking:
                 bad("blocked-not-attacking", f"{u.name} is blocked but not attacking", "battlefield")
@@ -1815,15 +1905,19 @@ class Magic(Model):
         if not 0 <= s.passes <= n or (s.passes >= n and s.priority is not None):
             bad("passes", f"{s.passes} passes in succession cannot occur here", "passes")
         if (s.begun and s.priority is None and s.due is None and not s.busy and s.passes < n
-                and s.step not in ("untap", "cleanup") and not s.lost):
+                and s.step not in ("untap", "cleanup") and not s.over):
             bad("nobody-acts", f"nobody has priority in the {STEP_NAMES[s.step]} and nothing is under way",
                 "priority")
         return out
 
     def terminal(self, s: State) -> tuple[str, Rules] | None:
-        if s.lost:
-            return (f"{', '.join(s.lost)} lost the game; the model stops here.", self.cite("loses-game"))
-        return None
+        if not s.over:
+            return None
+        left = f"{', '.join(s.lost)} lost the game"
+        if s.remaining:
+            return (f"{left}; {s.remaining[0]} wins, every opponent having left the game.",
+                    self.cite("game-over"))
+        return f"{left} at once: the game is a draw.", self.cite("game-over")
 
     def decider(self, s: State) -> str | None:
         if s.priority is not None:

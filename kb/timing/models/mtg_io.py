@@ -413,6 +413,7 @@ def state_json(model: Magic, s: State) -> dict[str, Any]:
         "drawn": dict(s.drawn),
         "extra_turns": list(s.extra_turns),
         "lost": list(s.lost),
+        "defending": s.defending,
         "next_id": s.next_id,
         "cards": pool_json(model, card_json),
     }
@@ -420,7 +421,7 @@ def state_json(model: Magic, s: State) -> dict[str, Any]:
 
 STATE_KEYS = ("ruleset", "edition", "players", "active", "turn", "step", "phase", "begun", "priority", "due",
               "due_reason", "passes", "awaiting", "no_attackers", "stack", "waiting", "resolving", "payment", "battlefield",
-              "hands", "graveyard", "life", "pool", "lands_played", "drawn", "extra_turns", "lost", "next_id",
+              "hands", "graveyard", "life", "pool", "lands_played", "drawn", "extra_turns", "lost", "defending", "next_id",
               "cards")
 OBJ_KEYS = ("name", "controller", "kind", "id", "card", "source", "target", "subject", "effects", "amount", "if")
 
@@ -562,6 +563,7 @@ def state_from_json(data: Any, edition: str | None = None) -> tuple[Magic, State
         extra_turns=tuple(player(p, f"extra_turns[{i}]", False)  # type: ignore[misc]
                           for i, p in enumerate(_list(data.get("extra_turns"), "extra_turns"))),
         lost=tuple(player(p, f"lost[{i}]", False) for i, p in enumerate(_list(data.get("lost"), "lost"))),  # type: ignore[misc]
+        defending=player(data.get("defending"), "defending"),
         turn=_int(data.get("turn", 1), "turn", 1, 9999),
         next_id=max(next_id, _int(data.get("next_id", next_id), "next_id", 1, 10_000)),
     )
