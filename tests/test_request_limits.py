@@ -125,7 +125,7 @@ def test_hostile_api_bodies(client: Any, what: str, url: str, body: str, status:
     ("", True), ("/rules", True), ("../site", True), ("https://rules.example.org", True),
     ("http://127.0.0.1:8000/x", True), ("javascript:alert(1)", False), (" javascript:x", False),
     ("java\tscript:x", False), ("vbscript:x", False), ("//evil.example", False),
-    ("https://", False), ("http:/x", False), ("x:y", False),
+    ("https://", False), ("http:/x", False), ("x:y", False), ("http://[x", False),
 ])
 def test_base_url_is_http_or_relative(excerpt_kb: KnowledgeBase, base_url: str, ok: bool) -> None:
     for call in (lambda: excerpt_kb.citations_lookup("rule 337.1a", base_url=base_url),
@@ -385,6 +385,21 @@ def test_every_answer_carries_the_hardening_headers(client: Any, method: str, ur
     assert resp.headers["Referrer-Policy"] == "same-origin"
     csp = resp.headers["Content-Security-Policy"]
     assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp and "unsafe-inline" not in csp
+
+
+def test_an_after_request_registered_later_sees_the_headers(excerpt_kb: KnowledgeBase) -> None:
+    app = create_app(kb=excerpt_kb)
+    seen: list[str | None] = []
+
+    def later(response: Any) -> Any:
+        seen.append(response.headers.get("Content-Security-Policy"))
+        response.headers.pop("Content-Security-Policy", None)
+        return response
+    app.after_request(later)
+    client = app.test_client()
+    for url in ("/", "/api/v1/rulesets", "/api"):
+        assert "Content-Security-Policy" not in client.get(url).headers
+    assert len(seen) == 3 and all(seen)
 
 
 def test_the_api_page_has_no_inline_style(client: Any) -> None:

@@ -51,7 +51,6 @@ def create_app(home: Path | None = None, kb: KnowledgeBase | None = None,
         app.config.update(config)
     app.config["RULEKB_PUBLIC_URL"] = _public_url(app.config["RULEKB_PUBLIC_URL"])
     app.before_request(check_query_and_form)
-    app.after_request(harden)
     app.extensions["rulekb"] = (LiveKnowledgeBase(kb=kb) if kb is not None else
                                 LiveKnowledgeBase(app.config["RULEKB_HOME"],
                                                   interval=app.config["RULEKB_RELOAD_INTERVAL"]))
@@ -60,6 +59,12 @@ def create_app(home: Path | None = None, kb: KnowledgeBase | None = None,
     app.register_blueprint(site.bp)
     app.register_blueprint(offline.bp)
     api.install(app)  # last: JSON errors under /api whatever handlers the site registered
+    # The hardening headers go on right after each view, before the app's own after_request
+    # functions (so one registered later, a test's or an extension's, sees them): on every
+    # blueprint's answers, and on those no blueprint makes (static files, unknown paths).
+    for name in app.blueprints:
+        app.after_request_funcs.setdefault(name, []).insert(0, harden)
+    app.after_request(_harden_outside_blueprints)
     return app
 
 
@@ -117,6 +122,10 @@ def _utf8(data: bytes) -> bool:
         return True
     except UnicodeDecodeError:
         return False
+
+
+def _harden_outside_blueprints(response: Response) -> Response:
+    return response if request.blueprints else harden(response)
 
 
 def _public_url(value: str) -> str:

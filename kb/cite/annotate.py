@@ -41,8 +41,13 @@ def check_base_url(base_url: str) -> str:
     elif re.search(r"[\x00-\x20\x7f\\]", base_url):
         bad = "must not hold spaces, control characters or backslashes"
     else:
-        parts = urlsplit(base_url)
-        if parts.scheme:
+        try:
+            parts = urlsplit(base_url)
+        except ValueError:  # "http://[x": a bracketed host that is no IPv6 address
+            parts = None
+        if parts is None:
+            bad = "is not a URL that can be parsed"
+        elif parts.scheme:
             if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
                 bad = "must be an http(s) URL or a relative path"
         elif base_url.startswith("//"):
