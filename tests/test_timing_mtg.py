@@ -399,3 +399,60 @@ def full_or_empty_kb() -> KnowledgeBase:
     if not shared_available():
         return KnowledgeBase.from_graphs([])
     return KnowledgeBase.from_graphs([corpus_graph("mtg", EDITION_2010), corpus_graph("mtg", EDITION_2026)])
+
+
+# -- object identity ------------------------------------------------------------------------------------
+TWO_SHOCKS = {"name": "Two spells share a name.", "ruleset": "mtg", "players": [
+    {"name": "Ann", "hand": ["Shock"]}, {"name": "Bo", "hand": ["Shock", "Cancel"]}],
+    "cards": {"Shock": {"type": "instant", "target": "any", "effects": [{"damage": {"to": "target", "amount": 2}}]},
+              "Cancel": {"type": "instant", "target": "spell", "effects": [{"counter": "target"}]}},
+    "start": {"turn": 3},
+    "steps": [{"cast": {"player": "Ann", "card": "Shock", "target": "Bo"}}, {"pass": "Ann"},
+              {"cast": {"player": "Bo", "card": "Shock", "target": "Ann"}}]}
+
+
+def test_a_name_two_spells_share_is_refused_as_ambiguous() -> None:
+    from kb.timing.scenario import ScenarioError, parse
+    data = {**TWO_SHOCKS, "steps": TWO_SHOCKS["steps"] + [{"cast": {"player": "Bo", "card": "Cancel",
+                                                                    "target": "Shock"}}]}
+    with pytest.raises(ScenarioError, match=r"2 spells on the stack are named 'Shock' \(ids 1, 2\)") as err:
+        run(parse(data))
+    assert err.value.step == 4 and err.value.field == "cast.target"
+
+
+def test_next_tells_two_spells_of_one_name_apart_by_their_ids() -> None:
+    from kb.timing.scenario import parse
+    result = run(parse(TWO_SHOCKS))
+    assert result.error is None
+    model, _ = mtg_io.setup(TWO_SHOCKS)
+    model, s, violations = mtg_io.state_from_json(mtg_io.state_json(model, result.final))
+    assert not violations
+    out = engine.next_steps(model, s)
+    counters = [o for o in out.decision.options if o.transition.name == "cast" and o.params["card"] == "Cancel"]
+    assert sorted(o.label for o in counters) == ["Bo casts Cancel targeting Shock (object 1)",
+                                                 "Bo casts Cancel targeting Shock (object 2)"]
+    assert sorted(mtg_io.option_action(o)["cast"]["target"] for o in counters) == [1, 2]
+    # a pasted state whose spell names a target two objects share is refused, naming where
+    pasted = mtg_io.state_json(model, s)
+    pasted["stack"].append({"name": "Cancel", "controller": "Bo", "target": "Shock"})
+    with pytest.raises(FormatError, match="say which one") as err:
+        mtg_io.state_from_json(pasted)
+    assert err.value.field == "stack[2].target"
+    pasted["stack"][-1]["target_id"] = 1
+    model, s, _ = mtg_io.state_from_json(pasted)
+    assert s.stack[-1].target_id == 1
+
+
+def test_a_permanent_keeps_its_id_face_up_and_gets_a_new_one_when_it_returns() -> None:
+    path = REPO / "tests" / "scenarios" / "mtg" / ("a-creature-that-died-and-returned-is-a-new-object-and-the-spell"
+                                                    "-that-targeted-it-does-not-resolve.yaml")
+    frames = run(load(path)).frames
+    ids = [[u["id"] for u in f.state["battlefield"] if u["name"] == "Phoenix"] for f in frames]
+    first, last = ids[0], ids[-1]
+    assert first and last and first != last  # the same name, a new object (400.7)
+    path = REPO / "tests" / "scenarios" / "mtg" / ("a-face-down-creature-turned-face-up-in-response-is-the-same-object"
+                                                    "-and-the-spell-targeting-it-resolves.yaml")
+    frames = run(load(path)).frames
+    before = next(u["id"] for u in frames[0].state["battlefield"] if u["name"] == "a face-down creature")
+    after = next(u["id"] for u in frames[-1].state["battlefield"] if u["name"] == "Exalted Angel")
+    assert before == after

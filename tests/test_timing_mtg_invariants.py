@@ -26,6 +26,9 @@ CARDS = {
                           "effects": [{"damage": {"to": "you", "amount": "that"}}]}]},
     "Rot": {"type": "sorcery", "effects": [{"discard": "each"}]},
     "Forest": {"type": "land"},
+    "Angel": {"type": "creature", "power": 4, "toughness": 5, "morph": 0},
+    "Phoenix": {"type": "creature", "power": 2, "toughness": 1,
+                "abilities": [{"name": "Phoenix's return", "zone": "graveyard", "effects": [{"return": True}]}]},
     "Mine": {"type": "artifact", "triggers": [{"on": "beginning", "step": "upkeep", "whose": "each",
                                                "name": "Mine's ability", "effects": [{"draw": 1}]}]},
 }
@@ -35,14 +38,21 @@ CARDS = {
 # step, upkeep triggers and draw; and a game of three whose active player and Cy are one Bolt
 # from losing, so that players leave (800.4) and the game goes on or ends. Small enough to stay
 # well under a minute together.
-CASES = [(2, "main1", 11, False), (3, "main1", 8, False), (2, "end", 16, False), (3, "main1", 7, True)]
+# And objects changing identity: a face-down Angel turned face up (the same object) and a
+# Phoenix that dies and returns (a new object, 400.7), with Bolts aimed at both.
+CASES = [(2, "main1", 11, False), (3, "main1", 8, False), (2, "end", 16, False), (3, "main1", 7, True),
+         (2, "main1", 12, "identity")]
 
 
-def setup(players: int, step: str, low: bool = False) -> tuple[Magic, State]:
+def setup(players: int, step: str, low: bool | str = False) -> tuple[Magic, State]:
     seats = [{"name": "Ann", "hand": ["Bolt", "Bear", "Rot", "Forest"], "battlefield": ["Pup", "Mine"]},
              {"name": "Bo", "hand": ["Cancel", "Bolt"], "battlefield": ["Forest"]},
              {"name": "Cy", "hand": ["Bolt"], "battlefield": ["Bear"]}]
-    if low:
+    if low == "identity":
+        seats = [{"name": "Ann", "hand": ["Bolt"], "battlefield": ["Phoenix"]},
+                 {"name": "Bo", "hand": ["Bolt"], "battlefield": [{"card": "Angel", "face_down": True,
+                                                                  "name": "Morph"}]}]
+    elif low:
         seats[0] = {**seats[0], "life": 3}
         seats[2] = {**seats[2], "life": 3}
     return mtg_io.setup({"players": seats[:players], "cards": CARDS, "start": {"step": step, "turn": 3}})
@@ -52,8 +62,8 @@ def sba_applies(model: Magic, s: State) -> bool:
     """A state-based action applies (704.5a, f, g; the legend rule does not arise here)."""
     for u in s.board:
         card = CARDS[u.card]
-        if card["type"] == "creature" and (card["toughness"] + u.boost <= 0
-                                           or u.damage >= card["toughness"] + u.boost):
+        toughness = 2 if u.face_down else card.get("toughness", 0)  # a face-down permanent is a 2/2 (708.2)
+        if card["type"] == "creature" and (toughness + u.boost <= 0 or u.damage >= toughness + u.boost):
             return True
     return any(life <= 0 for p, life in s.life if p not in s.lost)
 
@@ -71,6 +81,22 @@ def violations(model: Magic, node: TraceNode) -> Iterator[str]:
                 yield f"{who}'s objects stayed in the game after {who} left"
             if any(o.controller == who for o in after.waiting):
                 yield f"{who}'s triggered ability waits after {who} left"
+    ids = [u.id for u in after.board] + [o.id for o in after.stack] + [o.id for o in after.waiting]
+    if len(ids) != len(set(ids)):
+        yield "two objects share an id"
+    old = {u.id for u in before.board} | {o.id for o in before.stack} | {o.id for o in before.waiting}
+    for u in after.board:
+        if u.id not in old and u.id < before.next_id:
+            yield f"{u.name} entered the battlefield with an id an earlier object had (400.7: a new object)"
+    if any(n.name == "special-action" and "face up" in n.params.get("what", "") for n in node.children):
+        if sorted(u.id for u in before.board) != sorted(u.id for u in after.board):
+            yield "turning a permanent face up changed which objects are on the battlefield"
+    if node.name == "resolve":
+        top = before.stack[-1]
+        gone = top.target_id is not None and all(u.id != top.target_id for u in before.board) and all(
+            o.id != top.target_id for o in before.stack)
+        if gone and not any(n.name == "target-illegal" for n in node.children):
+            yield f"{top.name} resolved although the object it targeted is gone"
     if node.name == "pass" and node.params["player"] in before.lost:
         yield "a player who has left the game passed"
     if node.name == "turn-ends" and node.params["player"] in before.lost:
@@ -94,8 +120,9 @@ def violations(model: Magic, node: TraceNode) -> Iterator[str]:
 
 
 @pytest.mark.parametrize("players,step,depth,low", CASES,
-                         ids=[f"{p}-players-{s}-depth-{d}" + ("-players-leave" if low else "") for p, s, d, low in CASES])
-def test_invariants_hold_in_every_decision_sequence(players: int, step: str, depth: int, low: bool,
+                         ids=[f"{p}-players-{s}-depth-{d}" + {False: "", True: "-players-leave", "identity": "-identity"}[low]
+                              for p, s, d, low in CASES])
+def test_invariants_hold_in_every_decision_sequence(players: int, step: str, depth: int, low: bool | str,
                                                     capsys: Any) -> None:
     model, state = setup(players, step, low)
     seen: Counter[str] = Counter()
@@ -108,14 +135,17 @@ def test_invariants_hold_in_every_decision_sequence(players: int, step: str, dep
 
     stats = engine.explore(model, state, depth, visit)
     with capsys.disabled():
-        print(f"\n  mtg timing exploration, {players} players from {step}{' at low life' if low else ''}, "
+        print(f"\n  mtg timing exploration, {players} players from {step}"
+              f"{' with objects changing identity' if low == 'identity' else ' at low life' if low else ''}, "
               f"depth {depth}: {stats.states} states "
               f"visited, {stats.decisions} decisions, {stats.steps} automatic steps, {stats.ends} ends")
     assert not broken, broken[:5]
     assert stats.states > 1000 and stats.max_depth == depth
     wanted = ["resolve", "pass", "step-ends", "receive-priority-step", "receive-priority-resolved",
               "receive-priority-action", "cast"]
-    if low:
+    if low == "identity":
+        wanted = ["turn-face-up", "return-to-battlefield", "target-illegal", "activate", "lethal-damage", "resolve"]
+    elif low:
         wanted = ["loses-game", "leaves-game", "left-player-skipped", "pass", "resolve", "cast",
                   "receive-priority-resolved"]
     elif step == "main1":
@@ -144,3 +174,26 @@ def test_a_broken_model_is_caught() -> None:
     with pytest.raises(InvariantBroken) as err:
         engine.explore(wrong, state, 8)
     assert "117.5" in err.value.rules
+
+
+class NamesNotObjects(Magic):
+    """A deliberately wrong model: a target is whatever permanent now has the name it had, so a
+    Phoenix that died and returned is still the Bolt's target."""
+
+    def target_ok(self, s: State, kind: Any, target: Any, self_id: Any = None, target_id: Any = None) -> bool:
+        u = s.permanent(target)
+        if u is not None and kind in ("creature", "any", "permanent"):
+            target_id = u.id
+        return super().target_ok(s, kind, target, self_id, target_id)
+
+
+def test_a_model_that_tracks_names_is_caught() -> None:
+    model, state = setup(2, "main1", "identity")
+    wrong = NamesNotObjects(model.cards, model.edition)
+    broken: list[str] = []
+
+    def visit(node: TraceNode) -> None:
+        broken.extend(violations(wrong, node))
+
+    engine.explore(wrong, state, 10, visit)
+    assert any("resolved although the object it targeted is gone" in b for b in broken), broken[:3]

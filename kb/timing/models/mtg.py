@@ -11,6 +11,10 @@ mapping (``KnowledgeBase.map_number``) and checked by hand; the tests compare th
 The model behaves by the edition it runs: the 2010 legend rule puts every legendary
 permanent sharing a name into the graveyard, the 2026 one works per controller.
 
+Every object has an identity (an id): a permanent turned face up is the same object, one that
+changes zones is a new one (400.7), and targets and blocks follow objects, not names. In a game
+of three or more, a player who loses leaves it with what they own and the game goes on (800.4).
+
 Scope: one game of two to four players, turn after turn (extra turns included). Cards are
 abstract (a name, types, colours, a generic mana cost, power and toughness, a target, triggered
 and activated abilities, a static ability granting +N/+N while its permanent is on the battlefield
@@ -116,7 +120,7 @@ CITATIONS: dict[str, Rules] = {
     "receive-priority-special": ("116.3", "117.3c", "117.5"),
     # -- resolving -------------------------------------------------------------------------------
     "resolve": ("117.4", "608.1", "405.5", "117.2e"),
-    "target-illegal": ("608.2b",),
+    "target-illegal": ("608.2b", "400.7"),
     "follow-instructions": ("608.2c",),
     "condition-false": ("603.4",),
     "permanent-enters": ("608.3", "608.3a", "302.6"),
@@ -394,10 +398,11 @@ class Obj:
     card: str | None = None
     source: str | None = None
     effects: tuple[Effect, ...] = ()
-    target: str | None = None
+    target: str | None = None  # a player's name, or the name the targeted object had when targeted
     amount: int = 0  # "that much": the amount of the event that triggered it
     subject: str | None = None  # "that player": whose step triggered it
     condition: str = ""
+    target_id: int | None = None  # the targeted object: a permanent or a spell, by identity (400.7)
 
 
 @dataclass(frozen=True)
@@ -410,9 +415,10 @@ class Permanent:
     sick: bool = False  # not controlled continuously since its controller's turn began (302.6)
     face_down: bool = False
     attacking: bool = False
-    blocking: str | None = None
+    blocking: int | None = None  # the id of the attacking creature it blocks
     boost: int = 0  # +N/+N until end of turn
     blocked: bool = False  # an attacker that had blockers declared: blocked until combat ends (509.1h)
+    id: int = 0  # its identity: a new object each time it enters the battlefield (400.7)
 
 
 @dataclass(frozen=True)
@@ -517,6 +523,10 @@ class State:
     def permanent(self, name: str | None) -> Permanent | None:
         return next((u for u in self.board if u.name == name), None)
 
+    def object(self, ident: int | None) -> Permanent | None:
+        """The permanent that is the object ``ident`` (None once it has left the battlefield)."""
+        return None if ident is None else next((u for u in self.board if u.id == ident), None)
+
     def controls(self, player: str) -> list[Permanent]:
         return [u for u in self.board if u.controller == player]
 
@@ -549,6 +559,13 @@ def _set_pool(s: State, player: str, n: int) -> State:
     d = dict(s.pool)
     d[player] = n
     return replace(s, pool=tuple(sorted((p, v) for p, v in d.items() if v)))
+
+
+def _on(target: str | None, ident: int | None, ambiguous: bool) -> str:
+    """" targeting X" for a label; an object whose name another shares is told by its id."""
+    if target is None:
+        return ""
+    return f" targeting {target} (object {ident})" if ambiguous else f" targeting {target}"
 
 
 # -- the model -----------------------------------------------------------------------------
@@ -639,34 +656,53 @@ class Magic(Model):
                     return c, a
         return None
 
-    def target_ok(self, s: State, kind: str | None, target: str | None, self_id: int | None = None) -> bool:
-        """Whether ``target`` is a legal choice for a target of ``kind`` now (115.1, 608.2b)."""
+    def target_ok(self, s: State, kind: str | None, target: str | None, self_id: int | None = None,
+                  target_id: int | None = None) -> bool:
+        """Whether the target (a player by name, an object by its id) is a legal choice for a
+        target of ``kind`` now (115.1); on resolution, an object that changed zones since is a new
+        object, so no longer the target (400.7, 608.2b)."""
         if kind is None:
-            return target is None
-        if target is None:
-            return False
-        u = s.permanent(target)
-        if kind == "spell":
-            return any(o.name == target and o.kind == "spell" and o.id != self_id for o in s.stack)
+            return target is None and target_id is None
+        player = target_id is None and target in s.remaining
         if kind == "player":
-            return target in s.players and target not in s.lost
-        if kind == "creature":
-            return u is not None and self.is_creature(u)
+            return player
+        if kind == "spell":
+            return any(o.id == target_id and o.kind == "spell" and o.id != self_id for o in s.stack)
+        u = s.object(target_id)
         if kind == "permanent":
             return u is not None
-        return (target in s.players and target not in s.lost) or (u is not None and self.is_creature(u))
+        return (kind == "any" and player) or (u is not None and self.is_creature(u))
 
-    def target_choices(self, s: State, kind: str | None) -> list[str | None]:
-        if kind is None:
-            return [None]
-        found: list[str] = []
-        if kind in ("player", "any"):
-            found += [p for p in s.players if p not in s.lost]
+    def target_candidates(self, s: State, kind: str | None, name: str | None) -> list[int]:
+        """The ids of the objects called ``name`` that a target of ``kind`` could mean."""
         if kind in ("creature", "any", "permanent"):
-            found += [u.name for u in s.board if kind == "permanent" or self.is_creature(u)]
+            return [u.id for u in s.board if u.name == name]
         if kind == "spell":
-            found += [o.name for o in s.stack if o.kind == "spell"]
-        return list(dict.fromkeys(found)) or [None]
+            return [o.id for o in s.stack if o.kind == "spell" and o.name == name]
+        return []
+
+    def resolve_target(self, s: State, kind: str | None, target: str | None, given: int | None) -> int | None:
+        """The id of the object a target names: the one given, else the one object by that name
+        (None for a player, and for a name that means no object or more than one)."""
+        if given is not None or target is None or (kind in ("player", "any") and target in s.players):
+            return given
+        found = self.target_candidates(s, kind, target)
+        return found[0] if len(found) == 1 else None
+
+    def target_choices(self, s: State, kind: str | None) -> list[tuple[str | None, int | None, bool]]:
+        """Every target a player could choose: (name, object id or None for a player, whether the
+        name alone is ambiguous)."""
+        if kind is None:
+            return [(None, None, False)]
+        found: list[tuple[str, int | None]] = []
+        if kind in ("player", "any"):
+            found += [(p, None) for p in s.remaining]
+        if kind in ("creature", "any", "permanent"):
+            found += [(u.name, u.id) for u in s.board if kind == "permanent" or self.is_creature(u)]
+        if kind == "spell":
+            found += [(o.name, o.id) for o in s.stack if o.kind == "spell"]
+        names = [n for n, _ in found]
+        return [(n, i, names.count(n) > 1) for n, i in found] or [(None, None, False)]
 
     # -- state-based actions ----------------------------------------------------------------
     def sba(self, s: State) -> list[tuple[str, dict[str, Any]]]:
@@ -726,7 +762,9 @@ class Magic(Model):
             return p["player"] == s.active and s.step in MAIN and not s.stack
 
         def targets(s: State, p: Params) -> bool:
-            return self.target_ok(s, card(p).target, p.get("target"))
+            kind = card(p).target
+            return self.target_ok(s, kind, p.get("target"), None,
+                                  self.resolve_target(s, kind, p.get("target"), p.get("target_id")))
 
         def land_timing(s: State, p: Params) -> bool:
             return s.step in MAIN and not s.stack
@@ -751,7 +789,8 @@ class Magic(Model):
 
         def ability_target(s: State, p: Params) -> bool:
             a = ability(s, p)
-            return a is None or self.target_ok(s, a.target, p.get("target"))
+            return a is None or self.target_ok(s, a.target, p.get("target"), None,
+                                               self.resolve_target(s, a.target, p.get("target"), p.get("target_id")))
 
         def untapped(s: State, p: Params) -> bool:
             a = ability(s, p)
@@ -1097,9 +1136,9 @@ class Magic(Model):
                 card = self.cards.get(name)
                 if card is None or "land" in card.types:
                     continue
-                for target in self.target_choices(s, card.target):
-                    yield {"player": player, "card": name, "target": target,
-                           "on": f" targeting {target}" if target else ""}
+                for target, ident, ambiguous in self.target_choices(s, card.target):
+                    yield {"player": player, "card": name, "target": target, "target_id": ident,
+                           "on": _on(target, ident, ambiguous)}
 
     def _activate_bindings(self, s: State) -> Iterator[dict[str, Any]]:
         seen = set()
@@ -1117,9 +1156,9 @@ class Magic(Model):
                 if a.mana or (player, source, a.name) in seen:
                     continue
                 seen.add((player, source, a.name))
-                for target in self.target_choices(s, a.target):
+                for target, ident, ambiguous in self.target_choices(s, a.target):
                     yield {"player": player, "ability": a.name, "source": source, "target": target,
-                           "on": f" targeting {target}" if target else ""}
+                           "target_id": ident, "on": _on(target, ident, ambiguous)}
 
     def _mana_bindings(self, s: State) -> Iterator[dict[str, Any]]:
         for u in s.board:
@@ -1245,6 +1284,16 @@ class Magic(Model):
         objs = list(objs)
         return [o for p in s.apnap for o in objs if o.controller == p]
 
+    def _new_permanent(self, s: State, card: str, controller: str, name: str | None = None,
+                       **fields: Any) -> tuple[State, Permanent]:
+        """A new object on the battlefield: a fresh id (400.7) and a name no other permanent has."""
+        taken = {u.name for u in s.board}
+        unique, n = name or card, 2
+        while unique in taken:
+            unique, n = f"{name or card} #{n}", n + 1
+        u = Permanent(unique, card, controller, id=s.next_id, **fields)
+        return replace(s, next_id=s.next_id + 1), u
+
     def _new_obj(self, s: State, **fields: Any) -> tuple[State, Obj]:
         obj = Obj(id=s.next_id, **fields)
         return replace(s, next_id=s.next_id + 1), obj
@@ -1311,8 +1360,9 @@ class Magic(Model):
     def _cast(self, s: State, p: Params, t: Trace) -> State:
         card = self.cards[p["card"]]
         s = _without_card(s, p["player"], card.name)
+        tid = self.resolve_target(s, card.target, p.get("target"), p.get("target_id"))
         s, obj = self._new_obj(s, name=card.name, controller=p["player"], kind="spell", card=card.name,
-                               effects=card.effects, target=p.get("target"))
+                               effects=card.effects, target=p.get("target"), target_id=tid)
         s = self._put_on_stack(s, t, obj)
         return self._cost(s, t, p["player"], card.cost, "cast", card.name, obj.id)
 
@@ -1355,8 +1405,9 @@ class Magic(Model):
         source, ability = self.find_ability(s, p)  # type: ignore[misc]
         if ability.tap:
             s = replace(s, board=tuple(replace(u, tapped=True) if u.name == source else u for u in s.board))
+        tid = self.resolve_target(s, ability.target, p.get("target"), p.get("target_id"))
         s, obj = self._new_obj(s, name=ability.name, controller=p["player"], kind="ability", source=source,
-                               effects=ability.effects, target=p.get("target"))
+                               effects=ability.effects, target=p.get("target"), target_id=tid)
         s = self._put_on_stack(s, t, obj)
         return self._cost(s, t, p["player"], ability.cost, "activate", ability.name, obj.id)
 
@@ -1373,11 +1424,7 @@ class Magic(Model):
     def _play_land(self, s: State, p: Params, t: Trace) -> State:
         card = self.cards[p["card"]]
         s = _without_card(s, p["player"], card.name)
-        taken = {u.name for u in s.board}
-        name, n = card.name, 2
-        while name in taken:
-            name, n = f"{card.name} #{n}", n + 1
-        u = Permanent(name, card.name, p["player"])
+        s, u = self._new_permanent(s, card.name, p["player"])
         s = replace(s, board=s.board + (u,), lands_played=s.lands_played + (p["player"],))
         t.note("special-action", s, {"what": f"playing {card.name}"})
         s = self._static_applies(s, t, u)
@@ -1443,11 +1490,12 @@ class Magic(Model):
         return self._due(s, s.active, "step")
 
     def _declare_blockers(self, s: State, p: Params, t: Trace) -> State:
-        blocks = dict(p["blocks"])
+        ids = {u.name: u.id for u in s.board}
+        blocks = {b: ids[a] for b, a in p["blocks"]}
         blocked = set(blocks.values())
         s = replace(s, awaiting=None, board=tuple(
             replace(u, blocking=blocks[u.name]) if u.name in blocks else
-            replace(u, blocked=True) if u.name in blocked else u for u in s.board))
+            replace(u, blocked=True) if u.id in blocked else u for u in s.board))
         return self._due(s, s.active, "step")
 
     def _choose(self, s: State, p: Params, t: Trace) -> State:
@@ -1470,9 +1518,8 @@ class Magic(Model):
     def _decline(self, s: State, p: Params, t: Trace) -> State:
         assert s.resolving is not None and s.payment is not None
         r = s.resolving
-        target = r.item.target
         s = replace(s, payment=None)
-        s = self._counter(s, t, target)
+        s = self._counter(s, t, r.item.target_id)
         s = replace(s, resolving=replace(s.resolving, index=r.index + 1, asked=(), chosen=()))  # type: ignore[arg-type]
         return self._continue(s, t)
 
@@ -1550,7 +1597,7 @@ class Magic(Model):
         attackers = [u for u in s.board if u.attacking]
         dealt: list[tuple[str, str, int]] = []
         for a in attackers:
-            blockers = [u for u in s.board if u.blocking == a.name]
+            blockers = [u for u in s.board if u.blocking == a.id]
             power = self.power(s, a)
             card = self.card_of(a)
             trample = card is not None and card.trample
@@ -1571,7 +1618,7 @@ class Magic(Model):
             for b in blockers:
                 dealt.append((b.name, a.name, self.power(s, b)))
         for b in s.board:
-            if b.blocking is not None and not any(a.name == b.blocking for a in attackers):
+            if b.blocking is not None and not any(a.id == b.blocking for a in attackers):
                 t.note("blocks-nothing", s, {"permanent": b.name})
         for source, to, amount in dealt:
             if to in s.lost:
@@ -1691,18 +1738,14 @@ class Magic(Model):
         top = s.stack[-1]
         s = replace(s, passes=0)
         kind = self._target_kind(top)
-        if kind is not None and not self.target_ok(s, kind, top.target, top.id):
+        if kind is not None and not self.target_ok(s, kind, top.target, top.id, top.target_id):
             t.note("target-illegal", s, {"item": top.name, "target": top.target})
             return self._finish(s, t, top, resolved=False)
         card = self.cards.get(top.card) if top.card and top.kind == "spell" else None
         if card is not None and card.permanent:
-            taken = {u.name for u in s.board}
-            name, n = card.name, 2
-            while name in taken:
-                name, n = f"{card.name} #{n}", n + 1
-            u = Permanent(name, card.name, top.controller, sick=True)
+            s, u = self._new_permanent(s, card.name, top.controller, sick=True)
             s = replace(s, stack=s.stack[:-1], board=s.board + (u,))
-            t.note("permanent-enters", s, {"item": name, "spell": top.name})
+            t.note("permanent-enters", s, {"item": u.name, "spell": top.name})
             s = self._static_applies(s, t, u)
             for tr in self.triggers_of(u, "enters"):
                 s = self._trigger(s, t, "triggers", u.controller, tr, u.name)
@@ -1734,8 +1777,8 @@ class Magic(Model):
         t.note("finish-resolution", s, {"item": obj.name, "resolved": resolved})
         return self._due(s, s.active, "resolved")
 
-    def _counter(self, s: State, t: Trace, target: str | None) -> State:
-        obj = next((o for o in reversed(s.stack) if o.name == target), None)
+    def _counter(self, s: State, t: Trace, target: int | None) -> State:
+        obj = next((o for o in s.stack if o.id == target), None)
         if obj is None:
             return s
         s = replace(s, stack=tuple(o for o in s.stack if o.id != obj.id))
@@ -1771,7 +1814,7 @@ class Magic(Model):
                 if asked:
                     return replace(s, resolving=replace(r, asked=tuple(asked), chosen=()))
             elif kind == "counter-unless-pay":
-                target = next((o for o in s.stack if o.name == item.target and o.id != item.id), None)
+                target = next((o for o in s.stack if o.id == item.target_id and o.id != item.id), None)
                 if target is not None:
                     s = replace(s, payment=Payment(target.controller, e[1], "unless", item.name, item.id))
                     t.note("payment-asked", s, {"player": target.controller, "amount": e[1]})
@@ -1808,10 +1851,14 @@ class Magic(Model):
         if kind == "damage":
             to, amount = e[1], e[2]
             n = item.amount if amount == "that" else int(amount)
-            dest = item.target if to == "target" else item.controller if to == "you" else to
+            if to == "target":  # the targeted object under its name now (turned face up, it is renamed)
+                u = s.object(item.target_id)
+                dest = u.name if u is not None else item.target if item.target_id is None else None
+            else:
+                dest = item.controller if to == "you" else to
             return self._damage(s, t, item.source or item.name, dest, n) if dest else s
         if kind == "counter":
-            return self._counter(s, t, item.target)
+            return self._counter(s, t, item.target_id)
         if kind == "draw":
             for player in self._who(s, item, e[1]):
                 s = self._draw(s, t, player, e[2])
@@ -1822,15 +1869,16 @@ class Magic(Model):
                 t.note("lose-life", s, {"player": player, "n": e[2]})
             return s
         if kind == "destroy":
-            if item.target and s.permanent(item.target):
-                t.note("destroy", s, {"permanent": item.target})
-                return self._to_graveyard(s, t, [item.target])
+            u = s.object(item.target_id)
+            if u is not None:
+                t.note("destroy", s, {"permanent": u.name})
+                return self._to_graveyard(s, t, [u.name])
             return s
         if kind == "tap":
-            if item.target and s.permanent(item.target):
-                s = replace(s, board=tuple(replace(u, tapped=True) if u.name == item.target else u
-                                           for u in s.board))
-                t.note("tap", s, {"permanent": item.target})
+            u = s.object(item.target_id)
+            if u is not None:
+                s = replace(s, board=tuple(replace(x, tapped=True) if x.id == u.id else x for x in s.board))
+                t.note("tap", s, {"permanent": u.name})
             return s
         if kind == "extra-turn":
             t.note("extra-turn", s, {"player": item.controller})
@@ -1840,10 +1888,10 @@ class Magic(Model):
             if (item.controller, card) in s.graveyard:
                 g = list(s.graveyard)
                 g.remove((item.controller, card))
-                s = replace(s, graveyard=tuple(g), board=s.board + (Permanent(card, card, item.controller,
-                                                                              sick=True),))
-                t.note("return-to-battlefield", s, {"card": card})
-                s = self._static_applies(s, t, s.permanent(card))
+                s, u = self._new_permanent(replace(s, graveyard=tuple(g)), card, item.controller, sick=True)
+                s = replace(s, board=s.board + (u,))
+                t.note("return-to-battlefield", s, {"card": card, "name": u.name})
+                s = self._static_applies(s, t, u)
             return s
         if kind == "boost":
             src = item.source

@@ -40,7 +40,8 @@ scenario starts (steps: untap, upkeep, draw, main1, beginning-of-combat, declare
 declare-blockers, combat-damage, end-of-combat, main2, end, cleanup).
 
 Actions (scenario steps): ``cast: {player, card, target}``, ``activate: {player, ability,
-source, target}``, ``mana: {player, source}`` (a mana ability), ``play_land: {player, card}``,
+source, target}`` (a target is a player, a permanent or a spell by name, or an object by its id
+when two spells share a name: such a name is refused as ambiguous), ``mana: {player, source}`` (a mana ability), ``play_land: {player, card}``,
 ``turn_face_up: {player, permanent}``, ``pass: PLAYER``, ``pay: PLAYER`` (the cost being
 paid, or what a resolving spell asks), ``decline: PLAYER`` (not paying what a resolving spell
 asks), ``retract: PLAYER`` (reverse a cast or activation that cannot be paid), ``attack:
@@ -52,6 +53,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from kb.timing.engine import FormatError, Option, Violation
@@ -339,7 +341,7 @@ def setup(data: Mapping[str, Any]) -> tuple[Magic, State]:
             board.append(Permanent(name, card.name, player, _flag(raw.get("tapped"), f"{fw}.tapped"),
                                    _int(raw.get("damage", 0), f"{fw}.damage", 0, 99),
                                    _flag(raw.get("sick"), f"{fw}.sick"), face_down,
-                                   boost=_int(raw.get("boost", 0), f"{fw}.boost", 0, 99)))
+                                   boost=_int(raw.get("boost", 0), f"{fw}.boost", 0, 99), id=len(board) + 1))
         graveyard += [(player, card_name(c, f"{where}.graveyard[{i}]"))
                       for i, c in enumerate(_list(p.get("graveyard"), f"{where}.graveyard"))]
         life.append((player, _int(p.get("life", 20), f"{where}.life", -99, 999)))
@@ -352,7 +354,8 @@ def setup(data: Mapping[str, Any]) -> tuple[Magic, State]:
                   for i, p in enumerate(_list(start.get("lands_played"), "start.lands_played")))
     state = State(players=players, active=players[0], step=step, begun=False, board=tuple(board),
                   hands=tuple(hands), graveyard=tuple(graveyard), life=tuple(life), pool=tuple(sorted(pool)),
-                  lands_played=lands, turn=_int(start.get("turn", 1), "start.turn", 1, 999))
+                  lands_played=lands, turn=_int(start.get("turn", 1), "start.turn", 1, 999),
+                  next_id=len(board) + 1)
     if step == "draw" and model.first_draw_skipped(state):
         raise FormatError("the starting player of a two-player game skips the draw step of the first turn "
                           f"(rule {', '.join(model.cite('skip-first-draw')[:1])}): start at turn 2 or later",
@@ -372,11 +375,13 @@ def obj_json(o: Obj) -> dict[str, Any]:
         out["amount"] = o.amount
     if o.condition:
         out["if"] = o.condition
+    if o.target_id is not None:
+        out["target_id"] = o.target_id
     return out
 
 
 def permanent_json(u: Permanent) -> dict[str, Any]:
-    out: dict[str, Any] = {"name": u.name, "card": u.card, "controller": u.controller}
+    out: dict[str, Any] = {"name": u.name, "card": u.card, "controller": u.controller, "id": u.id}
     for key in ("tapped", "sick", "face_down", "attacking", "blocked"):
         if getattr(u, key):
             out[key] = True
@@ -423,7 +428,20 @@ STATE_KEYS = ("ruleset", "edition", "players", "active", "turn", "step", "phase"
               "due_reason", "passes", "awaiting", "no_attackers", "stack", "waiting", "resolving", "payment", "battlefield",
               "hands", "graveyard", "life", "pool", "lands_played", "drawn", "extra_turns", "lost", "defending", "next_id",
               "cards")
-OBJ_KEYS = ("name", "controller", "kind", "id", "card", "source", "target", "subject", "effects", "amount", "if")
+OBJ_KEYS = ("name", "controller", "kind", "id", "card", "source", "target", "subject", "effects", "amount", "if",
+            "target_id")
+
+
+def _with_target_id(o: Obj, board: list[Permanent], stack: tuple[Obj, ...], where: str) -> Obj:
+    """An object of a pasted state that names its target object gets that object's id; a name
+    two objects share is refused (which one is meant?)."""
+    if o.target is None or o.target_id is not None:
+        return o
+    found = [u.id for u in board if u.name == o.target] + [x.id for x in stack if x.name == o.target and x.id != o.id]
+    if len(found) > 1:
+        raise FormatError(f"{len(found)} objects are named {o.target!r} (ids {', '.join(map(str, found))}): "
+                          "say which one is targeted with target_id", f"{where}.target")
+    return replace(o, target_id=found[0]) if found else o
 
 
 def state_from_json(data: Any, edition: str | None = None) -> tuple[Magic, State, list[Violation]]:
@@ -481,7 +499,8 @@ def state_from_json(data: Any, edition: str | None = None) -> tuple[Magic, State
                    kind, card.name if card else None, _opt_str(raw.get("source"), f"{where}.source"), effects,
                    _opt_str(raw.get("target"), f"{where}.target"),
                    _int(raw.get("amount", 0), f"{where}.amount", 0, 99), player(raw.get("subject"), f"{where}.subject"),
-                   _choice(raw.get("if", ""), ("", "untapped"), f"{where}.if"))
+                   _choice(raw.get("if", ""), ("", "untapped"), f"{where}.if"),
+                   None if raw.get("target_id") is None else _int(raw["target_id"], f"{where}.target_id", 1, 10_000))
 
     stack = tuple(obj(o, f"stack[{i}]") for i, o in enumerate(_list(data.get("stack"), "stack")))
     waiting = tuple(obj(o, f"waiting[{i}]") for i, o in enumerate(_list(data.get("waiting"), "waiting")))
@@ -510,12 +529,22 @@ def state_from_json(data: Any, edition: str | None = None) -> tuple[Magic, State
         if payment.item is not None and not any(o.id == payment.item for o in stack):
             raise FormatError("the item being paid for is not on the stack", "payment.item")
     board: list[Permanent] = []
+    blocking: list[Any] = []
     for i, u in enumerate(_records(data.get("battlefield"), "battlefield",
                                    ("name", "card", "controller", "tapped", "sick", "face_down", "attacking",
-                                    "blocking", "damage", "boost", "blocked"))):
+                                    "blocking", "damage", "boost", "blocked", "id"))):
         name = _str(u.get("name") or u.get("card"), f"battlefield[{i}].name")
         if any(x.name == name for x in board):
             raise FormatError(f"two permanents are named {name!r}", f"battlefield[{i}].name")
+        ident = _int(u.get("id", next_id), f"battlefield[{i}].id", 1, 10_000)
+        if ident in ids:
+            raise FormatError(f"two objects have id {ident}", f"battlefield[{i}].id")
+        ids.add(ident)
+        next_id = max(next_id, ident + 1)
+        blocks = u.get("blocking")
+        if blocks is not None and not isinstance(blocks, int):
+            blocks = _str(blocks, f"battlefield[{i}].blocking")
+        blocking.append(blocks)
         board.append(Permanent(name, card_name(u.get("card") or name, f"battlefield[{i}].card"),
                                player(u.get("controller", players[0]), f"battlefield[{i}].controller", False),  # type: ignore[arg-type]
                                _flag(u.get("tapped"), f"battlefield[{i}].tapped"),
@@ -523,9 +552,20 @@ def state_from_json(data: Any, edition: str | None = None) -> tuple[Magic, State
                                _flag(u.get("sick"), f"battlefield[{i}].sick"),
                                _flag(u.get("face_down"), f"battlefield[{i}].face_down"),
                                _flag(u.get("attacking"), f"battlefield[{i}].attacking"),
-                               _opt_str(u.get("blocking"), f"battlefield[{i}].blocking"),
-                               _int(u.get("boost", 0), f"battlefield[{i}].boost", 0, 99),
-                               _flag(u.get("blocked"), f"battlefield[{i}].blocked")))
+                               None, _int(u.get("boost", 0), f"battlefield[{i}].boost", 0, 99),
+                               _flag(u.get("blocked"), f"battlefield[{i}].blocked"), ident))
+    by_name = {u.name: u.id for u in board}
+    for i, blocks in enumerate(blocking):  # the attacker it blocks: by id (it may have left since), or by its name
+        if blocks is None:
+            continue
+        attacker = blocks if isinstance(blocks, int) else by_name.get(blocks)
+        if attacker is None:
+            raise FormatError(f"it blocks {blocks!r}, which is not a permanent here", f"battlefield[{i}].blocking")
+        board[i] = replace(board[i], blocking=attacker)
+    stack = tuple(_with_target_id(o, board, stack, f"stack[{i}]") for i, o in enumerate(stack))
+    waiting = tuple(_with_target_id(o, board, stack, f"waiting[{i}]") for i, o in enumerate(waiting))
+    if resolving is not None:
+        resolving = replace(resolving, item=next(o for o in stack if o.id == resolving.item.id))
     hands_raw = _map(data.get("hands"), "hands")
     for p in hands_raw:
         player(p, "hands")
@@ -578,6 +618,18 @@ def _player_of(payload: Any, kind: str) -> str:
     return _str(payload if not isinstance(payload, dict) else payload.get("player"), kind)
 
 
+def _target(value: Any, state: State, field: str) -> tuple[str | None, int | None, str]:
+    """A target as a scenario writes it: a name (a player, a permanent, a spell), or the id of
+    an object (a spell on the stack or a permanent) when two share a name."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        named = [o.name for o in state.stack if o.id == value] + [u.name for u in state.board if u.id == value]
+        if not named:
+            raise FormatError(f"no spell on the stack or permanent has id {value}", field)
+        return named[0], value, f" targeting {named[0]} (object {value})"
+    name = _opt_str(value, field)
+    return name, None, f" targeting {name}" if name else ""
+
+
 def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, Any]]]:
     """The decision a scenario step names, as (transition, params)."""
     if kind == "pass":
@@ -592,16 +644,16 @@ def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, A
     data = _map(payload, kind)
     if kind == "cast":
         _only(data, ("player", "card", "target"), "cast")
-        target = _opt_str(data.get("target"), "cast.target")
+        target, ident, on = _target(data.get("target"), state, "cast.target")
         return [("cast", {"player": _str(data.get("player"), "cast.player"), "card": _str(data.get("card"), "cast.card"),
-                          "target": target, "on": f" targeting {target}" if target else ""})]
+                          "target": target, "target_id": ident, "on": on})]
     if kind == "activate":
         _only(data, ("player", "ability", "source", "target"), "activate")
-        target = _opt_str(data.get("target"), "activate.target")
+        target, ident, on = _target(data.get("target"), state, "activate.target")
         return [("activate", {"player": _str(data.get("player"), "activate.player"),
                               "ability": _str(data.get("ability"), "activate.ability"),
                               "source": _opt_str(data.get("source"), "activate.source"), "target": target,
-                              "on": f" targeting {target}" if target else ""})]
+                              "target_id": ident, "on": on})]
     if kind == "mana":
         _only(data, ("player", "source"), "mana")
         return [("activate-mana", {k: _str(data.get(k), f"mana.{k}") for k in ("player", "source")})]
@@ -642,6 +694,17 @@ def check_references(model: Magic, state: State, kind: str, params: Mapping[str,
     for name in list(params.get("attackers", ())) + [x for pair in params.get("blocks", ()) for x in pair]:
         if state.permanent(name) is None:
             raise FormatError(f"no permanent named {name!r}", kind)
+    if params.get("target") is not None and params.get("target_id") is None:
+        if kind == "cast":
+            target_kind = model.cards[params["card"]].target
+        else:
+            found = model.find_ability(state, params)
+            target_kind = found[1].target if found else None
+        ids = model.target_candidates(state, target_kind, params["target"])
+        if len(ids) > 1:
+            what = "spells on the stack" if target_kind == "spell" else "objects"
+            raise FormatError(f"{len(ids)} {what} are named {params['target']!r} (ids {', '.join(map(str, ids))}): "
+                              "say which one with its id (target: ID)", f"{kind}.target")
 
 
 def option_action(option: Option) -> dict[str, Any]:
@@ -650,10 +713,13 @@ def option_action(option: Option) -> dict[str, Any]:
     name = option.transition.name
     if name in ("pass", "pay", "pay-unless", "retract", "decline-payment"):
         return {{"pay-unless": "pay", "decline-payment": "decline"}.get(name, name): p["player"]}
+    by_id = "(object " in p.get("on", "")  # a name two objects share: the scenario names the id
     if name == "cast":
-        return {"cast": {k: p[k] for k in ("player", "card", "target") if p.get(k) is not None}}
+        out = {k: p[k] for k in ("player", "card", "target") if p.get(k) is not None}
+        return {"cast": {**out, "target": p["target_id"]} if by_id else out}
     if name == "activate":
-        return {"activate": {k: p[k] for k in ("player", "ability", "source", "target") if p.get(k) is not None}}
+        out = {k: p[k] for k in ("player", "ability", "source", "target") if p.get(k) is not None}
+        return {"activate": {**out, "target": p["target_id"]} if by_id else out}
     if name == "activate-mana":
         return {"mana": {"player": p["player"], "source": p["source"]}}
     if name == "play-land":
