@@ -398,6 +398,7 @@ def cv_grid() -> dict[str, Ranking]:
     setting(0.0, 0.0, 0.5, 1.0)
     setting(0.0, 0.0, 0.5, 2.0)
     setting(0.6, 0.0, 0.5, 1.0)
+    setting(0.6, 0.0, 0.5, 1.5)
     setting(0.6, 0.0, 0.5, 2.0)
     for power in (1.0, 1.5, 2.0):
         setting(0.6, 0.2, 0.5, power)
@@ -435,26 +436,32 @@ def cross_validate(questions: list[DevQuestion], graphs: dict[tuple[str, str], R
         asked = [q for q in relevance if (q.ruleset, q.edition) in searchers]
         mrr86[name] = statistics.fmean(scores(_ranked(searchers[(q.ruleset, q.edition)], q.query),
                                               q.answers)[0] for q in asked) if asked else 0.0
-    eligible = [n for n in grid if mrr86[n] >= mrr86["none"] - GUARD_86]
+    # Eligible: keeps the 86-question set, and does what issue #18 asks of the ranking (the
+    # question's rare concepts found together outrank many common words: idf power above 1).
+    eligible = [n for n in grid if mrr86[n] >= mrr86["none"] - GUARD_86 and grid[n].idf_power > 1.0]
     fold_of = {}
     for kind in {q.kind for q in questions}:
         members = [i for i, q in enumerate(questions) if q.kind == kind]
         for j, i in enumerate(members):
             fold_of[i] = j % folds
     print(f"\n## Cross-validation ({folds} folds over {len(questions)} questions; MRR@10; "
-          f"{len(eligible)} of {len(grid)} settings keep the 86-question set within {GUARD_86})\n")
-    print("| fold | chosen on training | train MRR | test MRR | test MRR, real only |\n|---|---|---|---|---|")
+          f"{len(eligible)} of {len(grid)} settings keep the 86-question set within {GUARD_86} "
+          f"and count rare concepts more)\n")
+    print("| fold | chosen on training | train MRR | test MRR | test MRR, real only | "
+          "chosen without the constraints (test MRR) |\n|---|---|---|---|---|---|")
     tests, tests_real = [], []
     for f in range(folds):
         train = [i for i in fold_of if fold_of[i] != f]
         test = [i for i in fold_of if fold_of[i] == f]
         best = max(eligible, key=lambda n: statistics.fmean(rr[n][i] for i in train))
+        free = max(grid, key=lambda n: statistics.fmean(rr[n][i] for i in train))
         real = [i for i in test if questions[i].kind == "real"]
         t = statistics.fmean(rr[best][i] for i in test)
         tests.append(t)
         tests_real.extend(rr[best][i] for i in real)
         print(f"| {f + 1} | {best} | {statistics.fmean(rr[best][i] for i in train):.3f} | {t:.3f} | "
-              f"{statistics.fmean(rr[best][i] for i in real) if real else float('nan'):.3f} |")
+              f"{statistics.fmean(rr[best][i] for i in real) if real else float('nan'):.3f} | "
+              f"{free} ({statistics.fmean(rr[free][i] for i in test):.3f}) |")
     print(f"\nheld-out MRR {statistics.fmean(tests):.3f} (all), "
           f"{statistics.fmean(tests_real) if tests_real else float('nan'):.3f} (real questions, "
           f"each scored by the setting its fold's training chose); every setting on all questions:\n")
@@ -504,7 +511,13 @@ def main(argv: list[str] | None = None) -> int:
                     "misses in its first 3, with what ranked first and why (with --judges)")
     ap.add_argument("--judges", action="store_true",
                     help="only the judges' questions of ../shared/questions (no speed)")
+    ap.add_argument("--without-players-words", action="store_true", help="index no rule "
+                    "statements in players' words (kb/search/vocabulary/*-rules.yaml): what the "
+                    "rest of the ranking earns")
     args = ap.parse_args(argv)
+    if args.without_players_words:
+        import kb.search.understand
+        kb.search.understand.rule_phrasings = lambda ruleset, edition: {}  # read by schema.documents
     if not (SHARED / "corpora").is_dir():
         print(f"needs the real rule documents in {SHARED / 'corpora'}", file=sys.stderr)
         return 2
@@ -607,6 +620,19 @@ def main(argv: list[str] | None = None) -> int:
         for name, values in timings.items():
             med = statistics.median(values)
             print(f"| {name} | {med * 1000:.3f} | {percentile(values, 99) * 1000:.3f} | {med / fts_median:.1f}× |")
+        quiz = [q.query for q in dev if (q.ruleset, q.edition) == speed_key]
+        if quiz:
+            # The judges' questions are long (a quiz question is a paragraph): the latency
+            # goal is on them too.
+            rounds = max(1, args.rounds // 4)
+            long_timings = {"rulekb": latencies(e["rulekb"].search, quiz, rounds),
+                            "FTS5 (OR)": latencies(e["FTS5"].search, quiz, rounds)}
+            print(f"\nThe judges' questions of {speed_key[0]} {speed_key[1]} ({len(quiz)} × {rounds} rounds):\n")
+            print("| engine | median ms | p99 ms | median vs FTS5 |\n|---|---|---|---|")
+            long_fts = statistics.median(long_timings["FTS5 (OR)"])
+            for name, values in long_timings.items():
+                med = statistics.median(values)
+                print(f"| {name} | {med * 1000:.3f} | {percentile(values, 99) * 1000:.3f} | {med / long_fts:.1f}× |")
         # Cold: a freshly loaded build. Opening reads the stored numbers and field lengths;
         # each word's scores are computed from its postings the first time a query uses it.
         cold = Rulekb(rg, tmp / "cold")

@@ -70,7 +70,7 @@ class Ranking:
     idf_power: float = 1.5         # … as idf ** idf_power: above 1, the question's rare concepts
                                    # found together outweigh many of its common words
     quote_weight: float = 0.5      # a quoted card text's words (0: the quotation is a phrase)
-    from_parent: float = 0.2       # a rule gains this share of its parent's score
+    from_parent: float = 0.0       # a rule gains this share of its parent's score (CV: none)
     from_children: float = 0.6     # a rule gains this share of its best child's score
 
 
