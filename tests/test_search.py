@@ -565,11 +565,25 @@ def test_rule_phrasings_name_real_rules_and_say_why() -> None:
     assert rule_phrasings("../riftbound", "1.4") == {}
 
 
+def test_a_rule_phrasing_without_its_reason_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    import kb.search.understand as understand
+    monkeypatch.setattr(understand, "_read", lambda name: {
+        "editions": ["1"], "rules": [{"rule": "101.1", "says": ["no one can respond"]}]})
+    understand.rule_phrasings.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="entry 1 needs rule, says and why"):
+            understand.rule_phrasings("tiny", "1")
+    finally:
+        understand.rule_phrasings.cache_clear()
+
+
 @requires_shared
-def test_rule_phrasings_are_of_rules_the_edition_has() -> None:
+@pytest.mark.parametrize("ruleset, edition", [("riftbound", "1.4"), ("mtg", "2026-01-16")])
+def test_rule_phrasings_are_of_rules_the_edition_has(ruleset: str, edition: str) -> None:
     from kb.search.understand import rule_phrasings
-    rules = corpus_graph("riftbound", "1.4").edition.rules
-    assert [n for n in rule_phrasings("riftbound", "1.4") if n not in rules] == []
+    rules = corpus_graph(ruleset, edition).edition.rules
+    says = rule_phrasings(ruleset, edition)
+    assert says and [n for n in says if n not in rules] == []
 
 
 @requires_shared
