@@ -15,8 +15,9 @@ its decorations, it starts with an id:
 Everything else continues the entry above: hard-wrapped lines, indented continuation
 lines, text after a ``Page N`` marker (a rule split by a page break). Which heading level
 means what is read from the document: where top-level ids are headings at two levels the
-outer is a chapter and the inner a section (edition 1.4); at one level the text decides
-(:func:`kb.read.riftbound_entries.looks_like_title`), as for exports without heading markup.
+outer is a chapter and the inner a section (edition 1.4); ``##`` alone is a chapter; at any
+other single level the text decides (:func:`kb.read.riftbound_entries.looks_like_title`), as
+for exports without heading markup.
 A heading whose number is also printed as a rule is a stale heading: the rule wins. The
 entries then go through :class:`kb.read.riftbound_entries.Entries`, the repairs every
 Riftbound export shares.
@@ -150,8 +151,10 @@ def _is_top(raw_id: str) -> bool:
 
 def _heading_kinds(lines: list[_Line]) -> dict[int, RuleKind | None]:
     """What each heading depth means for top-level ids: with two depths or more, the
-    outermost holds chapters and the others sections; with one, the text decides (None)."""
+    outermost holds chapters and the others sections; ``##`` alone holds chapters (the
+    Markdown outline's first level under the title); any other single depth leaves it to
+    the text (None), as a conversion that heads everything with ``####`` needs."""
     depths = sorted({ln.hashes for ln in lines if ln.hashes and ln.top})
-    if len(depths) < 2:
-        return {d: None for d in depths}
+    if len(depths) == 1:
+        return {depths[0]: "chapter" if depths[0] == 2 else None}
     return {d: ("chapter" if d == depths[0] else "section") for d in depths}
