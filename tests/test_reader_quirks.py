@@ -389,7 +389,10 @@ def test_formerly_refused_release_builds(release: str) -> None:
 
 def _fold_quotes(text: str) -> str:
     """The PDF text prints curly quotes where the Markdown conversion has straight ones: the
-    publisher's characters against the converter's, not a reading difference."""
+    publisher's characters against the converter's, not a reading difference (117 of the
+    1,794 rules differ by them alone: 347 curly quotes in the PDF text, none in the Markdown).
+    The other residual difference, a bullet the conversion moved before the id (``- **053.1.**``
+    where the PDF prints ``053.1. • Units…``), the Markdown reader puts back."""
     return " ".join(text.translate(str.maketrans("‘’“”", "''\"\"")).split())
 
 
@@ -405,6 +408,8 @@ def test_both_layouts_of_riftbound_1_2_give_the_same_rules_and_texts() -> None:
 
     a, b = rules(pdf), rules(md)
     assert len(a) == len(b) == 1794
+    unfolded = {r.number: (r.title, r.text, r.examples) for r in md.rules}
+    assert sum((r.title, r.text, r.examples) != unfolded[r.number] for r in pdf.rules) == 117
     assert set(a) == set(b)
     assert [n for n in a if a[n] != b[n]] == []
     # the same repairs, reported by both
