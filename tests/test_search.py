@@ -594,3 +594,4 @@ def test_respond_to_a_unit_finds_337_2(real_kb: KnowledgeBase) -> None:
     assert "337.2" in top(data, 10), top(data, 10)
     hit = next(r for r in data["results"] if r["number"] == "337.2")
     assert "respond" in hit["matched"]
+    assert "in players' words: no one can respond to a unit or gear being played" in hit["matched"]

@@ -15,7 +15,8 @@ ranking needs, so ``web/static/offline-search.js`` answers as the server does:
 * ``words``/``counts``/``known``: the speller's vocabulary and the stems rules use;
 * ``terms``: defined terms and keywords, their defining rules and a short definition;
 * ``ranking``: the ranking's parameters (``kb.search.searcher.Ranking``);
-* ``vocabulary``: the ruleset's judges' vocabulary, compiled (``kb.search.understand``).
+* ``vocabulary``: the ruleset's judges' vocabulary, compiled (``kb.search.understand``);
+* ``players``: rule number → what the rule says in players' words (shown as a reason).
 
 The file is a script (``index_script``) that hands the JSON to the page, because browsers do
 not let a page opened from ``file://`` fetch another file.
@@ -31,7 +32,7 @@ from typing import Any
 from kb.graph import RuleGraph
 from kb.search import EditionSearcher
 from kb.search.schema import WORD, analyse, defined_terms
-from kb.search.understand import vocabulary_data
+from kb.search.understand import rule_phrasings, vocabulary_data
 
 INDEX_FORMAT = 3  # 2: the judges' vocabulary; 3: roll-up, quoted card text, idf power in the ranking
 SCORE_DIGITS = 6
@@ -107,6 +108,7 @@ def build_search_index(rg: RuleGraph, searcher: EditionSearcher,
         "known": sorted(speller.known_stems),
         "terms": terms,
         "vocabulary": vocabulary_data(ed.ruleset),
+        "players": {n: list(says) for n, says in rule_phrasings(ed.ruleset, ed.name).items() if n in ed.rules},
     }
 
 

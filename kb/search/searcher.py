@@ -38,7 +38,7 @@ from kb.search.query import Atom, Clause, ParsedQuery, SearchError
 from kb.search.schema import WORD, analyse, stem
 from kb.search.scoring import Impacts, Scores, near, union
 from kb.search.spelling import Speller
-from kb.search.understand import understand
+from kb.search.understand import rule_phrasings, understand
 from kb.search.understand import vocabulary as ruleset_vocabulary
 
 MAX_LIMIT = limits.SEARCH_LIMIT.value
@@ -109,6 +109,7 @@ class EditionSearcher:
         self._terms = {" ".join(WORD.findall(key)): key for key in rg.edition.terms}
         self._term_kind = {key: t.kind for key, t in rg.edition.terms.items()}
         self.vocabulary = ruleset_vocabulary(rg.edition.ruleset)
+        self._players = rule_phrasings(rg.edition.ruleset, rg.edition.name)
 
     def close(self) -> None:
         self.impacts.close()
@@ -450,10 +451,15 @@ class EditionSearcher:
         text = parts[0] if parts else ""
         if marks is not None and len(parts) > 1 and not count_matches(text, marks):
             text = max(parts, key=lambda p: count_matches(p, marks))
+        matched = list(matched or [])
+        if marks is not None:
+            # The rule's statement in players' words, when the question's words are in it.
+            matched.extend(f"in players' words: {p}" for p in self._players.get(number, ())
+                           if count_matches(p, marks))
         return {"number": number, "title": rule.label,
                 "excerpt": excerpt(text, marks or (lambda w: False)),
                 "score": round(score, 4), "breadcrumbs": self.breadcrumbs(number),
-                "kind": rule.kind, "match": how, "matched": matched or []}
+                "kind": rule.kind, "match": how, "matched": matched}
 
 
 def _power(x: float, p: float) -> float:

@@ -1061,11 +1061,17 @@
       var bestCount = -1;
       parts.forEach(function (p) { var c = countMatches(p, marks); if (c > bestCount) { bestCount = c; text = p; } });
     }
-    var m = marks || function () { return false; };
+    var m = marks || function () { return false; }, why = (matched || []).slice();
+    if (marks) {  // the rule's statement in players' words, when the question's words are in it
+      var players = this.data.players || {};
+      (has(players, number) ? players[number] : []).forEach(function (p) {
+        if (countMatches(p, marks)) why.push("in players' words: " + p);
+      });
+    }
     return {number: number, title: this.data.labels[d], excerpt: excerpt(text, m),
             excerpt_parts: excerptParts(text, m), score: Math.round(score * 10000) / 10000,
             breadcrumbs: this.breadcrumbs(number), kind: KINDS[this.data.kinds[d]] || "rule",
-            match: how, matched: matched || [], page: this.data.pages[d]};
+            match: how, matched: why, page: this.data.pages[d]};
   };
 
   /* KnowledgeBase.search: read the query, pick the edition, answer. ``editions`` maps
