@@ -172,6 +172,7 @@ CITATIONS: dict[str, Rules] = {
     "check.attackers": ("508.1a", "302.6"),
     "check.blockers": ("509.1a",),
     "check.declarer": ("508.1", "509.1"),
+    "check.split-second": ("702.61a", "702.61b"),
     # -- invariants -------------------------------------------------------------------------------
     "invariant.one-priority": ("117.3",),
     "invariant.no-priority-resolving": ("117.2e",),
@@ -231,7 +232,7 @@ NUMBERS_2010: dict[str, str | None] = {
     "608.2c": "608.2c", "608.2n": "608.2k", "608.3": "608.3", "608.3a": "608.3",
     "611.2a": "611.2a", "611.3a": "611.3a", "611.3c": "611.3c", "701.5a": "701.4a", "701.6a": "701.5a", "701.8a": "701.6a",
     "701.9a": "701.7a", "701.21a": "701.13a", "701.26a": "701.16a", "701.24a": "701.15a",
-    "702.37e": "702.34d", "703.4": "703.4", "703.4p": "703.4n",
+    "702.37e": "702.34d", "702.61a": "702.58a", "702.61b": "702.58b", "703.4": "703.4", "703.4p": "703.4n",
     "704.3": "704.3", "704.5a": "704.5a", "704.5f": "704.5f", "704.5g": "704.5g", "704.5j": "704.5k",
     "708.7": "707.7", "708.8": "707.8", "732.1": "715.1", "732.2": "715.2",
 }
@@ -376,6 +377,7 @@ class Card:
     colors: frozenset[str] = frozenset()
     static: Static | None = None
     trample: bool = False
+    split_second: bool = False
 
     @property
     def permanent(self) -> bool:
@@ -876,8 +878,14 @@ class Magic(Model):
         def one_land(s: State, p: Params) -> bool:
             return p["player"] not in s.lands_played
 
+        def no_split_second(s: State, p: Params) -> bool:
+            return not any(o.kind == "spell" and o.card in self.cards and self.cards[o.card].split_second
+                           for o in s.stack)
+
         return [
             mk("has-priority", "only the player with priority may do this", lambda s, p: s.priority == p["player"]),
+            mk("split-second", "a spell with split second is on the stack: no spells, no abilities but mana "
+               "abilities (special actions are still allowed)", no_split_second),
             mk("in-hand", "the card is not in that player's hand", in_hand),
             mk("not-a-land", "a land is played, not cast", lambda s, p: "land" not in card(p).types),
             mk("sorcery-timing", "a noninstant spell only in your main phase with an empty stack", sorcery_timing),
@@ -926,10 +934,10 @@ class Magic(Model):
         return [
             # decisions with priority
             T("cast", "decision", "cast a spell", "{player} casts {card}{on}",
-              ("has-priority", "in-hand", "not-a-land", "sorcery-timing", "targets"),
+              ("has-priority", "split-second", "in-hand", "not-a-land", "sorcery-timing", "targets"),
               self._cast_bindings, self._cast),
             T("activate", "decision", "activate an ability", "{player} activates {ability}{on}",
-              ("has-priority", "ability-source", "ability-timing", "ability-condition", "ability-target",
+              ("has-priority", "split-second", "ability-source", "ability-timing", "ability-condition", "ability-target",
                "untapped", "summoning-sickness"), self._activate_bindings, self._activate),
             T("activate-mana", "decision", "activate a mana ability", "{player} activates {source}'s mana ability",
               ("mana-source", "mana-sick", "mana-timing"), self._mana_bindings, self._activate_mana),

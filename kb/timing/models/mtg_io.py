@@ -13,7 +13,7 @@ omitted: free), a land has its basic mana ability unless ``mana: 0``::
       triggers: [{on: dealt-damage, name: Jackal Pup's ability, effects: [{damage: {to: you, amount: that}}]}]
     Llanowar Elves: {type: creature, power: 1, toughness: 1, abilities: [{name: "{T}: Add {G}", tap: true, mana: 1}]}
 
-``type`` is one type or a list (``[artifact, creature]``); ``keywords``: flash, haste, trample;
+``type`` is one type or a list (``[artifact, creature]``); ``keywords``: flash, haste, trample, split-second;
 ``legendary: true``; ``morph: N`` (its morph cost); ``color``: one colour or a list (white,
 blue, black, red, green; omitted: colourless); ``static: {boost: N, type: creature, color: C,
 whose: your|each, name}``: a static ability, "[C] creatures you control get +N/+N", in force
@@ -67,7 +67,7 @@ from kb.timing.models.mtg import (CARD_TYPES, COLORS, EDITIONS, STEP_NAMES, STEP
 
 INSTRUCTIONS = ("damage", "counter", "counter-unless-pay", "draw", "lose-life", "discard", "sacrifice",
                 "destroy", "tap", "extra-turn", "return", "boost", "shuffle-graveyard")
-KEYWORDS = ("flash", "haste", "trample")
+KEYWORDS = ("flash", "haste", "trample", "split-second")
 WHO = ("you", "each", "that-player", "target")
 EXPECT_KEYS = ("priority", "step", "phase", "active", "turn", "stack", "waiting", "resolving", "payment",
                "life", "graveyard", "battlefield", "tapped", "hand", "pool", "drawn", "lands_played",
@@ -236,7 +236,7 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
             parse_effects(raw.get("effects"), f"{where}.effects"),
             _choice(raw.get("target"), (None,) + TARGETS, f"{where}.target"), tuple(triggers), tuple(abilities),
             None if morph is None else _int(morph, f"{where}.morph", 0, 20), "haste" in keywords, colors, static,
-            "trample" in keywords)
+            "trample" in keywords, "split-second" in keywords)
         if static is not None and not cards[name].permanent:
             raise FormatError("only a permanent's static ability is modelled (it applies while on the battlefield)",
                               f"{where}.static")
@@ -260,7 +260,8 @@ def card_json(card: Card) -> dict[str, Any]:
         out["color"] = colors[0] if len(colors) == 1 else colors
     if card.legendary:
         out["legendary"] = True
-    keywords = [k for k, on in (("flash", card.flash), ("haste", card.haste), ("trample", card.trample)) if on]
+    keywords = [k for k, on in (("flash", card.flash), ("haste", card.haste), ("trample", card.trample),
+                                         ("split-second", card.split_second)) if on]
     if keywords:
         out["keywords"] = keywords
     if card.target:
