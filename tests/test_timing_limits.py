@@ -381,3 +381,15 @@ def test_a_runs_pool_is_encoded_once_to_be_counted(excerpt_kb: KnowledgeBase,
     monkeypatch.setattr(budget_module, "json_size", counting)
     out = excerpt_kb.timing_run(abuse.rounds(3))
     assert len(out["frames"]) > 5 and len(pools) == 1
+
+
+def test_every_part_of_an_answer_is_counted(excerpt_kb: KnowledgeBase, monkeypatch: pytest.MonkeyPatch) -> None:
+    places: list[str | None] = []
+    real = AnswerBudget.add
+    monkeypatch.setattr(AnswerBudget, "add", lambda self, value, where=None: places.append(where)
+                        or real(self, value, where))
+    excerpt_kb.timing_next(EXAMPLE_STATE)
+    assert {"options", "the state reached"} <= set(places)
+    places.clear()
+    excerpt_kb.timing_run(abuse.rounds(1))
+    assert {"before the first step", "step 1", "the final state"} <= set(places)

@@ -110,7 +110,8 @@ def run_json(result: RunResult, explainer: Explainer, budget: AnswerBudget | Non
                           **({"forbidden_by": e.forbidden_by} if e.forbidden_by else {})}
                          for e in result.expectations],
         "error": result.error,
-        "state": result.spec.state_json(result.model, result.final) if result.final is not None else None,
+        "state": (budget.add(result.spec.state_json(result.model, result.final), "the final state")
+                  if result.final is not None else None),
     }
 
 
@@ -187,8 +188,8 @@ def _timing_next(kb: KnowledgeBase, state: Any, ruleset: str | None, edition: st
     if outcome.end is not None:
         end = {"reason": outcome.end[0], "rules": list(outcome.end[1]),
                "quotes": [explainer.quote(r) for r in outcome.end[1]]}
-    return {"ok": True, "ruleset": spec.ruleset, "edition": edition,
-            "steps": frames, "decision": decision, "end": end, "state": spec.state_json(model, outcome.state)}
+    return {"ok": True, "ruleset": spec.ruleset, "edition": edition, "steps": frames, "decision": decision,
+            "end": end, "state": budget.add(spec.state_json(model, outcome.state), "the state reached")}
 
 
 def timing_check(kb: KnowledgeBase, ruleset: str | None = None, edition: str | None = None) -> dict[str, Any]:
