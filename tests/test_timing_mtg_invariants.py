@@ -120,7 +120,8 @@ def violations(model: Magic, node: TraceNode) -> Iterator[str]:
 
 
 @pytest.mark.parametrize("players,step,depth,low", CASES,
-                         ids=[f"{p}-players-{s}-depth-{d}" + {False: "", True: "-players-leave", "identity": "-identity"}[low]
+                         ids=[f"{p}-players-{s}-depth-{d}"
+                              + {False: "", True: "-players-leave", "identity": "-identity"}[low]
                               for p, s, d, low in CASES])
 def test_invariants_hold_in_every_decision_sequence(players: int, step: str, depth: int, low: bool | str,
                                                     capsys: Any) -> None:

@@ -201,7 +201,8 @@ CITATIONS: dict[str, Rules] = {
 # checked by hand against both texts. ``None``: the rule has no counterpart in 2010.
 NUMBERS_2010: dict[str, str | None] = {
     "101.4": "101.4", "103.8a": "103.7a", "104.3b": "104.3b", "104.2a": "104.2a", "104.4a": "104.4a",
-    "800.4": "800.4", "800.4a": "800.4a", "800.4d": "800.4c", "800.4e": "800.4d", "800.4j": "800.4g", "800.4k": None, "105.2": "105.2", "106.4": "106.4", "113.6": "112.6", "115.1": "114.1",
+    "800.4": "800.4", "800.4a": "800.4a", "800.4d": "800.4c", "800.4e": "800.4d", "800.4j": "800.4g", "800.4k": None,
+    "105.2": "105.2", "106.4": "106.4", "113.6": "112.6", "115.1": "114.1",
     "116.1": "115.1", "116.2a": "115.2a", "116.2b": "115.2b", "116.3": "115.3",
     "117.1": "116.1", "117.1a": "116.1a", "117.1b": "116.1b", "117.1c": "116.1c", "117.1d": "116.1d",
     "117.2": "116.2", "117.2a": "116.2a", "117.2b": "116.2b", "117.2c": "116.2c", "117.2d": "116.2d",
@@ -219,7 +220,8 @@ NUMBERS_2010: dict[str, str | None] = {
     "505.6": "505.5", "505.6a": "505.5a", "505.6b": "505.5b", "506.1": "506.1", "506.2": "506.2",
     "507.2": "507.3", "508.1": "508.1", "508.1a": "508.1a", "508.1f": "508.1f", "508.2": "508.3",
     "508.8": "508.6", "509.1": "509.1", "509.1a": "509.1a", "509.1g": "509.1g", "509.1h": "509.1h",
-    "509.2": "509.5", "506.4": "506.4", "510.1d": "510.1d", "702.19b": "702.17b", "702.19d": "702.17c", "510.1": "510.1", "510.1a": "510.1a", "510.1b": "510.1b", "510.1c": "510.1c",
+    "509.2": "509.5", "506.4": "506.4", "510.1d": "510.1d", "702.19b": "702.17b", "702.19d": "702.17c",
+    "510.1": "510.1", "510.1a": "510.1a", "510.1b": "510.1b", "510.1c": "510.1c",
     "510.2": "510.2", "510.3": "510.4", "511.1": "511.2", "511.3": "511.3", "513.1": "513.2",
     "514.1": "514.1", "514.2": "514.2", "514.3": "514.3", "514.3a": "514.3a",
     "601.2": "601.2", "601.2a": "601.2a", "601.2c": "601.2c", "601.2f": "601.2e", "601.2g": "601.2f",
@@ -564,7 +566,7 @@ def _set_pool(s: State, player: str, n: int) -> State:
 
 
 def _on(target: str | None, ident: int | None, ambiguous: bool) -> str:
-    """" targeting X" for a label; an object whose name another shares is told by its id."""
+    """The " targeting X" of a label; an object whose name another shares is told by its id."""
     if target is None:
         return ""
     return f" targeting {target} (object {ident})" if ambiguous else f" targeting {target}"
@@ -937,8 +939,8 @@ class Magic(Model):
               ("has-priority", "split-second", "in-hand", "not-a-land", "sorcery-timing", "targets"),
               self._cast_bindings, self._cast),
             T("activate", "decision", "activate an ability", "{player} activates {ability}{on}",
-              ("has-priority", "split-second", "ability-source", "ability-timing", "ability-condition", "ability-target",
-               "untapped", "summoning-sickness"), self._activate_bindings, self._activate),
+              ("has-priority", "split-second", "ability-source", "ability-timing", "ability-condition",
+               "ability-target", "untapped", "summoning-sickness"), self._activate_bindings, self._activate),
             T("activate-mana", "decision", "activate a mana ability", "{player} activates {source}'s mana ability",
               ("mana-source", "mana-sick", "mana-timing"), self._mana_bindings, self._activate_mana),
             T("play-land", "decision", "play a land (special action)", "{player} plays {card}",

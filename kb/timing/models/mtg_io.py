@@ -32,6 +32,10 @@ Instructions: ``{damage: {to: target|you|PLAYER, amount: N|that}}``, ``{counter:
 graveyard to the battlefield), ``{boost: N}`` (the source gets +N/+N until end of turn),
 ``{shuffle-graveyard: true}``.
 
+Every object has an id (in a state's JSON: ``id`` of a permanent, a spell, an ability):
+targets (``target_id``) and blocks (``blocking``: the attacker's id) follow it, a permanent
+turned face up keeps it, and one that enters the battlefield gets a new one.
+
 Players are names in turn order (the first is the active player), or ``{name, hand: [cards],
 battlefield: [card or {card, name, tapped, sick, face_down, damage, boost}], graveyard: [cards],
 life: N, pool: N}`` (a hand not listed is unknown: any card of the pool may be cast from it).
@@ -41,8 +45,8 @@ declare-blockers, combat-damage, end-of-combat, main2, end, cleanup).
 
 Actions (scenario steps): ``cast: {player, card, target}``, ``activate: {player, ability,
 source, target}`` (a target is a player, a permanent or a spell by name, or an object by its id
-when two spells share a name: such a name is refused as ambiguous), ``mana: {player, source}`` (a mana ability), ``play_land: {player, card}``,
-``turn_face_up: {player, permanent}``, ``pass: PLAYER``, ``pay: PLAYER`` (the cost being
+when two spells share a name: such a name is refused as ambiguous), ``mana: {player, source}``
+(a mana ability), ``play_land: {player, card}``, ``turn_face_up: {player, permanent}``, ``pass: PLAYER``, ``pay: PLAYER`` (the cost being
 paid, or what a resolving spell asks), ``decline: PLAYER`` (not paying what a resolving spell
 asks), ``retract: PLAYER`` (reverse a cast or activation that cannot be paid), ``attack:
 {player, with: [creatures]}``, ``block: {player, blocks: {blocker: attacker}}``, ``choose:
@@ -427,8 +431,8 @@ def state_json(model: Magic, s: State) -> dict[str, Any]:
 
 STATE_KEYS = ("ruleset", "edition", "players", "active", "turn", "step", "phase", "begun", "priority", "due",
               "due_reason", "passes", "awaiting", "no_attackers", "stack", "waiting", "resolving", "payment", "battlefield",
-              "hands", "graveyard", "life", "pool", "lands_played", "drawn", "extra_turns", "lost", "defending", "next_id",
-              "cards")
+              "hands", "graveyard", "life", "pool", "lands_played", "drawn", "extra_turns", "lost", "defending",
+              "next_id", "cards")
 OBJ_KEYS = ("name", "controller", "kind", "id", "card", "source", "target", "subject", "effects", "amount", "if",
             "target_id")
 
