@@ -407,6 +407,7 @@ class Obj:
     subject: str | None = None  # "that player": whose step triggered it
     condition: str = ""
     target_id: int | None = None  # the targeted object: a permanent or a spell, by identity (400.7)
+    source_id: int | None = None  # the permanent whose ability it is (None once the source is a card elsewhere)
 
 
 @dataclass(frozen=True)
@@ -1309,9 +1310,10 @@ class Magic(Model):
         return replace(s, next_id=s.next_id + 1), obj
 
     def _trigger(self, s: State, t: Trace, step: str, controller: str, tr: Trigger, source: str,
-                 amount: int = 0, subject: str | None = None) -> State:
+                 amount: int = 0, subject: str | None = None, source_id: int | None = None) -> State:
         s, obj = self._new_obj(s, name=tr.name, controller=controller, kind="trigger", source=source,
-                               effects=tr.effects, amount=amount, subject=subject, condition=tr.condition)
+                               effects=tr.effects, amount=amount, subject=subject, condition=tr.condition,
+                               source_id=source_id)
         s = replace(s, waiting=s.waiting + (obj,))
         t.note(step, s, {"item": tr.name, "player": controller})
         return s
@@ -1354,7 +1356,7 @@ class Magic(Model):
                                        for x in s.board))
             t.note("damage", s, {"source": source, "to": to, "amount": amount})
             for tr in self.triggers_of(u, "dealt-damage"):
-                s = self._trigger(s, t, "triggers", u.controller, tr, u.name, amount=amount)
+                s = self._trigger(s, t, "triggers", u.controller, tr, u.name, amount=amount, source_id=u.id)
             return s
         if to in s.players:
             s = replace(s, life=_counts(s.life if s.life else tuple((p, 20) for p in s.players), to, -amount))
@@ -1416,8 +1418,10 @@ class Magic(Model):
         if ability.tap:
             s = replace(s, board=tuple(replace(u, tapped=True) if u.name == source else u for u in s.board))
         tid = self.resolve_target(s, ability.target, p.get("target"), p.get("target_id"))
+        permanent = s.permanent(source) if ability.zone == "battlefield" else None
         s, obj = self._new_obj(s, name=ability.name, controller=p["player"], kind="ability", source=source,
-                               effects=ability.effects, target=p.get("target"), target_id=tid)
+                               effects=ability.effects, target=p.get("target"), target_id=tid,
+                               source_id=permanent.id if permanent else None)
         s = self._put_on_stack(s, t, obj)
         return self._cost(s, t, p["player"], ability.cost, "activate", ability.name, obj.id)
 
@@ -1439,7 +1443,7 @@ class Magic(Model):
         t.note("special-action", s, {"what": f"playing {card.name}"})
         s = self._static_applies(s, t, u)
         for tr in self.triggers_of(u, "enters"):
-            s = self._trigger(s, t, "triggers", u.controller, tr, u.name)
+            s = self._trigger(s, t, "triggers", u.controller, tr, u.name, source_id=u.id)
         return self._due(s, p["player"], "special")
 
     def _turn_face_up(self, s: State, p: Params, t: Trace) -> State:
@@ -1544,7 +1548,7 @@ class Magic(Model):
             for u in tapped:
                 for w in s.controls(ap):
                     for tr in self.triggers_of(w, "untap"):
-                        s = self._trigger(s, t, "untap-triggers-wait", ap, tr, w.name)
+                        s = self._trigger(s, t, "untap-triggers-wait", ap, tr, w.name, source_id=w.id)
             t.note("no-priority-in-untap", s)
             return s
         if step == "draw":
@@ -1592,7 +1596,8 @@ class Magic(Model):
                     continue
                 if tr.condition == "untapped" and u.tapped:
                     continue  # an intervening "if" that is false: it doesn't trigger (603.4)
-                s = self._trigger(s, t, "beginning-triggers", u.controller, tr, u.name, subject=s.active)
+                s = self._trigger(s, t, "beginning-triggers", u.controller, tr, u.name, subject=s.active,
+                                  source_id=u.id)
         return s
 
     def _draw(self, s: State, t: Trace, player: str, n: int, step: str = "draw") -> State:
@@ -1758,10 +1763,10 @@ class Magic(Model):
             t.note("permanent-enters", s, {"item": u.name, "spell": top.name})
             s = self._static_applies(s, t, u)
             for tr in self.triggers_of(u, "enters"):
-                s = self._trigger(s, t, "triggers", u.controller, tr, u.name)
+                s = self._trigger(s, t, "triggers", u.controller, tr, u.name, source_id=u.id)
             return self._due(s, s.active, "resolved")
         if top.condition == "untapped":
-            src = s.permanent(top.source)
+            src = s.object(top.source_id) if top.source_id is not None else s.permanent(top.source)
             if src is None or src.tapped:  # the intervening "if" is checked again (603.4)
                 t.note("condition-false", s, {"item": top.name})
                 return self._finish(s, t, top, resolved=False)
@@ -1903,12 +1908,12 @@ class Magic(Model):
                 t.note("return-to-battlefield", s, {"card": card, "name": u.name})
                 s = self._static_applies(s, t, u)
             return s
-        if kind == "boost":
-            src = item.source
-            if s.permanent(src):
-                s = replace(s, board=tuple(replace(u, boost=u.boost + e[1]) if u.name == src else u
+        if kind == "boost":  # the source itself: not a new object with its name (400.7)
+            src = s.object(item.source_id) if item.source_id is not None else s.permanent(item.source)
+            if src is not None:
+                s = replace(s, board=tuple(replace(u, boost=u.boost + e[1]) if u.id == src.id else u
                                            for u in s.board))
-                t.note("boost", s, {"permanent": src, "n": e[1]})
+                t.note("boost", s, {"permanent": src.name, "n": e[1]})
             return s
         if kind == "shuffle-graveyard":
             owner = item.controller

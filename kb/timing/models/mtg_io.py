@@ -380,8 +380,9 @@ def obj_json(o: Obj) -> dict[str, Any]:
         out["amount"] = o.amount
     if o.condition:
         out["if"] = o.condition
-    if o.target_id is not None:
-        out["target_id"] = o.target_id
+    for key in ("target_id", "source_id"):
+        if getattr(o, key) is not None:
+            out[key] = getattr(o, key)
     return out
 
 
@@ -434,7 +435,7 @@ STATE_KEYS = ("ruleset", "edition", "players", "active", "turn", "step", "phase"
               "hands", "graveyard", "life", "pool", "lands_played", "drawn", "extra_turns", "lost", "defending",
               "next_id", "cards")
 OBJ_KEYS = ("name", "controller", "kind", "id", "card", "source", "target", "subject", "effects", "amount", "if",
-            "target_id")
+            "target_id", "source_id")
 
 
 def _with_target_id(o: Obj, board: list[Permanent], stack: tuple[Obj, ...], where: str) -> Obj:
@@ -505,7 +506,8 @@ def state_from_json(data: Any, edition: str | None = None) -> tuple[Magic, State
                    _opt_str(raw.get("target"), f"{where}.target"),
                    _int(raw.get("amount", 0), f"{where}.amount", 0, 99), player(raw.get("subject"), f"{where}.subject"),
                    _choice(raw.get("if", ""), ("", "untapped"), f"{where}.if"),
-                   None if raw.get("target_id") is None else _int(raw["target_id"], f"{where}.target_id", 1, 10_000))
+                   None if raw.get("target_id") is None else _int(raw["target_id"], f"{where}.target_id", 1, 10_000),
+                   None if raw.get("source_id") is None else _int(raw["source_id"], f"{where}.source_id", 1, 10_000))
 
     stack = tuple(obj(o, f"stack[{i}]") for i, o in enumerate(_list(data.get("stack"), "stack")))
     waiting = tuple(obj(o, f"waiting[{i}]") for i, o in enumerate(_list(data.get("waiting"), "waiting")))
