@@ -456,3 +456,25 @@ def test_a_permanent_keeps_its_id_face_up_and_gets_a_new_one_when_it_returns() -
     before = next(u["id"] for u in frames[0].state["battlefield"] if u["name"] == "a face-down creature")
     after = next(u["id"] for u in frames[-1].state["battlefield"] if u["name"] == "Exalted Angel")
     assert before == after
+
+
+@pytest.mark.parametrize("players,life,reason,rule", [
+    (["Ann", "Bo"], {"Bo": 0}, "Bo lost the game; Ann wins", "104.2a"),
+    (["Ann", "Bo", "Cy", "Dee"], {"Ann": 0, "Bo": -2, "Dee": 0}, "Ann, Bo, Dee lost the game; Cy wins", "104.2a"),
+    (["Ann", "Bo", "Cy"], {"Ann": 0, "Bo": 0, "Cy": -1}, "the game is a draw", "104.4a")])
+def test_the_game_ends_when_one_player_or_none_is_left(players: list[str], life: dict[str, int], reason: str,
+                                                       rule: str) -> None:
+    model, out = _next(_state(players=players, life=life, due="Ann", due_reason="resolved"))
+    assert [n.name for n in out.steps] == ["state-based-actions"]
+    assert out.decision is None and out.end is not None
+    assert reason in out.end[0] and rule in out.end[1]
+    # no one leaves a game that is over: the winner's and losers' permanents are not moved
+    assert not any(n.name == "leaves-game" for n in out.steps[0].walk())
+
+
+def test_in_a_game_of_four_one_loss_leaves_three_playing() -> None:
+    model, out = _next(_state(players=["Ann", "Bo", "Cy", "Dee"], life={"Cy": 0}, due="Ann", due_reason="resolved",
+                              battlefield=[{"card": "Bear", "controller": "Cy"}, {"card": "Pup", "controller": "Dee"}]))
+    assert [n.name for n in out.steps[0].walk()][1:] == ["loses-game", "leaves-game"]
+    assert out.decision.decider == "Ann" and [u.name for u in out.state.board] == ["Pup"]
+    assert out.state.nonactive == ("Bo", "Dee") and out.state.next_player("Bo") == "Dee"
