@@ -11,14 +11,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import json
+
 import yaml
 from flask import request
 
-from kb.inputs import load_yaml
+from kb.inputs import load_yaml, loads_json
 from kb.limits import TIMING_PASTED
 from kb.query import KnowledgeBase, QueryError
 from kb.timing import list_scenarios, load_scenario, scenario_files
-from web.site import bp, svg
+from web.site import bp, checks, svg
 from web.site.links import href, rule_href
 from web.site.pages import Redirect, base_context, kb, render
 
@@ -127,28 +129,47 @@ def state_view(state: dict[str, Any]) -> dict[str, Any]:
     return {"rows": rows, "pile_title": title, "pile": pile}
 
 
+def scenario_run(k: KnowledgeBase, name: str | None, text: str | None) -> tuple[dict[str, Any], str]:
+    """The run of a worked scenario (``name``, cached per build) or of a pasted one
+    (``text``), with its YAML source. QueryError 404 for an unknown name, 400/413/422 for
+    a pasted scenario that cannot run."""
+    if name is not None:
+        if name not in known_names(k):  # a miss keeps nothing and reads no file
+            raise QueryError(404, f"no worked scenario {name[:200]!r}",
+                             {"scenarios": [s["name"] for s in k.cached("site-scenarios", list_scenarios)]})
+        data, source = k.cached(f"site-scenario:{name}", lambda: (load_scenario(name), scenario_source(name)))
+        return k.cached(f"site-timing-run:{name}", lambda: k.timing_run(data, f"{name}.yaml")), source
+    return k.timing_run(parse_scenario(text or ""), "pasted scenario"), text or ""
+
+
+def scenario_groups(k: KnowledgeBase) -> list[dict[str, Any]]:
+    """The worked scenarios grouped by ruleset (in the order of the knowledge base's rulesets,
+    then any ruleset it lacks), each group with the ruleset's title."""
+    def make() -> list[dict[str, Any]]:
+        titles = {r["name"]: r["title"] for r in k.rulesets()}
+        by: dict[str, list[dict[str, Any]]] = {}
+        for s in k.cached("site-scenarios", list_scenarios):
+            by.setdefault(s["ruleset"], []).append(s)
+        order = [r for r in titles if r in by] + sorted(r for r in by if r not in titles)
+        return [{"ruleset": r, "title": titles.get(r, r), "scenarios": by[r]} for r in order]
+    return k.cached("site-scenario-groups", make)
+
+
 def explorer_page(k: KnowledgeBase, name: str | None = None, text: str | None = None,
                   frame: int = 1) -> tuple[dict[str, Any] | Redirect, int]:
     """The explorer: the list of worked scenarios, and one scenario run at ``frame``
     (1-based). Returns the context and the status (4xx with the message for a pasted
     scenario that cannot run, which stays in the form to be fixed)."""
     scenarios = k.cached("site-scenarios", list_scenarios)  # parsing every file: 0.5 s
-    ctx: dict[str, Any] = {**base_context(k), "scenarios": scenarios, "name": name, "source": text or "",
+    ctx: dict[str, Any] = {**base_context(k), "scenarios": scenarios, "groups": scenario_groups(k),
+                           "name": name, "source": text or "",
                            "pasted": text is not None, "run": None, "error": None, "frame": frame,
                            "pasted_max": TIMING_PASTED.value}
     if name is None and text is None:
         return ctx, 200
     try:
-        if name is not None:
-            if name not in known_names(k):  # a miss keeps nothing and reads no file
-                raise QueryError(404, f"no worked scenario {name[:200]!r}",
-                                 {"scenarios": [s["name"] for s in scenarios]})
-            data, source = k.cached(f"site-scenario:{name}",
-                                    lambda: (load_scenario(name), scenario_source(name)))
-            ctx["source"] = source
-            run = k.cached(f"site-timing-run:{name}", lambda: k.timing_run(data, f"{name}.yaml"))
-        else:
-            run = k.timing_run(parse_scenario(text or ""), "pasted scenario")
+        run, source = scenario_run(k, name, text)
+        ctx["source"] = source
     except QueryError as exc:
         if name is not None and exc.status == 404:
             raise
@@ -175,7 +196,8 @@ def explorer_page(k: KnowledgeBase, name: str | None = None, text: str | None = 
     after = frames[frame] if frame < len(frames) else None
     # An expectation at step s checks the state once every step before s has run: after the
     # last frame of a step below s, which is this frame when the next one is at s or later.
-    here = [e for e in run["expectations"]
+    here = [{**e, "sentence": (said := checks.sentence(e)), "cited": _cited(k, ruleset, edition, said["rules"])}
+            for e in run["expectations"]
             if e["step"] > current["step"] and (after is None or e["step"] <= after["step"])]
     if edition:
         ctx.update(base_context(k, ruleset, edition))     # the header links to its contents
@@ -235,3 +257,116 @@ def explorer() -> Any:
         raise QueryError(400, "frame must be a positive whole number", {"frame": frame[:20]})
     ctx, status = explorer_page(kb(), name, text, int(frame))
     return render("explorer.html", ctx, status)
+
+
+# -- what happens next ----------------------------------------------------------------------
+def parse_state(text: str) -> dict[str, Any]:
+    """A pasted state (JSON, as ``rulekb timing next --state`` takes) as data, or QueryError
+    400 saying where the JSON is wrong (413 past :data:`kb.limits.TIMING_PASTED`)."""
+    TIMING_PASTED.check(len(text), "the pasted state")
+    if not text.strip():
+        raise QueryError(400, "paste a state: a JSON object such as any frame's state from "
+                              "`rulekb timing run --json`", {"field": "state"})
+    try:
+        data = loads_json(text, "the pasted state")
+    except json.JSONDecodeError as exc:
+        raise QueryError(400, f"the state is not valid JSON: line {exc.lineno}, column {exc.colno}: {exc.msg}",
+                         {"line": exc.lineno, "column": exc.colno}) from exc
+    if not isinstance(data, dict):
+        raise QueryError(400, "a state is a JSON object (with ruleset, players and the rest of a frame's state), "
+                              f"not {type(data).__name__ if data is not None else 'null'}", {"field": "state"})
+    return data
+
+
+def _option_view(k: KnowledgeBase, ruleset: str, edition: str | None, o: dict[str, Any]) -> dict[str, Any]:
+    """One option of a decision: its label and rules (quoted), and for an illegal one each
+    check that forbids it with its rules."""
+    return {"label": o["label"], "player": o.get("player"), "rules": _cited(k, ruleset, edition, list(o["rules"])),
+            "forbidden_by": [{"summary": f["summary"], "rules": _cited(k, ruleset, edition, list(f["rules"]))}
+                             for f in o.get("forbidden_by") or []]}
+
+
+def next_page(k: KnowledgeBase, *, state_text: str | None = None, name: str | None = None,
+              yaml_text: str | None = None, frame: int = 1) -> tuple[dict[str, Any], int]:
+    """What happens next, from a pasted state (``state_text``) or from frame ``frame`` of a
+    worked (``name``) or pasted (``yaml_text``) scenario: the automatic steps, who decides,
+    every legal option and the tempting illegal ones, each with its rules. The answer is the
+    facade's :meth:`~kb.query.KnowledgeBase.timing_next`; returns the context and the status
+    (4xx with the message for input that cannot be answered, kept in the form)."""
+    ctx: dict[str, Any] = {**base_context(k), "groups": scenario_groups(k), "state_text": state_text or "",
+                           "origin": None, "answer": None, "error": None, "pasted_max": TIMING_PASTED.value}
+    try:
+        if state_text is not None:
+            state = parse_state(state_text)
+            ruleset = None
+        else:
+            run, source = scenario_run(k, name, yaml_text)
+            frames = run["frames"]
+            if not frames:
+                raise QueryError(422, run.get("error", {}).get("message") if isinstance(run.get("error"), dict)
+                                 else "the scenario produced no frames", {})
+            if not 1 <= frame <= len(frames):
+                raise QueryError(404, f"frame {frame} does not exist: the scenario has {len(frames)} frames",
+                                 {"frames": len(frames)})
+            state, ruleset = frames[frame - 1]["state"], run["ruleset"]
+            ctx["origin"] = {"name": name, "title": run["name"], "frame": frame, "count": len(frames),
+                             "summary": frames[frame - 1]["summary"], "yaml": source if name is None else None}
+            ctx["state_text"] = json.dumps(state, indent=1, ensure_ascii=False)
+        answer = k.timing_next(state, ruleset=ruleset)
+    except QueryError as exc:
+        if name is not None and exc.status == 404:
+            raise
+        ctx["error"] = {"message": exc.message, "detail": exc.detail}
+        return ctx, exc.status
+    ruleset, edition = answer["ruleset"], answer["edition"]
+    loaded = {(r["name"], e) for r in k.rulesets() for e in r["editions"]}
+    quoted = edition if (ruleset, edition) in loaded else None
+    if quoted:
+        ctx.update(base_context(k, ruleset, quoted))
+    d = answer["decision"]
+    ctx.update({
+        "answer": answer, "edition_used": quoted,
+        "steps": [{"summary": f["summary"], "rules": _cited(k, ruleset, quoted, list(f["rules"])),
+                   "detail": _detail(k, ruleset, quoted, list(f.get("detail") or []))} for f in answer["steps"]],
+        "decision": None if d is None else {
+            "decider": d["decider"],
+            "options": [_option_view(k, ruleset, quoted, o) for o in d["options"]],
+            "illegal": [_option_view(k, ruleset, quoted, o) for o in d["illegal"]]},
+        "end": None if answer["end"] is None else {**answer["end"],
+                                                   "rules": _cited(k, ruleset, quoted, answer["end"]["rules"])},
+        "view": state_view(answer["state"]),
+        "reached": json.dumps(answer["state"], indent=1, ensure_ascii=False),
+    })
+    return ctx, 200
+
+
+def next_href(name: str | None, n: int) -> str:
+    """The "what happens next" page of frame ``n`` of a worked scenario."""
+    return href("site.explorer_next", scenario=name, frame=n)
+
+
+bp.add_app_template_global(next_href, "next_href")
+
+
+@bp.route("/timing/next", methods=["GET", "POST"])
+def explorer_next() -> Any:
+    """What happens next: ``POST state=JSON``, ``POST yaml=…&frame=N`` (a pasted scenario's
+    frame) or ``GET ?scenario=NAME&frame=N``; without either, the form to paste a state."""
+    if request.method == "POST":
+        frame = request.form.get("frame", "1")
+        state_text = request.form.get("state")
+        yaml_text = None if state_text is not None else request.form.get("yaml", "")
+        name = None
+    else:
+        frame = request.args.get("frame", "1")
+        name = request.args.get("scenario") or None
+        state_text = yaml_text = None
+    if not frame.isdigit() or len(frame) > 5:
+        raise QueryError(400, "frame must be a positive whole number", {"frame": frame[:20]})
+    k = kb()
+    if state_text is None and yaml_text is None and name is None:
+        ctx: dict[str, Any] = {**base_context(k), "groups": scenario_groups(k), "state_text": "", "origin": None,
+                               "answer": None, "error": None, "pasted_max": TIMING_PASTED.value}
+        return render("explorer_next.html", ctx)
+    ctx, status = next_page(k, state_text=state_text, name=name, yaml_text=yaml_text, frame=int(frame))
+    return render("explorer_next.html", ctx, status)

@@ -48,6 +48,8 @@ def relative(target: str, current: str | None = None) -> str:
     rel = posixpath.relpath(target, base)
     if target.endswith("/") and not rel.endswith("/"):
         rel += "/"
+    elif rel == "." and not target.endswith("/"):  # /timing seen from /timing/next: not "."
+        rel = "../" + posixpath.basename(target)
     if rel.startswith(("?", "#")) or ":" in rel.split("/", 1)[0]:
         rel = "./" + rel
     return rel + query + fragment
