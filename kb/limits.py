@@ -127,7 +127,7 @@ TIMING_ENTRIES = declare("timing.entries", 500, "entries",
                          "entries in any list of a scenario or a state (a chain, a stack, a hand)",
                          status=413)
 TIMING_PASTED = declare("timing.pasted", 32 * 1024, "characters",
-                        "a scenario pasted on the site's /timing page", status=413)
+                        "a scenario or a state pasted on the site's /timing pages", status=413)
 TIMING_FRAMES = declare("timing.frames", 1000, "frames",
                         "frames (transitions taken) in one timing run or next")
 TIMING_AUTOMATIC = declare("timing.automatic", 500, "steps",
