@@ -41,6 +41,26 @@ FORMS: list[tuple[str, list[str]]] = [
     ("rules 337 and 3 players", ["337"]),
     ("Rule 312 and rule 313.", ["312", "313"]),
     ("Core Rules 337.1 says", ["337.1"]),
+    # Without a keyword: a rule-shaped number alone in parentheses, or after "See also".
+    ("(337.1a)", ["337.1.a"]),
+    ("passes priority (337.1a).", ["337.1.a"]),
+    ("(337.1.a)", ["337.1.a"]),
+    ("( 116.3d )", ["116.3.d"]),
+    ("(see 601.2b and 601.2f–h)", ["601.2.b", "601.2.f", "601.2.g", "601.2.h"]),
+    ("(See also 116.3d)", ["116.3.d"]),
+    ("(338.1a.7)", ["338.1.a.7"]),
+    ("(464.2.c.1.a)", ["464.2.c.1.a"]),
+    ("(601.2a–f)", ["601.2.a", "601.2.b", "601.2.c", "601.2.d", "601.2.e", "601.2.f"]),
+    ("See also 337.1a", ["337.1.a"]),
+    ("see also 337.1.a.", ["337.1.a"]),
+    ("See also 116.3d and 116.4.", ["116.3.d", "116.4"]),
+    ("See also\n337.1a", ["337.1.a"]),
+    ("See also 349. Playing Cards", ["349"]),
+    ("See also 349", ["349"]),
+    ("See also 205 for more information", ["205"]),
+    ("See also rule 337.1a", ["337.1.a"]),
+    ("(rule 337.1a; see also 338.2)", ["337.1.a", "338.2"]),
+    ("rule 312 (337.1a)", ["312", "337.1.a"]),
 ]
 
 # Text that looks like a number near "rule" or elsewhere, and is not a citation.
@@ -72,6 +92,31 @@ NEAR_MISSES: list[str] = [
     "rule 1.1.1.1.1.1.1.1.1.1",
     "section 337",
     "`rule` 337",
+    # Parentheses and "See also" without a rule-shaped number.
+    "(2)",
+    "(337)",
+    "(1.5×)",
+    "(1.5)",
+    "(10:30)",
+    "(v1.4)",
+    "(1.4.2)",
+    "(2026-07-16)",
+    "(16.07.2026)",
+    "(2026.07.16)",
+    "(127.0.0.1)",
+    "(100.2.3)",
+    "(100.0)",
+    "($337.10)",
+    "(337.1 ml of water)",
+    "(about 337.1a)",
+    "t(234.6)",
+    "see 337.1.a",
+    "See also 100 cards",
+    "See also 2.5",
+    "See also 2026-07-16",
+    "See also v1.4",
+    "also 337.1a",
+    "oversee also 337.1a",
 ]
 
 
@@ -112,6 +157,28 @@ def test_brackets_are_in_the_full_span_only() -> None:
     assert text[c.start:c.end] == "CR 116.1"
 
 
+@pytest.mark.parametrize("text,linked,full", [
+    ("priority (337.1a).", "337.1a", "(337.1a)"),
+    ("See also 337.1a.", "337.1a", "337.1a"),
+    ("(see 337.1a)", "337.1a", "(see 337.1a)"),
+])
+def test_a_bare_citation_links_the_number_and_its_parentheses_are_its_own(
+        text: str, linked: str, full: str) -> None:
+    (c,) = find_citations(text)
+    assert (c.text, text[c.full_start:c.full_end], c.form) == (linked, full, "bare")
+
+
+def test_a_quotation_next_to_a_bare_citation_is_kept() -> None:
+    (c,) = find_citations('"Pass." (116.3d)')
+    assert c.quote is not None and c.quote.text == "Pass."
+
+
+def test_bare_citations_count_towards_the_limit_in_document_order() -> None:
+    text = "(337.1a) rule 312 (337.2) rule 313 (337.3)"
+    assert [c.text for c in find_citations(text, limit=3)] == ["337.1a", "rule 312", "337.2"]
+    assert [c.text for c in find_citations(text, limit=1)] == ["337.1a"]
+
+
 def test_a_range_is_one_citation_with_both_ends() -> None:
     (c,) = find_citations("rules 601.2a–f")
     assert (c.number, c.last, c.is_range) == (("601", "2", "a"), ("601", "2", "f"), True)
@@ -138,7 +205,8 @@ def test_quotations_next_to_a_citation(text: str, quote: str | None) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(
-    list("0123456789.-–, abcfz[]()\"“”\n:/") + ["rule ", "Rules ", "CR ", " and ", " through ", "¹"]),
+    list("0123456789.-–, abcfz[]()\"“”\n:/") + ["rule ", "Rules ", "CR ", " and ", " through ", "¹",
+                                                  "See also ", "(see ", "337.1"]),
     max_size=200).map("".join))
 def test_the_finder_never_raises_and_spans_stay_in_the_text(text: str) -> None:
     found = find_citations(text)

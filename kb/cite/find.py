@@ -4,8 +4,14 @@ The grammar is :mod:`kb.references` (the one used for rule text): ``Rule 337.1.a
 ``rule 349``, ``Rules 337–340``, ``rules 337.1 and 337.4``, ``rule 337.1a``, ``CR 116.3d``,
 ``[CR 116.1]``, ``rules 601.2a–f``, "See rule 349. Playing Cards". Numbers are parsed by
 :mod:`kb.numbers`, so ``337.1a`` and ``337.1.a`` are the same citation and ``337.1`` is
-never part of ``337.10``. A bare number with no "rule"/"CR" before it is not a citation:
-dates, prices, version numbers and "page 337" stay text.
+never part of ``337.10``.
+
+Without "rule"/"CR" before it, a number is a citation in two places only, and only when it
+is shaped like a rule number (a three-digit head and a dotted part, the rule-text grammar's
+bare number): alone in parentheses (``(337.1a)``, ``(see 601.2b and 601.2f–h)``) and after
+"See also" (``See also 337.1a``; there a three-digit number alone too, ``See also 349.``).
+Everything else stays text: ``(2)``, ``(1.5×)``, ``(10:30)``, ``(v1.4)``, ``(2026-07-16)``,
+prices, "page 337", "see 5.2" (a section of the article as often as a rule).
 
 A quotation right before or after a citation (``"…" (rule 312)``, ``rule 312 says "…"``)
 is kept with it, so the resolver can compare it with the rule's text.
@@ -16,14 +22,15 @@ is kept with it, so the resolver can compare it with the rule's text.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from kb.numbers import Segments
-from kb.references import find_phrases
+from kb.references import _BARE_LIST, _SEP, Item, _items, find_phrases
 
-CitationForm = Literal["rule", "cr", "bracket"]
+CitationForm = Literal["rule", "cr", "bracket", "bare"]
 
 # "Riftbound Core Rules 1.4", "Tournament Rules 2.0": a document and its version, not a rule.
 _TITLE_BEFORE = re.compile(r"(?:Core|Tournament|Comprehensive|Riftbound|Magic|Game|Official)\s+$")
@@ -36,6 +43,21 @@ _GAP_BEFORE = re.compile(r"^[ \t,;:.]{0,3}\n?[ \t]?[(\[]?[ \t]?(?:[Ss]ee[ \t\n]+
 # (a colon or a verb is needed: a quotation that merely follows belongs to what follows).
 _GAP_AFTER = re.compile(r"^[)\]]?\s?(?::\s?|,?\s?(?:says|reads|states|provides)\s?:?\s?)$")
 _WINDOW = 24
+# Bare citations (see the module docstring), with the rule-text grammar's bare list.
+# Each pattern starts with a literal ("(", "also"), which the regex engine scans for at
+# memchr speed: the finder is the annotator's hot path.
+_PAREN = re.compile(rf"\([ \t]?(?:[Ss]ee(?:[ \t\n]+also)?[ \t\n]+)?(?P<list>{_BARE_LIST}(?:{_SEP}{_BARE_LIST})*)"
+                    r"[ \t]?\)")
+# After "See also" a three-digit number alone is one too, when nothing but punctuation, a
+# title, "for" or another item follows ("See also 349.", "See also 205 for …"; never
+# "See also 100 cards").
+_SEE_ALSO_ITEM = (rf"(?:{_BARE_LIST}|\d{{3}}(?!\d)"
+                  r"(?=[.,;:)!?](?!\d)|[ \t]*(?:\n|$)|[ \t\n]+(?:for|and|or)[ \t\n]))")
+_ALSO = re.compile(rf"also[ \t\n]+(?P<list>{_SEE_ALSO_ITEM}(?:{_SEP}{_SEE_ALSO_ITEM})*)")
+_SEE_BEFORE = re.compile(r"(?<![\w])[Ss]ee[ \t\n]+$")
+# What may hold a bare citation, for a caller's pretest (see may_cite).
+_PAREN_HINT = re.compile(r"\([ \t]?(?:[Ss]ee[ \t\n]+(?:also[ \t\n]+)?)?\d{3}\.")
+_ALSO_HINT = re.compile(r"also[ \t\n]+\d{3}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +113,24 @@ def count_phrases(text: str, start: int = 0) -> int:
     """How many citation phrases (a keyword and a number) ``text`` holds from ``start``:
     what is left uncounted past a limit, counted at the regex engine's speed (a phrase
     may hold several citations, and a few phrases turn out not to be citations)."""
-    return sum(1 for _ in _PHRASE.finditer(text, start))
+    phrases = sum(1 for _ in _PHRASE.finditer(text, start))
+    if "(" in text:
+        phrases += sum(1 for _ in _PAREN.finditer(text, start))
+    if "also" in text:
+        phrases += sum(1 for m in _ALSO.finditer(text, start) if _see_before(text, m.start()))
+    return phrases
+
+
+def may_cite(text: str) -> bool:
+    """Whether ``text`` may hold a bare citation (``(337.1a)``, "See also 337.1a"): a cheap
+    pretest for callers that skip text without a keyword (a superset of what is found)."""
+    return ("(" in text and _PAREN_HINT.search(text) is not None
+            or "also" in text and _ALSO_HINT.search(text) is not None)
+
+
+def _see_before(text: str, at: int) -> bool:
+    """Is the "also" at ``at`` preceded by "See"?"""
+    return _SEE_BEFORE.search(text, max(0, at - 16), at) is not None
 
 
 def find_citations(text: str, limit: int | None = None) -> list[Citation]:
@@ -126,10 +165,70 @@ def find_citations(text: str, limit: int | None = None) -> list[Citation]:
         if limit is not None and len(out) >= limit:
             del out[limit:]
             break
+    if may_cite(text):
+        # Past a limit reached by keyword phrases nothing more was looked for.
+        until = out[-1].end if limit is not None and len(out) >= limit else size
+        bare = _bare_citations(text, out, until, limit)
+        if bare:
+            out = sorted(out + bare, key=lambda c: c.start)
+            if limit is not None:
+                del out[limit:]
     if out and ('"' in text or "“" in text):
         quotes = [(m.start(), m.end(), m.group(1) or m.group(2)) for m in _QUOTE.finditer(text)]
         out = _attach_quotes(text, out, quotes)
     return out
+
+
+def _bare_citations(text: str, keyworded: list[Citation], until: int,
+                    limit: int | None) -> list[Citation]:
+    """Citations without a keyword (in parentheses, after "See also") that start before
+    ``until`` and overlap none of the ``keyworded`` ones (sorted and disjoint)."""
+    found: list[tuple[int, int, int, list[Item]]] = []  # (full start, full end, list start, items)
+    if "(" in text:
+        for m in _PAREN.finditer(text, 0, until):
+            if m.start() and text[m.start() - 1].isalnum():
+                continue  # a call, f(123.4), or a word's parenthesis, not a citation
+            found.append((m.start(), m.end(), m.start("list"), _items(m.group("list"), m.start("list"))))
+            if limit is not None and len(found) >= limit:
+                break
+    if "also" in text:
+        for m in _ALSO.finditer(text, 0, until):
+            if _see_before(text, m.start()):
+                items = _items(m.group("list"), m.start("list"))
+                found.append((m.start("list"), m.start("list"), m.start("list"), items))
+                if limit is not None and len(found) >= 2 * limit:
+                    break
+    if not found:
+        return []
+    starts = [c.full_start for c in keyworded]
+    ends = [c.full_end for c in keyworded]
+    out: list[Citation] = []
+    for full_start, full_end, _, items in sorted(found, key=lambda f: f[0]):
+        if not items:
+            continue
+        first_start, last_end = items[0][0], items[-1][1]
+        i = bisect.bisect_right(ends, first_start)
+        if i < len(starts) and starts[i] < last_end:
+            continue  # part of a phrase with a keyword
+        if out and first_start < out[-1].end:
+            continue
+        if not all(_rule_shaped(i[2]) and (i[3] is None or _rule_shaped(i[3])) for i in items):
+            continue
+        # Parentheses around one number belong to it, as brackets do ([CR 116.1]).
+        enclosed = len(items) == 1 and full_end > full_start
+        for start, end, first, last, numbers in items:
+            out.append(Citation(start, end, text[start:end], first, tuple(numbers), "bare", last,
+                                full_start if enclosed else start, full_end if enclosed else end))
+    return out
+
+
+def _rule_shaped(number: Segments) -> bool:
+    """No rule of any edition numbers a part 0 or has two numeric parts in a row after its
+    head (``337.1.a``, ``338.1a.7``, ``702.19b``): ``127.0.0.1`` or ``100.2.3`` are no rule."""
+    tail = number[1:]
+    if any(part.isdigit() and int(part) == 0 for part in tail):
+        return False
+    return not any(a.isdigit() and b.isdigit() for a, b in zip(tail, tail[1:]))
 
 
 def _attach_quotes(text: str, citations: list[Citation],

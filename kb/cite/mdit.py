@@ -39,7 +39,7 @@ from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from kb.cite.annotate import STYLES, Footnotes, Style, citation_attrs, rule_url
-from kb.cite.find import Citation, count_phrases, find_citations
+from kb.cite.find import Citation, count_phrases, find_citations, may_cite
 from kb.cite.resolve import CitedRule, Resolution, as_dict, resolve_citations
 from kb.cite.target import LinkTarget, link_target, parse_front_matter
 from kb.limits import CITE_CITATIONS, CITE_FRONT_MATTER
@@ -55,7 +55,8 @@ ENV_KEY = "rule_citations"
 OPTIONS_KEY = "rule_citations_options"
 MAX_CITATIONS = CITE_CITATIONS.value
 # Text that may hold a citation (like linkify's pretest): a superset of the keywords,
-# written to start with a character class, which the regex engine scans for fastest.
+# written to start with a character class, which the regex engine scans for fastest
+# (find.may_cite is the pretest of citations without a keyword).
 _CANDIDATE = re.compile(r"[RrC](?:ule|ULE|R)")
 _OPTION_NAMES = ("ruleset", "edition", "style", "base_url", "limit", "prefix", "source")
 
@@ -142,7 +143,7 @@ def _link(state: StateCore, options: dict[str, Any]) -> None:
     candidate = _CANDIDATE.search
     budget = [max(0, limit), 0]  # citations still to find; phrases counted past the limit
     runs = [run for token in state.tokens if token.type == "inline" and token.children
-            and candidate(token.content) for run in _runs(token, budget)]
+            and (candidate(token.content) or may_cite(token.content)) for run in _runs(token, budget)]
     report["over_limit"] = over = budget[1]
     citations = [c for run in runs for c in run.citations]
     target: LinkTarget = link_target(options["kb"], options["ruleset"], options["edition"], pins, source)
@@ -275,7 +276,7 @@ def _runs(inline: Token, budget: list[int]) -> list[_Run]:
             else:
                 text = "".join(["\n" if t.type == "softbreak" else t.content for t in tokens[start:end]])
             found = []
-            if _CANDIDATE.search(text):
+            if _CANDIDATE.search(text) or may_cite(text):
                 if budget[0] <= 0:
                     budget[1] += count_phrases(text)
                 else:

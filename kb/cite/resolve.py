@@ -385,7 +385,7 @@ def _unresolved(c: Citation, cands: list[RuleGraph], hits: list[tuple[RuleGraph,
 
 def _form_fits(c: Citation, rg: RuleGraph) -> bool:
     """``CR 116.1`` names a Magic-style ruleset; other forms fit any."""
-    return c.form == "rule" or rg.edition.number_style == "mtg"
+    return c.form == "rule" or c.form == "bare" or rg.edition.number_style == "mtg"
 
 
 # -- quotations ------------------------------------------------------------------------

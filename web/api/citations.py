@@ -32,7 +32,9 @@ _STATUS = {"enum": ["ok", "not_found", "ambiguous", "renumbered", "quote_mismatc
                           "the cap are not listed: the summary counts them as over_limit."}
 _CITATION = {
     "start": {"type": "integer", "minimum": 0}, "end": {"type": "integer", "minimum": 0},
-    "text": STR, "form": {"enum": ["rule", "cr", "bracket"]}, "written": STR,
+    "text": STR, "form": {"enum": ["rule", "cr", "bracket", "bare"],
+                          "description": "bare: a number alone, in parentheses or after "
+                                         "\"See also\" (337.1a)."}, "written": STR,
     "status": _STATUS, "broken": {"type": "boolean"},
     "ruleset": nullable(STR), "edition": nullable(STR), "number": nullable(STR),
     "numbers": array(STR), "url": nullable(STR), "target": nullable(STR), "message": STR,
