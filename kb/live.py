@@ -8,6 +8,11 @@ symlink (one ``readlink``). When the target has changed, a background thread loa
 build while readers keep using the old object; the new one replaces it only once it is fully
 loaded, so a caller that takes one object per request never mixes two builds. A build that
 fails to load is logged and skipped, and the old one stays in service.
+
+It also says whether it is ready (:meth:`LiveKnowledgeBase.readiness`): ready only once the
+build in service is loaded *and* warmed, so it answers at full speed. Given
+``background=True`` (``rulekb serve``) even the first build loads in the background, so a
+server can listen at once and say it is starting instead of refusing connections.
 """
 
 from __future__ import annotations
@@ -18,11 +23,15 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+from kb.errors import QueryError
 from kb.query import KnowledgeBase
-from kb.store import default_home
+from kb.store import current_build, default_home
 
 log = logging.getLogger(__name__)
+
+RETRY_AFTER = 2  # seconds a client is asked to wait before asking a starting server again
 
 
 class LiveKnowledgeBase:
@@ -30,28 +39,45 @@ class LiveKnowledgeBase:
 
     def __init__(self, home: Path | None = None, *, kb: KnowledgeBase | None = None,
                  interval: float = 1.0,
-                 loader: Callable[[Path], KnowledgeBase] = KnowledgeBase.open):
+                 loader: Callable[[Path], KnowledgeBase] = KnowledgeBase.open,
+                 background: bool = False, warm: bool | None = None):
         """Load the build in service of ``home`` now (QueryError 503 before the first build).
 
-        Given ``kb`` (an already loaded knowledge base, e.g. one held in memory), serve that
-        one and never reload.
+        With ``background``, check only that a build exists now and load it in a thread;
+        :meth:`current` answers QueryError 503 until it is in. Given ``kb`` (an already
+        loaded knowledge base, e.g. one held in memory), serve that one and never reload.
+        ``warm`` says whether to warm it in the background before calling it ready (default:
+        a build of ``home`` is warmed; a ``kb`` given is taken as ready as it is).
         """
         self.interval = interval
         self._loader = loader
         self._lock = threading.Lock()
         self._loading: threading.Thread | None = None
         self._failed: str | None = None
+        self._error: str | None = None
         self._checked = time.monotonic()
+        self._kb: KnowledgeBase | None
+        self._state = "ready"
+        self._left: list[str] = []  # warming steps of the build in service not yet done
         if kb is not None:
             self.home: Path | None = None
             self._kb, self._target = kb, None
-        else:
-            self.home = home or default_home()
-            self._kb = loader(self.home)
-            self._target = self._build_of(self._kb)
-            # Warm caches in the background: the server answers at once, a little slower
-            # for the first seconds, instead of making its first visitors wait.
-            threading.Thread(target=_warm, args=(self._kb,), name="rulekb-warm", daemon=True).start()
+            if warm:
+                self._begin_warming(kb)
+            return
+        self.home = home or default_home()
+        if background:
+            if current_build(self.home) is None:  # the same refusal as a synchronous load
+                raise QueryError(503, f"no knowledge base is built in {self.home}; run `rulekb build`")
+            self._kb, self._target, self._state = None, None, "loading"
+            self._start_loading()
+            return
+        self._kb = loader(self.home)
+        self._target = self._build_of(self._kb)
+        if warm is not False:
+            # Warm caches in the background: without a gate (tests, flask run) the server
+            # answers at once, a little slower for the first seconds; readiness says so.
+            self._begin_warming(self._kb)
 
     @property
     def follows(self) -> bool:
@@ -67,7 +93,29 @@ class LiveKnowledgeBase:
                 target = self._read_target()
                 if target != self._target and target != self._failed:
                     self._start_loading()
+        if self._kb is None:
+            raise QueryError(503, self._error or "the knowledge base is still loading",
+                             {"status": self._state, "retry_after": RETRY_AFTER})
         return self._kb
+
+    def ready(self) -> bool:
+        """Whether the build in service is loaded and warmed: it answers at full speed."""
+        return self._state == "ready" and self._kb is not None
+
+    def readiness(self) -> dict[str, Any]:
+        """What a health check reports: ``status`` (loading, warming, ready or failed), the
+        build in service and its editions (none while loading), the warming steps still to
+        do, whether a newer build is being loaded, and the error of a failed first load."""
+        kb = self._kb
+        loading = self._loading
+        return {
+            "ready": self.ready(), "status": self._state,
+            "build": None if kb is None else {"build_id": kb.build_id, "built": str(kb.manifest.get("built", ""))},
+            "editions": [] if kb is None else [f"{r} {e}" for r, e in sorted(kb.graphs)],
+            "warming": list(self._left),
+            "next_build_loading": kb is not None and loading is not None and loading.is_alive(),
+            "error": self._error,
+        }
 
     def refresh(self) -> KnowledgeBase:
         """Check the symlink now and wait until any newer build is loaded (tools, tests)."""
@@ -75,7 +123,16 @@ class LiveKnowledgeBase:
             self._start_loading(wait=True)
         elif self._loading is not None:
             self._loading.join()
-        return self._kb
+        return self.current()
+
+    def wait_ready(self, timeout: float | None = None) -> bool:
+        """Wait until ready (tools, tests); returns whether it is."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while not self.ready() and self._state != "failed":
+            if deadline is not None and time.monotonic() >= deadline:
+                break
+            time.sleep(0.02)
+        return self.ready()
 
     # -- internals ---------------------------------------------------------------
     def _read_target(self) -> str | None:
@@ -103,22 +160,62 @@ class LiveKnowledgeBase:
 
     def _load(self) -> None:
         target = self._read_target()
+        if self._kb is None:
+            self._state = "loading"  # again, after a first build that failed
         try:
             kb = self._loader(self.home)  # type: ignore[arg-type]
-        except Exception:  # a damaged or half-written build: keep serving the old one
-            log.exception("could not load knowledge base build %s; still serving %s",
-                          target, self._kb.build_id)
+        except Exception as exc:  # a damaged or half-written build: keep serving the old one
+            log.exception("could not load knowledge base build %s; still serving %s", target,
+                          self._kb.build_id if self._kb is not None else "nothing")
             self._failed = target
+            if self._kb is None:  # nothing to serve: say why until a good build appears
+                self._state = "failed"
+                self._error = (exc.message if isinstance(exc, QueryError)
+                               else f"the knowledge base build {target} could not be loaded "
+                                    f"({type(exc).__name__}); rebuild it with `rulekb build`")
             return
-        _warm(kb)  # before the swap: no request meets a cold knowledge base
+        if self._kb is None:
+            self._state = "warming"
+        steps = _steps(kb)
+        left = [name for name, _ in steps]
+        if self._kb is None:
+            self._left = left  # the first build: what is left to warm is what readiness shows
+        for name, step in steps:  # before the swap: no request meets a cold knowledge base
+            _run(kb, name, step)
+            left.remove(name)
         # The loader follows the symlink itself, which may have moved again meanwhile:
         # remember the build it actually loaded, so a later change is still noticed.
         self._kb, self._target, self._failed = kb, self._build_of(kb) or target, None
+        self._left, self._state, self._error = [], "ready", None
         log.info("now serving knowledge base build %s", kb.build_id)
 
+    def _begin_warming(self, kb: KnowledgeBase) -> None:
+        steps = _steps(kb)
+        self._left = [name for name, _ in steps]
+        self._state = "warming" if steps else "ready"
+        if steps:
+            threading.Thread(target=self._warm_in_service, args=(kb, steps), name="rulekb-warm",
+                             daemon=True).start()
 
-def _warm(kb: KnowledgeBase) -> None:
+    def _warm_in_service(self, kb: KnowledgeBase, steps: list[tuple[str, Callable[[], Any]]]) -> None:
+        for name, step in steps:
+            _run(kb, name, step)
+            if self._kb is kb:
+                self._left.remove(name)
+        if self._kb is kb:
+            self._state = "ready"
+
+
+def _steps(kb: KnowledgeBase) -> list[tuple[str, Callable[[], Any]]]:
     try:
-        kb.warm()
+        return kb.warm_steps()
     except Exception:  # warming is an optimisation; a failure shows up on the request itself
-        log.exception("could not warm knowledge base build %s", kb.build_id)
+        log.exception("could not plan warming knowledge base build %s", kb.build_id)
+        return []
+
+
+def _run(kb: KnowledgeBase, name: str, step: Callable[[], Any]) -> None:
+    try:
+        step()
+    except Exception:  # warming is an optimisation; a failure shows up on the request itself
+        log.exception("could not warm %s of knowledge base build %s", name, kb.build_id)

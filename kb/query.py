@@ -7,9 +7,11 @@ documents); failures raise :class:`QueryError`, which carries the one error shap
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -87,14 +89,25 @@ class KnowledgeBase:
         """Build what the first requests would otherwise wait for: the mappings between
         neighbouring editions (rule pages, history, citations), each edition's searcher and
         the timing models."""
+        for _, step in self.warm_steps():
+            step()
+
+    def warm_steps(self) -> list[tuple[str, Callable[[], Any]]]:
+        """What :meth:`warm` does, one named step at a time (a server reports what is left)."""
+        steps: list[tuple[str, Callable[[], Any]]] = []
         for ruleset in sorted({r for r, _ in self.graphs}):
             eds = [e["edition"] for e in self.editions(ruleset)]
             for old, new in zip(eds, eds[1:]):
-                self.edition_mapping(ruleset, old, new)
+                steps.append((f"mapping {ruleset} {old} -> {new}",
+                              functools.partial(self.edition_mapping, ruleset, old, new)))
             for ed in eds:
-                self.search("rule", ruleset, ed, limit=1)
+                steps.append((f"searcher {ruleset} {ed}",
+                              functools.partial(self.search, "rule", ruleset, ed, limit=1)))
                 rg = self.edition(ruleset, ed)
-                self.transitions_for(rg, next(iter(rg.edition.rules)))  # builds the timing model
+                # The first rule's transitions build the edition's timing model.
+                steps.append((f"timing model {ruleset} {ed}", functools.partial(
+                    self.transitions_for, rg, next(iter(rg.edition.rules)))))
+        return steps
 
     # -- rulesets and editions -------------------------------------------------
     def rulesets(self) -> list[dict[str, Any]]:
