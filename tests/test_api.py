@@ -53,7 +53,9 @@ class CheckedClient:
 
 @pytest.fixture(scope="module")
 def api(excerpt_home: Path) -> CheckedClient:
-    return CheckedClient(create_app(excerpt_home))
+    app = create_app(excerpt_home)
+    assert app.extensions["rulekb"].wait_ready(60), "the health case expects a warmed build"
+    return CheckedClient(app)
 
 
 @pytest.fixture(scope="module")
@@ -85,6 +87,8 @@ REPO = Path(__file__).resolve().parent.parent
 # (url, status, dotted path into the body, expected value); "" checks nothing more.
 CASES = [
     ("/api/v1/rulesets", 200, "rulesets.0.name", "mtg"),  # sorted by name: mtg, riftbound
+    ("/api/v1/health", 200, "ready", True),
+    ("/api/v1/health", 200, "warming", []),
     ("/api/v1/rulesets/riftbound/editions", 200, "newest", "1.4"),
     ("/api/v1/rulesets/nonesuch/editions", 404, "error.detail.rulesets.1", "riftbound"),
     (f"{R}/rules/337.1.a", 200, "number", "337.1.a"),

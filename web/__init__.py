@@ -40,21 +40,30 @@ def create_app(home: Path | None = None, kb: KnowledgeBase | None = None,
     default 1), ``RULEKB_PUBLIC_URL`` (the ``http(s)://`` address readers reach the site
     at, which absolute links start with; default: the environment variable of the same
     name, else links are relative) and ``RULEKB_API_HELLO`` (a bare ``/api/_hello`` view
-    for the bench; also turned on by the environment variable of the same name).
+    for the bench; also turned on by the environment variable of the same name) and
+    ``RULEKB_WAIT_READY`` (``rulekb serve``: load the build in the background and answer
+    every page and operation but ``/api/v1/health`` 503 with ``Retry-After`` until it is
+    loaded and warmed; without it, the build loads before this returns and warms while
+    answering).
     """
     app = Flask(__name__)
     app.config.update(RULEKB_HOME=home or default_home(), MAX_CONTENT_LENGTH=REQUEST_BYTES.value,
                       RULEKB_RELOAD_INTERVAL=1.0,
                       RULEKB_PUBLIC_URL=os.environ.get("RULEKB_PUBLIC_URL", ""),
-                      RULEKB_API_HELLO=os.environ.get("RULEKB_API_HELLO", "") not in ("", "0"))
+                      RULEKB_API_HELLO=os.environ.get("RULEKB_API_HELLO", "") not in ("", "0"),
+                      RULEKB_WAIT_READY=False)
     if config:
         app.config.update(config)
     app.config["RULEKB_PUBLIC_URL"] = _public_url(app.config["RULEKB_PUBLIC_URL"])
-    app.before_request(check_query_and_form)
-    app.extensions["rulekb"] = (LiveKnowledgeBase(kb=kb) if kb is not None else
-                                LiveKnowledgeBase(app.config["RULEKB_HOME"],
+    wait = bool(app.config["RULEKB_WAIT_READY"])
+    app.extensions["rulekb"] = (LiveKnowledgeBase(kb=kb, warm=wait) if kb is not None else
+                                LiveKnowledgeBase(app.config["RULEKB_HOME"], background=wait,
                                                   interval=app.config["RULEKB_RELOAD_INTERVAL"]))
     from web import api, offline, site
+    if wait:  # first: a starting server does no other work for a request
+        from web.api.health import wait_until_ready
+        app.before_request(wait_until_ready)
+    app.before_request(check_query_and_form)
     app.register_blueprint(api.bp)
     app.register_blueprint(site.bp)
     app.register_blueprint(offline.bp)

@@ -188,6 +188,7 @@ class Endpoint:
     cached: bool = True
     hidden: bool = False
     limits: tuple[Limit, ...] = ()  # the budgets of kb/limits.py this operation enforces
+    starting_response: str = "Error"  # the schema of its 503 while the server is starting
 
     @property
     def path(self) -> str:
@@ -201,6 +202,7 @@ class Endpoint:
         if self.body:
             codes.update({400, 413, 415, 422})
         codes.update(limit.status for limit in self.limits)
+        codes.add(503)  # every operation, while the server is starting
         return sorted(codes)
 
 
@@ -210,12 +212,15 @@ ENDPOINTS: dict[str, Endpoint] = {}
 def endpoint(bp: Blueprint, method: str, rule: str, *, summary: str, response: str,
              tag: str, params: tuple[Param, ...] = (), errors: tuple[int, ...] = (),
              body: str | None = None, examples: tuple[str, ...] = (), example_body: Any = None,
-             hidden: bool = False, limits: tuple[Limit, ...] = ()) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+             hidden: bool = False, limits: tuple[Limit, ...] = (), cached: bool | None = None,
+             starting_response: str = "Error") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare and register one API operation.
 
     ``rule`` is relative to the blueprint's prefix. The view receives the parsed parameters
     as keyword arguments (absent optional ones as None or their schema default). The view's
-    docstring is the operation's description.
+    docstring is the operation's description. A GET answer is ``cached`` (ETag, kept
+    answers) unless it says otherwise; ``starting_response`` is the schema of its 503 while
+    the server starts (the error shape, unless the operation reports on starting itself).
     """
     if body:  # every body is read by web.api.read_body, which enforces these two
         limits = tuple(dict.fromkeys((REQUEST_BYTES, NESTING_DEPTH, *limits)))
@@ -224,8 +229,9 @@ def endpoint(bp: Blueprint, method: str, rule: str, *, summary: str, response: s
         ep = Endpoint(method=method, rule=f"{bp.url_prefix or ''}{rule}", name=f"{bp.name}.{view.__name__}",
                       summary=summary, description=inspect.cleandoc(view.__doc__ or ""), tag=tag,
                       response=response, params=params, errors=errors, body=body,
-                      examples=examples, example_body=example_body, cached=method == "GET",
-                      hidden=hidden, limits=limits)
+                      examples=examples, example_body=example_body,
+                      cached=method == "GET" if cached is None else cached,
+                      hidden=hidden, limits=limits, starting_response=starting_response)
         if ep.name in ENDPOINTS and ENDPOINTS[ep.name].rule != ep.rule:
             raise ValueError(f"two API operations named {ep.name}")
         ENDPOINTS[ep.name] = ep
@@ -338,7 +344,8 @@ def body_validator(ep: Endpoint) -> Draft202012Validator | None:
 
 def response_validator(ep: Endpoint, status: int) -> Draft202012Validator:
     """The validator a response of ``ep`` with ``status`` must pass (the tests use it)."""
-    return schema_validator(ep.response if status < 300 else "Error")
+    return schema_validator(ep.response if status < 300 else
+                            ep.starting_response if status == 503 else "Error")
 
 
 def _parameter(p: Param) -> dict[str, Any]:
@@ -357,7 +364,12 @@ _STATUS_TEXT = {400: "Bad query: a parameter is malformed or unknown, the query 
                 415: "The request body is not JSON (send Content-Type: application/json).",
                 422: "The request body is JSON but not the expected shape, or it asks for more "
                      "work than a budget of `x-rulekb-limits` allows (the error names it).",
-                503: "No knowledge base is built yet."}
+                503: "Not ready: the server is starting (the build in service is still loading "
+                     "or warming; `Retry-After` says when to ask again, /api/v1/health what is "
+                     "left), or no knowledge base is built yet."}
+
+_RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait before asking again.",
+                                "schema": {"type": "integer", "minimum": 1}}}
 
 _HEADERS = {
     "X-Rulekb-Edition": {"description": "The edition(s) that answered, as `ruleset edition`, "
@@ -399,6 +411,8 @@ def document(endpoints: dict[str, Endpoint] | None = None, *, title: str = "rule
         for code in ep.statuses():
             op["responses"][str(code)] = {"description": _STATUS_TEXT.get(code, "Error."),
                                           "content": {"application/json": {"schema": ref("Error")}}}
+        op["responses"]["503"].update(headers=_RETRY_AFTER,
+                                      content={"application/json": {"schema": ref(ep.starting_response)}})
         if ep.limits:
             op["x-rulekb-limits"] = [row for row in limits_table() if row["name"] in {l.name for l in ep.limits}]
         if ep.body:

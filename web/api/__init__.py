@@ -1,7 +1,7 @@
 """The JSON API (``/api/v1``): every question the knowledge base answers, over HTTP.
 
 One module per area (:mod:`web.api.rules`, :mod:`web.api.search`, :mod:`web.api.timing`,
-:mod:`web.api.citations`, :mod:`web.api.editions`, :mod:`web.api.docs`); each view is
+:mod:`web.api.citations`, :mod:`web.api.editions`, :mod:`web.api.docs`, :mod:`web.api.health`); each view is
 declared once with :func:`web.openapi.endpoint`, which also describes it in the OpenAPI
 document. Conventions shared by every operation live here:
 
@@ -332,4 +332,4 @@ def _api_first(fallback: Any) -> Any:
     return handle
 
 
-from web.api import citations, docs, editions, rules, search, timing  # noqa: E402,F401
+from web.api import citations, docs, editions, health, rules, search, timing  # noqa: E402,F401
