@@ -1,4 +1,10 @@
-"""``rulekb serve``: the API and the site on a real WSGI server (waitress)."""
+"""``rulekb serve``: the API and the site on a real WSGI server.
+
+One process (waitress, threads) by default; ``--workers N`` runs N processes under gunicorn
+for machines with more cores. Either way the port is taken at once and the build loads in
+the background: until it is loaded and warmed, every page and operation answers 503 with
+``Retry-After`` and ``/api/v1/health`` says what is left (``RULEKB_WAIT_READY``).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +12,11 @@ import ctypes
 import ctypes.util
 import errno
 import os
+import socket
 import sys
+import threading
+import time
+from typing import Any
 
 import click
 
@@ -17,6 +27,7 @@ SWITCH_INTERVAL = 0.001  # seconds a thread holds the GIL before another may tak
 MALLOC_ARENAS = 2
 M_ARENA_MAX = -8  # glibc's mallopt parameter (malloc.h)
 ANOTHER_PORT = "choose another with --port N (with make: PORT=N make run)"
+WORKER_CLASS = "gthread"  # gunicorn's threaded worker: --threads per process, as waitress
 
 
 def listen_error(exc: OSError, host: str, port: int) -> str:
@@ -47,39 +58,118 @@ def few_malloc_arenas(arenas: int = MALLOC_ARENAS) -> bool:
         return False
 
 
+def _unresolved_host(host: str, exc: BaseException) -> str:
+    return (f"cannot listen on address {host!r} ({exc}): use --host with an address of this "
+            "machine, e.g. 127.0.0.1 or 0.0.0.0")
+
+
+def starting_app(home: Any) -> Any:
+    """The app as ``serve`` runs it: the build loads in the background, 503 until ready."""
+    from web import create_app
+    return create_app(home, config={"RULEKB_WAIT_READY": True})
+
+
+def announce_when_ready(app: Any, who: str) -> None:
+    """One line on stderr once the build in service is loaded and warmed (or failed)."""
+    live = app.extensions["rulekb"]
+    started = time.monotonic()
+
+    def wait() -> None:
+        live.wait_ready()
+        state = live.readiness()
+        if state["ready"]:
+            click.echo(f"{who} ready after {time.monotonic() - started:.1f} s: build "
+                       f"{state['build']['build_id']}, {len(state['editions'])} editions", err=True)
+        else:
+            click.echo(f"{who} cannot serve: {state['error']}", err=True)
+    threading.Thread(target=wait, name="rulekb-ready", daemon=True).start()
+
+
 @main.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=PORT, help="Port to listen on.")
 @click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 256),
-              help="Worker threads.")
+              help="Worker threads (of each worker process).")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Worker processes: 1 runs waitress; more run gunicorn (not on Windows), "
+                   "each process loading the build itself.")
 @click.pass_context
 @handle_errors
-def serve_cmd(ctx: click.Context, host: str, port: int, threads: int) -> None:
+def serve_cmd(ctx: click.Context, host: str, port: int, threads: int, workers: int) -> None:
     """Serve the JSON API and the rules browser website.
 
     The port is taken before anything is announced: a port in use is one line saying so.
+    The server listens at once; until the build is loaded and warmed every page and API
+    operation answers 503 with Retry-After, and /api/v1/health says what is left.
     """
-    from waitress.server import create_server
-
-    from web import create_app
     # A thread answering a quick lookup waits for the GIL each time it wakes from I/O; with
     # the default 5 ms interval a heavy request in another thread (a timing run near its
-    # budgets) made a 3 ms lookup wait 50-100 ms. At 1 ms the wait shrinks with it.
+    # budgets) made a 3 ms lookup wait 50-100 ms. At 1 ms the wait shrinks with it. Both
+    # settings are inherited by gunicorn's forked workers.
     sys.setswitchinterval(SWITCH_INTERVAL)
     few_malloc_arenas()
-    app = create_app(home_of(ctx))
+    if workers > 1:
+        _serve_gunicorn(home_of(ctx), host, port, threads, workers)
+        return
+    from waitress.server import create_server
+    app = starting_app(home_of(ctx))
     try:
         server = create_server(app, host=host, port=port, threads=threads, ident="rulekb")
     except OSError as exc:
         raise CommandError(listen_error(exc, host, port)) from exc
     except ValueError as exc:  # waitress: a host it cannot resolve
-        raise CommandError(f"cannot listen on address {host!r} ({exc}): use --host with an address "
-                           "of this machine, e.g. 127.0.0.1 or 0.0.0.0") from exc
-    click.echo(f"serving rulekb on http://{host}:{server.effective_port}/ (API: /api; a rebuild of "
-               f"{home_of(ctx)} is picked up without a restart)", err=True)
+        raise CommandError(_unresolved_host(host, exc)) from exc
+    click.echo(f"serving rulekb on http://{host}:{server.effective_port}/ (API: /api; health: "
+               f"/api/v1/health; a rebuild of {home_of(ctx)} is picked up without a restart)", err=True)
+    announce_when_ready(app, "rulekb")
     try:
         server.run()
     except KeyboardInterrupt:
         pass
     finally:
         server.close()
+
+
+def _serve_gunicorn(home: Any, host: str, port: int, threads: int, workers: int) -> None:
+    """``workers`` processes under gunicorn's arbiter, each with its own app and build."""
+    try:
+        from gunicorn.app.base import BaseApplication
+    except ImportError as exc:  # gunicorn needs fcntl and fork: not on Windows
+        raise CommandError(f"--workers {workers} needs gunicorn, which does not run on this platform "
+                           f"({sys.platform}: {exc}): use --workers 1 (one process, waitress)") from exc
+    check_port(host, port)  # gunicorn would retry a busy port five times, then log a traceback
+    home_given = home
+
+    class Server(BaseApplication):  # type: ignore[misc]
+        def load_config(self) -> None:
+            for key, value in {"bind": [f"[{host}]:{port}" if ":" in host else f"{host}:{port}"],
+                               "workers": workers, "worker_class": WORKER_CLASS,
+                               "threads": threads, "preload_app": False,
+                               "loglevel": "warning", "proc_name": "rulekb"}.items():
+                self.cfg.set(key, value)
+
+        def load(self) -> Any:
+            # In each worker after the fork: its own build, loading in its own thread.
+            app = starting_app(home_given)
+            announce_when_ready(app, f"rulekb worker {os.getpid()}")
+            return app
+
+    click.echo(f"serving rulekb on http://{host}:{port}/ with {workers} gunicorn workers of "
+               f"{threads} threads (API: /api; health: /api/v1/health; a rebuild of {home} is "
+               "picked up without a restart)", err=True)
+    Server().run()
+
+
+def check_port(host: str, port: int) -> None:
+    """CommandError, one line, unless ``host:port`` can be listened on right now."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise CommandError(_unresolved_host(host, exc)) from exc
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds it
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise CommandError(listen_error(exc, host, port)) from exc
