@@ -8,7 +8,8 @@ set ``window.__pwned`` to where they came from: ``<script>``, ``<img src=x onerr
 ``<iframe srcdoc>``, ``<base>``, ``<style>`` and a Jinja expression. Every page type is
 visited: home, contents, rule pages (hovering every term, whose tooltip the script builds),
 the newest-edition and error pages, glossary, search results (server and in-browser offline
-search), the timing explorer with a pasted scenario, the citation linker in both styles and
+search), the timing explorer with a pasted scenario and its "what happens next" (from the frame, from
+the state pasted back, and a refused state), the citation linker in both styles and
 the diff between the editions.
 
 Each page is checked twice: as served (with its Content-Security-Policy) and in a browser
@@ -21,11 +22,13 @@ reported no CSP violation. Rule pages must also show the payloads as the charact
 
 from __future__ import annotations
 
+import json
 import urllib.parse
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import yaml
 
 from kb.graph import RuleGraph, build_edition
 from kb.model import RawRule, RawTerm, ReadResult
@@ -232,9 +235,10 @@ def test_every_page_renders_payloads_inert(hostile_servers: dict[bool, LiveServe
         _link_article(v, "footnotes")
         _link_article(v, "preview")
         _paste_scenario(v)
+        _ask_what_happens_next(v)
     finally:
         v.close()
-    assert len(v.seen) >= len(PAGES) + 6
+    assert len(v.seen) >= len(PAGES) + 9
 
 
 def _link_article(v: Visitor, style: str) -> None:
@@ -265,6 +269,36 @@ def _paste_scenario(v: Visitor) -> None:
         step.first.click()
         v.page.wait_for_load_state("load")
         v.check("/timing (pasted, next frame)")
+
+
+# A scenario that runs (SCENARIO above is refused as YAML, so only its error page is seen):
+# its players' and cards' names are payloads, and so are the states it reaches.
+_PLAYER, _CARD = f"Ann {payloads('run-player')}", f"Fire {payloads('run-card')}"
+RUNNING = yaml.safe_dump({"name": f"Hostile run {payloads('run-name')}", "ruleset": "riftbound", "edition": "1.4",
+                          "players": [_PLAYER, "Bo"], "cards": {_CARD: {"type": "spell", "effects": [{"draw": 1}]}},
+                          "steps": [{"play": {"player": _PLAYER, "card": _CARD}}, {"pass": _PLAYER}]},
+                         allow_unicode=True)
+
+
+def _ask_what_happens_next(v: Visitor) -> None:
+    """What happens next from the hostile scenario's frame, then from its state pasted back,
+    then from a state whose error echoes a payload."""
+    v.visit("/timing")
+    v.page.locator("#yaml").fill(RUNNING)
+    v.page.get_by_role("button", name="Run and step through").click()
+    v.page.wait_for_load_state("load")
+    v.page.get_by_role("button", name="What happens next from here?").click()
+    v.page.wait_for_selector("#next-h")
+    v.check("/timing/next (from a pasted scenario's frame)")
+    assert _PLAYER in v.page.locator("#next-h").inner_text()           # shown as written
+    v.page.get_by_role("button", name="What happens next?").click()      # the state, pasted back
+    v.page.wait_for_selector("#next-h")
+    v.check("/timing/next (pasted state)")
+    v.page.locator("#state").fill(json.dumps({"ruleset": payloads("state-ruleset"),
+                                              "players": [payloads("state-player")]}))
+    v.page.get_by_role("button", name="What happens next?").click()
+    v.page.get_by_role("alert").wait_for()
+    v.check("/timing/next (refused state)")
 
 
 @pytest.mark.parametrize("markup", [
