@@ -22,7 +22,7 @@ from kb.cite.annotate import STYLES, Style, annotate_markdown, check_base_url, r
 from kb.cite.find import count_phrases, find_citations
 from kb.cite.mdit import ENV_KEY, MAX_CITATIONS, OPTIONS_KEY, over_limit_message, rule_citations
 from kb.cite.resolve import BROKEN, as_dict, resolve_citations
-from kb.cite.target import link_target
+from kb.cite.target import infer_written_for, link_target, parse_front_matter
 from kb.inputs import check_text
 from kb.limits import CITE_FRONT_MATTER, CITE_INPUT, CITE_LINES, CITE_MARKUP
 
@@ -52,24 +52,46 @@ def _check_input(text: Any, what: str) -> None:
 
 def lookup(kb: KnowledgeBase, text: str, ruleset: str | None = None, edition: str | None = None,
            base_url: str = "", limit: int = MAX_CITATIONS) -> dict[str, Any]:
-    """Every citation in a plain text: offsets, matched text, canonical number, status, URL."""
+    """Every citation in a plain text: offsets, matched text, canonical number, status, URL.
+
+    A text that opens with front matter (an article pasted whole) is read as an article
+    is: its pins, its warnings, citations only after it (offsets still into ``text``);
+    without a pin, the edition it was written for is inferred from its citations."""
     _check_input(text, "text")
     check_base_url(base_url)
-    target = link_target(kb, ruleset, edition)
-    citations = find_citations(text, limit=max(0, limit))
-    more = count_phrases(text, citations[-1].end if citations else 0) if len(citations) >= limit else 0
-    resolutions = resolve_citations(citations, target.editions)
+    pins, front_diags, body = _lookup_front_matter(kb, text)
+    target = link_target(kb, ruleset, edition, pins)
+    scan = text if not body else " " * body + text[body:]  # the same offsets
+    citations = find_citations(scan, limit=max(0, limit))
+    more = count_phrases(scan, citations[-1].end if citations else 0) if len(citations) >= limit else 0
+    target = infer_written_for(kb, target, citations, pins.get("date"))
+    resolutions = resolve_citations(citations, target.editions, written_for=target.written_for,
+                                    mapper=target.mapper)
     out = []
     for res in resolutions:
         first = res.rules[0] if res.linked else None
         url = rule_url(first.ruleset, first.edition, first.number, base_url) if first else None
         out.append(as_dict(res, url))
-    diagnostics = [d.as_dict() for d in target.diagnostics]
+    diagnostics = [d.as_dict() for d in (*front_diags, *target.diagnostics)]
     if more:
         diagnostics.append({"message": over_limit_message(limit, more), "file": "", "line": 0,
                             "severity": "warning", "rule": ""})
     return {**target.describe(), "citations": out, "summary": summary(out, more),
             "diagnostics": diagnostics, "limits": {"bytes": MAX_INPUT_BYTES, "citations": limit}}
+
+
+def _lookup_front_matter(kb: KnowledgeBase, text: str) -> tuple[dict[str, str], list[Any], int]:
+    """The pins and warnings of a plain text's front matter, and where its body starts (0:
+    no front matter, which needs a closing line here, as a pasted article has)."""
+    opening = _FRONT_MATTER_OPEN.match(text)
+    if opening is None:
+        return {}, [], 0
+    closing = _FRONT_MATTER_CLOSE.search(text, opening.end())
+    if closing is None:
+        return {}, [], 0
+    _check_front_matter(text, "")
+    pins, diags = parse_front_matter(text[opening.end():closing.start()], "", kb)
+    return pins, diags, closing.end()
 
 
 def link_article(kb: KnowledgeBase, markdown: str, ruleset: str | None = None,

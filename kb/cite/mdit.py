@@ -15,7 +15,8 @@ replaces each run of text holding citations by one token that renders its links.
 ``footnotes`` style each cited rule gets a numbered footnote with its full text and a link
 "Open in the rules browser"; in the ``preview`` style links carry the rule's text as a
 hover preview. Front matter (``ruleset:``, ``edition:``) names the edition the article
-was written for.
+was written for; without it, the edition is inferred from the citations
+(:func:`kb.cite.target.infer_written_for`).
 
 Linking costs time per citation, so the work is shared: each distinct citation of a
 document is resolved and rendered once; what only depends on a loaded edition (its cited
@@ -41,7 +42,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 from kb.cite.annotate import STYLES, Footnotes, Style, citation_attrs, rule_url
 from kb.cite.find import Citation, count_phrases, find_citations, may_cite
 from kb.cite.resolve import CitedRule, Resolution, as_dict, resolve_citations
-from kb.cite.target import LinkTarget, link_target, parse_front_matter
+from kb.cite.target import LinkTarget, infer_written_for, link_target, parse_front_matter
 from kb.limits import CITE_CITATIONS, CITE_FRONT_MATTER
 from kb.model import Diagnostic
 
@@ -138,7 +139,7 @@ def _link(state: StateCore, options: dict[str, Any]) -> None:
     if state.tokens and state.tokens[0].type == "front_matter":
         content = state.tokens[0].content
         CITE_FRONT_MATTER.check(len(content), f"{source or 'the article'}'s front matter")
-        pins, diags = parse_front_matter(content, source)
+        pins, diags = parse_front_matter(content, source, options["kb"])
     report["front_matter"] = pins
     candidate = _CANDIDATE.search
     budget = [max(0, limit), 0]  # citations still to find; phrases counted past the limit
@@ -147,6 +148,7 @@ def _link(state: StateCore, options: dict[str, Any]) -> None:
     report["over_limit"] = over = budget[1]
     citations = [c for run in runs for c in run.citations]
     target: LinkTarget = link_target(options["kb"], options["ruleset"], options["edition"], pins, source)
+    target = infer_written_for(options["kb"], target, citations, pins.get("date"), source)
     diags.extend(target.diagnostics)
     resolutions = resolve_citations(citations, target.editions, written_for=target.written_for,
                                     mapper=target.mapper)

@@ -383,6 +383,20 @@ def _unresolved(c: Citation, cands: list[RuleGraph], hits: list[tuple[RuleGraph,
                       nearest=where.nearest(c.number) if cands else [])
 
 
+def count_found(citations: Sequence[Citation], rg: RuleGraph) -> int:
+    """How many ``citations`` (each place counted) name rules that exist in ``rg`` in a
+    form that fits its numbering: how well an article's citations fit an edition."""
+    seen: dict[tuple[Any, ...], bool] = {}
+    found = 0
+    for c in citations:
+        key = (c.number, c.last, c.form)
+        hit = seen.get(key)
+        if hit is None:
+            hit = seen[key] = _form_fits(c, rg) and _found(c, rg) is not None
+        found += hit
+    return found
+
+
 def _form_fits(c: Citation, rg: RuleGraph) -> bool:
     """``CR 116.1`` names a Magic-style ruleset; other forms fit any."""
     return c.form == "rule" or c.form == "bare" or rg.edition.number_style == "mtg"

@@ -5,16 +5,30 @@ The caller's ``ruleset``/``edition`` say what to link against; an article's fron
 the newest edition of each ruleset is a candidate and the resolver picks per citation.
 When the article was written for an older edition than the one it is linked against,
 numbers are carried across by the edition mapping (:mod:`kb.editions`).
+
+Front matter keys other than :data:`PIN_KEYS` and common article metadata
+(:data:`METADATA_KEYS`) are warned about, naming the keys the linker knows. One such key
+whose value names a built ruleset and one of its editions and nothing else
+(``rules: mtg 2010-10-01``) is read, with that warning, as the edition the article was
+written for (``written_for`` in the pins), when the article has no ``ruleset:``/``edition:``
+of its own: the reading is exact, so it cannot pick an edition the author did not name.
+Unlike ``edition:``, such a reading does not become the edition linked against (the newest
+stays the default, as for an article without pins): it is a guess the author did not
+document, so the report shows each citation's number today. An article without a recognised pin is linked as written for the
+edition its citations resolve best in (:func:`infer_written_for`).
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from kb.cite.resolve import Mapper
+from kb.cite.find import Citation
+from kb.cite.resolve import Mapper, count_found
 from kb.graph import RuleGraph
 from kb.inputs import load_yaml
 from kb.model import Diagnostic
@@ -31,6 +45,10 @@ class LinkTarget:
     written_for: RuleGraph | None = None
     mapper: Mapper | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    # The front matter named the edition the article was written for (nothing to infer).
+    pinned: bool = False
+    # How written_for was inferred, when it was ("… inferred from 6 of 6 citations").
+    inferred: str | None = None
 
     @property
     def single(self) -> RuleGraph | None:
@@ -42,12 +60,25 @@ class LinkTarget:
                 "edition": one.edition.name if one else None,
                 "candidates": [f"{g.edition.ruleset} {g.edition.name}" for g in self.editions],
                 "written_for": self.written_for.edition.name if self.written_for else None,
-                "mapping": self.mapper is not None}
+                "mapping": self.mapper is not None, "inferred": self.inferred}
 
 
-def parse_front_matter(text: str, source: str = "") -> tuple[dict[str, str], list[Diagnostic]]:
-    """``ruleset`` and ``edition`` from YAML front matter (values read as strings, so
-    ``edition: 1.10`` stays ``1.10``). Malformed YAML is a warning, never an error."""
+# Front-matter keys the linker reads, and article metadata it knowingly leaves alone.
+PIN_KEYS: tuple[str, ...] = ("ruleset", "edition", "date")
+METADATA_KEYS: frozenset[str] = frozenset({
+    "title", "subtitle", "author", "authors", "date", "updated", "modified", "published",
+    "lastmod", "tags", "tag", "categories", "category", "description", "summary", "abstract",
+    "slug", "layout", "draft", "lang", "language", "url", "permalink", "id", "series",
+    "image", "keywords", "toc", "weight", "aliases", "license", "source"})
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def parse_front_matter(text: str, source: str = "",
+                       kb: KnowledgeBase | None = None) -> tuple[dict[str, str], list[Diagnostic]]:
+    """``ruleset``, ``edition`` and ``date`` from YAML front matter (values read as
+    strings, so ``edition: 1.10`` stays ``1.10``). Malformed YAML, a date that is none and
+    a key the linker does not know are warnings, never errors; with ``kb``, an unknown key
+    that names a ruleset and its edition exactly is read as the pin (module docstring)."""
     try:
         # Every scalar a string; 422 past input.nesting (the caller's refusal, not a warning).
         data = load_yaml(text, f"{source or 'the article'}'s front matter",
@@ -59,8 +90,48 @@ def parse_front_matter(text: str, source: str = "") -> tuple[dict[str, str], lis
                                source, line, "warning")]
     if not isinstance(data, dict):
         return {}, [Diagnostic("front matter is not a mapping; ignored", source, 1, "warning")]
-    pins = {k: str(data[k]).strip() for k in ("ruleset", "edition") if isinstance(data.get(k), str)}
-    return {k: v for k, v in pins.items() if v}, []
+    pins = {k: str(data[k]).strip() for k in PIN_KEYS if isinstance(data.get(k), str)}
+    pins = {k: v for k, v in pins.items() if v}
+    diags: list[Diagnostic] = []
+    if "date" in pins:
+        if _DATE.match(pins["date"]):
+            pins["date"] = pins["date"][:10]
+        else:
+            diags.append(Diagnostic(f"front matter date {pins['date']!r} is not a date "
+                                    "(YYYY-MM-DD); ignored", source, 1, "warning"))
+            del pins["date"]
+    unknown = [str(k) for k in data if str(k) not in PIN_KEYS and str(k).lower() not in METADATA_KEYS]
+    readings = {k: r for k in unknown if kb is not None and isinstance(data[k], str)
+                and (r := _read_pin(kb, data[k])) is not None}
+    adopt = (len(readings) == 1 and "ruleset" not in pins and "edition" not in pins
+             and len(set(readings.values())) == 1)
+    known = ", ".join(PIN_KEYS)
+    for key in unknown:
+        message = (f"front matter key {key!r} is not one the linker knows (it reads {known}; "
+                   "title, author, tags and other article metadata are left alone)")
+        if adopt and key in readings:
+            ruleset, edition = readings[key]
+            pins.update(ruleset=ruleset, written_for=edition)
+            message += (f"; read {data[key].strip()!r} as written for {ruleset} {edition} "
+                        "(pin it with ruleset: and edition:)")
+        else:
+            message += "; ignored"
+        diags.append(Diagnostic(message, source, 1, "warning"))
+    return pins, diags
+
+
+def _read_pin(kb: KnowledgeBase, value: str) -> tuple[str, str] | None:
+    """``(ruleset, edition)`` when ``value`` is exactly a built ruleset's name and one of its
+    editions' names, in either order ("mtg 2010-10-01", "2010-10-01, mtg"), else None."""
+    words = [w for w in re.split(r"[\s,;]+", value.strip()) if w]
+    if len(words) != 2:
+        return None
+    rulesets = {r.lower(): r for r, _ in kb.graphs}
+    for ruleset, edition in (words, words[::-1]):
+        name = rulesets.get(ruleset.lower())
+        if name is not None and (name, edition) in kb.graphs:
+            return name, edition
+    return None
 
 
 def link_target(kb: KnowledgeBase, ruleset: str | None = None, edition: str | None = None,
@@ -74,14 +145,15 @@ def link_target(kb: KnowledgeBase, ruleset: str | None = None, edition: str | No
     pins = dict(pins or {})
     # The choice depends on these names only; it is kept for the life of the knowledge
     # base when it needs no warning (so only names that exist are kept: a bounded set).
-    key = (ruleset, edition, pins.get("ruleset"), pins.get("edition"))
+    key = (ruleset, edition, pins.get("ruleset"), pins.get("edition"), pins.get("written_for"))
     chosen = kb.cached("cite:link-targets", dict)
     known = chosen.get(key)
     if known is not None:
-        return LinkTarget(list(known.editions), known.written_for, known.mapper)
+        return LinkTarget(list(known.editions), known.written_for, known.mapper, pinned=known.pinned)
     target = _choose(kb, ruleset, edition, pins, source)
     if not target.diagnostics:
-        chosen[key] = LinkTarget(list(target.editions), target.written_for, target.mapper)
+        chosen[key] = LinkTarget(list(target.editions), target.written_for, target.mapper,
+                                 pinned=target.pinned)
     return target
 
 
@@ -113,7 +185,9 @@ def _choose(kb: KnowledgeBase, ruleset: str | None, edition: str | None, pins: d
         return LinkTarget([kb.edition(r) for r in rulesets], diagnostics=diags)
 
     written_for = None
-    if pins.get("edition"):
+    if pins.get("written_for") and not pins.get("edition") and (name, pins["written_for"]) in kb.graphs:
+        written_for = kb.graphs[(name, pins["written_for"])]  # read from an unknown key
+    elif pins.get("edition"):
         if (name, pins["edition"]) in kb.graphs:
             written_for = kb.graphs[(name, pins["edition"])]
         else:
@@ -123,19 +197,64 @@ def _choose(kb: KnowledgeBase, ruleset: str | None, edition: str | None, pins: d
                 source, 1, "warning"))
     if edition:
         target = kb.edition(name, edition)
-    elif written_for is not None:
+    elif written_for is not None and pins.get("edition"):
         target = written_for
     else:
         target = kb.edition(name)
     if written_for is None or written_for is target:
-        return LinkTarget([target], diagnostics=diags)
+        return LinkTarget([target], diagnostics=diags, pinned=written_for is not None)
     mapper = edition_mapper(kb, written_for, target)
     if mapper is None:
         diags.append(Diagnostic(
             f"the article was written for {name} {written_for.edition.name}; editions cannot be "
             f"compared yet, so its numbers are looked up unchanged in {target.edition.name}",
             source, 1, "warning"))
-    return LinkTarget([target], written_for, mapper, diags)
+    return LinkTarget([target], written_for, mapper, diags, pinned=True)
+
+
+def infer_written_for(kb: KnowledgeBase, target: LinkTarget, citations: Sequence[Citation],
+                      date: str | None = None, source: str = "") -> LinkTarget:
+    """The target, linked as written for the edition its citations resolve best in, when
+    the front matter named none (``target.pinned`` false).
+
+    Every edition of the target's rulesets is scored by how many citations name rules it
+    has (those in force on ``date``, the article's, only, when there are any); ties go to
+    the edition linked against, then to the newest. When the best is another edition of
+    one ruleset, citations are carried to the target by the edition mapping (each old
+    number ``renumbered`` or not) and an ``info`` diagnostic says what was inferred;
+    otherwise the target is returned unchanged (a tie between rulesets decides nothing).
+    """
+    if target.pinned or not citations:
+        return target
+    scored: list[tuple[int, int, RuleGraph]] = []  # (score, preference, edition)
+    linked = {id(g) for g in target.editions}
+    for ruleset in dict.fromkeys(g.edition.ruleset for g in target.editions):
+        editions = kb.editions(ruleset)  # oldest first
+        if date:
+            editions = [e for e in editions if e["date"] and e["date"] <= date] or editions
+        for order, e in enumerate(editions):
+            rg = kb.graphs[(ruleset, e["edition"])]
+            preference = len(editions) + 1 if id(rg) in linked else order
+            scored.append((count_found(citations, rg), preference, rg))
+    best = max(score for score, _, _ in scored)
+    tied = [(preference, rg) for score, preference, rg in scored if score == best]
+    if best == 0 or len({rg.edition.ruleset for _, rg in tied}) > 1:
+        return target
+    written_for = max(tied, key=lambda t: t[0])[1]
+    home = next(g for g in target.editions if g.edition.ruleset == written_for.edition.ruleset)
+    if written_for is home:
+        return target
+    ed = written_for.edition
+    inferred = f"written for {ed.ruleset} {ed.name}, inferred from {best} of {len(citations)} citations"
+    diags = [*target.diagnostics, Diagnostic(
+        f"{inferred} (no ruleset:/edition: in its front matter); linked against "
+        f"{home.edition.ruleset} {home.edition.name}", source, 1, "info")]
+    mapper = edition_mapper(kb, written_for, home)
+    if mapper is None:
+        diags.append(Diagnostic(
+            f"editions cannot be compared yet, so its numbers are looked up unchanged in "
+            f"{home.edition.name}", source, 1, "warning"))
+    return LinkTarget([home], written_for, mapper, diags, inferred=inferred)
 
 
 def edition_mapper(kb: KnowledgeBase, source: RuleGraph, target: RuleGraph) -> Mapper | None:

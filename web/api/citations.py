@@ -22,6 +22,11 @@ _TARGET = {
     "candidates": array(STR, description="The editions citations were looked up in, as "
                                          "`ruleset edition` (several when no ruleset is named)."),
     "written_for": nullable(STR), "mapping": {"type": "boolean"},
+    "inferred": nullable({"type": "string", "description":
+                          "When no front matter pinned the edition the text was written for: "
+                          "the one inferred from its citations (\"written for mtg 2010-10-01, "
+                          "inferred from 6 of 6 citations\"); its citations are then carried "
+                          "to the edition linked against (renumbered)."}),
 }
 _STATUS = {"enum": ["ok", "not_found", "ambiguous", "renumbered", "quote_mismatch", "over_limit"],
            "description": "ok: one rule; not_found: no such rule (see nearest); ambiguous: "
@@ -55,7 +60,9 @@ _LIMITS = obj({"bytes": {"type": "integer"}, "citations": {"type": "integer"}})
 
 SCHEMAS.update({
     "Citation": obj(_CITATION, _CITATION_EXTRA, description="One citation found in the text."),
-    "CitationLookupRequest": obj({"text": {"type": "string", "description": "Plain text."}},
+    "CitationLookupRequest": obj({"text": {"type": "string", "description": "Plain text (front "
+                                                                "matter at its start is read as an "
+                                                                "article's)."}},
                                  {"ruleset": _NAME, "edition": _NAME, "base_url": _BASE_URL}),
     "CitationLookup": obj({**_TARGET, "citations": array({"$ref": "#/components/schemas/Citation"}),
                            "summary": _SUMMARY, "diagnostics": array(_DIAGNOSTIC),
