@@ -64,9 +64,13 @@ def lookup(kb: KnowledgeBase, text: str, ruleset: str | None = None, edition: st
     scan = text if not body else " " * body + text[body:]  # the same offsets
     citations = find_citations(scan, limit=max(0, limit))
     more = count_phrases(scan, citations[-1].end if citations else 0) if len(citations) >= limit else 0
-    target = infer_written_for(kb, target, citations, pins.get("date"))
     resolutions = resolve_citations(citations, target.editions, written_for=target.written_for,
                                     mapper=target.mapper)
+    inferred = infer_written_for(kb, target, citations, pins.get("date"), resolved=resolutions)
+    if inferred is not target:
+        target = inferred
+        resolutions = resolve_citations(citations, target.editions, written_for=target.written_for,
+                                        mapper=target.mapper)
     out = []
     for res in resolutions:
         first = res.rules[0] if res.linked else None

@@ -148,10 +148,15 @@ def _link(state: StateCore, options: dict[str, Any]) -> None:
     report["over_limit"] = over = budget[1]
     citations = [c for run in runs for c in run.citations]
     target: LinkTarget = link_target(options["kb"], options["ruleset"], options["edition"], pins, source)
-    target = infer_written_for(options["kb"], target, citations, pins.get("date"), source)
-    diags.extend(target.diagnostics)
     resolutions = resolve_citations(citations, target.editions, written_for=target.written_for,
                                     mapper=target.mapper)
+    inferred = infer_written_for(options["kb"], target, citations, pins.get("date"), source,
+                                 resolutions)
+    if inferred is not target:
+        target = inferred
+        resolutions = resolve_citations(citations, target.editions, written_for=target.written_for,
+                                        mapper=target.mapper)
+    diags.extend(target.diagnostics)
     if over:
         diags.append(Diagnostic(over_limit_message(limit, over), source, 0, "warning"))
     places = _Locator(state.src)

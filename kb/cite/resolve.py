@@ -383,17 +383,15 @@ def _unresolved(c: Citation, cands: list[RuleGraph], hits: list[tuple[RuleGraph,
                       nearest=where.nearest(c.number) if cands else [])
 
 
-def count_found(citations: Sequence[Citation], rg: RuleGraph) -> int:
-    """How many ``citations`` (each place counted) name rules that exist in ``rg`` in a
-    form that fits its numbering: how well an article's citations fit an edition."""
-    seen: dict[tuple[Any, ...], bool] = {}
+def count_found(citations: Sequence[Citation], rg: RuleGraph,
+                times: Sequence[int] | None = None) -> int:
+    """How many ``citations`` name rules that exist in ``rg`` in a form that fits its
+    numbering (``times[i]`` places for ``citations[i]`` when given, one each otherwise):
+    how well an article's citations fit an edition."""
     found = 0
-    for c in citations:
-        key = (c.number, c.last, c.form)
-        hit = seen.get(key)
-        if hit is None:
-            hit = seen[key] = _form_fits(c, rg) and _found(c, rg) is not None
-        found += hit
+    for i, c in enumerate(citations):
+        if _form_fits(c, rg) and _found(c, rg) is not None:
+            found += times[i] if times is not None else 1
     return found
 
 

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from kb.cite.find import Citation
-from kb.cite.resolve import Mapper, count_found
+from kb.cite.resolve import Mapper, Resolution, count_found
 from kb.graph import RuleGraph
 from kb.inputs import load_yaml
 from kb.model import Diagnostic
@@ -213,7 +213,8 @@ def _choose(kb: KnowledgeBase, ruleset: str | None, edition: str | None, pins: d
 
 
 def infer_written_for(kb: KnowledgeBase, target: LinkTarget, citations: Sequence[Citation],
-                      date: str | None = None, source: str = "") -> LinkTarget:
+                      date: str | None = None, source: str = "",
+                      resolved: Sequence[Resolution] | None = None) -> LinkTarget:
     """The target, linked as written for the edition its citations resolve best in, when
     the front matter named none (``target.pinned`` false).
 
@@ -223,9 +224,26 @@ def infer_written_for(kb: KnowledgeBase, target: LinkTarget, citations: Sequence
     one ruleset, citations are carried to the target by the edition mapping (each old
     number ``renumbered`` or not) and an ``info`` diagnostic says what was inferred;
     otherwise the target is returned unchanged (a tie between rulesets decides nothing).
+
+    ``resolved``, the citations already resolved against ``target``: when none is
+    ``not_found`` or ``ambiguous`` and there is no date, the target is among the best and
+    wins the tie, so nothing is scored (the common case costs one pass over statuses).
     """
     if target.pinned or not citations:
         return target
+    if resolved is not None and not date and not any(
+            r.status == "not_found" or r.status == "ambiguous" for r in resolved):
+        return target
+    # Each distinct citation once, with how many places cite it.
+    distinct: dict[tuple[Any, ...], list[Any]] = {}
+    for c in citations:
+        entry = distinct.get((c.number, c.last, c.form))
+        if entry is None:
+            distinct[(c.number, c.last, c.form)] = [c, 1]
+        else:
+            entry[1] += 1
+    cited = [c for c, _ in distinct.values()]
+    times = [n for _, n in distinct.values()]
     scored: list[tuple[int, int, RuleGraph]] = []  # (score, preference, edition)
     linked = {id(g) for g in target.editions}
     for ruleset in dict.fromkeys(g.edition.ruleset for g in target.editions):
@@ -235,7 +253,7 @@ def infer_written_for(kb: KnowledgeBase, target: LinkTarget, citations: Sequence
         for order, e in enumerate(editions):
             rg = kb.graphs[(ruleset, e["edition"])]
             preference = len(editions) + 1 if id(rg) in linked else order
-            scored.append((count_found(citations, rg), preference, rg))
+            scored.append((count_found(cited, rg, times), preference, rg))
     best = max(score for score, _, _ in scored)
     tied = [(preference, rg) for score, preference, rg in scored if score == best]
     if best == 0 or len({rg.edition.ruleset for _, rg in tied}) > 1:
