@@ -232,6 +232,8 @@ def test_checked_here_reads_as_sentences(client: FlaskClient) -> None:
     ("life", {"Ann": 20}, "life: Ann 20"),
     ("showdown", False, "no showdown is under way"),
     ("state", "neutral-open", "the turn state is neutral-open"),
+    ("control", {"Sunken Temple": "Ann"}, "control: Sunken Temple (Ann)"),
+    ("legion", {"Ann": False}, "legion: Ann: no"),
 ])
 def test_facts_read_as_words(key: str, value: Any, words: str) -> None:
     assert fact(key, value) == words

@@ -46,10 +46,20 @@ def _text(value: Any) -> str:
             return str(value["name"]) + (f" ({', '.join(extra)})" if extra else "")
         if not value:
             return "none"
-        return ", ".join(f"{k} {_text(v)}" for k, v in value.items())
+        return ", ".join(_entry(k, v) for k, v in value.items())
     if isinstance(value, list):
         return ", ".join(_text(v) for v in value) if value else "none"
     return str(value)
+
+
+def _entry(key: Any, value: Any) -> str:
+    """One entry of a mapping: a count reads "Ann 20", a flag "Ann: no", a place or a
+    status "Raider (Sunken Temple)"."""
+    if isinstance(value, bool):
+        return f"{key}: {_text(value)}"
+    if isinstance(value, (int, float)) or isinstance(value, (list, dict)):
+        return f"{key} {_text(value)}"
+    return f"{key} ({_text(value)})"
 
 
 def _label(key: str) -> str:
