@@ -96,6 +96,10 @@ def test_without_a_mapper_numbers_are_looked_up_unchanged() -> None:
     # "CR" names the Magic-style ruleset.
     ("CR 337.1", [("CR 337.1", "ok", ["337.1"])]),
     ("[CR 116.1]", [("CR 116.1", "ok", ["116.1"])]),
+    # A bare number fits any ruleset, as "rule" does.
+    ("(337.1.a)", [("337.1.a", "ok", ["337.1.a"])]),
+    ("(116.1)", [("116.1", "ok", ["116.1"])]),
+    ("See also 337.1", [("337.1", "ambiguous", [])]),
     # The article's other citations tell its ruleset.
     ("rule 337.1 after rule 338.1 and rule 337.10",
      [("rule 337.1", "ok", ["337.1"]), ("rule 338.1", "ok", ["338.1"]),
@@ -175,3 +179,9 @@ def test_citations_past_the_cap_are_reported(kb: KnowledgeBase) -> None:
     data = lookup(kb, "rule 337.1a " * 30, limit=25)
     assert data["summary"]["over_limit"] == 5 and data["summary"]["ok"] == 25
     assert any("only the first 25" in d["message"] for d in data["diagnostics"])
+
+
+def test_bare_citations_past_the_cap_are_counted(kb: KnowledgeBase) -> None:
+    from kb.cite.link import lookup
+    data = lookup(kb, "(337.1a) " * 30, limit=25)
+    assert data["summary"]["over_limit"] == 5 and data["summary"]["ok"] == 25
