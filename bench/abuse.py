@@ -80,6 +80,11 @@ def _form(name: str, text: str, status: int, limit: str | None) -> Abuse:
     return Abuse(name, "POST", "/timing", urllib.parse.urlencode({"yaml": text}).encode(), FORM, status, limit)
 
 
+def _state(name: str, text: str, status: int, limit: str | None) -> Abuse:
+    return Abuse(name, "POST", "/timing/next", urllib.parse.urlencode({"state": text}).encode(), FORM, status,
+                 limit)
+
+
 LOOKUP, ANNOTATE = "/api/v1/citations/lookup", "/api/v1/citations/annotate"
 LONG_CHAIN = {"players": ["Ann", "Bo"], "chain": [
     {"name": f"Spell {i}", "controller": "Ann", "status": "finalized", "kind": "spell"} for i in range(501)]}
@@ -96,6 +101,12 @@ CASES: list[Abuse] = [
     _form("site: a 30 KB scenario pasted on /timing (1,431 steps)", pasted(30 * 1024), 413, "timing.steps"),
     _form("site: a pasted scenario over 32 K characters", "#" * (32 * 1024 + 1), 413, "timing.pasted"),
     Abuse("site: an unknown scenario name", "GET", "/timing?scenario=" + "x" * 2000, status=404),
+    _state("site: a state over 32 K characters pasted on /timing/next", "{" + " " * (32 * 1024) + "}", 413,
+           "timing.pasted"),
+    _state("site: a chain of 501 items pasted as a state", json.dumps(  # short ones: within timing.pasted
+        {"players": ["Ann", "Bo"], "chain": [{"name": "S", "controller": "Ann"}] * 501}, separators=(",", ":")),
+        413, "timing.entries"),
+    _state("site: 30,000 [ pasted as a state", "[" * 30_000, 422, "input.nesting"),
     # Web input: text that cannot be encoded, nesting, the linker's budgets, base_url.
     _json("annotate: a lone surrogate", ANNOTATE, {"markdown": "rule 337.1a \ud800"}, 400, None),
     _json("lookup: a lone surrogate in base_url", LOOKUP, {"text": "rule 337.1a", "base_url": "\ud800"},
