@@ -46,8 +46,8 @@ _WINDOW = 24
 # Bare citations (see the module docstring), with the rule-text grammar's bare list.
 # Each pattern starts with a literal ("(", "also"), which the regex engine scans for at
 # memchr speed: the finder is the annotator's hot path.
-_PAREN = re.compile(rf"\([ \t]?(?:[Ss]ee(?:[ \t\n]+also)?[ \t\n]+)?(?P<list>{_BARE_LIST}(?:{_SEP}{_BARE_LIST})*)"
-                    r"[ \t]?\)")
+_PAREN = re.compile(r"\([ \t]?(?:[Ss]ee(?:[ \t\n]+also)?[ \t\n]+)?"
+                    rf"(?P<list>{_BARE_LIST}(?:{_SEP}{_BARE_LIST})*)[ \t]?\)")
 # After "See also" a three-digit number alone is one too, when nothing but punctuation, a
 # title, "for" or another item follows ("See also 349.", "See also 205 for …"; never
 # "See also 100 cards").
@@ -183,7 +183,9 @@ def _bare_citations(text: str, keyworded: list[Citation], until: int,
                     limit: int | None) -> list[Citation]:
     """Citations without a keyword (in parentheses, after "See also") that start before
     ``until`` and overlap none of the ``keyworded`` ones (sorted and disjoint)."""
-    found: list[tuple[int, int, int, list[Item]]] = []  # (full start, full end, list start, items)
+    # (full start, full end, list start, items); a limit counts matches, some of which may
+    # be dropped below: what is past it is only counted (count_phrases), as for keywords.
+    found: list[tuple[int, int, int, list[Item]]] = []
     if "(" in text:
         for m in _PAREN.finditer(text, 0, until):
             if m.start() and text[m.start() - 1].isalnum():
@@ -212,7 +214,7 @@ def _bare_citations(text: str, keyworded: list[Citation], until: int,
             continue  # part of a phrase with a keyword
         if out and first_start < out[-1].end:
             continue
-        if not all(_rule_shaped(i[2]) and (i[3] is None or _rule_shaped(i[3])) for i in items):
+        if not all(_rule_shaped(item[2]) and (item[3] is None or _rule_shaped(item[3])) for item in items):
             continue
         # Parentheses around one number belong to it, as brackets do ([CR 116.1]).
         enclosed = len(items) == 1 and full_end > full_start

@@ -14,8 +14,9 @@ written for (``written_for`` in the pins), when the article has no ``ruleset:``/
 of its own: the reading is exact, so it cannot pick an edition the author did not name.
 Unlike ``edition:``, such a reading does not become the edition linked against (the newest
 stays the default, as for an article without pins): it is a guess the author did not
-document, so the report shows each citation's number today. An article without a recognised pin is linked as written for the
-edition its citations resolve best in (:func:`infer_written_for`).
+document, so the report shows each citation's number today. An article without a
+recognised pin is linked as written for the edition its citations resolve best in
+(:func:`infer_written_for`).
 """
 
 from __future__ import annotations
