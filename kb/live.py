@@ -34,6 +34,12 @@ log = logging.getLogger(__name__)
 RETRY_AFTER = 2  # seconds a client is asked to wait before asking a starting server again
 
 
+def check_built(home: Path) -> None:
+    """QueryError 503 unless ``home`` has a build in service (what loading it first needs)."""
+    if current_build(home) is None:
+        raise QueryError(503, f"no knowledge base is built in {home}; run `rulekb build`")
+
+
 class LiveKnowledgeBase:
     """A :class:`KnowledgeBase` that follows the ``current`` build of a data directory."""
 
@@ -67,8 +73,7 @@ class LiveKnowledgeBase:
             return
         self.home = home or default_home()
         if background:
-            if current_build(self.home) is None:  # the same refusal as a synchronous load
-                raise QueryError(503, f"no knowledge base is built in {self.home}; run `rulekb build`")
+            check_built(self.home)  # the same refusal as a synchronous load, at once
             self._kb, self._target, self._state = None, None, "loading"
             self._start_loading()
             return

@@ -95,7 +95,9 @@ def test_every_page_and_operation_answers_503_until_ready(warming: tuple[Flask, 
     assert page.mimetype == "text/html" and b"rulekb is starting" in page.data
     assert b'http-equiv="refresh"' in page.data and page.headers["Content-Security-Policy"]
     assert client.get("/rules/riftbound/337.1a").status_code == 503
-    assert client.get("/static/site.css").status_code == 200, "the starting page's style"
+    style = client.get("/static/site.css")
+    assert style.status_code == 200, "the starting page's style"
+    style.close()
 
     kb.hold.set()
     assert app.extensions["rulekb"].wait_ready(30)
@@ -226,6 +228,28 @@ def test_workers_on_a_busy_port_say_so_in_one_line(excerpt_home: Path) -> None:
     assert len(lines) == 1 and f"port {port} on 127.0.0.1 is in use" in lines[0]
 
 
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_serve_without_a_build_says_so_in_one_line(tmp_path: Path, workers: str,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    import waitress.server
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the server started")
+    monkeypatch.setattr(waitress.server, "create_server", never)
+    if workers != "1":
+        pytest.importorskip("gunicorn.app.base", reason="gunicorn does not run on this platform")
+        import gunicorn.app.base
+        monkeypatch.setattr(gunicorn.app.base.BaseApplication, "run", never)
+    interval = sys.getswitchinterval()
+    try:
+        result = CliRunner().invoke(main, ["--home", str(tmp_path), "serve", "--workers", workers])
+    finally:
+        sys.setswitchinterval(interval)
+    assert result.exit_code == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "no knowledge base is built in" in lines[0] and "rulekb build" in lines[0]
+
+
 def test_workers_are_a_range() -> None:
     result = CliRunner().invoke(main, ["serve", "--workers", "0"])
     assert result.exit_code == 2 and "0 is not in the range 1<=x<=64" in result.stderr
@@ -241,10 +265,12 @@ def test_serve_with_two_workers_live(tmp_path: Path) -> None:
     import os
     import subprocess
     import time
-    proc = subprocess.Popen([*load.RULEKB, "--home", str(home), "serve", "--port", str(port),
-                             "--workers", "2", "--threads", "2"], cwd=load.REPO,
-                            env={**os.environ, "RULEKB_HOME": str(home)},
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    log = tmp_path / "serve.log"
+    with log.open("w") as output:  # the server keeps its own copy of the file
+        proc = subprocess.Popen([*load.RULEKB, "--home", str(home), "serve", "--port", str(port),
+                                 "--workers", "2", "--threads", "2"], cwd=load.REPO,
+                                env={**os.environ, "RULEKB_HOME": str(home)},
+                                stdout=output, stderr=subprocess.STDOUT, text=True)
     try:
         deadline, status = time.monotonic() + 60, 0
         while time.monotonic() < deadline and proc.poll() is None:
@@ -260,20 +286,18 @@ def test_serve_with_two_workers_live(tmp_path: Path) -> None:
         assert body["ready"] and body["build"]["build_id"] and "riftbound 1.4" in body["editions"]
         status, headers, rule = load.get(port, RULE)
         assert status == 200 and rule["number"] == "337.1.a"
-        # Both workers come up ready (each says so once), each with its own build loaded.
+        # Both workers come up ready, each with its own build loaded (each says so once).
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if all(load.get(port, HEALTH)[0] == 200 for _ in range(8)):
-                break
+        while log.read_text().count("ready after") < 2 and time.monotonic() < deadline:
             time.sleep(0.1)
-        else:
-            pytest.fail("a worker never became ready")
+        assert load.get(port, HEALTH)[0] == 200
     finally:
         proc.terminate()
         try:
-            out, _ = proc.communicate(timeout=20)
+            proc.wait(timeout=20)
         except subprocess.TimeoutExpired:
             proc.kill()
-            out, _ = proc.communicate()
+            proc.wait()
+    out = log.read_text()
     assert proc.returncode == 0, out
     assert "with 2 gunicorn workers" in out and out.count("ready after") == 2, out

@@ -137,6 +137,8 @@ def _serve_gunicorn(home: Any, host: str, port: int, threads: int, workers: int)
     except ImportError as exc:  # gunicorn needs fcntl and fork: not on Windows
         raise CommandError(f"--workers {workers} needs gunicorn, which does not run on this platform "
                            f"({sys.platform}: {exc}): use --workers 1 (one process, waitress)") from exc
+    from kb.live import check_built
+    check_built(home)  # here, not in each worker: a worker that fails to boot is a traceback
     check_port(host, port)  # gunicorn would retry a busy port five times, then log a traceback
     home_given = home
 
