@@ -77,6 +77,7 @@ def test_health_says_warming_until_the_build_is_warmed(warming: tuple[Flask, Hel
     body = after.get_json()
     assert body["ready"] is True and body["status"] == "ready" and body["warming"] == []
     assert body["build"]["build_id"] == kb.build_id and body["retry_after"] is None
+    assert after.headers["X-Rulekb-Build"] == kb.build_id
     assert sorted(body["editions"]) == sorted(f"{r} {e}" for r, e in kb.graphs)
 
 

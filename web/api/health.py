@@ -58,6 +58,8 @@ def health() -> Response:
     resp = Response(encode(state, separators=(",", ":")), status=200 if state["ready"] else 503,
                     mimetype="application/json")
     resp.headers["Cache-Control"] = NO_STORE
+    if state["build"]:  # the request took no knowledge base, so the API's hook cannot say
+        resp.headers["X-Rulekb-Build"] = state["build"]["build_id"]
     if not state["ready"]:
         resp.headers["Retry-After"] = str(RETRY_AFTER)
     return resp
