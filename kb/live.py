@@ -91,13 +91,7 @@ class LiveKnowledgeBase:
 
     def current(self) -> KnowledgeBase:
         """The knowledge base to answer from; starts loading a newer build when one appears."""
-        if self.home is not None:
-            now = time.monotonic()
-            if now - self._checked >= self.interval:
-                self._checked = now
-                target = self._read_target()
-                if target != self._target and target != self._failed:
-                    self._start_loading()
+        self._notice()
         if self._kb is None:
             raise QueryError(503, self._error or "the knowledge base is still loading",
                              {"status": self._state, "retry_after": RETRY_AFTER})
@@ -105,7 +99,10 @@ class LiveKnowledgeBase:
 
     def ready(self) -> bool:
         """Whether the build in service is loaded and warmed: it answers at full speed."""
-        return self._state == "ready" and self._kb is not None
+        if self._state == "ready" and self._kb is not None:
+            return True
+        self._notice()  # a server refusing every request still notices a good new build
+        return False
 
     def readiness(self) -> dict[str, Any]:
         """What a health check reports: ``status`` (loading, warming, ready or failed), the
@@ -140,6 +137,16 @@ class LiveKnowledgeBase:
         return self.ready()
 
     # -- internals ---------------------------------------------------------------
+    def _notice(self) -> None:
+        """At most once per ``interval``: start loading the build ``current`` names if new."""
+        if self.home is not None:
+            now = time.monotonic()
+            if now - self._checked >= self.interval:
+                self._checked = now
+                target = self._read_target()
+                if target != self._target and target != self._failed:
+                    self._start_loading()
+
     def _read_target(self) -> str | None:
         if self.home is None:
             return None
@@ -159,14 +166,14 @@ class LiveKnowledgeBase:
             if thread is None or not thread.is_alive():
                 thread = threading.Thread(target=self._load, name="rulekb-reload", daemon=True)
                 self._loading = thread
+                if self._kb is None:  # now, not in the thread: a waiter sees it loading again
+                    self._state = "loading"
                 thread.start()
         if wait:
             thread.join()
 
     def _load(self) -> None:
         target = self._read_target()
-        if self._kb is None:
-            self._state = "loading"  # again, after a first build that failed
         try:
             kb = self._loader(self.home)  # type: ignore[arg-type]
         except Exception as exc:  # a damaged or half-written build: keep serving the old one

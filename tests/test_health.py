@@ -167,12 +167,17 @@ def test_a_newer_build_warms_beside_the_ready_one(home: Path) -> None:
     assert live.refresh().build_id != old and live.ready()
 
 
-def test_a_first_build_that_cannot_load_is_reported(home: Path) -> None:
-    def broken(path: Path) -> KnowledgeBase:
-        raise ValueError("damaged")
+def test_a_first_build_that_cannot_load_is_reported_until_a_good_one(home: Path) -> None:
+    tries = []
+
+    def broken_once(path: Path) -> KnowledgeBase:
+        tries.append(path)
+        if len(tries) == 1:
+            raise ValueError("damaged")
+        return KnowledgeBase.open(path)
 
     app = create_app(home, config={"RULEKB_WAIT_READY": True})
-    live = LiveKnowledgeBase(home, loader=broken, background=True)
+    live = LiveKnowledgeBase(home, interval=0.0, loader=broken_once, background=True)
     app.extensions["rulekb"] = live
     live.wait_ready(10)
     client = app.test_client()
@@ -180,6 +185,8 @@ def test_a_first_build_that_cannot_load_is_reported(home: Path) -> None:
     assert body["status"] == "failed" and "could not be loaded (ValueError)" in body["error"]
     assert "cannot be served" in checked(client, RULE).get_json()["error"]["message"]
     assert b"cannot serve yet" in client.get("/").data
+    build(home)  # a good build: the refusing server notices it without a restart
+    assert live.wait_ready(30) and checked(client, RULE).status_code == 200
 
 
 def test_a_starting_server_without_a_build_refuses_at_once(tmp_path: Path) -> None:
