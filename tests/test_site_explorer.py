@@ -9,7 +9,6 @@ import json
 from typing import Any
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 
 from kb.limits import TIMING_PASTED
@@ -18,26 +17,10 @@ from kb.timing import load_scenario
 from web import create_app
 from web.site.checks import fact, sentence
 
-from browser.testgame import site_knowledge_base
-from test_site import Page
+from test_site import Page, app, client, site_kb  # noqa: F401 (the site's fixtures)
 
 RIFTBOUND = "000-your-own-spell-starts-the-chain"
 MTG = "002-a-counterspell-goes-above-the-spell-it-counters"
-
-
-@pytest.fixture(scope="module")
-def site_kb(excerpt_kb: KnowledgeBase) -> KnowledgeBase:
-    return site_knowledge_base(excerpt_kb)
-
-
-@pytest.fixture(scope="module")
-def app(site_kb: KnowledgeBase) -> Flask:
-    return create_app(kb=site_kb)
-
-
-@pytest.fixture()
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
 
 
 def frame_state(k: KnowledgeBase, name: str, frame: int) -> dict[str, Any]:
