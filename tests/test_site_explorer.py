@@ -14,7 +14,6 @@ from flask.testing import FlaskClient
 from kb.limits import TIMING_PASTED
 from kb.query import KnowledgeBase
 from kb.timing import load_scenario
-from web import create_app
 from web.site.checks import fact, sentence
 
 from test_site import Page, app, client, site_kb  # noqa: F401 (the site's fixtures)
