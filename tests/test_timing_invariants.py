@@ -6,7 +6,6 @@ properties are about (so they are not vacuously true)."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,6 +13,7 @@ import pytest
 
 from kb.timing import engine
 from kb.timing.engine import InvariantBroken, TraceNode
+from exploring import explore_checked
 from kb.timing.models import riftbound_io
 from kb.timing.models.riftbound import Riftbound, State
 
@@ -69,15 +69,7 @@ def violations(model: Riftbound, node: TraceNode) -> Iterator[str]:
 @pytest.mark.parametrize("players,depth", CASES, ids=[f"{p}-players-depth-{d}" for p, d in CASES])
 def test_invariants_hold_in_every_decision_sequence(players: int, depth: int, capsys: Any) -> None:
     model, state = setup(players)
-    seen: Counter[str] = Counter()
-    broken: list[str] = []
-
-    def visit(node: TraceNode) -> None:
-        seen[node.name] += 1
-        for v in violations(model, node):
-            broken.append(f"{v} at {node.label}")
-
-    stats = engine.explore(model, state, depth, visit)
+    stats, seen, broken = explore_checked(model, state, depth, violations)
     with capsys.disabled():
         print(f"\n  timing exploration, {players} players, depth {depth}: {stats.states} states visited, "
               f"{stats.decisions} decisions, {stats.steps} automatic steps, {stats.ends} ended turns")
@@ -157,15 +149,7 @@ def arrival_violations(model: Riftbound, node: TraceNode) -> Iterator[str]:
 @pytest.mark.parametrize("players,depth", ARRIVAL_CASES, ids=[f"{p}-players-depth-{d}" for p, d in ARRIVAL_CASES])
 def test_combat_arrivals_keep_designations_and_control(players: int, depth: int, capsys: Any) -> None:
     model, state = setup_arrivals(players)
-    seen: Counter[str] = Counter()
-    broken: list[str] = []
-
-    def visit(node: TraceNode) -> None:
-        seen[node.name] += 1
-        for v in arrival_violations(model, node):
-            broken.append(f"{v} at {node.label}")
-
-    stats = engine.explore(model, state, depth, visit)
+    stats, seen, broken = explore_checked(model, state, depth, arrival_violations)
     with capsys.disabled():
         print(f"\n  combat arrivals, {players} players, depth {depth}: {stats.states} states visited, "
               f"{stats.decisions} decisions, {stats.steps} automatic steps, {stats.ends} ended turns; "

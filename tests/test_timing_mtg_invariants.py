@@ -6,7 +6,6 @@ makes sure the exploration reached the transitions those properties are about.""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,6 +13,7 @@ import pytest
 
 from kb.timing import engine
 from kb.timing.engine import InvariantBroken, TraceNode
+from exploring import explore_checked
 from kb.timing.models import mtg_io
 from kb.timing.models.mtg import Magic, State
 
@@ -126,15 +126,7 @@ def violations(model: Magic, node: TraceNode) -> Iterator[str]:
 def test_invariants_hold_in_every_decision_sequence(players: int, step: str, depth: int, low: bool | str,
                                                     capsys: Any) -> None:
     model, state = setup(players, step, low)
-    seen: Counter[str] = Counter()
-    broken: list[str] = []
-
-    def visit(node: TraceNode) -> None:
-        seen[node.name] += 1
-        for v in violations(model, node):
-            broken.append(f"{v} at {node.label}")
-
-    stats = engine.explore(model, state, depth, visit)
+    stats, seen, broken = explore_checked(model, state, depth, violations)
     with capsys.disabled():
         print(f"\n  mtg timing exploration, {players} players from {step}"
               f"{' with objects changing identity' if low == 'identity' else ' at low life' if low else ''}, "
