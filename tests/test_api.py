@@ -22,7 +22,15 @@ from kb.query import KnowledgeBase
 from kb.read import read_text
 from web import create_app
 from web.api.timing import EXAMPLE_SCENARIO
-from web.openapi import ENDPOINTS, response_problems
+from web.openapi import ENDPOINTS, endpoint_of, response_problems
+
+
+def request_endpoint(app: Flask, method: str, path: str) -> str | None:
+    """The name of the view a request for ``path`` reaches (None when none does)."""
+    try:
+        return app.url_map.bind("localhost").match(path, method=method)[0]
+    except Exception:
+        return None
 
 
 class CheckedClient:
@@ -37,8 +45,10 @@ class CheckedClient:
         path = url.split("?", 1)[0]
         if path.startswith("/api/") and method != "OPTIONS":
             if resp.status_code != 304 and method != "HEAD":
-                assert resp.mimetype == "application/json", (url, resp.mimetype, resp.data[:200])
-                body = resp.get_json()
+                ep = endpoint_of(request_endpoint(self.app, method, path))
+                media_type = ep.media_type if ep is not None and resp.status_code == 200 else "application/json"
+                assert resp.mimetype == media_type, (url, resp.mimetype, resp.data[:200])
+                body = resp.get_json() if media_type == "application/json" else resp.get_data(as_text=True)
                 problems = response_problems(self.app, method, path, resp.status_code, body)
                 assert not problems, problems
                 assert b"Traceback" not in resp.data
@@ -91,6 +101,12 @@ CASES = [
     ("/api/v1/health", 200, "warming", []),
     ("/api/v1/rulesets/riftbound/editions", 200, "newest", "1.4"),
     ("/api/v1/rulesets/nonesuch/editions", 404, "error.detail.rulesets.1", "riftbound"),
+    (f"{R}/changes.atom", 200, "", None),  # the feeds' contents: tests/test_feeds.py
+    (f"{R}/changes.atom?section=300", 200, "", None),
+    (f"{R}/changes.atom?section=999", 404, "error.detail.chapter", "999"),
+    ("/api/v1/rulesets/nonesuch/changes.atom", 404, "error.detail.rulesets.1", "riftbound"),
+    (f"{R}/rules/337.2/changes.atom", 200, "", None),
+    (f"{R}/rules/999.9/changes.atom", 404, "error.detail.number", "999.9"),
     (f"{R}/rules/337.1.a", 200, "number", "337.1.a"),
     (f"{R}/rules/337.1a", 200, "number", "337.1.a"),
     (f"{R}/rules/rule%20337.1.a.", 200, "number", "337.1.a"),

@@ -189,6 +189,7 @@ class Endpoint:
     hidden: bool = False
     limits: tuple[Limit, ...] = ()  # the budgets of kb/limits.py this operation enforces
     starting_response: str = "Error"  # the schema of its 503 while the server is starting
+    media_type: str = "application/json"  # of its 200 answer (errors are always the JSON shape)
 
     @property
     def path(self) -> str:
@@ -213,14 +214,16 @@ def endpoint(bp: Blueprint, method: str, rule: str, *, summary: str, response: s
              tag: str, params: tuple[Param, ...] = (), errors: tuple[int, ...] = (),
              body: str | None = None, examples: tuple[str, ...] = (), example_body: Any = None,
              hidden: bool = False, limits: tuple[Limit, ...] = (), cached: bool | None = None,
-             starting_response: str = "Error") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+             starting_response: str = "Error",
+             media_type: str = "application/json") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare and register one API operation.
 
     ``rule`` is relative to the blueprint's prefix. The view receives the parsed parameters
     as keyword arguments (absent optional ones as None or their schema default). The view's
     docstring is the operation's description. A GET answer is ``cached`` (ETag, kept
     answers) unless it says otherwise; ``starting_response`` is the schema of its 503 while
-    the server starts (the error shape, unless the operation reports on starting itself).
+    the server starts (the error shape, unless the operation reports on starting itself);
+    ``media_type`` is its 200 answer's (an Atom feed's), when not JSON.
     """
     if body:  # every body is read by web.api.read_body, which enforces these two
         limits = tuple(dict.fromkeys((REQUEST_BYTES, NESTING_DEPTH, *limits)))
@@ -231,7 +234,8 @@ def endpoint(bp: Blueprint, method: str, rule: str, *, summary: str, response: s
                       response=response, params=params, errors=errors, body=body,
                       examples=examples, example_body=example_body,
                       cached=method == "GET" if cached is None else cached,
-                      hidden=hidden, limits=limits, starting_response=starting_response)
+                      hidden=hidden, limits=limits, starting_response=starting_response,
+                      media_type=media_type)
         if ep.name in ENDPOINTS and ENDPOINTS[ep.name].rule != ep.rule:
             raise ValueError(f"two API operations named {ep.name}")
         ENDPOINTS[ep.name] = ep
@@ -403,7 +407,7 @@ def document(endpoints: dict[str, Endpoint] | None = None, *, title: str = "rule
             "responses": {"200": {
                 "description": ep.summary,
                 "headers": _HEADERS,
-                "content": {"application/json": {"schema": ref(ep.response)}}}},
+                "content": {ep.media_type: {"schema": ref(ep.response)}}}},
         }
         if ep.method == "GET":
             op["responses"]["304"] = {"description": "Not modified (the ETag given in "

@@ -227,7 +227,7 @@ def _revalidate() -> Response | None:
         kept = answers.get(knowledge.build_id, (request.path, request.query_string))
         if kept is not None:
             g.rulekb_kept = True
-            resp = Response(kept[0], mimetype=JSON_TYPE)
+            resp = Response(kept[0], mimetype=ep.media_type)
             if kept[1]:
                 resp.headers["X-Rulekb-Edition"] = kept[1]
             return resp
@@ -332,4 +332,4 @@ def _api_first(fallback: Any) -> Any:
     return handle
 
 
-from web.api import citations, docs, editions, health, rules, search, timing  # noqa: E402,F401
+from web.api import citations, docs, editions, feeds, health, rules, search, timing  # noqa: E402,F401

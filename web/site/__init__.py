@@ -65,6 +65,6 @@ def crumb(ancestor: dict[str, Any], ruleset: str, edition: str) -> tuple[str, st
     return label, links.rule_href(ruleset, edition, ancestor["number"])
 
 
-from web.site import compare, errors, explorer, linker, pages  # noqa: E402,F401  (routes)
+from web.site import compare, errors, explorer, feeds, linker, pages  # noqa: E402,F401  (routes)
 
-__all__ = ["bp", "compare", "errors", "explorer", "linker", "pages"]
+__all__ = ["bp", "compare", "errors", "explorer", "feeds", "linker", "pages"]
