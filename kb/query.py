@@ -10,31 +10,31 @@ from __future__ import annotations
 import functools
 import json
 import re
-import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rapidfuzz import process
+
+from kb.cite.link import link_article, lookup
+from kb.derived import derived
+from kb.editions import queries as edition_queries
+from kb.editions.mapping import EditionMapping
 from kb.errors import QueryError
 from kb.graph import RuleGraph
+from kb.loaded import LoadedEditions
 from kb.model import Rule, term_key
-from kb.numbers import NumberError, format_number, parse_number
 from kb.references import find_mentions
-from kb.store import current_build, default_home, load_edition, reader_warnings
+from kb.search import EditionSearcher, SearchError, open_searcher, parse_query
+from kb.store import current_build, default_home, edition_summary, load_edition, reader_warnings
+from kb.timing import api as timing
+
+__all__ = ["KnowledgeBase", "QueryError", "searcher", "structure_of", "term_pattern"]
 
 
-@dataclass
-class KnowledgeBase:
-    """All built editions, keyed by (ruleset, edition)."""
-
-    build_dir: Path | None
-    manifest: dict[str, Any]
-    graphs: dict[tuple[str, str], RuleGraph] = field(default_factory=dict)
-    _cache: dict[str, Any] = field(default_factory=dict, repr=False)
-    # Re-entrant: a derived structure may be built from another cached one.
-    _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
-    _key_locks: dict[str, threading.RLock] = field(default_factory=dict, repr=False)
+class KnowledgeBase(LoadedEditions):
+    """The composition root: the loaded editions (:class:`kb.loaded.LoadedEditions`), and
+    every question the product answers, each composed from the subsystems."""
 
     # -- loading ---------------------------------------------------------------
     @classmethod
@@ -53,37 +53,17 @@ class KnowledgeBase:
     @classmethod
     def from_graphs(cls, graphs: list[RuleGraph]) -> KnowledgeBase:
         """A knowledge base held in memory only (tests, tools)."""
-        from kb.store import edition_summary
         manifest = {"build_id": "memory", "built": "", "rulesets": {},
                     "editions": [edition_summary(g) for g in graphs]}
         return cls(None, manifest, {(g.edition.ruleset, g.edition.name): g for g in graphs})
 
-    @property
-    def build_id(self) -> str:
-        return str(self.manifest.get("build_id", ""))
+    def cached(self, key: str, make: Callable[[], Any]) -> Any:
+        """Memoise a value of the web layer under a string key, for the life of this build.
 
-    def cached(self, key: str, make: Any) -> Any:
-        """Memoise a derived structure (a searcher, a diff) for the life of this build."""
-        try:
-            return self._cache[key]
-        except KeyError:
-            pass
-        # One lock per key: a slow build (a diff, a searcher) never blocks other keys, and
-        # building one value may ask for another without deadlocking.
-        with self._lock:
-            key_lock = self._key_locks.setdefault(key, threading.RLock())
-        try:
-            with key_lock:
-                if key not in self._cache:
-                    self._cache[key] = make()
-                return self._cache[key]
-        finally:
-            # The lock only serialises the first make of a key; once it is kept (or make
-            # failed) it goes, so a miss (an unknown name, a failed lookup) keeps nothing.
-            # A thread still waiting on it finds the value, or makes it again itself.
-            with self._lock:
-                if self._key_locks.get(key) is key_lock:
-                    del self._key_locks[key]
+        Transitional, for the web layer until it declares its caches with
+        :func:`kb.derived.derived` as the knowledge base does; no ``kb`` module calls it, and
+        its string keys cannot meet a declared key (those are declarations, not strings)."""
+        return self.derived._get(("cached", key), make)
 
     def warm(self) -> None:
         """Build what the first requests would otherwise wait for: the mappings between
@@ -109,58 +89,7 @@ class KnowledgeBase:
                     self.transitions_for, rg, next(iter(rg.edition.rules)))))
         return steps
 
-    # -- rulesets and editions -------------------------------------------------
-    def rulesets(self) -> list[dict[str, Any]]:
-        names = sorted({r for r, _ in self.graphs})
-        titles = self.manifest.get("rulesets", {})
-        return [{"name": n, "title": titles.get(n, {}).get("title", n),
-                 "editions": [e["edition"] for e in self.editions(n)]} for n in names]
-
-    def editions(self, ruleset: str) -> list[dict[str, Any]]:
-        """Editions of a ruleset, oldest first, with date, counts and partial flag."""
-        found = [e for e in self.manifest["editions"] if e["ruleset"] == ruleset]
-        if not found:
-            raise QueryError(404, f"unknown ruleset {ruleset!r}",
-                             {"rulesets": sorted({r for r, _ in self.graphs})})
-        return sorted(found, key=lambda e: (e["date"], e["edition"]))
-
-    def edition(self, ruleset: str, edition: str | None = None, date: str | None = None) -> RuleGraph:
-        """One edition: by name, or the one in force on ``date``, or the newest."""
-        eds = self.editions(ruleset)
-        if edition:
-            if (ruleset, edition) not in self.graphs:
-                raise QueryError(404, f"unknown edition {edition!r} of {ruleset}",
-                                 {"editions": [e["edition"] for e in eds]})
-            return self.graphs[(ruleset, edition)]
-        if date:
-            in_force = [e for e in eds if e["date"] and e["date"] <= date]
-            if not in_force:
-                raise QueryError(404, f"no edition of {ruleset} was in force on {date}",
-                                 {"editions": [{"edition": e["edition"], "date": e["date"]} for e in eds]})
-            return self.graphs[(ruleset, in_force[-1]["edition"])]
-        return self.graphs[(ruleset, eds[-1]["edition"])]
-
-    def default_ruleset(self) -> str:
-        names = sorted({r for r, _ in self.graphs})
-        if not names:
-            raise QueryError(503, "the knowledge base holds no editions")
-        return "riftbound" if "riftbound" in names else names[0]
-
     # -- rules -------------------------------------------------------------------
-    def find_rule(self, rg: RuleGraph, number: str) -> str:
-        """Canonical number of a loosely written one, or QueryError 400/404 with the nearest."""
-        try:
-            segments = parse_number(number)
-        except NumberError as exc:
-            raise QueryError(400, str(exc), {"number": number[:64]}) from exc
-        found = rg.find(segments)
-        if found is None:
-            wanted = format_number(segments, rg.edition.number_style)
-            raise QueryError(404, f"rule {wanted} does not exist in {rg.edition.ruleset} {rg.edition.name}",
-                             {"number": wanted, "nearest": rg.nearest(segments),
-                              "edition": rg.edition.name, "partial": rg.edition.partial})
-        return found
-
     def rule(self, ruleset: str, number: str, edition: str | None = None,
              subrules: bool = False, date: str | None = None) -> dict[str, Any]:
         """A rule with breadcrumbs, children, neighbours, references both ways and terms."""
@@ -194,43 +123,29 @@ class KnowledgeBase:
     def transitions_for(self, rg: RuleGraph, number: str) -> list[dict[str, Any]]:
         """Timing-model transitions, checks and invariants that cite this rule (name, model,
         kind, description, rules)."""
-        from kb.timing.api import transitions_citing
-        return transitions_citing(rg.edition.ruleset, rg.edition.name, number, self)
+        return timing.transitions_citing(rg.edition.ruleset, rg.edition.name, number, self)
 
     # -- timing ------------------------------------------------------------------
     def timing_run(self, scenario: dict[str, Any], file: str = "") -> dict[str, Any]:
         """Run a timing scenario (parsed YAML): frames, expectations, ``ok``. QueryError 422
         for a malformed scenario (detail: file, step, field)."""
-        from kb.timing.api import timing_run
-        return timing_run(self, scenario, file)
+        return timing.timing_run(self, scenario, file)
 
     def timing_next(self, state: dict[str, Any], ruleset: str | None = None,
                     edition: str | None = None) -> dict[str, Any]:
         """What happens next from a state: automatic steps, then the decision with every legal
         option and the tempting illegal ones. QueryError 400 (malformed) or 422 (a state the
         rules cannot produce, with the rules it breaks)."""
-        from kb.timing.api import timing_next
-        return timing_next(self, state, ruleset, edition)
+        return timing.timing_next(self, state, ruleset, edition)
 
     def timing_check(self, ruleset: str | None = None, edition: str | None = None) -> dict[str, Any]:
         """The timing model's citations checked against an edition, and its coverage."""
-        from kb.timing.api import timing_check
-        return timing_check(self, ruleset, edition)
+        return timing.timing_check(self, ruleset, edition)
 
     def structure(self, ruleset: str, edition: str | None = None) -> list[dict[str, Any]]:
         """Every numbered node in document order: number, kind, title or first words, depth."""
         rg = self.edition(ruleset, edition)
-        key = f"structure:{ruleset}:{rg.edition.name}"
-
-        def make() -> list[dict[str, Any]]:
-            depth: dict[str, int] = {}
-            out = []
-            for n, r in rg.edition.rules.items():
-                depth[n] = depth[r.parent] + 1 if r.parent else 0
-                out.append({"number": n, "kind": r.kind, "title": r.label, "depth": depth[n],
-                            "parent": r.parent, "children": len(r.children)})
-            return out
-        return self.cached(key, make)
+        return structure_of(self, ruleset, rg.edition.name)
 
     def stats(self) -> list[dict[str, Any]]:
         """Per edition: rules, headings, references resolved/unresolved (listed), terms."""
@@ -247,14 +162,11 @@ class KnowledgeBase:
                limit: int = 10, offset: int = 0, section: str | None = None) -> dict[str, Any]:
         """Search an edition (the query language is in :mod:`kb.search.query`): numbers jump,
         defined terms come first, words rank by BM25F. QueryError 400 for a malformed query."""
-        from kb.search import SearchError, open_searcher, parse_query
         try:
             parsed = parse_query(query)
             rg = self.edition(parsed.ruleset or ruleset or self.default_ruleset(),
                               parsed.edition or edition)
-            searcher = self.cached(f"search:{rg.edition.ruleset}:{rg.edition.name}",
-                                   lambda: open_searcher(rg, self.build_dir))
-            return searcher.search(parsed, limit=limit, offset=offset,
+            return searcher(self, rg.edition.ruleset, rg.edition.name).search(parsed, limit=limit, offset=offset,
                                    sections=[section] if section else None)
         except SearchError as exc:
             raise QueryError(exc.status, exc.message,
@@ -274,7 +186,6 @@ class KnowledgeBase:
         rg = self.edition(ruleset, edition)
         key = term_key(name)
         if key not in rg.edition.terms:
-            from rapidfuzz import process
             close = [m[0] for m in process.extract(key, list(rg.edition.terms), limit=5, score_cutoff=60)]
             raise QueryError(404, f"no term {name!r} in {ruleset} {rg.edition.name}", {"nearest": close})
         out = self.term_summary(rg, key)
@@ -298,8 +209,7 @@ class KnowledgeBase:
                 found = [rg.find(s) for s in item.numbers or [item.first]]
                 spans.append({"start": item.start, "end": item.end, "kind": m.kind,
                               "text": text[item.start:item.end], "targets": [f for f in found if f]})
-        pattern = self.cached(f"term-pattern:{ruleset}:{rg.edition.name}",
-                              lambda: _term_pattern(list(rg.edition.terms)))
+        pattern = term_pattern(self, ruleset, rg.edition.name)
         if pattern is None:
             return spans
         taken = [(s["start"], s["end"]) for s in spans]
@@ -320,27 +230,23 @@ class KnowledgeBase:
         """Rule-by-rule diff of two editions (names, or dates meaning the edition in force):
         ``summary`` and ``chapters`` counts, and ``entries`` with status (added, removed,
         changed, moved, unchanged), old/new number and text, and word-level ``ops``."""
-        from kb.editions.queries import diff
-        return diff(self, ruleset, from_edition, to_edition, only=only, chapter=chapter,
+        return edition_queries.diff(self, ruleset, from_edition, to_edition, only=only, chapter=chapter,
                     unchanged=unchanged, limit=limit, offset=offset)
 
     def history(self, ruleset: str, number: str, edition: str | None = None,
                 date: str | None = None) -> dict[str, Any]:
         """In which editions a rule exists, under which numbers, with what wording."""
-        from kb.editions.queries import history
-        return history(self, ruleset, number, edition, date)
+        return edition_queries.history(self, ruleset, number, edition, date)
 
     def map_number(self, ruleset: str, number: str, from_edition: str,
                    to_edition: str) -> dict[str, Any]:
         """A number of one edition in another: ``target`` (or None), ``status`` (same,
         renumbered, removed; unknown for an excerpt), ``confidence``, ``reworded``."""
-        from kb.editions.queries import map_number
-        return map_number(self, ruleset, number, from_edition, to_edition)
+        return edition_queries.map_number(self, ruleset, number, from_edition, to_edition)
 
-    def edition_mapping(self, ruleset: str, from_edition: str, to_edition: str) -> Any:
+    def edition_mapping(self, ruleset: str, from_edition: str, to_edition: str) -> EditionMapping:
         """The whole :class:`kb.editions.mapping.EditionMapping` between two editions."""
-        from kb.editions.queries import edition_mapping
-        return edition_mapping(self, ruleset, from_edition, to_edition)
+        return edition_queries.edition_mapping(self, ruleset, from_edition, to_edition)
 
     # -- the graph ---------------------------------------------------------------
     def neighbourhood(self, ruleset: str, number: str, depth: int = 1,
@@ -359,7 +265,6 @@ class KnowledgeBase:
                          base_url: str = "") -> dict[str, Any]:
         """Every rule citation in a text: start/end offsets, matched text, canonical number,
         status (ok, not_found, ambiguous, renumbered, quote_mismatch, over_limit), URL."""
-        from kb.cite.link import lookup
         return lookup(self, text, ruleset, edition, base_url)
 
     def citations_annotate(self, markdown: str, ruleset: str | None = None,
@@ -368,9 +273,35 @@ class KnowledgeBase:
                            base_url: str = "", source: str = "") -> dict[str, Any]:
         """An article with its citations linked (``fmt`` html, markdown, or json for the
         report only) and its citation report; ``style`` footnotes or preview."""
-        from kb.cite.link import link_article
         return link_article(self, markdown, ruleset, edition, style, fmt,  # type: ignore[arg-type]
                             allow_html, base_url, source)
+
+
+# -- what the facade derives once per build (kb.derived) ------------------------------
+@derived
+def searcher(kb: LoadedEditions, ruleset: str, edition: str) -> EditionSearcher:
+    """The search index of one edition, opened once per build (every caller's searcher:
+    the facade's search, the exporter, the offline pack, the benchmarks)."""
+    return open_searcher(kb.graphs[(ruleset, edition)], kb.build_dir)
+
+
+@derived
+def structure_of(kb: LoadedEditions, ruleset: str, edition: str) -> list[dict[str, Any]]:
+    """Every numbered node of an edition in document order (see :meth:`KnowledgeBase.structure`)."""
+    rg = kb.graphs[(ruleset, edition)]
+    depth: dict[str, int] = {}
+    out = []
+    for n, r in rg.edition.rules.items():
+        depth[n] = depth[r.parent] + 1 if r.parent else 0
+        out.append({"number": n, "kind": r.kind, "title": r.label, "depth": depth[n],
+                    "parent": r.parent, "children": len(r.children)})
+    return out
+
+
+@derived
+def term_pattern(kb: LoadedEditions, ruleset: str, edition: str) -> re.Pattern[str] | None:
+    """The regex of an edition's defined terms (:func:`_term_pattern`), compiled once per build."""
+    return _term_pattern(list(kb.graphs[(ruleset, edition)].edition.terms))
 
 
 _TERM_EDGE = r"[\w\u2019'-]"

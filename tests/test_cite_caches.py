@@ -7,6 +7,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from kb.cite import find_citations, resolve_citations, rule_citations
+from kb.cite.link import _parser
 from kb.cite.mdit import OPTIONS_KEY
 from kb.graph import RuleGraph, build_edition
 from kb.model import RawRule, ReadResult
@@ -96,7 +97,8 @@ def test_the_facade_reuses_one_parser_and_each_call_keeps_its_own_options() -> N
     assert 'title="Rule 312.1. Old."' in a["output"] and 'href="/x/game/1/312.1"' in a["output"]
     assert footnote_texts(b["output"]) == ["New."] and 'href="/game/2/312.1"' in b["output"]
     assert c["output"].startswith("<p><b><a ")
-    assert kb._cache["cite:parser:escaped"] is not kb._cache["cite:parser:html"]
+    assert _parser.is_held(kb, False) and _parser.is_held(kb, True)
+    assert _parser(kb, False) is not _parser(kb, True)
 
 
 def test_a_warning_about_the_front_matter_is_given_every_time() -> None:

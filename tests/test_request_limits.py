@@ -416,12 +416,12 @@ def test_the_api_page_has_no_inline_style(client: Any) -> None:
 def test_a_failed_make_leaves_no_lock_and_no_entry() -> None:
     kb = KnowledgeBase.from_graphs([])
     kb.cached("kept", lambda: 1)
-    cache, locks = dict(kb._cache), dict(kb._key_locks)
+    cache, locks = kb.derived.keys(), kb.derived.pending()
 
     def fail() -> Any:
         raise KeyError("no such scenario")
     for i in range(1000):
         with pytest.raises(KeyError):
             kb.cached(f"site-scenario:unknown-{i}", fail)
-    assert kb._cache == cache and kb._key_locks == locks
+    assert kb.derived.keys() == cache and kb.derived.pending() == locks
     assert kb.cached("kept", fail) == 1

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from conftest import corpus_graph, requires_shared
 from kb.cli import main
 from kb.graph import build_edition
-from kb.query import KnowledgeBase, QueryError
+from kb.query import KnowledgeBase, QueryError, searcher
 from kb.read import read_text
 from kb.search import QuerySyntaxError, Ranking, open_searcher, parse_query
 from kb.search.index import index_dir, memory_index
@@ -146,10 +146,11 @@ def test_index_is_built_with_the_knowledge_base(excerpt_home: Path, excerpt_kb: 
     folder = index_dir(excerpt_home / "current", "riftbound", "1.4")
     assert (folder / "search.json").exists() and (folder / "vocabulary.json").exists()
     excerpt_kb.search("priority")
-    searcher = excerpt_kb._cache["search:riftbound:1.4"]
-    assert type(searcher.index.storage).__name__ == "FileStorage"  # the built index, not a rebuild
+    assert searcher.is_held(excerpt_kb, "riftbound", "1.4")  # the search opened the declared one
+    opened = searcher(excerpt_kb, "riftbound", "1.4")
+    assert type(opened.index.storage).__name__ == "FileStorage"  # the built index, not a rebuild
     excerpt_kb.search("focus")
-    assert excerpt_kb._cache["search:riftbound:1.4"] is searcher  # one searcher per edition
+    assert searcher(excerpt_kb, "riftbound", "1.4") is opened  # one searcher per edition
 
 
 def test_missing_index_falls_back_to_memory(tmp_path: Path, excerpt_kb: KnowledgeBase) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from markdown_it import MarkdownIt
 
@@ -23,11 +23,11 @@ from kb.cite.find import count_phrases, find_citations
 from kb.cite.mdit import ENV_KEY, MAX_CITATIONS, OPTIONS_KEY, over_limit_message, rule_citations
 from kb.cite.resolve import BROKEN, as_dict, resolve_citations
 from kb.cite.target import infer_written_for, link_target, parse_front_matter
+from kb.derived import derived
+from kb.errors import QueryError
 from kb.inputs import check_text
 from kb.limits import CITE_FRONT_MATTER, CITE_INPUT, CITE_LINES, CITE_MARKUP
-
-if TYPE_CHECKING:
-    from kb.query import KnowledgeBase
+from kb.loaded import LoadedEditions
 
 MAX_INPUT_BYTES = CITE_INPUT.value
 # What markdown-it-py pays for (see kb.limits.CITE_MARKUP).
@@ -41,7 +41,6 @@ Format = Literal["html", "markdown", "json"]
 
 
 def _check_input(text: Any, what: str) -> None:
-    from kb.errors import QueryError
     if not isinstance(text, str):
         raise QueryError(400, f"{what} must be a string", {"type": type(text).__name__})
     check_text(text, what)
@@ -50,7 +49,7 @@ def _check_input(text: Any, what: str) -> None:
         CITE_INPUT.check(len(text.encode("utf-8")), what)
 
 
-def lookup(kb: KnowledgeBase, text: str, ruleset: str | None = None, edition: str | None = None,
+def lookup(kb: LoadedEditions, text: str, ruleset: str | None = None, edition: str | None = None,
            base_url: str = "", limit: int = MAX_CITATIONS) -> dict[str, Any]:
     """Every citation in a plain text: offsets, matched text, canonical number, status, URL.
 
@@ -84,7 +83,7 @@ def lookup(kb: KnowledgeBase, text: str, ruleset: str | None = None, edition: st
             "diagnostics": diagnostics, "limits": {"bytes": MAX_INPUT_BYTES, "citations": limit}}
 
 
-def _lookup_front_matter(kb: KnowledgeBase, text: str) -> tuple[dict[str, str], list[Any], int]:
+def _lookup_front_matter(kb: LoadedEditions, text: str) -> tuple[dict[str, str], list[Any], int]:
     """The pins and warnings of a plain text's front matter, and where its body starts (0:
     no front matter, which needs a closing line here, as a pasted article has)."""
     opening = _FRONT_MATTER_OPEN.match(text)
@@ -98,7 +97,7 @@ def _lookup_front_matter(kb: KnowledgeBase, text: str) -> tuple[dict[str, str], 
     return pins, diags, closing.end()
 
 
-def link_article(kb: KnowledgeBase, markdown: str, ruleset: str | None = None,
+def link_article(kb: LoadedEditions, markdown: str, ruleset: str | None = None,
                  edition: str | None = None, style: Style = "footnotes", fmt: Format = "html",
                  allow_html: bool = False, base_url: str = "", source: str = "",
                  limit: int = MAX_CITATIONS) -> dict[str, Any]:
@@ -108,7 +107,6 @@ def link_article(kb: KnowledgeBase, markdown: str, ruleset: str | None = None,
     markdown returns the article's own Markdown with links and footnote definitions added;
     json returns the report only.
     """
-    from kb.errors import QueryError
     _check_input(markdown, "article")
     check_base_url(base_url)
     _check_front_matter(markdown, source)
@@ -147,18 +145,17 @@ def _check_front_matter(markdown: str, source: str) -> None:
         CITE_FRONT_MATTER.check(size, f"{source or 'the article'}'s front matter")
 
 
-def _parser(kb: KnowledgeBase, allow_html: bool) -> MarkdownIt:
-    """The article parser, built once per knowledge base (building one costs as much as
-    rendering a few kilobytes); what differs per article comes in ``env[OPTIONS_KEY]``.
-    Rendering keeps its state in ``env``, so threads may share it."""
-    def make() -> MarkdownIt:
-        md = MarkdownIt("commonmark", {"html": allow_html}).enable("table").use(rule_citations, kb=kb)
-        # Compile the rule chains now: a ruler fills its cache in place on first use,
-        # which another thread must not see half done.
-        for ruler in (md.core.ruler, md.block.ruler, md.inline.ruler, md.inline.ruler2):
-            ruler.getRules("")
-        return md
-    return kb.cached(f"cite:parser:{'html' if allow_html else 'escaped'}", make)
+@derived
+def _parser(kb: LoadedEditions, allow_html: bool) -> MarkdownIt:
+    """The article parser, built once per build (building one costs as much as rendering a
+    few kilobytes); what differs per article comes in ``env[OPTIONS_KEY]``. Rendering keeps
+    its state in ``env``, so threads may share it."""
+    md = MarkdownIt("commonmark", {"html": allow_html}).enable("table").use(rule_citations, kb=kb)
+    # Compile the rule chains now: a ruler fills its cache in place on first use,
+    # which another thread must not see half done.
+    for ruler in (md.core.ruler, md.block.ruler, md.inline.ruler, md.inline.ruler2):
+        ruler.getRules("")
+    return md
 
 
 def _markdown_output(markdown: str, report: dict[str, Any], style: Style, base_url: str) -> str:

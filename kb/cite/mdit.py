@@ -31,7 +31,7 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml, isLinkClose, isLinkOpen
@@ -44,10 +44,8 @@ from kb.cite.find import Citation, count_phrases, find_citations, may_cite
 from kb.cite.resolve import CitedRule, Resolution, as_dict, resolve_citations
 from kb.cite.target import LinkTarget, infer_written_for, link_target, parse_front_matter
 from kb.limits import CITE_CITATIONS, CITE_FRONT_MATTER
+from kb.loaded import LoadedEditions
 from kb.model import Diagnostic
-
-if TYPE_CHECKING:
-    from kb.query import KnowledgeBase
 
 ENV_KEY = "rule_citations"
 # ``env[OPTIONS_KEY]`` overrides the plugin's options for one render (``ruleset``,
@@ -73,7 +71,7 @@ class _Run:
     citations: list[Citation]
 
 
-def rule_citations(md: MarkdownIt, *, kb: KnowledgeBase, ruleset: str | None = None,
+def rule_citations(md: MarkdownIt, *, kb: LoadedEditions, ruleset: str | None = None,
                    edition: str | None = None, style: Style = "footnotes", base_url: str = "",
                    limit: int = MAX_CITATIONS, prefix: str = "rule-fn", source: str = "") -> None:
     """Link rule citations; see the module docstring.

@@ -24,18 +24,19 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import yaml
 
 from kb.cite.find import Citation
 from kb.cite.resolve import Mapper, Resolution, count_found
+from kb.derived import derived
+from kb.editions.queries import edition_mapping
+from kb.errors import QueryError
 from kb.graph import RuleGraph
 from kb.inputs import load_yaml
+from kb.loaded import LoadedEditions
 from kb.model import Diagnostic
-
-if TYPE_CHECKING:
-    from kb.query import KnowledgeBase
 
 
 @dataclass
@@ -75,7 +76,7 @@ _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def parse_front_matter(text: str, source: str = "",
-                       kb: KnowledgeBase | None = None) -> tuple[dict[str, str], list[Diagnostic]]:
+                       kb: LoadedEditions | None = None) -> tuple[dict[str, str], list[Diagnostic]]:
     """``ruleset``, ``edition`` and ``date`` from YAML front matter (values read as
     strings, so ``edition: 1.10`` stays ``1.10``). Malformed YAML, a date that is none and
     a key the linker does not know are warnings, never errors; with ``kb``, an unknown key
@@ -121,7 +122,7 @@ def parse_front_matter(text: str, source: str = "",
     return pins, diags
 
 
-def _read_pin(kb: KnowledgeBase, value: str) -> tuple[str, str] | None:
+def _read_pin(kb: LoadedEditions, value: str) -> tuple[str, str] | None:
     """``(ruleset, edition)`` when ``value`` is exactly a built ruleset's name and one of its
     editions' names, in either order ("mtg 2010-10-01", "2010-10-01, mtg"), else None."""
     words = [w for w in re.split(r"[\s,;]+", value.strip()) if w]
@@ -135,7 +136,7 @@ def _read_pin(kb: KnowledgeBase, value: str) -> tuple[str, str] | None:
     return None
 
 
-def link_target(kb: KnowledgeBase, ruleset: str | None = None, edition: str | None = None,
+def link_target(kb: LoadedEditions, ruleset: str | None = None, edition: str | None = None,
                 pins: dict[str, str] | None = None, source: str = "") -> LinkTarget:
     """Choose the editions to link against.
 
@@ -147,7 +148,7 @@ def link_target(kb: KnowledgeBase, ruleset: str | None = None, edition: str | No
     # The choice depends on these names only; it is kept for the life of the knowledge
     # base when it needs no warning (so only names that exist are kept: a bounded set).
     key = (ruleset, edition, pins.get("ruleset"), pins.get("edition"), pins.get("written_for"))
-    chosen = kb.cached("cite:link-targets", dict)
+    chosen = _link_targets(kb)
     known = chosen.get(key)
     if known is not None:
         return LinkTarget(list(known.editions), known.written_for, known.mapper, pinned=known.pinned)
@@ -158,9 +159,14 @@ def link_target(kb: KnowledgeBase, ruleset: str | None = None, edition: str | No
     return target
 
 
-def _choose(kb: KnowledgeBase, ruleset: str | None, edition: str | None, pins: dict[str, str],
+@derived
+def _link_targets(kb: LoadedEditions) -> dict[tuple[str | None, ...], LinkTarget]:
+    """The link targets chosen without a warning in this build, by the names that chose them."""
+    return {}
+
+
+def _choose(kb: LoadedEditions, ruleset: str | None, edition: str | None, pins: dict[str, str],
             source: str) -> LinkTarget:
-    from kb.errors import QueryError
     diags: list[Diagnostic] = []
     rulesets = [r["name"] for r in kb.rulesets()]
     if not rulesets:
@@ -213,7 +219,7 @@ def _choose(kb: KnowledgeBase, ruleset: str | None, edition: str | None, pins: d
     return LinkTarget([target], written_for, mapper, diags, pinned=True)
 
 
-def infer_written_for(kb: KnowledgeBase, target: LinkTarget, citations: Sequence[Citation],
+def infer_written_for(kb: LoadedEditions, target: LinkTarget, citations: Sequence[Citation],
                       date: str | None = None, source: str = "",
                       resolved: Sequence[Resolution] | None = None) -> LinkTarget:
     """The target, linked as written for the edition its citations resolve best in, when
@@ -276,16 +282,15 @@ def infer_written_for(kb: KnowledgeBase, target: LinkTarget, citations: Sequence
     return LinkTarget([home], written_for, mapper, diags, inferred=inferred)
 
 
-def edition_mapper(kb: KnowledgeBase, source: RuleGraph, target: RuleGraph) -> Mapper | None:
+def edition_mapper(kb: LoadedEditions, source: RuleGraph, target: RuleGraph) -> Mapper | None:
     """The hook to :mod:`kb.editions`: a callable from a number of ``source`` to its
-    number in ``target`` (None when the rule has no counterpart), or None when the
-    knowledge base cannot compare editions. The mapping is the one every part of the
-    product uses (``KnowledgeBase.edition_mapping``, composed through the editions in
-    between and cached per build)."""
-    mapping_of = getattr(kb, "edition_mapping", None)
-    if mapping_of is None or source.edition.ruleset != target.edition.ruleset:
+    number in ``target`` (None when the rule has no counterpart), or None when the two
+    editions are of different rulesets. The mapping is the one every part of the product
+    uses (:func:`kb.editions.queries.edition_mapping`, composed through the editions in
+    between and derived once per build)."""
+    if source.edition.ruleset != target.edition.ruleset:
         return None
-    mapping = mapping_of(source.edition.ruleset, source.edition.name, target.edition.name)
+    mapping = edition_mapping(kb, source.edition.ruleset, source.edition.name, target.edition.name)
 
     def mapper(number: str) -> str | None:
         pair = mapping.get(number)

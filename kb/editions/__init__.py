@@ -7,12 +7,13 @@
   removed, changed, moved or unchanged, with word-level changes and counts per chapter.
 - :mod:`kb.editions.queries`: what the facade answers (``KnowledgeBase.diff``, ``history``,
   ``map_number``, ``edition_mapping``); mappings between editions further apart than one
-  step are composed through the editions in between, and everything is cached per build.
+  step are composed through the editions in between, and everything is derived once per build (:mod:`kb.derived`).
 - :mod:`kb.editions.evaluate`: precision and recall of a mapping on a labelled sample.
 
 Anything that carries rule numbers between editions (the citation linker, the timing
-model's citations) should ask ``KnowledgeBase.edition_mapping`` or ``map_number``, so that
-every part of the product agrees on where a rule went.
+model's citations) should ask :func:`kb.editions.queries.edition_mapping` or
+:func:`~kb.editions.queries.map_number` (given the loaded editions), so that every part of
+the product agrees on where a rule went.
 """
 
 from kb.editions.diff import diff_editions, word_ops

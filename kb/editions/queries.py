@@ -3,82 +3,88 @@ of a ruleset, diffs, where one number went, and a rule's history.
 
 Only adjacent editions (by date) are matched directly; a mapping between editions further
 apart is composed through the ones in between, so a rule's history and a citation carried
-from 1.0 to 1.4 always agree. Mappings and diffs are computed on first use and cached for
-the life of the knowledge base (``KnowledgeBase.cached``).
+from 1.0 to 1.4 always agree. Mappings and diffs are derived data (:mod:`kb.derived`): computed on first use and kept for
+the life of the build.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+from kb.derived import derived
 
 from kb.editions.diff import diff_editions, display_text, number_translators, reworded, select, word_ops
 from kb.editions.mapping import EditionMapping, map_editions
+from kb.errors import QueryError
 from kb.graph import RuleGraph
-
-if TYPE_CHECKING:
-    from kb.query import KnowledgeBase
+from kb.loaded import LoadedEditions
+from kb.numbers import try_parse_number
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 ONLY = ("added", "removed", "changed", "moved", "unchanged")
 
 
-def _error(status: int, message: str, detail: Any = None) -> Exception:
-    from kb.errors import QueryError
-    return QueryError(status, message, detail)
-
-
-def resolve_edition(kb: KnowledgeBase, ruleset: str, edition: str | None = None,
+def resolve_edition(kb: LoadedEditions, ruleset: str, edition: str | None = None,
                     date: str | None = None) -> RuleGraph:
     """An edition by name, or the one in force on a date; a value of ``edition`` that is not
     an edition's name but reads as a date (YYYY-MM-DD) means the edition in force then."""
     if edition and (ruleset, edition) not in kb.graphs and _DATE.match(edition) and not date:
         return kb.edition(ruleset, date=edition)
     if date is not None and not _DATE.match(date):
-        raise _error(400, f"not a date: {date[:40]!r} (use YYYY-MM-DD)", {"date": date[:40]})
+        raise QueryError(400, f"not a date: {date[:40]!r} (use YYYY-MM-DD)", {"date": date[:40]})
     return kb.edition(ruleset, edition, date)
 
 
-def _order(kb: KnowledgeBase, ruleset: str) -> list[str]:
+def _order(kb: LoadedEditions, ruleset: str) -> list[str]:
     return [e["edition"] for e in kb.editions(ruleset)]
 
 
-def adjacent_mapping(kb: KnowledgeBase, ruleset: str, older: str, newer: str) -> EditionMapping:
-    """The mapping between two editions that follow each other (computed once, cached)."""
-    key = f"editions:map:{ruleset}:{older}:{newer}"
-    return kb.cached(key, lambda: map_editions(kb.graphs[(ruleset, older)], kb.graphs[(ruleset, newer)]))
+@derived
+def adjacent_mapping(kb: LoadedEditions, ruleset: str, older: str, newer: str) -> EditionMapping:
+    """The mapping between two editions that follow each other (computed once per build)."""
+    return map_editions(kb.graphs[(ruleset, older)], kb.graphs[(ruleset, newer)])
 
 
-def edition_mapping(kb: KnowledgeBase, ruleset: str, source: str, target: str) -> EditionMapping:
+def edition_mapping(kb: LoadedEditions, ruleset: str, source: str, target: str) -> EditionMapping:
     """The mapping from any edition of a ruleset to any other, composed through the editions
     in between (backwards when ``target`` is older)."""
     order = _order(kb, ruleset)
     for name in (source, target):
         if name not in order:
-            raise _error(404, f"unknown edition {name!r} of {ruleset}", {"editions": order})
+            raise QueryError(404, f"unknown edition {name!r} of {ruleset}", {"editions": order})
     i, k = order.index(source), order.index(target)
     if i == k:
-        raise _error(400, "the two editions are the same", {"edition": source})
+        raise QueryError(400, "the two editions are the same", {"edition": source})
 
     if abs(k - i) == 1 and k > i:
         return adjacent_mapping(kb, ruleset, source, target)
-    # The steps are fetched first: ``cached`` holds its lock while it makes a value.
+    # The steps are fetched first: a derived value's lock is held while it is made.
     step = 1 if k > i else -1
-    steps = [adjacent_mapping(kb, ruleset, order[x], order[x + 1]) if step == 1
-             else adjacent_mapping(kb, ruleset, order[x - 1], order[x]) for x in range(i, k, step)]
-
-    def make() -> EditionMapping:
-        result: EditionMapping | None = None
-        for m in steps:
-            m = m if step == 1 else m.inverse()
-            result = m if result is None else result.then(m)
-        assert result is not None
-        return result
-
-    return kb.cached(f"editions:chain:{ruleset}:{source}:{target}", make)
+    for x in range(i, k, step):
+        if step == 1:
+            adjacent_mapping(kb, ruleset, order[x], order[x + 1])
+        else:
+            adjacent_mapping(kb, ruleset, order[x - 1], order[x])
+    return _chain_mapping(kb, ruleset, source, target)
 
 
-def diff(kb: KnowledgeBase, ruleset: str, from_edition: str, to_edition: str, *,
+@derived
+def _chain_mapping(kb: LoadedEditions, ruleset: str, source: str, target: str) -> EditionMapping:
+    """The adjacent mappings from ``source`` to ``target`` composed (inverted backwards)."""
+    order = _order(kb, ruleset)
+    i, k = order.index(source), order.index(target)
+    step = 1 if k > i else -1
+    result: EditionMapping | None = None
+    for x in range(i, k, step):
+        m = (adjacent_mapping(kb, ruleset, order[x], order[x + 1]) if step == 1
+             else adjacent_mapping(kb, ruleset, order[x - 1], order[x]).inverse())
+        result = m if result is None else result.then(m)
+    assert result is not None
+    return result
+
+
+def diff(kb: LoadedEditions, ruleset: str, from_edition: str, to_edition: str, *,
          only: list[str] | None = None, chapter: str | None = None, unchanged: bool = False,
          limit: int | None = None, offset: int = 0) -> dict[str, Any]:
     """The rule-by-rule diff between two editions (see :mod:`kb.editions.diff`), its entries
@@ -87,14 +93,14 @@ def diff(kb: KnowledgeBase, ruleset: str, from_edition: str, to_edition: str, *,
     new = resolve_edition(kb, ruleset, to_edition)
     for value in only or []:
         if value not in ONLY:
-            raise _error(400, f"unknown status {value!r}", {"statuses": list(ONLY)})
+            raise QueryError(400, f"unknown status {value!r}", {"statuses": list(ONLY)})
     if limit is not None and limit < 0 or offset < 0:
-        raise _error(400, "limit and offset must not be negative", {"limit": limit, "offset": offset})
+        raise QueryError(400, "limit and offset must not be negative", {"limit": limit, "offset": offset})
     if chapter is not None:
         chapter = _heading(kb, old, new, chapter)
     a, b = old.edition.name, new.edition.name
     mapping = edition_mapping(kb, ruleset, a, b)
-    full = kb.cached(f"editions:diff:{ruleset}:{a}:{b}", lambda: diff_editions(old, new, mapping))
+    full = _full_diff(kb, ruleset, a, b)
     entries = select(full, only=only, chapter=chapter, old=old, new=new, mapping=mapping,
                      unchanged=unchanged)
     total = len(entries)
@@ -105,19 +111,25 @@ def diff(kb: KnowledgeBase, ruleset: str, from_edition: str, to_edition: str, *,
     return out
 
 
-def _heading(kb: KnowledgeBase, old: RuleGraph, new: RuleGraph, number: str) -> str:
+@derived
+def _full_diff(kb: LoadedEditions, ruleset: str, older: str, newer: str) -> dict[str, Any]:
+    """Every entry of the diff between two editions, unfiltered (once per build)."""
+    return diff_editions(kb.graphs[(ruleset, older)], kb.graphs[(ruleset, newer)],
+                         edition_mapping(kb, ruleset, older, newer))
+
+
+def _heading(kb: LoadedEditions, old: RuleGraph, new: RuleGraph, number: str) -> str:
     """The canonical number of a chapter or heading in the newer edition (else the older)."""
-    from kb.numbers import try_parse_number
     segs = try_parse_number(number)
     if segs is None:
-        raise _error(400, f"not a rule number: {number[:40]!r}", {"chapter": number[:40]})
+        raise QueryError(400, f"not a rule number: {number[:40]!r}", {"chapter": number[:40]})
     found = new.find(segs) or old.find(segs)
     if found is None:
-        raise _error(404, f"no chapter {number} in either edition", {"chapter": number})
+        raise QueryError(404, f"no chapter {number} in either edition", {"chapter": number})
     return found
 
 
-def map_number(kb: KnowledgeBase, ruleset: str, number: str, from_edition: str,
+def map_number(kb: LoadedEditions, ruleset: str, number: str, from_edition: str,
                to_edition: str) -> dict[str, Any]:
     """Where a rule of one edition is in another: the target number or None, a status
     (``same``, ``renumbered``, ``removed``; ``unknown`` when the target edition is an excerpt
@@ -156,7 +168,7 @@ def _nearest_target(rg: RuleGraph, mapping: EditionMapping, number: str) -> dict
     return None
 
 
-def _path(kb: KnowledgeBase, ruleset: str, number: str, source: str, target: str) -> list[dict[str, Any]]:
+def _path(kb: LoadedEditions, ruleset: str, number: str, source: str, target: str) -> list[dict[str, Any]]:
     """The number in each edition passed through on the way (None once it is gone)."""
     order = _order(kb, ruleset)
     i, k = order.index(source), order.index(target)
@@ -172,7 +184,7 @@ def _path(kb: KnowledgeBase, ruleset: str, number: str, source: str, target: str
     return out
 
 
-def history(kb: KnowledgeBase, ruleset: str, number: str, edition: str | None = None,
+def history(kb: LoadedEditions, ruleset: str, number: str, edition: str | None = None,
             date: str | None = None) -> dict[str, Any]:
     """In which editions a rule exists, under which numbers and with what wording.
 
@@ -232,10 +244,9 @@ def history(kb: KnowledgeBase, ruleset: str, number: str, edition: str | None = 
     return {"ruleset": ruleset, "number": canonical, "edition": start.edition.name, "editions": rows}
 
 
-def _newest_with(kb: KnowledgeBase, ruleset: str, number: str, order: list[str]) -> RuleGraph:
+def _newest_with(kb: LoadedEditions, ruleset: str, number: str, order: list[str]) -> RuleGraph:
     """The newest edition holding the number (the newest edition when none does, so the
     error names the nearest numbers there)."""
-    from kb.numbers import try_parse_number
     segs = try_parse_number(number)
     if segs is not None:
         for name in reversed(order):

@@ -1,6 +1,7 @@
-"""What the facade (:class:`kb.query.KnowledgeBase`) answers about timing, as plain dicts.
+"""What the facade (:class:`kb.query.KnowledgeBase`) answers about timing, as plain dicts,
+from the loaded editions (:class:`kb.loaded.LoadedEditions`).
 
-Errors raise :class:`kb.query.QueryError`: 400 for input that is not well formed, 422 for
+Errors raise :class:`kb.errors.QueryError`: 400 for input that is not well formed, 422 for
 a scenario or state the rules refuse (with the rules), 404 for an unknown edition. Every
 run and next keeps to the timing budgets of :mod:`kb.limits` (413 for an input over them,
 422 for work over them, each before the work is done): the deadline
@@ -11,10 +12,14 @@ answer are counted into one :class:`~kb.timing.budget.AnswerBudget` as they are 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from kb.derived import derived
+from kb.editions.queries import map_number
+from kb.errors import QueryError
 from kb.graph import RuleGraph
 from kb.limits import TIMING_TIME, deadline
+from kb.loaded import LoadedEditions
 from kb.timing import engine
 from kb.timing.budget import AnswerBudget
 from kb.timing.check import check as check_citations
@@ -24,33 +29,24 @@ from kb.timing.fields import check_budget
 from kb.timing.models import RulesetModel, get_model
 from kb.timing.scenario import RunResult, ScenarioError, parse, run
 
-if TYPE_CHECKING:
-    from kb.query import KnowledgeBase
-
-
-def _error(status: int, message: str, detail: Any = None) -> Exception:
-    from kb.errors import QueryError
-    return QueryError(status, message, detail)
-
 
 def spec_for(ruleset: str) -> RulesetModel:
     try:
         return get_model(ruleset)
     except FormatError as exc:
-        raise _error(404, exc.message, {"field": "ruleset"}) from exc
+        raise QueryError(404, exc.message, {"field": "ruleset"}) from exc
 
 
-def graph_for(kb: KnowledgeBase, spec: RulesetModel, edition: str | None, required: bool = False) -> RuleGraph | None:
+def graph_for(kb: LoadedEditions, spec: RulesetModel, edition: str | None, required: bool = False) -> RuleGraph | None:
     """The edition to quote from: one whose numbers the model cites (its own, or one it
     carries its citations to); any other edition is refused rather than quoted wrongly."""
-    from kb.errors import QueryError
     edition = edition or spec.citation_edition
     if spec.citations_for(edition) is None:
         known = sorted({*spec.editions, *(e for r, e in kb.graphs if r == spec.ruleset)})
         if edition not in known:
-            raise _error(404, f"unknown edition {edition!r} of {spec.ruleset} (editions: {', '.join(known)})",
+            raise QueryError(404, f"unknown edition {edition!r} of {spec.ruleset} (editions: {', '.join(known)})",
                          {"field": "edition", "edition": edition, "editions": known})
-        raise _error(422, f"the {spec.ruleset} timing model cites edition "
+        raise QueryError(422, f"the {spec.ruleset} timing model cites edition "
                           f"{' and '.join(spec.editions)}; its citations are not yet carried to edition {edition}",
                      {"edition": edition, "citation_edition": spec.citation_edition,
                       "editions": list(spec.editions)})
@@ -62,7 +58,7 @@ def graph_for(kb: KnowledgeBase, spec: RulesetModel, edition: str | None, requir
         return None
 
 
-def carried_citations(kb: KnowledgeBase, spec: RulesetModel,
+def carried_citations(kb: LoadedEditions, spec: RulesetModel,
                       edition: str) -> tuple[dict[str, tuple[str, ...]], list[dict[str, Any]]] | None:
     """The model's citations in ``edition``'s numbering and the citations with no counterpart.
 
@@ -73,26 +69,31 @@ def carried_citations(kb: KnowledgeBase, spec: RulesetModel,
     own = spec.citations_for(edition)
     if own is not None:
         return {name: tuple(rules) for name, rules in own.items()}, []
-    from kb.errors import QueryError
     if (spec.ruleset, edition) not in kb.graphs or (spec.ruleset, spec.citation_edition) not in kb.graphs:
         return None
+    return _carried(kb, spec.ruleset, edition)
 
-    def carry() -> tuple[dict[str, tuple[str, ...]], list[dict[str, Any]]]:
-        targets: dict[str, dict[str, Any]] = {}
-        for number in {n for rules in spec.citations.values() for n in rules}:
-            try:
-                targets[number] = kb.map_number(spec.ruleset, number, spec.citation_edition, edition)
-            except QueryError as exc:  # the source edition is an excerpt without this rule
-                targets[number] = {"target": None, "status": "unknown", "reason": exc.message}
-        carried: dict[str, tuple[str, ...]] = {}
-        gaps: list[dict[str, Any]] = []
-        for name, rules in spec.citations.items():
-            carried[name] = tuple(dict.fromkeys(t for n in rules if (t := targets[n]["target"])))
-            gaps += [{"name": name, "rule": n, "status": targets[n]["status"],
-                      "nearest": targets[n].get("nearest_target")}
-                     for n in rules if not targets[n]["target"]]
-        return carried, gaps
-    return kb.cached(f"timing:carried:{spec.ruleset}:{edition}", carry)
+
+@derived
+def _carried(kb: LoadedEditions, ruleset: str,
+             edition: str) -> tuple[dict[str, tuple[str, ...]], list[dict[str, Any]]]:
+    """The ruleset model's citations carried to ``edition`` (see :func:`carried_citations`),
+    once per build."""
+    spec = get_model(ruleset)
+    targets: dict[str, dict[str, Any]] = {}
+    for number in {n for rules in spec.citations.values() for n in rules}:
+        try:
+            targets[number] = map_number(kb, spec.ruleset, number, spec.citation_edition, edition)
+        except QueryError as exc:  # the source edition is an excerpt without this rule
+            targets[number] = {"target": None, "status": "unknown", "reason": exc.message}
+    carried: dict[str, tuple[str, ...]] = {}
+    gaps: list[dict[str, Any]] = []
+    for name, rules in spec.citations.items():
+        carried[name] = tuple(dict.fromkeys(t for n in rules if (t := targets[n]["target"])))
+        gaps += [{"name": name, "rule": n, "status": targets[n]["status"],
+                  "nearest": targets[n].get("nearest_target")}
+                 for n in rules if not targets[n]["target"]]
+    return carried, gaps
 
 
 def run_json(result: RunResult, explainer: Explainer, budget: AnswerBudget | None = None) -> dict[str, Any]:
@@ -121,7 +122,7 @@ def _explained(frame: dict[str, Any], budget: AnswerBudget, step: int) -> dict[s
     return frame
 
 
-def timing_run(kb: KnowledgeBase, scenario: Any, file: str = "") -> dict[str, Any]:
+def timing_run(kb: LoadedEditions, scenario: Any, file: str = "") -> dict[str, Any]:
     """Run a scenario given as a dict (parsed YAML)."""
     with deadline(TIMING_TIME):
         budget = AnswerBudget()
@@ -131,11 +132,11 @@ def timing_run(kb: KnowledgeBase, scenario: Any, file: str = "") -> dict[str, An
             rg = graph_for(kb, spec, sc.edition)
             result = run(sc, budget)
         except ScenarioError as exc:
-            raise _error(422, str(exc), exc.as_dict()) from exc
+            raise QueryError(422, str(exc), exc.as_dict()) from exc
         return run_json(result, Explainer(rg, spec.ruleset, sc.edition), budget)
 
 
-def timing_next(kb: KnowledgeBase, state: Any, ruleset: str | None = None,
+def timing_next(kb: LoadedEditions, state: Any, ruleset: str | None = None,
                 edition: str | None = None) -> dict[str, Any]:
     """The automatic steps from ``state`` until a decision, then the decision with every legal
     option and the tempting illegal ones (each with the rules that forbid it)."""
@@ -143,33 +144,33 @@ def timing_next(kb: KnowledgeBase, state: Any, ruleset: str | None = None,
         return _timing_next(kb, state, ruleset, edition)
 
 
-def _timing_next(kb: KnowledgeBase, state: Any, ruleset: str | None, edition: str | None) -> dict[str, Any]:
+def _timing_next(kb: LoadedEditions, state: Any, ruleset: str | None, edition: str | None) -> dict[str, Any]:
     if isinstance(state, dict) and ruleset is None:
         ruleset = state.get("ruleset")
     if ruleset is not None and not isinstance(ruleset, str):
-        raise _error(400, "malformed state: ruleset is a name", {"field": "ruleset"})
+        raise QueryError(400, "malformed state: ruleset is a name", {"field": "ruleset"})
     spec = spec_for(ruleset or "riftbound")
     check_budget(state)
     try:
         model, s, violations = spec.state_from_json(state, edition)
     except FormatError as exc:
-        raise _error(400, f"malformed state: {exc}", {"field": exc.field}) from exc
+        raise QueryError(400, f"malformed state: {exc}", {"field": exc.field}) from exc
     # A model that follows several editions' rules reads the edition from the state.
     edition = edition or getattr(model, "citation_edition", None) or spec.citation_edition
     rg = graph_for(kb, spec, edition)
     explainer = Explainer(rg, spec.ruleset, edition)
     violations = violations + model.validate(s)
     if violations:
-        raise _error(422, "the rules cannot produce this state: " + "; ".join(
+        raise QueryError(422, "the rules cannot produce this state: " + "; ".join(
             f"{v.message} (rule {', '.join(v.rules)})" for v in violations),
             {"violations": [{**v.as_dict(), "quotes": [explainer.quote(r) for r in v.rules]}
                             for v in violations]})
     try:
         outcome = engine.next_steps(model, s)
     except InvalidState as exc:  # pragma: no cover - validated above
-        raise _error(422, str(exc), {"violations": [v.as_dict() for v in exc.violations]}) from exc
+        raise QueryError(422, str(exc), {"violations": [v.as_dict() for v in exc.violations]}) from exc
     except TimingError as exc:
-        raise _error(422, str(exc), {"rules": list(exc.rules)}) from exc
+        raise QueryError(422, str(exc), {"rules": list(exc.rules)}) from exc
     budget = AnswerBudget()
     frames = []
     for i, n in enumerate(outcome.steps, start=1):
@@ -192,7 +193,7 @@ def _timing_next(kb: KnowledgeBase, state: Any, ruleset: str | None, edition: st
             "end": end, "state": budget.add(spec.state_json(model, outcome.state), "the state reached")}
 
 
-def timing_check(kb: KnowledgeBase, ruleset: str | None = None, edition: str | None = None) -> dict[str, Any]:
+def timing_check(kb: LoadedEditions, ruleset: str | None = None, edition: str | None = None) -> dict[str, Any]:
     """Check the model's citations against an edition; in an edition the model does not cite
     directly, its citations are carried through the edition mapping and the transitions
     with no counterpart there are reported."""
@@ -201,7 +202,7 @@ def timing_check(kb: KnowledgeBase, ruleset: str | None = None, edition: str | N
         rg = kb.edition(spec.ruleset, edition)
         carried = carried_citations(kb, spec, rg.edition.name)
         if carried is None:
-            raise _error(404, f"edition {spec.citation_edition} of {spec.ruleset}, which the timing model "
+            raise QueryError(404, f"edition {spec.citation_edition} of {spec.ruleset}, which the timing model "
                               f"cites, is not built; its citations cannot be carried to {edition}",
                          {"citation_edition": spec.citation_edition})
         citations, gaps = carried
@@ -215,14 +216,13 @@ def timing_check(kb: KnowledgeBase, ruleset: str | None = None, edition: str | N
     return check_citations(spec, rg)
 
 
-def _carried_coverage(kb: KnowledgeBase, spec: RulesetModel, edition: str) -> tuple[tuple[str, str], ...]:
+def _carried_coverage(kb: LoadedEditions, spec: RulesetModel, edition: str) -> tuple[tuple[str, str], ...]:
     """The model's coverage ranges in another edition: each end carried through the mapping
     (a range whose ends have no counterpart there is left out)."""
-    from kb.errors import QueryError
     out = []
     for first, last in spec.coverage:
         try:
-            ends = [kb.map_number(spec.ruleset, n, spec.citation_edition, edition)["target"] for n in (first, last)]
+            ends = [map_number(kb, spec.ruleset, n, spec.citation_edition, edition)["target"] for n in (first, last)]
         except QueryError:
             continue
         if all(ends):
@@ -232,7 +232,7 @@ def _carried_coverage(kb: KnowledgeBase, spec: RulesetModel, edition: str) -> tu
 
 
 def transitions_citing(ruleset: str, edition: str, number: str,
-                       kb: KnowledgeBase | None = None) -> list[dict[str, Any]]:
+                       kb: LoadedEditions | None = None) -> list[dict[str, Any]]:
     """Transitions, steps, checks and invariants whose citations include ``number`` (in
     ``edition``'s numbering: carried through the edition mapping when ``kb`` is given)."""
     try:

@@ -1,0 +1,91 @@
+"""The loaded editions: the floor every subsystem stands on.
+
+:class:`LoadedEditions` holds one build's graphs (keyed by ruleset and edition), its
+manifest, the lookups every question starts with (rulesets, editions, the edition in force
+on a date, a loosely written rule number) and the build's store of derived data
+(:mod:`kb.derived`). It imports no subsystem, so search, timing, citations and editions can
+all take it; the facade (:class:`kb.query.KnowledgeBase`) is built on it and composes them.
+
+It is read-only once loaded, so any number of threads may share it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kb.derived import DerivedStore
+from kb.errors import QueryError
+from kb.graph import RuleGraph
+from kb.numbers import NumberError, format_number, parse_number
+
+
+@dataclass
+class LoadedEditions:
+    """All built editions of one build, keyed by (ruleset, edition)."""
+
+    build_dir: Path | None
+    manifest: dict[str, Any]
+    graphs: dict[tuple[str, str], RuleGraph] = field(default_factory=dict)
+    # What the build derives on first use (searchers, mappings...): see kb.derived.
+    derived: DerivedStore = field(default_factory=DerivedStore, repr=False, compare=False)
+
+    @property
+    def build_id(self) -> str:
+        """The build's id (``memory`` for editions held in memory only)."""
+        return str(self.manifest.get("build_id", ""))
+
+    # -- rulesets and editions -------------------------------------------------
+    def rulesets(self) -> list[dict[str, Any]]:
+        """Each ruleset: name, title and its editions' names, oldest first."""
+        names = sorted({r for r, _ in self.graphs})
+        titles = self.manifest.get("rulesets", {})
+        return [{"name": n, "title": titles.get(n, {}).get("title", n),
+                 "editions": [e["edition"] for e in self.editions(n)]} for n in names]
+
+    def editions(self, ruleset: str) -> list[dict[str, Any]]:
+        """Editions of a ruleset, oldest first, with date, counts and partial flag."""
+        found = [e for e in self.manifest["editions"] if e["ruleset"] == ruleset]
+        if not found:
+            raise QueryError(404, f"unknown ruleset {ruleset!r}",
+                             {"rulesets": sorted({r for r, _ in self.graphs})})
+        return sorted(found, key=lambda e: (e["date"], e["edition"]))
+
+    def edition(self, ruleset: str, edition: str | None = None, date: str | None = None) -> RuleGraph:
+        """One edition: by name, or the one in force on ``date``, or the newest."""
+        eds = self.editions(ruleset)
+        if edition:
+            if (ruleset, edition) not in self.graphs:
+                raise QueryError(404, f"unknown edition {edition!r} of {ruleset}",
+                                 {"editions": [e["edition"] for e in eds]})
+            return self.graphs[(ruleset, edition)]
+        if date:
+            in_force = [e for e in eds if e["date"] and e["date"] <= date]
+            if not in_force:
+                raise QueryError(404, f"no edition of {ruleset} was in force on {date}",
+                                 {"editions": [{"edition": e["edition"], "date": e["date"]} for e in eds]})
+            return self.graphs[(ruleset, in_force[-1]["edition"])]
+        return self.graphs[(ruleset, eds[-1]["edition"])]
+
+    def default_ruleset(self) -> str:
+        """The ruleset a question without one is about: riftbound when built, else the first."""
+        names = sorted({r for r, _ in self.graphs})
+        if not names:
+            raise QueryError(503, "the knowledge base holds no editions")
+        return "riftbound" if "riftbound" in names else names[0]
+
+    # -- rules -------------------------------------------------------------------
+    def find_rule(self, rg: RuleGraph, number: str) -> str:
+        """Canonical number of a loosely written one, or QueryError 400/404 with the nearest."""
+        try:
+            segments = parse_number(number)
+        except NumberError as exc:
+            raise QueryError(400, str(exc), {"number": number[:64]}) from exc
+        found = rg.find(segments)
+        if found is None:
+            wanted = format_number(segments, rg.edition.number_style)
+            raise QueryError(404, f"rule {wanted} does not exist in {rg.edition.ruleset} {rg.edition.name}",
+                             {"number": wanted, "nearest": rg.nearest(segments),
+                              "edition": rg.edition.name, "partial": rg.edition.partial})
+        return found
