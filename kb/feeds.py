@@ -18,15 +18,13 @@ import html
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from feedgenerator import Atom1Feed
 
 from kb.editions.queries import diff, history
 from kb.errors import QueryError
-
-if TYPE_CHECKING:
-    from kb.query import KnowledgeBase
+from kb.loaded import LoadedEditions
 
 #: Changes listed in one entry; the rest are counted and linked (the compare page has all).
 ENTRY_CHANGES = 60
@@ -75,7 +73,7 @@ def _when(date: str, fallback: datetime) -> datetime:
         return fallback
 
 
-def _built(kb: KnowledgeBase) -> datetime:
+def _built(kb: LoadedEditions) -> datetime:
     built = str(kb.manifest.get("built") or "")
     for fmt in ("%Y-%m-%dT%H:%M:%S%z", "%Y-%m-%dT%H:%M:%S.%f%z", "%Y-%m-%dT%H:%M:%SZ"):
         try:
@@ -116,7 +114,7 @@ def _change_html(ruleset: str, old: str, new: str, e: dict[str, Any], links: Lin
     return f"<li><strong>{head}</strong> {word}: {ops_html(e.get('ops'), e.get('new_text') or '')}</li>"
 
 
-def _step_entry(kb: KnowledgeBase, ruleset: str, old: dict[str, Any], new: dict[str, Any],
+def _step_entry(kb: LoadedEditions, ruleset: str, old: dict[str, Any], new: dict[str, Any],
                 chapter: str | None, scope_id: str, links: Links) -> FeedEntry | None:
     """The entry for one step between consecutive editions, or None when nothing in the
     scope changed (or a section is in neither edition)."""
@@ -134,13 +132,14 @@ def _step_entry(kb: KnowledgeBase, ruleset: str, old: dict[str, Any], new: dict[
         counts[e["status"]] = counts.get(e["status"], 0) + 1
     said = ", ".join(f"{n} {_STATUS_WORDS[s]}" for s, n in counts.items())
     where = f" in {chapter}" if chapter else ""
-    title = f"{new['title'] or ruleset} {new['edition']}: {said}{where}"
+    title = f"{_ruleset_title(kb, ruleset)} {new['edition']}: {said}{where}"
     compare = links.compare(ruleset, old["edition"], new["edition"])
     body = [f"<p>From {html.escape(old['edition'])} ({html.escape(old['date'] or 'undated')}) to "
             f"{html.escape(new['edition'])} ({html.escape(new['date'] or 'undated')}){html.escape(where)}: "
             f"{html.escape(said)}.</p>"]
     if old.get("partial") or new.get("partial"):
-        body.append("<p>One of these editions is an excerpt: rules it lacks are not reported.</p>")
+        body.append("<p>One of these editions is an excerpt: a rule it lacks may show as added "
+                    "or removed.</p>")
     body.append("<ul>" + "".join(_change_html(ruleset, old["edition"], new["edition"], e, links)
                                  for e in d["entries"]) + "</ul>")
     if d["total"] > len(d["entries"]):
@@ -150,7 +149,7 @@ def _step_entry(kb: KnowledgeBase, ruleset: str, old: dict[str, Any], new: dict[
                      updated=_when(new["date"], _built(kb)), link=compare, content_html="".join(body))
 
 
-def changes_feed(kb: KnowledgeBase, ruleset: str, links: Links, chapter: str | None = None) -> Feed:
+def changes_feed(kb: LoadedEditions, ruleset: str, links: Links, chapter: str | None = None) -> Feed:
     """What changed at each step between consecutive editions of a ruleset (or, with
     ``chapter``, inside one section). QueryError 404 for an unknown ruleset or a section that
     no edition has."""
@@ -177,7 +176,7 @@ def changes_feed(kb: KnowledgeBase, ruleset: str, links: Links, chapter: str | N
                 entries=entries)
 
 
-def _has(kb: KnowledgeBase, ruleset: str, edition: str, number: str) -> bool:
+def _has(kb: LoadedEditions, ruleset: str, edition: str, number: str) -> bool:
     try:
         kb.find_rule(kb.edition(ruleset, edition), number)
     except QueryError:
@@ -185,7 +184,7 @@ def _has(kb: KnowledgeBase, ruleset: str, edition: str, number: str) -> bool:
     return True
 
 
-def _ruleset_title(kb: KnowledgeBase, ruleset: str) -> str:
+def _ruleset_title(kb: LoadedEditions, ruleset: str) -> str:
     for r in kb.rulesets():
         if r["name"] == ruleset:
             return str(r["title"])
@@ -195,7 +194,7 @@ def _ruleset_title(kb: KnowledgeBase, ruleset: str) -> str:
 _RULE_WORDS = {"added": "added", "changed": "reworded", "removed": "removed"}
 
 
-def rule_feed(kb: KnowledgeBase, ruleset: str, number: str, links: Links) -> Feed:
+def rule_feed(kb: LoadedEditions, ruleset: str, number: str, links: Links) -> Feed:
     """A rule's changes through every edition (under each number it had): added, reworded,
     renumbered, removed. QueryError 404 when no edition has the number."""
     h = history(kb, ruleset, number)
