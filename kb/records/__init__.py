@@ -1,0 +1,25 @@
+"""Rulings and articles as first-class records: stored, cited-by, checked for staleness.
+
+- :mod:`kb.records.model`: what a ruling and an article are, and how their files read
+  (every problem a diagnostic naming the file and the field);
+- :mod:`kb.records.store`: ``<home>/records/{rulings,articles}/``, imported by copy with
+  atomic writes, loaded again only when a file changed;
+- :mod:`kb.records.citing`: each record's citations in the edition it was written for,
+  the cited-by index of any edition (through the edition mapping) and each citation's
+  status against the newest edition (ok, renumbered, reworded, removed);
+- :mod:`kb.records.search`: rulings searched by their question and answer (BM25);
+- :mod:`kb.records.feed`: the stale records as an Atom feed.
+
+Everything derived is computed per build and record set (its content digest is the key),
+with :func:`kb.derived.derived`; nothing derived is stored.
+"""
+
+from kb.records.citing import (STALE, attach_records, cited_by, current_records, record_report,
+                               records_report)
+from kb.records.model import Record
+from kb.records.search import ruling_hits, search_rulings
+from kb.records.store import RecordSet, import_records, load_folder, load_records
+
+__all__ = ["STALE", "Record", "RecordSet", "attach_records", "cited_by", "current_records",
+           "import_records", "load_folder", "load_records", "record_report", "records_report",
+           "ruling_hits", "search_rulings"]

@@ -1,0 +1,320 @@
+"""What records cite, which rules they rest on, and what a newer edition broke.
+
+Everything here is derived from the loaded editions and a :class:`RecordSet` (its content
+digest is its key), once per build, with the declared-derived-data mechanism
+(:func:`kb.derived.derived`):
+
+* :func:`analyse`: each record's citations, found by the citation finder
+  (:mod:`kb.cite.find`) and resolved (:mod:`kb.cite.resolve`) in the edition the record
+  was written for: a ruling says which; an article is read as the linker reads it
+  (its pins, ``rules: mtg 2010-10-01``, or the edition inferred from its citations).
+* :func:`cited_by_index`: for one edition, which records cite each of its rules, directly
+  or through a rule of an earlier edition that maps to it (:mod:`kb.editions`).
+* :func:`staleness`: each citation's status against the newest edition of its ruleset:
+  ``ok``, ``renumbered`` (with the number today, and the word diff when reworded too),
+  ``reworded`` (same number, with the word diff), ``removed``; ``not_found`` when the
+  record cites a rule its own edition does not have.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from kb.cite.find import find_citations
+from kb.cite.resolve import resolve_citations
+from kb.derived import derived
+from kb.editions.diff import display_text, number_translators, reworded, word_ops
+from kb.errors import QueryError
+from kb.model import Diagnostic
+from kb.records.model import Kind, Record
+from kb.records.store import RecordSet, home_of_build, load_records
+
+if TYPE_CHECKING:
+    from kb.query import KnowledgeBase
+
+Status = Literal["ok", "renumbered", "reworded", "removed", "not_found"]
+STALE: frozenset[str] = frozenset({"renumbered", "reworded", "removed"})
+MAX_CITED = 1_000  # distinct rules one record's citations name (a range counts each member)
+
+
+@dataclass(frozen=True, slots=True)
+class CitedRule:
+    """One rule a record cites, in the edition it was written for."""
+
+    text: str           # the citation as written ("rule 337.1.a", "CR 116.3c")
+    written: str        # the number as written, formatted
+    number: str | None  # the canonical number in the edition written for; None: no such rule
+    field: str          # where: question, answer or text
+    line: int           # the file's line (0 where a YAML file's line is not known)
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class RecordCitations:
+    """A record, the edition it was written for, and the rules it cites."""
+
+    record: Record
+    ruleset: str | None
+    written_for: str | None
+    inferred: str | None
+    cited: tuple[CitedRule, ...]
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    @property
+    def key(self) -> tuple[Kind, str]:
+        return (self.record.kind, self.record.id)
+
+    def describe(self) -> dict[str, Any]:
+        """The record's summary, with the edition it was written for."""
+        return {**self.record.summary(), "ruleset": self.ruleset, "written_for": self.written_for,
+                "inferred": self.inferred}
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Every record's citations, by (kind, id), in the records' order."""
+
+    records: dict[tuple[Kind, str], RecordCitations] = field(default_factory=dict)
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+
+# -- which records the knowledge base has --------------------------------------------------
+def current_records(kb: KnowledgeBase) -> RecordSet:
+    """The records of the data home the knowledge base was built in (none for a knowledge
+    base held in memory); a records set attached with :func:`attach_records` wins."""
+    attached = getattr(kb, "_attached_records", None)
+    if attached is not None:
+        return attached  # type: ignore[no-any-return]
+    return load_records(home_of_build(kb.build_dir))
+
+
+def attach_records(kb: KnowledgeBase, records: RecordSet) -> None:
+    """Have ``kb`` answer from ``records`` (a knowledge base held in memory, in tests)."""
+    object.__setattr__(kb, "_attached_records", records)
+
+
+# -- reading a record's citations --------------------------------------------------------------
+@derived
+def analyse(kb: KnowledgeBase, records: RecordSet) -> Analysis:
+    """Each record's citations in the edition it was written for (module docstring)."""
+    out: dict[tuple[Kind, str], RecordCitations] = {}
+    diagnostics = list(records.diagnostics)
+    for record in records.records:
+        found = _read(kb, record)
+        out[(record.kind, record.id)] = found
+        diagnostics.extend(found.diagnostics)
+    return Analysis(out, tuple(diagnostics))
+
+
+def _read(kb: KnowledgeBase, record: Record) -> RecordCitations:
+    where = record.file
+    if record.kind == "ruling":
+        if (record.ruleset, record.edition) not in kb.graphs:
+            return RecordCitations(record, record.ruleset, None, None, (), (Diagnostic(
+                f"ruling {record.id}: written for {record.ruleset} {record.edition}, which is not "
+                "built; its citations are not read", where, 0, "warning"),))
+        ruleset, edition, inferred, diags = record.ruleset, record.edition, None, []
+        scan = record.text
+    else:
+        try:
+            linked = kb.citations_lookup(record.text)
+        except QueryError as exc:
+            return RecordCitations(record, None, None, None, (), (Diagnostic(
+                f"article {record.id}: {exc.message}", where, 0, "warning"),))
+        diags = [Diagnostic(str(d["message"]), where, int(d.get("line") or 0),
+                            d.get("severity", "warning")) for d in linked["diagnostics"]]
+        ruleset = linked["ruleset"]
+        edition = linked["written_for"] or linked["edition"]
+        inferred = linked.get("inferred")
+        if ruleset is None or edition is None:
+            diags.append(Diagnostic(
+                f"article {record.id}: cannot tell which ruleset it cites ({', '.join(linked['candidates'])}); "
+                "pin it in its front matter (ruleset:, edition:)", where, 1, "warning"))
+            return RecordCitations(record, None, None, None, (), tuple(diags))
+        body_at = _body_offset(record)
+        scan = " " * body_at + record.text[body_at:]  # the same offsets, front matter blank
+    assert ruleset is not None and edition is not None
+    rg = kb.graphs[(ruleset, edition)]
+    resolutions = resolve_citations(find_citations(scan), rg)
+    cited: list[CitedRule] = []
+    seen: set[tuple[str | None, str]] = set()
+    for res in resolutions:
+        c = res.citation
+        place, line = _place(record, c.start)
+        numbers: list[str | None] = [r.number for r in res.rules] if res.rules else [None]
+        for number in numbers:
+            if (number, place) in seen and number is not None:
+                continue
+            seen.add((number, place))
+            if len(cited) < MAX_CITED:
+                cited.append(CitedRule(" ".join(c.text.split()), res.written, number, place, line,
+                                       res.message if number is None else ""))
+        if res.status == "not_found":
+            diags.append(Diagnostic(f"{record.kind} {record.id}: {res.message}", where, line, "warning"))
+    return RecordCitations(record, ruleset, edition, inferred, tuple(cited), tuple(diags))
+
+
+def _body_offset(record: Record) -> int:
+    from kb.records.model import split_front_matter
+    _, body, _ = split_front_matter(record.text)
+    return len(record.text) - len(body)
+
+
+def _place(record: Record, offset: int) -> tuple[str, int]:
+    """Where a citation stands: the field, and the file's line when it is known."""
+    if record.kind == "article":
+        return "text", record.text.count("\n", 0, offset) + 1
+    if offset < len(record.question):
+        return "question", 0
+    into = offset - len(record.question) - 2
+    if record.file.lower().endswith((".md", ".markdown")):
+        return "answer", record.body_line + record.answer.count("\n", 0, max(0, into))
+    return "answer", 0
+
+
+# -- moving numbers between editions ------------------------------------------------------------
+def _counterpart(kb: KnowledgeBase, ruleset: str, source: str, target: str, number: str) -> str | None:
+    """The number of ``source``'s rule ``number`` in ``target`` (None: no counterpart)."""
+    if source == target:
+        return number
+    c = kb.edition_mapping(ruleset, source, target).get(number)
+    return c.target if c is not None else None
+
+
+@derived
+def cited_by_index(kb: KnowledgeBase, records: RecordSet, ruleset: str,
+                   edition: str) -> dict[str, list[dict[str, Any]]]:
+    """For one edition: each rule's number → the records citing it (each record once per
+    rule), directly or through the rule of their own edition that maps to it."""
+    index: dict[str, list[dict[str, Any]]] = {}
+    stale = {key: {(c["written"], c["number"]): c for c in entries}
+             for key, entries in staleness(kb, records).items()}
+    for key, rc in analyse(kb, records).records.items():
+        if rc.ruleset != ruleset or rc.written_for is None:
+            continue
+        if (ruleset, rc.written_for) not in kb.graphs:
+            continue
+        done: set[str] = set()
+        for cited in rc.cited:
+            if cited.number is None:
+                continue
+            here = _counterpart(kb, ruleset, rc.written_for, edition, cited.number)
+            if here is None or here in done:
+                continue
+            done.add(here)
+            status = stale.get(key, {}).get((cited.written, cited.number), {}).get("status", "ok")
+            index.setdefault(here, []).append({
+                "kind": rc.record.kind, "id": rc.record.id, "title": rc.record.title,
+                "written_for": rc.written_for, "cited_as": cited.number, "status": status,
+                "stale": status in STALE})
+    return index
+
+
+def cited_by(kb: KnowledgeBase, ruleset: str, edition: str, number: str,
+             records: RecordSet | None = None) -> dict[str, Any]:
+    """The records citing one rule of an edition, with counts (the ``cited_by`` of a rule
+    answer): ``total``, ``rulings``, ``articles`` and ``records`` (kind, id, title, the
+    edition it was written for, the number it cited there, its status today)."""
+    found = cited_by_index(kb, records if records is not None else current_records(kb),
+                           ruleset, edition).get(number, [])
+    return {"total": len(found), "rulings": sum(1 for r in found if r["kind"] == "ruling"),
+            "articles": sum(1 for r in found if r["kind"] == "article"), "records": found}
+
+
+# -- staleness ---------------------------------------------------------------------------------
+@derived
+def staleness(kb: KnowledgeBase, records: RecordSet) -> dict[tuple[Kind, str], list[dict[str, Any]]]:
+    """Each record's citations checked against the newest edition of its ruleset."""
+    out: dict[tuple[Kind, str], list[dict[str, Any]]] = {}
+    for key, rc in analyse(kb, records).records.items():
+        if rc.ruleset is None or rc.written_for is None or (rc.ruleset, rc.written_for) not in kb.graphs:
+            out[key] = []
+            continue
+        newest = kb.edition(rc.ruleset)
+        out[key] = [_status(kb, rc, c, newest.edition.name) for c in rc.cited]
+    return out
+
+
+def _status(kb: KnowledgeBase, rc: RecordCitations, c: CitedRule, newest: str) -> dict[str, Any]:
+    assert rc.ruleset is not None and rc.written_for is not None
+    out: dict[str, Any] = {"text": c.text, "written": c.written, "number": c.number, "field": c.field,
+                           "line": c.line, "written_for": rc.written_for, "newest": newest,
+                           "now": None, "status": "ok", "reworded": False, "ops": None, "message": ""}
+    if c.number is None:
+        out.update(status="not_found", message=c.message)
+        return out
+    if rc.written_for == newest:
+        out["now"] = c.number
+        return out
+    old = kb.graphs[(rc.ruleset, rc.written_for)]
+    new = kb.graphs[(rc.ruleset, newest)]
+    mapping = kb.edition_mapping(rc.ruleset, rc.written_for, newest)
+    counterpart = mapping.get(c.number)
+    if counterpart is None or counterpart.target is None:
+        gap = " (it is an excerpt: the rule may lie outside it)" if new.edition.partial else ""
+        out.update(status="removed", message=f"rule {c.number} of {rc.written_for} has no counterpart "
+                                             f"in {newest}{gap}")
+        return out
+    now = counterpart.target
+    from_old, from_new = _translators(kb, rc.ruleset, rc.written_for, newest)
+    ops = word_ops(display_text(old.rule(c.number)), display_text(new.rule(now)), from_old, from_new)
+    changed = reworded(ops)
+    out.update(now=now, reworded=changed, ops=ops if changed else None)
+    if now != c.number:
+        out.update(status="renumbered", message=f"rule {c.number} of {rc.written_for} is rule {now} in "
+                                                f"{newest}" + (", reworded" if changed else ""))
+    elif changed:
+        out.update(status="reworded", message=f"rule {now} was reworded in {newest}")
+    return out
+
+
+@derived
+def _translators(kb: KnowledgeBase, ruleset: str, old: str, new: str) -> Any:
+    return number_translators(kb.graphs[(ruleset, old)], kb.graphs[(ruleset, new)],
+                              kb.edition_mapping(ruleset, old, new))
+
+
+def record_report(kb: KnowledgeBase, kind: Kind, ident: str,
+                  records: RecordSet | None = None) -> dict[str, Any]:
+    """One record with each citation's status today (QueryError 404 for an unknown id)."""
+    records = records if records is not None else current_records(kb)
+    rc = analyse(kb, records).records.get((kind, ident))
+    if rc is None:
+        known = sorted(r.id for r in records.of_kind(kind))
+        raise QueryError(404, f"no {kind} {ident[:100]!r}", {"id": ident[:100], "known": known[:50]})
+    return _report(kb, records, rc)
+
+
+def _report(kb: KnowledgeBase, records: RecordSet, rc: RecordCitations) -> dict[str, Any]:
+    checked = staleness(kb, records).get(rc.key, [])
+    stale = [c for c in checked if c["status"] in STALE]
+    newest = kb.edition(rc.ruleset).edition.name if rc.ruleset else None
+    return {**rc.describe(), "file": rc.record.file, "newest": newest, "citations": checked,
+            "stale": bool(stale), "broken": sum(1 for c in checked if c["status"] == "not_found"),
+            "changed": sorted({c["number"] for c in stale if c["number"]}),
+            "diagnostics": [d.as_dict() for d in rc.diagnostics]}
+
+
+def records_report(kb: KnowledgeBase, kind: Kind, ruleset: str | None = None,
+                   stale_only: bool = False, records: RecordSet | None = None) -> dict[str, Any]:
+    """Every record of a kind (of a ruleset), each with its citations' statuses, and the
+    counts: ``total``, ``stale`` (records a newer edition broke), ``citations`` per status."""
+    records = records if records is not None else current_records(kb)
+    if ruleset is not None:
+        kb.editions(ruleset)  # 404 for an unknown ruleset
+    items = []
+    counts = {s: 0 for s in ("ok", "renumbered", "reworded", "removed", "not_found")}
+    for rc in analyse(kb, records).records.values():
+        if rc.record.kind != kind or (ruleset is not None and rc.ruleset != ruleset):
+            continue
+        report = _report(kb, records, rc)
+        for c in report["citations"]:
+            counts[c["status"]] += 1
+        if stale_only and not (report["stale"] or report["broken"]):
+            continue
+        items.append(report)
+    return {"kind": kind, "ruleset": ruleset, "total": len(items),
+            "stale": sum(1 for i in items if i["stale"]),
+            "broken": sum(1 for i in items if i["broken"]), "citations": counts,
+            "records": items, "diagnostics": [d.as_dict() for d in records.diagnostics]}

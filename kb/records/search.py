@@ -1,0 +1,107 @@
+"""Searching rulings: a judge's question often matches an earlier ruling's question.
+
+BM25 (``bm25s``) over each ruling's question (counted twice: it is what a new question
+resembles) and answer, words lower-cased, English stop words dropped, Porter-stemmed
+(whoosh's stemmer, as the rules' own search stems), so "finalizing" finds "finalize". The
+index is derived per build and record set (:func:`kb.derived.derived`). A hit carries the
+rules the ruling cites, as numbers of the newest edition, so a caller can bring them in:
+:func:`ruling_hits` is the function a rule search merges (see its docstring).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import bm25s
+from bm25s.stopwords import STOPWORDS_EN
+from whoosh.lang.porter import stem
+
+from kb.derived import derived
+from kb.errors import QueryError
+from kb.limits import SEARCH_LIMIT, SEARCH_QUERY_CHARS
+from kb.records.citing import analyse, current_records, staleness
+from kb.records.model import Record
+from kb.records.store import RecordSet
+
+if TYPE_CHECKING:
+    from kb.query import KnowledgeBase
+
+_WORD = re.compile(r"\w\w+")
+_STOP = frozenset(STOPWORDS_EN)
+
+
+def words(text: str) -> list[str]:
+    """The terms of a text as the index holds them."""
+    return [stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP]
+
+
+@dataclass(frozen=True)
+class RulingIndex:
+    """The BM25 index of every ruling of a record set (None when there are none)."""
+
+    rulings: tuple[Record, ...]
+    retriever: Any
+
+
+@derived
+def ruling_index(kb: KnowledgeBase, records: RecordSet) -> RulingIndex:
+    """The ruling index of a record set (module docstring)."""
+    rulings = tuple(records.of_kind("ruling"))
+    if not rulings:
+        return RulingIndex((), None)
+    retriever = bm25s.BM25()
+    retriever.index([words(f"{r.question} {r.question} {r.answer}") or ["\0"] for r in rulings],
+                    show_progress=False)
+    return RulingIndex(rulings, retriever)
+
+
+def ruling_hits(kb: KnowledgeBase, query: str, ruleset: str | None = None, limit: int = 10,
+                records: RecordSet | None = None) -> list[tuple[Record, float, list[str]]]:
+    """``(ruling, score, cited rules)`` for a query, best first: the rulings whose question
+    and answer share stemmed words with it (score > 0), of ``ruleset`` when given, and the
+    rules each cites as numbers of its ruleset's newest edition (a removed rule is left out).
+
+    To merge them into a rule search, add each cited rule with a share of the ruling's
+    score (e.g. ``0.5 * score / best_score`` times the best rule hit's score), so a rule an
+    earlier ruling on the same question rests on rises without outranking an exact match.
+    """
+    if not isinstance(query, str) or not query.strip():
+        raise QueryError(400, "the ruling search needs words", {"query": str(query)[:200]})
+    SEARCH_QUERY_CHARS.check(len(query), "the query")
+    if not 1 <= limit <= SEARCH_LIMIT.value:
+        raise QueryError(400, f"limit must be between 1 and {SEARCH_LIMIT.value}", {"limit": limit})
+    records = records if records is not None else current_records(kb)
+    index = ruling_index(kb, records)
+    terms = words(query)
+    if index.retriever is None or not terms:
+        return []
+    docs, scores = index.retriever.retrieve([terms], k=len(index.rulings), show_progress=False)
+    analysis = analyse(kb, records).records
+    checked = staleness(kb, records)
+    out: list[tuple[Record, float, list[str]]] = []
+    for i, score in zip(docs[0], scores[0]):
+        ruling = index.rulings[int(i)]
+        if score <= 0 or (ruleset is not None and ruling.ruleset != ruleset):
+            continue
+        rc = analysis.get(("ruling", ruling.id))
+        now = [c["now"] for c in checked.get(("ruling", ruling.id), []) if c["now"]]
+        if rc is None:
+            continue
+        out.append((ruling, round(float(score), 4), list(dict.fromkeys(now))))
+        if len(out) >= limit:
+            break
+    return out
+
+
+def search_rulings(kb: KnowledgeBase, query: str, ruleset: str | None = None, limit: int = 10,
+                   records: RecordSet | None = None) -> dict[str, Any]:
+    """The answer shape of a ruling search: the query and each hit's ruling, score and the
+    rules it cites today (``ruleset``, ``edition``: the newest, ``numbers``)."""
+    hits = []
+    for ruling, score, numbers in ruling_hits(kb, query, ruleset, limit, records):
+        edition = kb.edition(ruling.ruleset).edition.name if ruling.ruleset else None
+        hits.append({"ruling": ruling.summary(), "score": score,
+                     "rules": {"ruleset": ruling.ruleset, "edition": edition, "numbers": numbers}})
+    return {"query": query, "ruleset": ruleset, "total": len(hits), "hits": hits}

@@ -1,0 +1,298 @@
+"""Where records live: their own folder of the data home, beside the builds.
+
+Layout (``<home>`` is the data directory, ``RULEKB_HOME``)::
+
+    <home>/records/rulings/<id>.yaml     one ruling per file, as imported (its fields)
+    <home>/records/articles/<id>.md      an article, byte for byte as added
+
+Records are imported by copy: every file is read and checked first (fields, ruleset and
+edition against the knowledge base), and only when all of them are good is each written,
+to a temporary file renamed into place (an interrupted import leaves no half file). An id
+imported again replaces the record of that id. The derived data (citations, cited-by,
+staleness, the ruling search index) is computed from the records' content per build
+(:mod:`kb.records.citing`), never stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import yaml
+
+from kb.model import Diagnostic, DocumentError
+from kb.records.model import (MAX_RECORD_BYTES, Kind, Parsed, Record, parse_article_file,
+                              parse_ruling_file)
+from kb.store import read_document_file
+
+if TYPE_CHECKING:
+    from kb.loaded import LoadedEditions
+
+FOLDERS: dict[Kind, str] = {"ruling": "rulings", "article": "articles"}
+SUFFIXES: dict[Kind, tuple[str, ...]] = {"ruling": (".yaml", ".yml", ".md", ".markdown"),
+                                          "article": (".md", ".markdown")}
+MAX_FILES = 5_000  # files of one import (a folder), and records of one kind in a home
+
+
+@dataclass(frozen=True, eq=False)
+class RecordSet:
+    """Every stored record, what was wrong in the stored files, and a digest of their
+    content: two record sets are equal (and hash alike) exactly when their files are, so a
+    record set is the key of what is derived from it."""
+
+    records: tuple[Record, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = ()
+    digest: str = "empty"
+    folder: Path | None = None
+
+    def __hash__(self) -> int:
+        return hash(self.digest)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RecordSet) and other.digest == self.digest
+
+    def of_kind(self, kind: Kind) -> list[Record]:
+        return [r for r in self.records if r.kind == kind]
+
+    def get(self, kind: Kind, ident: str) -> Record | None:
+        for r in self.records:
+            if r.kind == kind and r.id == ident:
+                return r
+        return None
+
+
+def records_folder(home: Path) -> Path:
+    """``<home>/records``."""
+    return home / "records"
+
+
+def home_of_build(build_dir: Path | None) -> Path | None:
+    """The data home of a build folder (``<home>/builds/<id>``, :mod:`kb.store`), or None for
+    a knowledge base held in memory."""
+    return build_dir.parent.parent if build_dir is not None else None
+
+
+# -- reading ---------------------------------------------------------------------------
+def source_files(path: Path, kind: Kind) -> list[Path]:
+    """The files to import from FILE or DIR (a folder: its record files, sorted, hidden
+    ones skipped). A path that is neither is a DocumentError naming it."""
+    if path.is_dir():
+        found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SUFFIXES[kind]
+                       and not any(part.startswith(".") for part in p.relative_to(path).parts))
+        if not found:
+            raise DocumentError([Diagnostic(
+                f"holds no {FOLDERS[kind]} ({', '.join(SUFFIXES[kind])} files)", str(path), 0)])
+        if len(found) > MAX_FILES:
+            raise DocumentError([Diagnostic(f"holds {len(found)} files; import at most {MAX_FILES} "
+                                            "at once", str(path), 0)])
+        return found
+    if path.suffix.lower() not in SUFFIXES[kind]:
+        raise DocumentError([Diagnostic(
+            f"is not a {kind} file (expected {', '.join(SUFFIXES[kind])})", str(path), 0)])
+    return [path]
+
+
+def read_text_file(path: Path) -> str:
+    """A record file as text: a regular file of at most 2 MB of UTF-8 (DocumentError naming
+    the file and, for bad bytes, the line)."""
+    data = read_document_file(path, MAX_RECORD_BYTES)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise DocumentError([Diagnostic(f"not UTF-8 text (byte {exc.start})", str(path), line)]) from None
+
+
+def parse_file(path: Path, kind: Kind, text: str | None = None) -> Parsed:
+    """The records of one file of ``kind``."""
+    text = read_text_file(path) if text is None else text
+    if kind == "ruling":
+        return parse_ruling_file(text, str(path))
+    return parse_article_file(text, str(path), path.stem)
+
+
+def check_against(kb: LoadedEditions, record: Record) -> list[Diagnostic]:
+    """What is wrong with a record given the editions built: a ruling's ruleset and edition
+    must exist; an article's pins, when it has them, are the linker's business (warnings)."""
+    rulesets = sorted({r for r, _ in kb.graphs})
+    where = record.file
+    if record.kind == "article":
+        return _check_pins(kb, record, rulesets)
+    if record.ruleset not in rulesets:
+        return [Diagnostic(f"ruling {record.id}: field 'ruleset' {record.ruleset!r} is not a built "
+                           f"ruleset (rulesets: {', '.join(rulesets)})", where, 0)]
+    if (record.ruleset, record.edition) not in kb.graphs:
+        names = [e["edition"] for e in kb.editions(record.ruleset)]
+        return [Diagnostic(f"ruling {record.id}: field 'edition' {record.edition!r} is not an edition "
+                           f"of {record.ruleset} (editions: {', '.join(names)})", where, 0)]
+    return []
+
+
+def _check_pins(kb: LoadedEditions, record: Record, rulesets: list[str]) -> list[Diagnostic]:
+    """An article's ``ruleset:``/``edition:``, when it has them, must name built ones (the
+    linker would only warn and link against the newest, so the article would be filed
+    under an edition it was not written for)."""
+    where = record.file
+    if record.ruleset is not None and record.ruleset not in rulesets:
+        return [Diagnostic(f"article {record.id}: field 'ruleset' {record.ruleset!r} is not a built "
+                           f"ruleset (rulesets: {', '.join(rulesets)})", where, 1)]
+    if record.edition is not None:
+        having = [r for r in ([record.ruleset] if record.ruleset else rulesets)
+                  if (r, record.edition) in kb.graphs]
+        if not having:
+            names = sorted({e for r, e in kb.graphs if record.ruleset in (None, r)})
+            return [Diagnostic(f"article {record.id}: field 'edition' {record.edition!r} is not a built "
+                               f"edition (editions: {', '.join(names)})", where, 1)]
+    return []
+
+
+@dataclass
+class ImportReport:
+    """What an import wrote: each record and whether it replaced one of the same id."""
+
+    written: list[tuple[Record, bool]] = field(default_factory=list)
+    warnings: list[Diagnostic] = field(default_factory=list)
+
+
+def import_records(home: Path, paths: Iterable[Path], kind: Kind, kb: LoadedEditions) -> ImportReport:
+    """Check every file of ``paths`` (files or folders), then copy the records into
+    ``<home>/records``. Nothing is written when any file has an error: the DocumentError
+    lists them all, each naming its file and field."""
+    errors: list[Diagnostic] = []
+    report = ImportReport()
+    chosen: dict[str, tuple[Record, bytes]] = {}
+    for path in paths:
+        try:
+            files = source_files(path, kind)
+        except DocumentError as exc:
+            errors.extend(exc.diagnostics)
+            continue
+        for file in files:
+            try:
+                text = read_text_file(file)
+            except DocumentError as exc:
+                errors.extend(exc.diagnostics)
+                continue
+            parsed = parse_file(file, kind, text)
+            errors.extend(parsed.errors)
+            report.warnings.extend(d for d in parsed.diagnostics if d.severity != "error")
+            for record in parsed.records:
+                problems = check_against(kb, record)
+                errors.extend(problems)
+                if record.id in chosen:
+                    errors.append(Diagnostic(f"{kind} id {record.id!r} is also in "
+                                             f"{chosen[record.id][0].file}", str(file), 0))
+                elif not problems:
+                    chosen[record.id] = (record, _stored_bytes(record, text))
+    if errors:
+        raise DocumentError(errors)
+    folder = records_folder(home) / FOLDERS[kind]
+    folder.mkdir(parents=True, exist_ok=True)
+    for ident, (record, data) in chosen.items():
+        target = folder / (f"{ident}.yaml" if kind == "ruling" else f"{ident}.md")
+        existed = target.exists()
+        _write_atomically(target, data)
+        report.written.append((record, existed))
+    return report
+
+
+def _stored_bytes(record: Record, text: str) -> bytes:
+    """What is kept of a record: a ruling's fields as one YAML mapping (a file may hold
+    several rulings, each kept apart); an article as it was written."""
+    if record.kind == "article":
+        return text.encode("utf-8")
+    fields = dict(record.front_matter)
+    fields["question"], fields["answer"] = record.question, record.answer
+    if record.url:
+        fields["url"] = record.url
+    return yaml.safe_dump(fields, allow_unicode=True, sort_keys=False, width=100).encode("utf-8")
+
+
+def _write_atomically(target: Path, data: bytes) -> None:
+    tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}-{time.time_ns()}")
+    try:
+        with tmp.open("wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+# -- loading the stored records ------------------------------------------------------------
+_LOADED: dict[Path, tuple[tuple[object, ...], RecordSet]] = {}
+_LOADED_LOCK = threading.Lock()
+
+
+def _signature(folder: Path) -> tuple[object, ...]:
+    out: list[object] = []
+    for kind, name in FOLDERS.items():
+        try:
+            entries = sorted(os.scandir(folder / name), key=lambda e: e.name)
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        for e in entries:
+            if e.name.startswith(".") or not e.is_file(follow_symlinks=False):
+                continue
+            st = e.stat(follow_symlinks=False)
+            out.append((kind, e.name, st.st_mtime_ns, st.st_size))
+    return tuple(out)
+
+
+def load_records(home: Path | None) -> RecordSet:
+    """The records stored in ``home`` (none for None). Read again only when a file of the
+    folder changed (name, size or time); a stored file that no longer reads is a
+    diagnostic of the set, never an exception."""
+    if home is None:
+        return RecordSet()
+    folder = records_folder(home)
+    signature = _signature(folder)
+    with _LOADED_LOCK:
+        kept = _LOADED.get(folder)
+    if kept is not None and kept[0] == signature:
+        return kept[1]
+    records: list[Record] = []
+    diagnostics: list[Diagnostic] = []
+    digest = hashlib.blake2b(digest_size=16)
+    for kind, name, _, _ in signature[: 2 * MAX_FILES]:  # type: ignore[misc]
+        path = folder / FOLDERS[kind] / name  # type: ignore[index]
+        try:
+            text = read_text_file(path)
+        except DocumentError as exc:
+            diagnostics.extend(exc.diagnostics)
+            continue
+        digest.update(f"{kind}\0{name}\0".encode() + text.encode("utf-8") + b"\0")
+        parsed = parse_file(path, kind, text)  # type: ignore[arg-type]
+        diagnostics.extend(parsed.diagnostics)
+        records.extend(parsed.records)
+    found = RecordSet(tuple(records), tuple(diagnostics), digest.hexdigest() if signature else "empty",
+                      folder)
+    with _LOADED_LOCK:
+        _LOADED[folder] = (signature, found)
+    return found
+
+
+def load_folder(folder: Path) -> RecordSet:
+    """Records read straight from a folder holding ``rulings/`` and ``articles/`` (tests and
+    tools: a corpus of records without importing it)."""
+    records: list[Record] = []
+    diagnostics: list[Diagnostic] = []
+    digest = hashlib.blake2b(digest_size=16)
+    for kind, name in FOLDERS.items():
+        if not (folder / name).is_dir():
+            continue
+        for path in source_files(folder / name, kind):
+            text = read_text_file(path)
+            digest.update(f"{kind}\0{path.name}\0".encode() + text.encode("utf-8") + b"\0")
+            parsed = parse_file(path, kind, text)
+            diagnostics.extend(parsed.diagnostics)
+            records.extend(parsed.records)
+    return RecordSet(tuple(records), tuple(diagnostics), digest.hexdigest(), folder)
