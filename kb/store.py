@@ -3,30 +3,43 @@
 Layout of the data directory (``RULEKB_HOME``; see :func:`default_home` for its default)::
 
     imports/<ruleset>/<edition>/edition.toml + the imported document
-    builds/<build-id>/manifest.json
+    objects/editions/<key>/ and objects/mappings/<key>/      (built once per content: kb.objects)
+    builds/<build-id>/manifest.json                          (every edition, its content key, the log)
     builds/<build-id>/editions/<ruleset>/<edition>.pickle   (a RuleGraph)
     builds/<build-id>/index/<ruleset>/<edition>/             (the search index)
+    builds/<build-id>/rules/<ruleset>/<edition>.sqlite       (rule texts, for history)
+    builds/<build-id>/mappings/<ruleset>/<older>/<newer>.sqlite  (neighbouring editions mapped)
     current -> builds/<build-id>                             (a symlink, replaced atomically)
 
-A build that fails, or is killed halfway, leaves ``current`` pointing at the last good one.
+A build's files are hard links to the stored objects, so an unchanged edition is built once
+and shared by every build. A build that fails, or is killed halfway, leaves ``current``
+pointing at the last good one; objects no build links to any more are removed.
 """
 
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import pickle
 import re
 import shutil
 import stat
 import time
+import threading
 import tomllib
-from collections.abc import Callable, Iterable
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from kb.editions.mapping import map_editions
 from kb.graph import RuleGraph, build_edition
 from kb.model import Diagnostic, DocumentError, RulesetInfo
+from kb.objects import (GRAPH_FILE, MAPPING_FILE, RULES_FILE, check_object, collect_garbage, edition_key,
+                        link_file, link_tree, mapping_key, put_object, write_mapping, write_rules)
 from kb.read import READERS, detect_format, read_document, read_text
 from kb.read.text import decode
 from kb.search.index import build_index
@@ -273,60 +286,239 @@ def _remove_stale(folder: Path, age_seconds: float = 3600.0) -> None:
 
 @dataclass
 class BuildReport:
+    """What a build did: its folder, each edition's summary, and which stored objects it
+    built and which it reused (``ruleset edition`` labels; mappings ``ruleset a -> b``)."""
+
     build: Path
     editions: list[dict]
     seconds: float
+    built: list[str] = field(default_factory=list)
+    reused: list[str] = field(default_factory=list)
+    mappings_built: list[str] = field(default_factory=list)
+    mappings_reused: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Planned:
+    """One edition of a build: where it comes from and the key of its stored object."""
+
+    src: EditionSource
+    key: str
+    external_citations: dict[str, str] | None
+    summary: dict | None = None  # the stored object's summary, once it exists
+
+
+def _edition_meta(src: EditionSource, external_citations: dict[str, str] | None) -> dict:
+    return {"ruleset": src.ruleset, "edition": src.name, "date": src.date, "format": src.format,
+            "partial": src.partial, "title": src.title, "source": str(src.path),
+            "external_citations": external_citations or {}}
+
+
+def _fill_edition(plan: _Planned, folder: Path) -> dict:
+    """Build one edition object in ``folder``: graph, search index, rule texts; its summary."""
+    src = plan.src
+    result, used = read_document(src.path, src.format or None)
+    rg = build_edition(result, ruleset=src.ruleset, edition=src.name, date=src.date,
+                       external_citations=plan.external_citations, partial=src.partial,
+                       source=str(src.path), source_format=used, title=src.title)
+    with (folder / GRAPH_FILE).open("wb") as fh:
+        pickle.dump(rg, fh, protocol=pickle.HIGHEST_PROTOCOL)
+    for artifact in ARTIFACT_BUILDERS:
+        artifact(rg, folder)
+    write_rules(rg, folder / RULES_FILE)
+    return {"summary": edition_summary(rg, src.origin), "number_style": rg.edition.number_style}
+
+
+def _build_edition_object(objects: Path, plan: _Planned) -> tuple[dict | None, list[Diagnostic]]:
+    """Make one edition's object (in a worker process): its info, or the document's errors
+    (a DocumentError does not survive the trip between processes, its diagnostics do)."""
+    try:
+        return put_object(objects / "editions", plan.key, lambda folder: _fill_edition(plan, folder)), []
+    except DocumentError as exc:
+        return None, exc.diagnostics
+
+
+def _build_mapping_object(objects: Path, key: str, older: str, newer: str) -> dict:
+    """Make the mapping object between two stored editions (in a worker process)."""
+    def fill(folder: Path) -> dict:
+        graphs = [_read_graph(objects / "editions" / k / GRAPH_FILE) for k in (older, newer)]
+        mapping = map_editions(graphs[0], graphs[1])
+        write_mapping(mapping, folder / MAPPING_FILE)
+        return {"ruleset": mapping.ruleset, "from": mapping.source, "to": mapping.target,
+                "editions": [older, newer]}
+    return put_object(objects / "mappings", key, fill)
+
+
+def _workers(jobs: int) -> int:
+    """Processes to build with: ``RULEKB_BUILD_WORKERS``, else one per core (at most ``jobs``)."""
+    env = os.environ.get("RULEKB_BUILD_WORKERS", "")
+    wanted = int(env) if env.isdigit() and int(env) > 0 else (os.cpu_count() or 1)
+    return max(1, min(wanted, jobs))
+
+
+def _run_jobs(jobs: list[tuple[Callable[..., Any], tuple]], on_done: Callable[[int, Any], None]) -> None:
+    """Run ``fn(*args)`` for each job, in worker processes when there are several jobs and
+    cores; ``on_done(i, result)`` in this process as each finishes (exceptions propagate)."""
+    workers = _workers(len(jobs))
+    if workers == 1:
+        for i, (fn, args) in enumerate(jobs):
+            on_done(i, fn(*args))
+        return
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        futures = {pool.submit(fn, *args): i for i, (fn, args) in enumerate(jobs)}
+        try:
+            for future in as_completed(futures):
+                on_done(futures[future], future.result())
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
 
 
 def build(home: Path | None = None, rules: Path | None = None,
           progress: Callable[[str], None] | None = None) -> BuildReport:
     """Build every edition into a new folder, then point ``current`` at it atomically.
 
-    Raises DocumentError (nothing swapped) when any document fails.
+    Each edition is built once per content (:mod:`kb.objects`): an edition whose document,
+    metadata and build code are unchanged reuses its stored object, and so does the mapping
+    between two neighbouring editions (by date) that are both unchanged. The new build links
+    the objects' files into its folder. Raises DocumentError (nothing swapped) when any
+    document fails.
     """
     home = home or default_home()
     started = time.perf_counter()
     sources = collect_sources(home, rules)
     builds = home / "builds"
+    objects = home / "objects"
     builds.mkdir(parents=True, exist_ok=True)
     build_id = time.strftime("%Y%m%dT%H%M%S") + f"-{os.getpid()}-{time.time_ns() % 10**6:06d}"
-    tmp = builds / f".tmp-{build_id}"
-    tmp.mkdir()
-    try:
-        summaries = []
-        for src in sources.editions:
+    report = BuildReport(builds / build_id, [], 0.0)
+    plans = []
+    for src in sources.editions:
+        info = sources.rulesets.get(src.ruleset)
+        external = info.external_citations if info else None
+        document = read_document_file(src.path)
+        plans.append(_Planned(src, edition_key(document, _edition_meta(src, external)), external))
+    missing = []
+    for plan in plans:
+        stored, problem = check_object(objects / "editions" / plan.key)
+        label = f"{plan.src.ruleset} {plan.src.name}"
+        if stored is not None:
+            plan.summary = {**stored["summary"], "origin": plan.src.origin}
+            report.reused.append(label)
+        else:
             if progress:
-                progress(f"{src.ruleset} {src.name}: reading {src.path.name}")
-            result, used = read_document(src.path, src.format or None)
-            info = sources.rulesets.get(src.ruleset)
-            rg = build_edition(result, ruleset=src.ruleset, edition=src.name, date=src.date,
-                               external_citations=info.external_citations if info else None,
-                               partial=src.partial, source=str(src.path), source_format=used,
-                               title=src.title)
-            target = tmp / "editions" / src.ruleset / f"{src.name}.pickle"
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with target.open("wb") as fh:
-                pickle.dump(rg, fh, protocol=pickle.HIGHEST_PROTOCOL)
-            for artifact in ARTIFACT_BUILDERS:
-                artifact(rg, tmp)
-            summaries.append(edition_summary(rg, src.origin))
-        manifest = {"format": BUILD_FORMAT, "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                    "build_id": build_id,
-                    "rulesets": {k: vars(v) for k, v in sources.rulesets.items()},
-                    "editions": summaries}
-        (tmp / "manifest.json").write_text(json.dumps(manifest, indent=1), encoding="utf-8")
-        final = builds / build_id
-        tmp.rename(final)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+                damaged = f" (stored copy {problem}: building it again)" if problem != "missing" else ""
+                progress(f"{label}: reading {plan.src.path.name}{damaged}")
+            missing.append(plan)
+    made: list[Path] = []  # the objects this build made: gone again if it fails
     try:
-        _swap_current(home, final)
-    except BaseException:  # ``current`` still points at the last good build
-        shutil.rmtree(final, ignore_errors=True)
+        errors: list[Diagnostic] = []
+
+        def edition_done(i: int, result: tuple[dict | None, list[Diagnostic]]) -> None:
+            info, diagnostics = result
+            errors.extend(diagnostics)
+            if info is not None:
+                missing[i].summary = {**info["summary"], "origin": missing[i].src.origin}
+                report.built.append(f"{missing[i].src.ruleset} {missing[i].src.name}")
+                made.append(objects / "editions" / missing[i].key)
+        _run_jobs([(_build_edition_object, (objects, p)) for p in missing], edition_done)
+        if errors:
+            raise DocumentError(errors)
+        pairs = _neighbours(plans)
+        todo = []
+        for ruleset, older, newer in pairs:
+            key = mapping_key(older.key, newer.key)
+            label = f"{ruleset} {older.src.name} -> {newer.src.name}"
+            if check_object(objects / "mappings" / key)[0] is not None:
+                report.mappings_reused.append(label)
+            else:
+                if progress:
+                    progress(f"mapping {label}")
+                todo.append((key, older.key, newer.key, label))
+
+        def mapping_done(i: int, _: dict) -> None:
+            report.mappings_built.append(todo[i][3])
+            made.append(objects / "mappings" / todo[i][0])
+        _run_jobs([(_build_mapping_object, (objects, k, a, b)) for k, a, b, _ in todo],
+                  mapping_done)
+        tmp = builds / f".tmp-{build_id}"
+        tmp.mkdir()
+        try:
+            for plan in plans:
+                _link_edition(objects / "editions" / plan.key, tmp, plan.src)
+            for ruleset, older, newer in pairs:
+                link_file(objects / "mappings" / mapping_key(older.key, newer.key) / MAPPING_FILE,
+                          stored_mapping_path(tmp, ruleset, older.src.name, newer.src.name))
+            report.editions = [{**p.summary, "content": p.key} for p in plans]  # type: ignore[dict-item]
+            manifest = {"format": BUILD_FORMAT, "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                        "build_id": build_id,
+                        "rulesets": {k: vars(v) for k, v in sources.rulesets.items()},
+                        "editions": report.editions,
+                        "mappings": [{"ruleset": r, "from": a.src.name, "to": b.src.name,
+                                      "content": mapping_key(a.key, b.key)} for r, a, b in pairs],
+                        "log": {"built": report.built, "reused": report.reused,
+                                "mappings_built": report.mappings_built,
+                                "mappings_reused": report.mappings_reused}}
+            (tmp / "manifest.json").write_text(json.dumps(manifest, indent=1), encoding="utf-8")
+            tmp.rename(report.build)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        try:
+            _swap_current(home, report.build)
+        except BaseException:  # ``current`` still points at the last good build
+            shutil.rmtree(report.build, ignore_errors=True)
+            raise
+    except BaseException:
+        _forget_unlinked(made)
         raise
-    _prune(builds, keep={final.name})
-    return BuildReport(final, summaries, time.perf_counter() - started)
+    _prune(builds, keep={report.build.name})
+    collect_garbage(objects)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _forget_unlinked(made: list[Path]) -> None:
+    """Remove the objects a failed build made that no build links to (a failed build leaves
+    the data directory as it was)."""
+    for folder in made:
+        try:
+            if all(f.stat().st_nlink <= 1 for f in folder.rglob("*") if f.is_file()):
+                shutil.rmtree(folder, ignore_errors=True)
+        except OSError:
+            continue
+    for kind_dir in {folder.parent for folder in made}:
+        _remove_empty([kind_dir, kind_dir.parent])
+
+
+def _neighbours(plans: list[_Planned]) -> list[tuple[str, _Planned, _Planned]]:
+    """Each ruleset's editions that follow each other, in the order the facade lists them
+    (date, then name)."""
+    out = []
+    for ruleset in sorted({p.src.ruleset for p in plans}):
+        eds = sorted((p for p in plans if p.src.ruleset == ruleset),
+                     key=lambda p: (p.summary["date"] if p.summary else p.src.date, p.src.name))
+        out += [(ruleset, a, b) for a, b in zip(eds, eds[1:])]
+    return out
+
+
+def _link_edition(obj: Path, build_dir: Path, src: EditionSource) -> None:
+    """Link one edition object's files into a build, where the build's readers look."""
+    link_file(obj / GRAPH_FILE, build_dir / "editions" / src.ruleset / f"{src.name}.pickle")
+    link_file(obj / RULES_FILE, stored_rules_path(build_dir, src.ruleset, src.name))
+    link_tree(obj / "index", build_dir / "index")
+
+
+def stored_rules_path(build_dir: Path, ruleset: str, edition: str) -> Path:
+    """Where a build keeps an edition's rule texts (:class:`kb.objects.StoredRules`)."""
+    return build_dir / "rules" / ruleset / f"{edition}.sqlite"
+
+
+def stored_mapping_path(build_dir: Path, ruleset: str, older: str, newer: str) -> Path:
+    """Where a build keeps the mapping between two neighbouring editions."""
+    return build_dir / "mappings" / ruleset / older / f"{newer}.sqlite"
 
 
 def edition_summary(rg: RuleGraph, origin: str = "") -> dict:
@@ -400,9 +592,85 @@ def current_build(home: Path | None = None) -> Path | None:
         return None
 
 
-def load_edition(build_dir: Path, ruleset: str, edition: str) -> RuleGraph:
-    with (build_dir / "editions" / ruleset / f"{edition}.pickle").open("rb") as fh:
-        rg = pickle.load(fh)
+DAMAGED = "the built knowledge base is damaged ({}); run `rulekb build` to build it again"
+
+
+def _read_graph(path: Path) -> RuleGraph:
+    """Unpickle a stored graph; DocumentError naming the file when it is missing or damaged."""
+    try:
+        with path.open("rb") as fh:
+            rg = pickle.load(fh)
+    except FileNotFoundError as exc:
+        raise DocumentError([Diagnostic(DAMAGED.format("a file is missing"), str(path), 0)]) from exc
+    except Exception as exc:  # a truncated or overwritten pickle raises almost anything
+        raise DocumentError([Diagnostic(DAMAGED.format(f"unreadable: {type(exc).__name__}"), str(path), 0)]) from exc
     if not isinstance(rg, RuleGraph):
-        raise DocumentError([Diagnostic("the built knowledge base is damaged; run `rulekb build`")])
+        raise DocumentError([Diagnostic(DAMAGED.format("not a rule graph"), str(path), 0)])
     return rg
+
+
+def load_edition(build_dir: Path, ruleset: str, edition: str) -> RuleGraph:
+    """One edition's graph from a build (DocumentError when it is missing or damaged)."""
+    return _read_graph(build_dir / "editions" / ruleset / f"{edition}.pickle")
+
+
+def max_editions() -> int:
+    """How many editions' graphs a server keeps loaded at once: ``RULEKB_MAX_EDITIONS``
+    (default 12; 0 means no bound)."""
+    value = os.environ.get("RULEKB_MAX_EDITIONS", "12")
+    return int(value) if value.isdigit() else 12
+
+
+class LazyEditions(Mapping[tuple[str, str], RuleGraph]):
+    """The graphs of a build keyed by (ruleset, edition), each loaded on first use.
+
+    Every edition of the manifest is a key (so listing, ``in`` and ``len`` load nothing);
+    at most ``limit`` graphs stay loaded, the least recently used going first (``limit`` 0:
+    all of them). Safe to share between threads; two threads asking for one edition load
+    it once.
+    """
+
+    def __init__(self, build_dir: Path, keys: Iterable[tuple[str, str]], limit: int | None = None):
+        self.build_dir = build_dir
+        self._keys = list(dict.fromkeys(keys))
+        self._known = set(self._keys)
+        self.limit = max_editions() if limit is None else limit
+        self._loaded: OrderedDict[tuple[str, str], RuleGraph] = OrderedDict()
+        self._lock = threading.Lock()
+        self._key_locks: dict[tuple[str, str], threading.Lock] = {}
+        self.loads = 0  # how many graphs were read from disk (evictions make it grow)
+
+    def __getitem__(self, key: tuple[str, str]) -> RuleGraph:
+        with self._lock:
+            rg = self._loaded.get(key)
+            if rg is not None:
+                self._loaded.move_to_end(key)
+                return rg
+            if key not in self._known:
+                raise KeyError(key)
+            key_lock = self._key_locks.setdefault(key, threading.Lock())
+        with key_lock:
+            with self._lock:
+                rg = self._loaded.get(key)
+            if rg is None:
+                rg = load_edition(self.build_dir, *key)
+                with self._lock:
+                    self.loads += 1
+                    self._loaded[key] = rg
+                    while self.limit and len(self._loaded) > self.limit:
+                        self._loaded.popitem(last=False)
+        return rg
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._known
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def loaded(self) -> list[tuple[str, str]]:
+        """The editions whose graphs are in memory now, least recently used first."""
+        with self._lock:
+            return list(self._loaded)

@@ -184,6 +184,13 @@ def _full_disk_while_building(monkeypatch: pytest.MonkeyPatch, home: Path) -> No
     monkeypatch.setattr(kb.store, "pickle", _FullDiskPickle)
 
 
+def _full_disk_while_linking(monkeypatch: pytest.MonkeyPatch, home: Path) -> None:
+    """A rebuild with nothing new to build (every edition reused) still links its files."""
+    def link(source: Path, target: Path) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    monkeypatch.setattr(kb.store, "link_file", link)
+
+
 def _full_disk_while_copying(monkeypatch: pytest.MonkeyPatch, home: Path) -> None:
     def write_bytes(self: Path, data: bytes) -> int:
         with self.open("wb") as fh:
@@ -227,7 +234,7 @@ OS_FAILURES: list[tuple[str, list[str], Callable[[pytest.MonkeyPatch, Path], Non
      ["error: cannot write to {home}/builds: the file system is read-only", "--home DIR or RULEKB_HOME=DIR"]),
     ("import, read-only", IMPORT, _read_only,
      ["error: cannot write to {home}/imports/riftbound: the file system is read-only", "--home DIR"]),
-    ("build, disk full", ["build"], _full_disk_while_building,
+    ("build, disk full", ["build"], _full_disk_while_linking,
      ["error: no space left on the disk of {home} (No space left on device): free some space",
       "--home DIR or RULEKB_HOME=DIR"]),
     ("import, disk full copying", IMPORT + ["--no-build"], _full_disk_while_copying,

@@ -56,7 +56,9 @@ def _build(home: Path) -> None:
         notes = f", {e['warnings']} reader notes (see `rulekb stats`)" if e["warnings"] else ""
         click.echo(f"{e['ruleset']} {e['edition']}: {e['rules']} rules, {e['headings']} headings, "
                    f"{e['terms']} terms{' (partial)' if e['partial'] else ''}{notes}")
-    click.echo(f"built {report.build.name} in {report.seconds:.1f}s")
+    click.echo(f"built {report.build.name} in {report.seconds:.1f}s: {len(report.built)} editions built, "
+               f"{len(report.reused)} reused unchanged; {len(report.mappings_built)} mappings between "
+               f"neighbouring editions built, {len(report.mappings_reused)} reused")
 
 
 @main.command("rule")

@@ -1,0 +1,188 @@
+"""Incremental, content-addressed builds (issue #19): an edition is built once per content
+and reused by every later build; mappings between neighbours are stored per pair; graphs
+load lazily with a bound; a damaged stored edition is built again or reported clearly."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from kb.editions.lineage import stored_history
+from kb.editions.mapping import map_editions
+from kb.model import DocumentError
+from kb.objects import edition_key, read_mapping
+from kb.store import LazyEditions, build, current_build, import_document, load_edition
+
+DOC = """# Test Rules
+
+Last Updated: {date}
+
+## 100. Concepts
+
+### 101. Basics
+
+**102.** A Task is one or more steps. See rule 103.
+
+**103.** Priority is the singular exclusive right to act.
+
+**103.1.** {passing}
+
+**104.** {last}
+"""
+
+# (edition, date, text of 103.1, text of 104): 104 is reworded in 1.1, 103.1 in 1.2.
+EDITIONS = [
+    ("1.0", "2026-01-01", "A player who passes gives Priority away.", "Focus is the right to act in a showdown."),
+    ("1.1", "2026-02-01", "A player who passes gives Priority away.", "Focus is the permission to act in a showdown."),
+    ("1.2", "2026-03-01", "A player who passes Priority gives it away.", "Focus is the permission to act in a showdown."),
+]
+
+
+def write_edition(tmp: Path, edition: str, date: str, passing: str, last: str) -> Path:
+    path = tmp / f"rules-{edition}.md"
+    path.write_text(DOC.format(date=date, passing=passing, last=last), encoding="utf-8")
+    return path
+
+
+def home_with(tmp: Path, editions: list[tuple[str, str, str, str]]) -> Path:
+    """A data home holding the given test editions (no embedded corpus), built."""
+    home = tmp / "home"
+    for edition, date, passing, last in editions:
+        import_document(home, write_edition(tmp, edition, date, passing, last), ruleset="test", edition=edition)
+    build(home, rules=tmp / "no-rules")
+    return home
+
+
+def manifest(home: Path) -> dict:
+    build_dir = current_build(home)
+    assert build_dir is not None
+    return json.loads((build_dir / "manifest.json").read_text(encoding="utf-8"))
+
+
+def graph_inode(home: Path, edition: str) -> int:
+    build_dir = current_build(home)
+    assert build_dir is not None
+    return os.stat(build_dir / "editions" / "test" / f"{edition}.pickle").st_ino
+
+
+def test_an_import_builds_only_the_new_edition_and_its_mapping(tmp_path: Path) -> None:
+    home = home_with(tmp_path, EDITIONS[:2])
+    before = {e: graph_inode(home, e) for e in ("1.0", "1.1")}
+    keys_before = {e["edition"]: e["content"] for e in manifest(home)["editions"]}
+    report = build(home, rules=tmp_path / "no-rules")  # nothing changed: everything reused
+    assert (report.built, report.mappings_built) == ([], [])
+    assert sorted(report.reused) == ["test 1.0", "test 1.1"]
+    edition, date, passing, last = EDITIONS[2]
+    import_document(home, write_edition(tmp_path, edition, date, passing, last), ruleset="test", edition=edition)
+    report = build(home, rules=tmp_path / "no-rules")
+    assert report.built == ["test 1.2"]
+    assert sorted(report.reused) == ["test 1.0", "test 1.1"]
+    assert report.mappings_built == ["test 1.1 -> 1.2"]
+    assert report.mappings_reused == ["test 1.0 -> 1.1"]
+    log = manifest(home)["log"]
+    assert log["built"] == ["test 1.2"] and log["mappings_built"] == ["test 1.1 -> 1.2"]
+    # the unchanged editions are the very same files (hard links to one stored object)
+    assert {e: graph_inode(home, e) for e in ("1.0", "1.1")} == before
+    assert {e["edition"]: e["content"] for e in manifest(home)["editions"]
+            if e["edition"] != "1.2"} == keys_before
+
+
+@pytest.mark.parametrize("change", [
+    {"document": b"other bytes"},
+    {"date": "2026-01-02"},
+    {"title": "Another title"},
+    {"partial": True},
+    {"format": "riftbound-md"},
+    {"edition": "1.0b"},
+])
+def test_a_change_of_content_or_metadata_changes_the_edition_key(change: dict) -> None:
+    meta = {"ruleset": "test", "edition": "1.0", "date": "2026-01-01", "title": "", "partial": False,
+            "format": ""}
+    document = change.pop("document", b"the document")
+    assert edition_key(b"the document", meta) != edition_key(document, {**meta, **change})
+    assert edition_key(b"the document", meta) == edition_key(b"the document", dict(meta))
+
+
+def test_the_mappings_between_neighbours_are_stored_with_the_build(tmp_path: Path) -> None:
+    home = home_with(tmp_path, EDITIONS)
+    build_dir = current_build(home)
+    assert build_dir is not None
+    stored = manifest(home)["mappings"]
+    assert [(m["from"], m["to"]) for m in stored] == [("1.0", "1.1"), ("1.1", "1.2")]
+    for m in stored:
+        kept = read_mapping(build_dir / "mappings" / "test" / m["from"] / f"{m['to']}.sqlite")
+        fresh = map_editions(load_edition(build_dir, "test", m["from"]), load_edition(build_dir, "test", m["to"]))
+        assert kept.pairs == fresh.pairs and kept.added == fresh.added
+    assert (build_dir / "rules" / "test" / "1.2.sqlite").is_file()
+    assert (build_dir / "index" / "test" / "1.2").is_dir()
+
+
+@pytest.mark.parametrize("number", ["100", "101", "102", "103", "103.1", "104"])
+def test_history_from_the_stored_mappings_equals_history_from_the_graphs(tmp_path_factory, number: str) -> None:
+    from kb.editions.queries import history
+    from kb.query import KnowledgeBase
+    home = home_with(tmp_path_factory.mktemp("h"), EDITIONS)
+    kb = KnowledgeBase.open(home)
+    fast = stored_history(kb, "test", number)
+    assert fast is not None
+    from_graphs = history(kb.from_graphs([kb.graphs[("test", e)] for e, *_ in EDITIONS]), "test", number)
+    assert fast == from_graphs
+
+
+def test_lazy_editions_keep_at_most_their_bound_loaded(tmp_path: Path) -> None:
+    home = home_with(tmp_path, EDITIONS)
+    build_dir = current_build(home)
+    assert build_dir is not None
+    keys = [("test", e) for e, *_ in EDITIONS]
+    graphs = LazyEditions(build_dir, keys, limit=2)
+    assert len(graphs) == 3 and list(graphs) == keys and graphs.loaded() == []  # nothing loaded yet
+    for key in keys + keys[:1]:
+        assert graphs[key].edition.name == key[1]
+        assert len(graphs.loaded()) <= 2
+    assert graphs.loaded() == [("test", "1.2"), ("test", "1.0")]
+    assert graphs.loads == 4  # 1.0 was evicted by 1.2, then read again
+    graphs[("test", "1.0")]
+    assert graphs.loads == 4  # held: not read again
+    with pytest.raises(KeyError):
+        graphs[("test", "9.9")]
+
+
+def test_a_damaged_stored_edition_is_built_again(tmp_path: Path) -> None:
+    home = home_with(tmp_path, EDITIONS[:2])
+    key = next(e["content"] for e in manifest(home)["editions"] if e["edition"] == "1.0")
+    stored = home / "objects" / "editions" / key / "graph.pickle"
+    stored.write_bytes(b"not a pickle")  # the build's hard link shows the same damage
+    messages: list[str] = []
+    report = build(home, rules=tmp_path / "no-rules", progress=messages.append)
+    assert report.built == ["test 1.0"] and report.reused == ["test 1.1"]
+    assert any("damaged" in m and "building it again" in m for m in messages)
+    assert load_edition(current_build(home), "test", "1.0").edition.name == "1.0"  # type: ignore[arg-type]
+
+
+def test_a_damaged_graph_in_a_build_is_reported_with_its_file(tmp_path: Path) -> None:
+    home = home_with(tmp_path, EDITIONS[:1])
+    build_dir = current_build(home)
+    assert build_dir is not None
+    path = build_dir / "editions" / "test" / "1.0.pickle"
+    path.write_bytes(path.read_bytes()[:100])  # cut short
+    with pytest.raises(DocumentError) as err:
+        LazyEditions(build_dir, [("test", "1.0")])[("test", "1.0")]
+    diag = err.value.diagnostics[0]
+    assert "damaged" in diag.message and "rulekb build" in diag.message and diag.file == str(path)
+
+
+def test_objects_no_build_uses_any_more_are_collected(tmp_path: Path) -> None:
+    from kb.objects import collect_garbage
+    home = home_with(tmp_path, EDITIONS[:1])
+    first = manifest(home)["editions"][0]["content"]
+    import_document(home, write_edition(tmp_path, "1.0", "2026-01-01", "Changed.", "Changed."),
+                    ruleset="test", edition="1.0")
+    build(home, rules=tmp_path / "no-rules")
+    for old in [p for p in (home / "builds").iterdir() if p != current_build(home)]:
+        import shutil
+        shutil.rmtree(old)
+    assert first in collect_garbage(home / "objects", grace_seconds=0)
+    assert manifest(home)["editions"][0]["content"] in {p.name for p in (home / "objects" / "editions").iterdir()}
