@@ -43,8 +43,14 @@ def search_cmd(ctx: click.Context, query: str, ruleset: str | None, edition: str
     click.echo(click.style(head, dim=True))
     if data["did_you_mean"]:
         click.echo(f"did you mean: {data['did_you_mean']}")
-    if data.get("understood") and data["understood"]["names"]:
-        click.echo(click.style("left out as names: " + ", ".join(data["understood"]["names"]), dim=True))
+    read = data.get("understood") or {}
+    for card in read.get("cards") or []:
+        click.echo(click.style("card: " + card, dim=True))
+    if read.get("names"):
+        click.echo(click.style("left out as names (not words of the rules): " + ", ".join(read["names"]),
+                               dim=True))
+    if read.get("concepts"):
+        click.echo(click.style("read as: " + ", ".join(read["concepts"]), dim=True))
     if data["term"]:
         t = data["term"]
         click.echo(click.style(t["term"], bold=True) + f" ({t['kind']}, defined in "

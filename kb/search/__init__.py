@@ -4,7 +4,9 @@
 * :mod:`kb.search.index`: building an edition's index (registered in ``kb.store``) and opening it;
 * :mod:`kb.search.query`: reading what a judge typed, with clear errors;
 * :mod:`kb.search.searcher`: running it (pinned numbers and terms, BM25F, corrections);
-* :mod:`kb.search.excerpt`, :mod:`kb.search.spelling`: highlighting and "did you mean".
+* :mod:`kb.search.excerpt`, :mod:`kb.search.spelling`: highlighting and "did you mean";
+* :mod:`kb.search.understand`, :mod:`kb.search.cards`: reading a judge's question, with the
+  user's card list when one is imported.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kb.graph import RuleGraph
+from kb.search.cards import home_of_build
 from kb.search.index import build_index, index_dir, memory_index, open_index
 from kb.search.query import ParsedQuery, QuerySyntaxError, SearchError, parse_query
 from kb.search.searcher import DEFAULT_RANKING, EditionSearcher, Ranking
@@ -29,4 +32,5 @@ def open_searcher(rg: RuleGraph, build_dir: Path | None = None,
     if build_dir is not None:
         opened = open_index(index_dir(build_dir, rg.edition.ruleset, rg.edition.name))
     ix, vocabulary = opened or memory_index(rg)
-    return EditionSearcher(rg, ix, vocabulary, ranking)
+    # The user's card list lives in the data home the build belongs to (kb.search.cards).
+    return EditionSearcher(rg, ix, vocabulary, ranking, cards_home=home_of_build(build_dir))

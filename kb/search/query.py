@@ -112,6 +112,7 @@ class ParsedQuery:
     edition: str | None = None
     dropped: list[str] = field(default_factory=list)  # question words left out
     names: list[str] = field(default_factory=list)  # card and other names left out (understand)
+    cards: list[str] = field(default_factory=list)  # cards of the user's list it names (understand)
     shape: str | None = None  # the question's shape ("who acts"), when one was seen
     question: bool = False  # read as a judge's question (understand), not as the query language
 

@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from whoosh.index import Index
@@ -34,6 +36,7 @@ from kb import limits
 from kb.graph import RuleGraph
 from kb.numbers import NumberError, format_number, parse_number
 from kb.search.excerpt import count_matches, excerpt, matcher
+from kb.search.cards import CardList, load_cards
 from kb.search.query import Atom, Clause, ParsedQuery, SearchError
 from kb.search.schema import WORD, analyse, stem
 from kb.search.scoring import Impacts, Scores, near, union
@@ -43,6 +46,20 @@ from kb.search.understand import vocabulary as ruleset_vocabulary
 
 MAX_LIMIT = limits.SEARCH_LIMIT.value
 MAX_OFFSET = limits.SEARCH_OFFSET.value
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """A rule another source of knowledge says answers the question (a ruling citing it):
+    the rule's number, how strongly (0–1) and the reason shown with the hit."""
+
+    number: str
+    strength: float
+    reason: str
+
+
+# What an evidence source is: given the question as read, the rules it brings in.
+EvidenceSource = Callable[[ParsedQuery], list[Evidence]]
 
 
 @dataclass(frozen=True)
@@ -72,6 +89,10 @@ class Ranking:
     quote_weight: float = 0.5      # a quoted card text's words (0: the quotation is a phrase)
     from_parent: float = 0.0       # a rule gains this share of its parent's score (CV: none)
     from_children: float = 0.6     # a rule gains this share of its best child's score
+    card_weight: float = 0.6       # each concept a named card brings in (its type, keywords,
+                                   # text's terms), against a word of the question
+    evidence_weight: float = 1.0   # a rule an evidence source names gains this share of the
+                                   # best score, times the source's strength (0–1)
 
 
 DEFAULT_RANKING = Ranking()
@@ -98,8 +119,9 @@ class EditionSearcher:
     """
 
     def __init__(self, rg: RuleGraph, index: Index, vocabulary: dict[str, int],
-                 ranking: Ranking = DEFAULT_RANKING):
+                 ranking: Ranking = DEFAULT_RANKING, cards_home: Path | None = None):
         self.rg = rg
+        self.cards_home = cards_home  # where the user's card list is kept (None: no list)
         self.index = index
         self.ranking = ranking
         self.impacts = Impacts(rg, index, ranking.boosts, ranking.bm25_b, ranking.bm25_k1)
@@ -116,8 +138,14 @@ class EditionSearcher:
 
     # -- the one entry point ------------------------------------------------------
     def search(self, parsed: ParsedQuery, *, limit: int = 10, offset: int = 0,
-               sections: list[str] | None = None) -> dict[str, Any]:
-        """Answer a parsed query; the dict is the API's search response."""
+               sections: list[str] | None = None, cards: CardList | None = None,
+               evidence: EvidenceSource | None = None) -> dict[str, Any]:
+        """Answer a parsed query; the dict is the API's search response.
+
+        ``cards``: the user's card list of the ruleset (a card named in a question brings in
+        its type, keywords and text's terms; default: the list imported into the data home,
+        read again when it changes); ``evidence``: a source of rules known to answer the
+        question (rulings citing them), each ranked up and explained."""
         if not 1 <= limit <= MAX_LIMIT:
             raise SearchError(f"limit must be between 1 and {MAX_LIMIT}", {"limit": limit})
         if not 0 <= offset <= MAX_OFFSET:
@@ -125,15 +153,17 @@ class EditionSearcher:
         ed = self.rg.edition
         within = self._sections(parsed.sections + [(s, ()) for s in sections or []])
         r = self.ranking
+        if cards is None:
+            cards = load_cards(self.cards_home, ed.ruleset)
         if r.understand:
             parsed = understand(parsed, self.vocabulary, lambda s: len(self.impacts.word(s)), self._terms,
                                 self._term_kind, term_weight=r.term_weight,
                                 synonym_weight=r.synonym_weight, shape_weight=r.shape_weight,
-                                quote_weight=r.quote_weight)
+                                quote_weight=r.quote_weight, cards=cards, card_weight=r.card_weight)
         corrected, did_you_mean = self._correct(parsed)
         understood = None
-        if any(c.origin != "typed" for c in parsed.clauses) or parsed.names or parsed.shape:
-            understood = {"names": parsed.names, "shape": parsed.shape,
+        if any(c.origin != "typed" for c in parsed.clauses) or parsed.names or parsed.shape or parsed.cards:
+            understood = {"names": parsed.names, "cards": parsed.cards, "shape": parsed.shape,
                           "concepts": [_label(c) for c in corrected.clauses if c.mode != "not"]}
         out: dict[str, Any] = {
             "query": parsed.text, "ruleset": ed.ruleset, "edition": ed.name, "total": 0,
@@ -156,6 +186,7 @@ class EditionSearcher:
             out["term"] = {"term": term.name, "kind": term.kind, "definition": term.definition,
                            "defined_by": term.defined_by}
         scores, parts = self._scores(corrected, missing, within)
+        reasons = self._evidence(evidence(corrected), scores, within) if evidence else {}
         wanted = offset + limit + len(numbers) + (len(term.defined_by) if term else 0)
         best = heapq.nlargest(wanted, scores.items(), key=lambda item: (item[1], -item[0]))
         number_of = self.impacts.number
@@ -180,11 +211,26 @@ class EditionSearcher:
                 seen.add(n)
         marks = self._marks(corrected)
         out["total"] = len(scores) + extra
-        out["results"] = [self._result(n, s, how, marks, _matched(parts, docnum.get(n)))
+        out["results"] = [self._result(n, s, how, marks,
+                                       _matched(parts, docnum.get(n)) + reasons.get(docnum.get(n, -1), []))
                           for n, s, how in ranked[offset:offset + limit]]
         return out
 
     # -- parts ------------------------------------------------------------------------
+    def _evidence(self, found: list[Evidence], scores: Scores, within: list[str]) -> dict[int, list[str]]:
+        """Rank up the rules an evidence source names (in place) and say why, per document."""
+        top = max(scores.values(), default=1.0) or 1.0
+        allowed = self._docs_within(within) if within else None
+        reasons: dict[int, list[str]] = {}
+        for e in found:
+            d = self.impacts.docnum.get(e.number)
+            if d is None or (allowed is not None and d not in allowed):
+                continue
+            strength = min(1.0, max(0.0, e.strength))
+            scores[d] = scores.get(d, 0.0) + self.ranking.evidence_weight * strength * top
+            reasons.setdefault(d, []).append(e.reason)
+        return reasons
+
     def _sections(self, wanted: list[tuple[str, tuple[str, ...]]]) -> list[str]:
         out = []
         for text, segments in wanted:
@@ -229,7 +275,7 @@ class EditionSearcher:
     def _term(self, parsed: ParsedQuery) -> Any:
         # A question's words as typed (names and question words left out), without the
         # words its shape brought in; alternatives do not make a query less plain.
-        clauses = [c for c in parsed.clauses if c.origin != "shape"]
+        clauses = [c for c in parsed.clauses if c.origin not in ("shape", "card")]
         if not clauses or not all(c.mode == "should" and c.atoms[0].kind in ("word", "phrase")
                                   and (len(c.atoms) == 1 or c.origin == "vocabulary") for c in clauses):
             return None

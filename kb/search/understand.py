@@ -42,6 +42,7 @@ from typing import Any
 
 import yaml
 
+from kb.search.cards import CardList, card_concepts, describe, name_key
 from kb.search.query import Atom, Clause, ParsedQuery
 from kb.search.schema import WORD, analyse, stem
 
@@ -173,12 +174,15 @@ def _sentence_start(text: str, start: int) -> bool:
 def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str], int],
                terms: dict[str, str], term_kind: dict[str, str], *, term_weight: float = 1.0,
                synonym_weight: float = 1.0, shape_weight: float = 1.0,
-               quote_weight: float = 0.0) -> ParsedQuery:
+               quote_weight: float = 0.0, cards: CardList | None = None,
+               card_weight: float = 1.0) -> ParsedQuery:
     """The concepts of a plain query (see the module's docstring); any other query as it is.
 
     ``rules_with(stem)`` is how many rules use a word, ``terms`` maps a term's words (as
     :class:`~kb.search.searcher.EditionSearcher` keys them) to its key and ``term_kind``
-    that key to "term" or "keyword".
+    that key to "term" or "keyword". With ``cards`` (the user's card list), a card named in
+    the question is read into its type, keywords and text's terms, each a clause weighing
+    ``card_weight`` (:mod:`kb.search.cards`).
     """
     if not parsed.plain or len(parsed.clauses) < 2:
         return parsed
@@ -198,15 +202,20 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
         else:
             atoms.append(a)
     names: list[str] = []
-    # Names: runs of capitalised words inside a sentence, one of them unknown to the rules.
     keep = [True] * len(atoms)
+    # Cards the user's list names: the card's words leave the question, its knowledge joins.
+    named_cards = _cards_named(atoms, text, cards) if cards is not None else []
+    for i, j, _card, _typed in named_cards:
+        for k in range(i, j):
+            keep[k] = False
+    # Names: runs of capitalised words inside a sentence, one of them unknown to the rules.
     i = 0
     while i < len(atoms):
-        if not (_capitalised(atoms[i]) and not _sentence_start(text, atoms[i].start)):
+        if not keep[i] or not (_capitalised(atoms[i]) and not _sentence_start(text, atoms[i].start)):
             i += 1
             continue
         j = i
-        while j + 1 < len(atoms) and _capitalised(atoms[j + 1]) and \
+        while j + 1 < len(atoms) and keep[j + 1] and _capitalised(atoms[j + 1]) and \
                 not text[atoms[j].end:atoms[j + 1].start].strip(" ,'’"):
             j += 1
         if any(_is_name_word(a, rules_with) for a in atoms[i:j + 1]):
@@ -220,7 +229,7 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
             keep[k] = False
             dropped.append(a.text)
     kept = [a for k, a in enumerate(atoms) if keep[k]]
-    if not kept:  # nothing but names and question words: search them as typed
+    if not kept and not named_cards:  # nothing but names and question words: as typed
         return parsed
     stems = [tuple(analyse(" ".join(a.words))) for a in kept]
     clauses: list[Clause] = []
@@ -252,6 +261,26 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
     for c in clauses:
         if c.origin != "shape" and any(a <= c.atoms[0].start < b for a, b in quotes):
             c.weight *= quote_weight
+    card_labels: list[str] = []
+    for _i, _j, card, typed in named_cards:
+        concepts = card_concepts(card, terms, rules_with)
+        described = describe(card, concepts)
+        if name_key(typed) != name_key(card.name) and name_key(typed) not in name_key(card.name):
+            described += f" (read {typed!r} as {card.name})"
+        card_labels.append(described)
+        have = {" ".join(a.words) for c in clauses for a in c.atoms[:1]}
+        for concept in concepts:
+            if " ".join(concept.words) in have:  # the question names it already
+                continue
+            have.add(" ".join(concept.words))
+            atom = Atom("phrase" if len(concept.words) > 1 else "word", concept.text, concept.words)
+            what = {"type": "type", "keyword": "keyword", "term": "in its text"}.get(concept.kind, concept.kind)
+            # A keyword or a term is a term of the rules: weighed as one, times the card's weight.
+            weight = card_weight * (term_weight if concept.kind != "type" else 1.0)
+            clauses.append(Clause([atom], "should", weight=weight, origin="card",
+                                  label=f"{concept.text} ({what} of {card.name})"))
+    if not clauses:
+        return parsed
     body = re.sub(r"^\s*\[[^\]]*\]\s*", "", text)
     shape = next((s for s in vocab.shapes if re.search(s.pattern, body, re.IGNORECASE)), None)
     if shape is not None and shape.rules:
@@ -260,8 +289,34 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
     out = ParsedQuery(text, clauses, parsed.sections, parsed.ruleset, parsed.edition,
                       parsed.dropped + dropped)
     out.names = names
+    out.cards = card_labels
     out.shape = shape.name if shape else None
     out.question = True
+    return out
+
+
+def _cards_named(atoms: list[Atom], text: str, cards: CardList) -> list[tuple[int, int, Any, str]]:
+    """The cards named in a question: (first atom, end, card, the name as typed). A name is
+    a run of atoms with nothing but spaces, commas or apostrophes between them; a possessive
+    ("Hall's") names the card ("Abandoned Hall")."""
+    out: list[tuple[int, int, Any, str]] = []
+    start = 0
+    for k in range(1, len(atoms) + 1):
+        if k < len(atoms) and atoms[k].kind in ("word", "phrase") and atoms[k - 1].kind == "word" \
+                and not text[atoms[k - 1].end:atoms[k].start].strip(" ,"):
+            continue
+        run = atoms[start:k]
+        words, capital = [], []
+        for a in run:
+            ws = list(a.words)
+            if len(ws) > 1 and ws[-1] == "s" and re.search(r"['’]s\W*$", a.text):
+                ws = ws[:-1]
+            words.append(" ".join(ws))
+            capital.append(_capitalised(a))
+        out.extend((start + i, start + j, card,
+                    re.sub(r"['’]s$", "", text[run[i].start:run[j - 1].end].strip(" ,.?!:;\"“”")))
+                   for i, j, card, _ in cards.find(words, capital))
+        start = k
     return out
 
 

@@ -31,10 +31,13 @@ SCHEMAS["Search"] = obj({
     "term": nullable(obj({"term": STR, "kind": STR, "definition": STR, "defined_by": array(STR)},
                          description="The defined term the words name (its rules come first).")),
     "understood": nullable(obj({
-        "names": array(STR), "shape": nullable(STR), "concepts": array(STR)},
-        description="How a question was read: names left out (not words of the rules), its "
-                    "shape (\"who acts\"), and the concepts ranked (terms, players' words with "
-                    "the rules' words, the shape's words). Null for a query in the query language.")),
+        "names": array(STR), "cards": array(STR), "shape": nullable(STR), "concepts": array(STR)},
+        description="How a question was read: names left out (not words of the rules), the "
+                    "cards of the imported card list it names with what they bring in "
+                    "(\"Abandoned Hall (card: unit; keywords: Deathknell)\"), its shape "
+                    "(\"who acts\"), and the concepts ranked (terms, players' words with the "
+                    "rules' words, the shape's words, the cards' type, keywords and text's "
+                    "terms). Null for a query in the query language.")),
     "results": array(obj({
         "number": STR, "title": STR,
         "excerpt": {"type": "string", "description": "HTML: the text around the first match, "

@@ -779,7 +779,8 @@
     }
     var fixed = this.correct(parsed), corrected = fixed[0], understood = null;
     if (parsed.clauses.some(function (c) { return origin(c) !== "typed"; }) || (parsed.names || []).length || parsed.shape) {
-      understood = {names: parsed.names || [], shape: parsed.shape || null,
+      // The pack ships no card list (cards are the user's own, kept in the data home): no cards.
+      understood = {names: parsed.names || [], cards: [], shape: parsed.shape || null,
                     concepts: corrected.clauses.filter(function (c) { return c.mode !== "not"; }).map(labelOf)};
     }
     var out = {query: parsed.text, ruleset: this.ruleset, edition: this.edition, total: 0, offset: offset,

@@ -1,0 +1,385 @@
+"""Card knowledge the user supplies: a card named in a question brings in what the card is.
+
+No card data is shipped. ``rulekb cards import FILE`` reads a JSON or CSV file of cards
+(name, type, keywords, text), checks every row and keeps the cards of one ruleset in the
+data home, ``<home>/cards/<ruleset>.json`` (written atomically; a bad file changes
+nothing and is refused with the row and the field). Search then recognises a card's name
+in a question ("Does Abandoned Hall's ability trigger if …", misspelt or not: RapidFuzz)
+and reads the card into concepts (:func:`card_concepts`): its type, its keywords and the
+game terms its text uses, each a weighted clause shown in ``understood`` and ``matched``.
+
+The list is read again when its file changes (a running server sees an import at once).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rapidfuzz import fuzz, process
+
+from kb.model import Diagnostic, DocumentError
+from kb.search.schema import WORD
+
+MAX_CARD_FILE_BYTES = 16 * 1024 * 1024   # a whole game's card list is a few MB
+MAX_CARDS = 50_000
+MAX_NAME_CHARS = 120
+MAX_TEXT_CHARS = 4_000
+MAX_NAME_WORDS = 6
+FIELDS = ("name", "type", "keywords", "text")
+# A name typed with a slip ("Abandonned Hall") still names the card at this similarity (0–100);
+# names shorter than FUZZY_MIN_CHARS must be typed exactly (a short name is too often a word).
+FUZZY_SCORE = 88.0
+FUZZY_MIN_CHARS = 7
+_RULESET = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
+
+
+@dataclass(frozen=True)
+class Card:
+    """One card as the user's file gives it."""
+
+    name: str
+    type: str = ""
+    keywords: tuple[str, ...] = ()
+    text: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        """The card as stored and as listed."""
+        return {"name": self.name, "type": self.type, "keywords": list(self.keywords), "text": self.text}
+
+
+def name_key(text: str) -> str:
+    """How names are compared: lower case, words only ("Vex, Apathetic" → "vex apathetic")."""
+    return " ".join(w.lower() for w in WORD.findall(text))
+
+
+@dataclass
+class CardList:
+    """The cards of one ruleset, compiled for finding their names in a question."""
+
+    ruleset: str
+    cards: tuple[Card, ...]
+    source: str = ""
+    imported: str = ""
+    by_key: dict[str, Card] = field(default_factory=dict)
+    keys: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.by_key = {}
+        for card in self.cards:
+            self.by_key.setdefault(name_key(card.name), card)
+        # A champion's name before its comma ("Vex" for "Vex, Apathetic") names the card when
+        # no other card has that short name.
+        short: dict[str, list[Card]] = {}
+        for card in self.cards:
+            if "," in card.name:
+                short.setdefault(name_key(card.name.split(",", 1)[0]), []).append(card)
+        for key, found in short.items():
+            if key and key not in self.by_key and len(found) == 1:
+                self.by_key[key] = found[0]
+        self.keys = [k for k in self.by_key if len(k) >= FUZZY_MIN_CHARS]
+
+    def find(self, words: list[str], capitalised: list[bool]) -> list[tuple[int, int, Card, str]]:
+        """The cards named in a question's words: (first word, end, card, the words as typed).
+
+        Longest names first; a name must start with a capitalised word unless it is typed
+        exactly as the card's name, and a misspelt name is matched only when long enough."""
+        found: list[tuple[int, int, Card, str]] = []
+        taken = [False] * len(words)
+        for n in range(min(MAX_NAME_WORDS, len(words)), 0, -1):
+            for i in range(len(words) - n + 1):
+                if any(taken[i:i + n]):
+                    continue
+                typed = " ".join(words[i:i + n]).lower()
+                card = self.by_key.get(typed)
+                if card is None and capitalised[i] and len(typed) >= FUZZY_MIN_CHARS:
+                    best = process.extractOne(typed, self.keys, scorer=fuzz.ratio,
+                                              score_cutoff=FUZZY_SCORE)
+                    if best is not None:
+                        card = self.by_key[best[0]]
+                if card is None or (n == 1 and not capitalised[i] and card.name[:1].isupper()
+                                    and typed != card.name):
+                    continue
+                found.append((i, i + n, card, " ".join(words[i:i + n])))
+                for k in range(i, i + n):
+                    taken[k] = True
+        return sorted(found, key=lambda f: f[0])
+
+
+# -- reading a user's file ----------------------------------------------------------
+def read_card_file(path: Path) -> list[Card]:
+    """The cards of a JSON or CSV file (``.json``, ``.csv``; any other name by its content:
+    JSON starts with ``[`` or ``{``).
+
+    Raises DocumentError naming the file, the row (a CSV line, a JSON entry) and the field
+    of every problem found; OSError when the file cannot be read."""
+    size = path.stat().st_size
+    if size > MAX_CARD_FILE_BYTES:
+        raise DocumentError([Diagnostic(f"the card file is {size:,} bytes; at most "
+                                        f"{MAX_CARD_FILE_BYTES:,} are read", str(path))])
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DocumentError([Diagnostic(f"not UTF-8 text (byte {exc.start}): save the card file "
+                                        "as UTF-8", str(path))]) from None
+    if not text.strip():
+        raise DocumentError([Diagnostic("the card file is empty: give a JSON list of cards or a "
+                                        "CSV file with the columns name, type, keywords, text",
+                                        str(path))])
+    suffix = path.suffix.lower()
+    if suffix == ".json" or (suffix != ".csv" and text.lstrip()[:1] in "[{"):
+        rows = _json_rows(text, str(path))
+    else:
+        rows = _csv_rows(text, str(path))
+    return cards_from_rows(rows, str(path))
+
+
+def _json_rows(text: str, file: str) -> list[tuple[str, int, Any]]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DocumentError([Diagnostic(f"not JSON: {exc.msg} (column {exc.colno})", file,
+                                        exc.lineno)]) from None
+    if isinstance(data, dict):
+        data = data.get("cards")
+    if not isinstance(data, list):
+        raise DocumentError([Diagnostic('expected a list of cards, or {"cards": [...]}', file)])
+    # A JSON entry's place is "card N" (its line is not kept by the parser).
+    return [(f"card {i + 1}", 0, entry) for i, entry in enumerate(data)]
+
+
+def _csv_rows(text: str, file: str) -> list[tuple[str, int, Any]]:
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(reader)
+    except (StopIteration, csv.Error) as exc:
+        raise DocumentError([Diagnostic(f"not CSV: {exc}", file, 1)]) from None
+    columns = [h.strip().lower() for h in header]
+    missing = [f for f in ("name",) if f not in columns]
+    unknown = [h for h in columns if h and h not in FIELDS]
+    if missing or unknown:
+        what = (f"no column {', '.join(missing)}" if missing else
+                f"unknown column {', '.join(unknown)}")
+        raise DocumentError([Diagnostic(f"{what}: the header must name the columns "
+                                        f"{', '.join(FIELDS)} (name is required)", file, 1)])
+    rows: list[tuple[str, int, Any]] = []
+    try:
+        for values in reader:
+            line = reader.line_num
+            if not any(v.strip() for v in values):
+                continue
+            if len(values) > len(columns):
+                rows.append((f"line {line}", line,
+                             RowProblem(f"{len(values)} values for {len(columns)} columns")))
+                continue
+            rows.append((f"line {line}", line, dict(zip(columns, values))))
+    except csv.Error as exc:
+        raise DocumentError([Diagnostic(f"not CSV: {exc}", file, reader.line_num)]) from None
+    return rows
+
+
+class RowProblem(str):
+    """A row the file's reader already found wrong (a CSV row with too many values)."""
+
+
+def cards_from_rows(rows: Iterable[tuple[str, int, Any]], file: str) -> list[Card]:
+    """Check every row (a mapping of the four fields) and make the cards; every problem is
+    reported at once, each with its row and field."""
+    problems: list[Diagnostic] = []
+    cards: list[Card] = []
+    seen: dict[str, str] = {}
+
+    def bad(where: str, line: int, message: str) -> None:
+        problems.append(Diagnostic(message if line else f"{where}: {message}", file, line))
+
+    for where, line, row in rows:
+        if len(cards) >= MAX_CARDS:
+            bad(where, line, f"more than {MAX_CARDS:,} cards: split the file by ruleset")
+            break
+        if isinstance(row, RowProblem):
+            bad(where, line, str(row))
+            continue
+        if not isinstance(row, dict):
+            bad(where, line, "a card must be an object with name, type, keywords and text")
+            continue
+        unknown = sorted(str(k) for k in row if k not in FIELDS)
+        if unknown:
+            bad(where, line, f"unknown field {', '.join(unknown)} (the fields are {', '.join(FIELDS)})")
+            continue
+        values: dict[str, str] = {}
+        ok = True
+        for name in ("name", "type", "text"):
+            value = row.get(name, "")
+            if value is None:
+                value = ""
+            if not isinstance(value, str):
+                bad(where, line, f"field {name}: expected text, got {type(value).__name__}")
+                ok = False
+            values[name] = str(value).strip()
+        keywords = row.get("keywords", [])
+        if isinstance(keywords, str):
+            keywords = [k for k in re.split(r"[;,|]", keywords)]
+        if not isinstance(keywords, list) or not all(isinstance(k, str) for k in keywords):
+            bad(where, line, "field keywords: expected a list of words, or words separated by ';'")
+            ok = False
+            keywords = []
+        if not ok:
+            continue
+        name = values["name"]
+        if not name or not WORD.search(name):
+            bad(where, line, "field name: a card needs a name")
+            continue
+        if len(name) > MAX_NAME_CHARS or len(WORD.findall(name)) > MAX_NAME_WORDS:
+            bad(where, line, f"field name: longer than {MAX_NAME_CHARS} characters or "
+                             f"{MAX_NAME_WORDS} words")
+            continue
+        if len(values["text"]) > MAX_TEXT_CHARS:
+            bad(where, line, f"field text: longer than {MAX_TEXT_CHARS:,} characters")
+            continue
+        key = name_key(name)
+        if key in seen:
+            bad(where, line, f"field name: {name!r} is already the card of {seen[key]}")
+            continue
+        seen[key] = where
+        cards.append(Card(name, values["type"], tuple(k.strip() for k in keywords if k.strip()),
+                          values["text"]))
+    if problems:
+        raise DocumentError(problems)
+    if not cards:
+        raise DocumentError([Diagnostic("no cards in the file", file)])
+    return cards
+
+
+# -- the data home ---------------------------------------------------------------------
+def cards_path(home: Path, ruleset: str) -> Path:
+    """Where a ruleset's imported cards are kept."""
+    if not _RULESET.match(ruleset):
+        raise ValueError(f"not a ruleset name: {ruleset!r}")
+    return home / "cards" / f"{ruleset}.json"
+
+
+def save_cards(home: Path, ruleset: str, cards: list[Card], source: str) -> Path:
+    """Keep a ruleset's cards (replacing the ones imported before), written atomically."""
+    target = cards_path(home, ruleset)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    data = {"ruleset": ruleset, "source": source,
+            "imported": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "cards": [c.as_dict() for c in cards]}
+    tmp = target.with_name(f".{target.name}.{os.getpid()}-{time.time_ns()}")
+    try:
+        tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return target
+
+
+_loaded: dict[Path, tuple[tuple[int, int], CardList]] = {}
+_lock = threading.Lock()
+
+
+def load_cards(home: Path | None, ruleset: str) -> CardList | None:
+    """A ruleset's imported cards, or None when there are none; read again when the file
+    changes. A kept file that no longer reads (edited by hand) counts as none."""
+    if home is None or not _RULESET.match(ruleset):
+        return None
+    path = cards_path(home, ruleset)
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    stamp = (st.st_mtime_ns, st.st_size)
+    found = _loaded.get(path)
+    if found is not None and found[0] == stamp:
+        return found[1]
+    with _lock:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            cards = cards_from_rows([(f"card {i + 1}", 0, c) for i, c in enumerate(data["cards"])],
+                                    str(path))
+        except (OSError, ValueError, KeyError, TypeError, DocumentError):
+            return None
+        listed = CardList(ruleset, tuple(cards), str(data.get("source", "")), str(data.get("imported", "")))
+        _loaded[path] = (stamp, listed)
+        return listed
+
+
+def home_of_build(build_dir: Path | None) -> Path | None:
+    """The data home a build lives in (``<home>/builds/<id>``), or None (a build in memory)."""
+    if build_dir is None or build_dir.parent.name != "builds":
+        return None
+    return build_dir.parent.parent
+
+
+# -- a card as concepts ------------------------------------------------------------------
+@dataclass(frozen=True)
+class CardConcept:
+    """One thing a card brings into a question: its words and how it is explained."""
+
+    words: tuple[str, ...]
+    text: str
+    kind: str  # "type", "keyword" or "term" (a defined term its text uses)
+
+
+def card_concepts(card: Card, terms: dict[str, str],
+                  rules_with: Callable[[str], int]) -> list[CardConcept]:
+    """What a card says in the rules' words: its type, its keywords (the edition's keywords
+    or terms), then the defined terms its text uses, each once. A word no rule uses is left
+    out, so a card never brings in words the rules cannot match."""
+    from kb.search.schema import stem
+    out: list[CardConcept] = []
+    seen: set[str] = set()
+
+    def add(words: tuple[str, ...], text: str, kind: str) -> None:
+        key = " ".join(words)
+        if words and key not in seen and all(rules_with(stem(w)) for w in words if stem(w)):
+            seen.add(key)
+            out.append(CardConcept(words, text, kind))
+
+    for t in re.split(r"[-—–/,;]| - ", card.type):
+        words = tuple(w.lower() for w in WORD.findall(t))
+        if words:
+            add(words, t.strip(), "type")
+    for k in card.keywords:
+        words = tuple(w.lower() for w in WORD.findall(k))
+        add(words, k.strip(), "keyword")
+    words = [w.lower() for w in WORD.findall(card.text)]
+    i = 0
+    while i < len(words):
+        for j in range(min(len(words), i + 4), i, -1):
+            key = terms.get(" ".join(words[i:j]))
+            if key is None and j - i == 1 and words[i].endswith("s"):
+                key = terms.get(words[i][:-1])
+            if key is not None:
+                add(tuple(words[i:j]), " ".join(words[i:j]), "term")
+                i = j
+                break
+        else:
+            i += 1
+    return out
+
+
+def describe(card: Card, concepts: list[CardConcept]) -> str:
+    """How a recognised card is named in an explanation: "Abandoned Hall (card: unit;
+    keywords: Deathknell; text: exhaust, chain)"."""
+    parts = []
+    if card.type:
+        parts.append(f"card: {card.type}")
+    else:
+        parts.append("card")
+    if card.keywords:
+        parts.append("keywords: " + ", ".join(card.keywords))
+    text_terms = [c.text for c in concepts if c.kind == "term"]
+    if text_terms:
+        parts.append("text: " + ", ".join(text_terms))
+    return f"{card.name} ({'; '.join(parts)})"
