@@ -1,0 +1,244 @@
+"""Rulings and articles as records (issue #20): what they cite, cited-by, staleness, search.
+
+The corpus in tests/fixtures/records/ was written for riftbound 1.3 and mtg 2010-10-01;
+the default build also holds riftbound 1.4 and mtg 2026-01-16 (excerpts), so every stale
+citation below is what a newer edition did to a rule, read from the edition mapping.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from kb.model import DocumentError
+from kb.query import KnowledgeBase
+from kb.records import (RecordSet, cited_by, import_records, load_folder, load_records,
+                        record_report, records_report, ruling_hits, search_rulings)
+from kb.records.feed import stale_feed_atom
+
+CORPUS = Path(__file__).parent / "fixtures" / "records"
+ATOM = "{http://www.w3.org/2005/Atom}"
+
+
+@pytest.fixture(scope="module")
+def records() -> RecordSet:
+    return load_folder(CORPUS)
+
+
+# kind, id, cited number (edition written for), status today, number today
+STALENESS = [
+    ("ruling", "riftbound-finalizing-keeps-priority", "337.1.a", "reworded", "337.1.a"),
+    ("ruling", "riftbound-finalizing-keeps-priority", "337.1.b", "reworded", "337.1.b"),
+    ("ruling", "riftbound-finalizing-keeps-priority", "340.2", "ok", "340.2"),
+    ("ruling", "riftbound-standard-move-closed-state", "144.1.b", "ok", "144.1.b"),
+    ("ruling", "riftbound-standard-move-closed-state", "144.2", "ok", "144.2"),
+    ("ruling", "riftbound-passing-priority", "338.1.c", "renumbered", "338.1.b"),
+    ("ruling", "riftbound-passing-priority", "339", "ok", "339"),
+    ("ruling", "riftbound-activating-abilities", "338.1.b", "removed", None),
+    ("ruling", "riftbound-holding-a-battlefield", "187.3", "renumbered", "190.3"),
+    ("ruling", "riftbound-holding-a-battlefield", "187.4", "renumbered", "190.4"),
+    ("ruling", "mtg-priority-after-casting", "116.3c", "renumbered", "117.3c"),
+    ("ruling", "mtg-priority-after-casting", "116.3b", "renumbered", "117.3b"),
+    ("ruling", "mtg-legend-rule", "704.5k", "removed", None),
+    ("ruling", "mtg-legend-rule", "704.5f", "ok", "704.5f"),
+    ("ruling", "mtg-zero-toughness", "704.5f", "ok", "704.5f"),
+    ("ruling", "mtg-zero-toughness", "704.5i", "ok", "704.5i"),
+    ("article", "riftbound-chain-walkthrough", "337.1.b", "reworded", "337.1.b"),
+    ("article", "riftbound-chain-walkthrough", "340.2", "ok", "340.2"),
+    ("article", "riftbound-chain-walkthrough", "187.3", "renumbered", "190.3"),
+    ("article", "mtg-priority-primer", "116.1a", "renumbered", "117.1a"),
+    ("article", "mtg-priority-primer", "116.4", "renumbered", "117.4"),
+    ("article", "mtg-priority-primer", "704.5h", "ok", "704.5h"),
+]
+
+
+@pytest.mark.parametrize("kind,ident,number,status,now", STALENESS)
+def test_each_citation_has_its_status_against_the_newest_edition(
+        excerpt_kb: KnowledgeBase, records: RecordSet, kind: str, ident: str, number: str,
+        status: str, now: str | None) -> None:
+    report = record_report(excerpt_kb, kind, ident, records)  # type: ignore[arg-type]
+    found = [c for c in report["citations"] if c["number"] == number]
+    assert len(found) == 1, report["citations"]
+    c = found[0]
+    assert (c["status"], c["now"]) == (status, now)
+    if status == "reworded" or (status == "renumbered" and c["reworded"]):
+        assert c["ops"] and any(op["op"] != "equal" for op in c["ops"])
+    else:
+        assert c["ops"] is None
+
+
+def test_every_citation_of_the_corpus_is_in_the_table(excerpt_kb: KnowledgeBase, records: RecordSet) -> None:
+    listed = {(k, i, n) for k, i, n, _, _ in STALENESS}
+    for kind in ("ruling", "article"):
+        for item in records_report(excerpt_kb, kind, records=records)["records"]:  # type: ignore[arg-type]
+            for c in item["citations"]:
+                assert (kind, item["id"], c["number"]) in listed
+
+
+def test_nothing_is_stale_where_no_cited_rule_changed(excerpt_kb: KnowledgeBase, records: RecordSet) -> None:
+    report = records_report(excerpt_kb, "ruling", records=records)
+    fresh = {i["id"] for i in report["records"] if not i["stale"]}
+    assert fresh == {"riftbound-standard-move-closed-state", "mtg-zero-toughness"}
+    assert report["stale"] == 6 and report["broken"] == 0
+
+
+# ruleset, edition, number, rulings citing it, articles citing it
+CITED_BY = [
+    ("riftbound", "1.4", "337.1.a", 1, 0),
+    ("riftbound", "1.4", "337.1.b", 1, 1),
+    ("riftbound", "1.4", "340.2", 1, 1),
+    ("riftbound", "1.4", "338.1.b", 1, 0),   # 1.3's 338.1.c; 1.3's own 338.1.b was removed
+    ("riftbound", "1.4", "190.3", 1, 1),     # 1.3's 187.3
+    ("riftbound", "1.4", "190.4", 1, 0),
+    ("riftbound", "1.4", "144.1.b", 1, 0),
+    ("riftbound", "1.4", "144.1.a", 0, 0),
+    ("riftbound", "1.3", "338.1.b", 1, 0),   # the removed one, in its own edition
+    ("riftbound", "1.3", "187.3", 1, 1),
+    ("mtg", "2026-01-16", "117.3c", 1, 0),
+    ("mtg", "2026-01-16", "117.3b", 1, 0),
+    ("mtg", "2026-01-16", "704.5f", 2, 0),
+    ("mtg", "2026-01-16", "704.5i", 1, 0),
+    ("mtg", "2026-01-16", "704.5k", 0, 0),   # 2010's 704.5m; 2010's 704.5k is gone
+    ("mtg", "2026-01-16", "117.1a", 0, 1),
+    ("mtg", "2026-01-16", "117.4", 0, 1),
+    ("mtg", "2026-01-16", "704.5h", 0, 1),
+    ("mtg", "2010-10-01", "704.5k", 1, 0),
+]
+
+
+@pytest.mark.parametrize("ruleset,edition,number,rulings,articles", CITED_BY)
+def test_cited_by_counts_records_citing_the_rule_or_its_earlier_number(
+        excerpt_kb: KnowledgeBase, records: RecordSet, ruleset: str, edition: str, number: str,
+        rulings: int, articles: int) -> None:
+    found = cited_by(excerpt_kb, ruleset, edition, number, records)
+    assert (found["rulings"], found["articles"], found["total"]) == (rulings, articles, rulings + articles)
+    assert len(found["records"]) == found["total"]
+
+
+def test_an_article_pinned_with_an_unknown_key_is_read_as_written_for_that_edition(
+        excerpt_kb: KnowledgeBase, records: RecordSet) -> None:
+    report = record_report(excerpt_kb, "article", "mtg-priority-primer", records)
+    assert (report["ruleset"], report["written_for"], report["newest"]) == ("mtg", "2010-10-01", "2026-01-16")
+    assert any("'rules'" in d["message"] for d in report["diagnostics"])
+
+
+def test_a_citation_of_a_rule_its_edition_lacks_is_not_found(excerpt_kb: KnowledgeBase, tmp_path: Path) -> None:
+    (tmp_path / "rulings").mkdir()
+    (tmp_path / "rulings" / "typo.yaml").write_text(
+        "id: typo\nquestion: Q?\nanswer: See rule 999.9.\nsource: s\ndate: 2026-04-01\n"
+        "ruleset: riftbound\nedition: '1.3'\n", encoding="utf-8")
+    report = record_report(excerpt_kb, "ruling", "typo", load_folder(tmp_path))
+    assert [c["status"] for c in report["citations"]] == ["not_found"]
+    assert report["broken"] == 1 and not report["stale"]
+
+
+# file name, content, words the error names
+BAD_RULINGS = [
+    ("broken.yaml", "id: x\nquestion: [unclosed\n", "not valid YAML"),
+    ("missing.yaml", "id: x\nquestion: Q?\nanswer: A.\nsource: s\ndate: 2026-04-01\nruleset: riftbound\n",
+     "field 'edition' is missing"),
+    ("unknown-edition.yaml", "id: x\nquestion: Q?\nanswer: A.\nsource: s\ndate: 2026-04-01\n"
+     "ruleset: riftbound\nedition: '9.9'\n", "field 'edition' '9.9' is not an edition of riftbound"),
+    ("unknown-ruleset.yaml", "id: x\nquestion: Q?\nanswer: A.\nsource: s\ndate: 2026-04-01\n"
+     "ruleset: chess\nedition: '1'\n", "field 'ruleset' 'chess' is not a built ruleset"),
+    ("bad-date.yaml", "id: x\nquestion: Q?\nanswer: A.\nsource: s\ndate: last week\n"
+     "ruleset: riftbound\nedition: '1.3'\n", "field 'date' 'last week' is not a date"),
+    ("bad-id.yaml", "id: Not An Id\nquestion: Q?\nanswer: A.\nsource: s\ndate: 2026-04-01\n"
+     "ruleset: riftbound\nedition: '1.3'\n", "field 'id'"),
+    ("list-item.yaml", "- just text\n", "ruling 1: a ruling is a mapping"),
+    ("no-front-matter.md", "Just an answer.\n", "starts with front matter"),
+    ("answer-twice.md", "---\nid: x\nanswer: A.\n---\nB.\n", "field 'answer'"),
+]
+
+
+@pytest.mark.parametrize("name,content,words", BAD_RULINGS)
+def test_a_bad_ruling_is_refused_naming_the_file_and_the_field(
+        excerpt_kb: KnowledgeBase, tmp_path: Path, name: str, content: str, words: str) -> None:
+    source = tmp_path / name
+    source.write_text(content, encoding="utf-8")
+    home = tmp_path / "home"
+    with pytest.raises(DocumentError) as caught:
+        import_records(home, [source], "ruling", excerpt_kb)
+    messages = [str(d) for d in caught.value.diagnostics]
+    assert any(words in m and str(source) in m for m in messages), messages
+    assert not (home / "records" / "rulings").exists() or not any((home / "records" / "rulings").iterdir())
+
+
+def test_an_article_pinning_an_edition_that_is_not_built_is_refused(excerpt_kb: KnowledgeBase,
+                                                                     tmp_path: Path) -> None:
+    source = tmp_path / "a.md"
+    source.write_text("---\nruleset: riftbound\nedition: '0.9'\n---\nrule 337.1.a\n", encoding="utf-8")
+    with pytest.raises(DocumentError, match="field 'edition' '0.9'"):
+        import_records(tmp_path / "home", [source], "article", excerpt_kb)
+
+
+def test_import_copies_every_record_and_a_second_import_replaces_by_id(
+        excerpt_kb: KnowledgeBase, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    first = import_records(home, [CORPUS / "rulings"], "ruling", excerpt_kb)
+    assert len(first.written) == 8 and not any(replaced for _, replaced in first.written)
+    again = import_records(home, [CORPUS / "rulings" / "mtg-legend-rule.yaml"], "ruling", excerpt_kb)
+    assert [(r.id, replaced) for r, replaced in again.written] == [("mtg-legend-rule", True)]
+    stored = load_records(home)
+    assert len(stored.of_kind("ruling")) == 8 and not stored.diagnostics
+    assert stored == load_records(home)  # unchanged files: the same record set (the same key)
+    assert not list((home / "records" / "rulings").glob(".*"))  # no temporary file left
+
+
+def test_a_list_of_rulings_in_one_file_is_kept_as_one_file_each(excerpt_kb: KnowledgeBase,
+                                                                 tmp_path: Path) -> None:
+    source = tmp_path / "two.yaml"
+    source.write_text("".join(
+        f"- id: r{i}\n  question: Q{i}?\n  answer: See rule 337.1.a.\n  source: s\n  date: 2026-04-01\n"
+        f"  ruleset: riftbound\n  edition: '1.3'\n" for i in (1, 2)), encoding="utf-8")
+    import_records(tmp_path / "home", [source], "ruling", excerpt_kb)
+    assert sorted(p.name for p in (tmp_path / "home" / "records" / "rulings").iterdir()) == ["r1.yaml", "r2.yaml"]
+
+
+# query, the ruling found first
+SEARCHES = [
+    ("does finalizing my spell pass priority", "riftbound-finalizing-keeps-priority"),
+    ("two legendary creatures with the same name", "mtg-legend-rule"),
+    ("regenerate a creature with zero toughness", "mtg-zero-toughness"),
+    ("who gets priority after casting an instant", "mtg-priority-after-casting"),
+    ("standard move during a closed state", "riftbound-standard-move-closed-state"),
+]
+
+
+@pytest.mark.parametrize("query,first", SEARCHES)
+def test_a_judges_question_finds_the_earlier_ruling_first(excerpt_kb: KnowledgeBase, records: RecordSet,
+                                                          query: str, first: str) -> None:
+    hits = ruling_hits(excerpt_kb, query, records=records)
+    assert hits and hits[0][0].id == first
+    assert all(score > 0 for _, score, _ in hits)
+
+
+def test_a_ruling_hit_brings_in_the_rules_it_cites_as_numbered_today(excerpt_kb: KnowledgeBase,
+                                                                       records: RecordSet) -> None:
+    data = search_rulings(excerpt_kb, "holding a battlefield my opponent moved onto", "riftbound",
+                          records=records)
+    hit = data["hits"][0]
+    assert hit["ruling"]["id"] == "riftbound-holding-a-battlefield"
+    assert hit["rules"] == {"ruleset": "riftbound", "edition": "1.4", "numbers": ["190.3", "190.4"]}
+    assert all(h["ruling"]["ruleset"] == "riftbound" for h in data["hits"])
+
+
+def test_words_no_ruling_has_find_nothing(excerpt_kb: KnowledgeBase, records: RecordSet) -> None:
+    assert ruling_hits(excerpt_kb, "xylophone quasar", records=records) == []
+
+
+def test_the_stale_feed_is_atom_with_one_entry_per_stale_ruling(excerpt_kb: KnowledgeBase,
+                                                                 records: RecordSet) -> None:
+    doc = stale_feed_atom(excerpt_kb, lambda kind, ident: f"/rulings/{ident}", "/rulings",
+                          records=records)
+    root = ET.fromstring(doc)
+    assert root.tag == f"{ATOM}feed"
+    entries = root.findall(f"{ATOM}entry")
+    assert len(entries) == 6
+    titles = {e.findtext(f"{ATOM}title") for e in entries}
+    assert "Ruling riftbound-passing-priority: rule 338.1.c changed in riftbound 1.4" in titles
+    for e in entries:
+        assert e.findtext(f"{ATOM}id") and e.findtext(f"{ATOM}updated")
+        assert e.find(f"{ATOM}link").get("href").startswith("/rulings/")
