@@ -15,7 +15,7 @@ import networkx as nx
 
 from kb.model import (Diagnostic, DocumentError, Edition, RawRule, RawTerm, ReadResult,
                       Reference, Rule, Term)
-from kb.numbers import Segments, format_number, sort_key
+from kb.numbers import Segments, format_number, parse_number, sort_key
 from kb.references import find_mentions
 
 # "Showdown Open: A Showdown or Combat is in progress" defines "Showdown Open".
@@ -234,7 +234,6 @@ def _link_terms(rg: RuleGraph, raw_terms: list[RawTerm]) -> None:
 
 
 def _segs(text: str) -> Segments:
-    from kb.numbers import parse_number
     return parse_number(text)
 
 

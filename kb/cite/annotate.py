@@ -20,6 +20,7 @@ from urllib.parse import quote, urlsplit
 from markdown_it.common.utils import escapeHtml
 
 from kb.cite.resolve import CitedRule, Resolution
+from kb.errors import QueryError
 
 Style = Literal["footnotes", "preview"]
 STYLES: tuple[str, ...] = ("footnotes", "preview")
@@ -34,7 +35,6 @@ def check_base_url(base_url: str) -> str:
     written into an article must not run script (``javascript:``, ``data:``) or leave for
     another host by a scheme-relative ``//host``, a backslash (which browsers read as a
     slash) or characters browsers drop from URLs (controls, spaces)."""
-    from kb.errors import QueryError
     bad = None
     if not isinstance(base_url, str):
         bad = "must be a string"

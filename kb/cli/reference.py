@@ -9,6 +9,8 @@ from __future__ import annotations
 import click
 from click.testing import CliRunner
 
+from kb.cli import main
+
 
 def command_paths(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
     """Every command path under a group, sorted (``("timing", "run")`` …)."""
@@ -26,7 +28,6 @@ def command_paths(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tupl
 
 def reference_markdown() -> str:
     """One ``### rulekb …`` heading and the ``--help`` text per command."""
-    from kb.cli import main
     runner = CliRunner()
     out = []
     for path in [()] + command_paths(main):

@@ -22,6 +22,7 @@ import click
 
 from kb.cli import CommandError, handle_errors, home_of, main
 from kb.cli.params import PORT
+from kb.live import check_built
 
 SWITCH_INTERVAL = 0.001  # seconds a thread holds the GIL before another may take it
 MALLOC_ARENAS = 2
@@ -137,7 +138,6 @@ def _serve_gunicorn(home: Any, host: str, port: int, threads: int, workers: int)
     except ImportError as exc:  # gunicorn needs fcntl and fork: not on Windows
         raise CommandError(f"--workers {workers} needs gunicorn, which does not run on this platform "
                            f"({sys.platform}: {exc}): use --workers 1 (one process, waitress)") from exc
-    from kb.live import check_built
     check_built(home)  # here, not in each worker: a worker that fails to boot is a traceback
     check_port(host, port)  # gunicorn would retry a busy port five times, then log a traceback
     home_given = home

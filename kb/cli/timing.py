@@ -11,8 +11,14 @@ from typing import Any
 import click
 
 from kb.cli import edition_option, emit_json, handle_errors, home_of, json_option, main, open_kb
+from kb.graph import build_edition
 from kb.inputs import loads_json
 from kb.query import KnowledgeBase, QueryError
+from kb.read import read_document
+from kb.store import collect_sources
+from kb.timing import list_scenarios, load_scenario
+from kb.timing.models import get_model, rulesets
+from kb.timing.scenario import ScenarioError, loads
 
 EXIT_FAILED = 1
 EXIT_MALFORMED = 2
@@ -30,10 +36,6 @@ def timing_kb(ctx: click.Context) -> KnowledgeBase:
     except QueryError as exc:
         if exc.status != 503:
             raise
-    from kb.graph import build_edition
-    from kb.read import read_document
-    from kb.store import collect_sources
-    from kb.timing.models import rulesets
     graphs = []
     for src in collect_sources(home_of(ctx)).editions:
         if src.ruleset in rulesets():
@@ -56,7 +58,6 @@ def _clip(line: str, full: bool) -> str:
 
 
 def _state_line(state: dict[str, Any]) -> str:
-    from kb.timing.models import get_model, rulesets
     ruleset = state.get("ruleset")
     if ruleset in rulesets():
         line = get_model(ruleset).state_line
@@ -118,8 +119,6 @@ def run_cmd(ctx: click.Context, file: str, as_json: bool, quotes: bool, full: bo
 
     Exits 1 when an expectation fails or a step is illegal, 2 when the scenario is malformed.
     """
-    from kb.timing import load_scenario
-    from kb.timing.scenario import ScenarioError, loads
     path = Path(file)
     try:
         if path.exists():
@@ -287,7 +286,6 @@ def check_cmd(ctx: click.Context, ruleset: str, edition: str | None, as_json: bo
 @handle_errors
 def list_cmd(ruleset: str | None, as_json: bool) -> None:
     """List the worked scenarios that ship with rulekb."""
-    from kb.timing import list_scenarios
     data = list_scenarios(ruleset)
     if as_json:
         emit_json(data)
