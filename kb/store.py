@@ -35,11 +35,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kb.editions.mapping import map_editions
+from kb.editions.mapping import EditionMapping, map_editions
 from kb.graph import RuleGraph, build_edition
 from kb.model import Diagnostic, DocumentError, RulesetInfo
 from kb.objects import (GRAPH_FILE, MAPPING_FILE, RULES_FILE, check_object, collect_garbage, edition_key,
-                        link_file, link_tree, mapping_key, put_object, write_mapping, write_rules)
+                        link_file, link_tree, mapping_key, put_object, read_mapping, write_mapping,
+                        write_rules)
 from kb.read import READERS, detect_format, read_document, read_text
 from kb.read.text import decode
 from kb.search.index import build_index
@@ -514,6 +515,18 @@ def _link_edition(obj: Path, build_dir: Path, src: EditionSource) -> None:
 def stored_rules_path(build_dir: Path, ruleset: str, edition: str) -> Path:
     """Where a build keeps an edition's rule texts (:class:`kb.objects.StoredRules`)."""
     return build_dir / "rules" / ruleset / f"{edition}.sqlite"
+
+
+def stored_mapping(build_dir: Path | None, ruleset: str, older: str, newer: str) -> EditionMapping | None:
+    """The mapping between two neighbouring editions as the build stored it, or None (a
+    knowledge base held in memory, a build of an older format, editions not neighbours)."""
+    if build_dir is None:
+        return None
+    path = stored_mapping_path(build_dir, ruleset, older, newer)
+    if not path.is_file():
+        return None
+    mapping = read_mapping(path)
+    return mapping if (mapping.source, mapping.target) == (older, newer) else None
 
 
 def stored_mapping_path(build_dir: Path, ruleset: str, older: str, newer: str) -> Path:

@@ -42,7 +42,12 @@ def _order(kb: LoadedEditions, ruleset: str) -> list[str]:
 
 @derived
 def adjacent_mapping(kb: LoadedEditions, ruleset: str, older: str, newer: str) -> EditionMapping:
-    """The mapping between two editions that follow each other (computed once per build)."""
+    """The mapping between two editions that follow each other: read from the build, which
+    stores it (:mod:`kb.store`), else computed; once per build either way."""
+    from kb.store import stored_mapping
+    stored = stored_mapping(kb.build_dir, ruleset, older, newer)
+    if stored is not None:
+        return stored
     return map_editions(kb.graphs[(ruleset, older)], kb.graphs[(ruleset, newer)])
 
 
@@ -196,10 +201,14 @@ def history(kb: LoadedEditions, ruleset: str, number: str, edition: str | None =
     ``absent`` (not yet in the rules) or ``unknown`` (an excerpt that lacks it).
     """
     order = _order(kb, ruleset)
-    if edition or date:
-        start = resolve_edition(kb, ruleset, edition, date)
-    else:
-        start = _newest_with(kb, ruleset, number, order)
+    named = resolve_edition(kb, ruleset, edition, date) if edition or date else None
+    # A build stores every edition's rule texts and neighbours' mappings: read them there
+    # rather than loading every graph (kb.editions.lineage gives the same answer).
+    from kb.editions.lineage import stored_history
+    stored = stored_history(kb, ruleset, number, named.edition.name if named else None)
+    if stored is not None:
+        return stored
+    start = named or _newest_with(kb, ruleset, number, order)
     canonical = kb.find_rule(start, number)
     idx = order.index(start.edition.name)
     numbers: dict[str, str | None] = {start.edition.name: canonical}
