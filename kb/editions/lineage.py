@@ -20,6 +20,7 @@ from typing import Any, Protocol
 from kb.editions.diff import display_text, number_translators, reworded, word_ops
 from kb.numbers import try_parse_number
 from kb.objects import StoredMapping, StoredRules
+from kb.store import stored_mapping_path, stored_rules_path
 
 
 class _Editions(Protocol):
@@ -34,7 +35,6 @@ def stored_history(kb: _Editions, ruleset: str, number: str, start: str | None =
     """The history of ``number`` named in edition ``start`` (default: the newest edition
     holding it), as :func:`kb.editions.queries.history` gives it; None when the build did
     not store what it needs or the number is not a rule there."""
-    from kb.store import stored_mapping_path, stored_rules_path
     build = kb.build_dir
     segments = try_parse_number(number)
     if build is None or segments is None:

@@ -15,11 +15,13 @@ from typing import Any
 from kb.derived import derived
 
 from kb.editions.diff import diff_editions, display_text, number_translators, reworded, select, word_ops
+from kb.editions.lineage import stored_history
 from kb.editions.mapping import EditionMapping, map_editions
 from kb.errors import QueryError
 from kb.graph import RuleGraph
 from kb.loaded import LoadedEditions
 from kb.numbers import try_parse_number
+from kb.store import stored_mapping
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 ONLY = ("added", "removed", "changed", "moved", "unchanged")
@@ -44,7 +46,6 @@ def _order(kb: LoadedEditions, ruleset: str) -> list[str]:
 def adjacent_mapping(kb: LoadedEditions, ruleset: str, older: str, newer: str) -> EditionMapping:
     """The mapping between two editions that follow each other: read from the build, which
     stores it (:mod:`kb.store`), else computed; once per build either way."""
-    from kb.store import stored_mapping
     stored = stored_mapping(kb.build_dir, ruleset, older, newer)
     if stored is not None:
         return stored
@@ -204,7 +205,6 @@ def history(kb: LoadedEditions, ruleset: str, number: str, edition: str | None =
     named = resolve_edition(kb, ruleset, edition, date) if edition or date else None
     # A build stores every edition's rule texts and neighbours' mappings: read them there
     # rather than loading every graph (kb.editions.lineage gives the same answer).
-    from kb.editions.lineage import stored_history
     stored = stored_history(kb, ruleset, number, named.edition.name if named else None)
     if stored is not None:
         return stored
