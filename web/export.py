@@ -21,7 +21,6 @@ templates hide their links (``SITE_PAGES``, ``SITE_STATIC_EXPORT``).
 
 from __future__ import annotations
 
-import html
 import json
 import os
 import shutil
@@ -34,11 +33,17 @@ from typing import Any
 from urllib.parse import urlencode
 
 from flask import Flask
-from jinja2.utils import htmlsafe_json_dumps
 
-from kb.export import Layout, LinkProblem, RulePlace, build_search_index, check_site, index_script
+from kb.export import Layout, LinkProblem, check_site
 from kb.query import KnowledgeBase, QueryError
-from kb.timing import list_scenarios, load_scenario
+from kb.timing.examples import worked_run, worked_scenarios
+from web import create_app
+from web.pack import add_offline_search, plan_layout, roots, search_index_script
+from web.site.compare import compare_page
+from web.site.pages import glossary_page, glossary_split
+
+__all__ = ["EXPORTED_PAGES", "MARKER", "ExportResult", "add_offline_search", "export_site", "plan_layout",
+           "roots", "select_editions"]
 
 MARKER = "rulekb-export.json"
 STATIC = Path(__file__).resolve().parent / "static"
@@ -65,7 +70,7 @@ class ExportResult:
     def as_dict(self) -> dict[str, Any]:
         return {"folder": str(self.folder), "editions": [{"ruleset": r, "edition": e} for r, e in self.editions],
                 "pages": self.pages, "files": self.files, "bytes": self.bytes,
-                "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
+                "seconds": {stage: round(took, 3) for stage, took in self.seconds.items()},
                 "links_checked": self.links_checked, "problems": [str(p) for p in self.problems]}
 
 
@@ -155,42 +160,6 @@ def export_site(kb: KnowledgeBase, folder: Path, editions: list[tuple[str, str]]
     return result
 
 
-# -- what goes where ---------------------------------------------------------------------
-def plan_layout(k: KnowledgeBase, editions: list[tuple[str, str]]) -> Layout:
-    """Where every rule of every exported edition is shown (section page and part)."""
-    from web.site.pages import rule_parts
-
-    layout = Layout()
-    for ruleset, edition in editions:
-        names = [e for r, e in editions if r == ruleset]
-        order = [e["edition"] for e in k.editions(ruleset)]
-        layout.editions[ruleset] = sorted(names, key=order.index)
-        layout.newest[ruleset] = layout.editions[ruleset][-1]
-        rules = k.edition(ruleset, edition).edition.rules
-        places: dict[str, RulePlace] = {}
-        for number, rule in rules.items():
-            if number in places:
-                continue
-            if rule.parent is None and not rule.text and rule.children:
-                places[number] = RulePlace(None)  # a chapter heading: its entry in the contents
-                continue
-            r = k.rule(ruleset, number, edition, subrules=True)
-            for i, part in enumerate(rule_parts(k, ruleset, edition, r), start=1):
-                for item in part:
-                    places[item["number"]] = RulePlace(number, i)
-        layout.places[(ruleset, edition)] = places
-    return layout
-
-
-def roots(layout: Layout, ruleset: str, edition: str) -> dict[str, int]:
-    """Section pages of an edition and how many parts each has."""
-    out: dict[str, int] = {}
-    for place in layout.places[(ruleset, edition)].values():
-        if place.root is not None:
-            out[place.root] = max(out.get(place.root, 0), place.part)
-    return out
-
-
 # -- rendering ---------------------------------------------------------------------------
 class _Writer:
     """Renders pages through the app and writes each to its file."""
@@ -219,20 +188,17 @@ class _Writer:
         out.write_text(text, encoding="utf-8")
 
 
-def _export_app(k: KnowledgeBase, layout: Layout) -> Flask:
-    from web import create_app
-    return create_app(kb=k, config={"SITE_LINK_MAPPER": layout.file_of, "SITE_PAGES": EXPORTED_PAGES,
+def _export_app(kb: KnowledgeBase, layout: Layout) -> Flask:
+    return create_app(kb=kb, config={"SITE_LINK_MAPPER": layout.file_of, "SITE_PAGES": EXPORTED_PAGES,
                                     "SITE_STATIC_EXPORT": True})
 
 
-def _edition_pages(w: _Writer, k: KnowledgeBase, layout: Layout, ruleset: str, edition: str) -> None:
-    from web.site.pages import glossary_page, glossary_split
-
+def _edition_pages(w: _Writer, kb: KnowledgeBase, layout: Layout, ruleset: str, edition: str) -> None:
     w.page(f"/{ruleset}/{edition}/")
     w.page(f"/{ruleset}/{edition}/glossary")
-    if glossary_split(k, ruleset, edition):
+    if glossary_split(kb, ruleset, edition):
         with w.client.application.test_request_context(f"/{ruleset}/{edition}/glossary"):
-            letters = glossary_page(k, ruleset, edition)["letters"]
+            letters = glossary_page(kb, ruleset, edition)["letters"]
         for letter in letters:
             w.page(f"/{ruleset}/{edition}/glossary/{letter}".replace("#", "%23"))
     for root, parts in roots(layout, ruleset, edition).items():
@@ -241,61 +207,52 @@ def _edition_pages(w: _Writer, k: KnowledgeBase, layout: Layout, ruleset: str, e
             w.page(f"/{ruleset}/{edition}/{root}", {"part": part})
 
 
-def _compared(k: KnowledgeBase, editions: list[tuple[str, str]]) -> list[tuple[str, str, str]]:
+def _compared(kb: KnowledgeBase, editions: list[tuple[str, str]]) -> list[tuple[str, str, str]]:
     """Consecutive exported editions of each ruleset (what the site links as "changes since")."""
     out = []
     for ruleset in dict.fromkeys(r for r, _ in editions):
-        names = [e["edition"] for e in k.editions(ruleset)]
+        names = [e["edition"] for e in kb.editions(ruleset)]
         out.extend((ruleset, a, b) for a, b in zip(names, names[1:]))
     return out
 
 
-def _compare_pages(w: _Writer, k: KnowledgeBase, ruleset: str, old: str, new: str) -> None:
-    from web.site.compare import compare_page
-
+def _compare_pages(w: _Writer, kb: KnowledgeBase, ruleset: str, old: str, new: str) -> None:
     base = f"/{ruleset}/compare/{old}/{new}"
     app = w.client.application
     with app.test_request_context(base):
-        first = compare_page(k, ruleset, old, new)
+        first = compare_page(kb, ruleset, old, new)
     views: list[tuple[str | None, int]] = [(None, first["pages"])]
     for c in first["chapters"]:
         with app.test_request_context(base, query_string={"chapter": c["chapter"]}):
-            views.append((c["chapter"], compare_page(k, ruleset, old, new, c["chapter"])["pages"]))
+            views.append((c["chapter"], compare_page(kb, ruleset, old, new, c["chapter"])["pages"]))
     for chapter, pages in views:
         for page in range(1, pages + 1):
             query = {**({"chapter": chapter} if chapter else {}), **({"page": page} if page > 1 else {})}
             w.page(base, query or None)
 
 
-def _timing_pages(w: _Writer, k: KnowledgeBase) -> None:
+def _timing_pages(w: _Writer, kb: KnowledgeBase) -> None:
     w.page("/timing")
-    for s in k.cached("site-scenarios", list_scenarios):  # the list the explorer shows
-        name = s["name"]  # the run is cached under the explorer's key, so it runs once
-        run = k.cached(f"site-timing-run:{name}",
-                       lambda: k.timing_run(load_scenario(name), f"{name}.yaml"))
-        for frame in range(1, len(run["frames"]) + 1):
+    for s in worked_scenarios(kb):  # the list the explorer shows
+        name = s["name"]  # the explorer's own run of it (kb.timing.examples): run once
+        for frame in range(1, len(worked_run(kb, name)["frames"]) + 1):
             w.page("/timing", {"scenario": name, "frame": frame})
 
 
-def _search_indexes(k: KnowledgeBase, layout: Layout, editions: list[tuple[str, str]],
+def _search_indexes(kb: KnowledgeBase, layout: Layout, editions: list[tuple[str, str]],
                     root: Path) -> dict[str, Any]:
     """Write the browser search index of every edition; the catalog the search page reads."""
-    from kb.search import open_searcher
-
     indexes = {}
     for ruleset, edition in editions:
-        rg = k.edition(ruleset, edition)
-        searcher = k.cached(f"search:{ruleset}:{edition}", lambda: open_searcher(rg, k.build_dir))
-        data = build_search_index(rg, searcher, layout.page_of(ruleset, edition))
         rel = f"search/{ruleset}/{edition}.js"
         out = root / rel
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(index_script(data), encoding="utf-8")
+        out.write_text(search_index_script(kb, ruleset, edition, layout.page_of(ruleset, edition)), encoding="utf-8")
         indexes[f"{ruleset}/{edition}"] = rel
     rulesets = []
-    for r in k.rulesets():
+    for r in kb.rulesets():
         rulesets.append({"name": r["name"], "title": r["title"], "editions": layout.editions[r["name"]]})
-    return {"rulesets": rulesets, "default_ruleset": k.default_ruleset(), "indexes": indexes,
+    return {"rulesets": rulesets, "default_ruleset": kb.default_ruleset(), "indexes": indexes,
             "search_page": "search.html"}
 
 
@@ -303,22 +260,6 @@ def _search_page(w: _Writer, catalog: dict[str, Any]) -> None:
     """The search page: the site's form, answered in the browser by offline-search.js."""
     w.write("/search.html", add_offline_search(w.client.get("/search").get_data(as_text=True), catalog))
     w.result.pages += 1
-
-
-def add_offline_search(page: str, catalog: dict[str, Any], script: str = "static/offline-search.js") -> str:
-    """The site's (empty) search page answered in the browser: the offline search script and
-    the catalog of indexes it reads (``rulesets``, ``default_ruleset``, ``indexes``: edition →
-    index script, ``search_page``: the page's own address), both relative to the page."""
-    # JSON in a <script> element is raw text (no entities): escape <, > and & as JSON does
-    # (\u003c…), so a title can neither close the element nor show up as "&amp;".
-    data = htmlsafe_json_dumps(catalog, ensure_ascii=False)
-    head = (f'<script src="{html.escape(script)}" defer></script>\n'
-            f'<script type="application/json" id="rulekb-offline-catalog">{data}</script>\n')
-    note = ('<noscript><p class="note">Searching without a server needs JavaScript; the contents '
-            'and the glossary of each edition work without it.</p></noscript>\n')
-    if "</head>" not in page or "</main>" not in page:
-        raise QueryError(500, "the search page has no </head> or </main> to add the offline search to")
-    return page.replace("</head>", head + "</head>", 1).replace("</main>", note + "</main>", 1)
 
 
 def _copy_static(root: Path) -> None:

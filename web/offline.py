@@ -19,14 +19,15 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, render_template, url_for
 
-from kb.export import build_search_index, index_script
+from kb.derived import derived
 from kb.query import KnowledgeBase, QueryError
-bp = Blueprint("offline", __name__)  # its answers get the app's hardening headers (web.harden)
+from web.pack import add_offline_search, plan_layout, roots, search_index_script
+from web.serving import current_kb
+from web.site.errors import error_page
+from web.site.frame import base_context
+from web.site.pages import glossary_page, glossary_split, search_page
 
-
-def _kb() -> KnowledgeBase:
-    from web.site.pages import kb
-    return kb()
+bp = Blueprint("offline", __name__)  # its answers get the app's hardening headers (web.serving.harden)
 
 
 def _static(name: str, mimetype: str) -> Response:
@@ -48,11 +49,11 @@ def manifest() -> Response:
     return _static("manifest.webmanifest", "application/manifest+json")
 
 
-def edition_choices(k: KnowledgeBase) -> list[dict[str, Any]]:
+def edition_choices(kb: KnowledgeBase) -> list[dict[str, Any]]:
     """Every edition a judge can keep offline, newest first per ruleset."""
     out = []
-    for r in k.rulesets():
-        for e in reversed(k.editions(r["name"])):
+    for r in kb.rulesets():
+        for e in reversed(kb.editions(r["name"])):
             out.append({"ruleset": r["name"], "title": r["title"], "edition": e["edition"],
                         "date": e["date"], "rules": e["rules"], "partial": e.get("partial", False)})
     return out
@@ -60,76 +61,69 @@ def edition_choices(k: KnowledgeBase) -> list[dict[str, Any]]:
 
 @bp.get("/offline")
 def offline_page() -> Any:
-    from web.site.pages import base_context
-    k = _kb()
-    return render_template("offline.html", **base_context(k), choices=edition_choices(k))
+    kb = current_kb()
+    return render_template("offline.html", **base_context(kb), choices=edition_choices(kb))
 
 
-def edition_pages(k: KnowledgeBase, ruleset: str, edition: str) -> dict[str, Any]:
+@derived
+def edition_pages(kb: KnowledgeBase, ruleset: str, edition: str) -> dict[str, Any]:
     """The pages that make an edition readable offline (paths from the site root), and the
     page (section and part, with the rule's anchor) that shows each rule."""
-    def make() -> dict[str, Any]:
-        from web.export import plan_layout, roots
-        from web.site.pages import glossary_page, glossary_split
-
-        k.edition(ruleset, edition)  # 404 for an unknown edition
-        layout = plan_layout(k, [(ruleset, edition)])
-        pages = [url_for("site.contents", ruleset=ruleset, edition=edition),
-                 url_for("site.glossary", ruleset=ruleset, edition=edition)]
-        if glossary_split(k, ruleset, edition):
-            pages += [url_for("site.glossary_letter", ruleset=ruleset, edition=edition, letter=letter)
-                      for letter in glossary_page(k, ruleset, edition)["letters"]]
-        for root, parts in roots(layout, ruleset, edition).items():
-            pages.append(url_for("site.rule", ruleset=ruleset, edition=edition, number=root))
-            pages += [url_for("site.rule", ruleset=ruleset, edition=edition, number=root, part=p)
-                      for p in range(2, parts + 1)]
-        rules = {}
-        for number, place in layout.places[(ruleset, edition)].items():
-            if place.root is None:
-                target = url_for("site.contents", ruleset=ruleset, edition=edition)
-            else:
-                target = url_for("site.rule", ruleset=ruleset, edition=edition, number=place.root,
-                                 part=place.part if place.part > 1 else None)
-            rules[number] = target + ("" if number == place.root and place.part == 1 else "#" + number)
-        return {"ruleset": ruleset, "edition": edition, "build": k.build_id, "pages": pages,
-                "rules": rules, "search_index": url_for("offline.search_index", ruleset=ruleset, edition=edition)}
-    return k.cached(f"offline-pages:{ruleset}:{edition}", make)
+    kb.edition(ruleset, edition)  # 404 for an unknown edition
+    layout = plan_layout(kb, [(ruleset, edition)])
+    pages = [url_for("site.contents", ruleset=ruleset, edition=edition),
+             url_for("site.glossary", ruleset=ruleset, edition=edition)]
+    if glossary_split(kb, ruleset, edition):
+        pages += [url_for("site.glossary_letter", ruleset=ruleset, edition=edition, letter=letter)
+                  for letter in glossary_page(kb, ruleset, edition)["letters"]]
+    for root, parts in roots(layout, ruleset, edition).items():
+        pages.append(url_for("site.rule", ruleset=ruleset, edition=edition, number=root))
+        pages += [url_for("site.rule", ruleset=ruleset, edition=edition, number=root, part=p)
+                  for p in range(2, parts + 1)]
+    rules = {}
+    for number, place in layout.places[(ruleset, edition)].items():
+        if place.root is None:
+            target = url_for("site.contents", ruleset=ruleset, edition=edition)
+        else:
+            target = url_for("site.rule", ruleset=ruleset, edition=edition, number=place.root,
+                             part=place.part if place.part > 1 else None)
+        rules[number] = target + ("" if number == place.root and place.part == 1 else "#" + number)
+    return {"ruleset": ruleset, "edition": edition, "build": kb.build_id, "pages": pages,
+            "rules": rules, "search_index": url_for("offline.search_index", ruleset=ruleset, edition=edition)}
 
 
 @bp.get("/offline/editions/<ruleset>/<edition>.json")
 def edition_manifest(ruleset: str, edition: str) -> Response:
-    data = edition_pages(_kb(), ruleset, edition)
+    data = edition_pages(current_kb(), ruleset, edition)
     return Response(json.dumps(data, ensure_ascii=False), mimetype="application/json")
+
+
+@derived
+def edition_search_script(kb: KnowledgeBase, ruleset: str, edition: str) -> str:
+    """An edition's browser search index, its results linking to the live rule pages
+    (QueryError 404 for an unknown edition)."""
+    return search_index_script(kb, ruleset, edition, lambda n: f"{ruleset}/{edition}/{n}")
 
 
 @bp.get("/offline/search-index/<ruleset>/<edition>.js")
 def search_index(ruleset: str, edition: str) -> Response:
-    k = _kb()
-    rg = k.edition(ruleset, edition)
-
-    def make() -> str:
-        from kb.search import open_searcher
-        searcher = k.cached(f"search:{ruleset}:{edition}", lambda: open_searcher(rg, k.build_dir))
-        return index_script(build_search_index(rg, searcher, lambda n: f"{ruleset}/{edition}/{n}"))
-    return Response(k.cached(f"offline-index:{ruleset}:{edition}", make), mimetype="text/javascript")
+    return Response(edition_search_script(current_kb(), ruleset, edition), mimetype="text/javascript")
 
 
 @bp.get("/search-offline")
 def search_offline() -> Any:
     """The search page answered in the browser (what the worker shows for a search offline)."""
-    from web.site.pages import search_page
-    k = _kb()
-    ctx, _ = search_page(k, "", None, None)
+    kb = current_kb()
+    ctx, _ = search_page(kb, "", None, None)
     catalog = {"rulesets": [{"name": r["name"], "title": r["title"], "editions": r["editions"]}
-                            for r in k.rulesets()],
-               "default_ruleset": k.default_ruleset(), "search_page": "search",
+                            for r in kb.rulesets()],
+               "default_ruleset": kb.default_ruleset(), "search_page": "search",
                "indexes": {f"{c['ruleset']}/{c['edition']}": f"offline/search-index/{c['ruleset']}/{c['edition']}.js"
-                           for c in edition_choices(k)}}
-    from web.export import add_offline_search
+                           for c in edition_choices(kb)}}
     return add_offline_search(render_template("search.html", **ctx), catalog)
 
 
 @bp.errorhandler(QueryError)
 def query_error(exc: QueryError) -> Any:
-    from web.site.errors import error_page
+    """An offline page that cannot be made: the site's error page."""
     return error_page(exc.status, exc.message, exc.detail)

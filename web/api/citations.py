@@ -7,7 +7,7 @@ from typing import Any
 from flask import Response
 
 from kb import limits
-from web import public_url
+from web.serving import public_url
 from web.api import answer, bp, kb, read_body
 from web.openapi import (NAME_PATTERN, SCHEMAS, STR, array, endpoint, nullable, obj)
 

@@ -8,7 +8,7 @@ from flask import Response, render_template
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-from web import public_url
+from web.serving import public_url
 from web.api import PACKAGE_VERSION, answer, bp
 from web.openapi import ENDPOINTS, SCHEMAS, document, endpoint, obj
 

@@ -9,8 +9,8 @@ from flask import request
 from markupsafe import Markup, escape
 
 from kb.query import KnowledgeBase, QueryError
-from web.site import bp
-from web.site.pages import base_context, kb, render, rule_href, ruleset_title
+from web.site.frame import base_context, bp, current_kb, render, ruleset_title
+from web.site.links import rule_href
 
 # Estimated bytes of entries per page (the page frame and counts come on top).
 PAGE_BUDGET = 110_000
@@ -56,17 +56,17 @@ def _cost(block: dict[str, Any]) -> int:
     return 400 + 2 * (len(e.get("old_text") or "") + len(e.get("new_text") or ""))
 
 
-def compare_page(k: KnowledgeBase, ruleset: str, old: str, new: str, chapter: str | None = None,
+def compare_page(kb: KnowledgeBase, ruleset: str, old: str, new: str, chapter: str | None = None,
                  page: int = 1) -> dict[str, Any]:
     """Counts per chapter and one page of the rule-by-rule diff (optionally one chapter)."""
-    names = [e["edition"] for e in k.editions(ruleset)]
+    names = [e["edition"] for e in kb.editions(ruleset)]
     for ed in (old, new):
         if ed not in names:
             raise QueryError(404, f"unknown edition {ed!r} of {ruleset}", {"editions": names})
     if old == new:
         raise QueryError(400, "pick two different editions to compare", {"editions": names})
-    d = k.diff(ruleset, old, new, chapter=chapter, unchanged=True)
-    overview = d if chapter is None else k.diff(ruleset, old, new, limit=0)
+    d = kb.diff(ruleset, old, new, chapter=chapter, unchanged=True)
+    overview = d if chapter is None else kb.diff(ruleset, old, new, limit=0)
     blocks = _runs(d["entries"])
     pages: list[list[dict[str, Any]]] = [[]]
     size = 0
@@ -94,10 +94,10 @@ def compare_page(k: KnowledgeBase, ruleset: str, old: str, new: str, chapter: st
                       "old_url": rule_href(ruleset, old, e["old_number"]) if e.get("old_number") else None,
                       "new_url": rule_href(ruleset, new, e["new_number"]) if e.get("new_number") else None,
                       "renumber_only": e["status"] == "moved" and not e.get("reworded")})
-    return {**base_context(k, ruleset, new), "old": old, "new": new, "names": names,
+    return {**base_context(kb, ruleset, new), "old": old, "new": new, "names": names,
             "summary": overview["summary"], "chapters": overview["chapters"], "chapter": chapter,
             "from_info": d["from"], "to_info": d["to"], "blocks": shown, "page": page,
-            "pages": len(pages), "total": len(d["entries"]), "ruleset_name": ruleset_title(k, ruleset)}
+            "pages": len(pages), "total": len(d["entries"]), "ruleset_name": ruleset_title(kb, ruleset)}
 
 
 @bp.get("/<ruleset:ruleset>/compare/<old>/<new>")
@@ -108,4 +108,4 @@ def compare(ruleset: str, old: str, new: str) -> Any:
     chapter = request.args.get("chapter") or None
     if chapter is not None and (len(chapter) > 16 or not chapter.replace(".", "").isalnum()):
         raise QueryError(400, "chapter must be a chapter number", {"chapter": chapter[:20]})
-    return render("compare.html", compare_page(kb(), ruleset, old, new, chapter, int(page)))
+    return render("compare.html", compare_page(current_kb(), ruleset, old, new, chapter, int(page)))

@@ -16,7 +16,7 @@ from werkzeug.exceptions import HTTPException
 
 from kb.numbers import try_parse_number
 from kb.errors import QueryError
-from web.site import bp, secure
+from web.site.frame import bp, secure
 
 log = logging.getLogger(__name__)
 

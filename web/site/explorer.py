@@ -18,11 +18,12 @@ from flask import request
 
 from kb.inputs import load_yaml, loads_json
 from kb.limits import TIMING_PASTED
+from kb.derived import derived
 from kb.query import KnowledgeBase, QueryError
-from kb.timing import list_scenarios, load_scenario, scenario_files
-from web.site import bp, checks, svg
+from kb.timing.examples import worked_names, worked_run, worked_scenarios, worked_source
+from web.site import checks, svg
+from web.site.frame import Redirect, base_context, bp, current_kb, render
 from web.site.links import href, rule_href
-from web.site.pages import Redirect, base_context, kb, render
 
 
 def parse_scenario(text: str) -> dict[str, Any]:
@@ -38,44 +39,28 @@ def parse_scenario(text: str) -> dict[str, Any]:
     return data
 
 
-def known_names(k: KnowledgeBase) -> frozenset[str]:
-    """Every name a worked scenario can be asked for (``NAME`` and ``RULESET/NAME``), once per build."""
-    return k.cached("site-scenario-names", lambda: frozenset(
-        n for s in k.cached("site-scenarios", list_scenarios) for n in (s["name"], f"{s['ruleset']}/{s['name']}")))
+@derived
+def _rule_text(kb: KnowledgeBase, ruleset: str, edition: str, number: str) -> str | None:
+    """The text (or a heading's title) a frame quotes for a rule; None for a rule the edition lacks."""
+    try:
+        r = kb.rule(ruleset, number, edition)
+    except QueryError:
+        return None
+    return r["text"] or r["title"]
 
 
-def scenario_source(name: str) -> str:
-    """The YAML text of a worked scenario (``NAME`` or ``RULESET/NAME``), as shipped."""
-    ruleset, _, stem = name.rpartition("/")
-    for f in scenario_files(ruleset or None):
-        if f.stem == stem:
-            return f.read_text(encoding="utf-8")
-    raise KeyError(name)
-
-
-def _rule_text(k: KnowledgeBase, ruleset: str, edition: str, number: str) -> str | None:
-    cache: dict[str, str | None] = k.cached(f"site-rule-text:{ruleset}:{edition}", dict)
-    if number not in cache:
-        try:
-            r = k.rule(ruleset, number, edition)
-            cache[number] = r["text"] or r["title"]
-        except QueryError:
-            cache[number] = None
-    return cache[number]
-
-
-def _cited(k: KnowledgeBase, ruleset: str, edition: str | None, numbers: list[str]) -> list[dict[str, Any]]:
+def _cited(kb: KnowledgeBase, ruleset: str, edition: str | None, numbers: list[str]) -> list[dict[str, Any]]:
     out = []
     for n in numbers:
-        text = _rule_text(k, ruleset, edition, n) if edition else None
+        text = _rule_text(kb, ruleset, edition, n) if edition else None
         out.append({"number": n, "text": text, "url": rule_href(ruleset, edition, n) if text is not None else None})
     return out
 
 
-def _detail(k: KnowledgeBase, ruleset: str, edition: str | None, nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _detail(kb: KnowledgeBase, ruleset: str, edition: str | None, nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{"summary": n.get("summary", ""), "event": n.get("event", ""),
-             "rules": _cited(k, ruleset, edition, list(n.get("rules") or [])),
-             "children": _detail(k, ruleset, edition, list(n.get("children") or []))} for n in nodes]
+             "rules": _cited(kb, ruleset, edition, list(n.get("rules") or [])),
+             "children": _detail(kb, ruleset, edition, list(n.get("children") or []))} for n in nodes]
 
 
 def _who(value: Any) -> str:
@@ -121,7 +106,7 @@ def state_view(state: dict[str, Any]) -> dict[str, Any]:
             rows.append(("Triggered, waiting", ", ".join(str(w.get("name", w)) if isinstance(w, dict) else str(w)
                                                          for w in state["waiting"])))
         if isinstance(state.get("life"), dict):
-            rows.append(("Life", ", ".join(f"{k} {v}" for k, v in state["life"].items())))
+            rows.append(("Life", ", ".join(f"{who} {life}" for who, life in state["life"].items())))
         title, items = "Stack", state.get("stack") or []
     pile = [{"name": i.get("name", "?"), "controller": i.get("controller", ""),
              "status": i.get("status", ""), "kind": i.get("kind", ""),
@@ -129,46 +114,44 @@ def state_view(state: dict[str, Any]) -> dict[str, Any]:
     return {"rows": rows, "pile_title": title, "pile": pile}
 
 
-def scenario_run(k: KnowledgeBase, name: str | None, text: str | None) -> tuple[dict[str, Any], str]:
+def scenario_run(kb: KnowledgeBase, name: str | None, text: str | None) -> tuple[dict[str, Any], str]:
     """The run of a worked scenario (``name``, cached per build) or of a pasted one
     (``text``), with its YAML source. QueryError 404 for an unknown name, 400/413/422 for
     a pasted scenario that cannot run."""
     if name is not None:
-        if name not in known_names(k):  # a miss keeps nothing and reads no file
+        if name not in worked_names(kb):  # a miss keeps nothing and reads no file
             raise QueryError(404, f"no worked scenario {name[:200]!r}",
-                             {"scenarios": [s["name"] for s in k.cached("site-scenarios", list_scenarios)]})
-        data, source = k.cached(f"site-scenario:{name}", lambda: (load_scenario(name), scenario_source(name)))
-        return k.cached(f"site-timing-run:{name}", lambda: k.timing_run(data, f"{name}.yaml")), source
-    return k.timing_run(parse_scenario(text or ""), "pasted scenario"), text or ""
+                             {"scenarios": [s["name"] for s in worked_scenarios(kb)]})
+        return worked_run(kb, name), worked_source(kb, name)
+    return kb.timing_run(parse_scenario(text or ""), "pasted scenario"), text or ""
 
 
-def scenario_groups(k: KnowledgeBase) -> list[dict[str, Any]]:
+@derived
+def scenario_groups(kb: KnowledgeBase) -> list[dict[str, Any]]:
     """The worked scenarios grouped by ruleset (in the order of the knowledge base's rulesets,
     then any ruleset it lacks), each group with the ruleset's title."""
-    def make() -> list[dict[str, Any]]:
-        titles = {r["name"]: r["title"] for r in k.rulesets()}
-        by: dict[str, list[dict[str, Any]]] = {}
-        for s in k.cached("site-scenarios", list_scenarios):
-            by.setdefault(s["ruleset"], []).append(s)
-        order = [r for r in titles if r in by] + sorted(r for r in by if r not in titles)
-        return [{"ruleset": r, "title": titles.get(r, r), "scenarios": by[r]} for r in order]
-    return k.cached("site-scenario-groups", make)
+    titles = {r["name"]: r["title"] for r in kb.rulesets()}
+    by: dict[str, list[dict[str, Any]]] = {}
+    for s in worked_scenarios(kb):
+        by.setdefault(s["ruleset"], []).append(s)
+    order = [r for r in titles if r in by] + sorted(r for r in by if r not in titles)
+    return [{"ruleset": r, "title": titles.get(r, r), "scenarios": by[r]} for r in order]
 
 
-def explorer_page(k: KnowledgeBase, name: str | None = None, text: str | None = None,
+def explorer_page(kb: KnowledgeBase, name: str | None = None, text: str | None = None,
                   frame: int = 1) -> tuple[dict[str, Any] | Redirect, int]:
     """The explorer: the list of worked scenarios, and one scenario run at ``frame``
     (1-based). Returns the context and the status (4xx with the message for a pasted
     scenario that cannot run, which stays in the form to be fixed)."""
-    scenarios = k.cached("site-scenarios", list_scenarios)  # parsing every file: 0.5 s
-    ctx: dict[str, Any] = {**base_context(k), "scenarios": scenarios, "groups": scenario_groups(k),
+    scenarios = worked_scenarios(kb)
+    ctx: dict[str, Any] = {**base_context(kb), "scenarios": scenarios, "groups": scenario_groups(kb),
                            "name": name, "source": text or "",
                            "pasted": text is not None, "run": None, "error": None, "frame": frame,
                            "pasted_max": TIMING_PASTED.value}
     if name is None and text is None:
         return ctx, 200
     try:
-        run, source = scenario_run(k, name, text)
+        run, source = scenario_run(kb, name, text)
         ctx["source"] = source
     except QueryError as exc:
         if name is not None and exc.status == 404:
@@ -183,7 +166,7 @@ def explorer_page(k: KnowledgeBase, name: str | None = None, text: str | None = 
         raise QueryError(404, f"frame {frame} does not exist: the scenario has {len(frames)} frames",
                          {"frames": len(frames)})
     ruleset = run["ruleset"]
-    editions = [e["edition"] for e in k.editions(ruleset)] if ruleset in {r["name"] for r in k.rulesets()} else []
+    editions = [e["edition"] for e in kb.editions(ruleset)] if ruleset in {r["name"] for r in kb.rulesets()} else []
     edition = run.get("edition") if run.get("edition") in editions else None
     current = frames[frame - 1]
     before = frames[frame - 2] if frame > 1 else None
@@ -196,51 +179,21 @@ def explorer_page(k: KnowledgeBase, name: str | None = None, text: str | None = 
     after = frames[frame] if frame < len(frames) else None
     # An expectation at step s checks the state once every step before s has run: after the
     # last frame of a step below s, which is this frame when the next one is at s or later.
-    here = [{**e, "sentence": (said := checks.sentence(e)), "cited": _cited(k, ruleset, edition, said["rules"])}
+    here = [{**e, "sentence": (said := checks.sentence(e)), "cited": _cited(kb, ruleset, edition, said["rules"])}
             for e in run["expectations"]
             if e["step"] > current["step"] and (after is None or e["step"] <= after["step"])]
     if edition:
-        ctx.update(base_context(k, ruleset, edition))     # the header links to its contents
+        ctx.update(base_context(kb, ruleset, edition))     # the header links to its contents
     ctx.update({
         "run": run, "frames": frames, "current": current, "state": state, "step": step,
         "view": state_view(state),
         "count": len(frames), "picture": picture, "edition_used": edition,
-        "cited": _cited(k, ruleset, edition, list(current.get("rules") or [])),
-        "detail": _detail(k, ruleset, edition, list(current.get("detail") or [])),
+        "cited": _cited(kb, ruleset, edition, list(current.get("rules") or [])),
+        "detail": _detail(kb, ruleset, edition, list(current.get("detail") or [])),
         "expectations": run["expectations"], "here": here,
         "failed": [e for e in run["expectations"] if not e["ok"]],
     })
     return ctx, 200
-
-
-def transition_examples(k: KnowledgeBase) -> dict[str, tuple[str, int, str]]:
-    """Where each trace event first happens in the worked scenarios: event name →
-    (scenario, 1-based frame, summary). Built once per knowledge base by running them."""
-    def make() -> dict[str, tuple[str, int, str]]:
-        found: dict[str, tuple[str, int, str]] = {}
-
-        def visit(name: str, i: int, node: dict[str, Any]) -> None:
-            found.setdefault(node.get("event", ""), (name, i, node.get("summary", "")))
-            for child in node.get("detail") or node.get("children") or []:
-                visit(name, i, child)
-        for sc in list_scenarios():
-            try:
-                run = k.cached(f"site-timing-run:{sc['name']}",
-                               lambda sc=sc: k.timing_run(load_scenario(sc["name"]), f"{sc['name']}.yaml"))
-            except QueryError:
-                continue
-            for i, frame in enumerate(run["frames"], start=1):
-                visit(sc["name"], i, frame)
-        return found
-    return k.cached("site-timing-examples", make)
-
-
-def frame_href(name: str | None, n: int) -> str:
-    """The page of frame ``n`` of a worked scenario."""
-    return href("site.explorer", scenario=name, frame=n)
-
-
-bp.add_app_template_global(frame_href, "frame_href")
 
 
 @bp.route("/timing", methods=["GET", "POST"])
@@ -255,7 +208,7 @@ def explorer() -> Any:
         name = request.args.get("scenario") or None
     if not frame.isdigit() or len(frame) > 5:
         raise QueryError(400, "frame must be a positive whole number", {"frame": frame[:20]})
-    ctx, status = explorer_page(kb(), name, text, int(frame))
+    ctx, status = explorer_page(current_kb(), name, text, int(frame))
     return render("explorer.html", ctx, status)
 
 
@@ -278,29 +231,29 @@ def parse_state(text: str) -> dict[str, Any]:
     return data
 
 
-def _option_view(k: KnowledgeBase, ruleset: str, edition: str | None, o: dict[str, Any]) -> dict[str, Any]:
+def _option_view(kb: KnowledgeBase, ruleset: str, edition: str | None, o: dict[str, Any]) -> dict[str, Any]:
     """One option of a decision: its label and rules (quoted), and for an illegal one each
     check that forbids it with its rules."""
-    return {"label": o["label"], "player": o.get("player"), "rules": _cited(k, ruleset, edition, list(o["rules"])),
-            "forbidden_by": [{"summary": f["summary"], "rules": _cited(k, ruleset, edition, list(f["rules"]))}
+    return {"label": o["label"], "player": o.get("player"), "rules": _cited(kb, ruleset, edition, list(o["rules"])),
+            "forbidden_by": [{"summary": f["summary"], "rules": _cited(kb, ruleset, edition, list(f["rules"]))}
                              for f in o.get("forbidden_by") or []]}
 
 
-def next_page(k: KnowledgeBase, *, state_text: str | None = None, name: str | None = None,
+def next_page(kb: KnowledgeBase, *, state_text: str | None = None, name: str | None = None,
               yaml_text: str | None = None, frame: int = 1) -> tuple[dict[str, Any], int]:
     """What happens next, from a pasted state (``state_text``) or from frame ``frame`` of a
     worked (``name``) or pasted (``yaml_text``) scenario: the automatic steps, who decides,
     every legal option and the tempting illegal ones, each with its rules. The answer is the
     facade's :meth:`~kb.query.KnowledgeBase.timing_next`; returns the context and the status
     (4xx with the message for input that cannot be answered, kept in the form)."""
-    ctx: dict[str, Any] = {**base_context(k), "groups": scenario_groups(k), "state_text": state_text or "",
+    ctx: dict[str, Any] = {**base_context(kb), "groups": scenario_groups(kb), "state_text": state_text or "",
                            "origin": None, "answer": None, "error": None, "pasted_max": TIMING_PASTED.value}
     try:
         if state_text is not None:
             state = parse_state(state_text)
             ruleset = None
         else:
-            run, source = scenario_run(k, name, yaml_text)
+            run, source = scenario_run(kb, name, yaml_text)
             frames = run["frames"]
             if not frames:
                 raise QueryError(422, run.get("error", {}).get("message") if isinstance(run.get("error"), dict)
@@ -312,28 +265,28 @@ def next_page(k: KnowledgeBase, *, state_text: str | None = None, name: str | No
             ctx["origin"] = {"name": name, "title": run["name"], "frame": frame, "count": len(frames),
                              "summary": frames[frame - 1]["summary"], "yaml": source if name is None else None}
             ctx["state_text"] = json.dumps(state, indent=1, ensure_ascii=False)
-        answer = k.timing_next(state, ruleset=ruleset)
+        answer = kb.timing_next(state, ruleset=ruleset)
     except QueryError as exc:
         if name is not None and exc.status == 404:
             raise
         ctx["error"] = {"message": exc.message, "detail": exc.detail}
         return ctx, exc.status
     ruleset, edition = answer["ruleset"], answer["edition"]
-    loaded = {(r["name"], e) for r in k.rulesets() for e in r["editions"]}
+    loaded = {(r["name"], e) for r in kb.rulesets() for e in r["editions"]}
     quoted = edition if (ruleset, edition) in loaded else None
     if quoted:
-        ctx.update(base_context(k, ruleset, quoted))
+        ctx.update(base_context(kb, ruleset, quoted))
     d = answer["decision"]
     ctx.update({
         "answer": answer, "edition_used": quoted,
-        "steps": [{"summary": f["summary"], "rules": _cited(k, ruleset, quoted, list(f["rules"])),
-                   "detail": _detail(k, ruleset, quoted, list(f.get("detail") or []))} for f in answer["steps"]],
+        "steps": [{"summary": f["summary"], "rules": _cited(kb, ruleset, quoted, list(f["rules"])),
+                   "detail": _detail(kb, ruleset, quoted, list(f.get("detail") or []))} for f in answer["steps"]],
         "decision": None if d is None else {
             "decider": d["decider"],
-            "options": [_option_view(k, ruleset, quoted, o) for o in d["options"]],
-            "illegal": [_option_view(k, ruleset, quoted, o) for o in d["illegal"]]},
+            "options": [_option_view(kb, ruleset, quoted, o) for o in d["options"]],
+            "illegal": [_option_view(kb, ruleset, quoted, o) for o in d["illegal"]]},
         "end": None if answer["end"] is None else {**answer["end"],
-                                                   "rules": _cited(k, ruleset, quoted, answer["end"]["rules"])},
+                                                   "rules": _cited(kb, ruleset, quoted, answer["end"]["rules"])},
         "view": state_view(answer["state"]),
         "reached": json.dumps(answer["state"], indent=1, ensure_ascii=False),
     })
@@ -363,10 +316,10 @@ def explorer_next() -> Any:
         state_text = yaml_text = None
     if not frame.isdigit() or len(frame) > 5:
         raise QueryError(400, "frame must be a positive whole number", {"frame": frame[:20]})
-    k = kb()
+    kb = current_kb()
     if state_text is None and yaml_text is None and name is None:
-        ctx: dict[str, Any] = {**base_context(k), "groups": scenario_groups(k), "state_text": "", "origin": None,
+        ctx: dict[str, Any] = {**base_context(kb), "groups": scenario_groups(kb), "state_text": "", "origin": None,
                                "answer": None, "error": None, "pasted_max": TIMING_PASTED.value}
         return render("explorer_next.html", ctx)
-    ctx, status = next_page(k, state_text=state_text, name=name, yaml_text=yaml_text, frame=int(frame))
+    ctx, status = next_page(kb, state_text=state_text, name=name, yaml_text=yaml_text, frame=int(frame))
     return render("explorer_next.html", ctx, status)

@@ -12,7 +12,8 @@ from typing import NamedTuple
 
 from flask import request
 
-from web.site import bp, has_page, links
+from web.site import links
+from web.site.frame import bp, has_page
 
 
 class FeedLink(NamedTuple):

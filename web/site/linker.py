@@ -10,9 +10,8 @@ from markupsafe import Markup
 
 from kb.limits import SITE_ARTICLE, LimitExceeded
 from kb.query import KnowledgeBase, QueryError
-from web.site import bp
-from web.site.links import relative
-from web.site.pages import base_context, kb, render, rule_href
+from web.site.frame import base_context, bp, current_kb, render
+from web.site.links import relative, rule_href
 
 MAX_ARTICLE = SITE_ARTICLE.value  # characters of a pasted article
 STYLES = ("footnotes", "preview")
@@ -30,14 +29,14 @@ A citation that does not exist is reported, not dropped: rule 999.9.
 """
 
 
-def linker_page(k: KnowledgeBase, article: str | None, ruleset: str | None, edition: str | None,
+def linker_page(kb: KnowledgeBase, article: str | None, ruleset: str | None, edition: str | None,
                 style: str) -> tuple[dict[str, Any], int]:
     """The form, and for a posted article its rendering and citation report."""
-    rulesets = k.rulesets()
-    ctx: dict[str, Any] = {**base_context(k), "rulesets": rulesets, "article": article if article is not None else SAMPLE,
+    rulesets = kb.rulesets()
+    ctx: dict[str, Any] = {**base_context(kb), "rulesets": rulesets, "article": article if article is not None else SAMPLE,
                            "chosen_ruleset": ruleset or "", "chosen_edition": edition or "", "style": style,
                            "styles": STYLES, "result": None, "error": None,
-                           "editions": {r["name"]: [e["edition"] for e in reversed(k.editions(r["name"]))]
+                           "editions": {r["name"]: [e["edition"] for e in reversed(kb.editions(r["name"]))]
                                         for r in rulesets}}
     if article is None:
         return ctx, 200
@@ -48,7 +47,7 @@ def linker_page(k: KnowledgeBase, article: str | None, ruleset: str | None, edit
                         "use `rulekb link` for longer ones")
         return ctx, 413
     try:
-        result = k.citations_annotate(article, ruleset or None, edition or None, style=style, fmt="html",
+        result = kb.citations_annotate(article, ruleset or None, edition or None, style=style, fmt="html",
                                       base_url=relative("/").rstrip("/") or ".", source="pasted article")
     except QueryError as exc:
         if exc.status >= 500:
@@ -71,8 +70,8 @@ def linker_page(k: KnowledgeBase, article: str | None, ruleset: str | None, edit
 def linker() -> Any:
     if request.method == "POST":
         f = request.form
-        ctx, status = linker_page(kb(), f.get("article", ""), f.get("ruleset") or None,
+        ctx, status = linker_page(current_kb(), f.get("article", ""), f.get("ruleset") or None,
                                   f.get("edition") or None, f.get("style", "footnotes"))
     else:
-        ctx, status = linker_page(kb(), None, None, None, "footnotes")
+        ctx, status = linker_page(current_kb(), None, None, None, "footnotes")
     return render("linker.html", ctx, status)

@@ -67,3 +67,8 @@ def href(endpoint: str, _anchor: str | None = None, **values: Any) -> str:
 def rule_href(ruleset: str, edition: str, number: str, _anchor: str | None = None) -> str:
     """The canonical page of a rule, relative to the current page."""
     return href("site.rule", ruleset=ruleset, edition=edition, number=number, _anchor=_anchor)
+
+
+def frame_href(name: str | None, n: int) -> str:
+    """The explorer's page of frame ``n`` of a worked scenario."""
+    return href("site.explorer", scenario=name, frame=n)

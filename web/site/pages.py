@@ -9,17 +9,19 @@ template. Redirects and errors are decided here too, as :class:`Redirect` and
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app, g, redirect, render_template, request, url_for
+from flask import redirect, request, url_for
 from markupsafe import Markup, escape
-from werkzeug.wrappers import Response
 
+from kb.derived import derived
 from kb.numbers import try_parse_number
 from kb.query import KnowledgeBase, QueryError
-from web.site import bp, markup, svg
-from web.site.links import href, rule_href
+from kb.timing.examples import example_of
+from web.site import markup, svg
+from web.site.frame import (Redirect, base_context, bp, current_kb, definition_html, edition_info, render,
+                            ruleset_title, term_index, titles)
+from web.site.links import frame_href, href, rule_href
 
 # Estimated bytes of HTML for the rules and terms of one part of a long rule page (a
 # chapter, a big section); measured so that the largest page of every edition, frame and
@@ -36,90 +38,22 @@ TOC_LABEL = 44  # characters of a rule's first words in the contents
 GLOSSARY_BUDGET = 50_000
 
 
-@dataclass
-class Redirect(Exception):
-    """A page that lives elsewhere: the view answers with a redirect to ``endpoint``."""
-
-    endpoint: str
-    values: dict[str, Any]
-    code: int = 302
-
-
-def kb() -> KnowledgeBase:
-    """The knowledge base for this request (one object per request, even across a reload)."""
-    if "rulekb" not in g:
-        from web import get_kb
-        g.rulekb = get_kb(current_app)
-    return g.rulekb
-
-
-def render(template: str, ctx: dict[str, Any] | Redirect, status: int = 200) -> Response | str:
-    if isinstance(ctx, Redirect):
-        return redirect(url_for(ctx.endpoint, **ctx.values), ctx.code)
-    return render_template(template, **ctx), status
-
-
-# -- shared lookups (cached for the life of a build) ---------------------------------------
-def titles(k: KnowledgeBase, ruleset: str, edition: str) -> dict[str, str]:
-    """Number → title or first words, for every rule of an edition."""
-    return k.cached(f"site-titles:{ruleset}:{edition}",
-                    lambda: {s["number"]: s["title"] for s in k.structure(ruleset, edition)})
-
-
-def term_index(k: KnowledgeBase, ruleset: str, edition: str) -> dict[str, dict[str, Any]]:
-    return k.cached(f"site-terms:{ruleset}:{edition}",
-                    lambda: {t["key"]: t for t in k.terms(ruleset, edition)})
-
-
-def ruleset_title(k: KnowledgeBase, ruleset: str) -> str:
-    for r in k.rulesets():
-        if r["name"] == ruleset:
-            return r["title"]
-    return ruleset
-
-
-def edition_info(k: KnowledgeBase, ruleset: str, edition: str) -> dict[str, Any]:
-    for e in k.editions(ruleset):
-        if e["edition"] == edition:
-            return e
-    raise QueryError(404, f"unknown edition {edition!r} of {ruleset}",
-                     {"editions": [e["edition"] for e in k.editions(ruleset)]})
-
-
-def base_context(k: KnowledgeBase, ruleset: str | None = None, edition: str | None = None) -> dict[str, Any]:
-    """What the page frame needs: the ruleset and edition in view (for the header links)."""
-    ctx: dict[str, Any] = {"ruleset": ruleset, "edition": edition}
-    if ruleset:
-        ctx["ruleset_title"] = ruleset_title(k, ruleset)
-        if edition:
-            ctx["edition_info"] = edition_info(k, ruleset, edition)
-    return ctx
-
-
-def definition_html(k: KnowledgeBase, ruleset: str, edition: str, text: str) -> Any:
-    """A term's definition with its rule references linked (terms inside it are not)."""
-    names = titles(k, ruleset, edition)
-    spans = [s for s in k.mentions(ruleset, text, edition) if s["kind"] != "term"]
-    return markup.rule_text(text, spans, lambda n: rule_href(ruleset, edition, n),
-                            lambda n: names.get(n, ""))
-
-
 # -- home ------------------------------------------------------------------------------
-def home_page(k: KnowledgeBase) -> dict[str, Any]:
-    rulesets = [{**r, "editions": list(reversed(k.editions(r["name"])))} for r in k.rulesets()]
-    return {**base_context(k), "rulesets": rulesets, "default_ruleset": k.default_ruleset()}
+def home_page(kb: KnowledgeBase) -> dict[str, Any]:
+    rulesets = [{**r, "editions": list(reversed(kb.editions(r["name"])))} for r in kb.rulesets()]
+    return {**base_context(kb), "rulesets": rulesets, "default_ruleset": kb.default_ruleset()}
 
 
 @bp.get("/")
 def home() -> Any:
-    return render("home.html", home_page(kb()))
+    return render("home.html", home_page(current_kb()))
 
 
 # -- table of contents -----------------------------------------------------------------
-def contents_page(k: KnowledgeBase, ruleset: str, edition: str) -> dict[str, Any]:
+def contents_page(kb: KnowledgeBase, ruleset: str, edition: str) -> dict[str, Any]:
     """Chapters, sections and (where the edition is small enough) the rules below them,
     as a tree for ``<details>`` elements."""
-    rows = k.structure(ruleset, edition)
+    rows = kb.structure(ruleset, edition)
     max_depth = 2 if sum(1 for r in rows if r["depth"] == 2) <= TOC_DEPTH2_LIMIT else 1
     nodes: dict[str, dict[str, Any]] = {}
     roots: list[dict[str, Any]] = []
@@ -133,35 +67,35 @@ def contents_page(k: KnowledgeBase, ruleset: str, edition: str) -> dict[str, Any
         nodes[r["number"]] = node
         parent = nodes.get(r["parent"]) if r["parent"] else None
         (parent["items"] if parent else roots).append(node)
-    return {**base_context(k, ruleset, edition), "tree": roots, "max_depth": max_depth}
+    return {**base_context(kb, ruleset, edition), "tree": roots, "max_depth": max_depth}
 
 
 @bp.get("/<ruleset:ruleset>/")
 def ruleset_home(ruleset: str) -> Any:
-    k = kb()
-    newest = k.editions(ruleset)[-1]["edition"]
+    kb = current_kb()
+    newest = kb.editions(ruleset)[-1]["edition"]
     return redirect(url_for("site.contents", ruleset=ruleset, edition=newest), 302)
 
 
 @bp.get("/<ruleset:ruleset>/<edition>/")
 def contents(ruleset: str, edition: str) -> Any:
-    k = kb()
-    names = [e["edition"] for e in k.editions(ruleset)]
+    kb = current_kb()
+    names = [e["edition"] for e in kb.editions(ruleset)]
     if edition not in names and try_parse_number(edition):
         return redirect(url_for("site.newest_rule", ruleset=ruleset, number=edition), 302)
-    return render("contents.html", contents_page(k, ruleset, edition))
+    return render("contents.html", contents_page(kb, ruleset, edition))
 
 
 @bp.get("/<ruleset:ruleset>/<number>")
 def newest_rule(ruleset: str, number: str) -> Any:
     """``/riftbound/337.1a``: the rule in the newest edition; ``/riftbound/1.4``: that
     edition's contents."""
-    k = kb()
-    names = [e["edition"] for e in k.editions(ruleset)]
+    kb = current_kb()
+    names = [e["edition"] for e in kb.editions(ruleset)]
     if number in names:
         return redirect(url_for("site.contents", ruleset=ruleset, edition=number), 308)
-    rg = k.edition(ruleset)
-    canonical = k.find_rule(rg, number)
+    rg = kb.edition(ruleset)
+    canonical = kb.find_rule(rg, number)
     return redirect(url_for("site.rule", ruleset=ruleset, edition=rg.edition.name, number=canonical), 302)
 
 
@@ -187,12 +121,18 @@ def split_parts(items: list[dict[str, Any]], cost: Callable[[dict[str, Any], set
     return parts
 
 
-def rule_spans(k: KnowledgeBase, ruleset: str, edition: str, item: dict[str, Any]) -> list[list[dict[str, Any]]]:
-    """The spans of a rule's text and of each example (cached for the life of the build)."""
-    cache: dict[str, list[list[dict[str, Any]]]] = k.cached(f"site-spans:{ruleset}:{edition}", dict)
+@derived
+def _spans_of_edition(kb: KnowledgeBase, ruleset: str, edition: str) -> dict[str, list[list[dict[str, Any]]]]:
+    """Rule number → the spans of its text and examples, filled as pages ask (:func:`rule_spans`)."""
+    return {}
+
+
+def rule_spans(kb: KnowledgeBase, ruleset: str, edition: str, item: dict[str, Any]) -> list[list[dict[str, Any]]]:
+    """The spans of a rule's text and of each example (kept for the life of the build)."""
+    cache = _spans_of_edition(kb, ruleset, edition)
     found = cache.get(item["number"])
     if found is None:
-        found = [k.mentions(ruleset, t, edition, number=item["number"]) if t else []
+        found = [kb.mentions(ruleset, t, edition, number=item["number"]) if t else []
                  for t in [item["text"], *item["examples"]]]
         cache[item["number"]] = found
     return found
@@ -205,13 +145,13 @@ def short_definition(text: str, limit: int = DEFINITION_LIMIT) -> str:
     return text[:limit].rsplit(" ", 1)[0] + " …"
 
 
-def rule_history(k: KnowledgeBase, ruleset: str, edition: str, number: str) -> list[dict[str, Any]] | None:
+def rule_history(kb: KnowledgeBase, ruleset: str, edition: str, number: str) -> list[dict[str, Any]] | None:
     """The rule in every edition (number, status, wording with the words that changed since
     the edition before), newest first; None when the editions cannot be compared."""
-    if len(k.editions(ruleset)) < 2:
+    if len(kb.editions(ruleset)) < 2:
         return None
     try:
-        found = k.history(ruleset, number, edition)
+        found = kb.history(ruleset, number, edition)
     except QueryError:
         return None
     out = []
@@ -234,14 +174,14 @@ def inline_diff(ops: list[dict[str, str]]) -> Markup:
     return Markup("".join(out))
 
 
-def rule_parts(k: KnowledgeBase, ruleset: str, edition: str,
+def rule_parts(kb: KnowledgeBase, ruleset: str, edition: str,
                r: dict[str, Any]) -> list[list[dict[str, Any]]]:
     """The parts of a rule's page: ``r`` (``k.rule(..., subrules=True)``) and its subrules
     cut by :func:`split_parts` (a static exporter maps each rule to the part showing it)."""
-    terms = term_index(k, ruleset, edition)
+    terms = term_index(kb, ruleset, edition)
 
     def cost(item: dict[str, Any], seen: set[str]) -> tuple[int, set[str]]:
-        spans = [s for group in rule_spans(k, ruleset, edition, item) for s in group]
+        spans = [s for group in rule_spans(kb, ruleset, edition, item) for s in group]
         new = {s["key"] for s in spans if s["kind"] == "term" and not s["defines"]} - seen
         size = (len(item["text"]) + sum(len(e) for e in item["examples"]) + 160
                 + sum(140 if s["kind"] == "term" else 90 for s in spans)
@@ -251,26 +191,26 @@ def rule_parts(k: KnowledgeBase, ruleset: str, edition: str,
     return split_parts([r, *r["subrules"]], cost)
 
 
-def rule_page(k: KnowledgeBase, ruleset: str, edition: str, number: str,
+def rule_page(kb: KnowledgeBase, ruleset: str, edition: str, number: str,
               part: int = 1) -> dict[str, Any] | Redirect:
     """A rule with its subrules (one part of them for long headings), links, terms,
     neighbours, the transitions that implement it and its other editions."""
-    rg = k.edition(ruleset, edition)
-    canonical = k.find_rule(rg, number)
+    rg = kb.edition(ruleset, edition)
+    canonical = kb.find_rule(rg, number)
     if canonical != number:
         values = {"ruleset": ruleset, "edition": edition, "number": canonical}
         if part != 1:
             values["part"] = part
         return Redirect("site.rule", values, 308)
-    r = k.rule(ruleset, canonical, edition, subrules=True)
-    terms = term_index(k, ruleset, edition)
-    parts = rule_parts(k, ruleset, edition, r)
+    r = kb.rule(ruleset, canonical, edition, subrules=True)
+    terms = term_index(kb, ruleset, edition)
+    parts = rule_parts(kb, ruleset, edition, r)
     if not 1 <= part <= len(parts):
         raise QueryError(404, f"rule {canonical} has {len(parts)} part(s), not {part}",
                          {"parts": len(parts)})
     shown = parts[part - 1]
     on_page = {i["number"] for i in shown}
-    names = titles(k, ruleset, edition)
+    names = titles(kb, ruleset, edition)
 
     def link(n: str) -> str:
         return "#" + n if n in on_page else rule_href(ruleset, edition, n)
@@ -279,7 +219,7 @@ def rule_page(k: KnowledgeBase, ruleset: str, edition: str, number: str,
     blocks = []
     for item in shown:
         pieces = []
-        for text, spans in zip([item["text"], *item["examples"]], rule_spans(k, ruleset, edition, item)):
+        for text, spans in zip([item["text"], *item["examples"]], rule_spans(kb, ruleset, edition, item)):
             for s in spans:
                 if s["kind"] == "term" and not s["defines"] and s["key"] in terms:
                     used_terms.setdefault(s["key"], terms[s["key"]])
@@ -289,33 +229,30 @@ def rule_page(k: KnowledgeBase, ruleset: str, edition: str, number: str,
                        "text": pieces[0] if item["text"] else None, "examples": pieces[1:],
                        "url": rule_href(ruleset, edition, item["number"])})
     transitions = []
-    if r["transitions"]:
-        from web.site.explorer import frame_href, transition_examples
-        examples = transition_examples(k)
-        for t in r["transitions"]:
-            seen = examples.get(t["name"])
-            transitions.append({**t, "example": seen[2] if seen else None,
-                                "url": frame_href(seen[0], seen[1]) if seen else None})
-    hood = k.neighbourhood(ruleset, canonical, 1, edition)
+    for t in r["transitions"]:
+        seen = example_of(kb, ruleset, t["name"])
+        transitions.append({**t, "example": seen.summary if seen else None,
+                            "url": frame_href(seen.scenario, seen.frame) if seen else None})
+    hood = kb.neighbourhood(ruleset, canonical, 1, edition)
     picture = svg.neighbourhood(hood, lambda n: rule_href(ruleset, edition, n),
                                 more_url=href("site.rule", ruleset=ruleset, edition=edition,
                                               number=canonical))
-    eds = k.editions(ruleset)
-    history = rule_history(k, ruleset, edition, canonical)
+    eds = kb.editions(ruleset)
+    history = rule_history(kb, ruleset, edition, canonical)
     mapped = {h["edition"]: h["number"] for h in history} if history else {}
     other = [{"edition": e["edition"], "date": e["date"], "current": e["edition"] == edition,
               "number": mapped.get(e["edition"]) if history
-              else (canonical if canonical in titles(k, ruleset, e["edition"]) else None)}
+              else (canonical if canonical in titles(kb, ruleset, e["edition"]) else None)}
              for e in reversed(eds)]
-    info = edition_info(k, ruleset, edition)
-    rs_title = ruleset_title(k, ruleset)
+    info = edition_info(kb, ruleset, edition)
+    rs_title = ruleset_title(kb, ruleset)
     heading = f"{canonical}. {r['title']}" if r["kind"] != "rule" else f"Rule {canonical}"
     return {
-        **base_context(k, ruleset, edition),
+        **base_context(kb, ruleset, edition),
         "rule": r, "heading": heading, "blocks": blocks, "part": part, "parts": len(parts),
         "part_starts": [p[0]["number"] for p in parts],
-        "terms": [{**t, "definition_html": definition_html(k, ruleset, edition, short_definition(t["definition"])),
-                   "glossary": glossary_href(k, ruleset, edition, t)}
+        "terms": [{**t, "definition_html": definition_html(kb, ruleset, edition, short_definition(t["definition"])),
+                   "glossary": glossary_href(kb, ruleset, edition, t)}
                   for t in sorted(used_terms.values(), key=lambda t: t["key"])],
         "picture": picture, "other_editions": other, "history": history, "transitions": transitions,
         "citation": f"{rs_title} {edition} ({info['date']}), rule {canonical}" if info.get("date")
@@ -329,20 +266,20 @@ def rule(ruleset: str, edition: str, number: str) -> Any:
     part = request.args.get("part", "1")
     if not part.isdigit() or len(part) > 4:
         raise QueryError(400, "part must be a positive whole number", {"part": part[:20]})
-    return render("rule.html", rule_page(kb(), ruleset, edition, number, int(part)))
+    return render("rule.html", rule_page(current_kb(), ruleset, edition, number, int(part)))
 
 
 # -- glossary --------------------------------------------------------------------------
-def glossary_split(k: KnowledgeBase, ruleset: str, edition: str) -> bool:
+@derived
+def glossary_split(kb: KnowledgeBase, ruleset: str, edition: str) -> bool:
     """Whether the edition's glossary is one page per letter."""
-    return k.cached(f"site-glossary-split:{ruleset}:{edition}", lambda: sum(
-        len(t["definition"]) for t in term_index(k, ruleset, edition).values()) > GLOSSARY_BUDGET)
+    return sum(len(t["definition"]) for t in term_index(kb, ruleset, edition).values()) > GLOSSARY_BUDGET
 
 
-def glossary_href(k: KnowledgeBase, ruleset: str, edition: str, term: dict[str, Any]) -> str:
+def glossary_href(kb: KnowledgeBase, ruleset: str, edition: str, term: dict[str, Any]) -> str:
     """Where a term is defined in the glossary pages."""
     anchor = markup.term_id(term["key"])
-    if glossary_split(k, ruleset, edition):
+    if glossary_split(kb, ruleset, edition):
         return href("site.glossary_letter", ruleset=ruleset, edition=edition,
                     letter=_letter(term["term"]), _anchor=anchor)
     return href("site.glossary", ruleset=ruleset, edition=edition, _anchor=anchor)
@@ -353,14 +290,14 @@ def _letter(name: str) -> str:
     return c if c.isalpha() else "#"
 
 
-def glossary_page(k: KnowledgeBase, ruleset: str, edition: str, letter: str | None = None) -> dict[str, Any]:
+def glossary_page(kb: KnowledgeBase, ruleset: str, edition: str, letter: str | None = None) -> dict[str, Any]:
     """Defined terms and keywords with their definitions and defining rules; one page per
     initial letter when the whole list would be too long for one page."""
-    terms = k.terms(ruleset, edition)
+    terms = kb.terms(ruleset, edition)
     letters: dict[str, list[dict[str, Any]]] = {}
     for t in sorted(terms, key=lambda t: t["key"]):
         letters.setdefault(_letter(t["term"]), []).append(t)
-    split = glossary_split(k, ruleset, edition)
+    split = glossary_split(kb, ruleset, edition)
     if letter is not None:
         letter = letter.upper()
         if letter not in letters:
@@ -369,24 +306,24 @@ def glossary_page(k: KnowledgeBase, ruleset: str, edition: str, letter: str | No
         shown = {letter: letters[letter]}
     else:
         shown = {} if split else letters
-    ed_terms = term_index(k, ruleset, edition)
-    rendered = {key: [{**t, "definition_html": definition_html(k, ruleset, edition, t["definition"])}
+    ed_terms = term_index(kb, ruleset, edition)
+    rendered = {key: [{**t, "definition_html": definition_html(kb, ruleset, edition, t["definition"])}
                       for t in group] for key, group in shown.items()}
-    return {**base_context(k, ruleset, edition), "letters": list(letters), "shown": rendered,
+    return {**base_context(kb, ruleset, edition), "letters": list(letters), "shown": rendered,
             "split": split, "letter": letter, "count": len(terms),
             "kinds": sorted({t["kind"] for t in ed_terms.values()})}
 
 
 @bp.get("/<ruleset:ruleset>/<edition>/glossary")
 def glossary(ruleset: str, edition: str) -> Any:
-    return render("glossary.html", glossary_page(kb(), ruleset, edition))
+    return render("glossary.html", glossary_page(current_kb(), ruleset, edition))
 
 
 @bp.get("/<ruleset:ruleset>/<edition>/glossary/<letter>")
 def glossary_letter(ruleset: str, edition: str, letter: str) -> Any:
     if len(letter) != 1:
         raise QueryError(404, "a glossary page is named by one letter", {"letter": letter[:20]})
-    return render("glossary.html", glossary_page(kb(), ruleset, edition, letter))
+    return render("glossary.html", glossary_page(current_kb(), ruleset, edition, letter))
 
 
 # -- search ----------------------------------------------------------------------------
@@ -394,18 +331,18 @@ PAGE_SIZE = 20
 MAX_PAGE = 50  # deep pages are never what a judge wants; the query should be refined
 
 
-def search_page(k: KnowledgeBase, q: str, ruleset: str | None, edition: str | None,
+def search_page(kb: KnowledgeBase, q: str, ruleset: str | None, edition: str | None,
                 page: int = 1, section: str | None = None) -> tuple[dict[str, Any] | Redirect, int]:
     """Results of a query with their breadcrumbs and highlighted excerpts, "did you mean",
     the defined term it names, and paging. A query that is a rule number jumps to the rule.
     Returns the context and the status (400 with the message for a malformed query)."""
-    rulesets = k.rulesets()
-    ruleset = ruleset or k.default_ruleset()
-    editions = [e["edition"] for e in k.editions(ruleset)]
+    rulesets = kb.rulesets()
+    ruleset = ruleset or kb.default_ruleset()
+    editions = [e["edition"] for e in kb.editions(ruleset)]
     edition = edition or editions[-1]
     if edition not in editions:
         raise QueryError(404, f"unknown edition {edition!r} of {ruleset}", {"editions": editions})
-    ctx: dict[str, Any] = {**base_context(k, ruleset, edition), "q": q, "section": section or "",
+    ctx: dict[str, Any] = {**base_context(kb, ruleset, edition), "q": q, "section": section or "",
                            "rulesets": rulesets, "editions": editions, "page": page,
                            "result": None, "error": None, "results": [], "pages": 0}
     if not q.strip():
@@ -413,7 +350,7 @@ def search_page(k: KnowledgeBase, q: str, ruleset: str | None, edition: str | No
     if not 1 <= page <= MAX_PAGE:
         raise QueryError(400, f"page must be between 1 and {MAX_PAGE}", {"page": page})
     try:
-        result = k.search(q, ruleset, edition, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE,
+        result = kb.search(q, ruleset, edition, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE,
                           section=section or None)
     except QueryError as exc:
         if exc.status != 400:
@@ -424,12 +361,12 @@ def search_page(k: KnowledgeBase, q: str, ruleset: str | None, edition: str | No
         return Redirect("site.rule", {"ruleset": result["ruleset"], "edition": result["edition"],
                                       "number": result["jump"]}), 302
     rs, ed = result["ruleset"], result["edition"]
-    ctx.update(base_context(k, rs, ed))
+    ctx.update(base_context(kb, rs, ed))
     results = [{**hit, "excerpt_html": markup.highlight(hit.get("excerpt") or ""),
                 "url": rule_href(rs, ed, hit["number"])} for hit in result["results"]]
     term = result.get("term")
     if term:
-        term = {**term, "definition_html": definition_html(k, rs, ed, term["definition"])}
+        term = {**term, "definition_html": definition_html(kb, rs, ed, term["definition"])}
     total = result["total"]
     ctx.update({"result": result, "results": results, "term": term, "total": total,
                 "pages": min(MAX_PAGE, (total + PAGE_SIZE - 1) // PAGE_SIZE),
@@ -444,6 +381,6 @@ def search() -> Any:
     page = args.get("page", "1")
     if not page.isdigit() or len(page) > 4:
         raise QueryError(400, "page must be a positive whole number", {"page": page[:20]})
-    ctx, status = search_page(kb(), args.get("q", "")[:5000], args.get("ruleset") or None,
+    ctx, status = search_page(current_kb(), args.get("q", "")[:5000], args.get("ruleset") or None,
                               args.get("edition") or None, int(page), args.get("in") or None)
     return render("search.html", ctx, status)

@@ -1,0 +1,137 @@
+"""The site's frame: what every page module stands on, and nothing page-specific.
+
+The blueprint (with the ``ruleset`` path converter and the template globals and filters
+every template uses), the request's knowledge base (:func:`current_kb`; in every page
+function the object is called ``kb``), :class:`Redirect`, :func:`render`, the context the
+page frame needs (:func:`base_context`) and the lookups several pages share (titles, terms,
+a definition with its references linked). Page modules (:mod:`~web.site.pages`,
+:mod:`~web.site.explorer`, :mod:`~web.site.compare`, :mod:`~web.site.linker`, …) import
+this module and never each other's internals; this module imports no page module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, current_app, redirect, render_template, url_for
+from werkzeug.routing import BaseConverter
+from werkzeug.wrappers import Response
+
+from kb.derived import derived
+from kb.errors import QueryError
+from kb.query import KnowledgeBase
+from web.serving import current_kb, harden
+from web.site import links, markup
+from web.site.links import rule_href
+
+__all__ = ["Redirect", "base_context", "bp", "current_kb", "definition_html", "edition_info",
+           "render", "ruleset_title", "secure", "term_index", "titles"]
+
+bp = Blueprint("site", __name__)
+
+
+class RulesetConverter(BaseConverter):
+    """A ruleset name in a path: the names ``kb.store`` allows, except the app's own
+    top-level folders (so ``/api/...`` and ``/static/...`` never reach the site's views)."""
+
+    regex = r"(?!(?:api|static)(?![a-z0-9._-]))[a-z0-9][a-z0-9._-]{0,63}"
+
+
+bp.record_once(lambda state: state.app.url_map.converters.setdefault("ruleset", RulesetConverter))
+
+# The hardening headers are the app's, on every answer (web.serving.harden); error pages
+# made outside a request's normal flow call it directly.
+secure = harden
+bp.add_app_template_global(links.href, "href")
+bp.add_app_template_global(links.rule_href, "rule_href")
+bp.add_app_template_global(links.frame_href, "frame_href")
+
+
+@bp.app_template_global()
+def has_page(endpoint: str) -> bool:
+    """Whether the app serves a page (templates link only to pages that exist). A static
+    export lists the pages it writes in ``app.config["SITE_PAGES"]``."""
+    pages = current_app.config.get("SITE_PAGES")
+    return endpoint in current_app.view_functions and (pages is None or endpoint in pages)
+
+
+@bp.app_template_filter()
+def term_id(key: str) -> str:
+    """The anchor of a defined term in the glossary."""
+    return markup.term_id(key)
+
+
+@bp.app_template_filter()
+def crumb(ancestor: dict[str, Any], ruleset: str, edition: str) -> tuple[str, str]:
+    """A breadcrumb for an ancestor rule: its number (and a heading's title) and its link."""
+    label = ancestor["number"]
+    if ancestor["kind"] != "rule":
+        title = ancestor["title"]
+        label += " " + (title if len(title) <= 32 else title[:30] + "…")
+    return label, links.rule_href(ruleset, edition, ancestor["number"])
+
+
+@dataclass
+class Redirect(Exception):
+    """A page that lives elsewhere: the view answers with a redirect to ``endpoint``."""
+
+    endpoint: str
+    values: dict[str, Any]
+    code: int = 302
+
+
+def render(template: str, ctx: dict[str, Any] | Redirect, status: int = 200) -> Response | tuple[str, int]:
+    """A page function's answer as the view's: the template rendered with its context, or
+    the redirect it decided on."""
+    if isinstance(ctx, Redirect):
+        return redirect(url_for(ctx.endpoint, **ctx.values), ctx.code)
+    return render_template(template, **ctx), status
+
+
+# -- shared lookups (each @derived: made once per build and arguments, see kb.derived) ------
+@derived
+def titles(kb: KnowledgeBase, ruleset: str, edition: str) -> dict[str, str]:
+    """Number → title or first words, for every rule of an edition."""
+    return {s["number"]: s["title"] for s in kb.structure(ruleset, edition)}
+
+
+@derived
+def term_index(kb: KnowledgeBase, ruleset: str, edition: str) -> dict[str, dict[str, Any]]:
+    """Key → summary of every defined term and keyword of an edition."""
+    return {t["key"]: t for t in kb.terms(ruleset, edition)}
+
+
+def ruleset_title(kb: KnowledgeBase, ruleset: str) -> str:
+    """The ruleset's title as its manifest gives it (its name when it gives none)."""
+    for r in kb.rulesets():
+        if r["name"] == ruleset:
+            return str(r["title"])
+    return ruleset
+
+
+def edition_info(kb: KnowledgeBase, ruleset: str, edition: str) -> dict[str, Any]:
+    """The edition's summary (date, counts, partial); QueryError 404 for an unknown one."""
+    for e in kb.editions(ruleset):
+        if e["edition"] == edition:
+            return e
+    raise QueryError(404, f"unknown edition {edition!r} of {ruleset}",
+                     {"editions": [e["edition"] for e in kb.editions(ruleset)]})
+
+
+def base_context(kb: KnowledgeBase, ruleset: str | None = None, edition: str | None = None) -> dict[str, Any]:
+    """What the page frame needs: the ruleset and edition in view (for the header links)."""
+    ctx: dict[str, Any] = {"ruleset": ruleset, "edition": edition}
+    if ruleset:
+        ctx["ruleset_title"] = ruleset_title(kb, ruleset)
+        if edition:
+            ctx["edition_info"] = edition_info(kb, ruleset, edition)
+    return ctx
+
+
+def definition_html(kb: KnowledgeBase, ruleset: str, edition: str, text: str) -> Any:
+    """A term's definition with its rule references linked (terms inside it are not)."""
+    names = titles(kb, ruleset, edition)
+    spans = [s for s in kb.mentions(ruleset, text, edition) if s["kind"] != "term"]
+    return markup.rule_text(text, spans, lambda n: rule_href(ruleset, edition, n),
+                            lambda n: names.get(n, ""))
