@@ -100,6 +100,7 @@ class Derived(Generic[E, P, T]):
     def __init__(self, recipe: Callable[Concatenate[E, P], T]) -> None:
         self.recipe = recipe
         self._signature = inspect.signature(recipe)
+        self._arity = len(self._signature.parameters) - 1  # the arguments after the editions
         functools.update_wrapper(self, recipe)
 
     def __repr__(self) -> str:
@@ -107,16 +108,19 @@ class Derived(Generic[E, P, T]):
 
     def key(self, editions: E, *args: P.args, **kwargs: P.kwargs) -> Hashable:
         """The store key of one value: this declaration and its bound arguments."""
-        if not kwargs:  # the usual call: positional arguments, no defaults left out
-            if len(args) == len(self._signature.parameters) - 1:
-                return (self, args)
+        if not kwargs and len(args) == self._arity:  # the usual call: every argument positional
+            return (self, args)
         bound = self._signature.bind(editions, *args, **kwargs)
         bound.apply_defaults()
         return (self, bound.args[1:])
 
     def __call__(self, editions: E, *args: P.args, **kwargs: P.kwargs) -> T:
-        return editions.derived._get(self.key(editions, *args, **kwargs),
-                                     lambda: self.recipe(editions, *args, **kwargs))
+        key = self.key(editions, *args, **kwargs)
+        store = editions.derived
+        try:  # a value once made is never replaced: read it without a lock
+            return store._values[key]  # type: ignore[no-any-return]
+        except KeyError:
+            return store._get(key, lambda: self.recipe(editions, *args, **kwargs))
 
     def is_held(self, editions: E, *args: P.args, **kwargs: P.kwargs) -> bool:
         """Whether the value for these arguments is already made in this build."""
