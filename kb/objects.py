@@ -12,8 +12,9 @@ An edition's key is a digest of the document's bytes, everything the build is to
 source of the code that reads and builds it (:func:`code_version`), so a change to the
 document, its metadata or the reader makes a new object and anything else reuses the old
 one. A mapping's key is a digest of its two editions' keys and the mapping code. An object
-is written into a hidden folder and renamed into place; ``object.json`` lists the size and
-digest of every file, and an object that does not match it is damaged and built again.
+is written into a hidden folder and renamed into place; ``object.json`` lists the size, time
+and digest of every file, and an object that does not match it is damaged and built again
+(size and time are checked at every build, the digest on demand).
 
 Builds link an object's files into their own folder (hard links where the file system has
 them), so a build stays self-contained and an unchanged edition costs no copy.
@@ -37,15 +38,15 @@ from kb.editions.mapping import Counterpart, EditionMapping
 from kb.graph import RuleGraph
 from kb.numbers import Segments, sort_key
 
-OBJECT_FORMAT = 1
+OBJECT_FORMAT = 2  # bump when what this module writes (object.json, the SQLite tables) changes
 OBJECT_META = "object.json"
 GRAPH_FILE = "graph.pickle"
 RULES_FILE = "rules.sqlite"
 MAPPING_FILE = "mapping.sqlite"
 # The package source whose change changes what is built from a document (kb/ relative).
 # The search index holds the timing models' answers, so their code counts too.
-EDITION_CODE = ("read", "search", "timing", "graph.py", "model.py", "numbers.py", "references.py", "objects.py")
-MAPPING_CODE = ("editions/mapping.py", "graph.py", "model.py", "numbers.py", "objects.py")
+EDITION_CODE = ("read", "search", "timing", "graph.py", "model.py", "numbers.py", "references.py")
+MAPPING_CODE = ("editions/mapping.py", "graph.py", "model.py", "numbers.py")
 
 
 @functools.cache
@@ -91,15 +92,24 @@ def _digest(path: Path) -> str:
 
 
 def seal(folder: Path, info: dict[str, Any]) -> None:
-    """Write ``object.json``: ``info`` and the size and digest of every file in ``folder``."""
-    files = {p.relative_to(folder).as_posix(): [p.stat().st_size, _digest(p)] for p in _files(folder)}
+    """Write ``object.json``: ``info`` and the size, modification time and digest of every
+    file in ``folder``."""
+    files = {}
+    for p in _files(folder):
+        st = p.stat()
+        files[p.relative_to(folder).as_posix()] = [st.st_size, st.st_mtime_ns, _digest(p)]
     (folder / OBJECT_META).write_text(json.dumps({"format": OBJECT_FORMAT, **info, "files": files}),
                                       encoding="utf-8")
 
 
-def check_object(folder: Path) -> tuple[dict[str, Any] | None, str]:
+def check_object(folder: Path, deep: bool = False) -> tuple[dict[str, Any] | None, str]:
     """The object's ``object.json`` and ``""`` when every file matches it; else None and
-    what is wrong (missing, unreadable, a file of another size or content)."""
+    what is wrong (missing, unreadable, a file of another size, time or content).
+
+    Objects are never written once sealed, so a file whose size or modification time moved
+    was damaged; that check costs a ``stat`` per file, which keeps a build's cost for the
+    editions it reuses small. ``deep`` compares every file's digest too.
+    """
     try:
         info = json.loads((folder / OBJECT_META).read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -108,11 +118,12 @@ def check_object(folder: Path) -> tuple[dict[str, Any] | None, str]:
         return None, f"{OBJECT_META} unreadable ({exc})"
     if not isinstance(info, dict) or info.get("format") != OBJECT_FORMAT or not isinstance(info.get("files"), dict):
         return None, f"{OBJECT_META} of another format"
-    for name, (size, digest) in info["files"].items():
+    for name, (size, mtime_ns, digest) in info["files"].items():
         path = folder / name
         try:
-            if path.stat().st_size != size or _digest(path) != digest:
-                return None, f"{name} is damaged (size or content differs from when it was built)"
+            st = path.stat()
+            if st.st_size != size or st.st_mtime_ns != mtime_ns or deep and _digest(path) != digest:
+                return None, f"{name} is damaged (it changed since it was built)"
         except OSError:
             return None, f"{name} is missing"
     return info, ""

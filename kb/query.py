@@ -26,7 +26,7 @@ from kb.loaded import LoadedEditions
 from kb.model import Rule, term_key
 from kb.references import find_mentions
 from kb.search import EditionSearcher, SearchError, open_searcher, parse_query
-from kb.store import current_build, default_home, edition_summary, load_edition, reader_warnings
+from kb.store import LazyEditions, current_build, default_home, edition_summary, reader_warnings
 from kb.timing import api as timing
 
 __all__ = ["KnowledgeBase", "QueryError", "searcher", "structure_of", "term_pattern"]
@@ -45,10 +45,8 @@ class KnowledgeBase(LoadedEditions):
         if build is None or not (build / "manifest.json").exists():
             raise QueryError(503, f"no knowledge base is built in {home}; run `rulekb build`")
         manifest = json.loads((build / "manifest.json").read_text(encoding="utf-8"))
-        kb = cls(build, manifest)
-        for ed in manifest["editions"]:
-            kb.graphs[(ed["ruleset"], ed["edition"])] = load_edition(build, ed["ruleset"], ed["edition"])
-        return kb
+        # Graphs load on first use, at most RULEKB_MAX_EDITIONS at once (kb.store.LazyEditions).
+        return cls(build, manifest, LazyEditions(build, [(e["ruleset"], e["edition"]) for e in manifest["editions"]]))
 
     @classmethod
     def from_graphs(cls, graphs: list[RuleGraph]) -> KnowledgeBase:
@@ -73,21 +71,30 @@ class KnowledgeBase(LoadedEditions):
             step()
 
     def warm_steps(self) -> list[tuple[str, Callable[[], Any]]]:
-        """What :meth:`warm` does, one named step at a time (a server reports what is left)."""
+        """What :meth:`warm` does, one named step at a time (a server reports what is left).
+
+        A build stores the mappings between neighbouring editions, so warming reads them
+        (milliseconds each) instead of computing them; each ruleset's newest edition (what
+        a question without an edition asks) gets its graph, searcher and timing model. The
+        other editions load on first use, their mappings and rule texts already built."""
         steps: list[tuple[str, Callable[[], Any]]] = []
         for ruleset in sorted({r for r, _ in self.graphs}):
             eds = [e["edition"] for e in self.editions(ruleset)]
             for old, new in zip(eds, eds[1:]):
                 steps.append((f"mapping {ruleset} {old} -> {new}",
                               functools.partial(self.edition_mapping, ruleset, old, new)))
-            for ed in eds:
-                steps.append((f"searcher {ruleset} {ed}",
-                              functools.partial(self.search, "rule", ruleset, ed, limit=1)))
-                rg = self.edition(ruleset, ed)
-                # The first rule's transitions build the edition's timing model.
-                steps.append((f"timing model {ruleset} {ed}", functools.partial(
-                    self.transitions_for, rg, next(iter(rg.edition.rules)))))
+            newest = eds[-1]
+            steps.append((f"searcher {ruleset} {newest}",
+                          functools.partial(self.search, "rule", ruleset, newest, limit=1)))
+            # The first rule's transitions build the edition's timing model.
+            steps.append((f"timing model {ruleset} {newest}", functools.partial(
+                self._first_rule_transitions, ruleset, newest)))
         return steps
+
+    def _first_rule_transitions(self, ruleset: str, edition: str) -> list[dict[str, Any]]:
+        """The timing transitions citing an edition's first rule (warming its timing model)."""
+        rg = self.edition(ruleset, edition)
+        return self.transitions_for(rg, next(iter(rg.edition.rules)))
 
     # -- rules -------------------------------------------------------------------
     def rule(self, ruleset: str, number: str, edition: str | None = None,

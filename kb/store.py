@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from kb.editions.mapping import EditionMapping, map_editions
+from kb.errors import QueryError
 from kb.graph import RuleGraph, build_edition
 from kb.model import Diagnostic, DocumentError, RulesetInfo
 from kb.objects import (GRAPH_FILE, MAPPING_FILE, RULES_FILE, check_object, collect_garbage, edition_key,
@@ -640,7 +641,7 @@ class LazyEditions(Mapping[tuple[str, str], RuleGraph]):
     Every edition of the manifest is a key (so listing, ``in`` and ``len`` load nothing);
     at most ``limit`` graphs stay loaded, the least recently used going first (``limit`` 0:
     all of them). Safe to share between threads; two threads asking for one edition load
-    it once.
+    it once. A graph that cannot be read (a damaged build) is QueryError 503 naming its file.
     """
 
     def __init__(self, build_dir: Path, keys: Iterable[tuple[str, str]], limit: int | None = None):
@@ -666,7 +667,11 @@ class LazyEditions(Mapping[tuple[str, str], RuleGraph]):
             with self._lock:
                 rg = self._loaded.get(key)
             if rg is None:
-                rg = load_edition(self.build_dir, *key)
+                try:
+                    rg = load_edition(self.build_dir, *key)
+                except DocumentError as exc:  # a question about it: 503, naming the file
+                    diag = exc.diagnostics[0]
+                    raise QueryError(503, diag.message, {"file": diag.file, "edition": f"{key[0]} {key[1]}"}) from exc
                 with self._lock:
                     self.loads += 1
                     self._loaded[key] = rg

@@ -12,6 +12,7 @@ import pytest
 
 from kb.editions.lineage import stored_history
 from kb.editions.mapping import map_editions
+from kb.errors import QueryError
 from kb.model import DocumentError
 from kb.objects import edition_key, read_mapping
 from kb.store import LazyEditions, build, current_build, import_document, load_edition
@@ -169,9 +170,13 @@ def test_a_damaged_graph_in_a_build_is_reported_with_its_file(tmp_path: Path) ->
     path = build_dir / "editions" / "test" / "1.0.pickle"
     path.write_bytes(path.read_bytes()[:100])  # cut short
     with pytest.raises(DocumentError) as err:
-        LazyEditions(build_dir, [("test", "1.0")])[("test", "1.0")]
+        load_edition(build_dir, "test", "1.0")
     diag = err.value.diagnostics[0]
     assert "damaged" in diag.message and "rulekb build" in diag.message and diag.file == str(path)
+    with pytest.raises(QueryError) as answer:  # what a question about it answers
+        LazyEditions(build_dir, [("test", "1.0")])[("test", "1.0")]
+    assert answer.value.status == 503 and "damaged" in answer.value.message
+    assert answer.value.detail == {"file": str(path), "edition": "test 1.0"}
 
 
 def test_objects_no_build_uses_any_more_are_collected(tmp_path: Path) -> None:
@@ -186,3 +191,30 @@ def test_objects_no_build_uses_any_more_are_collected(tmp_path: Path) -> None:
         shutil.rmtree(old)
     assert first in collect_garbage(home / "objects", grace_seconds=0)
     assert manifest(home)["editions"][0]["content"] in {p.name for p in (home / "objects" / "editions").iterdir()}
+
+
+def test_opening_a_build_loads_no_graph_and_history_loads_none(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kb.query import KnowledgeBase
+    monkeypatch.setenv("RULEKB_MAX_EDITIONS", "2")
+    home = home_with(tmp_path, EDITIONS)
+    kb = KnowledgeBase.open(home)
+    assert isinstance(kb.graphs, LazyEditions) and kb.graphs.limit == 2
+    assert [e["edition"] for e in kb.editions("test")] == ["1.0", "1.1", "1.2"]  # from the manifest
+    assert kb.graphs.loaded() == []
+    rows = kb.history("test", "104")["editions"]
+    assert [r["status"] for r in rows] == ["present", "changed", "unchanged"]
+    assert kb.graphs.loaded() == []  # read from the stored texts and mappings
+    for edition, *_ in EDITIONS:
+        assert kb.rule("test", "103.1", edition)["edition"] == edition
+        assert len(kb.graphs.loaded()) <= 2
+    assert kb.diff("test", "1.0", "1.2")["summary"]  # composed from the stored mappings
+
+
+def test_warming_makes_only_the_newest_editions_and_reads_the_stored_mappings(tmp_path: Path) -> None:
+    from kb.query import KnowledgeBase
+    home = home_with(tmp_path, EDITIONS)
+    kb = KnowledgeBase.open(home)
+    names = [name for name, _ in kb.warm_steps()]
+    assert names == ["mapping test 1.0 -> 1.1", "mapping test 1.1 -> 1.2", "searcher test 1.2", "timing model test 1.2"]
+    kb.warm()
+    assert kb.graphs.loaded() == [("test", "1.2")]
