@@ -11,7 +11,7 @@ from __future__ import annotations
 from flask import Response, request, url_for
 
 from kb.feeds import Feed, changes_feed, render_atom, rule_feed
-from web import public_url
+from web.serving import public_url
 from web.api import NUMBER, RULESET, bp, kb
 from web.openapi import NUMBER_PATTERN, SCHEMAS, Param, endpoint
 
