@@ -184,3 +184,23 @@ def test_no_import_inside_a_function_but_the_deliberately_lazy() -> None:
 def test_every_lazy_import_listed_still_exists() -> None:
     seen = {(i.source, i.target) for i in imports() if i.in_function}
     assert [pair for pair in LAZY if pair not in seen] == []
+
+
+# -- derived data is declared (kb.derived), never keyed by a string --------------------------
+@cache
+def _string_keyed_caches() -> tuple[str, ...]:
+    found = []
+    for path in sorted(p for pkg in (*PACKAGES, "bench") for p in (ROOT / pkg).rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in {"cached", "_get"} and node.args
+                    and isinstance(node.args[0], (ast.Constant, ast.JoinedStr))
+                    and not isinstance(getattr(node.args[0], "value", ""), (int, float))):
+                found.append(f"{path.relative_to(ROOT)} line {node.lineno}")
+    return tuple(found)
+
+
+def test_no_cache_is_keyed_by_a_string() -> None:
+    # A string key agreed by convention between modules silently builds a second copy when
+    # one side renames it: declare the value once with @kb.derived.derived instead.
+    assert list(_string_keyed_caches()) == []
