@@ -24,6 +24,7 @@ from kb.errors import QueryError
 from kb.graph import RuleGraph
 from kb.loaded import LoadedEditions
 from kb.model import Rule, term_key
+from kb.records import cited_by
 from kb.references import find_mentions
 from kb.search import EditionSearcher, SearchError, open_searcher, parse_query
 from kb.store import LazyEditions, current_build, default_home, edition_summary, reader_warnings
@@ -99,7 +100,8 @@ class KnowledgeBase(LoadedEditions):
     # -- rules -------------------------------------------------------------------
     def rule(self, ruleset: str, number: str, edition: str | None = None,
              subrules: bool = False, date: str | None = None) -> dict[str, Any]:
-        """A rule with breadcrumbs, children, neighbours, references both ways and terms."""
+        """A rule with breadcrumbs, children, neighbours, references both ways, terms, and
+        the rulings and articles citing it (``cited_by``, :mod:`kb.records`)."""
         rg = self.edition(ruleset, edition, date)
         canonical = self.find_rule(rg, number)
         out = self.rule_summary(rg, canonical, full=True)
@@ -113,6 +115,7 @@ class KnowledgeBase(LoadedEditions):
             "referenced_by": [self.rule_summary(rg, n) for n in rg.referenced_by(canonical)],
             "terms": [self.term_summary(rg, k) for k in rg.terms_used(canonical)],
             "transitions": self.transitions_for(rg, canonical),
+            "cited_by": cited_by(self, rg.edition.ruleset, rg.edition.name, canonical),
         })
         if subrules:
             out["subrules"] = [self.rule_summary(rg, n, full=True) for n in rg.subtree(canonical)][1:]

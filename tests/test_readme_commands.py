@@ -123,6 +123,7 @@ def workdir(excerpt_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Pat
     shutil.copy(REPO / "tests" / "fixtures" / "cite" / "lesson-combat-showdown.md", work / "articles" / "combat.md")
     (work / "articles" / "priority.md").write_text(ARTICLE_MAGIC, encoding="utf-8")
     (work / "articles" / "stale.md").write_text(ARTICLE_STALE, encoding="utf-8")
+    shutil.copytree(REPO / "tests" / "fixtures" / "records" / "rulings", work / "rulings")
     return work
 
 

@@ -181,9 +181,12 @@ def test_import_copies_every_record_and_a_second_import_replaces_by_id(
     assert len(first.written) == 8 and not any(replaced for _, replaced in first.written)
     again = import_records(home, [CORPUS / "rulings" / "mtg-legend-rule.yaml"], "ruling", excerpt_kb)
     assert [(r.id, replaced) for r, replaced in again.written] == [("mtg-legend-rule", True)]
-    stored = load_records(home)
+    stored = load_records(home, embedded=False)
     assert len(stored.of_kind("ruling")) == 8 and not stored.diagnostics
-    assert stored == load_records(home)  # unchanged files: the same record set (the same key)
+    assert stored == load_records(home, embedded=False)  # unchanged files: the same key
+    with_samples = load_records(home)  # the samples of rules/records/ besides
+    assert {r.id for r in with_samples.records} >= {"riftbound-who-acts-after-finalizing"}
+    assert len(with_samples.of_kind("ruling")) == 9
     assert not list((home / "records" / "rulings").glob(".*"))  # no temporary file left
 
 

@@ -121,6 +121,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         "referenced_by": array(ref("RuleRef"), description="Rules that cite this rule."),
         "terms": array(ref("Term"), description="Terms the rule defines or uses."),
         "transitions": array(ref("Transition")),
+        "cited_by": ref("CitedBy"),
     }, {"subrules": array(ref("Rule"), description="The whole subtree (?subrules=true).")}),
     "Edition": obj(EDITION),
     "Rulesets": obj({"build": ref("BuildInfo"), "rulesets": array(obj({

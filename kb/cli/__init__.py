@@ -157,4 +157,5 @@ from kb.cli import cite as _cite  # noqa: E402,F401
 from kb.cli import timing as _timing  # noqa: E402,F401
 from kb.cli import editions as _editions  # noqa: E402,F401
 from kb.cli import export as _export  # noqa: E402,F401
+from kb.cli import records as _records  # noqa: E402,F401
 from kb.cli import cards as _cards  # noqa: E402,F401

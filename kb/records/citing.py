@@ -22,16 +22,18 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from kb.cite.find import find_citations
+from kb.cite.link import lookup
 from kb.cite.resolve import resolve_citations
 from kb.derived import derived
 from kb.editions.diff import display_text, number_translators, reworded, word_ops
+from kb.editions.queries import edition_mapping
 from kb.errors import QueryError
 from kb.model import Diagnostic
-from kb.records.model import Kind, Record
+from kb.records.model import Kind, Record, split_front_matter
 from kb.records.store import RecordSet, home_of_build, load_records
 
 if TYPE_CHECKING:
-    from kb.query import KnowledgeBase
+    from kb.loaded import LoadedEditions
 
 Status = Literal["ok", "renumbered", "reworded", "removed", "not_found"]
 STALE: frozenset[str] = frozenset({"renumbered", "reworded", "removed"})
@@ -80,7 +82,7 @@ class Analysis:
 
 
 # -- which records the knowledge base has --------------------------------------------------
-def current_records(kb: KnowledgeBase) -> RecordSet:
+def current_records(kb: LoadedEditions) -> RecordSet:
     """The records of the data home the knowledge base was built in (none for a knowledge
     base held in memory); a records set attached with :func:`attach_records` wins."""
     attached = getattr(kb, "_attached_records", None)
@@ -89,14 +91,14 @@ def current_records(kb: KnowledgeBase) -> RecordSet:
     return load_records(home_of_build(kb.build_dir))
 
 
-def attach_records(kb: KnowledgeBase, records: RecordSet) -> None:
+def attach_records(kb: LoadedEditions, records: RecordSet) -> None:
     """Have ``kb`` answer from ``records`` (a knowledge base held in memory, in tests)."""
     object.__setattr__(kb, "_attached_records", records)
 
 
 # -- reading a record's citations --------------------------------------------------------------
 @derived
-def analyse(kb: KnowledgeBase, records: RecordSet) -> Analysis:
+def analyse(kb: LoadedEditions, records: RecordSet) -> Analysis:
     """Each record's citations in the edition it was written for (module docstring)."""
     out: dict[tuple[Kind, str], RecordCitations] = {}
     diagnostics = list(records.diagnostics)
@@ -107,7 +109,7 @@ def analyse(kb: KnowledgeBase, records: RecordSet) -> Analysis:
     return Analysis(out, tuple(diagnostics))
 
 
-def _read(kb: KnowledgeBase, record: Record) -> RecordCitations:
+def _read(kb: LoadedEditions, record: Record) -> RecordCitations:
     where = record.file
     if record.kind == "ruling":
         if (record.ruleset, record.edition) not in kb.graphs:
@@ -118,7 +120,7 @@ def _read(kb: KnowledgeBase, record: Record) -> RecordCitations:
         scan = record.text
     else:
         try:
-            linked = kb.citations_lookup(record.text)
+            linked = lookup(kb, record.text)
         except QueryError as exc:
             return RecordCitations(record, None, None, None, (), (Diagnostic(
                 f"article {record.id}: {exc.message}", where, 0, "warning"),))
@@ -156,7 +158,6 @@ def _read(kb: KnowledgeBase, record: Record) -> RecordCitations:
 
 
 def _body_offset(record: Record) -> int:
-    from kb.records.model import split_front_matter
     _, body, _ = split_front_matter(record.text)
     return len(record.text) - len(body)
 
@@ -174,16 +175,16 @@ def _place(record: Record, offset: int) -> tuple[str, int]:
 
 
 # -- moving numbers between editions ------------------------------------------------------------
-def _counterpart(kb: KnowledgeBase, ruleset: str, source: str, target: str, number: str) -> str | None:
+def counterpart(kb: LoadedEditions, ruleset: str, source: str, target: str, number: str) -> str | None:
     """The number of ``source``'s rule ``number`` in ``target`` (None: no counterpart)."""
     if source == target:
         return number
-    c = kb.edition_mapping(ruleset, source, target).get(number)
+    c = edition_mapping(kb, ruleset, source, target).get(number)
     return c.target if c is not None else None
 
 
 @derived
-def cited_by_index(kb: KnowledgeBase, records: RecordSet, ruleset: str,
+def cited_by_index(kb: LoadedEditions, records: RecordSet, ruleset: str,
                    edition: str) -> dict[str, list[dict[str, Any]]]:
     """For one edition: each rule's number → the records citing it (each record once per
     rule), directly or through the rule of their own edition that maps to it."""
@@ -199,7 +200,7 @@ def cited_by_index(kb: KnowledgeBase, records: RecordSet, ruleset: str,
         for cited in rc.cited:
             if cited.number is None:
                 continue
-            here = _counterpart(kb, ruleset, rc.written_for, edition, cited.number)
+            here = counterpart(kb, ruleset, rc.written_for, edition, cited.number)
             if here is None or here in done:
                 continue
             done.add(here)
@@ -211,7 +212,7 @@ def cited_by_index(kb: KnowledgeBase, records: RecordSet, ruleset: str,
     return index
 
 
-def cited_by(kb: KnowledgeBase, ruleset: str, edition: str, number: str,
+def cited_by(kb: LoadedEditions, ruleset: str, edition: str, number: str,
              records: RecordSet | None = None) -> dict[str, Any]:
     """The records citing one rule of an edition, with counts (the ``cited_by`` of a rule
     answer): ``total``, ``rulings``, ``articles`` and ``records`` (kind, id, title, the
@@ -224,7 +225,7 @@ def cited_by(kb: KnowledgeBase, ruleset: str, edition: str, number: str,
 
 # -- staleness ---------------------------------------------------------------------------------
 @derived
-def staleness(kb: KnowledgeBase, records: RecordSet) -> dict[tuple[Kind, str], list[dict[str, Any]]]:
+def staleness(kb: LoadedEditions, records: RecordSet) -> dict[tuple[Kind, str], list[dict[str, Any]]]:
     """Each record's citations checked against the newest edition of its ruleset."""
     out: dict[tuple[Kind, str], list[dict[str, Any]]] = {}
     for key, rc in analyse(kb, records).records.items():
@@ -236,7 +237,7 @@ def staleness(kb: KnowledgeBase, records: RecordSet) -> dict[tuple[Kind, str], l
     return out
 
 
-def _status(kb: KnowledgeBase, rc: RecordCitations, c: CitedRule, newest: str) -> dict[str, Any]:
+def _status(kb: LoadedEditions, rc: RecordCitations, c: CitedRule, newest: str) -> dict[str, Any]:
     assert rc.ruleset is not None and rc.written_for is not None
     out: dict[str, Any] = {"text": c.text, "written": c.written, "number": c.number, "field": c.field,
                            "line": c.line, "written_for": rc.written_for, "newest": newest,
@@ -249,7 +250,7 @@ def _status(kb: KnowledgeBase, rc: RecordCitations, c: CitedRule, newest: str) -
         return out
     old = kb.graphs[(rc.ruleset, rc.written_for)]
     new = kb.graphs[(rc.ruleset, newest)]
-    mapping = kb.edition_mapping(rc.ruleset, rc.written_for, newest)
+    mapping = edition_mapping(kb, rc.ruleset, rc.written_for, newest)
     counterpart = mapping.get(c.number)
     if counterpart is None or counterpart.target is None:
         gap = " (it is an excerpt: the rule may lie outside it)" if new.edition.partial else ""
@@ -270,12 +271,12 @@ def _status(kb: KnowledgeBase, rc: RecordCitations, c: CitedRule, newest: str) -
 
 
 @derived
-def _translators(kb: KnowledgeBase, ruleset: str, old: str, new: str) -> Any:
+def _translators(kb: LoadedEditions, ruleset: str, old: str, new: str) -> Any:
     return number_translators(kb.graphs[(ruleset, old)], kb.graphs[(ruleset, new)],
-                              kb.edition_mapping(ruleset, old, new))
+                              edition_mapping(kb, ruleset, old, new))
 
 
-def record_report(kb: KnowledgeBase, kind: Kind, ident: str,
+def record_report(kb: LoadedEditions, kind: Kind, ident: str,
                   records: RecordSet | None = None) -> dict[str, Any]:
     """One record with each citation's status today (QueryError 404 for an unknown id)."""
     records = records if records is not None else current_records(kb)
@@ -286,7 +287,7 @@ def record_report(kb: KnowledgeBase, kind: Kind, ident: str,
     return _report(kb, records, rc)
 
 
-def _report(kb: KnowledgeBase, records: RecordSet, rc: RecordCitations) -> dict[str, Any]:
+def _report(kb: LoadedEditions, records: RecordSet, rc: RecordCitations) -> dict[str, Any]:
     checked = staleness(kb, records).get(rc.key, [])
     stale = [c for c in checked if c["status"] in STALE]
     newest = kb.edition(rc.ruleset).edition.name if rc.ruleset else None
@@ -296,7 +297,7 @@ def _report(kb: KnowledgeBase, records: RecordSet, rc: RecordCitations) -> dict[
             "diagnostics": [d.as_dict() for d in rc.diagnostics]}
 
 
-def records_report(kb: KnowledgeBase, kind: Kind, ruleset: str | None = None,
+def records_report(kb: LoadedEditions, kind: Kind, ruleset: str | None = None,
                    stale_only: bool = False, records: RecordSet | None = None) -> dict[str, Any]:
     """Every record of a kind (of a ruleset), each with its citations' statuses, and the
     counts: ``total``, ``stale`` (records a newer edition broke), ``citations`` per status."""

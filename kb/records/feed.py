@@ -19,13 +19,13 @@ from kb.records.model import Kind
 from kb.records.store import RecordSet
 
 if TYPE_CHECKING:
-    from kb.query import KnowledgeBase
+    from kb.loaded import LoadedEditions
 
 RecordLink = Callable[[Kind, str], str]
 _PLURAL = {"ruling": "rulings", "article": "articles"}
 
 
-def _date(kb: KnowledgeBase, ruleset: str | None) -> datetime:
+def _date(kb: LoadedEditions, ruleset: str | None) -> datetime:
     """Midnight UTC of the newest edition's date (the epoch when it has none)."""
     try:
         date = kb.edition(ruleset).edition.date if ruleset else ""
@@ -44,7 +44,7 @@ def change_sentence(c: dict[str, object]) -> str:
     return f"rule {c['number']} was reworded in {c['newest']}"
 
 
-def stale_feed(kb: KnowledgeBase, record_link: RecordLink, feed_link: str, kind: Kind = "ruling",
+def stale_feed(kb: LoadedEditions, record_link: RecordLink, feed_link: str, kind: Kind = "ruling",
                ruleset: str | None = None, records: RecordSet | None = None) -> Feed:
     """The feed of the stale records of a kind (of one ruleset, or all)."""
     report = records_report(kb, kind, ruleset, stale_only=True, records=records)
@@ -74,7 +74,7 @@ def stale_feed(kb: KnowledgeBase, record_link: RecordLink, feed_link: str, kind:
                 link=feed_link, entries=entries_from(stale, entry))
 
 
-def stale_feed_atom(kb: KnowledgeBase, record_link: RecordLink, feed_link: str, self_link: str = "",
+def stale_feed_atom(kb: LoadedEditions, record_link: RecordLink, feed_link: str, self_link: str = "",
                     kind: Kind = "ruling", ruleset: str | None = None,
                     records: RecordSet | None = None) -> bytes:
     """:func:`stale_feed` as an Atom 1.0 document (UTF-8)."""

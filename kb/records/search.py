@@ -11,6 +11,7 @@ rules the ruling cites, as numbers of the newest edition, so a caller can bring 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -21,12 +22,14 @@ from whoosh.lang.porter import stem
 from kb.derived import derived
 from kb.errors import QueryError
 from kb.limits import SEARCH_LIMIT, SEARCH_QUERY_CHARS
-from kb.records.citing import analyse, current_records, staleness
+from kb.records.citing import analyse, counterpart, current_records, staleness
 from kb.records.model import Record
 from kb.records.store import RecordSet
+from kb.search.searcher import Evidence
 
 if TYPE_CHECKING:
-    from kb.query import KnowledgeBase
+    from kb.loaded import LoadedEditions
+    from kb.search.query import ParsedQuery
 
 _WORD = re.compile(r"\w\w+")
 _STOP = frozenset(STOPWORDS_EN)
@@ -46,7 +49,7 @@ class RulingIndex:
 
 
 @derived
-def ruling_index(kb: KnowledgeBase, records: RecordSet) -> RulingIndex:
+def ruling_index(kb: LoadedEditions, records: RecordSet) -> RulingIndex:
     """The ruling index of a record set (module docstring)."""
     rulings = tuple(records.of_kind("ruling"))
     if not rulings:
@@ -57,7 +60,7 @@ def ruling_index(kb: KnowledgeBase, records: RecordSet) -> RulingIndex:
     return RulingIndex(rulings, retriever)
 
 
-def ruling_hits(kb: KnowledgeBase, query: str, ruleset: str | None = None, limit: int = 10,
+def ruling_hits(kb: LoadedEditions, query: str, ruleset: str | None = None, limit: int = 10,
                 records: RecordSet | None = None) -> list[tuple[Record, float, list[str]]]:
     """``(ruling, score, cited rules)`` for a query, best first: the rulings whose question
     and answer share stemmed words with it (score > 0), of ``ruleset`` when given, and the
@@ -95,7 +98,7 @@ def ruling_hits(kb: KnowledgeBase, query: str, ruleset: str | None = None, limit
     return out
 
 
-def search_rulings(kb: KnowledgeBase, query: str, ruleset: str | None = None, limit: int = 10,
+def search_rulings(kb: LoadedEditions, query: str, ruleset: str | None = None, limit: int = 10,
                    records: RecordSet | None = None) -> dict[str, Any]:
     """The answer shape of a ruling search: the query and each hit's ruling, score and the
     rules it cites today (``ruleset``, ``edition``: the newest, ``numbers``)."""
@@ -105,3 +108,35 @@ def search_rulings(kb: KnowledgeBase, query: str, ruleset: str | None = None, li
         hits.append({"ruling": ruling.summary(), "score": score,
                      "rules": {"ruleset": ruling.ruleset, "edition": edition, "numbers": numbers}})
     return {"query": query, "ruleset": ruleset, "total": len(hits), "hits": hits}
+
+
+def ruling_evidence(kb: LoadedEditions, ruleset: str, edition: str, share: float = 0.5,
+                    records: RecordSet | None = None) -> Callable[[ParsedQuery], list[Evidence]]:
+    """The rulings as an evidence source for a rule search of one edition
+    (``EditionSearcher.search(evidence=...)``, :mod:`kb.search.searcher`): for the question
+    as read, the rules the matching rulings cite, as numbered in ``edition``, each with a
+    strength of ``share`` × the ruling's score over the best ruling's and the ruling as its
+    reason. A rule several rulings cite keeps its strongest."""
+    def source(parsed: ParsedQuery) -> list[Evidence]:
+        try:
+            hits = ruling_hits(kb, parsed.text, ruleset, records=records)
+        except QueryError:
+            return []
+        if not hits:
+            return []
+        best = hits[0][1]
+        found: dict[str, Evidence] = {}
+        rc_of = analyse(kb, records if records is not None else current_records(kb)).records
+        for ruling, score, _ in hits:
+            rc = rc_of.get(("ruling", ruling.id))
+            if rc is None or rc.written_for is None:
+                continue
+            for cited in rc.cited:
+                here = cited.number and counterpart(kb, ruleset, rc.written_for, edition, cited.number)
+                if not here:
+                    continue
+                strength = share * score / best
+                if here not in found or found[here].strength < strength:
+                    found[here] = Evidence(here, strength, f"cited by ruling {ruling.id}: {ruling.question}")
+        return list(found.values())
+    return source

@@ -29,7 +29,7 @@ import yaml
 from kb.model import Diagnostic, DocumentError
 from kb.records.model import (MAX_RECORD_BYTES, Kind, Parsed, Record, parse_article_file,
                               parse_ruling_file)
-from kb.store import read_document_file
+from kb.store import read_document_file, rules_dir
 
 if TYPE_CHECKING:
     from kb.loaded import LoadedEditions
@@ -247,13 +247,10 @@ def _signature(folder: Path) -> tuple[object, ...]:
     return tuple(out)
 
 
-def load_records(home: Path | None) -> RecordSet:
-    """The records stored in ``home`` (none for None). Read again only when a file of the
-    folder changed (name, size or time); a stored file that no longer reads is a
+def read_folder(folder: Path) -> RecordSet:
+    """The records of a folder holding ``rulings/`` and ``articles/``, read again only when
+    one of its files changed (name, size or time). A file that does not read is a
     diagnostic of the set, never an exception."""
-    if home is None:
-        return RecordSet()
-    folder = records_folder(home)
     signature = _signature(folder)
     with _LOADED_LOCK:
         kept = _LOADED.get(folder)
@@ -280,19 +277,33 @@ def load_records(home: Path | None) -> RecordSet:
     return found
 
 
-def load_folder(folder: Path) -> RecordSet:
-    """Records read straight from a folder holding ``rulings/`` and ``articles/`` (tests and
-    tools: a corpus of records without importing it)."""
-    records: list[Record] = []
-    diagnostics: list[Diagnostic] = []
-    digest = hashlib.blake2b(digest_size=16)
-    for kind, name in FOLDERS.items():
-        if not (folder / name).is_dir():
-            continue
-        for path in source_files(folder / name, kind):
-            text = read_text_file(path)
-            digest.update(f"{kind}\0{path.name}\0".encode() + text.encode("utf-8") + b"\0")
-            parsed = parse_file(path, kind, text)
-            diagnostics.extend(parsed.diagnostics)
-            records.extend(parsed.records)
-    return RecordSet(tuple(records), tuple(diagnostics), digest.hexdigest(), folder)
+#: Tests and tools read a corpus of records without importing it.
+load_folder = read_folder
+
+
+def embedded_folder() -> Path:
+    """The sample records that come with the repository: ``rules/records/`` (beside the
+    embedded editions, ``$RULEKB_RULES/records``)."""
+    return rules_dir() / "records"
+
+
+def merge(base: RecordSet, over: RecordSet) -> RecordSet:
+    """``base``'s records with ``over``'s, a record of ``over`` replacing one of the same
+    kind and id (an imported ruling replaces the sample of that id)."""
+    if not base.records and not base.diagnostics:
+        return over
+    if not over.records and not over.diagnostics:
+        return base
+    taken = {(r.kind, r.id) for r in over.records}
+    records = tuple(r for r in base.records if (r.kind, r.id) not in taken) + over.records
+    return RecordSet(records, base.diagnostics + over.diagnostics,
+                     hashlib.blake2b(f"{base.digest}+{over.digest}".encode(), digest_size=16).hexdigest(),
+                     over.folder)
+
+
+def load_records(home: Path | None, embedded: bool = True) -> RecordSet:
+    """The records a knowledge base answers from: the samples of ``rules/records/`` (unless
+    ``embedded`` is false) and those imported into ``home`` (none for None), which replace
+    a sample of the same id."""
+    base = read_folder(embedded_folder()) if embedded else RecordSet()
+    return merge(base, read_folder(records_folder(home)) if home is not None else RecordSet())

@@ -332,4 +332,4 @@ def _api_first(fallback: Any) -> Any:
     return handle
 
 
-from web.api import citations, docs, editions, feeds, health, rules, search, timing  # noqa: E402,F401
+from web.api import citations, docs, editions, feeds, health, records, rules, search, timing  # noqa: E402,F401

@@ -14,12 +14,13 @@ base, ``render``, the frame's context and the lookups pages share), with the pur
 one another: :mod:`~web.site.pages` (home, contents, rule, glossary, search),
 :mod:`~web.site.explorer` (timing explorer), :mod:`~web.site.linker` (citation linker),
 :mod:`~web.site.compare` (diffs between editions), :mod:`~web.site.errors` (HTML error
-pages). A new page is a new module importing the frame, added to the list below.
+pages), :mod:`~web.site.records` (rulings and articles, the rule page's "Cited by"). A new
+page is a new module importing the frame, added to the list below.
 """
 
 from __future__ import annotations
 
-from web.site import compare, errors, explorer, feeds, linker, pages  # noqa: F401  (their routes)
+from web.site import compare, errors, explorer, feeds, linker, pages, records  # noqa: F401  (their routes)
 from web.site.frame import bp
 
 __all__ = ["bp", "compare", "errors", "explorer", "feeds", "linker", "pages"]

@@ -1,0 +1,207 @@
+"""``rulekb rulings …`` and ``rulekb articles …``: the records that cite rules.
+
+``import``/``add`` copy records into the data home (all or nothing, each error naming the
+file and field) and rebuild the knowledge base, so a running server answers from them;
+``list`` shows them with what a newer edition changed; ``check`` lists every stale
+citation and exits 1 when there is one (for CI); ``rulings search`` finds earlier rulings
+on a question.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from kb.cli import emit_json, handle_errors, home_of, json_option, main, open_kb
+from kb.records import import_records, load_records, records_report, search_rulings
+from kb.records.citing import STALE, attach_records
+from kb.records.feed import change_sentence
+from kb.records.model import Kind
+from kb.store import build
+
+
+@main.group("rulings")
+def rulings_group() -> None:
+    """Rulings (a judge's question and answer, written for an edition): import, list,
+    check against the newest edition, search."""
+
+
+@main.group("articles")
+def articles_group() -> None:
+    """Articles citing rules (Markdown): add, list, check against the newest edition."""
+
+
+def _import(ctx: click.Context, paths: tuple[Path, ...], kind: Kind, no_build: bool) -> None:
+    kb = open_kb(ctx)
+    home = home_of(ctx)
+    report = import_records(home, paths, kind, kb)
+    for d in report.warnings:
+        click.echo(str(d), err=True)
+    for record, replaced in report.written:
+        click.echo(f"{'replaced' if replaced else 'added'} {kind} {record.id} "
+                   f"({record.ruleset or 'ruleset inferred'} {record.edition or ''})".rstrip()
+                   .replace(" )", ")"))
+    if not no_build:
+        done = build(home)
+        click.echo(f"built {done.build.name} in {done.seconds:.1f}s", err=True)
+    # Report what the records cite with the knowledge base this command opened.
+    attach_records(kb, load_records(home))
+    checked = records_report(kb, kind)
+    for item in checked["records"]:
+        for d in item["diagnostics"]:
+            click.echo(f"{d['file']}: {d['severity']}: {d['message']}", err=True)
+    click.echo(f"{len(report.written)} {kind}s imported; {checked['total']} stored, "
+               f"{checked['stale']} stale (see `rulekb {kind}s check`)")
+
+
+@rulings_group.command("import")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--no-build", is_flag=True, help="Only check and store the rulings.")
+@click.pass_context
+@handle_errors
+def rulings_import(ctx: click.Context, paths: tuple[Path, ...], no_build: bool) -> None:
+    """Import rulings from FILE or DIR (YAML: a mapping or a list of them; Markdown: front
+    matter and the answer as body), then rebuild the knowledge base.
+
+    Fields: id, question, answer, source, date, ruleset, edition (the one it was written
+    for), url (optional). Nothing is imported when a file has an error; each error names
+    the file and the field. An id imported again replaces that ruling.
+    """
+    _import(ctx, paths, "ruling", no_build)
+
+
+@articles_group.command("add")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--no-build", is_flag=True, help="Only check and store the articles.")
+@click.pass_context
+@handle_errors
+def articles_add(ctx: click.Context, paths: tuple[Path, ...], no_build: bool) -> None:
+    """Add Markdown articles from FILE or DIR, then rebuild the knowledge base.
+
+    The front matter is read as `rulekb link` reads it (ruleset:, edition:; without a pin
+    the edition written for is inferred from the citations); the id is its id: or the
+    file's name. An id added again replaces that article.
+    """
+    _import(ctx, paths, "article", no_build)
+
+
+def _list(ctx: click.Context, kind: Kind, ruleset: str | None, stale: bool, as_json: bool) -> None:
+    data = records_report(open_kb(ctx), kind, ruleset, stale_only=stale)
+    if as_json:
+        emit_json(data)
+        return
+    for item in data["records"]:
+        mark = "stale" if item["stale"] else "broken" if item["broken"] else "ok"
+        changed = f" (changed: {', '.join(item['changed'])})" if item["changed"] else ""
+        click.echo(f"{item['id']}  {item['ruleset']} {item['written_for']}  {mark}{changed}  {item['title']}")
+    click.echo(f"{data['total']} {kind}s, {data['stale']} stale, {data['broken']} with citations "
+               "that do not exist", err=True)
+
+
+def _check(ctx: click.Context, kind: Kind, ruleset: str | None, as_json: bool) -> None:
+    data = records_report(open_kb(ctx), kind, ruleset, stale_only=True)
+    if as_json:
+        emit_json(data)
+    else:
+        for item in data["records"]:
+            for c in item["citations"]:
+                if c["status"] not in STALE and c["status"] != "not_found":
+                    continue
+                where = f"{item['file']}:{c['line']}" if c["line"] else f"{item['file']} ({c['field']})"
+                click.echo(f"{where}: {c['status']}: {kind} {item['id']}: {c['text']}: {_why(c)}")
+        counts = data["citations"]
+        click.echo(f"{data['stale']} stale {kind}s, {data['broken']} with broken citations; "
+                   f"citations: {counts['ok']} ok, {counts['renumbered']} renumbered, "
+                   f"{counts['reworded']} reworded, {counts['removed']} removed, "
+                   f"{counts['not_found']} not found", err=True)
+    sys.exit(1 if data["stale"] or data["broken"] else 0)
+
+
+def _why(c: dict[str, Any]) -> str:
+    if c["status"] == "not_found":
+        return c["message"]
+    sentence = change_sentence(c)
+    if c["ops"]:
+        sentence += ": " + "".join(op["new"] if op["op"] == "equal" else
+                                   (f"[-{op['old']}-]" if op["old"] else "") +
+                                   (f"{{+{op['new']}+}}" if op["new"] else "") for op in c["ops"])
+    return sentence
+
+
+ruleset_option = click.option("--ruleset", "-r", default=None,
+                               help="Only the records of this ruleset (default: every one).")
+_stale_option = click.option("--stale", is_flag=True, help="Only the stale ones (or with broken citations).")
+
+
+@rulings_group.command("list")
+@ruleset_option
+@_stale_option
+@json_option
+@click.pass_context
+@handle_errors
+def rulings_list(ctx: click.Context, ruleset: str | None, stale: bool, as_json: bool) -> None:
+    """List the rulings: id, ruleset and edition written for, whether a newer edition
+    changed a rule it cites (and which), question."""
+    _list(ctx, "ruling", ruleset, stale, as_json)
+
+
+@articles_group.command("list")
+@ruleset_option
+@_stale_option
+@json_option
+@click.pass_context
+@handle_errors
+def articles_list(ctx: click.Context, ruleset: str | None, stale: bool, as_json: bool) -> None:
+    """List the articles: id, ruleset and edition written for (inferred where not
+    pinned), whether a newer edition changed a rule it cites, title."""
+    _list(ctx, "article", ruleset, stale, as_json)
+
+
+@rulings_group.command("check")
+@ruleset_option
+@json_option
+@click.pass_context
+@handle_errors
+def rulings_check(ctx: click.Context, ruleset: str | None, as_json: bool) -> None:
+    """Every citation of a ruling that the newest edition renumbered (with the new
+    number), reworded (with the word changes) or removed, one line each; exit 1 when there
+    is one, or a citation of a rule that does not exist."""
+    _check(ctx, "ruling", ruleset, as_json)
+
+
+@articles_group.command("check")
+@ruleset_option
+@json_option
+@click.pass_context
+@handle_errors
+def articles_check(ctx: click.Context, ruleset: str | None, as_json: bool) -> None:
+    """Every citation of an article that the newest edition renumbered, reworded or
+    removed, one line each; exit 1 when there is one, or a broken citation."""
+    _check(ctx, "article", ruleset, as_json)
+
+
+@rulings_group.command("search")
+@click.argument("query")
+@ruleset_option
+@click.option("--limit", type=click.IntRange(1, 100), default=10, show_default=True,
+              help="At most N rulings.")
+@json_option
+@click.pass_context
+@handle_errors
+def rulings_search(ctx: click.Context, query: str, ruleset: str | None, limit: int,
+                   as_json: bool) -> None:
+    """Rulings whose question and answer match QUERY (BM25, stemmed words), best first,
+    each with the rules it cites as numbered today."""
+    data = search_rulings(open_kb(ctx), query, ruleset, limit)
+    if as_json:
+        emit_json(data)
+        return
+    for hit in data["hits"]:
+        r, rules = hit["ruling"], hit["rules"]
+        cites = f"  → {rules['ruleset']} {rules['edition']}: {', '.join(rules['numbers'])}" if rules["numbers"] else ""
+        click.echo(f"{hit['score']:.2f}  {r['id']}  {r['question']}{cites}")
+    if not data["hits"]:
+        click.echo(f"no ruling matches {query!r}", err=True)

@@ -1,0 +1,158 @@
+"""Rulings and articles: list them, read one with each citation's status today, search
+rulings; the ``CitedBy`` shape every rule answer carries."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, url_for
+
+from kb.records import record_report, records_report, search_rulings
+from kb.records.feed import stale_feed
+from web import public_url
+from web.api import answer, bp, kb
+from web.api.feeds import ATOM_TYPE, atom
+from web.openapi import (BOOL, NAME_PATTERN, NAT, SCHEMAS, STR, Param, array, endpoint, nullable,
+                         obj, ref)
+
+RULESET_FILTER = Param("ruleset", {"type": "string", "pattern": NAME_PATTERN},
+                       "Only the records of this ruleset.", example="riftbound")
+STALE = Param("stale", {"type": "boolean", "default": False},
+              "Only the records a newer edition broke (or citing a rule that does not exist).",
+              example=True)
+RECORD_ID = Param("id", {"type": "string", "pattern": r"^[a-z0-9][a-z0-9._-]{0,99}$"},
+                  "The record's id.", where="path", example="riftbound-who-acts-after-finalizing", arg="ident")
+QUERY = Param("q", {"type": "string", "minLength": 1, "maxLength": 500},
+              "A question in words, e.g. the one a player asks at the table.", required=True,
+              example="does finalizing pass priority")
+LIMIT = Param("limit", {"type": "integer", "minimum": 1, "maximum": 100, "default": 10},
+              "At most this many rulings.", example=5)
+
+_STATUS = {"enum": ["ok", "renumbered", "reworded", "removed", "not_found"],
+           "description": "Against the newest edition of the record's ruleset: ok (same number, "
+                          "same words), renumbered (`now` is the number today; `ops` when reworded "
+                          "too), reworded (same number, `ops` the word changes), removed (no "
+                          "counterpart), not_found (the record's own edition has no such rule)."}
+_OPS = nullable(array(obj({"op": {"enum": ["equal", "insert", "delete", "replace"]},
+                           "old": STR, "new": STR}), description="Word-level changes."))
+_SUMMARY = {"kind": {"enum": ["ruling", "article"]}, "id": STR, "title": STR,
+            "ruleset": nullable(STR), "edition": nullable(STR), "date": STR, "source": STR,
+            "url": nullable(STR)}
+_RULING_TEXT = {"question": STR, "answer": STR}
+_DIAGNOSTIC = obj({"message": STR, "file": STR, "line": {"type": "integer"}, "severity": STR,
+                   "rule": STR})
+
+SCHEMAS.update({
+    "RecordSummary": obj(_SUMMARY, _RULING_TEXT, description="A ruling or an article, as filed."),
+    "RecordCitation": obj({
+        "text": STR, "written": STR, "number": nullable(STR), "field": STR,
+        "line": {"type": "integer", "minimum": 0}, "written_for": STR, "newest": STR,
+        "now": nullable(STR), "status": _STATUS, "reworded": BOOL, "ops": _OPS, "message": STR},
+        description="One rule a record cites, and what the newest edition made of it."),
+    "RecordReport": obj({
+        **_SUMMARY, "written_for": nullable(STR),
+        "inferred": nullable({"type": "string", "description": "How the edition an unpinned "
+                                                               "article was written for was inferred."}),
+        "file": STR, "newest": nullable(STR),
+        "citations": array(ref("RecordCitation")),
+        "stale": {"type": "boolean", "description": "A rule it cites was renumbered, reworded or removed."},
+        "broken": {"type": "integer", "minimum": 0, "description": "Citations of rules that do not exist."},
+        "changed": array(STR, description="The numbers (in the edition written for) that changed."),
+        "diagnostics": array(_DIAGNOSTIC)}, _RULING_TEXT),
+    "RecordList": obj({
+        "kind": {"enum": ["ruling", "article"]}, "ruleset": nullable(STR), "total": NAT,
+        "stale": NAT, "broken": NAT,
+        "citations": obj({s: NAT for s in ("ok", "renumbered", "reworded", "removed", "not_found")}),
+        "records": array(ref("RecordReport")), "diagnostics": array(_DIAGNOSTIC)}),
+    "RulingSearch": obj({
+        "query": STR, "ruleset": nullable(STR), "total": NAT,
+        "hits": array(obj({"ruling": ref("RecordSummary"), "score": {"type": "number"},
+                           "rules": obj({"ruleset": nullable(STR), "edition": nullable(STR),
+                                         "numbers": array(STR, description="The rules it cites, "
+                                                                           "as numbered in the newest edition.")})}))}),
+    "CitedBy": obj({
+        "total": NAT, "rulings": NAT, "articles": NAT,
+        "records": array(obj({"kind": {"enum": ["ruling", "article"]}, "id": STR, "title": STR,
+                              "written_for": STR, "cited_as": {"type": "string", "description":
+                                                                "The number it cited, in the edition it was written for."},
+                              "status": _STATUS, "stale": BOOL}))},
+        description="The rulings and articles citing a rule, directly or through the rule of "
+                    "an earlier edition that maps to it."),
+})
+
+
+def _editions(data: dict[str, Any]) -> list[str]:
+    return sorted({f"{r['ruleset']} {r['newest']}" for r in data["records"] if r["newest"]})
+
+
+@endpoint(bp, "GET", "/v1/rulings", tag="records", response="RecordList",
+          params=(RULESET_FILTER, STALE), errors=(404,),
+          summary="The rulings, each with its citations' status in the newest edition",
+          examples=("/api/v1/rulings", "/api/v1/rulings?stale=true&ruleset=mtg"))
+def rulings(ruleset: str | None, stale: bool) -> Response:
+    """Every ruling imported (``rulekb rulings import``): its question, answer, source and
+    the edition it was written for, and each rule it cites checked against the newest
+    edition (ok, renumbered, reworded, removed). ``stale=true`` keeps those a newer edition
+    broke."""
+    data = records_report(kb(), "ruling", ruleset, stale_only=stale)
+    return answer(data, *_editions(data))
+
+
+@endpoint(bp, "GET", "/v1/rulings/search", tag="records", response="RulingSearch",
+          params=(QUERY, RULESET_FILTER, LIMIT), errors=(404,),
+          summary="Earlier rulings on a question, with the rules they cite",
+          examples=("/api/v1/rulings/search?q=does+finalizing+pass+priority",))
+def rulings_search(q: str, ruleset: str | None, limit: int) -> Response:
+    """Rulings whose question and answer share (stemmed) words with ``q``, best first
+    (BM25), each with the rules it cites as numbered in the newest edition: a judge's
+    question often matches an earlier ruling's."""
+    data = search_rulings(kb(), q, ruleset, limit)
+    return answer(data, *sorted({f"{h['rules']['ruleset']} {h['rules']['edition']}"
+                                 for h in data["hits"] if h["rules"]["edition"]}))
+
+
+@endpoint(bp, "GET", "/v1/rulings/stale.atom", tag="records", response="AtomFeed",
+          media_type=ATOM_TYPE, params=(RULESET_FILTER,), errors=(404,),
+          summary="An Atom feed of the rulings a newer edition broke",
+          examples=("/api/v1/rulings/stale.atom", "/api/v1/rulings/stale.atom?ruleset=mtg"))
+def stale_rulings_feed(ruleset: str | None) -> Response:
+    """One entry per stale ruling (newest edition first): each rule it cites that the newest
+    edition renumbered (with the new number), reworded (with the word changes) or removed,
+    and a link to the ruling's page, whose banner says the same. Polling it answers 304
+    until a build changes the editions or the rulings."""
+    root = public_url()
+    return atom(stale_feed(kb(), lambda kind, ident: root + url_for(f"site.{kind}", ident=ident),
+                           root + url_for("site.rulings"), "ruling", ruleset))
+
+
+@endpoint(bp, "GET", "/v1/rulings/<id>", tag="records", response="RecordReport",
+          params=(RECORD_ID,), errors=(404,), summary="One ruling and its citations' status",
+          examples=("/api/v1/rulings/riftbound-who-acts-after-finalizing",))
+def ruling(ident: str) -> Response:
+    """One ruling with each rule it cites: its number in the edition written for, its
+    number today, and whether it was renumbered, reworded (with the word changes) or
+    removed. An unknown id answers 404 with the known ids."""
+    data = record_report(kb(), "ruling", ident)
+    return answer(data, *([f"{data['ruleset']} {data['newest']}"] if data["newest"] else []))
+
+
+@endpoint(bp, "GET", "/v1/articles", tag="records", response="RecordList",
+          params=(RULESET_FILTER, STALE), errors=(404,),
+          summary="The articles, each with its citations' status in the newest edition",
+          examples=("/api/v1/articles",))
+def articles(ruleset: str | None, stale: bool) -> Response:
+    """Every article added (``rulekb articles add``), the edition it was written for
+    (pinned, or inferred from its citations) and each rule it cites checked against the
+    newest edition."""
+    data = records_report(kb(), "article", ruleset, stale_only=stale)
+    return answer(data, *_editions(data))
+
+
+@endpoint(bp, "GET", "/v1/articles/<id>", tag="records", response="RecordReport",
+          params=(RECORD_ID,), errors=(404,), summary="One article and its citations' status",
+          examples=("/api/v1/articles/mtg-passing-priority",))
+def article(ident: str) -> Response:
+    """One article with each rule it cites and what the newest edition made of it."""
+    data = record_report(kb(), "article", ident)
+    return answer(data, *([f"{data['ruleset']} {data['newest']}"] if data["newest"] else []))
+

@@ -1,0 +1,121 @@
+"""Rulings and articles on the site: the list (with a ruling search), one record's page with
+a banner naming every rule a newer edition changed under it, the "Cited by" block of a
+rule page, the rulings block of the search page and the stale-rulings feed's link.
+
+Page functions return the template's context (as every page module does); the blocks that
+other pages show are template globals (``cited_by_block``, ``rulings_for``), so those pages
+only include a template and pass what they already have.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import request
+from markupsafe import Markup, escape
+
+from kb.errors import QueryError
+from kb.query import KnowledgeBase
+from kb.records import STALE, cited_by, record_report, records_report, search_rulings
+from kb.records.feed import change_sentence
+from kb.records.model import Kind
+from web.site.frame import base_context, bp, current_kb, render
+from web.site.links import href, rule_href
+
+RULINGS_SHOWN = 5  # rulings on the search page (the rulings page has more)
+
+
+def ops_markup(ops: list[dict[str, str]] | None) -> Markup:
+    """Word-level changes: removed words in ``<del>``, added ones in ``<ins>``."""
+    out = []
+    for op in ops or []:
+        o, n = escape(op.get("old", "")), escape(op.get("new", ""))
+        out.append(str(n) if op["op"] == "equal" else
+                   (f"<del>{o}</del>" if o else "") + (f"<ins>{n}</ins>" if n else ""))
+    return Markup("".join(out))
+
+
+def record_href(kind: Kind, ident: str) -> str:
+    """The page of a ruling or an article."""
+    return href(f"site.{kind}", ident=ident)
+
+
+def record_page(kb: KnowledgeBase, kind: Kind, ident: str) -> dict[str, Any]:
+    """One record: its text, source, the edition it was written for and each citation with
+    its status today; ``banner`` lists the rules a newer edition changed (empty: none)."""
+    report = record_report(kb, kind, ident)
+    citations = []
+    for c in report["citations"]:
+        target = c["now"] or c["number"]
+        edition = report["newest"] if c["now"] else report["written_for"]
+        citations.append({**c, "diff_html": ops_markup(c["ops"]) if c["ops"] else None,
+                          "sentence": change_sentence(c) if c["status"] in STALE else c["message"],
+                          "then_url": rule_href(report["ruleset"], report["written_for"], c["number"])
+                          if c["number"] else None,
+                          "now_url": rule_href(report["ruleset"], edition, target) if target else None})
+    banner = [c for c in citations if c["status"] in STALE]
+    return {**base_context(kb, report["ruleset"], report["newest"]), "record": report,
+            "kind": kind, "citations": citations, "banner": banner,
+            "broken": [c for c in citations if c["status"] == "not_found"]}
+
+
+@bp.get("/rulings/<ident>")
+def ruling(ident: str) -> Any:
+    return render("record.html", record_page(current_kb(), "ruling", ident))
+
+
+@bp.get("/articles/<ident>")
+def article(ident: str) -> Any:
+    return render("record.html", record_page(current_kb(), "article", ident))
+
+
+def records_page(kb: KnowledgeBase, kind: Kind, q: str = "", ruleset: str | None = None,
+                 stale: bool = False) -> dict[str, Any]:
+    """Every record of a kind with its state today, or (rulings, with ``q``) the rulings a
+    question finds, best first."""
+    if ruleset is not None:
+        kb.editions(ruleset)
+    listing = records_report(kb, kind, ruleset, stale_only=stale)
+    found = search_rulings(kb, q, ruleset, limit=20) if q and kind == "ruling" else None
+    rulesets = [r["name"] for r in kb.rulesets()]
+    return {**base_context(kb), "kind": kind, "listing": listing, "q": q, "found": found,
+            "stale_only": stale, "filter_ruleset": ruleset, "rulesets": rulesets,
+            "feed_url": href("api.stale_rulings_feed", **({"ruleset": ruleset} if ruleset else {}))
+            if kind == "ruling" else None}
+
+
+@bp.get("/rulings/")
+def rulings() -> Any:
+    q = request.args.get("q", "").strip()[:500]
+    ruleset = request.args.get("ruleset") or None
+    return render("records.html", records_page(current_kb(), "ruling", q, ruleset,
+                                               request.args.get("stale") == "1"))
+
+
+@bp.get("/articles/")
+def articles() -> Any:
+    ruleset = request.args.get("ruleset") or None
+    return render("records.html", records_page(current_kb(), "article", "", ruleset,
+                                               request.args.get("stale") == "1"))
+
+
+@bp.app_template_global()
+def cited_by_block(ruleset: str, edition: str, number: str) -> dict[str, Any]:
+    """What a rule page's "Cited by" block shows: the counts and each record with its link."""
+    found = cited_by(current_kb(), ruleset, edition, number)
+    return {**found, "records": [{**r, "url": record_href(r["kind"], r["id"])} for r in found["records"]]}
+
+
+@bp.app_template_global()
+def rulings_for(q: str, ruleset: str | None) -> list[dict[str, Any]]:
+    """The search page's rulings block: the few rulings a question finds (none for a query
+    the ruling search cannot read: the rule search says what is wrong with it)."""
+    if not q or not q.strip():
+        return []
+    try:
+        found = search_rulings(current_kb(), q, ruleset, limit=RULINGS_SHOWN)
+    except QueryError:
+        return []
+    return [{**h, "url": record_href("ruling", h["ruling"]["id"]),
+             "rule_urls": [(n, rule_href(h["rules"]["ruleset"], h["rules"]["edition"], n))
+                           for n in h["rules"]["numbers"]]} for h in found["hits"]]
