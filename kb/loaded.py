@@ -61,12 +61,18 @@ class LoadedEditions:
                                  {"editions": [e["edition"] for e in eds]})
             return self.graphs[(ruleset, edition)]
         if date:
-            in_force = [e for e in eds if e["date"] and e["date"] <= date]
-            if not in_force:
-                raise QueryError(404, f"no edition of {ruleset} was in force on {date}",
-                                 {"editions": [{"edition": e["edition"], "date": e["date"]} for e in eds]})
-            return self.graphs[(ruleset, in_force[-1]["edition"])]
+            return self.graphs[(ruleset, self.in_force(ruleset, date)["edition"])]
         return self.graphs[(ruleset, eds[-1]["edition"])]
+
+    def in_force(self, ruleset: str, date: str) -> dict[str, Any]:
+        """The edition of a ruleset in force on ``date`` (the newest dated on or before it),
+        as the manifest lists it: nothing is loaded. QueryError 404 before the first one."""
+        eds = self.editions(ruleset)
+        in_force = [e for e in eds if e["date"] and e["date"] <= date]
+        if not in_force:
+            raise QueryError(404, f"no edition of {ruleset} was in force on {date}",
+                             {"editions": [{"edition": e["edition"], "date": e["date"]} for e in eds]})
+        return in_force[-1]
 
     def default_ruleset(self) -> str:
         """The ruleset a question without one is about: riftbound when built, else the first."""

@@ -218,3 +218,40 @@ def test_warming_makes_only_the_newest_editions_and_reads_the_stored_mappings(tm
     assert names == ["mapping test 1.0 -> 1.1", "mapping test 1.1 -> 1.2", "searcher test 1.2", "timing model test 1.2"]
     kb.warm()
     assert kb.graphs.loaded() == [("test", "1.2")]
+
+
+# (date asked, edition in force, or None when none was yet): the test editions are dated
+# 2026-01-01, 2026-02-01 and 2026-03-01.
+IN_FORCE = [
+    ("2026-01-15", "1.0"),
+    ("2026-02-01", "1.1"),
+    ("2026-02-28", "1.1"),
+    ("2031-01-01", "1.2"),
+    ("2025-12-31", None),
+]
+
+
+@pytest.fixture(scope="module")
+def three_editions(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return home_with(tmp_path_factory.mktemp("in-force"), EDITIONS)
+
+
+@pytest.mark.parametrize("date,expected", IN_FORCE)
+def test_the_edition_in_force_on_a_date_from_the_cli_and_the_api(three_editions: Path, date: str,
+                                                                   expected: str | None) -> None:
+    from click.testing import CliRunner
+
+    from kb.cli import main
+    from web import create_app
+    result = CliRunner().invoke(main, ["--home", str(three_editions), "editions", "--ruleset", "test",
+                                       "--date", date, "--json"])
+    answer = create_app(three_editions).test_client().get(f"/api/v1/rulesets/test/editions?date={date}")
+    if expected is None:
+        assert result.exit_code == 1 and f"no edition of test was in force on {date}" in result.output
+        assert answer.status_code == 404 and answer.get_json()["error"]["message"] == result.output.split("error: ")[-1].strip()
+        return
+    assert result.exit_code == 0, result.output
+    assert [e["edition"] for e in json.loads(result.output)] == [expected]
+    assert answer.status_code == 200
+    body = answer.get_json()
+    assert [e["edition"] for e in body["editions"]] == [expected] and body["newest"] == "1.2"

@@ -162,17 +162,34 @@ def stats_cmd(ctx: click.Context, as_json: bool) -> None:
 
 @main.command("editions")
 @ruleset_option
+@click.option("--date", type=DATE, default=None,
+              help="Only the edition in force on this date (of each ruleset that had one).")
 @json_option
 @click.pass_context
 @handle_errors
-def editions_cmd(ctx: click.Context, ruleset: str | None, as_json: bool) -> None:
-    """List rulesets and their editions."""
+def editions_cmd(ctx: click.Context, ruleset: str | None, date: str | None, as_json: bool) -> None:
+    """List rulesets and their editions, or the edition in force on a date."""
     kb = open_kb(ctx)
     names = [ruleset] if ruleset else [r["name"] for r in kb.rulesets()]
-    data = [e for name in names for e in kb.editions(name)]
+    if date is None:
+        data = [e for name in names for e in kb.editions(name)]
+    elif ruleset:
+        data = [kb.in_force(ruleset, date)]
+    else:  # every ruleset that had an edition then; none at all is the one error
+        data = [e for e in (_in_force_or_none(kb, name, date) for name in names) if e is not None]
+        if not data:
+            raise QueryError(404, f"no edition of any ruleset was in force on {date}",
+                             {"rulesets": names})
     if as_json:
         emit_json(data)
         return
     for e in data:
         click.echo(f"{e['ruleset']:<22} {e['edition']:<12} {e['date']:<10} {e['rules']:>5} rules"
                    f"{'  partial' if e['partial'] else ''}  {e['title']}")
+
+
+def _in_force_or_none(kb: Any, ruleset: str, date: str) -> dict[str, Any] | None:
+    try:
+        return kb.in_force(ruleset, date)  # type: ignore[no-any-return]
+    except QueryError:
+        return None

@@ -31,13 +31,19 @@ def rulesets() -> Response:
 
 
 @endpoint(bp, "GET", "/v1/rulesets/<ruleset>/editions", tag="rules", response="Editions",
-          summary="Editions of a ruleset", params=(RULESET,), errors=(404,),
-          examples=("/api/v1/rulesets/riftbound/editions",))
-def editions(ruleset: str) -> Response:
+          summary="Editions of a ruleset, or the one in force on a date", params=(RULESET, DATE),
+          errors=(404,), examples=("/api/v1/rulesets/riftbound/editions",
+                                   "/api/v1/rulesets/mtg/editions?date=2015-06-01"))
+def editions(ruleset: str, date: str | None) -> Response:
     """The editions of a ruleset, oldest first: date, rule and heading counts, resolved and
-    unresolved references, terms, and whether the edition is an excerpt (``partial``)."""
-    found = kb().editions(ruleset)
-    return answer({"ruleset": ruleset, "newest": found[-1]["edition"], "editions": found},
+    unresolved references, terms, and whether the edition is an excerpt (``partial``).
+    With ``date``, only the edition in force that day (404 before the first edition)."""
+    knowledge = kb()
+    found = knowledge.editions(ruleset)
+    newest = found[-1]["edition"]
+    if date is not None:
+        found = [knowledge.in_force(ruleset, date)]
+    return answer({"ruleset": ruleset, "newest": newest, "editions": found},
                   *(f"{ruleset} {e['edition']}" for e in found))
 
 
