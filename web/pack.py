@@ -20,7 +20,7 @@ from kb.export import Layout, RulePlace, build_search_index, index_script
 from kb.query import KnowledgeBase, searcher
 from web.site.pages import rule_parts
 
-OFFLINE_SEARCH_SCRIPTS = ("static/offline-search.js",)
+OFFLINE_SEARCH_SCRIPTS = ("static/offline-search-data.js", "static/offline-search.js")
 
 
 def plan_layout(kb: KnowledgeBase, editions: list[tuple[str, str]]) -> Layout:

@@ -13,6 +13,9 @@ ranking needs, so ``web/static/offline-search.js`` answers as the server does:
 * ``tokens``: each rule's analysed words as stem ids (-1 between parts), for phrases and
   for the bonus of query words found next to each other;
 * ``words``/``counts``/``known``: the speller's vocabulary and the stems rules use;
+* ``stem_of``: the stem of every word the edition's texts, terms and vocabulary use, as the
+  server's analyser gives it ("" for a stop word), so the browser stems them exactly as the
+  server does;
 * ``terms``: defined terms and keywords, their defining rules and a short definition;
 * ``ranking``: the ranking's parameters (``kb.search.searcher.Ranking``);
 * ``vocabulary``: the ruleset's judges' vocabulary, compiled (``kb.search.understand``);
@@ -31,10 +34,10 @@ from typing import Any
 
 from kb.graph import RuleGraph
 from kb.search import EditionSearcher
-from kb.search.schema import WORD, analyse, defined_terms
+from kb.search.schema import WORD, analyse, defined_terms, stem
 from kb.search.understand import rule_phrasings, vocabulary_data
 
-INDEX_FORMAT = 3  # 2: the judges' vocabulary; 3: roll-up, quoted card text, idf power in the ranking
+INDEX_FORMAT = 4  # 2: the judges' vocabulary; 3: roll-up, quoted card text, idf power; 4: stem_of
 SCORE_DIGITS = 6
 DEFINITION_CHARS = 300
 KINDS = {"rule": "r", "section": "s", "chapter": "c"}
@@ -85,6 +88,8 @@ def build_search_index(rg: RuleGraph, searcher: EditionSearcher,
         tokens.append(row)
 
     speller = searcher.speller
+    vocabulary = vocabulary_data(ed.ruleset)
+    players = {n: list(says) for n, says in rule_phrasings(ed.ruleset, ed.name).items() if n in ed.rules}
     terms = []
     for key, term in ed.terms.items():
         definition = term.definition
@@ -107,9 +112,39 @@ def build_search_index(rg: RuleGraph, searcher: EditionSearcher,
         "words": speller.words, "counts": [speller.counts.get(w, 0) for w in speller.words],
         "known": sorted(speller.known_stems),
         "terms": terms,
-        "vocabulary": vocabulary_data(ed.ruleset),
-        "players": {n: list(says) for n, says in rule_phrasings(ed.ruleset, ed.name).items() if n in ed.rules},
+        "vocabulary": vocabulary,
+        "players": players,
+        "stem_of": stems_of_words(_texts(rg, terms, speller.words, vocabulary, players)),
     }
+
+
+def _texts(rg: RuleGraph, terms: list[dict[str, Any]], words: list[str], vocabulary: Any,
+           players: dict[str, list[str]]) -> list[str]:
+    """Every text of an edition's index whose words the browser stems: rules, examples,
+    terms, the speller's words, the judges' vocabulary and the players' statements."""
+    out: list[str] = []
+    for rule in rg.edition.rules.values():
+        out.extend(p for p in (rule.title, rule.text, *rule.examples) if p)
+    out.extend(f"{t['name']} {t['match']} {t['definition']}" for t in terms)
+    out.extend(words)
+    out.extend(_strings(vocabulary))
+    out.extend(s for says in players.values() for s in says)
+    return out
+
+
+def _strings(value: Any) -> list[str]:
+    """Every string inside a structure of dicts and lists (its values, not its keys)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        value = list(value.values())
+    return [s for v in value for s in _strings(v)] if isinstance(value, (list, tuple)) else []
+
+
+def stems_of_words(texts: list[str]) -> dict[str, str]:
+    """Lower-case word → its stem ("" for a stop word), for every word of ``texts``, sorted."""
+    found = {w.lower() for text in texts for w in WORD.findall(text)}
+    return {w: stem(w) for w in sorted(found)}
 
 
 def index_script(index: dict[str, Any]) -> str:

@@ -7,6 +7,13 @@
    per-word impacts, with the coordination and word-pair bonuses), the same typo
    correction and excerpts. Each function names the Python function it mirrors.
 
+   This file holds the algorithms only. What is data (the word pattern, stop words,
+   operators, quotes, filter keys, question words, the rule-number patterns, the limits,
+   the spelled-out numbers, paging) comes from offline-search-data.js, which is generated
+   from the Python (web/search_port.py) and loaded first; the stems of an edition's words
+   come with its index (stem_of), so the Porter port below only stems a word the edition
+   never uses.
+
    In a page: reads ?q=&ruleset=&edition=&in=&page= and the catalog the exporter wrote into
    search.html, loads search/<ruleset>/<edition>.js, shows the results. In node:
    require("offline-search.js") gives the functions (bench/export.py compares them with the
@@ -14,11 +21,15 @@
 (function (root) {
   "use strict";
 
+  var D = typeof module !== "undefined" && module.exports ? require("./offline-search-data.js")
+    : root.rulekbOfflineSearchData;
+  if (!D) throw new Error("offline-search-data.js must be loaded before offline-search.js");
+  function pattern(p, extra) { return new RegExp(p.source, p.flags + (extra || "")); }
+  function table(obj) { return Object.assign(Object.create(null), obj); }
+
   // -- words (kb/search/schema.py) ---------------------------------------------------
-  var WORD_SRC = "[\\p{L}\\p{N}_]+(?:\\.[\\p{L}\\p{N}_]+)*";
-  function wordRe() { return new RegExp(WORD_SRC, "gu"); }
-  var STOP_WORDS = toSet(("a an and are as at be by for from in into is it its of on or so " +
-    "such than that the their them then there these they this those to was were which with s t").split(" "));
+  function wordRe() { return pattern(D.schema.word, "g"); }
+  var STOP_WORDS = toSet(D.schema.stop_words);
 
   function toSet(list) { var s = Object.create(null); list.forEach(function (w) { s[w] = true; }); return s; }
   function has(set, key) { return Object.prototype.hasOwnProperty.call(set, key); }
@@ -79,7 +90,10 @@
     return w;
   }
 
+  /* Word → stem: the stems the Python analyser gave every word of a loaded edition
+     (addStems, from its index), then the port's own for any other word. */
   var stemCache = Object.create(null);
+  function addStems(stemOf) { Object.keys(stemOf || {}).forEach(function (w) { stemCache[w] = stemOf[w]; }); }
   /* analyse(): tokenise, lower-case, drop stop words, stem. */
   function analyse(text) {
     var out = [];
@@ -96,8 +110,7 @@
   function stem(word) { var a = analyse(word); return a.length ? a[0] : ""; }
 
   // -- rule numbers (kb/numbers.py) --------------------------------------------------
-  var PREFIX = /^\s*(?:(?:comprehensive\s+)?rules?|cr|r\.?|§)?\s*/i;
-  var BODY = /^(\d{1,3})((?:\.(?:\d{1,3}|[a-z]{1,2})|(?<=\d)[a-z]{1,2})*)\.?\s*$/i;
+  var PREFIX = pattern(D.numbers.prefix), BODY = pattern(D.numbers.body);
 
   function NumberError(message) { this.message = message; }
 
@@ -106,7 +119,7 @@
     var body = text.trim().replace(/^[\[\]()]+|[\[\]()]+$/g, "").replace(PREFIX, "").trim();
     var m = BODY.exec(body);
     if (!m) throw new NumberError("not a rule number: " + pyRepr(text.trim().slice(0, 40)));
-    var segs = [m[1]].concat(m[2].match(/\d+|[a-z]+/gi) || []);
+    var segs = [m[1]].concat(m[2].match(pattern(D.numbers.segment, "g")) || []);
     return segs.map(function (s) { return s.toLowerCase(); });
   }
   function tryParseNumber(text) { try { return parseNumber(text); } catch (e) { if (e instanceof NumberError) return null; throw e; } }
@@ -134,15 +147,11 @@
   function pyRepr(s) { return "'" + s.replace(/\\/g, "\\\\").replace(/'/g, "\\'") + "'"; }
 
   // -- the query language (kb/search/query.py) ---------------------------------------
-  var MAX_QUERY_CHARS = 500, MAX_ATOMS = 32;
-  var QUESTION_WORDS = toSet("what whats how does do did who whom why i me my we our mean means meaning define definition explain happens happen".split(" "));
-  var LEADING_WORDS = toSet("when where which whose how why who what whats is are does do did can could should would will may must i you we".split(" "));
-  var FILTER_KEYS = {"in": "section", section: "section", within: "section", ruleset: "ruleset", edition: "edition"};
-  var QUOTES = {'"': '"', "\u201c": "\u201d", "\u201e": "\u201d", "\u00ab": "\u00bb"};
-  var CLOSING = toSet(['"', "\u201d", "\u00bb"]);
-  var NUMBER_LIKE = /^\d{1,4}(?:\.(?:\d{1,4}|[a-z]{1,2}))*[a-z]?\.?$/i;
-  var RULE_WORDS = toSet(["rule", "rules", "cr", "r", "§"]);
-  var EDGE_PUNCT = "()[]{},;:!?.…\u2013\u2014";
+  var Q = D.query, MAX_QUERY_CHARS = Q.max_chars, MAX_ATOMS = Q.max_atoms;
+  var QUESTION_WORDS = toSet(Q.question_words), LEADING_WORDS = toSet(Q.leading_words);
+  var FILTER_KEYS = table(Q.filter_keys), OPERATORS = toSet(Q.operators);
+  var QUOTES = table(Q.quotes), CLOSING = toSet(Q.closing);
+  var NUMBER_LIKE = pattern(Q.number_like), RULE_WORDS = toSet(Q.rule_words), EDGE_PUNCT = Q.edge_punct;
 
   function SearchError(message, detail, status) {
     this.message = message; this.detail = detail || {}; this.status = status || 400;
@@ -253,7 +262,7 @@
 
   function readToken(raw, start, query, modifier) {
     var end = start + raw.length;
-    if ((raw === "AND" || raw === "OR" || raw === "NOT") && !modifier) return {kind: "op", text: raw, start: start, end: end, atom: null, modifier: ""};
+    if (has(OPERATORS, raw) && !modifier) return {kind: "op", text: raw, start: start, end: end, atom: null, modifier: ""};
     var colon = raw.indexOf(":");
     if (colon >= 0 && has(FILTER_KEYS, raw.slice(0, colon).toLowerCase()) && !modifier) {
       readFilter(FILTER_KEYS[raw.slice(0, colon).toLowerCase()], raw.slice(0, colon), raw.slice(colon + 1), start, query);
@@ -435,7 +444,7 @@
   };
 
   // -- excerpts (kb/search/excerpt.py) ---------------------------------------------
-  var EXCERPT_CHARS = 240;
+  var EXCERPT_CHARS = D.search.excerpt_chars;
   function matcher(stems, prefixes) {
     return function (word) {
       var low = word.toLowerCase();
@@ -479,7 +488,8 @@
   }
 
   // -- reading a question (kb/search/understand.py) ----------------------------------
-  var MAX_TERM_WORDS = 4, NAME_MAX_RULES = 2, QUOTE_WORDS = 4;
+  var MAX_TERM_WORDS = D.understand.max_term_words, NAME_MAX_RULES = D.understand.name_max_rules,
+    QUOTE_WORDS = D.understand.quote_words;
   function origin(c) { return c.origin || "typed"; }
   function clause(atoms, extra) {
     return Object.assign({mode: "should", atoms: atoms, weight: 1, origin: "typed", label: "", alternative_weight: 1}, extra || {});
@@ -526,9 +536,17 @@
   function understand(parsed, vocab, rulesWith, terms, r) {
     if (!isPlain(parsed) || parsed.clauses.length < 2) return parsed;
     var text = parsed.text, atoms = [], quotes = [];
+    // A bracketed earlier question before this one (kb.search.understand.CONTEXT): its label
+    // ("[follow-up to:") is left out, its words weigh r.context_weight.
+    var context = /^\s*(\[[^\]:]*:?)[^\]]*\]/.exec(text);
+    var labelEnd = context ? context.index + context[0].indexOf(context[1]) + context[1].length : 0;
+    var contextEnd = context ? context.index + context[0].length : 0;
     parsed.clauses.forEach(function (c) {
       var a = c.atoms[0];
-      if (!(r.quote_weight && a.kind === "phrase" && a.words.length >= QUOTE_WORDS)) { atoms.push(a); return; }
+      if (!(r.quote_weight && a.kind === "phrase" && a.words.length >= QUOTE_WORDS)) {
+        if (!(context && a.start < labelEnd)) atoms.push(a);
+        return;
+      }
       var at = text.indexOf(a.text, a.start), re = wordRe(), m;  // the atom starts at its opening quote
       if (at < 0) at = a.start;
       quotes.push([at, at + a.text.length]);
@@ -583,7 +601,8 @@
     }
     clauses.forEach(function (c) {
       var start = c.atoms[0].start;
-      if (origin(c) !== "shape" && quotes.some(function (q) { return q[0] <= start && start < q[1]; })) c.weight *= r.quote_weight;
+      if (contextEnd && start < contextEnd) c.weight *= r.context_weight;
+      else if (origin(c) !== "shape" && quotes.some(function (q) { return q[0] <= start && start < q[1]; })) c.weight *= r.quote_weight;
     });
     var body = text.replace(/^\s*\[[^\]]*\]\s*/, ""), shape = null;
     for (k = 0; k < vocab.shapes.length; k++) {
@@ -616,20 +635,12 @@
   }
 
   // -- one edition's search (kb/search/searcher.py, kb/search/scoring.py) -------------
-  var SPELLED = "zero one two three four five six seven eight nine ten eleven twelve thirteen".split(" ");
-  var NUMBER_WORDS = null;
-  function numberWords() {
-    if (!NUMBER_WORDS) {
-      NUMBER_WORDS = Object.create(null);
-      SPELLED.forEach(function (w, i) { NUMBER_WORDS[stem(w)] = String(i); });
-      SPELLED.forEach(function (w, i) { NUMBER_WORDS[String(i)] = stem(w); });
-    }
-    return NUMBER_WORDS;
-  }
-  var MAX_LIMIT = 100, MAX_OFFSET = 5000, MAX_PREFIX_WORDS = 64;
-  var KINDS = {r: "rule", s: "section", c: "chapter"};
+  var NUMBER_WORDS = table(D.search.number_words);  /* a digit's stem ↔ its spelled-out word's */
+  var MAX_LIMIT = D.search.max_limit, MAX_OFFSET = D.search.max_offset, MAX_PREFIX_WORDS = D.search.max_prefix_words;
+  var KINDS = table(D.search.kinds);
 
   function Edition(data) {
+    addStems(data.stem_of);
     this.data = data;
     this.ruleset = data.ruleset; this.edition = data.edition; this.style = data.style;
     this.ranking = data.ranking;
@@ -917,7 +928,7 @@
     ws.forEach(function (w) { stems.push.apply(stems, analyse(w)); });
     if (!stems.length) return new Map();
     if (stems.length === 1) {
-      var other = numberWords()[stems[0]];
+      var other = NUMBER_WORDS[stems[0]];
       if (other === undefined) return this.word(stems[0]);
       return bestOf(this.word(stems[0]), this.word(other));
     }
@@ -1092,7 +1103,7 @@
   root.rulekbOfflineSearch = api;
 
   // -- the search page ---------------------------------------------------------------
-  var PAGE_SIZE = 20, MAX_PAGE = 50;
+  var PAGE_SIZE = D.page.size, MAX_PAGE = D.page.max_page;
   var loaded = Object.create(null), waiting = Object.create(null);
 
   root.rulekbSearchIndex = function (data) {

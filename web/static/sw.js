@@ -19,8 +19,8 @@ var BASE = new URL(self.registration.scope);
 function at(path) { return new URL(path, BASE).href; }
 
 var SHELL_FILES = ["", "offline", "search-offline", "static/site.css", "static/site.js",
-                   "static/favicon.svg", "static/offline.js", "static/offline-search.js",
-                   "manifest.webmanifest"].map(at);
+                   "static/favicon.svg", "static/offline.js", "static/offline-search-data.js",
+                   "static/offline-search.js", "manifest.webmanifest"].map(at);
 
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(SHELL).then(function (cache) { return cache.addAll(SHELL_FILES); })

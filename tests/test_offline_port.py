@@ -1,0 +1,144 @@
+"""The offline search is a declared port: its data comes from the Python search, checked here.
+
+``web/static/offline-search-data.js`` is generated from ``kb/search``, ``kb/numbers``,
+``kb/limits`` and the search page (``web/search_port.py``); it must be what the Python says
+now, as the README's CLI reference must match the commands. Each ported pattern matches in
+node what it matches in Python; ``offline-search.js`` reads every value of the data and
+writes none of them itself; an edition's index carries the stems of its words.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cogapp import Cog
+
+from kb.export.jsrun import node_path
+from kb.export.search_index import read_index_script
+from kb.query import KnowledgeBase
+from kb.search.schema import WORD, stem
+from web.search_port import js_pattern, offline_search_data
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "web" / "static" / "offline-search-data.js"
+PORT = ROOT / "web" / "static" / "offline-search.js"
+# .ci/run sets it: there, a missing node fails instead of skipping the parity tests.
+NODE_REQUIRED = os.environ.get("RULEKB_REQUIRE_NODE", "") not in ("", "0")
+requires_node = pytest.mark.skipif(node_path() is None and not NODE_REQUIRED,
+                                   reason="needs node to run the offline search script")
+
+
+def test_the_data_module_is_what_the_python_says() -> None:
+    cog = Cog()
+    cog.options.verbosity = 0
+    text = DATA.read_text(encoding="utf-8")
+    assert cog.process_string(text, fname=str(DATA)) == text, (
+        "web/static/offline-search-data.js is stale: run `.venv/bin/cog -r web/static/offline-search-data.js`")
+
+
+def test_every_value_of_the_data_is_read_by_the_port() -> None:
+    source = PORT.read_text(encoding="utf-8")
+    unread = [f"{section}.{key}" for section, values in offline_search_data().items() for key in values
+              if f".{key}" not in source]
+    assert unread == []
+
+
+@pytest.mark.parametrize("written", [
+    '"a an and are as at be',          # the stop words
+    "such than that the their",
+    '"zero one two three',             # the spelled-out numbers
+    "what whats how does do did",      # the question words
+    "when where which whose",          # the leading words
+    "MAX_QUERY_CHARS = 500",
+    "EXCERPT_CHARS = 240",
+    "PAGE_SIZE = 20",
+    '"in": "section"',                 # the filter keys
+    "(?:comprehensive",                # the rule-number prefix
+])
+def test_the_port_writes_no_data_of_its_own(written: str) -> None:
+    assert written not in PORT.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("pattern,source,flags", [
+    (r"\w+(?:\.\w+)*", r"[\p{L}\p{N}_]+(?:\.[\p{L}\p{N}_]+)*", "u"),
+    (r"[\w-]+", r"[\p{L}\p{N}_-]+", "u"),
+    (r"^\d{1,3}\.?\s*$", r"^\p{Nd}{1,3}\.?\s*$", "u"),
+    (r"(?<=\d)[a-z]{1,2}", r"(?<=\p{Nd})[a-z]{1,2}", "u"),
+])
+def test_a_pattern_is_written_for_javascript(pattern: str, source: str, flags: str) -> None:
+    assert js_pattern(re.compile(pattern)) == {"source": source, "flags": flags}
+
+
+def test_ignorecase_is_the_i_flag() -> None:
+    assert js_pattern(re.compile("cr", re.IGNORECASE))["flags"] == "ui"
+
+
+@pytest.mark.parametrize("pattern,flags", [
+    (r"\bword\b", 0),        # an escape the port has no spelling for
+    (r"(?P<n>\d)", 0),       # a named group
+    (r"^a$", re.MULTILINE),  # a flag other than IGNORECASE
+])
+def test_a_construct_the_port_does_not_translate_is_refused(pattern: str, flags: int) -> None:
+    with pytest.raises(ValueError):
+        js_pattern(re.compile(pattern, flags))
+
+
+# Each ported pattern (data path → the Python pattern) and texts to match it against.
+SAMPLES = ["337.1.a", "rule 337.1a", "CR 116.3d", "§ 704", "Comprehensive Rules 100.1", "r. 601.2",
+           "naïve café", "Ünïcödé_x 2", "state-based", "player's", "٣٣٧.١", "ſtack", "x²", "  12a.  ",
+           "116.3dd", "1000.1", "in:337", "", "…"]
+
+
+def _python_matches(pattern: re.Pattern[str], text: str) -> list[str]:
+    return [m.group(0) for m in pattern.finditer(text)]
+
+
+@requires_node
+def test_each_ported_pattern_matches_in_node_what_it_matches_in_python() -> None:
+    from kb import numbers
+    from kb.search import query
+    patterns = {("schema", "word"): WORD, ("numbers", "prefix"): numbers._PREFIX,
+                ("numbers", "body"): numbers._BODY, ("numbers", "segment"): numbers._SEGMENT,
+                ("query", "number_like"): query._NUMBER_LIKE}
+    node = node_path() or "node"
+    code = ('const d = require(process.argv[1]); const job = JSON.parse(require("fs").readFileSync(0, "utf8"));'
+            'process.stdout.write(JSON.stringify(job.map(([s, k, t]) => '
+            'Array.from(t.matchAll(new RegExp(d[s][k].source, d[s][k].flags + "g")), m => m[0]))));')
+    jobs = [(s, k, t) for (s, k) in patterns for t in SAMPLES]
+    out = subprocess.run([node, "-e", code, str(DATA)], input=json.dumps(jobs), capture_output=True,
+                         text=True, timeout=60, check=True).stdout
+    mismatches = [(s, k, t, py, js) for (s, k, t), js in zip(jobs, json.loads(out))
+                  if (py := _python_matches(patterns[(s, k)], t)) != js]
+    assert mismatches == []
+
+
+def test_ci_runs_the_parity_tests() -> None:
+    script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "nodejs" in script and "RULEKB_REQUIRE_NODE=1" in script
+    if NODE_REQUIRED:
+        assert node_path() is not None, "RULEKB_REQUIRE_NODE is set but there is no node"
+
+
+# -- the stems an edition's index carries ------------------------------------------------------
+@pytest.fixture(scope="module")
+def riftbound_index(excerpt_kb: KnowledgeBase) -> dict[str, Any]:
+    from web.pack import search_index_script
+    return read_index_script(search_index_script(excerpt_kb, "riftbound", "1.4", lambda n: n))
+
+
+def test_the_index_carries_the_stem_of_every_word_it_shows(riftbound_index: dict[str, Any]) -> None:
+    stem_of = riftbound_index["stem_of"]
+    texts = [p for parts in riftbound_index["texts"] for p in parts if p] + riftbound_index["labels"]
+    missing = sorted({w.lower() for t in texts for w in WORD.findall(t)} - set(stem_of))
+    assert missing == []
+    assert [w for w in riftbound_index["words"] if w not in stem_of] == []
+
+
+def test_the_stems_it_carries_are_the_server_analysers(riftbound_index: dict[str, Any]) -> None:
+    assert {w: s for w, s in riftbound_index["stem_of"].items() if s != stem(w)} == {}

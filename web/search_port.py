@@ -1,0 +1,123 @@
+"""The offline search's data, generated from the Python search it ports.
+
+``web/static/offline-search.js`` answers a search in the browser as the server does
+(:mod:`kb.search`); what it needs that is data rather than an algorithm (the word pattern,
+the stop words, the query language's operators, quotes, filter keys and question words,
+the rule-number patterns, the limits, the spelled-out numbers, the kinds of rules, the
+search page's paging) is written from the Python modules that define it into
+``web/static/offline-search-data.js``, which the page loads first and node ``require``\\ s.
+The script is regenerated with ``.venv/bin/cog -r web/static/offline-search-data.js`` and
+``tests/test_offline_port.py`` fails when the committed file differs from what the Python
+says, as the README's CLI reference is checked, so a change to the Python search cannot
+silently fork the offline pack. The stems an edition's words take ship in that edition's
+index (``stem_of`` in :mod:`kb.export.search_index`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from kb import limits
+from kb import numbers as rule_numbers
+from kb.export.search_index import KINDS
+from kb.search import excerpt, query, schema, scoring, searcher, understand
+from web.site import pages
+
+GLOBAL = "rulekbOfflineSearchData"
+SCRIPT = "web/static/offline-search-data.js"
+
+# Python's \w and \d are Unicode classes in a str pattern; JavaScript's need the u flag and
+# their Unicode spelling. Any other escape a ported pattern uses must be added here first.
+# Each escape: its spelling outside a character class, and inside one.
+_ESCAPES = {r"\w": (r"[\p{L}\p{N}_]", r"\p{L}\p{N}_"), r"\d": (r"\p{Nd}", r"\p{Nd}"),
+            r"\s": (r"\s", r"\s"), r"\.": (r"\.", r"\."), r"\-": (r"\-", r"\-")}
+
+
+def js_pattern(pattern: re.Pattern[str]) -> dict[str, str]:
+    """A Python regular expression as a JavaScript one (``source`` and ``flags``, always
+    with ``u``). ValueError for a construct this port does not translate."""
+    out, in_class, i, src = [], False, 0, pattern.pattern
+    while i < len(src):
+        ch = src[i]
+        if ch == "\\":
+            escape = src[i:i + 2]
+            if escape not in _ESCAPES:
+                raise ValueError(f"{src!r}: no JavaScript spelling for {escape!r} at {i}")
+            out.append(_ESCAPES[escape][in_class])
+            i += 2
+            continue
+        if ch == "[" and not in_class:
+            in_class = True
+        elif ch == "]" and in_class:
+            in_class = False
+        elif ch == "(" and src.startswith("(?P", i):
+            raise ValueError(f"{src!r}: named groups are not ported (at {i})")
+        out.append(ch)
+        i += 1
+    flags = "u" + ("i" if pattern.flags & re.IGNORECASE else "")
+    if pattern.flags & (re.MULTILINE | re.DOTALL | re.VERBOSE):
+        raise ValueError(f"{src!r}: only the IGNORECASE flag is ported")
+    return {"source": "".join(out), "flags": flags}
+
+
+def offline_search_data() -> dict[str, Any]:
+    """Everything ``offline-search.js`` reads instead of writing it down, from the modules
+    that define it (each key names its source)."""
+    return {
+        "schema": {  # kb.search.schema
+            "word": js_pattern(schema.WORD),
+            "stop_words": sorted(schema.STOP_WORDS),
+        },
+        "numbers": {  # kb.numbers
+            "prefix": js_pattern(rule_numbers._PREFIX),
+            "body": js_pattern(rule_numbers._BODY),
+            "segment": js_pattern(rule_numbers._SEGMENT),
+        },
+        "query": {  # kb.search.query (its limits: kb.limits)
+            "max_chars": limits.SEARCH_QUERY_CHARS.value,
+            "max_atoms": limits.SEARCH_ATOMS.value,
+            "question_words": sorted(query.QUESTION_WORDS),
+            "leading_words": sorted(query.LEADING_WORDS),
+            "filter_keys": dict(query._FILTER_KEYS),
+            "operators": list(query._OPERATORS),
+            "quotes": dict(query._QUOTES),
+            "closing": sorted(query._CLOSING),
+            "number_like": js_pattern(query._NUMBER_LIKE),
+            "rule_words": sorted(query._RULE_WORDS),
+            "edge_punct": query._EDGE_PUNCT,
+        },
+        "understand": {  # kb.search.understand
+            "max_term_words": understand.MAX_TERM_WORDS,
+            "quote_words": understand.QUOTE_WORDS,
+            "name_max_rules": understand.NAME_MAX_RULES,
+        },
+        "search": {  # kb.search.searcher, kb.search.scoring, kb.search.excerpt, kb.export
+            "max_limit": searcher.MAX_LIMIT,
+            "max_offset": searcher.MAX_OFFSET,
+            "max_prefix_words": scoring.MAX_PREFIX_WORDS,
+            "number_words": dict(sorted(searcher.NUMBER_WORDS.items())),
+            "excerpt_chars": excerpt.EXCERPT_CHARS,
+            "kinds": {short: kind for kind, short in KINDS.items()},
+        },
+        "page": {  # web.site.pages: the search page's paging
+            "size": pages.PAGE_SIZE,
+            "max_page": pages.MAX_PAGE,
+        },
+    }
+
+
+def data_script() -> str:
+    """The data module: a script setting ``window.rulekbOfflineSearchData`` in a page and
+    ``module.exports`` in node."""
+    sections = []
+    for name, values in offline_search_data().items():
+        rows = ",\n".join(f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in values.items())
+        sections.append(f" {json.dumps(name)}: {{\n{rows}\n }}")
+    body = "{\n" + ",\n".join(sections) + "\n}"
+    return ("(function (root, data) {\n"
+            '  if (typeof module !== "undefined" && module.exports) module.exports = data;\n'
+            f"  else root.{GLOBAL} = data;\n"
+            '})(typeof window !== "undefined" ? window : this,\n'
+            f"{body});")

@@ -1,0 +1,51 @@
+/* rulekb offline search: its data, generated from the Python search it ports (kb/search,
+   kb/numbers, kb/limits, web/site/pages.py) by web/search_port.py. Do not edit by hand:
+   regenerate with `.venv/bin/cog -r web/static/offline-search-data.js`; the tests
+   (tests/test_offline_port.py) fail while it differs from what the Python says.
+[[[cog from web.search_port import data_script; cog.outl(data_script()) ]]] */
+(function (root, data) {
+  if (typeof module !== "undefined" && module.exports) module.exports = data;
+  else root.rulekbOfflineSearchData = data;
+})(typeof window !== "undefined" ? window : this,
+{
+ "schema": {
+  "word": {"source": "[\\p{L}\\p{N}_]+(?:\\.[\\p{L}\\p{N}_]+)*", "flags": "u"},
+  "stop_words": ["a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "in", "into", "is", "it", "its", "of", "on", "or", "s", "so", "such", "t", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "to", "was", "were", "which", "with"]
+ },
+ "numbers": {
+  "prefix": {"source": "^\\s*(?:(?:comprehensive\\s+)?rules?|cr|r\\.?|§)?\\s*", "flags": "ui"},
+  "body": {"source": "^(\\p{Nd}{1,3})((?:\\.(?:\\p{Nd}{1,3}|[a-z]{1,2})|(?<=\\p{Nd})[a-z]{1,2})*)\\.?\\s*$", "flags": "ui"},
+  "segment": {"source": "\\p{Nd}+|[a-z]+", "flags": "ui"}
+ },
+ "query": {
+  "max_chars": 500,
+  "max_atoms": 32,
+  "question_words": ["define", "definition", "did", "do", "does", "explain", "happen", "happens", "how", "i", "me", "mean", "meaning", "means", "my", "our", "we", "what", "whats", "who", "whom", "why"],
+  "leading_words": ["are", "can", "could", "did", "do", "does", "how", "i", "is", "may", "must", "should", "we", "what", "whats", "when", "where", "which", "who", "whose", "why", "will", "would", "you"],
+  "filter_keys": {"in": "section", "section": "section", "within": "section", "ruleset": "ruleset", "edition": "edition"},
+  "operators": ["AND", "OR", "NOT"],
+  "quotes": {"\"": "\"", "“": "”", "„": "”", "«": "»"},
+  "closing": ["\"", "»", "”"],
+  "number_like": {"source": "^\\p{Nd}{1,4}(?:\\.(?:\\p{Nd}{1,4}|[a-z]{1,2}))*[a-z]?\\.?$", "flags": "ui"},
+  "rule_words": ["cr", "r", "rule", "rules", "§"],
+  "edge_punct": "()[]{},;:!?.…–—"
+ },
+ "understand": {
+  "max_term_words": 4,
+  "quote_words": 4,
+  "name_max_rules": 2
+ },
+ "search": {
+  "max_limit": 100,
+  "max_offset": 5000,
+  "max_prefix_words": 64,
+  "number_words": {"0": "zero", "1": "on", "10": "ten", "11": "eleven", "12": "twelv", "13": "thirteen", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven", "8": "eight", "9": "nine", "eight": "8", "eleven": "11", "five": "5", "four": "4", "nine": "9", "on": "1", "seven": "7", "six": "6", "ten": "10", "thirteen": "13", "three": "3", "twelv": "12", "two": "2", "zero": "0"},
+  "excerpt_chars": 240,
+  "kinds": {"r": "rule", "s": "section", "c": "chapter"}
+ },
+ "page": {
+  "size": 20,
+  "max_page": 50
+ }
+});
+/* [[[end]]] */
