@@ -94,7 +94,8 @@ def source_files(path: Path, kind: Kind) -> list[Path]:
         return found
     if path.suffix.lower() not in SUFFIXES[kind]:
         raise DocumentError([Diagnostic(
-            f"is not a {kind} file (expected {', '.join(SUFFIXES[kind])})", str(path), 0)])
+            f"is not {'an' if kind == 'article' else 'a'} {kind} file (expected "
+            f"{', '.join(SUFFIXES[kind])})", str(path), 0)])
     return [path]
 
 

@@ -1,0 +1,99 @@
+"""``rulekb rulings …`` and ``rulekb articles …`` (issue #20), in a data home of their own.
+
+The commands run in the order of the table, against one home: the test corpus is imported,
+then listed, checked, searched; ``check`` exits 1 while a cited rule changed.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kb.cli import main
+from kb.store import build
+
+CORPUS = Path(__file__).parent / "fixtures" / "records"
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    home = tmp_path_factory.mktemp("records-home")
+    build(home)
+    return home
+
+
+def run(home: Path, *args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["--home", str(home), *args])
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.output
+
+
+# args (CORPUS/ is the test corpus), exit code, words the output holds
+COMMANDS = [
+    (["rulings", "import", "CORPUS/rulings"], 0, "8 rulings imported"),
+    (["rulings", "import", "CORPUS/rulings/mtg-legend-rule.yaml"], 0, "replaced ruling mtg-legend-rule"),
+    (["articles", "add", "CORPUS/articles"], 0, "2 articles imported"),
+    (["rulings", "list"], 0, "riftbound-passing-priority  riftbound 1.3  stale (changed: 338.1.c)"),
+    (["rulings", "list", "--stale", "--ruleset", "mtg"], 0, "mtg-priority-after-casting"),
+    (["rulings", "check"], 1, "rule 338.1.c of 1.3 is rule 338.1.b in 1.4"),
+    (["rulings", "check"], 1, "removed: ruling mtg-legend-rule: CR 704.5k: rule 704.5k of 2010-10-01 was removed"),
+    (["rulings", "check"], 1, "reworded: ruling riftbound-finalizing-keeps-priority: rule 337.1.a: rule 337.1.a was reworded in 1.4: "),
+    (["rulings", "check", "--ruleset", "nonesuch"], 1, "unknown ruleset 'nonesuch'"),
+    (["articles", "check"], 1, "mtg-priority-primer.md:8: renumbered: article mtg-priority-primer: CR 116.1a"),
+    (["articles", "list", "--ruleset", "riftbound"], 0, "riftbound-chain-walkthrough  riftbound 1.3  stale"),
+    (["rulings", "search", "two legendary creatures with the same name"], 0, "mtg-legend-rule"),
+    (["rulings", "search", "   "], 1, "the ruling search needs words"),
+    (["rulings", "import", "CORPUS/articles/mtg-priority-primer.md"], 1, "field 'question' is missing"),
+    (["articles", "add", "CORPUS/rulings/mtg-legend-rule.yaml"], 1, "is not an article file"),
+]
+
+
+@pytest.mark.parametrize("args,code,words", COMMANDS, ids=[" ".join(c[0]) for c in COMMANDS])
+def test_records_command(home: Path, args: list[str], code: int, words: str) -> None:
+    exit_code, out = run(home, *[a.replace("CORPUS", str(CORPUS)) for a in args])
+    assert exit_code == code, out
+    assert words in out, out
+    assert "Traceback" not in out
+
+
+def test_the_stale_lines_of_check_name_every_changed_citation(home: Path) -> None:
+    run(home, "rulings", "import", str(CORPUS / "rulings"))
+    _, out = run(home, "rulings", "check", "--json")
+    data = json.loads(out)
+    stale = sorted((r["id"], c["number"], c["status"]) for r in data["records"] for c in r["citations"]
+                   if c["status"] != "ok")
+    assert ("riftbound-passing-priority", "338.1.c", "renumbered") in stale
+    assert ("mtg-legend-rule", "704.5k", "removed") in stale
+    assert not any(n in ("144.1.b", "144.2", "704.5f", "704.5i", "340.2", "339") for _, n, _ in stale)
+
+
+def test_rule_json_carries_cited_by(home: Path) -> None:
+    code, out = run(home, "rule", "190.3", "--json")
+    cited = json.loads(out)["cited_by"]
+    assert (code, cited["rulings"], cited["articles"]) == (0, 1, 1)
+    assert {r["cited_as"] for r in cited["records"]} == {"187.3"}
+
+
+def test_check_exits_0_when_nothing_cited_changed(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    build(home)
+    code, out = run(home, "rulings", "import", str(CORPUS / "rulings" / "mtg-zero-toughness.md"))
+    assert code == 0, out
+    code, out = run(home, "rulings", "check", "--ruleset", "mtg")
+    assert code == 0 and "0 stale rulings" in out, out
+
+
+def test_a_bad_file_in_a_folder_imports_nothing(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    build(home)
+    folder = tmp_path / "rulings"
+    shutil.copytree(CORPUS / "rulings", folder)
+    (folder / "zz-broken.yaml").write_text("id: zz\nquestion: [\n", encoding="utf-8")
+    code, out = run(home, "rulings", "import", str(folder))
+    assert code == 1 and "zz-broken.yaml" in out and "not valid YAML" in out
+    assert not (home / "records").exists()
