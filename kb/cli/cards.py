@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from kb.cli import CommandError, emit_json, handle_errors, home_of, json_option, main
+from kb.cli.app import CommandError, emit_json, handle_errors, home_of, json_option, main
 from kb.search.cards import cards_path, load_cards, read_card_file, save_cards
 from kb.store import collect_sources
 

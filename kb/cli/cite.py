@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from kb.cli import edition_option, emit_json, handle_errors, main, open_kb, ruleset_option
+from kb.cli.app import edition_option, emit_json, handle_errors, main, open_kb, ruleset_option
 from kb.cite.annotate import check_base_url
 from kb.errors import QueryError
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from kb.cli import emit_json, handle_errors, json_option, main, open_kb, ruleset_option
+from kb.cli.app import emit_json, handle_errors, json_option, main, open_kb, ruleset_option
 from kb.cli.params import DATE, EDITION_OR_DATE
 
 STATUS_MARK = {"added": "+", "removed": "-", "changed": "~", "moved": ">", "unchanged": "="}

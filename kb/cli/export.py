@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from kb.cli import emit_json, handle_errors, json_option, main, open_kb
+from kb.cli.app import emit_json, handle_errors, json_option, main, open_kb
 
 
 @main.command("export")

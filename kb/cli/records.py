@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from kb.cli import emit_json, handle_errors, home_of, json_option, main, open_kb
+from kb.cli.app import emit_json, handle_errors, home_of, json_option, main, open_kb
 from kb.records import import_records, load_records, records_report, search_rulings
 from kb.records.citing import STALE, attach_records
 from kb.records.feed import change_sentence

@@ -8,8 +8,8 @@ from typing import Any
 
 import click
 
-from kb.cli import (echo_query_error, edition_option, emit_json, handle_errors, home_of,
-                    json_option, main, open_kb, ruleset_option)
+from kb.cli.app import (echo_query_error, edition_option, emit_json, handle_errors, home_of,
+                        json_option, main, open_kb, ruleset_option)
 from kb.cli.params import DATE
 from kb.errors import QueryError
 from kb.numbers import group_numbers

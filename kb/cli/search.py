@@ -6,7 +6,7 @@ import re
 
 import click
 
-from kb.cli import edition_option, emit_json, handle_errors, json_option, main, open_kb, ruleset_option
+from kb.cli.app import edition_option, emit_json, handle_errors, json_option, main, open_kb, ruleset_option
 
 _MARK = re.compile(r"<mark>(.*?)</mark>")
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import click
 
-from kb.cli import CommandError, handle_errors, home_of, main
+from kb.cli.app import CommandError, handle_errors, home_of, main
 from kb.cli.params import PORT
 from kb.live import check_built
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from kb.cli import edition_option, emit_json, handle_errors, home_of, json_option, main, open_kb
+from kb.cli.app import edition_option, emit_json, handle_errors, home_of, json_option, main, open_kb
 from kb.graph import build_edition
 from kb.inputs import loads_json
 from kb.query import KnowledgeBase, QueryError

@@ -1,0 +1,156 @@
+"""The ``rulekb`` group and what every command shares: the data directory, the knowledge base
+in service, one-line errors, JSON output and the common options.
+
+The command modules (``kb/cli/rules.py``...) import from here and register their commands on
+:data:`main`; :mod:`kb.cli` imports them all, so the package never imports a module that
+imports it back.
+
+Every command answers errors the same way (:func:`reported_errors`, applied once to the
+whole group): a one-line message naming the place it went wrong (file:line, the rule, the
+nearest numbers, the path or port) and what to do, on stderr, and a non-zero exit code.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import functools
+import json
+import os
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import click
+
+from kb.model import DocumentError
+from kb.query import KnowledgeBase, QueryError
+from kb.store import default_home
+
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+USE_ANOTHER_HOME = "--home DIR or RULEKB_HOME=DIR"
+
+
+class CommandError(Exception):
+    """A failure a command reports itself: printed as ``error: <message>``, exit 1."""
+
+
+def os_error_message(exc: OSError, home: Path | None = None) -> str:
+    """One line for an operating-system failure: what failed, where, and what to do.
+
+    A failure without a file name (a write on a full disk) happened in the data directory,
+    the only place rulekb writes to unasked.
+    """
+    path = exc.filename if exc.filename is not None else home
+    in_home = exc.filename is None or (home is not None and (
+        Path(path) == Path(home) or Path(home) in Path(path).parents))
+    where = f" {path}" if path is not None else ""
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    elsewhere = (f"use a data directory elsewhere ({USE_ANOTHER_HOME})" if in_home
+                 else "choose another place")
+    code = exc.errno
+    if code in (errno.ENOSPC, errno.EDQUOT):
+        return f"no space left on the disk of{where} ({reason}): free some space, or {elsewhere}"
+    if code == errno.EROFS:
+        return f"cannot write to{where}: the file system is read-only; {elsewhere}"
+    if code in (errno.EACCES, errno.EPERM):
+        if in_home:
+            return (f"cannot write to the data directory{where} ({reason}): fix its permissions, "
+                    f"or {elsewhere}")
+        return f"permission denied:{where}: check its permissions"
+    if code == errno.ENOENT:
+        return f"no such file or directory:{where}"
+    if code in (errno.ENOTDIR, errno.EEXIST) and in_home and home is not None:
+        return f"the data directory {home} is not a folder ({path}: {reason}): {elsewhere}"
+    return f"{path}: {reason}" if path is not None else reason
+
+
+def echo_query_error(exc: QueryError) -> None:
+    """Print a QueryError as the CLI shows every one: the message, then the nearest numbers."""
+    click.echo(f"error: {exc.message}", err=True)
+    detail = exc.detail if isinstance(exc.detail, dict) else {}
+    if detail.get("nearest"):
+        click.echo("nearest: " + ", ".join(map(str, detail["nearest"])), err=True)
+
+
+@contextlib.contextmanager
+def reported_errors(ctx: click.Context | None = None) -> Iterator[None]:
+    """Turn the project's and the operating system's errors into one-line messages and exit
+    codes, never tracebacks (``ctx`` names the data directory an OSError happened in)."""
+    try:
+        yield
+    except QueryError as exc:
+        echo_query_error(exc)
+        sys.exit(1)
+    except DocumentError as exc:
+        for d in exc.diagnostics:
+            click.echo(str(d), err=True)
+        sys.exit(1)
+    except CommandError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    except BrokenPipeError:  # the reader went away (`rulekb … | head`): nothing to say
+        try:  # so that the interpreter's final flush does not fail again
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        sys.exit(1)
+    except OSError as exc:
+        obj = ctx.find_root().obj if ctx is not None else None
+        home = obj.get("home") if isinstance(obj, dict) else None
+        click.echo(f"error: {os_error_message(exc, home)}", err=True)
+        sys.exit(1)
+
+
+class RulekbGroup(click.Group):
+    """The root group: every command's errors go through :func:`reported_errors`."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with reported_errors(ctx):
+            return super().invoke(ctx)
+
+
+@click.group(cls=RulekbGroup, context_settings=CONTEXT_SETTINGS)
+@click.option("--home", type=click.Path(path_type=Path), envvar="RULEKB_HOME",
+              help="Data directory of the built knowledge base. Default: $RULEKB_HOME; else, "
+                   "when rulekb runs from a source checkout (as `make run` installs it), that "
+                   "checkout's .rulekb/; else ~/.local/share/rulekb.")
+@click.version_option(package_name="rulekb")
+@click.pass_context
+def main(ctx: click.Context, home: Path | None) -> None:
+    """rulekb: comprehensive rules as a cross-referenced, searchable knowledge base."""
+    ctx.obj = {"home": home or default_home()}
+
+
+def home_of(ctx: click.Context) -> Path:
+    return ctx.find_root().obj["home"]
+
+
+def open_kb(ctx: click.Context) -> KnowledgeBase:
+    """The knowledge base in service, loaded once per command."""
+    obj = ctx.find_root().obj
+    if "kb" not in obj:
+        obj["kb"] = KnowledgeBase.open(home_of(ctx))
+    return obj["kb"]
+
+
+def handle_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Report a command's errors as one line (:func:`reported_errors`), also when the command
+    is called outside the ``rulekb`` group."""
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        with reported_errors(click.get_current_context(silent=True)):
+            return fn(*args, **kwargs)
+    return wrapper
+
+
+def emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+ruleset_option = click.option("--ruleset", "-r", default=None,
+                              help="Ruleset name (default: riftbound, or the only one built).")
+edition_option = click.option("--edition", "-e", default=None,
+                              help="Edition name (default: the newest).")
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
