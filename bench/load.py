@@ -51,6 +51,7 @@ import os
 import queue
 import random
 import re
+import shutil
 import signal
 import socket
 import statistics
@@ -515,18 +516,20 @@ def rebuild_loop(home: Path, rounds: int, first_round: int = 1) -> RebuildReport
 
 
 def killed_build(home: Path, port: int, after_editions: int) -> dict[str, Any]:
-    """Start ``rulekb build``, SIGKILL it once it is reading edition ``after_editions + 1``
-    (the first ones are written into its temporary folder), then check that ``current`` and
-    the served build are still the last good one."""
+    """Start ``rulekb build`` from nothing (the stored edition objects removed, so it reads
+    every document again), SIGKILL it once it has built ``after_editions`` editions (written
+    into the object store, not yet into a build), then check that ``current`` and the served
+    build are still the last good one."""
     before = current_target(home)
+    shutil.rmtree(home / "objects", ignore_errors=True)  # builds keep their own links to them
     proc = subprocess.Popen([*RULEKB, "build"], cwd=REPO, env={**os.environ, "RULEKB_HOME": str(home)},
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     assert proc.stderr is not None
     seen = 0
     for line in proc.stderr:
-        if ": reading " in line:
+        if ": read " in line:
             seen += 1
-            if seen > after_editions:
+            if seen >= after_editions:
                 break
     partial = sorted(p.name for p in (home / "builds").glob(".tmp-*"))
     proc.send_signal(signal.SIGKILL)
@@ -534,6 +537,7 @@ def killed_build(home: Path, port: int, after_editions: int) -> dict[str, Any]:
     proc.stderr.close()
     leftovers = [p for p in (home / "builds").glob(".tmp-*") if p.name in partial]
     written = sum(1 for p in leftovers for _ in p.glob("editions/*/*.pickle"))
+    written += sum(1 for _ in (home / "objects" / "editions").glob("*/graph.pickle"))
     time.sleep(2.5)  # more than the server's reload interval
     status, headers, body = get(port, f"/api/v1/rulesets/{CANARY[0]}/rules/{CANARY_RULE}")
     return {"killed": proc.returncode == -signal.SIGKILL, "returncode": proc.returncode,

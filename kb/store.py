@@ -410,9 +410,8 @@ def build(home: Path | None = None, rules: Path | None = None,
             plan.summary = {**stored["summary"], "origin": plan.src.origin}
             report.reused.append(label)
         else:
-            if progress:
-                damaged = f" (stored copy {problem}: building it again)" if problem != "missing" else ""
-                progress(f"{label}: reading {plan.src.path.name}{damaged}")
+            if progress and problem != "missing":
+                progress(f"{label}: the stored copy is damaged ({problem}); building it again")
             missing.append(plan)
     made: list[Path] = []  # the objects this build made: gone again if it fails
     try:
@@ -425,6 +424,8 @@ def build(home: Path | None = None, rules: Path | None = None,
                 missing[i].summary = {**info["summary"], "origin": missing[i].src.origin}
                 report.built.append(f"{missing[i].src.ruleset} {missing[i].src.name}")
                 made.append(objects / "editions" / missing[i].key)
+                if progress:
+                    progress(f"{report.built[-1]}: read {missing[i].src.path.name} and built")
         _run_jobs([(_build_edition_object, (objects, p)) for p in missing], edition_done)
         if errors:
             raise DocumentError(errors)
@@ -436,13 +437,13 @@ def build(home: Path | None = None, rules: Path | None = None,
             if check_object(objects / "mappings" / key)[0] is not None:
                 report.mappings_reused.append(label)
             else:
-                if progress:
-                    progress(f"mapping {label}")
                 todo.append((key, older.key, newer.key, label))
 
         def mapping_done(i: int, _: dict) -> None:
             report.mappings_built.append(todo[i][3])
             made.append(objects / "mappings" / todo[i][0])
+            if progress:
+                progress(f"mapped {todo[i][3]}")
         _run_jobs([(_build_mapping_object, (objects, k, a, b)) for k, a, b, _ in todo],
                   mapping_done)
         tmp = builds / f".tmp-{build_id}"
