@@ -122,6 +122,7 @@ class KnowledgeBase(LoadedEditions):
         return out
 
     def rule_summary(self, rg: RuleGraph, number: str, full: bool = False) -> dict[str, Any]:
+        """A rule's identity and title; with ``full``, its text, examples, line, parent and depth."""
         r: Rule = rg.rule(number)
         out: dict[str, Any] = {"ruleset": rg.edition.ruleset, "edition": rg.edition.name,
                                "number": number, "kind": r.kind, "title": r.label}
@@ -184,15 +185,18 @@ class KnowledgeBase(LoadedEditions):
 
     # -- terms -------------------------------------------------------------------
     def term_summary(self, rg: RuleGraph, key: str) -> dict[str, Any]:
+        """A defined term or keyword: name, key, kind, definition and the rules defining it."""
         t = rg.edition.terms[key]
         return {"term": t.name, "key": key, "kind": t.kind, "definition": t.definition,
                 "defined_by": t.defined_by}
 
     def terms(self, ruleset: str, edition: str | None = None) -> list[dict[str, Any]]:
+        """Every defined term and keyword of an edition, by key."""
         rg = self.edition(ruleset, edition)
         return [self.term_summary(rg, k) for k in sorted(rg.edition.terms)]
 
     def term(self, ruleset: str, name: str, edition: str | None = None) -> dict[str, Any]:
+        """One term with the rules using it; QueryError 404 with the nearest terms."""
         rg = self.edition(ruleset, edition)
         key = term_key(name)
         if key not in rg.edition.terms:
@@ -261,6 +265,7 @@ class KnowledgeBase(LoadedEditions):
     # -- the graph ---------------------------------------------------------------
     def neighbourhood(self, ruleset: str, number: str, depth: int = 1,
                       edition: str | None = None) -> dict[str, Any]:
+        """The rules within ``depth`` (0–3) links of one, and the links between them."""
         if not 0 <= depth <= 3:
             raise QueryError(400, "depth must be between 0 and 3", {"depth": depth})
         rg = self.edition(ruleset, edition)
