@@ -8,7 +8,7 @@ from flask import Response
 
 from kb import limits
 from web.serving import public_url
-from web.api import answer, bp, kb, read_body
+from web.api.base import answer, bp, current_kb, read_body
 from web.openapi import (NAME_PATTERN, SCHEMAS, STR, array, endpoint, nullable, obj)
 
 _NAME = {"type": "string", "pattern": NAME_PATTERN}
@@ -119,7 +119,7 @@ def citations_lookup() -> Response:
     link. A quoted sentence next to a citation is compared with the rule's text. Without a
     ``ruleset``, each citation is looked up in the newest edition of every ruleset."""
     body = read_body()
-    return _answer(kb().citations_lookup(body["text"], body.get("ruleset"), body.get("edition"),
+    return _answer(current_kb().citations_lookup(body["text"], body.get("ruleset"), body.get("edition"),
                                          _base_url(body)))
 
 
@@ -137,7 +137,7 @@ def citations_annotate() -> Response:
     ruleset and the edition the article was written for; citations of renumbered rules
     then link to today's number."""
     body = read_body()
-    return _answer(kb().citations_annotate(
+    return _answer(current_kb().citations_annotate(
         body["markdown"], body.get("ruleset"), body.get("edition"),
         style=body.get("style", "footnotes"), fmt=body.get("format", "html"),
         allow_html=body.get("allow_html", False), base_url=_base_url(body),

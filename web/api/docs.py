@@ -9,7 +9,7 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from web.serving import public_url
-from web.api import PACKAGE_VERSION, answer, bp
+from web.api.base import PACKAGE_VERSION, answer, bp
 from web.openapi import ENDPOINTS, SCHEMAS, document, endpoint, obj
 
 SCHEMAS["OpenAPI"] = obj({"openapi": {"const": "3.1.0"}, "info": {"type": "object"},

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Response
 
-from web.api import DATE, EDITION, NUMBER, RULESET, answer, bp, kb
+from web.api.base import DATE, EDITION, NUMBER, RULESET, answer, bp, current_kb
 from web.openapi import (NAME_PATTERN, NUMBER_PATTERN, SCHEMAS, STR, Param, array, endpoint,
                          nullable, obj, ref)
 
@@ -89,7 +89,7 @@ def diff(ruleset: str, from_edition: str, to_edition: str, only: str | None,
     unchanged, with both numbers, both texts and the word-level changes; with counts
     overall and per chapter. Rules are matched even when renumbered, so a move is not
     reported as a removal and an addition."""
-    data = kb().diff(ruleset, from_edition, to_edition, only=only.split(",") if only else None,
+    data = current_kb().diff(ruleset, from_edition, to_edition, only=only.split(",") if only else None,
                      chapter=chapter, unchanged=unchanged, limit=limit, offset=offset)
     return answer(data, f"{ruleset} {data['from']['edition']}", f"{ruleset} {data['to']['edition']}")
 
@@ -102,7 +102,7 @@ def map_number(ruleset: str, number: str, from_edition: str, to_edition: str) ->
     """Carry a number from one edition to another (the mapping the citation linker uses):
     the ``target`` number, whether it is the same, renumbered or removed, the confidence of
     the match, whether the wording changed, and the number in each edition in between."""
-    data = kb().map_number(ruleset, number, from_edition, to_edition)
+    data = current_kb().map_number(ruleset, number, from_edition, to_edition)
     return answer(data, f"{ruleset} {data['from']}", f"{ruleset} {data['to']}")
 
 
@@ -115,5 +115,5 @@ def history(ruleset: str, number: str, edition: str | None, date: str | None) ->
     versions): each edition says whether the rule was added, changed, moved, unchanged or
     removed there, with the word-level changes. The number is read in ``edition`` (default:
     the newest edition that has it) and followed both ways."""
-    data = kb().history(ruleset, number, edition, date)
+    data = current_kb().history(ruleset, number, edition, date)
     return answer(data, *(f"{ruleset} {e['edition']}" for e in data["editions"]))

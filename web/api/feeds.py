@@ -12,7 +12,7 @@ from flask import Response, request, url_for
 
 from kb.feeds import Feed, changes_feed, render_atom, rule_feed
 from web.serving import public_url
-from web.api import NUMBER, RULESET, bp, kb
+from web.api.base import NUMBER, RULESET, bp, current_kb
 from web.openapi import NUMBER_PATTERN, SCHEMAS, Param, endpoint
 
 ATOM_TYPE = "application/atom+xml"
@@ -56,7 +56,7 @@ def ruleset_changes(ruleset: str, section: str | None) -> Response:
     changes, and a link to the whole comparison. With ``section``, only what changed inside
     that chapter or heading. A feed reader polling it answers 304 until a build adds an
     edition."""
-    return atom(changes_feed(kb(), ruleset, SiteLinks(), chapter=section))
+    return atom(changes_feed(current_kb(), ruleset, SiteLinks(), chapter=section))
 
 
 @endpoint(bp, "GET", "/v1/rulesets/<ruleset>/rules/<number>/changes.atom", tag="editions",
@@ -67,4 +67,4 @@ def rule_changes(ruleset: str, number: str) -> Response:
     """One entry per edition in which the rule was added, reworded, renumbered (under the
     number it had then) or removed, newest first, with the word-level changes. The number is
     read in the newest edition that has it and followed back through every edition."""
-    return atom(rule_feed(kb(), ruleset, number, SiteLinks()))
+    return atom(rule_feed(current_kb(), ruleset, number, SiteLinks()))

@@ -15,7 +15,7 @@ from flask import Response, current_app, render_template, request
 
 from kb.errors import QueryError
 from kb.live import RETRY_AFTER, LiveKnowledgeBase
-from web.api import PACKAGE_VERSION, _is_api, bp, encode, error_response
+from web.api.base import PACKAGE_VERSION, _is_api, bp, encode, error_response
 from web.openapi import BOOL, SCHEMAS, STR, array, endpoint, nullable, obj, ref
 
 NO_STORE = "no-store"  # a health answer is about this moment: never kept by a cache

@@ -9,8 +9,8 @@ from flask import Response, url_for
 
 from kb.records import record_report, records_report, search_rulings
 from kb.records.feed import stale_feed
-from web import public_url
-from web.api import answer, bp, kb
+from web.serving import public_url
+from web.api.base import answer, bp, current_kb
 from web.api.feeds import ATOM_TYPE, atom
 from web.openapi import (BOOL, NAME_PATTERN, NAT, SCHEMAS, STR, Param, array, endpoint, nullable,
                          obj, ref)
@@ -94,7 +94,7 @@ def rulings(ruleset: str | None, stale: bool) -> Response:
     the edition it was written for, and each rule it cites checked against the newest
     edition (ok, renumbered, reworded, removed). ``stale=true`` keeps those a newer edition
     broke."""
-    data = records_report(kb(), "ruling", ruleset, stale_only=stale)
+    data = records_report(current_kb(), "ruling", ruleset, stale_only=stale)
     return answer(data, *_editions(data))
 
 
@@ -106,7 +106,7 @@ def rulings_search(q: str, ruleset: str | None, limit: int) -> Response:
     """Rulings whose question and answer share (stemmed) words with ``q``, best first
     (BM25), each with the rules it cites as numbered in the newest edition: a judge's
     question often matches an earlier ruling's."""
-    data = search_rulings(kb(), q, ruleset, limit)
+    data = search_rulings(current_kb(), q, ruleset, limit)
     return answer(data, *sorted({f"{h['rules']['ruleset']} {h['rules']['edition']}"
                                  for h in data["hits"] if h["rules"]["edition"]}))
 
@@ -121,7 +121,7 @@ def stale_rulings_feed(ruleset: str | None) -> Response:
     and a link to the ruling's page, whose banner says the same. Polling it answers 304
     until a build changes the editions or the rulings."""
     root = public_url()
-    return atom(stale_feed(kb(), lambda kind, ident: root + url_for(f"site.{kind}", ident=ident),
+    return atom(stale_feed(current_kb(), lambda kind, ident: root + url_for(f"site.{kind}", ident=ident),
                            root + url_for("site.rulings"), "ruling", ruleset))
 
 
@@ -132,7 +132,7 @@ def ruling(ident: str) -> Response:
     """One ruling with each rule it cites: its number in the edition written for, its
     number today, and whether it was renumbered, reworded (with the word changes) or
     removed. An unknown id answers 404 with the known ids."""
-    data = record_report(kb(), "ruling", ident)
+    data = record_report(current_kb(), "ruling", ident)
     return answer(data, *([f"{data['ruleset']} {data['newest']}"] if data["newest"] else []))
 
 
@@ -144,7 +144,7 @@ def articles(ruleset: str | None, stale: bool) -> Response:
     """Every article added (``rulekb articles add``), the edition it was written for
     (pinned, or inferred from its citations) and each rule it cites checked against the
     newest edition."""
-    data = records_report(kb(), "article", ruleset, stale_only=stale)
+    data = records_report(current_kb(), "article", ruleset, stale_only=stale)
     return answer(data, *_editions(data))
 
 
@@ -153,6 +153,6 @@ def articles(ruleset: str | None, stale: bool) -> Response:
           examples=("/api/v1/articles/mtg-passing-priority",))
 def article(ident: str) -> Response:
     """One article with each rule it cites and what the newest edition made of it."""
-    data = record_report(kb(), "article", ident)
+    data = record_report(current_kb(), "article", ident)
     return answer(data, *([f"{data['ruleset']} {data['newest']}"] if data["newest"] else []))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Response
 
-from web.api import DATE, EDITION, NUMBER, RULESET, answer, bp, edition_of, kb
+from web.api.base import DATE, EDITION, NUMBER, RULESET, answer, bp, edition_of, current_kb
 from web.openapi import Param, endpoint
 
 SUBRULES = Param("subrules", {"type": "boolean", "default": False},
@@ -17,8 +17,8 @@ TERM = Param("term", {"type": "string", "minLength": 1, "maxLength": 100},
 
 
 def _build() -> dict[str, str]:
-    knowledge = kb()
-    return {"build_id": knowledge.build_id, "built": str(knowledge.manifest.get("built", ""))}
+    kb = current_kb()
+    return {"build_id": kb.build_id, "built": str(kb.manifest.get("built", ""))}
 
 
 @endpoint(bp, "GET", "/v1/rulesets", tag="rules", response="Rulesets",
@@ -26,7 +26,7 @@ def _build() -> dict[str, str]:
 def rulesets() -> Response:
     """Every ruleset in the knowledge base with the names of its editions, oldest first,
     and the newest (the one answering when no edition is asked for)."""
-    found = [{**r, "newest": r["editions"][-1]} for r in kb().rulesets()]
+    found = [{**r, "newest": r["editions"][-1]} for r in current_kb().rulesets()]
     return answer({"build": _build(), "rulesets": found})
 
 
@@ -38,11 +38,11 @@ def editions(ruleset: str, date: str | None) -> Response:
     """The editions of a ruleset, oldest first: date, rule and heading counts, resolved and
     unresolved references, terms, and whether the edition is an excerpt (``partial``).
     With ``date``, only the edition in force that day (404 before the first edition)."""
-    knowledge = kb()
-    found = knowledge.editions(ruleset)
+    kb = current_kb()
+    found = kb.editions(ruleset)
     newest = found[-1]["edition"]
     if date is not None:
-        found = [knowledge.in_force(ruleset, date)]
+        found = [kb.in_force(ruleset, date)]
     return answer({"ruleset": ruleset, "newest": newest, "editions": found},
                   *(f"{ruleset} {e['edition']}" for e in found))
 
@@ -62,7 +62,7 @@ def rule(ruleset: str, number: str, edition: str | None, date: str | None,
     and the timing-model ``transitions`` that cite it. An unknown number answers 404 with
     the nearest numbers in ``detail.nearest``."""
     rg = edition_of(ruleset, edition, date)
-    return answer(kb().rule(ruleset, number, rg.edition.name, subrules=subrules))
+    return answer(current_kb().rule(ruleset, number, rg.edition.name, subrules=subrules))
 
 
 @endpoint(bp, "GET", "/v1/rulesets/<ruleset>/structure", tag="rules", response="Structure",
@@ -73,7 +73,7 @@ def structure(ruleset: str, edition: str | None, date: str | None) -> Response:
     rule), title or first words, depth, parent and how many children it has."""
     ed = edition_of(ruleset, edition, date).edition
     return answer({"ruleset": ruleset, "edition": ed.name, "date": ed.date, "partial": ed.partial,
-                   "nodes": kb().structure(ruleset, ed.name)})
+                   "nodes": current_kb().structure(ruleset, ed.name)})
 
 
 @endpoint(bp, "GET", "/v1/rulesets/<ruleset>/graph/<number>", tag="rules", response="Graph",
@@ -84,7 +84,7 @@ def graph(ruleset: str, number: str, edition: str | None, date: str | None, dept
     """The rules within ``depth`` steps of a rule, as nodes and edges; an edge's kind is
     ``contains`` (parent to child) or ``refers`` (a rule citing another)."""
     rg = edition_of(ruleset, edition, date)
-    return answer(kb().neighbourhood(ruleset, number, depth, rg.edition.name))
+    return answer(current_kb().neighbourhood(ruleset, number, depth, rg.edition.name))
 
 
 @endpoint(bp, "GET", "/v1/rulesets/<ruleset>/terms", tag="rules", response="Terms",
@@ -94,7 +94,7 @@ def terms(ruleset: str, edition: str | None, date: str | None) -> Response:
     """The glossary of an edition: each term or keyword, its definition and the rules
     that define it."""
     name = edition_of(ruleset, edition, date).edition.name
-    return answer({"ruleset": ruleset, "edition": name, "terms": kb().terms(ruleset, name)})
+    return answer({"ruleset": ruleset, "edition": name, "terms": current_kb().terms(ruleset, name)})
 
 
 @endpoint(bp, "GET", "/v1/rulesets/<ruleset>/terms/<path:term>", tag="rules", response="TermDetail",
@@ -106,7 +106,7 @@ def term(ruleset: str, term: str, edition: str | None, date: str | None) -> Resp
     rules that use it (``used_by``, at most 200). An unknown term answers 404 with the
     closest terms in ``detail.nearest``."""
     name = edition_of(ruleset, edition, date).edition.name
-    return answer({**kb().term(ruleset, term, name), "ruleset": ruleset, "edition": name})
+    return answer({**current_kb().term(ruleset, term, name), "ruleset": ruleset, "edition": name})
 
 
 @endpoint(bp, "GET", "/v1/stats", tag="rules", response="Stats",
@@ -115,6 +115,6 @@ def term(ruleset: str, term: str, edition: str | None, date: str | None) -> Resp
 def stats() -> Response:
     """Per edition: rules, headings, references resolved and unresolved (each unresolved
     one listed with the rule and line it is in), terms."""
-    found = kb().stats()
+    found = current_kb().stats()
     return answer({"build": _build(), "editions": found},
                   *(f"{e['ruleset']} {e['edition']}" for e in found))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Response
 
-from web.api import EDITION, answer, bp, kb
+from web.api.base import EDITION, answer, bp, current_kb
 from web.openapi import (NAME_PATTERN, NUMBER_PATTERN, SCHEMAS, STR, Param, array, endpoint,
                          nullable, obj)
 
@@ -67,4 +67,4 @@ def search(q: str, ruleset: str | None, edition: str | None, limit: int, offset:
     the rules defining a term the words name, then rules by their words (BM25F), with
     excerpts and breadcrumbs. Misspelt words are corrected and the corrected query is given
     as ``did_you_mean``. A malformed query answers 400 with the position that is wrong."""
-    return answer(kb().search(q, ruleset, edition, limit=limit, offset=offset, section=section))
+    return answer(current_kb().search(q, ruleset, edition, limit=limit, offset=offset, section=section))

@@ -7,7 +7,7 @@ from flask import Response
 from kb import limits
 from kb.timing.fields import check_budget
 from kb.timing.scenario import check_size
-from web.api import EDITION, answer, bp, kb, read_body
+from web.api.base import EDITION, answer, bp, current_kb, read_body
 from web.openapi import NAME_PATTERN, SCHEMAS, STR, Param, array, endpoint, nullable, obj, ref
 
 RULESET_Q = Param("ruleset", {"type": "string", "pattern": NAME_PATTERN},
@@ -103,7 +103,7 @@ def timing_next(ruleset: str | None, edition: str | None) -> Response:
     --json``). A malformed state answers 400 with the field; a state the rules cannot
     produce (two players holding priority) answers 422 with the rules it breaks."""
     state = read_body(check_budget)
-    return answer(kb().timing_next(state, ruleset=ruleset, edition=edition))
+    return answer(current_kb().timing_next(state, ruleset=ruleset, edition=edition))
 
 
 @endpoint(bp, "POST", "/v1/timing/run", tag="timing", response="TimingRun", body="TimingScenario",
@@ -117,4 +117,4 @@ def timing_run() -> Response:
     budget answers 413 (too large: steps, cards, instructions) or 422 (too much work:
     frames, answer size, time) before the work is done."""
     scenario = read_body(check_size)
-    return answer(kb().timing_run(scenario, file="request"))
+    return answer(current_kb().timing_run(scenario, file="request"))
