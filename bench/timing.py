@@ -37,7 +37,7 @@ from kb.graph import build_edition
 from kb.query import KnowledgeBase
 from kb.read import read_document
 from kb.timing import engine, load_scenario, scenario_files
-from kb.timing.models import get_model, riftbound_io
+from kb.timing.models import get_model
 from kb.timing.scenario import load, run
 
 REPO = Path(__file__).resolve().parent.parent
@@ -71,7 +71,7 @@ def main() -> None:
     kb = KnowledgeBase.from_graphs([build_edition(result, ruleset="riftbound", edition="1.4", partial=True)])
     files = scenario_files("riftbound")
     states = [f.state for p in files for f in run(load(p)).frames]
-    parsed = [riftbound_io.state_from_json(s)[:2] for s in states]
+    parsed = [get_model("riftbound").state_from_json(s)[:2] for s in states]
     scenarios = [load(p) for p in files]
     raw = [load_scenario(p.stem) for p in files]
 

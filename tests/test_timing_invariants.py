@@ -6,6 +6,8 @@ properties are about (so they are not vacuously true)."""
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,8 +16,7 @@ import pytest
 from kb.timing import engine
 from kb.timing.engine import InvariantBroken, TraceNode
 from exploring import explore_checked
-from kb.timing.models import riftbound_io
-from kb.timing.models.riftbound import Riftbound, State
+from kb.timing.models.riftbound import Riftbound, State, combat, scenario
 
 CARDS = {
     "Bolt": {"type": "spell", "keywords": ["Action"], "effects": [{"draw": 1}]},
@@ -38,7 +39,7 @@ def setup(players: int) -> tuple[Riftbound, State]:
     seats = [{"name": "Ann", "hand": ["Bolt", "Counter", "Yeti"], "base": ["Raider"]},
              {"name": "Bo", "hand": ["Counter", "Twin"]},
              {"name": "Cy", "hand": ["Spark"]}]
-    return riftbound_io.setup({  # type: ignore[return-value]
+    return scenario.setup({  # type: ignore[return-value]
         "players": seats[:players], "cards": CARDS,
         "battlefields": [{"name": "Temple", "controller": "Bo", "units": {"Bo": ["Guard"]}}]})
 
@@ -104,7 +105,7 @@ def setup_arrivals(players: int) -> tuple[Riftbound, State]:
     seats = [{"name": "Ann", "hand": ["Fall Back", "Charge", "Call", "Yeti"], "base": ["Raider"]},
              {"name": "Bo", "hand": ["Charge", "Snipe"], "base": ["Sentry"]},
              {"name": "Cy", "hand": ["Charge"], "base": ["Scout"]}]
-    return riftbound_io.setup({  # type: ignore[return-value]
+    return scenario.setup({  # type: ignore[return-value]
         "players": seats[:players], "cards": ARRIVALS,
         "battlefields": [{"name": "Temple", "controller": "Bo", "units": {"Bo": ["Guard"]}}, "Hill"]})
 
@@ -165,21 +166,20 @@ def test_combat_arrivals_keep_designations_and_control(players: int, depth: int,
         assert seen["trigger-checked-once"] and seen["open-state-cleanup"]
 
 
+def oldest_first(model: Riftbound, s: State) -> Iterator[dict[str, Any]]:
+    """Deliberately wrong bindings for resolve: the oldest finalized item."""
+    if s.chain and s.ready_task() is None and not s.pending and s.passes >= len(s.players):
+        first = s.chain[0]
+        yield {"item": first.name, "id": first.id, "player": first.controller}
+
+
 class OldestFirst(Riftbound):
     """A deliberately wrong model: it resolves the oldest finalized item."""
 
-    def _resolve_bindings(self, s: State) -> Iterator[dict[str, Any]]:
-        if s.chain and s.ready_task() is None and not s.pending and s.passes >= len(s.players):
-            first = s.chain[0]
-            yield {"item": first.name, "id": first.id, "player": first.controller}
-
-    def _resolve(self, s: State, p: Any, t: Any) -> State:
-        # resolve the chosen (bottom) item, leaving the top one where it is
-        item = next(i for i in s.chain if i.id == p["id"])
-        s = self._run_effects(s, t, item)
-        from dataclasses import replace
-        s = replace(s, chain=tuple(i for i in s.chain if i.id != item.id))
-        return self._continue(s, t, add=False)
+    def __init__(self, cards: Any) -> None:
+        super().__init__(cards)
+        resolve = self.transitions["resolve"]
+        self.transitions["resolve"] = dataclasses.replace(resolve, bindings=functools.partial(oldest_first, self))
 
 
 def test_a_broken_model_is_caught() -> None:
@@ -190,14 +190,21 @@ def test_a_broken_model_is_caught() -> None:
     assert "340.1" in err.value.rules
 
 
+def forgetful_cleanup(model: Riftbound, s: State, p: Any, t: Any) -> State:
+    """A deliberately wrong cleanup: it forgets which units gained a designation this combat."""
+    if s.combat is not None:
+        s = dataclasses.replace(s, combat=dataclasses.replace(s.combat, designated=()))
+    return combat.cleanup(model, s, p, t)
+
+
 class ForgetfulCombat(Riftbound):
     """A deliberately wrong model: each cleanup forgets which units already gained a designation
     this combat, so a unit that comes back attacks (and triggers) again."""
 
-    def _designate(self, s: State, t: Any) -> State:
-        from dataclasses import replace
-        assert s.combat is not None
-        return super()._designate(replace(s, combat=replace(s.combat, designated=())), t)
+    def __init__(self, cards: Any) -> None:
+        super().__init__(cards)
+        cleanup = self.transitions["cleanup"]
+        self.transitions["cleanup"] = dataclasses.replace(cleanup, effect=functools.partial(forgetful_cleanup, self))
 
 
 def test_a_model_that_fires_attack_triggers_twice_in_a_combat_is_caught() -> None:

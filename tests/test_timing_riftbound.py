@@ -4,13 +4,17 @@ JSON."""
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import pytest
 
+from kb.timing import scenario_files
 from kb.timing.engine import FormatError
-from kb.timing.models import riftbound_io
-from kb.timing.scenario import ScenarioError, loads, run
+from kb.timing.models.base import Registry
+from kb.timing.models.riftbound import cards, scenario, state_io
+from kb.timing.models.riftbound.citations import CITATIONS, registry
+from kb.timing.scenario import ScenarioError, load, loads, run
 
 COMBAT = """
 name: A combat after one unit arrived.
@@ -56,14 +60,14 @@ def test_keywords_are_read_in_any_case() -> None:
 
 def test_an_unknown_keyword_names_its_field_and_the_known_ones() -> None:
     with pytest.raises(FormatError) as err:
-        riftbound_io.parse_cards({"Gust": {"type": "spell", "keywords": ["Reactoin"]}})
+        cards.parse_cards({"Gust": {"type": "spell", "keywords": ["Reactoin"]}})
     assert err.value.field == "cards.Gust.keywords[0]"
     assert "Reaction" in err.value.message and "'Reactoin'" in err.value.message
 
 
 def test_expect_observes_every_concept_of_the_state() -> None:
     model, state = _combat_state()
-    seen = {key: riftbound_io.observe(model, state, key) for key in riftbound_io.EXPECT_KEYS
+    seen = {key: scenario.observe(model, state, key) for key in scenario.EXPECT_KEYS
             if key not in ("resolved", "decider")}
     assert seen["designations"] == {"Raider": "attacker", "Guard": "defender", "Scout": "attacker"}
     assert seen["attacker"] == "Ann" and seen["defender"] == "Bo" and seen["combat_step"] == "showdown"
@@ -101,8 +105,8 @@ def test_an_unknown_expect_key_is_refused_with_the_known_ones() -> None:
 def test_the_combat_record_of_designations_survives_the_state_json() -> None:
     model, state = _combat_state()
     assert state.combat.designated == (("Raider", "attacker"), ("Guard", "defender"), ("Scout", "attacker"))
-    data = riftbound_io.state_json(model, state)
-    again_model, again, violations = riftbound_io.state_from_json(data)
+    data = state_io.state_json(model, state)
+    again_model, again, violations = state_io.state_from_json(data)
     assert not violations and again == state
     assert data["combat"]["designated"][-1] == {"unit": "Scout", "designation": "attacker"}
 
@@ -115,8 +119,68 @@ def test_the_combat_record_of_designations_survives_the_state_json() -> None:
 ])
 def test_a_malformed_designation_record_names_its_field(designated: Any, field: str) -> None:
     model, state = _combat_state()
-    data = riftbound_io.state_json(model, state)
+    data = state_io.state_json(model, state)
     data["combat"]["designated"] = designated
     with pytest.raises(FormatError) as err:
-        riftbound_io.state_from_json(data)
+        state_io.state_from_json(data)
+    assert err.value.field == field
+
+
+# -- the package: checks and transitions registered by decorator, the state's JSON by one codec --
+def _registered() -> list[tuple[str, Any]]:
+    found = [(name, spec.holds) for name, spec in registry.checks.items()]
+    found += [(name, spec.effect) for name, spec in registry.transitions.items() if spec.effect is not None]
+    found += [(name, spec.bindings) for name, spec in registry.transitions.items() if spec.bindings is not None]
+    return found
+
+
+@pytest.mark.parametrize("name,fn", _registered(), ids=lambda v: v if isinstance(v, str) else "")
+def test_every_check_and_transition_is_a_function_of_the_package(name: str, fn: Any) -> None:
+    module = importlib.import_module(fn.__module__)
+    assert module.__name__.startswith("kb.timing.models.riftbound."), name
+    # the function itself, or (for bindings made per task) the module-level factory that made it
+    assert callable(getattr(module, fn.__qualname__.split(".")[0])), name
+
+
+@pytest.mark.parametrize("register,message", [
+    (lambda r: r.step("no-such-step", "a step nobody cites"), "cites nothing"),
+    (lambda r: r.check("no-such-check", "a check nobody cites")(lambda m, s, p: True), "check.no-such-check"),
+    (lambda r: r.step("draw", "drawn again"), "registered twice"),
+])
+def test_a_declaration_without_its_citation_or_twice_is_refused(register: Any, message: str) -> None:
+    fresh = Registry(CITATIONS)
+    fresh.step("draw", "draw")
+    with pytest.raises(ValueError, match=message):
+        register(fresh)
+
+
+def test_every_frame_state_reads_back_as_the_same_state() -> None:
+    for path in scenario_files("riftbound"):
+        result = run(load(path))
+        for frame in result.frames:
+            model, state, violations = state_io.state_from_json(frame.state)
+            assert not violations and state_io.state_json(model, state) == frame.state, (path.stem, frame.step)
+
+
+@pytest.mark.parametrize("change,field", [
+    (lambda d: d["board"][0].update(location="Nowhere"), "board[0].location"),
+    (lambda d: d["board"][0].update(damage=-1), "board[0].damage"),
+    (lambda d: d["board"][0].update(designation="leader"), "board[0].designation"),
+    (lambda d: d["board"][0].update(card="Dragon"), "board[0].card"),
+    (lambda d: d["chain"][0].update(kind="instant"), "chain[0].kind"),
+    (lambda d: d["chain"][0].update(controller="Zed"), "chain[0].controller"),
+    (lambda d: d["chain"][0].update(effects=[{"summon": 1}]), "chain[0].effects[0]"),
+    (lambda d: d.update(tasks=["nap"]), "tasks[0]"),
+    (lambda d: d.update(scored=[{"player": "Zed", "at": "Temple"}]), "scored[0].player"),
+    (lambda d: d.update(facedown=[{"card": "Spare", "player": "Ann", "at": "Moon"}]), "facedown[0].at"),
+    (lambda d: d["hands"].update(Zed=[]), "hands"),
+    (lambda d: d["drawn"].update(Ann="two"), "drawn.Ann"),
+    (lambda d: d.update(passes=10), "passes"),
+])
+def test_a_malformed_state_names_the_place_of_its_fault(change: Any, field: str) -> None:
+    model, state = _combat_state()
+    data = state_io.state_json(model, state)
+    change(data)
+    with pytest.raises(FormatError) as err:
+        state_io.state_from_json(data)
     assert err.value.field == field

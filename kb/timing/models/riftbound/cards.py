@@ -1,0 +1,209 @@
+"""Riftbound's abstract cards: a name, a type, keywords, instructions, Legion text,
+triggered and activated abilities, Might; read from a scenario's (or a state's) ``cards``
+and written back.
+
+Card pool, each card one entry::
+
+    Fireball: {type: spell, keywords: [Action], effects: [{draw: 1}]}
+    Defy: {type: spell, keywords: [Reaction], effects: [{counter: target}]}
+    Yeti:
+      type: unit
+      might: 3
+      triggers: [{on: play, name: Yeti's play effect, optional: true, effects: [{draw: 1}]}]
+    Gold: {type: gear, abilities: [{name: Gold's Add, keywords: [Reaction], add: true}]}
+
+Instructions: ``{draw: N}``, ``{counter: ITEM|target}``, ``{kill: UNIT|target}``,
+``{move: {unit: UNIT|target, to: BATTLEFIELD|base}}``, ``{create: {name, effects, times}}``
+(a reflexive trigger), ``{play: CARD}`` or ``{play: {card, to}}`` (play from hand as part of
+the effect), ``{add: N}``. ``target`` means the target chosen when the card is played.
+Keywords are read in any case (``reaction`` is Reaction). What each instruction does when
+it resolves is in :mod:`kb.timing.models.riftbound.effects`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from kb.timing.engine import FormatError
+from kb.timing.fields import a_list as _list, a_mapping as _map, only_keys as _only
+from kb.timing.fields import text as _str, whole_number as _int
+
+KEYWORDS = frozenset({"Action", "Reaction", "Hidden", "Ambush", "Legion"})
+CARD_TYPES = ("spell", "unit", "gear")
+TRIGGER_EVENTS = ("play", "attack", "defend", "conquer", "leave", "move")
+INSTRUCTIONS = ("draw", "counter", "kill", "move", "create", "play", "add")
+
+Effect = tuple[Any, ...]  # ("draw", 1), ("counter", "target"), ("create", name, effects, times)…
+
+
+@dataclass(frozen=True)
+class Trigger:
+    """A triggered ability printed on a permanent: ``on`` an event, optional ("you may")."""
+
+    on: str
+    name: str
+    effects: tuple[Effect, ...] = ()
+    optional: bool = False
+    what: str = "self"  # for on: play — self (a Play Effect), or spell|unit|gear|card you play
+
+
+@dataclass(frozen=True)
+class Ability:
+    """An activated ability of a permanent; ``add`` marks an ability that Adds resources."""
+
+    name: str
+    keywords: frozenset[str] = frozenset()
+    effects: tuple[Effect, ...] = ()
+    add: bool = False
+
+
+@dataclass(frozen=True)
+class Card:
+    name: str
+    type: str
+    keywords: frozenset[str] = frozenset()
+    effects: tuple[Effect, ...] = ()
+    legion: tuple[Effect, ...] = ()
+    triggers: tuple[Trigger, ...] = ()
+    abilities: tuple[Ability, ...] = ()
+    might: int = 1
+
+
+def parse_effects(data: Any, field: str) -> tuple[Effect, ...]:
+    out: list[Effect] = []
+    for i, raw in enumerate(_list(data, field)):
+        where = f"{field}[{i}]"
+        if not isinstance(raw, dict) or len(raw) != 1:
+            raise FormatError(f"an instruction is a mapping with one key ({', '.join(INSTRUCTIONS)})", where)
+        (kind, arg), = raw.items()
+        if kind == "draw" or kind == "add":
+            out.append((kind, _int(arg, f"{where}.{kind}", 0, 20)))
+        elif kind in ("counter", "kill"):
+            out.append((kind, _str(arg, f"{where}.{kind}")))
+        elif kind == "move":
+            m = _map(arg, f"{where}.move")
+            _only(m, ("unit", "to"), f"{where}.move")
+            out.append(("move", _str(m.get("unit"), f"{where}.move.unit"), _str(m.get("to"), f"{where}.move.to")))
+        elif kind == "create":
+            m = _map(arg, f"{where}.create")
+            _only(m, ("name", "effects", "times"), f"{where}.create")
+            out.append(("create", _str(m.get("name"), f"{where}.create.name"),
+                        parse_effects(m.get("effects"), f"{where}.create.effects"),
+                        _int(m.get("times", 1), f"{where}.create.times", 1, 9)))
+        elif kind == "play":
+            if isinstance(arg, dict):
+                _only(arg, ("card", "to"), f"{where}.play")
+                out.append(("play", _str(arg.get("card"), f"{where}.play.card"),
+                            _str(arg["to"], f"{where}.play.to") if arg.get("to") is not None else None))
+            else:
+                out.append(("play", _str(arg, f"{where}.play"), None))
+        else:
+            raise FormatError(f"unknown instruction {kind!r} (expected one of: {', '.join(INSTRUCTIONS)})", where)
+    return tuple(out)
+
+
+_KEYWORD_NAMES = {k.casefold(): k for k in KEYWORDS}
+
+
+def keywords(data: Any, field: str) -> frozenset[str]:
+    """Keywords as the rules spell them, whatever case the input uses (``reaction``, ``REACTION``)."""
+    out = set()
+    for i, k in enumerate(_list(data, field)):
+        k = _str(k, f"{field}[{i}]")
+        known = _KEYWORD_NAMES.get(k.strip().casefold())
+        if known is None:
+            raise FormatError(f"unknown keyword {k!r} (the model knows: {', '.join(sorted(KEYWORDS))})",
+                              f"{field}[{i}]")
+        out.add(known)
+    return frozenset(out)
+
+
+def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
+    """A card pool from a scenario's ``cards`` (or a state's ``cards``)."""
+    cards: dict[str, Card] = {}
+    for name, raw in _map(data, field).items():
+        name = _str(name, field)
+        where = f"{field}.{name}"
+        raw = _map(raw, where)
+        _only(raw, ("type", "keywords", "effects", "legion", "triggers", "abilities", "might"), where)
+        ctype = raw.get("type")
+        if ctype not in CARD_TYPES:
+            raise FormatError(f"type must be one of: {', '.join(CARD_TYPES)}", f"{where}.type")
+        triggers = []
+        for i, tr in enumerate(_list(raw.get("triggers"), f"{where}.triggers")):
+            tw = f"{where}.triggers[{i}]"
+            # YAML 1.1 reads an unquoted ``on:`` key as the boolean true.
+            tr = {("on" if k is True else k): v for k, v in _map(tr, tw).items()}
+            _only(tr, ("on", "name", "effects", "optional", "what"), tw)
+            on = tr.get("on")
+            if on not in TRIGGER_EVENTS:
+                raise FormatError(f"on must be one of: {', '.join(TRIGGER_EVENTS)}", f"{tw}.on")
+            what = tr.get("what", "self")
+            if what not in ("self", "spell", "unit", "gear", "card") or (what != "self" and on != "play"):
+                raise FormatError("what is self, or (for on: play) spell|unit|gear|card", f"{tw}.what")
+            triggers.append(Trigger(on, _str(tr.get("name", f"{name}'s {on} trigger"), f"{tw}.name"),
+                                    parse_effects(tr.get("effects"), f"{tw}.effects"),
+                                    bool(tr.get("optional", False)), what))
+        abilities = []
+        for i, ab in enumerate(_list(raw.get("abilities"), f"{where}.abilities")):
+            aw = f"{where}.abilities[{i}]"
+            ab = _map(ab, aw)
+            _only(ab, ("name", "keywords", "effects", "add"), aw)
+            abilities.append(Ability(_str(ab.get("name"), f"{aw}.name"), keywords(ab.get("keywords"), f"{aw}.keywords"),
+                                     parse_effects(ab.get("effects"), f"{aw}.effects"), bool(ab.get("add", False))))
+        if ctype == "spell" and (triggers or abilities):
+            raise FormatError("a spell has no triggers or abilities of its own (put them on a unit or gear)", where)
+        cards[name] = Card(name, ctype, keywords(raw.get("keywords"), f"{where}.keywords"),
+                           parse_effects(raw.get("effects"), f"{where}.effects"),
+                           parse_effects(raw.get("legion"), f"{where}.legion"), tuple(triggers), tuple(abilities),
+                           _int(raw.get("might", 1), f"{where}.might", 0, 99))
+    for name, card in cards.items():
+        _check_refs(cards, card.effects + card.legion, f"{field}.{name}")
+        for tr in card.triggers:
+            _check_refs(cards, tr.effects, f"{field}.{name}")
+    return cards
+
+
+def _check_refs(cards: Mapping[str, Card], effects: tuple[Effect, ...], field: str) -> None:
+    for e in effects:
+        if e[0] == "play" and e[1] not in cards:
+            raise FormatError(f"plays {e[1]!r}, which is not in the card pool", field)
+        if e[0] == "create":
+            _check_refs(cards, e[2], field)
+
+
+def effects_json(effects: tuple[Effect, ...]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for e in effects:
+        if e[0] == "move":
+            out.append({"move": {"unit": e[1], "to": e[2]}})
+        elif e[0] == "create":
+            out.append({"create": {"name": e[1], "effects": effects_json(e[2]), "times": e[3]}})
+        elif e[0] == "play":
+            out.append({"play": e[1] if e[2] is None else {"card": e[1], "to": e[2]}})
+        else:
+            out.append({e[0]: e[1]})
+    return out
+
+
+def card_json(card: Card) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": card.type}
+    if card.keywords:
+        out["keywords"] = sorted(card.keywords)
+    if card.effects:
+        out["effects"] = effects_json(card.effects)
+    if card.legion:
+        out["legion"] = effects_json(card.legion)
+    if card.triggers:
+        out["triggers"] = [{"on": t.on, "name": t.name, "effects": effects_json(t.effects),
+                            **({"optional": True} if t.optional else {}),
+                            **({"what": t.what} if t.what != "self" else {})} for t in card.triggers]
+    if card.abilities:
+        out["abilities"] = [{"name": a.name, **({"keywords": sorted(a.keywords)} if a.keywords else {}),
+                             **({"effects": effects_json(a.effects)} if a.effects else {}),
+                             **({"add": True} if a.add else {})} for a in card.abilities]
+    if card.type == "unit" and card.might != 1:
+        out["might"] = card.might
+    return out

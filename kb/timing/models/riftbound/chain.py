@@ -1,0 +1,232 @@
+"""Riftbound's HOT FEPR on the chain: finalizing pending items (337), resolving the newest
+finalized one (340), units, gear and Add abilities resolving at once (337.2), what follows an
+item leaving the chain (340.2–340.4), and who receives priority in an open state (335)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from kb.timing.engine import Params, Trace
+from kb.timing.models.riftbound.cards import Card
+from kb.timing.models.riftbound.citations import registry
+from kb.timing.models.riftbound.combat import cleanup_if_due
+from kb.timing.models.riftbound.effects import run_effects
+from kb.timing.models.riftbound.state import Item, Permanent, State, replace_item, with_hand, without
+from kb.timing.models.riftbound.triggers import Fired, fire
+
+if TYPE_CHECKING:
+    from kb.timing.models.riftbound.model import Riftbound
+
+transition, step = registry.transition, registry.step
+
+step("counts-as-finalized", "the card counts as played for Legion-style checks", "{player} has finalized {item} this turn")
+step("lingers", "a finalized spell or ability waits on the chain", "{item} waits on the chain")
+step("finalize-next", "more items are pending: finalize the next", "more items are pending")
+step("priority-to-next-item", "the controller of the next item gains priority", "{player} gains priority (controls {item})")
+step("enters-board", "the permanent enters the board", "{item} enters the board at {at}")
+step("add-resolves", "priority and focus do not pass from an Add ability", "priority stays with {player}")
+step("completes-play", "the card is played", "{player} has played {item}")
+step("open-state", "the chain is empty: open state", "the chain is empty")
+step("open-state-cleanup", "the turn became open: a cleanup is outstanding", "the turn is open again: a cleanup follows")
+step("status-cleanup", "the showdown or combat ended, changing statuses: a cleanup is outstanding",
+     "statuses changed: a cleanup follows")
+step("focus-passes-after-chain", "the chain closed: focus passes", "focus passes to {player}")
+step("focus-stays", "a chain opened by a trigger or Add ability: focus does not pass", "focus stays with {player}")
+step("back-to-finalize", "pending items remain: back to Finalize", "pending items remain")
+step("priority-to-newest", "the controller of the newest item gains priority", "{player} gains priority (controls {item})")
+step("play-contests", "a unit played to a battlefield its controller does not control contests it", "{player} contests {at}")
+step("play-effect-triggers", "a play trigger fires when the card completes play", "{item} triggers ({on})")
+
+
+def finalize_bindings(which: str) -> Callable[[Riftbound, State], Iterator[dict[str, Any]]]:
+    """Finalizing the oldest pending item (334.2) ends one of three ways; ``which`` is one."""
+    def bindings(m: Riftbound, s: State) -> Iterator[dict[str, Any]]:
+        if s.ready_task() is not None:
+            return
+        pend = s.pending
+        if not pend:
+            return
+        item = pend[0]
+        if item.optional and not item.decided:
+            return
+        outcome = "finalize"
+        if item.kind == "trigger" and not m.targets_ok(s, item.effects, item.target, item.id):
+            outcome = "trigger-removed"
+        elif item.ambush and not s.units_at(item.to or "", item.controller):
+            outcome = "play-undone"
+        if outcome == which:
+            yield {"player": item.controller, "item": item.name, "id": item.id}
+    return bindings
+
+
+def resolve_bindings(m: Riftbound, s: State) -> Iterator[dict[str, Any]]:
+    if (s.chain and s.ready_task() is None and not s.pending and s.passes >= len(s.players)):
+        top = s.chain[-1]
+        yield {"item": top.name, "id": top.id, "player": top.controller}
+
+
+def receive_bindings(kind: str) -> Callable[[Riftbound, State], Iterator[dict[str, Any]]]:
+    """Receiving priority in an open state: the turn player's (neutral) or focus's (showdown)."""
+    def bindings(m: Riftbound, s: State) -> Iterator[dict[str, Any]]:
+        if s.chain or s.tasks or s.priority is not None or s.phase != "main":
+            return
+        if kind == "neutral" and not s.in_showdown:
+            yield {"player": s.turn_player}
+        elif kind == "showdown" and s.showdown is not None and s.focus is not None:
+            yield {"player": s.focus}
+    return bindings
+
+
+@transition("finalize", "automatic", "finalize the oldest pending item", "{player} finalizes {item}",
+            bindings=finalize_bindings("finalize"))
+def finalize(m: Riftbound, s: State, p: Params, t: Trace) -> State:
+    item = next(i for i in s.chain if i.id == p["id"])
+    done = replace(item, status="finalized")
+    s = replace(s, chain=replace_item(s.chain, done))
+    if item.card is not None:
+        s = replace(s, finalized=s.finalized + ((item.controller, item.card, item.id),))
+        t.note("counts-as-finalized", s, {"player": item.controller, "item": item.name})
+    if item.kind in ("unit", "gear") or item.add:
+        return t.step("resolves-immediately", s, {"item": item.name, "id": item.id,
+                                                   "player": item.controller})
+    t.note("lingers", s, {"item": item.name})
+    if s.pending:
+        t.note("finalize-next", s)
+        return s
+    top = s.chain[-1]
+    s = replace(s, priority=top.controller, passes=0)
+    t.note("priority-to-next-item", s, {"player": top.controller, "item": top.name})
+    return s
+
+
+@transition("trigger-removed", "automatic", "a triggered ability without legal choices leaves the chain",
+            "{item} leaves the chain (no legal choices; not countered)", bindings=finalize_bindings("trigger-removed"))
+def trigger_removed(m: Riftbound, s: State, p: Params, t: Trace) -> State:
+    return after_leaving(m, replace(s, chain=without(s.chain, p["id"])), t)
+
+
+@transition("play-undone", "automatic", "an Ambush unit's location became invalid: its play is undone",
+            "{item} is not finalized: its play is undone", bindings=finalize_bindings("play-undone"))
+def play_undone(m: Riftbound, s: State, p: Params, t: Trace) -> State:
+    item = next(i for i in s.chain if i.id == p["id"])
+    s = replace(s, chain=without(s.chain, item.id))
+    hand = s.hand(item.controller)
+    if hand is not None and item.card:
+        s = replace(s, hands=with_hand(s, item.controller, hand + (item.card,)))
+    return after_leaving(m, s, t)
+
+
+def after_leaving(m: Riftbound, s: State, t: Trace) -> State:
+    """An item left the chain while being finalized: Finalize goes on (337.3, 337.4), or the
+    chain is empty and the state opens (340.2)."""
+    return proceed(m, s, t, add=False, finalizing=True)
+
+
+@transition("resolves-immediately", "step", "a unit, gear or Add ability resolves immediately",
+            "{item} resolves immediately")
+def resolve_immediately(m: Riftbound, s: State, p: Params, t: Trace) -> State:
+    item = next(i for i in s.chain if i.id == p["id"])
+    s = replace(s, chain=without(s.chain, item.id))
+    if item.add:
+        s = run_effects(m, s, t, item)
+        t.note("add-resolves", s, {"player": s.priority or item.controller})
+        return proceed(m, s, t, add=True)
+    card = m.cards[item.card] if item.card else None
+    location = item.to if item.kind == "unit" and item.to else "base"
+    perm = Permanent(unique_name(s, item.name), item.card or item.name, item.controller, location,
+                     exhausted=item.kind == "unit")
+    s = replace(s, board=s.board + (perm,))
+    t.note("enters-board", s, {"item": item.name, "at": location})
+    if location != "base":
+        bf = s.battlefield(location)
+        if bf is not None and bf.controller != item.controller and bf.contested_by is None:
+            s = replace(s, battlefields=tuple(replace(b, contested_by=item.controller) if b.name == location
+                                              else b for b in s.battlefields))
+            t.note("play-contests", s, {"player": item.controller, "at": location})
+        s = replace(s, tasks=s.tasks + ("cleanup",))
+    s = completes_play(m, s, t, item, card)
+    return proceed(m, s, t, add=False)
+
+
+def unique_name(s: State, name: str) -> str:
+    taken = {u.name for u in s.board}
+    if name not in taken:
+        return name
+    n = 2
+    while f"{name} #{n}" in taken:
+        n += 1
+    return f"{name} #{n}"
+
+
+def completes_play(m: Riftbound, s: State, t: Trace, item: Item, card: Card | None) -> State:
+    """The card completes play (350.1): play triggers fire now (419.4.a)."""
+    if card is None:
+        return s
+    s = replace(s, played=s.played + ((item.controller, card.name),))
+    t.note("completes-play", s, {"player": item.controller, "item": item.name})
+    fired: Fired = []
+    if card.type in ("unit", "gear"):
+        fired += [(item.controller, tr, card.name) for tr in card.triggers
+                  if tr.on == "play" and tr.what == "self"]
+    for u in s.board:
+        if u.controller != item.controller or u.card not in m.cards:
+            continue
+        for tr in m.cards[u.card].triggers:
+            if tr.on == "play" and tr.what in (card.type, "card") and not (tr.what == "self"):
+                fired.append((u.controller, tr, u.card))
+    return fire(s, t, fired, "play-effect-triggers")
+
+
+@transition("resolve", "automatic", "resolve the newest finalized item", "{item} resolves",
+            bindings=resolve_bindings)
+def resolve(m: Riftbound, s: State, p: Params, t: Trace) -> State:
+    item = next(i for i in s.chain if i.id == p["id"])
+    s = run_effects(m, s, t, item)
+    s = replace(s, chain=without(s.chain, item.id))
+    if item.kind == "spell":
+        s = replace(s, trash=s.trash + (item.name,))
+        s = completes_play(m, s, t, item, m.cards.get(item.card or ""))
+    return proceed(m, s, t, add=False)
+
+
+def proceed(m: Riftbound, s: State, t: Trace, add: bool, finalizing: bool = False) -> State:
+    """After an item resolves or leaves the chain: 340.2–340.4 (and 429.2.a for Add)."""
+    s = replace(s, passes=0)
+    if not s.chain:
+        opener = s.opened_by
+        s = replace(s, opened_by=None)
+        t.note("open-state", s)
+        if s.showdown is not None and s.focus is not None:
+            if opener == "play":
+                nxt = s.next_player(s.focus)
+                s = replace(s, focus=nxt, priority=None, showdown=replace(s.showdown, passes=0))
+                t.note("focus-passes-after-chain", s, {"player": nxt})
+            else:
+                s = replace(s, priority=None)
+                t.note("focus-stays", s, {"player": s.focus})
+        else:
+            s = replace(s, priority=None)
+        return cleanup_if_due(m, s, t, "open-state-cleanup")
+    if s.pending:
+        t.note("finalize-next" if finalizing else "back-to-finalize", s)
+        return s
+    if add:
+        return s
+    top = s.chain[-1]
+    s = replace(s, priority=top.controller)
+    t.note("priority-to-next-item" if finalizing else "priority-to-newest", s,
+           {"player": top.controller, "item": top.name})
+    return s
+
+
+@transition("receive-priority", "automatic", "the turn player receives priority",
+            "{player} receives priority", bindings=receive_bindings("neutral"))
+def receive_priority(m: Riftbound, s: State, p: Params, t: Trace) -> State:
+    return replace(s, priority=p["player"])
+
+
+# The player with focus receives priority the same way (335.1).
+transition("focus-holder-priority", "automatic", "the player with focus receives priority",
+           "{player} (focus) receives priority", bindings=receive_bindings("showdown"))(receive_priority)

@@ -1,0 +1,185 @@
+"""Riftbound's legality checks: each a module-level function ``holds(model, state, params)``
+registered under its name, cited from ``check.NAME`` in the table of citations, with the
+summary an explanation gives when it forbids a tempting action."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kb.timing.engine import Params
+from kb.timing.models.riftbound.cards import Ability
+from kb.timing.models.riftbound.citations import registry
+from kb.timing.models.riftbound.state import Item, State
+
+if TYPE_CHECKING:
+    from kb.timing.models.riftbound.model import Riftbound
+
+check = registry.check
+
+
+@check("has-priority", "only the player with Priority may act")
+def has_priority(m: Riftbound, s: State, p: Params) -> bool:
+    return s.priority == p["player"]
+
+
+@check("not-mid-procedure", "pending items are finalized (and tasks handled) before anyone acts")
+def not_mid_procedure(m: Riftbound, s: State, p: Params) -> bool:
+    return s.ready_task() is None and not s.pending and s.phase == "main"
+
+
+@check("own-turn-neutral-open", "in a Neutral Open State only the turn player plays")
+def own_turn_neutral_open(m: Riftbound, s: State, p: Params) -> bool:
+    return s.in_showdown or bool(s.chain) or p["player"] == s.turn_player
+
+
+@check("closed-state-needs-reaction", "a chain exists: only Reaction may be played")
+def closed_state_needs_reaction(m: Riftbound, s: State, p: Params) -> bool:
+    return not s.chain or m.has_reaction(s, p)
+
+
+@check("showdown-needs-action", "in a showdown only Action or Reaction may be played")
+def showdown_needs_action(m: Riftbound, s: State, p: Params) -> bool:
+    if not s.in_showdown or s.chain:
+        return True
+    card = m.cards[p["card"]]
+    return "Action" in card.keywords or m.has_reaction(s, p)
+
+
+@check("focus", "in a Showdown Open State only the player with Focus acts")
+def focus(m: Riftbound, s: State, p: Params) -> bool:
+    return not s.in_showdown or bool(s.chain) or s.focus == p["player"]
+
+
+@check("in-hand", "the card is not in that player's hand (or facedown)")
+def in_hand(m: Riftbound, s: State, p: Params) -> bool:
+    if p.get("from") == "facedown":
+        return any(c == p["card"] and pl == p["player"] for c, pl, _, _ in s.facedown)
+    hand = s.hand(p["player"])
+    return hand is None or p["card"] in hand
+
+
+@check("facedown-ready", "a card hidden this turn can be played from facedown only from the next turn")
+def facedown_ready(m: Riftbound, s: State, p: Params) -> bool:
+    if p.get("from") != "facedown":
+        return True
+    return any(c == p["card"] and pl == p["player"] and not fresh for c, pl, _, fresh in s.facedown)
+
+
+@check("targets", "valid choices must exist for every target")
+def targets(m: Riftbound, s: State, p: Params) -> bool:
+    return m.targets_ok(s, m.cards[p["card"]].effects, p.get("target"))
+
+
+@check("move-outcome", "its move would put a unit where it cannot be: a battlefield with two other "
+       "players' units, or another two players' combat")
+def move_outcome(m: Riftbound, s: State, p: Params) -> bool:
+    if "card" in p:
+        return m.moves_ok(s, m.cards[p["card"]].effects, p.get("target"))
+    a = ability_of(m, s, p)
+    return a is None or m.moves_ok(s, a.effects, None)
+
+
+@check("location", "not a valid location to play that unit")
+def location(m: Riftbound, s: State, p: Params) -> bool:
+    card = m.cards[p["card"]]
+    to = p.get("to")
+    if card.type != "unit":
+        return to in (None, "base") or p.get("from") == "facedown"
+    if p.get("from") == "facedown":
+        here = next((bf for c, pl, bf, _ in s.facedown if c == p["card"] and pl == p["player"]), None)
+        return to in (None, here)
+    if to in (None, "base"):
+        return True
+    bf = s.battlefield(to)
+    if bf is None:
+        return False
+    return bf.controller == p["player"] or m.ambush(s, p)
+
+
+def ability_of(m: Riftbound, s: State, p: Params) -> Ability | None:
+    """The ability ``p["ability"]`` on a permanent of ``p["player"]``, if there is one."""
+    for u in s.board:
+        if u.controller != p["player"]:
+            continue
+        card = m.cards.get(u.card)
+        for a in card.abilities if card else ():
+            if a.name == p["ability"]:
+                return a
+    return None
+
+
+@check("ability-on-board", "no permanent of that player on the board has that ability")
+def ability_on_board(m: Riftbound, s: State, p: Params) -> bool:
+    return ability_of(m, s, p) is not None
+
+
+@check("ability-timing", "that ability is not legally timed now")
+def ability_timing(m: Riftbound, s: State, p: Params) -> bool:
+    a = ability_of(m, s, p)
+    if a is None:
+        return True  # reported by ability-on-board
+    if s.chain:
+        return "Reaction" in a.keywords
+    if s.in_showdown:
+        return bool({"Action", "Reaction"} & a.keywords)
+    return p["player"] == s.turn_player
+
+
+@check("ability-focus", "in a Showdown Open State only the player with Focus acts", cites="check.focus")
+def ability_focus(m: Riftbound, s: State, p: Params) -> bool:
+    return not s.in_showdown or bool(s.chain) or s.focus == p["player"]
+
+
+@check("move-timing", "a Standard Move only in your Main Phase, in a Neutral Open State")
+def move_timing(m: Riftbound, s: State, p: Params) -> bool:
+    return not s.chain and not s.in_showdown and p["player"] == s.turn_player
+
+
+@check("unit-ready", "the unit must be that player's and ready (exhausting it is the cost)")
+def unit_ready(m: Riftbound, s: State, p: Params) -> bool:
+    u = s.permanent(p["unit"])
+    return u is not None and u.controller == p["player"] and not u.exhausted
+
+
+@check("move-destination", "not a valid destination for a Standard Move")
+def move_destination(m: Riftbound, s: State, p: Params) -> bool:
+    u = s.permanent(p["unit"])
+    if u is None:
+        return False
+    to = p["to"]
+    if to == "base":
+        return u.location != "base"
+    if u.location != "base" or s.battlefield(to) is None:
+        return False
+    return not m.invalid_destination(s, p["player"], to)
+
+
+@check("hide-timing", "hiding only on your turn during an Open State")
+def hide_timing(m: Riftbound, s: State, p: Params) -> bool:
+    return not s.chain and p["player"] == s.turn_player
+
+
+@check("hide-battlefield", "hide a Hidden card only at a battlefield you control with no facedown card")
+def hide_battlefield(m: Riftbound, s: State, p: Params) -> bool:
+    bf = s.battlefield(p["at"])
+    card = m.cards.get(p["card"])
+    return (bf is not None and bf.controller == p["player"] and card is not None
+            and "Hidden" in card.keywords and not any(b == p["at"] for _, _, b, _ in s.facedown))
+
+
+def trigger_item(s: State, p: Params) -> Item | None:
+    """The pending triggered ability ``p["item"]`` a choice is about, if it is the one due."""
+    pend = s.pending
+    return pend[0] if pend and pend[0].name == p["item"] else None
+
+
+@check("trigger-controller", "only the controller of the triggered ability decides")
+def trigger_controller(m: Riftbound, s: State, p: Params) -> bool:
+    item = trigger_item(s, p)
+    return item is not None and item.controller == p["player"]
+
+
+@check("trigger-optional", "only a triggered ability whose effect begins with \"you may\" can be declined")
+def trigger_optional(m: Riftbound, s: State, p: Params) -> bool:
+    item = trigger_item(s, p)
+    return item is None or (item.kind == "trigger" and item.optional and not item.decided)

@@ -1,0 +1,393 @@
+"""Riftbound cleanups, showdowns and combat: the tasks that follow moves, arrivals and
+empty chains (318–323), the non-combat showdown's end (348.2) and the steps of combat
+(463–466), with the triggers they put on the chain.
+
+A cleanup follows every move, arrival and departure, every opening of the turn (319.1) and
+every end of a showdown or combat (319.7), and is shown only when it changes something the
+timing depends on (designations and the attack or defend triggers they fire, control,
+staging a showdown or combat). Combat damage is assigned to units in listing order, lethal
+damage first (465.2.c.3); when several battlefields are staged the first listed is chosen
+(461.1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from kb.timing.engine import Params, Trace, TraceNode
+from kb.timing.models.riftbound.citations import registry
+from kb.timing.models.riftbound.state import Battlefield, Combat, Showdown, State
+from kb.timing.models.riftbound.triggers import Fired, fire, new_item
+
+if TYPE_CHECKING:
+    from kb.timing.models.riftbound.model import Riftbound
+
+transition, step = registry.transition, registry.step
+
+step("control-lost", "a player loses control of an empty battlefield", "{player} loses control of {at}")
+step("designation-gained", "a unit at the combat's battlefield gains its controller's designation",
+     "{unit} gains the {designation} designation")
+step("designation-lost", "a unit away from the combat's battlefield loses its designation",
+     "{unit} loses the {designation} designation")
+step("designation-triggers", "an attack or defend trigger fires as its unit gains the designation",
+     "{item} triggers ({on})")
+step("trigger-checked-once", "attack and defend triggers are checked once per combat",
+     "{unit} already gained the {designation} designation this combat: its triggers do not fire again")
+step("showdown-begins", "a showdown begins", "a showdown begins at {at}; {player} gains focus")
+step("combat-begins", "combat begins", "combat begins at {at}")
+step("becomes-combat-showdown", "the showdown becomes a combat showdown",
+     "the showdown at {at} becomes a combat showdown")
+step("focus-maintained", "a showdown was already ongoing: focus is maintained", "{player} keeps focus")
+step("combat-state-closes", "a combat chain was created: the state closes", "the state closes")
+step("combat-state-open", "no combat chain: the showdown continues open", "the state stays open")
+step("settle-control", "a non-combat showdown settles control", "control of {at}: {player}")
+step("conquer", "establishing control results in a conquer", "{player} conquers {at}")
+step("showdown-ends", "the showdown ends: neutral state", "the showdown at {at} ends")
+step("combat-showdown-closes", "the combat showdown closes: combat proceeds",
+     "combat at {at} proceeds to the damage step")
+step("no-combat-damage", "not both sides remain: no combat damage", "no combat damage at {at}")
+step("resolution-step", "proceed to the resolution step", "proceed to the resolution step")
+step("triggers", "an ability triggers", "{item} triggers ({on})")
+step("death-triggers", "a trigger on its own death goes on the chain first", "{item} triggers ({on})")
+step("conquer-triggers", "a conquer effect triggers", "{item} triggers ({on})")
+step("trigger-order", "simultaneous triggers go on the chain in turn order",
+     "triggers are put on the chain in turn order: {order}")
+
+
+def task_bindings(task: str) -> Callable[[Riftbound, State], Iterator[dict[str, Any]]]:
+    """The bindings of a task's transition: one, when ``task`` is the task to handle now."""
+    def bindings(m: Riftbound, s: State) -> Iterator[dict[str, Any]]:
+        if s.ready_task() == task:
+            at = (s.combat.battlefield if s.combat else s.showdown.battlefield if s.showdown else "")
+            params: dict[str, Any] = {"at": at}
+            if task == "establish-attacker-defender" and s.combat:
+                params.update(attacker=s.combat.attacker, defender=s.combat.defender)
+            if task == "attacker-gains-focus" and s.combat:
+                params["player"] = s.combat.attacker
+            if task == "combat-result":
+                params["result"] = combat_result_of(s)
+            yield params
+    return bindings
+
+
+def cleanup_if_due(m: Riftbound, s: State, t: Trace, step: str) -> State:
+    """Make a cleanup outstanding (319.1, 319.7) when it would change something."""
+    if "cleanup" in s.tasks or not cleanup_changes(m, s):
+        return s
+    s = replace(s, tasks=s.tasks + ("cleanup",))
+    t.note(step, s)
+    return s
+
+
+def cleanup_changes(m: Riftbound, s: State) -> bool:
+    """Whether a cleanup now would change anything (319.1 makes one outstanding each time the
+    turn opens; one that changes nothing is not shown)."""
+    probe = replace(s, tasks=("cleanup",) + s.tasks)
+    node = TraceNode(m.transitions["cleanup"], {}, probe, probe)
+    return cleanup(m, probe, {}, Trace(m, node)) != s
+
+
+def staging(s: State, bf: Battlefield) -> str | None:
+    """What a contested battlefield stages: "combat" (two players' units) or "showdown"."""
+    if bf.contested_by is None:
+        return None
+    owners = {u.controller for u in s.units_at(bf.name)}
+    if len(owners) >= 2 and bf.contested_by in owners:
+        return "combat"
+    if owners == {bf.contested_by}:
+        return "showdown"
+    return None
+
+
+@transition("cleanup", "automatic", "a cleanup", "cleanup", bindings=task_bindings("cleanup"))
+def cleanup(m: Riftbound, s: State, p: Params, t: Trace) -> State:
+    s = replace(s, tasks=s.tasks[1:])
+    if s.sides_established:
+        s = designate(m, s, t)
+    open_state = not s.chain
+    if open_state:
+        for bf in s.battlefields:
+            if (bf.controller is not None and not s.units_at(bf.name, bf.controller)
+                    and (s.showdown is None or s.showdown.battlefield != bf.name)
+                    and (s.combat is None or s.combat.battlefield != bf.name)):
+                s = replace(s, battlefields=tuple(replace(b, controller=None) if b.name == bf.name else b
+                                                  for b in s.battlefields))
+                t.note("control-lost", s, {"player": bf.controller, "at": bf.name})
+    # 323.11: contested status without the contesting player's units (and no showdown) goes away
+    s = replace(s, battlefields=tuple(
+        replace(b, contested_by=None) if (b.contested_by is not None
+                                          and not s.units_at(b.name, b.contested_by)
+                                          and not ongoing_at(s, b.name)) else b
+        for b in s.battlefields))
+    if not open_state:
+        return s
+    if not s.in_showdown:
+        staged = [(bf, staging(s, bf)) for bf in s.battlefields]
+        showdowns = [bf for bf, kind in staged if kind == "showdown"]
+        combats = [bf for bf, kind in staged if kind == "combat"]
+        if showdowns:
+            bf = showdowns[0]
+            s = replace(s, showdown=Showdown(bf.name), focus=bf.contested_by, priority=None)
+            return t.step("showdown-begins", s, {"at": bf.name, "player": bf.contested_by})
+        if combats:
+            bf = combats[0]
+            s = stage_combat(s, bf, new_showdown=True)
+            t.note("combat-begins", s, {"at": bf.name})
+            return s
+    elif s.showdown is not None and not s.showdown.combat:
+        bf = s.battlefield(s.showdown.battlefield)
+        if bf is not None and staging(s, bf) == "combat":
+            s = stage_combat(s, bf, new_showdown=False)
+            t.note("becomes-combat-showdown", s, {"at": bf.name})
+    return s
+
+
+def designate(m: Riftbound, s: State, t: Trace) -> State:
+    """Cleanup step 2 (323.2): units present at the combat's battlefield take their controller's
+    designation, units elsewhere lose theirs; a unit gaining one for the first time this
+    combat puts its attack or defend triggers on the chain (383.4.e.2, 383.4.f.2)."""
+    c = s.combat
+    assert c is not None
+    sides = {c.attacker: "attacker", c.defender: "defender"}
+    board, gained, lost = [], [], []
+    for u in s.board:
+        want = sides.get(u.controller) if u.location == c.battlefield else None
+        if want != u.designation:
+            if u.designation is not None:
+                lost.append((u, u.designation))
+            if want is not None:
+                gained.append((u, want))
+            u = replace(u, designation=want)
+        board.append(u)
+    if not gained and not lost:
+        return s
+    s = replace(s, board=tuple(board))
+    for u, d in lost:
+        t.note("designation-lost", s, {"unit": u.name, "designation": d})
+    fired: Fired = []
+    designated = c.designated
+    for u, d in gained:
+        t.note("designation-gained", s, {"unit": u.name, "designation": d})
+        if (u.name, d) in designated:
+            t.note("trigger-checked-once", s, {"unit": u.name, "designation": d})
+            continue
+        designated += ((u.name, d),)
+        event = "attack" if d == "attacker" else "defend"
+        fired += [(u.controller, tr, u.card) for tr in m.triggers_of(u.card, event)]
+    s = replace(s, combat=replace(c, designated=designated))
+    return fire(s, t, fired, "designation-triggers")
+
+
+def ongoing_at(s: State, at: str) -> bool:
+    return (s.showdown is not None and s.showdown.battlefield == at) or (
+        s.combat is not None and s.combat.battlefield == at)
+
+
+def stage_combat(s: State, bf: Battlefield, new_showdown: bool) -> State:
+    attacker = bf.contested_by or s.turn_player
+    others = [u.controller for u in s.units_at(bf.name) if u.controller != attacker]
+    defender = others[0] if others else (bf.controller or s.turn_player)
+    combat = Combat(bf.name, attacker, defender, new_showdown=new_showdown)
+    return replace(s, combat=combat, priority=None, tasks=("combat-opens",) + s.tasks)
+
+
+@transition("combat-opens", "automatic", "combat opens (Combat Showdown step)", "combat opens at {at}",
+            bindings=task_bindings("combat-opens"))
+def combat_opens(m: Riftbound, s: State, p: Params, t: Trace) -> State:
+    assert s.combat is not None
+    showdown = Showdown(s.combat.battlefield, combat=True) if s.showdown is None else replace(
+        s.showdown, combat=True, passes=0)
+    return replace(s, showdown=showdown, tasks=("start-of-combat", "establish-attacker-defender",
+                                                "attacker-gains-focus", "combat-chain") + s.tasks[1:])
+
+
+@transition("start-of-combat", "automatic", "start of combat or showdown effects",
+            "start of combat effects at {at}", bindings=task_bindings("start-of-combat"))
+def start_of_combat(m: Riftbound, s: State, p: Params, t: Trace) -> State:
+    return replace(s, tasks=s.tasks[1:])
+
+
+@transition("establish-attacker-defender", "automatic", "establish Attacker and Defender",
+            "{attacker} attacks, {defender} defends", bindings=task_bindings("establish-attacker-defender"))
+def establish(m: Riftbound, s: State, p: Params, t: Trace) -> State:
+    assert s.combat is not None
+    c = s.combat
+    board = tuple(replace(u, designation="attacker" if u.controller == c.attacker else "defender")
+                  if u.location == c.battlefield and u.controller in (c.attacker, c.defender) else u
+                  for u in s.board)
+    designated = tuple((u.name, u.designation) for u in board if u.designation is not None)
+    return replace(s, board=board, tasks=s.tasks[1:], combat=replace(c, designated=designated))
+
+
+@transition("attacker-gains-focus", "automatic", "the Attacker gains focus", "{player} gains focus",
+            bindings=task_bindings("attacker-gains-focus"))
+def attacker_focus(m: Riftbound, s: State, p: Params, t: Trace) -> State:
+    assert s.combat is not None
+    s = replace(s, tasks=s.tasks[1:])
+    if not s.combat.new_showdown and s.focus is not None:
+        t.note("focus-maintained", s, {"player": s.focus})
+        return replace(s, priority=None)
+    return replace(s, focus=s.combat.attacker, priority=None)
+
+
+@transition("combat-chain", "automatic", "attack and defend triggers go on the chain",
+            "attack and defend triggers", bindings=task_bindings("combat-chain"))
+def combat_chain(m: Riftbound, s: State, p: Params, t: Trace) -> State:
+    assert s.combat is not None
+    c = s.combat
+    s = replace(s, tasks=s.tasks[1:])
+    fired = []
+    ordered = [c.attacker] + [pl for pl in s.players if pl not in (c.attacker, c.defender)] + [c.defender]
+    for player in ordered:
+        for u in s.units_at(c.battlefield, player):
+            event = "attack" if u.designation == "attacker" else "defend" if u.designation == "defender" else ""
+            fired += [(player, tr, u.card) for tr in m.triggers_of(u.card, event)] if event else []
+    if fired:
+        opened = not s.chain
+        for controller, tr, source in fired:
+            s, item = new_item(s, name=tr.name, controller=controller, kind="trigger", source=source,
+                                     effects=tr.effects, optional=tr.optional, origin="trigger")
+            t.note("triggers", s, {"item": tr.name, "on": tr.on})
+        if opened:
+            s = replace(s, opened_by="trigger")
+        t.note("combat-state-closes", s)
+    else:
+        t.note("combat-state-open", s)
+    return s
+
+
+@transition("showdown-closes", "step", "all players passed focus in sequence: the showdown closes",
+            "the showdown at {at} closes")
+def close_showdown(m: Riftbound, s: State, p: Params, t: Trace) -> State:
+    assert s.showdown is not None
+    at = s.showdown.battlefield
+    if s.showdown.combat and s.combat is not None:
+        s = replace(s, showdown=None, focus=None, priority=None,
+                    combat=replace(s.combat, step="damage"),
+                    tasks=("combat-damage", "combat-cleanup", "combat-result", "establish-control",
+                           "combat-ends") + s.tasks)
+        t.note("combat-showdown-closes", s, {"at": at})
+        return s
+    owners = {u.controller for u in s.units_at(at)}
+    bf = s.battlefield(at)
+    s = replace(s, showdown=None, focus=None, priority=None)
+    if len(owners) == 1 and bf is not None:
+        (owner,) = owners
+        if bf.controller != owner:
+            s = take_control(m, s, t, at, owner, "settle-control")
+    s = replace(s, battlefields=tuple(replace(b, contested_by=None) if b.name == at else b
+                                      for b in s.battlefields))
+    t.note("showdown-ends", s, {"at": at})
+    return cleanup_if_due(m, s, t, "status-cleanup")
+
+
+def take_control(m: Riftbound, s: State, t: Trace, at: str, owner: str, step: str) -> State:
+    s = replace(s, battlefields=tuple(replace(b, controller=owner) if b.name == at else b
+                                      for b in s.battlefields))
+    t.note(step, s, {"at": at, "player": owner})
+    if (owner, at) in s.scored:
+        return s
+    s = replace(s, scored=s.scored + ((owner, at),))
+    t.note("conquer", s, {"player": owner, "at": at})
+    fired = [(owner, tr, u.card) for u in s.units_at(at, owner) for tr in m.triggers_of(u.card, "conquer")]
+    return fire(s, t, fired, "conquer-triggers")
+
+
+@transition("combat-damage", "automatic", "combat damage step", "combat damage at {at}",
+            bindings=task_bindings("combat-damage"))
+def combat_damage(m: Riftbound, s: State, p: Params, t: Trace) -> State:
+    assert s.combat is not None
+    c = s.combat
+    s = replace(s, tasks=s.tasks[1:], combat=replace(c, step="resolution"))
+    attackers = [u for u in s.units_at(c.battlefield, c.attacker) if u.designation == "attacker"]
+    defenders = [u for u in s.units_at(c.battlefield, c.defender) if u.designation == "defender"]
+    if not attackers or not defenders:
+        t.note("no-combat-damage", s, {"at": c.battlefield})
+    else:
+        damage = {u.name: 0 for u in attackers + defenders}
+        for dealers, takers in ((attackers, defenders), (defenders, attackers)):
+            left = sum(m.might(u) for u in dealers)
+            for i, u in enumerate(takers):
+                need = max(1, m.might(u) - u.damage)
+                give = left if i == len(takers) - 1 else min(left, need)
+                damage[u.name] += give
+                left -= give
+        s = replace(s, board=tuple(replace(u, damage=u.damage + damage.get(u.name, 0)) for u in s.board))
+        t.note("combat-damage", s, {"at": c.battlefield})
+    t.note("resolution-step", s)
+    return s
+
+
+@transition("combat-cleanup", "automatic", "combat cleanup", "combat cleanup at {at}",
+            bindings=task_bindings("combat-cleanup"))
+def combat_cleanup(m: Riftbound, s: State, p: Params, t: Trace) -> State:
+    assert s.combat is not None
+    c = s.combat
+    s = replace(s, tasks=s.tasks[1:])
+    dead = [u for u in s.board if u.damage and u.damage >= max(1, m.might(u))]
+    for u in dead:
+        s = fire(s, t, [(u.controller, tr, u.card) for tr in m.triggers_of(u.card, "leave")],
+                       "death-triggers")
+    s = replace(s, board=tuple(replace(u, damage=0) for u in s.board if u not in dead),
+                trash=s.trash + tuple(u.card for u in dead))
+    for u in dead:
+        t.note("kill", s, {"unit": u.name})
+    recalled = False
+    if s.units_at(c.battlefield, c.defender):
+        for u in s.units_at(c.battlefield, c.attacker):
+            s = replace(s, board=tuple(replace(x, location="base", designation=None) if x.name == u.name
+                                       else x for x in s.board))
+            recalled = True
+    if recalled:
+        s = replace(s, combat=replace(c, result="recalled"))
+    return s
+
+
+def combat_result_of(s: State) -> str:
+    c = s.combat
+    if c is None:
+        return "none"
+    if c.result == "recalled":
+        return "no result (attackers recalled)"
+    a = bool(s.units_at(c.battlefield, c.attacker))
+    d = bool(s.units_at(c.battlefield, c.defender))
+    if a and not d:
+        return f"{c.attacker} wins"
+    if d and not a:
+        return f"{c.defender} wins"
+    return "no result"
+
+
+@transition("combat-result", "automatic", "determine the combat result", "combat result at {at}: {result}",
+            bindings=task_bindings("combat-result"))
+def combat_result(m: Riftbound, s: State, p: Params, t: Trace) -> State:
+    assert s.combat is not None
+    return replace(s, tasks=s.tasks[1:], combat=replace(s.combat, result=p["result"]))
+
+
+@transition("establish-control", "automatic", "establish control after combat", "control of {at}",
+            bindings=task_bindings("establish-control"))
+def establish_control(m: Riftbound, s: State, p: Params, t: Trace) -> State:
+    assert s.combat is not None
+    at = s.combat.battlefield
+    s = replace(s, tasks=s.tasks[1:])
+    owners = {u.controller for u in s.units_at(at)}
+    s = replace(s, battlefields=tuple(replace(b, contested_by=None) if b.name == at else b
+                                      for b in s.battlefields))
+    bf = s.battlefield(at)
+    if len(owners) == 1 and bf is not None and bf.controller != next(iter(owners)):
+        s = take_control(m, s, t, at, next(iter(owners)), "settle-control")
+    elif not owners:
+        s = replace(s, battlefields=tuple(replace(b, controller=None) if b.name == at else b
+                                          for b in s.battlefields))
+    return s
+
+
+@transition("combat-ends", "automatic", "combat ends", "combat at {at} ends",
+            bindings=task_bindings("combat-ends"))
+def combat_ends(m: Riftbound, s: State, p: Params, t: Trace) -> State:
+    board = tuple(replace(u, designation=None) for u in s.board)
+    s = replace(s, tasks=s.tasks[1:], combat=None, board=board, priority=None)
+    return cleanup_if_due(m, s, t, "status-cleanup")

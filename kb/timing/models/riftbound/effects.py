@@ -1,0 +1,171 @@
+"""What a resolving item's instructions do: each instruction kind is a module-level function
+registered with :func:`instruction` (``run(model, state, trace, item, effect) -> state``)
+and records the step its rules are cited by. A new instruction (damage, a cost…) is one
+more registered function here or in its own module, plus its reading in
+:mod:`kb.timing.models.riftbound.cards`.
+
+Choices the rules leave to players but that do not change timing are made in a fixed way
+and said so in the trace.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from kb.timing.engine import Trace
+from kb.timing.models.riftbound.cards import Effect
+from kb.timing.models.riftbound.citations import registry
+from kb.timing.models.riftbound.state import Item, Permanent, State, drawn_plus, without, without_card
+from kb.timing.models.riftbound.triggers import fire, needs_cleanup, new_item, relocate
+
+if TYPE_CHECKING:
+    from kb.timing.models.riftbound.model import Riftbound
+
+Run = Callable[["Riftbound", State, Trace, Item, Effect], State]
+RUNS: dict[str, Run] = {}
+
+step = registry.step
+step("counter", "counter an item", "{item} is countered")
+step("draw", "draw", "{player} draws {n}")
+step("create-reflexive-trigger", "a reflexive trigger creates a pending ability",
+     "{item} is added pending (it waits while {source} finishes)")
+step("play-from-effect", "play a card as part of an effect",
+     "{player} plays {item} from hand as part of {source} (pending until it finishes)")
+step("no-eligible-card", "no eligible card to play: resolution continues", "{player} has no {item} to play")
+step("kill", "kill a unit", "{unit} is killed")
+step("move-unit", "move a unit", "{unit} moves to {to}")
+step("recalled-instead", "a unit that cannot move to its destination is recalled instead",
+     "{unit} cannot move to {to} (two other players' units, or their combat, are there): it is recalled to base")
+step("played-to-base-instead", "a unit cannot be played to another two players' combat: "
+     "it is played to its controller's base", "{item} cannot be played to {to}: it is played to base")
+step("add-resources", "add resources", "{player} adds resources")
+step("instruction-skipped", "an instruction that cannot be followed is ignored",
+     "{instruction} cannot be followed: ignored")
+step("legion-active", "Legion: another card was finalized this turn", "{item}'s Legion text is active")
+
+
+def instruction(kind: str) -> Callable[[Run], Run]:
+    """Register what the instruction ``kind`` does when its item resolves."""
+    def register(fn: Run) -> Run:
+        if kind in RUNS:
+            raise ValueError(f"instruction {kind!r} is registered twice")
+        RUNS[kind] = fn
+        return fn
+    return register
+
+
+def run_effects(m: Riftbound, s: State, t: Trace, item: Item) -> State:
+    """Follow an item's instructions in order, its card's Legion text too when it is active."""
+    effects = list(item.effects)
+    card = m.cards.get(item.card or "")
+    if card is not None and card.legion and any(pl == item.controller and i != item.id
+                                                for pl, _, i in s.finalized):
+        t.note("legion-active", s, {"item": item.name})
+        effects += card.legion
+    for e in effects:
+        try:
+            run = RUNS[e[0]]
+        except KeyError:
+            raise ValueError(f"unknown instruction {e[0]!r}") from None
+        s = run(m, s, t, item, e)
+    return s
+
+
+@instruction("draw")
+def draw(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
+    who = item.controller
+    return t.step("draw", replace(s, drawn=drawn_plus(s, who, e[1])), {"player": who, "n": e[1]})
+
+
+@instruction("add")
+def add(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
+    t.note("add-resources", s, {"player": item.controller})
+    return s
+
+
+@instruction("counter")
+def counter(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
+    name = item.target if e[1] == "target" else e[1]
+    victim = next((i for i in reversed(s.chain) if i.name == name and i.id != item.id
+                   and i.status == "finalized"), None)
+    if victim is None:
+        t.note("instruction-skipped", s, {"instruction": f"counter {name}"})
+        return s
+    s = replace(s, chain=without(s.chain, victim.id))
+    if victim.card is not None:
+        s = replace(s, trash=s.trash + (victim.card,))
+    t.note("counter", s, {"item": victim.name})
+    return s
+
+
+@instruction("create")
+def create(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
+    _, name, effects, times = e
+    for _ in range(times):
+        s, _new = new_item(s, name=name, controller=item.controller, kind="trigger", source=item.name,
+                           effects=effects, origin="reflexive")
+        t.note("create-reflexive-trigger", s, {"item": name, "source": item.name})
+    return s
+
+
+@instruction("play")
+def play(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
+    _, name, to = e
+    who = item.controller
+    hand = s.hand(who)
+    if hand is not None and name not in hand:
+        t.note("no-eligible-card", s, {"player": who, "item": name})
+        return s
+    card = m.cards[name]
+    s = without_card(s, who, name)
+    if card.type == "unit" and to not in (None, "base") and m.combat_without(s, who, to):
+        t.note("played-to-base-instead", s, {"item": name, "to": to})
+        to = "base"
+    s, _new = new_item(s, name=name, controller=who, kind=card.type, card=name, effects=card.effects,
+                       origin="effect", to=to or ("base" if card.type == "unit" else None))
+    t.note("play-from-effect", s, {"player": who, "item": name, "source": item.name})
+    return s
+
+
+def unit_of(s: State, t: Trace, item: Item, e: Effect) -> Permanent | None:
+    """The unit an instruction names (or the item's target); None, recorded as skipped, when
+    it is not on the board (any more)."""
+    name = item.target if e[1] == "target" else e[1]
+    u = s.permanent(name or "")
+    if u is None:
+        t.note("instruction-skipped", s, {"instruction": f"{e[0]} {name}"})
+    return u
+
+
+@instruction("kill")
+def kill(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
+    u = unit_of(s, t, item, e)
+    if u is None:
+        return s
+    s = fire(s, t, [(u.controller, tr, u.card) for tr in m.triggers_of(u.card, "leave")], "death-triggers")
+    s = replace(s, board=tuple(x for x in s.board if x.name != u.name), trash=s.trash + (u.card,))
+    t.note("kill", s, {"unit": u.name})
+    return needs_cleanup(s)
+
+
+@instruction("move")
+def move(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
+    u = unit_of(s, t, item, e)
+    if u is None:
+        return s
+    to = e[2]
+    if to != "base" and s.battlefield(to) is None or to == u.location:
+        t.note("instruction-skipped", s, {"instruction": f"move {u.name} to {to}"})
+        return s
+    if m.invalid_destination(s, u.controller, to):
+        if u.location == "base":
+            t.note("instruction-skipped", s, {"instruction": f"move {u.name} to {to}"})
+            return s
+        s = replace(s, board=tuple(replace(x, location="base") if x.name == u.name else x for x in s.board))
+        t.note("recalled-instead", s, {"unit": u.name, "to": to})
+    else:
+        s = relocate(m, s, t, u, to)
+        t.note("move-unit", s, {"unit": u.name, "to": to})
+    return needs_cleanup(s)

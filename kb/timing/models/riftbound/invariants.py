@@ -1,0 +1,136 @@
+"""What every step of the Riftbound model keeps (invariants, checked on every trace node),
+and why a state given from outside cannot occur (:func:`validate`, the ``state.*``
+citations): module-level functions, each cited by its name."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from kb.timing.engine import Invariant, TraceNode, Violation
+from kb.timing.models.riftbound.citations import cite
+from kb.timing.models.riftbound.state import State
+
+if TYPE_CHECKING:
+    from kb.timing.models.riftbound.model import Riftbound
+
+Holds = Callable[["Riftbound", TraceNode], bool]
+INVARIANTS: list[tuple[str, str, Holds]] = []
+
+
+def invariant(name: str, summary: str) -> Callable[[Holds], Holds]:
+    """Register ``holds(model, node)`` as the invariant ``name`` (cited as ``invariant.NAME``)."""
+    cite("invariant." + name)  # a name the table lacks is an error at import
+    def register(fn: Holds) -> Holds:
+        INVARIANTS.append((name, summary, fn))
+        return fn
+    return register
+
+
+def build(model: Riftbound) -> tuple[Invariant, ...]:
+    """The invariants of ``model``, their functions bound to it."""
+    return tuple(Invariant(name, cite("invariant." + name), summary, functools.partial(fn, model))
+                 for name, summary, fn in INVARIANTS)
+
+
+@invariant("one-priority", "at most one player holds priority")
+def one_priority(m: Riftbound, n: TraceNode) -> bool:
+    p = n.after.priority
+    return p is None or isinstance(p, str)
+
+
+@invariant("focus-in-showdown", "focus exists only in a showdown")
+def focus_in_showdown(m: Riftbound, n: TraceNode) -> bool:
+    return n.after.focus is None or n.after.in_showdown
+
+
+@invariant("finalize-in-order", "items finalize in the order they were appended")
+def finalize_in_order(m: Riftbound, n: TraceNode) -> bool:
+    if n.name not in ("finalize", "trigger-removed", "play-undone", "perform-trigger", "decline-trigger"):
+        return True
+    pend = n.before.pending
+    return bool(pend) and pend[0].name == n.params["item"] and pend[0].id == n.params.get("id", pend[0].id)
+
+
+@invariant("newest-resolves", "the newest finalized item resolves first")
+def newest_resolves(m: Riftbound, n: TraceNode) -> bool:
+    if n.name != "resolve":
+        return True
+    fin = [i for i in n.before.chain if i.status == "finalized"]
+    return bool(fin) and fin[-1].id == n.params["id"] and n.before.chain[-1].id == n.params["id"]
+
+
+@invariant("no-action-on-chain", "a card without Reaction is never played while a chain exists")
+def no_action_on_chain(m: Riftbound, n: TraceNode) -> bool:
+    if n.name != "play" or not n.before.chain:
+        return True
+    return m.has_reaction(n.before, n.params)
+
+
+@invariant("single-pass", "a single pass never ends a showdown")
+def single_pass(m: Riftbound, n: TraceNode) -> bool:
+    if n.name != "showdown-closes":
+        return True
+    return n.before.showdown is not None and n.before.showdown.passes >= len(n.before.players) >= 2
+
+
+@invariant("designation-once", "a unit's attack or defend triggers fire at most once per combat")
+def designation_once(m: Riftbound, n: TraceNode) -> bool:
+    # Only designations new to this combat may fire attack or defend triggers in a cleanup.
+    if n.name != "cleanup" or n.before.combat is None or n.after.combat is None:
+        return True
+    old, new = set(n.before.combat.designated), set(n.after.combat.designated)
+    if not old <= new or any(u.designation and (u.name, u.designation) not in new for u in n.after.board):
+        return False
+    allowed = 0
+    for unit, d in new - old:
+        u = n.after.permanent(unit)
+        allowed += len(m.triggers_of(u.card if u else None, "attack" if d == "attacker" else "defend"))
+    return sum(1 for c in n.children if c.name == "designation-triggers") <= allowed
+
+
+def validate(s: State) -> list[Violation]:
+    """Every reason ``s`` cannot occur under the rules (empty when it can)."""
+    out: list[Violation] = []
+
+    def bad(key: str, message: str, field: str) -> None:
+        out.append(Violation(message, cite("state." + key), field))
+
+    n = len(s.players)
+    if s.focus is not None and not s.in_showdown:
+        bad("focus-neutral", f"{s.focus} has focus but no showdown or combat is in progress", "focus")
+    quiet = s.ready_task() is None and not s.tasks and s.phase == "main"
+    if s.showdown is not None and not s.chain and quiet:
+        if s.focus is None:
+            bad("showdown-focus", "a showdown is in an open state but nobody has focus", "focus")
+        elif s.priority is not None and s.priority != s.focus:
+            bad("focus-priority", f"{s.priority} has priority in a Showdown Open State but {s.focus} has "
+                "focus", "priority")
+    if not s.in_showdown and not s.chain and quiet and s.priority not in (None, s.turn_player):
+        bad("neutral-priority", f"{s.priority} has priority in a Neutral Open State of "
+            f"{s.turn_player}'s turn", "priority")
+    seen_pending = False
+    for i, item in enumerate(s.chain):
+        if item.status == "pending":
+            seen_pending = True
+        elif seen_pending:
+            bad("finalized-above-pending", f"{item.name} is finalized above a pending item "
+                "(items are finalized in the order they were appended)", f"chain[{i}]")
+        if item.status == "finalized" and (item.kind in ("unit", "gear") or item.add):
+            bad("permanent-finalized-on-chain", f"{item.name} ({'Add ability' if item.add else item.kind})"
+                " is finalized yet still on the chain: it resolves as soon as it is finalized",
+                f"chain[{i}]")
+    if s.chain and not s.pending and s.priority is None and s.ready_task() is None:
+        bad("chain-without-priority", "the chain holds only finalized items but nobody has priority",
+            "priority")
+    if s.passes < 0 or s.passes > n or (s.passes and (not s.chain or s.pending)):
+        bad("passes", f"{s.passes} consecutive passes cannot occur here", "passes")
+    if s.showdown is not None and not 0 <= s.showdown.passes < n:
+        bad("showdown-passes", f"{s.showdown.passes} players passed focus in sequence: the showdown "
+            "would have ended", "showdown.passes")
+    if s.combat is not None and (s.combat.attacker == s.combat.defender
+                                 or {s.combat.attacker, s.combat.defender} - set(s.players)):
+        bad("combat-players", "a combat needs an attacker and a different defender among the players",
+            "combat")
+    return out

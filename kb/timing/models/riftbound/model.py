@@ -1,0 +1,138 @@
+"""The Riftbound timing model over a pool of (abstract) cards: the engine's
+:class:`kb.timing.engine.Model`, its checks and transitions bound from the registry that the
+package's modules fill, and what it knows about cards, targets and destinations."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Mapping
+
+from kb.timing.engine import Model, Option, Params, Rules, Violation
+from kb.timing.models.riftbound import checks, combat, decisions, effects  # noqa: F401 (they register)
+from kb.timing.models.riftbound import invariants
+from kb.timing.models.riftbound.cards import Card, Effect, Trigger
+from kb.timing.models.riftbound.citations import CITATION_EDITION, CITATIONS, cite, registry
+from kb.timing.models.riftbound.state import Permanent, State
+
+
+class Riftbound(Model):
+    """The Riftbound timing model over a pool of (abstract) cards."""
+
+    ruleset = "riftbound"
+    citation_edition = CITATION_EDITION
+    citations = CITATIONS
+
+    def __init__(self, cards: Mapping[str, Card] | None = None):
+        self.cards: dict[str, Card] = dict(cards or {})
+        self.checks, self.transitions = registry.build(self)
+        self.invariants = invariants.build(self)
+        self.transitions_by_rule: dict[str, list[str]] = {}
+
+    # -- card knowledge --------------------------------------------------------------------
+    def card(self, name: str | None) -> Card | None:
+        return self.cards.get(name) if name else None
+
+    def triggers_of(self, card: str | None, on: str) -> list[Trigger]:
+        """The triggered abilities of a card that fire ``on`` an event."""
+        c = self.cards.get(card or "")
+        return [tr for tr in c.triggers if tr.on == on] if c else []
+
+    def might(self, u: Permanent) -> int:
+        card = self.cards.get(u.card)
+        return card.might if card else 1
+
+    def has_reaction(self, state: State, params: Params) -> bool:
+        """Reaction: printed (813), from facedown (811.6), or Ambush to your units (822.1.b)."""
+        card = self.cards[params["card"]]
+        if "Reaction" in card.keywords or params.get("from") == "facedown":
+            return True
+        return self.ambush(state, params)
+
+    def ambush(self, state: State, params: Params) -> bool:
+        """Played with Ambush: a unit to a battlefield where its player has units (822.1.b)."""
+        card = self.cards[params["card"]]
+        to = params.get("to")
+        return ("Ambush" in card.keywords and card.type == "unit" and to not in (None, "base")
+                and bool(state.units_at(to, params["player"])))
+
+    def needs_target(self, effects: Iterable[Effect]) -> str | None:
+        """What the instructions target: "item", "unit", or None."""
+        for e in effects:
+            if e[0] in ("counter", "kill", "move") and e[1] == "target":
+                return "item" if e[0] == "counter" else "unit"
+        return None
+
+    def invalid_destination(self, s: State, player: str, to: str) -> bool:
+        """No unit of ``player`` may move to ``to``: units of two other players are there (449.2),
+        or, with more than two players, a combat is staged or in progress there between two
+        others (447.2.a, 462.1)."""
+        if to == "base":
+            return False
+        others = {u.controller for u in s.units_at(to)} - {player}
+        if len(others) >= 2:
+            return True
+        return len(s.players) > 2 and self.combat_without(s, player, to)
+
+    def combat_without(self, s: State, player: str, at: str) -> bool:
+        """A combat is staged or in progress at ``at`` and ``player`` is not one of its two."""
+        if s.combat is not None and s.combat.battlefield == at:
+            return player not in (s.combat.attacker, s.combat.defender)
+        owners = {u.controller for u in s.units_at(at)}
+        return len(owners) >= 2 and player not in owners
+
+    def moves_ok(self, s: State, effects: Iterable[Effect], target: str | None) -> bool:
+        """Playing this would not move a unit where it cannot be (358.3): checked as it is played."""
+        for e in effects:
+            if e[0] != "move":
+                continue
+            u = s.permanent((target if e[1] == "target" else e[1]) or "")
+            if u is not None and e[2] != u.location and self.invalid_destination(s, u.controller, e[2]):
+                return False
+        return True
+
+    def targets_ok(self, state: State, effects: Iterable[Effect], target: str | None,
+                   self_id: int | None = None) -> bool:
+        """Valid choices exist for every target (355.8): items on the chain, units on board."""
+        for e in effects:
+            kind = e[0]
+            if kind not in ("counter", "kill", "move"):
+                continue
+            name = target if e[1] == "target" else e[1]
+            if name is None:
+                return False
+            if kind == "counter":
+                if not any(i.name == name and i.id != self_id and i.status == "finalized" for i in state.chain):
+                    return False
+            elif state.permanent(name) is None:
+                return False
+        return True
+
+    # -- the engine's questions -------------------------------------------------------------
+    def validate(self, s: State) -> list[Violation]:
+        return invariants.validate(s)
+
+    def terminal(self, s: State) -> tuple[str, Rules] | None:
+        if s.phase == "ending":
+            return ("The Main Phase has ended; the model stops at the Ending Phase.", cite("end-main-phase"))
+        return None
+
+    def tempting(self, s: State, option: Option) -> bool:
+        """Illegal options worth showing: the decider's own, and other players' Reactions."""
+        if not s.chain and option.transition.name == "pass-priority":
+            return False
+        if option.player == s.priority or option.transition.name in ("decline-trigger", "perform-trigger"):
+            return True
+        name = option.params.get("card")
+        return bool(name) and "Reaction" in self.cards[name].keywords
+
+
+@functools.lru_cache(maxsize=64)
+def _model(pool: tuple[tuple[str, Card], ...]) -> Riftbound:
+    return Riftbound(dict(pool))
+
+
+def model_for(cards: dict[str, Card]) -> Riftbound:
+    """The model over a card pool, made once per pool: a pasted state (or the next frame of the
+    same scenario) reads its pool again, and building the model was half of reading a state.
+    Models are not changed once made, so one serves every state of its pool."""
+    return _model(tuple(cards.items()))

@@ -1,0 +1,264 @@
+"""The immutable state of one moment of Riftbound's Main Phase: the chain, priority and focus,
+showdown and combat, the board, battlefields, hands and what happened this turn.
+
+Every field says how it reads and writes as JSON (``metadata=js(...)``, see
+:mod:`kb.timing.models.codec`): the JSON of a state is derived from these dataclasses, and
+so are the keys an ``expect`` step may observe. A new concept is a new field here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar
+
+from kb.timing.fields import a_list, a_mapping, text, whole_number
+from kb.timing.models.codec import OMIT, Context, js
+from kb.timing.models.riftbound.cards import Effect, effects_json, keywords, parse_effects
+
+# Tasks that wait until the chain is empty ("Resolve any items on the chain … before
+# performing this step", 466.2, 466.4, 466.6).
+DEFERRED_TASKS = frozenset({"combat-result", "establish-control", "combat-ends"})
+TASKS = ("cleanup", "combat-opens", "start-of-combat", "establish-attacker-defender", "attacker-gains-focus",
+         "combat-chain", "combat-damage", "combat-cleanup", "combat-result", "establish-control", "combat-ends")
+COMBAT_TASKS = frozenset(TASKS) - {"cleanup"}
+ORIGINS = ("hand", "facedown", "effect", "activated", "trigger", "reflexive")
+ITEM_KINDS = ("spell", "unit", "gear", "ability", "trigger")
+TURN_STATES = ("neutral-open", "neutral-closed", "showdown-open", "showdown-closed")
+
+
+# -- how a chain item reads: what its card says when the JSON leaves it out ----------------------
+def _own_card(raw: dict[str, Any], ctx: Context) -> Any:
+    """The card an item is (a spell, unit or gear played), if any."""
+    name = raw.get("card") or raw.get("name")
+    card = ctx.cards.get(name) if isinstance(name, str) else None
+    kind = raw.get("kind") or (card.type if card else "spell")
+    return card if card is not None and kind in ("spell", "unit", "gear") else None
+
+
+def _item_kind(raw: dict[str, Any], ctx: Context) -> str:
+    name = raw.get("card") or raw.get("name")
+    card = ctx.cards.get(name) if isinstance(name, str) else None
+    return card.type if card else "spell"
+
+
+def _item_card(raw: dict[str, Any], ctx: Context) -> str | None:
+    own = _own_card(raw, ctx)
+    return own.name if own else None
+
+
+def _item_effects(raw: dict[str, Any], ctx: Context) -> tuple[Effect, ...]:
+    own = _own_card(raw, ctx)
+    return own.effects if own else ()
+
+
+def _read_effects(raw: Any, where: str, ctx: Context) -> tuple[Effect, ...]:
+    return raw if isinstance(raw, tuple) else parse_effects(raw, where)
+
+
+def _write_effects(item: Item, effects: tuple[Effect, ...], ctx: Context) -> Any:
+    """An item's instructions, unless they are its card's (read back from the card)."""
+    if not effects:
+        return OMIT
+    cards = getattr(ctx, "cards", {})
+    own = cards.get(item.card or item.name) if item.kind in ("spell", "unit", "gear") else None
+    return OMIT if own is not None and own.effects == effects else effects_json(effects)
+
+
+@dataclass(frozen=True)
+class Item:
+    """A chain item: a card being played, an activated ability or a triggered ability."""
+
+    __json_keys__: ClassVar[tuple[str, ...]] = (
+        "name", "controller", "status", "kind", "id", "card", "source", "to", "target", "effects", "add",
+        "optional", "decided", "ambush", "origin", "keywords")
+
+    id: int = field(metadata=js(low=1, high=10_000, missing=lambda raw, ctx: ctx.next_id))
+    name: str
+    controller: str = field(metadata=js(check="player", missing=lambda raw, ctx: ctx.players[0]))
+    kind: str = field(metadata=js(choices=ITEM_KINDS, missing=_item_kind))  # spell | unit | gear | ability | trigger
+    status: str = field(default="pending", metadata=js(choices=("pending", "finalized"), missing="finalized"))
+    card: str | None = field(default=None, metadata=js(omit=True, check="card", missing=_item_card))
+    source: str | None = field(default=None, metadata=js(omit=True))
+    effects: tuple[Effect, ...] = field(default=(), metadata=js(write=_write_effects, read=_read_effects,
+                                                                missing=_item_effects))
+    add: bool = field(default=False, metadata=js(omit=True))
+    optional: bool = field(default=False, metadata=js(omit=True))
+    decided: bool = field(default=False, metadata=js(omit=True))
+    origin: str = field(default="hand", metadata=js(omit=True, choices=ORIGINS, missing="hand"))
+    to: str | None = field(default=None, metadata=js(omit=True))
+    target: str | None = field(default=None, metadata=js(omit=True))
+    ambush: bool = field(default=False, metadata=js(omit=True))
+    keywords: frozenset[str] = field(default=frozenset(), metadata=js(
+        omit=True, read=lambda raw, where, ctx: keywords(raw, where)))
+
+
+@dataclass(frozen=True)
+class Permanent:
+    """A unit or gear on the board: at its controller's base or at a battlefield."""
+
+    name: str
+    card: str = field(metadata=js(check="card", missing=lambda raw, ctx: raw.get("name")))
+    controller: str = field(metadata=js(check="player"))
+    location: str = field(metadata=js(check="place", missing="base"))  # "base" or a battlefield's name
+    exhausted: bool = field(default=False, metadata=js(omit=True))
+    designation: str | None = field(default=None, metadata=js(omit=True, choices=(None, "attacker", "defender")))
+    damage: int = field(default=0, metadata=js(omit=True))
+
+
+@dataclass(frozen=True)
+class Battlefield:
+    name: str
+    controller: str | None = field(default=None, metadata=js(check="player"))
+    contested_by: str | None = field(default=None, metadata=js(check="player"))
+
+
+@dataclass(frozen=True)
+class Showdown:
+    battlefield: str = field(metadata=js(missing="the battlefield"))
+    combat: bool = False
+    passes: int = field(default=0, metadata=js(high=9))  # players who passed focus in sequence (347.2.a)
+
+
+@dataclass(frozen=True)
+class Combat:
+    battlefield: str = field(metadata=js(missing=lambda raw, ctx: ctx.showdown.battlefield if ctx.showdown
+                                         else "the battlefield"))
+    attacker: str = field(metadata=js(check="player"))
+    defender: str = field(metadata=js(check="player"))
+    step: str = field(default="showdown", metadata=js(choices=("showdown", "damage", "resolution")))
+    new_showdown: bool = field(default=True, metadata=js(missing=True))
+    result: str | None = None
+    # (unit, designation) pairs whose attack or defend trigger condition was checked this
+    # combat: such triggers are checked once per combat (383.4.e.2.a, 383.4.f.2.a).
+    designated: tuple[tuple[str, str], ...] = field(default=(), metadata=js(record=(
+        js("unit")["json"], js("designation", choices=("attacker", "defender"))["json"])))
+
+
+def _read_hands(raw: Any, where: str, ctx: Context) -> tuple[tuple[str, tuple[str, ...] | None], ...]:
+    given = a_mapping(raw, where)
+    for p in given:
+        ctx.check("player", p, where, False)
+    return tuple((p, None if given.get(p) is None else tuple(
+        text(c, f"{where}.{p}") for c in a_list(given[p], f"{where}.{p}"))) for p in ctx.players)
+
+
+def _read_drawn(raw: Any, where: str, ctx: Context) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted((ctx.check("player", p, where, False), whole_number(n, f"{where}.{p}", 0, 999))
+                        for p, n in a_mapping(raw, where).items()))
+
+
+def _record(*keys: str, **specs: dict[str, Any]) -> tuple[Any, ...]:
+    """The keys of a record field's mappings, each with its options."""
+    return tuple(js(k, **specs.get(k, {}))["json"] for k in keys)
+
+
+@dataclass(frozen=True)
+class State:
+    """One moment of the Main Phase. Players are in turn order; the first is the turn player."""
+
+    players: tuple[str, ...]
+    priority: str | None = field(default=None, metadata=js(check="player"))
+    focus: str | None = field(default=None, metadata=js(check="player"))
+    chain: tuple[Item, ...] = ()
+    passes: int = field(default=0, metadata=js(high=9))  # players who passed priority in sequence (339.1)
+    showdown: Showdown | None = None
+    combat: Combat | None = None
+    opened_by: str | None = field(default=None, metadata=js(choices=(None, "play", "trigger", "add")))  # 346.1
+    tasks: tuple[str, ...] = field(default=(), metadata=js(choices=TASKS))
+    phase: str = field(default="main", metadata=js(choices=("main", "ending")))
+    board: tuple[Permanent, ...] = ()
+    battlefields: tuple[Battlefield, ...] = ()
+    hands: tuple[tuple[str, tuple[str, ...] | None], ...] = field(default=(), metadata=js(
+        mapping=True, read=_read_hands))
+    facedown: tuple[tuple[str, str, str, bool], ...] = field(default=(), metadata=js(record=_record(
+        "card", "player", "at", "hidden_this_turn", card={"check": "card"}, player={"check": "player"},
+        at={"check": "battlefield"}, hidden_this_turn={"omit": True, "default": False})))  # hidden this turn
+    finalized: tuple[tuple[str, str, int], ...] = field(default=(), metadata=js(
+        "finalized_this_turn", record=_record("player", "card", "id", player={"check": "player"},
+                                              id={"default": 0, "high": 10_000})))  # this turn (812.1.c)
+    played: tuple[tuple[str, str], ...] = field(default=(), metadata=js(  # whose play completed (419.4.a)
+        "played_this_turn", record=_record("player", "card", player={"check": "player"})))
+    drawn: tuple[tuple[str, int], ...] = field(default=(), metadata=js(mapping=True, read=_read_drawn))
+    trash: tuple[str, ...] = ()
+    scored: tuple[tuple[str, str], ...] = field(default=(), metadata=js(record=_record(
+        "player", "at", player={"check": "player"})))
+    next_id: int = field(default=1, metadata=js(low=1, high=10_000))
+
+    # -- derived --------------------------------------------------------------------------
+    @property
+    def turn_player(self) -> str:
+        return self.players[0]
+
+    @property
+    def in_showdown(self) -> bool:
+        """A showdown or a combat is in progress (308.1)."""
+        return self.showdown is not None or self.combat is not None
+
+    @property
+    def turn_state(self) -> str:
+        return f"{'showdown' if self.in_showdown else 'neutral'}-{'closed' if self.chain else 'open'}"
+
+    @property
+    def pending(self) -> list[Item]:
+        return [i for i in self.chain if i.status == "pending"]
+
+    def next_player(self, player: str) -> str:
+        return self.players[(self.players.index(player) + 1) % len(self.players)]
+
+    def hand(self, player: str) -> tuple[str, ...] | None:
+        for p, cards in self.hands:
+            if p == player:
+                return cards
+        return None
+
+    def units_at(self, location: str, controller: str | None = None) -> list[Permanent]:
+        return [u for u in self.board if u.location == location
+                and (controller is None or u.controller == controller)]
+
+    def permanent(self, name: str) -> Permanent | None:
+        return next((u for u in self.board if u.name == name), None)
+
+    def battlefield(self, name: str) -> Battlefield | None:
+        return next((b for b in self.battlefields if b.name == name), None)
+
+    @property
+    def sides_established(self) -> bool:
+        """A combat is in progress whose Attacker and Defender are established (464.2.c)."""
+        return self.combat is not None and not {"combat-opens", "establish-attacker-defender"} & set(self.tasks)
+
+    def ready_task(self) -> str | None:
+        """The outstanding task to handle now (tasks go first: HOT FEPR, 334)."""
+        if not self.tasks:
+            return None
+        task = self.tasks[0]
+        return None if task in DEFERRED_TASKS and self.chain else task
+
+
+def drawn_plus(state: State, player: str, n: int) -> tuple[tuple[str, int], ...]:
+    """The draw counts with ``n`` more for ``player``."""
+    counts = dict(state.drawn)
+    counts[player] = counts.get(player, 0) + n
+    return tuple(sorted(counts.items()))
+
+
+def with_hand(state: State, player: str, cards: tuple[str, ...] | None) -> tuple[Any, ...]:
+    """The hands with ``player``'s replaced."""
+    return tuple((p, cards if p == player else c) for p, c in state.hands)
+
+
+def without_card(state: State, player: str, card: str) -> State:
+    """``card`` taken from ``player``'s hand (an unknown hand stays unknown)."""
+    hand = state.hand(player)
+    if hand is None:
+        return state
+    rest = list(hand)
+    rest.remove(card)
+    return replace(state, hands=with_hand(state, player, tuple(rest)))
+
+
+def replace_item(chain: tuple[Item, ...], item: Item) -> tuple[Item, ...]:
+    return tuple(item if i.id == item.id else i for i in chain)
+
+
+def without(chain: tuple[Item, ...], item_id: int) -> tuple[Item, ...]:
+    return tuple(i for i in chain if i.id != item_id)
