@@ -59,11 +59,12 @@ NAMED = [
     ("Can I play Lantern Wardne during a showdown?",
      "Lantern Warden (card: Unit; keywords: Ambush) (read 'Lantern Wardne' as Lantern Warden)"),
     ("Does Mira's ability trigger when she attacks?",
-     "Mira, Tidecaller (card: Unit - Champion; keywords: Legion)"),
+     "Mira, Tidecaller (card: Unit - Champion; keywords: Legion; text: attacker)"),
     ("When Mira, Tidecaller attacks, who acts next?",
-     "Mira, Tidecaller (card: Unit - Champion; keywords: Legion)"),
+     "Mira, Tidecaller (card: Unit - Champion; keywords: Legion; text: attacker)"),
+    # "Counter" in its text is the term "countering" (by its stem)
     ("What does Quiet Ledger do to a spell on the chain?",
-     "Quiet Ledger (card: Spell; keywords: Reaction; text: chain)"),
+     "Quiet Ledger (card: Spell; keywords: Reaction; text: countering, chain)"),
 ]
 
 
@@ -82,6 +83,8 @@ CONCEPTS = [
     ("Can I play Lantern Warden during a showdown?", "Unit (type of Lantern Warden)"),
     ("Does Mira's ability trigger when she attacks?", "Legion (keyword of Mira, Tidecaller)"),
     ("What does Quiet Ledger do to a spell?", "chain (in its text of Quiet Ledger)"),
+    ("What does Quiet Ledger do to a spell?", "countering (in its text of Quiet Ledger)"),
+    ("What does Quiet Ledger do to a spell?", "controller (in its text of Quiet Ledger)"),
 ]
 
 
@@ -109,6 +112,7 @@ UNNAMED = [
     ("Can I play Lantern Warden during a showdown?", None, ["Lantern Warden"]),
     ("Does Abandoned Hall's ability trigger if the spell is countered?", "cards", ["Abandoned Hall's"]),
     ("can I flash in a unit before combat", "cards", []),
+    ("can I play lantern wardne during a showdown", "cards", []),  # misspelt, and not as a title
 ]
 
 

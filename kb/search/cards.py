@@ -22,6 +22,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -71,7 +72,7 @@ class CardList:
     source: str = ""
     imported: str = ""
     by_key: dict[str, Card] = field(default_factory=dict)
-    keys: list[str] = field(default_factory=list)
+    keys_by_first: dict[str, list[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.by_key = {}
@@ -86,13 +87,18 @@ class CardList:
         for key, found in short.items():
             if key and key not in self.by_key and len(found) == 1:
                 self.by_key[key] = found[0]
-        self.keys = [k for k in self.by_key if len(k) >= FUZZY_MIN_CHARS]
+        # Misspelt names are looked for among the names of the same first letter (a slip of
+        # the first letter is rare, and it keeps a long card list fast).
+        self.keys_by_first = {}
+        for k in self.by_key:
+            if len(k) >= FUZZY_MIN_CHARS:
+                self.keys_by_first.setdefault(k[0], []).append(k)
 
     def find(self, words: list[str], capitalised: list[bool]) -> list[tuple[int, int, Card, str]]:
         """The cards named in a question's words: (first word, end, card, the words as typed).
 
-        Longest names first; a name must start with a capitalised word unless it is typed
-        exactly as the card's name, and a misspelt name is matched only when long enough."""
+        Longest names first. A name typed exactly is found in any case; a misspelt one only
+        when long enough and written as a title ("Lantern Wardne", "Guardian of the Gaet")."""
         found: list[tuple[int, int, Card, str]] = []
         taken = [False] * len(words)
         for n in range(min(MAX_NAME_WORDS, len(words)), 0, -1):
@@ -101,9 +107,9 @@ class CardList:
                     continue
                 typed = " ".join(words[i:i + n]).lower()
                 card = self.by_key.get(typed)
-                if card is None and capitalised[i] and len(typed) >= FUZZY_MIN_CHARS:
-                    best = process.extractOne(typed, self.keys, scorer=fuzz.ratio,
-                                              score_cutoff=FUZZY_SCORE)
+                if card is None and len(typed) >= FUZZY_MIN_CHARS and _title_case(words[i:i + n], capitalised[i:i + n]):
+                    best = process.extractOne(typed, self.keys_by_first.get(typed[0], ()),
+                                              scorer=fuzz.ratio, score_cutoff=FUZZY_SCORE)
                     if best is not None:
                         card = self.by_key[best[0]]
                 if card is None or (n == 1 and not capitalised[i] and card.name[:1].isupper()
@@ -113,6 +119,17 @@ class CardList:
                 for k in range(i, i + n):
                     taken[k] = True
         return sorted(found, key=lambda f: f[0])
+
+
+# Small words a card's title may have in lower case ("Guardian of the Gate").
+_TITLE_SMALL = frozenset("a an and at by for from in into of on or the to with".split())
+
+
+def _title_case(words: list[str], capitalised: list[bool]) -> bool:
+    """True for words written as a title: the first and last capitalised, the others too or
+    small words."""
+    return capitalised[0] and capitalised[-1] and all(
+        c or w in _TITLE_SMALL for w, c in zip(words[1:-1], capitalised[1:-1]))
 
 
 # -- reading a user's file ----------------------------------------------------------
@@ -328,22 +345,23 @@ class CardConcept:
 
     words: tuple[str, ...]
     text: str
-    kind: str  # "type", "keyword" or "term" (a defined term its text uses)
+    kind: str  # "type", "keyword", "term" (a defined term its text uses) or "word" (another)
 
 
-def card_concepts(card: Card, terms: dict[str, str],
-                  rules_with: Callable[[str], int]) -> list[CardConcept]:
-    """What a card says in the rules' words: its type, its keywords (the edition's keywords
-    or terms), then the defined terms its text uses, each once. A word no rule uses is left
-    out, so a card never brings in words the rules cannot match."""
+def card_concepts(card: Card, terms: dict[str, str], rules_with: Callable[[str], int],
+                  ignore: frozenset[str] = frozenset()) -> list[CardConcept]:
+    """What a card says in the rules' words: its type, its keywords, the defined terms its
+    text uses (by their words or their stem: "stuns" is the term "stunning"), then the text's
+    other words (``ignore``: question words left out), each once. A word no rule uses is
+    left out, so a card never brings in words the rules cannot match."""
     from kb.search.schema import stem
     out: list[CardConcept] = []
     seen: set[str] = set()
 
     def add(words: tuple[str, ...], text: str, kind: str) -> None:
-        key = " ".join(words)
-        if words and key not in seen and all(rules_with(stem(w)) for w in words if stem(w)):
-            seen.add(key)
+        stems = " ".join(s for s in (stem(w) for w in words) if s)
+        if stems and stems not in seen and all(rules_with(stem(w)) for w in words if stem(w)):
+            seen.add(stems)
             out.append(CardConcept(words, text, kind))
 
     for t in re.split(r"[-—–/,;]| - ", card.type):
@@ -351,21 +369,40 @@ def card_concepts(card: Card, terms: dict[str, str],
         if words:
             add(words, t.strip(), "type")
     for k in card.keywords:
-        words = tuple(w.lower() for w in WORD.findall(k))
-        add(words, k.strip(), "keyword")
+        add(tuple(w.lower() for w in WORD.findall(k)), k.strip(), "keyword")
+    by_stem = _term_stems(tuple(terms))
     words = [w.lower() for w in WORD.findall(card.text)]
+    plain: list[str] = []
     i = 0
     while i < len(words):
         for j in range(min(len(words), i + 4), i, -1):
             key = terms.get(" ".join(words[i:j]))
-            if key is None and j - i == 1 and words[i].endswith("s"):
-                key = terms.get(words[i][:-1])
+            if key is None and j - i == 1:
+                key = terms.get(words[i][:-1]) if words[i].endswith("s") else None
+                key = key or by_stem.get(stem(words[i]))
             if key is not None:
-                add(tuple(words[i:j]), " ".join(words[i:j]), "term")
+                add(tuple(WORD.findall(key)) if j - i == 1 else tuple(words[i:j]),
+                    key if j - i == 1 else " ".join(words[i:j]), "term")
                 i = j
                 break
         else:
+            if words[i].isalpha() and len(words[i]) > 2 and words[i] not in ignore:
+                plain.append(words[i])
             i += 1
+    for w in plain:
+        add((w,), w, "word")
+    return out
+
+
+@lru_cache(maxsize=16)
+def _term_stems(keys: tuple[str, ...]) -> dict[str, str]:
+    """The stem of every one-word term → the term ("stun" → "stunning")."""
+    from kb.search.schema import stem
+    out: dict[str, str] = {}
+    for key in keys:
+        words = WORD.findall(key)
+        if len(words) == 1 and stem(words[0]):
+            out.setdefault(stem(words[0]), key)
     return out
 
 

@@ -91,6 +91,8 @@ class Ranking:
     from_children: float = 0.6     # a rule gains this share of its best child's score
     card_weight: float = 0.6       # each concept a named card brings in (its type, keywords,
                                    # text's terms), against a word of the question
+    card_text_weight: float = 0.5  # … and the other words of its text, a share of that
+    context_weight: float = 0.5    # the words of a bracketed earlier question ("[follow-up to: …]")
     evidence_weight: float = 1.0   # a rule an evidence source names gains this share of the
                                    # best score, times the source's strength (0–1)
 
@@ -159,7 +161,8 @@ class EditionSearcher:
             parsed = understand(parsed, self.vocabulary, lambda s: len(self.impacts.word(s)), self._terms,
                                 self._term_kind, term_weight=r.term_weight,
                                 synonym_weight=r.synonym_weight, shape_weight=r.shape_weight,
-                                quote_weight=r.quote_weight, cards=cards, card_weight=r.card_weight)
+                                quote_weight=r.quote_weight, cards=cards, card_weight=r.card_weight,
+                                card_text_weight=r.card_text_weight, context_weight=r.context_weight)
         corrected, did_you_mean = self._correct(parsed)
         understood = None
         if any(c.origin != "typed" for c in parsed.clauses) or parsed.names or parsed.shape or parsed.cards:

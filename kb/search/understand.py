@@ -53,6 +53,9 @@ QUOTE_WORDS = 4
 # A word in at most this many rules is not the rules' vocabulary: card names turn up in an
 # example or two (Riftbound's examples name cards), game words in many rules.
 NAME_MAX_RULES = 2
+# A question's context given before it in brackets: "[follow-up to: "…"] and then?" (group 1:
+# the label before the colon).
+CONTEXT = re.compile(r"^\s*(\[[^\]:]*:?)[^\]]*\]")
 
 
 @dataclass(frozen=True)
@@ -175,18 +178,23 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
                terms: dict[str, str], term_kind: dict[str, str], *, term_weight: float = 1.0,
                synonym_weight: float = 1.0, shape_weight: float = 1.0,
                quote_weight: float = 0.0, cards: CardList | None = None,
-               card_weight: float = 1.0) -> ParsedQuery:
+               card_weight: float = 1.0, card_text_weight: float = 0.5,
+               context_weight: float = 0.5) -> ParsedQuery:
     """The concepts of a plain query (see the module's docstring); any other query as it is.
 
     ``rules_with(stem)`` is how many rules use a word, ``terms`` maps a term's words (as
     :class:`~kb.search.searcher.EditionSearcher` keys them) to its key and ``term_kind``
     that key to "term" or "keyword". With ``cards`` (the user's card list), a card named in
     the question is read into its type, keywords and text's terms, each a clause weighing
-    ``card_weight`` (:mod:`kb.search.cards`).
+    ``card_weight`` (its text's other words ``card_text_weight`` of that; :mod:`kb.search.cards`).
     """
     if not parsed.plain or len(parsed.clauses) < 2:
         return parsed
     text = parsed.text
+    # Context before the question in brackets ("[follow-up to: "how does a showdown work?"]
+    # and who starts?"): its label ("follow-up to") is left out, its words weigh less.
+    context = CONTEXT.match(text)
+    label_end, context_end = (context.end(1), context.end()) if context else (0, 0)
     atoms: list[Atom] = []
     quotes: list[tuple[int, int]] = []  # where the quotations read as words are
     for c in parsed.clauses:
@@ -199,7 +207,7 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
                 if stem(m.group().lower()):
                     atoms.append(Atom("word", m.group(), (m.group().lower(),),
                                       start=at + m.start(), end=at + m.end()))
-        else:
+        elif not (context and a.start < label_end):
             atoms.append(a)
     names: list[str] = []
     keep = [True] * len(atoms)
@@ -259,11 +267,15 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
         clauses.append(Clause([kept[i]], "should"))
         i += 1
     for c in clauses:
-        if c.origin != "shape" and any(a <= c.atoms[0].start < b for a, b in quotes):
+        if context_end and c.atoms[0].start < context_end:
+            c.weight *= context_weight  # the earlier question, not this one
+        elif c.origin != "shape" and any(a <= c.atoms[0].start < b for a, b in quotes):
             c.weight *= quote_weight
     card_labels: list[str] = []
     for _i, _j, card, typed in named_cards:
-        concepts = card_concepts(card, terms, rules_with)
+        concepts = card_concepts(card, terms, rules_with, vocab.question_words)
+        if not card_text_weight:
+            concepts = [c for c in concepts if c.kind != "word"]
         described = describe(card, concepts)
         if name_key(typed) != name_key(card.name) and name_key(typed) not in name_key(card.name):
             described += f" (read {typed!r} as {card.name})"
@@ -274,9 +286,10 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
                 continue
             have.add(" ".join(concept.words))
             atom = Atom("phrase" if len(concept.words) > 1 else "word", concept.text, concept.words)
-            what = {"type": "type", "keyword": "keyword", "term": "in its text"}.get(concept.kind, concept.kind)
-            # A keyword or a term is a term of the rules: weighed as one, times the card's weight.
-            weight = card_weight * (term_weight if concept.kind != "type" else 1.0)
+            what = {"type": "type", "keyword": "keyword"}.get(concept.kind, "in its text")
+            # A keyword or a term is a term of the rules: weighed as one, times the card's
+            # weight; the text's other words weigh card_text_weight of a word.
+            weight = card_weight * {"type": 1.0, "word": card_text_weight}.get(concept.kind, term_weight)
             clauses.append(Clause([atom], "should", weight=weight, origin="card",
                                   label=f"{concept.text} ({what} of {card.name})"))
     if not clauses:
