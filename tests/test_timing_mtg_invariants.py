@@ -7,6 +7,7 @@ makes sure the exploration reached the transitions those properties are about.""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -31,6 +32,13 @@ CARDS = {
                 "abilities": [{"name": "Phoenix's return", "zone": "graveyard", "effects": [{"return": True}]}]},
     "Mine": {"type": "artifact", "triggers": [{"on": "beginning", "step": "upkeep", "whose": "each",
                                                "name": "Mine's ability", "effects": [{"draw": 1}]}]},
+    # the special actions that exile a card from the hand (116.2f, h, k)
+    "Meteor": {"type": "sorcery", "target": "any", "suspend": {"time": 1, "cost": 0},
+               "effects": [{"damage": {"to": "target", "amount": 3}}]},
+    "Omen": {"type": "instant", "cost": 2, "foretell": 0, "effects": [{"draw": 1}]},
+    "Outlaw": {"type": "creature", "keywords": ["flash"], "power": 1, "toughness": 1, "cost": 2, "plot": 0},
+    "Shock": {"type": "instant", "keywords": ["split-second"], "target": "any",
+              "effects": [{"damage": {"to": "target", "amount": 2}}]},
 }
 
 # (players, starting step, depth, low life): from the main phase deep enough to cast, respond,
@@ -40,19 +48,32 @@ CARDS = {
 # well under a minute together.
 # And objects changing identity: a face-down Angel turned face up (the same object) and a
 # Phoenix that dies and returns (a new object, 400.7), with Bolts aimed at both.
+# Special actions: from the other player's end step through the next turn, with a card of each kind
+# already exiled: suspend, foretell and plot, time counters, casting from exile, a split second spell; and a game of four from
+# the beginning of combat, where the attacking player chooses the defending player (507.1).
 CASES = [(2, "main1", 11, False), (3, "main1", 8, False), (2, "end", 16, False), (3, "main1", 7, True),
-         (2, "main1", 12, "identity")]
+         (2, "main1", 12, "identity"), (2, "end", 14, "special"), (4, "beginning-of-combat", 13, "defender")]
+LABELS = {False: "", True: " at low life", "identity": " with objects changing identity",
+          "special": " with suspend, foretell and plot", "defender": " choosing the defending player"}
 
 
 def setup(players: int, step: str, low: bool | str = False) -> tuple[Magic, State]:
     seats = [{"name": "Ann", "hand": ["Bolt", "Bear", "Rot", "Forest"], "battlefield": ["Pup", "Mine"]},
              {"name": "Bo", "hand": ["Cancel", "Bolt"], "battlefield": ["Forest"]},
              {"name": "Cy", "hand": ["Bolt"], "battlefield": ["Bear"]}]
-    if low == "identity":
+    if low == "special":  # Bo's end step; Ann exiled a card of each kind in her last turn
+        seats = [{"name": "Bo", "hand": ["Shock", "Omen"]},
+                 {"name": "Ann", "hand": ["Meteor", "Omen", "Outlaw"], "battlefield": ["Forest"],
+                  "exile": [{"card": "Meteor", "as": "suspended", "time_counters": 1},
+                            {"card": "Omen", "as": "foretold"}, {"card": "Outlaw", "as": "plotted"}]}]
+    elif low == "defender":
+        seats = [{"name": "Ann", "hand": ["Bolt"], "battlefield": ["Bear", "Forest"]}, {"name": "Bo", "hand": []},
+                 {"name": "Cy", "hand": [], "battlefield": ["Bear"]}, {"name": "Di", "hand": []}]
+    elif low == "identity":
         seats = [{"name": "Ann", "hand": ["Bolt"], "battlefield": ["Phoenix"]},
                  {"name": "Bo", "hand": ["Bolt"], "battlefield": [{"card": "Angel", "face_down": True,
                                                                   "name": "Morph"}]}]
-    elif low:
+    elif low is True:
         seats[0] = {**seats[0], "life": 3}
         seats[2] = {**seats[2], "life": 3}
     return mtg_io.setup({"players": seats[:players], "cards": CARDS, "start": {"step": step, "turn": 3}})
@@ -107,11 +128,13 @@ def violations(model: Magic, node: TraceNode) -> Iterator[str]:
         yield "a player has priority in the untap step"
     if node.name == "resolve" and (not before.stack or node.params["id"] != before.stack[-1].id):
         yield "something other than the top of the stack resolved"
-    if node.name == "cast" and CARDS[node.params["card"]]["type"] != "instant":
+    card = CARDS.get(node.params.get("card", ""), {})
+    if node.name == "cast" and card["type"] != "instant" and "flash" not in card.get("keywords", ()):
         if before.stack or before.step not in ("main1", "main2") or node.params["player"] != before.active:
             yield "a sorcery-speed spell was cast outside its controller's main phase or on a stack"
     if node.name == "play-land" and (before.stack or node.params["player"] != before.active):
         yield "a land was played on a stack or in another player's turn"
+    yield from special_action_violations(node)
     if after.priority is not None and before.priority is None:
         if after.waiting:
             yield "a player received priority with triggered abilities waiting"
@@ -119,24 +142,65 @@ def violations(model: Magic, node: TraceNode) -> Iterator[str]:
             yield "a player received priority while a state-based action applied"
 
 
+def special_action_violations(node: TraceNode) -> Iterator[str]:
+    """Special actions (116.1, 116.2f/h/k), casting from exile (702.143a, 702.170d) and the choice of
+    the defending player (507.1), from the trace alone."""
+    before, after, name, p = node.before, node.after, node.name, node.params
+    if name in ("suspend", "foretell", "plot"):
+        if len(after.stack) != len(before.stack):
+            yield f"{name} used the stack"
+        instant = CARDS[p["card"]]["type"] == "instant" or "flash" in CARDS[p["card"]].get("keywords", ())
+        own_main_empty = p["player"] == before.active and before.step in ("main1", "main2") and not before.stack
+        if name == "foretell" and p["player"] != before.active:
+            yield "a card was foretold outside its owner's turn"
+        if name == "plot" and not own_main_empty:
+            yield "a card was plotted outside its owner's main phase with an empty stack"
+        if name == "suspend" and (not instant and not own_main_empty or any(
+                CARDS[o.card].get("keywords") == ["split-second"] for o in before.stack if o.card)):
+            yield "a card was suspended when it could not have been cast"
+    if name in ("cast-foretold", "cast-plotted"):
+        exiled = next(x for x in before.exile if x.id == p["exile_id"])
+        if exiled.turn >= before.turn:
+            yield "a card was cast from exile in the turn it was exiled"
+        if name == "cast-plotted" and (before.stack or before.step not in ("main1", "main2")
+                                       or p["player"] != before.active):
+            yield "a plotted card was cast outside its owner's main phase with an empty stack"
+    counted = [x.counters for x in after.exile if x.how == "suspended"]
+    if any(n < 0 for n in counted):
+        yield "a suspended card has fewer than no time counters"
+    if name == "choose-defender" and (p["defender"] == before.active or p["defender"] in before.lost):
+        yield "the defending player chosen is not an opponent still in the game"
+    if name == "declare-blockers" and len(before.players) > 2 and p["player"] != before.defending:
+        yield "a player other than the chosen defending player declared blockers"
+    if name == "declare-attackers" and len([q for q in before.players if q not in before.lost]) > 2 \
+            and before.defending is None:
+        yield "attackers were declared in a multiplayer game before a defending player was chosen"
+
+
 @pytest.mark.parametrize("players,step,depth,low", CASES,
                          ids=[f"{p}-players-{s}-depth-{d}"
-                              + {False: "", True: "-players-leave", "identity": "-identity"}[low]
+                              + {False: "", True: "-players-leave", "identity": "-identity", "special": "-special-actions",
+                                 "defender": "-defending-player"}[low]
                               for p, s, d, low in CASES])
 def test_invariants_hold_in_every_decision_sequence(players: int, step: str, depth: int, low: bool | str,
                                                     capsys: Any) -> None:
     model, state = setup(players, step, low)
     stats, seen, broken = explore_checked(model, state, depth, violations)
     with capsys.disabled():
-        print(f"\n  mtg timing exploration, {players} players from {step}"
-              f"{' with objects changing identity' if low == 'identity' else ' at low life' if low else ''}, "
+        print(f"\n  mtg timing exploration, {players} players from {step}{LABELS[low]}, "
               f"depth {depth}: {stats.states} states "
               f"visited, {stats.decisions} decisions, {stats.steps} automatic steps, {stats.ends} ends")
     assert not broken, broken[:5]
     assert stats.states > 1000 and stats.max_depth == depth
     wanted = ["resolve", "pass", "step-ends", "receive-priority-step", "receive-priority-resolved",
               "receive-priority-action", "cast"]
-    if low == "identity":
+    if low == "special":
+        wanted = ["suspend", "foretell", "plot", "exiled-special", "suspend-upkeep", "time-counter",
+                  "last-time-counter", "cast-suspended", "cast-foretold", "cast-plotted", "turn-ends"]
+    elif low == "defender":
+        wanted = ["defender-to-choose", "choose-defender", "declare-attackers", "declare-blockers",
+                  "declare-blockers-step"]
+    elif low == "identity":
         wanted = ["turn-face-up", "return-to-battlefield", "target-illegal", "activate", "lethal-damage", "resolve"]
     elif low:
         wanted = ["loses-game", "leaves-game", "left-player-skipped", "pass", "resolve", "cast",
@@ -190,3 +254,24 @@ def test_a_model_that_tracks_names_is_caught() -> None:
 
     engine.explore(wrong, state, 10, visit)
     assert any("resolved although the object it targeted is gone" in b for b in broken), broken[:3]
+
+
+class ForetellAnyTurn(Magic):
+    """A deliberately wrong model: a card can be foretold in any player's turn (702.143a says
+    during your own)."""
+
+    def _checks(self) -> list[Any]:
+        return [replace(c, holds=lambda s, p: True) if c.name == "during-your-turn" else c
+                for c in super()._checks()]
+
+
+def test_a_model_that_foretells_in_any_turn_is_caught() -> None:
+    model, state = setup(2, "end", "special")
+    wrong = ForetellAnyTurn(model.cards, model.edition)
+    broken: list[str] = []
+
+    def visit(node: TraceNode) -> None:
+        broken.extend(violations(wrong, node))
+
+    engine.explore(wrong, state, 3, visit)
+    assert any("foretold outside its owner's turn" in b for b in broken), broken[:3]

@@ -13,7 +13,12 @@ permanent sharing a name into the graveyard, the 2026 one works per controller.
 
 Every object has an identity (an id): a permanent turned face up is the same object, one that
 changes zones is a new one (400.7), and targets and blocks follow objects, not names. In a game
-of three or more, a player who loses leaves it with what they own and the game goes on (800.4).
+of three or more, a player who loses leaves it with what they own and the game goes on (800.4),
+and the attacking player chooses the defending player at the beginning of combat (507.1). The
+special actions of 116.2 that timing rulings need: playing a land, turning a creature face up,
+suspending (116.2f), foretelling (116.2h) and plotting (116.2k) a card, each with its own timing,
+and casting the foretold or plotted card on a later turn; foretell and plot are not in the 2010
+rules (its 115.2 lists six special actions), so that edition refuses them.
 
 Scope: one game of two to four players, turn after turn (extra turns included). Cards are
 abstract (a name, types, colours, a generic mana cost, power and toughness, a target, triggered
@@ -24,8 +29,7 @@ graveyard, +N/+N until end of turn, shuffle the graveyard away). Choices the rul
 do not change timing are made by the model in a fixed way and said so in the trace: each
 player's simultaneous triggered abilities go on the stack in the order they triggered
 (603.3b lets the player choose), combat damage is assigned to blockers in listing order,
-the defending player of a multiplayer game is the next player in turn order (506.2a lets
-the attacker choose), the 2026 legend rule keeps the permanent that came first, and a
+a suspended card is cast at the first legal target (opponents first), the 2026 legend rule keeps the permanent that came first, and a
 hand over its maximum size discards its last cards. Colours of mana, first strike,
 layers beyond adding +N/+N, replacement effects, copies, casting face down and shortcuts are
 out of scope.
@@ -55,11 +59,17 @@ CITATIONS: dict[str, Rules] = {
     "activate-mana": ("117.1d", "605.1a", "605.3a", "605.3b", "106.4"),
     "play-land": ("116.2a", "305.1", "305.2", "505.6b", "117.1c"),
     "turn-face-up": ("116.2b", "702.37e", "708.7", "708.8", "117.1c"),
+    "suspend": ("116.2f", "702.62a", "702.62b", "116.3"),
+    "foretell": ("116.2h", "702.143a", "702.143b", "116.3"),
+    "plot": ("116.2k", "702.170a", "702.170b", "116.3"),
+    "cast-foretold": ("702.143a", "702.143c", "601.2", "601.2f", "117.1a"),
+    "cast-plotted": ("702.170d", "601.2", "601.2f", "117.1a"),
     "pass": ("117.3d",),
     # -- decisions without priority ------------------------------------------------------------
     "pay": ("601.2g", "601.2h", "118.3"),
     "retract": ("732.1", "732.2", "601.2"),
     "declare-attackers": ("508.1", "508.1a", "508.1f", "506.2", "117.2c"),
+    "choose-defender": ("507.1", "506.2a", "506.2", "101.4"),
     "declare-blockers": ("509.1", "509.1a", "509.1g", "509.1h", "117.2c"),
     "choose": ("117.2e", "608.2c", "101.4"),
     "pay-unless": ("118.12", "118.12a", "117.2e", "605.3a"),
@@ -71,6 +81,7 @@ CITATIONS: dict[str, Rules] = {
     "becomes-activated": ("602.2b", "601.2i", "117.3c"),
     "special-action": ("116.1", "116.3", "405.6"),
     "mana-added": ("605.3b", "106.4"),
+    "exiled-special": ("116.1", "116.3", "406.3"),
     "next-player-priority": ("117.3d",),
     "all-passed": ("117.4", "405.5"),
     "attack-tapped": ("508.1f",),
@@ -87,6 +98,7 @@ CITATIONS: dict[str, Rules] = {
     "skip-first-draw": ("103.8a", "500.11"),
     "main-phase": ("505.1", "505.2", "505.6"),
     "beginning-of-combat": ("507.2", "506.1"),
+    "defender-to-choose": ("507.1", "506.2a"),
     "declare-attackers-step": ("508.1", "508.2"),
     "declare-blockers-step": ("509.1", "509.2", "506.2"),
     "combat-damage-step": ("510.1", "510.1a", "510.1b", "510.1c", "510.2", "510.3"),
@@ -147,6 +159,11 @@ CITATIONS: dict[str, Rules] = {
     "static-ends": ("117.2b", "604.2", "611.3a"),
     "shuffle-graveyard": ("701.24a",),
     "mana-empties": ("500.5", "106.4"),
+    "suspend-upkeep": ("702.62a", "702.62b", "503.1a"),
+    "time-counter": ("702.62a",),
+    "last-time-counter": ("702.62a", "603.2"),
+    "cast-suspended": ("702.62a", "702.62d", "601.2i"),
+    "stays-exiled": ("702.62a", "115.1"),
     # -- legality checks --------------------------------------------------------------------------
     "check.has-priority": ("117.1", "117.2e", "117.3a"),
     "check.in-hand": ("601.3", "601.2a"),
@@ -171,8 +188,17 @@ CITATIONS: dict[str, Rules] = {
     "check.choice": ("608.2c", "701.9a", "701.21a"),
     "check.attackers": ("508.1a", "302.6"),
     "check.blockers": ("509.1a",),
-    "check.declarer": ("508.1", "509.1"),
+    "check.declarer": ("508.1", "509.1", "507.1"),
     "check.split-second": ("702.61a", "702.61b"),
+    "check.in-this-edition": ("116.2",),
+    "check.has-keyword": ("702.62a", "702.143a", "702.170a"),
+    "check.could-cast": ("116.2f", "702.62a", "702.62c"),
+    "check.during-your-turn": ("116.2h", "702.143a"),
+    "check.plot-timing": ("702.170a", "116.2k"),
+    "check.exiled-card": ("702.143a", "702.170d", "406.3"),
+    "check.later-turn": ("702.143a", "702.170d"),
+    "check.plotted-timing": ("702.170d",),
+    "check.defender": ("507.1", "506.2a", "800.4a"),
     # -- invariants -------------------------------------------------------------------------------
     "invariant.one-priority": ("117.3",),
     "invariant.no-priority-resolving": ("117.2e",),
@@ -194,6 +220,7 @@ CITATIONS: dict[str, Rules] = {
     "state.first-draw": ("103.8a",),
     "state.blocked-not-attacking": ("509.1h", "506.4"),
     "state.left-game": ("800.4a",),
+    "state.defender-opponent": ("507.1", "506.2a"),
 }
 
 # Where each cited number of the 2026-01-16 release is in the 2010-10-01 release (the
@@ -201,6 +228,10 @@ CITATIONS: dict[str, Rules] = {
 # checked by hand against both texts. ``None``: the rule has no counterpart in 2010.
 NUMBERS_2010: dict[str, str | None] = {
     "101.4": "101.4", "103.8a": "103.7a", "104.3b": "104.3b", "104.2a": "104.2a", "104.4a": "104.4a",
+    "116.2": "115.2", "116.2f": "115.2e", "116.2h": None, "116.2k": None, "406.3": "406.3",
+    "702.62a": "702.59a", "702.62b": "702.59b", "702.62c": None, "702.62d": "702.59c",
+    "702.143a": None, "702.143b": None, "702.143c": None, "702.170a": None, "702.170b": None, "702.170d": None,
+    "506.2a": "506.2a", "507.1": "507.1",
     "800.4": "800.4", "800.4a": "800.4a", "800.4d": "800.4c", "800.4e": "800.4d", "800.4j": "800.4g", "800.4k": None,
     "105.2": "105.2", "106.4": "106.4", "113.6": "112.6", "115.1": "114.1",
     "116.1": "115.1", "116.2a": "115.2a", "116.2b": "115.2b", "116.3": "115.3",
@@ -282,6 +313,7 @@ STATE_CHECKS: dict[str, str] = {
     "passes": "refuses more passes in succession than can occur",
     "left-game": "refuses priority, permanents or spells of a player who has left the game",
     "blocked-not-attacking": "refuses a blocked creature that is not attacking",
+    "defender-opponent": "refuses a defending player who is not an opponent of the active player",
     "first-draw": "refuses the draw step of the first turn of a two-player game (the starting player skips it)",
 }
 
@@ -380,6 +412,9 @@ class Card:
     static: Static | None = None
     trample: bool = False
     split_second: bool = False
+    suspend: tuple[int, int] | None = None  # (time counters, cost): "Suspend N—[cost]" (702.62a)
+    foretell: int | None = None  # its foretell cost (702.143a); foretelling itself costs {2}
+    plot: int | None = None  # its plot cost (702.170a)
 
     @property
     def permanent(self) -> bool:
@@ -427,14 +462,32 @@ class Permanent:
 
 
 @dataclass(frozen=True)
+class Exiled:
+    """A card in exile that a special action put there: ``how`` suspended (with ``counters``
+    time counters), foretold (face down) or plotted, in turn ``turn``; a new object (400.7)."""
+
+    id: int
+    owner: str
+    card: str
+    how: str  # suspended | foretold | plotted
+    counters: int = 0
+    turn: int = 0
+
+
+# What each special action that exiles a card from the hand makes of it, and its cost.
+EXILING = {"suspend": "suspended", "foretell": "foretold", "plot": "plotted"}
+
+
+@dataclass(frozen=True)
 class Payment:
     """A cost being paid: casting, activating, turning face up, or a payment an effect asks."""
 
     player: str
     amount: int
-    purpose: str  # cast | activate | face-up | unless
+    purpose: str  # cast | activate | face-up | unless | suspend | foretell | plot
     what: str
     item: int | None = None
+    exiled: int | None = None  # the card in exile being cast (it leaves exile once paid for)
 
 
 @dataclass(frozen=True)
@@ -474,7 +527,8 @@ class State:
     resolving: Resolving | None = None
     extra_turns: tuple[str, ...] = ()
     lost: tuple[str, ...] = ()  # players who lost: out of the game (a multiplayer game goes on: 800.4)
-    defending: str | None = None  # the defending player, chosen as attackers are declared
+    defending: str | None = None  # the defending player (chosen at the beginning of combat in multiplayer: 507.1)
+    exile: tuple[Exiled, ...] = ()  # suspended, foretold and plotted cards
     turn: int = 1
     next_id: int = 1
 
@@ -532,6 +586,10 @@ class State:
         """The permanent that is the object ``ident`` (None once it has left the battlefield)."""
         return None if ident is None else next((u for u in self.board if u.id == ident), None)
 
+    def exiled(self, ident: int | None) -> Exiled | None:
+        """The card in exile that is the object ``ident``."""
+        return next((x for x in self.exile if x.id == ident), None)
+
     def controls(self, player: str) -> list[Permanent]:
         return [u for u in self.board if u.controller == player]
 
@@ -539,6 +597,11 @@ class State:
     def busy(self) -> bool:
         """Something is under way that no automatic step of the turn may interrupt."""
         return self.resolving is not None or self.payment is not None or self.awaiting is not None
+
+    @property
+    def opponents(self) -> tuple[str, ...]:
+        """The active player's opponents still in the game, in turn order."""
+        return tuple(p for p in self.nonactive if p != self.active)
 
 
 def _counts(pairs: tuple[tuple[str, int], ...], player: str, delta: int) -> tuple[tuple[str, int], ...]:
@@ -869,7 +932,7 @@ class Magic(Model):
             return True
 
         def declarer(s: State, p: Params) -> bool:
-            if s.awaiting == "declare-attackers":
+            if s.awaiting in ("declare-attackers", "choose-defender"):
                 return p["player"] == s.active
             if s.awaiting == "declare-blockers":
                 return p["player"] == s.defender
@@ -885,8 +948,45 @@ class Magic(Model):
             return not any(o.kind == "spell" and o.card in self.cards and self.cards[o.card].split_second
                            for o in s.stack)
 
+        def could_cast(s: State, p: Params) -> bool:  # timing permissions and what forbids casting (702.62c)
+            return sorcery_timing(s, p) and no_split_second(s, p)
+
+        def own_main_empty(s: State, p: Params) -> bool:
+            return p["player"] == s.active and s.step in MAIN and not s.stack
+
+        def exiled_as(how: str) -> Any:
+            def holds(s: State, p: Params) -> bool:
+                x = s.exiled(p.get("exile_id"))
+                return x is not None and x.owner == p["player"] and x.how == how and x.card == p["card"]
+            return holds
+
+        def later_turn(s: State, p: Params) -> bool:
+            x = s.exiled(p.get("exile_id"))
+            return x is None or x.turn < s.turn
+
+        def keyword(name: str, what: str) -> Check:
+            return Check("has-" + name, self.cite("check.has-keyword"), f"the card has no {what}",
+                         lambda s, p: getattr(card(p), name) is not None)
+
         return [
             mk("has-priority", "only the player with priority may do this", lambda s, p: s.priority == p["player"]),
+            mk("in-this-edition", "not a special action of this edition: its keyword came into the rules later",
+               lambda s, p: self.edition != EDITION_2010),
+            keyword("suspend", "suspend"), keyword("foretell", "foretell"), keyword("plot", "plot"),
+            mk("could-cast", "a card can be suspended only when it could be cast now: its own timing, and not "
+               "while a spell with split second is on the stack", could_cast),
+            mk("during-your-turn", "a card can be foretold only during your own turn", own_turn),
+            mk("plot-timing", "a card can be plotted only in your own main phase with an empty stack", own_main_empty),
+            Check("foretold", self.cite("check.exiled-card"), "that player has no such foretold card in exile",
+                  exiled_as("foretold")),
+            Check("plotted", self.cite("check.exiled-card"), "that player has no such plotted card in exile",
+                  exiled_as("plotted")),
+            mk("later-turn", "a foretold or plotted card can be cast only after the turn it was exiled in has ended",
+               later_turn),
+            mk("plotted-timing", "a plotted card is cast only in your own main phase with an empty stack, "
+               "whatever its type", own_main_empty),
+            mk("defender", "the defending player is one of the attacking player's opponents still in the game",
+               lambda s, p: p["defender"] in s.opponents),
             mk("split-second", "a spell with split second is on the stack: no spells, no abilities but mana "
                "abilities (special actions are still allowed)", no_split_second),
             mk("in-hand", "the card is not in that player's hand", in_hand),
@@ -950,6 +1050,24 @@ class Magic(Model):
             T("turn-face-up", "decision", "turn a face-down creature face up (special action)",
               "{player} turns {permanent} face up", ("has-priority", "face-down"),
               self._face_up_bindings, self._turn_face_up),
+            T("suspend", "decision", "suspend a card: exile it with time counters (special action)",
+              "{player} suspends {card}", ("has-priority", "in-hand", "has-suspend", "could-cast"),
+              self._exiling_bindings("suspend"), self._exile_from_hand("suspend")),
+            T("foretell", "decision", "foretell a card: pay {2} and exile it face down (special action)",
+              "{player} foretells {card}", ("has-priority", "in-this-edition", "in-hand", "has-foretell",
+                                            "during-your-turn"),
+              self._exiling_bindings("foretell"), self._exile_from_hand("foretell")),
+            T("plot", "decision", "plot a card: exile it to cast it free on a later turn (special action)",
+              "{player} plots {card}", ("has-priority", "in-this-edition", "in-hand", "has-plot", "plot-timing"),
+              self._exiling_bindings("plot"), self._exile_from_hand("plot")),
+            T("cast-foretold", "decision", "cast a foretold card for its foretell cost",
+              "{player} casts the foretold {card}{on}",
+              ("has-priority", "split-second", "foretold", "later-turn", "sorcery-timing", "targets"),
+              self._exiled_cast_bindings("foretold"), self._cast_exiled),
+            T("cast-plotted", "decision", "cast a plotted card without paying its mana cost",
+              "{player} casts the plotted {card}{on}",
+              ("has-priority", "split-second", "plotted", "later-turn", "plotted-timing", "targets"),
+              self._exiled_cast_bindings("plotted"), self._cast_exiled),
             T("pass", "decision", "pass priority", "{player} passes", ("has-priority",),
               self._pass_bindings, self._pass),
             # decisions without priority
@@ -957,6 +1075,9 @@ class Magic(Model):
               self._payer_bindings, self._pay),
             T("retract", "decision", "reverse an action that cannot be completed",
               "{player} reverses {what}", ("paying",), self._payer_bindings, self._retract),
+            T("choose-defender", "decision", "choose the defending player (a multiplayer game)",
+              "{player} chooses {defender} as the defending player", ("declarer", "defender"),
+              self._defender_bindings, self._choose_defender),
             T("declare-attackers", "decision", "declare attackers", "{player} attacks with {attackers_text}",
               ("declarer", "attackers"), self._attack_bindings, self._declare_attackers),
             T("declare-blockers", "decision", "declare blockers", "{player} blocks: {blocks_text}",
@@ -975,6 +1096,8 @@ class Magic(Model):
             T("becomes-activated", step, "the ability becomes activated", "{item} becomes activated"),
             T("special-action", step, "a special action does not use the stack", "{what} does not use the stack"),
             T("mana-added", step, "mana is added at once (no stack)", "{player} adds {n} mana"),
+            T("exiled-special", step, "the card is exiled by a special action: no stack, and priority comes back",
+              "{card} is exiled ({how}): it does not use the stack"),
             T("next-player-priority", step, "the next player in turn order receives priority",
               "{player} receives priority"),
             T("all-passed", step, "all players passed in succession", "all players passed in succession"),
@@ -999,6 +1122,8 @@ class Magic(Model):
             T("main-phase", step, "the main phase: the active player will receive priority", "main phase"),
             T("beginning-of-combat", step, "beginning of combat: the active player will receive priority",
               "beginning of combat"),
+            T("defender-to-choose", step, "first the attacking player chooses one opponent as the defending player",
+              "{player} chooses which opponent is the defending player ({opponents})"),
             T("declare-attackers-step", step, "the active player declares attackers",
               "{player} declares attackers"),
             T("declare-blockers-step", step, "the defending player declares blockers",
@@ -1090,6 +1215,16 @@ class Magic(Model):
             T("shuffle-graveyard", step, "a graveyard is shuffled into its library",
               "{player} shuffles their graveyard into their library"),
             T("mana-empties", step, "unspent mana empties", "unspent mana empties"),
+            T("suspend-upkeep", step, "a suspended card's ability triggers at the beginning of its owner's upkeep",
+              "{item} triggers"),
+            T("time-counter", step, "a time counter is removed from a suspended card",
+              "a time counter is removed from {card}: {n} left"),
+            T("last-time-counter", step, "the last time counter is removed: the card's suspend ability triggers",
+              "{item} triggers"),
+            T("cast-suspended", step, "the card is cast from exile without paying its mana cost, while its "
+              "ability resolves", "{player} casts {card}{on} without paying its mana cost"),
+            T("stays-exiled", step, "the suspended card cannot be cast (no legal target): it remains exiled",
+              "{card} cannot be cast: it remains exiled"),
         ]
 
     def _invariants(self) -> tuple[Invariant, ...]:
@@ -1192,6 +1327,36 @@ class Magic(Model):
         for u in s.board:
             if u.face_down:
                 yield {"player": u.controller, "permanent": u.name}
+
+    def _exiling_bindings(self, action: str) -> Any:
+        """Each card with the keyword of ``action`` (suspend, foretell, plot) in a hand."""
+        def bindings(s: State) -> Iterator[dict[str, Any]]:
+            if s.busy:
+                return
+            for player in s.remaining:
+                hand = s.hand(player)
+                for name in dict.fromkeys(hand if hand is not None else tuple(self.cards)):
+                    card = self.cards.get(name)
+                    if card is not None and getattr(card, action) is not None:
+                        yield {"player": player, "card": name}
+        return bindings
+
+    def _exiled_cast_bindings(self, how: str) -> Any:
+        """Each foretold (or plotted) card in exile, with every target it could have."""
+        def bindings(s: State) -> Iterator[dict[str, Any]]:
+            for x in s.exile:
+                card = self.cards.get(x.card)
+                if x.how != how or x.owner in s.lost or card is None:
+                    continue
+                for target, ident, ambiguous in self.target_choices(s, card.target):
+                    yield {"player": x.owner, "card": x.card, "exile_id": x.id, "target": target,
+                           "target_id": ident, "on": _on(target, ident, ambiguous)}
+        return bindings
+
+    def _defender_bindings(self, s: State) -> Iterator[dict[str, Any]]:
+        if s.awaiting == "choose-defender":
+            for player in s.players:
+                yield {"player": s.active, "defender": player}
 
     def _pass_bindings(self, s: State) -> Iterator[dict[str, Any]]:
         if s.priority is not None:
@@ -1379,11 +1544,14 @@ class Magic(Model):
         return self._cost(s, t, p["player"], card.cost, "cast", card.name, obj.id)
 
     def _cost(self, s: State, t: Trace, player: str, amount: int, purpose: str, what: str,
-              item: int | None) -> State:
+              item: int | None, exiled: int | None = None) -> State:
+        """The cost of an action; ``exiled``: the card in exile being cast, which leaves exile once
+        the cost is paid (until then the cast can still be reversed)."""
         if amount > 0:
-            s = replace(s, payment=Payment(player, amount, purpose, what, item))
+            s = replace(s, payment=Payment(player, amount, purpose, what, item, exiled))
             t.note("cost-to-pay", s, {"player": player, "amount": amount, "what": what})
             return s
+        s = replace(s, exile=tuple(x for x in s.exile if x.id != exiled))
         return self._complete(s, t, player, purpose, what, item)
 
     def _complete(self, s: State, t: Trace, player: str, purpose: str, what: str, item: int | None) -> State:
@@ -1393,10 +1561,9 @@ class Magic(Model):
         if purpose == "cast":
             t.note("becomes-cast", s, {"item": what})
             obj = next(o for o in s.stack if o.id == item)
-            card = self.cards[obj.card] if obj.card else None
-            for tr in card.triggers if card else ():
-                if tr.on == "cast":
-                    s = self._trigger(s, t, "cast-triggers", player, tr, card.name)  # type: ignore[union-attr]
+            s = self._cast_triggers(s, t, player, obj.card)
+        elif purpose in EXILING:
+            return self._due(self._exile_card(s, t, player, what, EXILING[purpose]), player, "special")
         elif purpose == "activate":
             t.note("becomes-activated", s, {"item": what})
         elif purpose == "face-up":
@@ -1412,6 +1579,47 @@ class Magic(Model):
             s = self._static_applies(s, t, s.permanent(name))
             return self._due(s, player, "special")
         return self._due(s, player, "action")
+
+    def _cast_triggers(self, s: State, t: Trace, player: str, name: str | None) -> State:
+        card = self.cards.get(name or "")
+        for tr in card.triggers if card else ():
+            if tr.on == "cast":
+                s = self._trigger(s, t, "cast-triggers", player, tr, card.name)  # type: ignore[union-attr]
+        return s
+
+    def _exile_from_hand(self, action: str) -> Any:
+        """Suspend, foretell or plot: pay the cost (suspend's own, {2}, the plot cost), then the card
+        is exiled; none of it uses the stack (116.1)."""
+        def effect(s: State, p: Params, t: Trace) -> State:
+            card = self.cards[p["card"]]
+            cost = {"suspend": card.suspend[1] if card.suspend else 0, "foretell": 2, "plot": card.plot or 0}[action]
+            return self._cost(replace(s, priority=None, passes=0), t, p["player"], cost, action, card.name, None)
+        return effect
+
+    def _exile_card(self, s: State, t: Trace, player: str, name: str, how: str) -> State:
+        card = self.cards[name]
+        counters = card.suspend[0] if how == "suspended" and card.suspend else 0
+        s = _without_card(s, player, name)
+        s = replace(s, exile=s.exile + (Exiled(s.next_id, player, name, how, counters, s.turn),), next_id=s.next_id + 1)
+        detail = {"suspended": f"suspended with {counters} time counter{'s' if counters != 1 else ''}",
+                  "foretold": "foretold, face down", "plotted": "plotted"}[how]
+        t.note("exiled-special", s, {"card": name, "how": detail, "player": player})
+        return s
+
+    def _cast_exiled(self, s: State, p: Params, t: Trace) -> State:
+        """Cast a foretold card for its foretell cost, or a plotted one for nothing."""
+        x = s.exiled(p["exile_id"])
+        assert x is not None
+        card = self.cards[x.card]
+        tid = self.resolve_target(s, card.target, p.get("target"), p.get("target_id"))
+        s, obj = self._new_obj(s, name=card.name, controller=p["player"], kind="spell", card=card.name,
+                               effects=card.effects, target=p.get("target"), target_id=tid)
+        s = self._put_on_stack(s, t, obj)
+        cost = (card.foretell or 0) if x.how == "foretold" else 0
+        return self._cost(s, t, p["player"], cost, "cast", card.name, obj.id, x.id)
+
+    def _choose_defender(self, s: State, p: Params, t: Trace) -> State:
+        return self._due(replace(s, awaiting=None, defending=p["defender"]), s.active, "step")
 
     def _activate(self, s: State, p: Params, t: Trace) -> State:
         source, ability = self.find_ability(s, p)  # type: ignore[misc]
@@ -1469,6 +1677,7 @@ class Magic(Model):
         pay = s.payment
         assert pay is not None
         s = _set_pool(s, pay.player, s.mana(pay.player) - pay.amount)
+        s = replace(s, exile=tuple(x for x in s.exile if x.id != pay.exiled))
         return self._complete(s, t, pay.player, pay.purpose, pay.what, pay.item)
 
     def _retract(self, s: State, p: Params, t: Trace) -> State:
@@ -1478,7 +1687,7 @@ class Magic(Model):
             obj = next(o for o in s.stack if o.id == pay.item)
             s = replace(s, stack=tuple(o for o in s.stack if o.id != pay.item))
             if obj.kind == "spell" and obj.card:
-                hand = s.hand(pay.player)
+                hand = None if pay.exiled is not None else s.hand(pay.player)  # cast from exile: it stays there
                 if hand is not None:
                     s = _set_hand(s, pay.player, hand + (obj.card,))
             elif obj.source:
@@ -1562,6 +1771,9 @@ class Magic(Model):
             t.note("main-phase", s)
         elif step == "beginning-of-combat":
             t.note("beginning-of-combat", s)
+            if ap not in s.lost and len(s.opponents) > 1:  # a multiplayer game: the attacker chooses (507.1)
+                t.note("defender-to-choose", s, {"player": ap, "opponents": ", ".join(s.opponents)})
+                return replace(s, awaiting="choose-defender")
         elif step == "declare-attackers":
             if ap in s.lost:  # a turn without an active player: nothing can attack (800.4j)
                 t.note("no-attackers", s)
@@ -1590,6 +1802,11 @@ class Magic(Model):
         return self._due(s, ap, "step")
 
     def _beginning_triggers(self, s: State, t: Trace, step: str) -> State:
+        for x in s.exile if step == "upkeep" else ():  # suspend's first triggered ability (702.62a)
+            if x.how == "suspended" and x.owner == s.active and x.counters > 0:
+                tr = Trigger("beginning", f"{x.card}'s suspend (remove a time counter)", (("time-counter",),),
+                             "upkeep")
+                s = self._trigger(s, t, "suspend-upkeep", x.owner, tr, x.card, source_id=x.id)
         for u in list(s.board):
             for tr in self.triggers_of(u, "beginning"):
                 if tr.step != step or (tr.whose == "your" and u.controller != s.active):
@@ -1728,6 +1945,7 @@ class Magic(Model):
                     stack=tuple(o for o in s.stack if o.controller != player),
                     waiting=tuple(o for o in s.waiting if o.controller != player),
                     graveyard=tuple(g for g in s.graveyard if g[0] != player),
+                    exile=tuple(x for x in s.exile if x.owner != player),
                     pool=tuple(x for x in s.pool if x[0] != player),
                     extra_turns=tuple(p for p in s.extra_turns if p != player))
         s = _set_hand(s, player, ())
@@ -1915,12 +2133,52 @@ class Magic(Model):
                                            for u in s.board))
                 t.note("boost", s, {"permanent": src.name, "n": e[1]})
             return s
+        if kind == "time-counter":
+            return self._remove_time_counter(s, t, s.exiled(item.source_id))
+        if kind == "cast-suspended":
+            return self._cast_suspended(s, t, s.exiled(item.source_id))
         if kind == "shuffle-graveyard":
             owner = item.controller
             s = replace(s, graveyard=tuple(g for g in s.graveyard if g[0] != owner))
             t.note("shuffle-graveyard", s, {"player": owner})
             return s
         raise ValueError(f"unknown instruction {kind!r}")  # pragma: no cover - parse_effects refuses it
+
+    def _remove_time_counter(self, s: State, t: Trace, x: Exiled | None) -> State:
+        """Suspend's upkeep ability: a time counter comes off the card if it is still suspended; the
+        last one makes the card's third ability trigger (702.62a)."""
+        if x is None or x.how != "suspended" or x.counters <= 0:
+            return s
+        left = replace(x, counters=x.counters - 1)
+        s = replace(s, exile=tuple(left if e.id == x.id else e for e in s.exile))
+        t.note("time-counter", s, {"card": x.card, "n": left.counters})
+        if left.counters == 0:
+            tr = Trigger("counter", f"{x.card}'s suspend (cast it)", (("cast-suspended",),))
+            s = self._trigger(s, t, "last-time-counter", x.owner, tr, x.card, source_id=x.id)
+        return s
+
+    def _cast_suspended(self, s: State, t: Trace, x: Exiled | None) -> State:
+        """The card is cast while the ability resolves, without paying its mana cost, its target the
+        first legal one in listing order, opponents and their objects first (the model's fixed choice:
+        702.62a lets the player choose, and even decline to cast it); a creature cast this way gaining
+        haste is out of scope. A card that cannot be cast (no
+        legal target, or a spell with split second on the stack) remains exiled."""
+        if x is None or x.how != "suspended" or x.counters:
+            return s
+        card = self.cards[x.card]
+        choices = sorted((c for c in self.target_choices(s, card.target) if self.target_ok(s, card.target, c[0], None, c[1])),
+                         key=lambda c: c[0] == x.owner or any(u.id == c[1] and u.controller == x.owner for u in s.board))
+        split = any(o.kind == "spell" and o.card in self.cards and self.cards[o.card].split_second for o in s.stack)
+        if not choices or split:
+            t.note("stays-exiled", s, {"card": x.card})
+            return s
+        target, ident, ambiguous = choices[0]
+        s = replace(s, exile=tuple(e for e in s.exile if e.id != x.id))
+        s, obj = self._new_obj(s, name=card.name, controller=x.owner, kind="spell", card=card.name,
+                               effects=card.effects, target=target, target_id=ident)
+        s = replace(s, stack=s.stack + (obj,))
+        t.note("cast-suspended", s, {"player": x.owner, "card": card.name, "on": _on(target, ident, ambiguous)})
+        return self._cast_triggers(s, t, x.owner, card.name)
 
     # -- validity ----------------------------------------------------------------------------------------
     def validate(self, s: State) -> list[Violation]:
@@ -1956,6 +2214,8 @@ class Magic(Model):
                     u.name for u in s.board if u.controller == who] + [o.name for o in s.stack if o.controller == who]
                 if held:
                     bad("left-game", f"{who} has left the game but still has {', '.join(held)}", "lost")
+        if s.defending is not None and s.defending == s.active:
+            bad("defender-opponent", f"{s.active} is both the attacking and the defending player", "defending")
         for u in s.board:
             if u.blocked and not u.attacking:
                 bad("blocked-not-attacking", f"{u.name} is blocked but not attacking", "battlefield")
@@ -1989,7 +2249,7 @@ class Magic(Model):
             return s.payment.player
         if s.resolving is not None and s.resolving.asked:
             return s.resolving.asked[0]
-        if s.awaiting == "declare-attackers":
+        if s.awaiting in ("declare-attackers", "choose-defender"):
             return s.active
         if s.awaiting == "declare-blockers":
             return s.defender

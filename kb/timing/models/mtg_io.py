@@ -14,7 +14,8 @@ omitted: free), a land has its basic mana ability unless ``mana: 0``::
     Llanowar Elves: {type: creature, power: 1, toughness: 1, abilities: [{name: "{T}: Add {G}", tap: true, mana: 1}]}
 
 ``type`` is one type or a list (``[artifact, creature]``); ``keywords``: flash, haste, trample, split-second;
-``legendary: true``; ``morph: N`` (its morph cost); ``color``: one colour or a list (white,
+``legendary: true``; ``morph: N`` (its morph cost); ``suspend: {time: N, cost: C}`` ("Suspend N—[C]");
+``foretell: C`` (its foretell cost; foretelling costs {2}); ``plot: C`` (its plot cost); ``color``: one colour or a list (white,
 blue, black, red, green; omitted: colourless); ``static: {boost: N, type: creature, color: C,
 whose: your|each, name}``: a static ability, "[C] creatures you control get +N/+N", in force
 exactly while the permanent is on the battlefield (no stack, no priority: 117.2b); ``target``: creature, player, any
@@ -30,7 +31,9 @@ Instructions: ``{damage: {to: target|you|PLAYER, amount: N|that}}``, ``{counter:
 ``{lose-life: N}`` (or ``{who, n}``), ``{discard: each|you}``, ``{sacrifice: {who, type}}``,
 ``{destroy: target}``, ``{tap: target}``, ``{extra-turn: true}``, ``{return: true}`` (this card from the
 graveyard to the battlefield), ``{boost: N}`` (the source gets +N/+N until end of turn),
-``{shuffle-graveyard: true}``.
+``{shuffle-graveyard: true}``; ``{time-counter: true}`` and ``{cast-suspended: true}`` are
+suspend's triggered abilities (remove a time counter; cast the card), on the stack with the
+exiled card as ``source_id``.
 
 Every object has an id (in a state's JSON: ``id`` of a permanent, a spell, an ability):
 targets (``target_id``) and blocks (``blocking``: the attacker's id) follow it, a permanent
@@ -38,7 +41,10 @@ turned face up keeps it, and one that enters the battlefield gets a new one.
 
 Players are names in turn order (the first is the active player), or ``{name, hand: [cards],
 battlefield: [card or {card, name, tapped, sick, face_down, damage, boost}], graveyard: [cards],
+exile: [{card, as: suspended|foretold|plotted, time_counters}] (exiled in an earlier turn),
 life: N, pool: N}`` (a hand not listed is unknown: any card of the pool may be cast from it).
+A state's ``exile`` lists the suspended, foretold and plotted cards: ``{id, owner, card, as:
+suspended|foretold|plotted, time_counters, turn}`` (``turn``: the turn it was exiled in).
 ``start``: ``{step: STEP, lands_played: [players], turn: N}``; the step begins when the
 scenario starts (steps: untap, upkeep, draw, main1, beginning-of-combat, declare-attackers,
 declare-blockers, combat-damage, end-of-combat, main2, end, cleanup).
@@ -46,7 +52,10 @@ declare-blockers, combat-damage, end-of-combat, main2, end, cleanup).
 Actions (scenario steps): ``cast: {player, card, target}``, ``activate: {player, ability,
 source, target}`` (a target is a player, a permanent or a spell by name, or an object by its id
 when two spells share a name: such a name is refused as ambiguous), ``mana: {player, source}``
-(a mana ability), ``play_land: {player, card}``, ``turn_face_up: {player, permanent}``, ``pass: PLAYER``, ``pay: PLAYER`` (the cost being
+(a mana ability), ``play_land: {player, card}``, ``turn_face_up: {player, permanent}``, ``suspend: {player, card}``,
+``foretell: {player, card}``, ``plot: {player, card}`` (the special actions that exile a card from the
+hand), ``cast: {player, card, target, from: foretold|plotted}`` (a card in exile), ``choose_defender:
+{player, defender}`` (the attacking player of a multiplayer game, at the beginning of combat), ``pass: PLAYER``, ``pay: PLAYER`` (the cost being
 paid, or what a resolving spell asks), ``decline: PLAYER`` (not paying what a resolving spell
 asks), ``retract: PLAYER`` (reverse a cast or activation that cannot be paid), ``attack:
 {player, with: [creatures]}``, ``block: {player, blocks: {blocker: attacker}}``, ``choose:
@@ -66,18 +75,21 @@ from kb.timing.fields import only_keys as _only, optional_text as _opt_str, reco
 from kb.timing.fields import players as _player_list, text as _str, whole_number as _int
 from kb.timing.fields import card_of, player_of, pool_json, turn_order
 from kb.timing.models.mtg import (CARD_TYPES, COLORS, EDITIONS, STEP_NAMES, STEPS, TARGETS, TIMINGS, TRIGGER_EVENTS,
-                                  Ability, Card, Effect, Magic, Obj, Payment, Permanent, Resolving, State,
+                                  Ability, Card, Effect, Exiled, Magic, Obj, Payment, Permanent, Resolving, State,
                                   Static, Trigger)
 
 INSTRUCTIONS = ("damage", "counter", "counter-unless-pay", "draw", "lose-life", "discard", "sacrifice",
-                "destroy", "tap", "extra-turn", "return", "boost", "shuffle-graveyard")
+                "destroy", "tap", "extra-turn", "return", "boost", "shuffle-graveyard", "time-counter",
+                "cast-suspended")
 KEYWORDS = ("flash", "haste", "trample", "split-second")
 WHO = ("you", "each", "that-player", "target")
 EXPECT_KEYS = ("priority", "step", "phase", "active", "turn", "stack", "waiting", "resolving", "payment",
                "life", "graveyard", "battlefield", "tapped", "hand", "pool", "drawn", "lands_played",
-               "extra_turns", "lost", "attacking", "blocked", "damage", "static", "power_toughness")
-ACTIONS = ("cast", "activate", "mana", "play_land", "turn_face_up", "pass", "pay", "decline", "retract",
-           "attack", "block", "choose")
+               "extra_turns", "lost", "attacking", "blocked", "damage", "static", "power_toughness", "exile",
+               "defending")
+ACTIONS = ("cast", "activate", "mana", "play_land", "turn_face_up", "suspend", "foretell", "plot", "pass", "pay",
+           "decline", "retract", "choose_defender", "attack", "block", "choose")
+EXILE_AS = ("suspended", "foretold", "plotted")
 
 
 # -- small validators ----------------------------------------------------------------------
@@ -131,7 +143,7 @@ def parse_effects(data: Any, field: str) -> tuple[Effect, ...]:
             _only(m, ("who", "type"), w)
             out.append(("sacrifice", _choice(m.get("who", "you"), ("each", "you"), f"{w}.who"),
                         _choice(m.get("type"), ("creature", "land", "artifact", "enchantment"), f"{w}.type")))
-        elif kind in ("extra-turn", "return", "shuffle-graveyard"):
+        elif kind in ("extra-turn", "return", "shuffle-graveyard", "time-counter", "cast-suspended"):
             if arg is not True:
                 raise FormatError("expected true", w)
             out.append((kind,))
@@ -181,7 +193,7 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
         where = f"{field}.{name}"
         raw = _map(raw, where)
         _only(raw, ("type", "cost", "power", "toughness", "legendary", "keywords", "effects", "target",
-                    "triggers", "abilities", "morph", "mana", "color", "static"), where)
+                    "triggers", "abilities", "morph", "mana", "color", "static", "suspend", "foretell", "plot"), where)
         color_raw = raw.get("color")
         colors = frozenset(_choice(c, COLORS, f"{where}.color" if not isinstance(color_raw, list) else
                                    f"{where}.color[{i}]")
@@ -233,6 +245,12 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
         if "land" in types and _int(raw.get("mana", 1), f"{where}.mana", 0, 20) and not any(a.mana for a in abilities):
             abilities.append(Ability(f"{name}'s mana ability", tap=True, mana=raw.get("mana", 1)))
         morph = raw.get("morph")
+        suspend = None
+        if raw.get("suspend") is not None:
+            sp = _map(raw["suspend"], f"{where}.suspend")
+            _only(sp, ("time", "cost"), f"{where}.suspend")
+            suspend = (_int(sp.get("time"), f"{where}.suspend.time", 1, 20), _int(sp.get("cost", 0), f"{where}.suspend.cost", 0, 20))
+        exiling = {k: None if raw.get(k) is None else _int(raw[k], f"{where}.{k}", 0, 20) for k in ("foretell", "plot")}
         cards[name] = Card(
             name, types, _int(raw.get("cost", 0), f"{where}.cost", 0, 20),
             _int(raw.get("power", 0), f"{where}.power", 0, 99), _int(raw.get("toughness", 0), f"{where}.toughness", 0, 99),
@@ -240,7 +258,7 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
             parse_effects(raw.get("effects"), f"{where}.effects"),
             _choice(raw.get("target"), (None,) + TARGETS, f"{where}.target"), tuple(triggers), tuple(abilities),
             None if morph is None else _int(morph, f"{where}.morph", 0, 20), "haste" in keywords, colors, static,
-            "trample" in keywords, "split-second" in keywords)
+            "trample" in keywords, "split-second" in keywords, suspend, exiling["foretell"], exiling["plot"])
         if static is not None and not cards[name].permanent:
             raise FormatError("only a permanent's static ability is modelled (it applies while on the battlefield)",
                               f"{where}.static")
@@ -274,6 +292,11 @@ def card_json(card: Card) -> dict[str, Any]:
         out["effects"] = effects_json(card.effects)
     if card.morph is not None:
         out["morph"] = card.morph
+    if card.suspend is not None:
+        out["suspend"] = {"time": card.suspend[0], "cost": card.suspend[1]}
+    for key in ("foretell", "plot"):
+        if getattr(card, key) is not None:
+            out[key] = getattr(card, key)
     if card.static is not None:
         st = card.static
         out["static"] = {"name": st.name, "boost": st.boost, "type": st.type, **({"color": st.color} if st.color else {}),
@@ -299,7 +322,7 @@ def card_json(card: Card) -> dict[str, Any]:
 
 # -- scenario set-up -------------------------------------------------------------------------
 def _players(data: Any) -> tuple[tuple[str, ...], dict[str, dict[str, Any]]]:
-    return _player_list(data, ("hand", "battlefield", "graveyard", "life", "pool"), "active player")
+    return _player_list(data, ("hand", "battlefield", "graveyard", "exile", "life", "pool"), "active player")
 
 
 def _unique(board: list[Permanent], name: str) -> str:
@@ -325,6 +348,7 @@ def setup(data: Mapping[str, Any]) -> tuple[Magic, State]:
 
     board: list[Permanent] = []
     hands, graveyard, life, pool = [], [], [], []
+    exiled: list[tuple[str, str, str, int]] = []
     for player in players:
         p = extra.get(player, {})
         where = f"players.{player}"
@@ -349,6 +373,13 @@ def setup(data: Mapping[str, Any]) -> tuple[Magic, State]:
                                    boost=_int(raw.get("boost", 0), f"{fw}.boost", 0, 99), id=len(board) + 1))
         graveyard += [(player, card_name(c, f"{where}.graveyard[{i}]"))
                       for i, c in enumerate(_list(p.get("graveyard"), f"{where}.graveyard"))]
+        for i, x in enumerate(_list(p.get("exile"), f"{where}.exile")):
+            xw = f"{where}.exile[{i}]"
+            x = _map(x, xw)
+            _only(x, ("card", "as", "time_counters"), xw)
+            how = _choice(x.get("as"), EXILE_AS, f"{xw}.as")
+            exiled.append((player, card_name(x.get("card"), f"{xw}.card"), how,
+                           _int(x.get("time_counters", 0) if how == "suspended" else 0, f"{xw}.time_counters", 0, 20)))
         life.append((player, _int(p.get("life", 20), f"{where}.life", -99, 999)))
         if p.get("pool"):
             pool.append((player, _int(p["pool"], f"{where}.pool", 0, 99)))
@@ -357,10 +388,12 @@ def setup(data: Mapping[str, Any]) -> tuple[Magic, State]:
     step = _choice(start.get("step", "main1"), STEPS, "start.step")
     lands = tuple(_choice(p, players, f"start.lands_played[{i}]")
                   for i, p in enumerate(_list(start.get("lands_played"), "start.lands_played")))
+    turn = _int(start.get("turn", 1), "start.turn", 1, 999)
+    first = len(board) + 1  # cards in exile at the start were exiled in an earlier turn
+    exile = tuple(Exiled(first + i, owner, card, how, n, max(turn - 1, 0)) for i, (owner, card, how, n) in enumerate(exiled))
     state = State(players=players, active=players[0], step=step, begun=False, board=tuple(board),
                   hands=tuple(hands), graveyard=tuple(graveyard), life=tuple(life), pool=tuple(sorted(pool)),
-                  lands_played=lands, turn=_int(start.get("turn", 1), "start.turn", 1, 999),
-                  next_id=len(board) + 1)
+                  lands_played=lands, turn=turn, exile=exile, next_id=first + len(exile))
     if step == "draw" and model.first_draw_skipped(state):
         raise FormatError("the starting player of a two-player game skips the draw step of the first turn "
                           f"(rule {', '.join(model.cite('skip-first-draw')[:1])}): start at turn 2 or later",
@@ -399,6 +432,12 @@ def permanent_json(u: Permanent) -> dict[str, Any]:
     return out
 
 
+def exiled_json(x: Exiled) -> dict[str, Any]:
+    """A card in exile that a special action put there."""
+    return {"id": x.id, "owner": x.owner, "card": x.card, "as": x.how,
+            **({"time_counters": x.counters} if x.how == "suspended" else {}), "turn": x.turn}
+
+
 def state_json(model: Magic, s: State) -> dict[str, Any]:
     """A state as plain JSON; :func:`state_from_json` reads it back (every frame's state)."""
     r = s.resolving
@@ -414,10 +453,12 @@ def state_json(model: Magic, s: State) -> dict[str, Any]:
                                              "chosen": [{"player": p, "choice": c} for p, c in r.chosen]},
         "payment": None if s.payment is None else {
             "player": s.payment.player, "amount": s.payment.amount, "purpose": s.payment.purpose,
-            "what": s.payment.what, "item": s.payment.item},
+            "what": s.payment.what, "item": s.payment.item,
+            **({"exiled": s.payment.exiled} if s.payment.exiled is not None else {})},
         "battlefield": [permanent_json(u) for u in s.board],
         "hands": {p: (list(h) if h is not None else None) for p, h in s.hands},
         "graveyard": [{"owner": p, "card": c} for p, c in s.graveyard],
+        "exile": [exiled_json(x) for x in s.exile],
         "life": {p: s.life_of(p) for p in s.players},
         "pool": {p: s.mana(p) for p in s.players if s.mana(p)},
         "lands_played": list(s.lands_played),
@@ -432,7 +473,7 @@ def state_json(model: Magic, s: State) -> dict[str, Any]:
 
 STATE_KEYS = ("ruleset", "edition", "players", "active", "turn", "step", "phase", "begun", "priority", "due",
               "due_reason", "passes", "awaiting", "no_attackers", "stack", "waiting", "resolving", "payment", "battlefield",
-              "hands", "graveyard", "life", "pool", "lands_played", "drawn", "extra_turns", "lost", "defending",
+              "hands", "graveyard", "exile", "life", "pool", "lands_played", "drawn", "extra_turns", "lost", "defending",
               "next_id", "cards")
 OBJ_KEYS = ("name", "controller", "kind", "id", "card", "source", "target", "subject", "effects", "amount", "if",
             "target_id", "source_id")
@@ -527,12 +568,14 @@ def state_from_json(data: Any, edition: str | None = None) -> tuple[Magic, State
     payment = None
     if data.get("payment") is not None:
         pm = _map(data["payment"], "payment")
-        _only(pm, ("player", "amount", "purpose", "what", "item"), "payment")
+        _only(pm, ("player", "amount", "purpose", "what", "item", "exiled"), "payment")
         payment = Payment(player(pm.get("player"), "payment.player", False),  # type: ignore[arg-type]
                           _int(pm.get("amount"), "payment.amount", 1, 99),
-                          _choice(pm.get("purpose"), ("cast", "activate", "face-up", "unless"), "payment.purpose"),
+                          _choice(pm.get("purpose"), ("cast", "activate", "face-up", "unless", "suspend", "foretell",
+                                                      "plot"), "payment.purpose"),
                           _str(pm.get("what"), "payment.what"),
-                          None if pm.get("item") is None else _int(pm["item"], "payment.item", 1, 10_000))
+                          None if pm.get("item") is None else _int(pm["item"], "payment.item", 1, 10_000),
+                          None if pm.get("exiled") is None else _int(pm["exiled"], "payment.exiled", 1, 10_000))
         if payment.item is not None and not any(o.id == payment.item for o in stack):
             raise FormatError("the item being paid for is not on the stack", "payment.item")
     board: list[Permanent] = []
@@ -580,6 +623,23 @@ def state_from_json(data: Any, edition: str | None = None) -> tuple[Magic, State
         _str(c, f"hands.{p}[{i}]") for i, c in enumerate(_list(hands_raw[p], f"hands.{p}")))) for p in players)
     graveyard = tuple((player(g.get("owner"), f"graveyard[{i}].owner", False), card_name(g.get("card"), f"graveyard[{i}].card"))
                       for i, g in enumerate(_records(data.get("graveyard"), "graveyard", ("owner", "card"))))
+    exile: list[Exiled] = []
+    for i, x in enumerate(_records(data.get("exile"), "exile", ("id", "owner", "card", "as", "time_counters", "turn"))):
+        where = f"exile[{i}]"
+        ident = _int(x.get("id", next_id), f"{where}.id", 1, 10_000)
+        if ident in ids:
+            raise FormatError(f"two objects have id {ident}", f"{where}.id")
+        ids.add(ident)
+        next_id = max(next_id, ident + 1)
+        how = _choice(x.get("as"), EXILE_AS, f"{where}.as")
+        if how != "suspended" and x.get("time_counters"):
+            raise FormatError("only a suspended card has time counters here", f"{where}.time_counters")
+        exile.append(Exiled(ident, player(x.get("owner"), f"{where}.owner", False),  # type: ignore[arg-type]
+                            card_name(x.get("card"), f"{where}.card"), how,
+                            _int(x.get("time_counters", 0), f"{where}.time_counters", 0, 99),
+                            _int(x.get("turn", 0), f"{where}.turn", 0, 9999)))
+    if payment is not None and payment.exiled is not None and not any(x.id == payment.exiled for x in exile):
+        raise FormatError("the card being cast from exile is not in exile", "payment.exiled")
 
     def counts(key: str, low: int, high: int) -> tuple[tuple[str, int], ...]:
         return tuple(sorted((player(p, key, False), _int(n, f"{key}.{p}", low, high))  # type: ignore[misc]
@@ -592,16 +652,18 @@ def state_from_json(data: Any, edition: str | None = None) -> tuple[Magic, State
     due = player(data.get("due"), "due")
     if due is not None and not due_reason:
         due_reason = "step"
-    awaiting = _choice(data.get("awaiting"), (None, "declare-attackers", "declare-blockers"), "awaiting")
-    if awaiting == "declare-attackers" and step != "declare-attackers" or (
-            awaiting == "declare-blockers" and step != "declare-blockers"):
-        raise FormatError(f"{awaiting} is awaited only in the {STEP_NAMES[awaiting]}", "awaiting")
+    awaiting = _choice(data.get("awaiting"), (None, "declare-attackers", "declare-blockers", "choose-defender"),
+                       "awaiting")
+    awaited_in = {"declare-attackers": "declare-attackers", "declare-blockers": "declare-blockers",
+                  "choose-defender": "beginning-of-combat"}
+    if awaiting is not None and step != awaited_in[awaiting]:
+        raise FormatError(f"{awaiting} is awaited only in the {STEP_NAMES[awaited_in[awaiting]]}", "awaiting")
     state = State(
         players=players, active=active, step=step,  # type: ignore[arg-type]
         begun=data.get("begun", True) is not False, priority=player(prio, "priority"), due=due, due_reason=due_reason,
         passes=_int(data.get("passes", 0), "passes", 0, 9), awaiting=awaiting,
         no_attackers=_flag(data.get("no_attackers"), "no_attackers"), stack=stack, waiting=waiting,
-        board=tuple(board), hands=hands, graveyard=graveyard,  # type: ignore[arg-type]
+        board=tuple(board), hands=hands, graveyard=graveyard, exile=tuple(exile),  # type: ignore[arg-type]
         life=tuple(sorted((p, life.get(p, 20)) for p in players)),
         pool=tuple((p, n) for p, n in counts("pool", 0, 99) if n),
         lands_played=tuple(player(p, f"lands_played[{i}]", False)  # type: ignore[misc]
@@ -650,10 +712,22 @@ def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, A
         return [("decline-payment" if kind == "decline" else "retract", params)]
     data = _map(payload, kind)
     if kind == "cast":
-        _only(data, ("player", "card", "target"), "cast")
+        _only(data, ("player", "card", "target", "from"), "cast")
         target, ident, on = _target(data.get("target"), state, "cast.target")
-        return [("cast", {"player": _str(data.get("player"), "cast.player"), "card": _str(data.get("card"), "cast.card"),
-                          "target": target, "target_id": ident, "on": on})]
+        params = {"player": _str(data.get("player"), "cast.player"), "card": _str(data.get("card"), "cast.card"),
+                  "target": target, "target_id": ident, "on": on}
+        how = _choice(data.get("from", "hand"), ("hand", "foretold", "plotted"), "cast.from")
+        if how == "hand":
+            return [("cast", params)]
+        found = next((x.id for x in state.exile if x.owner == params["player"] and x.card == params["card"]
+                      and x.how == how), None)
+        return [(f"cast-{how}", {**params, "exile_id": found})]
+    if kind in ("suspend", "foretell", "plot"):
+        _only(data, ("player", "card"), kind)
+        return [(kind, {k: _str(data.get(k), f"{kind}.{k}") for k in ("player", "card")})]
+    if kind == "choose_defender":
+        _only(data, ("player", "defender"), kind)
+        return [("choose-defender", {k: _str(data.get(k), f"{kind}.{k}") for k in ("player", "defender")})]
     if kind == "activate":
         _only(data, ("player", "ability", "source", "target"), "activate")
         target, ident, on = _target(data.get("target"), state, "activate.target")
@@ -689,6 +763,10 @@ def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, A
 
 def check_references(model: Magic, state: State, kind: str, params: Mapping[str, Any]) -> None:
     """Names in an action that the scenario never introduced are format errors, not rule errors."""
+    for key in ("player", "defender"):
+        if key in params and params[key] not in state.players:
+            raise FormatError(f"{params[key]!r} is not one of the players ({', '.join(state.players)})",
+                              f"{kind}.{key}")
     if params.get("player") not in state.players:
         raise FormatError(f"{params.get('player')!r} is not one of the players ({', '.join(state.players)})",
                           f"{kind}.player")
@@ -721,9 +799,14 @@ def option_action(option: Option) -> dict[str, Any]:
     if name in ("pass", "pay", "pay-unless", "retract", "decline-payment"):
         return {{"pay-unless": "pay", "decline-payment": "decline"}.get(name, name): p["player"]}
     by_id = "(object " in p.get("on", "")  # a name two objects share: the scenario names the id
-    if name == "cast":
+    if name in ("cast", "cast-foretold", "cast-plotted"):
         out = {k: p[k] for k in ("player", "card", "target") if p.get(k) is not None}
-        return {"cast": {**out, "target": p["target_id"]} if by_id else out}
+        out = {**out, "target": p["target_id"]} if by_id else out
+        return {"cast": {**out, "from": name[5:]} if name != "cast" else out}
+    if name in ("suspend", "foretell", "plot"):
+        return {name: {"player": p["player"], "card": p["card"]}}
+    if name == "choose-defender":
+        return {"choose_defender": {"player": p["player"], "defender": p["defender"]}}
     if name == "activate":
         out = {k: p[k] for k in ("player", "ability", "source", "target") if p.get(k) is not None}
         return {"activate": {**out, "target": p["target_id"]} if by_id else out}
@@ -778,6 +861,11 @@ def observe(model: Magic, s: State, key: str) -> Any:
     if key == "static":
         return [{"name": st.name, "source": u.name, "effect": st.text,
                  "affects": [x.name for x in s.board if model.affects(u, st, x)]} for u, st in model.statics(s)]
+    if key == "exile":
+        return [{"card": x.card, "owner": x.owner, "as": x.how,
+                 **({"time_counters": x.counters} if x.how == "suspended" else {})} for x in s.exile]
+    if key == "defending":
+        return s.defending
     if key == "power_toughness":
         return {u.name: f"{model.power(s, u)}/{model.toughness(s, u)}" for u in s.board if model.is_creature(u)}
     raise KeyError(key)
