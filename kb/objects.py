@@ -139,8 +139,11 @@ def put_object(kind_dir: Path, key: str, fill: Any) -> dict[str, Any]:
         info = fill(tmp)
         seal(tmp, info)
         final = kind_dir / key
-        if final.exists():  # damaged (a sound one would have been reused): set it aside
-            aside = kind_dir / f".damaged-{key}-{time.time_ns()}"
+        if final.exists():
+            if check_object(final)[0] is not None:  # another build made it meanwhile: keep theirs
+                shutil.rmtree(tmp, ignore_errors=True)
+                return json.loads((final / OBJECT_META).read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+            aside = kind_dir / f".damaged-{key}-{time.time_ns()}"  # damaged: set it aside
             final.rename(aside)
             shutil.rmtree(aside, ignore_errors=True)
         tmp.rename(final)

@@ -256,3 +256,21 @@ def test_the_edition_in_force_on_a_date_from_the_cli_and_the_api(three_editions:
     assert answer.status_code == 200
     body = answer.get_json()
     assert [e["edition"] for e in body["editions"]] == [expected] and body["newest"] == "1.2"
+
+
+def test_an_object_another_build_made_meanwhile_is_kept(tmp_path: Path) -> None:
+    from kb.objects import check_object, put_object
+
+    def fill(text: str):
+        def write(folder: Path) -> dict:
+            (folder / "data.txt").write_text(text, encoding="utf-8")
+            return {"text": text}
+        return write
+    first = put_object(tmp_path, "k", fill("first"))
+    second = put_object(tmp_path, "k", fill("second"))  # sound already: the first one stays
+    assert first["text"] == second["text"] == "first"
+    assert check_object(tmp_path / "k")[0] is not None
+    assert [p.name for p in tmp_path.iterdir()] == ["k"]  # no hidden folder left behind
+    (tmp_path / "k" / "data.txt").write_text("damaged", encoding="utf-8")
+    assert check_object(tmp_path / "k")[0] is None
+    assert put_object(tmp_path, "k", fill("third"))["text"] == "third"  # damaged: replaced
