@@ -3,7 +3,8 @@ model: each raises :class:`kb.timing.engine.FormatError` naming the field that i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import difflib
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from kb.limits import TIMING_CARDS, TIMING_EFFECTS, TIMING_ENTRIES
@@ -89,11 +90,21 @@ def a_mapping(value: Any, field: str) -> dict[str, Any]:
     return value
 
 
+def nearest(word: Any, known: Iterable[str]) -> str:
+    """", did you mean 'X'?" for the known word nearest a mistyped one (any case), or ""."""
+    words = list(known)
+    by_case = {w.casefold(): w for w in words}
+    found = difflib.get_close_matches(str(word).casefold(), list(by_case), n=1, cutoff=0.6)
+    return f", did you mean {by_case[found[0]]!r}?" if found else ""
+
+
 def only_keys(data: Mapping[str, Any], allowed: tuple[str, ...], field: str) -> None:
-    """Refuse keys a model does not know (a typo must not be silently ignored)."""
+    """Refuse keys a model does not know (a typo must not be silently ignored), naming the
+    nearest known key."""
     extra = sorted(set(map(str, data)) - set(allowed))
     if extra:
-        raise FormatError(f"unknown key {extra[0]!r} (expected one of: {', '.join(allowed)})", field)
+        raise FormatError(f"unknown key {extra[0]!r}{nearest(extra[0], allowed)} "
+                          f"(expected one of: {', '.join(allowed)})", field)
 
 
 def whole_number(value: Any, field: str, low: int = 0, high: int = 99) -> int:

@@ -41,7 +41,7 @@ from kb.limits import TIMING_STEPS, check_deadline
 from kb.timing import engine
 from kb.timing.budget import AnswerBudget
 from kb.timing.engine import FormatError, TimingError, TraceNode
-from kb.timing.fields import check_budget
+from kb.timing.fields import check_budget, nearest
 from kb.timing.models import RulesetModel, get_model
 
 TOP_KEYS = ("name", "description", "ruleset", "edition", "players", "cards", "battlefields", "start", "steps")
@@ -113,7 +113,8 @@ def parse(data: Any, file: str = "") -> Scenario:
         raise ScenarioError("a scenario is a mapping (name, ruleset, edition, players, steps, …)", file)
     extra = sorted(set(map(str, data)) - set(TOP_KEYS))
     if extra:
-        raise ScenarioError(f"unknown key {extra[0]!r} (expected: {', '.join(TOP_KEYS)})", file, field=extra[0])
+        raise ScenarioError(f"unknown key {extra[0]!r}{nearest(extra[0], TOP_KEYS)} (expected: {', '.join(TOP_KEYS)})",
+                            file, field=extra[0])
     for key in ("name", "ruleset", "players", "steps"):
         if key not in data:
             raise ScenarioError(f"missing {key!r}", file, field=key)
@@ -134,15 +135,16 @@ def parse(data: Any, file: str = "") -> Scenario:
             raise ScenarioError(f"a step is a mapping with one key, one of: {', '.join(kinds)}", file, i)
         (kind, payload), = raw.items()
         if kind not in kinds:
-            raise ScenarioError(f"unknown step {kind!r} (steps: {', '.join(kinds)})", file, i, str(kind))
+            raise ScenarioError(f"unknown step {kind!r}{nearest(kind, kinds)} (steps: {', '.join(kinds)})", file, i,
+                                str(kind))
         if kind == "expect":
             if not isinstance(payload, dict) or not payload:
                 raise ScenarioError("expect takes a mapping of what to check", file, i, "expect")
             allowed = spec.expect_keys + GENERIC_EXPECT
             for key in payload:
                 if key not in allowed:
-                    raise ScenarioError(f"cannot expect {key!r} (expect: {', '.join(allowed)})", file, i,
-                                        f"expect.{key}")
+                    raise ScenarioError(f"cannot expect {key!r}{nearest(key, allowed)} (expect: {', '.join(allowed)})",
+                                        file, i, f"expect.{key}")
         if kind == "expect_illegal":
             if not isinstance(payload, dict):
                 raise ScenarioError("expect_illegal takes {ACTION: ..., rule: N (optional)}", file, i)

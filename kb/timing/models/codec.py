@@ -118,7 +118,7 @@ def plan(cls: type) -> tuple[_Field, ...]:
         out = []
         for f in dataclasses.fields(cls):
             spec = f.metadata.get("json") or Json()
-            default = f.default if f.default is not UNSET else (
+            default = f.default if f.default is not MISSING else (
                 f.default_factory() if f.default_factory is not MISSING else UNSET)
             out.append(_Field(f.name, spec.name or f.name, spec, _Type.of(hints[f.name]), default))
         got = _PLANS[cls] = tuple(out)
@@ -143,6 +143,12 @@ def encode(obj: Any, ctx: Context | None = None) -> dict[str, Any]:
     if enc is None:
         enc = _ENCODERS[cls] = _encoder(cls)
     return enc(obj, ctx or _EMPTY)
+
+
+def field_json(obj: Any, key: str, ctx: Context | None = None) -> Any:
+    """One field of a dataclass instance, by its JSON key, as :func:`encode` writes it (None
+    where the field is left out at its default)."""
+    return encode(obj, ctx).get(key)
 
 
 def _encoder(cls: type) -> Callable[[Any, Context], dict[str, Any]]:
@@ -285,4 +291,4 @@ def _read_record(raw: Any, keys: tuple[Json, ...], tp: Any, where: str, ctx: Con
 _EMPTY = Context()
 
 
-__all__ = ["Context", "Json", "OMIT", "decode", "encode", "js", "json_keys", "plan", "read_value"]
+__all__ = ["Context", "Json", "OMIT", "decode", "encode", "field_json", "js", "json_keys", "plan", "read_value"]

@@ -3,9 +3,11 @@ scenario actions as decisions, and what an ``expect`` step can observe.
 
 Players are names in turn order, or ``{name, hand: [cards], base: [units or gear],
 facedown: [{card, at}]}`` (a hand not listed is unknown: any card of the pool may be played
-from it). ``battlefields``: names, or ``{name, controller, contested_by, units: {player: [cards]}}``.
+from it). ``battlefields``: a list of names or ``{name, controller, contested_by, units:
+{player: [cards]}}``, or a mapping by name (``{Temple: {controller: Bo}, Hill: null}``).
 ``start``: ``{showdown: {at, focus}}`` (a showdown in progress), ``{combat: {at, attacker,
 defender}}`` (combat opening there), or both (the showdown becomes a combat showdown).
+An unknown key, step, card or battlefield is answered with the nearest known one.
 
 Actions (scenario steps): ``play: {player, card, to, from: hand|facedown, target}``,
 ``activate: {player, ability}``, ``pass: PLAYER`` (priority on a chain, focus in a showdown,
@@ -13,37 +15,51 @@ otherwise ending the Main Phase), ``move: {player, unit, to}`` (a Standard Move)
 ``decline``/``perform: {player, item}`` (an optional triggered ability being finalized; one
 the scenario does not decline is performed), ``hide: {player, card, at}``.
 
-``expect`` observes (a mapping is compared on the keys given, a list whole): ``priority``,
-``focus``, ``state`` (neutral-open, neutral-closed, showdown-open or showdown-closed), ``chain``
-(names, or items with some of name, status, controller), ``showdown``/``combat`` (in progress),
-``attacker``, ``defender``, ``combat_step``, ``designations`` and ``damage``/``exhausted`` by unit,
-``board`` (unit → location), ``control``/``contested`` by battlefield, ``scored`` ([{player, at}]),
-``hands`` and ``hand_sizes`` by player, ``drawn``, ``facedown``, ``played``/``finalized`` (cards this
-turn), ``legion``, ``trash``, ``tasks``, ``passes``, ``phase``, ``opened_by``.
+``expect`` observes (a mapping is compared on the keys given, a list whole) the views of
+:data:`OBSERVERS` (``priority``, ``focus``, ``state``, ``chain``: names, or items with some of
+name, status, controller; ``showdown``/``combat`` in progress, ``attacker``, ``defender``,
+``combat_step``; ``designations``, ``damage``, ``might``, ``exhausted`` and ``board`` by unit;
+``control``/``contested`` by battlefield; ``scored``; ``hands``, ``hand_sizes`` and ``drawn`` by
+player; ``facedown``, ``played``/``finalized`` cards this turn, ``legion``, ``trash``, ``tasks``),
+and every other key of the state's JSON as it is written there (``passes``, ``phase``,
+``opened_by``, ``battlefields``, ``played_this_turn``…): :data:`EXPECT_KEYS` is derived from
+the state's fields, so a new concept of the state is expectable at once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
 from kb.timing.engine import FormatError, Option
 from kb.timing.fields import a_list as _list, a_mapping as _map, only_keys as _only, players as _player_list
-from kb.timing.fields import text as _str
+from kb.timing.fields import nearest, text as _str
+from kb.timing.models.codec import Context, field_json, json_keys
 from kb.timing.models.riftbound.cards import parse_cards
 from kb.timing.models.riftbound.model import Riftbound, model_for
 from kb.timing.models.riftbound.state import Battlefield, Combat, Permanent, Showdown, State
 
-EXPECT_KEYS = ("priority", "focus", "state", "chain", "resolved", "showdown", "combat", "decider",
-               "legion", "played", "drawn", "control", "trash", "board", "tasks", "designations", "scored",
-               "damage", "exhausted", "contested", "hands", "hand_sizes", "facedown", "finalized", "passes",
-               "phase", "opened_by", "attacker", "defender", "combat_step")
-
-
 # -- scenario set-up -------------------------------------------------------------------------
 def _players(data: Any) -> tuple[tuple[str, ...], dict[str, dict[str, Any]]]:
     return _player_list(data, ("hand", "base", "facedown"), "turn player")
+
+
+def battlefield_entries(data: Any) -> list[tuple[str, dict[str, Any]]]:
+    """A scenario's battlefields, each with the place an error names: a list of names or
+    mappings (``battlefields[0]``), or a mapping by name (``battlefields.Temple``) whose values
+    hold the rest (``{Temple: {controller: Bo}, Hill: null}``)."""
+    if isinstance(data, dict):
+        out = []
+        for name, raw in data.items():
+            where = f"battlefields.{name}"
+            raw = _map(raw, where)
+            if "name" in raw:
+                raise FormatError("a battlefield listed by name takes no name key", f"{where}.name")
+            out.append((where, {"name": name, **raw}))
+        return out
+    return [(f"battlefields[{i}]", _map({"name": raw} if isinstance(raw, str) else raw, f"battlefields[{i}]"))
+            for i, raw in enumerate(_list(data, "battlefields"))]
 
 
 def setup(data: Mapping[str, Any]) -> tuple[Riftbound, State]:
@@ -56,7 +72,7 @@ def setup(data: Mapping[str, Any]) -> tuple[Riftbound, State]:
     def place(card: Any, controller: str, location: str, field: str) -> None:
         name = _str(card, field)
         if name not in cards:
-            raise FormatError(f"unknown card {name!r} (add it to cards)", field)
+            raise FormatError(f"unknown card {name!r}{nearest(name, cards)} (add it to cards)", field)
         if cards[name].type == "spell":
             raise FormatError(f"{name} is a spell: only units and gear are on the board", field)
         taken = {u.name for u in board}
@@ -68,11 +84,7 @@ def setup(data: Mapping[str, Any]) -> tuple[Riftbound, State]:
     hands: list[tuple[str, tuple[str, ...] | None]] = []
     facedown: list[tuple[str, str, str, bool]] = []
     battlefields: list[Battlefield] = []
-    for i, raw in enumerate(_list(data.get("battlefields"), "battlefields")):
-        where = f"battlefields[{i}]"
-        if isinstance(raw, str):
-            raw = {"name": raw}
-        raw = _map(raw, where)
+    for where, raw in battlefield_entries(data.get("battlefields")):
         _only(raw, ("name", "controller", "contested_by", "units"), where)
         name = _str(raw.get("name"), f"{where}.name")
         if name == "base" or any(b.name == name for b in battlefields):
@@ -94,7 +106,7 @@ def setup(data: Mapping[str, Any]) -> tuple[Riftbound, State]:
             hand = tuple(_str(c, f"players.{player}.hand") for c in _list(hand, f"players.{player}.hand"))
             for c in hand:
                 if c not in cards:
-                    raise FormatError(f"unknown card {c!r} in {player}'s hand (add it to cards)",
+                    raise FormatError(f"unknown card {c!r} in {player}'s hand{nearest(c, cards)} (add it to cards)",
                                       f"players.{player}.hand")
         hands.append((player, hand))
         for j, u in enumerate(_list(p.get("base"), f"players.{player}.base")):
@@ -194,7 +206,7 @@ def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, A
     if kind == "hide":
         _only(data, ("player", "card", "at"), "hide")
         return [("hide", {k: _str(data.get(k), f"hide.{k}") for k in ("player", "card", "at")})]
-    raise FormatError(f"unknown action {kind!r} (actions: {', '.join(ACTIONS)})")
+    raise FormatError(f"unknown action {kind!r}{nearest(kind, ACTIONS)} (actions: {', '.join(ACTIONS)})")
 
 
 def check_references(model: Riftbound, state: State, kind: str, params: Mapping[str, Any]) -> None:
@@ -203,11 +215,13 @@ def check_references(model: Riftbound, state: State, kind: str, params: Mapping[
         raise FormatError(f"{params.get('player')!r} is not one of the players ({', '.join(state.players)})",
                           f"{kind}.player")
     if "card" in params and params["card"] not in model.cards:
-        raise FormatError(f"unknown card {params['card']!r} (add it to cards)", f"{kind}.card")
+        raise FormatError(f"unknown card {params['card']!r}{nearest(params['card'], model.cards)} (add it to cards)",
+                          f"{kind}.card")
     for key in ("to", "at"):
         where = params.get(key)
         if where is not None and where != "base" and state.battlefield(where) is None:
-            raise FormatError(f"unknown battlefield {where!r}", f"{kind}.{key}")
+            raise FormatError(f"unknown battlefield {where!r}{nearest(where, [b.name for b in state.battlefields])}",
+                              f"{kind}.{key}")
 
 
 def option_action(option: Option) -> dict[str, Any]:
@@ -223,56 +237,55 @@ def option_action(option: Option) -> dict[str, Any]:
     return {name: p}
 
 
+Observer = Callable[[Riftbound, State], Any]
+
+
+def _combat(key: str) -> Observer:
+    return lambda m, s: getattr(s.combat, key) if s.combat is not None else None
+
+
+# What an ``expect`` key observes, where it is not the state's JSON as written: views by unit,
+# battlefield or player, and what is derived (the turn state, Legion, Might).
+OBSERVERS: dict[str, Observer] = {
+    "priority": lambda m, s: s.priority,
+    "focus": lambda m, s: s.focus,
+    "state": lambda m, s: s.turn_state,
+    "chain": lambda m, s: [{"name": i.name, "status": i.status, "controller": i.controller} for i in s.chain],
+    "showdown": lambda m, s: s.showdown is not None,
+    "combat": lambda m, s: s.combat is not None,
+    "legion": lambda m, s: {p: any(pl == p for pl, _, _ in s.finalized) for p in s.players},
+    "played": lambda m, s: [c for _, c in s.played],
+    "drawn": lambda m, s: {p: dict(s.drawn).get(p, 0) for p in s.players},
+    "control": lambda m, s: {b.name: b.controller for b in s.battlefields},
+    "trash": lambda m, s: list(s.trash),
+    "board": lambda m, s: {u.name: u.location for u in s.board},
+    "tasks": lambda m, s: list(s.tasks),
+    "designations": lambda m, s: {u.name: u.designation for u in s.board},
+    "scored": lambda m, s: [{"player": p, "at": at} for p, at in s.scored],
+    "damage": lambda m, s: {u.name: u.damage for u in s.board},
+    "might": lambda m, s: {u.name: m.might(u) for u in s.board},
+    "exhausted": lambda m, s: {u.name: u.exhausted for u in s.board},
+    "contested": lambda m, s: {b.name: b.contested_by for b in s.battlefields},
+    "hands": lambda m, s: {p: (list(h) if h is not None else None) for p, h in s.hands},
+    "hand_sizes": lambda m, s: {p: (len(h) if h is not None else None) for p, h in s.hands},
+    "facedown": lambda m, s: [{"card": c, "player": p, "at": at} for c, p, at, _ in s.facedown],
+    "finalized": lambda m, s: [c for _, c, _ in s.finalized],
+    "attacker": _combat("attacker"),
+    "defender": _combat("defender"),
+    "combat_step": _combat("step"),
+}
+# Every other key of the state's JSON is expectable as it is written there (``passes``,
+# ``phase``, ``opened_by``, ``battlefields``, ``played_this_turn``…): a concept added to the
+# state is expectable as soon as it is a field (resolved and decider are the runner's).
+EXPECT_KEYS = (*OBSERVERS, "resolved", "decider",
+               *(k for k in json_keys(State) if k not in OBSERVERS))
+
+
 def observe(model: Riftbound, s: State, key: str) -> Any:
     """The actual value an ``expect`` key compares against."""
-    if key == "priority":
-        return s.priority
-    if key == "focus":
-        return s.focus
-    if key == "state":
-        return s.turn_state
-    if key == "chain":
-        return [{"name": i.name, "status": i.status, "controller": i.controller} for i in s.chain]
-    if key == "showdown":
-        return s.showdown is not None
-    if key == "combat":
-        return s.combat is not None
-    if key == "legion":
-        return {p: any(pl == p for pl, _, _ in s.finalized) for p in s.players}
-    if key == "played":
-        return [c for _, c in s.played]
-    if key == "drawn":
-        return {p: dict(s.drawn).get(p, 0) for p in s.players}
-    if key == "control":
-        return {b.name: b.controller for b in s.battlefields}
-    if key == "trash":
-        return list(s.trash)
-    if key == "board":
-        return {u.name: u.location for u in s.board}
-    if key == "tasks":
-        return list(s.tasks)
-    if key == "designations":
-        return {u.name: u.designation for u in s.board}
-    if key == "scored":
-        return [{"player": p, "at": at} for p, at in s.scored]
-    if key == "damage":
-        return {u.name: u.damage for u in s.board}
-    if key == "exhausted":
-        return {u.name: u.exhausted for u in s.board}
-    if key == "contested":
-        return {b.name: b.contested_by for b in s.battlefields}
-    if key == "hands":
-        return {p: (list(h) if h is not None else None) for p, h in s.hands}
-    if key == "hand_sizes":
-        return {p: (len(h) if h is not None else None) for p, h in s.hands}
-    if key == "facedown":
-        return [{"card": c, "player": p, "at": at} for c, p, at, _ in s.facedown]
-    if key == "finalized":
-        return [c for _, c, _ in s.finalized]
-    if key in ("passes", "phase", "opened_by"):
-        return getattr(s, key)
-    if key in ("attacker", "defender"):
-        return getattr(s.combat, key) if s.combat is not None else None
-    if key == "combat_step":
-        return s.combat.step if s.combat is not None else None
+    found = OBSERVERS.get(key)
+    if found is not None:
+        return found(model, s)
+    if key in EXPECT_KEYS:
+        return field_json(s, key, Context(cards=model.cards))
     raise KeyError(key)
