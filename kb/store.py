@@ -4,7 +4,7 @@ Layout of the data directory (``RULEKB_HOME``; see :func:`default_home` for its 
 
     imports/<ruleset>/<edition>/edition.toml + the imported document
     objects/editions/<key>/ and objects/mappings/<key>/      (built once per content: kb.objects)
-    builds/<build-id>/manifest.json                          (every edition, its content key, the log)
+    builds/<build-id>/manifest.json                          (every edition, their content keys, the log)
     builds/<build-id>/editions/<ruleset>/<edition>.pickle   (a RuleGraph)
     builds/<build-id>/index/<ruleset>/<edition>/             (the search index)
     builds/<build-id>/rules/<ruleset>/<edition>.sqlite       (rule texts, for history)
@@ -454,11 +454,13 @@ def build(home: Path | None = None, rules: Path | None = None,
             for ruleset, older, newer in pairs:
                 link_file(objects / "mappings" / mapping_key(older.key, newer.key) / MAPPING_FILE,
                           stored_mapping_path(tmp, ruleset, older.src.name, newer.src.name))
-            report.editions = [{**p.summary, "content": p.key} for p in plans]  # type: ignore[dict-item]
+            report.editions = [p.summary for p in plans]  # type: ignore[misc]
             manifest = {"format": BUILD_FORMAT, "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                         "build_id": build_id,
                         "rulesets": {k: vars(v) for k, v in sources.rulesets.items()},
                         "editions": report.editions,
+                        # the stored object of each edition: its content key
+                        "contents": {f"{p.src.ruleset} {p.src.name}": p.key for p in plans},
                         "mappings": [{"ruleset": r, "from": a.src.name, "to": b.src.name,
                                       "content": mapping_key(a.key, b.key)} for r, a, b in pairs],
                         "log": {"built": report.built, "reused": report.reused,

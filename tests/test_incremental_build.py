@@ -72,7 +72,7 @@ def graph_inode(home: Path, edition: str) -> int:
 def test_an_import_builds_only_the_new_edition_and_its_mapping(tmp_path: Path) -> None:
     home = home_with(tmp_path, EDITIONS[:2])
     before = {e: graph_inode(home, e) for e in ("1.0", "1.1")}
-    keys_before = {e["edition"]: e["content"] for e in manifest(home)["editions"]}
+    keys_before = manifest(home)["contents"]
     report = build(home, rules=tmp_path / "no-rules")  # nothing changed: everything reused
     assert (report.built, report.mappings_built) == ([], [])
     assert sorted(report.reused) == ["test 1.0", "test 1.1"]
@@ -87,8 +87,8 @@ def test_an_import_builds_only_the_new_edition_and_its_mapping(tmp_path: Path) -
     assert log["built"] == ["test 1.2"] and log["mappings_built"] == ["test 1.1 -> 1.2"]
     # the unchanged editions are the very same files (hard links to one stored object)
     assert {e: graph_inode(home, e) for e in ("1.0", "1.1")} == before
-    assert {e["edition"]: e["content"] for e in manifest(home)["editions"]
-            if e["edition"] != "1.2"} == keys_before
+    keys_after = manifest(home)["contents"]
+    assert {k: v for k, v in keys_after.items() if k != "test 1.2"} == keys_before
 
 
 @pytest.mark.parametrize("change", [
@@ -153,7 +153,7 @@ def test_lazy_editions_keep_at_most_their_bound_loaded(tmp_path: Path) -> None:
 
 def test_a_damaged_stored_edition_is_built_again(tmp_path: Path) -> None:
     home = home_with(tmp_path, EDITIONS[:2])
-    key = next(e["content"] for e in manifest(home)["editions"] if e["edition"] == "1.0")
+    key = manifest(home)["contents"]["test 1.0"]
     stored = home / "objects" / "editions" / key / "graph.pickle"
     stored.write_bytes(b"not a pickle")  # the build's hard link shows the same damage
     messages: list[str] = []
@@ -183,7 +183,7 @@ def test_a_damaged_graph_in_a_build_is_reported_with_its_file(tmp_path: Path) ->
 def test_objects_no_build_uses_any_more_are_collected(tmp_path: Path) -> None:
     from kb.objects import collect_garbage
     home = home_with(tmp_path, EDITIONS[:1])
-    first = manifest(home)["editions"][0]["content"]
+    first = manifest(home)["contents"]["test 1.0"]
     import_document(home, write_edition(tmp_path, "1.0", "2026-01-01", "Changed.", "Changed."),
                     ruleset="test", edition="1.0")
     build(home, rules=tmp_path / "no-rules")
@@ -191,7 +191,7 @@ def test_objects_no_build_uses_any_more_are_collected(tmp_path: Path) -> None:
         import shutil
         shutil.rmtree(old)
     assert first in collect_garbage(home / "objects", grace_seconds=0)
-    assert manifest(home)["editions"][0]["content"] in {p.name for p in (home / "objects" / "editions").iterdir()}
+    assert manifest(home)["contents"]["test 1.0"] in {p.name for p in (home / "objects" / "editions").iterdir()}
 
 
 def test_opening_a_build_loads_no_graph_and_history_loads_none(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
