@@ -56,14 +56,6 @@ class KnowledgeBase(LoadedEditions):
                     "editions": [edition_summary(g) for g in graphs]}
         return cls(None, manifest, {(g.edition.ruleset, g.edition.name): g for g in graphs})
 
-    def cached(self, key: str, make: Callable[[], Any]) -> Any:
-        """Memoise a value of the web layer under a string key, for the life of this build.
-
-        Transitional, for the web layer until it declares its caches with
-        :func:`kb.derived.derived` as the knowledge base does; no ``kb`` module calls it, and
-        its string keys cannot meet a declared key (those are declarations, not strings)."""
-        return self.derived._get(("cached", key), make)
-
     def warm(self) -> None:
         """Build what the first requests would otherwise wait for: the mappings between
         neighbouring editions (rule pages, history, citations), each edition's searcher and
