@@ -23,7 +23,8 @@ from kb.export.jsrun import node_path
 from kb.export.search_index import read_index_script
 from kb.query import KnowledgeBase
 from kb.search.schema import WORD, stem
-from web.search_port import js_pattern, offline_search_data
+from kb.search.query import MESSAGES, QuerySyntaxError, parse_query
+from web.search_port import js_pattern, js_template, offline_search_data
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "web" / "static" / "offline-search-data.js"
@@ -60,6 +61,8 @@ def test_every_value_of_the_data_is_read_by_the_port() -> None:
     "PAGE_SIZE = 20",
     '"in": "section"',                 # the filter keys
     "(?:comprehensive",                # the rule-number prefix
+    "the query is empty",              # the messages
+    "needs a word on each side",
 ])
 def test_the_port_writes_no_data_of_its_own(written: str) -> None:
     assert written not in PORT.read_text(encoding="utf-8")
@@ -116,6 +119,54 @@ def test_each_ported_pattern_matches_in_node_what_it_matches_in_python() -> None
     mismatches = [(s, k, t, py, js) for (s, k, t), js in zip(jobs, json.loads(out))
                   if (py := _python_matches(patterns[(s, k)], t)) != js]
     assert mismatches == []
+
+
+@pytest.mark.parametrize("template", [
+    "at most {limit:d}",     # a format spec
+    "got {value!s}",         # a conversion other than repr
+    "position {0}",          # a positional field
+])
+def test_a_message_the_port_cannot_fill_is_refused(template: str) -> None:
+    with pytest.raises(ValueError):
+        js_template(template)
+
+
+# One query per message the query reader can give (and a few more), read in both.
+MALFORMED = [
+    "x " * 40, "a" * 501, "focus\x07passes", '"focus passes', 'focus" passes', '""', "in:", "in:focus",
+    "in:337 in:338 ruleset:mtg ruleset:riftbound focus", "edition:1.3 edition:1.4 focus", "foc*us*",
+    "f*", "focus NOT", "AND focus", "focus OR", "-focus OR passes", "focus AND", "the of", "in:337",
+    "NOT focus", "", "   ", "player's turn", "it's \"the\" one's", "OR", "focus OR OR passes",
+    "focus \u201d passes", "a\ud800b",
+]
+UNREACHABLE = {"not_text"}  # a query that is not a string: no text can say it
+
+
+def _as_pattern(template: str) -> str:
+    """A message template as a regular expression its messages match (fields: anything)."""
+    return ".*".join(re.escape(piece) for piece in re.split(r"\{\w+(?:!r)?\}", template))
+
+
+@requires_node
+def test_a_query_that_cannot_be_read_is_told_the_same_in_node() -> None:
+    def python(q: str) -> object:
+        try:
+            parse_query(q)
+            return None
+        except QuerySyntaxError as exc:
+            return [exc.message, exc.position]
+    node = node_path() or "node"
+    code = ('const api = require(process.argv[1]); const qs = JSON.parse(require("fs").readFileSync(0, "utf8"));'
+            'process.stdout.write(JSON.stringify(qs.map(q => { try { api.parseQuery(q); return null; }'
+            ' catch (e) { return [e.message, e.detail.position]; } })));')
+    out = subprocess.run([node, "-e", code, str(PORT)], input=json.dumps(MALFORMED), capture_output=True,
+                         text=True, timeout=60, check=True).stdout
+    told = json.loads(out)
+    assert [(q, python(q), js) for q, js in zip(MALFORMED, told) if python(q) != js] == []
+    said = [str(m[0]) for m in map(python, MALFORMED) if isinstance(m, list)]
+    unused = [name for name, text in MESSAGES.items() if name not in UNREACHABLE
+              and not any(re.fullmatch(_as_pattern(text), message) for message in said)]
+    assert unused == [], "add a malformed query for each message"
 
 
 def test_ci_runs_the_parity_tests() -> None:

@@ -3,8 +3,8 @@
 ``web/static/offline-search.js`` answers a search in the browser as the server does
 (:mod:`kb.search`); what it needs that is data rather than an algorithm (the word pattern,
 the stop words, the query language's operators, quotes, filter keys and question words,
-the rule-number patterns, the limits, the spelled-out numbers, the kinds of rules, the
-search page's paging) is written from the Python modules that define it into
+the messages of a query that cannot be read, the rule-number patterns, the limits, the
+spelled-out numbers, the kinds of rules, the search page's paging) is written from the Python modules that define it into
 ``web/static/offline-search-data.js``, which the page loads first and node ``require``\\ s.
 The script is regenerated with ``.venv/bin/cog -r web/static/offline-search-data.js`` and
 ``tests/test_offline_port.py`` fails when the committed file differs from what the Python
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+from string import Formatter
 from typing import Any
 
 from kb import limits
@@ -62,6 +63,15 @@ def js_pattern(pattern: re.Pattern[str]) -> dict[str, str]:
     return {"source": "".join(out), "flags": flags}
 
 
+def js_template(template: str) -> str:
+    """A message template as the port fills it: only ``{name}`` and ``{name!r}`` fields
+    (ValueError for a format spec, another conversion or a positional field)."""
+    for _, field, spec, conversion in Formatter().parse(template):
+        if field is not None and (not field.isidentifier() or spec or conversion not in (None, "r")):
+            raise ValueError(f"{template!r}: the port fills only {{name}} and {{name!r}} (got {{{field}}})")
+    return template
+
+
 def offline_search_data() -> dict[str, Any]:
     """Everything ``offline-search.js`` reads instead of writing it down, from the modules
     that define it (each key names its source)."""
@@ -87,6 +97,8 @@ def offline_search_data() -> dict[str, Any]:
             "number_like": js_pattern(query._NUMBER_LIKE),
             "rule_words": sorted(query._RULE_WORDS),
             "edge_punct": query._EDGE_PUNCT,
+            "filter_examples": dict(query.FILTER_EXAMPLES),
+            "messages": {name: js_template(text) for name, text in query.MESSAGES.items()},
         },
         "understand": {  # kb.search.understand
             "max_term_words": understand.MAX_TERM_WORDS,

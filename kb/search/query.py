@@ -51,6 +51,42 @@ _RULE_WORDS = frozenset({"rule", "rules", "cr", "r", "§"})
 _EDGE_PUNCT = "()[]{},;:!?.…\u2013\u2014"
 
 
+# What a query that cannot be read is told, by name: ``{name}`` placeholders, ``{name!r}``
+# quoted as Python's repr quotes. The offline search shows the same messages (its data is
+# generated from this table: web/search_port.py).
+MESSAGES: dict[str, str] = {
+    "too_many_atoms": "too many words and phrases ({count}; at most {max_atoms})",
+    "only_filters": "nothing to search for: add words or a rule number to the filter",
+    "only_common_words": ("nothing to search for: {dropped!r} has only words too common to search; "
+                          "add a word from the rules"),
+    "empty": "the query is empty: type words, a phrase in quotes or a rule number",
+    "only_left_out": "NOT and '-' only leave rules out: add a word to search for",
+    "not_text": "the query must be text",
+    "too_long": "the query is too long ({length} characters; at most {max_chars})",
+    "control_character": "control character U+{code} at position {position}: queries are plain text",
+    "invalid_character": "invalid character at position {position}",
+    "quote_never_closed": "unbalanced quote: the {quote} at position {position} is never closed",
+    "quote_holds_no_words": "the quotes at position {position} hold no words",
+    "quote_closes_nothing": "unbalanced quote: the {quote} at position {position} closes nothing",
+    "filter_needs_value": "{key}: needs a value, e.g. {example}",
+    "filter_needs_number": "{key}: needs a rule number, e.g. in:337 (got {value!r})",
+    "two_rulesets": "the query names two rulesets",
+    "two_editions": "the query names two editions",
+    "star_inside_word": "'*' at position {position} is only allowed at the end of a word (prio*)",
+    "star_needs_letters": ("'*' at position {position} needs at least two letters of one word before it "
+                           "(prio*)"),
+    "not_needs_word": "NOT at position {position} needs a word after it",
+    "operator_needs_words": ("{operator} at position {position} needs a word on each side "
+                             "(it has {before} before it)"),
+    "or_needs_words": "OR at position {position} needs a word on each side (it has {after} after it)",
+    "or_cannot_join": ("OR at position {position} cannot join a left-out or required word; "
+                       "use parentheses-free forms like a OR b"),
+    "and_needs_words": "AND at position {position} needs a word on each side (it has {after} after it)",
+}
+# What a filter without a value is shown as an example of.
+FILTER_EXAMPLES = {"section": "in:337", "ruleset": "ruleset:mtg", "edition": "edition:1.4"}
+
+
 class SearchError(ValueError):
     """A search that cannot be answered: an HTTP-like status, a message and details
     (the facade turns it into its one error type)."""
@@ -71,6 +107,12 @@ class QuerySyntaxError(SearchError):
     def __init__(self, message: str, position: int | None = None):
         super().__init__(message, {"position": position})
         self.position = position
+
+
+def syntax_error(name: str, at: int | None = None, **values: object) -> QuerySyntaxError:
+    """The :class:`QuerySyntaxError` of :data:`MESSAGES` ``name``, filled with ``values``,
+    at character position ``at``."""
+    return QuerySyntaxError(MESSAGES[name].format(**values), at)
 
 
 @dataclass(frozen=True)
@@ -160,34 +202,30 @@ def parse_query(text: str) -> ParsedQuery:
     query.clauses = _clauses(tokens)
     _drop_question_words(query)
     if len(query.atoms) > MAX_ATOMS:
-        raise QuerySyntaxError(f"too many words and phrases ({len(query.atoms)}; at most {MAX_ATOMS})")
+        raise syntax_error("too_many_atoms", count=len(query.atoms), max_atoms=MAX_ATOMS)
     if not query.clauses:
         if query.sections or query.ruleset or query.edition:
-            raise QuerySyntaxError("nothing to search for: add words or a rule number to the filter")
+            raise syntax_error("only_filters")
         if query.dropped:
-            raise QuerySyntaxError(
-                f"nothing to search for: {' '.join(query.dropped)!r} has only words too common to "
-                "search; add a word from the rules")
-        raise QuerySyntaxError("the query is empty: type words, a phrase in quotes or a rule number")
+            raise syntax_error("only_common_words", dropped=" ".join(query.dropped))
+        raise syntax_error("empty")
     if all(c.mode == "not" for c in query.clauses):
-        raise QuerySyntaxError("NOT and '-' only leave rules out: add a word to search for", 0)
+        raise syntax_error("only_left_out", 0)
     return query
 
 
 def _check_characters(text: str) -> str:
     if not isinstance(text, str):
-        raise QuerySyntaxError("the query must be text")
+        raise syntax_error("not_text")
     if len(text) > MAX_QUERY_CHARS:
-        raise QuerySyntaxError(f"the query is too long ({len(text)} characters; at most "
-                               f"{MAX_QUERY_CHARS})", MAX_QUERY_CHARS)
+        raise syntax_error("too_long", MAX_QUERY_CHARS, length=len(text), max_chars=MAX_QUERY_CHARS)
     for i, ch in enumerate(text):
         if ch in "\t\n\r":
             continue
         if unicodedata.category(ch) == "Cc":
-            raise QuerySyntaxError(
-                f"control character U+{ord(ch):04X} at position {i}: queries are plain text", i)
+            raise syntax_error("control_character", i, code=f"{ord(ch):04X}", position=i)
         if 0xD800 <= ord(ch) <= 0xDFFF:
-            raise QuerySyntaxError(f"invalid character at position {i}", i)
+            raise syntax_error("invalid_character", i, position=i)
     # Format characters (zero-width spaces, direction marks) come with pasted text: drop them.
     text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
     text = unicodedata.normalize("NFC", text)
@@ -212,18 +250,18 @@ def _tokens(text: str, query: ParsedQuery) -> list[_Token]:
             found = [p for p in (text.find(q, i + 1) for q in {_QUOTES[ch], '"', "\u201d"}) if p >= 0]
             close = min(found, default=-1)
             if close < 0:
-                raise QuerySyntaxError(f"unbalanced quote: the {ch} at position {i} is never closed", i)
+                raise syntax_error("quote_never_closed", i, quote=ch, position=i)
             inner = text[i + 1:close]
             words = tuple(w.lower() for w in WORD.findall(inner))
             if not words:
-                raise QuerySyntaxError(f"the quotes at position {i} hold no words", i)
+                raise syntax_error("quote_holds_no_words", i, position=i)
             atom = (Atom("phrase", inner, words, start=i, end=close + 1) if len(words) > 1
                     else Atom("word", inner, words, start=i, end=close + 1))
             tokens.append(_Token("atom", text[i:close + 1], i, close + 1, atom, modifier))
             i = close + 1
             continue
         if ch in _CLOSING:
-            raise QuerySyntaxError(f"unbalanced quote: the {ch} at position {i} closes nothing", i)
+            raise syntax_error("quote_closes_nothing", i, quote=ch, position=i)
         j = i
         while j < n and not text[j].isspace() and text[j] not in _QUOTES and text[j] not in _CLOSING:
             j += 1
@@ -266,21 +304,19 @@ def _read_filter(kind: str, key: str, value: str, start: int, query: ParsedQuery
     value = value.strip()
     where = start + len(key) + 1
     if not value:
-        example = {"section": "in:337", "ruleset": "ruleset:mtg", "edition": "edition:1.4"}[kind]
-        raise QuerySyntaxError(f"{key}: needs a value, e.g. {example}", where)
+        raise syntax_error("filter_needs_value", where, key=key, example=FILTER_EXAMPLES[kind])
     if kind == "section":
         try:
             query.sections.append((value.rstrip("."), parse_number(value)))
         except NumberError:
-            raise QuerySyntaxError(f"{key}: needs a rule number, e.g. in:337 (got {value[:40]!r})",
-                                   where) from None
+            raise syntax_error("filter_needs_number", where, key=key, value=value[:40]) from None
     elif kind == "ruleset":
         if query.ruleset and query.ruleset != value:
-            raise QuerySyntaxError("the query names two rulesets", start)
+            raise syntax_error("two_rulesets", start)
         query.ruleset = value
     else:
         if query.edition and query.edition != value:
-            raise QuerySyntaxError("the query names two editions", start)
+            raise syntax_error("two_editions", start)
         query.edition = value
 
 
@@ -288,12 +324,10 @@ def _read_prefix(raw: str, start: int) -> Atom:
     body = raw.rstrip("*")
     star = raw.find("*")
     if "*" in body:
-        raise QuerySyntaxError(f"'*' at position {start + star} is only allowed at the end of a "
-                               "word (prio*)", start + star)
+        raise syntax_error("star_inside_word", start + star, position=start + star)
     words = WORD.findall(body)
     if len(words) != 1 or len(words[0]) < 2 or words[0] != body.strip(_EDGE_PUNCT):
-        raise QuerySyntaxError(f"'*' at position {start + star} needs at least two letters of one "
-                               "word before it (prio*)", start + star)
+        raise syntax_error("star_needs_letters", start + star, position=start + star)
     return Atom("prefix", raw, (words[0].lower(),), start=start, end=start + len(raw))
 
 
@@ -319,13 +353,13 @@ def _clauses(tokens: list[_Token]) -> list[Clause]:
         negate = False
         if tok.kind == "op" and tok.text == "NOT":
             if i + 1 >= n or tokens[i + 1].kind == "op":
-                raise QuerySyntaxError(f"NOT at position {tok.start} needs a word after it", tok.start)
+                raise syntax_error("not_needs_word", tok.start, position=tok.start)
             negate, i = True, i + 1
             tok = tokens[i]
         elif tok.kind == "op":
             before = tokens[i - 1].text if i else ""
-            raise QuerySyntaxError(f"{tok.text} at position {tok.start} needs a word on each side "
-                                   f"(it has {before or 'nothing'} before it)", tok.start)
+            raise syntax_error("operator_needs_words", tok.start, operator=tok.text, position=tok.start,
+                               before=before or "nothing")
         assert tok.atom is not None
         mode: Mode = "not" if negate or tok.modifier == "-" else "must" if tok.modifier == "+" else "should"
         clause = Clause([tok.atom], mode)
@@ -333,13 +367,10 @@ def _clauses(tokens: list[_Token]) -> list[Clause]:
         while i < n and tokens[i].kind == "op" and tokens[i].text == "OR":
             nxt = tokens[i + 1] if i + 1 < n else None
             if nxt is None or nxt.kind == "op":
-                raise QuerySyntaxError(f"OR at position {tokens[i].start} needs a word on each side "
-                                       f"(it has {nxt.text if nxt else 'nothing'} after it)",
-                                       tokens[i].start)
+                raise syntax_error("or_needs_words", tokens[i].start, position=tokens[i].start,
+                                   after=nxt.text if nxt else "nothing")
             if nxt.modifier or mode == "not":
-                raise QuerySyntaxError(f"OR at position {tokens[i].start} cannot join a left-out "
-                                       "or required word; use parentheses-free forms like a OR b",
-                                       tokens[i].start)
+                raise syntax_error("or_cannot_join", tokens[i].start, position=tokens[i].start)
             clause.atoms.append(nxt.atom)  # type: ignore[arg-type]
             i += 2
         if must_next and mode == "should":
@@ -348,9 +379,8 @@ def _clauses(tokens: list[_Token]) -> list[Clause]:
         if i < n and tokens[i].kind == "op" and tokens[i].text == "AND":
             nxt = tokens[i + 1] if i + 1 < n else None
             if nxt is None or (nxt.kind == "op" and nxt.text != "NOT"):
-                raise QuerySyntaxError(f"AND at position {tokens[i].start} needs a word on each side "
-                                       f"(it has {nxt.text if nxt else 'nothing'} after it)",
-                                       tokens[i].start)
+                raise syntax_error("and_needs_words", tokens[i].start, position=tokens[i].start,
+                                   after=nxt.text if nxt else "nothing")
             if clause.mode == "should":
                 clause.mode = "must"
             must_next = True

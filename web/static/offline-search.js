@@ -144,7 +144,12 @@
   }
   function sameSeg(x, y) { return keyOf([x]) === keyOf([y]); }
 
-  function pyRepr(s) { return "'" + s.replace(/\\/g, "\\\\").replace(/'/g, "\\'") + "'"; }
+  /* repr() of a str as Python writes it: single quotes, unless it holds one and no double quote. */
+  function pyRepr(s) {
+    s = s.replace(/\\/g, "\\\\");
+    if (s.indexOf("'") >= 0 && s.indexOf('"') < 0) return '"' + s + '"';
+    return "'" + s.replace(/'/g, "\\'") + "'";
+  }
 
   // -- the query language (kb/search/query.py) ---------------------------------------
   var Q = D.query, MAX_QUERY_CHARS = Q.max_chars, MAX_ATOMS = Q.max_atoms;
@@ -156,8 +161,14 @@
   function SearchError(message, detail, status) {
     this.message = message; this.detail = detail || {}; this.status = status || 400;
   }
-  function syntaxError(message, position) {
-    return new SearchError(message, {position: position === undefined ? null : position}, 400);
+  /* syntax_error: the message of kb.search.query.MESSAGES ``name`` ({key}, {key!r} quoted as
+     repr() quotes), at character position ``at``. */
+  function syntaxError(name, at, values) {
+    var message = Q.messages[name].replace(/\{(\w+)(!r)?\}/g, function (_, key, quoted) {
+      var value = String((values || {})[key]);
+      return quoted ? pyRepr(value) : value;
+    });
+    return new SearchError(message, {position: at === undefined ? null : at}, 400);
   }
   function isSpace(ch) { return /\s/.test(ch); }
   function strip(s, chars) {
@@ -170,20 +181,20 @@
   function lowerWords(text) { return words(text).map(function (w) { return w.toLowerCase(); }); }
 
   function checkCharacters(text) {
-    if (typeof text !== "string") throw syntaxError("the query must be text");
+    if (typeof text !== "string") throw syntaxError("not_text");
     if (text.length > MAX_QUERY_CHARS) {
-      throw syntaxError("the query is too long (" + text.length + " characters; at most " + MAX_QUERY_CHARS + ")", MAX_QUERY_CHARS);
+      throw syntaxError("too_long", MAX_QUERY_CHARS, {length: text.length, max_chars: MAX_QUERY_CHARS});
     }
     for (var i = 0; i < text.length; i++) {
       var ch = text[i];
       if (ch === "\t" || ch === "\n" || ch === "\r") continue;
       if (/\p{Cc}/u.test(ch)) {
         var hex = ch.charCodeAt(0).toString(16).toUpperCase();
-        throw syntaxError("control character U+" + "0000".slice(hex.length) + hex + " at position " + i + ": queries are plain text", i);
+        throw syntaxError("control_character", i, {code: "0000".slice(hex.length) + hex, position: i});
       }
       var code = text.charCodeAt(i);
       if (code >= 0xD800 && code <= 0xDBFF && i + 1 < text.length && text.charCodeAt(i + 1) >= 0xDC00 && text.charCodeAt(i + 1) <= 0xDFFF) { i++; continue; }
-      if (code >= 0xD800 && code <= 0xDFFF) throw syntaxError("invalid character at position " + i, i);
+      if (code >= 0xD800 && code <= 0xDFFF) throw syntaxError("invalid_character", i, {position: i});
     }
     text = text.replace(/\p{Cf}/gu, "").normalize("NFC");
     return text.replace(/\s/g, " ");
@@ -201,15 +212,15 @@
     query.clauses = clausesOf(tokens);
     dropQuestionWords(query);
     var atoms = allAtoms(query);
-    if (atoms.length > MAX_ATOMS) throw syntaxError("too many words and phrases (" + atoms.length + "; at most " + MAX_ATOMS + ")");
+    if (atoms.length > MAX_ATOMS) throw syntaxError("too_many_atoms", null, {count: atoms.length, max_atoms: MAX_ATOMS});
     if (!query.clauses.length) {
-      if (query.sections.length || query.ruleset || query.edition) throw syntaxError("nothing to search for: add words or a rule number to the filter");
+      if (query.sections.length || query.ruleset || query.edition) throw syntaxError("only_filters");
       if (query.dropped.length) {
-        throw syntaxError("nothing to search for: " + pyRepr(query.dropped.join(" ")) + " has only words too common to search; add a word from the rules");
+        throw syntaxError("only_common_words", null, {dropped: query.dropped.join(" ")});
       }
-      throw syntaxError("the query is empty: type words, a phrase in quotes or a rule number");
+      throw syntaxError("empty");
     }
-    if (query.clauses.every(function (c) { return c.mode === "not"; })) throw syntaxError("NOT and '-' only leave rules out: add a word to search for", 0);
+    if (query.clauses.every(function (c) { return c.mode === "not"; })) throw syntaxError("only_left_out", 0);
     return query;
   }
 
@@ -241,16 +252,16 @@
           var p = text.indexOf(q, i + 1);
           if (p >= 0 && (close < 0 || p < close)) close = p;
         });
-        if (close < 0) throw syntaxError("unbalanced quote: the " + ch + " at position " + i + " is never closed", i);
+        if (close < 0) throw syntaxError("quote_never_closed", i, {quote: ch, position: i});
         var inner = text.slice(i + 1, close);
         var ws = lowerWords(inner);
-        if (!ws.length) throw syntaxError("the quotes at position " + i + " hold no words", i);
+        if (!ws.length) throw syntaxError("quote_holds_no_words", i, {position: i});
         var atom = new Atom(ws.length > 1 ? "phrase" : "word", inner, ws, [], i, close + 1);
         tokens.push({kind: "atom", text: text.slice(i, close + 1), start: i, end: close + 1, atom: atom, modifier: modifier});
         i = close + 1;
         continue;
       }
-      if (has(CLOSING, ch)) throw syntaxError("unbalanced quote: the " + ch + " at position " + i + " closes nothing", i);
+      if (has(CLOSING, ch)) throw syntaxError("quote_closes_nothing", i, {quote: ch, position: i});
       var j = i;
       while (j < n && !isSpace(text[j]) && !has(QUOTES, text[j]) && !has(CLOSING, text[j])) j++;
       var token = readToken(text.slice(i, j), i, query, modifier);
@@ -287,28 +298,27 @@
     value = value.trim();
     var where = start + key.length + 1;
     if (!value) {
-      var example = {section: "in:337", ruleset: "ruleset:mtg", edition: "edition:1.4"}[kind];
-      throw syntaxError(key + ": needs a value, e.g. " + example, where);
+      throw syntaxError("filter_needs_value", where, {key: key, example: Q.filter_examples[kind]});
     }
     if (kind === "section") {
       var segs = tryParseNumber(value);
-      if (!segs) throw syntaxError(key + ": needs a rule number, e.g. in:337 (got " + pyRepr(value.slice(0, 40)) + ")", where);
+      if (!segs) throw syntaxError("filter_needs_number", where, {key: key, value: value.slice(0, 40)});
       query.sections.push([rstrip(value, "."), segs]);
     } else if (kind === "ruleset") {
-      if (query.ruleset && query.ruleset !== value) throw syntaxError("the query names two rulesets", start);
+      if (query.ruleset && query.ruleset !== value) throw syntaxError("two_rulesets", start);
       query.ruleset = value;
     } else {
-      if (query.edition && query.edition !== value) throw syntaxError("the query names two editions", start);
+      if (query.edition && query.edition !== value) throw syntaxError("two_editions", start);
       query.edition = value;
     }
   }
 
   function readPrefix(raw, start) {
     var body = rstrip(raw, "*"), star = raw.indexOf("*");
-    if (body.indexOf("*") >= 0) throw syntaxError("'*' at position " + (start + star) + " is only allowed at the end of a word (prio*)", start + star);
+    if (body.indexOf("*") >= 0) throw syntaxError("star_inside_word", start + star, {position: start + star});
     var ws = words(body);
     if (ws.length !== 1 || ws[0].length < 2 || ws[0] !== strip(body, EDGE_PUNCT)) {
-      throw syntaxError("'*' at position " + (start + star) + " needs at least two letters of one word before it (prio*)", start + star);
+      throw syntaxError("star_needs_letters", start + star, {position: start + star});
     }
     return new Atom("prefix", raw, [ws[0].toLowerCase()], [], start, start + raw.length);
   }
@@ -332,11 +342,11 @@
     while (i < n) {
       var tok = tokens[i], negate = false;
       if (tok.kind === "op" && tok.text === "NOT") {
-        if (i + 1 >= n || tokens[i + 1].kind === "op") throw syntaxError("NOT at position " + tok.start + " needs a word after it", tok.start);
+        if (i + 1 >= n || tokens[i + 1].kind === "op") throw syntaxError("not_needs_word", tok.start, {position: tok.start});
         negate = true; i += 1; tok = tokens[i];
       } else if (tok.kind === "op") {
         var before = i ? tokens[i - 1].text : "";
-        throw syntaxError(tok.text + " at position " + tok.start + " needs a word on each side (it has " + (before || "nothing") + " before it)", tok.start);
+        throw syntaxError("operator_needs_words", tok.start, {operator: tok.text, position: tok.start, before: before || "nothing"});
       }
       var mode = negate || tok.modifier === "-" ? "not" : tok.modifier === "+" ? "must" : "should";
       var clause = {atoms: [tok.atom], mode: mode};
@@ -344,10 +354,10 @@
       while (i < n && tokens[i].kind === "op" && tokens[i].text === "OR") {
         var nxt = i + 1 < n ? tokens[i + 1] : null;
         if (!nxt || nxt.kind === "op") {
-          throw syntaxError("OR at position " + tokens[i].start + " needs a word on each side (it has " + (nxt ? nxt.text : "nothing") + " after it)", tokens[i].start);
+          throw syntaxError("or_needs_words", tokens[i].start, {position: tokens[i].start, after: nxt ? nxt.text : "nothing"});
         }
         if (nxt.modifier || mode === "not") {
-          throw syntaxError("OR at position " + tokens[i].start + " cannot join a left-out or required word; use parentheses-free forms like a OR b", tokens[i].start);
+          throw syntaxError("or_cannot_join", tokens[i].start, {position: tokens[i].start});
         }
         clause.atoms.push(nxt.atom);
         i += 2;
@@ -357,7 +367,7 @@
       if (i < n && tokens[i].kind === "op" && tokens[i].text === "AND") {
         var after = i + 1 < n ? tokens[i + 1] : null;
         if (!after || (after.kind === "op" && after.text !== "NOT")) {
-          throw syntaxError("AND at position " + tokens[i].start + " needs a word on each side (it has " + (after ? after.text : "nothing") + " after it)", tokens[i].start);
+          throw syntaxError("and_needs_words", tokens[i].start, {position: tokens[i].start, after: after ? after.text : "nothing"});
         }
         if (clause.mode === "should") clause.mode = "must";
         mustNext = true;
