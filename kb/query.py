@@ -135,11 +135,12 @@ class KnowledgeBase(LoadedEditions):
         return timing.timing_run(self, scenario, file)
 
     def timing_next(self, state: dict[str, Any], ruleset: str | None = None,
-                    edition: str | None = None) -> dict[str, Any]:
+                    edition: str | None = None, choose: Any = None) -> dict[str, Any]:
         """What happens next from a state: automatic steps, then the decision with every legal
-        option and the tempting illegal ones. QueryError 400 (malformed) or 422 (a state the
-        rules cannot produce, with the rules it breaks)."""
-        return timing.timing_next(self, state, ruleset, edition)
+        option and the tempting illegal ones; ``choose`` (an option's action) takes that option
+        and answers from after it. QueryError 400 (malformed) or 422 (a state the rules cannot
+        produce, with the rules it breaks, or a choice that is not a legal option)."""
+        return timing.timing_next(self, state, ruleset, edition, choose)
 
     def timing_check(self, ruleset: str | None = None, edition: str | None = None) -> dict[str, Any]:
         """The timing model's citations checked against an edition, and its coverage."""

@@ -137,14 +137,40 @@ def timing_run(kb: LoadedEditions, scenario: Any, file: str = "") -> dict[str, A
 
 
 def timing_next(kb: LoadedEditions, state: Any, ruleset: str | None = None,
-                edition: str | None = None) -> dict[str, Any]:
+                edition: str | None = None, choose: Any = None) -> dict[str, Any]:
     """The automatic steps from ``state`` until a decision, then the decision with every legal
-    option and the tempting illegal ones (each with the rules that forbid it)."""
+    option and the tempting illegal ones (each with the rules that forbid it).
+
+    ``choose`` (a legal option's ``action``, as a scenario step) takes that option at the
+    decision reached; the answer is then what happens after it, with ``chosen``: the option
+    taken, with its rules and the steps inside it. An action that is not a legal option there
+    is refused with 422 (naming the rules that forbid it, or the options there are)."""
     with deadline(TIMING_TIME):
-        return _timing_next(kb, state, ruleset, edition)
+        return _timing_next(kb, state, ruleset, edition, choose)
 
 
-def _timing_next(kb: LoadedEditions, state: Any, ruleset: str | None, edition: str | None) -> dict[str, Any]:
+def _take(model: Any, spec: RulesetModel, explainer: Explainer, outcome: engine.Outcome,
+          choose: Any) -> tuple[engine.Outcome, dict[str, Any]]:
+    """Take the option whose action is ``choose`` at ``outcome``'s decision, then advance."""
+    d = outcome.decision
+    if d is None:
+        raise QueryError(422, "nobody decides in this state: there is no option to choose", {"field": "choose"})
+    legal = next((o for o in d.options if spec.option_action(o) == choose), None)
+    if legal is None:
+        illegal = next((o for o in d.illegal if spec.option_action(o) == choose), None)
+        if illegal is not None:
+            why = "; ".join(f"{c.summary} ({', '.join(c.rules)})" for c in illegal.forbidden_by)
+            raise QueryError(422, f"not legal now: {illegal.label}: {why}",
+                             {"field": "choose", "rules": [r for c in illegal.forbidden_by for r in c.rules]})
+        raise QueryError(422, f"not one of {d.decider}'s options now", {
+            "field": "choose", "options": [spec.option_action(o) for o in d.options]})
+    node = engine.apply(model, outcome.state, legal.transition.name, legal.params)
+    chosen = {**explainer.option_json(legal, choose), "detail": [explainer.node_json(c) for c in node.children]}
+    return engine.advance(model, node.after), chosen
+
+
+def _timing_next(kb: LoadedEditions, state: Any, ruleset: str | None, edition: str | None,
+                 choose: Any = None) -> dict[str, Any]:
     if isinstance(state, dict) and ruleset is None:
         ruleset = state.get("ruleset")
     if ruleset is not None and not isinstance(ruleset, str):
@@ -165,8 +191,11 @@ def _timing_next(kb: LoadedEditions, state: Any, ruleset: str | None, edition: s
             f"{v.message} (rule {', '.join(v.rules)})" for v in violations),
             {"violations": [{**v.as_dict(), "quotes": [explainer.quote(r) for r in v.rules]}
                             for v in violations]})
+    chosen = None
     try:
         outcome = engine.next_steps(model, s)
+        if choose is not None:
+            outcome, chosen = _take(model, spec, explainer, outcome, choose)
     except InvalidState as exc:  # pragma: no cover - validated above
         raise QueryError(422, str(exc), {"violations": [v.as_dict() for v in exc.violations]}) from exc
     except TimingError as exc:
@@ -190,7 +219,8 @@ def _timing_next(kb: LoadedEditions, state: Any, ruleset: str | None, edition: s
         end = {"reason": outcome.end[0], "rules": list(outcome.end[1]),
                "quotes": [explainer.quote(r) for r in outcome.end[1]]}
     return {"ok": True, "ruleset": spec.ruleset, "edition": edition, "steps": frames, "decision": decision,
-            "end": end, "state": budget.add(spec.state_json(model, outcome.state), "the state reached")}
+            "end": end, "state": budget.add(spec.state_json(model, outcome.state), "the state reached"),
+            **({"chosen": budget.add(chosen, "the option chosen")} if chosen is not None else {})}
 
 
 def timing_check(kb: LoadedEditions, ruleset: str | None = None, edition: str | None = None) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from kb.limits import TIMING_PASTED
 from kb.derived import derived
 from kb.query import KnowledgeBase, QueryError
 from kb.timing.examples import worked_names, worked_run, worked_scenarios, worked_source
-from web.site import checks, svg
+from web.site import checks, next_steps, svg
 from web.site.frame import Redirect, base_context, bp, current_kb, render
 from web.site.links import href, rule_href
 
@@ -240,14 +240,16 @@ def _option_view(kb: KnowledgeBase, ruleset: str, edition: str | None, o: dict[s
 
 
 def next_page(kb: KnowledgeBase, *, state_text: str | None = None, name: str | None = None,
-              yaml_text: str | None = None, frame: int = 1) -> tuple[dict[str, Any], int]:
+              yaml_text: str | None = None, frame: int = 1, path: list[int] | None = None) -> tuple[dict[str, Any], int]:
     """What happens next, from a pasted state (``state_text``) or from frame ``frame`` of a
-    worked (``name``) or pasted (``yaml_text``) scenario: the automatic steps, who decides,
+    worked (``name``) or pasted (``yaml_text``) scenario, after the options chosen since
+    (``path``, see :mod:`web.site.next_steps`): the automatic steps, who decides,
     every legal option and the tempting illegal ones, each with its rules. The answer is the
     facade's :meth:`~kb.query.KnowledgeBase.timing_next`; returns the context and the status
     (4xx with the message for input that cannot be answered, kept in the form)."""
     ctx: dict[str, Any] = {**base_context(kb), "groups": scenario_groups(kb), "state_text": state_text or "",
-                           "origin": None, "answer": None, "error": None, "pasted_max": TIMING_PASTED.value}
+                           "origin": None, "answer": None, "error": None, "pasted_max": TIMING_PASTED.value,
+                           "path": next_steps.path_text(path or []), "trail": []}
     try:
         if state_text is not None:
             state = parse_state(state_text)
@@ -265,7 +267,7 @@ def next_page(kb: KnowledgeBase, *, state_text: str | None = None, name: str | N
             ctx["origin"] = {"name": name, "title": run["name"], "frame": frame, "count": len(frames),
                              "summary": frames[frame - 1]["summary"], "yaml": source if name is None else None}
             ctx["state_text"] = json.dumps(state, indent=1, ensure_ascii=False)
-        answer = kb.timing_next(state, ruleset=ruleset)
+        answer, ctx["trail"] = next_steps.follow(kb, state, ruleset, path or [])
     except QueryError as exc:
         if name is not None and exc.status == 404:
             raise
@@ -278,7 +280,9 @@ def next_page(kb: KnowledgeBase, *, state_text: str | None = None, name: str | N
         ctx.update(base_context(kb, ruleset, quoted))
     d = answer["decision"]
     ctx.update({
-        "answer": answer, "edition_used": quoted,
+        "answer": answer, "edition_used": quoted, "chosen": answer.get("chosen") and {
+            **_option_view(kb, ruleset, quoted, answer["chosen"]),
+            "detail": _detail(kb, ruleset, quoted, answer["chosen"]["detail"])},
         "steps": [{"summary": f["summary"], "rules": _cited(kb, ruleset, quoted, list(f["rules"])),
                    "detail": _detail(kb, ruleset, quoted, list(f.get("detail") or []))} for f in answer["steps"]],
         "decision": None if d is None else {
@@ -304,16 +308,22 @@ bp.add_app_template_global(next_href, "next_href")
 @bp.route("/timing/next", methods=["GET", "POST"])
 def explorer_next() -> Any:
     """What happens next: ``POST state=JSON``, ``POST yaml=…&frame=N`` (a pasted scenario's
-    frame) or ``GET ?scenario=NAME&frame=N``; without either, the form to paste a state."""
+    frame) or ``GET ?scenario=NAME&frame=N``, each with ``path`` (the options chosen since) and
+    ``choose`` (one more); without either, the form to paste a state."""
     if request.method == "POST":
         frame = request.form.get("frame", "1")
         state_text = request.form.get("state")
         yaml_text = None if state_text is not None else request.form.get("yaml", "")
         name = None
+        path = next_steps.parse_path(request.form.get("path"), request.form.get("choose"))
     else:
         frame = request.args.get("frame", "1")
         name = request.args.get("scenario") or None
         state_text = yaml_text = None
+        path = next_steps.parse_path(request.args.get("path"), request.args.get("choose"))
+        if request.args.get("choose") is not None and name is not None:  # a choice is a page of its own
+            return render("explorer_next.html", Redirect("site.explorer_next", {
+                "scenario": name, "frame": frame, "path": next_steps.path_text(path)}))
     if not frame.isdigit() or len(frame) > 5:
         raise QueryError(400, "frame must be a positive whole number", {"frame": frame[:20]})
     kb = current_kb()
@@ -321,5 +331,5 @@ def explorer_next() -> Any:
         ctx: dict[str, Any] = {**base_context(kb), "groups": scenario_groups(kb), "state_text": "", "origin": None,
                                "answer": None, "error": None, "pasted_max": TIMING_PASTED.value}
         return render("explorer_next.html", ctx)
-    ctx, status = next_page(kb, state_text=state_text, name=name, yaml_text=yaml_text, frame=int(frame))
+    ctx, status = next_page(kb, state_text=state_text, name=name, yaml_text=yaml_text, frame=int(frame), path=path)
     return render("explorer_next.html", ctx, status)
