@@ -245,3 +245,22 @@ def test_the_stale_feed_is_atom_with_one_entry_per_stale_ruling(excerpt_kb: Know
     for e in entries:
         assert e.findtext(f"{ATOM}id") and e.findtext(f"{ATOM}updated")
         assert e.find(f"{ATOM}link").get("href").startswith("/rulings/")
+
+
+def test_rulings_as_evidence_rank_up_the_rules_they_cite(excerpt_kb: KnowledgeBase, records: RecordSet) -> None:
+    """The seam for the rule search (EditionSearcher.search(evidence=...)): a question an
+    earlier ruling answered brings in the rules it cites, as numbered in the searched edition."""
+    from kb.query import searcher
+    from kb.records.search import ruling_evidence
+    from kb.search import parse_query
+    source = ruling_evidence(excerpt_kb, "riftbound", "1.4", records=records)
+    question = parse_query("my opponent moved onto my battlefield, when do I lose control")
+    found = {e.number: e for e in source(question)}
+    assert {"190.3", "190.4"} <= set(found)  # 1.3's 187.3 and 187.4
+    assert all(0 < e.strength <= 0.5 and "riftbound-holding-a-battlefield" in e.reason
+               for n, e in found.items() if n in ("190.3", "190.4"))
+    plain = searcher(excerpt_kb, "riftbound", "1.4").search(question, limit=20)
+    helped = searcher(excerpt_kb, "riftbound", "1.4").search(question, limit=20, evidence=source)
+    rank = {n: i for i, n in enumerate(r["number"] for r in helped["results"])}
+    before = {n: i for i, n in enumerate(r["number"] for r in plain["results"])}
+    assert "190.4" in rank and rank["190.4"] <= before.get("190.4", 99)

@@ -15,6 +15,7 @@ staleness, the ruling search index) is computed from the records' content per bu
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import threading
@@ -229,7 +230,10 @@ def _write_atomically(target: Path, data: bytes) -> None:
 
 
 # -- loading the stored records ------------------------------------------------------------
-_LOADED: dict[Path, tuple[tuple[object, ...], RecordSet]] = {}
+# A folder is looked at again at most once a second (a rule answer asks every time; records
+# change by an import, which rebuilds anyway).
+RESCAN_SECONDS = 1.0
+_LOADED: dict[Path, tuple[tuple[object, ...], RecordSet, float]] = {}
 _LOADED_LOCK = threading.Lock()
 
 
@@ -250,12 +254,17 @@ def _signature(folder: Path) -> tuple[object, ...]:
 
 def read_folder(folder: Path) -> RecordSet:
     """The records of a folder holding ``rulings/`` and ``articles/``, read again only when
-    one of its files changed (name, size or time). A file that does not read is a
-    diagnostic of the set, never an exception."""
-    signature = _signature(folder)
+    one of its files changed (name, size or time; looked at once a second at most). A file
+    that does not read is a diagnostic of the set, never an exception."""
+    now = time.monotonic()
     with _LOADED_LOCK:
         kept = _LOADED.get(folder)
+    if kept is not None and now - kept[2] < RESCAN_SECONDS:
+        return kept[1]
+    signature = _signature(folder)
     if kept is not None and kept[0] == signature:
+        with _LOADED_LOCK:
+            _LOADED[folder] = (signature, kept[1], now)
         return kept[1]
     records: list[Record] = []
     diagnostics: list[Diagnostic] = []
@@ -274,7 +283,7 @@ def read_folder(folder: Path) -> RecordSet:
     found = RecordSet(tuple(records), tuple(diagnostics), digest.hexdigest() if signature else "empty",
                       folder)
     with _LOADED_LOCK:
-        _LOADED[folder] = (signature, found)
+        _LOADED[folder] = (signature, found, now)
     return found
 
 
@@ -285,7 +294,15 @@ load_folder = read_folder
 def embedded_folder() -> Path:
     """The sample records that come with the repository: ``rules/records/`` (beside the
     embedded editions, ``$RULEKB_RULES/records``)."""
-    return rules_dir() / "records"
+    env = os.environ.get("RULEKB_RULES")
+    return Path(env) / "records" if env else _default_embedded()
+
+
+@functools.cache
+def _default_embedded() -> Path:
+    return rules_dir() / "records"  # without $RULEKB_RULES: the repository's (resolved once)
+
+_MERGED: dict[tuple[str, str], RecordSet] = {}
 
 
 def merge(base: RecordSet, over: RecordSet) -> RecordSet:
@@ -295,11 +312,18 @@ def merge(base: RecordSet, over: RecordSet) -> RecordSet:
         return over
     if not over.records and not over.diagnostics:
         return base
+    kept = _MERGED.get((base.digest, over.digest))
+    if kept is not None:
+        return kept
     taken = {(r.kind, r.id) for r in over.records}
     records = tuple(r for r in base.records if (r.kind, r.id) not in taken) + over.records
-    return RecordSet(records, base.diagnostics + over.diagnostics,
-                     hashlib.blake2b(f"{base.digest}+{over.digest}".encode(), digest_size=16).hexdigest(),
-                     over.folder)
+    merged = RecordSet(records, base.diagnostics + over.diagnostics,
+                       hashlib.blake2b(f"{base.digest}+{over.digest}".encode(), digest_size=16).hexdigest(),
+                       over.folder)
+    if len(_MERGED) > 64:  # the sets of a long-running server's past imports
+        _MERGED.clear()
+    _MERGED[(base.digest, over.digest)] = merged
+    return merged
 
 
 def load_records(home: Path | None, embedded: bool = True) -> RecordSet:
