@@ -264,3 +264,11 @@ def test_rulings_as_evidence_rank_up_the_rules_they_cite(excerpt_kb: KnowledgeBa
     rank = {n: i for i, n in enumerate(r["number"] for r in helped["results"])}
     before = {n: i for i, n in enumerate(r["number"] for r in plain["results"])}
     assert "190.4" in rank and rank["190.4"] <= before.get("190.4", 99)
+
+
+def test_a_record_imported_is_read_at_once_by_the_process_that_imported_it(
+        excerpt_kb: KnowledgeBase, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    assert load_records(home, embedded=False).records == ()
+    import_records(home, [CORPUS / "rulings" / "mtg-legend-rule.yaml"], "ruling", excerpt_kb)
+    assert [r.id for r in load_records(home, embedded=False).records] == ["mtg-legend-rule"]

@@ -201,6 +201,8 @@ def import_records(home: Path, paths: Iterable[Path], kind: Kind, kb: LoadedEdit
         existed = target.exists()
         _write_atomically(target, data)
         report.written.append((record, existed))
+    with _LOADED_LOCK:  # this process reads what it wrote at once, not a second later
+        _LOADED.pop(records_folder(home), None)
     return report
 
 
