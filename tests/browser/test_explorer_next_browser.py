@@ -123,3 +123,78 @@ def test_next_button_stays_put_on_a_phone(page: PageWatch, live_server: LiveServ
     _shot(page, f"next-stepper-{game}-390")
     page.set_viewport_size({"width": 390, "height": 844})
     page.screenshot(path=str(SCREENSHOTS / f"next-stepper-{game}-390-viewport.png"))
+
+
+# -- choose an option and continue ----------------------------------------------------------
+def _after(site_kb: KnowledgeBase, state: dict[str, Any], path: list[int]) -> tuple[dict[str, Any], list[str]]:
+    """The facade's answer after choosing ``path`` (option numbers) from ``state``, and the labels."""
+    answer, labels = site_kb.timing_next(state), []
+    for n in path:
+        option = answer["decision"]["options"][n]
+        labels.append(option["label"])
+        answer = site_kb.timing_next(answer["state"], choose=option["action"])
+    return answer, labels
+
+
+def _choose(page: PageWatch, n: int) -> None:
+    """Press the Choose button of the legal option ``n`` (from 0) and wait for the next page."""
+    with page.expect_navigation():
+        page.locator("ul.options:not(.illegal) > li").nth(n).locator("button.choose").click()
+    page.wait_for_selector("#next-h")
+
+
+def _shows_after(page: PageWatch, answer: dict[str, Any], labels: list[str]) -> None:
+    """The page after choices: the option chosen last, the trail, and the new decision."""
+    assert page.locator(".chosen").inner_text().startswith(f"Chosen: {labels[-1]}")
+    assert page.locator("#trail-h").inner_text() == f"Choices so far ({len(labels)})"
+    assert page.locator(".trail-list > li").count() == len(labels)
+    _checks_the_answer(page, answer)
+    _no_overflow(page)
+
+
+@pytest.mark.parametrize("width,height", WIDTHS, ids=["phone", "desktop"])
+@pytest.mark.parametrize("game,name,frame", FRAMES, ids=[f[0] for f in FRAMES])
+def test_choose_and_continue_from_a_frame(page: PageWatch, live_server: LiveServer, site_kb: KnowledgeBase,
+                                          game: str, name: str, frame: int, width: int, height: int) -> None:
+    """From a worked frame each choice is a URL: choosing twice, then back and forward."""
+    page.set_viewport_size({"width": width, "height": height})
+    state = site_kb.timing_run(load_scenario(name), name)["frames"][frame - 1]["state"]
+    page.goto(live_server.url + f"/timing/next?scenario={name}&frame={frame}")
+    for path in ([0], [0, 0]):
+        _choose(page, path[-1])
+        page.wait_for_url(f"**path={'.'.join(map(str, path))}")
+        _shows_after(page, *_after(site_kb, state, path))
+    _shot(page, f"next-choose-frame-{game}-{width}")
+    page.go_back()
+    page.wait_for_url("**path=0")
+    _shows_after(page, *_after(site_kb, state, [0]))
+    page.go_forward()
+    page.wait_for_url("**path=0.0")
+    _shows_after(page, *_after(site_kb, state, [0, 0]))
+    # Back to the first decision from the trail.
+    with page.expect_navigation():
+        page.locator(".trail-list > li").first.get_by_role("button", name="Back to here").click()
+    assert page.locator(".trail").count() == 0 and page.locator(".chosen").count() == 0
+    _checks_the_answer(page, site_kb.timing_next(state))
+
+
+@pytest.mark.parametrize("width,height", WIDTHS, ids=["phone", "desktop"])
+@pytest.mark.parametrize("game,name,frame", FRAMES, ids=[f[0] for f in FRAMES])
+def test_choose_and_continue_from_a_pasted_state(page: PageWatch, live_server: LiveServer, site_kb: KnowledgeBase,
+                                                 game: str, name: str, frame: int, width: int, height: int) -> None:
+    """From a pasted state the form carries the state and the choices: choosing twice, then back
+    to the second decision from the trail."""
+    page.set_viewport_size({"width": width, "height": height})
+    state = site_kb.timing_run(load_scenario(name), name)["frames"][frame - 1]["state"]
+    page.goto(live_server.url + "/timing/next")
+    page.locator("#state").fill(json.dumps(state, indent=1))
+    page.get_by_role("button", name="What happens next?").click()
+    page.wait_for_selector("#next-h")
+    _choose(page, 0)
+    _shows_after(page, *_after(site_kb, state, [0]))
+    _choose(page, 0)
+    _shows_after(page, *_after(site_kb, state, [0, 0]))
+    _shot(page, f"next-choose-state-{game}-{width}")
+    with page.expect_navigation():
+        page.locator(".trail-list > li").nth(1).get_by_role("button", name="Back to here").click()
+    _shows_after(page, *_after(site_kb, state, [0]))
