@@ -74,6 +74,7 @@ API_ERRORS = [
     ("/api/v1/articles/no-such-article", 404, "error.detail.id", "no-such-article"),
     ("/api/v1/rulings?ruleset=nonesuch", 404, "error.detail.rulesets.1", "riftbound"),
     ("/api/v1/rulings?stale=perhaps", 400, "error.detail.parameter", "stale"),
+    ("/api/v1/rulings/search?q=priority&ruleset=nonesuch", 404, "error.detail.rulesets.1", "riftbound"),
     ("/api/v1/rulings/search?q=priority&limit=500", 400, "error.detail.parameter", "limit"),
     ("/api/v1/rulings/search?q=" + "word+" * 120, 400, "error.detail.parameter", "q"),
 ]

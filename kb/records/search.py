@@ -75,6 +75,8 @@ def ruling_hits(kb: LoadedEditions, query: str, ruleset: str | None = None, limi
     SEARCH_QUERY_CHARS.check(len(query), "the query")
     if not 1 <= limit <= SEARCH_LIMIT.value:
         raise QueryError(400, f"limit must be between 1 and {SEARCH_LIMIT.value}", {"limit": limit})
+    if ruleset is not None:
+        kb.editions(ruleset)  # 404 for a ruleset that is not built
     records = records if records is not None else current_records(kb)
     index = ruling_index(kb, records)
     terms = words(query)
