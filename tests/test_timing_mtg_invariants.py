@@ -244,15 +244,15 @@ class NamesNotObjects(Magic):
         return super().target_ok(s, kind, target, self_id, target_id)
 
 
+def wrong_answers(kind: type[Magic], players: int, step: str, low: str, depth: int) -> list[str]:
+    """The violations the independent checks find in every sequence a wrong model plays."""
+    model, state = setup(players, step, low)
+    _, _, broken = explore_checked(kind(model.cards, model.edition), state, depth, violations)
+    return broken
+
+
 def test_a_model_that_tracks_names_is_caught() -> None:
-    model, state = setup(2, "main1", "identity")
-    wrong = NamesNotObjects(model.cards, model.edition)
-    broken: list[str] = []
-
-    def visit(node: TraceNode) -> None:
-        broken.extend(violations(wrong, node))
-
-    engine.explore(wrong, state, 10, visit)
+    broken = wrong_answers(NamesNotObjects, 2, "main1", "identity", 10)
     assert any("resolved although the object it targeted is gone" in b for b in broken), broken[:3]
 
 
@@ -266,12 +266,5 @@ class ForetellAnyTurn(Magic):
 
 
 def test_a_model_that_foretells_in_any_turn_is_caught() -> None:
-    model, state = setup(2, "end", "special")
-    wrong = ForetellAnyTurn(model.cards, model.edition)
-    broken: list[str] = []
-
-    def visit(node: TraceNode) -> None:
-        broken.extend(violations(wrong, node))
-
-    engine.explore(wrong, state, 3, visit)
+    broken = wrong_answers(ForetellAnyTurn, 2, "end", "special", 3)
     assert any("foretold outside its owner's turn" in b for b in broken), broken[:3]

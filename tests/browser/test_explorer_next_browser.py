@@ -13,6 +13,8 @@ import pytest
 from kb.query import KnowledgeBase
 from kb.timing import load_scenario
 
+from test_site_next_steps import facade_after as _after
+
 from .conftest import SCREENSHOTS, LiveServer, PageWatch
 
 # (game, worked scenario, a frame where someone decides)
@@ -126,16 +128,6 @@ def test_next_button_stays_put_on_a_phone(page: PageWatch, live_server: LiveServ
 
 
 # -- choose an option and continue ----------------------------------------------------------
-def _after(site_kb: KnowledgeBase, state: dict[str, Any], path: list[int]) -> tuple[dict[str, Any], list[str]]:
-    """The facade's answer after choosing ``path`` (option numbers) from ``state``, and the labels."""
-    answer, labels = site_kb.timing_next(state), []
-    for n in path:
-        option = answer["decision"]["options"][n]
-        labels.append(option["label"])
-        answer = site_kb.timing_next(answer["state"], choose=option["action"])
-    return answer, labels
-
-
 def _choose(page: PageWatch, n: int) -> None:
     """Press the Choose button of the legal option ``n`` (from 0) and wait for the next page."""
     with page.expect_navigation():
