@@ -25,6 +25,7 @@ from kb.graph import RuleGraph
 from kb.loaded import LoadedEditions
 from kb.model import Rule, term_key
 from kb.records import cited_by
+from kb.records.search import warm_records
 from kb.references import find_mentions
 from kb.search import EditionSearcher, SearchError, open_searcher, parse_query
 from kb.store import LazyEditions, current_build, default_home, edition_summary, reader_warnings
@@ -82,6 +83,7 @@ class KnowledgeBase(LoadedEditions):
             # The first rule's transitions build the edition's timing model.
             steps.append((f"timing model {ruleset} {newest}", functools.partial(
                 self._first_rule_transitions, ruleset, newest)))
+        steps.append(("rulings and articles", functools.partial(warm_records, self)))
         return steps
 
     def _first_rule_transitions(self, ruleset: str, edition: str) -> list[dict[str, Any]]:

@@ -272,3 +272,15 @@ def test_a_record_imported_is_read_at_once_by_the_process_that_imported_it(
     assert load_records(home, embedded=False).records == ()
     import_records(home, [CORPUS / "rulings" / "mtg-legend-rule.yaml"], "ruling", excerpt_kb)
     assert [r.id for r in load_records(home, embedded=False).records] == ["mtg-legend-rule"]
+
+
+def test_warming_derives_what_the_first_rule_answer_needs(excerpt_home: Path) -> None:
+    from kb.records import current_records
+    from kb.records.citing import cited_by_index, staleness
+    from kb.records.search import ruling_index
+    kb = KnowledgeBase.open(excerpt_home)
+    assert "rulings and articles" in [name for name, _ in kb.warm_steps()]
+    kb.warm()
+    records = current_records(kb)
+    assert staleness.is_held(kb, records) and ruling_index.is_held(kb, records)
+    assert cited_by_index.is_held(kb, records, "riftbound", "1.4")

@@ -22,7 +22,7 @@ from whoosh.lang.porter import stem
 from kb.derived import derived
 from kb.errors import QueryError
 from kb.limits import SEARCH_LIMIT, SEARCH_QUERY_CHARS
-from kb.records.citing import analyse, counterpart, current_records, staleness
+from kb.records.citing import analyse, cited_by_index, counterpart, current_records, staleness
 from kb.records.model import Record
 from kb.records.store import RecordSet
 from kb.search.searcher import Evidence
@@ -142,3 +142,15 @@ def ruling_evidence(kb: LoadedEditions, ruleset: str, edition: str, share: float
                     found[here] = Evidence(here, strength, f"cited by ruling {ruling.id}: {ruling.question}")
         return list(found.values())
     return source
+
+
+def warm_records(kb: LoadedEditions) -> None:
+    """Derive now what the first rule answer and ruling search would otherwise wait for:
+    the records' citations, their staleness, the cited-by index of each ruleset's newest
+    edition and the ruling index (a server's warming step)."""
+    records = current_records(kb)
+    staleness(kb, records)
+    for ruleset in sorted({r.ruleset for r in records.records if r.ruleset and
+                           any(r.ruleset == name for name, _ in kb.graphs)}):
+        cited_by_index(kb, records, ruleset, kb.edition(ruleset).edition.name)
+    ruling_index(kb, records)
