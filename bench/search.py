@@ -45,12 +45,15 @@ from kb.model import DocumentError
 from kb.query import KnowledgeBase, QueryError, searcher
 from kb.read import read_document
 from kb.search import EditionSearcher, Ranking, SearchError, build_index, open_searcher, parse_query
+from kb.search.cards import CardList, cards_from_rows
 from kb.search.searcher import DEFAULT_RANKING
 from kb.store import edition_summary
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("RULEKB_SHARED", REPO.parent / "shared"))
 QUESTIONS = Path(__file__).with_name("relevance.yaml")
+# Cards of the real Riftbound questions, written from the question texts (see the file).
+DEV_CARDS = {"riftbound": Path(__file__).with_name("dev-cards-riftbound.yaml")}
 EDITIONS = {
     ("riftbound", "1.4"): ("2026-07-16", "riftbound/core-rules-2026-07-16.md"),
     ("mtg", "2026-01-16"): ("2026-01-16", "mtg/comprehensive-rules-2026-01-16.txt"),
@@ -73,6 +76,17 @@ def load_questions() -> list[Question]:
     data = yaml.safe_load(QUESTIONS.read_text(encoding="utf-8"))
     return [Question(q["ruleset"], str(q["edition"]), str(q["query"]), [str(a) for a in q["answers"]],
                      q.get("note", "")) for q in data]
+
+
+def load_dev_cards(ruleset: str) -> CardList | None:
+    """The development card list of a ruleset (its ``from`` notes left out), or None."""
+    path = DEV_CARDS.get(ruleset)
+    if path is None or not path.is_file():
+        return None
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    rows = [(f"card {i + 1}", 0, {k: v for k, v in c.items() if k != "from"})
+            for i, c in enumerate(data["cards"])]
+    return CardList(ruleset, tuple(cards_from_rows(rows, str(path))), path.name)
 
 
 def load_graph(ruleset: str, edition: str) -> RuleGraph:
@@ -134,19 +148,34 @@ class Rulekb:
     """rulekb's search through the facade, on an index built the way ``rulekb build`` builds it;
     a ranking under test (not the product's) searches the edition's own searcher with it."""
 
-    def __init__(self, rg: RuleGraph, build_dir: Path, ranking: Ranking = DEFAULT_RANKING):
+    def __init__(self, rg: RuleGraph, build_dir: Path, ranking: Ranking = DEFAULT_RANKING,
+                 cards: CardList | None = None):
         build_index(rg, build_dir)
         self.kb = KnowledgeBase(build_dir, {"build_id": "bench", "rulesets": {},
                                             "editions": [edition_summary(rg)]},
                                 {(rg.edition.ruleset, rg.edition.name): rg})
         self.ruleset, self.edition = rg.edition.ruleset, rg.edition.name
+        self.cards = cards  # a card list, as `rulekb cards import` gives the searcher one
         self.variant: EditionSearcher | None = (
-            None if ranking is DEFAULT_RANKING else open_searcher(rg, build_dir, ranking))
+            None if ranking is DEFAULT_RANKING and cards is None else open_searcher(rg, build_dir, ranking))
+
+    @staticmethod
+    def with_cards(engine: Rulekb, cards: CardList) -> Callable[[str], list[str]]:
+        """The engine's own searcher (same index, same ranking) asked with a card list."""
+        searcher = engine.variant or open_searcher(engine.kb.graphs[(engine.ruleset, engine.edition)],
+                                                   engine.kb.build_dir)
+        def search(query: str) -> list[str]:
+            try:
+                data = searcher.search(parse_query(query), limit=TOP, cards=cards)
+            except SearchError:
+                return []
+            return [r["number"] for r in data["results"]]
+        return search
 
     def search(self, query: str) -> list[str]:
         try:
             if self.variant is not None:
-                data = self.variant.search(parse_query(query), limit=TOP)
+                data = self.variant.search(parse_query(query), limit=TOP, cards=self.cards)
             else:
                 data = self.kb.search(query, self.ruleset, self.edition, limit=TOP)
         except (QueryError, SearchError):
@@ -385,107 +414,126 @@ GUARD_86 = 0.02
 
 def cv_grid() -> dict[str, Ranking]:
     """The settings cross-validation chooses between (``--cv``): a small grid over what the
-    misses pointed at (a rule's evidence rolled up to its parent or down from it; a quoted
-    card text read as words; rare concepts counted more by the coverage bonus), so the
-    choice reflects the kind of question, not single ones."""
-    none = replace(DEFAULT_RANKING, from_children=0.0, from_parent=0.0, quote_weight=0.0, idf_power=1.0)
-    grid = {"none": none}
-
-    def setting(children: float, parent: float, quotes: float, power: float) -> None:
-        name = ", ".join(f"{label} {value:g}" for label, value in
-                         (("children", children), ("parent", parent), ("quotes", quotes), ("idf power", power))
-                         if value and not (label == "idf power" and value == 1.0))
-        grid[name] = replace(none, from_children=children, from_parent=parent, quote_weight=quotes,
-                             idf_power=power)
-    setting(0.0, 0.0, 0.5, 1.0)
-    setting(0.0, 0.0, 0.5, 2.0)
-    setting(0.6, 0.0, 0.5, 1.0)
-    setting(0.6, 0.0, 0.5, 1.5)
-    setting(0.6, 0.0, 0.5, 2.0)
-    for power in (1.0, 1.5, 2.0):
-        setting(0.6, 0.2, 0.5, power)
-    setting(0.3, 0.2, 0.5, 2.0)
-    setting(0.8, 0.2, 0.5, 2.0)
+    misses pointed at (a rule's evidence rolled up from its children; rare concepts counted
+    more by the coverage bonus; how much a named card's knowledge and a bracketed earlier
+    question count), so the choice reflects the kind of question, not single ones."""
+    d = DEFAULT_RANKING
+    grid: dict[str, Ranking] = {}
+    for children in (0.6, 0.8):
+        for power in (1.5, 2.0):
+            for card in (0.3, 1.0):
+                for text in (0.0, 0.5):
+                    for context in (0.25, 0.5):
+                        name = (f"children {children:g}, idf power {power:g}, card {card:g}, "
+                                f"card text {text:g}, context {context:g}")
+                        grid[name] = replace(d, from_children=children, idf_power=power, card_weight=card,
+                                             card_text_weight=text, context_weight=context)
     return grid
 
 
-def _ranked(searcher: Any, query: str) -> list[str]:
-    from kb.search import parse_query
-    from kb.search.query import SearchError
+def _ranked(searcher: Any, query: str, cards: CardList | None = None) -> list[str]:
     try:
-        return [h["number"] for h in searcher.search(parse_query(query), limit=TOP)["results"]]
+        return [h["number"] for h in searcher.search(parse_query(query), limit=TOP, cards=cards)["results"]]
     except SearchError:
         return []
 
 
+def _spread(values: list[float]) -> str:
+    """Mean ± standard deviation of the folds' figures."""
+    if not values:
+        return "n/a"
+    return f"{statistics.fmean(values):.3f} ± {statistics.pstdev(values):.3f}"
+
+
 def cross_validate(questions: list[DevQuestion], graphs: dict[tuple[str, str], RuleGraph],
-                   relevance: list[Question], folds: int = 5) -> None:
-    """k-fold: on each fold's training questions choose the best setting of :func:`cv_grid`
-    by MRR, among the settings that keep the 86-question set within ``GUARD_86`` of the
-    setting without the new parts; report it on the held-out questions. Folds are dealt
-    round-robin per set."""
-    from kb.search import EditionSearcher
+                   relevance: list[Question], cards: dict[tuple[str, str], CardList | None],
+                   folds: int = 5) -> None:
+    """k-fold over questions: on each fold's training questions choose the best setting of
+    :func:`cv_grid` by MRR, among those that keep the 86-question set within ``GUARD_86`` of
+    the product's default; score it on the held-out fold. Folds are dealt round-robin within
+    each set and shape (stratified), so every fold holds real and synthetic questions of
+    every shape. Reported: the held-out figures per fold (mean ± spread over folds), per
+    question shape (each question scored by the setting its fold's training chose), and
+    every setting on all questions. The real questions are searched with their development
+    card list, as a judge with an imported card list would."""
     from kb.search.index import memory_index
     grid = cv_grid()
-    rr: dict[str, list[float]] = {}
+    per: dict[str, list[tuple[float, float, float]]] = {}
     mrr86: dict[str, float] = {}
     indexes = {k: memory_index(rg) for k, rg in graphs.items()}  # one index per edition, every setting
-    for name, ranking in grid.items():
+    accepted = [accepted_answers(graphs[(q.ruleset, q.edition)], q.cited) for q in questions]
+    default_86 = None
+    for name, ranking in [("(default)", DEFAULT_RANKING), *grid.items()]:
         searchers = {k: EditionSearcher(rg, *indexes[k], ranking) for k, rg in graphs.items()}
-        rr[name] = [dev_scores(_ranked(searchers[(q.ruleset, q.edition)], q.query),
-                               accepted_answers(graphs[(q.ruleset, q.edition)], q.cited))[0]
-                    for q in questions]
         asked = [q for q in relevance if (q.ruleset, q.edition) in searchers]
-        mrr86[name] = statistics.fmean(scores(_ranked(searchers[(q.ruleset, q.edition)], q.query),
-                                              q.answers)[0] for q in asked) if asked else 0.0
-    # Eligible: keeps the 86-question set, and does what issue #18 asks of the ranking (the
-    # question's rare concepts found together outrank many common words: idf power above 1).
-    eligible = [n for n in grid if mrr86[n] >= mrr86["none"] - GUARD_86 and grid[n].idf_power > 1.0]
-    fold_of = {}
-    for kind in {q.kind for q in questions}:
-        members = [i for i, q in enumerate(questions) if q.kind == kind]
+        m86 = statistics.fmean(scores(_ranked(searchers[(q.ruleset, q.edition)], q.query), q.answers)[0]
+                               for q in asked) if asked else 0.0
+        if default_86 is None:
+            default_86 = m86
+            continue
+        mrr86[name] = m86
+        per[name] = [dev_scores(_ranked(searchers[(q.ruleset, q.edition)], q.query, cards.get((q.ruleset, q.edition))), a)
+                     for q, a in zip(questions, accepted)]
+    assert default_86 is not None
+    eligible = [n for n in grid if mrr86[n] >= default_86 - GUARD_86] or list(grid)
+    fold_of: dict[int, int] = {}
+    for stratum in sorted({(q.kind, q.shape) for q in questions}):
+        members = [i for i, q in enumerate(questions) if (q.kind, q.shape) == stratum]
         for j, i in enumerate(members):
-            fold_of[i] = j % folds
-    print(f"\n## Cross-validation ({folds} folds over {len(questions)} questions; MRR@10; "
-          f"{len(eligible)} of {len(grid)} settings keep the 86-question set within {GUARD_86} "
-          f"and count rare concepts more)\n")
-    print("| fold | chosen on training | train MRR | test MRR | test MRR, real only | "
-          "chosen without the constraints (test MRR) |\n|---|---|---|---|---|---|")
-    tests, tests_real = [], []
+            fold_of[i] = (j + len(fold_of)) % folds
+    print(f"\n## Cross-validation ({folds} folds over {len(questions)} questions, stratified by set "
+          f"and shape; chosen by MRR@10 on the training folds among the {len(eligible)} of "
+          f"{len(grid)} settings that keep the 86-question set within {GUARD_86} of the default's "
+          f"{default_86:.3f})\n")
+    print("| fold | chosen on training | train MRR | test MRR all | test MRR real | test recall@3 real |"
+          "\n|---|---|---|---|---|---|")
+    held: dict[int, tuple[float, float, float]] = {}
+    fold_mrr, fold_real, fold_real_r3 = [], [], []
     for f in range(folds):
         train = [i for i in fold_of if fold_of[i] != f]
         test = [i for i in fold_of if fold_of[i] == f]
-        best = max(eligible, key=lambda n: statistics.fmean(rr[n][i] for i in train))
-        free = max(grid, key=lambda n: statistics.fmean(rr[n][i] for i in train))
+        best = max(eligible, key=lambda n: statistics.fmean(per[n][i][0] for i in train))
+        for i in test:
+            held[i] = per[best][i]
         real = [i for i in test if questions[i].kind == "real"]
-        t = statistics.fmean(rr[best][i] for i in test)
-        tests.append(t)
-        tests_real.extend(rr[best][i] for i in real)
-        print(f"| {f + 1} | {best} | {statistics.fmean(rr[best][i] for i in train):.3f} | {t:.3f} | "
-              f"{statistics.fmean(rr[best][i] for i in real) if real else float('nan'):.3f} | "
-              f"{free} ({statistics.fmean(rr[free][i] for i in test):.3f}) |")
-    print(f"\nheld-out MRR {statistics.fmean(tests):.3f} (all), "
-          f"{statistics.fmean(tests_real) if tests_real else float('nan'):.3f} (real questions, "
-          f"each scored by the setting its fold's training chose); every setting on all questions:\n")
-    print("| setting | MRR all | MRR real | MRR 86-question set |\n|---|---|---|---|")
+        fold_mrr.append(statistics.fmean(per[best][i][0] for i in test))
+        if real:
+            fold_real.append(statistics.fmean(per[best][i][0] for i in real))
+            fold_real_r3.append(statistics.fmean(per[best][i][1] for i in real))
+        print(f"| {f + 1} | {best} | {statistics.fmean(per[best][i][0] for i in train):.3f} | "
+              f"{fold_mrr[-1]:.3f} | {fold_real[-1] if real else float('nan'):.3f} | "
+              f"{fold_real_r3[-1] if real else float('nan'):.3f} |")
+    print(f"\nheld-out MRR over folds {_spread(fold_mrr)} (all); real questions: MRR {_spread(fold_real)}, "
+          f"recall@3 {_spread(fold_real_r3)} (mean ± standard deviation over the folds)\n")
+    print("Held out, per set and question shape (each question scored by the setting its fold chose):\n")
+    print("| set | shape | n | MRR@10 | recall@3 | recall@10 |\n|---|---|---|---|---|---|")
+    groups: dict[tuple[str, str], list[int]] = {}
+    for i, q in enumerate(questions):
+        groups.setdefault((q.kind, "all"), []).append(i)
+        groups.setdefault((q.kind, q.shape), []).append(i)
+    for (kind, shape), members in sorted(groups.items(), key=lambda g: (g[0][0], g[0][1] != "all", g[0][1])):
+        print(f"| {kind} | {shape} | {len(members)} | " + " | ".join(
+            f"{statistics.fmean(held[i][k] for i in members):.3f}" for k in range(3)) + " |")
+    print("\nEvery setting on all questions:\n")
+    print("| setting | MRR all | MRR real | recall@3 real | MRR 86-question set |\n|---|---|---|---|---|")
     real_all = [i for i, q in enumerate(questions) if q.kind == "real"]
     for name in grid:
-        print(f"| {name} | {statistics.fmean(rr[name]):.3f} | "
-              f"{statistics.fmean(rr[name][i] for i in real_all) if real_all else float('nan'):.3f} | "
-              f"{mrr86[name]:.3f} |")
+        real_mrr = statistics.fmean(per[name][i][0] for i in real_all) if real_all else float("nan")
+        real_r3 = statistics.fmean(per[name][i][1] for i in real_all) if real_all else float("nan")
+        print(f"| {name} | {statistics.fmean(r[0] for r in per[name]):.3f} | {real_mrr:.3f} | "
+              f"{real_r3:.3f} | {mrr86[name]:.3f} |")
 
 
-def print_misses(questions: list[DevQuestion], graphs: dict[tuple[str, str], RuleGraph]) -> None:
+def print_misses(questions: list[DevQuestion], graphs: dict[tuple[str, str], RuleGraph],
+                 cards: dict[tuple[str, str], CardList | None] | None = None) -> None:
     """Every judges' question rulekb does not answer in its first 3: the question, the rules
     its answer cites, where the first of them ranked, and what ranked first and why."""
-    from kb.search import open_searcher, parse_query
-    from kb.search.query import SearchError
     searchers = {k: open_searcher(rg) for k, rg in graphs.items()}
-    print("\n## Misses (rulekb, not in the first 3)\n")
+    print("\n## Misses (rulekb, not in the first 3" + (", with the development cards)\n" if cards else ")\n"))
     for q in questions:
         key = (q.ruleset, q.edition)
         try:
-            out = searchers[key].search(parse_query(q.query), limit=TOP)
+            out = searchers[key].search(parse_query(q.query), limit=TOP, cards=(cards or {}).get(key))
         except SearchError as exc:
             print(f"- {q.query!r}: refused ({exc.message})")
             continue
@@ -511,6 +559,9 @@ def main(argv: list[str] | None = None) -> int:
                     "judges' questions (with --judges)")
     ap.add_argument("--misses", action="store_true", help="print every judges' question rulekb "
                     "misses in its first 3, with what ranked first and why (with --judges)")
+    ap.add_argument("--folds", type=int, default=5, help="folds of the cross-validation (--cv)")
+    ap.add_argument("--cards", action="store_true", help="--misses with the development card "
+                    "lists (bench/dev-cards-*.yaml)")
     ap.add_argument("--judges", action="store_true",
                     help="only the judges' questions of ../shared/questions (no speed)")
     ap.add_argument("--without-players-words", action="store_true", help="index no rule "
@@ -557,22 +608,32 @@ def main(argv: list[str] | None = None) -> int:
                         found = pick(engines[(q.ruleset, q.edition)], q.query)[:3]
                         print(f"  {'ok  ' if r[1] else 'MISS'} {name:<11} {q.query[:50]!r:<52} → {found} (want {q.answers[:3]})")
 
+        bm = {key: make_bm25s(rg) for key, rg in graphs.items()}
+        if not all(bm.values()):
+            print("bm25s is not installed (pip install -e '.[bench]'): its column is left out")
+        for key, b in bm.items():
+            if b is not None:
+                engines[key]["bm25s"] = b
         dev = load_dev_questions(SHARED / "questions")
         dev = [q for q in dev if (q.ruleset, q.edition) in graphs]
         if dev:
-            bm = {key: make_bm25s(rg) for key, rg in graphs.items()}
             judge_engines: dict[str, dict[tuple[str, str], Callable[[str], list[str]]]] = {
                 "rulekb": {k: e["rulekb"].search for k, e in engines.items()},
                 "FTS5 (OR)": {k: e["FTS5"].search for k, e in engines.items()}}
+            cards = {k: load_dev_cards(k[0]) for k in graphs}
+            if any(cards.values()):
+                # The same index and ranking, with the development card list given to the
+                # searcher as an imported one is; editions without a list search as rulekb.
+                judge_engines["rulekb + dev cards"] = {
+                    k: (Rulekb.with_cards(e["rulekb"], cards[k]) if cards[k] else e["rulekb"].search)
+                    for k, e in engines.items()}
             if all(bm.values()):
                 judge_engines["bm25s"] = {k: b.search for k, b in bm.items() if b}
-            else:
-                print("bm25s is not installed (pip install -e '.[bench]'): its column is left out")
             print_judges(judges_table(dev, graphs, judge_engines, args.show))
             if args.misses:
-                print_misses(dev, graphs)
+                print_misses(dev, graphs, cards if args.cards else {})
             if args.cv:
-                cross_validate(dev, graphs, questions)
+                cross_validate(dev, graphs, questions, cards, folds=args.folds)
         if args.judges:
             return 0
 
@@ -581,6 +642,8 @@ def main(argv: list[str] | None = None) -> int:
         score_all("FTS5 (OR)", lambda e, q: e["FTS5"].search(q))
         score_all("FTS5 (AND)", lambda e, q: e["FTS5"].search(q, " AND "))
         score_all("bare whoosh", lambda e, q: e["bare whoosh"].search(q))
+        if all(bm.values()):
+            score_all("bm25s", lambda e, q: e["bm25s"].search(q))
         print("\n## Relevance (MRR@10, hit@3 = an answering rule in the top 3, recall@3 = share of "
               "the answering rules in the top 3, at most 3)\n")
         print("| questions | engine | MRR | hit@3 | recall@3 |\n|---|---|---|---|---|")

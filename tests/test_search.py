@@ -552,10 +552,11 @@ def test_a_rule_and_the_rule_under_it_share_their_evidence() -> None:
 def test_quoted_card_text_is_read_as_words(excerpt_kb: KnowledgeBase) -> None:
     question = 'My unit reads "When I die, draw 1" and is banished: does it trigger?'
     data = excerpt_kb.search(question)
-    assert "die" in " ".join(data["understood"]["concepts"])
+    assert "die" in data["understood"]["concepts"]  # a word of its own
     as_phrase = open_searcher(excerpt_kb.edition("riftbound", "1.4"), None, Ranking(quote_weight=0.0))
     read = as_phrase.search(parse_query(question), limit=10)["understood"]
-    assert "die" not in " ".join(read["concepts"])  # the old reading: one phrase no rule has
+    # The old reading: one phrase (or, where its words are rare, a name), never the word.
+    assert "die" not in read["concepts"]
 
 
 def test_rule_phrasings_name_real_rules_and_say_why() -> None:

@@ -84,8 +84,17 @@ CONCEPTS = [
     ("Does Mira's ability trigger when she attacks?", "Legion (keyword of Mira, Tidecaller)"),
     ("What does Quiet Ledger do to a spell?", "chain (in its text of Quiet Ledger)"),
     ("What does Quiet Ledger do to a spell?", "countering (in its text of Quiet Ledger)"),
-    ("What does Quiet Ledger do to a spell?", "controller (in its text of Quiet Ledger)"),
 ]
+
+
+def test_a_cards_other_text_words_count_when_asked_to(excerpt_kb: KnowledgeBase, cards: CardList) -> None:
+    from kb.search import Ranking
+    question = "What does Quiet Ledger do to a spell?"
+    with_words = open_searcher(excerpt_kb.edition("riftbound", "1.4"), None, Ranking(card_text_weight=0.5))
+    assert "controller (in its text of Quiet Ledger)" in ask(with_words, question, cards)["understood"]["concepts"]
+    # The default (chosen by cross-validation) leaves them out.
+    default = open_searcher(excerpt_kb.edition("riftbound", "1.4"), None)
+    assert "controller (in its text of Quiet Ledger)" not in ask(default, question, cards)["understood"]["concepts"]
 
 
 @pytest.mark.parametrize("question, concept", CONCEPTS)
@@ -232,3 +241,11 @@ def test_the_site_and_the_api_show_the_card_and_the_reasons(cards_home: Path) ->
     api = client.get("/api/v1/search", query_string={"q": question}).get_json()
     assert api["understood"]["cards"] == ["Lantern Warden (card: Unit; keywords: Ambush)"]
     assert any("Ambush (keyword of Lantern Warden)" in h["matched"] for h in api["results"])
+
+
+def test_the_offline_search_page_says_it_leaves_card_knowledge_out() -> None:
+    from web.pack import add_offline_search
+    page = add_offline_search("<html><head></head><body><main></main></body></html>",
+                              {"rulesets": [], "default_ruleset": "riftbound", "indexes": {}})
+    assert "with one thing left out: card knowledge" in page
+    assert page.index("card knowledge") < page.index("</main>")

@@ -65,7 +65,8 @@ EvidenceSource = Callable[[ParsedQuery], list[Evidence]]
 @dataclass(frozen=True)
 class Ranking:
     """The tunable parts of the ranking (chosen by ``bench/search.py``; see RESULTS.md: the
-    roll-up, quotation and idf power by 5-fold cross-validation on the judges' questions)."""
+    roll-up, quotation, idf power, card knowledge and context weights by 5-fold
+    cross-validation on the judges' questions)."""
 
     boosts: dict[str, float] = field(default_factory=lambda: {
         "title": 2.0, "path": 1.0, "text": 1.0, "examples": 0.3, "terms": 2.0, "answers": 0.5,
@@ -89,10 +90,14 @@ class Ranking:
     quote_weight: float = 0.5      # a quoted card text's words (0: the quotation is a phrase)
     from_parent: float = 0.0       # a rule gains this share of its parent's score (CV: none)
     from_children: float = 0.6     # a rule gains this share of its best child's score
-    card_weight: float = 0.6       # each concept a named card brings in (its type, keywords,
-                                   # text's terms), against a word of the question
-    card_text_weight: float = 0.5  # … and the other words of its text, a share of that
-    context_weight: float = 0.5    # the words of a bracketed earlier question ("[follow-up to: …]")
+    card_weight: float = 0.3       # each concept a named card brings in (its type, keywords,
+                                   # text's terms), against a word of the question (CV: 0.3)
+    card_text_weight: float = 0.0  # … and the other words of its text, a share of that (CV: none)
+    card_keyword_weight: float = 1.0  # a named card's keyword, as a share of a keyword the
+                                   # question names itself (not measured: no development card
+                                   # has keywords, the questions do not give them)
+    context_weight: float = 0.25   # the words of a bracketed earlier question ("[follow-up to: …]";
+                                   # CV: 0.25)
     evidence_weight: float = 1.0   # a rule an evidence source names gains this share of the
                                    # best score, times the source's strength (0–1)
 
@@ -162,7 +167,8 @@ class EditionSearcher:
                                 self._term_kind, term_weight=r.term_weight,
                                 synonym_weight=r.synonym_weight, shape_weight=r.shape_weight,
                                 quote_weight=r.quote_weight, cards=cards, card_weight=r.card_weight,
-                                card_text_weight=r.card_text_weight, context_weight=r.context_weight)
+                                card_text_weight=r.card_text_weight, context_weight=r.context_weight,
+                                card_keyword_weight=r.card_keyword_weight)
         corrected, did_you_mean = self._correct(parsed)
         understood = None
         if any(c.origin != "typed" for c in parsed.clauses) or parsed.names or parsed.shape or parsed.cards:

@@ -179,14 +179,15 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
                synonym_weight: float = 1.0, shape_weight: float = 1.0,
                quote_weight: float = 0.0, cards: CardList | None = None,
                card_weight: float = 1.0, card_text_weight: float = 0.5,
-               context_weight: float = 0.5) -> ParsedQuery:
+               context_weight: float = 0.5, card_keyword_weight: float = 1.0) -> ParsedQuery:
     """The concepts of a plain query (see the module's docstring); any other query as it is.
 
     ``rules_with(stem)`` is how many rules use a word, ``terms`` maps a term's words (as
     :class:`~kb.search.searcher.EditionSearcher` keys them) to its key and ``term_kind``
     that key to "term" or "keyword". With ``cards`` (the user's card list), a card named in
     the question is read into its type, keywords and text's terms, each a clause weighing
-    ``card_weight`` (its text's other words ``card_text_weight`` of that; :mod:`kb.search.cards`).
+    ``card_weight`` (its text's other words ``card_text_weight`` of that, its keywords
+    ``card_keyword_weight`` of a keyword the question names; :mod:`kb.search.cards`).
     """
     if not parsed.plain or len(parsed.clauses) < 2:
         return parsed
@@ -287,9 +288,11 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
             have.add(" ".join(concept.words))
             atom = Atom("phrase" if len(concept.words) > 1 else "word", concept.text, concept.words)
             what = {"type": "type", "keyword": "keyword"}.get(concept.kind, "in its text")
-            # A keyword or a term is a term of the rules: weighed as one, times the card's
-            # weight; the text's other words weigh card_text_weight of a word.
-            weight = card_weight * {"type": 1.0, "word": card_text_weight}.get(concept.kind, term_weight)
+            # A card's keyword weighs card_keyword_weight of a keyword the question names; its
+            # type card_weight of a word, its text's terms that of a term, and its text's other
+            # words card_text_weight of that.
+            weight = {"keyword": card_keyword_weight * term_weight, "type": card_weight,
+                      "term": card_weight * term_weight}.get(concept.kind, card_weight * card_text_weight)
             clauses.append(Clause([atom], "should", weight=weight, origin="card",
                                   label=f"{concept.text} ({what} of {card.name})"))
     if not clauses:
