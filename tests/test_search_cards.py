@@ -249,3 +249,22 @@ def test_the_offline_search_page_says_it_leaves_card_knowledge_out() -> None:
                               {"rulesets": [], "default_ruleset": "riftbound", "indexes": {}})
     assert "with one thing left out: card knowledge" in page
     assert page.index("card knowledge") < page.index("</main>")
+
+
+def test_the_api_answers_anew_when_the_card_list_changes(cards_home: Path, tmp_path: Path) -> None:
+    """API answers are kept and validated per build; a card list changes without a build, so
+    it is part of what an answer is as fresh as."""
+    from web import create_app
+    runner = CliRunner()
+    one = tmp_path / "one.json"
+    one.write_text(json.dumps([{"name": "Solitary Beacon", "type": "Gear"}]), encoding="utf-8")
+    assert runner.invoke(main, ["--home", str(cards_home), "cards", "import", str(one)]).exit_code == 0
+    client = create_app(kb=KnowledgeBase.open(cards_home)).test_client()
+    url = "/api/v1/search?q=Can+I+play+Lantern+Warden+during+a+showdown%3F"
+    before = client.get(url)
+    assert before.get_json()["understood"]["cards"] == []
+    assert client.get(url, headers={"If-None-Match": before.headers["ETag"]}).status_code == 304
+    assert runner.invoke(main, ["--home", str(cards_home), "cards", "import", str(JSON_CARDS)]).exit_code == 0
+    after = client.get(url, headers={"If-None-Match": before.headers["ETag"]})
+    assert after.status_code == 200 and after.headers["ETag"] != before.headers["ETag"]
+    assert after.get_json()["understood"]["cards"] == ["Lantern Warden (card: Unit; keywords: Ambush)"]

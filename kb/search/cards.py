@@ -29,7 +29,7 @@ from typing import Any
 from rapidfuzz import fuzz, process
 
 from kb.model import Diagnostic, DocumentError
-from kb.search.schema import WORD
+from kb.search.schema import WORD, stem
 
 MAX_CARD_FILE_BYTES = 16 * 1024 * 1024   # a whole game's card list is a few MB
 MAX_CARDS = 50_000
@@ -331,6 +331,20 @@ def load_cards(home: Path | None, ruleset: str) -> CardList | None:
         return listed
 
 
+def cards_stamp(home: Path | None) -> str:
+    """What the imported card lists of a data home are now (names, times and sizes of their
+    files; "" when there are none): an answer that may use them is as fresh as this and its
+    build (the API's ETags and kept answers)."""
+    if home is None:
+        return ""
+    try:
+        entries = sorted((e.name, e.stat().st_mtime_ns, e.stat().st_size)
+                         for e in os.scandir(home / "cards") if e.name.endswith(".json"))
+    except OSError:
+        return ""
+    return ";".join(f"{n}:{m}:{z}" for n, m, z in entries)
+
+
 def home_of_build(build_dir: Path | None) -> Path | None:
     """The data home a build lives in (``<home>/builds/<id>``), or None (a build in memory)."""
     if build_dir is None or build_dir.parent.name != "builds":
@@ -354,7 +368,6 @@ def card_concepts(card: Card, terms: dict[str, str], rules_with: Callable[[str],
     text uses (by their words or their stem: "stuns" is the term "stunning"), then the text's
     other words (``ignore``: question words left out), each once. A word no rule uses is
     left out, so a card never brings in words the rules cannot match."""
-    from kb.search.schema import stem
     out: list[CardConcept] = []
     seen: set[str] = set()
 
@@ -397,7 +410,6 @@ def card_concepts(card: Card, terms: dict[str, str], rules_with: Callable[[str],
 @lru_cache(maxsize=16)
 def _term_stems(keys: tuple[str, ...]) -> dict[str, str]:
     """The stem of every one-word term → the term ("stun" → "stunning")."""
-    from kb.search.schema import stem
     out: dict[str, str] = {}
     for key in keys:
         words = WORD.findall(key)

@@ -22,6 +22,7 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 from kb.derived import derived
 from kb.inputs import loads_json
 from kb.query import KnowledgeBase, QueryError
+from kb.search.cards import cards_stamp, home_of_build
 from web.openapi import (DATE_PATTERN, NAME_PATTERN, NUMBER_PATTERN, Param, body_validator,
                          endpoint_of)
 from web.serving import current_kb
@@ -132,11 +133,19 @@ def read_body(budget: Callable[[Any], None] | None = None) -> Any:
 def _validators(kb: KnowledgeBase) -> tuple[str, datetime]:
     """The (unquoted) ETag and Last-Modified of this request's answer: both follow the build."""
     if "rulekb_etag" not in g:
-        key = "\0".join((PACKAGE_VERSION, kb.build_id, request.path,
+        key = "\0".join((PACKAGE_VERSION, answers_version(kb), request.path,
                          request.query_string.decode("latin-1")))
         g.rulekb_etag = hashlib.blake2b(key.encode(), digest_size=12).hexdigest()
         g.rulekb_modified = _built(kb)
     return g.rulekb_etag, g.rulekb_modified
+
+
+def answers_version(kb: KnowledgeBase) -> str:
+    """What an answer depends on besides its URL: the build, and the user's card lists
+    (``rulekb cards import``), which change without a new build."""
+    if "rulekb_version" not in g:
+        g.rulekb_version = kb.build_id + "\0" + cards_stamp(home_of_build(kb.build_dir))
+    return g.rulekb_version
 
 
 @derived
@@ -154,7 +163,7 @@ class AnswerCache:
 
     A build is read-only, so an answer is a function of the build and the URL (which is
     also what the ETag says); recent ones are kept, least recently used dropped first, up
-    to ``max_bytes`` of JSON. A new build empties it.
+    to ``max_bytes`` of JSON. A new build (or card list: :func:`answers_version`) empties it.
     """
 
     def __init__(self, max_bytes: int):
@@ -206,7 +215,7 @@ def _revalidate() -> Response | None:
         return resp
     answers: AnswerCache | None = current_app.extensions.get("rulekb.answers")
     if answers is not None:
-        kept = answers.get(kb.build_id, (request.path, request.query_string))
+        kept = answers.get(answers_version(kb), (request.path, request.query_string))
         if kept is not None:
             g.rulekb_kept = True
             resp = Response(kept[0], mimetype=ep.media_type)
@@ -232,7 +241,7 @@ def _finish(resp: Response) -> Response:
         resp.headers["Cache-Control"] = CACHE_CONTROL
         answers: AnswerCache | None = current_app.extensions.get("rulekb.answers")
         if answers is not None and request.method == "GET" and not g.get("rulekb_kept"):
-            answers.put(kb.build_id, (request.path, request.query_string),
+            answers.put(answers_version(kb), (request.path, request.query_string),
                         resp.get_data(), resp.headers.get("X-Rulekb-Edition"))
     if request.method in ("GET", "HEAD", "OPTIONS"):
         resp.headers["Access-Control-Allow-Origin"] = "*"
