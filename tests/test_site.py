@@ -440,6 +440,18 @@ def test_rule_page_links_transitions_to_the_explorer(client: FlaskClient) -> Non
     assert any(link.startswith("../../timing?scenario=") for link in page.links)
 
 
+@pytest.mark.parametrize("url,ruleset", [
+    ("/riftbound/1.4/340.1", "riftbound"),   # resolve: both games name it
+    ("/riftbound/1.4/338.1.a", "riftbound"), # activate: both games name it
+])
+def test_rule_page_shows_a_scenario_of_its_own_ruleset(client: FlaskClient, url: str, ruleset: str) -> None:
+    from kb.timing import list_scenarios
+    own = {s["name"] for s in list_scenarios(ruleset)}
+    _, page = get(client, url)
+    shown = {link.split("scenario=", 1)[1].split("&", 1)[0] for link in page.links if "timing?scenario=" in link}
+    assert shown and shown <= own
+
+
 def test_explorer_shows_a_magic_scenario_with_its_stack(client: FlaskClient) -> None:
     r, page = get(client, "/timing?scenario=002-a-counterspell-goes-above-the-spell-it-counters&frame=4")
     assert "Stack" in page.plain and "Frame 4 of" in page.plain

@@ -61,31 +61,33 @@ def worked_run(editions: LoadedEditions, name: str) -> dict[str, Any]:
 
 
 @derived
-def first_steps(editions: LoadedEditions) -> Mapping[tuple[str, str], WorkedStep]:
-    """(ruleset, trace event) → where the event first happens in that ruleset's worked
-    scenarios, in their order, a step's explanation included. A scenario the knowledge
-    base cannot run (its edition is not built) is left out."""
-    found: dict[tuple[str, str], WorkedStep] = {}
+def first_steps(editions: LoadedEditions, ruleset: str) -> Mapping[str, WorkedStep]:
+    """Trace event → where it first happens in the worked scenarios of ``ruleset``, in their
+    order, a step's explanation included (each ruleset's scenarios run when its first rule
+    page asks). A scenario the knowledge base cannot run (its edition is not built) is left out."""
+    found: dict[str, WorkedStep] = {}
 
-    def visit(ruleset: str, name: str, frame: int, node: dict[str, Any]) -> None:
-        found.setdefault((ruleset, node.get("event", "")), WorkedStep(name, frame, node.get("summary", "")))
+    def visit(name: str, frame: int, node: dict[str, Any]) -> None:
+        found.setdefault(node.get("event", ""), WorkedStep(name, frame, node.get("summary", "")))
         for child in node.get("detail") or node.get("children") or []:
-            visit(ruleset, name, frame, child)
+            visit(name, frame, child)
 
     for scenario in worked_scenarios(editions):
+        if scenario["ruleset"] != ruleset:
+            continue
         try:
             run = worked_run(editions, scenario["name"])
         except QueryError:
             continue
         for i, frame in enumerate(run["frames"], start=1):
-            visit(scenario["ruleset"], scenario["name"], i, frame)
+            visit(scenario["name"], i, frame)
     return found
 
 
 def example_of(editions: LoadedEditions, ruleset: str, transition: str) -> WorkedStep | None:
     """The first step of a worked scenario of ``ruleset`` where the transition ``transition``
     happens, or None when no worked scenario shows it."""
-    return first_steps(editions).get((ruleset, transition))
+    return first_steps(editions, ruleset).get(transition)
 
 
 __all__ = ["WorkedStep", "example_of", "first_steps", "worked_names", "worked_run", "worked_scenarios",
