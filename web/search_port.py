@@ -125,7 +125,8 @@ def data_script() -> str:
     ``module.exports`` in node."""
     sections = []
     for name, values in offline_search_data().items():
-        rows = ",\n".join(f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in values.items())
+        rows = ",\n".join(f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}"
+                           for key, value in values.items())
         sections.append(f" {json.dumps(name)}: {{\n{rows}\n }}")
     body = "{\n" + ",\n".join(sections) + "\n}"
     return ("(function (root, data) {\n"

@@ -176,7 +176,7 @@ def inline_diff(ops: list[dict[str, str]]) -> Markup:
 
 def rule_parts(kb: KnowledgeBase, ruleset: str, edition: str,
                r: dict[str, Any]) -> list[list[dict[str, Any]]]:
-    """The parts of a rule's page: ``r`` (``k.rule(..., subrules=True)``) and its subrules
+    """The parts of a rule's page: ``r`` (``kb.rule(..., subrules=True)``) and its subrules
     cut by :func:`split_parts` (a static exporter maps each rule to the part showing it)."""
     terms = term_index(kb, ruleset, edition)
 
