@@ -114,10 +114,12 @@ class EditionMapping:
     added: list[str] = field(default_factory=list)
     partial: bool = False
     _back: dict[str, str] = field(default_factory=dict, repr=False)
+    _added: frozenset[str] = field(default_factory=frozenset, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self._back:
             self._back = {c.target: n for n, c in self.pairs.items() if c.target is not None}
+        self._added = frozenset(self.added)
 
     def get(self, number: str) -> Counterpart | None:
         """The counterpart of a source number (None when the number is not in the source)."""
@@ -126,6 +128,19 @@ class EditionMapping:
     def origin(self, target_number: str) -> str | None:
         """The source number that maps onto a target number, if any."""
         return self._back.get(target_number)
+
+    def back(self, target_number: str) -> Counterpart | None:
+        """What ``self.inverse().get(target_number)`` gives, without building the inverse:
+        where a number of the target edition came from (target None when it was added),
+        or None when the target edition has no such number. Following one number back
+        through seventy editions must not invert seventy mappings."""
+        if target_number in self._added:
+            return Counterpart(target_number, None, 1.0, 0.0, "removed")
+        origin = self._back.get(target_number)
+        if origin is None:
+            return None
+        c = self.pairs[origin]
+        return Counterpart(target_number, origin, c.confidence, c.similarity, c.method)
 
     def inverse(self) -> EditionMapping:
         """The same pairing read from the target edition back to the source edition."""

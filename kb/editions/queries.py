@@ -183,8 +183,12 @@ def _path(kb: LoadedEditions, ruleset: str, number: str, source: str, target: st
     current: str | None = number
     for x in range(i, k, step):
         a, b = order[x], order[x + step]
-        m = adjacent_mapping(kb, ruleset, a, b) if step == 1 else adjacent_mapping(kb, ruleset, b, a).inverse()
-        c = m.get(current) if current else None
+        if current is None:
+            c = None
+        elif step == 1:
+            c = adjacent_mapping(kb, ruleset, a, b).get(current)
+        else:
+            c = adjacent_mapping(kb, ruleset, b, a).back(current)
         current = c.target if c else None
         out.append({"edition": b, "number": current, "confidence": c.confidence if c else None})
     return out
