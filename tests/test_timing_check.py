@@ -49,7 +49,7 @@ def test_check_passes_on_the_full_document_with_full_coverage() -> None:
     assert out["ok"] and not out["partial"]
     assert out["lacking"] == [] and out["unknown"] == []
     cov = out["coverage"]
-    assert [r["range"] for r in cov["ranges"]] == ["333–340", "347–348", "464"]
+    assert [r["range"] for r in cov["ranges"]] == ["333–340", "347–348", "404", "429", "464"]
     assert cov["uncited"] == [], cov["uncited"]
     assert cov["rules"] == cov["cited"] > 50
 

@@ -29,11 +29,12 @@ from typing import Any
 from kb.timing.engine import FormatError
 from kb.timing.fields import a_list as _list, a_mapping as _map, only_keys as _only
 from kb.timing.fields import text as _str, whole_number as _int
+from kb.timing.models.riftbound.resources import FREE, Cost, cost_json, parse_additional, parse_cost
 
-KEYWORDS = frozenset({"Action", "Reaction", "Hidden", "Ambush", "Legion"})
+KEYWORDS = frozenset({"Action", "Reaction", "Hidden", "Ambush", "Legion", "Deflect"})
 CARD_TYPES = ("spell", "unit", "gear")
 TRIGGER_EVENTS = ("play", "attack", "defend", "conquer", "leave", "move")
-INSTRUCTIONS = ("draw", "counter", "kill", "move", "create", "play", "add")
+INSTRUCTIONS = ("draw", "counter", "kill", "move", "create", "play", "add", "deal", "give")
 
 Effect = tuple[Any, ...]  # ("draw", 1), ("counter", "target"), ("create", name, effects, times)…
 
@@ -47,6 +48,7 @@ class Trigger:
     effects: tuple[Effect, ...] = ()
     optional: bool = False
     what: str = "self"  # for on: play — self (a Play Effect), or spell|unit|gear|card you play
+    cost: Cost = FREE  # a cost within its instruction ("pay [1] to draw 2", 403.1.b.1)
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,7 @@ class Ability:
     keywords: frozenset[str] = frozenset()
     effects: tuple[Effect, ...] = ()
     add: bool = False
+    cost: Cost = FREE  # the cost before the ":" (403.1.a)
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,13 @@ class Card:
     triggers: tuple[Trigger, ...] = ()
     abilities: tuple[Ability, ...] = ()
     might: int = 1
+    cost: Cost = FREE  # Energy and Power (356)
+    additional: tuple[str, ...] = ()  # additional costs in the card's words (356.2.a.1)
+
+    @property
+    def deflect(self) -> int:
+        """The Deflect value (809.1.b.3: 1 when the keyword is printed without one)."""
+        return 1 if "Deflect" in self.keywords else 0
 
 
 def parse_effects(data: Any, field: str) -> tuple[Effect, ...]:
@@ -78,8 +88,19 @@ def parse_effects(data: Any, field: str) -> tuple[Effect, ...]:
         if not isinstance(raw, dict) or len(raw) != 1:
             raise FormatError(f"an instruction is a mapping with one key ({', '.join(INSTRUCTIONS)})", where)
         (kind, arg), = raw.items()
-        if kind == "draw" or kind == "add":
+        if kind == "draw":
             out.append((kind, _int(arg, f"{where}.{kind}", 0, 20)))
+        elif kind == "add":  # "Add [2]" is 2 Energy (429.5)
+            out.append((kind, parse_cost(arg, f"{where}.add")))
+        elif kind in ("deal", "give"):
+            m = _map(arg, f"{where}.{kind}")
+            amount = "amount" if kind == "deal" else "might"
+            _only(m, ("unit", amount), f"{where}.{kind}")
+            n = m.get(amount)
+            if isinstance(n, bool) or not isinstance(n, int) or not -20 <= n <= 20 or (kind == "deal" and n < 1):
+                raise FormatError(f"{amount} is a whole number ({'1 to 20' if kind == 'deal' else '-20 to 20'})",
+                                  f"{where}.{kind}.{amount}")
+            out.append((kind, _str(m.get("unit"), f"{where}.{kind}.unit"), n))
         elif kind in ("counter", "kill"):
             out.append((kind, _str(arg, f"{where}.{kind}")))
         elif kind == "move":
@@ -127,7 +148,8 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
         name = _str(name, field)
         where = f"{field}.{name}"
         raw = _map(raw, where)
-        _only(raw, ("type", "keywords", "effects", "legion", "triggers", "abilities", "might"), where)
+        _only(raw, ("type", "keywords", "effects", "legion", "triggers", "abilities", "might", "cost",
+                    "additional_cost"), where)
         ctype = raw.get("type")
         if ctype not in CARD_TYPES:
             raise FormatError(f"type must be one of: {', '.join(CARD_TYPES)}", f"{where}.type")
@@ -136,7 +158,7 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
             tw = f"{where}.triggers[{i}]"
             # YAML 1.1 reads an unquoted ``on:`` key as the boolean true.
             tr = {("on" if k is True else k): v for k, v in _map(tr, tw).items()}
-            _only(tr, ("on", "name", "effects", "optional", "what"), tw)
+            _only(tr, ("on", "name", "effects", "optional", "what", "cost"), tw)
             on = tr.get("on")
             if on not in TRIGGER_EVENTS:
                 raise FormatError(f"on must be one of: {', '.join(TRIGGER_EVENTS)}", f"{tw}.on")
@@ -145,20 +167,23 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
                 raise FormatError("what is self, or (for on: play) spell|unit|gear|card", f"{tw}.what")
             triggers.append(Trigger(on, _str(tr.get("name", f"{name}'s {on} trigger"), f"{tw}.name"),
                                     parse_effects(tr.get("effects"), f"{tw}.effects"),
-                                    bool(tr.get("optional", False)), what))
+                                    bool(tr.get("optional", False)), what, parse_cost(tr.get("cost"), f"{tw}.cost")))
         abilities = []
         for i, ab in enumerate(_list(raw.get("abilities"), f"{where}.abilities")):
             aw = f"{where}.abilities[{i}]"
             ab = _map(ab, aw)
-            _only(ab, ("name", "keywords", "effects", "add"), aw)
+            _only(ab, ("name", "keywords", "effects", "add", "cost"), aw)
             abilities.append(Ability(_str(ab.get("name"), f"{aw}.name"), keywords(ab.get("keywords"), f"{aw}.keywords"),
-                                     parse_effects(ab.get("effects"), f"{aw}.effects"), bool(ab.get("add", False))))
+                                     parse_effects(ab.get("effects"), f"{aw}.effects"), bool(ab.get("add", False)),
+                                     parse_cost(ab.get("cost"), f"{aw}.cost")))
         if ctype == "spell" and (triggers or abilities):
             raise FormatError("a spell has no triggers or abilities of its own (put them on a unit or gear)", where)
         cards[name] = Card(name, ctype, keywords(raw.get("keywords"), f"{where}.keywords"),
                            parse_effects(raw.get("effects"), f"{where}.effects"),
                            parse_effects(raw.get("legion"), f"{where}.legion"), tuple(triggers), tuple(abilities),
-                           _int(raw.get("might", 1), f"{where}.might", 0, 99))
+                           _int(raw.get("might", 1), f"{where}.might", 0, 99),
+                           parse_cost(raw.get("cost"), f"{where}.cost"),
+                           parse_additional(raw.get("additional_cost"), f"{where}.additional_cost"))
     for name, card in cards.items():
         _check_refs(cards, card.effects + card.legion, f"{field}.{name}")
         for tr in card.triggers:
@@ -183,6 +208,10 @@ def effects_json(effects: tuple[Effect, ...]) -> list[dict[str, Any]]:
             out.append({"create": {"name": e[1], "effects": effects_json(e[2]), "times": e[3]}})
         elif e[0] == "play":
             out.append({"play": e[1] if e[2] is None else {"card": e[1], "to": e[2]}})
+        elif e[0] in ("deal", "give"):
+            out.append({e[0]: {"unit": e[1], ("amount" if e[0] == "deal" else "might"): e[2]}})
+        elif e[0] == "add":
+            out.append({"add": cost_json(e[1])})
         else:
             out.append({e[0]: e[1]})
     return out
@@ -199,11 +228,17 @@ def card_json(card: Card) -> dict[str, Any]:
     if card.triggers:
         out["triggers"] = [{"on": t.on, "name": t.name, "effects": effects_json(t.effects),
                             **({"optional": True} if t.optional else {}),
-                            **({"what": t.what} if t.what != "self" else {})} for t in card.triggers]
+                            **({"what": t.what} if t.what != "self" else {}),
+                            **({"cost": cost_json(t.cost)} if t.cost else {})} for t in card.triggers]
     if card.abilities:
         out["abilities"] = [{"name": a.name, **({"keywords": sorted(a.keywords)} if a.keywords else {}),
                              **({"effects": effects_json(a.effects)} if a.effects else {}),
-                             **({"add": True} if a.add else {})} for a in card.abilities]
+                             **({"add": True} if a.add else {}),
+                             **({"cost": cost_json(a.cost)} if a.cost else {})} for a in card.abilities]
     if card.type == "unit" and card.might != 1:
         out["might"] = card.might
+    if card.cost:
+        out["cost"] = cost_json(card.cost)
+    if card.additional:
+        out["additional_cost"] = list(card.additional)
     return out

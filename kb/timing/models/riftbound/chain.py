@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from kb.timing.engine import Params, Trace
 from kb.timing.models.riftbound.cards import Card
 from kb.timing.models.riftbound.citations import registry
+from kb.timing.models.riftbound import costs
 from kb.timing.models.riftbound.combat import cleanup_if_due
 from kb.timing.models.riftbound.effects import run_effects
 from kb.timing.models.riftbound.state import Item, Permanent, State, replace_item, with_hand, without
@@ -56,6 +57,8 @@ def finalize_bindings(which: str) -> Callable[[Riftbound, State], Iterator[dict[
             outcome = "trigger-removed"
         elif item.ambush and not s.units_at(item.to or "", item.controller):
             outcome = "play-undone"
+        else:  # paying is a step of finalizing (357, 404)
+            outcome = costs.finalize_outcome(m, s, item) or outcome
         if outcome == which:
             yield {"player": item.controller, "item": item.name, "id": item.id}
     return bindings
@@ -83,6 +86,7 @@ def receive_bindings(kind: str) -> Callable[[Riftbound, State], Iterator[dict[st
             bindings=finalize_bindings("finalize"))
 def finalize(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     item = next(i for i in s.chain if i.id == p["id"])
+    s = costs.pay_for(m, s, t, item)
     done = replace(item, status="finalized")
     s = replace(s, chain=replace_item(s.chain, done))
     if item.card is not None:

@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from kb.timing.engine import Params, Trace, TraceNode
+from kb.timing.models.riftbound import damage
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound.state import Battlefield, Combat, Showdown, State
 from kb.timing.models.riftbound.triggers import Fired, fire, new_item
@@ -106,6 +107,7 @@ def cleanup(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     s = replace(s, tasks=s.tasks[1:])
     if s.sides_established:
         s = designate(m, s, t)
+    s = damage.kill_lethal(m, s, t)
     open_state = not s.chain
     if open_state:
         for bf in s.battlefields:
@@ -308,7 +310,7 @@ def combat_damage(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     else:
         damage = {u.name: 0 for u in attackers + defenders}
         for dealers, takers in ((attackers, defenders), (defenders, attackers)):
-            left = sum(m.might(u) for u in dealers)
+            left = sum(max(0, m.might(u)) for u in dealers)  # a negative Might deals 0 (143.2.b)
             for i, u in enumerate(takers):
                 need = max(1, m.might(u) - u.damage)
                 give = left if i == len(takers) - 1 else min(left, need)

@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from kb.timing.engine import Params, Trace
+from kb.timing.models.riftbound import costs
 from kb.timing.models.riftbound.cards import Card
 from kb.timing.models.riftbound.chain import after_leaving
 from kb.timing.models.riftbound.citations import registry
@@ -23,9 +24,10 @@ transition, step = registry.transition, registry.step
 
 # The checks each decision must pass, in the order an explanation lists the ones that fail.
 PLAY = ("has-priority", "not-mid-procedure", "own-turn-neutral-open", "in-hand", "facedown-ready",
-        "closed-state-needs-reaction", "showdown-needs-action", "focus", "location", "targets", "move-outcome")
+        "closed-state-needs-reaction", "showdown-needs-action", "focus", "location", "targets", "move-outcome",
+        "costs", "deflect-cost", "additional-cost")
 ACTIVATE = ("has-priority", "not-mid-procedure", "ability-on-board", "ability-timing", "ability-focus",
-            "move-outcome")
+            "move-outcome", "costs", "deflect-cost")
 MOVE = ("has-priority", "not-mid-procedure", "move-timing", "unit-ready", "move-destination")
 HIDE = ("has-priority", "not-mid-procedure", "hide-timing", "in-hand", "hide-battlefield")
 PASS = ("has-priority", "not-mid-procedure")
@@ -60,12 +62,12 @@ def play_bindings(m: Riftbound, s: State) -> Iterator[dict[str, Any]]:
                     params["to"] = to
                 wanted = m.needs_target(card.effects)
                 if wanted is None:
-                    yield params
+                    yield from costs.with_cost_choices(m, s, params)
                     continue
                 found = ([i.name for i in s.chain if i.status == "finalized"] if wanted == "item"
                          else [u.name for u in s.board])
                 for t in dict.fromkeys(found) or [None]:
-                    yield {**params, "target": t}
+                    yield from costs.with_cost_choices(m, s, {**params, "target": t})
 
 
 def destinations(s: State, player: str, card: Card, origin: str) -> list[str | None]:
@@ -176,7 +178,7 @@ def play(m: Riftbound, s: State, p: Params, t: Trace) -> State:
         to = at
     s, item = new_item(s, name=card.name, controller=p["player"], kind=card.type, card=card.name,
                              effects=card.effects, origin=origin, to=to, target=p.get("target"),
-                             ambush=ambush, keywords=keywords)
+                             ambush=ambush, keywords=keywords, kill=p.get("kill"))
     if origin == "facedown":
         t.note("play-from-facedown", s, {"item": card.name, "at": at})
     if ambush:

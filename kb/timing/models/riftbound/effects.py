@@ -79,12 +79,6 @@ def draw(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
     return t.step("draw", replace(s, drawn=drawn_plus(s, who, e[1])), {"player": who, "n": e[1]})
 
 
-@instruction("add")
-def add(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
-    t.note("add-resources", s, {"player": item.controller})
-    return s
-
-
 @instruction("counter")
 def counter(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
     name = item.target if e[1] == "target" else e[1]

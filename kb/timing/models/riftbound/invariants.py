@@ -47,7 +47,8 @@ def focus_in_showdown(m: Riftbound, n: TraceNode) -> bool:
 
 @invariant("finalize-in-order", "items finalize in the order they were appended")
 def finalize_in_order(m: Riftbound, n: TraceNode) -> bool:
-    if n.name not in ("finalize", "trigger-removed", "play-undone", "perform-trigger", "decline-trigger"):
+    if n.name not in ("finalize", "trigger-removed", "play-undone", "perform-trigger", "decline-trigger",
+                      "pay-cost", "decline-cost", "cost-unpaid"):
         return True
     pend = n.before.pending
     return bool(pend) and pend[0].name == n.params["item"] and pend[0].id == n.params.get("id", pend[0].id)

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping
 
 from kb.timing.engine import Model, Option, Params, Rules, Violation
 from kb.timing.models.riftbound import checks, combat, decisions, effects  # noqa: F401 (they register)
+from kb.timing.models.riftbound import costs, damage  # noqa: F401 (they register)
 from kb.timing.models.riftbound import invariants
 from kb.timing.models.riftbound.cards import Card, Effect, Trigger
 from kb.timing.models.riftbound.citations import CITATION_EDITION, CITATIONS, cite, registry
@@ -38,8 +39,9 @@ class Riftbound(Model):
         return [tr for tr in c.triggers if tr.on == on] if c else []
 
     def might(self, u: Permanent) -> int:
+        """A unit's current Might: printed, plus what it was given this turn (143.2)."""
         card = self.cards.get(u.card)
-        return card.might if card else 1
+        return (card.might if card else 1) + u.might_bonus
 
     def has_reaction(self, state: State, params: Params) -> bool:
         """Reaction: printed (813), from facedown (811.6), or Ambush to your units (822.1.b)."""
@@ -58,7 +60,7 @@ class Riftbound(Model):
     def needs_target(self, effects: Iterable[Effect]) -> str | None:
         """What the instructions target: "item", "unit", or None."""
         for e in effects:
-            if e[0] in ("counter", "kill", "move") and e[1] == "target":
+            if e[0] in ("counter", "kill", "move", "deal", "give") and e[1] == "target":
                 return "item" if e[0] == "counter" else "unit"
         return None
 
@@ -95,7 +97,7 @@ class Riftbound(Model):
         """Valid choices exist for every target (355.8): items on the chain, units on board."""
         for e in effects:
             kind = e[0]
-            if kind not in ("counter", "kill", "move"):
+            if kind not in ("counter", "kill", "move", "deal", "give"):
                 continue
             name = target if e[1] == "target" else e[1]
             if name is None:
@@ -120,7 +122,8 @@ class Riftbound(Model):
         """Illegal options worth showing: the decider's own, and other players' Reactions."""
         if not s.chain and option.transition.name == "pass-priority":
             return False
-        if option.player == s.priority or option.transition.name in ("decline-trigger", "perform-trigger"):
+        if option.player == s.priority or option.transition.name in ("decline-trigger", "perform-trigger",
+                                                                     "pay-cost", "decline-cost"):
             return True
         name = option.params.get("card")
         return bool(name) and "Reaction" in self.cards[name].keywords

@@ -36,13 +36,15 @@ from kb.timing.engine import FormatError, Option
 from kb.timing.fields import a_list as _list, a_mapping as _map, only_keys as _only, players as _player_list
 from kb.timing.fields import nearest, text as _str
 from kb.timing.models.codec import Context, field_json, json_keys
+from kb.timing.models.riftbound import costs
 from kb.timing.models.riftbound.cards import parse_cards
+from kb.timing.models.riftbound.costs import resources_of
 from kb.timing.models.riftbound.model import Riftbound, model_for
 from kb.timing.models.riftbound.state import Battlefield, Combat, Permanent, Showdown, State
 
 # -- scenario set-up -------------------------------------------------------------------------
 def _players(data: Any) -> tuple[tuple[str, ...], dict[str, dict[str, Any]]]:
-    return _player_list(data, ("hand", "base", "facedown"), "turn player")
+    return _player_list(data, ("hand", "base", "facedown", "runes", "pool"), "turn player")
 
 
 def battlefield_entries(data: Any) -> list[tuple[str, dict[str, Any]]]:
@@ -122,7 +124,7 @@ def setup(data: Mapping[str, Any]) -> tuple[Riftbound, State]:
                 raise FormatError(f"unknown battlefield {at!r}", f"{fw}.at")
             facedown.append((card, player, at, False))
     state = State(players=players, board=tuple(board), battlefields=tuple(battlefields), hands=tuple(hands),
-                  facedown=tuple(facedown))
+                  facedown=tuple(facedown), **resources_of(players, extra))
     return model, _start(state, _map(data.get("start"), "start"))
 
 
@@ -169,7 +171,7 @@ def _contest(s: State, at: str, player: str) -> tuple[Battlefield, ...]:
 
 
 # -- scenario actions and observations ---------------------------------------------------------
-ACTIONS = ("play", "activate", "pass", "move", "decline", "perform", "hide")
+ACTIONS = ("play", "activate", "pass", "move", "decline", "perform", "hide", "pay")
 
 
 def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, Any]]]:
@@ -183,9 +185,9 @@ def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, A
         return [("end-main-phase", {"player": who})]
     data = _map(payload, kind)
     if kind == "play":
-        _only(data, ("player", "card", "to", "from", "target"), "play")
+        _only(data, ("player", "card", "to", "from", "target", "kill"), "play")
         params = {"player": _str(data.get("player"), "play.player"), "card": _str(data.get("card"), "play.card")}
-        for key in ("to", "target"):
+        for key in ("to", "target", "kill"):
             if data.get(key) is not None:
                 params[key] = _str(data[key], f"play.{key}")
         if data.get("from") not in (None, "hand", "facedown"):
@@ -200,9 +202,13 @@ def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, A
     if kind == "move":
         _only(data, ("player", "unit", "to"), "move")
         return [("standard-move", {k: _str(data.get(k), f"move.{k}") for k in ("player", "unit", "to")})]
-    if kind in ("decline", "perform"):
+    if kind in ("decline", "perform", "pay"):
         _only(data, ("player", "item"), kind)
-        return [(f"{kind}-trigger", {k: _str(data.get(k), f"{kind}.{k}") for k in ("player", "item")})]
+        params = {k: _str(data.get(k), f"{kind}.{k}") for k in ("player", "item")}
+        # declining is an optional ability's "you may" (402.1) or its cost (404.2)
+        names = {"decline": ("decline-trigger", "decline-cost"), "perform": ("perform-trigger",),
+                 "pay": ("pay-cost",)}[kind]
+        return [(name, dict(params)) for name in names]
     if kind == "hide":
         _only(data, ("player", "card", "at"), "hide")
         return [("hide", {k: _str(data.get(k), f"hide.{k}") for k in ("player", "card", "at")})]
@@ -232,7 +238,7 @@ def option_action(option: Option) -> dict[str, Any]:
         return {"pass": p["player"]}
     if name == "standard-move":
         return {"move": p}
-    if name in ("decline-trigger", "perform-trigger"):
+    if name in ("decline-trigger", "perform-trigger", "decline-cost", "pay-cost"):
         return {name.split("-")[0]: {"player": p["player"], "item": p["item"]}}
     return {name: p}
 
@@ -264,6 +270,8 @@ OBSERVERS: dict[str, Observer] = {
     "scored": lambda m, s: [{"player": p, "at": at} for p, at in s.scored],
     "damage": lambda m, s: {u.name: u.damage for u in s.board},
     "might": lambda m, s: {u.name: m.might(u) for u in s.board},
+    "pool": lambda m, s: costs.observe(s, "pool"),
+    "runes": lambda m, s: costs.observe(s, "runes"),
     "exhausted": lambda m, s: {u.name: u.exhausted for u in s.board},
     "contested": lambda m, s: {b.name: b.contested_by for b in s.battlefields},
     "hands": lambda m, s: {p: (list(h) if h is not None else None) for p, h in s.hands},

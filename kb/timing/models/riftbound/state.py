@@ -70,7 +70,7 @@ class Item:
 
     __json_keys__: ClassVar[tuple[str, ...]] = (
         "name", "controller", "status", "kind", "id", "card", "source", "to", "target", "effects", "add",
-        "optional", "decided", "ambush", "origin", "keywords")
+        "optional", "decided", "ambush", "origin", "keywords", "paid", "kill")
 
     id: int = field(metadata=js(low=1, high=10_000, missing=lambda raw, ctx: ctx.next_id))
     name: str
@@ -90,6 +90,8 @@ class Item:
     ambush: bool = field(default=False, metadata=js(omit=True))
     keywords: frozenset[str] = field(default=frozenset(), metadata=js(
         omit=True, read=lambda raw, where, ctx: keywords(raw, where)))
+    paid: bool = field(default=False, metadata=js(omit=True))  # a triggered ability's cost will be paid (404.1)
+    kill: str | None = field(default=None, metadata=js(omit=True))  # the friendly unit killed as a cost (357.2)
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,7 @@ class Permanent:
     exhausted: bool = field(default=False, metadata=js(omit=True))
     designation: str | None = field(default=None, metadata=js(omit=True, choices=(None, "attacker", "defender")))
     damage: int = field(default=0, metadata=js(omit=True))
+    might_bonus: int = field(default=0, metadata=js(omit=True, low=-99, high=99))  # Might given this turn
 
 
 @dataclass(frozen=True)
@@ -183,6 +186,11 @@ class State:
     scored: tuple[tuple[str, str], ...] = field(default=(), metadata=js(record=_record(
         "player", "at", player={"check": "player"})))
     next_id: int = field(default=1, metadata=js(low=1, high=10_000))
+    # Each player's Rune Pool (166) and runes on the board (ready, exhausted: 164.2).
+    rune_pools: tuple[tuple[str, int, int], ...] = field(default=(), metadata=js(record=_record(
+        "player", "energy", "power", player={"check": "player"})))
+    runes: tuple[tuple[str, int, int], ...] = field(default=(), metadata=js(record=_record(
+        "player", "ready", "exhausted", player={"check": "player"})))
 
     # -- derived --------------------------------------------------------------------------
     @property

@@ -1,0 +1,362 @@
+"""Riftbound's costs and resources in the timing: paying is a step of finalizing (357, 404).
+
+- A card's or ability's total cost is its printed Energy and Power cost (356, 403) plus the
+  mandatory additional costs: one Power more for each unit with Deflect an opponent's spell
+  or ability chooses (809.1.c, 356.2.a.2), and "kill a friendly unit" (356.2.a.1).
+- A player pays from their Rune Pool (166); what it lacks their runes Add during payment
+  (357.1.a, 429.3): Reaction Add abilities that finalize and resolve at once (429.3.a), so
+  they never join the chain and priority and focus do not move. The model pays in a fixed
+  way, said so in the trace: the pool first, then it exhausts ready runes for Energy
+  ([E]: Add [1], 164.2.a), then recycles runes for Power (Add [C], 164.2.b), exhausted ones
+  first (a ready rune recycled is exhausted first, its Energy left in the pool). Other Add
+  abilities (gear) are the player's to activate before playing (429.2).
+- A card or activated ability whose cost cannot be paid is not a legal play (358.2, 358.5):
+  the checks below refuse it, and ``next`` shows it as a tempting illegal option citing them.
+  A card played by an effect whose cost cannot be paid when it is finalized is undone.
+- A triggered ability with a cost (one within its instruction, 403.1.b.1, or Deflect's) waits
+  for its controller to pay or decline (404.2): declining removes it from the chain; it is
+  never finalized, and it is not countered (404.2.a).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from kb.timing.engine import Params, Trace
+from kb.timing.fields import a_mapping, only_keys, whole_number
+from kb.timing.models.riftbound import effects
+from kb.timing.models.riftbound.cards import Card, Effect
+from kb.timing.models.riftbound.citations import registry
+from kb.timing.models.riftbound.resources import FREE, KILL_A_FRIENDLY_UNIT, Cost, parse_cost
+from kb.timing.models.riftbound.state import Item, State, replace_item, with_hand, without
+
+if TYPE_CHECKING:
+    from kb.timing.models.riftbound.model import Riftbound
+
+check, transition, step = registry.check, registry.transition, registry.step
+
+# Instructions whose first argument is a unit the item chooses (355.5, 355.10).
+UNIT_CHOICES = ("kill", "move", "deal", "give")
+
+step("pays-costs", "the item's costs are paid as it is finalized", "{player} pays {cost} for {item}")
+step("adds-during-payment", "runes Add what the pool lacks during payment, without using the chain",
+     "{player}'s runes Add during payment: {exhausted} exhausted for Energy, {recycled} recycled for Power")
+step("deflect-applies", "choosing an opponent's unit with Deflect costs Power more",
+     "{unit} has Deflect: {item} costs {power} Power more")
+step("kill-as-cost", "a friendly unit is killed to pay an additional cost", "{player} kills {unit} to pay for {item}")
+
+
+# -- the pool and the runes ----------------------------------------------------------------------
+def pool_of(s: State, player: str) -> Cost:
+    """What ``player``'s Rune Pool holds (166)."""
+    for p, energy, power in s.rune_pools:
+        if p == player:
+            return Cost(energy, power)
+    return FREE
+
+
+def runes_of(s: State, player: str) -> tuple[int, int]:
+    """``player``'s runes on the board: (ready, exhausted)."""
+    for p, ready, exhausted in s.runes:
+        if p == player:
+            return ready, exhausted
+    return 0, 0
+
+
+def with_pool(s: State, player: str, pool: Cost) -> State:
+    rest = tuple(r for r in s.rune_pools if r[0] != player)
+    order = {p: i for i, p in enumerate(s.players)}
+    pools = tuple(sorted(rest + ((player, pool.energy, pool.power),), key=lambda r: order.get(r[0], 99)))
+    return replace(s, rune_pools=pools)
+
+
+def with_runes(s: State, player: str, ready: int, exhausted: int) -> State:
+    rest = tuple(r for r in s.runes if r[0] != player)
+    order = {p: i for i, p in enumerate(s.players)}
+    return replace(s, runes=tuple(sorted(rest + ((player, ready, exhausted),), key=lambda r: order.get(r[0], 99))))
+
+
+def can_pay(s: State, player: str, cost: Cost) -> bool:
+    """The pool and the runes that can Add during payment cover ``cost`` (357.1, 357.1.a): a
+    ready rune gives Energy (exhausting it) and then Power (recycling it); an exhausted one Power."""
+    if not cost:
+        return True
+    pool = pool_of(s, player)
+    ready, exhausted = runes_of(s, player)
+    energy, power = max(0, cost.energy - pool.energy), max(0, cost.power - pool.power)
+    return energy <= ready and power <= ready + exhausted
+
+
+def pay(s: State, t: Trace, player: str, cost: Cost, item: str) -> State:
+    """Pay ``cost`` from ``player``'s pool, the runes Adding what it lacks (429.3)."""
+    pool = pool_of(s, player)
+    ready, exhausted = runes_of(s, player)
+    energy, power = max(0, cost.energy - pool.energy), max(0, cost.power - pool.power)
+    if energy or power:
+        # Power from runes already exhausted first; a ready rune recycled for Power is exhausted
+        # for its Energy first, which stays in the pool (164.2.a, 164.2.b).
+        fresh = max(0, power - (exhausted + energy))
+        used = energy + fresh
+        ready, exhausted = ready - used, exhausted + used - power
+        pool = pool + Cost(used, power)
+        s = with_runes(s, player, ready, exhausted)
+        t.note("adds-during-payment", s, {"player": player, "exhausted": used, "recycled": power})
+    s = with_pool(s, player, Cost(pool.energy - cost.energy, pool.power - cost.power))
+    t.note("pays-costs", s, {"player": player, "cost": str(cost), "item": item})
+    return s
+
+
+@effects.instruction("add")
+def add(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
+    """Add resources to the controller's Rune Pool (429.1, 166.1)."""
+    added = e[1] if isinstance(e[1], Cost) else Cost(e[1])
+    s = with_pool(s, item.controller, pool_of(s, item.controller) + added)
+    return t.step("add-resources", s, {"player": item.controller, "added": str(added)})
+
+
+# -- what an item costs ---------------------------------------------------------------------------
+def chosen_units(effects_: tuple[Effect, ...], target: str | None) -> list[str]:
+    """The units an item's instructions choose: its target and the units they name."""
+    out: list[str] = []
+    for e in effects_:
+        if e[0] in UNIT_CHOICES:
+            name = target if e[1] == "target" else e[1]
+            if name and name not in out:
+                out.append(name)
+    return out
+
+
+def deflect(m: Riftbound, s: State, controller: str, effects_: tuple[Effect, ...],
+            target: str | None) -> list[tuple[str, int]]:
+    """The opponents' units with Deflect the item chooses, with their Deflect values (809.1.c)."""
+    out = []
+    for name in chosen_units(effects_, target):
+        u = s.permanent(name)
+        card = m.cards.get(u.card) if u is not None else None
+        if u is not None and card is not None and card.deflect and u.controller != controller:
+            out.append((u.name, card.deflect))
+    return out
+
+
+def printed_cost(m: Riftbound, s: State, item: Item) -> Cost:
+    """The cost printed on what the item is: its card, its activated ability (403.1.a), or the
+    cost within its triggered ability's instruction (403.1.b.1)."""
+    if item.kind in ("spell", "unit", "gear"):
+        card = m.cards.get(item.card or "")
+        return card.cost if card else FREE
+    if item.kind == "ability":
+        u = s.permanent(item.source or "")
+        cards = [m.cards[u.card]] if u is not None and u.card in m.cards else list(m.cards.values())
+        return next((a.cost for c in cards for a in c.abilities if a.name == item.name), FREE)
+    if item.kind == "trigger" and item.origin == "trigger":
+        card = m.cards.get(item.source or "")
+        return next((tr.cost for tr in (card.triggers if card else ()) if tr.name == item.name), FREE)
+    return FREE
+
+
+def _deflect_power(m: Riftbound, s: State, controller: str, effects_: tuple[Effect, ...],
+                   target: str | None) -> Cost:
+    return Cost(0, sum(n for _, n in deflect(m, s, controller, effects_, target)))
+
+
+def total_cost(m: Riftbound, s: State, item: Item) -> Cost:
+    """Printed cost plus Deflect's Power (356, 403)."""
+    return printed_cost(m, s, item) + _deflect_power(m, s, item.controller, item.effects, item.target)
+
+
+def needs_kill(card: Card | None) -> bool:
+    return card is not None and KILL_A_FRIENDLY_UNIT in card.additional
+
+
+def friendly_units(s: State, player: str) -> list[str]:
+    return [u.name for u in s.board if u.controller == player]
+
+
+def awaiting_payment(m: Riftbound, s: State) -> Item | None:
+    """The pending triggered ability whose controller must now pay its cost or decline (404.2)."""
+    pend = s.pending
+    if not pend or s.ready_task() is not None:
+        return None
+    item = pend[0]
+    if item.kind != "trigger" or item.paid or (item.optional and not item.decided):
+        return None
+    if not m.targets_ok(s, item.effects, item.target, item.id):
+        return None  # it leaves the chain for want of legal choices first (402.4)
+    return item if total_cost(m, s, item) else None
+
+
+def finalize_outcome(m: Riftbound, s: State, item: Item) -> str | None:
+    """How paying changes finalizing ``item`` (the oldest pending one): ``"await"`` (its
+    controller decides to pay or not), ``"cost-unpaid"`` (it cannot be paid), or None."""
+    if item.kind == "trigger":
+        if not item.paid:
+            return "await" if awaiting_payment(m, s) is item else None
+        return None if can_pay(s, item.controller, total_cost(m, s, item)) else "cost-unpaid"
+    card = m.cards.get(item.card or "") if item.kind != "ability" else None
+    if needs_kill(card) and kill_choice(s, item) is None:
+        return "cost-unpaid"
+    return None if can_pay(s, item.controller, total_cost(m, s, item)) else "cost-unpaid"
+
+
+def kill_choice(s: State, item: Item) -> str | None:
+    """The friendly unit that pays a "kill a friendly unit" cost: the one chosen as the card was
+    played, or (a card an effect plays) the first listed."""
+    if item.kill is not None:
+        u = s.permanent(item.kill)
+        return u.name if u is not None and u.controller == item.controller else None
+    units = friendly_units(s, item.controller)
+    return units[0] if units else None
+
+
+def pay_for(m: Riftbound, s: State, t: Trace, item: Item) -> State:
+    """Step 4 of finalizing ``item`` (357, 404): its Energy and Power, then its other costs (357.2)."""
+    for unit, n in deflect(m, s, item.controller, item.effects, item.target):
+        t.note("deflect-applies", s, {"unit": unit, "item": item.name, "power": n})
+    cost = total_cost(m, s, item)
+    if cost:
+        s = pay(s, t, item.controller, cost, item.name)
+    card = m.cards.get(item.card or "") if item.kind != "ability" else None
+    if needs_kill(card):
+        unit = kill_choice(s, item)
+        if unit is not None:
+            t.note("kill-as-cost", s, {"player": item.controller, "unit": unit, "item": item.name})
+            s = effects.kill(m, s, t, item, ("kill", unit))
+    return s
+
+
+# -- checks ------------------------------------------------------------------------------------
+def _cost_of(m: Riftbound, s: State, p: Params) -> tuple[Cost, Cost]:
+    """(printed cost, Deflect's Power) of what a decision would put on the chain or pay for."""
+    if "card" in p:
+        card = m.cards[p["card"]]
+        return card.cost, _deflect_power(m, s, p["player"], card.effects, p.get("target"))
+    if "ability" in p:
+        for u in s.board:
+            card = m.cards.get(u.card)
+            for a in card.abilities if card and u.controller == p["player"] else ():
+                if a.name == p["ability"]:
+                    return a.cost, _deflect_power(m, s, p["player"], a.effects, None)
+        return FREE, FREE
+    pend = s.pending
+    if pend and pend[0].name == p.get("item"):
+        item = pend[0]
+        return printed_cost(m, s, item), _deflect_power(m, s, item.controller, item.effects, item.target)
+    return FREE, FREE
+
+
+@check("costs", "its Energy and Power cost cannot be paid: the Rune Pool and the runes that can Add do not "
+       "cover it")
+def costs_payable(m: Riftbound, s: State, p: Params) -> bool:
+    printed, _ = _cost_of(m, s, p)
+    return can_pay(s, p["player"], printed)
+
+
+@check("deflect-cost", "it chooses an opponent's unit with Deflect, and the Power that costs more cannot be paid")
+def deflect_payable(m: Riftbound, s: State, p: Params) -> bool:
+    printed, extra = _cost_of(m, s, p)
+    return not extra or not can_pay(s, p["player"], printed) or can_pay(s, p["player"], printed + extra)
+
+
+@check("additional-cost", "its additional cost cannot be paid: no friendly unit of that player is chosen to be killed")
+def additional_payable(m: Riftbound, s: State, p: Params) -> bool:
+    if not needs_kill(m.cards.get(p.get("card") or "")):
+        return True
+    u = s.permanent(p.get("kill") or "")
+    return u is not None and u.controller == p["player"]
+
+
+@check("trigger-cost", "its controller cannot pay the triggered ability's cost: it can only be declined")
+def trigger_payable(m: Riftbound, s: State, p: Params) -> bool:
+    item = awaiting_payment(m, s)
+    return item is None or can_pay(s, item.controller, total_cost(m, s, item))
+
+
+@check("payment-due", "no triggered ability of that player is waiting for its cost to be paid")
+def payment_due(m: Riftbound, s: State, p: Params) -> bool:
+    item = awaiting_payment(m, s)
+    return item is not None and item.name == p["item"] and item.controller == p["player"]
+
+
+def with_cost_choices(m: Riftbound, s: State, params: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """A play's attempts with the choices its costs need: each friendly unit it could kill."""
+    if not needs_kill(m.cards.get(params["card"])):
+        yield params
+        return
+    units = friendly_units(s, params["player"])
+    for unit in units:
+        yield {**params, "kill": unit}
+    if not units:
+        yield params
+
+
+# -- paying or declining a triggered ability's cost, and a cost that cannot be paid ----------------
+def payment_bindings(m: Riftbound, s: State) -> Iterator[dict[str, Any]]:
+    item = awaiting_payment(m, s)
+    if item is not None:
+        for player in s.players:  # others are listed too: it is not their choice
+            yield {"player": player, "item": item.name}
+
+
+@transition("pay-cost", "decision", "pay a triggered ability's cost", "{player} pays for {item}",
+            pre=("payment-due", "trigger-cost"), bindings=payment_bindings)
+def pay_cost(m: Riftbound, s: State, p: Params, t: Trace) -> State:
+    item = s.pending[0]
+    return replace(s, chain=replace_item(s.chain, replace(item, paid=True)))
+
+
+@transition("decline-cost", "decision", "decline to pay a triggered ability's cost",
+            "{player} declines to pay for {item}: it leaves the chain (not countered)",
+            pre=("payment-due",), bindings=payment_bindings)
+def decline_cost(m: Riftbound, s: State, p: Params, t: Trace) -> State:
+    from kb.timing.models.riftbound.chain import after_leaving
+    return after_leaving(m, replace(s, chain=without(s.chain, s.pending[0].id)), t)
+
+
+def _unpaid_bindings(m: Riftbound, s: State) -> Iterator[dict[str, Any]]:
+    from kb.timing.models.riftbound.chain import finalize_bindings
+    return finalize_bindings("cost-unpaid")(m, s)
+
+
+@transition("cost-unpaid", "automatic", "an item whose cost cannot be paid as it is finalized is undone",
+            "{item} cannot be paid for: it is not finalized and its play is undone", bindings=_unpaid_bindings)
+def cost_unpaid(m: Riftbound, s: State, p: Params, t: Trace) -> State:
+    from kb.timing.models.riftbound.chain import after_leaving
+    item = next(i for i in s.chain if i.id == p["id"])
+    s = replace(s, chain=without(s.chain, item.id))
+    hand = s.hand(item.controller)
+    if hand is not None and item.card and item.kind in ("spell", "unit", "gear"):
+        s = replace(s, hands=with_hand(s, item.controller, hand + (item.card,)))
+    return after_leaving(m, s, t)
+
+
+# -- a scenario's players: their runes and Rune Pools --------------------------------------------
+def resources_of(players: tuple[str, ...], extra: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The ``rune_pools`` and ``runes`` of a scenario's players (``runes: 2`` ready runes, or
+    ``{ready, exhausted}``; ``pool: 1`` Energy, or ``{energy, power}``)."""
+    pools, runes = [], []
+    for player in players:
+        p = extra.get(player, {})
+        where = f"players.{player}"
+        if p.get("pool") is not None:
+            pool = parse_cost(p["pool"], f"{where}.pool")
+            pools.append((player, pool.energy, pool.power))
+        raw = p.get("runes")
+        if raw is None:
+            continue
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            runes.append((player, whole_number(raw, f"{where}.runes", 0, 12), 0))
+        else:
+            r = a_mapping(raw, f"{where}.runes")
+            only_keys(r, ("ready", "exhausted"), f"{where}.runes")
+            runes.append((player, whole_number(r.get("ready", 0), f"{where}.runes.ready", 0, 12),
+                          whole_number(r.get("exhausted", 0), f"{where}.runes.exhausted", 0, 12)))
+    return {"rune_pools": tuple(pools), "runes": tuple(runes)}
+
+
+def observe(s: State, key: str) -> dict[str, dict[str, int]]:
+    """What ``expect`` sees of ``pool`` (Energy and Power by player) or ``runes`` (ready and exhausted)."""
+    if key == "pool":
+        return {p: {"energy": c.energy, "power": c.power} for p in s.players for c in (pool_of(s, p),)}
+    return {p: {"ready": r, "exhausted": x} for p in s.players for r, x in (runes_of(s, p),)}

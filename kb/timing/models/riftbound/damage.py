@@ -1,0 +1,94 @@
+"""Riftbound's Might and damage in the timing.
+
+- ``{deal: {unit, amount}}`` marks damage on a unit (417.1.b); it does not kill while its item
+  resolves (321.1): a cleanup follows, and there a unit with lethal damage (non-zero damage at
+  least its Might, 142.4.b) has its death triggers put on the chain (323.4) and is killed
+  (323.5), before the next item resolves.
+- ``{give: {unit, might}}`` gives a unit +N (or −N) Might this turn: damage already marked can
+  become lethal (142.4.b), and combat damage uses the Might units have when it is dealt (465.2).
+  A negative Might counts as 0 in the damage it deals (143.2.b).
+- Damage stays marked until it is healed: in the combat cleanup (466.1.a.1, 143.3.b.2) or at
+  the end of the turn (143.3.b.1, after the Main Phase this model covers).
+- A showdown or combat goes on when one side's units die: it ends only when every player has
+  passed focus (347.2.a); combat damage then needs both sides (465.1) and the result follows
+  from who remains (466.3).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from kb.timing.engine import Trace
+from kb.timing.models.riftbound import effects
+from kb.timing.models.riftbound.cards import Effect
+from kb.timing.models.riftbound.citations import registry
+from kb.timing.models.riftbound.state import Item, Permanent, State
+from kb.timing.models.riftbound.triggers import fire, needs_cleanup
+
+if TYPE_CHECKING:
+    from kb.timing.models.riftbound.model import Riftbound
+
+step = registry.step
+step("deal", "deal damage to a unit: it is marked on the unit", "{amount} damage is marked on {unit}")
+step("give-might", "a unit is given Might this turn", "{unit} gets {change} Might this turn (now {might})")
+step("lethal-damage", "a unit with lethal damage marked is killed in the cleanup",
+     "{unit} has lethal damage ({damage} damage, {might} Might)")
+
+
+def lethal(m: Riftbound, u: Permanent) -> bool:
+    """Lethal damage: a non-zero amount at least the unit's Might (142.4.b)."""
+    return u.damage > 0 and u.damage >= m.might(u)
+
+
+def _unit(s: State, t: Trace, item: Item, e: Effect) -> Permanent | None:
+    name = item.target if e[1] == "target" else e[1]
+    u = s.permanent(name or "")
+    if u is None:  # an illegal target is unaffected (359.3.e.5)
+        t.note("instruction-skipped", s, {"instruction": f"{e[0]} {name}"})
+    return u
+
+
+def _changed(s: State, u: Permanent) -> State:
+    return needs_cleanup(replace(s, board=tuple(u if x.name == u.name else x for x in s.board)))
+
+
+@effects.instruction("deal")
+def deal(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
+    """Mark the damage; the cleanup after the item resolves kills (321.1, 323.5)."""
+    u = _unit(s, t, item, e)
+    if u is None or e[2] <= 0:  # only valid damage is dealt (417.1.e)
+        return s
+    u = replace(u, damage=u.damage + e[2])
+    s = _changed(s, u)
+    t.note("deal", s, {"unit": u.name, "amount": e[2]})
+    return s
+
+
+@effects.instruction("give")
+def give(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
+    """Give the unit Might this turn (a status change: a cleanup follows, 319.7)."""
+    u = _unit(s, t, item, e)
+    if u is None:
+        return s
+    u = replace(u, might_bonus=u.might_bonus + e[2])
+    s = _changed(s, u)
+    t.note("give-might", s, {"unit": u.name, "change": f"{e[2]:+d}", "might": m.might(u)})
+    return s
+
+
+def kill_lethal(m: Riftbound, s: State, t: Trace) -> State:
+    """Cleanup steps 3a and 3b (323.4, 323.5): units with lethal damage trigger their death
+    abilities, noting where they were, then go to the trash."""
+    dead = [u for u in s.board if lethal(m, u)]
+    if not dead:
+        return s
+    for u in dead:
+        t.note("lethal-damage", s, {"unit": u.name, "damage": u.damage, "might": m.might(u)})
+    s = fire(s, t, [(u.controller, tr, u.card) for u in dead for tr in m.triggers_of(u.card, "leave")],
+             "death-triggers")
+    names = {u.name for u in dead}
+    s = replace(s, board=tuple(x for x in s.board if x.name not in names), trash=s.trash + tuple(u.card for u in dead))
+    for u in dead:
+        t.note("kill", s, {"unit": u.name})
+    return s

@@ -1,0 +1,171 @@
+"""Riftbound costs and resources, Might and damage: every decision sequence up to a bounded
+depth, with 2 and 3 players, keeps what the rules say about paying (357, 404, 429.3, 809)
+and about damage (321.1, 323.5, 142.4.b), each property computed from the states alone; and
+card pools with costs are read, written back and refused with their place."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from exploring import explore_checked
+from kb.timing.engine import FormatError, TraceNode
+from kb.timing.models.riftbound import Riftbound, State, costs, damage, effects, scenario
+from kb.timing.models.riftbound.cards import card_json, parse_cards
+
+CARDS = {
+    "Zap": {"type": "spell", "keywords": ["Reaction"], "cost": 1, "effects": [{"deal": {"unit": "target", "amount": 2}}]},
+    "Brace": {"type": "spell", "keywords": ["Reaction"], "effects": [{"give": {"unit": "target", "might": 2}}]},
+    "Rite": {"type": "spell", "additional_cost": ["kill a friendly unit"], "effects": [{"draw": 1}]},
+    "Hunter": {"type": "unit", "cost": {"energy": 1},
+               "triggers": [{"on": "play", "name": "Strike", "effects": [{"deal": {"unit": "Bird", "amount": 1}}]}]},
+    "Bird": {"type": "unit", "keywords": ["Deflect"]},
+    "Raider": {"type": "unit", "might": 2},
+    "Guard": {"type": "unit", "might": 2},
+}
+# (players, depth): deep enough to pay with runes, decline Deflect, kill as a cost, save a unit
+# with Might and kill one with damage; small enough to stay well under 30 s.
+CASES = [(2, 9), (3, 7)]
+
+
+def setup(players: int) -> tuple[Riftbound, State]:
+    seats = [{"name": "Ann", "runes": 2, "hand": ["Zap", "Rite", "Hunter"], "base": ["Raider"]},
+             {"name": "Bo", "runes": 1, "hand": ["Zap", "Brace"], "base": ["Bird"]},
+             {"name": "Cy", "runes": 1, "pool": {"energy": 1}, "hand": ["Brace", "Zap"]}]
+    return scenario.setup({  # type: ignore[return-value]
+        "players": seats[:players], "cards": CARDS,
+        "battlefields": [{"name": "Temple", "controller": "Bo", "units": {"Bo": ["Guard"]}}]})
+
+
+def resources(s: State, player: str) -> int:
+    """What a player can still pay: the pool, plus each ready rune's Energy (exhausting it),
+    plus each rune's Power (recycling it)."""
+    pool = next(((e, p) for pl, e, p in s.rune_pools if pl == player), (0, 0))
+    ready, exhausted = next(((r, x) for pl, r, x in s.runes if pl == player), (0, 0))
+    return pool[0] + pool[1] + 2 * ready + exhausted
+
+
+def cost_of(model: Riftbound, s: State, item: Any) -> int:
+    """Energy + Power the item costs: its card's printed cost, one Power for each opponent's
+    Deflect unit it names or targets (809.1.c)."""
+    card = model.cards.get(item.card or "")
+    total = card.cost.energy + card.cost.power if card is not None and item.kind != "trigger" else 0
+    named = {e[1] if e[1] != "target" else item.target for e in item.effects if e[0] in ("kill", "deal", "give")}
+    for u in s.board:
+        if u.name in named and u.controller != item.controller and "Deflect" in model.cards[u.card].keywords:
+            total += 1
+    return total
+
+
+def violations(model: Riftbound, node: TraceNode) -> Iterator[str]:
+    before, after = node.before, node.after
+    for pl, e, p in after.rune_pools:
+        if e < 0 or p < 0:
+            yield f"{pl}'s Rune Pool went negative (357.1)"
+    for pl, r, x in after.runes:
+        if r < 0 or x < 0:
+            yield f"{pl} used runes they do not have (164.2)"
+    if node.name == "finalize":
+        item = next(i for i in before.chain if i.id == node.params["id"])
+        spent = resources(before, item.controller) - resources(after, item.controller)
+        if spent != cost_of(model, before, item):
+            yield f"{item.name} was finalized paying {spent}, not its cost {cost_of(model, before, item)} (357.1)"
+    if node.name == "resolve" and any(c.name == "lethal-damage" for c in node.children):
+        yield "a unit was killed by damage while an item resolved, not in the cleanup after it (321.1)"
+    if node.name == "cleanup":
+        for u in after.board:
+            might = model.cards[u.card].might + u.might_bonus
+            if u.damage > 0 and u.damage >= might:
+                yield f"{u.name} survived a cleanup with lethal damage marked (323.5)"
+    if node.name != "combat-cleanup":
+        for u in after.board:
+            old = before.permanent(u.name)
+            if old is not None and u.damage < old.damage:
+                yield f"{u.name}'s damage was healed outside a combat cleanup (143.3.b)"
+    if node.name == "decline-cost" and (after.trash != before.trash or len(after.chain) != len(before.chain) - 1):
+        yield "declining to pay a triggered ability's cost did more than remove it from the chain (404.2.a)"
+
+
+@pytest.mark.parametrize("players,depth", CASES, ids=[f"{p}-players-depth-{d}" for p, d in CASES])
+def test_costs_and_damage_keep_their_rules_in_every_decision_sequence(players: int, depth: int,
+                                                                      capsys: Any) -> None:
+    model, state = setup(players)
+    stats, seen, broken = explore_checked(model, state, depth, violations)
+    with capsys.disabled():
+        print(f"\n  costs and damage, {players} players, depth {depth}: {stats.states} states visited, "
+              f"{stats.decisions} decisions, {stats.steps} automatic steps, {stats.ends} ended turns; "
+              + ", ".join(f"{n} {seen[n]}" for n in ("pays-costs", "adds-during-payment", "deflect-applies",
+                                                     "kill-as-cost", "pay-cost", "decline-cost", "deal",
+                                                     "give-might", "lethal-damage")))
+    assert not broken, broken[:5]
+    assert stats.states > 1000 and stats.max_depth == depth
+    for name in ("pays-costs", "adds-during-payment", "kill-as-cost", "deal", "give-might", "lethal-damage",
+                 "pay-cost", "decline-cost", "deflect-applies"):
+        assert seen[name], f"the exploration never reached {name}"
+
+
+# -- cards with costs, as written and as read back -------------------------------------------------
+POOL_CASES = [
+    ("a bare number is Energy", {"type": "spell", "cost": 2}, {"type": "spell", "cost": 2}),
+    ("Energy and Power", {"type": "spell", "cost": {"energy": 1, "power": 1}},
+     {"type": "spell", "cost": {"energy": 1, "power": 1}}),
+    ("an additional cost in any case", {"type": "spell", "additional_cost": ["Kill a  friendly unit"]},
+     {"type": "spell", "additional_cost": ["kill a friendly unit"]}),
+    ("Deflect is a keyword", {"type": "unit", "keywords": ["deflect"]}, {"type": "unit", "keywords": ["Deflect"]}),
+    ("a triggered ability's cost", {"type": "unit", "triggers": [{"on": "play", "name": "Study", "cost": 1}]},
+     {"type": "unit", "triggers": [{"on": "play", "name": "Study", "effects": [], "cost": 1}]}),
+    ("damage and Might", {"type": "spell", "effects": [{"deal": {"unit": "target", "amount": 3}},
+                                                       {"give": {"unit": "Yeti", "might": -2}}]},
+     {"type": "spell", "effects": [{"deal": {"unit": "target", "amount": 3}}, {"give": {"unit": "Yeti", "might": -2}}]}),
+]
+
+
+@pytest.mark.parametrize("case,raw,written", POOL_CASES, ids=[c[0] for c in POOL_CASES])
+def test_costs_are_read_and_written_back(case: str, raw: dict[str, Any], written: dict[str, Any]) -> None:
+    card = parse_cards({"X": raw})["X"]
+    assert card_json(card) == written
+    assert parse_cards({"X": card_json(card)})["X"] == card
+
+
+BAD_CASES = [
+    ("a negative cost", {"type": "spell", "cost": -1}, "cards.X.cost"),
+    ("an unknown cost key", {"type": "spell", "cost": {"energy": 1, "mana": 2}}, "cards.X.cost"),
+    ("an unknown additional cost", {"type": "spell", "additional_cost": ["discard 2"]}, "cards.X.additional_cost[0]"),
+    ("damage without an amount", {"type": "spell", "effects": [{"deal": {"unit": "target"}}]},
+     "cards.X.effects[0].deal.amount"),
+    ("Might that is not a number", {"type": "spell", "effects": [{"give": {"unit": "target", "might": "lots"}}]},
+     "cards.X.effects[0].give.might"),
+]
+
+
+@pytest.mark.parametrize("case,raw,field", BAD_CASES, ids=[c[0] for c in BAD_CASES])
+def test_bad_costs_are_refused_with_their_place(case: str, raw: dict[str, Any], field: str) -> None:
+    with pytest.raises(FormatError) as err:
+        parse_cards({"X": raw})
+    assert err.value.field.startswith(field), err.value.field
+
+
+# -- deliberately wrong models are caught ------------------------------------------------------------
+def _kills_at_once(m: Riftbound, s: State, t: Any, item: Any, e: Any) -> State:
+    """A wrong Deal: the unit dies as the damage is dealt, not in the cleanup after."""
+    return damage.kill_lethal(m, RIGHT_DEAL(m, s, t, item, e), t)
+
+
+RIGHT_DEAL = effects.RUNS["deal"]
+WRONG = [
+    ("damage that kills while the spell resolves", lambda mp: mp.setitem(effects.RUNS, "deal", _kills_at_once),
+     "321.1"),
+    ("a card finalized without paying", lambda mp: mp.setattr(costs, "pay", lambda s, t, player, cost, item: s),
+     "357.1"),
+]
+
+
+@pytest.mark.parametrize("case,breaks,rule", WRONG, ids=[w[0] for w in WRONG])
+def test_a_model_that_breaks_a_rule_is_caught(case: str, breaks: Any, rule: str,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    breaks(monkeypatch)
+    model, state = setup(2)
+    _, _, broken = explore_checked(model, state, 6, violations)
+    assert broken and all(f"({rule})" in b for b in broken), broken[:3]
