@@ -28,7 +28,6 @@ LAZY: dict[tuple[str, str], str] = {
     ("kb.cli.export", "web.export"): "Flask and the site load only for `rulekb export`",
     ("kb.timing.models", "kb.timing.models.riftbound"): "a game's model loads when it is first asked for",
     ("kb.timing.models", "kb.timing.models.mtg"): "a game's model loads when it is first asked for",
-    ("kb.timing.models", "kb.timing.models.mtg_io"): "a game's model loads when it is first asked for",
 }
 
 

@@ -18,7 +18,8 @@ from kb.cli import main
 from kb.query import KnowledgeBase, QueryError
 from kb.timing import engine, list_scenarios, load_scenario, scenario_files
 from kb.timing.engine import FormatError
-from kb.timing.models import get_model, mtg_io
+from kb.timing.models import get_model
+from kb.timing.models.mtg import scenario as mtg_scenario, state_io
 from kb.timing.models.mtg import (CITATIONS, CITATIONS_BY_EDITION, EDITION_2010, EDITION_2026,
                                   MAPPING_CORRECTIONS, NUMBERS_2010, Magic)
 from kb.timing.scenario import load, run
@@ -74,7 +75,7 @@ def test_scenario(path: Path) -> None:
     assert result.expectations, "a scenario checks something"
     assert result.scenario.name.endswith("."), "a scenario's name is a sentence"
     for frame in result.frames:  # every frame's state is valid input for `next` and reads back
-        model, state, violations = mtg_io.state_from_json(frame.state)
+        model, state, violations = state_io.state_from_json(frame.state)
         assert not violations and not model.validate(state)
         assert state == frame.node.after
         assert model.edition == result.scenario.edition
@@ -137,7 +138,7 @@ def _state(**kw: Any) -> dict[str, Any]:
 
 
 def _next(state: dict[str, Any], edition: str | None = None) -> Any:
-    model, s, violations = mtg_io.state_from_json(state, edition)
+    model, s, violations = state_io.state_from_json(state, edition)
     assert not violations
     return model, engine.next_steps(model, s)
 
@@ -199,7 +200,7 @@ def test_next_in_2010_numbers_and_the_2010_legend_rule() -> None:
     model, out = _next({**state, "edition": EDITION_2026})
     assert [n.name for n in out.steps] == ["receive-priority-resolved"] and len(out.state.board) == 2
     with pytest.raises(FormatError, match="edition"):
-        mtg_io.state_from_json({**state, "edition": EDITION_2026}, EDITION_2010)
+        state_io.state_from_json({**state, "edition": EDITION_2026}, EDITION_2010)
 
 
 # -- states the rules cannot produce ------------------------------------------------------------------
@@ -235,16 +236,16 @@ REFUSED = [
 def test_a_scenario_cannot_start_in_the_skipped_first_draw_step() -> None:
     data = {"players": ["Ann", "Bo"], "cards": {}, "start": {"step": "draw"}}
     with pytest.raises(FormatError, match="103.8a") as err:
-        mtg_io.setup(data)
+        mtg_scenario.setup(data)
     assert err.value.field == "start.step"
-    mtg_io.setup({**data, "start": {"step": "draw", "turn": 2}})
-    mtg_io.setup({**data, "players": ["Ann", "Bo", "Cy"]})  # 103.8c: no one skips it with three
+    mtg_scenario.setup({**data, "start": {"step": "draw", "turn": 2}})
+    mtg_scenario.setup({**data, "players": ["Ann", "Bo", "Cy"]})  # 103.8c: no one skips it with three
 
 
 @pytest.mark.parametrize("why,state,rule,rule_2010", REFUSED, ids=[c[0] for c in REFUSED])
 def test_refused_states_name_the_rule(why: str, state: dict[str, Any], rule: str, rule_2010: str) -> None:
     for edition, number in ((EDITION_2026, rule), (EDITION_2010, rule_2010)):
-        model, s, violations = mtg_io.state_from_json(state, edition)
+        model, s, violations = state_io.state_from_json(state, edition)
         broken = violations + model.validate(s)
         assert broken, why
         assert number in [r for v in broken for r in v.rules], (edition, [v.as_dict() for v in broken])
@@ -269,7 +270,7 @@ MALFORMED = [
 @pytest.mark.parametrize("state,field", MALFORMED, ids=[m[1] or "not-an-object" for m in MALFORMED])
 def test_malformed_states_name_the_field(state: Any, field: str) -> None:
     with pytest.raises(FormatError) as err:
-        mtg_io.state_from_json(state)
+        state_io.state_from_json(state)
     assert err.value.field == field
 
 
@@ -435,22 +436,22 @@ def test_next_tells_two_spells_of_one_name_apart_by_their_ids() -> None:
     from kb.timing.scenario import parse
     result = run(parse(TWO_SHOCKS))
     assert result.error is None
-    model, _ = mtg_io.setup(TWO_SHOCKS)
-    model, s, violations = mtg_io.state_from_json(mtg_io.state_json(model, result.final))
+    model, _ = mtg_scenario.setup(TWO_SHOCKS)
+    model, s, violations = state_io.state_from_json(state_io.state_json(model, result.final))
     assert not violations
     out = engine.next_steps(model, s)
     counters = [o for o in out.decision.options if o.transition.name == "cast" and o.params["card"] == "Cancel"]
     assert sorted(o.label for o in counters) == ["Bo casts Cancel targeting Shock (object 1)",
                                                  "Bo casts Cancel targeting Shock (object 2)"]
-    assert sorted(mtg_io.option_action(o)["cast"]["target"] for o in counters) == [1, 2]
+    assert sorted(mtg_scenario.option_action(o)["cast"]["target"] for o in counters) == [1, 2]
     # a pasted state whose spell names a target two objects share is refused, naming where
-    pasted = mtg_io.state_json(model, s)
+    pasted = state_io.state_json(model, s)
     pasted["stack"].append({"name": "Cancel", "controller": "Bo", "target": "Shock"})
     with pytest.raises(FormatError, match="say which one") as err:
-        mtg_io.state_from_json(pasted)
+        state_io.state_from_json(pasted)
     assert err.value.field == "stack[2].target"
     pasted["stack"][-1]["target_id"] = 1
-    model, s, _ = mtg_io.state_from_json(pasted)
+    model, s, _ = state_io.state_from_json(pasted)
     assert s.stack[-1].target_id == 1
 
 

@@ -15,7 +15,7 @@ import pytest
 from kb.timing import engine
 from kb.timing.engine import InvariantBroken, TraceNode
 from exploring import explore_checked
-from kb.timing.models import mtg_io
+from kb.timing.models.mtg import scenario as mtg_scenario
 from kb.timing.models.mtg import Magic, State
 
 CARDS = {
@@ -76,7 +76,7 @@ def setup(players: int, step: str, low: bool | str = False) -> tuple[Magic, Stat
     elif low is True:
         seats[0] = {**seats[0], "life": 3}
         seats[2] = {**seats[2], "life": 3}
-    return mtg_io.setup({"players": seats[:players], "cards": CARDS, "start": {"step": step, "turn": 3}})
+    return mtg_scenario.setup({"players": seats[:players], "cards": CARDS, "start": {"step": step, "turn": 3}})
 
 
 def sba_applies(model: Magic, s: State) -> bool:

@@ -18,7 +18,7 @@ what the rules say happens (the OpenFisca test format, applied to timing).
 
 Steps are numbered from 1 in every message. The actions a step may take, the ``cards``,
 ``battlefields`` and ``start`` belong to the ruleset's model (documented in
-:mod:`kb.timing.models.riftbound.scenario` and :mod:`kb.timing.models.mtg_io`); ``expect`` may also check ``resolved`` (the items that
+:mod:`kb.timing.models.riftbound.scenario` and :mod:`kb.timing.models.mtg.scenario`); ``expect`` may also check ``resolved`` (the items that
 resolved since the previous ``expect``, in order) and ``decider`` (who must decide now).
 ``expect_illegal: {ACTION: ..., rule: N}`` passes when the action is illegal now and, if
 ``rule`` (or ``rules``) is given, when a check citing that rule forbids it.

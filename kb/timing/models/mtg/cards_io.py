@@ -1,0 +1,255 @@
+"""Card pools as a scenario writes them (``cards``), and back as JSON."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from kb.timing.engine import FormatError
+from kb.timing.fields import (one_of as _choice, flag as _flag, whole_number as _int, a_list as _list,
+                              a_mapping as _map, only_keys as _only, text as _str)
+from kb.timing.models.mtg.citations import EDITIONS
+from kb.timing.models.mtg.objects import (Ability, CARD_TYPES, COLORS, Card, Effect, STEPS, Static, TARGETS,
+                                          TIMINGS, TRIGGER_EVENTS, Trigger)
+
+
+INSTRUCTIONS = ("damage", "counter", "counter-unless-pay", "draw", "lose-life", "discard", "sacrifice",
+                "destroy", "tap", "extra-turn", "return", "boost", "shuffle-graveyard", "time-counter",
+                "cast-suspended")
+KEYWORDS = ("flash", "haste", "trample", "split-second")
+WHO = ("you", "each", "that-player", "target")
+EXPECT_KEYS = ("priority", "step", "phase", "active", "turn", "stack", "waiting", "resolving", "payment",
+               "life", "graveyard", "battlefield", "tapped", "hand", "pool", "drawn", "lands_played",
+               "extra_turns", "lost", "attacking", "blocked", "damage", "static", "power_toughness", "exile",
+               "defending")
+ACTIONS = ("cast", "activate", "mana", "play_land", "turn_face_up", "suspend", "foretell", "plot", "pass", "pay",
+           "decline", "retract", "choose_defender", "attack", "block", "choose")
+EXILE_AS = ("suspended", "foretold", "plotted")
+
+
+# -- small validators ----------------------------------------------------------------------
+def edition_of(value: Any, field: str = "edition") -> str:
+    """An edition name (YAML reads an unquoted 2010-10-01 as a date)."""
+    if value is None:
+        return ""
+    if isinstance(value, datetime.date):
+        value = value.isoformat()
+    if not isinstance(value, str) or value not in EDITIONS:
+        raise FormatError(f"the mtg timing model knows editions {', '.join(EDITIONS)}", field)
+    return value
+
+
+# -- cards ---------------------------------------------------------------------------------
+def _who(value: Any, field: str) -> str:
+    return _choice(value if value is not None else "you", WHO, field)
+
+
+def parse_effects(data: Any, field: str) -> tuple[Effect, ...]:
+    out: list[Effect] = []
+    for i, raw in enumerate(_list(data, field)):
+        where = f"{field}[{i}]"
+        if not isinstance(raw, dict) or len(raw) != 1:
+            raise FormatError(f"an instruction is a mapping with one key ({', '.join(INSTRUCTIONS)})", where)
+        (kind, arg), = raw.items()
+        w = f"{where}.{kind}"
+        if kind == "damage":
+            m = _map(arg, w)
+            _only(m, ("to", "amount"), w)
+            amount = m.get("amount")
+            if amount != "that":
+                amount = _int(amount, f"{w}.amount", 0, 99)
+            out.append(("damage", _str(m.get("to", "target"), f"{w}.to"), amount))
+        elif kind in ("counter", "destroy", "tap"):
+            if arg != "target":
+                raise FormatError("expected target", w)
+            out.append((kind, "target"))
+        elif kind == "counter-unless-pay":
+            out.append((kind, _int(arg, w, 1, 20)))
+        elif kind in ("draw", "lose-life"):
+            if isinstance(arg, dict):
+                _only(arg, ("who", "n"), w)
+                out.append((kind, _who(arg.get("who"), f"{w}.who"), _int(arg.get("n", 1), f"{w}.n", 1, 20)))
+            else:
+                out.append((kind, "you", _int(arg, w, 1, 20)))
+        elif kind == "discard":
+            out.append(("discard", _choice(arg, ("each", "you"), w)))
+        elif kind == "sacrifice":
+            m = _map(arg, w)
+            _only(m, ("who", "type"), w)
+            out.append(("sacrifice", _choice(m.get("who", "you"), ("each", "you"), f"{w}.who"),
+                        _choice(m.get("type"), ("creature", "land", "artifact", "enchantment"), f"{w}.type")))
+        elif kind in ("extra-turn", "return", "shuffle-graveyard", "time-counter", "cast-suspended"):
+            if arg is not True:
+                raise FormatError("expected true", w)
+            out.append((kind,))
+        elif kind == "boost":
+            out.append(("boost", _int(arg, w, 1, 20)))
+        else:
+            raise FormatError(f"unknown instruction {kind!r} (expected one of: {', '.join(INSTRUCTIONS)})", where)
+    return tuple(out)
+
+
+def _effect_json(e: Effect) -> dict[str, Any]:
+    kind = e[0]
+    if kind == "damage":
+        return {"damage": {"to": e[1], "amount": e[2]}}
+    if kind in ("counter", "destroy", "tap"):
+        return {kind: "target"}
+    if kind in ("counter-unless-pay", "boost"):
+        return {kind: e[1]}
+    if kind in ("draw", "lose-life"):
+        return {kind: {"who": e[1], "n": e[2]}}
+    if kind == "discard":
+        return {"discard": e[1]}
+    if kind == "sacrifice":
+        return {"sacrifice": {"who": e[1], "type": e[2]}}
+    return {kind: True}
+
+
+def effects_json(effects: tuple[Effect, ...]) -> list[dict[str, Any]]:
+    return [_effect_json(e) for e in effects]
+
+
+def _types(value: Any, field: str) -> frozenset[str]:
+    names = value if isinstance(value, list) else [value]
+    out = set()
+    for i, t in enumerate(names):
+        out.add(_choice(t, CARD_TYPES, f"{field}[{i}]" if isinstance(value, list) else field))
+    if not out:
+        raise FormatError(f"type must be one of: {', '.join(CARD_TYPES)}", field)
+    return frozenset(out)
+
+
+def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
+    """A card pool from a scenario's ``cards`` (or a state's ``cards``)."""
+    cards: dict[str, Card] = {}
+    for name, raw in _map(data, field).items():
+        name = _str(name, field)
+        where = f"{field}.{name}"
+        raw = _map(raw, where)
+        _only(raw, ("type", "cost", "power", "toughness", "legendary", "keywords", "effects", "target",
+                    "triggers", "abilities", "morph", "mana", "color", "static", "suspend", "foretell", "plot"), where)
+        color_raw = raw.get("color")
+        colors = frozenset(_choice(c, COLORS, f"{where}.color" if not isinstance(color_raw, list) else
+                                   f"{where}.color[{i}]")
+                           for i, c in enumerate(color_raw if isinstance(color_raw, list) else
+                                                 [] if color_raw is None else [color_raw]))
+        static = None
+        if raw.get("static") is not None:
+            sw = f"{where}.static"
+            st = _map(raw["static"], sw)
+            _only(st, ("name", "boost", "type", "color", "whose"), sw)
+            static = Static(_str(st.get("name", f"{name}'s static ability"), f"{sw}.name"),
+                            _int(st.get("boost"), f"{sw}.boost", 1, 20),
+                            _choice(st.get("type", "creature"), CARD_TYPES, f"{sw}.type"),
+                            _choice(st.get("color", ""), ("",) + COLORS, f"{sw}.color"),
+                            _choice(st.get("whose", "your"), ("your", "each"), f"{sw}.whose"))
+        types = _types(raw.get("type"), f"{where}.type")
+        keywords = frozenset(_choice(k, KEYWORDS, f"{where}.keywords[{i}]")
+                             for i, k in enumerate(_list(raw.get("keywords"), f"{where}.keywords")))
+        triggers = []
+        for i, tr in enumerate(_list(raw.get("triggers"), f"{where}.triggers")):
+            tw = f"{where}.triggers[{i}]"
+            tr = {("on" if k is True else k): v for k, v in _map(tr, tw).items()}  # YAML 1.1: on → True
+            _only(tr, ("on", "name", "effects", "step", "whose", "if"), tw)
+            on = _choice(tr.get("on"), TRIGGER_EVENTS, f"{tw}.on")
+            step = ""
+            if on == "beginning":
+                step = _choice(tr.get("step"), STEPS, f"{tw}.step")
+            elif tr.get("step") is not None:
+                raise FormatError("step is for on: beginning", f"{tw}.step")
+            triggers.append(Trigger(on, _str(tr.get("name", f"{name}'s ability"), f"{tw}.name"),
+                                    parse_effects(tr.get("effects"), f"{tw}.effects"), step,
+                                    _choice(tr.get("whose", "your"), ("your", "each"), f"{tw}.whose"),
+                                    _choice(tr.get("if", ""), ("", "untapped"), f"{tw}.if")))
+        abilities = []
+        for i, ab in enumerate(_list(raw.get("abilities"), f"{where}.abilities")):
+            aw = f"{where}.abilities[{i}]"
+            ab = _map(ab, aw)
+            _only(ab, ("name", "cost", "tap", "mana", "effects", "timing", "zone", "artifacts", "target"), aw)
+            mana = _int(ab.get("mana", 0), f"{aw}.mana", 0, 20)
+            target = _choice(ab.get("target"), (None,) + TARGETS, f"{aw}.target")
+            if mana and (target or ab.get("effects")):
+                raise FormatError("a mana ability has no target and no other instructions here", aw)
+            abilities.append(Ability(_str(ab.get("name"), f"{aw}.name"), _int(ab.get("cost", 0), f"{aw}.cost", 0, 20),
+                                     _flag(ab.get("tap"), f"{aw}.tap"), mana,
+                                     parse_effects(ab.get("effects"), f"{aw}.effects"),
+                                     _choice(ab.get("timing", "any"), TIMINGS, f"{aw}.timing"),
+                                     _choice(ab.get("zone", "battlefield"), ("battlefield", "graveyard"), f"{aw}.zone"),
+                                     _int(ab.get("artifacts", 0), f"{aw}.artifacts", 0, 20), target))
+        if "land" in types and _int(raw.get("mana", 1), f"{where}.mana", 0, 20) and not any(a.mana for a in abilities):
+            abilities.append(Ability(f"{name}'s mana ability", tap=True, mana=raw.get("mana", 1)))
+        morph = raw.get("morph")
+        suspend = None
+        if raw.get("suspend") is not None:
+            sp = _map(raw["suspend"], f"{where}.suspend")
+            _only(sp, ("time", "cost"), f"{where}.suspend")
+            suspend = (_int(sp.get("time"), f"{where}.suspend.time", 1, 20), _int(sp.get("cost", 0), f"{where}.suspend.cost", 0, 20))
+        exiling = {k: None if raw.get(k) is None else _int(raw[k], f"{where}.{k}", 0, 20) for k in ("foretell", "plot")}
+        cards[name] = Card(
+            name, types, _int(raw.get("cost", 0), f"{where}.cost", 0, 20),
+            _int(raw.get("power", 0), f"{where}.power", 0, 99), _int(raw.get("toughness", 0), f"{where}.toughness", 0, 99),
+            _flag(raw.get("legendary"), f"{where}.legendary"), "flash" in keywords,
+            parse_effects(raw.get("effects"), f"{where}.effects"),
+            _choice(raw.get("target"), (None,) + TARGETS, f"{where}.target"), tuple(triggers), tuple(abilities),
+            None if morph is None else _int(morph, f"{where}.morph", 0, 20), "haste" in keywords, colors, static,
+            "trample" in keywords, "split-second" in keywords, suspend, exiling["foretell"], exiling["plot"])
+        if static is not None and not cards[name].permanent:
+            raise FormatError("only a permanent's static ability is modelled (it applies while on the battlefield)",
+                              f"{where}.static")
+        needs = any(e[1] == "target" for e in cards[name].effects if len(e) > 1) or any(
+            e[0] in ("counter-unless-pay",) for e in cards[name].effects)
+        if needs and cards[name].target is None:
+            raise FormatError("an instruction says target, so the card needs a target (creature, player, any, "
+                              "spell, permanent)", f"{where}.target")
+    return cards
+
+
+def card_json(card: Card) -> dict[str, Any]:
+    types = sorted(card.types)
+    out: dict[str, Any] = {"type": types[0] if len(types) == 1 else types}
+    if card.cost:
+        out["cost"] = card.cost
+    if "creature" in card.types:
+        out.update(power=card.power, toughness=card.toughness)
+    if card.colors:
+        colors = [c for c in COLORS if c in card.colors]
+        out["color"] = colors[0] if len(colors) == 1 else colors
+    if card.legendary:
+        out["legendary"] = True
+    keywords = [k for k, on in (("flash", card.flash), ("haste", card.haste), ("trample", card.trample),
+                                         ("split-second", card.split_second)) if on]
+    if keywords:
+        out["keywords"] = keywords
+    if card.target:
+        out["target"] = card.target
+    if card.effects:
+        out["effects"] = effects_json(card.effects)
+    if card.morph is not None:
+        out["morph"] = card.morph
+    if card.suspend is not None:
+        out["suspend"] = {"time": card.suspend[0], "cost": card.suspend[1]}
+    for key in ("foretell", "plot"):
+        if getattr(card, key) is not None:
+            out[key] = getattr(card, key)
+    if card.static is not None:
+        st = card.static
+        out["static"] = {"name": st.name, "boost": st.boost, "type": st.type, **({"color": st.color} if st.color else {}),
+                         "whose": st.whose}
+    if card.triggers:
+        out["triggers"] = [{"on": t.on, "name": t.name, "effects": effects_json(t.effects),
+                            **({"step": t.step, "whose": t.whose} if t.on == "beginning" else {}),
+                            **({"if": t.condition} if t.condition else {})} for t in card.triggers]
+    land_default = f"{card.name}'s mana ability"
+    abilities = [a for a in card.abilities if not ("land" in card.types and a.name == land_default)]
+    if "land" in card.types and not any(a.name == land_default for a in card.abilities):
+        out["mana"] = 0
+    if abilities:
+        out["abilities"] = [{"name": a.name, **({"cost": a.cost} if a.cost else {}), **({"tap": True} if a.tap else {}),
+                             **({"mana": a.mana} if a.mana else {}),
+                             **({"effects": effects_json(a.effects)} if a.effects else {}),
+                             **({"timing": a.timing} if a.timing != "any" else {}),
+                             **({"zone": a.zone} if a.zone != "battlefield" else {}),
+                             **({"artifacts": a.artifacts} if a.artifacts else {}),
+                             **({"target": a.target} if a.target else {})} for a in abilities]
+    return out

@@ -1,0 +1,309 @@
+"""The effects of decisions, and the helpers every effect uses (new objects, triggers,
+damage, leaving the battlefield)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import Any
+
+from kb.timing.engine import Params, Trace
+from kb.timing.models.mtg.parts import Part
+from kb.timing.models.mtg.objects import (EXILING, Exiled, Obj, Payment, Permanent, State, Trigger, add_count,
+                                          with_hand, with_pool, without_card)
+
+
+class Decisions(Part):
+    """The effects of decisions, and the helpers every effect uses (new objects, triggers,
+    damage, leaving the battlefield)."""
+
+    # -- helpers ----------------------------------------------------------------------------------
+    def _apnap_order(self, s: State, objs: Iterable[Obj]) -> list[Obj]:
+        objs = list(objs)
+        return [o for p in s.apnap for o in objs if o.controller == p]
+
+    def _new_permanent(self, s: State, card: str, controller: str, name: str | None = None,
+                       **fields: Any) -> tuple[State, Permanent]:
+        """A new object on the battlefield: a fresh id (400.7) and a name no other permanent has."""
+        taken = {u.name for u in s.board}
+        unique, n = name or card, 2
+        while unique in taken:
+            unique, n = f"{name or card} #{n}", n + 1
+        u = Permanent(unique, card, controller, id=s.next_id, **fields)
+        return replace(s, next_id=s.next_id + 1), u
+
+    def _new_obj(self, s: State, **fields: Any) -> tuple[State, Obj]:
+        obj = Obj(id=s.next_id, **fields)
+        return replace(s, next_id=s.next_id + 1), obj
+
+    def _trigger(self, s: State, t: Trace, step: str, controller: str, tr: Trigger, source: str,
+                 amount: int = 0, subject: str | None = None, source_id: int | None = None) -> State:
+        s, obj = self._new_obj(s, name=tr.name, controller=controller, kind="trigger", source=source,
+                               effects=tr.effects, amount=amount, subject=subject, condition=tr.condition,
+                               source_id=source_id)
+        s = replace(s, waiting=s.waiting + (obj,))
+        t.note(step, s, {"item": tr.name, "player": controller})
+        return s
+
+    def _due(self, s: State, player: str, reason: str) -> State:
+        return replace(s, priority=None, due=player, due_reason=reason, passes=0)
+
+    def _to_graveyard(self, s: State, t: Trace, names: Iterable[str]) -> State:
+        """Permanents leave the battlefield for their owners' graveyards; "dies" triggers fire."""
+        names = list(names)
+        gone = [u for u in s.board if u.name in names]
+        s = replace(s, board=tuple(u for u in s.board if u.name not in names),
+                    graveyard=s.graveyard + tuple((u.controller, u.card) for u in gone))
+        for u in gone:
+            card = self.card_of(u)
+            if card is not None and card.static is not None:
+                t.note("static-ends", s, {"source": u.name, "ability": card.static.name,
+                                          "effect": card.static.text})
+        for u in gone:
+            for tr in self.triggers_of(u, "dies"):
+                s = self._trigger(s, t, "dies-triggers", u.controller, tr, u.card)
+        return s
+
+    def _static_applies(self, s: State, t: Trace, u: Permanent | None) -> State:
+        """A permanent with a static ability is now on the battlefield: the ability applies at
+        once, with nothing put on the stack and nobody receiving priority for it (117.2b, 611.3c)."""
+        card = self.card_of(u) if u is not None else None
+        if u is not None and card is not None and card.static is not None:
+            affected = [x.name for x in s.board if self.affects(u, card.static, x)]
+            t.note("static-applies", s, {"source": u.name, "ability": card.static.name, "effect": card.static.text,
+                                         "affected": ", ".join(affected) or "nothing yet"})
+        return s
+
+    def _damage(self, s: State, t: Trace, source: str, to: str, amount: int) -> State:
+        if amount <= 0:
+            return s
+        u = s.permanent(to)
+        if u is not None:
+            s = replace(s, board=tuple(replace(x, damage=x.damage + amount) if x.name == to else x
+                                       for x in s.board))
+            t.note("damage", s, {"source": source, "to": to, "amount": amount})
+            for tr in self.triggers_of(u, "dealt-damage"):
+                s = self._trigger(s, t, "triggers", u.controller, tr, u.name, amount=amount, source_id=u.id)
+            return s
+        if to in s.players:
+            s = replace(s, life=add_count(s.life if s.life else tuple((p, 20) for p in s.players), to, -amount))
+            t.note("damage", s, {"source": source, "to": to, "amount": amount})
+        return s
+
+    # -- decision effects ---------------------------------------------------------------------------
+    def _put_on_stack(self, s: State, t: Trace, obj: Obj) -> State:
+        if s.stack:
+            t.note("in-response", s, {"item": obj.name, "below": s.stack[-1].name})
+        return replace(s, stack=s.stack + (obj,), priority=None, passes=0)
+
+    def _cast(self, s: State, p: Params, t: Trace) -> State:
+        card = self.cards[p["card"]]
+        s = without_card(s, p["player"], card.name)
+        tid = self.resolve_target(s, card.target, p.get("target"), p.get("target_id"))
+        s, obj = self._new_obj(s, name=card.name, controller=p["player"], kind="spell", card=card.name,
+                               effects=card.effects, target=p.get("target"), target_id=tid)
+        s = self._put_on_stack(s, t, obj)
+        return self._cost(s, t, p["player"], card.cost, "cast", card.name, obj.id)
+
+    def _cost(self, s: State, t: Trace, player: str, amount: int, purpose: str, what: str,
+              item: int | None, exiled: int | None = None) -> State:
+        """The cost of an action; ``exiled``: the card in exile being cast, which leaves exile once
+        the cost is paid (until then the cast can still be reversed)."""
+        if amount > 0:
+            s = replace(s, payment=Payment(player, amount, purpose, what, item, exiled))
+            t.note("cost-to-pay", s, {"player": player, "amount": amount, "what": what})
+            return s
+        s = replace(s, exile=tuple(x for x in s.exile if x.id != exiled))
+        return self._complete(s, t, player, purpose, what, item)
+
+    def _complete(self, s: State, t: Trace, player: str, purpose: str, what: str, item: int | None) -> State:
+        """The spell becomes cast, the ability activated, or the face-down permanent turns face up;
+        then the player who acted will receive priority (after 117.5)."""
+        s = replace(s, payment=None)
+        if purpose == "cast":
+            t.note("becomes-cast", s, {"item": what})
+            obj = next(o for o in s.stack if o.id == item)
+            s = self._cast_triggers(s, t, player, obj.card)
+        elif purpose in EXILING:
+            return self._due(self._exile_card(s, t, player, what, EXILING[purpose]), player, "special")
+        elif purpose == "activate":
+            t.note("becomes-activated", s, {"item": what})
+        elif purpose == "face-up":
+            u = s.permanent(what)
+            assert u is not None
+            taken = {x.name for x in s.board if x.name != what}
+            name, n = u.card, 2
+            while name in taken:
+                name, n = f"{u.card} #{n}", n + 1
+            s = replace(s, board=tuple(replace(x, face_down=False, name=name) if x.name == what else x
+                                       for x in s.board))
+            t.note("special-action", s, {"what": f"turning {what} face up (it is {name})"})
+            s = self._static_applies(s, t, s.permanent(name))
+            return self._due(s, player, "special")
+        return self._due(s, player, "action")
+
+    def _cast_triggers(self, s: State, t: Trace, player: str, name: str | None) -> State:
+        card = self.cards.get(name or "")
+        for tr in card.triggers if card else ():
+            if tr.on == "cast":
+                s = self._trigger(s, t, "cast-triggers", player, tr, card.name)  # type: ignore[union-attr]
+        return s
+
+    def _exile_from_hand(self, action: str) -> Any:
+        """Suspend, foretell or plot: pay the cost (suspend's own, {2}, the plot cost), then the card
+        is exiled; none of it uses the stack (116.1)."""
+        def effect(s: State, p: Params, t: Trace) -> State:
+            card = self.cards[p["card"]]
+            cost = {"suspend": card.suspend[1] if card.suspend else 0, "foretell": 2, "plot": card.plot or 0}[action]
+            return self._cost(replace(s, priority=None, passes=0), t, p["player"], cost, action, card.name, None)
+        return effect
+
+    def _exile_card(self, s: State, t: Trace, player: str, name: str, how: str) -> State:
+        card = self.cards[name]
+        counters = card.suspend[0] if how == "suspended" and card.suspend else 0
+        s = without_card(s, player, name)
+        s = replace(s, exile=s.exile + (Exiled(s.next_id, player, name, how, counters, s.turn),), next_id=s.next_id + 1)
+        detail = {"suspended": f"suspended with {counters} time counter{'s' if counters != 1 else ''}",
+                  "foretold": "foretold, face down", "plotted": "plotted"}[how]
+        t.note("exiled-special", s, {"card": name, "how": detail, "player": player})
+        return s
+
+    def _cast_exiled(self, s: State, p: Params, t: Trace) -> State:
+        """Cast a foretold card for its foretell cost, or a plotted one for nothing."""
+        x = s.exiled(p["exile_id"])
+        assert x is not None
+        card = self.cards[x.card]
+        tid = self.resolve_target(s, card.target, p.get("target"), p.get("target_id"))
+        s, obj = self._new_obj(s, name=card.name, controller=p["player"], kind="spell", card=card.name,
+                               effects=card.effects, target=p.get("target"), target_id=tid)
+        s = self._put_on_stack(s, t, obj)
+        cost = (card.foretell or 0) if x.how == "foretold" else 0
+        return self._cost(s, t, p["player"], cost, "cast", card.name, obj.id, x.id)
+
+    def _choose_defender(self, s: State, p: Params, t: Trace) -> State:
+        return self._due(replace(s, awaiting=None, defending=p["defender"]), s.active, "step")
+
+    def _activate(self, s: State, p: Params, t: Trace) -> State:
+        source, ability = self.find_ability(s, p)  # type: ignore[misc]
+        if ability.tap:
+            s = replace(s, board=tuple(replace(u, tapped=True) if u.name == source else u for u in s.board))
+        tid = self.resolve_target(s, ability.target, p.get("target"), p.get("target_id"))
+        permanent = s.permanent(source) if ability.zone == "battlefield" else None
+        s, obj = self._new_obj(s, name=ability.name, controller=p["player"], kind="ability", source=source,
+                               effects=ability.effects, target=p.get("target"), target_id=tid,
+                               source_id=permanent.id if permanent else None)
+        s = self._put_on_stack(s, t, obj)
+        return self._cost(s, t, p["player"], ability.cost, "activate", ability.name, obj.id)
+
+    def _activate_mana(self, s: State, p: Params, t: Trace) -> State:
+        u = s.permanent(p["source"])
+        assert u is not None
+        ability = self.mana_ability(u)
+        assert ability is not None
+        s = replace(s, board=tuple(replace(x, tapped=True) if x.name == u.name else x for x in s.board))
+        s = with_pool(s, p["player"], s.mana(p["player"]) + ability.mana)
+        t.note("mana-added", s, {"player": p["player"], "n": ability.mana})
+        return s
+
+    def _play_land(self, s: State, p: Params, t: Trace) -> State:
+        card = self.cards[p["card"]]
+        s = without_card(s, p["player"], card.name)
+        s, u = self._new_permanent(s, card.name, p["player"])
+        s = replace(s, board=s.board + (u,), lands_played=s.lands_played + (p["player"],))
+        t.note("special-action", s, {"what": f"playing {card.name}"})
+        s = self._static_applies(s, t, u)
+        for tr in self.triggers_of(u, "enters"):
+            s = self._trigger(s, t, "triggers", u.controller, tr, u.name, source_id=u.id)
+        return self._due(s, p["player"], "special")
+
+    def _turn_face_up(self, s: State, p: Params, t: Trace) -> State:
+        u = s.permanent(p["permanent"])
+        card = self.cards[u.card]  # type: ignore[union-attr]
+        s = replace(s, priority=None, passes=0)
+        return self._cost(s, t, p["player"], card.morph or 0, "face-up", p["permanent"], None)
+
+    def _pass(self, s: State, p: Params, t: Trace) -> State:
+        passes = s.passes + 1
+        if passes >= self._in_game(s):
+            s = replace(s, passes=passes, priority=None)
+            t.note("all-passed", s)
+            return s
+        nxt = s.next_player(p["player"])
+        while nxt in s.lost:
+            nxt = s.next_player(nxt)
+        s = replace(s, passes=passes, priority=nxt)
+        t.note("next-player-priority", s, {"player": nxt})
+        return s
+
+    def _pay(self, s: State, p: Params, t: Trace) -> State:
+        pay = s.payment
+        assert pay is not None
+        s = with_pool(s, pay.player, s.mana(pay.player) - pay.amount)
+        s = replace(s, exile=tuple(x for x in s.exile if x.id != pay.exiled))
+        return self._complete(s, t, pay.player, pay.purpose, pay.what, pay.item)
+
+    def _retract(self, s: State, p: Params, t: Trace) -> State:
+        pay = s.payment
+        assert pay is not None
+        if pay.item is not None:
+            obj = next(o for o in s.stack if o.id == pay.item)
+            s = replace(s, stack=tuple(o for o in s.stack if o.id != pay.item))
+            if obj.kind == "spell" and obj.card:
+                hand = None if pay.exiled is not None else s.hand(pay.player)  # cast from exile: it stays there
+                if hand is not None:
+                    s = with_hand(s, pay.player, hand + (obj.card,))
+            elif obj.source:
+                source, ability = obj.source, self.find_ability(s, {"player": pay.player, "ability": obj.name,
+                                                                    "source": obj.source})
+                if ability and ability[1].tap:
+                    s = replace(s, board=tuple(replace(u, tapped=False) if u.name == source else u
+                                               for u in s.board))
+        # The player who had priority keeps it (the mana they made stays in their pool).
+        return replace(s, payment=None, priority=pay.player, passes=0)
+
+    def _declare_attackers(self, s: State, p: Params, t: Trace) -> State:
+        attackers = set(p["attackers"])
+        s = replace(s, awaiting=None, board=tuple(replace(u, attacking=True, tapped=True) if u.name in attackers
+                                                  else u for u in s.board))
+        for name in p["attackers"]:
+            t.note("attack-tapped", s, {"permanent": name})
+        if not attackers:
+            t.note("no-attackers", s)
+            s = replace(s, no_attackers=True)
+        else:
+            s = replace(s, defending=s.defender)
+        return self._due(s, s.active, "step")
+
+    def _declare_blockers(self, s: State, p: Params, t: Trace) -> State:
+        ids = {u.name: u.id for u in s.board}
+        blocks = {b: ids[a] for b, a in p["blocks"]}
+        blocked = set(blocks.values())
+        s = replace(s, awaiting=None, board=tuple(
+            replace(u, blocking=blocks[u.name]) if u.name in blocks else
+            replace(u, blocked=True) if u.id in blocked else u for u in s.board))
+        return self._due(s, s.active, "step")
+
+    def _choose(self, s: State, p: Params, t: Trace) -> State:
+        r = s.resolving
+        assert r is not None
+        r = replace(r, asked=r.asked[1:], chosen=r.chosen + ((p["player"], p["choice"]),))
+        s = replace(s, resolving=r)
+        if r.asked:
+            return s
+        return self._continue(s, t, act=True)
+
+    def _pay_unless(self, s: State, p: Params, t: Trace) -> State:
+        pay = s.payment
+        assert pay is not None and s.resolving is not None
+        s = with_pool(s, pay.player, s.mana(pay.player) - pay.amount)
+        r = s.resolving
+        s = replace(s, payment=None, resolving=replace(r, index=r.index + 1, asked=(), chosen=()))
+        return self._continue(s, t)
+
+    def _decline(self, s: State, p: Params, t: Trace) -> State:
+        assert s.resolving is not None and s.payment is not None
+        r = s.resolving
+        s = replace(s, payment=None)
+        s = self._counter(s, t, r.item.target_id)
+        s = replace(s, resolving=replace(s.resolving, index=r.index + 1, asked=(), chosen=()))  # type: ignore[arg-type]
+        return self._continue(s, t)

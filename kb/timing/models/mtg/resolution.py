@@ -1,0 +1,230 @@
+"""Resolving the top of the stack: targets checked again, instructions followed in order,
+choices and payments asked during resolution, suspend's abilities."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from kb.timing.engine import Params, Trace
+from kb.timing.models.mtg.parts import Part
+from kb.timing.models.mtg.objects import (Effect, Exiled, Obj, Payment, Resolving, State, Trigger, add_count, on_text,
+                                          without_card)
+
+
+class Resolution(Part):
+    """Resolving the top of the stack: targets checked again, instructions followed in order,
+    choices and payments asked during resolution, suspend's abilities."""
+
+    # -- resolving -------------------------------------------------------------------------------------
+    def _resolve(self, s: State, p: Params, t: Trace) -> State:
+        top = s.stack[-1]
+        s = replace(s, passes=0)
+        kind = self._target_kind(top)
+        if kind is not None and not self.target_ok(s, kind, top.target, top.id, top.target_id):
+            t.note("target-illegal", s, {"item": top.name, "target": top.target})
+            return self._finish(s, t, top, resolved=False)
+        card = self.cards.get(top.card) if top.card and top.kind == "spell" else None
+        if card is not None and card.permanent:
+            s, u = self._new_permanent(s, card.name, top.controller, sick=True)
+            s = replace(s, stack=s.stack[:-1], board=s.board + (u,))
+            t.note("permanent-enters", s, {"item": u.name, "spell": top.name})
+            s = self._static_applies(s, t, u)
+            for tr in self.triggers_of(u, "enters"):
+                s = self._trigger(s, t, "triggers", u.controller, tr, u.name, source_id=u.id)
+            return self._due(s, s.active, "resolved")
+        if top.condition == "untapped":
+            src = s.object(top.source_id) if top.source_id is not None else s.permanent(top.source)
+            if src is None or src.tapped:  # the intervening "if" is checked again (603.4)
+                t.note("condition-false", s, {"item": top.name})
+                return self._finish(s, t, top, resolved=False)
+        s = replace(s, resolving=Resolving(top))
+        t.note("follow-instructions", s, {"item": top.name,
+                                          "instruction": ", ".join(e[0] for e in top.effects) or "nothing"})
+        return self._continue(s, t)
+
+    def _target_kind(self, obj: Obj) -> str | None:
+        if obj.kind == "spell" and obj.card in self.cards:
+            return self.cards[obj.card].target
+        if obj.kind == "ability":
+            for card in self.cards.values():
+                for a in card.abilities:
+                    if a.name == obj.name and a.target:
+                        return a.target
+        return None
+
+    def _finish(self, s: State, t: Trace, obj: Obj, resolved: bool = True) -> State:
+        s = replace(s, stack=tuple(o for o in s.stack if o.id != obj.id), resolving=None)
+        if obj.kind == "spell" and obj.card:
+            s = replace(s, graveyard=s.graveyard + ((obj.controller, obj.card),))
+        t.note("finish-resolution", s, {"item": obj.name, "resolved": resolved})
+        return self._due(s, s.active, "resolved")
+
+    def _counter(self, s: State, t: Trace, target: int | None) -> State:
+        obj = next((o for o in s.stack if o.id == target), None)
+        if obj is None:
+            return s
+        s = replace(s, stack=tuple(o for o in s.stack if o.id != obj.id))
+        if obj.kind == "spell" and obj.card:
+            s = replace(s, graveyard=s.graveyard + ((obj.controller, obj.card),))
+        t.note("counter", s, {"item": obj.name})
+        return s
+
+    def _continue(self, s: State, t: Trace, act: bool = False) -> State:
+        """Follow the resolving item's instructions in order until one asks a player to choose or
+        pay, or until it is done (608.2c); ``act``: perform the choices just completed."""
+        r = s.resolving
+        assert r is not None
+        item = r.item
+        if act:
+            s = self._act_on_choices(s, t, r)
+            r = replace(s.resolving, index=r.index + 1, asked=(), chosen=())  # type: ignore[arg-type]
+            s = replace(s, resolving=r)
+        while r.index < len(item.effects):
+            e = item.effects[r.index]
+            kind = e[0]
+            if kind in ("discard", "sacrifice"):
+                who = s.apnap if e[1] == "each" else (item.controller,)
+                who = tuple(p for p in who if p not in s.lost)
+                if len(who) > 1:
+                    t.note("apnap-choices", s, {"players": ", ".join(who)})
+                asked = []
+                for player in who:
+                    if self._choices(s, r, player):
+                        asked.append(player)
+                    else:
+                        t.note("nothing-to-choose", s, {"player": player, "what": kind})
+                if asked:
+                    return replace(s, resolving=replace(r, asked=tuple(asked), chosen=()))
+            elif kind == "counter-unless-pay":
+                target = next((o for o in s.stack if o.id == item.target_id and o.id != item.id), None)
+                if target is not None:
+                    s = replace(s, payment=Payment(target.controller, e[1], "unless", item.name, item.id))
+                    t.note("payment-asked", s, {"player": target.controller, "amount": e[1]})
+                    return replace(s, resolving=r)
+            else:
+                s = self._instruction(s, t, item, e)
+            r = replace(s.resolving or r, index=r.index + 1, asked=(), chosen=())
+            s = replace(s, resolving=r)
+        return self._finish(s, t, item)
+
+    def _act_on_choices(self, s: State, t: Trace, r: Resolving) -> State:
+        e = r.item.effects[r.index]
+        if e[0] == "discard":
+            for player, card in r.chosen:
+                s = without_card(s, player, card)
+                s = replace(s, graveyard=s.graveyard + ((player, card),))
+                t.note("discard", s, {"player": player, "card": card})
+            return s
+        for player, name in r.chosen:
+            t.note("sacrifice", s, {"player": player, "permanent": name})
+        return self._to_graveyard(s, t, [name for _, name in r.chosen])
+
+    def _who(self, s: State, item: Obj, who: str) -> list[str]:
+        if who == "each":
+            return [p for p in s.apnap if p not in s.lost]
+        if who == "that-player":
+            return [item.subject or s.active]
+        if who == "target":
+            return [item.target] if item.target in s.players else []
+        return [item.controller]
+
+    def _instruction(self, s: State, t: Trace, item: Obj, e: Effect) -> State:
+        kind = e[0]
+        if kind == "damage":
+            to, amount = e[1], e[2]
+            n = item.amount if amount == "that" else int(amount)
+            if to == "target":  # the targeted object under its name now (turned face up, it is renamed)
+                u = s.object(item.target_id)
+                dest = u.name if u is not None else item.target if item.target_id is None else None
+            else:
+                dest = item.controller if to == "you" else to
+            return self._damage(s, t, item.source or item.name, dest, n) if dest else s
+        if kind == "counter":
+            return self._counter(s, t, item.target_id)
+        if kind == "draw":
+            for player in self._who(s, item, e[1]):
+                s = self._draw(s, t, player, e[2])
+            return s
+        if kind == "lose-life":
+            for player in self._who(s, item, e[1]):
+                s = replace(s, life=add_count(s.life or tuple((p, 20) for p in s.players), player, -e[2]))
+                t.note("lose-life", s, {"player": player, "n": e[2]})
+            return s
+        if kind == "destroy":
+            u = s.object(item.target_id)
+            if u is not None:
+                t.note("destroy", s, {"permanent": u.name})
+                return self._to_graveyard(s, t, [u.name])
+            return s
+        if kind == "tap":
+            u = s.object(item.target_id)
+            if u is not None:
+                s = replace(s, board=tuple(replace(x, tapped=True) if x.id == u.id else x for x in s.board))
+                t.note("tap", s, {"permanent": u.name})
+            return s
+        if kind == "extra-turn":
+            t.note("extra-turn", s, {"player": item.controller})
+            return replace(s, extra_turns=(item.controller,) + s.extra_turns)
+        if kind == "return":
+            card = item.source or ""
+            if (item.controller, card) in s.graveyard:
+                g = list(s.graveyard)
+                g.remove((item.controller, card))
+                s, u = self._new_permanent(replace(s, graveyard=tuple(g)), card, item.controller, sick=True)
+                s = replace(s, board=s.board + (u,))
+                t.note("return-to-battlefield", s, {"card": card, "name": u.name})
+                s = self._static_applies(s, t, u)
+            return s
+        if kind == "boost":  # the source itself: not a new object with its name (400.7)
+            src = s.object(item.source_id) if item.source_id is not None else s.permanent(item.source)
+            if src is not None:
+                s = replace(s, board=tuple(replace(u, boost=u.boost + e[1]) if u.id == src.id else u
+                                           for u in s.board))
+                t.note("boost", s, {"permanent": src.name, "n": e[1]})
+            return s
+        if kind == "time-counter":
+            return self._remove_time_counter(s, t, s.exiled(item.source_id))
+        if kind == "cast-suspended":
+            return self._cast_suspended(s, t, s.exiled(item.source_id))
+        if kind == "shuffle-graveyard":
+            owner = item.controller
+            s = replace(s, graveyard=tuple(g for g in s.graveyard if g[0] != owner))
+            t.note("shuffle-graveyard", s, {"player": owner})
+            return s
+        raise ValueError(f"unknown instruction {kind!r}")  # pragma: no cover - parse_effects refuses it
+
+    def _remove_time_counter(self, s: State, t: Trace, x: Exiled | None) -> State:
+        """Suspend's upkeep ability: a time counter comes off the card if it is still suspended; the
+        last one makes the card's third ability trigger (702.62a)."""
+        if x is None or x.how != "suspended" or x.counters <= 0:
+            return s
+        left = replace(x, counters=x.counters - 1)
+        s = replace(s, exile=tuple(left if e.id == x.id else e for e in s.exile))
+        t.note("time-counter", s, {"card": x.card, "n": left.counters})
+        if left.counters == 0:
+            tr = Trigger("counter", f"{x.card}'s suspend (cast it)", (("cast-suspended",),))
+            s = self._trigger(s, t, "last-time-counter", x.owner, tr, x.card, source_id=x.id)
+        return s
+
+    def _cast_suspended(self, s: State, t: Trace, x: Exiled | None) -> State:
+        """The card is cast while the ability resolves, without paying its mana cost, its target the
+        first legal one in listing order, opponents and their objects first (the model's fixed choice:
+        702.62a lets the player choose, and even decline to cast it); a creature cast this way gaining
+        haste is out of scope. A card that cannot be cast (no
+        legal target, or a spell with split second on the stack) remains exiled."""
+        if x is None or x.how != "suspended" or x.counters:
+            return s
+        card = self.cards[x.card]
+        choices = sorted((c for c in self.target_choices(s, card.target) if self.target_ok(s, card.target, c[0], None, c[1])),
+                         key=lambda c: c[0] == x.owner or any(u.id == c[1] and u.controller == x.owner for u in s.board))
+        split = any(o.kind == "spell" and o.card in self.cards and self.cards[o.card].split_second for o in s.stack)
+        if not choices or split:
+            t.note("stays-exiled", s, {"card": x.card})
+            return s
+        target, ident, ambiguous = choices[0]
+        s = replace(s, exile=tuple(e for e in s.exile if e.id != x.id))
+        s, obj = self._new_obj(s, name=card.name, controller=x.owner, kind="spell", card=card.name,
+                               effects=card.effects, target=target, target_id=ident)
+        s = replace(s, stack=s.stack + (obj,))
+        t.note("cast-suspended", s, {"player": x.owner, "card": card.name, "on": on_text(target, ident, ambiguous)})
+        return self._cast_triggers(s, t, x.owner, card.name)

@@ -1,0 +1,233 @@
+"""The steps of a turn, and what happens before a player receives priority (117.5)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from kb.timing.engine import Params, Trace
+from kb.timing.models.mtg.parts import Part
+from kb.timing.models.mtg.objects import MAIN, MAX_HAND, STEPS, State, Trigger, add_count, with_hand
+
+
+class Turn(Part):
+    """The steps of a turn, and what happens before a player receives priority (117.5)."""
+
+    # -- the turn ---------------------------------------------------------------------------------
+    def _begin_step(self, s: State, p: Params, t: Trace) -> State:
+        s = replace(s, begun=True, passes=0)
+        step, ap = s.step, s.active
+        if step == "untap":
+            tapped = [u for u in s.controls(ap) if u.tapped]
+            s = replace(s, board=tuple(replace(u, tapped=False) if u.controller == ap else u for u in s.board))
+            t.note("untap", s, {"player": ap, "permanents": ", ".join(u.name for u in tapped) or "nothing"})
+            for u in tapped:
+                for w in s.controls(ap):
+                    for tr in self.triggers_of(w, "untap"):
+                        s = self._trigger(s, t, "untap-triggers-wait", ap, tr, w.name, source_id=w.id)
+            t.note("no-priority-in-untap", s)
+            return s
+        if step == "draw":
+            s = self._draw(s, t, ap, 1, "draw-for-turn")
+        s = self._beginning_triggers(s, t, step)
+        if step == "upkeep":
+            t.note("upkeep", s)
+        elif step == "draw":
+            t.note("draw-step-priority", s)
+        elif step in MAIN:
+            t.note("main-phase", s)
+        elif step == "beginning-of-combat":
+            t.note("beginning-of-combat", s)
+            if ap not in s.lost and len(s.opponents) > 1:  # a multiplayer game: the attacker chooses (507.1)
+                t.note("defender-to-choose", s, {"player": ap, "opponents": ", ".join(s.opponents)})
+                return replace(s, awaiting="choose-defender")
+        elif step == "declare-attackers":
+            if ap in s.lost:  # a turn without an active player: nothing can attack (800.4j)
+                t.note("no-attackers", s)
+                return self._due(replace(s, no_attackers=True), ap, "step")
+            t.note("declare-attackers-step", s, {"player": ap})
+            return replace(s, awaiting="declare-attackers")
+        elif step == "declare-blockers":
+            if s.defender in s.lost:  # nobody is left to block: the attackers stay unblocked
+                t.note("no-defender", s, {"player": s.defender})
+                return self._due(s, ap, "step")
+            t.note("declare-blockers-step", s, {"player": s.defender})
+            return replace(s, awaiting="declare-blockers")
+        elif step == "combat-damage":
+            s = self._combat_damage(s, t)
+            t.note("combat-damage-step", s)
+        elif step == "end-of-combat":
+            t.note("end-of-combat", s)
+        elif step == "end":
+            t.note("end-step", s)
+        elif step == "cleanup":
+            s = self._cleanup(s, t)
+            if s.waiting or self.sba(s):
+                t.note("cleanup-priority", s)
+                return self._due(s, ap, "step")
+            return s
+        return self._due(s, ap, "step")
+
+    def _beginning_triggers(self, s: State, t: Trace, step: str) -> State:
+        for x in s.exile if step == "upkeep" else ():  # suspend's first triggered ability (702.62a)
+            if x.how == "suspended" and x.owner == s.active and x.counters > 0:
+                tr = Trigger("beginning", f"{x.card}'s suspend (remove a time counter)", (("time-counter",),),
+                             "upkeep")
+                s = self._trigger(s, t, "suspend-upkeep", x.owner, tr, x.card, source_id=x.id)
+        for u in list(s.board):
+            for tr in self.triggers_of(u, "beginning"):
+                if tr.step != step or (tr.whose == "your" and u.controller != s.active):
+                    continue
+                if tr.condition == "untapped" and u.tapped:
+                    continue  # an intervening "if" that is false: it doesn't trigger (603.4)
+                s = self._trigger(s, t, "beginning-triggers", u.controller, tr, u.name, subject=s.active,
+                                  source_id=u.id)
+        return s
+
+    def _draw(self, s: State, t: Trace, player: str, n: int, step: str = "draw") -> State:
+        hand = s.hand(player)
+        if hand is not None:
+            s = with_hand(s, player, hand + tuple("a card" for _ in range(n)))
+        s = replace(s, drawn=add_count(s.drawn, player, n))
+        t.note(step, s, {"player": player, "n": n})
+        return s
+
+    def _combat_damage(self, s: State, t: Trace) -> State:
+        attackers = [u for u in s.board if u.attacking]
+        dealt: list[tuple[str, str, int]] = []
+        for a in attackers:
+            blockers = [u for u in s.board if u.blocking == a.id]
+            power = self.power(s, a)
+            card = self.card_of(a)
+            trample = card is not None and card.trample
+            if not a.blocked:
+                dealt.append((a.name, s.defender, power))
+            elif not blockers and not trample:
+                t.note("stays-blocked", s, {"permanent": a.name})
+            else:
+                left = power
+                for i, b in enumerate(blockers):
+                    lethal = max(0, self.toughness(s, b) - b.damage)
+                    give = left if i == len(blockers) - 1 and not trample else min(left, lethal)
+                    dealt.append((a.name, b.name, give))
+                    left -= give
+                if trample and left > 0:
+                    t.note("trample", s, {"permanent": a.name, "amount": left, "player": s.defender})
+                    dealt.append((a.name, s.defender, left))
+            for b in blockers:
+                dealt.append((b.name, a.name, self.power(s, b)))
+        for b in s.board:
+            if b.blocking is not None and not any(a.id == b.blocking for a in attackers):
+                t.note("blocks-nothing", s, {"permanent": b.name})
+        for source, to, amount in dealt:
+            if to in s.lost:
+                t.note("left-player-damage", s, {"player": to, "permanent": source})
+                continue
+            s = self._damage(s, t, source, to, amount)
+        return s
+
+    def _cleanup(self, s: State, t: Trace) -> State:
+        hand = s.hand(s.active)
+        if hand is not None and len(hand) > MAX_HAND:
+            extra = hand[MAX_HAND:]
+            s = with_hand(s, s.active, hand[:MAX_HAND])
+            s = replace(s, graveyard=s.graveyard + tuple((s.active, c) for c in extra if c != "a card"))
+        s = replace(s, board=tuple(replace(u, damage=0, boost=0) for u in s.board))
+        t.note("cleanup-step", s)
+        return s
+
+    def _advance_step(self, s: State, p: Params, t: Trace) -> State:
+        s = self._empty_pools(s, t)
+        i = STEPS.index(s.step)
+        nxt = STEPS[i + 1] if i + 1 < len(STEPS) else "cleanup"
+        if s.step == "declare-attackers" and s.no_attackers:
+            nxt = "end-of-combat"  # 508.8
+        if nxt == "draw" and self.first_draw_skipped(s):
+            t.note("skip-first-draw", s, {"player": s.active})
+            nxt = "main1"  # skipped: it happens as though it didn't exist (500.11)
+        board = s.board
+        if s.step == "end-of-combat":
+            board = tuple(replace(u, attacking=False, blocking=None, blocked=False) for u in board)
+        defending = None if s.step == "end-of-combat" else s.defending
+        return replace(s, step=nxt, begun=False, passes=0, board=board, defending=defending,
+                       no_attackers=s.no_attackers and nxt != "main2")
+
+    def _empty_pools(self, s: State, t: Trace) -> State:
+        if s.pool:
+            s = replace(s, pool=())
+            t.note("mana-empties", s)
+        return s
+
+    def _step_ends(self, s: State, p: Params, t: Trace) -> State:
+        if s.step == "cleanup":
+            s = self._empty_pools(s, t)
+            t.note("another-cleanup", s)
+            return replace(s, begun=False, passes=0)
+        return self._advance_step(s, p, t)
+
+    def _turn_ends(self, s: State, p: Params, t: Trace) -> State:
+        s = self._empty_pools(s, t)
+        nxt = p["player"]
+        extra = s.extra_turns[1:] if s.extra_turns else ()
+        if not s.extra_turns:
+            i = s.players.index(s.active)
+            for seat in (s.players[i + 1:] + s.players[:i + 1]):
+                if seat == nxt:
+                    break
+                t.note("left-player-turn", s, {"player": seat, "next": nxt})
+        board = tuple(replace(u, sick=False) if u.controller == nxt else u for u in s.board)
+        return replace(s, active=nxt, step="untap", begun=False, passes=0, lands_played=(), turn=s.turn + 1,
+                       extra_turns=extra, board=board)
+
+    # -- before priority -----------------------------------------------------------------------------
+    def _perform_sba(self, s: State, p: Params, t: Trace) -> State:
+        found = self.sba(s)
+        dying: list[str] = []
+        losers: list[str] = []
+        for name, params in found:
+            if name == "loses-game":
+                s = replace(s, lost=s.lost + (params["player"],))
+                losers.append(params["player"])
+                t.note(name, s, params)
+            elif name == "legend-rule":
+                dying += [n for n in params["permanents"] if n not in dying]
+                t.note(name, s, {**params, "gone": ", ".join(params["permanents"])})
+            else:
+                if params["permanent"] not in dying:
+                    dying.append(params["permanent"])
+                t.note(name, s, params)
+        s = self._to_graveyard(s, t, dying)  # all at once: a single event (704.3)
+        if not s.over:  # a multiplayer game goes on without them (800.4)
+            for player in losers:
+                s = self._leave(s, t, player)
+        return s
+
+    def _leave(self, s: State, t: Trace, player: str) -> State:
+        """A player leaves the game at once, not as a state-based action (800.4a): the objects they
+        own leave it (here a player owns what they control), their spells and abilities on the
+        stack cease to exist, their waiting triggered abilities are never put on the stack (800.4d),
+        and turns they would take don't begin (800.4k)."""
+        gone = [u for u in s.board if u.controller == player]
+        s = replace(s, board=tuple(u for u in s.board if u.controller != player),
+                    stack=tuple(o for o in s.stack if o.controller != player),
+                    waiting=tuple(o for o in s.waiting if o.controller != player),
+                    graveyard=tuple(g for g in s.graveyard if g[0] != player),
+                    exile=tuple(x for x in s.exile if x.owner != player),
+                    pool=tuple(x for x in s.pool if x[0] != player),
+                    extra_turns=tuple(p for p in s.extra_turns if p != player))
+        s = with_hand(s, player, ())
+        t.note("leaves-game", s, {"player": player,
+                                  "objects": ", ".join(u.name for u in gone) or "no permanents"})
+        for u in gone:
+            card = self.card_of(u)
+            if card is not None and card.static is not None:
+                t.note("static-ends", s, {"source": u.name, "ability": card.static.name, "effect": card.static.text})
+        return s
+
+    def _put_triggers(self, s: State, p: Params, t: Trace) -> State:
+        order = self._apnap_order(s, s.waiting)
+        return replace(s, stack=s.stack + tuple(order), waiting=())
+
+    def _receive(self, s: State, p: Params, t: Trace) -> State:
+        if s.due in s.lost:  # the active player left: the next player in turn order instead (800.4j)
+            t.note("left-player-skipped", s, {"player": s.due, "next": p["player"]})
+        return replace(s, priority=p["player"], due=None, due_reason="", passes=0)
