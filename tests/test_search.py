@@ -560,7 +560,7 @@ def test_quoted_card_text_is_read_as_words(excerpt_kb: KnowledgeBase) -> None:
 
 
 def test_rule_phrasings_name_real_rules_and_say_why() -> None:
-    from kb.search.understand import rule_phrasings
+    from kb.search.phrasing import rule_phrasings
     says = rule_phrasings("riftbound", "1.4")
     assert "no one can respond to a unit or gear being played" in says["337.2"]
     assert rule_phrasings("riftbound", "1.3") == {}  # numbers move between editions
@@ -568,21 +568,21 @@ def test_rule_phrasings_name_real_rules_and_say_why() -> None:
 
 
 def test_a_rule_phrasing_without_its_reason_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    import kb.search.understand as understand
-    monkeypatch.setattr(understand, "_read", lambda name: {
+    import kb.search.phrasing as phrasing
+    monkeypatch.setattr(phrasing, "read_vocabulary", lambda name: {
         "editions": ["1"], "rules": [{"rule": "101.1", "says": ["no one can respond"]}]})
-    understand.rule_phrasings.cache_clear()
+    phrasing.rule_phrasings.cache_clear()
     try:
         with pytest.raises(ValueError, match="entry 1 needs rule, says and why"):
-            understand.rule_phrasings("tiny", "1")
+            phrasing.rule_phrasings("tiny", "1")
     finally:
-        understand.rule_phrasings.cache_clear()
+        phrasing.rule_phrasings.cache_clear()
 
 
 @requires_shared
 @pytest.mark.parametrize("ruleset, edition", [("riftbound", "1.4"), ("mtg", "2026-01-16")])
 def test_rule_phrasings_are_of_rules_the_edition_has(ruleset: str, edition: str) -> None:
-    from kb.search.understand import rule_phrasings
+    from kb.search.phrasing import rule_phrasings
     rules = corpus_graph(ruleset, edition).edition.rules
     says = rule_phrasings(ruleset, edition)
     assert says and [n for n in says if n not in rules] == []

@@ -34,8 +34,9 @@ from typing import Any
 
 from kb.graph import RuleGraph
 from kb.search import EditionSearcher
+from kb.search.phrasing import rule_phrasings
 from kb.search.schema import WORD, analyse, defined_terms, stem
-from kb.search.understand import rule_phrasings, vocabulary_data
+from kb.search.understand import vocabulary_data
 
 INDEX_FORMAT = 4  # 2: the judges' vocabulary; 3: roll-up, quoted card text, idf power; 4: stem_of
 SCORE_DIGITS = 6

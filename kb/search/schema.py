@@ -15,6 +15,9 @@ from whoosh.analysis import (Analyzer, LowercaseFilter, RegexTokenizer, StemFilt
 from whoosh.fields import ID, TEXT, Schema
 
 from kb.graph import RuleGraph
+from kb.search.phrasing import rule_phrasings
+from kb.timing.engine import FormatError
+from kb.timing.models import get_model
 
 # Words: letters and digits, with inner dots kept for numbers ("337.1.a", "116.3d").
 # Hyphens and apostrophes split words ("state-based" → state, based), in the rules and in
@@ -85,8 +88,6 @@ def model_answers(rg: RuleGraph) -> dict[str, list[str]]:
     of every transition and legality check that cites it ("a unit, gear or Add ability
     resolves immediately" for 337.2). Empty for a ruleset without a model or an edition its
     citations are not written for."""
-    from kb.timing.engine import FormatError
-    from kb.timing.models import get_model
     try:
         spec = get_model(rg.edition.ruleset)
     except FormatError:
@@ -112,7 +113,6 @@ def documents(rg: RuleGraph) -> list[dict[str, str]]:
     """The index documents of an edition, in document order. Beside the rule's own words:
     "answers", the timing model's summaries of it, and "players", what the rule says in
     players' words (``vocabulary/<ruleset>-rules.yaml``)."""
-    from kb.search.understand import rule_phrasings
     ed = rg.edition
     terms = defined_terms(rg)
     answers = model_answers(rg)

@@ -37,11 +37,12 @@ from kb.graph import RuleGraph
 from kb.numbers import NumberError, format_number, parse_number
 from kb.search.excerpt import count_matches, excerpt, matcher
 from kb.search.cards import CardList, load_cards
+from kb.search.phrasing import rule_phrasings
 from kb.search.query import Atom, Clause, ParsedQuery, SearchError
 from kb.search.schema import WORD, analyse, stem
 from kb.search.scoring import Impacts, Scores, near, union
 from kb.search.spelling import Speller
-from kb.search.understand import rule_phrasings, understand
+from kb.search.understand import understand
 from kb.search.understand import vocabulary as ruleset_vocabulary
 
 MAX_LIMIT = limits.SEARCH_LIMIT.value

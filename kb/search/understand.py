@@ -21,7 +21,7 @@ into *concepts*, each one clause of the ranking:
   the question's own (names, terms, players' words) and weigh ``quote_weight``.
 
 Beside the question, the index carries what rules say in players' words
-(``vocabulary/<ruleset>-rules.yaml``, :func:`rule_phrasings`: "no one can respond to a unit
+(``vocabulary/<ruleset>-rules.yaml``, :func:`kb.search.phrasing.rule_phrasings`: "no one can respond to a unit
 or gear being played" for 337.2), each with the reason it is true of that rule.
 
 The ranking (:mod:`kb.search.searcher`) scores a concept's alternatives as the best of
@@ -37,12 +37,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
-import yaml
-
 from kb.search.cards import CardList, card_concepts, describe, name_key
+from kb.search.phrasing import read_vocabulary
 from kb.search.query import Atom, Clause, ParsedQuery
 from kb.search.schema import WORD, analyse, stem
 
@@ -93,22 +91,12 @@ def _atom(text: str) -> Atom:
     return Atom("phrase" if len(words) > 1 else "word", text, words)
 
 
-def _read(name: str) -> dict[str, Any]:
-    path = resources.files("kb.search") / "vocabulary" / f"{name}.yaml"
-    if not path.is_file():
-        return {}
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    if not isinstance(data, dict):
-        raise ValueError(f"kb/search/vocabulary/{name}.yaml: expected a mapping")
-    return data
-
-
 @lru_cache(maxsize=16)
 def vocabulary(ruleset: str) -> Vocabulary:
     """The compiled vocabulary of a ruleset (only the common question words when it has none)."""
-    common = _read("common")
+    common = read_vocabulary("common")
     question_words = frozenset(str(common.get("question_words", "")).split())
-    data = _read(ruleset) if re.fullmatch(r"[a-z0-9-]+", ruleset) else {}
+    data = read_vocabulary(ruleset) if re.fullmatch(r"[a-z0-9-]+", ruleset) else {}
     entries = []
     for i, raw in enumerate(data.get("entries", [])):
         rules = tuple(_atom(str(r)) for r in raw.get("rules", []) if analyse(str(r)))
@@ -127,26 +115,6 @@ def vocabulary(ruleset: str) -> Vocabulary:
         by_first.setdefault(e.players[0], []).append(e)
     return Vocabulary(ruleset, question_words, tuple(entries), shapes,
                       {k: tuple(v) for k, v in by_first.items()})
-
-
-@lru_cache(maxsize=16)
-def rule_phrasings(ruleset: str, edition: str) -> dict[str, tuple[str, ...]]:
-    """Rule number → what the rule says in players' words (``vocabulary/<ruleset>-rules.yaml``),
-    for the editions the file was written for; nothing for any other edition, since rule
-    numbers move between editions. Every entry must give its reason (``why``)."""
-    if not re.fullmatch(r"[a-z0-9-]+", ruleset):
-        return {}
-    name = f"{ruleset}-rules"
-    data = _read(name)
-    if str(edition) not in [str(e) for e in data.get("editions", [])]:
-        return {}
-    out: dict[str, tuple[str, ...]] = {}
-    for i, raw in enumerate(data.get("rules", [])):
-        if not isinstance(raw, dict) or not raw.get("rule") or not raw.get("says") or not raw.get("why"):
-            raise ValueError(f"kb/search/vocabulary/{name}.yaml: entry {i + 1} needs rule, says and why")
-        number = str(raw["rule"])
-        out[number] = out.get(number, ()) + tuple(str(p) for p in raw["says"])
-    return out
 
 
 def vocabulary_data(ruleset: str) -> dict[str, Any]:
