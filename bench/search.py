@@ -291,10 +291,11 @@ def dev_scores(found: list[str], accepted: set[str]) -> tuple[float, float, floa
 
 def judges_table(questions: list[DevQuestion], graphs: dict[tuple[str, str], RuleGraph],
                  engines: dict[str, dict[tuple[str, str], Callable[[str], list[str]]]],
-                 show: bool = False) -> dict[str, dict[str, tuple[float, float, float, int]]]:
-    """Per group of questions (a set, or a set's shape) and engine: MRR, recall@3, recall@10
-    and the number of questions."""
-    rows: dict[str, dict[str, list[tuple[float, float, float]]]] = {}
+                 show: bool = False) -> dict[str, dict[str, tuple[float, float, float, float, int]]]:
+    """Per group of questions (a set, or a set's shape) and engine: MRR, recall@3, recall@10,
+    the MRR of the cited rules alone (a parent not counted: rolling evidence up to parents
+    must not pass for finding the rule) and the number of questions."""
+    rows: dict[str, dict[str, list[tuple[float, float, float, float]]]] = {}
     for q in questions:
         key = (q.ruleset, q.edition)
         accepted = accepted_answers(graphs[key], q.cited)
@@ -302,22 +303,24 @@ def judges_table(questions: list[DevQuestion], graphs: dict[tuple[str, str], Rul
         for name, per_edition in engines.items():
             found = per_edition[key](q.query)
             r = dev_scores(found, accepted)
+            exact = dev_scores(found, set(q.cited))[0]
             for group in (label, f"{label} · {q.shape}"):
-                rows.setdefault(group, {}).setdefault(name, []).append(r)
+                rows.setdefault(group, {}).setdefault(name, []).append((*r, exact))
             if show:
                 print(f"  {'ok  ' if r[1] else 'MISS'} {name:<8} [{q.shape}] {q.query[:70]!r} → "
                       f"{found[:3]} (want {q.cited[:3]})")
-    return {group: {name: (statistics.fmean(r[0] for r in rs), statistics.fmean(r[1] for r in rs),
-                           statistics.fmean(r[2] for r in rs), len(rs)) for name, rs in by.items()}
+    return {group: {name: (*(statistics.fmean(r[i] for r in rs) for i in range(4)), len(rs))
+                    for name, rs in by.items()}
             for group, by in sorted(rows.items())}
 
 
-def print_judges(table: dict[str, dict[str, tuple[float, float, float, int]]]) -> None:
+def print_judges(table: dict[str, dict[str, tuple[float, float, float, float, int]]]) -> None:
     print("\n## Judges' questions (../shared/questions; found = a cited rule or its parent)\n")
-    print("| questions | n | engine | MRR@10 | recall@3 | recall@10 |\n|---|---|---|---|---|---|")
+    print("| questions | n | engine | MRR@10 | recall@3 | recall@10 | MRR, cited rules only |"
+          "\n|---|---|---|---|---|---|---|")
     for group, by in table.items():
-        for name, (mrr, r3, r10, n) in by.items():
-            print(f"| {group} | {n} | {name} | {mrr:.3f} | {r3:.3f} | {r10:.3f} |")
+        for name, (mrr, r3, r10, exact, n) in by.items():
+            print(f"| {group} | {n} | {name} | {mrr:.3f} | {r3:.3f} | {r10:.3f} | {exact:.3f} |")
     for group, by in table.items():
         if "·" not in group and "rulekb" in by and "FTS5 (OR)" in by and by["FTS5 (OR)"][0]:
             print(f"\n{group}: rulekb MRR / FTS5 MRR = {by['rulekb'][0] / by['FTS5 (OR)'][0]:.2f}×")
