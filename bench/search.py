@@ -162,11 +162,11 @@ class Rulekb:
     @staticmethod
     def with_cards(engine: Rulekb, cards: CardList) -> Callable[[str], list[str]]:
         """The engine's own searcher (same index, same ranking) asked with a card list."""
-        searcher = engine.variant or open_searcher(engine.kb.graphs[(engine.ruleset, engine.edition)],
-                                                   engine.kb.build_dir)
+        own = engine.variant or searcher(engine.kb, engine.ruleset, engine.edition)  # the facade's
+
         def search(query: str) -> list[str]:
             try:
-                data = searcher.search(parse_query(query), limit=TOP, cards=cards)
+                data = own.search(parse_query(query), limit=TOP, cards=cards)
             except SearchError:
                 return []
             return [r["number"] for r in data["results"]]
