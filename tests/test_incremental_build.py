@@ -289,3 +289,13 @@ def test_following_a_number_back_is_what_the_inverse_mapping_says(tmp_path: Path
         inverse = mapping.inverse()
         for number in [*load_edition(build_dir, "test", newer).edition.rules, "999", "103.9"]:
             assert mapping.back(number) == inverse.get(number)
+
+
+@pytest.mark.parametrize("source,target", [("1.0", "1.2"), ("1.2", "1.0"), ("1.1", "1.0"), ("1.0", "1.1")])
+def test_a_followed_mapping_gives_what_the_composed_mapping_gives(tmp_path_factory, source: str, target: str) -> None:
+    from kb.editions.queries import FollowedMapping, edition_mapping
+    from kb.query import KnowledgeBase
+    kb = KnowledgeBase.open(home_with(tmp_path_factory.mktemp("f"), EDITIONS))
+    composed, followed = edition_mapping(kb, "test", source, target), FollowedMapping(kb, "test", source, target)
+    for number in [*kb.graphs[("test", source)].edition.rules, "999"]:
+        assert followed.get(number) == composed.get(number)

@@ -155,20 +155,22 @@ class EditionMapping:
         """Compose with a mapping that starts where this one ends (A→B then B→C gives A→C)."""
         if other.source != self.target:
             raise ValueError(f"cannot compose {self.source}→{self.target} with {other.source}→{other.target}")
-        pairs: dict[str, Counterpart] = {}
-        for number, c in self.pairs.items():
-            nxt = other.pairs.get(c.target) if c.target is not None else None
-            if c.target is None or nxt is None or nxt.target is None:
-                pairs[number] = Counterpart(number, None, min(c.confidence, nxt.confidence) if nxt else c.confidence,
-                                            0.0, "removed")
-            else:
-                pairs[number] = Counterpart(number, nxt.target, round(c.confidence * nxt.confidence, 3),
-                                            round(c.similarity * nxt.similarity, 3), "composed")
+        pairs = {number: compose(c, other.pairs.get(c.target) if c.target is not None else None)
+                 for number, c in self.pairs.items()}
         reached = {c.target for c in pairs.values() if c.target is not None}
         targets = [c.target for c in other.pairs.values() if c.target is not None] + other.added
         added = [n for n in targets if n not in reached]
         return EditionMapping(self.ruleset, self.source, other.target, pairs, added,
                               self.partial or other.partial)
+
+
+def compose(c: Counterpart, nxt: Counterpart | None) -> Counterpart:
+    """Where ``c.number`` goes in two steps: ``c`` (its counterpart one step on) then ``nxt``
+    (the counterpart of ``c.target`` one more step on, None when there is none)."""
+    if c.target is None or nxt is None or nxt.target is None:
+        return Counterpart(c.number, None, min(c.confidence, nxt.confidence) if nxt else c.confidence, 0.0, "removed")
+    return Counterpart(c.number, nxt.target, round(c.confidence * nxt.confidence, 3),
+                       round(c.similarity * nxt.similarity, 3), "composed")
 
 
 # -- the algorithm ---------------------------------------------------------------------

@@ -16,7 +16,7 @@ from kb.derived import derived
 
 from kb.editions.diff import diff_editions, display_text, number_translators, reworded, select, word_ops
 from kb.editions.lineage import stored_history
-from kb.editions.mapping import EditionMapping, map_editions
+from kb.editions.mapping import Counterpart, EditionMapping, compose, map_editions
 from kb.errors import QueryError
 from kb.graph import RuleGraph
 from kb.loaded import LoadedEditions
@@ -150,7 +150,7 @@ def map_number(kb: LoadedEditions, ruleset: str, number: str, from_edition: str,
         out.update({"target": canonical, "status": "same", "confidence": 1.0, "reworded": False,
                     "path": [], "nearest_target": None})
         return out
-    mapping = edition_mapping(kb, ruleset, old.edition.name, new.edition.name)
+    mapping = FollowedMapping(kb, ruleset, old.edition.name, new.edition.name)
     c = mapping.get(canonical)
     assert c is not None
     out["path"] = _path(kb, ruleset, canonical, old.edition.name, new.edition.name)
@@ -166,7 +166,32 @@ def map_number(kb: LoadedEditions, ruleset: str, number: str, from_edition: str,
     return out
 
 
-def _nearest_target(rg: RuleGraph, mapping: EditionMapping, number: str) -> dict[str, str] | None:
+class FollowedMapping:
+    """The mapping from one edition to another read a number at a time: ``get`` gives what
+    :func:`edition_mapping`'s ``get`` gives, by following the adjacent mappings in between,
+    without composing whole mappings (carrying a few numbers across seventy editions costs
+    lookups, not seventy compositions of thousands of rules)."""
+
+    def __init__(self, kb: LoadedEditions, ruleset: str, source: str, target: str):
+        order = _order(kb, ruleset)
+        i, k = order.index(source), order.index(target)
+        step = 1 if k > i else -1
+        self._steps = [adjacent_mapping(kb, ruleset, order[x], order[x + 1]).get if step == 1
+                       else adjacent_mapping(kb, ruleset, order[x - 1], order[x]).back for x in range(i, k, step)]
+
+    def get(self, number: str) -> Counterpart | None:
+        """The counterpart of a source number in the target edition (None when the number is
+        not in the source)."""
+        first, *rest = self._steps
+        c = first(number)
+        for step in rest:
+            if c is None:
+                return None
+            c = compose(c, step(c.target) if c.target is not None else None)
+        return c
+
+
+def _nearest_target(rg: RuleGraph, mapping: EditionMapping | FollowedMapping, number: str) -> dict[str, str] | None:
     for ancestor in reversed(rg.ancestors(number)):
         c = mapping.get(ancestor)
         if c is not None and c.target is not None:
