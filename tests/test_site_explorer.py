@@ -263,3 +263,26 @@ def test_every_stepping_control_keeps_its_place(client: FlaskClient) -> None:
     assert len(first) == len(middle) == len(last) == 5
     assert first[:2] == ["button disabled"] * 2 and last[3:] == ["button disabled"] * 2
     assert middle == ["button"] * 2 + [middle[2]] + ["button"] * 2
+
+
+# -- a quoted rule is kept per rule, never per spelling or miss ---------------------------------
+@pytest.mark.parametrize("number,quoted", [
+    ("337.1.a", True),
+    ("337.1a", True),          # the same rule written loosely
+    ("rule 337.1.a.", True),
+    ("999.9", False),          # no such rule
+    ("not a number", False),
+])
+def test_a_cited_rule_is_quoted_when_the_edition_has_it(site_kb: KnowledgeBase, number: str, quoted: bool) -> None:
+    from web.site.explorer import _rule_text
+    assert (_rule_text(site_kb, "riftbound", "1.4", number) is not None) == quoted
+
+
+def test_citations_a_pasted_scenario_makes_up_keep_nothing(site_kb: KnowledgeBase) -> None:
+    from web.site.explorer import _rule_text
+    _rule_text(site_kb, "riftbound", "1.4", "337.1.a")
+    held = len(site_kb.derived)
+    for i in range(500):
+        _rule_text(site_kb, "riftbound", "1.4", f"{900 + i % 99}.{i}")   # misses
+        _rule_text(site_kb, "riftbound", "1.4", "rule " + " " * (i % 40) + "337.1a")  # spellings of a hit
+    assert len(site_kb.derived) == held

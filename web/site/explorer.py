@@ -16,9 +16,10 @@ import json
 import yaml
 from flask import request
 
+from kb.derived import derived
 from kb.inputs import load_yaml, loads_json
 from kb.limits import TIMING_PASTED
-from kb.derived import derived
+from kb.numbers import try_parse_number
 from kb.query import KnowledgeBase, QueryError
 from kb.timing.examples import worked_names, worked_run, worked_scenarios, worked_source
 from web.site import checks, next_steps, svg
@@ -39,14 +40,22 @@ def parse_scenario(text: str) -> dict[str, Any]:
     return data
 
 
-@derived
 def _rule_text(kb: KnowledgeBase, ruleset: str, edition: str, number: str) -> str | None:
-    """The text (or a heading's title) a frame quotes for a rule; None for a rule the edition lacks."""
+    """The text (or a heading's title) a frame quotes for a rule; None for a number the edition
+    lacks. Kept per rule, never per spelling or miss: a pasted scenario may cite anything."""
+    segments = try_parse_number(number)
     try:
-        r = kb.rule(ruleset, number, edition)
+        found = kb.edition(ruleset, edition).find(segments) if segments else None
     except QueryError:
         return None
-    return r["text"] or r["title"]
+    return _quoted_text(kb, ruleset, edition, found) if found else None
+
+
+@derived
+def _quoted_text(kb: KnowledgeBase, ruleset: str, edition: str, number: str) -> str:
+    """The text (or a heading's title) of the rule ``number`` (canonical) of an edition."""
+    r = kb.rule(ruleset, number, edition)
+    return str(r["text"] or r["title"])
 
 
 def _cited(kb: KnowledgeBase, ruleset: str, edition: str | None, numbers: list[str]) -> list[dict[str, Any]]:
