@@ -23,4 +23,4 @@ from __future__ import annotations
 from web.site import compare, errors, explorer, feeds, linker, pages, records  # noqa: F401  (their routes)
 from web.site.frame import bp
 
-__all__ = ["bp", "compare", "errors", "explorer", "feeds", "linker", "pages"]
+__all__ = ["bp", "compare", "errors", "explorer", "feeds", "linker", "pages", "records"]
