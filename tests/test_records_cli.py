@@ -48,6 +48,10 @@ COMMANDS = [
     (["articles", "list", "--ruleset", "riftbound"], 0, "riftbound-chain-walkthrough  riftbound 1.3  stale"),
     (["rulings", "search", "two legendary creatures with the same name"], 0, "mtg-legend-rule"),
     (["rulings", "search", "   "], 1, "the ruling search needs words"),
+    (["rulings", "show", "riftbound-passing-priority"], 0, "rule 338.1.c: renumbered → 338.1.b"),
+    (["rulings", "show", "riftbound-standard-move-closed-state"], 0, "rule 144.1.b: ok"),
+    (["rulings", "show", "no-such-ruling"], 1, "no ruling 'no-such-ruling'"),
+    (["articles", "show", "mtg-priority-primer"], 0, "written for mtg 2010-10-01"),
     (["rulings", "import", "CORPUS/articles/mtg-priority-primer.md"], 1, "field 'question' is missing"),
     (["articles", "add", "CORPUS/rulings/mtg-legend-rule.yaml"], 1, "is not an article file"),
 ]

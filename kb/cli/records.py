@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from kb.cli.app import emit_json, handle_errors, home_of, json_option, main, open_kb
-from kb.records import import_records, load_records, records_report, search_rulings
+from kb.records import import_records, load_records, record_report, records_report, search_rulings
 from kb.records.citing import STALE, attach_records
 from kb.records.feed import change_sentence
 from kb.records.model import Kind
@@ -59,7 +59,8 @@ def _import(ctx: click.Context, paths: tuple[Path, ...], kind: Kind, no_build: b
 
 @rulings_group.command("import")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
-@click.option("--no-build", is_flag=True, help="Only check and store the rulings.")
+@click.option("--no-build", is_flag=True, help="Only check and store the rulings (the API's kept "
+                                                "answers follow builds: run `rulekb build` later).")
 @click.pass_context
 @handle_errors
 def rulings_import(ctx: click.Context, paths: tuple[Path, ...], no_build: bool) -> None:
@@ -75,7 +76,8 @@ def rulings_import(ctx: click.Context, paths: tuple[Path, ...], no_build: bool) 
 
 @articles_group.command("add")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
-@click.option("--no-build", is_flag=True, help="Only check and store the articles.")
+@click.option("--no-build", is_flag=True, help="Only check and store the articles (the API's kept "
+                                                "answers follow builds: run `rulekb build` later).")
 @click.pass_context
 @handle_errors
 def articles_add(ctx: click.Context, paths: tuple[Path, ...], no_build: bool) -> None:
@@ -205,3 +207,42 @@ def rulings_search(ctx: click.Context, query: str, ruleset: str | None, limit: i
         click.echo(f"{hit['score']:.2f}  {r['id']}  {r['question']}{cites}")
     if not data["hits"]:
         click.echo(f"no ruling matches {query!r}", err=True)
+
+
+def _show(ctx: click.Context, kind: Kind, ident: str, as_json: bool) -> None:
+    data = record_report(open_kb(ctx), kind, ident)
+    if as_json:
+        emit_json(data)
+        return
+    click.echo(f"{kind} {data['id']}: {data['title']}")
+    click.echo(f"written for {data['ruleset']} {data['written_for']}"
+               + (f" ({data['inferred'].split(', ', 1)[-1]})" if data["inferred"] else "")
+               + (f"; {data['source']}" if data["source"] else "") + (f", {data['date']}" if data["date"] else ""))
+    if kind == "ruling":
+        click.echo(f"\n{data['answer']}\n")
+    for c in data["citations"]:
+        today = f" → {c['now']}" if c["now"] and c["now"] != c["number"] else ""
+        why = f": {_why(c)}" if c["status"] != "ok" else ""
+        click.echo(f"  {c['text']}: {c['status']}{today}{why}")
+
+
+@rulings_group.command("show")
+@click.argument("ident", metavar="ID")
+@json_option
+@click.pass_context
+@handle_errors
+def rulings_show(ctx: click.Context, ident: str, as_json: bool) -> None:
+    """One ruling: its question, answer and source, and each rule it cites with its
+    status in the newest edition (the number today, the word changes)."""
+    _show(ctx, "ruling", ident, as_json)
+
+
+@articles_group.command("show")
+@click.argument("ident", metavar="ID")
+@json_option
+@click.pass_context
+@handle_errors
+def articles_show(ctx: click.Context, ident: str, as_json: bool) -> None:
+    """One article: the edition it was written for (pinned or inferred) and each rule it
+    cites with its status in the newest edition."""
+    _show(ctx, "article", ident, as_json)
