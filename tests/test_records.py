@@ -149,6 +149,7 @@ BAD_RULINGS = [
      "ruleset: riftbound\nedition: '1.3'\n", "field 'id'"),
     ("list-item.yaml", "- just text\n", "ruling 1: a ruling is a mapping"),
     ("no-front-matter.md", "Just an answer.\n", "starts with front matter"),
+    ("too-many.yaml", "- {id: x}\n" * 1001, "holds 1001 rulings; at most 1000"),
     ("answer-twice.md", "---\nid: x\nanswer: A.\n---\nB.\n", "field 'answer'"),
 ]
 

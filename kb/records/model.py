@@ -42,6 +42,7 @@ OPTIONAL_FIELDS: tuple[str, ...] = ("url",)
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9._-]{0,99}$")
 _FRONT_MATTER = re.compile(r"\A(?:\ufeff)?-{3,}[ \t]*\r?\n(.*?)^-{3,}[ \t]*(?:\r?\n|\Z)", re.S | re.M)
 MAX_RECORD_BYTES = 2_000_000  # cite.input: an article is linked within the same budget
+MAX_PER_FILE = 1_000  # rulings in one YAML file (each is kept as a file of its own)
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +156,10 @@ def parse_ruling_file(text: str, file: str) -> Parsed:
         out.diagnostics.append(problem)
         return out
     items = data if isinstance(data, list) else [data]
+    if len(items) > MAX_PER_FILE:
+        out.diagnostics.append(_error(file, f"the file holds {len(items)} rulings; at most "
+                                            f"{MAX_PER_FILE} a file (split it)"))
+        return out
     for i, item in enumerate(items):
         where = f"ruling {i + 1}: " if isinstance(data, list) else ""
         if not isinstance(item, dict):
