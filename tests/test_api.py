@@ -179,6 +179,8 @@ CASES = [
     ("/api/v1/articles/mtg-passing-priority", 200, "citations.0.status", "renumbered"),
     (f"{R}/rules/337.4", 200, "cited_by.rulings", 1),
     ("/api/v1/rulesets/mtg/rules/117.3d", 200, "cited_by.articles", 1),
+    ("/api/v1/cards", 200, "total", 0),  # no card list is shipped; imports: test_search_cards.py
+    ("/api/v1/cards?ruleset=nonesuch", 404, "error.detail.rulesets.1", "riftbound"),
     ("/api/v1/nothing-here", 404, "error.detail.path", "/api/v1/nothing-here"),
     ("/api/v2/rulesets", 404, "error.status", 404),
 ]

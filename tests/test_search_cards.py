@@ -268,3 +268,29 @@ def test_the_api_answers_anew_when_the_card_list_changes(cards_home: Path, tmp_p
     after = client.get(url, headers={"If-None-Match": before.headers["ETag"]})
     assert after.status_code == 200 and after.headers["ETag"] != before.headers["ETag"]
     assert after.get_json()["understood"]["cards"] == ["Lantern Warden (card: Unit; keywords: Ambush)"]
+
+
+# (query string, status, what the answer says)
+CARDS_API = [
+    ("", 200, {"ruleset": "riftbound", "total": 5}),
+    ("?limit=2&offset=1", 200, {"total": 5, "offset": 1, "names": ["Quiet Ledger", "Mira, Tidecaller"]}),
+    ("?ruleset=mtg", 200, {"ruleset": "mtg", "total": 0, "source": None}),
+    ("?ruleset=chess", 404, {"message": "no ruleset 'chess' is built"}),
+    ("?limit=0", 400, {"message": "limit"}),
+]
+
+
+@pytest.mark.parametrize("query, status, says", CARDS_API)
+def test_the_api_lists_the_imported_cards(cards_home: Path, query: str, status: int, says: dict) -> None:
+    from web import create_app
+    assert CliRunner().invoke(main, ["--home", str(cards_home), "cards", "import", str(JSON_CARDS)]).exit_code == 0
+    got = create_app(kb=KnowledgeBase.open(cards_home)).test_client().get("/api/v1/cards" + query)
+    assert got.status_code == status
+    data = got.get_json()
+    for key, value in says.items():
+        if key == "names":
+            assert [c["name"] for c in data["cards"]] == value
+        elif key == "message":
+            assert value in data["error"]["message"]
+        else:
+            assert data[key] == value

@@ -1,7 +1,8 @@
 """The JSON API (``/api/v1``): every question the knowledge base answers, over HTTP.
 
 One module per area (:mod:`web.api.rules`, :mod:`web.api.search`, :mod:`web.api.timing`,
-:mod:`web.api.citations`, :mod:`web.api.editions`, :mod:`web.api.docs`, :mod:`web.api.health`); each view is
+:mod:`web.api.citations`, :mod:`web.api.editions`, :mod:`web.api.docs`, :mod:`web.api.health`,
+:mod:`web.api.cards`); each view is
 declared once with :func:`web.openapi.endpoint`, which also describes it in the OpenAPI
 document. Conventions shared by every operation:
 
@@ -23,8 +24,8 @@ package only gathers the route modules (a new one is added to the import below).
 
 from __future__ import annotations
 
-from web.api import citations, docs, editions, feeds, health, records, rules, search, timing  # noqa: F401
+from web.api import cards, citations, docs, editions, feeds, health, records, rules, search, timing  # noqa: F401
 from web.api.base import PACKAGE_VERSION, bp, error_response, install
 
-__all__ = ["PACKAGE_VERSION", "bp", "citations", "docs", "editions", "error_response", "feeds", "health",
-           "install", "records", "rules", "search", "timing"]
+__all__ = ["PACKAGE_VERSION", "bp", "cards", "citations", "docs", "editions", "error_response", "feeds",
+           "health", "install", "records", "rules", "search", "timing"]
