@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import combinations, product
 from typing import Any
 
@@ -54,15 +54,20 @@ class Bindings(Part):
             if self.mana_ability(u) is not None:
                 yield {"player": u.controller, "source": u.name}
 
-    def _land_bindings(self, s: State) -> Iterator[dict[str, Any]]:
+    def _from_hand(self, s: State, wanted: Callable[[Card], bool]) -> Iterator[dict[str, Any]]:
+        """Each card of a hand that ``wanted`` keeps, once per player (none while something is
+        under way: a special action needs priority); an unknown hand may hold any card of the pool."""
         if s.busy:
             return
         for player in s.remaining:
             hand = s.hand(player)
             for name in dict.fromkeys(hand if hand is not None else tuple(self.cards)):
                 card = self.cards.get(name)
-                if card is not None and "land" in card.types:
+                if card is not None and wanted(card):
                     yield {"player": player, "card": name}
+
+    def _land_bindings(self, s: State) -> Iterator[dict[str, Any]]:
+        return self._from_hand(s, lambda card: "land" in card.types)
 
     def _face_up_bindings(self, s: State) -> Iterator[dict[str, Any]]:
         if s.busy:
@@ -74,14 +79,7 @@ class Bindings(Part):
     def _exiling_bindings(self, action: str) -> Any:
         """Each card with the keyword of ``action`` (suspend, foretell, plot) in a hand."""
         def bindings(s: State) -> Iterator[dict[str, Any]]:
-            if s.busy:
-                return
-            for player in s.remaining:
-                hand = s.hand(player)
-                for name in dict.fromkeys(hand if hand is not None else tuple(self.cards)):
-                    card = self.cards.get(name)
-                    if card is not None and getattr(card, action) is not None:
-                        yield {"player": player, "card": name}
+            return self._from_hand(s, lambda card: getattr(card, action) is not None)
         return bindings
 
     def _exiled_cast_bindings(self, how: str) -> Any:
