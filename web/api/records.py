@@ -27,6 +27,10 @@ QUERY = Param("q", {"type": "string", "minLength": 1, "maxLength": 500},
               example="does finalizing pass priority")
 LIMIT = Param("limit", {"type": "integer", "minimum": 1, "maximum": 100, "default": 10},
               "At most this many rulings.", example=5)
+PAGE_LIMIT = Param("limit", {"type": "integer", "minimum": 1, "maximum": 500, "default": 100},
+                   "At most this many records in the answer (the counts cover them all).", example=50)
+OFFSET = Param("offset", {"type": "integer", "minimum": 0, "default": 0},
+               "Records skipped before the first one listed.", example=0)
 
 _STATUS = {"enum": ["ok", "renumbered", "reworded", "removed", "not_found"],
            "description": "Against the newest edition of the record's ruleset: ok (same number, "
@@ -60,8 +64,9 @@ SCHEMAS.update({
         "changed": array(STR, description="The numbers (in the edition written for) that changed."),
         "diagnostics": array(_DIAGNOSTIC)}, _RULING_TEXT),
     "RecordList": obj({
-        "kind": {"enum": ["ruling", "article"]}, "ruleset": nullable(STR), "total": NAT,
-        "stale": NAT, "broken": NAT,
+        "kind": {"enum": ["ruling", "article"]}, "ruleset": nullable(STR),
+        "total": {"type": "integer", "minimum": 0, "description": "Records matching, listed or not."},
+        "offset": NAT, "limit": NAT, "stale": NAT, "broken": NAT,
         "citations": obj({s: NAT for s in ("ok", "renumbered", "reworded", "removed", "not_found")}),
         "records": array(ref("RecordReport")), "diagnostics": array(_DIAGNOSTIC)}),
     "RulingSearch": obj({
@@ -81,20 +86,25 @@ SCHEMAS.update({
 })
 
 
+def _page(data: dict[str, Any], offset: int, limit: int) -> dict[str, Any]:
+    """One page of a record list: the counts stay those of every record."""
+    return {**data, "offset": offset, "limit": limit, "records": data["records"][offset:offset + limit]}
+
+
 def _editions(data: dict[str, Any]) -> list[str]:
     return sorted({f"{r['ruleset']} {r['newest']}" for r in data["records"] if r["newest"]})
 
 
 @endpoint(bp, "GET", "/v1/rulings", tag="records", response="RecordList",
-          params=(RULESET_FILTER, STALE), errors=(404,),
+          params=(RULESET_FILTER, STALE, PAGE_LIMIT, OFFSET), errors=(404,),
           summary="The rulings, each with its citations' status in the newest edition",
           examples=("/api/v1/rulings", "/api/v1/rulings?stale=true&ruleset=mtg"))
-def rulings(ruleset: str | None, stale: bool) -> Response:
+def rulings(ruleset: str | None, stale: bool, limit: int, offset: int) -> Response:
     """Every ruling imported (``rulekb rulings import``): its question, answer, source and
     the edition it was written for, and each rule it cites checked against the newest
     edition (ok, renumbered, reworded, removed). ``stale=true`` keeps those a newer edition
-    broke."""
-    data = records_report(current_kb(), "ruling", ruleset, stale_only=stale)
+    broke. ``limit``/``offset`` page the list; the counts cover every ruling."""
+    data = _page(records_report(current_kb(), "ruling", ruleset, stale_only=stale), offset, limit)
     return answer(data, *_editions(data))
 
 
@@ -137,14 +147,14 @@ def ruling(ident: str) -> Response:
 
 
 @endpoint(bp, "GET", "/v1/articles", tag="records", response="RecordList",
-          params=(RULESET_FILTER, STALE), errors=(404,),
+          params=(RULESET_FILTER, STALE, PAGE_LIMIT, OFFSET), errors=(404,),
           summary="The articles, each with its citations' status in the newest edition",
           examples=("/api/v1/articles",))
-def articles(ruleset: str | None, stale: bool) -> Response:
+def articles(ruleset: str | None, stale: bool, limit: int, offset: int) -> Response:
     """Every article added (``rulekb articles add``), the edition it was written for
     (pinned, or inferred from its citations) and each rule it cites checked against the
-    newest edition."""
-    data = records_report(current_kb(), "article", ruleset, stale_only=stale)
+    newest edition, a page of them (``limit``/``offset``)."""
+    data = _page(records_report(current_kb(), "article", ruleset, stale_only=stale), offset, limit)
     return answer(data, *_editions(data))
 
 
