@@ -12,26 +12,18 @@ a build of an older format) or when the rule is not found, so the caller asks th
 
 from __future__ import annotations
 
-from contextlib import ExitStack
-from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, Protocol
+from typing import Any
 
+from kb.derived import derived
 from kb.editions.diff import display_text, number_translators, reworded, word_ops
+from kb.loaded import LoadedEditions
 from kb.numbers import try_parse_number
 from kb.objects import StoredMapping, StoredRules
 from kb.store import stored_mapping_path, stored_rules_path
 
 
-class _Editions(Protocol):
-    """What the history needs of the loaded editions: the build and its edition list."""
-
-    build_dir: Path | None
-
-    def editions(self, ruleset: str) -> list[dict[str, Any]]: ...
-
-
-def stored_history(kb: _Editions, ruleset: str, number: str, start: str | None = None) -> dict[str, Any] | None:
+def stored_history(kb: LoadedEditions, ruleset: str, number: str, start: str | None = None) -> dict[str, Any] | None:
     """The history of ``number`` named in edition ``start`` (default: the newest edition
     holding it), as :func:`kb.editions.queries.history` gives it; None when the build did
     not store what it needs or the number is not a rule there."""
@@ -45,54 +37,63 @@ def stored_history(kb: _Editions, ruleset: str, number: str, start: str | None =
     map_files = [stored_mapping_path(build, ruleset, a, b) for a, b in zip(order, order[1:])]
     if not all(p.is_file() for p in (*rule_files, *map_files)):
         return None
-    with ExitStack() as stack:
-        texts = [_opened(stack, StoredRules(p)) for p in rule_files]
-        maps = [_opened(stack, StoredMapping(p)) for p in map_files]
-        if start is None:
-            idx = next((i for i in reversed(range(len(order))) if texts[i].find(segments)), None)
-        else:
-            idx = order.index(start)
-        canonical = texts[idx].find(segments) if idx is not None else None
-        if idx is None or canonical is None:
-            return None
-        numbers: list[str | None] = [None] * len(order)
-        numbers[idx] = canonical
-        for x in range(idx, 0, -1):
-            numbers[x - 1] = maps[x - 1].origin(numbers[x]) if numbers[x] else None  # type: ignore[arg-type]
-        for x in range(idx, len(order) - 1):
-            c = maps[x].get(numbers[x]) if numbers[x] else None  # type: ignore[arg-type]
-            numbers[x + 1] = c.target if c else None
-        rows: list[dict[str, Any]] = []
-        previous: tuple[int, str, Any] | None = None
-        for x, (e, n) in enumerate(zip(eds, numbers)):
-            row: dict[str, Any] = {"edition": e["edition"], "date": e["date"], "partial": e["partial"],
-                                   "number": n}
-            rule = texts[x].rule(n) if n is not None else None
-            if rule is None:
-                row["status"] = "unknown" if e["partial"] else "removed" if previous is not None else "absent"
-                previous = None
-                rows.append(row)
-                continue
-            shown = SimpleNamespace(**rule)
-            row.update({"kind": rule["kind"], "title": rule["label"], "text": rule["text"],
-                        "examples": rule["examples"]})
-            if previous is None:
-                row.update({"status": "added" if rows else "present", "renumbered": False,
-                            "reworded": False, "ops": None, "confidence": None})
-            else:
-                px, pn, pshown = previous
-                from_old, from_new = number_translators(texts[px], texts[x], maps[px])  # type: ignore[arg-type]
-                ops = word_ops(display_text(pshown), display_text(shown), from_old, from_new)
-                changed = reworded(ops)
-                c = maps[px].get(pn)
-                row.update({"status": "moved" if pn != n else "changed" if changed else "unchanged",
-                            "renumbered": pn != n, "reworded": changed, "previous_number": pn,
-                            "ops": ops if changed else None, "confidence": c.confidence if c else None})
-            previous = (x, n, shown)  # type: ignore[assignment]
+    # The stored files stay open for the build's life (one connection each).
+    texts = [stored_rules(kb, ruleset, name) for name in order]
+    maps = [stored_step(kb, ruleset, a, b) for a, b in zip(order, order[1:])]
+    if start is None:
+        idx = next((i for i in reversed(range(len(order))) if texts[i].find(segments)), None)
+    else:
+        idx = order.index(start)
+    canonical = texts[idx].find(segments) if idx is not None else None
+    if idx is None or canonical is None:
+        return None
+    numbers: list[str | None] = [None] * len(order)
+    numbers[idx] = canonical
+    for x in range(idx, 0, -1):
+        numbers[x - 1] = maps[x - 1].origin(numbers[x]) if numbers[x] else None  # type: ignore[arg-type]
+    for x in range(idx, len(order) - 1):
+        c = maps[x].get(numbers[x]) if numbers[x] else None  # type: ignore[arg-type]
+        numbers[x + 1] = c.target if c else None
+    rows: list[dict[str, Any]] = []
+    previous: tuple[int, str, Any] | None = None
+    for x, (e, n) in enumerate(zip(eds, numbers)):
+        row: dict[str, Any] = {"edition": e["edition"], "date": e["date"], "partial": e["partial"],
+                               "number": n}
+        rule = texts[x].rule(n) if n is not None else None
+        if rule is None:
+            row["status"] = "unknown" if e["partial"] else "removed" if previous is not None else "absent"
+            previous = None
             rows.append(row)
+            continue
+        shown = SimpleNamespace(**rule)
+        row.update({"kind": rule["kind"], "title": rule["label"], "text": rule["text"],
+                    "examples": rule["examples"]})
+        if previous is None:
+            row.update({"status": "added" if rows else "present", "renumbered": False,
+                        "reworded": False, "ops": None, "confidence": None})
+        else:
+            px, pn, pshown = previous
+            from_old, from_new = number_translators(texts[px], texts[x], maps[px])  # type: ignore[arg-type]
+            ops = word_ops(display_text(pshown), display_text(shown), from_old, from_new)
+            changed = reworded(ops)
+            c = maps[px].get(pn)
+            row.update({"status": "moved" if pn != n else "changed" if changed else "unchanged",
+                        "renumbered": pn != n, "reworded": changed, "previous_number": pn,
+                        "ops": ops if changed else None, "confidence": c.confidence if c else None})
+        previous = (x, n, shown)  # type: ignore[assignment]
+        rows.append(row)
     return {"ruleset": ruleset, "number": canonical, "edition": order[idx], "editions": rows}
 
 
-def _opened(stack: ExitStack, store: Any) -> Any:
-    stack.callback(store.close)
-    return store
+@derived
+def stored_rules(kb: LoadedEditions, ruleset: str, edition: str) -> StoredRules:
+    """One edition's stored rule texts, opened once per build."""
+    assert kb.build_dir is not None
+    return StoredRules(stored_rules_path(kb.build_dir, ruleset, edition))
+
+
+@derived
+def stored_step(kb: LoadedEditions, ruleset: str, older: str, newer: str) -> StoredMapping:
+    """The stored mapping between two neighbouring editions, opened once per build."""
+    assert kb.build_dir is not None
+    return StoredMapping(stored_mapping_path(kb.build_dir, ruleset, older, newer))
