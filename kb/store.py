@@ -633,9 +633,9 @@ def load_edition(build_dir: Path, ruleset: str, edition: str) -> RuleGraph:
 
 def max_editions() -> int:
     """How many editions' graphs a server keeps loaded at once: ``RULEKB_MAX_EDITIONS``
-    (default 12; 0 means no bound)."""
-    value = os.environ.get("RULEKB_MAX_EDITIONS", "12")
-    return int(value) if value.isdigit() else 12
+    (default 8; 0 means no bound). A full Magic edition's graph is about 20 MB in memory."""
+    value = os.environ.get("RULEKB_MAX_EDITIONS", "8")
+    return int(value) if value.isdigit() else 8
 
 
 class LazyEditions(Mapping[tuple[str, str], RuleGraph]):
