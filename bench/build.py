@@ -6,14 +6,32 @@ medians of several runs in one process, with ratios to the baseline.
 
     .venv/bin/python -m bench.build [--runs 5]
     .venv/bin/python -m bench.build --archive [--runs 1]   # read only: the 70 Magic releases
+    .venv/bin/python -m bench.build --history-home /tmp/rulekb-history   # issue #19's figures
+
+``--history-home DIR`` (a fresh folder, never your data) imports the 70 Magic archive
+releases one at a time, each import rebuilding (the cost of the k-th import against k), then
+one more import (the 2026-01-16 release), a full build from nothing (objects removed), a
+server started on it (ready after, first answers, RSS with every edition available) and a
+rule's history across every edition. ``--steps`` picks some of: imports, more, full, serve,
+noop (a rebuild with nothing changed), history (a later step reuses the home an earlier
+run left).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import resource
+import shutil
+import socket
 import statistics
+import subprocess
+import sys
 import time
+import urllib.request
 from collections.abc import Callable
+from pathlib import Path
 
 from bench.corpora import CORPORA, CORPUS_EDITIONS
 from kb.graph import build_edition
@@ -59,14 +77,181 @@ def archive(runs: int) -> None:
           f"{total_cpu * 1e6 / total_entries:.0f} ms |")
 
 
+def _cpu_now() -> float:
+    """CPU seconds of this process and its finished children (the build's workers)."""
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def _load() -> str:
+    return "load average " + " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def _timed_import(home: Path, file: Path, edition: str) -> dict:
+    """Import one Magic release and rebuild; wall and CPU seconds, what was built and reused."""
+    from kb.store import build, import_document
+    report = {}
+    wall, cpu = time.perf_counter(), _cpu_now()
+    import_document(home, file, ruleset="mtg", edition=edition,
+                    rebuild=lambda: report.setdefault("r", build(home, rules=home / "no-embedded-rules")))
+    r = report["r"]
+    return {"edition": edition, "wall": time.perf_counter() - wall, "cpu": _cpu_now() - cpu,
+            "built": len(r.built), "reused": len(r.reused), "mappings_built": len(r.mappings_built),
+            "build_wall": r.seconds}
+
+
+def history_imports(home: Path) -> None:
+    """The 70 archive releases imported one at a time: the k-th import's cost against k."""
+    files = sorted((CORPORA / "mtg" / "archive").glob("comprehensive-rules-*.txt"))
+    print(f"imports into {home} ({_load()} at the start)")
+    print("| k (editions after the import) | edition | import + build (wall) | CPU | editions built | reused | mappings built |")
+    print("|---:|---|---:|---:|---:|---:|---:|")
+    rows = []
+    for k, file in enumerate(files, 1):
+        row = _timed_import(home, file, file.stem.removeprefix("comprehensive-rules-"))
+        rows.append(row)
+        if k in (1, 2, 5) or k % 10 == 0 or k == len(files):
+            print(f"| {k} | {row['edition']} | {row['wall']:.1f} s | {row['cpu']:.1f} s | {row['built']} | "
+                  f"{row['reused']} | {row['mappings_built']} |", flush=True)
+    print(f"all {len(files)} imports: {sum(r['wall'] for r in rows):.0f} s wall, "
+          f"{sum(r['cpu'] for r in rows):.0f} s CPU ({_load()} at the end)")
+    (home / "bench-imports.json").write_text(json.dumps(rows), encoding="utf-8")
+
+
+def history_more(home: Path) -> None:
+    """One more import (the full 2026-01-16 release) into the home holding the 70 (a
+    previous run's import of it is removed first, and the home rebuilt without it)."""
+    from kb.store import build
+    if (home / "imports" / "mtg" / "2026-01-16").exists():
+        shutil.rmtree(home / "imports" / "mtg" / "2026-01-16")
+        build(home, rules=home / "no-embedded-rules")
+    for obj in (home / "objects" / "editions").glob("*/object.json"):  # its stored object too:
+        if json.loads(obj.read_text(encoding="utf-8"))["summary"]["edition"] == "2026-01-16":
+            shutil.rmtree(obj.parent)  # a new document, not one seen before (old builds keep links)
+    row = _timed_import(home, CORPORA / "mtg" / "comprehensive-rules-2026-01-16.txt", "2026-01-16")
+    print(f"one more import (mtg 2026-01-16, build included): {row['wall']:.1f} s wall, {row['cpu']:.1f} s CPU; "
+          f"{row['built']} edition and {row['mappings_built']} mapping built, {row['reused']} editions reused "
+          f"(the build alone {row['build_wall']:.1f} s; {_load()})")
+
+
+def history_full(home: Path) -> None:
+    """A full build from nothing: every stored object and build removed first."""
+    from kb.store import build
+    for folder in ("objects", "builds"):
+        shutil.rmtree(home / folder, ignore_errors=True)
+    (home / "current").unlink(missing_ok=True)
+    wall, cpu = time.perf_counter(), _cpu_now()
+    r = build(home, rules=home / "no-embedded-rules")
+    print(f"full build from nothing: {len(r.built)} editions and {len(r.mappings_built)} mappings in "
+          f"{time.perf_counter() - wall:.0f} s wall, {_cpu_now() - cpu:.0f} s CPU over {os.cpu_count()} "
+          f"workers ({_load()})")
+
+
+def history_noop(home: Path, runs: int) -> None:
+    """A rebuild with nothing changed: what every import pays for the editions it reuses."""
+    from kb.store import build
+    from kb.query import KnowledgeBase
+    editions = len(KnowledgeBase.open(home).manifest["editions"])
+    wall, cpu = [], []
+    for _ in range(runs):
+        w, c = time.perf_counter(), _cpu_now()
+        build(home, rules=home / "no-embedded-rules")
+        wall.append(time.perf_counter() - w)
+        cpu.append(_cpu_now() - c)
+    print(f"rebuild with nothing changed, {editions} editions reused: median {statistics.median(wall):.2f} s wall, "
+          f"{statistics.median(cpu):.2f} s CPU ({statistics.median(cpu) * 1000 / editions:.1f} ms CPU per edition; "
+          f"{_load()})")
+
+
+def _get(url: str) -> tuple[int, bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as answer:
+            return answer.status, answer.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read()
+
+
+def _rss_mb(pid: int) -> float:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS:"))) / 1024
+
+
+def history_serve(home: Path) -> None:
+    """``rulekb serve`` on the home: seconds until ready, the first answers' latency, RSS."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = {**os.environ, "RULEKB_HOME": str(home)}
+    started = time.perf_counter()
+    server = subprocess.Popen([str(Path(sys.executable).with_name("rulekb")), "serve", "--port", str(port)],
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    base = f"http://127.0.0.1:{port}/api/v1"
+    try:
+        while True:
+            if server.poll() is not None:
+                raise SystemExit(f"rulekb serve exited: {server.stderr.read() if server.stderr else ''}")
+            try:
+                status, body = _get(f"{base}/health")
+                if status == 200 and json.loads(body).get("ready"):
+                    break
+            except OSError:
+                pass
+            time.sleep(0.05)
+        ready = time.perf_counter() - started
+        print(f"server ready {ready:.1f} s after start, RSS {_rss_mb(server.pid):.0f} MB ({_load()})")
+        eds = json.loads(_get(f"{base}/rulesets/mtg/editions")[1])["editions"]
+        for what, url in [("rule 117.3 (newest)", f"{base}/rulesets/mtg/rules/117.3"),
+                          ("rule 117.3 again", f"{base}/rulesets/mtg/rules/117.3"),
+                          ("search 'priority' (newest)", f"{base}/search?q=priority&ruleset=mtg"),
+                          ("history of 117.3, all editions", f"{base}/rulesets/mtg/rules/117.3/history"),
+                          ("history of 117.3 again", f"{base}/rulesets/mtg/rules/117.3/history"),
+                          (f"rule 100.1 of {eds[0]['edition']} (oldest)",
+                           f"{base}/rulesets/mtg/rules/100.1?edition={eds[0]['edition']}")]:
+            t = time.perf_counter()
+            status, _ = _get(url)
+            print(f"  {what}: {status} in {(time.perf_counter() - t) * 1000:.0f} ms")
+        for e in eds:  # every edition asked once: the LRU keeps memory bounded
+            _get(f"{base}/rulesets/mtg/rules/100.1?edition={e['edition']}")
+        print(f"after one rule from each of the {len(eds)} editions: RSS {_rss_mb(server.pid):.0f} MB")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def history_query(home: Path, runs: int) -> None:
+    """A rule's history across every edition, in process: the first call and the median."""
+    from kb.query import KnowledgeBase
+    kb = KnowledgeBase.open(home)
+    for number in ("117.3", "100.1", "702.2"):
+        t = time.perf_counter()
+        first = kb.history("mtg", number)
+        cold = time.perf_counter() - t
+        warm = median_seconds(lambda: kb.history("mtg", number), runs)
+        moved = sum(row["status"] == "moved" for row in first["editions"])
+        print(f"history of {number}: {len(first['editions'])} editions ({moved} moves), first {cold * 1000:.0f} ms, "
+              f"median {warm * 1000:.0f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--archive", action="store_true",
                         help="read cost of each Magic archive release (read only)")
+    parser.add_argument("--history-home", type=Path, default=None,
+                        help="issue #19's figures, in this (fresh) data directory")
+    parser.add_argument("--steps", default="imports,more,full,serve,history",
+                        help="with --history-home: which steps, comma-separated")
     args = parser.parse_args()
     if not CORPORA.is_dir():
         raise SystemExit(f"needs the real documents in {CORPORA}")
+    if args.history_home is not None:
+        steps = {"imports": history_imports, "more": history_more, "full": history_full,
+                 "serve": history_serve, "noop": lambda home: history_noop(home, args.runs), "history": lambda home: history_query(home, args.runs)}
+        args.history_home.mkdir(parents=True, exist_ok=True)
+        (args.history_home / "no-embedded-rules").mkdir(exist_ok=True)
+        for step in args.steps.split(","):
+            steps[step](args.history_home)
+        return
     if args.archive:
         archive(args.runs)
         return
