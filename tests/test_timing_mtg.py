@@ -264,6 +264,14 @@ MALFORMED = [
     (_state(cards={"Honor": {"type": "enchantment", "static": {"boost": 1, "whom": "all"}}}), "cards.Honor.static"),
     (_state(cards={"Rally": {"type": "instant", "static": {"boost": 1}}}), "cards.Rally.static"),
     (_state(cards={"Knight": {"type": "creature", "color": ["white", "grey"]}}), "cards.Knight.color[1]"),
+    (_state(exile=[{"owner": "Ann", "card": "Bear", "as": "banished"}]), "exile[0].as"),
+    (_state(exile=[{"owner": "Ann", "card": "Bear", "as": "foretold", "time_counters": 2}]), "exile[0].time_counters"),
+    (_state(exile=[{"owner": "Cy", "card": "Bear", "as": "plotted"}]), "exile[0].owner"),
+    (_state(exile=[{"owner": "Ann", "card": "Nope", "as": "plotted"}]), "exile[0].card"),
+    (_state(payment={"player": "Ann", "amount": 1, "purpose": "cast", "what": "Bear", "exiled": 7}), "payment.exiled"),
+    (_state(step="main1", awaiting="choose-defender"), "awaiting"),
+    (_state(cards={"Bolt": {"type": "instant", "suspend": {"time": 0}}}), "cards.Bolt.suspend.time"),
+    (_state(cards={"Bolt": {"type": "instant", "foretell": -1}}), "cards.Bolt.foretell"),
 ]
 
 
@@ -276,15 +284,17 @@ def test_malformed_states_name_the_field(state: Any, field: str) -> None:
 
 _LEAF = st.one_of(st.none(), st.booleans(), st.integers(-2, 5), st.text(max_size=4),
                   st.sampled_from(["Ann", "Bo", "Bear", "Bolt", "Pox", "spell", "trigger", "main1", "untap",
-                                   "target", "cast", "unless", "resolved", "each", "creature"]))
+                                   "target", "cast", "unless", "resolved", "each", "creature", "suspended",
+                                   "foretold", "plotted", "choose-defender", "beginning-of-combat"]))
 _VALUE = st.recursive(_LEAF, lambda c: st.one_of(
     st.lists(c, max_size=3),
     st.dictionaries(st.sampled_from(["name", "controller", "kind", "card", "player", "id", "target", "item",
                                      "amount", "purpose", "what", "asked", "index", "type", "effects",
-                                     "damage", "tapped"]), c, max_size=3)), max_leaves=6)
+                                     "damage", "tapped", "owner", "as", "time_counters", "exiled"]), c,
+                                    max_size=3)), max_leaves=6)
 _KEYS = ["step", "priority", "due", "due_reason", "passes", "awaiting", "stack", "waiting", "resolving",
          "payment", "battlefield", "hands", "graveyard", "life", "pool", "lands_played", "extra_turns", "lost",
-         "begun", "edition", "turn"]
+         "begun", "edition", "turn", "exile", "defending"]
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
