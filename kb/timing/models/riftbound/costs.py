@@ -20,7 +20,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -131,6 +131,8 @@ def chosen_units(effects_: tuple[Effect, ...], target: str | None) -> list[str]:
 def deflect(m: Riftbound, s: State, controller: str, effects_: tuple[Effect, ...],
             target: str | None) -> list[tuple[str, int]]:
     """The opponents' units with Deflect the item chooses, with their Deflect values (809.1.c)."""
+    if not m.deflectors or not effects_:
+        return []
     out = []
     for name in chosen_units(effects_, target):
         u = s.permanent(name)
@@ -190,11 +192,13 @@ def awaiting_payment(m: Riftbound, s: State) -> Item | None:
 def finalize_outcome(m: Riftbound, s: State, item: Item) -> str | None:
     """How paying changes finalizing ``item`` (the oldest pending one): ``"await"`` (its
     controller decides to pay or not), ``"cost-unpaid"`` (it cannot be paid), or None."""
+    card = m.cards.get(item.card or "") if item.kind != "ability" else None
+    if not m.deflectors and not needs_kill(card) and not printed_cost(m, s, item):
+        return None  # nothing to pay: the common case
     if item.kind == "trigger":
         if not item.paid:
             return "await" if awaiting_payment(m, s) is item else None
         return None if can_pay(s, item.controller, total_cost(m, s, item)) else "cost-unpaid"
-    card = m.cards.get(item.card or "") if item.kind != "ability" else None
     if needs_kill(card) and kill_choice(s, item) is None:
         return "cost-unpaid"
     return None if can_pay(s, item.controller, total_cost(m, s, item)) else "cost-unpaid"
@@ -249,12 +253,16 @@ def _cost_of(m: Riftbound, s: State, p: Params) -> tuple[Cost, Cost]:
 @check("costs", "its Energy and Power cost cannot be paid: the Rune Pool and the runes that can Add do not "
        "cover it")
 def costs_payable(m: Riftbound, s: State, p: Params) -> bool:
+    if "card" in p and not m.cards[p["card"]].cost:
+        return True
     printed, _ = _cost_of(m, s, p)
     return can_pay(s, p["player"], printed)
 
 
 @check("deflect-cost", "it chooses an opponent's unit with Deflect, and the Power that costs more cannot be paid")
 def deflect_payable(m: Riftbound, s: State, p: Params) -> bool:
+    if not m.deflectors:
+        return True
     printed, extra = _cost_of(m, s, p)
     return not extra or not can_pay(s, p["player"], printed) or can_pay(s, p["player"], printed + extra)
 
@@ -279,16 +287,11 @@ def payment_due(m: Riftbound, s: State, p: Params) -> bool:
     return item is not None and item.name == p["item"] and item.controller == p["player"]
 
 
-def with_cost_choices(m: Riftbound, s: State, params: dict[str, Any]) -> Iterator[dict[str, Any]]:
+def with_cost_choices(m: Riftbound, s: State, params: dict[str, Any]) -> Sequence[dict[str, Any]]:
     """A play's attempts with the choices its costs need: each friendly unit it could kill."""
     if not needs_kill(m.cards.get(params["card"])):
-        yield params
-        return
-    units = friendly_units(s, params["player"])
-    for unit in units:
-        yield {**params, "kill": unit}
-    if not units:
-        yield params
+        return (params,)
+    return [{**params, "kill": unit} for unit in friendly_units(s, params["player"])] or (params,)
 
 
 # -- paying or declining a triggered ability's cost, and a cost that cannot be paid ----------------
@@ -314,9 +317,14 @@ def decline_cost(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     return after_leaving(m, replace(s, chain=without(s.chain, s.pending[0].id)), t)
 
 
+_UNPAID: list[Callable[[Riftbound, State], Iterator[dict[str, Any]]]] = []
+
+
 def _unpaid_bindings(m: Riftbound, s: State) -> Iterator[dict[str, Any]]:
-    from kb.timing.models.riftbound.chain import finalize_bindings
-    return finalize_bindings("cost-unpaid")(m, s)
+    if not _UNPAID:  # chain imports this module: its finalize bindings are taken at first use
+        from kb.timing.models.riftbound.chain import finalize_bindings
+        _UNPAID.append(finalize_bindings("cost-unpaid"))
+    return _UNPAID[0](m, s)
 
 
 @transition("cost-unpaid", "automatic", "an item whose cost cannot be paid as it is finalized is undone",

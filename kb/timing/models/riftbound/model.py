@@ -25,6 +25,7 @@ class Riftbound(Model):
 
     def __init__(self, cards: Mapping[str, Card] | None = None):
         self.cards: dict[str, Card] = dict(cards or {})
+        self.deflectors = frozenset(n for n, c in self.cards.items() if c.deflect)  # cards with Deflect (809)
         self.checks, self.transitions = registry.build(self)
         self.invariants = invariants.build(self)
         self.transitions_by_rule: dict[str, list[str]] = {}
