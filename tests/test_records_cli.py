@@ -51,6 +51,7 @@ COMMANDS = [
     (["rulings", "show", "riftbound-passing-priority"], 0, "rule 338.1.c: renumbered → 338.1.b"),
     (["rulings", "show", "riftbound-standard-move-closed-state"], 0, "rule 144.1.b: ok"),
     (["rulings", "show", "no-such-ruling"], 1, "no ruling 'no-such-ruling'"),
+    (["rule", "190.3"], 0, "cited by 1 ruling(s), 1 article(s): riftbound-holding-a-battlefield (as 187.3 of 1.3)"),
     (["articles", "show", "mtg-priority-primer"], 0, "written for mtg 2010-10-01"),
     (["rulings", "import", "CORPUS/articles/mtg-priority-primer.md"], 1, "field 'question' is missing"),
     (["articles", "add", "CORPUS/rulings/mtg-legend-rule.yaml"], 1, "is not an article file"),

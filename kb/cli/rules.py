@@ -120,6 +120,12 @@ def _print_rule(data: dict[str, Any], subrules: bool) -> None:
         click.echo("referenced by: " + ", ".join(r["number"] for r in data["referenced_by"]))
     if data["transitions"]:
         click.echo("timing model: " + ", ".join(t["name"] for t in data["transitions"]))
+    cited = data["cited_by"]
+    if cited["total"]:
+        click.echo(f"cited by {cited['rulings']} ruling(s), {cited['articles']} article(s): "
+                   + ", ".join(f"{r['id']}" + (f" (as {r['cited_as']} of {r['written_for']})"
+                                               if r["cited_as"] != data["number"] else "")
+                               for r in cited["records"]))
 
 
 @main.command("structure")
