@@ -334,7 +334,9 @@ def test_cli_check_and_list(cli: Any) -> None:
     res = cli("check", "--json")
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
-    assert data["ok"] and data["partial"] and data["lacking"] == [] and data["coverage"]["uncited"] == []
+    assert data["ok"] and data["partial"] and data["lacking"] == []
+    # uncited: only what the model does not implement (teammates, replaced kills, Deathknell checked by effects)
+    assert [r["rule"] for r in data["coverage"]["uncited"]] == ["469.1.a", "808.1.d.1", "808.3"]
     res = cli("list")
     assert res.exit_code == 0 and "riftbound/000-your-own-spell-starts-the-chain" in res.stdout
 

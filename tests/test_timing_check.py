@@ -19,11 +19,19 @@ def excerpt() -> RuleGraph:
     return build_edition(result, ruleset="riftbound", edition="1.4", partial=True, source=str(path))
 
 
+# The rules of the covered ranges the model does not implement, each with why.
+NOT_MODELED = {
+    "469.1.a": "modes of play with teammates",
+    "808.1.d.1": "a kill replaced by another event (no replacement effects in the model)",
+    "808.3": "no game effect in the model checks whether a permanent has Deathknell",
+}
+
+
 def test_check_passes_on_the_excerpt_which_holds_every_cited_rule(excerpt: RuleGraph) -> None:
     out = check(get_model("riftbound"), excerpt)
     assert out["ok"] and out["partial"] and not out["unknown"]
     assert out["lacking"] == []  # the embedded excerpt quotes everything the model cites
-    assert out["coverage"]["uncited"] == []
+    assert [r["rule"] for r in out["coverage"]["uncited"]] == list(NOT_MODELED)
 
 
 def test_a_partial_edition_lists_the_cited_rules_it_lacks(excerpt: RuleGraph) -> None:
@@ -49,9 +57,9 @@ def test_check_passes_on_the_full_document_with_full_coverage() -> None:
     assert out["ok"] and not out["partial"]
     assert out["lacking"] == [] and out["unknown"] == []
     cov = out["coverage"]
-    assert [r["range"] for r in cov["ranges"]] == ["333–340", "347–348", "404", "429", "464"]
-    assert cov["uncited"] == [], cov["uncited"]
-    assert cov["rules"] == cov["cited"] > 50
+    assert [r["range"] for r in cov["ranges"]] == ["333–340", "347–348", "404", "429", "464", "467–472", "808"]
+    assert [r["rule"] for r in cov["uncited"]] == list(NOT_MODELED), cov["uncited"]
+    assert cov["rules"] == cov["cited"] + len(NOT_MODELED) and cov["cited"] > 50
 
 
 @requires_shared
@@ -65,7 +73,8 @@ def test_check_fails_on_a_citation_that_does_not_exist() -> None:
     out = check(wrong, corpus_graph("riftbound", "1.4"))
     assert not out["ok"]
     assert out["unknown"][0]["rule"] == "337.9" and out["unknown"][0]["cited_by"] == ["finalize"]
-    assert [x["rule"] for x in out["coverage"]["uncited"]] == ["337.1.a"]  # cited by finalize alone
+    # 337.1.a was cited by finalize alone
+    assert [x["rule"] for x in out["coverage"]["uncited"]] == ["337.1.a", *NOT_MODELED]
 
 
 def test_every_citation_name_is_described() -> None:

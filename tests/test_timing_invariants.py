@@ -213,3 +213,79 @@ def test_a_model_that_fires_attack_triggers_twice_in_a_combat_is_caught() -> Non
     with pytest.raises(InvariantBroken) as err:
         engine.explore(wrong, state, 12)
     assert "383.4.e.2.a" in err.value.rules
+
+
+# Scoring and Deathknell: conquering battlefields (one with its own conquer ability, one held
+# by a unit the other player defends), the Final Point, the win, Deathknells of units killed
+# by spells and in combat; and holding in the Beginning Phase.
+SCORING = {
+    "Scout": {"type": "unit", "might": 2, "triggers": [{"on": "conquer", "name": "Cheer", "effects": [{"draw": 1}]}]},
+    "Agent": {"type": "unit", "deathknell": [{"discard": 1}, {"draw": 1}]},
+    "Warden": {"type": "unit", "triggers": [{"on": "hold", "name": "Watch", "effects": [{"draw": 1}]}]},
+    "Execute": {"type": "spell", "keywords": ["Action"], "effects": [{"kill": "target"}, {"draw": 1}]},
+    "Spare": {"type": "spell"},
+    "Altar": {"type": "battlefield", "triggers": [{"on": "conquer", "name": "Blessing",
+                                                  "effects": [{"discard": 1}, {"draw": 1}]}]},
+    "Temple": {"type": "battlefield", "triggers": [{"on": "hold", "name": "Tithe", "effects": [{"draw": 1}]}]},
+}
+SCORING_CASES = [(2, 18), (3, 14)]
+
+
+def setup_scoring(players: int, beginning: bool = False) -> tuple[Riftbound, State]:
+    seats = [{"name": "Ann", "hand": ["Execute", "Spare"], "base": ["Scout", "Scout"], "points": 3 if beginning else 7},
+             {"name": "Bo", "hand": ["Spare"], "base": ["Agent"], "points": 6},
+             {"name": "Cy", "base": ["Agent"]}]
+    return scenario.setup({  # type: ignore[return-value]
+        "players": seats[:players], "cards": SCORING, "start": {"phase": "beginning"} if beginning else {},
+        "battlefields": {"Altar": None, "Temple": {"controller": "Bo" if not beginning else "Ann",
+                                                   "units": {"Bo": ["Agent"]} if not beginning else
+                                                   {"Ann": ["Warden"]}}}})
+
+
+def scoring_violations(model: Riftbound, node: TraceNode) -> Iterator[str]:
+    """Points, scores and Deathknells after every step, computed from the states and the trace."""
+    before, after = node.before, node.after
+    old, new = dict(before.points), dict(after.points)
+    if any(new.get(p, 0) < n for p, n in old.items()):
+        yield "a player lost points"
+    if len(set(after.scored)) != len(after.scored):
+        yield "a battlefield was scored twice by one player in a turn (470)"
+    gained = sum(new.get(p, 0) - old.get(p, 0) for p in after.players)
+    if node.transition.kind != "step" and gained != sum(1 for c in node.walk() if c.name == "gains-point"):
+        yield "points changed without a gains-point step (471.1)"
+    scored_at: set[str] = set()
+    for child in node.walk() if node.transition.kind != "step" else ():  # a whole step, in order
+        if child.name in ("gains-point", "final-point-draws"):
+            scored_at.add(child.params["player"])
+        if child.name in ("conquer-triggers", "score-triggers"):
+            item = next(i for i in reversed(child.after.chain) if i.name == child.params["item"])
+            if item.controller not in scored_at:
+                yield f"{item.name} triggered before its player's point (471.1 before 471.2)"
+        if child.name == "death-triggers":
+            top = child.after.chain[-1]
+            if top.name != child.params["item"] or top.status != "pending":
+                yield f"{child.params['item']} is not added on top of the chain as a pending item (808.1.d.2)"
+    if after.winner is not None:
+        points = dict(after.points)
+        best = points[after.winner]
+        if best < after.victory_score or any(n >= best for p, n in points.items() if p != after.winner):
+            yield f"{after.winner} won without the Victory Score and the most points (323.1)"
+
+
+@pytest.mark.parametrize("players,depth", SCORING_CASES, ids=[f"{p}-players-depth-{d}" for p, d in SCORING_CASES])
+def test_scoring_and_deathknells_keep_their_order(players: int, depth: int, capsys: Any) -> None:
+    model, state = setup_scoring(players)
+    stats, seen, broken = explore_checked(model, state, depth, scoring_violations)
+    held_model, held = setup_scoring(players, beginning=True)
+    held_stats, held_seen, held_broken = explore_checked(held_model, held, depth, scoring_violations)
+    seen += held_seen
+    names = ("gains-point", "final-point-draws", "conquer-triggers", "score-triggers", "death-triggers", "discard",
+             "game-won", "hold", "main-phase-begins")
+    with capsys.disabled():
+        print(f"\n  scoring and Deathknell, {players} players, depth {depth}: {stats.states} states visited, "
+              f"{stats.decisions} decisions, {stats.steps} automatic steps, {stats.ends} ended turns; from the "
+              f"Beginning Phase {held_stats.states} states; " + ", ".join(f"{n} {seen[n]}" for n in names))
+    assert not broken and not held_broken, (broken + held_broken)[:5]
+    assert stats.states > 1000 and stats.max_depth == depth
+    for name in names:
+        assert seen[name], f"the exploration never reached {name}"

@@ -98,8 +98,8 @@ def test_a_scenario_can_expect_damage_scored_and_hand_sizes() -> None:
 
 def test_an_unknown_expect_key_is_refused_with_the_known_ones() -> None:
     with pytest.raises(ScenarioError) as err:
-        loads(COMBAT + "  - expect: {points: {Ann: 1}}\n")
-    assert "points" in str(err.value) and "scored" in str(err.value)
+        loads(COMBAT + "  - expect: {score: {Ann: 1}}\n")
+    assert "'score'" in str(err.value) and "did you mean 'scored'?" in str(err.value)
 
 
 def test_the_combat_record_of_designations_survives_the_state_json() -> None:

@@ -48,7 +48,8 @@ class RiftboundRules(RulesetModel[Riftbound, State]):
     title = "Riftbound Core Rules"
     citation_edition = CITATION_EDITION
     citations = CITATIONS
-    coverage = (("333", "340"), ("347", "348"), ("404", "404"), ("429", "429"), ("464", "464"))
+    coverage = (("333", "340"), ("347", "348"), ("404", "404"), ("429", "429"), ("464", "464"), ("467", "472"),
+                ("808", "808"))
     expect_keys = scenario.EXPECT_KEYS
     actions = scenario.ACTIONS
     state_checks = STATE_CHECKS

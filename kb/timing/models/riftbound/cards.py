@@ -15,7 +15,10 @@ Card pool, each card one entry::
 Instructions: ``{draw: N}``, ``{counter: ITEM|target}``, ``{kill: UNIT|target}``,
 ``{move: {unit: UNIT|target, to: BATTLEFIELD|base}}``, ``{create: {name, effects, times}}``
 (a reflexive trigger), ``{play: CARD}`` or ``{play: {card, to}}`` (play from hand as part of
-the effect), ``{add: N}``. ``target`` means the target chosen when the card is played.
+the effect), ``{add: N}``, ``{discard: N}``. A unit's ``deathknell: [instructions]`` is its
+Deathknell ("When I die, …", 808.1.c): a trigger ``on: leave``. A card of ``type: battlefield``
+names a battlefield of the scenario; its triggers (``on: conquer`` or ``on: hold``) are "when you
+conquer (hold) here" abilities, controlled by the player who scores it. ``target`` means the target chosen when the card is played.
 Keywords are read in any case (``reaction`` is Reaction). What each instruction does when
 it resolves is in :mod:`kb.timing.models.riftbound.effects`.
 """
@@ -31,10 +34,11 @@ from kb.timing.fields import a_list as _list, a_mapping as _map, only_keys as _o
 from kb.timing.fields import text as _str, whole_number as _int
 from kb.timing.models.riftbound.resources import FREE, Cost, cost_json, parse_additional, parse_cost
 
-KEYWORDS = frozenset({"Action", "Reaction", "Hidden", "Ambush", "Legion", "Deflect"})
-CARD_TYPES = ("spell", "unit", "gear")
-TRIGGER_EVENTS = ("play", "attack", "defend", "conquer", "leave", "move")
-INSTRUCTIONS = ("draw", "counter", "kill", "move", "create", "play", "add", "deal", "give")
+KEYWORDS = frozenset({"Action", "Reaction", "Hidden", "Ambush", "Legion", "Deathknell", "Deflect"})
+CARD_TYPES = ("spell", "unit", "gear", "battlefield")
+TRIGGER_EVENTS = ("play", "attack", "defend", "conquer", "hold", "leave", "move")
+BATTLEFIELD_EVENTS = ("conquer", "hold")  # a battlefield's own abilities: "when you conquer (hold) here"
+INSTRUCTIONS = ("draw", "counter", "kill", "move", "create", "play", "add", "discard", "deal", "give")
 
 Effect = tuple[Any, ...]  # ("draw", 1), ("counter", "target"), ("create", name, effects, times)…
 
@@ -88,7 +92,7 @@ def parse_effects(data: Any, field: str) -> tuple[Effect, ...]:
         if not isinstance(raw, dict) or len(raw) != 1:
             raise FormatError(f"an instruction is a mapping with one key ({', '.join(INSTRUCTIONS)})", where)
         (kind, arg), = raw.items()
-        if kind == "draw":
+        if kind in ("draw", "discard"):
             out.append((kind, _int(arg, f"{where}.{kind}", 0, 20)))
         elif kind == "add":  # "Add [2]" is 2 Energy (429.5)
             out.append((kind, parse_cost(arg, f"{where}.add")))
@@ -148,7 +152,7 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
         name = _str(name, field)
         where = f"{field}.{name}"
         raw = _map(raw, where)
-        _only(raw, ("type", "keywords", "effects", "legion", "triggers", "abilities", "might", "cost",
+        _only(raw, ("type", "keywords", "effects", "legion", "triggers", "abilities", "might", "deathknell", "cost",
                     "additional_cost"), where)
         ctype = raw.get("type")
         if ctype not in CARD_TYPES:
@@ -168,6 +172,14 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
             triggers.append(Trigger(on, _str(tr.get("name", f"{name}'s {on} trigger"), f"{tw}.name"),
                                     parse_effects(tr.get("effects"), f"{tw}.effects"),
                                     bool(tr.get("optional", False)), what, parse_cost(tr.get("cost"), f"{tw}.cost")))
+        card_keywords = keywords(raw.get("keywords"), f"{where}.keywords")
+        if raw.get("deathknell") is not None:  # "[Deathknell][>] Effect": "When I die, Effect" (808.1.c)
+            triggers.append(Trigger("leave", f"{name}'s Deathknell",
+                                    parse_effects(raw["deathknell"], f"{where}.deathknell")))
+            card_keywords |= {"Deathknell"}
+        if ctype == "battlefield" and any(tr.on not in BATTLEFIELD_EVENTS for tr in triggers):
+            raise FormatError(f"a battlefield's abilities trigger on: {', '.join(BATTLEFIELD_EVENTS)} "
+                              "(when you conquer or hold here)", f"{where}.triggers")
         abilities = []
         for i, ab in enumerate(_list(raw.get("abilities"), f"{where}.abilities")):
             aw = f"{where}.abilities[{i}]"
@@ -178,7 +190,7 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
                                      parse_cost(ab.get("cost"), f"{aw}.cost")))
         if ctype == "spell" and (triggers or abilities):
             raise FormatError("a spell has no triggers or abilities of its own (put them on a unit or gear)", where)
-        cards[name] = Card(name, ctype, keywords(raw.get("keywords"), f"{where}.keywords"),
+        cards[name] = Card(name, ctype, card_keywords,
                            parse_effects(raw.get("effects"), f"{where}.effects"),
                            parse_effects(raw.get("legion"), f"{where}.legion"), tuple(triggers), tuple(abilities),
                            _int(raw.get("might", 1), f"{where}.might", 0, 99),

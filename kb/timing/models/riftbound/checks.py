@@ -24,7 +24,7 @@ def has_priority(m: Riftbound, s: State, p: Params) -> bool:
 
 @check("not-mid-procedure", "pending items are finalized (and tasks handled) before anyone acts")
 def not_mid_procedure(m: Riftbound, s: State, p: Params) -> bool:
-    return s.ready_task() is None and not s.pending and s.phase == "main"
+    return s.ready_task() is None and not s.pending and s.phase in ("beginning", "main")
 
 
 @check("own-turn-neutral-open", "in a Neutral Open State only the turn player plays")

@@ -20,6 +20,7 @@ from kb.timing.engine import Params, Trace, TraceNode
 from kb.timing.models.riftbound import damage
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound.state import Battlefield, Combat, Showdown, State
+from kb.timing.models.riftbound.scoring import check_victory, score
 from kb.timing.models.riftbound.triggers import Fired, fire, new_item
 
 if TYPE_CHECKING:
@@ -45,6 +46,7 @@ step("combat-state-closes", "a combat chain was created: the state closes", "the
 step("combat-state-open", "no combat chain: the showdown continues open", "the state stays open")
 step("settle-control", "a non-combat showdown settles control", "control of {at}: {player}")
 step("conquer", "establishing control results in a conquer", "{player} conquers {at}")
+step("hold", "the turn player holds a battlefield they control", "{player} holds {at}")
 step("showdown-ends", "the showdown ends: neutral state", "the showdown at {at} ends")
 step("combat-showdown-closes", "the combat showdown closes: combat proceeds",
      "combat at {at} proceeds to the damage step")
@@ -104,7 +106,9 @@ def staging(s: State, bf: Battlefield) -> str | None:
 
 @transition("cleanup", "automatic", "a cleanup", "cleanup", bindings=task_bindings("cleanup"))
 def cleanup(m: Riftbound, s: State, p: Params, t: Trace) -> State:
-    s = replace(s, tasks=s.tasks[1:])
+    s = check_victory(replace(s, tasks=s.tasks[1:]), t)
+    if s.winner is not None:
+        return s
     if s.sides_established:
         s = designate(m, s, t)
     s = damage.kill_lethal(m, s, t)
@@ -289,12 +293,7 @@ def take_control(m: Riftbound, s: State, t: Trace, at: str, owner: str, step: st
     s = replace(s, battlefields=tuple(replace(b, controller=owner) if b.name == at else b
                                       for b in s.battlefields))
     t.note(step, s, {"at": at, "player": owner})
-    if (owner, at) in s.scored:
-        return s
-    s = replace(s, scored=s.scored + ((owner, at),))
-    t.note("conquer", s, {"player": owner, "at": at})
-    fired = [(owner, tr, u.card) for u in s.units_at(at, owner) for tr in m.triggers_of(u.card, "conquer")]
-    return fire(s, t, fired, "conquer-triggers")
+    return score(m, s, t, owner, at, "conquer")
 
 
 @transition("combat-damage", "automatic", "combat damage step", "combat damage at {at}",

@@ -49,7 +49,7 @@ def play_bindings(m: Riftbound, s: State) -> Iterator[dict[str, Any]]:
     for player in s.players:
         hand = s.hand(player)
         names = list(dict.fromkeys(hand)) if hand is not None else list(m.cards)
-        attempts = [(n, "hand") for n in names if n in m.cards]
+        attempts = [(n, "hand") for n in names if n in m.cards and m.cards[n].type != "battlefield"]
         attempts += [(c, "facedown") for c, pl, _, _ in s.facedown if pl == player and c in m.cards]
         for name, origin in attempts:
             card = m.cards[name]

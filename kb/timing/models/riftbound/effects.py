@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from kb.timing.engine import Trace
 from kb.timing.models.riftbound.cards import Effect
 from kb.timing.models.riftbound.citations import registry
-from kb.timing.models.riftbound.state import Item, Permanent, State, drawn_plus, without, without_card
+from kb.timing.models.riftbound.state import Item, Permanent, State, drawn_plus, with_hand, without, without_card
 from kb.timing.models.riftbound.triggers import fire, needs_cleanup, new_item, relocate
 
 if TYPE_CHECKING:
@@ -43,6 +43,7 @@ step("played-to-base-instead", "a unit cannot be played to another two players' 
 step("add-resources", "add resources", "{player} adds resources")
 step("instruction-skipped", "an instruction that cannot be followed is ignored",
      "{instruction} cannot be followed: ignored")
+step("discard", "discard cards from hand to the trash", "{player} discards {n} ({cards}, in hand order)")
 step("legion-active", "Legion: another card was finalized this turn", "{item}'s Legion text is active")
 
 
@@ -77,6 +78,20 @@ def run_effects(m: Riftbound, s: State, t: Trace, item: Item) -> State:
 def draw(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
     who = item.controller
     return t.step("draw", replace(s, drawn=drawn_plus(s, who, e[1])), {"player": who, "n": e[1]})
+
+
+@instruction("discard")
+def discard(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
+    """Discard N (422): as many as the hand holds (422.4), chosen by the model in hand order."""
+    who, hand = item.controller, s.hand(item.controller)
+    if hand is None:  # an unknown hand: its cards cannot be named
+        return t.step("discard", s, {"player": who, "n": e[1], "cards": "unknown cards"})
+    gone = hand[:e[1]]
+    if not gone:
+        t.note("instruction-skipped", s, {"instruction": f"discard {e[1]} (no cards in hand)"})
+        return s
+    s = replace(s, hands=with_hand(s, who, hand[len(gone):]), trash=s.trash + gone)
+    return t.step("discard", s, {"player": who, "n": len(gone), "cards": ", ".join(gone)})
 
 
 @instruction("counter")

@@ -8,7 +8,7 @@ import functools
 from collections.abc import Iterable, Mapping
 
 from kb.timing.engine import Model, Option, Params, Rules, Violation
-from kb.timing.models.riftbound import checks, combat, decisions, effects  # noqa: F401 (they register)
+from kb.timing.models.riftbound import checks, combat, decisions, effects, scoring  # noqa: F401 (they register)
 from kb.timing.models.riftbound import costs, damage  # noqa: F401 (they register)
 from kb.timing.models.riftbound import invariants
 from kb.timing.models.riftbound.cards import Card, Effect, Trigger
@@ -115,6 +115,8 @@ class Riftbound(Model):
         return invariants.validate(s)
 
     def terminal(self, s: State) -> tuple[str, Rules] | None:
+        if s.winner is not None:
+            return (f"{s.winner} has won the game.", cite("game-won"))
         if s.phase == "ending":
             return ("The Main Phase has ended; the model stops at the Ending Phase.", cite("end-main-phase"))
         return None

@@ -2,11 +2,13 @@
 scenario actions as decisions, and what an ``expect`` step can observe.
 
 Players are names in turn order, or ``{name, hand: [cards], base: [units or gear],
-facedown: [{card, at}]}`` (a hand not listed is unknown: any card of the pool may be played
+facedown: [{card, at}], points: N}`` (a hand not listed is unknown: any card of the pool may be played
 from it). ``battlefields``: a list of names or ``{name, controller, contested_by, units:
 {player: [cards]}}``, or a mapping by name (``{Temple: {controller: Bo}, Hill: null}``).
 ``start``: ``{showdown: {at, focus}}`` (a showdown in progress), ``{combat: {at, attacker,
-defender}}`` (combat opening there), or both (the showdown becomes a combat showdown).
+defender}}`` (combat opening there), or both (the showdown becomes a combat showdown);
+``{phase: beginning}`` starts the turn at the Beginning Phase's Scoring Step (the turn player
+holds their battlefields, then the Main Phase begins); ``victory_score: N`` (8 by default).
 An unknown key, step, card or battlefield is answered with the nearest known one.
 
 Actions (scenario steps): ``play: {player, card, to, from: hand|facedown, target}``,
@@ -34,7 +36,7 @@ from typing import Any
 
 from kb.timing.engine import FormatError, Option
 from kb.timing.fields import a_list as _list, a_mapping as _map, only_keys as _only, players as _player_list
-from kb.timing.fields import nearest, text as _str
+from kb.timing.fields import nearest, one_of as _one_of, text as _str, whole_number as _int
 from kb.timing.models.codec import Context, field_json, json_keys
 from kb.timing.models.riftbound import costs
 from kb.timing.models.riftbound.cards import parse_cards
@@ -44,7 +46,7 @@ from kb.timing.models.riftbound.state import Battlefield, Combat, Permanent, Sho
 
 # -- scenario set-up -------------------------------------------------------------------------
 def _players(data: Any) -> tuple[tuple[str, ...], dict[str, dict[str, Any]]]:
-    return _player_list(data, ("hand", "base", "facedown", "runes", "pool"), "turn player")
+    return _player_list(data, ("hand", "base", "facedown", "points", "runes", "pool"), "turn player")
 
 
 def battlefield_entries(data: Any) -> list[tuple[str, dict[str, Any]]]:
@@ -75,8 +77,8 @@ def setup(data: Mapping[str, Any]) -> tuple[Riftbound, State]:
         name = _str(card, field)
         if name not in cards:
             raise FormatError(f"unknown card {name!r}{nearest(name, cards)} (add it to cards)", field)
-        if cards[name].type == "spell":
-            raise FormatError(f"{name} is a spell: only units and gear are on the board", field)
+        if cards[name].type in ("spell", "battlefield"):
+            raise FormatError(f"{name} is a {cards[name].type}: only units and gear are on the board", field)
         taken = {u.name for u in board}
         unique, n = name, 2
         while unique in taken:
@@ -107,6 +109,8 @@ def setup(data: Mapping[str, Any]) -> tuple[Riftbound, State]:
         if hand is not None:
             hand = tuple(_str(c, f"players.{player}.hand") for c in _list(hand, f"players.{player}.hand"))
             for c in hand:
+                if c in cards and cards[c].type == "battlefield":
+                    raise FormatError(f"{c} is a battlefield: it is not a card of a hand", f"players.{player}.hand")
                 if c not in cards:
                     raise FormatError(f"unknown card {c!r} in {player}'s hand{nearest(c, cards)} (add it to cards)",
                                       f"players.{player}.hand")
@@ -123,13 +127,22 @@ def setup(data: Mapping[str, Any]) -> tuple[Riftbound, State]:
             if at not in bf_names:
                 raise FormatError(f"unknown battlefield {at!r}", f"{fw}.at")
             facedown.append((card, player, at, False))
+    points = tuple((p, _int(extra[p]["points"], f"players.{p}.points", 0, 99)) for p in players
+                   if extra.get(p, {}).get("points") is not None)
     state = State(players=players, board=tuple(board), battlefields=tuple(battlefields), hands=tuple(hands),
-                  facedown=tuple(facedown), **resources_of(players, extra))
+                  facedown=tuple(facedown), points=points, **resources_of(players, extra))
     return model, _start(state, _map(data.get("start"), "start"))
 
 
 def _start(s: State, start: dict[str, Any]) -> State:
-    _only(start, ("showdown", "combat"), "start")
+    _only(start, ("showdown", "combat", "phase", "victory_score"), "start")
+    if "victory_score" in start:
+        s = replace(s, victory_score=_int(start["victory_score"], "start.victory_score", 1, 99))
+    if start.get("phase") is not None:
+        if _one_of(start["phase"], ("beginning", "main"), "start.phase") == "beginning":
+            if "showdown" in start or "combat" in start:
+                raise FormatError("a showdown or combat starts in the Main Phase", "start.phase")
+            s = replace(s, phase="beginning", tasks=("hold",))  # the Scoring Step (315.2.b)
     if "showdown" in start:
         sd = _map(start["showdown"], "start.showdown")
         _only(sd, ("at", "focus"), "start.showdown")
@@ -220,6 +233,8 @@ def check_references(model: Riftbound, state: State, kind: str, params: Mapping[
     if params.get("player") not in state.players:
         raise FormatError(f"{params.get('player')!r} is not one of the players ({', '.join(state.players)})",
                           f"{kind}.player")
+    if "card" in params and params["card"] in model.cards and model.cards[params["card"]].type == "battlefield":
+        raise FormatError(f"{params['card']} is a battlefield: it is not played", f"{kind}.card")
     if "card" in params and params["card"] not in model.cards:
         raise FormatError(f"unknown card {params['card']!r}{nearest(params['card'], model.cards)} (add it to cards)",
                           f"{kind}.card")

@@ -18,9 +18,9 @@ from kb.timing.models.riftbound.cards import Effect, effects_json, keywords, par
 # Tasks that wait until the chain is empty ("Resolve any items on the chain … before
 # performing this step", 466.2, 466.4, 466.6).
 DEFERRED_TASKS = frozenset({"combat-result", "establish-control", "combat-ends"})
-TASKS = ("cleanup", "combat-opens", "start-of-combat", "establish-attacker-defender", "attacker-gains-focus",
+TASKS = ("cleanup", "hold", "combat-opens", "start-of-combat", "establish-attacker-defender", "attacker-gains-focus",
          "combat-chain", "combat-damage", "combat-cleanup", "combat-result", "establish-control", "combat-ends")
-COMBAT_TASKS = frozenset(TASKS) - {"cleanup"}
+COMBAT_TASKS = frozenset(TASKS) - {"cleanup", "hold"}
 ORIGINS = ("hand", "facedown", "effect", "activated", "trigger", "reflexive")
 ITEM_KINDS = ("spell", "unit", "gear", "ability", "trigger")
 TURN_STATES = ("neutral-open", "neutral-closed", "showdown-open", "showdown-closed")
@@ -145,9 +145,19 @@ def _read_hands(raw: Any, where: str, ctx: Context) -> tuple[tuple[str, tuple[st
         text(c, f"{where}.{p}") for c in a_list(given[p], f"{where}.{p}"))) for p in ctx.players)
 
 
-def _read_drawn(raw: Any, where: str, ctx: Context) -> tuple[tuple[str, int], ...]:
-    return tuple(sorted((ctx.check("player", p, where, False), whole_number(n, f"{where}.{p}", 0, 999))
+def _read_counts(raw: Any, where: str, ctx: Context, high: int) -> tuple[tuple[str, int], ...]:
+    """A count by player (``{Ann: 2}``), sorted by name."""
+    return tuple(sorted((ctx.check("player", p, where, False), whole_number(n, f"{where}.{p}", 0, high))
                         for p, n in a_mapping(raw, where).items()))
+
+
+def _read_drawn(raw: Any, where: str, ctx: Context) -> tuple[tuple[str, int], ...]:
+    return _read_counts(raw, where, ctx, 999)
+
+
+def _read_points(raw: Any, where: str, ctx: Context) -> tuple[tuple[str, int], ...]:
+    given = dict(_read_counts(raw, where, ctx, 99))
+    return tuple((p, given[p]) for p in ctx.players if p in given)
 
 
 def _record(*keys: str, **specs: dict[str, Any]) -> tuple[Any, ...]:
@@ -168,7 +178,7 @@ class State:
     combat: Combat | None = None
     opened_by: str | None = field(default=None, metadata=js(choices=(None, "play", "trigger", "add")))  # 346.1
     tasks: tuple[str, ...] = field(default=(), metadata=js(choices=TASKS))
-    phase: str = field(default="main", metadata=js(choices=("main", "ending")))
+    phase: str = field(default="main", metadata=js(choices=("beginning", "main", "ending", "over")))
     board: tuple[Permanent, ...] = ()
     battlefields: tuple[Battlefield, ...] = ()
     hands: tuple[tuple[str, tuple[str, ...] | None], ...] = field(default=(), metadata=js(
@@ -184,7 +194,10 @@ class State:
     drawn: tuple[tuple[str, int], ...] = field(default=(), metadata=js(mapping=True, read=_read_drawn))
     trash: tuple[str, ...] = ()
     scored: tuple[tuple[str, str], ...] = field(default=(), metadata=js(record=_record(
-        "player", "at", player={"check": "player"})))
+        "player", "at", player={"check": "player"})))  # battlefields scored this turn (470)
+    points: tuple[tuple[str, int], ...] = field(default=(), metadata=js(mapping=True, read=_read_points))  # 468
+    victory_score: int = field(default=8, metadata=js(omit=True, low=1, high=99))  # 194.3
+    winner: str | None = field(default=None, metadata=js(omit=True, check="player"))  # 194.2, 472
     next_id: int = field(default=1, metadata=js(low=1, high=10_000))
     # Each player's Rune Pool (166) and runes on the board (ready, exhausted: 164.2).
     rune_pools: tuple[tuple[str, int, int], ...] = field(default=(), metadata=js(record=_record(

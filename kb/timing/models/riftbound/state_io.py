@@ -22,7 +22,8 @@ from kb.timing.models.riftbound.state import COMBAT_TASKS, TURN_STATES, Battlefi
 DERIVED_KEYS = ("ruleset", "turn_state", "turn_player", "cards")
 STATE_KEYS = ("ruleset", "turn_state", "priority", "focus", "chain", "players", "turn_player", "phase", "passes",
               "showdown", "combat", "opened_by", "tasks", "board", "battlefields", "hands", "facedown",
-              "finalized_this_turn", "played_this_turn", "drawn", "trash", "scored", "next_id", "rune_pools", "runes", "cards")
+              "finalized_this_turn", "played_this_turn", "drawn", "trash", "scored", "points", "victory_score",
+              "winner", "next_id", "rune_pools", "runes", "cards")
 _plain, _ids = Json(), Json(low=1, high=10_000)
 assert set(STATE_KEYS) == set(json_keys(State)) | set(DERIVED_KEYS), "a state field without its place in the JSON"
 
@@ -32,7 +33,7 @@ def state_json(model: Riftbound, s: State) -> dict[str, Any]:
     out = encode(s, Context(cards=model.cards))
     out.update(ruleset="riftbound", turn_state=s.turn_state, turn_player=s.turn_player,
                cards=pool_json(model, card_json))
-    return {k: out[k] for k in STATE_KEYS}
+    return {k: out[k] for k in STATE_KEYS if k in out}
 
 
 def _context(players: tuple[str, ...], model: Riftbound) -> Context:
