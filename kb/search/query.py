@@ -51,9 +51,9 @@ _RULE_WORDS = frozenset({"rule", "rules", "cr", "r", "§"})
 _EDGE_PUNCT = "()[]{},;:!?.…\u2013\u2014"
 
 
-# What a query that cannot be read is told, by name: ``{name}`` placeholders, ``{name!r}``
-# quoted as Python's repr quotes. The offline search shows the same messages (its data is
-# generated from this table: web/search_port.py).
+# What a query that cannot be read, or a search that cannot be answered, is told, by name:
+# ``{name}`` placeholders, ``{name!r}`` quoted as Python's repr quotes. The offline search
+# shows the same messages (its data is generated from this table: web/search_port.py).
 MESSAGES: dict[str, str] = {
     "too_many_atoms": "too many words and phrases ({count}; at most {max_atoms})",
     "only_filters": "nothing to search for: add words or a rule number to the filter",
@@ -82,6 +82,11 @@ MESSAGES: dict[str, str] = {
     "or_cannot_join": ("OR at position {position} cannot join a left-out or required word; "
                        "use parentheses-free forms like a OR b"),
     "and_needs_words": "AND at position {position} needs a word on each side (it has {after} after it)",
+    # asked of a search (kb.search.searcher), not of the reader
+    "limit_out_of_range": "limit must be between 1 and {max_limit}",
+    "offset_out_of_range": "offset must be between 0 and {max_offset}",
+    "section_needs_number": "a section filter needs a rule number, e.g. in:337 (got {value!r})",
+    "no_section": "there is no rule {number} to search in ({ruleset} {edition})",
 }
 # What a filter without a value is shown as an example of.
 FILTER_EXAMPLES = {"section": "in:337", "ruleset": "ruleset:mtg", "edition": "edition:1.4"}
@@ -109,10 +114,15 @@ class QuerySyntaxError(SearchError):
         self.position = position
 
 
+def say(name: str, **values: object) -> str:
+    """The message :data:`MESSAGES` ``name``, filled with ``values``."""
+    return MESSAGES[name].format(**values)
+
+
 def syntax_error(name: str, at: int | None = None, **values: object) -> QuerySyntaxError:
     """The :class:`QuerySyntaxError` of :data:`MESSAGES` ``name``, filled with ``values``,
     at character position ``at``."""
-    return QuerySyntaxError(MESSAGES[name].format(**values), at)
+    return QuerySyntaxError(say(name, **values), at)
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ from kb.numbers import NumberError, format_number, parse_number
 from kb.search.excerpt import count_matches, excerpt, matcher
 from kb.search.cards import CardList, load_cards
 from kb.search.phrasing import rule_phrasings
-from kb.search.query import Atom, Clause, ParsedQuery, SearchError
+from kb.search.query import Atom, Clause, ParsedQuery, SearchError, say
 from kb.search.schema import WORD, analyse, stem
 from kb.search.scoring import Impacts, Scores, near, union
 from kb.search.spelling import Speller
@@ -155,9 +155,9 @@ class EditionSearcher:
         read again when it changes); ``evidence``: a source of rules known to answer the
         question (rulings citing them), each ranked up and explained."""
         if not 1 <= limit <= MAX_LIMIT:
-            raise SearchError(f"limit must be between 1 and {MAX_LIMIT}", {"limit": limit})
+            raise SearchError(say("limit_out_of_range", max_limit=MAX_LIMIT), {"limit": limit})
         if not 0 <= offset <= MAX_OFFSET:
-            raise SearchError(f"offset must be between 0 and {MAX_OFFSET}", {"offset": offset})
+            raise SearchError(say("offset_out_of_range", max_offset=MAX_OFFSET), {"offset": offset})
         ed = self.rg.edition
         within = self._sections(parsed.sections + [(s, ()) for s in sections or []])
         r = self.ranking
@@ -247,15 +247,13 @@ class EditionSearcher:
             try:
                 segments = segments or parse_number(text)
             except NumberError:
-                raise SearchError(f"a section filter needs a rule number, e.g. in:337 (got {text[:40]!r})",
-                                  {"section": text[:64]}) from None
+                raise SearchError(say("section_needs_number", value=text[:40]), {"section": text[:64]}) from None
             found = self.rg.find(segments)
             if found is None:
                 wanted_number = format_number(segments, self.rg.edition.number_style)
-                raise SearchError(
-                    f"there is no rule {wanted_number} to search in ({self.rg.edition.ruleset} "
-                    f"{self.rg.edition.name})", {"section": wanted_number,
-                                                 "nearest": self.rg.nearest(segments)}, status=404)
+                raise SearchError(say("no_section", number=wanted_number, ruleset=self.rg.edition.ruleset,
+                                      edition=self.rg.edition.name),
+                                  {"section": wanted_number, "nearest": self.rg.nearest(segments)}, status=404)
             out.append(found)
         return out
 

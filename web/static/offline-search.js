@@ -161,14 +161,17 @@
   function SearchError(message, detail, status) {
     this.message = message; this.detail = detail || {}; this.status = status || 400;
   }
-  /* syntax_error: the message of kb.search.query.MESSAGES ``name`` ({key}, {key!r} quoted as
-     repr() quotes), at character position ``at``. */
-  function syntaxError(name, at, values) {
-    var message = Q.messages[name].replace(/\{(\w+)(!r)?\}/g, function (_, key, quoted) {
+  /* say: the message kb.search.query.MESSAGES ``name``, filled ({key}, {key!r} quoted as
+     repr() quotes). */
+  function say(name, values) {
+    return Q.messages[name].replace(/\{(\w+)(!r)?\}/g, function (_, key, quoted) {
       var value = String((values || {})[key]);
       return quoted ? pyRepr(value) : value;
     });
-    return new SearchError(message, {position: at === undefined ? null : at}, 400);
+  }
+  /* syntax_error: that message as a query that cannot be read, at character position ``at``. */
+  function syntaxError(name, at, values) {
+    return new SearchError(say(name, values), {position: at === undefined ? null : at}, 400);
   }
   function isSpace(ch) { return /\s/.test(ch); }
   function strip(s, chars) {
@@ -791,8 +794,8 @@
   Edition.prototype.search = function (parsed, options) {
     options = options || {};
     var limit = options.limit === undefined ? 10 : options.limit, offset = options.offset || 0;
-    if (!(limit >= 1 && limit <= MAX_LIMIT)) throw new SearchError("limit must be between 1 and " + MAX_LIMIT, {limit: limit});
-    if (!(offset >= 0 && offset <= MAX_OFFSET)) throw new SearchError("offset must be between 0 and " + MAX_OFFSET, {offset: offset});
+    if (!(limit >= 1 && limit <= MAX_LIMIT)) throw new SearchError(say("limit_out_of_range", {max_limit: MAX_LIMIT}), {limit: limit});
+    if (!(offset >= 0 && offset <= MAX_OFFSET)) throw new SearchError(say("offset_out_of_range", {max_offset: MAX_OFFSET}), {offset: offset});
     var self = this;
     var within = this.sectionsOf(parsed.sections.concat((options.sections || []).map(function (s) { return [s, null]; })));
     if (this.ranking.understand) {
@@ -854,12 +857,12 @@
       var segs = w[1];
       if (!segs || !segs.length) {
         segs = tryParseNumber(w[0]);
-        if (!segs) throw new SearchError("a section filter needs a rule number, e.g. in:337 (got " + pyRepr(w[0].slice(0, 40)) + ")", {section: w[0].slice(0, 64)});
+        if (!segs) throw new SearchError(say("section_needs_number", {value: w[0].slice(0, 40)}), {section: w[0].slice(0, 64)});
       }
       var n = self.find(segs);
       if (n === null) {
         var number = formatNumber(segs, self.style);
-        throw new SearchError("there is no rule " + number + " to search in (" + self.ruleset + " " + self.edition + ")",
+        throw new SearchError(say("no_section", {number: number, ruleset: self.ruleset, edition: self.edition}),
                               {section: number, nearest: self.nearest(segs)}, 404);
       }
       return n;
