@@ -299,3 +299,16 @@ def test_a_followed_mapping_gives_what_the_composed_mapping_gives(tmp_path_facto
     composed, followed = edition_mapping(kb, "test", source, target), FollowedMapping(kb, "test", source, target)
     for number in [*kb.graphs[("test", source)].edition.rules, "999"]:
         assert followed.get(number) == composed.get(number)
+
+
+def test_a_damaged_graph_is_one_line_on_the_cli(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from kb.cli import main
+    home = home_with(tmp_path, EDITIONS[:1])
+    build_dir = current_build(home)
+    assert build_dir is not None
+    (build_dir / "editions" / "test" / "1.0.pickle").write_bytes(b"\x80\x05 cut short")
+    result = CliRunner().invoke(main, ["--home", str(home), "rule", "103", "--ruleset", "test"])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.output.startswith("error: the built knowledge base is damaged") and "rulekb build" in result.output
