@@ -102,3 +102,14 @@ def test_a_bad_file_in_a_folder_imports_nothing(tmp_path: Path) -> None:
     code, out = run(home, "rulings", "import", str(folder))
     assert code == 1 and "zz-broken.yaml" in out and "not valid YAML" in out
     assert not (home / "records").exists()
+
+
+def test_check_fails_on_an_article_whose_ruleset_cannot_be_told(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    build(home)
+    article = tmp_path / "vague.md"
+    article.write_text("# Vague\n\nAs rule 999.9 says.\n", encoding="utf-8")
+    code, out = run(home, "articles", "add", str(article))
+    assert code == 0 and "cannot tell which ruleset" in out, out
+    code, out = run(home, "articles", "check")
+    assert code == 1 and "unread: article vague" in out and "1 whose citations could not be read" in out, out

@@ -96,7 +96,8 @@ def _list(ctx: click.Context, kind: Kind, ruleset: str | None, stale: bool, as_j
         emit_json(data)
         return
     for item in data["records"]:
-        mark = "stale" if item["stale"] else "broken" if item["broken"] else "ok"
+        mark = ("stale" if item["stale"] else "broken" if item["broken"] else
+                "unread" if item["unread"] else "ok")
         changed = f" (changed: {', '.join(item['changed'])})" if item["changed"] else ""
         click.echo(f"{item['id']}  {item['ruleset']} {item['written_for']}  {mark}{changed}  {item['title']}")
     click.echo(f"{data['total']} {kind}s, {data['stale']} stale, {data['broken']} with citations "
@@ -109,17 +110,21 @@ def _check(ctx: click.Context, kind: Kind, ruleset: str | None, as_json: bool) -
         emit_json(data)
     else:
         for item in data["records"]:
+            if item["unread"]:
+                for d in item["diagnostics"]:
+                    click.echo(f"{d['file']}:{d['line'] or 1}: unread: {kind} {item['id']}: {d['message']}")
             for c in item["citations"]:
                 if c["status"] not in STALE and c["status"] != "not_found":
                     continue
                 where = f"{item['file']}:{c['line']}" if c["line"] else f"{item['file']} ({c['field']})"
                 click.echo(f"{where}: {c['status']}: {kind} {item['id']}: {c['text']}: {_why(c)}")
         counts = data["citations"]
-        click.echo(f"{data['stale']} stale {kind}s, {data['broken']} with broken citations; "
+        unread = f", {data['unread']} whose citations could not be read" if data["unread"] else ""
+        click.echo(f"{data['stale']} stale {kind}s, {data['broken']} with broken citations{unread}; "
                    f"citations: {counts['ok']} ok, {counts['renumbered']} renumbered, "
                    f"{counts['reworded']} reworded, {counts['removed']} removed, "
                    f"{counts['not_found']} not found", err=True)
-    sys.exit(1 if data["stale"] or data["broken"] else 0)
+    sys.exit(1 if data["stale"] or data["broken"] or data["unread"] else 0)
 
 
 def _why(c: dict[str, Any]) -> str:
@@ -170,7 +175,8 @@ def articles_list(ctx: click.Context, ruleset: str | None, stale: bool, as_json:
 def rulings_check(ctx: click.Context, ruleset: str | None, as_json: bool) -> None:
     """Every citation of a ruling that the newest edition renumbered (with the new
     number), reworded (with the word changes) or removed, one line each; exit 1 when there
-    is one, or a citation of a rule that does not exist."""
+    is one, a citation of a rule that does not exist, or a ruling whose citations could not
+    be read (its edition is not built)."""
     _check(ctx, "ruling", ruleset, as_json)
 
 
@@ -181,7 +187,8 @@ def rulings_check(ctx: click.Context, ruleset: str | None, as_json: bool) -> Non
 @handle_errors
 def articles_check(ctx: click.Context, ruleset: str | None, as_json: bool) -> None:
     """Every citation of an article that the newest edition renumbered, reworded or
-    removed, one line each; exit 1 when there is one, or a broken citation."""
+    removed, one line each; exit 1 when there is one, a broken citation, or an article
+    whose ruleset cannot be told (pin it with ruleset:)."""
     _check(ctx, "article", ruleset, as_json)
 
 

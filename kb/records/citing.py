@@ -294,6 +294,7 @@ def _report(kb: LoadedEditions, records: RecordSet, rc: RecordCitations) -> dict
     return {**rc.describe(), "file": rc.record.file, "newest": newest, "citations": checked,
             "stale": bool(stale), "broken": sum(1 for c in checked if c["status"] == "not_found"),
             "changed": sorted({c["number"] for c in stale if c["number"]}),
+            "unread": rc.ruleset is None or rc.written_for is None,
             "diagnostics": [d.as_dict() for d in rc.diagnostics]}
 
 
@@ -312,10 +313,11 @@ def records_report(kb: LoadedEditions, kind: Kind, ruleset: str | None = None,
         report = _report(kb, records, rc)
         for c in report["citations"]:
             counts[c["status"]] += 1
-        if stale_only and not (report["stale"] or report["broken"]):
+        if stale_only and not (report["stale"] or report["broken"] or report["unread"]):
             continue
         items.append(report)
     return {"kind": kind, "ruleset": ruleset, "total": len(items),
             "stale": sum(1 for i in items if i["stale"]),
-            "broken": sum(1 for i in items if i["broken"]), "citations": counts,
+            "broken": sum(1 for i in items if i["broken"]),
+            "unread": sum(1 for i in items if i["unread"]), "citations": counts,
             "records": items, "diagnostics": [d.as_dict() for d in records.diagnostics]}

@@ -62,11 +62,14 @@ SCHEMAS.update({
         "stale": {"type": "boolean", "description": "A rule it cites was renumbered, reworded or removed."},
         "broken": {"type": "integer", "minimum": 0, "description": "Citations of rules that do not exist."},
         "changed": array(STR, description="The numbers (in the edition written for) that changed."),
+        "unread": {"type": "boolean", "description": "Its citations could not be read: the ruleset or "
+                                                     "edition it was written for is not built, or an "
+                                                     "unpinned article cites no ruleset clearly."},
         "diagnostics": array(_DIAGNOSTIC)}, _RULING_TEXT),
     "RecordList": obj({
         "kind": {"enum": ["ruling", "article"]}, "ruleset": nullable(STR),
         "total": {"type": "integer", "minimum": 0, "description": "Records matching, listed or not."},
-        "offset": NAT, "limit": NAT, "stale": NAT, "broken": NAT,
+        "offset": NAT, "limit": NAT, "stale": NAT, "broken": NAT, "unread": NAT,
         "citations": obj({s: NAT for s in ("ok", "renumbered", "reworded", "removed", "not_found")}),
         "records": array(ref("RecordReport")), "diagnostics": array(_DIAGNOSTIC)}),
     "RulingSearch": obj({
