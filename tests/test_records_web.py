@@ -114,6 +114,7 @@ PAGES = [
     ("/rulings/mtg-legend-rule", "rule 704.5k was removed"),
     ("/rulings/riftbound-finalizing-keeps-priority", "rule 337.1.a was reworded"),
     ("/articles/mtg-priority-primer", "rule 116.1a is now rule 117.1a"),
+    ("/articles/mtg-priority-primer", "Instants may be cast whenever you hold priority"),
     ("/rulings/", "9 rulings, 7 stale"),
     ("/rulings/?q=legendary+creatures+with+the+same+name", "Rulings on “legendary creatures with the same name”"),
     ("/articles/", "3 articles, 3 stale"),

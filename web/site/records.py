@@ -16,7 +16,7 @@ from markupsafe import Markup, escape
 
 from kb.errors import QueryError
 from kb.query import KnowledgeBase
-from kb.records import STALE, cited_by, record_report, records_report, search_rulings
+from kb.records import STALE, cited_by, current_records, record_report, records_report, search_rulings
 from kb.records.feed import change_sentence
 from kb.records.model import Kind
 from web.site.frame import base_context, bp, current_kb, render
@@ -54,8 +54,12 @@ def record_page(kb: KnowledgeBase, kind: Kind, ident: str) -> dict[str, Any]:
                           if c["number"] else None,
                           "now_url": rule_href(report["ruleset"], edition, target) if target else None})
     banner = [c for c in citations if c["status"] in STALE]
+    body = None
+    stored = current_records(kb).get(kind, ident) if kind == "article" else None
+    if stored is not None:  # the article itself, linked as `rulekb link` links it (text escaped)
+        body = Markup(kb.citations_annotate(stored.text, style="footnotes", fmt="html")["output"])
     return {**base_context(kb, report["ruleset"], report["newest"]), "record": report,
-            "kind": kind, "citations": citations, "banner": banner,
+            "kind": kind, "citations": citations, "banner": banner, "body": body,
             "broken": [c for c in citations if c["status"] == "not_found"]}
 
 
