@@ -2,8 +2,9 @@
 scenario actions as decisions, and what an ``expect`` step can observe.
 
 Players are names in turn order, or ``{name, hand: [cards], base: [units or gear],
-facedown: [{card, at}], points: N}`` (a hand not listed is unknown: any card of the pool may be played
-from it). ``battlefields``: a list of names or ``{name, controller, contested_by, units:
+facedown: [{card, at}], points: N, runes: N | {ready, exhausted}, pool: N | {energy, power}}``
+(a hand not listed is unknown: any card of the pool may be played from it; runes and the Rune
+Pool pay costs, :mod:`kb.timing.models.riftbound.costs`). ``battlefields``: a list of names or ``{name, controller, contested_by, units:
 {player: [cards]}}``, or a mapping by name (``{Temple: {controller: Bo}, Hill: null}``).
 ``start``: ``{showdown: {at, focus}}`` (a showdown in progress), ``{combat: {at, attacker,
 defender}}`` (combat opening there), or both (the showdown becomes a combat showdown);
@@ -11,11 +12,13 @@ defender}}`` (combat opening there), or both (the showdown becomes a combat show
 holds their battlefields, then the Main Phase begins); ``victory_score: N`` (8 by default).
 An unknown key, step, card or battlefield is answered with the nearest known one.
 
-Actions (scenario steps): ``play: {player, card, to, from: hand|facedown, target}``,
+Actions (scenario steps): ``play: {player, card, to, from: hand|facedown, target, kill}`` (``kill``:
+the friendly unit that pays a "kill a friendly unit" cost),
 ``activate: {player, ability}``, ``pass: PLAYER`` (priority on a chain, focus in a showdown,
 otherwise ending the Main Phase), ``move: {player, unit, to}`` (a Standard Move),
 ``decline``/``perform: {player, item}`` (an optional triggered ability being finalized; one
-the scenario does not decline is performed), ``hide: {player, card, at}``.
+the scenario does not decline is performed; ``decline`` also refuses a triggered ability's cost),
+``pay: {player, item}`` (pay a triggered ability's cost, 404.1), ``hide: {player, card, at}``.
 
 ``expect`` observes (a mapping is compared on the keys given, a list whole) the views of
 :data:`OBSERVERS` (``priority``, ``focus``, ``state``, ``chain``: names, or items with some of
