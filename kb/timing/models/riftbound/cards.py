@@ -15,7 +15,12 @@ Card pool, each card one entry::
 Instructions: ``{draw: N}``, ``{counter: ITEM|target}``, ``{kill: UNIT|target}``,
 ``{move: {unit: UNIT|target, to: BATTLEFIELD|base}}``, ``{create: {name, effects, times}}``
 (a reflexive trigger), ``{play: CARD}`` or ``{play: {card, to}}`` (play from hand as part of
-the effect), ``{add: N}``, ``{discard: N}``. A unit's ``deathknell: [instructions]`` is its
+the effect), ``{add: N}`` (N Energy, or ``{energy, power}``, to the Rune Pool), ``{discard: N}``,
+``{deal: {unit: UNIT|target, amount: N}}`` (damage marked; lethal damage kills in the next
+cleanup), ``{give: {unit: UNIT|target, might: ±N}}`` (Might this turn). A card's ``cost: N`` or
+``cost: {energy, power}``, its ``additional_cost: [kill a friendly unit]``, and an ability's or
+triggered ability's ``cost`` are read by :mod:`kb.timing.models.riftbound.resources`;
+``keywords: [Deflect]`` is Deflect 1 (809.1.b.3). A unit's ``deathknell: [instructions]`` is its
 Deathknell ("When I die, …", 808.1.c): a trigger ``on: leave``. A card of ``type: battlefield``
 names a battlefield of the scenario; its triggers (``on: conquer`` or ``on: hold``) are "when you
 conquer (hold) here" abilities, controlled by the player who scores it. ``target`` means the target chosen when the card is played.
