@@ -26,12 +26,12 @@ from kb.limits import REQUEST_BYTES
 from kb.live import LiveKnowledgeBase
 from kb.query import KnowledgeBase
 from kb.store import default_home
-# First: the names a blueprint module may still import from ``web`` (import them from
-# web.serving instead: ``web`` is the composition root, above every blueprint).
+from web import api, offline, site
+from web.api.health import wait_until_ready
+# ``web`` is the composition root, above every blueprint: a blueprint module imports these
+# from web.serving, never from ``web`` (re-exported for the callers outside web).
 from web.serving import (CSP, check_query_and_form, checked_public_url, current_kb, get_kb, harden,
                          harden_outside_blueprints, public_url)
-from web import api, offline, site  # noqa: E402  (isort: skip)
-from web.api.health import wait_until_ready  # noqa: E402
 
 __all__ = ["CSP", "create_app", "current_kb", "get_kb", "harden", "public_url"]
 
