@@ -3,10 +3,10 @@
 ``web/static/offline-search.js`` answers a search in the browser as the server does
 (:mod:`kb.search`); what it needs that is data rather than an algorithm (the word pattern,
 the stop words, the query language's operators, quotes, filter keys and question words,
-the messages of a query that cannot be read, the rule-number patterns, the limits, the
-spelled-out numbers, the kinds of rules, the search page's paging) is written from the Python modules that define it into
-``web/static/offline-search-data.js``, which the page loads first and node ``require``\\ s.
-The script is regenerated with ``.venv/bin/cog -r web/static/offline-search-data.js`` and
+the messages of a query or a search that cannot be answered, the rule-number patterns, the
+limits, the spelled-out numbers, the kinds of rules, the search page's paging) is written
+from the Python modules that define it into ``web/static/offline-search-data.js``, which
+the page loads first and node requires. The script is regenerated with ``.venv/bin/cog -r web/static/offline-search-data.js`` and
 ``tests/test_offline_port.py`` fails when the committed file differs from what the Python
 says, as the README's CLI reference is checked, so a change to the Python search cannot
 silently fork the offline pack. The stems an edition's words take ship in that edition's
@@ -26,8 +26,7 @@ from kb.export.search_index import KINDS
 from kb.search import excerpt, query, schema, scoring, searcher, understand
 from web.site import pages
 
-GLOBAL = "rulekbOfflineSearchData"
-SCRIPT = "web/static/offline-search-data.js"
+GLOBAL = "rulekbOfflineSearchData"  # the name a page finds the data under
 
 # Python's \w and \d are Unicode classes in a str pattern; JavaScript's need the u flag and
 # their Unicode spelling. Any other escape a ported pattern uses must be added here first.
