@@ -36,7 +36,7 @@ from typing import Any
 
 from kb.timing.engine import FormatError
 from kb.timing.fields import a_list as _list, a_mapping as _map, only_keys as _only
-from kb.timing.fields import text as _str, whole_number as _int
+from kb.timing.fields import nearest, text as _str, whole_number as _int
 from kb.timing.models.riftbound.resources import FREE, Cost, cost_json, parse_additional, parse_cost
 
 KEYWORDS = frozenset({"Action", "Reaction", "Hidden", "Ambush", "Legion", "Deathknell", "Deflect"})
@@ -144,7 +144,8 @@ def keywords(data: Any, field: str) -> frozenset[str]:
         k = _str(k, f"{field}[{i}]")
         known = _KEYWORD_NAMES.get(k.strip().casefold())
         if known is None:
-            raise FormatError(f"unknown keyword {k!r} (the model knows: {', '.join(sorted(KEYWORDS))})",
+            raise FormatError(f"unknown keyword {k!r}{nearest(k, KEYWORDS)} (the model knows: "
+                              f"{', '.join(sorted(KEYWORDS))})",
                               f"{field}[{i}]")
         out.add(known)
     return frozenset(out)
