@@ -6,11 +6,12 @@ the stop words, the query language's operators, quotes, filter keys and question
 the messages of a query or a search that cannot be answered, the rule-number patterns, the
 limits, the spelled-out numbers, the kinds of rules, the search page's paging) is written
 from the Python modules that define it into ``web/static/offline-search-data.js``, which
-the page loads first and node requires. The script is regenerated with ``.venv/bin/cog -r web/static/offline-search-data.js`` and
-``tests/test_offline_port.py`` fails when the committed file differs from what the Python
-says, as the README's CLI reference is checked, so a change to the Python search cannot
-silently fork the offline pack. The stems an edition's words take ship in that edition's
-index (``stem_of`` in :mod:`kb.export.search_index`).
+the page loads first and node requires. The script is regenerated with
+``.venv/bin/cog -r web/static/offline-search-data.js``, and ``tests/test_offline_port.py``
+fails when the committed file differs from what the Python says, as the README's CLI
+reference is checked, so a change to the Python search cannot silently fork the offline
+pack. The stems an edition's words take ship in that edition's index (``stem_of`` in
+:mod:`kb.export.search_index`).
 """
 
 from __future__ import annotations
