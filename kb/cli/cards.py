@@ -70,6 +70,9 @@ def list_cards_cmd(ctx: click.Context, ruleset: str | None, as_json: bool) -> No
     home = home_of(ctx)
     name = _ruleset(home, ruleset)
     found = load_cards(home, name)
+    if found is None and cards_path(home, name).exists():
+        raise CommandError(f"the kept card list {cards_path(home, name)} does not read (edited by "
+                           f"hand?): import the card file again (rulekb cards import FILE --ruleset {name})")
     if as_json:
         emit_json({"ruleset": name, "source": found.source if found else None,
                    "imported": found.imported if found else None,
