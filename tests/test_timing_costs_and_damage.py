@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 
 from exploring import explore_checked
+from kb.timing import engine
 from kb.timing.engine import FormatError, TraceNode
+from kb.timing.models import get_model
 from kb.timing.models.riftbound import Riftbound, State, costs, damage, effects, scenario
 from kb.timing.models.riftbound.cards import card_json, parse_cards
 
@@ -169,3 +171,58 @@ def test_a_model_that_breaks_a_rule_is_caught(case: str, breaks: Any, rule: str,
     model, state = setup(2)
     _, _, broken = explore_checked(model, state, 6, violations)
     assert broken and all(f"({rule})" in b for b in broken), broken[:3]
+
+
+# -- states with costs, as JSON both ways, and what next says -------------------------------------------
+def _state(**fields: Any) -> dict[str, Any]:
+    return {"players": ["Ann", "Bo"], "priority": "Ann", "cards": {
+        "Meteor": {"type": "spell", "cost": 2}, "Bird": {"type": "unit", "keywords": ["Deflect"]},
+        "Execute": {"type": "spell", "effects": [{"kill": "target"}]}}, **fields}
+
+
+STATE_CASES = [
+    ("a pool, runes and a Might bonus read back",
+     _state(rune_pools=[{"player": "Ann", "energy": 1, "power": 0}], runes=[{"player": "Ann", "ready": 1, "exhausted": 1}],
+            board=[{"name": "Bird", "controller": "Bo", "might_bonus": -1, "damage": 0}]), None),
+    ("a negative rune count is refused", _state(runes=[{"player": "Ann", "ready": -1, "exhausted": 0}]), "runes[0].ready"),
+    ("a pool of someone not playing is refused", _state(rune_pools=[{"player": "Cy", "energy": 1, "power": 0}]),
+     "rune_pools[0].player"),
+]
+
+
+@pytest.mark.parametrize("case,data,field", STATE_CASES, ids=[c[0] for c in STATE_CASES])
+def test_states_with_resources_read_back_or_are_refused_with_their_place(case: str, data: dict[str, Any],
+                                                                         field: str | None) -> None:
+    spec = get_model("riftbound")
+    if field is not None:
+        with pytest.raises(FormatError) as err:
+            spec.state_from_json(data, None)
+        assert err.value.field.startswith(field), err.value.field
+        return
+    model, state, violations = spec.state_from_json(data, None)
+    assert not violations
+    written = spec.state_json(model, state)
+    again, back = spec.state_from_json(written, None)[:2]
+    rewritten = spec.state_json(again, back)
+    assert all(rewritten[k] == written[k] for k in ("rune_pools", "runes", "board", "chain"))
+    assert written["rune_pools"] == data["rune_pools"] and written["runes"] == data["runes"]
+    assert back.permanent("Bird").might_bonus == -1  # type: ignore[union-attr]
+
+
+# (case, state, the illegal option next lists, the rule it cites)
+NEXT_CASES = [
+    ("a card its player cannot pay for", _state(), "Ann plays Meteor", "358.2"),
+    ("a spell choosing an opponent's Deflect unit without the Power", _state(
+        board=[{"name": "Bird", "controller": "Bo"}]), "Ann plays Execute", "809.1.c"),
+]
+
+
+@pytest.mark.parametrize("case,data,label,rule", NEXT_CASES, ids=[c[0] for c in NEXT_CASES])
+def test_next_shows_an_unpayable_play_as_a_tempting_illegal_option_with_its_rule(
+        case: str, data: dict[str, Any], label: str, rule: str) -> None:
+    model, state, _ = get_model("riftbound").state_from_json(data, None)
+    d = engine.decision(model, state)
+    assert d is not None
+    found = [o for o in d.illegal if o.label.startswith(label)]
+    assert found and rule in {r for o in found for c in o.forbidden_by for r in c.rules}, \
+        [(o.label, [c.name for c in o.forbidden_by]) for o in d.illegal]
