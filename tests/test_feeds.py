@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from kb.feeds import FeedEntry, Feed, ops_html, render_atom
+from kb.feeds import ENTRY_CHANGES, Feed, FeedEntry, ops_html, render_atom
 from kb.query import KnowledgeBase
 from web import create_app
 
@@ -63,7 +63,12 @@ def test_a_ruleset_feed_has_one_entry_per_step_between_editions(client: FlaskCli
     assert entry["id"] == "urn:rulekb:riftbound:changes:1.3:1.4"
     assert f"{summary['changed']} reworded" in entry["title"] and f"{summary['moved']} renumbered" in entry["title"]
     assert entry["link"] == "/riftbound/compare/1.3/1.4"
-    assert '<a href="/riftbound/1.4/337.2">337.2</a> (was 337.1.c)' in entry["summary"]
+    shown = excerpt_kb.diff("riftbound", "1.3", "1.4", limit=ENTRY_CHANGES)["entries"]
+    listed = re.findall(r"<li><strong>(?:<a [^>]+>)?([^<]+)", entry["summary"])
+    assert listed == [e["new_number"] or e["old_number"] for e in shown], "the diff's changes, in its order"
+    moved = next(e for e in shown if e["status"] == "moved")
+    assert (f'<a href="/riftbound/1.4/{moved["new_number"]}">{moved["new_number"]}</a> '
+            f'(was {moved["old_number"]})') in entry["summary"]
     assert "the whole comparison" in entry["summary"], "a long step links the rest"
 
 
