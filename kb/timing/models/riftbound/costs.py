@@ -15,12 +15,13 @@
   A card played by an effect whose cost cannot be paid when it is finalized is undone.
 - A triggered ability with a cost (one within its instruction, 403.1.b.1, or Deflect's) waits
   for its controller to pay or decline (404.2): declining removes it from the chain; it is
-  never finalized, and it is not countered (404.2.a).
+  never finalized, and it is not countered (404.2.a). Those decisions, and undoing an item
+  that cannot be paid for, are :mod:`kb.timing.models.riftbound.paying`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -30,12 +31,12 @@ from kb.timing.models.riftbound import effects
 from kb.timing.models.riftbound.cards import Card, Effect
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound.resources import FREE, KILL_A_FRIENDLY_UNIT, Cost, parse_cost
-from kb.timing.models.riftbound.state import Item, State, replace_item, with_hand, without
+from kb.timing.models.riftbound.state import Item, State
 
 if TYPE_CHECKING:
     from kb.timing.models.riftbound.model import Riftbound
 
-check, transition, step = registry.check, registry.transition, registry.step
+check, step = registry.check, registry.step
 
 # Instructions whose first argument is a unit the item chooses (355.5, 355.10).
 UNIT_CHOICES = ("kill", "move", "deal", "give")
@@ -292,51 +293,6 @@ def with_cost_choices(m: Riftbound, s: State, params: dict[str, Any]) -> Sequenc
     if not needs_kill(m.cards.get(params["card"])):
         return (params,)
     return [{**params, "kill": unit} for unit in friendly_units(s, params["player"])] or (params,)
-
-
-# -- paying or declining a triggered ability's cost, and a cost that cannot be paid ----------------
-def payment_bindings(m: Riftbound, s: State) -> Iterator[dict[str, Any]]:
-    item = awaiting_payment(m, s)
-    if item is not None:
-        for player in s.players:  # others are listed too: it is not their choice
-            yield {"player": player, "item": item.name}
-
-
-@transition("pay-cost", "decision", "pay a triggered ability's cost", "{player} pays for {item}",
-            pre=("payment-due", "trigger-cost"), bindings=payment_bindings)
-def pay_cost(m: Riftbound, s: State, p: Params, t: Trace) -> State:
-    item = s.pending[0]
-    return replace(s, chain=replace_item(s.chain, replace(item, paid=True)))
-
-
-@transition("decline-cost", "decision", "decline to pay a triggered ability's cost",
-            "{player} declines to pay for {item}: it leaves the chain (not countered)",
-            pre=("payment-due",), bindings=payment_bindings)
-def decline_cost(m: Riftbound, s: State, p: Params, t: Trace) -> State:
-    from kb.timing.models.riftbound.chain import after_leaving
-    return after_leaving(m, replace(s, chain=without(s.chain, s.pending[0].id)), t)
-
-
-_UNPAID: list[Callable[[Riftbound, State], Iterator[dict[str, Any]]]] = []
-
-
-def _unpaid_bindings(m: Riftbound, s: State) -> Iterator[dict[str, Any]]:
-    if not _UNPAID:  # chain imports this module: its finalize bindings are taken at first use
-        from kb.timing.models.riftbound.chain import finalize_bindings
-        _UNPAID.append(finalize_bindings("cost-unpaid"))
-    return _UNPAID[0](m, s)
-
-
-@transition("cost-unpaid", "automatic", "an item whose cost cannot be paid as it is finalized is undone",
-            "{item} cannot be paid for: it is not finalized and its play is undone", bindings=_unpaid_bindings)
-def cost_unpaid(m: Riftbound, s: State, p: Params, t: Trace) -> State:
-    from kb.timing.models.riftbound.chain import after_leaving
-    item = next(i for i in s.chain if i.id == p["id"])
-    s = replace(s, chain=without(s.chain, item.id))
-    hand = s.hand(item.controller)
-    if hand is not None and item.card and item.kind in ("spell", "unit", "gear"):
-        s = replace(s, hands=with_hand(s, item.controller, hand + (item.card,)))
-    return after_leaving(m, s, t)
 
 
 # -- a scenario's players: their runes and Rune Pools --------------------------------------------

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 
 from kb.timing.engine import Model, Option, Params, Rules, Violation
 from kb.timing.models.riftbound import checks, combat, decisions, effects, scoring  # noqa: F401 (they register)
-from kb.timing.models.riftbound import costs, damage  # noqa: F401 (they register)
+from kb.timing.models.riftbound import costs, damage, paying  # noqa: F401 (they register)
 from kb.timing.models.riftbound import invariants
 from kb.timing.models.riftbound.cards import Card, Effect, Trigger
 from kb.timing.models.riftbound.citations import CITATION_EDITION, CITATIONS, cite, registry
