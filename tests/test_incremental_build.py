@@ -312,3 +312,23 @@ def test_a_damaged_graph_is_one_line_on_the_cli(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["--home", str(home), "rule", "103", "--ruleset", "test"])
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert result.output.startswith("error: the built knowledge base is damaged") and "rulekb build" in result.output
+
+
+@pytest.mark.parametrize("text", [
+    "See rule 103.1 and rule 104.",
+    "Rules 102 and 999 say so; CR 103.1 too.",
+    "Nothing cited here but rule 9.",
+])
+def test_an_articles_fit_is_scored_from_the_stored_texts_as_from_the_graph(three_editions: Path, text: str) -> None:
+    from kb.cite.find import find_citations
+    from kb.cite.resolve import count_found
+    from kb.cite.target import _numbers_of
+    from kb.objects import StoredRules
+    from kb.query import KnowledgeBase
+    kb = KnowledgeBase.open(three_editions)
+    cited = find_citations(text)
+    for edition, *_ in EDITIONS:
+        stored = _numbers_of(kb, ("test", edition), ranges=False)
+        assert isinstance(stored, StoredRules)
+        assert count_found(cited, stored) == count_found(cited, kb.graphs[("test", edition)])
+    assert kb.graphs.loaded() == [("test", e) for e, *_ in EDITIONS]  # only the comparison loaded them

@@ -31,12 +31,14 @@ import yaml
 from kb.cite.find import Citation
 from kb.cite.resolve import Mapper, Resolution, count_found
 from kb.derived import derived
-from kb.editions.queries import edition_mapping
+from kb.editions.lineage import stored_rules
+from kb.editions.queries import FollowedMapping
 from kb.errors import QueryError
 from kb.graph import RuleGraph
 from kb.inputs import load_yaml
 from kb.loaded import LoadedEditions
 from kb.model import Diagnostic
+from kb.store import stored_rules_path
 
 
 @dataclass
@@ -251,24 +253,26 @@ def infer_written_for(kb: LoadedEditions, target: LinkTarget, citations: Sequenc
             entry[1] += 1
     cited = [c for c, _ in distinct.values()]
     times = [n for _, n in distinct.values()]
-    scored: list[tuple[int, int, RuleGraph]] = []  # (score, preference, edition)
-    linked = {id(g) for g in target.editions}
+    scored: list[tuple[int, int, tuple[str, str]]] = []  # (score, preference, edition)
+    linked = {(g.edition.ruleset, g.edition.name) for g in target.editions}
+    ranges = any(c.last is not None for c in cited)
     for ruleset in dict.fromkeys(g.edition.ruleset for g in target.editions):
         editions = kb.editions(ruleset)  # oldest first
         if date:
             editions = [e for e in editions if e["date"] and e["date"] <= date] or editions
         for order, e in enumerate(editions):
-            rg = kb.graphs[(ruleset, e["edition"])]
-            preference = len(editions) + 1 if id(rg) in linked else order
-            scored.append((count_found(cited, rg, times), preference, rg))
+            key = (ruleset, e["edition"])
+            preference = len(editions) + 1 if key in linked else order
+            scored.append((count_found(cited, _numbers_of(kb, key, ranges), times), preference, key))
     best = max(score for score, _, _ in scored)
-    tied = [(preference, rg) for score, preference, rg in scored if score == best]
-    if best == 0 or len({rg.edition.ruleset for _, rg in tied}) > 1:
+    tied = [(preference, key) for score, preference, key in scored if score == best]
+    if best == 0 or len({ruleset for _, (ruleset, _) in tied}) > 1:
         return target
-    written_for = max(tied, key=lambda t: t[0])[1]
-    home = next(g for g in target.editions if g.edition.ruleset == written_for.edition.ruleset)
-    if written_for is home:
+    ruleset, name = max(tied, key=lambda t: t[0])[1]
+    home = next(g for g in target.editions if g.edition.ruleset == ruleset)
+    if home.edition.name == name:
         return target
+    written_for = kb.graphs[(ruleset, name)]
     ed = written_for.edition
     inferred = f"written for {ed.ruleset} {ed.name}, inferred from {best} of {len(citations)} citations"
     diags = [*target.diagnostics, Diagnostic(
@@ -282,6 +286,15 @@ def infer_written_for(kb: LoadedEditions, target: LinkTarget, citations: Sequenc
     return LinkTarget([home], written_for, mapper, diags, inferred=inferred)
 
 
+def _numbers_of(kb: LoadedEditions, key: tuple[str, str], ranges: bool) -> Any:
+    """What scoring an edition's fit needs (``find`` and the number style): its stored rule
+    texts when the build has them and no citation is a range, so scoring seventy editions
+    loads no graph (:func:`kb.editions.lineage.stored_rules`); else its graph."""
+    if ranges or kb.build_dir is None or not stored_rules_path(kb.build_dir, *key).is_file():
+        return kb.graphs[key]
+    return stored_rules(kb, *key)
+
+
 def edition_mapper(kb: LoadedEditions, source: RuleGraph, target: RuleGraph) -> Mapper | None:
     """The hook to :mod:`kb.editions`: a callable from a number of ``source`` to its
     number in ``target`` (None when the rule has no counterpart), or None when the two
@@ -290,7 +303,11 @@ def edition_mapper(kb: LoadedEditions, source: RuleGraph, target: RuleGraph) -> 
     between and derived once per build)."""
     if source.edition.ruleset != target.edition.ruleset:
         return None
-    mapping = edition_mapping(kb, source.edition.ruleset, source.edition.name, target.edition.name)
+    if source.edition.name == target.edition.name:  # one edition (loaded twice, say)
+        return lambda number: number
+    # Followed a number at a time: an article cites a few rules, and composing the whole
+    # mappings of the editions between costs seconds when they are many (kb.editions.queries).
+    mapping = FollowedMapping(kb, source.edition.ruleset, source.edition.name, target.edition.name)
 
     def mapper(number: str) -> str | None:
         pair = mapping.get(number)
