@@ -218,11 +218,13 @@ class PriorityFirst(Magic):
     """A deliberately wrong model: the player receives priority before waiting triggers go on
     the stack."""
 
+    def __init__(self, cards: Any, edition: str) -> None:
+        super().__init__(cards, edition)
+        put = self.transitions["put-triggers-on-stack"]
+        self.transitions["put-triggers-on-stack"] = replace(put, bindings=lambda s: iter(()))
+
     def priority_ready(self, s: State) -> bool:
         return not self.sba(s)
-
-    def _triggers_bindings(self, s: State) -> Iterator[dict[str, Any]]:
-        return iter(())
 
 
 def test_a_broken_model_is_caught() -> None:
@@ -260,9 +262,13 @@ class ForetellAnyTurn(Magic):
     """A deliberately wrong model: a card can be foretold in any player's turn (702.143a says
     during your own)."""
 
-    def _checks(self) -> list[Any]:
-        return [replace(c, holds=lambda s, p: True) if c.name == "during-your-turn" else c
-                for c in super()._checks()]
+    def __init__(self, cards: Any, edition: str) -> None:
+        super().__init__(cards, edition)
+        anyone = replace(self.checks["during-your-turn"], holds=lambda s, p: True)
+        self.checks["during-your-turn"] = anyone
+        foretell = self.transitions["foretell"]
+        self.transitions["foretell"] = replace(foretell, preconditions=tuple(
+            anyone if c.name == anyone.name else c for c in foretell.preconditions))
 
 
 def test_a_model_that_foretells_in_any_turn_is_caught() -> None:

@@ -176,13 +176,16 @@ class Registry:
                             sorted(self.transitions.values(), key=lambda t: index[t.name]))
         return self._sorted[1], self._sorted[2]
 
-    def build(self, model: Model) -> tuple[dict[str, Check], dict[str, Transition]]:
-        """The checks and transitions of ``model``, their functions bound to it."""
+    def build(self, model: Model, citations: Mapping[str, Rules] | None = None
+              ) -> tuple[dict[str, Check], dict[str, Transition]]:
+        """The checks and transitions of ``model``, their functions bound to it, citing
+        ``citations`` (the same names in an edition's own numbering) or the registry's table."""
         partial = functools.partial
+        cited = self.citations if citations is None else citations
         check_specs, transition_specs = self._ordered()
-        checks = {c.name: Check(c.name, self.citations[c.cites], c.summary, partial(c.holds, model), c.tempting)
+        checks = {c.name: Check(c.name, cited[c.cites], c.summary, partial(c.holds, model), c.tempting)
                   for c in check_specs}
-        transitions = {t.name: Transition(t.name, t.kind, self.citations[t.name], t.summary, t.text,
+        transitions = {t.name: Transition(t.name, t.kind, cited[t.name], t.summary, t.text,
                                           tuple(checks[x] for x in t.pre),
                                           partial(t.bindings, model) if t.bindings else None,
                                           partial(t.effect, model) if t.effect else None)

@@ -34,9 +34,11 @@ hand over its maximum size discards its last cards. Colours of mana, first strik
 layers beyond adding +N/+N, replacement effects, copies, casting face down and shortcuts are
 out of scope.
 
-The package: ``citations`` (the one table, carried to 2010; data), ``objects`` (cards and the
-state), the model's parts (``knowledge``, ``checks``, ``transitions``, ``bindings``,
-``decisions``, ``turn``, ``resolution``), put together in ``model``; ``cards_io``, ``state_io``
+The package: ``citations`` (the one table, carried to 2010; data; and the registry), ``objects``
+(cards and the state), ``checks`` (module-level functions registered by decorator) and
+``transitions`` (every transition declared once with the registry, its bindings and effect
+taken from the model's parts ``bindings``, ``decisions``, ``turn``, ``resolution``), put together
+in ``model``, which builds them from the registry in its edition's numbering; ``cards_io``, ``state_io``
 and ``scenario`` read and write card pools, states and scenario steps. :class:`MagicRules` is
 the model behind the typed interface of :mod:`kb.timing.models.base`.
 """

@@ -76,23 +76,19 @@ class Bindings(Part):
             if u.face_down:
                 yield {"player": u.controller, "permanent": u.name}
 
-    def _exiling_bindings(self, action: str) -> Any:
+    def _exiling_bindings(self, s: State, action: str) -> Iterator[dict[str, Any]]:
         """Each card with the keyword of ``action`` (suspend, foretell, plot) in a hand."""
-        def bindings(s: State) -> Iterator[dict[str, Any]]:
-            return self._from_hand(s, lambda card: getattr(card, action) is not None)
-        return bindings
+        return self._from_hand(s, lambda card: getattr(card, action) is not None)
 
-    def _exiled_cast_bindings(self, how: str) -> Any:
+    def _exiled_cast_bindings(self, s: State, how: str) -> Iterator[dict[str, Any]]:
         """Each foretold (or plotted) card in exile, with every target it could have."""
-        def bindings(s: State) -> Iterator[dict[str, Any]]:
-            for x in s.exile:
-                card = self.cards.get(x.card)
-                if x.how != how or x.owner in s.lost or card is None:
-                    continue
-                for target, ident, ambiguous in self.target_choices(s, card.target):
-                    yield {"player": x.owner, "card": x.card, "exile_id": x.id, "target": target,
-                           "target_id": ident, "on": on_text(target, ident, ambiguous)}
-        return bindings
+        for x in s.exile:
+            card = self.cards.get(x.card)
+            if x.how != how or x.owner in s.lost or card is None:
+                continue
+            for target, ident, ambiguous in self.target_choices(s, card.target):
+                yield {"player": x.owner, "card": x.card, "exile_id": x.id, "target": target,
+                       "target_id": ident, "on": on_text(target, ident, ambiguous)}
 
     def _defender_bindings(self, s: State) -> Iterator[dict[str, Any]]:
         if s.awaiting == "choose-defender":
@@ -183,12 +179,10 @@ class Bindings(Part):
             order = self._apnap_order(s, s.waiting)
             yield {"order": ", ".join(f"{o.name} ({o.controller})" for o in order)}
 
-    def _receive_bindings(self, reason: str) -> Any:
-        def bindings(s: State) -> Iterator[dict[str, Any]]:
-            if (s.due is not None and s.due_reason == reason and not s.busy and not s.over
-                    and self.priority_ready(s)):
-                yield {"player": s.next_player(s.due) if s.due in s.lost else s.due}
-        return bindings
+    def _receive_bindings(self, s: State, reason: str) -> Iterator[dict[str, Any]]:
+        """The player who receives priority now, for ``reason`` (step, resolved, action, special)."""
+        if s.due is not None and s.due_reason == reason and not s.busy and not s.over and self.priority_ready(s):
+            yield {"player": s.next_player(s.due) if s.due in s.lost else s.due}
 
     def _resolve_bindings(self, s: State) -> Iterator[dict[str, Any]]:
         if (s.stack and not s.busy and s.priority is None and s.due is None

@@ -1,11 +1,14 @@
 """The Magic model's one table of citations (2026-01-16 numbering), its numbers in the
-2010-10-01 release, and what each state check refuses: data, no code but the carrying."""
+2010-10-01 release, and what each state check refuses: data, no code but the carrying; and
+the registry the package's checks and transitions are declared with (built per model in its
+edition's numbering)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
 from kb.timing.engine import Rules
+from kb.timing.models.base import Registry
 
 
 EDITION_2026 = "2026-01-16"
@@ -31,8 +34,8 @@ CITATIONS: dict[str, Rules] = {
     # -- decisions without priority ------------------------------------------------------------
     "pay": ("601.2g", "601.2h", "118.3"),
     "retract": ("732.1", "732.2", "601.2"),
-    "declare-attackers": ("508.1", "508.1a", "508.1f", "506.2", "117.2c"),
     "choose-defender": ("507.1", "506.2a", "506.2", "101.4"),
+    "declare-attackers": ("508.1", "508.1a", "508.1f", "506.2", "117.2c"),
     "declare-blockers": ("509.1", "509.1a", "509.1g", "509.1h", "117.2c"),
     "choose": ("117.2e", "608.2c", "101.4"),
     "pay-unless": ("118.12", "118.12a", "117.2e", "605.3a"),
@@ -83,8 +86,8 @@ CITATIONS: dict[str, Rules] = {
     "game-over": ("104.2a", "104.4a", "104.3b"),
     "left-player-skipped": ("800.4j", "800.4a"),
     "left-player-turn": ("800.4k", "800.4a"),
-    "left-player-damage": ("800.4e",),
     "no-defender": ("800.4a", "509.1h"),
+    "left-player-damage": ("800.4e",),
     "zero-toughness": ("704.5f",),
     "lethal-damage": ("704.5g",),
     "legend-rule": ("704.5j",),
@@ -284,3 +287,8 @@ STATE_CHECKS: dict[str, str] = {
 def cite_table(edition: str) -> dict[str, Rules]:
     """The citations in an edition's own numbering (KeyError for an edition not carried)."""
     return CITATIONS_BY_EDITION[edition]
+
+
+# Every check and transition, declared by decorator in the package's modules (in the order of
+# the table above); ``registry.build(model, model.citations)`` numbers them by its edition.
+registry = Registry(CITATIONS)

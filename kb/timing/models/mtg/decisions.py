@@ -149,14 +149,12 @@ class Decisions(Part):
                 s = self._trigger(s, t, "cast-triggers", player, tr, card.name)  # type: ignore[union-attr]
         return s
 
-    def _exile_from_hand(self, action: str) -> Any:
+    def _exile_from_hand(self, s: State, p: Params, t: Trace, action: str) -> State:
         """Suspend, foretell or plot: pay the cost (suspend's own, {2}, the plot cost), then the card
         is exiled; none of it uses the stack (116.1)."""
-        def effect(s: State, p: Params, t: Trace) -> State:
-            card = self.cards[p["card"]]
-            cost = {"suspend": card.suspend[1] if card.suspend else 0, "foretell": 2, "plot": card.plot or 0}[action]
-            return self._cost(replace(s, priority=None, passes=0), t, p["player"], cost, action, card.name, None)
-        return effect
+        card = self.cards[p["card"]]
+        cost = {"suspend": card.suspend[1] if card.suspend else 0, "foretell": 2, "plot": card.plot or 0}[action]
+        return self._cost(replace(s, priority=None, passes=0), t, p["player"], cost, action, card.name, None)
 
     def _exile_card(self, s: State, t: Trace, player: str, name: str, how: str) -> State:
         card = self.cards[name]

@@ -1,24 +1,24 @@
 """The Magic timing model over a pool of (abstract) cards, by the rules of one edition: its
-parts put together, and what says whether a state can occur, who decides, and when the game ends."""
+parts put together, its checks and transitions bound from the registry that the package's
+modules fill (numbered by the edition), and what says whether a state can occur, who decides,
+and when the game ends."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
 from kb.timing.engine import Model, Option, Rules, Violation
-from kb.timing.models.mtg.citations import CITATIONS_BY_EDITION, CITATION_EDITION, EDITIONS
-from kb.timing.models.mtg.objects import Card, STEP_NAMES, State
-from kb.timing.models.mtg.knowledge import CardKnowledge
-from kb.timing.models.mtg.checks import LegalityChecks
-from kb.timing.models.mtg.transitions import Transitions
+from kb.timing.models.mtg import checks, transitions  # noqa: F401 (they register)
 from kb.timing.models.mtg.bindings import Bindings
+from kb.timing.models.mtg.citations import CITATIONS_BY_EDITION, CITATION_EDITION, EDITIONS, registry
 from kb.timing.models.mtg.decisions import Decisions
-from kb.timing.models.mtg.turn import Turn
+from kb.timing.models.mtg.knowledge import CardKnowledge
+from kb.timing.models.mtg.objects import STEP_NAMES, Card, State
 from kb.timing.models.mtg.resolution import Resolution
-
+from kb.timing.models.mtg.turn import Turn
 
 # -- the model -----------------------------------------------------------------------------
-class Magic(Resolution, Turn, Decisions, Bindings, Transitions, LegalityChecks, CardKnowledge, Model):
+class Magic(Resolution, Turn, Decisions, Bindings, CardKnowledge, Model):
     """The Magic timing model over a pool of (abstract) cards, by the rules of one edition."""
 
     ruleset = "mtg"
@@ -30,9 +30,8 @@ class Magic(Resolution, Turn, Decisions, Bindings, Transitions, LegalityChecks, 
         self.citation_edition = edition
         self.citations = CITATIONS_BY_EDITION[edition]
         self.cards: dict[str, Card] = dict(cards or {})
-        self.checks = {c.name: c for c in self._checks()}
-        self.transitions = {t.name: t for t in self._transitions()}
-        self.invariants = self._invariants()
+        self.checks, self.transitions = registry.build(self, self.citations)
+        self.invariants = transitions.invariants(self)
 
 
     # -- validity ----------------------------------------------------------------------------------------
