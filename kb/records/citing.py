@@ -26,7 +26,7 @@ from kb.cite.link import lookup
 from kb.cite.resolve import resolve_citations
 from kb.derived import derived
 from kb.editions.diff import display_text, number_translators, reworded, word_ops
-from kb.editions.queries import edition_mapping
+from kb.editions.queries import FollowedMapping
 from kb.errors import QueryError
 from kb.model import Diagnostic
 from kb.records.model import Kind, Record, split_front_matter
@@ -175,11 +175,19 @@ def _place(record: Record, offset: int) -> tuple[str, int]:
 
 
 # -- moving numbers between editions ------------------------------------------------------------
+@derived
+def followed(kb: LoadedEditions, ruleset: str, source: str, target: str) -> FollowedMapping:
+    """The one mapping between two editions (:mod:`kb.editions`), read a number at a time
+    through the adjacent mappings in between (no whole mappings composed: a record cites a
+    few rules, and a ruleset may have seventy editions)."""
+    return FollowedMapping(kb, ruleset, source, target)
+
+
 def counterpart(kb: LoadedEditions, ruleset: str, source: str, target: str, number: str) -> str | None:
     """The number of ``source``'s rule ``number`` in ``target`` (None: no counterpart)."""
     if source == target:
         return number
-    c = edition_mapping(kb, ruleset, source, target).get(number)
+    c = followed(kb, ruleset, source, target).get(number)
     return c.target if c is not None else None
 
 
@@ -250,8 +258,7 @@ def _status(kb: LoadedEditions, rc: RecordCitations, c: CitedRule, newest: str) 
         return out
     old = kb.graphs[(rc.ruleset, rc.written_for)]
     new = kb.graphs[(rc.ruleset, newest)]
-    mapping = edition_mapping(kb, rc.ruleset, rc.written_for, newest)
-    counterpart = mapping.get(c.number)
+    counterpart = followed(kb, rc.ruleset, rc.written_for, newest).get(c.number)
     if counterpart is None or counterpart.target is None:
         gap = " (it is an excerpt: the rule may lie outside it)" if new.edition.partial else ""
         out.update(status="removed", message=f"rule {c.number} of {rc.written_for} has no counterpart "
@@ -273,7 +280,7 @@ def _status(kb: LoadedEditions, rc: RecordCitations, c: CitedRule, newest: str) 
 @derived
 def _translators(kb: LoadedEditions, ruleset: str, old: str, new: str) -> Any:
     return number_translators(kb.graphs[(ruleset, old)], kb.graphs[(ruleset, new)],
-                              edition_mapping(kb, ruleset, old, new))
+                              followed(kb, ruleset, old, new))
 
 
 def record_report(kb: LoadedEditions, kind: Kind, ident: str,
