@@ -47,6 +47,12 @@ step("adds-during-payment", "runes Add what the pool lacks during payment, witho
 step("deflect-applies", "choosing an opponent's unit with Deflect costs Power more",
      "{unit} has Deflect: {item} costs {power} Power more")
 step("kill-as-cost", "a friendly unit is killed to pay an additional cost", "{player} kills {unit} to pay for {item}")
+step("plays-ignoring-cost", "a card played from facedown ignores its base cost",
+     "{item} is played from facedown ignoring its base cost ({cost})")
+step("pays-to-hide", "hiding a card costs one Power of any domain", "{player} pays {cost} to hide {card}")
+
+# Hiding costs [A], one Power of any domain (811.1.b, 135.2.e.5.a).
+HIDE_COST = Cost(0, 1)
 
 
 # -- the pool and the runes ----------------------------------------------------------------------
@@ -148,7 +154,7 @@ def printed_cost(m: Riftbound, s: State, item: Item) -> Cost:
     cost within its triggered ability's instruction (403.1.b.1)."""
     if item.kind in ("spell", "unit", "gear"):
         card = m.cards.get(item.card or "")
-        return card.cost if card else FREE
+        return card.cost if card and item.origin != "facedown" else FREE  # from facedown: 811.1.b
     if item.kind == "ability":
         u = s.permanent(item.source or "")
         cards = [m.cards[u.card]] if u is not None and u.card in m.cards else list(m.cards.values())
@@ -217,12 +223,14 @@ def kill_choice(s: State, item: Item) -> str | None:
 
 def pay_for(m: Riftbound, s: State, t: Trace, item: Item) -> State:
     """Step 4 of finalizing ``item`` (357, 404): its Energy and Power, then its other costs (357.2)."""
+    card = m.cards.get(item.card or "") if item.kind != "ability" else None
+    if item.origin == "facedown" and card is not None and card.cost:
+        t.note("plays-ignoring-cost", s, {"item": item.name, "cost": str(card.cost)})
     for unit, n in deflect(m, s, item.controller, item.effects, item.target):
         t.note("deflect-applies", s, {"unit": unit, "item": item.name, "power": n})
     cost = total_cost(m, s, item)
     if cost:
         s = pay(s, t, item.controller, cost, item.name)
-    card = m.cards.get(item.card or "") if item.kind != "ability" else None
     if needs_kill(card):
         unit = kill_choice(s, item)
         if unit is not None:
@@ -236,7 +244,8 @@ def _cost_of(m: Riftbound, s: State, p: Params) -> tuple[Cost, Cost]:
     """(printed cost, Deflect's Power) of what a decision would put on the chain or pay for."""
     if "card" in p:
         card = m.cards[p["card"]]
-        return card.cost, _deflect_power(m, s, p["player"], card.effects, p.get("target"))
+        printed = FREE if p.get("from") == "facedown" else card.cost  # ignoring its base cost (811.1.b)
+        return printed, _deflect_power(m, s, p["player"], card.effects, p.get("target"))
     if "ability" in p:
         for u in s.board:
             card = m.cards.get(u.card)
@@ -254,7 +263,7 @@ def _cost_of(m: Riftbound, s: State, p: Params) -> tuple[Cost, Cost]:
 @check("costs", "its Energy and Power cost cannot be paid: the Rune Pool and the runes that can Add do not "
        "cover it")
 def costs_payable(m: Riftbound, s: State, p: Params) -> bool:
-    if "card" in p and not m.cards[p["card"]].cost:
+    if "card" in p and (not m.cards[p["card"]].cost or p.get("from") == "facedown"):
         return True
     printed, _ = _cost_of(m, s, p)
     return can_pay(s, p["player"], printed)
@@ -266,6 +275,18 @@ def deflect_payable(m: Riftbound, s: State, p: Params) -> bool:
         return True
     printed, extra = _cost_of(m, s, p)
     return not extra or not can_pay(s, p["player"], printed) or can_pay(s, p["player"], printed + extra)
+
+
+@check("hide-cost", "hiding costs one Power of any domain, and the Rune Pool and the runes cannot pay it")
+def hide_payable(m: Riftbound, s: State, p: Params) -> bool:
+    return can_pay(s, p["player"], HIDE_COST)
+
+
+def pay_to_hide(s: State, t: Trace, player: str, card: str) -> State:
+    """Hiding's cost, paid as the card is hidden (811.1.b)."""
+    s = pay(s, t, player, HIDE_COST, card)
+    t.note("pays-to-hide", s, {"player": player, "cost": str(HIDE_COST), "card": card})
+    return s
 
 
 @check("additional-cost", "its additional cost cannot be paid: no friendly unit of that player is chosen to be killed")

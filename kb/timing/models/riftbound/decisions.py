@@ -29,7 +29,7 @@ PLAY = ("has-priority", "not-mid-procedure", "own-turn-neutral-open", "in-hand",
 ACTIVATE = ("has-priority", "not-mid-procedure", "ability-on-board", "ability-timing", "ability-focus",
             "move-outcome", "costs", "deflect-cost")
 MOVE = ("has-priority", "not-mid-procedure", "move-timing", "unit-ready", "move-destination")
-HIDE = ("has-priority", "not-mid-procedure", "hide-timing", "in-hand", "hide-battlefield")
+HIDE = ("has-priority", "not-mid-procedure", "hide-timing", "in-hand", "hide-battlefield", "hide-cost")
 PASS = ("has-priority", "not-mid-procedure")
 TRIGGER = ("trigger-controller", "trigger-optional")
 
@@ -203,7 +203,7 @@ def activate(m: Riftbound, s: State, p: Params, t: Trace) -> State:
 
 @transition("hide", "decision", "hide a card", "{player} hides {card} at {at}", pre=HIDE, bindings=hide_bindings)
 def hide(m: Riftbound, s: State, p: Params, t: Trace) -> State:
-    s = without_card(s, p["player"], p["card"])
+    s = costs.pay_to_hide(without_card(s, p["player"], p["card"]), t, p["player"], p["card"])
     return replace(s, facedown=s.facedown + ((p["card"], p["player"], p["at"], True),))
 
 
