@@ -448,6 +448,15 @@ POST_CASES: list[tuple[str, int, str, str, str, Any]] = [
      "error.detail.citation_edition", "1.4"),
     (NEXT + "?depth=1", 400, '{"players": ["Ann", "Bo"]}', JSON, "error.detail.parameter", "depth"),
     (NEXT, 415, '{"players": ["Ann", "Bo"]}', "application/x-www-form-urlencoded", "error.status", 415),
+    # choose: take a legal option (its action, as the options list it) and answer what follows it.
+    (NEXT, 200, '{"players": ["Ann", "Bo"], "priority": "Ann", "chain": [{"name": "Bolt", "controller": "Ann", '
+                '"status": "finalized"}], "choose": {"pass": "Ann"}}', JSON, "chosen.transition", "pass-priority"),
+    (NEXT, 200, '{"players": ["Ann", "Bo"], "priority": "Ann", "chain": [{"name": "Bolt", "controller": "Ann", '
+                '"status": "finalized"}], "choose": {"pass": "Ann"}}', JSON, "decision.decider", "Bo"),
+    (NEXT + "?ruleset=mtg", 200, '{"players": ["Ann", "Bo"], "priority": "Ann", "choose": {"pass": "Ann"}}', JSON,
+     "chosen.player", "Ann"),
+    (NEXT, 422, '{"players": ["Ann", "Bo"], "choose": {"pass": "Bo"}}', JSON, "error.detail.field", "choose"),
+    (NEXT, 422, '{"players": ["Ann", "Bo"], "choose": "pass"}', JSON, "error.detail.errors.0.path", "/choose"),
     (RUN, 200, json.dumps(EXAMPLE_SCENARIO), JSON, "ok", True),
     (RUN, 200, json.dumps({**EXAMPLE_SCENARIO, "steps": [{"expect": {"priority": "Bo"}}]}), JSON,
      "expectations.0.failed.0", "priority"),

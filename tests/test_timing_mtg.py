@@ -392,6 +392,32 @@ def test_cli_run_next_and_list(cli: Any, tmp_path: Path) -> None:
     assert res.exit_code == 0 and "mtg/002-the-attacker-dies" in res.stdout
 
 
+# (the state's stack, the --choose actions, exit code, text in the output): a path of choices, each
+# taken in turn from the state the one before reached.
+BOLT_ON_STACK = [{"name": "Bolt", "controller": "Bo", "target": "Ann"}]
+CHOOSE_CASES = [
+    ([], ['{"pass": "Ann"}'], 0, "Chosen: Ann passes."),
+    ([], ['{"pass": "Ann"}', '{"pass": "Bo"}'], 0, "The precombat main phase ends."),
+    ([], ['{"pass": "Ann"}', '{"pass": "Bo"}'], 0, "Chosen: Bo passes."),
+    ([], ['{"cast": {"player": "Ann", "card": "Bear"}}'], 0, "Chosen: Ann casts Bear."),
+    (BOLT_ON_STACK, ['{"pass": "Ann"}', '{"pass": "Bo"}'], 0, "Bolt resolves."),
+    ([], ['{"pass": "Bo"}'], 1, "error: --choose 1: not one of Ann's options now"),
+    ([], ['{"pass": "Ann"}', '{"pass": "Ann"}'], 1, "error: --choose 2: not one of Bo's options now"),
+    (BOLT_ON_STACK, ['{"cast": {"player": "Ann", "card": "Bear"}}'], 1,
+     "a noninstant spell only in your main phase with an empty stack"),
+    ([], ['{"pass": "Ann"}', "pass"], 2, "error: --choose 2: not valid JSON"),
+    ([], ['["pass", "Ann"]'], 2, "error: --choose 1: an action is a JSON object of one key"),
+]
+
+
+@pytest.mark.parametrize(("stack", "choices", "code", "text"), CHOOSE_CASES)
+def test_cli_next_choose(cli: Any, stack: list[Any], choices: list[str], code: int, text: str) -> None:
+    state = _state(priority="Ann", hands={"Ann": ["Bear"], "Bo": ["Bear"]}, stack=stack)
+    res = cli("next", "--state", json.dumps(state), *[a for c in choices for a in ("--choose", c)])
+    assert res.exit_code == code, res.output
+    assert text in res.output and "Traceback" not in res.output
+
+
 def test_api_next_and_run(full_or_empty_kb: KnowledgeBase) -> None:
     from web import create_app
     client = create_app(kb=full_or_empty_kb).test_client()

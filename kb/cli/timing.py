@@ -189,6 +189,33 @@ def _read_state(given: str) -> Any:
     sys.exit(EXIT_MALFORMED)
 
 
+def _read_action(given: str, n: int) -> Any:
+    """The ``n``-th ``--choose`` action as JSON (an option's ``action``); exits 2 naming it otherwise."""
+    try:
+        action = loads_json(given, f"--choose {n}")
+    except QueryError as exc:
+        click.echo(f"error: {exc.message}", err=True)
+    except json.JSONDecodeError as exc:
+        click.echo(f"error: --choose {n}: not valid JSON ({exc.msg} at column {exc.colno}); give an option's "
+                   "action, e.g. '{\"pass\": \"Ann\"}'", err=True)
+    else:
+        if isinstance(action, dict) and len(action) == 1:
+            return action
+        click.echo(f"error: --choose {n}: an action is a JSON object of one key, e.g. '{{\"pass\": \"Ann\"}}'",
+                   err=True)
+    sys.exit(EXIT_MALFORMED)
+
+
+def _next_choice(kb: KnowledgeBase, answer: dict[str, Any], action: Any, n: int) -> dict[str, Any]:
+    """The answer after taking ``action`` (the ``n``-th choice) from the state ``answer`` reached."""
+    try:
+        return kb.timing_next(answer["state"], ruleset=answer["ruleset"], edition=answer["edition"], choose=action)
+    except QueryError as exc:
+        if isinstance(exc.detail, dict):
+            exc.detail["choice"] = n
+        raise
+
+
 @timing.command("next")
 @click.option("--state", "state_file", required=True, metavar="FILE|-|JSON",
               help="The state: a JSON file, '-' for stdin, or the JSON itself (starting with "
@@ -196,17 +223,31 @@ def _read_state(given: str) -> Any:
 @click.option("--ruleset", "-r", default=None, help="Ruleset of the state (default: its 'ruleset' or riftbound).")
 @edition_option
 @json_option
+@click.option("--choose", "choices", multiple=True, metavar="ACTION",
+              help="Take this legal option (its action as JSON, as `--json` lists it, e.g. "
+                   "'{\"pass\": \"Ann\"}') at the decision reached, then go on; repeat it for a path of choices.")
 @click.option("--full", is_flag=True, help="Do not clip long lines.")
 @click.pass_context
 @handle_errors
-def next_cmd(ctx: click.Context, state_file: str, ruleset: str | None, edition: str | None, as_json: bool,
-             full: bool) -> None:
-    """What happens next: the automatic steps, then who decides and every option, with the rules."""
+def next_cmd(ctx: click.Context, state_file: str, ruleset: str | None, edition: str | None,
+             choices: tuple[str, ...], as_json: bool, full: bool) -> None:
+    """What happens next: the automatic steps, then who decides and every option, with the rules.
+
+    With --choose, each option is taken in turn and the answer is what happens after the last
+    (exits 1 naming the rules when one is not legal there)."""
     data = _read_state(state_file)
+    actions = [_read_action(c, i) for i, c in enumerate(choices, start=1)]
     kb = timing_kb(ctx)
     try:
-        out = kb.timing_next(data, ruleset=ruleset, edition=edition)
+        out = kb.timing_next(data, ruleset=ruleset, edition=edition, choose=actions[0] if actions else None)
+        for i, action in enumerate(actions[1:], start=2):
+            out = _next_choice(kb, out, action, i)
     except QueryError as exc:
+        if exc.status == 422 and isinstance(exc.detail, dict) and exc.detail.get("field") == "choose":
+            click.echo(f"error: --choose {exc.detail.get('choice', 1)}: {exc.message}", err=True)
+            for option in exc.detail.get("options", []):
+                click.echo(f"    --choose '{json.dumps(option)}'", err=True)
+            sys.exit(EXIT_FAILED)
         if exc.status in (400, 422) and isinstance(exc.detail, dict) and exc.detail.get("violations"):
             click.echo(f"error: {exc.message}", err=True)
             for v in exc.detail["violations"]:
@@ -218,6 +259,9 @@ def next_cmd(ctx: click.Context, state_file: str, ruleset: str | None, edition: 
     if as_json:
         emit_json(out)
         return
+    if out.get("chosen"):
+        click.echo(click.style(f"Chosen: {out['chosen']['label']}", bold=True) + "  "
+                   + click.style(" ".join(out["chosen"]["rules"][:5]), dim=True))
     for i, frame in enumerate(out["steps"], start=1):
         _print_frame(i, frame, True, full)
     if out["end"]:

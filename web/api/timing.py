@@ -40,9 +40,15 @@ SCHEMAS.update({
                                                                      "as a scenario writes it."},
                          "rules": RULES},
                         {"forbidden_by": array(FORBIDDEN), "why": STR}),
-    "TimingState": {**STATE, "properties": {"ruleset": {"type": "string", "pattern": NAME_PATTERN},
-                                            "players": array(STR, description="In turn order, "
-                                                                              "the turn player first.")}},
+    "TimingState": {**STATE, "properties": {
+        "ruleset": {"type": "string", "pattern": NAME_PATTERN},
+        "players": array(STR, description="In turn order, the turn player first."),
+        "choose": {"type": "object", "minProperties": 1, "maxProperties": 1,
+                   "description": "Not part of the state: a legal option's `action` (as a scenario step, "
+                                  "e.g. {\"pass\": \"Ann\"}) to take at the decision the state reaches; "
+                                  "the answer is then what happens after it, with `chosen`: the option taken, "
+                                  "its rules and the steps inside it. An action that is not a legal option "
+                                  "there answers 422 with the rules that forbid it (or the options there are)."}}},
     "TimingNext": obj({
         "ok": {"type": "boolean"}, "ruleset": STR, "edition": STR,
         "steps": array(ref("TimingFrame"), description="The automatic steps, in order."),
@@ -52,7 +58,10 @@ SCHEMAS.update({
                                                    description="Tempting illegal ones, each with "
                                                                "the rules that forbid it.")})),
         "end": nullable(obj({"reason": STR, "rules": RULES, "quotes": array(QUOTE)})),
-        "state": STATE}),
+        "state": STATE},
+        {"chosen": obj({"transition": STR, "label": STR, "player": nullable(STR), "action": {"type": "object"},
+                        "rules": RULES, "detail": array(ref("TimingNode"))},
+                       description="With `choose`: the option taken, and the steps inside it (`detail`).")}),
     "TimingScenario": {"type": "object", "required": ["name", "ruleset", "players", "steps"],
                        "description": "A scenario, as the YAML files of kb/timing/scenarios "
                                       "write it, in JSON: name, ruleset, edition, players, cards, "
@@ -101,9 +110,15 @@ def timing_next(ruleset: str | None, edition: str | None) -> Response:
     follows and their text, then the decision: who decides, every legal option and the
     tempting illegal ones, each with the rules that forbid it (as ``rulekb timing next
     --json``). A malformed state answers 400 with the field; a state the rules cannot
-    produce (two players holding priority) answers 422 with the rules it breaks."""
-    state = read_body(check_budget)
-    return answer(current_kb().timing_next(state, ruleset=ruleset, edition=edition))
+    produce (two players holding priority) answers 422 with the rules it breaks. With
+    ``choose`` (a legal option's ``action``) beside the state's fields, that option is taken
+    at the decision reached and the answer is what happens after it (``chosen``: the option)."""
+    body = read_body(check_budget)
+    state, choose = body, None
+    if isinstance(body, dict) and "choose" in body:
+        state = {k: v for k, v in body.items() if k != "choose"}
+        choose = body["choose"]
+    return answer(current_kb().timing_next(state, ruleset=ruleset, edition=edition, choose=choose))
 
 
 @endpoint(bp, "POST", "/v1/timing/run", tag="timing", response="TimingRun", body="TimingScenario",
