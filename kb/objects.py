@@ -304,3 +304,11 @@ class StoredMapping:
         row = self._db.execute("SELECT number FROM pairs WHERE target = ? ORDER BY ord DESC LIMIT 1",
                                (target_number,)).fetchone()
         return row[0] if row else None
+
+    def back(self, target_number: str) -> Counterpart | None:
+        """What :meth:`EditionMapping.back` gives: where a target number came from."""
+        if self._db.execute("SELECT 1 FROM added WHERE number = ?", (target_number,)).fetchone():
+            return Counterpart(target_number, None, 1.0, 0.0, "removed")
+        row = self._db.execute("SELECT number, confidence, similarity, method FROM pairs WHERE target = ?"
+                               " ORDER BY ord DESC LIMIT 1", (target_number,)).fetchone()
+        return Counterpart(target_number, *row) if row else None

@@ -296,7 +296,9 @@ def test_a_followed_mapping_gives_what_the_composed_mapping_gives(tmp_path_facto
     from kb.editions.queries import FollowedMapping, edition_mapping
     from kb.query import KnowledgeBase
     kb = KnowledgeBase.open(home_with(tmp_path_factory.mktemp("f"), EDITIONS))
-    composed, followed = edition_mapping(kb, "test", source, target), FollowedMapping(kb, "test", source, target)
+    followed = FollowedMapping(kb, "test", source, target)  # from the stored files: nothing is held yet
+    composed = edition_mapping(kb, "test", source, target)
+    assert FollowedMapping(kb, "test", source, target)._steps != followed._steps  # now from memory
     for number in [*kb.graphs[("test", source)].edition.rules, "999"]:
         assert followed.get(number) == composed.get(number)
 
@@ -332,3 +334,17 @@ def test_an_articles_fit_is_scored_from_the_stored_texts_as_from_the_graph(three
         assert isinstance(stored, StoredRules)
         assert count_found(cited, stored) == count_found(cited, kb.graphs[("test", edition)])
     assert kb.graphs.loaded() == [("test", e) for e, *_ in EDITIONS]  # only the comparison loaded them
+
+
+def test_a_stored_mapping_followed_back_is_what_the_mapping_says(tmp_path: Path) -> None:
+    from kb.objects import StoredMapping
+    home = home_with(tmp_path, EDITIONS)
+    build_dir = current_build(home)
+    assert build_dir is not None
+    path = build_dir / "mappings" / "test" / "1.1" / "1.2.sqlite"
+    mapping, stored = read_mapping(path), StoredMapping(path)
+    for number in [*load_edition(build_dir, "test", "1.2").edition.rules, "999"]:
+        assert stored.back(number) == mapping.back(number)
+        assert stored.origin(number) == mapping.origin(number)
+    for number in [*load_edition(build_dir, "test", "1.1").edition.rules, "999"]:
+        assert stored.get(number) == mapping.get(number)

@@ -15,13 +15,14 @@ from typing import Any
 from kb.derived import derived
 
 from kb.editions.diff import diff_editions, display_text, number_translators, reworded, select, word_ops
-from kb.editions.lineage import stored_history
+from kb.editions.lineage import stored_history, stored_step
 from kb.editions.mapping import Counterpart, EditionMapping, compose, map_editions
 from kb.errors import QueryError
 from kb.graph import RuleGraph
 from kb.loaded import LoadedEditions
 from kb.numbers import try_parse_number
-from kb.store import stored_mapping
+from kb.objects import StoredMapping
+from kb.store import stored_mapping, stored_mapping_path
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 ONLY = ("added", "removed", "changed", "moved", "unchanged")
@@ -176,8 +177,9 @@ class FollowedMapping:
         order = _order(kb, ruleset)
         i, k = order.index(source), order.index(target)
         step = 1 if k > i else -1
-        self._steps = [adjacent_mapping(kb, ruleset, order[x], order[x + 1]).get if step == 1
-                       else adjacent_mapping(kb, ruleset, order[x - 1], order[x]).back for x in range(i, k, step)]
+        pairs = [(order[x], order[x + 1]) if step == 1 else (order[x - 1], order[x]) for x in range(i, k, step)]
+        steps = [_step(kb, ruleset, older, newer) for older, newer in pairs]
+        self._steps = [m.get if step == 1 else m.back for m in steps]
 
     def get(self, number: str) -> Counterpart | None:
         """The counterpart of a source number in the target edition (None when the number is
@@ -189,6 +191,15 @@ class FollowedMapping:
                 return None
             c = compose(c, step(c.target) if c.target is not None else None)
         return c
+
+
+def _step(kb: LoadedEditions, ruleset: str, older: str, newer: str) -> EditionMapping | StoredMapping:
+    """One adjacent mapping to follow numbers through: in memory when it is already made,
+    else read a number at a time from the build's stored file (no whole mapping read)."""
+    if not adjacent_mapping.is_held(kb, ruleset, older, newer) and kb.build_dir is not None \
+            and stored_mapping_path(kb.build_dir, ruleset, older, newer).is_file():
+        return stored_step(kb, ruleset, older, newer)
+    return adjacent_mapping(kb, ruleset, older, newer)
 
 
 def _nearest_target(rg: RuleGraph, mapping: EditionMapping | FollowedMapping, number: str) -> dict[str, str] | None:
