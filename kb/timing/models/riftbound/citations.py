@@ -170,6 +170,8 @@ CITATIONS: dict[str, Rules] = {
     "invariant.no-action-on-chain": ("309.1.a",),
     "invariant.single-pass": ("347.2.a",),
     "invariant.designation-once": ("383.4.e.2.a", "383.4.f.2.a"),
+    "invariant.scored-once": ("470",),
+    "invariant.points-rise": ("468", "471.1"),
     # -- why a state cannot occur ---------------------------------------------------------
     "state.one-priority": ("312",),
     "state.focus-neutral": ("313.5",),

@@ -91,6 +91,17 @@ def designation_once(m: Riftbound, n: TraceNode) -> bool:
     return sum(1 for c in n.children if c.name == "designation-triggers") <= allowed
 
 
+@invariant("scored-once", "a player scores a battlefield at most once a turn")
+def scored_once(m: Riftbound, n: TraceNode) -> bool:
+    return len(set(n.after.scored)) == len(n.after.scored)
+
+
+@invariant("points-rise", "points are only gained, by scoring or another gain")
+def points_rise(m: Riftbound, n: TraceNode) -> bool:
+    before = dict(n.before.points)
+    return all(n_ >= before.get(p, 0) for p, n_ in n.after.points) and set(before) <= set(dict(n.after.points))
+
+
 def validate(s: State) -> list[Violation]:
     """Every reason ``s`` cannot occur under the rules (empty when it can)."""
     out: list[Violation] = []
