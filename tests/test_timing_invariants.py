@@ -16,7 +16,7 @@ import pytest
 from kb.timing import engine
 from kb.timing.engine import InvariantBroken, TraceNode
 from exploring import explore_checked
-from kb.timing.models.riftbound import Riftbound, State, combat, scenario
+from kb.timing.models.riftbound import Riftbound, State, combat, scenario, scoring
 
 CARDS = {
     "Bolt": {"type": "spell", "keywords": ["Action"], "effects": [{"draw": 1}]},
@@ -292,3 +292,25 @@ def test_scoring_and_deathknells_keep_their_order(players: int, depth: int, caps
     for name in names:
         if name != "game-won" or players == 2:  # with three players the win lies deeper
             assert seen[name], f"the exploration never reached {name}"
+
+
+def scoring_twice(model: Riftbound, s: State, p: Any, t: Any) -> State:
+    """A deliberately wrong Scoring Step: it records each battlefield it holds as scored twice."""
+    s = scoring.hold_battlefields(model, s, p, t)
+    return dataclasses.replace(s, scored=s.scored + s.scored)
+
+
+class DoubleHold(Riftbound):
+    """A deliberately wrong model: the turn player scores each held battlefield twice."""
+
+    def __init__(self, cards: Any) -> None:
+        super().__init__(cards)
+        hold = self.transitions["hold-battlefields"]
+        self.transitions["hold-battlefields"] = dataclasses.replace(hold, effect=functools.partial(scoring_twice, self))
+
+
+def test_a_model_that_scores_a_battlefield_twice_in_a_turn_is_caught() -> None:
+    model, state = setup_scoring(2, beginning=True)
+    with pytest.raises(InvariantBroken) as err:
+        engine.explore(DoubleHold(model.cards), state, 2)
+    assert "470" in err.value.rules
