@@ -39,7 +39,8 @@ The package: ``citations`` (the one table, carried to 2010; data; and the regist
 ``transitions`` (every transition declared once with the registry, its bindings and effect
 taken from the model's parts ``bindings``, ``decisions``, ``turn``, ``resolution``), put together
 in ``model``, which builds them from the registry in its edition's numbering; ``cards_io``, ``state_io``
-and ``scenario`` read and write card pools, states and scenario steps. :class:`MagicRules` is
+and ``scenario`` read and write card pools, states and scenario steps (a state's JSON through the
+shared codec, from the metadata of the fields of ``objects``' dataclasses). :class:`MagicRules` is
 the model behind the typed interface of :mod:`kb.timing.models.base`.
 """
 

@@ -1,12 +1,16 @@
 """The Magic model's objects and state: the steps of a turn, cards with their abilities,
-spells and abilities on the stack, permanents, cards in exile, payments, and one moment of a game."""
+spells and abilities on the stack, permanents, cards in exile, payments, and one moment of a game.
+
+Every field of the state's dataclasses says how it reads and writes as JSON (``metadata=js(...)``,
+see :mod:`kb.timing.models.codec`): the state's JSON is derived from them; ``state_io`` adds what
+no single field can say (ids unique across zones, a target named by an object's name)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar
 
-
+from kb.timing.models.codec import OMIT, Context, js
 
 STEPS = ("untap", "upkeep", "draw", "main1", "beginning-of-combat", "declare-attackers",
          "declare-blockers", "combat-damage", "end-of-combat", "main2", "end", "cleanup")
@@ -29,6 +33,17 @@ COLORS = ("white", "blue", "black", "red", "green")
 MAX_HAND = 7
 
 Effect = tuple[Any, ...]
+IDS = {"low": 1, "high": 10_000}  # the range of an object's id
+
+
+def _first_player(raw: Any, ctx: Context) -> str:
+    """A controller left out: the first player."""
+    return ctx.players[0]  # type: ignore[no-any-return]
+
+
+def _effects(obj: Any, effects: tuple[Effect, ...], ctx: Context) -> Any:
+    """An object's instructions as JSON (left out when it has none): the context's writer."""
+    return ctx.effects_json(effects) if effects else OMIT
 
 
 # -- cards ---------------------------------------------------------------------------------
@@ -116,35 +131,50 @@ class Card:
 class Obj:
     """A spell or ability on the stack, or a triggered ability waiting to be put there."""
 
-    id: int
+    __json_keys__: ClassVar[tuple[str, ...]] = ("name", "controller", "kind", "id", "card", "source", "target",
+                                                "subject", "effects", "amount", "if", "target_id", "source_id")
+
+    id: int = field(metadata=js(**IDS))
     name: str
-    controller: str
+    controller: str = field(metadata=js(check="player", missing=_first_player))
     kind: str  # spell | ability | trigger
-    card: str | None = None
-    source: str | None = None
-    effects: tuple[Effect, ...] = ()
-    target: str | None = None  # a player's name, or the name the targeted object had when targeted
-    amount: int = 0  # "that much": the amount of the event that triggered it
-    subject: str | None = None  # "that player": whose step triggered it
-    condition: str = ""
-    target_id: int | None = None  # the targeted object: a permanent or a spell, by identity (400.7)
-    source_id: int | None = None  # the permanent whose ability it is (None once the source is a card elsewhere)
+    card: str | None = field(default=None, metadata=js(omit=True))
+    source: str | None = field(default=None, metadata=js(omit=True))
+    effects: tuple[Effect, ...] = field(default=(), metadata=js(write=_effects))
+    # a player's name, or the name the targeted object had when targeted
+    target: str | None = field(default=None, metadata=js(omit=True))
+    # "that much": the amount of the event that triggered it
+    amount: int = field(default=0, metadata=js(omit=True, high=99))
+    # "that player": whose step triggered it
+    subject: str | None = field(default=None, metadata=js(omit=True, check="player"))
+    condition: str = field(default="", metadata=js("if", omit=True, choices=("", "untapped"), missing=""))
+    # the targeted object: a permanent or a spell, by identity (400.7)
+    target_id: int | None = field(default=None, metadata=js(omit=True, **IDS))
+    # the permanent whose ability it is (None once the source is a card elsewhere)
+    source_id: int | None = field(default=None, metadata=js(omit=True, **IDS))
 
 
 @dataclass(frozen=True)
 class Permanent:
+    __json_keys__: ClassVar[tuple[str, ...]] = ("name", "card", "controller", "id", "tapped", "sick", "face_down",
+                                                "attacking", "blocked", "damage", "boost", "blocking")
+
     name: str
-    card: str
-    controller: str
-    tapped: bool = False
-    damage: int = 0
-    sick: bool = False  # not controlled continuously since its controller's turn began (302.6)
-    face_down: bool = False
-    attacking: bool = False
-    blocking: int | None = None  # the id of the attacking creature it blocks
-    boost: int = 0  # +N/+N until end of turn
-    blocked: bool = False  # an attacker that had blockers declared: blocked until combat ends (509.1h)
-    id: int = 0  # its identity: a new object each time it enters the battlefield (400.7)
+    card: str = field(metadata=js(check="card", missing=lambda raw, ctx: raw.get("name")))
+    controller: str = field(metadata=js(check="player", missing=_first_player))
+    tapped: bool = field(default=False, metadata=js(omit=True))
+    damage: int = field(default=0, metadata=js(omit=True, high=999))
+    # not controlled continuously since its controller's turn began (302.6)
+    sick: bool = field(default=False, metadata=js(omit=True))
+    face_down: bool = field(default=False, metadata=js(omit=True))
+    attacking: bool = field(default=False, metadata=js(omit=True))
+    # the id of the attacking creature it blocks (read by ``state_io``: an id or a permanent's name)
+    blocking: int | None = field(default=None, metadata=js(omit=True))
+    boost: int = field(default=0, metadata=js(omit=True))  # +N/+N until end of turn
+    # an attacker that had blockers declared: blocked until combat ends (509.1h)
+    blocked: bool = field(default=False, metadata=js(omit=True))
+    # its identity: a new object each time it enters the battlefield (400.7)
+    id: int = field(default=0, metadata=js(**IDS))
 
 
 @dataclass(frozen=True)
@@ -152,12 +182,13 @@ class Exiled:
     """A card in exile that a special action put there: ``how`` suspended (with ``counters``
     time counters), foretold (face down) or plotted, in turn ``turn``; a new object (400.7)."""
 
-    id: int
-    owner: str
-    card: str
-    how: str  # suspended | foretold | plotted
-    counters: int = 0
-    turn: int = 0
+    id: int = field(metadata=js(**IDS))
+    owner: str = field(metadata=js(check="player"))
+    card: str = field(metadata=js(check="card"))
+    how: str = field(metadata=js("as", choices=("suspended", "foretold", "plotted")))
+    counters: int = field(default=0, metadata=js(  # written for a suspended card only
+        "time_counters", write=lambda x, n, ctx: n if x.how == "suspended" else OMIT))
+    turn: int = field(default=0, metadata=js(high=9999))
 
 
 # What each special action that exiles a card from the hand makes of it, and its cost.
@@ -168,12 +199,13 @@ EXILING = {"suspend": "suspended", "foretell": "foretold", "plot": "plotted"}
 class Payment:
     """A cost being paid: casting, activating, turning face up, or a payment an effect asks."""
 
-    player: str
-    amount: int
-    purpose: str  # cast | activate | face-up | unless | suspend | foretell | plot
+    player: str = field(metadata=js(check="player"))
+    amount: int = field(metadata=js(low=1))
+    purpose: str = field(metadata=js(choices=("cast", "activate", "face-up", "unless", "suspend", "foretell", "plot")))
     what: str
-    item: int | None = None
-    exiled: int | None = None  # the card in exile being cast (it leaves exile once paid for)
+    item: int | None = field(default=None, metadata=js(**IDS))
+    # the card in exile being cast (it leaves exile once paid for)
+    exiled: int | None = field(default=None, metadata=js(omit=True, **IDS))
 
 
 @dataclass(frozen=True)
@@ -182,40 +214,49 @@ class Resolving:
 
     item: Obj
     index: int = 0
-    asked: tuple[str, ...] = ()
-    chosen: tuple[tuple[str, str], ...] = ()
+    asked: tuple[str, ...] = field(default=(), metadata=js(check="player"))
+    chosen: tuple[tuple[str, str], ...] = field(default=(), metadata=js(record=(js("player", check="player")["json"],
+                                                                                 js("choice")["json"])))
 
 
 @dataclass(frozen=True)
 class State:
     """One moment of a game. ``players`` is the turn order; ``active`` is whose turn it is."""
 
+    # Read by ``state_io`` (``given``): what depends on other fields (the players, the step, the
+    # ids across zones, the objects a target or a block names); the rest by its metadata.
     players: tuple[str, ...]
     active: str
     step: str = "main1"
     begun: bool = True
     priority: str | None = None
     due: str | None = None  # who would receive priority next (117.5 runs first)
-    due_reason: str = ""  # step | resolved | action | special
-    passes: int = 0
+    due_reason: str = field(default="", metadata=js(  # step | resolved | action | special
+        write=lambda s, reason, ctx: reason or None))
+    passes: int = field(default=0, metadata=js(high=9))
     awaiting: str | None = None  # declare-attackers | declare-blockers (a turn-based choice)
     no_attackers: bool = False  # none were declared: skip declare blockers and combat damage (508.8)
     stack: tuple[Obj, ...] = ()
     waiting: tuple[Obj, ...] = ()
-    board: tuple[Permanent, ...] = ()
-    hands: tuple[tuple[str, tuple[str, ...] | None], ...] = ()
-    graveyard: tuple[tuple[str, str], ...] = ()  # (owner, card)
-    life: tuple[tuple[str, int], ...] = ()
-    pool: tuple[tuple[str, int], ...] = ()
-    lands_played: tuple[str, ...] = ()
-    drawn: tuple[tuple[str, int], ...] = ()
+    board: tuple[Permanent, ...] = field(default=(), metadata=js("battlefield"))
+    hands: tuple[tuple[str, tuple[str, ...] | None], ...] = field(default=(), metadata=js(mapping=True))
+    graveyard: tuple[tuple[str, str], ...] = field(default=(), metadata=js(  # (owner, card)
+        record=(js("owner", check="player")["json"], js("card", check="card")["json"])))
+    life: tuple[tuple[str, int], ...] = field(default=(), metadata=js(
+        write=lambda s, life, ctx: {p: s.life_of(p) for p in s.players}))
+    pool: tuple[tuple[str, int], ...] = field(default=(), metadata=js(
+        write=lambda s, pool, ctx: {p: s.mana(p) for p in s.players if s.mana(p)}))
+    lands_played: tuple[str, ...] = field(default=(), metadata=js(check="player"))
+    drawn: tuple[tuple[str, int], ...] = field(default=(), metadata=js(mapping=True))
     payment: Payment | None = None
     resolving: Resolving | None = None
-    extra_turns: tuple[str, ...] = ()
-    lost: tuple[str, ...] = ()  # players who lost: out of the game (a multiplayer game goes on: 800.4)
-    defending: str | None = None  # the defending player (chosen at the beginning of combat in multiplayer: 507.1)
+    extra_turns: tuple[str, ...] = field(default=(), metadata=js(check="player"))
+    # players who lost: out of the game (a multiplayer game goes on: 800.4)
+    lost: tuple[str, ...] = field(default=(), metadata=js(check="player"))
+    # the defending player (chosen at the beginning of combat in multiplayer: 507.1)
+    defending: str | None = field(default=None, metadata=js(check="player"))
     exile: tuple[Exiled, ...] = ()  # suspended, foretold and plotted cards
-    turn: int = 1
+    turn: int = field(default=1, metadata=js(low=1, high=9999))
     next_id: int = 1
 
     @property

@@ -1,4 +1,8 @@
-"""States as JSON both ways: every frame's ``state``, and a pasted one read back."""
+"""Magic states as JSON both ways, through the shared codec (:mod:`kb.timing.models.codec`):
+the dataclasses of :mod:`kb.timing.models.mtg.objects` say how each field reads and writes;
+this module supplies the checks that need the state's players and card pool, and what no
+single field can say (ids unique across the zones, the kind and card of an object on the
+stack, a target or a block named by an object's name, the step a turn-based choice is awaited in)."""
 
 from __future__ import annotations
 
@@ -6,92 +10,40 @@ from dataclasses import replace
 from typing import Any
 
 from kb.timing.engine import FormatError, Violation
-from kb.timing.fields import (one_of as _choice, flag as _flag, whole_number as _int, a_list as _list,
-                              a_mapping as _map, only_keys as _only, optional_text as _opt_str,
-                              records as _records, text as _str, card_of, player_of, pool_json, turn_order)
+from kb.timing.fields import (a_list as _list, a_mapping as _map, card_of, one_of as _choice, only_keys as _only,
+                              player_of, pool_json, text as _str, turn_order, whole_number as _int)
+from kb.timing.models.codec import Context, decode, encode, json_keys
+from kb.timing.models.mtg.cards_io import card_json, edition_of, effects_json, parse_cards, parse_effects
 from kb.timing.models.mtg.citations import EDITIONS
-from kb.timing.models.mtg.objects import Exiled, Obj, Payment, Permanent, Resolving, STEPS, STEP_NAMES, State
 from kb.timing.models.mtg.model import Magic
-from kb.timing.models.mtg.cards_io import (EXILE_AS, card_json, edition_of, effects_json, parse_cards,
-                                           parse_effects)
+from kb.timing.models.mtg.objects import Exiled, Obj, Payment, Permanent, Resolving, STEPS, STEP_NAMES, State
+
+# The keys of a state's JSON, in the order they are written: the state's fields, and what is
+# derived from them (the phase) or from the model (its ruleset, edition and card pool).
+DERIVED_KEYS = ("ruleset", "edition", "phase", "cards")
+STATE_KEYS = ("ruleset", "edition", "players", "active", "turn", "step", "phase", "begun", "priority", "due",
+              "due_reason", "passes", "awaiting", "no_attackers", "stack", "waiting", "resolving", "payment",
+              "battlefield", "hands", "graveyard", "exile", "life", "pool", "lands_played", "drawn", "extra_turns",
+              "lost", "defending", "next_id", "cards")
+OBJ_KEYS = json_keys(Obj)
+assert set(STATE_KEYS) == set(json_keys(State)) | set(DERIVED_KEYS), "a state field without its place in the JSON"
+_WRITING = Context(effects_json=effects_json)
 
 
 # -- states as JSON ------------------------------------------------------------------------
-def obj_json(o: Obj) -> dict[str, Any]:
-    out: dict[str, Any] = {"name": o.name, "controller": o.controller, "kind": o.kind, "id": o.id}
-    for key in ("card", "source", "target", "subject"):
-        if getattr(o, key) is not None:
-            out[key] = getattr(o, key)
-    if o.effects:
-        out["effects"] = effects_json(o.effects)
-    if o.amount:
-        out["amount"] = o.amount
-    if o.condition:
-        out["if"] = o.condition
-    for key in ("target_id", "source_id"):
-        if getattr(o, key) is not None:
-            out[key] = getattr(o, key)
-    return out
-
-
-def permanent_json(u: Permanent) -> dict[str, Any]:
-    out: dict[str, Any] = {"name": u.name, "card": u.card, "controller": u.controller, "id": u.id}
-    for key in ("tapped", "sick", "face_down", "attacking", "blocked"):
-        if getattr(u, key):
-            out[key] = True
-    for key in ("damage", "boost"):
-        if getattr(u, key):
-            out[key] = getattr(u, key)
-    if u.blocking:
-        out["blocking"] = u.blocking
-    return out
-
-
-def exiled_json(x: Exiled) -> dict[str, Any]:
-    """A card in exile that a special action put there."""
-    return {"id": x.id, "owner": x.owner, "card": x.card, "as": x.how,
-            **({"time_counters": x.counters} if x.how == "suspended" else {}), "turn": x.turn}
-
-
 def state_json(model: Magic, s: State) -> dict[str, Any]:
     """A state as plain JSON; :func:`state_from_json` reads it back (every frame's state)."""
-    r = s.resolving
-    return {
-        "ruleset": "mtg", "edition": model.edition,
-        "players": list(s.players), "active": s.active, "turn": s.turn,
-        "step": s.step, "phase": s.phase, "begun": s.begun,
-        "priority": s.priority, "due": s.due, "due_reason": s.due_reason or None, "passes": s.passes,
-        "awaiting": s.awaiting, "no_attackers": s.no_attackers,
-        "stack": [obj_json(o) for o in s.stack],
-        "waiting": [obj_json(o) for o in s.waiting],
-        "resolving": None if r is None else {"item": obj_json(r.item), "index": r.index, "asked": list(r.asked),
-                                             "chosen": [{"player": p, "choice": c} for p, c in r.chosen]},
-        "payment": None if s.payment is None else {
-            "player": s.payment.player, "amount": s.payment.amount, "purpose": s.payment.purpose,
-            "what": s.payment.what, "item": s.payment.item,
-            **({"exiled": s.payment.exiled} if s.payment.exiled is not None else {})},
-        "battlefield": [permanent_json(u) for u in s.board],
-        "hands": {p: (list(h) if h is not None else None) for p, h in s.hands},
-        "graveyard": [{"owner": p, "card": c} for p, c in s.graveyard],
-        "exile": [exiled_json(x) for x in s.exile],
-        "life": {p: s.life_of(p) for p in s.players},
-        "pool": {p: s.mana(p) for p in s.players if s.mana(p)},
-        "lands_played": list(s.lands_played),
-        "drawn": dict(s.drawn),
-        "extra_turns": list(s.extra_turns),
-        "lost": list(s.lost),
-        "defending": s.defending,
-        "next_id": s.next_id,
-        "cards": pool_json(model, card_json),
-    }
+    out = encode(s, _WRITING)
+    out.update(ruleset="mtg", edition=model.edition, phase=s.phase, cards=pool_json(model, card_json))
+    return {k: out[k] for k in STATE_KEYS}
 
 
-STATE_KEYS = ("ruleset", "edition", "players", "active", "turn", "step", "phase", "begun", "priority", "due",
-              "due_reason", "passes", "awaiting", "no_attackers", "stack", "waiting", "resolving", "payment", "battlefield",
-              "hands", "graveyard", "exile", "life", "pool", "lands_played", "drawn", "extra_turns", "lost", "defending",
-              "next_id", "cards")
-OBJ_KEYS = ("name", "controller", "kind", "id", "card", "source", "target", "subject", "effects", "amount", "if",
-            "target_id", "source_id")
+def _context(players: tuple[str, ...], cards: dict[str, Any]) -> Context:
+    player, card_name = player_of(players), card_of(cards)
+    ctx = Context(players=players)
+    ctx.checks.update(player=lambda v, where, optional: player(v, where, optional),
+                      card=lambda v, where, optional: card_name(v, where))
+    return ctx
 
 
 def _with_target_id(o: Obj, board: list[Permanent], stack: tuple[Obj, ...], where: str) -> Obj:
@@ -104,6 +56,80 @@ def _with_target_id(o: Obj, board: list[Permanent], stack: tuple[Obj, ...], wher
         raise FormatError(f"{len(found)} objects are named {o.target!r} (ids {', '.join(map(str, found))}): "
                           "say which one is targeted with target_id", f"{where}.target")
     return replace(o, target_id=found[0]) if found else o
+
+
+class _Ids:
+    """The ids of the objects read so far: each one once across the zones, and the next free one."""
+
+    def __init__(self) -> None:
+        self.seen: set[int] = set()
+        self.next = 1
+
+    def take(self, raw: dict[str, Any], where: str, new: bool = True) -> int:
+        ident = _int(raw.get("id", self.next), f"{where}.id", 1, 10_000)
+        if new and ident in self.seen:
+            raise FormatError(f"two objects have id {ident}", f"{where}.id")
+        self.seen.add(ident)
+        self.next = max(self.next, ident + 1)
+        return ident
+
+
+def _obj(raw: Any, where: str, ctx: Context, ids: _Ids, cards: dict[str, Any], new: bool = True) -> Obj:
+    """A spell or ability: its kind and card from the pool when left out, its effects its card's."""
+    if isinstance(raw, str):
+        raw = {"name": raw}
+    raw = _map(raw, where)
+    _only(raw, OBJ_KEYS, where)
+    name = _str(raw.get("name"), f"{where}.name")
+    given = ctx.check("card", raw["card"], f"{where}.card", False) if raw.get("card") is not None else None
+    kind = _choice(raw.get("kind") or ("spell" if (given or name) in cards else "ability"),
+                   ("spell", "ability", "trigger"), f"{where}.kind")
+    card = cards.get(given or name) if kind == "spell" else None
+    if kind == "spell" and card is None:
+        raise FormatError(f"a spell is a card of the pool; {name!r} is not (add it to cards)", f"{where}.name")
+    effects = (parse_effects(raw["effects"], f"{where}.effects") if "effects" in raw
+               else card.effects if card else ())
+    return decode(Obj, raw, where, ctx, given={"id": ids.take(raw, where, new), "name": name, "kind": kind,
+                                                "card": card.name if card else None, "effects": effects})
+
+
+def _resolving(data: Any, stack: tuple[Obj, ...], ctx: Context, ids: _Ids, cards: dict[str, Any]) -> Resolving | None:
+    if data is None:
+        return None
+    rv = _map(data, "resolving")
+    _only(rv, json_keys(Resolving), "resolving")
+    item = _obj(rv.get("item"), "resolving.item", ctx, ids, cards, new=False)
+    top = next((o for o in stack if o.id == item.id), None)
+    if top is None:
+        raise FormatError("the resolving item is the top of the stack (give it there too)", "resolving.item")
+    index = _int(rv.get("index", 0), "resolving.index", 0, len(item.effects))
+    return decode(Resolving, rv, "resolving", ctx, given={"item": top, "index": index})
+
+
+def _permanent(raw: Any, where: str, board: list[Permanent], ctx: Context, ids: _Ids) -> tuple[Permanent, Any]:
+    """A permanent, and what it blocks as given (an attacker's id, or its name: read once all are known)."""
+    raw = _map(raw, where)
+    _only(raw, json_keys(Permanent), where)
+    name = _str(raw.get("name") or raw.get("card"), f"{where}.name")
+    if any(x.name == name for x in board):
+        raise FormatError(f"two permanents are named {name!r}", f"{where}.name")
+    ident = ids.take(raw, where)
+    blocks = raw.get("blocking")
+    if blocks is not None and not isinstance(blocks, int):
+        blocks = _str(blocks, f"{where}.blocking")
+    u = decode(Permanent, {**raw, "card": raw.get("card") or name}, where, ctx,
+               given={"name": name, "id": ident, "blocking": None})
+    return u, blocks
+
+
+def _exiled(raw: Any, where: str, ctx: Context, ids: _Ids) -> Exiled:
+    raw = _map(raw, where)
+    _only(raw, json_keys(Exiled), where)
+    ident = ids.take(raw, where)
+    x = decode(Exiled, raw, where, ctx, given={"id": ident})
+    if x.how != "suspended" and x.counters:
+        raise FormatError("only a suspended card has time counters here", f"{where}.time_counters")
+    return x
 
 
 def state_from_json(data: Any, edition: str | None = None) -> tuple[Magic, State, list[Violation]]:
@@ -125,7 +151,8 @@ def state_from_json(data: Any, edition: str | None = None) -> tuple[Magic, State
     cards = model.cards
     violations: list[Violation] = []
     players = turn_order(data.get("players"))
-    player, card_name = player_of(players), card_of(cards)
+    ctx = _context(players, cards)
+    player = player_of(players)
 
     prio = data.get("priority")
     if isinstance(prio, list):
@@ -134,91 +161,22 @@ def state_from_json(data: Any, edition: str | None = None) -> tuple[Magic, State
             violations.append(Violation(f"{' and '.join(map(str, holders))} both hold priority",
                                         model.cite("state.one-priority"), "priority"))
         prio = holders[0] if holders else None
-    next_id = 1
-    ids: set[int] = set()
-
-    def obj(raw: Any, where: str, new: bool = True) -> Obj:
-        nonlocal next_id
-        if isinstance(raw, str):
-            raw = {"name": raw}
-        raw = _map(raw, where)
-        _only(raw, OBJ_KEYS, where)
-        name = _str(raw.get("name"), f"{where}.name")
-        given = card_name(raw["card"], f"{where}.card") if raw.get("card") is not None else None
-        kind = _choice(raw.get("kind") or ("spell" if (given or name) in cards else "ability"),
-                       ("spell", "ability", "trigger"), f"{where}.kind")
-        card = cards.get(given or name) if kind == "spell" else None
-        if kind == "spell" and card is None:
-            raise FormatError(f"a spell is a card of the pool; {name!r} is not (add it to cards)", f"{where}.name")
-        effects = (parse_effects(raw["effects"], f"{where}.effects") if "effects" in raw
-                   else card.effects if card else ())
-        item_id = _int(raw.get("id", next_id), f"{where}.id", 1, 10_000)
-        if new and item_id in ids:
-            raise FormatError(f"two objects have id {item_id}", f"{where}.id")
-        ids.add(item_id)
-        next_id = max(next_id, item_id + 1)
-        return Obj(item_id, name, player(raw.get("controller", players[0]), f"{where}.controller", False),  # type: ignore[arg-type]
-                   kind, card.name if card else None, _opt_str(raw.get("source"), f"{where}.source"), effects,
-                   _opt_str(raw.get("target"), f"{where}.target"),
-                   _int(raw.get("amount", 0), f"{where}.amount", 0, 99), player(raw.get("subject"), f"{where}.subject"),
-                   _choice(raw.get("if", ""), ("", "untapped"), f"{where}.if"),
-                   None if raw.get("target_id") is None else _int(raw["target_id"], f"{where}.target_id", 1, 10_000),
-                   None if raw.get("source_id") is None else _int(raw["source_id"], f"{where}.source_id", 1, 10_000))
-
-    stack = tuple(obj(o, f"stack[{i}]") for i, o in enumerate(_list(data.get("stack"), "stack")))
-    waiting = tuple(obj(o, f"waiting[{i}]") for i, o in enumerate(_list(data.get("waiting"), "waiting")))
-    resolving = None
-    if data.get("resolving") is not None:
-        rv = _map(data["resolving"], "resolving")
-        _only(rv, ("item", "index", "asked", "chosen"), "resolving")
-        item = obj(rv.get("item"), "resolving.item", new=False)
-        if not any(o.id == item.id for o in stack):
-            raise FormatError("the resolving item is the top of the stack (give it there too)", "resolving.item")
-        index = _int(rv.get("index", 0), "resolving.index", 0, len(item.effects))
-        asked = tuple(player(p, f"resolving.asked[{i}]", False) for i, p in enumerate(_list(rv.get("asked"), "resolving.asked")))
-        chosen = tuple((player(c.get("player"), f"resolving.chosen[{i}].player", False),
-                        _str(c.get("choice"), f"resolving.chosen[{i}].choice"))
-                       for i, c in enumerate(_records(rv.get("chosen"), "resolving.chosen", ("player", "choice"))))
-        resolving = Resolving(item, index, asked, chosen)  # type: ignore[arg-type]
+    ids = _Ids()
+    stack = tuple(_obj(o, f"stack[{i}]", ctx, ids, cards) for i, o in enumerate(_list(data.get("stack"), "stack")))
+    waiting = tuple(_obj(o, f"waiting[{i}]", ctx, ids, cards)
+                    for i, o in enumerate(_list(data.get("waiting"), "waiting")))
+    resolving = _resolving(data.get("resolving"), stack, ctx, ids, cards)
     payment = None
     if data.get("payment") is not None:
-        pm = _map(data["payment"], "payment")
-        _only(pm, ("player", "amount", "purpose", "what", "item", "exiled"), "payment")
-        payment = Payment(player(pm.get("player"), "payment.player", False),  # type: ignore[arg-type]
-                          _int(pm.get("amount"), "payment.amount", 1, 99),
-                          _choice(pm.get("purpose"), ("cast", "activate", "face-up", "unless", "suspend", "foretell",
-                                                      "plot"), "payment.purpose"),
-                          _str(pm.get("what"), "payment.what"),
-                          None if pm.get("item") is None else _int(pm["item"], "payment.item", 1, 10_000),
-                          None if pm.get("exiled") is None else _int(pm["exiled"], "payment.exiled", 1, 10_000))
+        payment = decode(Payment, data["payment"], "payment", ctx)
         if payment.item is not None and not any(o.id == payment.item for o in stack):
             raise FormatError("the item being paid for is not on the stack", "payment.item")
     board: list[Permanent] = []
     blocking: list[Any] = []
-    for i, u in enumerate(_records(data.get("battlefield"), "battlefield",
-                                   ("name", "card", "controller", "tapped", "sick", "face_down", "attacking",
-                                    "blocking", "damage", "boost", "blocked", "id"))):
-        name = _str(u.get("name") or u.get("card"), f"battlefield[{i}].name")
-        if any(x.name == name for x in board):
-            raise FormatError(f"two permanents are named {name!r}", f"battlefield[{i}].name")
-        ident = _int(u.get("id", next_id), f"battlefield[{i}].id", 1, 10_000)
-        if ident in ids:
-            raise FormatError(f"two objects have id {ident}", f"battlefield[{i}].id")
-        ids.add(ident)
-        next_id = max(next_id, ident + 1)
-        blocks = u.get("blocking")
-        if blocks is not None and not isinstance(blocks, int):
-            blocks = _str(blocks, f"battlefield[{i}].blocking")
+    for i, raw in enumerate(_list(data.get("battlefield"), "battlefield")):
+        u, blocks = _permanent(raw, f"battlefield[{i}]", board, ctx, ids)
+        board.append(u)
         blocking.append(blocks)
-        board.append(Permanent(name, card_name(u.get("card") or name, f"battlefield[{i}].card"),
-                               player(u.get("controller", players[0]), f"battlefield[{i}].controller", False),  # type: ignore[arg-type]
-                               _flag(u.get("tapped"), f"battlefield[{i}].tapped"),
-                               _int(u.get("damage", 0), f"battlefield[{i}].damage", 0, 999),
-                               _flag(u.get("sick"), f"battlefield[{i}].sick"),
-                               _flag(u.get("face_down"), f"battlefield[{i}].face_down"),
-                               _flag(u.get("attacking"), f"battlefield[{i}].attacking"),
-                               None, _int(u.get("boost", 0), f"battlefield[{i}].boost", 0, 99),
-                               _flag(u.get("blocked"), f"battlefield[{i}].blocked"), ident))
     by_name = {u.name: u.id for u in board}
     for i, blocks in enumerate(blocking):  # the attacker it blocks: by id (it may have left since), or by its name
         if blocks is None:
@@ -236,23 +194,7 @@ def state_from_json(data: Any, edition: str | None = None) -> tuple[Magic, State
         player(p, "hands")
     hands = tuple((p, None if hands_raw.get(p) is None else tuple(
         _str(c, f"hands.{p}[{i}]") for i, c in enumerate(_list(hands_raw[p], f"hands.{p}")))) for p in players)
-    graveyard = tuple((player(g.get("owner"), f"graveyard[{i}].owner", False), card_name(g.get("card"), f"graveyard[{i}].card"))
-                      for i, g in enumerate(_records(data.get("graveyard"), "graveyard", ("owner", "card"))))
-    exile: list[Exiled] = []
-    for i, x in enumerate(_records(data.get("exile"), "exile", ("id", "owner", "card", "as", "time_counters", "turn"))):
-        where = f"exile[{i}]"
-        ident = _int(x.get("id", next_id), f"{where}.id", 1, 10_000)
-        if ident in ids:
-            raise FormatError(f"two objects have id {ident}", f"{where}.id")
-        ids.add(ident)
-        next_id = max(next_id, ident + 1)
-        how = _choice(x.get("as"), EXILE_AS, f"{where}.as")
-        if how != "suspended" and x.get("time_counters"):
-            raise FormatError("only a suspended card has time counters here", f"{where}.time_counters")
-        exile.append(Exiled(ident, player(x.get("owner"), f"{where}.owner", False),  # type: ignore[arg-type]
-                            card_name(x.get("card"), f"{where}.card"), how,
-                            _int(x.get("time_counters", 0), f"{where}.time_counters", 0, 99),
-                            _int(x.get("turn", 0), f"{where}.turn", 0, 9999)))
+    exile = tuple(_exiled(x, f"exile[{i}]", ctx, ids) for i, x in enumerate(_list(data.get("exile"), "exile")))
     if payment is not None and payment.exiled is not None and not any(x.id == payment.exiled for x in exile):
         raise FormatError("the card being cast from exile is not in exile", "payment.exiled")
 
@@ -262,7 +204,6 @@ def state_from_json(data: Any, edition: str | None = None) -> tuple[Magic, State
 
     life = dict(counts("life", -999, 999))
     step = _choice(data.get("step", "main1"), STEPS, "step")
-    active = player(data.get("active", players[0]), "active", False)
     due_reason = _choice(data.get("due_reason") or "", ("", "step", "resolved", "action", "special"), "due_reason")
     due = player(data.get("due"), "due")
     if due is not None and not due_reason:
@@ -273,24 +214,16 @@ def state_from_json(data: Any, edition: str | None = None) -> tuple[Magic, State
                   "choose-defender": "beginning-of-combat"}
     if awaiting is not None and step != awaited_in[awaiting]:
         raise FormatError(f"{awaiting} is awaited only in the {STEP_NAMES[awaited_in[awaiting]]}", "awaiting")
-    state = State(
-        players=players, active=active, step=step,  # type: ignore[arg-type]
-        begun=data.get("begun", True) is not False, priority=player(prio, "priority"), due=due, due_reason=due_reason,
-        passes=_int(data.get("passes", 0), "passes", 0, 9), awaiting=awaiting,
-        no_attackers=_flag(data.get("no_attackers"), "no_attackers"), stack=stack, waiting=waiting,
-        board=tuple(board), hands=hands, graveyard=graveyard, exile=tuple(exile),  # type: ignore[arg-type]
-        life=tuple(sorted((p, life.get(p, 20)) for p in players)),
-        pool=tuple((p, n) for p, n in counts("pool", 0, 99) if n),
-        lands_played=tuple(player(p, f"lands_played[{i}]", False)  # type: ignore[misc]
-                           for i, p in enumerate(_list(data.get("lands_played"), "lands_played"))),
-        drawn=counts("drawn", 0, 999), payment=payment, resolving=resolving,
-        extra_turns=tuple(player(p, f"extra_turns[{i}]", False)  # type: ignore[misc]
-                          for i, p in enumerate(_list(data.get("extra_turns"), "extra_turns"))),
-        lost=tuple(player(p, f"lost[{i}]", False) for i, p in enumerate(_list(data.get("lost"), "lost"))),  # type: ignore[misc]
-        defending=player(data.get("defending"), "defending"),
-        turn=_int(data.get("turn", 1), "turn", 1, 9999),
-        next_id=max(next_id, _int(data.get("next_id", next_id), "next_id", 1, 10_000)),
-    )
+    given = dict(players=players, active=player(data.get("active", players[0]), "active", False), step=step,
+                 begun=data.get("begun", True) is not False, priority=player(prio, "priority"), due=due,
+                 due_reason=due_reason, awaiting=awaiting, stack=stack, waiting=waiting, board=tuple(board),
+                 hands=hands, exile=exile, life=tuple(sorted((p, life.get(p, 20)) for p in players)),
+                 pool=tuple((p, n) for p, n in counts("pool", 0, 99) if n), drawn=counts("drawn", 0, 999),
+                 payment=payment, resolving=resolving, next_id=1)
+    state = decode(State, {k: v for k, v in data.items() if k not in DERIVED_KEYS}, "", ctx, given=given,
+                   unknown_at="state")
+    next_id = max(ids.next, _int(data.get("next_id", ids.next), "next_id", 1, 10_000))
+    state = replace(state, next_id=next_id)
     if resolving is not None and stack and stack[-1].id != resolving.item.id:
         violations.append(Violation("the resolving item is not the top of the stack",
                                     model.cite("invariant.top-resolves-first"), "resolving"))
