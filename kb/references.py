@@ -51,6 +51,11 @@ _BARE = re.compile(
     rf"(?<![\w.$/])(?P<list>{_BARE_LIST}(?:{_SEP}{_BARE_LIST})*)"
     rf"|\b[Ss]ee\s(?P<single>\d{{3}})(?!\d)(?=,\s?[“\"]|\s+for\s)"
 )
+# find_phrases reads the groups by position (by name costs a dictionary lookup each).
+_LIST_GROUP = _MENTION.groupindex["list"]
+if tuple(_MENTION.groupindex) != ("word", "cr", "list", "first"):
+    raise ImportError("kb.references: find_phrases reads _MENTION's groups in the order "
+                      "word, cr, list, first")
 # Where a keyword of _MENTION can start (a superset of its keywords).
 _KEYWORD = re.compile(r"[RrSsC](?:ules?|ULES?|ections?|R)")
 _QUOTED = re.compile(r"[“\"][^”\"\n]*[”\"]")
@@ -130,25 +135,27 @@ def find_phrases(text: str, *, sections: bool = True) -> Iterator[tuple[int, str
     # character class lets the regex engine skip ahead, so keywords are found first and
     # the full grammar is only tried where one starts.
     pos = 0
-    while (k := _KEYWORD.search(text, pos)) is not None:
-        m = _MENTION.match(text, k.start())
+    search, match, parse = _KEYWORD.search, _MENTION.match, _parse
+    while (k := search(text, pos)) is not None:
+        at = k.start()
+        m = match(text, at)
         if m is None:
-            pos = k.start() + 1
+            pos = at + 1
             continue
-        pos = max(m.end(), k.start() + 1)
-        word, cr, written, first_written = m.group("word", "cr", "list", "first")
+        pos = m.end()  # a match is never empty: past the keyword
+        word, cr, written, first_written = m.groups()
         word = word or cr
         kind = "section" if word[0] in "Ss" else "rule"
         if kind == "section" and not sections:
             continue
-        list_start = m.start("list")
+        list_start = m.start(_LIST_GROUP)
         if len(first_written) == len(written):  # one number, no range: no second pass
-            first = _parse(first_written)
-            yield m.start(), kind, word, [(list_start, list_start + len(written), first, None, [first])]
+            first = parse(first_written)
+            yield at, kind, word, [(list_start, list_start + len(written), first, None, [first])]
             continue
         items = _items(written, list_start)
         if items:
-            yield m.start(), kind, word, items
+            yield at, kind, word, items
 
 
 # Articles and rule text cite the same numbers again and again.

@@ -225,3 +225,29 @@ def test_the_finder_never_raises_and_spans_stay_in_the_text(text: str) -> None:
 def test_the_finder_never_raises_on_any_text(text: str) -> None:
     for c in find_citations(text):
         assert text[c.start:c.end] == c.text
+
+
+# (text, the citation's fields that the fast path of a one-number phrase fills, as found)
+ONE_NUMBER_PHRASES: list[tuple[str, tuple[int, int, str, str, int, int]]] = [
+    ("see rule 337.1a.", (4, 15, "rule 337.1a", "rule", 4, 15)),
+    ("CR 116.3d", (0, 9, "CR 116.3d", "cr", 0, 9)),
+    ("as [CR 116.1] says", (4, 12, "CR 116.1", "bracket", 3, 13)),
+    ("Rules 337–339 then", (0, 13, "Rules 337–339", "rule", 0, 13)),
+]
+
+
+@pytest.mark.parametrize("text,expected", ONE_NUMBER_PHRASES)
+def test_a_one_number_phrase_is_found_with_its_spans_and_form(
+        text: str, expected: tuple[int, int, str, str, int, int]) -> None:
+    [c] = find_citations(text)
+    assert (c.start, c.end, c.text, c.form, c.full_start, c.full_end) == expected
+
+
+def test_a_citation_is_an_immutable_hashable_value() -> None:
+    first, again = find_citations("rule 337.1a"), find_citations("rule 337.1a")
+    assert first == again and hash(first[0]) == hash(again[0])
+    with pytest.raises(AttributeError):
+        first[0].start = 3  # type: ignore[misc]
+    quoted = find_citations('rule 312 says "At any given time"')[0]
+    assert quoted.quote is not None and quoted.quote.text == "At any given time"
+    assert quoted._replace(quote=None).quote is None and quoted.quote is not None
