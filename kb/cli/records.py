@@ -40,21 +40,31 @@ def _import(ctx: click.Context, paths: tuple[Path, ...], kind: Kind, no_build: b
     report = import_records(home, paths, kind, kb)
     for d in report.warnings:
         click.echo(str(d), err=True)
-    for record, replaced in report.written:
-        click.echo(f"{'replaced' if replaced else 'added'} {kind} {record.id} "
-                   f"({record.ruleset or 'ruleset inferred'} {record.edition or ''})".rstrip()
-                   .replace(" )", ")"))
     if not no_build:
         done = build(home)
         click.echo(f"built {done.build.name} in {done.seconds:.1f}s", err=True)
-    # Report what the records cite with the knowledge base this command opened.
+    # Report what the records cite with the knowledge base this command opened: for each
+    # record imported, the edition it was read as written for and its own diagnostics,
+    # placed in the file the user gave (not the copy kept in the data home).
     attach_records(kb, load_records(home))
     checked = records_report(kb, kind)
-    for item in checked["records"]:
-        for d in item["diagnostics"]:
-            click.echo(f"{d['file']}: {d['severity']}: {d['message']}", err=True)
+    items = {item["id"]: item for item in checked["records"]}
+    for record, replaced in report.written:
+        item = items.get(record.id)
+        click.echo(f"{'replaced' if replaced else 'added'} {kind} {record.id} ({_written_for(item)})")
+        for d in item["diagnostics"] if item else ():
+            line = f":{d['line']}" if d.get("line") else ""
+            click.echo(f"{record.file}{line}: {d['severity']}: {d['message']}", err=True)
     click.echo(f"{len(report.written)} {kind}s imported; {checked['total']} stored, "
                f"{checked['stale']} stale (see `rulekb {kind}s check`)")
+
+
+def _written_for(item: dict[str, Any] | None) -> str:
+    """The edition a record was read as written for, as an import reports it."""
+    if item is None or item["unread"]:
+        return "edition not known: see its warning"
+    inferred = ", inferred" if item["inferred"] else ""
+    return f"{item['ruleset']} {item['written_for']}{inferred}"
 
 
 @rulings_group.command("import")
