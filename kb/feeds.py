@@ -30,6 +30,8 @@ from kb.loaded import LoadedEditions
 ENTRY_CHANGES = 60
 #: Entries in one feed (consecutive edition steps), newest first.
 FEED_ENTRIES = 50
+#: The feeds' atom:author (RFC 4287 requires one on a feed whose entries have none).
+FEED_AUTHOR = "rulekb"
 _STATUS_WORDS = {"added": "added", "removed": "removed", "changed": "reworded", "moved": "renumbered"}
 
 
@@ -241,9 +243,11 @@ def render_atom(feed: Feed, self_link: str = "", updated: datetime | None = None
     time (the epoch for a feed without entries, so an unchanged feed stays byte-identical)."""
     newest = max((e.updated for e in feed.entries), default=None)
     stamp = updated or newest or datetime(1970, 1, 1, tzinfo=timezone.utc)
+    # RFC 4287 4.1.1: a feed whose entries carry no author names one itself; what the
+    # entries say is computed by rulekb from the publishers' documents.
     doc = _Atom(stamp, title=feed.title, link=feed.link, description=feed.subtitle,
                     subtitle=feed.subtitle, feed_url=self_link or None, feed_guid=feed.id,
-                    language="en")
+                    language="en", author_name=FEED_AUTHOR)
     for e in feed.entries:
         doc.add_item(title=e.title, link=e.link, description=e.content_html, unique_id=e.id,
                      updateddate=e.updated, pubdate=e.updated)

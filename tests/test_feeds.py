@@ -40,11 +40,14 @@ def atom(client: FlaskClient, url: str) -> ET.Element:
     for required in ("id", "title", "updated"):
         assert (root.findtext(f"{A}{required}") or "").strip(), required
     assert root.find(f"{A}link[@rel='self']") is not None
+    # RFC 4287 4.1.1: an author on the feed, or on every entry
+    feed_author = (root.findtext(f"{A}author/{A}name") or "").strip()
     ids = []
     for entry in root.findall(f"{A}entry"):
         for required in ("id", "title", "updated"):
             assert (entry.findtext(f"{A}{required}") or "").strip(), required
         assert entry.find(f"{A}link[@rel='alternate']").get("href")
+        assert feed_author or (entry.findtext(f"{A}author/{A}name") or "").strip(), "author"
         assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d", entry.findtext(f"{A}updated"))
         ids.append(entry.findtext(f"{A}id"))
     assert len(ids) == len(set(ids)), "entry ids are unique"

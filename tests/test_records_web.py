@@ -98,6 +98,7 @@ def test_the_stale_feed_parses_as_atom_and_links_each_ruling_page(client: Checke
     root = ET.fromstring(resp.data)
     entries = root.findall(f"{ATOM}entry")
     assert root.tag == f"{ATOM}feed" and len(entries) == 7
+    assert root.findtext(f"{ATOM}author/{ATOM}name"), "RFC 4287 4.1.1: the feed names its author"
     for e in entries:
         link = e.find(f"{ATOM}link").get("href")
         assert client.get(link).status_code == 200, link

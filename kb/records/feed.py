@@ -51,7 +51,8 @@ def stale_feed(kb: LoadedEditions, record_link: RecordLink, feed_link: str, kind
 
     def entry(item: dict[str, object]) -> FeedEntry:
         changed = [c for c in item["citations"] if c["status"] in STALE]  # type: ignore[union-attr]
-        rules = ", ".join(dict.fromkeys(str(c["number"]) for c in changed))
+        numbers = list(dict.fromkeys(str(c["number"]) for c in changed))
+        rules = f"rule{'s' if len(numbers) > 1 else ''} {', '.join(numbers)}"
         body = [f"<p>{html.escape(str(item['title']))}</p><ul>"]
         for c in changed:
             body.append(f"<li>{html.escape(change_sentence(c))}")
@@ -61,7 +62,7 @@ def stale_feed(kb: LoadedEditions, record_link: RecordLink, feed_link: str, kind
         body.append("</ul>")
         return FeedEntry(
             id=f"urn:rulekb:{kind}:{item['id']}:stale:{item['newest']}",
-            title=f"{kind.capitalize()} {item['id']}: rule {rules} changed in {item['ruleset']} {item['newest']}",
+            title=f"{kind.capitalize()} {item['id']}: {rules} changed in {item['ruleset']} {item['newest']}",
             updated=_date(kb, str(item["ruleset"])), link=record_link(kind, str(item["id"])),
             content_html="".join(body))
 
