@@ -150,7 +150,20 @@ def test_the_rulings_page_links_its_feed(client: CheckedClient) -> None:
     assert alternate and alternate[0]["href"] == "../api/v1/rulings/stale.atom"
 
 
-def test_an_unknown_ruling_is_an_html_404(client: CheckedClient) -> None:
-    resp = client.client.get("/rulings/no-such-ruling")
-    assert resp.status_code == 404 and resp.mimetype == "text/html"
-    assert "no ruling 'no-such-ruling'" in Page(resp.get_data(as_text=True)).plain
+# url, status, words the error page shows
+PAGE_ERRORS = [
+    ("/rulings/no-such-ruling", 404, "no ruling 'no-such-ruling'"),
+    ("/articles/no-such-article", 404, "no article 'no-such-article'"),
+    ("/rulings/?ruleset=nonesuch", 404, "unknown ruleset 'nonesuch'"),
+    ("/articles/?ruleset=nonesuch", 404, "unknown ruleset 'nonesuch'"),
+    ("/rulings/?q=" + "word+" * 120, 400, "search.query"),
+    ("/rulings/?q=%FF", 400, "not UTF-8"),
+]
+
+
+@pytest.mark.parametrize("url,status,words", PAGE_ERRORS)
+def test_a_bad_records_page_is_an_html_error_naming_it(client: CheckedClient, url: str, status: int,
+                                                       words: str) -> None:
+    resp = client.client.get(url)
+    assert resp.status_code == status and resp.mimetype == "text/html", resp.data[:300]
+    assert words in Page(resp.get_data(as_text=True)).plain

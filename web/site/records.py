@@ -90,7 +90,7 @@ def records_page(kb: KnowledgeBase, kind: Kind, q: str = "", ruleset: str | None
 
 @bp.get("/rulings/")
 def rulings() -> Any:
-    q = request.args.get("q", "").strip()[:500]
+    q = request.args.get("q", "").strip()  # over search.query: the ruling search says so (400)
     ruleset = request.args.get("ruleset") or None
     return render("records.html", records_page(current_kb(), "ruling", q, ruleset,
                                                request.args.get("stale") == "1"))
