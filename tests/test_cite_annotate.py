@@ -43,6 +43,26 @@ def test_the_report_is_left_in_env(excerpt_kb: KnowledgeBase) -> None:
     assert [f["number"] for f in report["footnotes"]] == ["337.1.a"]
 
 
+# (Markdown, each citation's (text, line, column, start in the source))
+PLACES: list[tuple[str, list[tuple[str, int, int, int]]]] = [
+    ("rule 312 and [a link](/x) and rule 312 again", [("rule 312", 1, 1, 0), ("rule 312", 1, 31, 30)]),
+    ("rule 312 [see](/x) rule 312, [a](/y) rule 312", [("rule 312", 1, 1, 0), ("rule 312", 1, 20, 19),
+                                                      ("rule 312", 1, 38, 37)]),
+    ("> rule 312 and *rule\n> 312* and rule 312", [("rule 312", 1, 3, 2), ("rule\n312", 1, 17, 16),
+                                                   ("rule 312", 2, 12, 32)]),
+    ("Intro.\n\n- rule 312\n- rule 312", [("rule 312", 3, 3, 10), ("rule 312", 4, 3, 21)]),
+]
+
+
+@pytest.mark.parametrize("src,expected", PLACES)
+def test_each_citation_of_a_paragraph_is_placed_after_the_one_before(
+        excerpt_kb: KnowledgeBase, src: str, expected: list[tuple[str, int, int, int]]) -> None:
+    env: dict = {}
+    MarkdownIt().use(rule_citations, kb=excerpt_kb).render(src, env)
+    assert [(c["text"], c["line"], c["column"], c["start"])
+            for c in env["rule_citations"]["citations"]] == expected
+
+
 def test_the_base_url_prefixes_every_link(excerpt_kb: KnowledgeBase) -> None:
     html = MarkdownIt().use(rule_citations, kb=excerpt_kb, base_url="https://rules.example.org/").render(
         "rule 312")

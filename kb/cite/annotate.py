@@ -95,12 +95,14 @@ def _footnote_html(rule: CitedRule) -> tuple[str, str]:
 
 @dataclass(slots=True)
 class Footnote:
-    """One cited rule at the foot of the article; cited ``refs`` times."""
+    """One cited rule at the foot of the article; cited ``refs`` times. ``ref_parts`` is
+    the HTML of a reference to it before and after the reference's ordinal."""
 
     index: int
     rule: CitedRule
     url: str
     refs: int = 0
+    ref_parts: tuple[str, str] = ("", "")
 
 
 @dataclass
@@ -117,21 +119,30 @@ class Footnotes:
         """Record one more reference to ``rule``; returns its footnote and the reference's ordinal."""
         note = self._by_key.get(rule.key)
         if note is None:
-            note = Footnote(len(self.entries) + 1, rule,
-                            rule_url(rule.ruleset, rule.edition, rule.number, self.base_url))
+            index = len(self.entries) + 1
+            note = Footnote(index, rule, rule_url(rule.ruleset, rule.edition, rule.number, self.base_url),
+                            ref_parts=(f'<sup class="rule-footnote-ref"><a href="#{self.prefix}-{index}" '
+                                       f'id="{self.prefix}ref-{index}', f'">{index}</a></sup>'))
             self._by_key[rule.key] = note
             self.entries.append(note)
         note.refs += 1
         return note, note.refs
 
+    def ref(self, rule: CitedRule) -> tuple[Footnote, str]:
+        """Record one more reference to ``rule``; returns its footnote and the reference's
+        HTML (:meth:`cite` and :meth:`ref_html` in one, as the linker calls them once per
+        citation)."""
+        note, ordinal = self.cite(rule)
+        head, tail = note.ref_parts
+        return note, (f"{head}-{ordinal}{tail}" if ordinal > 1 else head + tail)
+
     def ref_id(self, note: Footnote, ordinal: int) -> str:
         return f"{self.prefix}ref-{note.index}" + (f"-{ordinal}" if ordinal > 1 else "")
 
     def ref_html(self, note: Footnote, ordinal: int) -> str:
-        # ref_id, inlined: this runs once per citation.
-        return (f'<sup class="rule-footnote-ref"><a href="#{self.prefix}-{note.index}" '
-                f'id="{self.prefix}ref-{note.index}{f"-{ordinal}" if ordinal > 1 else ""}">'
-                f'{note.index}</a></sup>')
+        """The HTML of the ``ordinal``-th reference to ``note``."""
+        head, tail = note.ref_parts
+        return f"{head}-{ordinal}{tail}" if ordinal > 1 else head + tail
 
     def html(self) -> str:
         """The footnote section: each rule's full text and a link to the rules browser."""
@@ -212,7 +223,7 @@ def annotate(text: str, resolutions: Sequence[Resolution], *, style: Style = "fo
         out.append(esc(text[pos:c.start]))
         out.append(element_html(res, esc(text[c.start:c.end]), style, base_url))
         if style == "footnotes" and res.linked:
-            out.extend(notes.ref_html(*notes.cite(r)) for r in res.rules)
+            out.extend(notes.ref(r)[1] for r in res.rules)
         pos = c.end
     out.append(esc(text[pos:]))
     return "".join(out) + ("\n" + notes.html() if notes.entries else "")

@@ -166,17 +166,20 @@ def _link(state: StateCore, options: dict[str, Any]) -> None:
     # and its element's tags.
     shared: dict[tuple[Any, ...], _Shared] = {}
     spans_of: list[list[tuple[int, int, str, str]]] = []
-    place = places.find
-    cite = notes.cite
-    ref_html = notes.ref_html
+    find_place = places.find
+    ref = notes.ref
     results = iter(resolutions)
+    inline: Token | None = None
+    block: list[int] = []
     for run in runs:
         spans: list[tuple[int, int, str, str]] = []
         pos = 0
-        inline = run.inline
+        if run.inline is not inline:  # the runs of one inline token are consecutive
+            inline = run.inline
+            block = places.block(inline)
         for c in run.citations:
             res = next(results)
-            line, col, offset, end = place(inline, c.text)
+            line, col, offset, end = find_place(block, c.text)
             status = res.status
             if c.quote is None:  # resolve.memo_key(c) and the status, inlined
                 key = (c.number, c.last, c.form, c.text if c.last is not None else None, status)
@@ -189,12 +192,13 @@ def _link(state: StateCore, options: dict[str, Any]) -> None:
                     shared[key] = known
             else:
                 known = _shared(res, style, base_url)
-            template, open_tag, close_tag, copies = known
-            # Offsets into the Markdown source (None when escapes or entities hide the text).
+            template, open_tag, close_tag, copies, candidates = known
+            # Offsets into the Markdown source (None when escapes or entities hide the text);
+            # the template ends with the keys set below, so they keep their place.
             entry = {"start": offset, "end": end, "text": c.text, "form": c.form, **template}
             for name in copies:  # nothing mutable is shared between entries
                 entry[name] = template[name][:]
-            if "candidates" in template:
+            if candidates:
                 entry["candidates"] = [dict(d) for d in template["candidates"]]
             if c.quote is not None:  # its offsets would be into the token's text, not the source
                 entry["quote"] = {"text": c.quote.text, "similarity": res.quote_similarity}
@@ -202,13 +206,13 @@ def _link(state: StateCore, options: dict[str, Any]) -> None:
             entry["column"] = col
             if footnotes and res.linked:
                 if len(res.rules) == 1:
-                    note, ordinal = cite(res.rules[0])
+                    note, html = ref(res.rules[0])
                     entry["footnotes"] = [note.index]
-                    close_tag += ref_html(note, ordinal)
+                    close_tag += html
                 else:
-                    refs = [cite(r) for r in res.rules]
+                    refs = [ref(r) for r in res.rules]
                     entry["footnotes"] = [note.index for note, _ in refs]
-                    close_tag += "".join([ref_html(note, ordinal) for note, ordinal in refs])
+                    close_tag += "".join([html for _, html in refs])
             else:
                 entry["footnotes"] = []
             entries.append(entry)
@@ -232,21 +236,26 @@ def _link(state: StateCore, options: dict[str, Any]) -> None:
     report["target"] = target.describe()
 
 
-# A resolution's report entry less its place, its element's open and close tags, and
-# the entry's values that are lists (copied for each place).
-_Shared = tuple[dict[str, Any], str, str, tuple[str, ...]]
+# A resolution's report entry less its place (its last keys, in their order, set per
+# place: the quote when the citation has one, line, column, footnotes), its element's
+# open and close tags, the entry's values that are lists of strings (copied for each
+# place), and whether it has candidates (dicts, copied for each place).
+_Shared = tuple[dict[str, Any], str, str, tuple[str, ...], bool]
+_PER_PLACE = ("line", "column", "footnotes")
 
 
 def _shared(res: Resolution, style: Style, base_url: str) -> _Shared:
     """What every place of a resolution shares (see :data:`_Shared`)."""
     entry = as_dict(res, _href(res, base_url))
+    quoted = "quote" in entry
     for name in ("start", "end", "text", "form", "quote"):
         entry.pop(name, None)
+    entry.update(dict.fromkeys(("quote", *_PER_PLACE) if quoted else _PER_PLACE))
     attrs = citation_attrs(res, style, base_url)
     tag = "a" if "href" in attrs else "span"
     rendered = "".join([f' {k}="{escapeHtml(v)}"' for k, v in attrs.items()])
-    copies = tuple(k for k, v in entry.items() if isinstance(v, list))  # of strings or dicts
-    return entry, f"<{tag}{rendered}>", f"</{tag}>", copies
+    copies = tuple(k for k, v in entry.items() if isinstance(v, list) and k != "candidates")
+    return entry, f"<{tag}{rendered}>", f"</{tag}>", copies, "candidates" in entry
 
 
 @functools.lru_cache(maxsize=4096)
@@ -360,20 +369,21 @@ class _Locator:
     def __init__(self, src: str):
         self.src = src
         self.line_starts = [0] + [m.end() for m in re.finditer("\n", src)]
-        # Per inline token: [where its next citation is looked for, first line, block end]
-        self.blocks: dict[int, list[int]] = {}
 
-    def find(self, inline: Token, text: str) -> tuple[int, int, int | None, int | None]:
-        """(line, column, start, end) of ``text`` in the block of ``inline``; start and end
-        are None when the text cannot be found exactly (escapes, entities), and the line
-        is the block's first."""
-        block = self.blocks.get(id(inline))
-        if block is None:
-            first_line, last_line = inline.map if inline.map else (0, len(self.line_starts))
-            block_start = self.line_starts[min(first_line, len(self.line_starts) - 1)]
-            block_end = (self.line_starts[last_line] if last_line < len(self.line_starts)
-                         else len(self.src))
-            block = self.blocks[id(inline)] = [block_start, first_line, block_end]
+    def block(self, inline: Token) -> list[int]:
+        """Where the citations of ``inline`` are looked for: [where the next one is looked
+        for, the block's first line, the block's end]; one list per inline token, which
+        :meth:`find` moves on (its runs share it)."""
+        first_line, last_line = inline.map if inline.map else (0, len(self.line_starts))
+        block_start = self.line_starts[min(first_line, len(self.line_starts) - 1)]
+        block_end = (self.line_starts[last_line] if last_line < len(self.line_starts)
+                     else len(self.src))
+        return [block_start, first_line, block_end]
+
+    def find(self, block: list[int], text: str) -> tuple[int, int, int | None, int | None]:
+        """(line, column, start, end) of ``text`` in ``block`` (see :meth:`block`), after
+        the citation found before; start and end are None when the text cannot be found
+        exactly (escapes, entities), and the line is the block's first."""
         pos, _, block_end = block
         at = self.src.find(text, pos, block_end)
         if at >= 0:
