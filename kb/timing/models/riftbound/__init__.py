@@ -18,6 +18,8 @@ The package, one concern a module:
   resolving (HOT FEPR); ``effects``: what instructions do; ``combat``: cleanups, showdowns and
   combat; ``triggers``: items and triggered abilities put on the chain; ``invariants``: what
   every step keeps and why a state cannot occur;
+- ``costs``, ``paying`` and ``adding``: costs and resources, paying or declining a cost, and
+  Reaction Add abilities activated while a cost is paid (429.3);
 - ``model``: the engine's model over a card pool; ``scenario``: set-up, actions and ``expect``.
 
 A new game concept (costs and resources, Might and damage, scoring…) is a module of its own
@@ -79,7 +81,8 @@ class RiftboundRules(RulesetModel[Riftbound, State]):
         return scenario.observe(model, state, key)
 
     def resolved(self, node: TraceNode) -> list[str]:
-        return [n.params["item"] for n in node.walk() if n.name in ("resolve", "resolves-immediately")]
+        return [n.params["item"] for n in node.walk() if n.name in ("resolve", "resolves-immediately",
+                                                                        "add-resolves-during-payment")]
 
     def awaits_choice(self, state: State) -> str | None:
         pend = state.pending

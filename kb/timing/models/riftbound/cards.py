@@ -10,7 +10,8 @@ Card pool, each card one entry::
       type: unit
       might: 3
       triggers: [{on: play, name: Yeti's play effect, optional: true, effects: [{draw: 1}]}]
-    Gold: {type: gear, abilities: [{name: Gold's Add, keywords: [Reaction], add: true}]}
+    Gold: {type: gear, abilities: [{name: Gold's Add, keywords: [Reaction], add: true,
+                                    cost: {exhaust: true}, effects: [{add: 1}]}]}
 
 Instructions: ``{draw: N}``, ``{counter: ITEM|target}``, ``{kill: UNIT|target}``,
 ``{move: {unit: UNIT|target, to: BATTLEFIELD|base}}``, ``{create: {name, effects, times}}``
@@ -19,7 +20,8 @@ the effect), ``{add: N}`` (N Energy, or ``{energy, power}``, to the Rune Pool), 
 ``{deal: {unit: UNIT|target, amount: N}}`` (damage marked; lethal damage kills in the next
 cleanup), ``{give: {unit: UNIT|target, might: ±N}}`` (Might this turn). A card's ``cost: N`` or
 ``cost: {energy, power}``, its ``additional_cost: [kill a friendly unit]``, and an ability's or
-triggered ability's ``cost`` are read by :mod:`kb.timing.models.riftbound.resources`;
+triggered ability's ``cost`` are read by :mod:`kb.timing.models.riftbound.resources` (an
+ability's ``cost: {exhaust: true}`` exhausts its own permanent, 414.5);
 ``keywords: [Deflect]`` is Deflect 1 (809.1.b.3). A unit's ``deathknell: [instructions]`` is its
 Deathknell ("When I die, …", 808.1.c): a trigger ``on: leave``. A card of ``type: battlefield``
 names a battlefield of the scenario; its triggers (``on: conquer`` or ``on: hold``) are "when you
@@ -37,7 +39,8 @@ from typing import Any
 from kb.timing.engine import FormatError
 from kb.timing.fields import a_list as _list, a_mapping as _map, only_keys as _only
 from kb.timing.fields import nearest, text as _str, whole_number as _int
-from kb.timing.models.riftbound.resources import FREE, Cost, cost_json, parse_additional, parse_cost
+from kb.timing.models.riftbound.resources import (FREE, Cost, ability_cost_json, cost_json, parse_ability_cost,
+                                                  parse_additional, parse_cost)
 
 KEYWORDS = frozenset({"Action", "Reaction", "Hidden", "Ambush", "Legion", "Deathknell", "Deflect"})
 CARD_TYPES = ("spell", "unit", "gear", "battlefield")
@@ -69,6 +72,16 @@ class Ability:
     effects: tuple[Effect, ...] = ()
     add: bool = False
     cost: Cost = FREE  # the cost before the ":" (403.1.a)
+    exhaust: bool = False  # the cost exhausts the ability's own permanent ([E], 414.5)
+
+    @property
+    def adds(self) -> Cost:
+        """What its Add instructions put in the Rune Pool (429.1)."""
+        total = FREE
+        for e in self.effects:
+            if e[0] == "add":
+                total = total + (e[1] if isinstance(e[1], Cost) else Cost(e[1]))
+        return total
 
 
 @dataclass(frozen=True)
@@ -191,9 +204,10 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
             aw = f"{where}.abilities[{i}]"
             ab = _map(ab, aw)
             _only(ab, ("name", "keywords", "effects", "add", "cost"), aw)
+            cost, exhaust = parse_ability_cost(ab.get("cost"), f"{aw}.cost")
             abilities.append(Ability(_str(ab.get("name"), f"{aw}.name"), keywords(ab.get("keywords"), f"{aw}.keywords"),
                                      parse_effects(ab.get("effects"), f"{aw}.effects"), bool(ab.get("add", False)),
-                                     parse_cost(ab.get("cost"), f"{aw}.cost")))
+                                     cost, exhaust))
         if ctype == "spell" and (triggers or abilities):
             raise FormatError("a spell has no triggers or abilities of its own (put them on a unit or gear)", where)
         cards[name] = Card(name, ctype, card_keywords,
@@ -252,7 +266,8 @@ def card_json(card: Card) -> dict[str, Any]:
         out["abilities"] = [{"name": a.name, **({"keywords": sorted(a.keywords)} if a.keywords else {}),
                              **({"effects": effects_json(a.effects)} if a.effects else {}),
                              **({"add": True} if a.add else {}),
-                             **({"cost": cost_json(a.cost)} if a.cost else {})} for a in card.abilities]
+                             **({"cost": ability_cost_json(a.cost, a.exhaust)} if a.cost or a.exhaust else {})}
+                            for a in card.abilities]
     if card.type == "unit" and card.might != 1:
         out["might"] = card.might
     if card.cost:

@@ -41,25 +41,31 @@ step("play-contests", "a unit played to a battlefield its controller does not co
 step("play-effect-triggers", "a play trigger fires when the card completes play", "{item} triggers ({on})")
 
 
+def finalizing(m: Riftbound, s: State) -> tuple[Item, str] | None:
+    """The oldest pending item (334.2) and how finalizing it goes on now: ``finalize``,
+    ``trigger-removed``, ``play-undone``, ``cost-unpaid``, or a decision its controller owes
+    (``await``: pay a triggered ability's cost; ``await-add``: Add while paying, 429.3)."""
+    if s.ready_task() is not None:
+        return None
+    pend = s.pending
+    if not pend:
+        return None
+    item = pend[0]
+    if item.optional and not item.decided:
+        return None
+    if item.kind == "trigger" and not m.targets_ok(s, item.effects, item.target, item.id):
+        return item, "trigger-removed"
+    if item.ambush and not s.units_at(item.to or "", item.controller):
+        return item, "play-undone"
+    return item, costs.finalize_outcome(m, s, item) or "finalize"  # paying is a step of finalizing (357, 404)
+
+
 def finalize_bindings(which: str) -> Callable[[Riftbound, State], Iterator[dict[str, Any]]]:
     """Finalizing the oldest pending item (334.2) ends one of three ways; ``which`` is one."""
     def bindings(m: Riftbound, s: State) -> Iterator[dict[str, Any]]:
-        if s.ready_task() is not None:
-            return
-        pend = s.pending
-        if not pend:
-            return
-        item = pend[0]
-        if item.optional and not item.decided:
-            return
-        outcome = "finalize"
-        if item.kind == "trigger" and not m.targets_ok(s, item.effects, item.target, item.id):
-            outcome = "trigger-removed"
-        elif item.ambush and not s.units_at(item.to or "", item.controller):
-            outcome = "play-undone"
-        else:  # paying is a step of finalizing (357, 404)
-            outcome = costs.finalize_outcome(m, s, item) or outcome
-        if outcome == which:
+        found = finalizing(m, s)
+        if found is not None and found[1] == which:
+            item = found[0]
             yield {"player": item.controller, "item": item.name, "id": item.id}
     return bindings
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from kb.timing.engine import Params
 from kb.timing.models.riftbound.cards import Ability
 from kb.timing.models.riftbound.citations import registry
-from kb.timing.models.riftbound.state import Item, State
+from kb.timing.models.riftbound.state import Item, Permanent, State
 
 if TYPE_CHECKING:
     from kb.timing.models.riftbound.model import Riftbound
@@ -96,16 +96,26 @@ def location(m: Riftbound, s: State, p: Params) -> bool:
     return bf.controller == p["player"] or m.ambush(s, p)
 
 
-def ability_of(m: Riftbound, s: State, p: Params) -> Ability | None:
-    """The ability ``p["ability"]`` on a permanent of ``p["player"]``, if there is one."""
+def ability_source(m: Riftbound, s: State, player: str, name: str) -> tuple[Permanent, Ability] | None:
+    """The permanent of ``player`` whose ability ``name`` they would activate, with the ability:
+    a ready one first when the ability's cost exhausts its permanent (414.4, 414.5)."""
+    found = None
     for u in s.board:
-        if u.controller != p["player"]:
+        if u.controller != player:
             continue
         card = m.cards.get(u.card)
         for a in card.abilities if card else ():
-            if a.name == p["ability"]:
-                return a
-    return None
+            if a.name == name:
+                if not (a.exhaust and u.exhausted):
+                    return u, a
+                found = found or (u, a)
+    return found
+
+
+def ability_of(m: Riftbound, s: State, p: Params) -> Ability | None:
+    """The ability ``p["ability"]`` on a permanent of ``p["player"]``, if there is one."""
+    found = ability_source(m, s, p["player"], p["ability"])
+    return found[1] if found else None
 
 
 @check("ability-on-board", "no permanent of that player on the board has that ability")

@@ -136,6 +136,15 @@ CITATIONS: dict[str, Rules] = {
     "check.additional-cost": ("356.2.a.1", "357.2", "358.2", "428.1.a.1"),
     "check.trigger-cost": ("404.1", "404.2"),
     "check.payment-due": ("404.2", "383.3.a"),
+    "exhausts-as-cost": ("414.5", "135.2.e.2", "414.3.a", "404.1", "377.1"),
+    "check.exhaust-cost": ("414.1.b", "414.4", "414.5", "358.2"),
+    # -- Reaction Add abilities while a cost is paid (adding.py) ---------------------------
+    "add-while-paying": ("429.3", "357.1.a", "378", "166.2"),
+    "add-resolves-during-payment": ("429.3.a", "429.2", "429.2.a", "400.2"),
+    "check.paying": ("429.3", "357.1.a"),
+    "check.add-ability": ("429.3", "429.4.a"),
+    "check.add-reaction": ("429.3", "357.1.a", "381"),
+    "check.add-helps": ("357.3",),
     # -- Might and damage (damage.py) ---------------------------------------------------
     "deal": ("417.1", "417.1.b", "417.1.e", "142.2", "143.3.a", "321.1"),
     "give-might": ("143.2", "142.4.b", "143.2.b"),

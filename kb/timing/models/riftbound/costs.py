@@ -8,8 +8,14 @@
   they never join the chain and priority and focus do not move. The model pays in a fixed
   way, said so in the trace: the pool first, then it exhausts ready runes for Energy
   ([E]: Add [1], 164.2.a), then recycles runes for Power (Add [C], 164.2.b), exhausted ones
-  first (a ready rune recycled is exhausted first, its Energy left in the pool). Other Add
-  abilities (gear) are the player's to activate before playing (429.2).
+  first (a ready rune recycled is exhausted first, its Energy left in the pool).
+- Other Add abilities (gear, units) are the player's to activate: before playing (429.3's
+  first example), or, with the Reaction tag, while a cost the pool and runes do not cover is
+  paid (``"await-add"`` below: the item waits for its controller to choose them,
+  :mod:`kb.timing.models.riftbound.adding`). A cost counts as payable when the pool, the runes
+  and the ready Reaction Add abilities whose own cost only exhausts their permanent cover it
+  (one of them a permanent, 414.1.b); an ability's exhaust cost is paid as it is finalized,
+  and an exhausted permanent cannot pay it again (414.4).
 - A card or activated ability whose cost cannot be paid is not a legal play (358.2, 358.5):
   the checks below refuse it, and ``next`` shows it as a tempting illegal option citing them.
   A card played by an effect whose cost cannot be paid when it is finalized is undone.
@@ -28,10 +34,11 @@ from typing import TYPE_CHECKING, Any
 from kb.timing.engine import Params, Trace
 from kb.timing.fields import a_mapping, only_keys, whole_number
 from kb.timing.models.riftbound import effects
-from kb.timing.models.riftbound.cards import Card, Effect
+from kb.timing.models.riftbound.cards import Ability, Card, Effect
+from kb.timing.models.riftbound.checks import ability_source
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound.resources import FREE, KILL_A_FRIENDLY_UNIT, Cost, parse_cost
-from kb.timing.models.riftbound.state import Item, State
+from kb.timing.models.riftbound.state import Item, Permanent, State
 
 if TYPE_CHECKING:
     from kb.timing.models.riftbound.model import Riftbound
@@ -50,6 +57,8 @@ step("kill-as-cost", "a friendly unit is killed to pay an additional cost", "{pl
 step("plays-ignoring-cost", "a card played from facedown ignores its base cost",
      "{item} is played from facedown ignoring its base cost ({cost})")
 step("pays-to-hide", "hiding a card costs one Power of any domain", "{player} pays {cost} to hide {card}")
+step("exhausts-as-cost", "the ability's permanent is exhausted to pay its cost",
+     "{player} exhausts {source} to pay for {item}")
 
 # Hiding costs [A], one Power of any domain (811.1.b, 135.2.e.5.a).
 HIDE_COST = Cost(0, 1)
@@ -90,17 +99,57 @@ def can_pay(s: State, player: str, cost: Cost) -> bool:
     ready rune gives Energy (exhausting it) and then Power (recycling it); an exhausted one Power."""
     if not cost:
         return True
-    pool = pool_of(s, player)
-    ready, exhausted = runes_of(s, player)
+    return _covers(pool_of(s, player), *runes_of(s, player), cost)
+
+
+def _covers(pool: Cost, ready: int, exhausted: int, cost: Cost) -> bool:
     energy, power = max(0, cost.energy - pool.energy), max(0, cost.power - pool.power)
     return energy <= ready and power <= ready + exhausted
 
 
+def payment_adds(m: Riftbound, s: State, player: str) -> list[tuple[Permanent, Ability]]:
+    """The Add abilities ``player`` can count on while paying: with the Reaction tag (429.3),
+    on a ready permanent, costing only its exhaustion (so each is used once, 414.1.b); the first
+    such ability of each permanent."""
+    out = []
+    for u in s.board:
+        if u.controller != player or u.exhausted:
+            continue
+        card = m.cards.get(u.card)
+        for a in card.abilities if card else ():
+            if a.add and a.exhaust and not a.cost and "Reaction" in a.keywords and a.adds:
+                out.append((u, a))
+                break
+    return out
+
+
+def can_pay_while_adding(m: Riftbound, s: State, player: str, cost: Cost) -> bool:
+    """The pool, the runes and the Reaction Add abilities ``player`` can activate while paying
+    cover ``cost`` (357.1.a, 429.3)."""
+    if can_pay(s, player, cost):
+        return True
+    extra = FREE
+    for _, a in payment_adds(m, s, player):
+        extra = extra + a.adds
+    return bool(extra) and _covers(pool_of(s, player) + extra, *runes_of(s, player), cost)
+
+
 def pay(s: State, t: Trace, player: str, cost: Cost, item: str) -> State:
     """Pay ``cost`` from ``player``'s pool, the runes Adding what it lacks (429.3)."""
+    s, used, recycled = paid(s, player, cost)
+    if used or recycled:
+        t.note("adds-during-payment", s, {"player": player, "exhausted": used, "recycled": recycled})
+    t.note("pays-costs", s, {"player": player, "cost": str(cost), "item": item})
+    return s
+
+
+def paid(s: State, player: str, cost: Cost) -> tuple[State, int, int]:
+    """``s`` once ``player`` has paid ``cost`` (the pool first, then runes Adding), with the
+    runes exhausted and recycled for it."""
     pool = pool_of(s, player)
     ready, exhausted = runes_of(s, player)
     energy, power = max(0, cost.energy - pool.energy), max(0, cost.power - pool.power)
+    used = 0
     if energy or power:
         # Power from runes already exhausted first; a ready rune recycled for Power is exhausted
         # for its Energy first, which stays in the pool (164.2.a, 164.2.b).
@@ -109,10 +158,7 @@ def pay(s: State, t: Trace, player: str, cost: Cost, item: str) -> State:
         ready, exhausted = ready - used, exhausted + used - power
         pool = pool + Cost(used, power)
         s = with_runes(s, player, ready, exhausted)
-        t.note("adds-during-payment", s, {"player": player, "exhausted": used, "recycled": power})
-    s = with_pool(s, player, Cost(pool.energy - cost.energy, pool.power - cost.power))
-    t.note("pays-costs", s, {"player": player, "cost": str(cost), "item": item})
-    return s
+    return with_pool(s, player, Cost(pool.energy - cost.energy, pool.power - cost.power)), used, power
 
 
 @effects.instruction("add")
@@ -156,13 +202,19 @@ def printed_cost(m: Riftbound, s: State, item: Item) -> Cost:
         card = m.cards.get(item.card or "")
         return card.cost if card and item.origin != "facedown" else FREE  # from facedown: 811.1.b
     if item.kind == "ability":
-        u = s.permanent(item.source or "")
-        cards = [m.cards[u.card]] if u is not None and u.card in m.cards else list(m.cards.values())
-        return next((a.cost for c in cards for a in c.abilities if a.name == item.name), FREE)
+        a = item_ability(m, s, item)
+        return a.cost if a else FREE
     if item.kind == "trigger" and item.origin == "trigger":
         card = m.cards.get(item.source or "")
         return next((tr.cost for tr in (card.triggers if card else ()) if tr.name == item.name), FREE)
     return FREE
+
+
+def item_ability(m: Riftbound, s: State, item: Item) -> Ability | None:
+    """The activated ability an item is, read on its source permanent (or the card pool)."""
+    u = s.permanent(item.source or "")
+    cards = [m.cards[u.card]] if u is not None and u.card in m.cards else list(m.cards.values())
+    return next((a for c in cards for a in c.abilities if a.name == item.name), None)
 
 
 def _deflect_power(m: Riftbound, s: State, controller: str, effects_: tuple[Effect, ...],
@@ -198,17 +250,41 @@ def awaiting_payment(m: Riftbound, s: State) -> Item | None:
 
 def finalize_outcome(m: Riftbound, s: State, item: Item) -> str | None:
     """How paying changes finalizing ``item`` (the oldest pending one): ``"await"`` (its
-    controller decides to pay or not), ``"cost-unpaid"`` (it cannot be paid), or None."""
+    controller decides to pay or not), ``"await-add"`` (the pool and runes do not cover it: its
+    controller activates Reaction Add abilities, 429.3), ``"cost-unpaid"`` (it cannot be
+    paid), or None."""
     card = m.cards.get(item.card or "") if item.kind != "ability" else None
+    if item.kind == "ability":
+        a = item_ability(m, s, item)
+        if a is not None and a.exhaust and not _source_ready(s, item):
+            return "cost-unpaid"  # its permanent cannot be exhausted again (414.1.b, 414.4)
     if not m.deflectors and not needs_kill(card) and not printed_cost(m, s, item):
         return None  # nothing to pay: the common case
-    if item.kind == "trigger":
-        if not item.paid:
-            return "await" if awaiting_payment(m, s) is item else None
-        return None if can_pay(s, item.controller, total_cost(m, s, item)) else "cost-unpaid"
+    if item.kind == "trigger" and not item.paid:
+        return "await" if awaiting_payment(m, s) is item else None
     if needs_kill(card) and kill_choice(s, item) is None:
         return "cost-unpaid"
-    return None if can_pay(s, item.controller, total_cost(m, s, item)) else "cost-unpaid"
+    cost = total_cost(m, s, item)
+    if can_pay(s, item.controller, cost):
+        return None
+    return "await-add" if can_pay_while_adding(m, s, item.controller, cost) else "cost-unpaid"
+
+
+def _source_ready(s: State, item: Item) -> bool:
+    u = s.permanent(item.source or "")
+    return u is not None and not u.exhausted
+
+
+def with_exhausted(s: State, u: Permanent) -> State:
+    """``s`` with ``u`` exhausted."""
+    return replace(s, board=tuple(replace(x, exhausted=True) if x.name == u.name else x for x in s.board))
+
+
+def exhaust(s: State, t: Trace, u: Permanent, item: str) -> State:
+    """Exhaust ``u`` to pay the cost of ``item``, its ability (414.5, 414.3.a)."""
+    s = with_exhausted(s, u)
+    t.note("exhausts-as-cost", s, {"player": u.controller, "source": u.name, "item": item})
+    return s
 
 
 def kill_choice(s: State, item: Item) -> str | None:
@@ -231,6 +307,10 @@ def pay_for(m: Riftbound, s: State, t: Trace, item: Item) -> State:
     cost = total_cost(m, s, item)
     if cost:
         s = pay(s, t, item.controller, cost, item.name)
+    if item.kind == "ability":
+        a, u = item_ability(m, s, item), s.permanent(item.source or "")
+        if a is not None and a.exhaust and u is not None:
+            s = exhaust(s, t, u, item.name)
     if needs_kill(card):
         unit = kill_choice(s, item)
         if unit is not None:
@@ -247,12 +327,8 @@ def _cost_of(m: Riftbound, s: State, p: Params) -> tuple[Cost, Cost]:
         printed = FREE if p.get("from") == "facedown" else card.cost  # ignoring its base cost (811.1.b)
         return printed, _deflect_power(m, s, p["player"], card.effects, p.get("target"))
     if "ability" in p:
-        for u in s.board:
-            card = m.cards.get(u.card)
-            for a in card.abilities if card and u.controller == p["player"] else ():
-                if a.name == p["ability"]:
-                    return a.cost, _deflect_power(m, s, p["player"], a.effects, None)
-        return FREE, FREE
+        found = ability_source(m, s, p["player"], p["ability"])
+        return (found[1].cost, _deflect_power(m, s, p["player"], found[1].effects, None)) if found else (FREE, FREE)
     pend = s.pending
     if pend and pend[0].name == p.get("item"):
         item = pend[0]
@@ -266,7 +342,13 @@ def costs_payable(m: Riftbound, s: State, p: Params) -> bool:
     if "card" in p and (not m.cards[p["card"]].cost or p.get("from") == "facedown"):
         return True
     printed, _ = _cost_of(m, s, p)
-    return can_pay(s, p["player"], printed)
+    return can_pay_while_adding(m, s, p["player"], printed)
+
+
+@check("exhaust-cost", "its cost exhausts its permanent, which is already exhausted")
+def exhaust_payable(m: Riftbound, s: State, p: Params) -> bool:
+    found = ability_source(m, s, p["player"], p["ability"])
+    return found is None or not found[1].exhaust or not found[0].exhausted
 
 
 @check("deflect-cost", "it chooses an opponent's unit with Deflect, and the Power that costs more cannot be paid")
@@ -274,7 +356,9 @@ def deflect_payable(m: Riftbound, s: State, p: Params) -> bool:
     if not m.deflectors:
         return True
     printed, extra = _cost_of(m, s, p)
-    return not extra or not can_pay(s, p["player"], printed) or can_pay(s, p["player"], printed + extra)
+    player = p["player"]
+    return (not extra or not can_pay_while_adding(m, s, player, printed)
+            or can_pay_while_adding(m, s, player, printed + extra))
 
 
 @check("hide-cost", "hiding costs one Power of any domain, and the Rune Pool and the runes cannot pay it")
@@ -300,7 +384,7 @@ def additional_payable(m: Riftbound, s: State, p: Params) -> bool:
 @check("trigger-cost", "its controller cannot pay the triggered ability's cost: it can only be declined")
 def trigger_payable(m: Riftbound, s: State, p: Params) -> bool:
     item = awaiting_payment(m, s)
-    return item is None or can_pay(s, item.controller, total_cost(m, s, item))
+    return item is None or can_pay_while_adding(m, s, item.controller, total_cost(m, s, item))
 
 
 @check("payment-due", "no triggered ability of that player is waiting for its cost to be paid")

@@ -13,6 +13,7 @@ from kb.timing.engine import Params, Trace
 from kb.timing.models.riftbound import costs
 from kb.timing.models.riftbound.cards import Card
 from kb.timing.models.riftbound.chain import after_leaving
+from kb.timing.models.riftbound.checks import ability_source
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound.state import Item, State, replace_item, without, without_card
 from kb.timing.models.riftbound.triggers import new_item, relocate
@@ -27,7 +28,7 @@ PLAY = ("has-priority", "not-mid-procedure", "own-turn-neutral-open", "in-hand",
         "closed-state-needs-reaction", "showdown-needs-action", "focus", "location", "targets", "move-outcome",
         "costs", "deflect-cost", "additional-cost")
 ACTIVATE = ("has-priority", "not-mid-procedure", "ability-on-board", "ability-timing", "ability-focus",
-            "move-outcome", "costs", "deflect-cost")
+            "move-outcome", "exhaust-cost", "costs", "deflect-cost")
 MOVE = ("has-priority", "not-mid-procedure", "move-timing", "unit-ready", "move-destination")
 HIDE = ("has-priority", "not-mid-procedure", "hide-timing", "in-hand", "hide-battlefield", "hide-cost")
 PASS = ("has-priority", "not-mid-procedure")
@@ -190,9 +191,9 @@ def play(m: Riftbound, s: State, p: Params, t: Trace) -> State:
 @transition("activate", "decision", "activate an ability", "{player} activates {ability}", pre=ACTIVATE,
             bindings=activate_bindings)
 def activate(m: Riftbound, s: State, p: Params, t: Trace) -> State:
-    source, ability = next((u, a) for u in s.board if u.controller == p["player"]
-                           for a in (m.cards[u.card].abilities if u.card in m.cards else ())
-                           if a.name == p["ability"])
+    found = ability_source(m, s, p["player"], p["ability"])
+    assert found is not None  # ability-on-board holds
+    source, ability = found
     reason = timing_reason(s, ability.keywords)
     s, item = new_item(s, name=ability.name, controller=p["player"], kind="ability",
                              source=source.name, effects=ability.effects, add=ability.add,

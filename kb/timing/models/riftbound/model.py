@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 
 from kb.timing.engine import Model, Option, Params, Rules, Violation
 from kb.timing.models.riftbound import checks, combat, decisions, effects, scoring  # noqa: F401 (they register)
-from kb.timing.models.riftbound import costs, damage, paying  # noqa: F401 (they register)
+from kb.timing.models.riftbound import adding, costs, damage, paying  # noqa: F401 (they register)
 from kb.timing.models.riftbound import invariants
 from kb.timing.models.riftbound.cards import Card, Effect, Trigger
 from kb.timing.models.riftbound.citations import CITATION_EDITION, CITATIONS, cite, registry
@@ -126,7 +126,7 @@ class Riftbound(Model):
         if not s.chain and option.transition.name == "pass-priority":
             return False
         if option.player == s.priority or option.transition.name in ("decline-trigger", "perform-trigger",
-                                                                     "pay-cost", "decline-cost"):
+                                                                     "pay-cost", "decline-cost", "add-while-paying"):
             return True
         name = option.params.get("card")
         return bool(name) and "Reaction" in self.cards[name].keywords

@@ -2,7 +2,9 @@
 abilities, and what a Rune Pool holds (166). Plain data, read from a scenario and written
 back; paying is :mod:`kb.timing.models.riftbound.costs`.
 
-A cost is written ``cost: 2`` (2 Energy, 429.5's ``[2]``) or ``cost: {energy: 1, power: 1}``.
+A cost is written ``cost: 2`` (2 Energy, 429.5's ``[2]``) or ``cost: {energy: 1, power: 1}``;
+an activated ability's cost may also exhaust its own permanent (``cost: {exhaust: true}``, the
+exhaust symbol [E] of ``[E]: Add [1]``, 135.2.e.2, 414.5), alone or with Energy and Power.
 Power's domain does not change timing, so the model counts Power without one (a Deflect cost
 may be paid with Power of any domain anyway, 809.1.c.1). Additional costs are written in the
 card's words: ``additional_cost: [kill a friendly unit]`` (356.2.a.1).
@@ -52,6 +54,25 @@ def parse_cost(data: Any, field: str) -> Cost:
     only_keys(raw, ("energy", "power"), field)
     return Cost(whole_number(raw.get("energy", 0), f"{field}.energy", 0, 20),
                 whole_number(raw.get("power", 0), f"{field}.power", 0, 20))
+
+
+def parse_ability_cost(data: Any, field: str) -> tuple[Cost, bool]:
+    """An activated ability's cost (403.1.a): its Energy and Power, and whether it exhausts the
+    ability's own permanent (``{exhaust: true}``, 414.5)."""
+    if not isinstance(data, dict) or "exhaust" not in data:
+        return parse_cost(data, field), False
+    exhaust = data["exhaust"]
+    if not isinstance(exhaust, bool):
+        raise FormatError("exhaust is true (the ability exhausts its permanent) or false", f"{field}.exhaust")
+    return parse_cost({k: v for k, v in data.items() if k != "exhaust"}, field), exhaust
+
+
+def ability_cost_json(cost: Cost, exhaust: bool) -> Any:
+    """An activated ability's cost as a scenario writes it."""
+    if not exhaust:
+        return cost_json(cost)
+    return {**({"energy": cost.energy} if cost.energy else {}), **({"power": cost.power} if cost.power else {}),
+            "exhaust": True}
 
 
 def cost_json(cost: Cost) -> Any:

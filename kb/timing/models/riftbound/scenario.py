@@ -18,7 +18,9 @@ the friendly unit that pays a "kill a friendly unit" cost),
 otherwise ending the Main Phase), ``move: {player, unit, to}`` (a Standard Move),
 ``decline``/``perform: {player, item}`` (an optional triggered ability being finalized; one
 the scenario does not decline is performed; ``decline`` also refuses a triggered ability's cost),
-``pay: {player, item}`` (pay a triggered ability's cost, 404.1), ``hide: {player, card, at}``.
+``pay: {player, item}`` (pay a triggered ability's cost, 404.1), ``hide: {player, card, at}``,
+``add: {player, ability}`` (a Reaction Add ability activated while a cost the Rune Pool and
+runes do not cover is paid, 429.3: :mod:`kb.timing.models.riftbound.adding`).
 
 ``expect`` observes (a mapping is compared on the keys given, a list whole) the views of
 :data:`OBSERVERS` (``priority``, ``focus``, ``state``, ``chain``: names, or items with some of
@@ -187,7 +189,7 @@ def _contest(s: State, at: str, player: str) -> tuple[Battlefield, ...]:
 
 
 # -- scenario actions and observations ---------------------------------------------------------
-ACTIONS = ("play", "activate", "pass", "move", "decline", "perform", "hide", "pay")
+ACTIONS = ("play", "activate", "pass", "move", "decline", "perform", "hide", "pay", "add")
 
 
 def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, Any]]]:
@@ -215,6 +217,12 @@ def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, A
         _only(data, ("player", "ability"), "activate")
         return [("activate", {"player": _str(data.get("player"), "activate.player"),
                               "ability": _str(data.get("ability"), "activate.ability")})]
+    if kind == "add":
+        _only(data, ("player", "ability"), "add")
+        pend = state.pending
+        return [("add-while-paying", {"player": _str(data.get("player"), "add.player"),
+                                      "ability": _str(data.get("ability"), "add.ability"),
+                                      "item": pend[0].name if pend else "nothing"})]
     if kind == "move":
         _only(data, ("player", "unit", "to"), "move")
         return [("standard-move", {k: _str(data.get(k), f"move.{k}") for k in ("player", "unit", "to")})]
@@ -256,6 +264,8 @@ def option_action(option: Option) -> dict[str, Any]:
         return {"pass": p["player"]}
     if name == "standard-move":
         return {"move": p}
+    if name == "add-while-paying":
+        return {"add": {"player": p["player"], "ability": p["ability"]}}
     if name in ("decline-trigger", "perform-trigger", "decline-cost", "pay-cost"):
         return {name.split("-")[0]: {"player": p["player"], "item": p["item"]}}
     return {name: p}
