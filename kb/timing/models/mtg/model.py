@@ -5,6 +5,7 @@ and when the game ends."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 from kb.timing.engine import Model, Option, Rules, Violation
@@ -122,3 +123,16 @@ class Magic(Resolution, Turn, Decisions, Bindings, CardKnowledge, Model):
         if name == "cast":
             return self.cards[option.params["card"]].instant_speed
         return False
+
+
+@functools.lru_cache(maxsize=64)
+def _model(pool: tuple[tuple[str, Card], ...], edition: str) -> Magic:
+    return Magic(dict(pool), edition)
+
+
+def model_for(cards: Mapping[str, Card], edition: str) -> Magic:
+    """The model over a card pool by an edition's rules, made once per pool and edition: a pasted
+    state (or the next frame of the same scenario) reads its pool again, and binding the checks
+    and transitions was most of reading a state. Models are not changed once made, so one
+    serves every state of its pool."""
+    return _model(tuple(cards.items()), edition)

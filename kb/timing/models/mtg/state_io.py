@@ -15,7 +15,7 @@ from kb.timing.fields import (a_list as _list, a_mapping as _map, card_of, one_o
 from kb.timing.models.codec import Context, decode, encode, json_keys
 from kb.timing.models.mtg.cards_io import card_json, edition_of, effects_json, parse_cards, parse_effects
 from kb.timing.models.mtg.citations import EDITIONS
-from kb.timing.models.mtg.model import Magic
+from kb.timing.models.mtg.model import Magic, model_for
 from kb.timing.models.mtg.objects import Exiled, Obj, Payment, Permanent, Resolving, STEPS, STEP_NAMES, State
 
 # The keys of a state's JSON, in the order they are written: the state's fields, and what is
@@ -147,7 +147,7 @@ def state_from_json(data: Any, edition: str | None = None) -> tuple[Magic, State
     if own and asked and own != asked:
         raise FormatError(f"the state is of edition {own}, not {asked} (the rules differ: ask with {own})",
                           "edition")
-    model = Magic(parse_cards(data.get("cards"), "cards"), own or asked or EDITIONS[-1])
+    model = model_for(parse_cards(data.get("cards"), "cards"), own or asked or EDITIONS[-1])
     cards = model.cards
     violations: list[Violation] = []
     players = turn_order(data.get("players"))
