@@ -10,6 +10,7 @@ on a question.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -67,12 +68,22 @@ def _written_for(item: dict[str, Any] | None) -> str:
     return f"{item['ruleset']} {item['written_for']}{inferred}"
 
 
+def _importing(kind: Kind) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """What ``rulings import`` and ``articles add`` take: the files or folders, and
+    ``--no-build``."""
+    def decorate(command: Callable[..., None]) -> Callable[..., None]:
+        command = handle_errors(command)
+        command = click.pass_context(command)
+        command = click.option("--no-build", is_flag=True, help=(
+            f"Only check and store the {kind}s (the API's kept answers follow builds: run "
+            "`rulekb build` later)."))(command)
+        return click.argument("paths", nargs=-1, required=True,
+                              type=click.Path(exists=True, path_type=Path))(command)
+    return decorate
+
+
 @rulings_group.command("import")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
-@click.option("--no-build", is_flag=True, help="Only check and store the rulings (the API's kept "
-                                                "answers follow builds: run `rulekb build` later).")
-@click.pass_context
-@handle_errors
+@_importing("ruling")
 def rulings_import(ctx: click.Context, paths: tuple[Path, ...], no_build: bool) -> None:
     """Import rulings from FILE or DIR (YAML: a mapping or a list of them; Markdown: front
     matter and the answer as body), then rebuild the knowledge base.
@@ -85,11 +96,7 @@ def rulings_import(ctx: click.Context, paths: tuple[Path, ...], no_build: bool) 
 
 
 @articles_group.command("add")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
-@click.option("--no-build", is_flag=True, help="Only check and store the articles (the API's kept "
-                                                "answers follow builds: run `rulekb build` later).")
-@click.pass_context
-@handle_errors
+@_importing("article")
 def articles_add(ctx: click.Context, paths: tuple[Path, ...], no_build: bool) -> None:
     """Add Markdown articles from FILE or DIR, then rebuild the knowledge base.
 
