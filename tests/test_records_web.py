@@ -51,6 +51,8 @@ API = [
     ("/api/v1/rulings?limit=2&offset=8", "records.0.id", "riftbound-standard-move-closed-state"),
     ("/api/v1/rulings?limit=2&offset=8", "total", 9),
     ("/api/v1/articles", "total", 3),
+    ("/api/v1/articles", "records.0.file", "mtg-passing-priority.md"),  # by name: no server path
+    ("/api/v1/rulings/riftbound-passing-priority", "file", "riftbound-passing-priority.yaml"),
     ("/api/v1/articles/mtg-priority-primer", "written_for", "2010-10-01"),
     ("/api/v1/rulings/search?q=two+legendary+creatures+same+name", "hits.0.ruling.id", "mtg-legend-rule"),
     ("/api/v1/rulings/search?q=holding+a+battlefield&ruleset=riftbound", "hits.0.rules.numbers",

@@ -3,6 +3,7 @@ rulings; the ``CitedBy`` shape every rule answer carries."""
 
 from __future__ import annotations
 
+from pathlib import PurePath
 from typing import Any
 
 from flask import Response, url_for
@@ -91,7 +92,18 @@ SCHEMAS.update({
 
 def _page(data: dict[str, Any], offset: int, limit: int) -> dict[str, Any]:
     """One page of a record list: the counts stay those of every record."""
-    return {**data, "offset": offset, "limit": limit, "records": data["records"][offset:offset + limit]}
+    return _by_name({**data, "offset": offset, "limit": limit,
+                     "records": [_by_name(r) for r in data["records"][offset:offset + limit]]})
+
+
+def _by_name(data: dict[str, Any]) -> dict[str, Any]:
+    """A report (or list) as the API answers it: each file by its name, not the server's
+    path to it (the data home's place is no client's business)."""
+    out = {**data, "diagnostics": [{**d, "file": PurePath(d["file"]).name if d.get("file") else d.get("file")}
+                                   for d in data.get("diagnostics", [])]}
+    if "file" in data:
+        out["file"] = PurePath(data["file"]).name
+    return out
 
 
 def _editions(data: dict[str, Any]) -> list[str]:
@@ -145,7 +157,7 @@ def ruling(ident: str) -> Response:
     """One ruling with each rule it cites: its number in the edition written for, its
     number today, and whether it was renumbered, reworded (with the word changes) or
     removed. An unknown id answers 404 with the known ids."""
-    data = record_report(current_kb(), "ruling", ident)
+    data = _by_name(record_report(current_kb(), "ruling", ident))
     return answer(data, *([f"{data['ruleset']} {data['newest']}"] if data["newest"] else []))
 
 
@@ -166,6 +178,6 @@ def articles(ruleset: str | None, stale: bool, limit: int, offset: int) -> Respo
           examples=("/api/v1/articles/mtg-passing-priority",))
 def article(ident: str) -> Response:
     """One article with each rule it cites and what the newest edition made of it."""
-    data = record_report(current_kb(), "article", ident)
+    data = _by_name(record_report(current_kb(), "article", ident))
     return answer(data, *([f"{data['ruleset']} {data['newest']}"] if data["newest"] else []))
 
