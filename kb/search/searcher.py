@@ -66,11 +66,11 @@ EvidenceSource = Callable[[ParsedQuery], list[Evidence]]
 @dataclass(frozen=True)
 class Ranking:
     """The tunable parts of the ranking (chosen by ``bench/search.py``; see RESULTS.md: the
-    roll-up, quotation, idf power, card knowledge and context weights by 5-fold
-    cross-validation on the judges' questions)."""
+    roll-up, quotation, idf power, card knowledge, context and the timing model's summaries
+    (``answers``, 3.0) by 5-fold cross-validation on the judges' questions)."""
 
     boosts: dict[str, float] = field(default_factory=lambda: {
-        "title": 2.0, "path": 1.0, "text": 1.0, "examples": 0.3, "terms": 2.0, "answers": 0.5,
+        "title": 2.0, "path": 1.0, "text": 1.0, "examples": 0.3, "terms": 2.0, "answers": 3.0,
         "players": 1.0})
     coord: float = 1.0             # score × (share of the words a rule has) ** coord
     pair_boost: float = 0.5        # score × (1 + pair_boost × share of word pairs found close)
