@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from kb.timing.engine import Params
 from kb.timing.models.mtg.citations import EDITION_2010, registry
-from kb.timing.models.mtg.objects import MAIN, Ability, Card, State
+from kb.timing.models.mtg.objects import MAIN, Ability, Card, Permanent, State
 
 if TYPE_CHECKING:
     from kb.timing.models.mtg.model import Magic
@@ -181,29 +181,35 @@ def ability_target(m: Magic, s: State, p: Params) -> bool:
                                     m.resolve_target(s, a.target, p.get("target"), p.get("target_id")))
 
 
-@check("untapped", "a tapped permanent can't be tapped to pay a cost")
-def untapped(m: Magic, s: State, p: Params) -> bool:
+def _tapped_source(m: Magic, s: State, p: Params) -> tuple[bool, Permanent | None]:
+    """Whether the ability has {T} in its cost, and the permanent it is an ability of."""
     found = m.find_ability(s, p)
     if found is None or not found[1].tap:
-        return True
-    u = s.permanent(found[0])
-    return u is not None and not u.tapped
+        return False, None
+    return True, s.permanent(found[0])
+
+
+def _not_sick(m: Magic, u: Permanent | None) -> bool:
+    """Not a creature that came under its controller's control since their turn began (302.6)."""
+    return u is None or not (u.sick and m.is_creature(u))
+
+
+@check("untapped", "a tapped permanent can't be tapped to pay a cost")
+def untapped(m: Magic, s: State, p: Params) -> bool:
+    taps, u = _tapped_source(m, s, p)
+    return not taps or (u is not None and not u.tapped)
 
 
 @check("summoning-sickness", "a creature's {T} ability needs it under your control since your turn began")
 def summoning_sickness(m: Magic, s: State, p: Params) -> bool:
-    found = m.find_ability(s, p)
-    if found is None or not found[1].tap:
-        return True
-    u = s.permanent(found[0])
-    return u is None or not (u.sick and m.is_creature(u))
+    taps, u = _tapped_source(m, s, p)
+    return not taps or _not_sick(m, u)
 
 
 @check("mana-sick", "a creature's {T} ability needs it under your control since your turn began",
        cites="check.summoning-sickness")
 def mana_sick(m: Magic, s: State, p: Params) -> bool:
-    u = s.permanent(p["source"])
-    return u is None or not (u.sick and m.is_creature(u))
+    return _not_sick(m, s.permanent(p["source"]))
 
 
 @check("mana-source", "no untapped permanent of that player with a mana ability by that name")

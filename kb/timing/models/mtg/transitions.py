@@ -21,16 +21,122 @@ from kb.timing.models.mtg.turn import Turn
 if TYPE_CHECKING:
     from kb.timing.models.mtg.model import Magic
 
-STEP = "step"
+
+def T(name: str, kind: TransitionKind, summary: str, text: str, pre: tuple[str, ...],
+      bindings: Callable[..., Any], effect: Callable[..., Any]) -> None:
+    """Declare one decision or automatic transition: its checks, bindings and effect."""
+    registry.transition(name, kind, summary, text, pre=pre, bindings=bindings)(effect)
 
 
-def T(name: str, kind: TransitionKind, summary: str, text: str = "", pre: tuple[str, ...] = (),
-      bindings: Callable[..., Any] | None = None, effect: Callable[..., Any] | None = None) -> None:
-    """Declare one transition (a step that only records that its rules applied when it has no effect)."""
-    if kind == STEP and effect is None:
-        registry.step(name, summary, text)
-    else:
-        registry.transition(name, kind, summary, text, pre=pre, bindings=bindings)(effect)
+# The steps inside transitions, which only record that their rules applied (name, summary, the
+# sentence about one occurrence): a transition's effect notes them on its trace.
+INNER_STEPS: tuple[tuple[str, str, str], ...] = (
+    # steps inside decisions
+    ("in-response", "cast or activated in response", "{item} goes on the stack above {below}"),
+    ("cost-to-pay", "a mana payment: mana abilities may be activated now", "{player} has {amount} to pay for {what}"),
+    ("becomes-cast", "the spell becomes cast", "{item} becomes cast"),
+    ("becomes-activated", "the ability becomes activated", "{item} becomes activated"),
+    ("special-action", "a special action does not use the stack", "{what} does not use the stack"),
+    ("mana-added", "mana is added at once (no stack)", "{player} adds {n} mana"),
+    ("exiled-special", "the card is exiled by a special action: no stack, and priority comes back",
+     "{card} is exiled ({how}): it does not use the stack"),
+    ("next-player-priority", "the next player in turn order receives priority", "{player} receives priority"),
+    ("all-passed", "all players passed in succession", "all players passed in succession"),
+    ("attack-tapped", "attacking creatures become tapped", "{permanent} becomes tapped"),
+    ("no-attackers", "no attackers: the declare blockers and combat damage steps are skipped", "no creatures attack"),
+    ("apnap-choices", "players choose in APNAP order, then act simultaneously",
+     "{players} choose in turn order from the active player"),
+    # the turn
+    ("untap", "the active player untaps their permanents", "{player} untaps {permanents}"),
+    ("no-priority-in-untap", "no player receives priority in the untap step", "no player receives priority"),
+    ("upkeep", "the upkeep step: the active player will receive priority", "upkeep"),
+    ("draw-for-turn", "the active player draws for the turn", "{player} draws for the turn"),
+    ("draw-step-priority", "then the active player receives priority", "draw step priority"),
+    ("skip-first-draw", "the starting player of a two-player game skips the draw step of the first turn",
+     "{player} skips the draw step of the first turn"),
+    ("main-phase", "the main phase: the active player will receive priority", "main phase"),
+    ("beginning-of-combat", "beginning of combat: the active player will receive priority", "beginning of combat"),
+    ("defender-to-choose", "first the attacking player chooses one opponent as the defending player",
+     "{player} chooses which opponent is the defending player ({opponents})"),
+    ("declare-attackers-step", "the active player declares attackers", "{player} declares attackers"),
+    ("declare-blockers-step", "the defending player declares blockers", "{player} declares blockers"),
+    ("combat-damage-step", "combat damage is dealt simultaneously", "combat damage"),
+    ("stays-blocked", "a blocked creature whose blockers are gone stays blocked and deals no "
+  "combat damage",
+     "{permanent} is still blocked, by no creature: it deals no combat damage"),
+    ("blocks-nothing", "a blocking creature whose attacker is gone deals no combat damage",
+     "{permanent} blocks no creature now: it deals no combat damage"),
+    ("trample", "trample: damage beyond lethal to the blockers goes to the player",
+     "{permanent} has trample: {amount} damage to {player}"),
+    ("end-of-combat", "end of combat: the active player will receive priority", "end of combat"),
+    ("end-step", "the end step: the active player will receive priority", "end step"),
+    ("cleanup-step", "cleanup: discard to hand size, remove damage, end \"this turn\" effects", "cleanup"),
+    ("cleanup-priority", "something to handle in the cleanup step: players receive priority",
+     "the cleanup step gives priority"),
+    ("beginning-triggers", "\"at the beginning of\" abilities trigger", "{item} triggers"),
+    ("another-cleanup", "another cleanup step follows", "another cleanup step begins"),
+    # before priority
+    ("loses-game", "a player with 0 or less life loses", "{player} loses the game"),
+    ("leaves-game", "a player who lost leaves the game, with everything they own; the game goes on",
+     "{player} leaves the game with {objects}; the game goes on without them"),
+    ("left-player-skipped", "the active player has left: the next player receives priority instead",
+     "{player} has left the game: {next} receives priority instead"),
+    ("left-player-turn", "a player who has left the game takes no turn",
+     "{player} has left the game: their turn doesn't begin, {next}'s does"),
+    ("no-defender", "the defending player has left the game: no blockers, the attackers are unblocked",
+     "{player} has left the game: no creature blocks"),
+    ("left-player-damage", "combat damage is not assigned to a player who has left the game",
+     "{player} has left the game: {permanent}'s combat damage is not assigned"),
+    ("zero-toughness", "a creature with toughness 0 or less is put into the graveyard",
+     "{permanent} is put into the graveyard"),
+    ("lethal-damage", "a creature with lethal damage is destroyed", "{permanent} is destroyed"),
+    ("legend-rule", "the legend rule", "legend rule: {gone} put into the graveyard"),
+    # resolving
+    ("target-illegal", "its target is illegal: it doesn't resolve",
+     "{item}'s target {target} is illegal: it doesn't resolve"),
+    ("follow-instructions", "its instructions are followed in order", "{item}: {instruction}"),
+    ("condition-false", "an intervening \"if\" is false on resolution: it does nothing",
+     "{item}'s condition is false: it does nothing"),
+    ("permanent-enters", "a permanent spell enters the battlefield", "{item} enters the battlefield"),
+    ("finish-resolution", "the spell goes to the graveyard (an ability ceases to exist)", "{item} leaves the stack"),
+    ("payment-asked", "a payment is asked: its payer may activate mana abilities", "{player} is asked to pay {amount}"),
+    ("nothing-to-choose", "nothing to choose: that part does nothing", "{player} has nothing to {what}"),
+    # instructions and events
+    ("triggers", "an ability triggers (it waits until a player would receive priority)", "{item} triggers"),
+    ("cast-triggers", "a \"when you cast\" ability triggers", "{item} triggers"),
+    ("untap-triggers-wait", "abilities that trigger in the untap step wait for the upkeep",
+     "{item} triggers and waits"),
+    ("dies-triggers", "a leaves-the-battlefield ability triggers (looking back in time)", "{item} triggers"),
+    ("damage", "damage is dealt", "{source} deals {amount} damage to {to}"),
+    ("counter", "a spell or ability is countered", "{item} is countered"),
+    ("draw", "draw cards", "{player} draws {n}"),
+    ("lose-life", "lose life", "{player} loses {n} life"),
+    ("discard", "discard", "{player} discards {card}"),
+    ("sacrifice", "sacrifice", "{player} sacrifices {permanent}"),
+    ("destroy", "destroy", "{permanent} is destroyed"),
+    ("tap", "tap a permanent", "{permanent} becomes tapped"),
+    ("extra-turn", "an extra turn is added after this one", "{player} will take an extra turn"),
+    ("return-to-battlefield", "a card returns to the battlefield", "{card} returns to the battlefield"),
+    ("boost", "+N/+N until end of turn", "{permanent} gets +{n}/+{n} until end of turn"),
+    ("static-applies", "a static ability applies at once: no stack, no trigger, no priority",
+     "{source}'s static ability applies at once, without the stack: {effect}"),
+    ("static-ends", "a static ability stops applying when its permanent leaves the battlefield",
+     "{source} left the battlefield: \"{effect}\" no longer applies"),
+    ("shuffle-graveyard", "a graveyard is shuffled into its library",
+     "{player} shuffles their graveyard into their library"),
+    ("mana-empties", "unspent mana empties", "unspent mana empties"),
+    ("suspend-upkeep", "a suspended card's ability triggers at the beginning of its owner's upkeep", "{item} triggers"),
+    ("time-counter", "a time counter is removed from a suspended card",
+     "a time counter is removed from {card}: {n} left"),
+    ("last-time-counter", "the last time counter is removed: the card's suspend ability triggers", "{item} triggers"),
+    ("cast-suspended", "the card is cast from exile without paying its mana cost, while its "
+  "ability resolves",
+     "{player} casts {card}{on} without paying its mana cost"),
+    ("stays-exiled", "the suspended card cannot be cast (no legal target): it remains exiled",
+     "{card} cannot be cast: it remains exiled"),
+)
+for _name, _summary, _text in INNER_STEPS:
+    registry.step(_name, _summary, _text)
 
 
 # decisions with priority
@@ -88,85 +194,19 @@ T("pay-unless", "decision", "pay what a resolving spell asks", "{player} pays {a
 T("decline-payment", "decision", "decline to pay what a resolving spell asks",
   "{player} does not pay for {what}", ("paying-unless",), Bindings._unless_bindings, Decisions._decline)
 
-# steps inside decisions
-T("in-response", STEP, "cast or activated in response", "{item} goes on the stack above {below}")
-T("cost-to-pay", STEP, "a mana payment: mana abilities may be activated now",
-  "{player} has {amount} to pay for {what}")
-T("becomes-cast", STEP, "the spell becomes cast", "{item} becomes cast")
-T("becomes-activated", STEP, "the ability becomes activated", "{item} becomes activated")
-T("special-action", STEP, "a special action does not use the stack", "{what} does not use the stack")
-T("mana-added", STEP, "mana is added at once (no stack)", "{player} adds {n} mana")
-T("exiled-special", STEP, "the card is exiled by a special action: no stack, and priority comes back",
-  "{card} is exiled ({how}): it does not use the stack")
-T("next-player-priority", STEP, "the next player in turn order receives priority",
-  "{player} receives priority")
-T("all-passed", STEP, "all players passed in succession", "all players passed in succession")
-T("attack-tapped", STEP, "attacking creatures become tapped", "{permanent} becomes tapped")
-T("no-attackers", STEP, "no attackers: the declare blockers and combat damage steps are skipped",
-  "no creatures attack")
-T("apnap-choices", STEP, "players choose in APNAP order, then act simultaneously",
-  "{players} choose in turn order from the active player")
-
 # the turn
 T("begin-step", "automatic", "a step begins", "the {step_name} begins", (),
   Bindings._begin_bindings, Turn._begin_step)
-T("untap", STEP, "the active player untaps their permanents", "{player} untaps {permanents}")
-T("no-priority-in-untap", STEP, "no player receives priority in the untap step",
-  "no player receives priority")
 T("untap-step-ends", "automatic", "the untap step ends (no priority)", "the untap step ends", (),
   Bindings._untap_end_bindings, Turn._advance_step)
-T("upkeep", STEP, "the upkeep step: the active player will receive priority", "upkeep")
-T("draw-for-turn", STEP, "the active player draws for the turn", "{player} draws for the turn")
-T("draw-step-priority", STEP, "then the active player receives priority", "draw step priority")
-T("skip-first-draw", STEP, "the starting player of a two-player game skips the draw step of the first turn",
-  "{player} skips the draw step of the first turn")
-T("main-phase", STEP, "the main phase: the active player will receive priority", "main phase")
-T("beginning-of-combat", STEP, "beginning of combat: the active player will receive priority",
-  "beginning of combat")
-T("defender-to-choose", STEP, "first the attacking player chooses one opponent as the defending player",
-  "{player} chooses which opponent is the defending player ({opponents})")
-T("declare-attackers-step", STEP, "the active player declares attackers",
-  "{player} declares attackers")
-T("declare-blockers-step", STEP, "the defending player declares blockers",
-  "{player} declares blockers")
-T("combat-damage-step", STEP, "combat damage is dealt simultaneously", "combat damage")
-T("stays-blocked", STEP, "a blocked creature whose blockers are gone stays blocked and deals no "
-  "combat damage", "{permanent} is still blocked, by no creature: it deals no combat damage")
-T("blocks-nothing", STEP, "a blocking creature whose attacker is gone deals no combat damage",
-  "{permanent} blocks no creature now: it deals no combat damage")
-T("trample", STEP, "trample: damage beyond lethal to the blockers goes to the player",
-  "{permanent} has trample: {amount} damage to {player}")
-T("end-of-combat", STEP, "end of combat: the active player will receive priority", "end of combat")
-T("end-step", STEP, "the end step: the active player will receive priority", "end step")
-T("cleanup-step", STEP, "cleanup: discard to hand size, remove damage, end \"this turn\" effects",
-  "cleanup")
-T("cleanup-priority", STEP, "something to handle in the cleanup step: players receive priority",
-  "the cleanup step gives priority")
-T("beginning-triggers", STEP, "\"at the beginning of\" abilities trigger", "{item} triggers")
 T("step-ends", "automatic", "all players passed with an empty stack: the step ends",
   "the {step_name} ends", (), Bindings._step_end_bindings, Turn._step_ends)
-T("another-cleanup", STEP, "another cleanup step follows", "another cleanup step begins")
 T("turn-ends", "automatic", "the turn ends; the next turn begins", "{player}'s turn begins", (),
   Bindings._turn_end_bindings, Turn._turn_ends)
 
 # before priority
 T("state-based-actions", "automatic", "state-based actions are performed",
   "state-based actions: {what}", (), Bindings._sba_bindings, Turn._perform_sba)
-T("loses-game", STEP, "a player with 0 or less life loses", "{player} loses the game")
-T("leaves-game", STEP, "a player who lost leaves the game, with everything they own; the game goes on",
-  "{player} leaves the game with {objects}; the game goes on without them")
-T("left-player-skipped", STEP, "the active player has left: the next player receives priority instead",
-  "{player} has left the game: {next} receives priority instead")
-T("left-player-turn", STEP, "a player who has left the game takes no turn",
-  "{player} has left the game: their turn doesn't begin, {next}'s does")
-T("no-defender", STEP, "the defending player has left the game: no blockers, the attackers are unblocked",
-  "{player} has left the game: no creature blocks")
-T("left-player-damage", STEP, "combat damage is not assigned to a player who has left the game",
-  "{player} has left the game: {permanent}'s combat damage is not assigned")
-T("zero-toughness", STEP, "a creature with toughness 0 or less is put into the graveyard",
-  "{permanent} is put into the graveyard")
-T("lethal-damage", STEP, "a creature with lethal damage is destroyed", "{permanent} is destroyed")
-T("legend-rule", STEP, "the legend rule", "legend rule: {gone} put into the graveyard")
 T("put-triggers-on-stack", "automatic", "waiting triggered abilities go on the stack (APNAP)",
   "triggered abilities go on the stack: {order}", (), Bindings._triggers_bindings, Turn._put_triggers)
 T("receive-priority-step", "automatic", "the active player receives priority in this step",
@@ -181,54 +221,6 @@ T("receive-priority-special", "automatic", "the player who took a special action
 # resolving
 T("resolve", "automatic", "the top of the stack resolves", "{item} resolves", (),
   Bindings._resolve_bindings, Resolution._resolve)
-T("target-illegal", STEP, "its target is illegal: it doesn't resolve",
-  "{item}'s target {target} is illegal: it doesn't resolve")
-T("follow-instructions", STEP, "its instructions are followed in order", "{item}: {instruction}")
-T("condition-false", STEP, "an intervening \"if\" is false on resolution: it does nothing",
-  "{item}'s condition is false: it does nothing")
-T("permanent-enters", STEP, "a permanent spell enters the battlefield", "{item} enters the battlefield")
-T("finish-resolution", STEP, "the spell goes to the graveyard (an ability ceases to exist)",
-  "{item} leaves the stack")
-T("payment-asked", STEP, "a payment is asked: its payer may activate mana abilities",
-  "{player} is asked to pay {amount}")
-T("nothing-to-choose", STEP, "nothing to choose: that part does nothing", "{player} has nothing to {what}")
-
-# instructions and events
-T("triggers", STEP, "an ability triggers (it waits until a player would receive priority)",
-  "{item} triggers")
-T("cast-triggers", STEP, "a \"when you cast\" ability triggers", "{item} triggers")
-T("untap-triggers-wait", STEP, "abilities that trigger in the untap step wait for the upkeep",
-  "{item} triggers and waits")
-T("dies-triggers", STEP, "a leaves-the-battlefield ability triggers (looking back in time)",
-  "{item} triggers")
-T("damage", STEP, "damage is dealt", "{source} deals {amount} damage to {to}")
-T("counter", STEP, "a spell or ability is countered", "{item} is countered")
-T("draw", STEP, "draw cards", "{player} draws {n}")
-T("lose-life", STEP, "lose life", "{player} loses {n} life")
-T("discard", STEP, "discard", "{player} discards {card}")
-T("sacrifice", STEP, "sacrifice", "{player} sacrifices {permanent}")
-T("destroy", STEP, "destroy", "{permanent} is destroyed")
-T("tap", STEP, "tap a permanent", "{permanent} becomes tapped")
-T("extra-turn", STEP, "an extra turn is added after this one", "{player} will take an extra turn")
-T("return-to-battlefield", STEP, "a card returns to the battlefield", "{card} returns to the battlefield")
-T("boost", STEP, "+N/+N until end of turn", "{permanent} gets +{n}/+{n} until end of turn")
-T("static-applies", STEP, "a static ability applies at once: no stack, no trigger, no priority",
-  "{source}'s static ability applies at once, without the stack: {effect}")
-T("static-ends", STEP, "a static ability stops applying when its permanent leaves the battlefield",
-  "{source} left the battlefield: \"{effect}\" no longer applies")
-T("shuffle-graveyard", STEP, "a graveyard is shuffled into its library",
-  "{player} shuffles their graveyard into their library")
-T("mana-empties", STEP, "unspent mana empties", "unspent mana empties")
-T("suspend-upkeep", STEP, "a suspended card's ability triggers at the beginning of its owner's upkeep",
-  "{item} triggers")
-T("time-counter", STEP, "a time counter is removed from a suspended card",
-  "a time counter is removed from {card}: {n} left")
-T("last-time-counter", STEP, "the last time counter is removed: the card's suspend ability triggers",
-  "{item} triggers")
-T("cast-suspended", STEP, "the card is cast from exile without paying its mana cost, while its "
-  "ability resolves", "{player} casts {card}{on} without paying its mana cost")
-T("stays-exiled", STEP, "the suspended card cannot be cast (no legal target): it remains exiled",
-  "{card} cannot be cast: it remains exiled")
 
 
 # -- invariants: what every step keeps --------------------------------------------------------
