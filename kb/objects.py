@@ -6,6 +6,7 @@ follow each other. Each lives in a folder named after its key:
 
     objects/editions/<key>/graph.pickle, index/…, rules.sqlite, object.json
     objects/mappings/<key>/mapping.sqlite, object.json
+    objects/citations/<key>/<edition>.json, object.json   (kb.timing.stored: per ruleset)
 
 An edition's key is a digest of the document's bytes, everything the build is told about it
 (ruleset, edition, date, format, partial, title, the ruleset's external citations) and the
@@ -178,7 +179,7 @@ def collect_garbage(objects: Path, grace_seconds: float = 3600.0) -> list[str]:
     """
     now = time.time()
     removed = []
-    for kind_dir in (objects / "editions", objects / "mappings"):
+    for kind_dir in (objects / "editions", objects / "mappings", objects / "citations"):
         if not kind_dir.is_dir():
             continue
         for entry in kind_dir.iterdir():
@@ -242,6 +243,11 @@ class StoredRules:
     def find(self, segments: Segments) -> str | None:
         """The canonical number of a parsed number in this edition, or None (as RuleGraph.find)."""
         row = self._db.execute("SELECT number FROM rules WHERE key = ?", (_segments_key(segments),)).fetchone()
+        return row[0] if row else None
+
+    def parent(self, number: str) -> str | None:
+        """The number of a rule's parent (None for a chapter, or a number not here)."""
+        row = self._db.execute("SELECT parent FROM rules WHERE number = ?", (number,)).fetchone()
         return row[0] if row else None
 
     def rule(self, number: str) -> dict[str, Any] | None:

@@ -9,6 +9,7 @@ Layout of the data directory (``RULEKB_HOME``; see :func:`default_home` for its 
     builds/<build-id>/index/<ruleset>/<edition>/             (the search index)
     builds/<build-id>/rules/<ruleset>/<edition>.sqlite       (rule texts, for history)
     builds/<build-id>/mappings/<ruleset>/<older>/<newer>.sqlite  (neighbouring editions mapped)
+    builds/<build-id>/timing/<ruleset>/<edition>.json        (the timing model's citations carried there)
     current -> builds/<build-id>                             (a symlink, replaced atomically)
 
 A build's files are hard links to the stored objects, so an unchanged edition is built once
@@ -45,6 +46,7 @@ from kb.objects import (GRAPH_FILE, MAPPING_FILE, RULES_FILE, check_object, coll
 from kb.read import READERS, detect_format, read_document, read_text
 from kb.read.text import decode
 from kb.search.index import build_index
+from kb.timing.stored import carry_ruleset, citations_key, write_carried
 
 BUILD_FORMAT = 1
 MAX_DOCUMENT_BYTES = 32 * 1024 * 1024  # the largest real document is under 1 MB
@@ -298,6 +300,7 @@ class BuildReport:
     reused: list[str] = field(default_factory=list)
     mappings_built: list[str] = field(default_factory=list)
     mappings_reused: list[str] = field(default_factory=list)
+    citations_built: list[str] = field(default_factory=list)  # rulesets whose timing citations were carried
 
 
 @dataclass
@@ -446,6 +449,7 @@ def build(home: Path | None = None, rules: Path | None = None,
                 progress(f"mapped {todo[i][3]}")
         _run_jobs([(_build_mapping_object, (objects, k, a, b)) for k, a, b, _ in todo],
                   mapping_done)
+        citations = _store_citations(objects, plans, report, made)
         tmp = builds / f".tmp-{build_id}"
         tmp.mkdir()
         try:
@@ -454,6 +458,10 @@ def build(home: Path | None = None, rules: Path | None = None,
             for ruleset, older, newer in pairs:
                 link_file(objects / "mappings" / mapping_key(older.key, newer.key) / MAPPING_FILE,
                           stored_mapping_path(tmp, ruleset, older.src.name, newer.src.name))
+            for ruleset, key in citations.items():
+                for file in sorted((objects / "citations" / key).glob("*.json")):
+                    if file.name != "object.json":
+                        link_file(file, stored_citations_path(tmp, ruleset, file.stem))
             report.editions = [p.summary for p in plans]  # type: ignore[misc]
             manifest = {"format": BUILD_FORMAT, "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                         "build_id": build_id,
@@ -463,6 +471,7 @@ def build(home: Path | None = None, rules: Path | None = None,
                         "contents": {f"{p.src.ruleset} {p.src.name}": p.key for p in plans},
                         "mappings": [{"ruleset": r, "from": a.src.name, "to": b.src.name,
                                       "content": mapping_key(a.key, b.key)} for r, a, b in pairs],
+                        "citations": citations,  # each ruleset's carried timing citations: their key
                         "log": {"built": report.built, "reused": report.reused,
                                 "mappings_built": report.mappings_built,
                                 "mappings_reused": report.mappings_reused}}
@@ -485,6 +494,43 @@ def build(home: Path | None = None, rules: Path | None = None,
     return report
 
 
+def _store_citations(objects: Path, plans: list[_Planned], report: BuildReport,
+                     made: list[Path]) -> dict[str, str]:
+    """Carry each ruleset's timing citations to its editions (:mod:`kb.timing.stored`), one
+    stored object per ruleset and content of its editions; the key of each ruleset's."""
+    keys = {}
+    for ruleset in sorted({p.src.ruleset for p in plans}):
+        eds = _in_order(plans, ruleset)
+        key = citations_key(ruleset, [p.key for p in eds])
+        if key is None:  # no timing model for this ruleset
+            continue
+        keys[ruleset] = key
+        if check_object(objects / "citations" / key)[0] is not None:
+            continue
+        by_name = {p.src.name: p for p in eds}
+
+        def fill(folder: Path, ruleset: str = ruleset) -> dict:
+            carried = carry_ruleset(
+                ruleset, [(p.src.name, bool((p.summary or {}).get("partial"))) for p in eds],
+                lambda e: objects / "editions" / by_name[e].key / RULES_FILE,
+                lambda a, b: objects / "mappings" / mapping_key(by_name[a].key, by_name[b].key) / MAPPING_FILE)
+            for edition, value in carried.items():
+                write_carried(value, folder / f"{edition}.json")
+            # What was carried where (an edition name never starts with "_"); linked into
+            # each build like the rest, it keeps even an object that carried nothing in use.
+            (folder / "_editions.json").write_text(json.dumps(sorted(carried)), encoding="utf-8")
+            return {"ruleset": ruleset, "editions": sorted(carried)}
+        put_object(objects / "citations", key, fill)
+        made.append(objects / "citations" / key)
+        report.citations_built.append(ruleset)
+    return keys
+
+
+def stored_citations_path(build_dir: Path, ruleset: str, edition: str) -> Path:
+    """Where a build keeps the timing citations carried to an edition (:mod:`kb.timing.stored`)."""
+    return build_dir / "timing" / ruleset / f"{edition}.json"
+
+
 def _forget_unlinked(made: list[Path]) -> None:
     """Remove the objects a failed build made that no build links to (a failed build leaves
     the data directory as it was)."""
@@ -503,10 +549,15 @@ def _neighbours(plans: list[_Planned]) -> list[tuple[str, _Planned, _Planned]]:
     (date, then name)."""
     out = []
     for ruleset in sorted({p.src.ruleset for p in plans}):
-        eds = sorted((p for p in plans if p.src.ruleset == ruleset),
-                     key=lambda p: (p.summary["date"] if p.summary else p.src.date, p.src.name))
+        eds = _in_order(plans, ruleset)
         out += [(ruleset, a, b) for a, b in zip(eds, eds[1:])]
     return out
+
+
+def _in_order(plans: list[_Planned], ruleset: str) -> list[_Planned]:
+    """A ruleset's editions oldest first, as the facade lists them (date, then name)."""
+    return sorted((p for p in plans if p.src.ruleset == ruleset),
+                  key=lambda p: (p.summary["date"] if p.summary else p.src.date, p.src.name))
 
 
 def _link_edition(obj: Path, build_dir: Path, src: EditionSource) -> None:

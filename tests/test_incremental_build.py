@@ -348,3 +348,48 @@ def test_a_stored_mapping_followed_back_is_what_the_mapping_says(tmp_path: Path)
         assert stored.origin(number) == mapping.origin(number)
     for number in [*load_edition(build_dir, "test", "1.1").edition.rules, "999"]:
         assert stored.get(number) == mapping.get(number)
+
+
+# -- the timing models' citations, carried to every edition at build time ------------------
+RIFTBOUND_1_3 = Path(__file__).resolve().parent.parent / "rules" / "riftbound" / "core-rules-1.3-excerpt.md"
+
+
+@pytest.fixture(scope="module")
+def carried_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The embedded corpus and one more Riftbound edition (1.3's text as an older 1.2), so
+    the model's citations (1.4's numbers) are carried one and two steps back."""
+    home = tmp_path_factory.mktemp("carried") / "home"
+    import_document(home, RIFTBOUND_1_3, ruleset="riftbound", edition="1.2", date="2025-10-01", partial=True)
+    build(home)
+    return home
+
+
+@pytest.mark.parametrize("edition", ["1.3", "1.2"])
+def test_the_stored_citations_are_what_carrying_them_from_the_graphs_gives(carried_home: Path, edition: str) -> None:
+    from kb.query import KnowledgeBase
+    from kb.timing.api import _carried, _stored_carried
+    kb = KnowledgeBase.open(carried_home)
+    stored = _stored_carried(kb, "riftbound", edition)
+    assert stored is not None and stored[0]
+    assert stored == _carried(kb, "riftbound", edition)
+
+
+def test_an_old_editions_rule_answer_reads_the_stored_citations(carried_home: Path) -> None:
+    from kb.query import KnowledgeBase
+    from kb.timing.api import _carried
+    from kb.timing.stored import read_carried
+    from kb.store import stored_citations_path
+    stored = read_carried(stored_citations_path(current_build(carried_home), "riftbound", "1.2"))
+    assert stored is not None
+    cited = next(rules[0] for rules in stored[0].values() if rules)  # a rule the model cites in 1.2
+    kb = KnowledgeBase.open(carried_home)
+    # The rule answer's timing part (its rulings and articles read other editions, as
+    # warming does before a server serves)
+    transitions = kb.transitions_for(kb.edition("riftbound", "1.2"), cited)
+    assert transitions and all(cited in t["rules"] for t in transitions)
+    assert not _carried.is_held(kb, "riftbound", "1.2")  # nothing computed from the graphs
+    assert kb.graphs.loaded() == [("riftbound", "1.2")]  # the cited edition's graph not loaded
+
+
+def test_a_build_reuses_the_stored_citations_when_nothing_changed(carried_home: Path) -> None:
+    assert build(carried_home).citations_built == []

@@ -20,6 +20,7 @@ from kb.errors import QueryError
 from kb.graph import RuleGraph
 from kb.limits import TIMING_TIME, deadline
 from kb.loaded import LoadedEditions
+from kb.store import stored_citations_path
 from kb.timing import engine
 from kb.timing.budget import AnswerBudget
 from kb.timing.check import check as check_citations
@@ -28,6 +29,7 @@ from kb.timing.explain import Explainer
 from kb.timing.fields import check_budget
 from kb.timing.models import RulesetModel, get_model
 from kb.timing.scenario import RunResult, ScenarioError, parse, run
+from kb.timing.stored import assemble, read_carried
 
 
 def spec_for(ruleset: str) -> RulesetModel:
@@ -71,7 +73,18 @@ def carried_citations(kb: LoadedEditions, spec: RulesetModel,
         return {name: tuple(rules) for name, rules in own.items()}, []
     if (spec.ruleset, edition) not in kb.graphs or (spec.ruleset, spec.citation_edition) not in kb.graphs:
         return None
-    return _carried(kb, spec.ruleset, edition)
+    # A build carries them to every edition (kb.timing.stored); computed here for a build
+    # that did not store them (an older build, a knowledge base held in memory).
+    return _stored_carried(kb, spec.ruleset, edition) or _carried(kb, spec.ruleset, edition)
+
+
+@derived
+def _stored_carried(kb: LoadedEditions, ruleset: str,
+                    edition: str) -> tuple[dict[str, tuple[str, ...]], list[dict[str, Any]]] | None:
+    """The citations the build carried to ``edition`` (None when it stored none), read once."""
+    if kb.build_dir is None:
+        return None
+    return read_carried(stored_citations_path(kb.build_dir, ruleset, edition))
 
 
 @derived
@@ -86,14 +99,7 @@ def _carried(kb: LoadedEditions, ruleset: str,
             targets[number] = map_number(kb, spec.ruleset, number, spec.citation_edition, edition)
         except QueryError as exc:  # the source edition is an excerpt without this rule
             targets[number] = {"target": None, "status": "unknown", "reason": exc.message}
-    carried: dict[str, tuple[str, ...]] = {}
-    gaps: list[dict[str, Any]] = []
-    for name, rules in spec.citations.items():
-        carried[name] = tuple(dict.fromkeys(t for n in rules if (t := targets[n]["target"])))
-        gaps += [{"name": name, "rule": n, "status": targets[n]["status"],
-                  "nearest": targets[n].get("nearest_target")}
-                 for n in rules if not targets[n]["target"]]
-    return carried, gaps
+    return assemble(spec.citations, targets)
 
 
 def run_json(result: RunResult, explainer: Explainer, budget: AnswerBudget | None = None) -> dict[str, Any]:
