@@ -1,6 +1,8 @@
 """Riftbound costs and resources, Might and damage: every decision sequence up to a bounded
-depth, with 2 and 3 players, keeps what the rules say about paying (357, 404, 429.3, 809)
-and about damage (321.1, 323.5, 142.4.b), each property computed from the states alone; and
+depth, with 2 and 3 players, keeps what the rules say about paying (357, 404, 429.3, 809),
+about Reaction Add abilities used while paying and their exhaust costs (429.3, 429.3.a,
+429.2.a, 414.5) and about damage (321.1, 323.5, 142.4.b), each property computed from the
+states alone; and
 card pools with costs are read, written back and refused with their place."""
 
 from __future__ import annotations
@@ -72,8 +74,10 @@ def violations(model: Riftbound, node: TraceNode) -> Iterator[str]:
     if node.name == "finalize":
         item = next(i for i in before.chain if i.id == node.params["id"])
         spent = resources(before, item.controller) - resources(after, item.controller)
-        if spent != cost_of(model, before, item):
-            yield f"{item.name} was finalized paying {spent}, not its cost {cost_of(model, before, item)} (357.1)"
+        # an Add ability resolves as it is finalized (429.2): what it Adds is in the pool after
+        added = sum(e[1].energy + e[1].power for e in item.effects if e[0] == "add") if item.add else 0
+        if spent != cost_of(model, before, item) - added:
+            yield f"{item.name} was finalized paying {spent + added}, not its cost {cost_of(model, before, item)} (357.1)"
     if node.name == "resolve" and any(c.name == "lethal-damage" for c in node.children):
         yield "a unit was killed by damage while an item resolved, not in the cleanup after it (321.1)"
     if node.name == "cleanup":
@@ -108,6 +112,67 @@ def test_costs_and_damage_keep_their_rules_in_every_decision_sequence(players: i
         assert seen[name], f"the exploration never reached {name}"
 
 
+# -- Reaction Add abilities while paying, and exhaust costs ------------------------------------------
+ADD_CARDS = {
+    "Meteor": {"type": "spell", "cost": 2, "effects": [{"draw": 1}]},
+    "Parry": {"type": "spell", "keywords": ["Reaction"], "cost": 1, "effects": [{"draw": 1}]},
+    # "[E]: [Reaction] — Add [1]" and "[E]: Add [1]" (no Reaction tag)
+    "Gold": {"type": "gear", "abilities": [{"name": "Gold's Add", "keywords": ["Reaction"], "add": True,
+                                            "cost": {"exhaust": True}, "effects": [{"add": 1}]}]},
+    "Mill": {"type": "gear", "abilities": [{"name": "Mill's Add", "add": True, "cost": {"exhaust": True},
+                                            "effects": [{"add": 1}]}]},
+}
+ADD_CASES = [(2, 12), (3, 11)]
+
+
+def add_setup(players: int) -> tuple[Riftbound, State]:
+    seats = [{"name": "Ann", "runes": 1, "hand": ["Meteor", "Parry", "Parry"], "base": ["Gold", "Mill"]},
+             {"name": "Bo", "runes": {"ready": 0, "exhausted": 1}, "hand": ["Parry", "Meteor"], "base": ["Gold"]},
+             {"name": "Cy", "runes": 1, "hand": ["Parry"], "base": ["Mill", "Gold"]}]
+    return scenario.setup({"players": seats[:players], "cards": ADD_CARDS})  # type: ignore[return-value]
+
+
+def add_violations(model: Riftbound, node: TraceNode) -> Iterator[str]:
+    """What Add abilities and exhaust costs keep, on top of the costs' rules (:func:`violations`)."""
+    yield from violations(model, node)
+    before, after = node.before, node.after
+    spent = [u for u in before.board if not u.exhausted and after.permanent(u.name).exhausted]  # type: ignore[union-attr]
+    if node.name == "add-while-paying":
+        ability = node.params["ability"]
+        if len(spent) != 1 or ability not in {a.name for a in model.cards[spent[0].card].abilities}:
+            yield f"{ability} was used while paying without exhausting one ready permanent of its own (414.5)"
+        elif "Reaction" not in next(a for a in model.cards[spent[0].card].abilities if a.name == ability).keywords:
+            yield f"{ability}, without the Reaction tag, was used while a cost was paid (429.3)"
+        if after.chain != before.chain:
+            yield f"{ability} changed the chain while a cost was paid, instead of resolving at once (429.3.a)"
+        if (after.priority, after.focus) != (before.priority, before.focus):
+            yield f"{ability} moved priority or focus (429.2.a)"
+        if resources(after, node.params["player"]) <= resources(before, node.params["player"]):
+            yield f"{ability} added nothing to its controller's Rune Pool (429.1)"
+    if node.name == "finalize":
+        item = next(i for i in before.chain if i.id == node.params["id"])
+        if item.kind == "ability" and item.source and any(
+                a.exhaust for a in model.cards[before.permanent(item.source).card].abilities  # type: ignore[union-attr]
+                if a.name == item.name) and [u.name for u in spent] != [item.source]:
+            yield f"{item.name} was finalized without exhausting {item.source}, whose cost that is (414.5)"
+
+
+@pytest.mark.parametrize("players,depth", ADD_CASES, ids=[f"{p}-players-depth-{d}" for p, d in ADD_CASES])
+def test_add_abilities_while_paying_keep_their_rules_in_every_decision_sequence(players: int, depth: int,
+                                                                                capsys: Any) -> None:
+    model, state = add_setup(players)
+    stats, seen, broken = explore_checked(model, state, depth, add_violations)
+    with capsys.disabled():
+        print(f"\n  Add abilities while paying, {players} players, depth {depth}: {stats.states} states visited, "
+              f"{stats.decisions} decisions, {stats.steps} automatic steps, {stats.ends} ended turns; "
+              + ", ".join(f"{n} {seen[n]}" for n in ("add-while-paying", "exhausts-as-cost", "adds-during-payment",
+                                                     "pays-costs", "cost-unpaid")))
+    assert not broken, broken[:5]
+    assert stats.states > 1000 and stats.max_depth == depth
+    for name in ("add-while-paying", "exhausts-as-cost", "add-resolves-during-payment", "adds-during-payment"):
+        assert seen[name], f"the exploration never reached {name}"
+
+
 # -- cards with costs, as written and as read back -------------------------------------------------
 POOL_CASES = [
     ("a bare number is Energy", {"type": "spell", "cost": 2}, {"type": "spell", "cost": 2}),
@@ -118,6 +183,10 @@ POOL_CASES = [
     ("Deflect is a keyword", {"type": "unit", "keywords": ["deflect"]}, {"type": "unit", "keywords": ["Deflect"]}),
     ("a triggered ability's cost", {"type": "unit", "triggers": [{"on": "play", "name": "Study", "cost": 1}]},
      {"type": "unit", "triggers": [{"on": "play", "name": "Study", "effects": [], "cost": 1}]}),
+    ("an ability's cost that exhausts its permanent", {"type": "gear", "abilities": [
+        {"name": "Tap", "add": True, "cost": {"exhaust": True, "power": 1}, "effects": [{"add": 2}]}]},
+     {"type": "gear", "abilities": [{"name": "Tap", "effects": [{"add": 2}], "add": True,
+                                     "cost": {"power": 1, "exhaust": True}}]}),
     ("damage and Might", {"type": "spell", "effects": [{"deal": {"unit": "target", "amount": 3}},
                                                        {"give": {"unit": "Yeti", "might": -2}}]},
      {"type": "spell", "effects": [{"deal": {"unit": "target", "amount": 3}}, {"give": {"unit": "Yeti", "might": -2}}]}),
@@ -135,6 +204,10 @@ BAD_CASES = [
     ("a negative cost", {"type": "spell", "cost": -1}, "cards.X.cost"),
     ("an unknown cost key", {"type": "spell", "cost": {"energy": 1, "mana": 2}}, "cards.X.cost"),
     ("an unknown additional cost", {"type": "spell", "additional_cost": ["discard 2"]}, "cards.X.additional_cost[0]"),
+    ("an exhaust cost that is not true or false", {"type": "gear", "abilities": [
+        {"name": "Tap", "cost": {"exhaust": "yes"}}]}, "cards.X.abilities[0].cost.exhaust"),
+    ("an unknown key beside exhaust", {"type": "gear", "abilities": [
+        {"name": "Tap", "cost": {"exhaust": True, "mana": 1}}]}, "cards.X.abilities[0].cost"),
     ("damage without an amount", {"type": "spell", "effects": [{"deal": {"unit": "target"}}]},
      "cards.X.effects[0].deal.amount"),
     ("Might that is not a number", {"type": "spell", "effects": [{"give": {"unit": "target", "might": "lots"}}]},
@@ -162,6 +235,11 @@ WRONG = [
     ("a card finalized without paying", lambda mp: mp.setattr(costs, "pay", lambda s, t, player, cost, item: s),
      "357.1"),
 ]
+# (case, how the model is broken, the rule the exploration of Add abilities catches it by)
+WRONG_ADDS = [
+    ("an exhaust cost paid without exhausting the gear", lambda mp: mp.setattr(costs, "with_exhausted",
+                                                                               lambda s, u: s), "414.5"),
+]
 
 
 @pytest.mark.parametrize("case,breaks,rule", WRONG, ids=[w[0] for w in WRONG])
@@ -170,6 +248,15 @@ def test_a_model_that_breaks_a_rule_is_caught(case: str, breaks: Any, rule: str,
     breaks(monkeypatch)
     model, state = setup(2)
     _, _, broken = explore_checked(model, state, 6, violations)
+    assert broken and all(f"({rule})" in b for b in broken), broken[:3]
+
+
+@pytest.mark.parametrize("case,breaks,rule", WRONG_ADDS, ids=[w[0] for w in WRONG_ADDS])
+def test_a_model_that_breaks_an_add_rule_is_caught(case: str, breaks: Any, rule: str,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    breaks(monkeypatch)
+    model, state = add_setup(2)
+    _, _, broken = explore_checked(model, state, 5, add_violations)
     assert broken and all(f"({rule})" in b for b in broken), broken[:3]
 
 
@@ -209,11 +296,25 @@ def test_states_with_resources_read_back_or_are_refused_with_their_place(case: s
     assert back.permanent("Bird").might_bonus == -1  # type: ignore[union-attr]
 
 
+def _paying(gold_exhausted: bool = False) -> dict[str, Any]:
+    """Ann's Meteor (2 Energy) pending, one rune, Gold's Reaction Add and Mill's Add without Reaction."""
+    return {"players": ["Ann", "Bo"], "priority": "Ann", "cards": {**ADD_CARDS, "Lantern": {
+        "type": "gear", "abilities": [{**ADD_CARDS["Gold"]["abilities"][0], "name": "Lantern's Add"}]}},
+            "chain": [{"name": "Meteor", "controller": "Ann", "status": "pending"}],
+            "runes": [{"player": "Ann", "ready": 1, "exhausted": 0}],
+            "board": [{"name": "Gold", "controller": "Ann", "location": "base", "exhausted": gold_exhausted},
+                      {"name": "Mill", "controller": "Ann", "location": "base"},
+                      {"name": "Lantern", "controller": "Ann", "location": "base"}]}
+
+
 # (case, state, the illegal option next lists, the rule it cites)
 NEXT_CASES = [
     ("a card its player cannot pay for", _state(), "Ann plays Meteor", "358.2"),
     ("a spell choosing an opponent's Deflect unit without the Power", _state(
         board=[{"name": "Bird", "controller": "Bo"}]), "Ann plays Execute", "809.1.c"),
+    ("an Add ability without Reaction while a cost is paid", _paying(), "Ann activates Mill's Add while paying", "429.3"),
+    ("an exhausted gear's Add while a cost is paid", _paying(gold_exhausted=True),
+     "Ann activates Gold's Add while paying", "414.1.b"),
 ]
 
 

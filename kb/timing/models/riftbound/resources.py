@@ -61,6 +61,7 @@ def parse_ability_cost(data: Any, field: str) -> tuple[Cost, bool]:
     ability's own permanent (``{exhaust: true}``, 414.5)."""
     if not isinstance(data, dict) or "exhaust" not in data:
         return parse_cost(data, field), False
+    only_keys(data, ("energy", "power", "exhaust"), field)
     exhaust = data["exhaust"]
     if not isinstance(exhaust, bool):
         raise FormatError("exhaust is true (the ability exhausts its permanent) or false", f"{field}.exhaust")
