@@ -276,7 +276,8 @@ def _href(res: Resolution, base_url: str) -> str | None:
 
 def _runs(inline: Token, budget: list[int]) -> list[_Run]:
     """Runs of text tokens outside Markdown links and HTML ``<a>`` elements, with their
-    citations: ``budget[0]`` more at most, those past it counted into ``budget[1]``."""
+    citations: ``budget[0]`` more at most, those past it counted into ``budget[1]``.
+    ``inline``'s content is one that may cite (:data:`_CANDIDATE`, :func:`may_cite`)."""
     tokens = inline.children or []
     runs: list[_Run] = []
     link_depth = html_depth = 0
@@ -290,7 +291,8 @@ def _runs(inline: Token, budget: list[int]) -> list[_Run]:
             else:
                 text = "".join(["\n" if t.type == "softbreak" else t.content for t in tokens[start:end]])
             found = []
-            if _CANDIDATE.search(text) or may_cite(text):
+            # The caller tested the token's own text already (a run is often all of it).
+            if text == inline.content or _CANDIDATE.search(text) or may_cite(text):
                 if budget[0] <= 0:
                     budget[1] += count_phrases(text)
                 else:
@@ -345,8 +347,10 @@ def _render_run(self: Any, tokens: Sequence[Token], idx: int, options: Any, env:
     if options.breaks:
         def esc(part: str) -> str:
             return escapeHtml(part).replace("\n", "<br />\n")
-    else:
+    elif "&" in text or "<" in text or ">" in text or '"' in text:
         esc = escapeHtml
+    else:  # nothing to escape (most runs): escapeHtml would return each part as it is
+        esc = str
     out = []
     pos = 0
     for start, end, open_tag, close_tag in token.meta["spans"]:
