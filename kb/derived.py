@@ -14,7 +14,13 @@ key is ever written as a string, so two modules cannot agree on one by conventio
 layer's caches are its own: the web layer declares its own functions the same way and can
 never write (or read) a key the knowledge base declared.
 
-Values live as long as the build that holds the store: a new build is a new store.
+Values live as long as the build that holds the store: a new build is a new store. A value
+made from one edition goes with that edition when the loaded editions unload its graph
+(:meth:`DerivedStore.forget_edition`): a value whose arguments are a ruleset and, among
+those after it, the edition's name, and any value of a declaration made with
+:func:`derived_holding_editions` (one that may hold any edition's graph), so an unloaded
+graph is not kept alive by a searcher made from it, and loading it again makes no second
+copy that stays.
 """
 
 from __future__ import annotations
@@ -58,6 +64,15 @@ class DerivedStore:
         with self._lock:
             return list(self._key_locks)
 
+    def forget_edition(self, ruleset: str, edition: str) -> int:
+        """Drop the values made from one edition (module docstring): its graph has been
+        unloaded. How many were dropped; a value still being made is kept."""
+        with self._lock:
+            gone = [key for key in self._values if _made_from(key, ruleset, edition)]
+            for key in gone:
+                del self._values[key]
+        return len(gone)
+
     def _get(self, key: Hashable, make: Callable[[], T]) -> T:
         """The value under ``key``, made by ``make`` the first time (see :func:`derived`)."""
         try:
@@ -82,6 +97,14 @@ class DerivedStore:
                     del self._key_locks[key]
 
 
+def _made_from(key: Hashable, ruleset: str, edition: str) -> bool:
+    """Whether a store key's value may hold the graph of ``ruleset`` ``edition``."""
+    declaration, args = key  # type: ignore[misc]
+    if getattr(declaration, "holds_editions", False):
+        return True
+    return len(args) >= 2 and args[0] == ruleset and edition in args[1:]
+
+
 class HoldsDerived(Protocol):
     """What a derived function is given: anything holding a build's :class:`DerivedStore`
     (the loaded editions, and so the facade built on them)."""
@@ -97,8 +120,9 @@ class Derived(Generic[E, P, T]):
     """A declared derived structure: call it as the function it wraps; the first call per
     build and arguments makes the value, later ones return it."""
 
-    def __init__(self, recipe: Callable[Concatenate[E, P], T]) -> None:
+    def __init__(self, recipe: Callable[Concatenate[E, P], T], holds_editions: bool = False) -> None:
         self.recipe = recipe
+        self.holds_editions = holds_editions  # its values may hold any edition's graph
         self._signature = inspect.signature(recipe)
         self._arity = len(self._signature.parameters) - 1  # the arguments after the editions
         functools.update_wrapper(self, recipe)
@@ -131,3 +155,10 @@ def derived(recipe: Callable[Concatenate[E, P], T]) -> Derived[E, P, T]:
     """Declare a derived structure (module docstring): ``recipe(editions, *args)`` is made
     once per build and arguments, which must be hashable."""
     return Derived(recipe)
+
+
+def derived_holding_editions(recipe: Callable[Concatenate[E, P], T]) -> Derived[E, P, T]:
+    """Declare a derived structure as :func:`derived` does, whose values may hold the graphs
+    of editions its arguments do not name (a cache of chosen editions): it is dropped
+    whenever any edition's graph is unloaded."""
+    return Derived(recipe, holds_editions=True)

@@ -31,6 +31,13 @@ class LoadedEditions:
     # What the build derives on first use (searchers, mappings...): see kb.derived.
     derived: DerivedStore = field(default_factory=DerivedStore, repr=False, compare=False)
 
+    def __post_init__(self) -> None:
+        # Graphs loaded lazily with a bound (kb.store.LazyEditions) say when one is unloaded:
+        # what was derived from it goes too, so it is not kept alive (kb.derived).
+        hooks = getattr(self.graphs, "on_unload", None)
+        if hooks is not None:
+            hooks.append(self.derived.forget_edition)
+
     @property
     def build_id(self) -> str:
         """The build's id (``memory`` for editions held in memory only)."""

@@ -707,6 +707,9 @@ class LazyEditions(Mapping[tuple[str, str], RuleGraph]):
         self._lock = threading.Lock()
         self._key_locks: dict[tuple[str, str], threading.Lock] = {}
         self.loads = 0  # how many graphs were read from disk (evictions make it grow)
+        # Called with (ruleset, edition) after a graph is unloaded (kb.loaded drops what
+        # was derived from it there).
+        self.on_unload: list[Callable[[str, str], object]] = []
 
     def __getitem__(self, key: tuple[str, str]) -> RuleGraph:
         with self._lock:
@@ -729,8 +732,12 @@ class LazyEditions(Mapping[tuple[str, str], RuleGraph]):
                 with self._lock:
                     self.loads += 1
                     self._loaded[key] = rg
+                    unloaded = []
                     while self.limit and len(self._loaded) > self.limit:
-                        self._loaded.popitem(last=False)
+                        unloaded.append(self._loaded.popitem(last=False)[0])
+                for gone in unloaded:
+                    for hook in self.on_unload:
+                        hook(*gone)
         return rg
 
     def __contains__(self, key: object) -> bool:

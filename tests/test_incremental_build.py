@@ -393,3 +393,24 @@ def test_an_old_editions_rule_answer_reads_the_stored_citations(carried_home: Pa
 
 def test_a_build_reuses_the_stored_citations_when_nothing_changed(carried_home: Path) -> None:
     assert build(carried_home).citations_built == []
+
+
+def test_what_is_derived_from_an_edition_goes_with_its_graph(tmp_path: Path) -> None:
+    """Every edition searched and linked against once with room for one graph: the searchers
+    and link targets made from unloaded graphs do not keep them alive."""
+    import gc
+    import weakref
+
+    from kb.query import KnowledgeBase, searcher
+    home = home_with(tmp_path, EDITIONS)
+    kb = KnowledgeBase.open(home)
+    kb.graphs.limit = 1
+    graphs = []
+    for edition, *_ in EDITIONS:
+        assert kb.search("priority", "test", edition)["results"]
+        kb.citations_lookup("See rule 103.1.", "test", edition)
+        graphs.append(weakref.ref(kb.graphs[("test", edition)]))
+    gc.collect()
+    assert [g() is not None for g in graphs] == [False, False, True]
+    assert [searcher.is_held(kb, "test", e) for e, *_ in EDITIONS] == [False, False, True]
+    assert kb.graphs.loads == 3  # each loaded once: none was loaded again

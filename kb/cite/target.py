@@ -30,7 +30,7 @@ import yaml
 
 from kb.cite.find import Citation
 from kb.cite.resolve import Mapper, Resolution, count_found
-from kb.derived import derived
+from kb.derived import derived_holding_editions
 from kb.editions.lineage import stored_rules
 from kb.editions.queries import FollowedMapping
 from kb.errors import QueryError
@@ -161,7 +161,7 @@ def link_target(kb: LoadedEditions, ruleset: str | None = None, edition: str | N
     return target
 
 
-@derived
+@derived_holding_editions  # its link targets hold graphs: dropped when any is unloaded
 def _link_targets(kb: LoadedEditions) -> dict[tuple[str | None, ...], LinkTarget]:
     """The link targets chosen without a warning in this build, by the names that chose them."""
     return {}
