@@ -4,7 +4,7 @@ An edition object holds everything built from one document (its graph, its searc
 its rule texts for history); a mapping object holds the mapping between two editions that
 follow each other. Each lives in a folder named after its key:
 
-    objects/editions/<key>/graph.pickle, index/…, rules.sqlite, object.json
+    objects/editions/<key>/graph.pickle, index/…, rules.sqlite, notes.json, object.json
     objects/mappings/<key>/mapping.sqlite, object.json
     objects/citations/<key>/<edition>.json, object.json   (kb.timing.stored: per ruleset)
 
@@ -39,11 +39,12 @@ from kb.editions.mapping import Counterpart, EditionMapping
 from kb.graph import RuleGraph
 from kb.numbers import Segments, sort_key
 
-OBJECT_FORMAT = 2  # bump when what this module writes (object.json, the SQLite tables) changes
+OBJECT_FORMAT = 3  # bump when what this module writes (object.json, the SQLite tables) changes
 OBJECT_META = "object.json"
 GRAPH_FILE = "graph.pickle"
 RULES_FILE = "rules.sqlite"
 MAPPING_FILE = "mapping.sqlite"
+NOTES_FILE = "notes.json"  # the reader's notes and the unresolved references (rulekb stats)
 # The package source whose change changes what is built from a document (kb/ relative).
 # The search index holds the timing models' answers, so their code counts too.
 EDITION_CODE = ("read", "search", "timing", "graph.py", "model.py", "numbers.py", "references.py")

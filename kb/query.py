@@ -28,7 +28,7 @@ from kb.records import cited_by
 from kb.records.search import warm_records
 from kb.references import find_mentions
 from kb.search import EditionSearcher, SearchError, open_searcher, parse_query
-from kb.store import LazyEditions, current_build, default_home, edition_summary, reader_warnings
+from kb.store import LazyEditions, current_build, default_home, edition_notes, edition_summary, stored_notes
 from kb.timing import api as timing
 
 __all__ = ["KnowledgeBase", "QueryError", "searcher", "structure_of", "term_pattern"]
@@ -157,10 +157,10 @@ class KnowledgeBase(LoadedEditions):
         """Per edition: rules, headings, references resolved/unresolved (listed), terms."""
         out = []
         for e in self.manifest["editions"]:
-            rg = self.graphs[(e["ruleset"], e["edition"])]
-            unresolved = [{"rule": r.source, "text": r.text, "line": r.line}
-                          for r in rg.edition.references if not r.resolved]
-            out.append({**e, "unresolved": unresolved, "diagnostics": reader_warnings(rg)})
+            # The build stores them (no graph loaded); computed for one that did not.
+            notes = (stored_notes(self.build_dir, e["ruleset"], e["edition"])
+                     or edition_notes(self.graphs[(e["ruleset"], e["edition"])]))
+            out.append({**e, **notes})
         return out
 
     # -- search ------------------------------------------------------------------

@@ -8,6 +8,7 @@ Layout of the data directory (``RULEKB_HOME``; see :func:`default_home` for its 
     builds/<build-id>/editions/<ruleset>/<edition>.pickle   (a RuleGraph)
     builds/<build-id>/index/<ruleset>/<edition>/             (the search index)
     builds/<build-id>/rules/<ruleset>/<edition>.sqlite       (rule texts, for history)
+    builds/<build-id>/notes/<ruleset>/<edition>.json         (reader notes, unresolved references)
     builds/<build-id>/mappings/<ruleset>/<older>/<newer>.sqlite  (neighbouring editions mapped)
     builds/<build-id>/timing/<ruleset>/<edition>.json        (the timing model's citations carried there)
     current -> builds/<build-id>                             (a symlink, replaced atomically)
@@ -40,7 +41,7 @@ from kb.editions.mapping import EditionMapping, map_editions
 from kb.errors import QueryError
 from kb.graph import RuleGraph, build_edition
 from kb.model import Diagnostic, DocumentError, RulesetInfo
-from kb.objects import (GRAPH_FILE, MAPPING_FILE, RULES_FILE, check_object, collect_garbage, edition_key,
+from kb.objects import (GRAPH_FILE, MAPPING_FILE, NOTES_FILE, RULES_FILE, check_object, collect_garbage, edition_key,
                         link_file, link_tree, mapping_key, put_object, read_mapping, write_mapping,
                         write_rules)
 from kb.read import READERS, detect_format, read_document, read_text
@@ -331,6 +332,7 @@ def _fill_edition(plan: _Planned, folder: Path) -> dict:
     for artifact in ARTIFACT_BUILDERS:
         artifact(rg, folder)
     write_rules(rg, folder / RULES_FILE)
+    (folder / NOTES_FILE).write_text(json.dumps(edition_notes(rg), ensure_ascii=False), encoding="utf-8")
     return {"summary": edition_summary(rg, src.origin), "number_style": rg.edition.number_style}
 
 
@@ -565,6 +567,33 @@ def _link_edition(obj: Path, build_dir: Path, src: EditionSource) -> None:
     link_file(obj / GRAPH_FILE, build_dir / "editions" / src.ruleset / f"{src.name}.pickle")
     link_file(obj / RULES_FILE, stored_rules_path(build_dir, src.ruleset, src.name))
     link_tree(obj / "index", build_dir / "index")
+    link_file(obj / NOTES_FILE, stored_notes_path(build_dir, src.ruleset, src.name))
+
+
+def stored_notes_path(build_dir: Path, ruleset: str, edition: str) -> Path:
+    """Where a build keeps an edition's reader notes and unresolved references."""
+    return build_dir / "notes" / ruleset / f"{edition}.json"
+
+
+def edition_notes(rg: RuleGraph) -> dict[str, list[dict]]:
+    """What ``rulekb stats`` lists for an edition beside its counts: the unresolved
+    references (rule, text, line) and the reader's notes (:func:`reader_warnings`)."""
+    return {"unresolved": [{"rule": r.source, "text": r.text, "line": r.line}
+                           for r in rg.edition.references if not r.resolved],
+            "diagnostics": reader_warnings(rg)}
+
+
+def stored_notes(build_dir: Path | None, ruleset: str, edition: str) -> dict[str, list[dict]] | None:
+    """An edition's notes as the build stored them, or None (a knowledge base held in
+    memory, a build that stored none, a file that does not read)."""
+    if build_dir is None:
+        return None
+    try:
+        notes = json.loads(stored_notes_path(build_dir, ruleset, edition).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    ok = isinstance(notes, dict) and all(isinstance(notes.get(k), list) for k in ("unresolved", "diagnostics"))
+    return notes if ok else None
 
 
 def stored_rules_path(build_dir: Path, ruleset: str, edition: str) -> Path:

@@ -414,3 +414,14 @@ def test_what_is_derived_from_an_edition_goes_with_its_graph(tmp_path: Path) -> 
     assert [g() is not None for g in graphs] == [False, False, True]
     assert [searcher.is_held(kb, "test", e) for e, *_ in EDITIONS] == [False, False, True]
     assert kb.graphs.loads == 3  # each loaded once: none was loaded again
+
+
+def test_stats_reads_the_stored_notes_without_loading_a_graph(carried_home: Path) -> None:
+    from kb.query import KnowledgeBase
+    kb = KnowledgeBase.open(carried_home)
+    stats = kb.stats()
+    assert kb.graphs.loaded() == []
+    from_graphs = KnowledgeBase.from_graphs([kb.graphs[(e["ruleset"], e["edition"])] for e in stats]).stats()
+    assert [(s["unresolved"], s["diagnostics"]) for s in stats] == \
+        [(s["unresolved"], s["diagnostics"]) for s in from_graphs]
+    assert any(s["unresolved"] or s["diagnostics"] for s in stats)  # something to compare
