@@ -13,8 +13,9 @@ releases one at a time, each import rebuilding (the cost of the k-th import agai
 one more import (the 2026-01-16 release), a full build from nothing (objects removed), a
 server started on it (ready after, first answers, RSS with every edition available) and a
 rule's history across every edition. ``--steps`` picks some of: imports, more, full, serve,
-noop (a rebuild with nothing changed), history (a later step reuses the home an earlier
-run left).
+noop (a rebuild with nothing changed), history, importall (the 71 imported without
+building), stats (``rulekb stats`` on the home); a later step reuses the home an earlier
+run left.
 """
 
 from __future__ import annotations
@@ -213,9 +214,39 @@ def history_serve(home: Path) -> None:
         for e in eds:  # every edition asked once: the LRU keeps memory bounded
             _get(f"{base}/rulesets/mtg/rules/100.1?edition={e['edition']}")
         print(f"after one rule from each of the {len(eds)} editions: RSS {_rss_mb(server.pid):.0f} MB")
+        t = time.perf_counter()
+        for e in eds:  # and one search in each: the searchers go with their graphs
+            _get(f"{base}/search?q=priority&ruleset=mtg&edition={e['edition']}")
+        print(f"after one search in each of the {len(eds)} editions too: RSS {_rss_mb(server.pid):.0f} MB "
+              f"({(time.perf_counter() - t) / len(eds) * 1000:.0f} ms per search, graph load included)")
+        t = time.perf_counter()
+        for e in eds[:20]:  # old editions' first rule answers (their timing citations stored)
+            _get(f"{base}/rulesets/mtg/rules/117.3?edition={e['edition']}")
+        print(f"rule 117.3 of the 20 oldest editions again: {(time.perf_counter() - t) / 20 * 1000:.0f} ms each; "
+              f"RSS {_rss_mb(server.pid):.0f} MB ({_load()})")
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def history_import_all(home: Path) -> None:
+    """The 70 archive releases and the 2026-01-16 release imported without building (the
+    quickest way to a home for ``full``, ``serve`` and ``stats``)."""
+    from kb.store import import_document
+    files = sorted((CORPORA / "mtg" / "archive").glob("comprehensive-rules-*.txt"))
+    files.append(CORPORA / "mtg" / "comprehensive-rules-2026-01-16.txt")
+    for file in files:
+        import_document(home, file, ruleset="mtg", edition=file.stem.removeprefix("comprehensive-rules-"))
+    print(f"imported {len(files)} editions without building ({_load()})")
+
+
+def history_stats(home: Path) -> None:
+    """``rulekb stats --json`` on the home, wall and CPU (its own process)."""
+    wall, cpu = time.perf_counter(), _cpu_now()
+    done = subprocess.run([str(Path(sys.executable).with_name("rulekb")), "--home", str(home), "stats", "--json"],
+                          capture_output=True, text=True, check=True)
+    print(f"rulekb stats --json over {len(json.loads(done.stdout))} editions: {time.perf_counter() - wall:.1f} s wall, "
+          f"{_cpu_now() - cpu:.1f} s CPU ({_load()})")
 
 
 def history_query(home: Path, runs: int) -> None:
@@ -246,7 +277,8 @@ def main() -> None:
         raise SystemExit(f"needs the real documents in {CORPORA}")
     if args.history_home is not None:
         steps = {"imports": history_imports, "more": history_more, "full": history_full,
-                 "serve": history_serve, "noop": lambda home: history_noop(home, args.runs), "history": lambda home: history_query(home, args.runs)}
+                 "serve": history_serve, "noop": lambda home: history_noop(home, args.runs),
+                 "importall": history_import_all, "stats": history_stats, "history": lambda home: history_query(home, args.runs)}
         args.history_home.mkdir(parents=True, exist_ok=True)
         (args.history_home / "no-embedded-rules").mkdir(exist_ok=True)
         for step in args.steps.split(","):
