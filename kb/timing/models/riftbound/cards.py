@@ -18,7 +18,8 @@ Instructions: ``{draw: N}``, ``{counter: ITEM|target}``, ``{kill: UNIT|target}``
 (a reflexive trigger), ``{play: CARD}`` or ``{play: {card, to}}`` (play from hand as part of
 the effect), ``{add: N}`` (N Energy, or ``{energy, power}``, to the Rune Pool), ``{discard: N}``,
 ``{deal: {unit: UNIT|target, amount: N}}`` (damage marked; lethal damage kills in the next
-cleanup), ``{give: {unit: UNIT|target, might: ±N}}`` (Might this turn). A card's ``cost: N`` or
+cleanup), ``{give: {unit: UNIT|target, might: ±N}}`` (Might this turn), ``{ready: UNIT|target}``
+(a unit or gear readied, 415). A card's ``cost: N`` or
 ``cost: {energy, power}``, its ``additional_cost: [kill a friendly unit]``, and an ability's or
 triggered ability's ``cost`` are read by :mod:`kb.timing.models.riftbound.resources` (an
 ability's ``cost: {exhaust: true}`` exhausts its own permanent, 414.5);
@@ -46,7 +47,7 @@ KEYWORDS = frozenset({"Action", "Reaction", "Hidden", "Ambush", "Legion", "Death
 CARD_TYPES = ("spell", "unit", "gear", "battlefield")
 TRIGGER_EVENTS = ("play", "attack", "defend", "conquer", "hold", "leave", "move")
 BATTLEFIELD_EVENTS = ("conquer", "hold")  # a battlefield's own abilities: "when you conquer (hold) here"
-INSTRUCTIONS = ("draw", "counter", "kill", "move", "create", "play", "add", "discard", "deal", "give")
+INSTRUCTIONS = ("draw", "counter", "kill", "move", "create", "play", "add", "discard", "deal", "give", "ready")
 
 Effect = tuple[Any, ...]  # ("draw", 1), ("counter", "target"), ("create", name, effects, times)…
 
@@ -123,7 +124,7 @@ def parse_effects(data: Any, field: str) -> tuple[Effect, ...]:
                 raise FormatError(f"{amount} is a whole number ({'1 to 20' if kind == 'deal' else '-20 to 20'})",
                                   f"{where}.{kind}.{amount}")
             out.append((kind, _str(m.get("unit"), f"{where}.{kind}.unit"), n))
-        elif kind in ("counter", "kill"):
+        elif kind in ("counter", "kill", "ready"):
             out.append((kind, _str(arg, f"{where}.{kind}")))
         elif kind == "move":
             m = _map(arg, f"{where}.move")

@@ -136,6 +136,7 @@ CITATIONS: dict[str, Rules] = {
     "check.additional-cost": ("356.2.a.1", "357.2", "358.2", "428.1.a.1"),
     "check.trigger-cost": ("404.1", "404.2"),
     "check.payment-due": ("404.2", "383.3.a"),
+    "ready": ("415.1", "415.1.c", "415.2"),
     "exhausts-as-cost": ("414.5", "135.2.e.2", "414.3.a", "404.1", "377.1"),
     "check.exhaust-cost": ("414.1.b", "414.4", "414.5", "358.2"),
     # -- Reaction Add abilities while a cost is paid (adding.py) ---------------------------
@@ -181,6 +182,7 @@ CITATIONS: dict[str, Rules] = {
     "invariant.designation-once": ("383.4.e.2.a", "383.4.f.2.a"),
     "invariant.scored-once": ("470",),
     "invariant.points-rise": ("468", "471.1"),
+    "invariant.add-off-chain": ("429.3.a", "429.2.a"),
     # -- why a state cannot occur ---------------------------------------------------------
     "state.one-priority": ("312",),
     "state.focus-neutral": ("313.5",),

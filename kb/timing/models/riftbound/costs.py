@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 check, step = registry.check, registry.step
 
 # Instructions whose first argument is a unit the item chooses (355.5, 355.10).
-UNIT_CHOICES = ("kill", "move", "deal", "give")
+UNIT_CHOICES = ("kill", "move", "deal", "give", "ready")
 
 step("pays-costs", "the item's costs are paid as it is finalized", "{player} pays {cost} for {item}")
 step("adds-during-payment", "runes Add what the pool lacks during payment, without using the chain",
@@ -57,6 +57,7 @@ step("kill-as-cost", "a friendly unit is killed to pay an additional cost", "{pl
 step("plays-ignoring-cost", "a card played from facedown ignores its base cost",
      "{item} is played from facedown ignoring its base cost ({cost})")
 step("pays-to-hide", "hiding a card costs one Power of any domain", "{player} pays {cost} to hide {card}")
+step("ready", "ready a permanent", "{unit} is readied")
 step("exhausts-as-cost", "the ability's permanent is exhausted to pay its cost",
      "{player} exhausts {source} to pay for {item}")
 
@@ -167,6 +168,16 @@ def add(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
     added = e[1] if isinstance(e[1], Cost) else Cost(e[1])
     s = with_pool(s, item.controller, pool_of(s, item.controller) + added)
     return t.step("add-resources", s, {"player": item.controller, "added": str(added)})
+
+
+@effects.instruction("ready")
+def ready(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
+    """Ready a unit or gear (415.1): one already ready stays so (415.1.c)."""
+    u = effects.unit_of(s, t, item, e)
+    if u is None:
+        return s
+    s = replace(s, board=tuple(replace(x, exhausted=False) if x.name == u.name else x for x in s.board))
+    return t.step("ready", s, {"unit": u.name})
 
 
 # -- what an item costs ---------------------------------------------------------------------------

@@ -102,6 +102,14 @@ def points_rise(m: Riftbound, n: TraceNode) -> bool:
     return all(n_ >= before.get(p, 0) for p, n_ in n.after.points) and set(before) <= set(dict(n.after.points))
 
 
+@invariant("add-off-chain", "an Add ability activated while paying never joins the chain nor moves priority or focus")
+def add_off_chain(m: Riftbound, n: TraceNode) -> bool:
+    if n.name != "add-while-paying":
+        return True
+    b, a = n.before, n.after
+    return (a.chain, a.priority, a.focus, a.next_id) == (b.chain, b.priority, b.focus, b.next_id)
+
+
 def validate(s: State) -> list[Violation]:
     """Every reason ``s`` cannot occur under the rules (empty when it can)."""
     out: list[Violation] = []

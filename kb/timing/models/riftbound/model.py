@@ -61,7 +61,7 @@ class Riftbound(Model):
     def needs_target(self, effects: Iterable[Effect]) -> str | None:
         """What the instructions target: "item", "unit", or None."""
         for e in effects:
-            if e[0] in ("counter", "kill", "move", "deal", "give") and e[1] == "target":
+            if e[0] in ("counter", "kill", "move", "deal", "give", "ready") and e[1] == "target":
                 return "item" if e[0] == "counter" else "unit"
         return None
 
@@ -98,7 +98,7 @@ class Riftbound(Model):
         """Valid choices exist for every target (355.8): items on the chain, units on board."""
         for e in effects:
             kind = e[0]
-            if kind not in ("counter", "kill", "move", "deal", "give"):
+            if kind not in ("counter", "kill", "move", "deal", "give", "ready"):
                 continue
             name = target if e[1] == "target" else e[1]
             if name is None:
