@@ -51,10 +51,11 @@ _BARE = re.compile(
     rf"(?<![\w.$/])(?P<list>{_BARE_LIST}(?:{_SEP}{_BARE_LIST})*)"
     rf"|\b[Ss]ee\s(?P<single>\d{{3}})(?!\d)(?=,\s?[“\"]|\s+for\s)"
 )
-# find_phrases reads the groups by position (by name costs a dictionary lookup each).
-_LIST_GROUP = _MENTION.groupindex["list"]
+# Readers of phrase_matches read the groups by position (by name costs a dictionary
+# lookup each).
+LIST_GROUP = _MENTION.groupindex["list"]
 if tuple(_MENTION.groupindex) != ("word", "cr", "list", "first"):
-    raise ImportError("kb.references: find_phrases reads _MENTION's groups in the order "
+    raise ImportError("kb.references: phrase_matches' readers read _MENTION's groups in the order "
                       "word, cr, list, first")
 # Where a keyword of _MENTION can start (a superset of its keywords).
 _KEYWORD = re.compile(r"[RrSsC](?:ules?|ULES?|ections?|R)")
@@ -123,19 +124,16 @@ def find_mentions(text: str, *, sections: bool = True, bare: bool = True) -> lis
 Item = tuple[int, int, Segments, "Segments | None", list[Segments]]
 
 
-def find_phrases(text: str, *, sections: bool = True) -> Iterator[tuple[int, str, str, list[Item]]]:
-    """The keyword phrases :func:`find_mentions` finds, as plain values ``(start, kind,
-    keyword, items)``: the same findings without building objects, for callers that scan
-    long texts (the citation finder).
-
-    >>> [(start, word, [i[2] for i in items]) for start, _, word, items in find_phrases("See rule 349.")]
-    [(4, 'rule', [('349',)])]
-    """
+def phrase_matches(text: str) -> Iterator[re.Match[str]]:
+    """Each match of the keyword-phrase grammar in ``text``, in order, non-overlapping:
+    what :func:`find_phrases` reads. ``m.groups()`` is (word, cr, list, first), the list
+    starting at ``m.start(LIST_GROUP)``; for a caller that reads the commonest phrase, a
+    keyword and one number, without building a phrase's values (the citation finder)."""
     # ``_MENTION.finditer(text)``, several times faster: a pattern that starts with a
     # character class lets the regex engine skip ahead, so keywords are found first and
     # the full grammar is only tried where one starts.
     pos = 0
-    search, match, parse = _KEYWORD.search, _MENTION.match, _parse
+    search, match = _KEYWORD.search, _MENTION.match
     while (k := search(text, pos)) is not None:
         at = k.start()
         m = match(text, at)
@@ -143,19 +141,32 @@ def find_phrases(text: str, *, sections: bool = True) -> Iterator[tuple[int, str
             pos = at + 1
             continue
         pos = m.end()  # a match is never empty: past the keyword
+        yield m
+
+
+def find_phrases(text: str, *, sections: bool = True) -> Iterator[tuple[int, str, str, list[Item]]]:
+    """The keyword phrases :func:`find_mentions` finds, as plain values ``(start, kind,
+    keyword, items)``: the same findings without building objects, for callers that scan
+    long texts.
+
+    >>> [(start, word, [i[2] for i in items]) for start, _, word, items in find_phrases("See rule 349.")]
+    [(4, 'rule', [('349',)])]
+    """
+    parse = _parse
+    for m in phrase_matches(text):
         word, cr, written, first_written = m.groups()
         word = word or cr
         kind = "section" if word[0] in "Ss" else "rule"
         if kind == "section" and not sections:
             continue
-        list_start = m.start(_LIST_GROUP)
+        list_start = m.start(LIST_GROUP)
         if len(first_written) == len(written):  # one number, no range: no second pass
             first = parse(first_written)
-            yield at, kind, word, [(list_start, list_start + len(written), first, None, [first])]
+            yield m.start(), kind, word, [(list_start, list_start + len(written), first, None, [first])]
             continue
         items = _items(written, list_start)
         if items:
-            yield at, kind, word, items
+            yield m.start(), kind, word, items
 
 
 # Articles and rule text cite the same numbers again and again.

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 from kb.numbers import Segments
-from kb.references import _BARE_LIST, _SEP, Item, _items, find_phrases
+from kb.references import _BARE_LIST, _SEP, LIST_GROUP, Item, _items, _parse, phrase_matches
 
 CitationForm = Literal["rule", "cr", "bracket", "bare"]
 
@@ -150,18 +150,40 @@ def find_citations(text: str, limit: int | None = None) -> list[Citation]:
     out: list[Citation] = []
     append = out.append
     new = tuple.__new__  # Citation's own __new__, without its argument handling
+    parse = _parse
     size = len(text)
-    for phrase_start, _, keyword, items in find_phrases(text, sections=False):
-        if keyword != "CR" and keyword.lower() not in ("rule", "rules"):
+    # The rule-text grammar's keyword phrases (kb.references.find_phrases, sections left
+    # out), read from its matches: most phrases are a keyword and one number.
+    for m in phrase_matches(text):
+        word, cr, written, first_written = m.groups()
+        if cr is None and word[0] in "Ss":
+            continue  # "section 5": a section, not a rule
+        keyword = word or cr
+        phrase_start = m.start()
+        if len(first_written) == len(written):  # one number, no range: no second pass
+            first = parse(first_written)
+            end = m.end()
+            items = None
+        else:
+            items = _items(written, m.start(LIST_GROUP))
+            if not items:
+                continue
+            first, end = items[0][2], items[-1][1]
+        if keyword[0] == "R" and keyword[-1] == "s" and len(first[0]) < 3 and _TITLE_BEFORE.search(
+                text, max(0, phrase_start - 16), phrase_start):
             continue
-        if keyword.startswith("R") and keyword[-1] == "s" and _TITLE_BEFORE.search(
-                text, max(0, phrase_start - 16), phrase_start) and len(items[0][2][0]) < 3:
-            continue
-        bracket = (keyword == "CR" and phrase_start > 0 and text[phrase_start - 1] == "["
-                   and text.startswith("]", items[-1][1]))
-        form: CitationForm = "bracket" if bracket else ("cr" if keyword == "CR" else "rule")
-        enclosed = bracket and len(items) == 1  # the brackets belong to the one citation
-        if enclosed or len(items) > 1:
+        bracket = (cr is not None and phrase_start > 0 and text[phrase_start - 1] == "["
+                   and text.startswith("]", end))
+        form: CitationForm = "bracket" if bracket else ("cr" if cr is not None else "rule")
+        if items is None and not bracket:
+            if end < size and text[end] in ":/" and _RUNS_ON.match(text, end):
+                continue
+            append(new(Citation, (phrase_start, end, text[phrase_start:end], first, (first,), form,
+                                  None, phrase_start, end, None)))
+        else:
+            if items is None:
+                items = [(m.start(LIST_GROUP), end, first, None, [first])]
+            enclosed = bracket and len(items) == 1  # the brackets belong to the one citation
             for i, (item_start, end, first, last, numbers) in enumerate(items):
                 if end < size and text[end] in ":/" and _RUNS_ON.match(text, end):
                     break
@@ -169,12 +191,6 @@ def find_citations(text: str, limit: int | None = None) -> list[Citation]:
                 append(new(Citation, (start, end, text[start:end], first, tuple(numbers), form, last,
                                       start - 1 if enclosed else start, end + 1 if enclosed else end,
                                       None)))
-        else:  # most phrases: one number or range, no brackets
-            _, end, first, last, numbers = items[0]
-            if end < size and text[end] in ":/" and _RUNS_ON.match(text, end):
-                continue
-            append(new(Citation, (phrase_start, end, text[phrase_start:end], first, tuple(numbers),
-                                  form, last, phrase_start, end, None)))
         if limit is not None and len(out) >= limit:
             del out[limit:]
             break
