@@ -97,18 +97,22 @@ def violations(model: Riftbound, node: TraceNode) -> Iterator[str]:
 @pytest.mark.parametrize("players,depth", CASES, ids=[f"{p}-players-depth-{d}" for p, d in CASES])
 def test_costs_and_damage_keep_their_rules_in_every_decision_sequence(players: int, depth: int,
                                                                       capsys: Any) -> None:
-    model, state = setup(players)
-    stats, seen, broken = explore_checked(model, state, depth, violations)
+    explore_and_report(f"costs and damage, {players} players, depth {depth}", *setup(players), depth, violations,
+                       ("pays-costs", "adds-during-payment", "deflect-applies", "kill-as-cost", "pay-cost",
+                        "decline-cost", "deal", "give-might", "lethal-damage"), capsys)
+
+
+def explore_and_report(title: str, model: Riftbound, state: State, depth: int, check: Any,
+                       reached: tuple[str, ...], capsys: Any) -> None:
+    """Explore ``depth`` decisions, print the counts, and require no violation, more than 1000
+    states, the full depth and every step of ``reached`` taken at least once."""
+    stats, seen, broken = explore_checked(model, state, depth, check)
     with capsys.disabled():
-        print(f"\n  costs and damage, {players} players, depth {depth}: {stats.states} states visited, "
-              f"{stats.decisions} decisions, {stats.steps} automatic steps, {stats.ends} ended turns; "
-              + ", ".join(f"{n} {seen[n]}" for n in ("pays-costs", "adds-during-payment", "deflect-applies",
-                                                     "kill-as-cost", "pay-cost", "decline-cost", "deal",
-                                                     "give-might", "lethal-damage")))
+        print(f"\n  {title}: {stats.states} states visited, {stats.decisions} decisions, {stats.steps} automatic "
+              f"steps, {stats.ends} ended turns; " + ", ".join(f"{n} {seen[n]}" for n in reached))
     assert not broken, broken[:5]
     assert stats.states > 1000 and stats.max_depth == depth
-    for name in ("pays-costs", "adds-during-payment", "kill-as-cost", "deal", "give-might", "lethal-damage",
-                 "pay-cost", "decline-cost", "deflect-applies"):
+    for name in reached:
         assert seen[name], f"the exploration never reached {name}"
 
 
@@ -160,17 +164,9 @@ def add_violations(model: Riftbound, node: TraceNode) -> Iterator[str]:
 @pytest.mark.parametrize("players,depth", ADD_CASES, ids=[f"{p}-players-depth-{d}" for p, d in ADD_CASES])
 def test_add_abilities_while_paying_keep_their_rules_in_every_decision_sequence(players: int, depth: int,
                                                                                 capsys: Any) -> None:
-    model, state = add_setup(players)
-    stats, seen, broken = explore_checked(model, state, depth, add_violations)
-    with capsys.disabled():
-        print(f"\n  Add abilities while paying, {players} players, depth {depth}: {stats.states} states visited, "
-              f"{stats.decisions} decisions, {stats.steps} automatic steps, {stats.ends} ended turns; "
-              + ", ".join(f"{n} {seen[n]}" for n in ("add-while-paying", "exhausts-as-cost", "adds-during-payment",
-                                                     "pays-costs", "cost-unpaid")))
-    assert not broken, broken[:5]
-    assert stats.states > 1000 and stats.max_depth == depth
-    for name in ("add-while-paying", "exhausts-as-cost", "add-resolves-during-payment", "adds-during-payment"):
-        assert seen[name], f"the exploration never reached {name}"
+    explore_and_report(f"Add abilities while paying, {players} players, depth {depth}", *add_setup(players), depth,
+                       add_violations, ("add-while-paying", "exhausts-as-cost", "add-resolves-during-payment",
+                                        "adds-during-payment", "pays-costs"), capsys)
 
 
 # -- cards with costs, as written and as read back -------------------------------------------------
