@@ -147,6 +147,8 @@ BAD_RULINGS = [
      "ruleset: riftbound\nedition: '1.3'\n", "field 'date' 'last week' is not a date"),
     ("bad-id.yaml", "id: Not An Id\nquestion: Q?\nanswer: A.\nsource: s\ndate: 2026-04-01\n"
      "ruleset: riftbound\nedition: '1.3'\n", "field 'id'"),
+    ("reserved-id.yaml", "id: search\nquestion: Q?\nanswer: A.\nsource: s\ndate: 2026-04-01\n"
+     "ruleset: riftbound\nedition: '1.3'\n", "field 'id' 'search' is a word the rulings' addresses use"),
     ("list-item.yaml", "- just text\n", "ruling 1: a ruling is a mapping"),
     ("no-front-matter.md", "Just an answer.\n", "starts with front matter"),
     ("too-many.yaml", "- {id: x}\n" * 1001, "holds 1001 rulings; at most 1000"),

@@ -40,6 +40,9 @@ KINDS: tuple[Kind, ...] = ("ruling", "article")
 RULING_FIELDS: tuple[str, ...] = ("id", "question", "answer", "source", "date", "ruleset", "edition")
 OPTIONAL_FIELDS: tuple[str, ...] = ("url",)
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9._-]{0,99}$")
+#: Ruling ids that name something else where a ruling's id goes (/api/v1/rulings/search,
+#: /api/v1/rulings/stale.atom): a ruling so named could not be read by its address.
+RESERVED_RULING_IDS = frozenset({"search", "stale.atom"})
 _FRONT_MATTER = re.compile(r"\A(?:\ufeff)?-{3,}[ \t]*\r?\n(.*?)^-{3,}[ \t]*(?:\r?\n|\Z)", re.S | re.M)
 MAX_RECORD_BYTES = 2_000_000  # cite.input: an article is linked within the same budget
 MAX_PER_FILE = 1_000  # rulings in one YAML file (each is kept as a file of its own)
@@ -191,6 +194,10 @@ def _ruling(data: dict[str, Any], file: str, where: str, body_line: int, out: Pa
     if "id" in values and not ID_PATTERN.match(values["id"]):
         problems.append(_error(file, f"{where}field 'id' {values['id'][:60]!r} must be lower-case "
                                      "letters, digits, '.', '_' or '-' (at most 100)"))
+    elif values.get("id") in RESERVED_RULING_IDS:
+        problems.append(_error(file, f"{where}field 'id' {values['id']!r} is a word the rulings' "
+                                     f"addresses use ({', '.join(sorted(RESERVED_RULING_IDS))}): "
+                                     "choose another id"))
     if "date" in values and (why := _check_date(values["date"])):
         problems.append(_error(file, f"{where}field 'date' {values['date'][:40]!r} {why}"))
     for key in data:
