@@ -107,7 +107,8 @@ class CardList:
                     continue
                 typed = " ".join(words[i:i + n]).lower()
                 card = self.by_key.get(typed)
-                if card is None and len(typed) >= FUZZY_MIN_CHARS and _title_case(words[i:i + n], capitalised[i:i + n]):
+                if (card is None and len(typed) >= FUZZY_MIN_CHARS
+                        and _title_case(words[i:i + n], capitalised[i:i + n])):
                     best = process.extractOne(typed, self.keys_by_first.get(typed[0], ()),
                                               scorer=fuzz.ratio, score_cutoff=FUZZY_SCORE)
                     if best is not None:
