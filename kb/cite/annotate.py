@@ -117,14 +117,7 @@ class Footnotes:
 
     def cite(self, rule: CitedRule) -> tuple[Footnote, int]:
         """Record one more reference to ``rule``; returns its footnote and the reference's ordinal."""
-        note = self._by_key.get(rule.key)
-        if note is None:
-            index = len(self.entries) + 1
-            note = Footnote(index, rule, rule_url(rule.ruleset, rule.edition, rule.number, self.base_url),
-                            ref_parts=(f'<sup class="rule-footnote-ref"><a href="#{self.prefix}-{index}" '
-                                       f'id="{self.prefix}ref-{index}', f'">{index}</a></sup>'))
-            self._by_key[rule.key] = note
-            self.entries.append(note)
+        note = self._by_key.get(rule.key) or self._add(rule)
         note.refs += 1
         return note, note.refs
 
@@ -132,9 +125,19 @@ class Footnotes:
         """Record one more reference to ``rule``; returns its footnote and the reference's
         HTML (:meth:`cite` and :meth:`ref_html` in one, as the linker calls them once per
         citation)."""
-        note, ordinal = self.cite(rule)
+        note = self._by_key.get(rule.key) or self._add(rule)
+        note.refs += 1
         head, tail = note.ref_parts
-        return note, (f"{head}-{ordinal}{tail}" if ordinal > 1 else head + tail)
+        return note, (f"{head}-{note.refs}{tail}" if note.refs > 1 else head + tail)
+
+    def _add(self, rule: CitedRule) -> Footnote:
+        index = len(self.entries) + 1
+        note = Footnote(index, rule, rule_url(rule.ruleset, rule.edition, rule.number, self.base_url),
+                        ref_parts=(f'<sup class="rule-footnote-ref"><a href="#{self.prefix}-{index}" '
+                                   f'id="{self.prefix}ref-{index}', f'">{index}</a></sup>'))
+        self._by_key[rule.key] = note
+        self.entries.append(note)
+        return note
 
     def ref_id(self, note: Footnote, ordinal: int) -> str:
         return f"{self.prefix}ref-{note.index}" + (f"-{ordinal}" if ordinal > 1 else "")

@@ -279,6 +279,9 @@ def _runs(inline: Token, budget: list[int]) -> list[_Run]:
     citations: ``budget[0]`` more at most, those past it counted into ``budget[1]``.
     ``inline``'s content is one that may cite (:data:`_CANDIDATE`, :func:`may_cite`)."""
     tokens = inline.children or []
+    if len(tokens) == 1 and tokens[0].type == "text":  # a paragraph of plain text, most often
+        found = _run_citations(tokens[0].content, inline, budget)
+        return [_Run(inline, 0, 1, tokens[0].content, found)] if found else []
     runs: list[_Run] = []
     link_depth = html_depth = 0
     start: int | None = None
@@ -290,16 +293,7 @@ def _runs(inline: Token, budget: list[int]) -> list[_Run]:
                 text = tokens[start].content if tokens[start].type == "text" else "\n"
             else:
                 text = "".join(["\n" if t.type == "softbreak" else t.content for t in tokens[start:end]])
-            found = []
-            # The caller tested the token's own text already (a run is often all of it).
-            if text == inline.content or _CANDIDATE.search(text) or may_cite(text):
-                if budget[0] <= 0:
-                    budget[1] += count_phrases(text)
-                else:
-                    found = find_citations(text, limit=budget[0])
-                    budget[0] -= len(found)
-                    if budget[0] <= 0:
-                        budget[1] += count_phrases(text, found[-1].end if found else 0)
+            found = _run_citations(text, inline, budget)
             if found:
                 runs.append(_Run(inline, start, end, text, found))
         start = None
@@ -322,6 +316,21 @@ def _runs(inline: Token, budget: list[int]) -> list[_Run]:
         close(i)
     close(len(tokens))
     return runs
+
+
+def _run_citations(text: str, inline: Token, budget: list[int]) -> list[Citation]:
+    """The citations of one run's ``text`` (see :func:`_runs`)."""
+    # The caller tested the token's own text already (a run is often all of it).
+    if text == inline.content or _CANDIDATE.search(text) or may_cite(text):
+        if budget[0] <= 0:
+            budget[1] += count_phrases(text)
+        else:
+            found = find_citations(text, limit=budget[0])
+            budget[0] -= len(found)
+            if budget[0] <= 0:
+                budget[1] += count_phrases(text, found[-1].end if found else 0)
+            return found
+    return []
 
 
 def _rewrite(run: _Run, spans: list[tuple[int, int, str, str]]) -> None:
