@@ -79,6 +79,8 @@ API_ERRORS = [
     ("/api/v1/rulings?ruleset=nonesuch", 404, "error.detail.rulesets.1", "riftbound"),
     ("/api/v1/rulings?stale=perhaps", 400, "error.detail.parameter", "stale"),
     ("/api/v1/rulings?limit=0", 400, "error.detail.parameter", "limit"),
+    ("/api/v1/rulings?limit=99999999999999999999", 400, "error.message",
+     "query parameter 'limit' must be an integer of at most 9 digits"),
     ("/api/v1/articles?offset=-1", 400, "error.detail.parameter", "offset"),
     ("/api/v1/rulings/search?q=priority&ruleset=nonesuch", 404, "error.detail.rulesets.1", "riftbound"),
     ("/api/v1/rulings/search?q=priority&limit=500", 400, "error.detail.parameter", "limit"),

@@ -304,7 +304,8 @@ def _coerce(p: Param, raw: str) -> Any:
     kind = p.schema.get("type")
     if kind == "integer":
         if not re.fullmatch(r"[+-]?\d{1,9}", raw.strip()):
-            raise QueryError(400, f"{p.where} parameter {p.name!r} must be an integer",
+            raise QueryError(400, f"{p.where} parameter {p.name!r} must be an integer"
+                             + (" of at most 9 digits" if re.fullmatch(r"[+-]?\d+", raw.strip()) else ""),
                              {"parameter": p.name, "value": raw[:64]})
         return int(raw)
     if kind == "boolean":
