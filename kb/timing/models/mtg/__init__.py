@@ -35,10 +35,12 @@ layers beyond adding +N/+N, replacement effects, copies, casting face down and s
 out of scope.
 
 The package: ``citations`` (the one table, carried to 2010; data; and the registry), ``objects``
-(cards and the state), ``checks`` (module-level functions registered by decorator) and
-``transitions`` (every transition declared once with the registry, its bindings and effect
-taken from the model's parts ``bindings``, ``decisions``, ``turn``, ``resolution``), put together
-in ``model``, which builds them from the registry in its edition's numbering; ``cards_io``, ``state_io``
+(cards and the state), ``checks`` (module-level functions registered by decorator), the
+decisions and automatic transitions (module-level functions registered by decorator in
+``decisions``, ``turn`` and ``resolution``, beside the model's parts their effects use, and
+their bindings from ``bindings``), ``transitions`` (the steps inside them, and the
+invariants), put together in ``model``, which builds them from the registry in its edition's
+numbering; ``cards_io``, ``state_io``
 and ``scenario`` read and write card pools, states and scenario steps (a state's JSON through the
 shared codec, from the metadata of the fields of ``objects``' dataclasses). :class:`MagicRules` is
 the model behind the typed interface of :mod:`kb.timing.models.base`.

@@ -1,21 +1,29 @@
-"""The effects of decisions, and the helpers every effect uses (new objects, triggers,
-damage, leaving the battlefield)."""
+"""The decisions: each effect a module-level function registered by decorator with its checks
+and bindings (``registry.build`` binds it to a model), and the helpers every effect uses, the
+model's ``Decisions`` part (new objects, triggers, damage, leaving the battlefield)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from kb.timing.engine import Params, Trace
+from kb.timing.models.mtg.bindings import Bindings
+from kb.timing.models.mtg.citations import registry
 from kb.timing.models.mtg.parts import Part
 from kb.timing.models.mtg.objects import (EXILING, Exiled, Obj, Payment, Permanent, State, Trigger, add_count,
                                           with_hand, with_pool, without_card)
 
+if TYPE_CHECKING:
+    from kb.timing.models.mtg.model import Magic
+
+transition = registry.transition
+
 
 class Decisions(Part):
-    """The effects of decisions, and the helpers every effect uses (new objects, triggers,
-    damage, leaving the battlefield)."""
+    """The helpers every effect uses (new objects, triggers, damage, leaving the battlefield)."""
 
     # -- helpers ----------------------------------------------------------------------------------
     def _apnap_order(self, s: State, objs: Iterable[Obj]) -> list[Obj]:
@@ -96,15 +104,6 @@ class Decisions(Part):
             t.note("in-response", s, {"item": obj.name, "below": s.stack[-1].name})
         return replace(s, stack=s.stack + (obj,), priority=None, passes=0)
 
-    def _cast(self, s: State, p: Params, t: Trace) -> State:
-        card = self.cards[p["card"]]
-        s = without_card(s, p["player"], card.name)
-        tid = self.resolve_target(s, card.target, p.get("target"), p.get("target_id"))
-        s, obj = self._new_obj(s, name=card.name, controller=p["player"], kind="spell", card=card.name,
-                               effects=card.effects, target=p.get("target"), target_id=tid)
-        s = self._put_on_stack(s, t, obj)
-        return self._cost(s, t, p["player"], card.cost, "cast", card.name, obj.id)
-
     def _cost(self, s: State, t: Trace, player: str, amount: int, purpose: str, what: str,
               item: int | None, exiled: int | None = None) -> State:
         """The cost of an action; ``exiled``: the card in exile being cast, which leaves exile once
@@ -149,13 +148,6 @@ class Decisions(Part):
                 s = self._trigger(s, t, "cast-triggers", player, tr, card.name)  # type: ignore[union-attr]
         return s
 
-    def _exile_from_hand(self, s: State, p: Params, t: Trace, action: str) -> State:
-        """Suspend, foretell or plot: pay the cost (suspend's own, {2}, the plot cost), then the card
-        is exiled; none of it uses the stack (116.1)."""
-        card = self.cards[p["card"]]
-        cost = {"suspend": card.suspend[1] if card.suspend else 0, "foretell": 2, "plot": card.plot or 0}[action]
-        return self._cost(replace(s, priority=None, passes=0), t, p["player"], cost, action, card.name, None)
-
     def _exile_card(self, s: State, t: Trace, player: str, name: str, how: str) -> State:
         card = self.cards[name]
         counters = card.suspend[0] if how == "suspended" and card.suspend else 0
@@ -166,142 +158,229 @@ class Decisions(Part):
         t.note("exiled-special", s, {"card": name, "how": detail, "player": player})
         return s
 
-    def _cast_exiled(self, s: State, p: Params, t: Trace) -> State:
-        """Cast a foretold card for its foretell cost, or a plotted one for nothing."""
-        x = s.exiled(p["exile_id"])
-        assert x is not None
-        card = self.cards[x.card]
-        tid = self.resolve_target(s, card.target, p.get("target"), p.get("target_id"))
-        s, obj = self._new_obj(s, name=card.name, controller=p["player"], kind="spell", card=card.name,
-                               effects=card.effects, target=p.get("target"), target_id=tid)
-        s = self._put_on_stack(s, t, obj)
-        cost = (card.foretell or 0) if x.how == "foretold" else 0
-        return self._cost(s, t, p["player"], cost, "cast", card.name, obj.id, x.id)
 
-    def _choose_defender(self, s: State, p: Params, t: Trace) -> State:
-        return self._due(replace(s, awaiting=None, defending=p["defender"]), s.active, "step")
+# -- the transitions this module declares (bound to a model by registry.build) ------------
+@transition("cast", "decision", "cast a spell", "{player} casts {card}{on}",
+            pre=("has-priority", "split-second", "in-hand", "not-a-land", "sorcery-timing", "targets"),
+            bindings=Bindings._cast_bindings)
+def cast(m: Magic, s: State, p: Params, t: Trace) -> State:
+    card = m.cards[p["card"]]
+    s = without_card(s, p["player"], card.name)
+    tid = m.resolve_target(s, card.target, p.get("target"), p.get("target_id"))
+    s, obj = m._new_obj(s, name=card.name, controller=p["player"], kind="spell", card=card.name,
+                        effects=card.effects, target=p.get("target"), target_id=tid)
+    s = m._put_on_stack(s, t, obj)
+    return m._cost(s, t, p["player"], card.cost, "cast", card.name, obj.id)
 
-    def _activate(self, s: State, p: Params, t: Trace) -> State:
-        source, ability = self.find_ability(s, p)  # type: ignore[misc]
-        if ability.tap:
-            s = replace(s, board=tuple(replace(u, tapped=True) if u.name == source else u for u in s.board))
-        tid = self.resolve_target(s, ability.target, p.get("target"), p.get("target_id"))
-        permanent = s.permanent(source) if ability.zone == "battlefield" else None
-        s, obj = self._new_obj(s, name=ability.name, controller=p["player"], kind="ability", source=source,
-                               effects=ability.effects, target=p.get("target"), target_id=tid,
-                               source_id=permanent.id if permanent else None)
-        s = self._put_on_stack(s, t, obj)
-        return self._cost(s, t, p["player"], ability.cost, "activate", ability.name, obj.id)
 
-    def _activate_mana(self, s: State, p: Params, t: Trace) -> State:
-        u = s.permanent(p["source"])
-        assert u is not None
-        ability = self.mana_ability(u)
-        assert ability is not None
-        s = replace(s, board=tuple(replace(x, tapped=True) if x.name == u.name else x for x in s.board))
-        s = with_pool(s, p["player"], s.mana(p["player"]) + ability.mana)
-        t.note("mana-added", s, {"player": p["player"], "n": ability.mana})
+def exile_from_hand(m: Magic, s: State, p: Params, t: Trace, action: str) -> State:
+    """Suspend, foretell or plot: pay the cost (suspend's own, {2}, the plot cost), then the card
+    is exiled; none of it uses the stack (116.1)."""
+    card = m.cards[p["card"]]
+    cost = {"suspend": card.suspend[1] if card.suspend else 0, "foretell": 2, "plot": card.plot or 0}[action]
+    return m._cost(replace(s, priority=None, passes=0), t, p["player"], cost, action, card.name, None)
+
+# Suspend, foretell and plot: (the action, its summary, its sentence, its checks).
+EXILING_ACTIONS: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
+    ("suspend", "suspend a card: exile it with time counters (special action)", "{player} suspends {card}",
+     ("has-priority", "in-hand", "has-suspend", "could-cast")),
+    ("foretell", "foretell a card: pay {2} and exile it face down (special action)", "{player} foretells {card}",
+     ("has-priority", "in-this-edition", "in-hand", "has-foretell", "during-your-turn")),
+    ("plot", "plot a card: exile it to cast it free on a later turn (special action)", "{player} plots {card}",
+     ("has-priority", "in-this-edition", "in-hand", "has-plot", "plot-timing")),
+)
+for _action, _summary, _text, _pre in EXILING_ACTIONS:
+    transition(_action, "decision", _summary, _text, pre=_pre,
+               bindings=partial(Bindings._exiling_bindings, action=_action))(partial(exile_from_hand, action=_action))
+
+
+@transition("cast-foretold", "decision", "cast a foretold card for its foretell cost",
+            "{player} casts the foretold {card}{on}",
+            pre=("has-priority", "split-second", "foretold", "later-turn", "sorcery-timing", "targets"),
+            bindings=partial(Bindings._exiled_cast_bindings, how="foretold"))
+@transition("cast-plotted", "decision", "cast a plotted card without paying its mana cost",
+            "{player} casts the plotted {card}{on}",
+            pre=("has-priority", "split-second", "plotted", "later-turn", "plotted-timing", "targets"),
+            bindings=partial(Bindings._exiled_cast_bindings, how="plotted"))
+def cast_exiled(m: Magic, s: State, p: Params, t: Trace) -> State:
+    """Cast a foretold card for its foretell cost, or a plotted one for nothing."""
+    x = s.exiled(p["exile_id"])
+    assert x is not None
+    card = m.cards[x.card]
+    tid = m.resolve_target(s, card.target, p.get("target"), p.get("target_id"))
+    s, obj = m._new_obj(s, name=card.name, controller=p["player"], kind="spell", card=card.name,
+                        effects=card.effects, target=p.get("target"), target_id=tid)
+    s = m._put_on_stack(s, t, obj)
+    cost = (card.foretell or 0) if x.how == "foretold" else 0
+    return m._cost(s, t, p["player"], cost, "cast", card.name, obj.id, x.id)
+
+
+@transition("choose-defender", "decision", "choose the defending player (a multiplayer game)",
+            "{player} chooses {defender} as the defending player", pre=("declarer", "defender"),
+            bindings=Bindings._defender_bindings)
+def choose_defender(m: Magic, s: State, p: Params, t: Trace) -> State:
+    return m._due(replace(s, awaiting=None, defending=p["defender"]), s.active, "step")
+
+
+@transition("activate", "decision", "activate an ability", "{player} activates {ability}{on}",
+            pre=("has-priority", "split-second", "ability-source", "ability-timing", "ability-condition",
+                 "ability-target", "untapped", "summoning-sickness"), bindings=Bindings._activate_bindings)
+def activate(m: Magic, s: State, p: Params, t: Trace) -> State:
+    source, ability = m.find_ability(s, p)  # type: ignore[misc]
+    if ability.tap:
+        s = replace(s, board=tuple(replace(u, tapped=True) if u.name == source else u for u in s.board))
+    tid = m.resolve_target(s, ability.target, p.get("target"), p.get("target_id"))
+    permanent = s.permanent(source) if ability.zone == "battlefield" else None
+    s, obj = m._new_obj(s, name=ability.name, controller=p["player"], kind="ability", source=source,
+                        effects=ability.effects, target=p.get("target"), target_id=tid,
+                        source_id=permanent.id if permanent else None)
+    s = m._put_on_stack(s, t, obj)
+    return m._cost(s, t, p["player"], ability.cost, "activate", ability.name, obj.id)
+
+
+@transition("activate-mana", "decision", "activate a mana ability", "{player} activates {source}'s mana ability",
+            pre=("mana-source", "mana-sick", "mana-timing"), bindings=Bindings._mana_bindings)
+def activate_mana(m: Magic, s: State, p: Params, t: Trace) -> State:
+    u = s.permanent(p["source"])
+    assert u is not None
+    ability = m.mana_ability(u)
+    assert ability is not None
+    s = replace(s, board=tuple(replace(x, tapped=True) if x.name == u.name else x for x in s.board))
+    s = with_pool(s, p["player"], s.mana(p["player"]) + ability.mana)
+    t.note("mana-added", s, {"player": p["player"], "n": ability.mana})
+    return s
+
+
+@transition("play-land", "decision", "play a land (special action)", "{player} plays {card}",
+            pre=("has-priority", "in-hand", "land", "own-turn", "land-timing", "one-land"),
+            bindings=Bindings._land_bindings)
+def play_land(m: Magic, s: State, p: Params, t: Trace) -> State:
+    card = m.cards[p["card"]]
+    s = without_card(s, p["player"], card.name)
+    s, u = m._new_permanent(s, card.name, p["player"])
+    s = replace(s, board=s.board + (u,), lands_played=s.lands_played + (p["player"],))
+    t.note("special-action", s, {"what": f"playing {card.name}"})
+    s = m._static_applies(s, t, u)
+    for tr in m.triggers_of(u, "enters"):
+        s = m._trigger(s, t, "triggers", u.controller, tr, u.name, source_id=u.id)
+    return m._due(s, p["player"], "special")
+
+
+@transition("turn-face-up", "decision", "turn a face-down creature face up (special action)",
+            "{player} turns {permanent} face up", pre=("has-priority", "face-down"),
+            bindings=Bindings._face_up_bindings)
+def turn_face_up(m: Magic, s: State, p: Params, t: Trace) -> State:
+    u = s.permanent(p["permanent"])
+    card = m.cards[u.card]  # type: ignore[union-attr]
+    s = replace(s, priority=None, passes=0)
+    return m._cost(s, t, p["player"], card.morph or 0, "face-up", p["permanent"], None)
+
+
+@transition("pass", "decision", "pass priority", "{player} passes", pre=("has-priority",),
+            bindings=Bindings._pass_bindings)
+def pass_priority(m: Magic, s: State, p: Params, t: Trace) -> State:
+    passes = s.passes + 1
+    if passes >= m._in_game(s):
+        s = replace(s, passes=passes, priority=None)
+        t.note("all-passed", s)
         return s
+    nxt = s.next_player(p["player"])
+    while nxt in s.lost:
+        nxt = s.next_player(nxt)
+    s = replace(s, passes=passes, priority=nxt)
+    t.note("next-player-priority", s, {"player": nxt})
+    return s
 
-    def _play_land(self, s: State, p: Params, t: Trace) -> State:
-        card = self.cards[p["card"]]
-        s = without_card(s, p["player"], card.name)
-        s, u = self._new_permanent(s, card.name, p["player"])
-        s = replace(s, board=s.board + (u,), lands_played=s.lands_played + (p["player"],))
-        t.note("special-action", s, {"what": f"playing {card.name}"})
-        s = self._static_applies(s, t, u)
-        for tr in self.triggers_of(u, "enters"):
-            s = self._trigger(s, t, "triggers", u.controller, tr, u.name, source_id=u.id)
-        return self._due(s, p["player"], "special")
 
-    def _turn_face_up(self, s: State, p: Params, t: Trace) -> State:
-        u = s.permanent(p["permanent"])
-        card = self.cards[u.card]  # type: ignore[union-attr]
-        s = replace(s, priority=None, passes=0)
-        return self._cost(s, t, p["player"], card.morph or 0, "face-up", p["permanent"], None)
+@transition("pay", "decision", "pay the cost", "{player} pays {amount} for {what}", pre=("paying", "can-pay"),
+            bindings=Bindings._payer_bindings)
+def pay(m: Magic, s: State, p: Params, t: Trace) -> State:
+    pay = s.payment
+    assert pay is not None
+    s = with_pool(s, pay.player, s.mana(pay.player) - pay.amount)
+    s = replace(s, exile=tuple(x for x in s.exile if x.id != pay.exiled))
+    return m._complete(s, t, pay.player, pay.purpose, pay.what, pay.item)
 
-    def _pass(self, s: State, p: Params, t: Trace) -> State:
-        passes = s.passes + 1
-        if passes >= self._in_game(s):
-            s = replace(s, passes=passes, priority=None)
-            t.note("all-passed", s)
-            return s
-        nxt = s.next_player(p["player"])
-        while nxt in s.lost:
-            nxt = s.next_player(nxt)
-        s = replace(s, passes=passes, priority=nxt)
-        t.note("next-player-priority", s, {"player": nxt})
+
+@transition("retract", "decision", "reverse an action that cannot be completed", "{player} reverses {what}",
+            pre=("paying",), bindings=Bindings._payer_bindings)
+def retract(m: Magic, s: State, p: Params, t: Trace) -> State:
+    pay = s.payment
+    assert pay is not None
+    if pay.item is not None:
+        obj = next(o for o in s.stack if o.id == pay.item)
+        s = replace(s, stack=tuple(o for o in s.stack if o.id != pay.item))
+        if obj.kind == "spell" and obj.card:
+            hand = None if pay.exiled is not None else s.hand(pay.player)  # cast from exile: it stays there
+            if hand is not None:
+                s = with_hand(s, pay.player, hand + (obj.card,))
+        elif obj.source:
+            source, ability = obj.source, m.find_ability(s, {"player": pay.player, "ability": obj.name,
+                                                             "source": obj.source})
+            if ability and ability[1].tap:
+                s = replace(s, board=tuple(replace(u, tapped=False) if u.name == source else u
+                                           for u in s.board))
+    # The player who had priority keeps it (the mana they made stays in their pool).
+    return replace(s, payment=None, priority=pay.player, passes=0)
+
+
+@transition("declare-attackers", "decision", "declare attackers", "{player} attacks with {attackers_text}",
+            pre=("declarer", "attackers"), bindings=Bindings._attack_bindings)
+def declare_attackers(m: Magic, s: State, p: Params, t: Trace) -> State:
+    attackers = set(p["attackers"])
+    s = replace(s, awaiting=None, board=tuple(replace(u, attacking=True, tapped=True) if u.name in attackers
+                                              else u for u in s.board))
+    for name in p["attackers"]:
+        t.note("attack-tapped", s, {"permanent": name})
+    if not attackers:
+        t.note("no-attackers", s)
+        s = replace(s, no_attackers=True)
+    else:
+        s = replace(s, defending=s.defender)
+    return m._due(s, s.active, "step")
+
+
+@transition("declare-blockers", "decision", "declare blockers", "{player} blocks: {blocks_text}",
+            pre=("declarer", "blockers"), bindings=Bindings._block_bindings)
+def declare_blockers(m: Magic, s: State, p: Params, t: Trace) -> State:
+    ids = {u.name: u.id for u in s.board}
+    blocks = {b: ids[a] for b, a in p["blocks"]}
+    blocked = set(blocks.values())
+    s = replace(s, awaiting=None, board=tuple(
+        replace(u, blocking=blocks[u.name]) if u.name in blocks else
+        replace(u, blocked=True) if u.id in blocked else u for u in s.board))
+    return m._due(s, s.active, "step")
+
+
+@transition("choose", "decision", "make a choice while a spell resolves", "{player} chooses {choice}",
+            pre=("asked", "choice"), bindings=Bindings._choose_bindings)
+def choose(m: Magic, s: State, p: Params, t: Trace) -> State:
+    r = s.resolving
+    assert r is not None
+    r = replace(r, asked=r.asked[1:], chosen=r.chosen + ((p["player"], p["choice"]),))
+    s = replace(s, resolving=r)
+    if r.asked:
         return s
+    return m._continue(s, t, act=True)
 
-    def _pay(self, s: State, p: Params, t: Trace) -> State:
-        pay = s.payment
-        assert pay is not None
-        s = with_pool(s, pay.player, s.mana(pay.player) - pay.amount)
-        s = replace(s, exile=tuple(x for x in s.exile if x.id != pay.exiled))
-        return self._complete(s, t, pay.player, pay.purpose, pay.what, pay.item)
 
-    def _retract(self, s: State, p: Params, t: Trace) -> State:
-        pay = s.payment
-        assert pay is not None
-        if pay.item is not None:
-            obj = next(o for o in s.stack if o.id == pay.item)
-            s = replace(s, stack=tuple(o for o in s.stack if o.id != pay.item))
-            if obj.kind == "spell" and obj.card:
-                hand = None if pay.exiled is not None else s.hand(pay.player)  # cast from exile: it stays there
-                if hand is not None:
-                    s = with_hand(s, pay.player, hand + (obj.card,))
-            elif obj.source:
-                source, ability = obj.source, self.find_ability(s, {"player": pay.player, "ability": obj.name,
-                                                                    "source": obj.source})
-                if ability and ability[1].tap:
-                    s = replace(s, board=tuple(replace(u, tapped=False) if u.name == source else u
-                                               for u in s.board))
-        # The player who had priority keeps it (the mana they made stays in their pool).
-        return replace(s, payment=None, priority=pay.player, passes=0)
+@transition("pay-unless", "decision", "pay what a resolving spell asks", "{player} pays {amount} for {what}",
+            pre=("paying-unless", "can-pay"), bindings=Bindings._unless_bindings)
+def pay_unless(m: Magic, s: State, p: Params, t: Trace) -> State:
+    pay = s.payment
+    assert pay is not None and s.resolving is not None
+    s = with_pool(s, pay.player, s.mana(pay.player) - pay.amount)
+    r = s.resolving
+    s = replace(s, payment=None, resolving=replace(r, index=r.index + 1, asked=(), chosen=()))
+    return m._continue(s, t)
 
-    def _declare_attackers(self, s: State, p: Params, t: Trace) -> State:
-        attackers = set(p["attackers"])
-        s = replace(s, awaiting=None, board=tuple(replace(u, attacking=True, tapped=True) if u.name in attackers
-                                                  else u for u in s.board))
-        for name in p["attackers"]:
-            t.note("attack-tapped", s, {"permanent": name})
-        if not attackers:
-            t.note("no-attackers", s)
-            s = replace(s, no_attackers=True)
-        else:
-            s = replace(s, defending=s.defender)
-        return self._due(s, s.active, "step")
 
-    def _declare_blockers(self, s: State, p: Params, t: Trace) -> State:
-        ids = {u.name: u.id for u in s.board}
-        blocks = {b: ids[a] for b, a in p["blocks"]}
-        blocked = set(blocks.values())
-        s = replace(s, awaiting=None, board=tuple(
-            replace(u, blocking=blocks[u.name]) if u.name in blocks else
-            replace(u, blocked=True) if u.id in blocked else u for u in s.board))
-        return self._due(s, s.active, "step")
-
-    def _choose(self, s: State, p: Params, t: Trace) -> State:
-        r = s.resolving
-        assert r is not None
-        r = replace(r, asked=r.asked[1:], chosen=r.chosen + ((p["player"], p["choice"]),))
-        s = replace(s, resolving=r)
-        if r.asked:
-            return s
-        return self._continue(s, t, act=True)
-
-    def _pay_unless(self, s: State, p: Params, t: Trace) -> State:
-        pay = s.payment
-        assert pay is not None and s.resolving is not None
-        s = with_pool(s, pay.player, s.mana(pay.player) - pay.amount)
-        r = s.resolving
-        s = replace(s, payment=None, resolving=replace(r, index=r.index + 1, asked=(), chosen=()))
-        return self._continue(s, t)
-
-    def _decline(self, s: State, p: Params, t: Trace) -> State:
-        assert s.resolving is not None and s.payment is not None
-        r = s.resolving
-        s = replace(s, payment=None)
-        s = self._counter(s, t, r.item.target_id)
-        s = replace(s, resolving=replace(s.resolving, index=r.index + 1, asked=(), chosen=()))  # type: ignore[arg-type]
-        return self._continue(s, t)
+@transition("decline-payment", "decision", "decline to pay what a resolving spell asks",
+            "{player} does not pay for {what}", pre=("paying-unless",), bindings=Bindings._unless_bindings)
+def decline(m: Magic, s: State, p: Params, t: Trace) -> State:
+    assert s.resolving is not None and s.payment is not None
+    r = s.resolving
+    s = replace(s, payment=None)
+    s = m._counter(s, t, r.item.target_id)
+    s = replace(s, resolving=replace(s.resolving, index=r.index + 1, asked=(), chosen=()))  # type: ignore[arg-type]
+    return m._continue(s, t)

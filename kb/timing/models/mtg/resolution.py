@@ -1,14 +1,24 @@
 """Resolving the top of the stack: targets checked again, instructions followed in order,
-choices and payments asked during resolution, suspend's abilities."""
+choices and payments asked during resolution, suspend's abilities. ``resolve`` is a
+module-level function registered by decorator; the rest is the model's ``Resolution`` part."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+from typing import TYPE_CHECKING
+
 from kb.timing.engine import Params, Trace
+from kb.timing.models.mtg.bindings import Bindings
+from kb.timing.models.mtg.citations import registry
 from kb.timing.models.mtg.parts import Part
 from kb.timing.models.mtg.objects import (Effect, Exiled, Obj, Payment, Resolving, State, Trigger, add_count, on_text,
                                           without_card)
+
+if TYPE_CHECKING:
+    from kb.timing.models.mtg.model import Magic
+
+transition = registry.transition
 
 
 class Resolution(Part):
@@ -16,32 +26,6 @@ class Resolution(Part):
     choices and payments asked during resolution, suspend's abilities."""
 
     # -- resolving -------------------------------------------------------------------------------------
-    def _resolve(self, s: State, p: Params, t: Trace) -> State:
-        top = s.stack[-1]
-        s = replace(s, passes=0)
-        kind = self._target_kind(top)
-        if kind is not None and not self.target_ok(s, kind, top.target, top.id, top.target_id):
-            t.note("target-illegal", s, {"item": top.name, "target": top.target})
-            return self._finish(s, t, top, resolved=False)
-        card = self.cards.get(top.card) if top.card and top.kind == "spell" else None
-        if card is not None and card.permanent:
-            s, u = self._new_permanent(s, card.name, top.controller, sick=True)
-            s = replace(s, stack=s.stack[:-1], board=s.board + (u,))
-            t.note("permanent-enters", s, {"item": u.name, "spell": top.name})
-            s = self._static_applies(s, t, u)
-            for tr in self.triggers_of(u, "enters"):
-                s = self._trigger(s, t, "triggers", u.controller, tr, u.name, source_id=u.id)
-            return self._due(s, s.active, "resolved")
-        if top.condition == "untapped":
-            src = s.object(top.source_id) if top.source_id is not None else s.permanent(top.source)
-            if src is None or src.tapped:  # the intervening "if" is checked again (603.4)
-                t.note("condition-false", s, {"item": top.name})
-                return self._finish(s, t, top, resolved=False)
-        s = replace(s, resolving=Resolving(top))
-        t.note("follow-instructions", s, {"item": top.name,
-                                          "instruction": ", ".join(e[0] for e in top.effects) or "nothing"})
-        return self._continue(s, t)
-
     def _target_kind(self, obj: Obj) -> str | None:
         if obj.kind == "spell" and obj.card in self.cards:
             return self.cards[obj.card].target
@@ -228,3 +212,33 @@ class Resolution(Part):
         s = replace(s, stack=s.stack + (obj,))
         t.note("cast-suspended", s, {"player": x.owner, "card": card.name, "on": on_text(target, ident, ambiguous)})
         return self._cast_triggers(s, t, x.owner, card.name)
+
+
+# -- the transitions this module declares (bound to a model by registry.build) ------------
+@transition("resolve", "automatic", "the top of the stack resolves", "{item} resolves",
+            bindings=Bindings._resolve_bindings)
+def resolve(m: Magic, s: State, p: Params, t: Trace) -> State:
+    top = s.stack[-1]
+    s = replace(s, passes=0)
+    kind = m._target_kind(top)
+    if kind is not None and not m.target_ok(s, kind, top.target, top.id, top.target_id):
+        t.note("target-illegal", s, {"item": top.name, "target": top.target})
+        return m._finish(s, t, top, resolved=False)
+    card = m.cards.get(top.card) if top.card and top.kind == "spell" else None
+    if card is not None and card.permanent:
+        s, u = m._new_permanent(s, card.name, top.controller, sick=True)
+        s = replace(s, stack=s.stack[:-1], board=s.board + (u,))
+        t.note("permanent-enters", s, {"item": u.name, "spell": top.name})
+        s = m._static_applies(s, t, u)
+        for tr in m.triggers_of(u, "enters"):
+            s = m._trigger(s, t, "triggers", u.controller, tr, u.name, source_id=u.id)
+        return m._due(s, s.active, "resolved")
+    if top.condition == "untapped":
+        src = s.object(top.source_id) if top.source_id is not None else s.permanent(top.source)
+        if src is None or src.tapped:  # the intervening "if" is checked again (603.4)
+            t.note("condition-false", s, {"item": top.name})
+            return m._finish(s, t, top, resolved=False)
+    s = replace(s, resolving=Resolving(top))
+    t.note("follow-instructions", s, {"item": top.name,
+                                      "instruction": ", ".join(e[0] for e in top.effects) or "nothing"})
+    return m._continue(s, t)

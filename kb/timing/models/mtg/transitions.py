@@ -1,31 +1,20 @@
-"""Every transition of the model (decisions, automatic steps and the steps inside them) and
-its invariants, each declared once with the registry of :mod:`kb.timing.models.mtg.citations`
-under the name its rules are cited by. A transition's bindings and effect are functions of the
-model's parts (``Bindings``, ``Decisions``, ``Turn``, ``Resolution``) taken unbound:
-``registry.build(model, citations)`` binds them to one model and numbers them by its edition."""
+"""The steps inside the model's transitions, which only record that their rules applied (the
+decisions and automatic transitions are declared beside their effects, in ``decisions``,
+``turn`` and ``resolution``), and the invariants every step keeps, each with the registry of
+:mod:`kb.timing.models.mtg.citations` under the name its rules are cited by."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from kb.timing.engine import Invariant, TraceNode, TransitionKind
-from kb.timing.models.mtg.bindings import Bindings
+from kb.timing.engine import Invariant, TraceNode
 from kb.timing.models.mtg.citations import registry
-from kb.timing.models.mtg.decisions import Decisions
 from kb.timing.models.mtg.objects import MAIN
-from kb.timing.models.mtg.resolution import Resolution
-from kb.timing.models.mtg.turn import Turn
 
 if TYPE_CHECKING:
     from kb.timing.models.mtg.model import Magic
-
-
-def T(name: str, kind: TransitionKind, summary: str, text: str, pre: tuple[str, ...],
-      bindings: Callable[..., Any], effect: Callable[..., Any]) -> None:
-    """Declare one decision or automatic transition: its checks, bindings and effect."""
-    registry.transition(name, kind, summary, text, pre=pre, bindings=bindings)(effect)
 
 
 # The steps inside transitions, which only record that their rules applied (name, summary, the
@@ -137,90 +126,6 @@ INNER_STEPS: tuple[tuple[str, str, str], ...] = (
 )
 for _name, _summary, _text in INNER_STEPS:
     registry.step(_name, _summary, _text)
-
-
-# decisions with priority
-T("cast", "decision", "cast a spell", "{player} casts {card}{on}",
-  ("has-priority", "split-second", "in-hand", "not-a-land", "sorcery-timing", "targets"),
-  Bindings._cast_bindings, Decisions._cast)
-T("activate", "decision", "activate an ability", "{player} activates {ability}{on}",
-  ("has-priority", "split-second", "ability-source", "ability-timing", "ability-condition",
-   "ability-target", "untapped", "summoning-sickness"), Bindings._activate_bindings, Decisions._activate)
-T("activate-mana", "decision", "activate a mana ability", "{player} activates {source}'s mana ability",
-  ("mana-source", "mana-sick", "mana-timing"), Bindings._mana_bindings, Decisions._activate_mana)
-T("play-land", "decision", "play a land (special action)", "{player} plays {card}",
-  ("has-priority", "in-hand", "land", "own-turn", "land-timing", "one-land"),
-  Bindings._land_bindings, Decisions._play_land)
-T("turn-face-up", "decision", "turn a face-down creature face up (special action)",
-  "{player} turns {permanent} face up", ("has-priority", "face-down"),
-  Bindings._face_up_bindings, Decisions._turn_face_up)
-T("suspend", "decision", "suspend a card: exile it with time counters (special action)",
-  "{player} suspends {card}", ("has-priority", "in-hand", "has-suspend", "could-cast"),
-  partial(Bindings._exiling_bindings, action="suspend"), partial(Decisions._exile_from_hand, action="suspend"))
-T("foretell", "decision", "foretell a card: pay {2} and exile it face down (special action)",
-  "{player} foretells {card}", ("has-priority", "in-this-edition", "in-hand", "has-foretell",
-                                "during-your-turn"),
-  partial(Bindings._exiling_bindings, action="foretell"), partial(Decisions._exile_from_hand, action="foretell"))
-T("plot", "decision", "plot a card: exile it to cast it free on a later turn (special action)",
-  "{player} plots {card}", ("has-priority", "in-this-edition", "in-hand", "has-plot", "plot-timing"),
-  partial(Bindings._exiling_bindings, action="plot"), partial(Decisions._exile_from_hand, action="plot"))
-T("cast-foretold", "decision", "cast a foretold card for its foretell cost",
-  "{player} casts the foretold {card}{on}",
-  ("has-priority", "split-second", "foretold", "later-turn", "sorcery-timing", "targets"),
-  partial(Bindings._exiled_cast_bindings, how="foretold"), Decisions._cast_exiled)
-T("cast-plotted", "decision", "cast a plotted card without paying its mana cost",
-  "{player} casts the plotted {card}{on}",
-  ("has-priority", "split-second", "plotted", "later-turn", "plotted-timing", "targets"),
-  partial(Bindings._exiled_cast_bindings, how="plotted"), Decisions._cast_exiled)
-T("pass", "decision", "pass priority", "{player} passes", ("has-priority",),
-  Bindings._pass_bindings, Decisions._pass)
-
-# decisions without priority
-T("pay", "decision", "pay the cost", "{player} pays {amount} for {what}", ("paying", "can-pay"),
-  Bindings._payer_bindings, Decisions._pay)
-T("retract", "decision", "reverse an action that cannot be completed",
-  "{player} reverses {what}", ("paying",), Bindings._payer_bindings, Decisions._retract)
-T("choose-defender", "decision", "choose the defending player (a multiplayer game)",
-  "{player} chooses {defender} as the defending player", ("declarer", "defender"),
-  Bindings._defender_bindings, Decisions._choose_defender)
-T("declare-attackers", "decision", "declare attackers", "{player} attacks with {attackers_text}",
-  ("declarer", "attackers"), Bindings._attack_bindings, Decisions._declare_attackers)
-T("declare-blockers", "decision", "declare blockers", "{player} blocks: {blocks_text}",
-  ("declarer", "blockers"), Bindings._block_bindings, Decisions._declare_blockers)
-T("choose", "decision", "make a choice while a spell resolves", "{player} chooses {choice}",
-  ("asked", "choice"), Bindings._choose_bindings, Decisions._choose)
-T("pay-unless", "decision", "pay what a resolving spell asks", "{player} pays {amount} for {what}",
-  ("paying-unless", "can-pay"), Bindings._unless_bindings, Decisions._pay_unless)
-T("decline-payment", "decision", "decline to pay what a resolving spell asks",
-  "{player} does not pay for {what}", ("paying-unless",), Bindings._unless_bindings, Decisions._decline)
-
-# the turn
-T("begin-step", "automatic", "a step begins", "the {step_name} begins", (),
-  Bindings._begin_bindings, Turn._begin_step)
-T("untap-step-ends", "automatic", "the untap step ends (no priority)", "the untap step ends", (),
-  Bindings._untap_end_bindings, Turn._advance_step)
-T("step-ends", "automatic", "all players passed with an empty stack: the step ends",
-  "the {step_name} ends", (), Bindings._step_end_bindings, Turn._step_ends)
-T("turn-ends", "automatic", "the turn ends; the next turn begins", "{player}'s turn begins", (),
-  Bindings._turn_end_bindings, Turn._turn_ends)
-
-# before priority
-T("state-based-actions", "automatic", "state-based actions are performed",
-  "state-based actions: {what}", (), Bindings._sba_bindings, Turn._perform_sba)
-T("put-triggers-on-stack", "automatic", "waiting triggered abilities go on the stack (APNAP)",
-  "triggered abilities go on the stack: {order}", (), Bindings._triggers_bindings, Turn._put_triggers)
-T("receive-priority-step", "automatic", "the active player receives priority in this step",
-  "{player} receives priority", (), partial(Bindings._receive_bindings, reason="step"), Turn._receive)
-T("receive-priority-resolved", "automatic", "the active player receives priority after resolution",
-  "{player} receives priority", (), partial(Bindings._receive_bindings, reason="resolved"), Turn._receive)
-T("receive-priority-action", "automatic", "the player who cast or activated receives priority again",
-  "{player} receives priority", (), partial(Bindings._receive_bindings, reason="action"), Turn._receive)
-T("receive-priority-special", "automatic", "the player who took a special action receives priority",
-  "{player} receives priority", (), partial(Bindings._receive_bindings, reason="special"), Turn._receive)
-
-# resolving
-T("resolve", "automatic", "the top of the stack resolves", "{item} resolves", (),
-  Bindings._resolve_bindings, Resolution._resolve)
 
 
 # -- invariants: what every step keeps --------------------------------------------------------

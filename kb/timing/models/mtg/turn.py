@@ -1,72 +1,30 @@
-"""The steps of a turn, and what happens before a player receives priority (117.5)."""
+"""The steps of a turn, and what happens before a player receives priority (117.5): each
+automatic transition a module-level function registered by decorator, and their helpers (the
+model's ``Turn`` part)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
+from typing import TYPE_CHECKING
 
 from kb.timing.engine import Params, Trace
+from kb.timing.models.mtg.bindings import Bindings
+from kb.timing.models.mtg.citations import registry
 from kb.timing.models.mtg.parts import Part
 from kb.timing.models.mtg.objects import MAIN, MAX_HAND, STEPS, State, Trigger, add_count, with_hand
 
+if TYPE_CHECKING:
+    from kb.timing.models.mtg.model import Magic
+
+transition = registry.transition
+
 
 class Turn(Part):
-    """The steps of a turn, and what happens before a player receives priority (117.5)."""
+    """The helpers of the turn's transitions: triggers at the beginning of a step, drawing,
+    combat damage, cleanup, leaving the game."""
 
-    # -- the turn ---------------------------------------------------------------------------------
-    def _begin_step(self, s: State, p: Params, t: Trace) -> State:
-        s = replace(s, begun=True, passes=0)
-        step, ap = s.step, s.active
-        if step == "untap":
-            tapped = [u for u in s.controls(ap) if u.tapped]
-            s = replace(s, board=tuple(replace(u, tapped=False) if u.controller == ap else u for u in s.board))
-            t.note("untap", s, {"player": ap, "permanents": ", ".join(u.name for u in tapped) or "nothing"})
-            for u in tapped:
-                for w in s.controls(ap):
-                    for tr in self.triggers_of(w, "untap"):
-                        s = self._trigger(s, t, "untap-triggers-wait", ap, tr, w.name, source_id=w.id)
-            t.note("no-priority-in-untap", s)
-            return s
-        if step == "draw":
-            s = self._draw(s, t, ap, 1, "draw-for-turn")
-        s = self._beginning_triggers(s, t, step)
-        if step == "upkeep":
-            t.note("upkeep", s)
-        elif step == "draw":
-            t.note("draw-step-priority", s)
-        elif step in MAIN:
-            t.note("main-phase", s)
-        elif step == "beginning-of-combat":
-            t.note("beginning-of-combat", s)
-            if ap not in s.lost and len(s.opponents) > 1:  # a multiplayer game: the attacker chooses (507.1)
-                t.note("defender-to-choose", s, {"player": ap, "opponents": ", ".join(s.opponents)})
-                return replace(s, awaiting="choose-defender")
-        elif step == "declare-attackers":
-            if ap in s.lost:  # a turn without an active player: nothing can attack (800.4j)
-                t.note("no-attackers", s)
-                return self._due(replace(s, no_attackers=True), ap, "step")
-            t.note("declare-attackers-step", s, {"player": ap})
-            return replace(s, awaiting="declare-attackers")
-        elif step == "declare-blockers":
-            if s.defender in s.lost:  # nobody is left to block: the attackers stay unblocked
-                t.note("no-defender", s, {"player": s.defender})
-                return self._due(s, ap, "step")
-            t.note("declare-blockers-step", s, {"player": s.defender})
-            return replace(s, awaiting="declare-blockers")
-        elif step == "combat-damage":
-            s = self._combat_damage(s, t)
-            t.note("combat-damage-step", s)
-        elif step == "end-of-combat":
-            t.note("end-of-combat", s)
-        elif step == "end":
-            t.note("end-step", s)
-        elif step == "cleanup":
-            s = self._cleanup(s, t)
-            if s.waiting or self.sba(s):
-                t.note("cleanup-priority", s)
-                return self._due(s, ap, "step")
-            return s
-        return self._due(s, ap, "step")
-
+    # -- helpers of the turn's effects ---------------------------------------------------------------
     def _beginning_triggers(self, s: State, t: Trace, step: str) -> State:
         for x in s.exile if step == "upkeep" else ():  # suspend's first triggered ability (702.62a)
             if x.how == "suspended" and x.owner == s.active and x.counters > 0:
@@ -135,72 +93,13 @@ class Turn(Part):
         t.note("cleanup-step", s)
         return s
 
-    def _advance_step(self, s: State, p: Params, t: Trace) -> State:
-        s = self._empty_pools(s, t)
-        i = STEPS.index(s.step)
-        nxt = STEPS[i + 1] if i + 1 < len(STEPS) else "cleanup"
-        if s.step == "declare-attackers" and s.no_attackers:
-            nxt = "end-of-combat"  # 508.8
-        if nxt == "draw" and self.first_draw_skipped(s):
-            t.note("skip-first-draw", s, {"player": s.active})
-            nxt = "main1"  # skipped: it happens as though it didn't exist (500.11)
-        board = s.board
-        if s.step == "end-of-combat":
-            board = tuple(replace(u, attacking=False, blocking=None, blocked=False) for u in board)
-        defending = None if s.step == "end-of-combat" else s.defending
-        return replace(s, step=nxt, begun=False, passes=0, board=board, defending=defending,
-                       no_attackers=s.no_attackers and nxt != "main2")
-
     def _empty_pools(self, s: State, t: Trace) -> State:
         if s.pool:
             s = replace(s, pool=())
             t.note("mana-empties", s)
         return s
 
-    def _step_ends(self, s: State, p: Params, t: Trace) -> State:
-        if s.step == "cleanup":
-            s = self._empty_pools(s, t)
-            t.note("another-cleanup", s)
-            return replace(s, begun=False, passes=0)
-        return self._advance_step(s, p, t)
-
-    def _turn_ends(self, s: State, p: Params, t: Trace) -> State:
-        s = self._empty_pools(s, t)
-        nxt = p["player"]
-        extra = s.extra_turns[1:] if s.extra_turns else ()
-        if not s.extra_turns:
-            i = s.players.index(s.active)
-            for seat in (s.players[i + 1:] + s.players[:i + 1]):
-                if seat == nxt:
-                    break
-                t.note("left-player-turn", s, {"player": seat, "next": nxt})
-        board = tuple(replace(u, sick=False) if u.controller == nxt else u for u in s.board)
-        return replace(s, active=nxt, step="untap", begun=False, passes=0, lands_played=(), turn=s.turn + 1,
-                       extra_turns=extra, board=board)
-
     # -- before priority -----------------------------------------------------------------------------
-    def _perform_sba(self, s: State, p: Params, t: Trace) -> State:
-        found = self.sba(s)
-        dying: list[str] = []
-        losers: list[str] = []
-        for name, params in found:
-            if name == "loses-game":
-                s = replace(s, lost=s.lost + (params["player"],))
-                losers.append(params["player"])
-                t.note(name, s, params)
-            elif name == "legend-rule":
-                dying += [n for n in params["permanents"] if n not in dying]
-                t.note(name, s, {**params, "gone": ", ".join(params["permanents"])})
-            else:
-                if params["permanent"] not in dying:
-                    dying.append(params["permanent"])
-                t.note(name, s, params)
-        s = self._to_graveyard(s, t, dying)  # all at once: a single event (704.3)
-        if not s.over:  # a multiplayer game goes on without them (800.4)
-            for player in losers:
-                s = self._leave(s, t, player)
-        return s
-
     def _leave(self, s: State, t: Trace, player: str) -> State:
         """A player leaves the game at once, not as a state-based action (800.4a): the objects they
         own leave it (here a player owns what they control), their spells and abilities on the
@@ -223,11 +122,151 @@ class Turn(Part):
                 t.note("static-ends", s, {"source": u.name, "ability": card.static.name, "effect": card.static.text})
         return s
 
-    def _put_triggers(self, s: State, p: Params, t: Trace) -> State:
-        order = self._apnap_order(s, s.waiting)
-        return replace(s, stack=s.stack + tuple(order), waiting=())
 
-    def _receive(self, s: State, p: Params, t: Trace) -> State:
-        if s.due in s.lost:  # the active player left: the next player in turn order instead (800.4j)
-            t.note("left-player-skipped", s, {"player": s.due, "next": p["player"]})
-        return replace(s, priority=p["player"], due=None, due_reason="", passes=0)
+# -- the transitions this module declares (bound to a model by registry.build) ------------
+@transition("begin-step", "automatic", "a step begins", "the {step_name} begins", bindings=Bindings._begin_bindings)
+def begin_step(m: Magic, s: State, p: Params, t: Trace) -> State:
+    s = replace(s, begun=True, passes=0)
+    step, ap = s.step, s.active
+    if step == "untap":
+        tapped = [u for u in s.controls(ap) if u.tapped]
+        s = replace(s, board=tuple(replace(u, tapped=False) if u.controller == ap else u for u in s.board))
+        t.note("untap", s, {"player": ap, "permanents": ", ".join(u.name for u in tapped) or "nothing"})
+        for u in tapped:
+            for w in s.controls(ap):
+                for tr in m.triggers_of(w, "untap"):
+                    s = m._trigger(s, t, "untap-triggers-wait", ap, tr, w.name, source_id=w.id)
+        t.note("no-priority-in-untap", s)
+        return s
+    if step == "draw":
+        s = m._draw(s, t, ap, 1, "draw-for-turn")
+    s = m._beginning_triggers(s, t, step)
+    if step == "upkeep":
+        t.note("upkeep", s)
+    elif step == "draw":
+        t.note("draw-step-priority", s)
+    elif step in MAIN:
+        t.note("main-phase", s)
+    elif step == "beginning-of-combat":
+        t.note("beginning-of-combat", s)
+        if ap not in s.lost and len(s.opponents) > 1:  # a multiplayer game: the attacker chooses (507.1)
+            t.note("defender-to-choose", s, {"player": ap, "opponents": ", ".join(s.opponents)})
+            return replace(s, awaiting="choose-defender")
+    elif step == "declare-attackers":
+        if ap in s.lost:  # a turn without an active player: nothing can attack (800.4j)
+            t.note("no-attackers", s)
+            return m._due(replace(s, no_attackers=True), ap, "step")
+        t.note("declare-attackers-step", s, {"player": ap})
+        return replace(s, awaiting="declare-attackers")
+    elif step == "declare-blockers":
+        if s.defender in s.lost:  # nobody is left to block: the attackers stay unblocked
+            t.note("no-defender", s, {"player": s.defender})
+            return m._due(s, ap, "step")
+        t.note("declare-blockers-step", s, {"player": s.defender})
+        return replace(s, awaiting="declare-blockers")
+    elif step == "combat-damage":
+        s = m._combat_damage(s, t)
+        t.note("combat-damage-step", s)
+    elif step == "end-of-combat":
+        t.note("end-of-combat", s)
+    elif step == "end":
+        t.note("end-step", s)
+    elif step == "cleanup":
+        s = m._cleanup(s, t)
+        if s.waiting or m.sba(s):
+            t.note("cleanup-priority", s)
+            return m._due(s, ap, "step")
+        return s
+    return m._due(s, ap, "step")
+
+
+@transition("untap-step-ends", "automatic", "the untap step ends (no priority)", "the untap step ends",
+            bindings=Bindings._untap_end_bindings)
+def advance_step(m: Magic, s: State, p: Params, t: Trace) -> State:
+    s = m._empty_pools(s, t)
+    i = STEPS.index(s.step)
+    nxt = STEPS[i + 1] if i + 1 < len(STEPS) else "cleanup"
+    if s.step == "declare-attackers" and s.no_attackers:
+        nxt = "end-of-combat"  # 508.8
+    if nxt == "draw" and m.first_draw_skipped(s):
+        t.note("skip-first-draw", s, {"player": s.active})
+        nxt = "main1"  # skipped: it happens as though it didn't exist (500.11)
+    board = s.board
+    if s.step == "end-of-combat":
+        board = tuple(replace(u, attacking=False, blocking=None, blocked=False) for u in board)
+    defending = None if s.step == "end-of-combat" else s.defending
+    return replace(s, step=nxt, begun=False, passes=0, board=board, defending=defending,
+                   no_attackers=s.no_attackers and nxt != "main2")
+
+
+@transition("step-ends", "automatic", "all players passed with an empty stack: the step ends", "the {step_name} ends",
+            bindings=Bindings._step_end_bindings)
+def step_ends(m: Magic, s: State, p: Params, t: Trace) -> State:
+    if s.step == "cleanup":
+        s = m._empty_pools(s, t)
+        t.note("another-cleanup", s)
+        return replace(s, begun=False, passes=0)
+    return advance_step(m, s, p, t)
+
+
+@transition("turn-ends", "automatic", "the turn ends; the next turn begins", "{player}'s turn begins",
+            bindings=Bindings._turn_end_bindings)
+def turn_ends(m: Magic, s: State, p: Params, t: Trace) -> State:
+    s = m._empty_pools(s, t)
+    nxt = p["player"]
+    extra = s.extra_turns[1:] if s.extra_turns else ()
+    if not s.extra_turns:
+        i = s.players.index(s.active)
+        for seat in (s.players[i + 1:] + s.players[:i + 1]):
+            if seat == nxt:
+                break
+            t.note("left-player-turn", s, {"player": seat, "next": nxt})
+    board = tuple(replace(u, sick=False) if u.controller == nxt else u for u in s.board)
+    return replace(s, active=nxt, step="untap", begun=False, passes=0, lands_played=(), turn=s.turn + 1,
+                   extra_turns=extra, board=board)
+
+
+@transition("state-based-actions", "automatic", "state-based actions are performed", "state-based actions: {what}",
+            bindings=Bindings._sba_bindings)
+def perform_sba(m: Magic, s: State, p: Params, t: Trace) -> State:
+    found = m.sba(s)
+    dying: list[str] = []
+    losers: list[str] = []
+    for name, params in found:
+        if name == "loses-game":
+            s = replace(s, lost=s.lost + (params["player"],))
+            losers.append(params["player"])
+            t.note(name, s, params)
+        elif name == "legend-rule":
+            dying += [n for n in params["permanents"] if n not in dying]
+            t.note(name, s, {**params, "gone": ", ".join(params["permanents"])})
+        else:
+            if params["permanent"] not in dying:
+                dying.append(params["permanent"])
+            t.note(name, s, params)
+    s = m._to_graveyard(s, t, dying)  # all at once: a single event (704.3)
+    if not s.over:  # a multiplayer game goes on without them (800.4)
+        for player in losers:
+            s = m._leave(s, t, player)
+    return s
+
+
+@transition("put-triggers-on-stack", "automatic", "waiting triggered abilities go on the stack (APNAP)",
+            "triggered abilities go on the stack: {order}", bindings=Bindings._triggers_bindings)
+def put_triggers(m: Magic, s: State, p: Params, t: Trace) -> State:
+    order = m._apnap_order(s, s.waiting)
+    return replace(s, stack=s.stack + tuple(order), waiting=())
+
+
+@transition("receive-priority-step", "automatic", "the active player receives priority in this step",
+            "{player} receives priority", bindings=partial(Bindings._receive_bindings, reason="step"))
+@transition("receive-priority-resolved", "automatic", "the active player receives priority after resolution",
+            "{player} receives priority", bindings=partial(Bindings._receive_bindings, reason="resolved"))
+@transition("receive-priority-action", "automatic", "the player who cast or activated receives priority again",
+            "{player} receives priority", bindings=partial(Bindings._receive_bindings, reason="action"))
+@transition("receive-priority-special", "automatic", "the player who took a special action receives priority",
+            "{player} receives priority", bindings=partial(Bindings._receive_bindings, reason="special"))
+def receive(m: Magic, s: State, p: Params, t: Trace) -> State:
+    if s.due in s.lost:  # the active player left: the next player in turn order instead (800.4j)
+        t.note("left-player-skipped", s, {"player": s.due, "next": p["player"]})
+    return replace(s, priority=p["player"], due=None, due_reason="", passes=0)
