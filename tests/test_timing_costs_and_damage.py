@@ -7,6 +7,8 @@ card pools with costs are read, written back and refused with their place."""
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,9 +16,9 @@ import pytest
 
 from exploring import explore_checked
 from kb.timing import engine
-from kb.timing.engine import FormatError, TraceNode
+from kb.timing.engine import FormatError, InvariantBroken, TraceNode
 from kb.timing.models import get_model
-from kb.timing.models.riftbound import Riftbound, State, costs, damage, effects, scenario
+from kb.timing.models.riftbound import Riftbound, State, adding, costs, damage, effects, scenario
 from kb.timing.models.riftbound.cards import card_json, parse_cards
 
 CARDS = {
@@ -254,6 +256,45 @@ def test_a_model_that_breaks_an_add_rule_is_caught(case: str, breaks: Any, rule:
     model, state = add_setup(2)
     _, _, broken = explore_checked(model, state, 5, add_violations)
     assert broken and all(f"({rule})" in b for b in broken), broken[:3]
+
+
+class AddsWithoutReaction(Riftbound):
+    """A deliberately wrong model: any Add ability, with the Reaction tag or not, may be
+    activated while a cost is paid."""
+
+    def __init__(self, cards: Any) -> None:
+        super().__init__(cards)
+        t = self.transitions["add-while-paying"]
+        self.transitions[t.name] = dataclasses.replace(
+            t, preconditions=tuple(c for c in t.preconditions if c.name != "add-reaction"))
+
+
+def _passing_add(model: Riftbound, s: State, p: Any, t: Any) -> State:
+    """A wrong Add while paying: priority passes to the next player as it resolves."""
+    s = adding.add_while_paying(model, s, p, t)
+    return dataclasses.replace(s, priority=s.next_player(s.priority)) if s.priority else s
+
+
+class AddPassesPriority(Riftbound):
+    """A deliberately wrong model: an Add ability activated while paying passes priority."""
+
+    def __init__(self, cards: Any) -> None:
+        super().__init__(cards)
+        t = self.transitions["add-while-paying"]
+        self.transitions[t.name] = dataclasses.replace(t, effect=functools.partial(_passing_add, self))
+
+
+def test_a_model_that_lets_an_add_without_reaction_pay_is_caught_by_the_exploration() -> None:
+    model, state = add_setup(2)
+    _, _, broken = explore_checked(AddsWithoutReaction(model.cards), state, 8, add_violations)
+    assert broken and all("(429.3)" in b for b in broken), broken[:3]
+
+
+def test_a_model_whose_add_while_paying_passes_priority_breaks_the_engines_invariant() -> None:
+    model, state = add_setup(2)
+    with pytest.raises(InvariantBroken) as err:
+        engine.explore(AddPassesPriority(model.cards), state, 8)
+    assert err.value.invariant.name == "add-off-chain" and "429.2.a" in err.value.rules
 
 
 # -- states with costs, as JSON both ways, and what next says -------------------------------------------
