@@ -51,6 +51,16 @@ def test_unknown_keys_are_warnings_naming_the_known_keys(front: str, warned: lis
         assert d.severity == "warning" and "ruleset, edition, date" in d.message
 
 
+@pytest.mark.parametrize("front,key,line", [
+    ("title: T\nrules: mtg 2010-10-01\n", "rules", 3),   # the article's line 1 is the opening ---
+    ("colour: blue\n", "colour", 2),
+    ("title: T\ndate: last week\n", "date", 3),
+])
+def test_a_front_matter_warning_names_the_line_of_its_key(front: str, key: str, line: int) -> None:
+    _, diags = parse_front_matter(front)
+    assert [(d.line, key in d.message) for d in diags] == [(line, True)]
+
+
 def test_a_pin_written_differently_is_read_when_exact(excerpt_kb: KnowledgeBase) -> None:
     pins, diags = parse_front_matter("rules: mtg 2010-10-01\n", "a.md", excerpt_kb)
     assert pins == {"ruleset": "mtg", "written_for": "2010-10-01"}
@@ -154,7 +164,7 @@ def test_link_check_says_what_it_read_and_inferred(excerpt_home: Path, tmp_path:
                                        str(pinned), str(bare)])
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert f"{pinned}:1: warning: front matter key 'rules' is not one the linker knows" in lines[0]
+    assert f"{pinned}:2: warning: front matter key 'rules' is not one the linker knows" in lines[0]  # its line
     assert any(line.startswith(f"{bare}:1: info: written for mtg 2010-10-01, inferred from 19 of 19")
                for line in lines)
     cited = [line for line in lines if ": CR 116." in line]

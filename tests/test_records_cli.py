@@ -39,7 +39,7 @@ COMMANDS = [
     (["rulings", "import", "CORPUS/rulings/mtg-legend-rule.yaml"], 0, "replaced ruling mtg-legend-rule"),
     (["articles", "add", "CORPUS/articles"], 0, "2 articles imported"),
     (["articles", "add", "CORPUS/articles"], 0, "replaced article mtg-priority-primer (mtg 2010-10-01)"),
-    (["articles", "add", "CORPUS/articles"], 0, "articles/mtg-priority-primer.md:1: warning: front matter key 'rules'"),
+    (["articles", "add", "CORPUS/articles"], 0, "articles/mtg-priority-primer.md:4: warning: front matter key 'rules'"),
     (["rulings", "list"], 0, "riftbound-passing-priority  riftbound 1.3  stale (changed: 338.1.c)"),
     (["rulings", "list", "--stale", "--ruleset", "mtg"], 0, "mtg-priority-after-casting"),
     (["rulings", "check"], 1, "rule 338.1.c of 1.3 is rule 338.1.b in 1.4"),

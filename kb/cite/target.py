@@ -102,7 +102,7 @@ def parse_front_matter(text: str, source: str = "",
             pins["date"] = pins["date"][:10]
         else:
             diags.append(Diagnostic(f"front matter date {pins['date']!r} is not a date "
-                                    "(YYYY-MM-DD); ignored", source, 1, "warning"))
+                                    "(YYYY-MM-DD); ignored", source, _key_line(text, "date"), "warning"))
             del pins["date"]
     unknown = [str(k) for k in data if str(k) not in PIN_KEYS and str(k).lower() not in METADATA_KEYS]
     readings = {k: r for k in unknown if kb is not None and isinstance(data[k], str)
@@ -120,8 +120,15 @@ def parse_front_matter(text: str, source: str = "",
                         "(pin it with ruleset: and edition:)")
         else:
             message += "; ignored"
-        diags.append(Diagnostic(message, source, 1, "warning"))
+        diags.append(Diagnostic(message, source, _key_line(text, key), "warning"))
     return pins, diags
+
+
+def _key_line(text: str, key: str) -> int:
+    """The article's line on which a top-level front-matter key is written (the front
+    matter's text starts on line 2, under its opening ``---``); 1 where it is not found."""
+    found = re.search(rf"^['\"]?{re.escape(key)}['\"]?[ \t]*:", text, re.M)
+    return text.count("\n", 0, found.start()) + 2 if found else 1
 
 
 def _read_pin(kb: LoadedEditions, value: str) -> tuple[str, str] | None:
