@@ -258,42 +258,34 @@ def test_a_model_that_breaks_an_add_rule_is_caught(case: str, breaks: Any, rule:
     assert broken and all(f"({rule})" in b for b in broken), broken[:3]
 
 
-class AddsWithoutReaction(Riftbound):
-    """A deliberately wrong model: any Add ability, with the Reaction tag or not, may be
-    activated while a cost is paid."""
-
-    def __init__(self, cards: Any) -> None:
-        super().__init__(cards)
-        t = self.transitions["add-while-paying"]
-        self.transitions[t.name] = dataclasses.replace(
-            t, preconditions=tuple(c for c in t.preconditions if c.name != "add-reaction"))
-
-
 def _passing_add(model: Riftbound, s: State, p: Any, t: Any) -> State:
     """A wrong Add while paying: priority passes to the next player as it resolves."""
     s = adding.add_while_paying(model, s, p, t)
     return dataclasses.replace(s, priority=s.next_player(s.priority)) if s.priority else s
 
 
-class AddPassesPriority(Riftbound):
-    """A deliberately wrong model: an Add ability activated while paying passes priority."""
-
-    def __init__(self, cards: Any) -> None:
-        super().__init__(cards)
-        t = self.transitions["add-while-paying"]
-        self.transitions[t.name] = dataclasses.replace(t, effect=functools.partial(_passing_add, self))
+def wrong_add_model(cards: Any, broken: str) -> Riftbound:
+    """A deliberately wrong model whose Add while paying is ``broken``: ``without-reaction``
+    (any Add ability may be used, with the Reaction tag or not) or ``passes-priority``."""
+    model = Riftbound(cards)
+    t = model.transitions["add-while-paying"]
+    change: dict[str, Any] = (
+        {"preconditions": tuple(c for c in t.preconditions if c.name != "add-reaction")}
+        if broken == "without-reaction" else {"effect": functools.partial(_passing_add, model)})
+    model.transitions[t.name] = dataclasses.replace(t, **change)
+    return model
 
 
 def test_a_model_that_lets_an_add_without_reaction_pay_is_caught_by_the_exploration() -> None:
     model, state = add_setup(2)
-    _, _, broken = explore_checked(AddsWithoutReaction(model.cards), state, 8, add_violations)
+    _, _, broken = explore_checked(wrong_add_model(model.cards, "without-reaction"), state, 8, add_violations)
     assert broken and all("(429.3)" in b for b in broken), broken[:3]
 
 
 def test_a_model_whose_add_while_paying_passes_priority_breaks_the_engines_invariant() -> None:
     model, state = add_setup(2)
     with pytest.raises(InvariantBroken) as err:
-        engine.explore(AddPassesPriority(model.cards), state, 8)
+        engine.explore(wrong_add_model(model.cards, "passes-priority"), state, 8)
     assert err.value.invariant.name == "add-off-chain" and "429.2.a" in err.value.rules
 
 
