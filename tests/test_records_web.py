@@ -148,6 +148,12 @@ def test_the_banner_links_the_rule_then_and_now(client: CheckedClient) -> None:
     assert "../riftbound/1.3/338.1.c" in page.links and "../riftbound/1.4/338.1.b" in page.links
 
 
+def test_an_article_page_links_its_citations_relative_to_itself(client: CheckedClient) -> None:
+    page = Page(client.client.get("/articles/mtg-priority-primer").get_data(as_text=True))
+    # like every link of the site, so that it works under any prefix it is served at
+    assert "../mtg/2010-10-01/116.1a" in page.links and not any(link.startswith("/") for link in page.links)
+
+
 def test_the_rulings_page_links_its_feed(client: CheckedClient) -> None:
     page = Page(client.client.get("/rulings/").get_data(as_text=True))
     alternate = [a for tag, a in page.tags if tag == "link" and a.get("rel") == "alternate"]

@@ -11,7 +11,7 @@ from markupsafe import Markup
 from kb.limits import SITE_ARTICLE, LimitExceeded
 from kb.query import KnowledgeBase, QueryError
 from web.site.frame import base_context, bp, current_kb, render
-from web.site.links import relative, rule_href
+from web.site.links import citation_base, rule_href
 
 MAX_ARTICLE = SITE_ARTICLE.value  # characters of a pasted article
 STYLES = ("footnotes", "preview")
@@ -48,7 +48,7 @@ def linker_page(kb: KnowledgeBase, article: str | None, ruleset: str | None, edi
         return ctx, 413
     try:
         result = kb.citations_annotate(article, ruleset or None, edition or None, style=style, fmt="html",
-                                      base_url=relative("/").rstrip("/") or ".", source="pasted article")
+                                      base_url=citation_base(), source="pasted article")
     except QueryError as exc:
         if exc.status >= 500:
             raise

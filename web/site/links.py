@@ -55,6 +55,13 @@ def relative(target: str, current: str | None = None) -> str:
     return rel + query + fragment
 
 
+def citation_base() -> str:
+    """The site's root relative to the page being rendered, as a citation link's
+    ``base_url`` takes it (``..``, ``.``): rule links in a linked article then work under
+    any prefix the site is served at, as every other link of the site does."""
+    return relative("/").rstrip("/") or "."
+
+
 def href(endpoint: str, _anchor: str | None = None, **values: Any) -> str:
     """A link to an endpoint of the app, relative to the current page."""
     target = url_for(endpoint, **values)

@@ -20,7 +20,7 @@ from kb.records import STALE, cited_by, current_records, record_report, records_
 from kb.records.feed import change_sentence
 from kb.records.model import Kind
 from web.site.frame import base_context, bp, current_kb, render
-from web.site.links import href, rule_href
+from web.site.links import citation_base, href, rule_href
 
 RULINGS_SHOWN = 5  # rulings on the search page (the rulings page has more)
 
@@ -57,7 +57,8 @@ def record_page(kb: KnowledgeBase, kind: Kind, ident: str) -> dict[str, Any]:
     body = None
     stored = current_records(kb).get(kind, ident) if kind == "article" else None
     if stored is not None:  # the article itself, linked as `rulekb link` links it (text escaped)
-        body = Markup(kb.citations_annotate(stored.text, style="footnotes", fmt="html")["output"])
+        body = Markup(kb.citations_annotate(stored.text, style="footnotes", fmt="html",
+                                            base_url=citation_base())["output"])
     return {**base_context(kb, report["ruleset"], report["newest"]), "record": report,
             "kind": kind, "citations": citations, "banner": banner, "body": body,
             "broken": [c for c in citations if c["status"] == "not_found"]}
