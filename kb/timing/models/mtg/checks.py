@@ -256,7 +256,7 @@ def choice(m: Magic, s: State, p: Params) -> bool:
     r = s.resolving
     if r is None or not r.asked:
         return False
-    return p["choice"] in m._choices(s, r, p["player"])
+    return p["choice"] in m.choices(s, r, p["player"])
 
 
 @check("attackers", "only your untapped creatures that have been yours since the turn began can attack")

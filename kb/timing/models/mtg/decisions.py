@@ -10,7 +10,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from kb.timing.engine import Params, Trace
-from kb.timing.models.mtg.bindings import Bindings
+from kb.timing.models.mtg import bindings
 from kb.timing.models.mtg.citations import registry
 from kb.timing.models.mtg.parts import Part
 from kb.timing.models.mtg.objects import (EXILING, Exiled, Obj, Payment, Permanent, State, Trigger, add_count,
@@ -162,7 +162,7 @@ class Decisions(Part):
 # -- the transitions this module declares (bound to a model by registry.build) ------------
 @transition("cast", "decision", "cast a spell", "{player} casts {card}{on}",
             pre=("has-priority", "split-second", "in-hand", "not-a-land", "sorcery-timing", "targets"),
-            bindings=Bindings._cast_bindings)
+            bindings=bindings.cast)
 def cast(m: Magic, s: State, p: Params, t: Trace) -> State:
     card = m.cards[p["card"]]
     s = without_card(s, p["player"], card.name)
@@ -191,17 +191,17 @@ EXILING_ACTIONS: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
 )
 for _action, _summary, _text, _pre in EXILING_ACTIONS:
     transition(_action, "decision", _summary, _text, pre=_pre,
-               bindings=partial(Bindings._exiling_bindings, action=_action))(partial(exile_from_hand, action=_action))
+               bindings=partial(bindings.exiling, action=_action))(partial(exile_from_hand, action=_action))
 
 
 @transition("cast-foretold", "decision", "cast a foretold card for its foretell cost",
             "{player} casts the foretold {card}{on}",
             pre=("has-priority", "split-second", "foretold", "later-turn", "sorcery-timing", "targets"),
-            bindings=partial(Bindings._exiled_cast_bindings, how="foretold"))
+            bindings=partial(bindings.exiled_cast, how="foretold"))
 @transition("cast-plotted", "decision", "cast a plotted card without paying its mana cost",
             "{player} casts the plotted {card}{on}",
             pre=("has-priority", "split-second", "plotted", "later-turn", "plotted-timing", "targets"),
-            bindings=partial(Bindings._exiled_cast_bindings, how="plotted"))
+            bindings=partial(bindings.exiled_cast, how="plotted"))
 def cast_exiled(m: Magic, s: State, p: Params, t: Trace) -> State:
     """Cast a foretold card for its foretell cost, or a plotted one for nothing."""
     x = s.exiled(p["exile_id"])
@@ -217,14 +217,14 @@ def cast_exiled(m: Magic, s: State, p: Params, t: Trace) -> State:
 
 @transition("choose-defender", "decision", "choose the defending player (a multiplayer game)",
             "{player} chooses {defender} as the defending player", pre=("declarer", "defender"),
-            bindings=Bindings._defender_bindings)
+            bindings=bindings.defender)
 def choose_defender(m: Magic, s: State, p: Params, t: Trace) -> State:
     return m._due(replace(s, awaiting=None, defending=p["defender"]), s.active, "step")
 
 
 @transition("activate", "decision", "activate an ability", "{player} activates {ability}{on}",
             pre=("has-priority", "split-second", "ability-source", "ability-timing", "ability-condition",
-                 "ability-target", "untapped", "summoning-sickness"), bindings=Bindings._activate_bindings)
+                 "ability-target", "untapped", "summoning-sickness"), bindings=bindings.activate)
 def activate(m: Magic, s: State, p: Params, t: Trace) -> State:
     source, ability = m.find_ability(s, p)  # type: ignore[misc]
     if ability.tap:
@@ -239,7 +239,7 @@ def activate(m: Magic, s: State, p: Params, t: Trace) -> State:
 
 
 @transition("activate-mana", "decision", "activate a mana ability", "{player} activates {source}'s mana ability",
-            pre=("mana-source", "mana-sick", "mana-timing"), bindings=Bindings._mana_bindings)
+            pre=("mana-source", "mana-sick", "mana-timing"), bindings=bindings.mana)
 def activate_mana(m: Magic, s: State, p: Params, t: Trace) -> State:
     u = s.permanent(p["source"])
     assert u is not None
@@ -252,8 +252,7 @@ def activate_mana(m: Magic, s: State, p: Params, t: Trace) -> State:
 
 
 @transition("play-land", "decision", "play a land (special action)", "{player} plays {card}",
-            pre=("has-priority", "in-hand", "land", "own-turn", "land-timing", "one-land"),
-            bindings=Bindings._land_bindings)
+            pre=("has-priority", "in-hand", "land", "own-turn", "land-timing", "one-land"), bindings=bindings.land)
 def play_land(m: Magic, s: State, p: Params, t: Trace) -> State:
     card = m.cards[p["card"]]
     s = without_card(s, p["player"], card.name)
@@ -267,8 +266,7 @@ def play_land(m: Magic, s: State, p: Params, t: Trace) -> State:
 
 
 @transition("turn-face-up", "decision", "turn a face-down creature face up (special action)",
-            "{player} turns {permanent} face up", pre=("has-priority", "face-down"),
-            bindings=Bindings._face_up_bindings)
+            "{player} turns {permanent} face up", pre=("has-priority", "face-down"), bindings=bindings.face_up)
 def turn_face_up(m: Magic, s: State, p: Params, t: Trace) -> State:
     u = s.permanent(p["permanent"])
     card = m.cards[u.card]  # type: ignore[union-attr]
@@ -277,10 +275,10 @@ def turn_face_up(m: Magic, s: State, p: Params, t: Trace) -> State:
 
 
 @transition("pass", "decision", "pass priority", "{player} passes", pre=("has-priority",),
-            bindings=Bindings._pass_bindings)
+            bindings=bindings.pass_priority)
 def pass_priority(m: Magic, s: State, p: Params, t: Trace) -> State:
     passes = s.passes + 1
-    if passes >= m._in_game(s):
+    if passes >= len(s.remaining):
         s = replace(s, passes=passes, priority=None)
         t.note("all-passed", s)
         return s
@@ -293,7 +291,7 @@ def pass_priority(m: Magic, s: State, p: Params, t: Trace) -> State:
 
 
 @transition("pay", "decision", "pay the cost", "{player} pays {amount} for {what}", pre=("paying", "can-pay"),
-            bindings=Bindings._payer_bindings)
+            bindings=bindings.payer)
 def pay(m: Magic, s: State, p: Params, t: Trace) -> State:
     pay = s.payment
     assert pay is not None
@@ -303,7 +301,7 @@ def pay(m: Magic, s: State, p: Params, t: Trace) -> State:
 
 
 @transition("retract", "decision", "reverse an action that cannot be completed", "{player} reverses {what}",
-            pre=("paying",), bindings=Bindings._payer_bindings)
+            pre=("paying",), bindings=bindings.payer)
 def retract(m: Magic, s: State, p: Params, t: Trace) -> State:
     pay = s.payment
     assert pay is not None
@@ -325,7 +323,7 @@ def retract(m: Magic, s: State, p: Params, t: Trace) -> State:
 
 
 @transition("declare-attackers", "decision", "declare attackers", "{player} attacks with {attackers_text}",
-            pre=("declarer", "attackers"), bindings=Bindings._attack_bindings)
+            pre=("declarer", "attackers"), bindings=bindings.attack)
 def declare_attackers(m: Magic, s: State, p: Params, t: Trace) -> State:
     attackers = set(p["attackers"])
     s = replace(s, awaiting=None, board=tuple(replace(u, attacking=True, tapped=True) if u.name in attackers
@@ -341,7 +339,7 @@ def declare_attackers(m: Magic, s: State, p: Params, t: Trace) -> State:
 
 
 @transition("declare-blockers", "decision", "declare blockers", "{player} blocks: {blocks_text}",
-            pre=("declarer", "blockers"), bindings=Bindings._block_bindings)
+            pre=("declarer", "blockers"), bindings=bindings.block)
 def declare_blockers(m: Magic, s: State, p: Params, t: Trace) -> State:
     ids = {u.name: u.id for u in s.board}
     blocks = {b: ids[a] for b, a in p["blocks"]}
@@ -353,7 +351,7 @@ def declare_blockers(m: Magic, s: State, p: Params, t: Trace) -> State:
 
 
 @transition("choose", "decision", "make a choice while a spell resolves", "{player} chooses {choice}",
-            pre=("asked", "choice"), bindings=Bindings._choose_bindings)
+            pre=("asked", "choice"), bindings=bindings.choose)
 def choose(m: Magic, s: State, p: Params, t: Trace) -> State:
     r = s.resolving
     assert r is not None
@@ -365,7 +363,7 @@ def choose(m: Magic, s: State, p: Params, t: Trace) -> State:
 
 
 @transition("pay-unless", "decision", "pay what a resolving spell asks", "{player} pays {amount} for {what}",
-            pre=("paying-unless", "can-pay"), bindings=Bindings._unless_bindings)
+            pre=("paying-unless", "can-pay"), bindings=bindings.unless)
 def pay_unless(m: Magic, s: State, p: Params, t: Trace) -> State:
     pay = s.payment
     assert pay is not None and s.resolving is not None
@@ -376,7 +374,7 @@ def pay_unless(m: Magic, s: State, p: Params, t: Trace) -> State:
 
 
 @transition("decline-payment", "decision", "decline to pay what a resolving spell asks",
-            "{player} does not pay for {what}", pre=("paying-unless",), bindings=Bindings._unless_bindings)
+            "{player} does not pay for {what}", pre=("paying-unless",), bindings=bindings.unless)
 def decline(m: Magic, s: State, p: Params, t: Trace) -> State:
     assert s.resolving is not None and s.payment is not None
     r = s.resolving

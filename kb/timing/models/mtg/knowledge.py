@@ -8,7 +8,7 @@ from typing import Any
 from kb.timing.engine import Params
 from kb.timing.models.mtg.parts import Part
 from kb.timing.models.mtg.citations import EDITION_2010
-from kb.timing.models.mtg.objects import Ability, Card, Permanent, State, Static, Trigger
+from kb.timing.models.mtg.objects import Ability, Card, Permanent, Resolving, State, Static, Trigger
 
 
 class CardKnowledge(Part):
@@ -169,3 +169,12 @@ class CardKnowledge(Part):
     def priority_ready(self, s: State) -> bool:
         """Nothing remains to do before the due player receives priority (117.5)."""
         return not s.waiting and not self.sba(s)
+
+    def choices(self, s: State, r: Resolving, player: str) -> list[str]:
+        """The valid choices of ``player`` for the instruction ``r`` has reached (discard, sacrifice)."""
+        e = r.item.effects[r.index]
+        if e[0] == "discard":
+            return list(dict.fromkeys(s.hand(player) or ()))
+        if e[0] == "sacrifice":
+            return [u.name for u in s.controls(player) if self.has_type(u, e[2])]
+        return []

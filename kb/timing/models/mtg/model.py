@@ -10,7 +10,6 @@ from collections.abc import Mapping
 
 from kb.timing.engine import Model, Option, Rules, Violation
 from kb.timing.models.mtg import checks, transitions  # noqa: F401 (they register)
-from kb.timing.models.mtg.bindings import Bindings
 from kb.timing.models.mtg.citations import CITATIONS_BY_EDITION, CITATION_EDITION, EDITIONS, registry
 from kb.timing.models.mtg.decisions import Decisions
 from kb.timing.models.mtg.knowledge import CardKnowledge
@@ -19,7 +18,7 @@ from kb.timing.models.mtg.resolution import Resolution
 from kb.timing.models.mtg.turn import Turn
 
 # -- the model -----------------------------------------------------------------------------
-class Magic(Resolution, Turn, Decisions, Bindings, CardKnowledge, Model):
+class Magic(Resolution, Turn, Decisions, CardKnowledge, Model):
     """The Magic timing model over a pool of (abstract) cards, by the rules of one edition."""
 
     ruleset = "mtg"
@@ -42,7 +41,7 @@ class Magic(Resolution, Turn, Decisions, Bindings, CardKnowledge, Model):
         def bad(key: str, message: str, field: str) -> None:
             out.append(Violation(message, self.cite("state." + key), field))
 
-        n = self._in_game(s)
+        n = len(s.remaining)
         if s.priority is not None:
             if s.resolving is not None:
                 bad("priority-resolving", f"{s.priority} has priority while {s.resolving.item.name} resolves",

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from kb.timing.engine import Params, Trace
-from kb.timing.models.mtg.bindings import Bindings
+from kb.timing.models.mtg import bindings
 from kb.timing.models.mtg.citations import registry
 from kb.timing.models.mtg.parts import Part
 from kb.timing.models.mtg.objects import (Effect, Exiled, Obj, Payment, Resolving, State, Trigger, add_count, on_text,
@@ -73,7 +73,7 @@ class Resolution(Part):
                     t.note("apnap-choices", s, {"players": ", ".join(who)})
                 asked = []
                 for player in who:
-                    if self._choices(s, r, player):
+                    if self.choices(s, r, player):
                         asked.append(player)
                     else:
                         t.note("nothing-to-choose", s, {"player": player, "what": kind})
@@ -215,8 +215,7 @@ class Resolution(Part):
 
 
 # -- the transitions this module declares (bound to a model by registry.build) ------------
-@transition("resolve", "automatic", "the top of the stack resolves", "{item} resolves",
-            bindings=Bindings._resolve_bindings)
+@transition("resolve", "automatic", "the top of the stack resolves", "{item} resolves", bindings=bindings.resolve)
 def resolve(m: Magic, s: State, p: Params, t: Trace) -> State:
     top = s.stack[-1]
     s = replace(s, passes=0)

@@ -9,7 +9,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from kb.timing.engine import Params, Trace
-from kb.timing.models.mtg.bindings import Bindings
+from kb.timing.models.mtg import bindings
 from kb.timing.models.mtg.citations import registry
 from kb.timing.models.mtg.parts import Part
 from kb.timing.models.mtg.objects import MAIN, MAX_HAND, STEPS, State, Trigger, add_count, with_hand
@@ -124,7 +124,7 @@ class Turn(Part):
 
 
 # -- the transitions this module declares (bound to a model by registry.build) ------------
-@transition("begin-step", "automatic", "a step begins", "the {step_name} begins", bindings=Bindings._begin_bindings)
+@transition("begin-step", "automatic", "a step begins", "the {step_name} begins", bindings=bindings.begin)
 def begin_step(m: Magic, s: State, p: Params, t: Trace) -> State:
     s = replace(s, begun=True, passes=0)
     step, ap = s.step, s.active
@@ -181,7 +181,7 @@ def begin_step(m: Magic, s: State, p: Params, t: Trace) -> State:
 
 
 @transition("untap-step-ends", "automatic", "the untap step ends (no priority)", "the untap step ends",
-            bindings=Bindings._untap_end_bindings)
+            bindings=bindings.untap_end)
 def advance_step(m: Magic, s: State, p: Params, t: Trace) -> State:
     s = m._empty_pools(s, t)
     i = STEPS.index(s.step)
@@ -200,7 +200,7 @@ def advance_step(m: Magic, s: State, p: Params, t: Trace) -> State:
 
 
 @transition("step-ends", "automatic", "all players passed with an empty stack: the step ends", "the {step_name} ends",
-            bindings=Bindings._step_end_bindings)
+            bindings=bindings.step_end)
 def step_ends(m: Magic, s: State, p: Params, t: Trace) -> State:
     if s.step == "cleanup":
         s = m._empty_pools(s, t)
@@ -210,7 +210,7 @@ def step_ends(m: Magic, s: State, p: Params, t: Trace) -> State:
 
 
 @transition("turn-ends", "automatic", "the turn ends; the next turn begins", "{player}'s turn begins",
-            bindings=Bindings._turn_end_bindings)
+            bindings=bindings.turn_end)
 def turn_ends(m: Magic, s: State, p: Params, t: Trace) -> State:
     s = m._empty_pools(s, t)
     nxt = p["player"]
@@ -227,7 +227,7 @@ def turn_ends(m: Magic, s: State, p: Params, t: Trace) -> State:
 
 
 @transition("state-based-actions", "automatic", "state-based actions are performed", "state-based actions: {what}",
-            bindings=Bindings._sba_bindings)
+            bindings=bindings.sba)
 def perform_sba(m: Magic, s: State, p: Params, t: Trace) -> State:
     found = m.sba(s)
     dying: list[str] = []
@@ -252,20 +252,20 @@ def perform_sba(m: Magic, s: State, p: Params, t: Trace) -> State:
 
 
 @transition("put-triggers-on-stack", "automatic", "waiting triggered abilities go on the stack (APNAP)",
-            "triggered abilities go on the stack: {order}", bindings=Bindings._triggers_bindings)
+            "triggered abilities go on the stack: {order}", bindings=bindings.triggers)
 def put_triggers(m: Magic, s: State, p: Params, t: Trace) -> State:
     order = m._apnap_order(s, s.waiting)
     return replace(s, stack=s.stack + tuple(order), waiting=())
 
 
 @transition("receive-priority-step", "automatic", "the active player receives priority in this step",
-            "{player} receives priority", bindings=partial(Bindings._receive_bindings, reason="step"))
+            "{player} receives priority", bindings=partial(bindings.receive, reason="step"))
 @transition("receive-priority-resolved", "automatic", "the active player receives priority after resolution",
-            "{player} receives priority", bindings=partial(Bindings._receive_bindings, reason="resolved"))
+            "{player} receives priority", bindings=partial(bindings.receive, reason="resolved"))
 @transition("receive-priority-action", "automatic", "the player who cast or activated receives priority again",
-            "{player} receives priority", bindings=partial(Bindings._receive_bindings, reason="action"))
+            "{player} receives priority", bindings=partial(bindings.receive, reason="action"))
 @transition("receive-priority-special", "automatic", "the player who took a special action receives priority",
-            "{player} receives priority", bindings=partial(Bindings._receive_bindings, reason="special"))
+            "{player} receives priority", bindings=partial(bindings.receive, reason="special"))
 def receive(m: Magic, s: State, p: Params, t: Trace) -> State:
     if s.due in s.lost:  # the active player left: the next player in turn order instead (800.4j)
         t.note("left-player-skipped", s, {"player": s.due, "next": p["player"]})
