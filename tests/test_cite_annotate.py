@@ -10,6 +10,8 @@ from markdown_it import MarkdownIt
 from markdown_it.utils import read_fixture_file
 
 from kb.cite import annotate, find_citations, resolve_citations, rule_citations
+from kb.cite.annotate import Footnotes
+from kb.cite.resolve import CitedRule
 from kb.query import KnowledgeBase
 
 FIXTURES = Path(__file__).parent / "fixtures" / "cite"
@@ -117,3 +119,21 @@ def test_breaks_option_turns_line_ends_into_br_outside_attributes(excerpt_kb: Kn
     assert html.count("<br />") == 2
     assert 'title="Rule 339.1. If all players' in html and "Resolve.\nRule 339.2." in html
     assert ">rules<br />\n339.1–2</a> now<br />\nthen</p>" in html
+
+
+# (references made to rules "a", "b", "a", "a": each one's footnote number and HTML id)
+REFERENCES = [("a", 1, "rule-fnref-1"), ("b", 2, "rule-fnref-2"), ("a", 1, "rule-fnref-1-2"),
+              ("a", 1, "rule-fnref-1-3")]
+
+
+def test_each_reference_to_a_footnote_has_its_own_id_and_backlink() -> None:
+    notes = Footnotes()
+    rules = {n: CitedRule("riftbound", "1.4", n, "rule", "", f"Text of {n}.") for n in "ab"}
+    for number, index, ref_id in REFERENCES:
+        note, html = notes.ref(rules[number])
+        assert note.index == index
+        assert html == (f'<sup class="rule-footnote-ref"><a href="#rule-fn-{index}" id="{ref_id}">'
+                        f'{index}</a></sup>')
+        assert html == notes.ref_html(note, note.refs) and ref_id == notes.ref_id(note, note.refs)
+    assert notes.html().count('class="rule-footnote-backref"') == len(REFERENCES)
+    assert 'href="#rule-fnref-1-3"' in notes.html()
