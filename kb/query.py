@@ -25,7 +25,7 @@ from kb.graph import RuleGraph
 from kb.loaded import LoadedEditions
 from kb.model import Rule, term_key
 from kb.records import cited_by
-from kb.records.search import warm_records
+from kb.records.search import ruling_evidence, warm_records
 from kb.references import find_mentions
 from kb.search import EditionSearcher, SearchError, open_searcher, parse_query
 from kb.store import LazyEditions, current_build, default_home, edition_notes, edition_summary, stored_notes
@@ -167,13 +167,17 @@ class KnowledgeBase(LoadedEditions):
     def search(self, query: str, ruleset: str | None = None, edition: str | None = None,
                limit: int = 10, offset: int = 0, section: str | None = None) -> dict[str, Any]:
         """Search an edition (the query language is in :mod:`kb.search.query`): numbers jump,
-        defined terms come first, words rank by BM25F. QueryError 400 for a malformed query."""
+        defined terms come first, words rank by BM25F, and a question an earlier ruling asked
+        brings in the rules that ruling cites, as numbered in this edition, each hit saying
+        so (:func:`kb.records.search.ruling_evidence`). QueryError 400 for a malformed query."""
         try:
             parsed = parse_query(query)
             rg = self.edition(parsed.ruleset or ruleset or self.default_ruleset(),
                               parsed.edition or edition)
-            return searcher(self, rg.edition.ruleset, rg.edition.name).search(parsed, limit=limit, offset=offset,
-                                   sections=[section] if section else None)
+            name = rg.edition.ruleset, rg.edition.name
+            return searcher(self, *name).search(parsed, limit=limit, offset=offset,
+                                                sections=[section] if section else None,
+                                                evidence=ruling_evidence(self, *name))
         except SearchError as exc:
             raise QueryError(exc.status, exc.message,
                              {"query": str(query)[:200], **exc.detail}) from exc

@@ -260,7 +260,7 @@ def test_rulings_as_evidence_rank_up_the_rules_they_cite(excerpt_kb: KnowledgeBa
     question = parse_query("my opponent moved onto my battlefield, when do I lose control")
     found = {e.number: e for e in source(question)}
     assert {"190.3", "190.4"} <= set(found)  # 1.3's 187.3 and 187.4
-    assert all(0 < e.strength <= 0.5 and "riftbound-holding-a-battlefield" in e.reason
+    assert all(0 < e.strength <= 1.0 and "riftbound-holding-a-battlefield" in e.reason
                for n, e in found.items() if n in ("190.3", "190.4"))
     plain = searcher(excerpt_kb, "riftbound", "1.4").search(question, limit=20)
     helped = searcher(excerpt_kb, "riftbound", "1.4").search(question, limit=20, evidence=source)

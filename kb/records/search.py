@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import bm25s
@@ -42,10 +42,13 @@ def words(text: str) -> list[str]:
 
 @dataclass(frozen=True)
 class RulingIndex:
-    """The BM25 index of every ruling of a record set (None when there are none)."""
+    """The BM25 index of every ruling of a record set (None when there are none), and each
+    ruling's own question's score against it (``own``, by id: what asking that very question
+    again scores, the measure of how fully another question asks it)."""
 
     rulings: tuple[Record, ...]
     retriever: Any
+    own: dict[str, float] = field(default_factory=dict)
 
 
 @derived
@@ -57,7 +60,8 @@ def ruling_index(kb: LoadedEditions, records: RecordSet) -> RulingIndex:
     retriever = bm25s.BM25()
     retriever.index([words(f"{r.question} {r.question} {r.answer}") or ["\0"] for r in rulings],
                     show_progress=False)
-    return RulingIndex(rulings, retriever)
+    own = {r.id: float(retriever.get_scores(words(r.question))[i]) for i, r in enumerate(rulings)}
+    return RulingIndex(rulings, retriever, own)
 
 
 def ruling_hits(kb: LoadedEditions, query: str, ruleset: str | None = None, limit: int = 10,
@@ -112,36 +116,60 @@ def search_rulings(kb: LoadedEditions, query: str, ruleset: str | None = None, l
     return {"query": query, "ruleset": ruleset, "total": len(hits), "hits": hits}
 
 
-def ruling_evidence(kb: LoadedEditions, ruleset: str, edition: str, share: float = 0.5,
+def ruling_evidence(kb: LoadedEditions, ruleset: str, edition: str, share: float = 1.0,
                     records: RecordSet | None = None) -> Callable[[ParsedQuery], list[Evidence]]:
     """The rulings as an evidence source for a rule search of one edition
     (``EditionSearcher.search(evidence=...)``, :mod:`kb.search.searcher`): for the question
-    as read, the rules the matching rulings cite, as numbered in ``edition``, each with a
-    strength of ``share`` × the ruling's score over the best ruling's and the ruling as its
-    reason. A rule several rulings cite keeps its strongest."""
+    as read, the rules the matching rulings cite, as numbered in ``edition``, each with the
+    ruling as its reason ("cited by ruling R-12: 'Can I respond…?'").
+
+    A cited rule's strength is ``share`` × how fully the question asks the ruling's: the
+    ruling's score over what its own question scores (capped at 1), so asking an earlier
+    ruling's question again brings its rules in at ``share`` of the best rule hit's score,
+    a ruling that shares a word or two with the question (even the best of them) adds
+    little, and a weaker ruling less than a stronger one. A rule several rulings cite keeps
+    its strongest. No ruling, or a query with no words: no evidence."""
     def source(parsed: ParsedQuery) -> list[Evidence]:
+        current = records if records is not None else current_records(kb)
+        if not ruling_index(kb, current).rulings:
+            return []
         try:
-            hits = ruling_hits(kb, parsed.text, ruleset, records=records)
+            hits = ruling_hits(kb, asked_words(parsed), ruleset, limit=SEARCH_LIMIT.value, records=current)
         except QueryError:
             return []
-        if not hits:
-            return []
-        best = hits[0][1]
+        own = ruling_index(kb, current).own
+        rc_of = analyse(kb, current).records
         found: dict[str, Evidence] = {}
-        rc_of = analyse(kb, records if records is not None else current_records(kb)).records
         for ruling, score, _ in hits:
             rc = rc_of.get(("ruling", ruling.id))
-            if rc is None or rc.written_for is None:
+            if rc is None or rc.written_for is None or (ruleset, rc.written_for) not in kb.graphs:
                 continue
+            strength = share * min(1.0, score / own[ruling.id]) if own.get(ruling.id) else 0.0
+            if strength <= 0:
+                continue
+            reason = f"cited by ruling {ruling.id}: {_quoted(ruling.question)}"
             for cited in rc.cited:
                 here = cited.number and counterpart(kb, ruleset, rc.written_for, edition, cited.number)
-                if not here:
-                    continue
-                strength = share * score / best
-                if here not in found or found[here].strength < strength:
-                    found[here] = Evidence(here, strength, f"cited by ruling {ruling.id}: {ruling.question}")
+                if here and (here not in found or found[here].strength < strength):
+                    found[here] = Evidence(here, strength, reason)
         return list(found.values())
     return source
+
+
+def asked_words(parsed: ParsedQuery) -> str:
+    """What a question asks, as the ruling search reads it: the words typed, the player's
+    words the rules have words for and the terms named, not the words excluded (``-chain``)
+    nor those a question's shape or a card brought in."""
+    return " ".join(w for c in parsed.clauses if c.mode != "not" and c.origin in ("typed", "term", "vocabulary")
+                    for a in (c.atoms if c.origin == "typed" else c.atoms[:1]) for w in a.words)
+
+
+def _quoted(question: str, most: int = 120) -> str:
+    """A ruling's question as a hit's reason quotes it: in quotes, cut at a word past ``most``."""
+    text = " ".join(question.split())
+    if len(text) > most:
+        text = text[:most].rsplit(" ", 1)[0] + "…"
+    return f"'{text}'"
 
 
 def warm_records(kb: LoadedEditions) -> None:

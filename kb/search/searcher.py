@@ -196,7 +196,7 @@ class EditionSearcher:
             out["term"] = {"term": term.name, "kind": term.kind, "definition": term.definition,
                            "defined_by": term.defined_by}
         scores, parts = self._scores(corrected, missing, within)
-        reasons = self._evidence(evidence(corrected), scores, within) if evidence else {}
+        reasons = self._evidence(evidence(corrected), scores, within, corrected) if evidence else {}
         wanted = offset + limit + len(numbers) + (len(term.defined_by) if term else 0)
         best = heapq.nlargest(wanted, scores.items(), key=lambda item: (item[1], -item[0]))
         number_of = self.impacts.number
@@ -227,14 +227,19 @@ class EditionSearcher:
         return out
 
     # -- parts ------------------------------------------------------------------------
-    def _evidence(self, found: list[Evidence], scores: Scores, within: list[str]) -> dict[int, list[str]]:
-        """Rank up the rules an evidence source names (in place) and say why, per document."""
+    def _evidence(self, found: list[Evidence], scores: Scores, within: list[str],
+                  parsed: ParsedQuery) -> dict[int, list[str]]:
+        """Rank up the rules an evidence source names (in place) and say why, per document.
+
+        A query that requires or excludes words (``AND``, ``-word``, ``NOT``) keeps its
+        word: evidence then only ranks up rules that already match it, never brings one in."""
         top = max(scores.values(), default=1.0) or 1.0
         allowed = self._docs_within(within) if within else None
+        strict = any(c.mode in ("must", "not") for c in parsed.clauses)
         reasons: dict[int, list[str]] = {}
         for e in found:
             d = self.impacts.docnum.get(e.number)
-            if d is None or (allowed is not None and d not in allowed):
+            if d is None or (allowed is not None and d not in allowed) or (strict and d not in scores):
                 continue
             strength = min(1.0, max(0.0, e.strength))
             scores[d] = scores.get(d, 0.0) + self.ranking.evidence_weight * strength * top
