@@ -50,6 +50,9 @@ COMMANDS = [
     (["articles", "list", "--ruleset", "riftbound"], 0, "riftbound-chain-walkthrough  riftbound 1.3  stale"),
     (["rulings", "search", "two legendary creatures with the same name"], 0, "mtg-legend-rule"),
     (["rulings", "search", "   "], 1, "the ruling search needs words"),
+    (["search", "my opponent moved a unit onto my battlefield, when do I lose control"], 0,
+     "cited by ruling riftbound-holding-a-battlefield: 'My opponent moved a unit onto my battlefield; "
+     "when do I lose control of it?'"),
     (["rulings", "show", "riftbound-passing-priority"], 0, "rule 338.1.c: renumbered → 338.1.b"),
     (["rulings", "show", "riftbound-standard-move-closed-state"], 0, "rule 144.1.b: ok"),
     (["rulings", "show", "no-such-ruling"], 1, "no ruling 'no-such-ruling'"),

@@ -96,6 +96,16 @@ def test_api_errors_have_the_one_shape(client: CheckedClient, url: str, status: 
     assert dig(resp.get_json(), where) == expected
 
 
+def test_a_rule_search_brings_in_the_rules_an_earlier_ruling_cites(client: CheckedClient) -> None:
+    """The ruling was written for 1.3 (187.3, 187.4): the hits are 1.4's numbers, each saying why."""
+    resp = client.get("/api/v1/search?q=my+opponent+moved+a+unit+onto+my+battlefield,+when+do+I+lose+control")
+    assert resp.status_code == 200, resp.get_json()
+    results = resp.get_json()["results"]
+    ruled = [r["number"] for r in results[:5]
+             if any(m.startswith("cited by ruling riftbound-holding-a-battlefield: ") for m in r["matched"])]
+    assert set(ruled) == {"190.3", "190.4"}, [(r["number"], r["matched"]) for r in results[:5]]
+
+
 def test_the_stale_feed_parses_as_atom_and_links_each_ruling_page(client: CheckedClient) -> None:
     resp = client.get("/api/v1/rulings/stale.atom")
     assert resp.mimetype == "application/atom+xml"
@@ -127,6 +137,9 @@ PAGES = [
     ("/riftbound/1.4/190.3", "as 187.3"),
     ("/riftbound/1.4/144.1.a", "No ruling or article cites 144.1.a"),
     ("/search?q=two+legendary+creatures+with+the+same+name&ruleset=mtg", "Earlier rulings"),
+    ("/search?q=my+opponent+moved+a+unit+onto+my+battlefield%2C+when+do+I+lose+control",
+     "cited by ruling riftbound-holding-a-battlefield: 'My opponent moved a unit onto my "
+     "battlefield; when do I lose control of it?'"),
 ]
 
 
