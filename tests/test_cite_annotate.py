@@ -53,6 +53,11 @@ PLACES: list[tuple[str, list[tuple[str, int, int, int]]]] = [
     ("> rule 312 and *rule\n> 312* and rule 312", [("rule 312", 1, 3, 2), ("rule\n312", 1, 17, 16),
                                                    ("rule 312", 2, 12, 32)]),
     ("Intro.\n\n- rule 312\n- rule 312", [("rule 312", 3, 3, 10), ("rule 312", 4, 3, 21)]),
+    # a label, a code span or an autolink that reads like the next citation is not its place
+    ("rule 312, [rule 312](/x), rule 312", [("rule 312", 1, 1, 0), ("rule 312", 1, 27, 26)]),
+    ("rule 312, `rule 312`, rule 312", [("rule 312", 1, 1, 0), ("rule 312", 1, 23, 22)]),
+    ("rule 312, ![rule 312](i.png \"rule 312\") rule 312", [("rule 312", 1, 1, 0), ("rule 312", 1, 41, 40)]),
+    ("rule 312, [rule 312][ref], rule 312\n\n[ref]: /x", [("rule 312", 1, 1, 0), ("rule 312", 1, 28, 27)]),
 ]
 
 
@@ -137,3 +142,12 @@ def test_each_reference_to_a_footnote_has_its_own_id_and_backlink() -> None:
         assert html == notes.ref_html(note, note.refs) and ref_id == notes.ref_id(note, note.refs)
     assert notes.html().count('class="rule-footnote-backref"') == len(REFERENCES)
     assert 'href="#rule-fnref-1-3"' in notes.html()
+
+
+def test_markdown_output_never_links_inside_a_link_label(excerpt_kb: KnowledgeBase) -> None:
+    """The third citation reads like the link's label: it is linked where it stands."""
+    out = excerpt_kb.citations_annotate("rule 312, [rule 312](/x), rule 312\n", "riftbound", "1.4",
+                                        fmt="markdown")["output"]
+    body = out.split("\n\n", 1)[0]
+    assert body.startswith("[rule 312](</riftbound/1.4/312>)")
+    assert ", [rule 312](/x), [rule 312](</riftbound/1.4/312>)" in body

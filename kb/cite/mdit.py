@@ -383,30 +383,67 @@ class _Locator:
         self.src = src
         self.line_starts = [0] + [m.end() for m in re.finditer("\n", src)]
 
-    def block(self, inline: Token) -> list[int]:
+    def block(self, inline: Token) -> list[Any]:
         """Where the citations of ``inline`` are looked for: [where the next one is looked
-        for, the block's first line, the block's end]; one list per inline token, which
-        :meth:`find` moves on (its runs share it)."""
+        for, the block's first line, the block's end, the block's skipped spans (made on
+        first need)]; one list per inline token, which :meth:`find` moves on (its runs
+        share it)."""
         first_line, last_line = inline.map if inline.map else (0, len(self.line_starts))
         block_start = self.line_starts[min(first_line, len(self.line_starts) - 1)]
         block_end = (self.line_starts[last_line] if last_line < len(self.line_starts)
                      else len(self.src))
-        return [block_start, first_line, block_end]
+        return [block_start, first_line, block_end, None]
 
-    def find(self, block: list[int], text: str) -> tuple[int, int, int | None, int | None]:
+    def find(self, block: list[Any], text: str) -> tuple[int, int, int | None, int | None]:
         """(line, column, start, end) of ``text`` in ``block`` (see :meth:`block`), after
-        the citation found before; start and end are None when the text cannot be found
-        exactly (escapes, entities), and the line is the block's first."""
-        pos, _, block_end = block
-        at = self.src.find(text, pos, block_end)
-        if at >= 0:
-            start, end = at, at + len(text)
-        else:  # wrapped over lines, perhaps inside a block quote
+        the citation found before and outside what the linker skips (a link's label, a code
+        span, an HTML link: text there can read like the next citation); start and end are
+        None when the text cannot be found exactly (escapes, entities), and the line is the
+        block's first."""
+        pos, _, block_end, _ = block
+        src = self.src
+        found: tuple[int, int] | None = None
+        at = src.find(text, pos, block_end)
+        while at >= 0:
+            skip = self._skipped(block, at)
+            if skip is None:
+                found = (at, at + len(text))
+                break
+            at = src.find(text, skip, block_end)
+        if found is None:  # wrapped over lines, perhaps inside a block quote
             pattern = r"\s+(?:>\s*)*".join(re.escape(p) for p in text.split())
-            m = re.compile(pattern).search(self.src, pos, block_end) if pattern else None
+            regex = re.compile(pattern) if pattern else None
+            m = regex.search(src, pos, block_end) if regex else None
+            while m is not None and (skip := self._skipped(block, m.start())) is not None:
+                m = regex.search(src, skip, block_end) if regex else None
             if m is None:
                 return block[1] + 1, 1, None, None
-            start, end = m.start(), m.end()
+            found = (m.start(), m.end())
+        start, end = found
         block[0] = end
         line = bisect.bisect_right(self.line_starts, start)
         return line, start - self.line_starts[line - 1] + 1, start, end
+
+    def _skipped(self, block: list[Any], at: int) -> int | None:
+        """Where the skipped span holding ``at`` ends, or None when ``at`` is in none."""
+        spans = block[3]
+        if spans is None:
+            start, end = block[0], block[2]
+            spans = block[3] = ([(m.start(), m.end()) for m in _SKIPPED.finditer(self.src, start, end)]
+                                if _SKIP_HINT.search(self.src, start, end) else [])
+        i = bisect.bisect_right(spans, (at, len(self.src)))
+        if i and spans[i - 1][0] <= at < spans[i - 1][1]:
+            return spans[i - 1][1]
+        return None
+
+
+# What the linker never links, in the source: code spans, the labels of inline links and
+# images and of full or collapsed reference links (a lone ``[…]`` may be a bracketed
+# citation, ``[CR 116.1]``, so it is not skipped), autolinks and HTML ``<a>`` elements.
+# An approximation of CommonMark's grammar: a place it misses is reported without offsets.
+_SKIPPED = re.compile(
+    r"(?P<ticks>`+)[\s\S]*?(?<!`)(?P=ticks)(?!`)"
+    r"|!?\[(?:\\.|[^\\\[\]])*\](?:\((?:\\.|[^\\()])*\)|\[[^\]\n]*\])"
+    r"|<[A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*>"
+    r"|<a\b[^>]*>[\s\S]*?</a\s*>", re.IGNORECASE)
+_SKIP_HINT = re.compile(r"[`\[<]")
