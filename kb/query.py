@@ -165,11 +165,13 @@ class KnowledgeBase(LoadedEditions):
 
     # -- search ------------------------------------------------------------------
     def search(self, query: str, ruleset: str | None = None, edition: str | None = None,
-               limit: int = 10, offset: int = 0, section: str | None = None) -> dict[str, Any]:
+               limit: int = 10, offset: int = 0, section: str | None = None,
+               rulings: bool = True) -> dict[str, Any]:
         """Search an edition (the query language is in :mod:`kb.search.query`): numbers jump,
         defined terms come first, words rank by BM25F, and a question an earlier ruling asked
         brings in the rules that ruling cites, as numbered in this edition, each hit saying
-        so (:func:`kb.records.search.ruling_evidence`). QueryError 400 for a malformed query."""
+        so (:func:`kb.records.search.ruling_evidence`; ``rulings=False``: the rules alone, as
+        the offline pack's search answers). QueryError 400 for a malformed query."""
         try:
             parsed = parse_query(query)
             rg = self.edition(parsed.ruleset or ruleset or self.default_ruleset(),
@@ -177,7 +179,7 @@ class KnowledgeBase(LoadedEditions):
             name = rg.edition.ruleset, rg.edition.name
             return searcher(self, *name).search(parsed, limit=limit, offset=offset,
                                                 sections=[section] if section else None,
-                                                evidence=ruling_evidence(self, *name))
+                                                evidence=ruling_evidence(self, *name) if rulings else None)
         except SearchError as exc:
             raise QueryError(exc.status, exc.message,
                              {"query": str(query)[:200], **exc.detail}) from exc

@@ -123,3 +123,10 @@ def test_required_and_excluded_words_keep_their_word_over_a_ruling(
     data = ruled_kb.search(query, limit=100)
     assert {h["number"] for h in data["results"]} == {h["number"] for h in alone["results"]}
     assert cited not in {h["number"] for h in data["results"]}
+
+
+def test_rulings_false_answers_from_the_rules_alone_as_the_offline_pack_does(ruled_kb: KnowledgeBase) -> None:
+    question = "my unit moved to a different battlefield, can it still attack"
+    alone = searcher(ruled_kb, "riftbound", "1.4").search(parse_query(question), limit=10)
+    assert ruled_kb.search(question, rulings=False) == alone
+    assert ruled_kb.search(question) != alone

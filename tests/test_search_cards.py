@@ -253,12 +253,13 @@ def test_the_site_and_the_api_show_the_card_and_the_reasons(cards_home: Path) ->
     assert any("Ambush (keyword of Lantern Warden)" in h["matched"] for h in api["results"])
 
 
-def test_the_offline_search_page_says_it_leaves_card_knowledge_out() -> None:
+def test_the_offline_search_page_says_it_leaves_card_knowledge_and_rulings_out() -> None:
     from web.pack import add_offline_search
     page = add_offline_search("<html><head></head><body><main></main></body></html>",
                               {"rulesets": [], "default_ruleset": "riftbound", "indexes": {}})
-    assert "with one thing left out: card knowledge" in page
-    assert page.index("card knowledge") < page.index("</main>")
+    assert "with two things left out: card knowledge and earlier rulings" in page
+    assert "rulekb rulings import" in page
+    assert page.index("earlier rulings") < page.index("</main>")
 
 
 def test_the_api_answers_anew_when_the_card_list_changes(cards_home: Path, tmp_path: Path) -> None:

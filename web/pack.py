@@ -71,12 +71,13 @@ def add_offline_search(page: str, catalog: dict[str, Any],
             + f'<script type="application/json" id="rulekb-offline-catalog">{data}</script>\n')
     note = ('<noscript><p class="note">Searching without a server needs JavaScript; the contents '
             'and the glossary of each edition work without it.</p></noscript>\n'
-            # What the pack's search leaves out, said plainly (issue #18): its answers are the
-            # server's, except that no card list travels with the rules.
+            # What the pack's search leaves out, said plainly (issues #18, #20): its answers are
+            # the server's, except that no card list and no ruling travels with the rules.
             '<p class="meta offline-leaves-out">This offline search answers as the server does, '
-            'with one thing left out: card knowledge. A card list imported with '
+            'with two things left out: card knowledge and earlier rulings. A card list imported with '
             '<code>rulekb cards import</code> stays with the server, so a card named in a question '
-            'is left out as a name here.</p>\n')
+            'is left out as a name here; so do the rulings of <code>rulekb rulings import</code>, so '
+            'a question an earlier ruling asked does not bring in the rules that ruling cites.</p>\n')
     if "</head>" not in page or "</main>" not in page:
         raise QueryError(500, "the search page has no </head> or </main> to add the offline search to")
     return page.replace("</head>", head + "</head>", 1).replace("</main>", note + "</main>", 1)
