@@ -48,7 +48,9 @@ SCHEMAS["Search"] = obj({
         "match": {"enum": ["number", "term", "words"],
                   "description": "Why it is here: a number typed, a term's defining rule, or words."},
         "matched": array(STR, description="The concepts of the query this rule has, e.g. "
-                                          "'Ambush (keyword)', 'respond → reaction'."),
+                                          "'Ambush (keyword)', 'respond → reaction', and the "
+                                          "earlier ruling that brought it in: 'cited by ruling "
+                                          "R-12: 'Can I respond to a unit being played?''."),
     })),
 })
 
