@@ -107,10 +107,11 @@ def test_a_reason_quotes_the_rulings_question_cut_at_a_word(question: str, quote
     assert _quoted(question) == quoted
 
 
-# a query with words required or excluded, a rule a ruling it resembles cites
+# a query with words required, excluded or quoted, a rule a ruling it resembles cites
 STRICT = [
     ("battlefield walked -unit", "144.2"),
     ("battlefield AND walked AND attack", "144.2"),
+    ('"battlefield walked" attack', "144.2"),  # a quoted phrase keeps its words together too
 ]
 
 

@@ -231,11 +231,13 @@ class EditionSearcher:
                   parsed: ParsedQuery) -> dict[int, list[str]]:
         """Rank up the rules an evidence source names (in place) and say why, per document.
 
-        A query that requires or excludes words (``AND``, ``-word``, ``NOT``) keeps its
-        word: evidence then only ranks up rules that already match it, never brings one in."""
+        A query that requires or excludes words (``AND``, ``-word``, ``NOT``) or quotes a
+        phrase keeps its word: evidence then only ranks up rules that already match it,
+        never brings one in."""
         top = max(scores.values(), default=1.0) or 1.0
         allowed = self._docs_within(within) if within else None
-        strict = any(c.mode in ("must", "not") for c in parsed.clauses)
+        strict = any(c.mode in ("must", "not") or any(a.kind == "phrase" for a in c.atoms)
+                     for c in parsed.clauses)
         reasons: dict[int, list[str]] = {}
         for e in found:
             d = self.impacts.docnum.get(e.number)
