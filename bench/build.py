@@ -39,23 +39,20 @@ from kb.graph import build_edition
 from kb.read import read_text
 from kb.read.text import decode
 
-def median_seconds(fn: Callable[[], object], runs: int) -> float:
+def median_seconds(fn: Callable[[], object], runs: int,
+                   clock: Callable[[], float] = time.perf_counter) -> float:
+    """The median time of ``fn`` on ``clock`` (wall time unless told)."""
     times = []
     for _ in range(runs):
-        start = time.perf_counter()
+        start = clock()
         fn()
-        times.append(time.perf_counter() - start)
+        times.append(clock() - start)
     return statistics.median(times)
 
 
 def cpu_seconds(fn: Callable[[], object], runs: int) -> float:
     """The median CPU time of ``fn`` (what a shared, busy machine does not inflate)."""
-    times = []
-    for _ in range(runs):
-        start = time.process_time()
-        fn()
-        times.append(time.process_time() - start)
-    return statistics.median(times)
+    return median_seconds(fn, runs, time.process_time)
 
 
 def archive(runs: int) -> None:
