@@ -30,7 +30,8 @@ from kb.editions.queries import FollowedMapping
 from kb.errors import QueryError
 from kb.model import Diagnostic
 from kb.records.model import Kind, Record, split_front_matter
-from kb.records.store import RecordSet, home_of_build, load_records
+from kb.records.store import RecordSet, load_records
+from kb.search.cards import home_of_build
 
 if TYPE_CHECKING:
     from kb.loaded import LoadedEditions

@@ -73,12 +73,6 @@ def records_folder(home: Path) -> Path:
     return home / "records"
 
 
-def home_of_build(build_dir: Path | None) -> Path | None:
-    """The data home of a build folder (``<home>/builds/<id>``, :mod:`kb.store`), or None for
-    a knowledge base held in memory."""
-    return build_dir.parent.parent if build_dir is not None else None
-
-
 # -- reading ---------------------------------------------------------------------------
 def source_files(path: Path, kind: Kind) -> list[Path]:
     """The files to import from FILE or DIR (a folder: its record files, sorted, hidden
