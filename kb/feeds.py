@@ -75,15 +75,17 @@ def _when(date: str, fallback: datetime) -> datetime:
         return fallback
 
 
+def built_at(manifest: dict[str, Any]) -> datetime | None:
+    """When a build was made, from its manifest's ``built`` (as ``kb.store`` writes it:
+    ``%Y-%m-%dT%H:%M:%SZ``); None when it has none (a knowledge base held in memory)."""
+    try:
+        return datetime.strptime(str(manifest.get("built") or ""), "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+    except ValueError:
+        return None
+
+
 def _built(kb: LoadedEditions) -> datetime:
-    built = str(kb.manifest.get("built") or "")
-    for fmt in ("%Y-%m-%dT%H:%M:%S%z", "%Y-%m-%dT%H:%M:%S.%f%z", "%Y-%m-%dT%H:%M:%SZ"):
-        try:
-            stamp = datetime.strptime(built, fmt)
-            return stamp if stamp.tzinfo else stamp.replace(tzinfo=timezone.utc)
-        except ValueError:
-            continue
-    return datetime(1970, 1, 1, tzinfo=timezone.utc)
+    return built_at(kb.manifest) or datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
 def ops_html(ops: list[dict[str, str]] | None, text: str = "") -> str:

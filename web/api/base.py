@@ -20,6 +20,7 @@ from flask import Blueprint, Flask, Response, current_app, g, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from kb.derived import derived
+from kb.feeds import built_at
 from kb.inputs import loads_json
 from kb.query import KnowledgeBase, QueryError
 from kb.search.cards import cards_stamp, home_of_build
@@ -151,11 +152,8 @@ def answers_version(kb: KnowledgeBase) -> str:
 @derived
 def _built(kb: KnowledgeBase) -> datetime:
     """When the build was made (Last-Modified of every answer from it), once per build."""
-    stamp = kb.manifest.get("built") or ""
-    try:
-        return datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
-    except ValueError:  # a knowledge base held in memory: since this app started
-        return current_app.extensions["rulekb.started"]
+    # a knowledge base held in memory has none: since this app started
+    return built_at(kb.manifest) or current_app.extensions["rulekb.started"]
 
 
 class AnswerCache:
