@@ -43,6 +43,15 @@ def _order(kb: LoadedEditions, ruleset: str) -> list[str]:
     return [e["edition"] for e in kb.editions(ruleset)]
 
 
+def _walk(order: list[str], source: str, target: str) -> tuple[bool, list[tuple[str, str]]]:
+    """The neighbouring editions passed from ``source`` to ``target``, each pair (older,
+    newer) in the order walked, and whether the walk goes forward (to newer editions)."""
+    i, k = order.index(source), order.index(target)
+    if k > i:
+        return True, [(order[x], order[x + 1]) for x in range(i, k)]
+    return False, [(order[x - 1], order[x]) for x in range(i, k, -1)]
+
+
 @derived
 def adjacent_mapping(kb: LoadedEditions, ruleset: str, older: str, newer: str) -> EditionMapping:
     """The mapping between two editions that follow each other: read from the build, which
@@ -67,25 +76,19 @@ def edition_mapping(kb: LoadedEditions, ruleset: str, source: str, target: str) 
     if abs(k - i) == 1 and k > i:
         return adjacent_mapping(kb, ruleset, source, target)
     # The steps are fetched first: a derived value's lock is held while it is made.
-    step = 1 if k > i else -1
-    for x in range(i, k, step):
-        if step == 1:
-            adjacent_mapping(kb, ruleset, order[x], order[x + 1])
-        else:
-            adjacent_mapping(kb, ruleset, order[x - 1], order[x])
+    for older, newer in _walk(order, source, target)[1]:
+        adjacent_mapping(kb, ruleset, older, newer)
     return _chain_mapping(kb, ruleset, source, target)
 
 
 @derived
 def _chain_mapping(kb: LoadedEditions, ruleset: str, source: str, target: str) -> EditionMapping:
     """The adjacent mappings from ``source`` to ``target`` composed (inverted backwards)."""
-    order = _order(kb, ruleset)
-    i, k = order.index(source), order.index(target)
-    step = 1 if k > i else -1
+    forward, pairs = _walk(_order(kb, ruleset), source, target)
     result: EditionMapping | None = None
-    for x in range(i, k, step):
-        m = (adjacent_mapping(kb, ruleset, order[x], order[x + 1]) if step == 1
-             else adjacent_mapping(kb, ruleset, order[x - 1], order[x]).inverse())
+    for older, newer in pairs:
+        m = adjacent_mapping(kb, ruleset, older, newer)
+        m = m if forward else m.inverse()
         result = m if result is None else result.then(m)
     assert result is not None
     return result
@@ -174,12 +177,9 @@ class FollowedMapping:
     lookups, not seventy compositions of thousands of rules)."""
 
     def __init__(self, kb: LoadedEditions, ruleset: str, source: str, target: str):
-        order = _order(kb, ruleset)
-        i, k = order.index(source), order.index(target)
-        step = 1 if k > i else -1
-        pairs = [(order[x], order[x + 1]) if step == 1 else (order[x - 1], order[x]) for x in range(i, k, step)]
+        forward, pairs = _walk(_order(kb, ruleset), source, target)
         steps = [_step(kb, ruleset, older, newer) for older, newer in pairs]
-        self._steps = [m.get if step == 1 else m.back for m in steps]
+        self._steps = [m.get if forward else m.back for m in steps]
 
     def get(self, number: str) -> Counterpart | None:
         """The counterpart of a source number in the target edition (None when the number is
@@ -212,21 +212,18 @@ def _nearest_target(rg: RuleGraph, mapping: EditionMapping | FollowedMapping, nu
 
 def _path(kb: LoadedEditions, ruleset: str, number: str, source: str, target: str) -> list[dict[str, Any]]:
     """The number in each edition passed through on the way (None once it is gone)."""
-    order = _order(kb, ruleset)
-    i, k = order.index(source), order.index(target)
-    step = 1 if k > i else -1
+    forward, pairs = _walk(_order(kb, ruleset), source, target)
     out: list[dict[str, Any]] = []
     current: str | None = number
-    for x in range(i, k, step):
-        a, b = order[x], order[x + step]
+    for older, newer in pairs:
         if current is None:
             c = None
-        elif step == 1:
-            c = adjacent_mapping(kb, ruleset, a, b).get(current)
+        elif forward:
+            c = adjacent_mapping(kb, ruleset, older, newer).get(current)
         else:
-            c = adjacent_mapping(kb, ruleset, b, a).back(current)
+            c = adjacent_mapping(kb, ruleset, older, newer).back(current)
         current = c.target if c else None
-        out.append({"edition": b, "number": current, "confidence": c.confidence if c else None})
+        out.append({"edition": newer if forward else older, "number": current, "confidence": c.confidence if c else None})
     return out
 
 
