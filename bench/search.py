@@ -581,8 +581,8 @@ def main(argv: list[str] | None = None) -> int:
                     "rest of the ranking earns")
     args = ap.parse_args(argv)
     if args.without_players_words:
-        import kb.search.understand
-        kb.search.understand.rule_phrasings = lambda ruleset, edition: {}  # read by schema.documents
+        import kb.search.schema
+        kb.search.schema.rule_phrasings = lambda ruleset, edition: {}  # read by schema.documents
     if not (SHARED / "corpora").is_dir():
         print(f"needs the real rule documents in {SHARED / 'corpora'}", file=sys.stderr)
         return 2
