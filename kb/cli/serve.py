@@ -31,6 +31,12 @@ ANOTHER_PORT = "choose another with --port N (with make: PORT=N make run)"
 WORKER_CLASS = "gthread"  # gunicorn's threaded worker: --threads per process, as waitress
 
 
+def _bad_host(host: str, reason: object) -> str:
+    """One line for a host that cannot be listened on: unresolvable, or not of this machine."""
+    return (f"cannot listen on address {host!r} ({reason}): use --host with an address of this "
+            "machine, e.g. 127.0.0.1 or 0.0.0.0")
+
+
 def listen_error(exc: OSError, host: str, port: int) -> str:
     """One line for a failure to listen on ``host:port``, saying what to do."""
     if exc.errno == errno.EADDRINUSE:
@@ -39,8 +45,7 @@ def listen_error(exc: OSError, host: str, port: int) -> str:
         low = " (ports below 1024 need root)" if port < 1024 else ""
         return f"not allowed to listen on port {port}{low}: {ANOTHER_PORT}"
     if exc.errno == errno.EADDRNOTAVAIL:
-        return (f"cannot listen on address {host!r} ({exc.strerror or exc}): use --host with an "
-                "address of this machine, e.g. 127.0.0.1 or 0.0.0.0")
+        return _bad_host(host, exc.strerror or exc)
     return f"cannot listen on {host}:{port} ({exc.strerror or exc})"
 
 
@@ -57,11 +62,6 @@ def few_malloc_arenas(arenas: int = MALLOC_ARENAS) -> bool:
         return bool(libc.mallopt(M_ARENA_MAX, arenas))
     except (OSError, AttributeError):  # musl and others: no mallopt, nothing to cap
         return False
-
-
-def _unresolved_host(host: str, exc: BaseException) -> str:
-    return (f"cannot listen on address {host!r} ({exc}): use --host with an address of this "
-            "machine, e.g. 127.0.0.1 or 0.0.0.0")
 
 
 def starting_app(home: Any) -> Any:
@@ -119,7 +119,7 @@ def serve_cmd(ctx: click.Context, host: str, port: int, threads: int, workers: i
     except OSError as exc:
         raise CommandError(listen_error(exc, host, port)) from exc
     except ValueError as exc:  # waitress: a host it cannot resolve
-        raise CommandError(_unresolved_host(host, exc)) from exc
+        raise CommandError(_bad_host(host, exc)) from exc
     click.echo(f"serving rulekb on http://{host}:{server.effective_port}/ (API: /api; health: "
                f"/api/v1/health; a rebuild of {home_of(ctx)} is picked up without a restart)", err=True)
     announce_when_ready(app, "rulekb")
@@ -167,7 +167,7 @@ def check_port(host: str, port: int) -> None:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as exc:
-        raise CommandError(_unresolved_host(host, exc)) from exc
+        raise CommandError(_bad_host(host, exc)) from exc
     family, kind, proto, _, address = infos[0]
     with socket.socket(family, kind, proto) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds it
