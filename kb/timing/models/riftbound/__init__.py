@@ -85,10 +85,8 @@ class RiftboundRules(RulesetModel[Riftbound, State]):
                                                                         "add-resolves-during-payment")]
 
     def awaits_choice(self, state: State) -> str | None:
-        pend = state.pending
-        if pend and state.ready_task() is None and pend[0].optional and not pend[0].decided:
-            return pend[0].name
-        return None
+        item = state.awaiting_choice
+        return item.name if item is not None else None
 
 
 __all__ = ["CITATIONS", "CITATION_EDITION", "DEFERRED_TASKS", "Ability", "Battlefield", "Card", "Combat", "Effect",

@@ -132,10 +132,10 @@ def end_bindings(m: Riftbound, s: State) -> Iterator[dict[str, Any]]:
 
 
 def trigger_bindings(m: Riftbound, s: State) -> Iterator[dict[str, Any]]:
-    pend = s.pending
-    if pend and s.ready_task() is None and pend[0].optional and not pend[0].decided:
+    item = s.awaiting_choice
+    if item is not None:
         for player in s.players:  # others are listed too: it is not their choice (383.3.a)
-            yield {"player": player, "item": pend[0].name}
+            yield {"player": player, "item": item.name}
 
 
 def add_by_action(s: State, t: Trace, item: Item, opener: str) -> State:

@@ -223,6 +223,15 @@ class State:
     def pending(self) -> list[Item]:
         return [i for i in self.chain if i.status == "pending"]
 
+    @property
+    def awaiting_choice(self) -> Item | None:
+        """The optional triggered ability due now whose controller has not yet decided to
+        perform or decline it."""
+        pend = self.pending
+        if pend and self.ready_task() is None and pend[0].optional and not pend[0].decided:
+            return pend[0]
+        return None
+
     def next_player(self, player: str) -> str:
         return self.players[(self.players.index(player) + 1) % len(self.players)]
 
