@@ -163,14 +163,7 @@ class Rulekb:
     def with_cards(engine: Rulekb, cards: CardList) -> Callable[[str], list[str]]:
         """The engine's own searcher (same index, same ranking) asked with a card list."""
         own = engine.variant or searcher(engine.kb, engine.ruleset, engine.edition)  # the facade's
-
-        def search(query: str) -> list[str]:
-            try:
-                data = own.search(parse_query(query), limit=TOP, cards=cards)
-            except SearchError:
-                return []
-            return [r["number"] for r in data["results"]]
-        return search
+        return lambda query: _ranked(own, query, cards)
 
     def search(self, query: str) -> list[str]:
         try:
