@@ -12,6 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from kb.query import KnowledgeBase
+from kb.timing import load_scenario
 from web import create_app
 
 from browser.testgame import site_knowledge_base
@@ -72,6 +73,11 @@ def get(client: FlaskClient, url: str, status: int = 200) -> tuple[Any, Page]:
     r = client.get(url)
     assert r.status_code == status, (url, r.status_code, r.data[:500])
     return r, Page(r.get_data(as_text=True))
+
+
+def frame_state(k: KnowledgeBase, name: str, frame: int) -> dict[str, Any]:
+    """The state at a 1-based frame of a worked scenario, run afresh."""
+    return k.timing_run(load_scenario(name), f"{name}.yaml")["frames"][frame - 1]["state"]
 
 
 # -- pages answer --------------------------------------------------------------------------

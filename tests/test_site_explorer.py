@@ -13,17 +13,12 @@ from flask.testing import FlaskClient
 
 from kb.limits import TIMING_PASTED
 from kb.query import KnowledgeBase
-from kb.timing import load_scenario
 from web.site.checks import fact, sentence
 
-from test_site import Page, app, client, site_kb  # noqa: F401 (the site's fixtures)
+from test_site import Page, app, client, frame_state, site_kb  # noqa: F401 (the site's fixtures)
 
 RIFTBOUND = "000-your-own-spell-starts-the-chain"
 MTG = "002-a-counterspell-goes-above-the-spell-it-counters"
-
-
-def frame_state(k: KnowledgeBase, name: str, frame: int) -> dict[str, Any]:
-    return k.timing_run(load_scenario(name), f"{name}.yaml")["frames"][frame - 1]["state"]
 
 
 def shows_the_answer(page: Page, answer: dict[str, Any]) -> None:

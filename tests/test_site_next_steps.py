@@ -17,7 +17,7 @@ from kb.errors import QueryError
 from kb.query import KnowledgeBase
 from kb.timing import load_scenario
 
-from test_site import Page, app, client, site_kb  # noqa: F401 (the site's fixtures)
+from test_site import Page, app, client, frame_state, site_kb  # noqa: F401 (the site's fixtures)
 
 # (scenario, frame, the options chosen in turn): two choices each, in both games.
 WALKS = [
@@ -25,10 +25,6 @@ WALKS = [
     ("002-a-counterspell-goes-above-the-spell-it-counters", 4, [0, 0]),
     ("002-an-instant-can-be-cast-whenever-you-have-priority", 2, [1, 0]),
 ]
-
-
-def frame_state(k: KnowledgeBase, name: str, frame: int) -> dict[str, Any]:
-    return k.timing_run(load_scenario(name), f"{name}.yaml")["frames"][frame - 1]["state"]
 
 
 def facade_after(k: KnowledgeBase, state: dict[str, Any], path: list[int]) -> tuple[dict[str, Any], list[str]]:
