@@ -44,9 +44,13 @@ class LoadedEditions:
         return str(self.manifest.get("build_id", ""))
 
     # -- rulesets and editions -------------------------------------------------
+    def ruleset_names(self) -> list[str]:
+        """The names of the rulesets built, sorted (nothing is loaded)."""
+        return sorted({r for r, _ in self.graphs})
+
     def rulesets(self) -> list[dict[str, Any]]:
         """Each ruleset: name, title and its editions' names, oldest first."""
-        names = sorted({r for r, _ in self.graphs})
+        names = self.ruleset_names()
         titles = self.manifest.get("rulesets", {})
         return [{"name": n, "title": titles.get(n, {}).get("title", n),
                  "editions": [e["edition"] for e in self.editions(n)]} for n in names]
@@ -56,7 +60,7 @@ class LoadedEditions:
         found = [e for e in self.manifest["editions"] if e["ruleset"] == ruleset]
         if not found:
             raise QueryError(404, f"unknown ruleset {ruleset!r}",
-                             {"rulesets": sorted({r for r, _ in self.graphs})})
+                             {"rulesets": self.ruleset_names()})
         return sorted(found, key=lambda e: (e["date"], e["edition"]))
 
     def edition(self, ruleset: str, edition: str | None = None, date: str | None = None) -> RuleGraph:
@@ -83,7 +87,7 @@ class LoadedEditions:
 
     def default_ruleset(self) -> str:
         """The ruleset a question without one is about: riftbound when built, else the first."""
-        names = sorted({r for r, _ in self.graphs})
+        names = self.ruleset_names()
         if not names:
             raise QueryError(503, "the knowledge base holds no editions")
         return "riftbound" if "riftbound" in names else names[0]

@@ -72,7 +72,7 @@ class KnowledgeBase(LoadedEditions):
         a question without an edition asks) gets its graph, searcher and timing model. The
         other editions load on first use, their mappings and rule texts already built."""
         steps: list[tuple[str, Callable[[], Any]]] = []
-        for ruleset in sorted({r for r, _ in self.graphs}):
+        for ruleset in self.ruleset_names():
             eds = [e["edition"] for e in self.editions(ruleset)]
             for old, new in zip(eds, eds[1:]):
                 steps.append((f"mapping {ruleset} {old} -> {new}",
