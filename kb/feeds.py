@@ -123,17 +123,17 @@ def _step_entry(kb: LoadedEditions, ruleset: str, old: dict[str, Any], new: dict
     """The entry for one step between consecutive editions, or None when nothing in the
     scope changed (or a section is in neither edition)."""
     try:
-        d = diff(kb, ruleset, old["edition"], new["edition"], chapter=chapter, limit=ENTRY_CHANGES)
+        changes = diff(kb, ruleset, old["edition"], new["edition"], chapter=chapter)["entries"]
     except QueryError as exc:
         if chapter is not None and exc.status == 404:
             return None  # the section is in neither edition of this step
         raise
-    if not d["total"]:
+    if not changes:
         return None
     counts: dict[str, int] = {}
-    for e in diff(kb, ruleset, old["edition"], new["edition"], chapter=chapter)["entries"] \
-            if d["total"] > len(d["entries"]) else d["entries"]:
+    for e in changes:  # every change is counted; the first ENTRY_CHANGES are listed
         counts[e["status"]] = counts.get(e["status"], 0) + 1
+    shown = changes[:ENTRY_CHANGES]
     said = ", ".join(f"{n} {_STATUS_WORDS[s]}" for s, n in counts.items())
     where = f" in {chapter}" if chapter else ""
     title = f"{_ruleset_title(kb, ruleset)} {new['edition']}: {said}{where}"
@@ -145,9 +145,9 @@ def _step_entry(kb: LoadedEditions, ruleset: str, old: dict[str, Any], new: dict
         body.append("<p>One of these editions is an excerpt: a rule it lacks may show as added "
                     "or removed.</p>")
     body.append("<ul>" + "".join(_change_html(ruleset, old["edition"], new["edition"], e, links)
-                                 for e in d["entries"]) + "</ul>")
-    if d["total"] > len(d["entries"]):
-        body.append(f'<p>{d["total"] - len(d["entries"])} more: '
+                                 for e in shown) + "</ul>")
+    if len(changes) > len(shown):
+        body.append(f'<p>{len(changes) - len(shown)} more: '
                     f'<a href="{html.escape(compare)}">the whole comparison</a>.</p>')
     return FeedEntry(id=f"{scope_id}:{old['edition']}:{new['edition']}", title=title,
                      updated=_when(new["date"], _built(kb)), link=compare, content_html="".join(body))
