@@ -71,3 +71,16 @@ def highlight(excerpt: str) -> Markup:
 
 
 _MARK = re.compile(r"<mark>(.*?)</mark>", re.S)
+
+
+def inline_diff(ops: list[dict[str, str]]) -> Markup:
+    """Word-level changes in one text: removed words in ``<del>``, added ones in ``<ins>``
+    (a rule's history on its page, a cited rule's change on a ruling's page)."""
+    out = []
+    for op in ops:
+        o, n = escape(op.get("old", "")), escape(op.get("new", ""))
+        if op["op"] == "equal":
+            out.append(str(n))
+        else:
+            out.append((f"<del>{o}</del>" if o else "") + (f"<ins>{n}</ins>" if n else ""))
+    return Markup("".join(out))

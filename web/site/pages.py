@@ -156,22 +156,10 @@ def rule_history(kb: KnowledgeBase, ruleset: str, edition: str, number: str) -> 
         return None
     out = []
     for h in found["editions"]:
-        text = inline_diff(h.get("ops")) if h.get("ops") else (escape(h.get("text") or h.get("title") or ""))
+        text = markup.inline_diff(h.get("ops")) if h.get("ops") else (escape(h.get("text") or h.get("title") or ""))
         out.append({**h, "text_html": Markup(text), "current": h["edition"] == edition,
                     "url": rule_href(ruleset, h["edition"], h["number"]) if h.get("number") else None})
     return list(reversed(out))
-
-
-def inline_diff(ops: list[dict[str, str]]) -> Markup:
-    """Word-level changes in one text: removed words in ``<del>``, added ones in ``<ins>``."""
-    out = []
-    for op in ops:
-        o, n = escape(op.get("old", "")), escape(op.get("new", ""))
-        if op["op"] == "equal":
-            out.append(str(n))
-        else:
-            out.append((f"<del>{o}</del>" if o else "") + (f"<ins>{n}</ins>" if n else ""))
-    return Markup("".join(out))
 
 
 def rule_parts(kb: KnowledgeBase, ruleset: str, edition: str,

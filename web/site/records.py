@@ -12,27 +12,18 @@ from __future__ import annotations
 from typing import Any
 
 from flask import request
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from kb.errors import QueryError
 from kb.query import KnowledgeBase
 from kb.records import STALE, cited_by, current_records, record_report, records_report, search_rulings
 from kb.records.feed import change_sentence
 from kb.records.model import Kind
+from web.site import markup
 from web.site.frame import base_context, bp, current_kb, render
 from web.site.links import citation_base, href, rule_href
 
 RULINGS_SHOWN = 5  # rulings on the search page (the rulings page has more)
-
-
-def ops_markup(ops: list[dict[str, str]] | None) -> Markup:
-    """Word-level changes: removed words in ``<del>``, added ones in ``<ins>``."""
-    out = []
-    for op in ops or []:
-        o, n = escape(op.get("old", "")), escape(op.get("new", ""))
-        out.append(str(n) if op["op"] == "equal" else
-                   (f"<del>{o}</del>" if o else "") + (f"<ins>{n}</ins>" if n else ""))
-    return Markup("".join(out))
 
 
 def record_href(kind: Kind, ident: str) -> str:
@@ -48,7 +39,7 @@ def record_page(kb: KnowledgeBase, kind: Kind, ident: str) -> dict[str, Any]:
     for c in report["citations"]:
         target = c["now"] or c["number"]
         edition = report["newest"] if c["now"] else report["written_for"]
-        citations.append({**c, "diff_html": ops_markup(c["ops"]) if c["ops"] else None,
+        citations.append({**c, "diff_html": markup.inline_diff(c["ops"]) if c["ops"] else None,
                           "sentence": change_sentence(c) if c["status"] in STALE else c["message"],
                           "then_url": rule_href(report["ruleset"], report["written_for"], c["number"])
                           if c["number"] else None,
