@@ -12,6 +12,7 @@ a build of an older format) or when the rule is not found, so the caller asks th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
@@ -54,35 +55,57 @@ def stored_history(kb: LoadedEditions, ruleset: str, number: str, start: str | N
     for x in range(idx, len(order) - 1):
         c = maps[x].get(numbers[x]) if numbers[x] else None  # type: ignore[arg-type]
         numbers[x + 1] = c.target if c else None
+    def edition_at(x: int) -> tuple[str, str, bool, StoredRules]:
+        e = eds[x]
+        return e["edition"], e["date"], e["partial"], texts[x]
+
+    def rule_of(stored: StoredRules, n: str) -> Any:
+        rule = stored.rule(n)
+        return SimpleNamespace(**rule) if rule is not None else None
+
+    rows = history_rows(len(order), edition_at, numbers, rule_of, maps.__getitem__)
+    return {"ruleset": ruleset, "number": canonical, "edition": order[idx], "editions": rows}
+
+
+def history_rows(count: int, edition_at: Callable[[int], tuple[str, str, bool, Any]],
+                 numbers: list[str | None], rule_of: Callable[[Any, str], Any],
+                 step_at: Callable[[int], Any]) -> list[dict[str, Any]]:
+    """The rows of a rule's history, one per edition (both :func:`stored_history` and
+    :func:`kb.editions.queries.history` answer with them): ``edition_at(x)`` gives edition
+    ``x``'s name, date, partial flag and its rules (a graph or its stored texts),
+    ``numbers[x]`` the rule's number there (None: not there), ``rule_of(rules, n)`` the rule
+    (kind, title, label, text, examples; None when absent) and ``step_at(x)`` the mapping from
+    edition ``x`` to the next."""
     rows: list[dict[str, Any]] = []
-    previous: tuple[int, str, Any] | None = None
-    for x, (e, n) in enumerate(zip(eds, numbers)):
-        row: dict[str, Any] = {"edition": e["edition"], "date": e["date"], "partial": e["partial"],
-                               "number": n}
-        rule = texts[x].rule(n) if n is not None else None
+    previous: tuple[int, str, Any, Any] | None = None
+    for x in range(count):
+        name, date, partial, rules = edition_at(x)
+        n = numbers[x]
+        row: dict[str, Any] = {"edition": name, "date": date, "partial": partial, "number": n}
+        rule = rule_of(rules, n) if n is not None else None
         if rule is None:
-            row["status"] = "unknown" if e["partial"] else "removed" if previous is not None else "absent"
+            # an excerpt that lacks the rule says nothing about whether it was removed
+            row["status"] = "unknown" if partial else "removed" if previous is not None else "absent"
             previous = None
             rows.append(row)
             continue
-        shown = SimpleNamespace(**rule)
-        row.update({"kind": rule["kind"], "title": rule["label"], "text": rule["text"],
-                    "examples": rule["examples"]})
+        row.update({"kind": rule.kind, "title": rule.label, "text": rule.text, "examples": rule.examples})
         if previous is None:
             row.update({"status": "added" if rows else "present", "renumbered": False,
                         "reworded": False, "ops": None, "confidence": None})
         else:
-            px, pn, pshown = previous
-            from_old, from_new = number_translators(texts[px], texts[x], maps[px])  # type: ignore[arg-type]
-            ops = word_ops(display_text(pshown), display_text(shown), from_old, from_new)
+            px, pn, prules, prule = previous
+            mapping = step_at(px)
+            from_old, from_new = number_translators(prules, rules, mapping)
+            ops = word_ops(display_text(prule), display_text(rule), from_old, from_new)
             changed = reworded(ops)
-            c = maps[px].get(pn)
+            c = mapping.get(pn)
             row.update({"status": "moved" if pn != n else "changed" if changed else "unchanged",
                         "renumbered": pn != n, "reworded": changed, "previous_number": pn,
                         "ops": ops if changed else None, "confidence": c.confidence if c else None})
-        previous = (x, n, shown)  # type: ignore[assignment]
+        previous = (x, n, rules, rule)  # type: ignore[assignment]
         rows.append(row)
-    return {"ruleset": ruleset, "number": canonical, "edition": order[idx], "editions": rows}
+    return rows
 
 
 @derived

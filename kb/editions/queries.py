@@ -15,7 +15,7 @@ from typing import Any
 from kb.derived import derived
 
 from kb.editions.diff import diff_editions, display_text, number_translators, reworded, select, word_ops
-from kb.editions.lineage import stored_history, stored_step
+from kb.editions.lineage import history_rows, stored_history, stored_step
 from kb.editions.mapping import Counterpart, EditionMapping, compose, map_editions
 from kb.errors import QueryError
 from kb.graph import RuleGraph
@@ -257,36 +257,13 @@ def history(kb: LoadedEditions, ruleset: str, number: str, edition: str | None =
     for x in range(idx, len(order) - 1):
         c = adjacent_mapping(kb, ruleset, order[x], order[x + 1]).get(current) if current else None
         numbers[order[x + 1]] = current = c.target if c else None
-    rows: list[dict[str, Any]] = []
-    previous: tuple[RuleGraph, str] | None = None
-    for name in order:
-        rg = kb.graphs[(ruleset, name)]
-        n = numbers.get(name)
-        row: dict[str, Any] = {"edition": name, "date": rg.edition.date, "partial": rg.edition.partial,
-                               "number": n}
-        if n is None:
-            # an excerpt that lacks the rule says nothing about whether it was removed
-            row["status"] = "unknown" if rg.edition.partial else "removed" if previous is not None else "absent"
-            previous = None
-            rows.append(row)
-            continue
-        rule = rg.rule(n)
-        row.update({"kind": rule.kind, "title": rule.label, "text": rule.text, "examples": rule.examples})
-        if previous is None:
-            row.update({"status": "added" if rows else "present", "renumbered": False,
-                        "reworded": False, "ops": None, "confidence": None})
-        else:
-            prg, pn = previous
-            mapping = adjacent_mapping(kb, ruleset, prg.edition.name, name)
-            from_old, from_new = number_translators(prg, rg, mapping)
-            ops = word_ops(display_text(prg.rule(pn)), display_text(rule), from_old, from_new)
-            changed = reworded(ops)
-            c = mapping.get(pn)
-            row.update({"status": "moved" if pn != n else "changed" if changed else "unchanged",
-                        "renumbered": pn != n, "reworded": changed, "previous_number": pn,
-                        "ops": ops if changed else None, "confidence": c.confidence if c else None})
-        previous = (rg, n)
-        rows.append(row)
+    def edition_at(x: int) -> tuple[str, str, bool, RuleGraph]:
+        rg = kb.graphs[(ruleset, order[x])]
+        return order[x], rg.edition.date, rg.edition.partial, rg
+
+    rows = history_rows(len(order), edition_at, [numbers.get(name) for name in order],
+                        lambda rg, n: rg.rule(n),
+                        lambda x: adjacent_mapping(kb, ruleset, order[x], order[x + 1]))
     return {"ruleset": ruleset, "number": canonical, "edition": start.edition.name, "editions": rows}
 
 
