@@ -67,7 +67,11 @@ class Feed:
     entries: tuple[FeedEntry, ...]
 
 
-def _when(date: str, fallback: datetime) -> datetime:
+#: The time of what has none (a feed without entries stays byte-identical).
+EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+def edition_time(date: str, fallback: datetime = EPOCH) -> datetime:
     """An edition's date as a UTC timestamp (midnight), or ``fallback`` when unknown."""
     try:
         return datetime.strptime(date, "%Y-%m-%d").replace(tzinfo=timezone.utc)
@@ -85,7 +89,7 @@ def built_at(manifest: dict[str, Any]) -> datetime | None:
 
 
 def _built(kb: LoadedEditions) -> datetime:
-    return built_at(kb.manifest) or datetime(1970, 1, 1, tzinfo=timezone.utc)
+    return built_at(kb.manifest) or EPOCH
 
 
 def ops_html(ops: list[dict[str, str]] | None, text: str = "") -> str:
@@ -150,7 +154,7 @@ def _step_entry(kb: LoadedEditions, ruleset: str, old: dict[str, Any], new: dict
         body.append(f'<p>{len(changes) - len(shown)} more: '
                     f'<a href="{html.escape(compare)}">the whole comparison</a>.</p>')
     return FeedEntry(id=f"{scope_id}:{old['edition']}:{new['edition']}", title=title,
-                     updated=_when(new["date"], _built(kb)), link=compare, content_html="".join(body))
+                     updated=edition_time(new["date"], _built(kb)), link=compare, content_html="".join(body))
 
 
 def changes_feed(kb: LoadedEditions, ruleset: str, links: Links, chapter: str | None = None) -> Feed:
@@ -221,7 +225,7 @@ def rule_feed(kb: LoadedEditions, ruleset: str, number: str, links: Links) -> Fe
         if row.get("text") is not None:
             body += f"<blockquote>{ops_html(row.get('ops'), row['text'])}</blockquote>"
         entries.append(FeedEntry(id=f"{scope}:{row['edition']}", title=f"{shown} {word} in {row['edition']}",
-                                 updated=_when(row["date"], fallback), link=link, content_html=body))
+                                 updated=edition_time(row["date"], fallback), link=link, content_html=body))
     entries.reverse()
     return Feed(id=scope, title=f"{_ruleset_title(kb, ruleset)} rule {canonical}: changes",
                 subtitle=f"How rule {canonical} changed from one edition to the next.",
@@ -244,7 +248,7 @@ def render_atom(feed: Feed, self_link: str = "", updated: datetime | None = None
     """An Atom 1.0 document (UTF-8) for a feed. ``updated`` defaults to the newest entry's
     time (the epoch for a feed without entries, so an unchanged feed stays byte-identical)."""
     newest = max((e.updated for e in feed.entries), default=None)
-    stamp = updated or newest or datetime(1970, 1, 1, tzinfo=timezone.utc)
+    stamp = updated or newest or EPOCH
     # RFC 4287 4.1.1: a feed whose entries carry no author names one itself; what the
     # entries say is computed by rulekb from the publishers' documents.
     doc = _Atom(stamp, title=feed.title, link=feed.link, description=feed.subtitle,

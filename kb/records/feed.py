@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import TYPE_CHECKING
 
-from kb.feeds import Feed, FeedEntry, entries_from, ops_html, render_atom
+from kb.feeds import Feed, FeedEntry, edition_time, entries_from, ops_html, render_atom
 from kb.records.citing import STALE, records_report
 from kb.records.model import Kind
 from kb.records.store import RecordSet
@@ -27,11 +27,7 @@ _PLURAL = {"ruling": "rulings", "article": "articles"}
 
 def _date(kb: LoadedEditions, ruleset: str | None) -> datetime:
     """Midnight UTC of the newest edition's date (the epoch when it has none)."""
-    try:
-        date = kb.edition(ruleset).edition.date if ruleset else ""
-        return datetime.strptime(date, "%Y-%m-%d").replace(tzinfo=timezone.utc)
-    except (ValueError, TypeError):
-        return datetime(1970, 1, 1, tzinfo=timezone.utc)
+    return edition_time(kb.edition(ruleset).edition.date if ruleset else "")
 
 
 def change_sentence(c: dict[str, object]) -> str:
