@@ -48,13 +48,7 @@ def stored_history(kb: LoadedEditions, ruleset: str, number: str, start: str | N
     canonical = texts[idx].find(segments) if idx is not None else None
     if idx is None or canonical is None:
         return None
-    numbers: list[str | None] = [None] * len(order)
-    numbers[idx] = canonical
-    for x in range(idx, 0, -1):
-        numbers[x - 1] = maps[x - 1].origin(numbers[x]) if numbers[x] else None  # type: ignore[arg-type]
-    for x in range(idx, len(order) - 1):
-        c = maps[x].get(numbers[x]) if numbers[x] else None  # type: ignore[arg-type]
-        numbers[x + 1] = c.target if c else None
+    numbers = follow_numbers(len(order), idx, canonical, maps.__getitem__)
     def edition_at(x: int) -> tuple[str, str, bool, StoredRules]:
         e = eds[x]
         return e["edition"], e["date"], e["partial"], texts[x]
@@ -65,6 +59,22 @@ def stored_history(kb: LoadedEditions, ruleset: str, number: str, start: str | N
 
     rows = history_rows(len(order), edition_at, numbers, rule_of, maps.__getitem__)
     return {"ruleset": ruleset, "number": canonical, "edition": order[idx], "editions": rows}
+
+
+def follow_numbers(count: int, idx: int, number: str, step_at: Callable[[int], Any]) -> list[str | None]:
+    """The number of the rule numbered ``number`` in edition ``idx`` in each of ``count``
+    editions (None where it is not), followed back and forth through ``step_at(x)``, the
+    mapping from edition ``x`` to the next."""
+    numbers: list[str | None] = [None] * count
+    numbers[idx] = number
+    for x in range(idx, 0, -1):
+        current = numbers[x]
+        numbers[x - 1] = step_at(x - 1).origin(current) if current else None
+    for x in range(idx, count - 1):
+        current = numbers[x]
+        c = step_at(x).get(current) if current else None
+        numbers[x + 1] = c.target if c else None
+    return numbers
 
 
 def history_rows(count: int, edition_at: Callable[[int], tuple[str, str, bool, Any]],

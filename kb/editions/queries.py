@@ -15,7 +15,7 @@ from typing import Any
 from kb.derived import derived
 
 from kb.editions.diff import diff_editions, display_text, number_translators, reworded, select, word_ops
-from kb.editions.lineage import history_rows, stored_history, stored_step
+from kb.editions.lineage import follow_numbers, history_rows, stored_history, stored_step
 from kb.editions.mapping import Counterpart, EditionMapping, compose, map_editions
 from kb.errors import QueryError
 from kb.graph import RuleGraph
@@ -247,23 +247,16 @@ def history(kb: LoadedEditions, ruleset: str, number: str, edition: str | None =
         return stored
     start = named or _newest_with(kb, ruleset, number, order)
     canonical = kb.find_rule(start, number)
-    idx = order.index(start.edition.name)
-    numbers: dict[str, str | None] = {start.edition.name: canonical}
-    current: str | None = canonical
-    for x in range(idx, 0, -1):
-        origin = adjacent_mapping(kb, ruleset, order[x - 1], order[x]).origin(current) if current else None
-        numbers[order[x - 1]] = current = origin
-    current = canonical
-    for x in range(idx, len(order) - 1):
-        c = adjacent_mapping(kb, ruleset, order[x], order[x + 1]).get(current) if current else None
-        numbers[order[x + 1]] = current = c.target if c else None
+
+    def step_at(x: int) -> EditionMapping:
+        return adjacent_mapping(kb, ruleset, order[x], order[x + 1])
+
     def edition_at(x: int) -> tuple[str, str, bool, RuleGraph]:
         rg = kb.graphs[(ruleset, order[x])]
         return order[x], rg.edition.date, rg.edition.partial, rg
 
-    rows = history_rows(len(order), edition_at, [numbers.get(name) for name in order],
-                        lambda rg, n: rg.rule(n),
-                        lambda x: adjacent_mapping(kb, ruleset, order[x], order[x + 1]))
+    numbers = follow_numbers(len(order), order.index(start.edition.name), canonical, step_at)
+    rows = history_rows(len(order), edition_at, numbers, lambda rg, n: rg.rule(n), step_at)
     return {"ruleset": ruleset, "number": canonical, "edition": start.edition.name, "editions": rows}
 
 
