@@ -35,6 +35,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bench.corpora import CORPORA, CORPUS_EDITIONS
+from bench.load import memory_kb
 from kb.graph import build_edition
 from kb.read import read_text
 from kb.read.text import decode
@@ -170,8 +171,7 @@ def _get(url: str) -> tuple[int, bytes]:
 
 
 def _rss_mb(pid: int) -> float:
-    status = Path(f"/proc/{pid}/status").read_text()
-    return int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS:"))) / 1024
+    return memory_kb(pid)["VmRSS"] / 1024
 
 
 def history_serve(home: Path) -> None:

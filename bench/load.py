@@ -163,13 +163,7 @@ class Server:
 
     def memory(self) -> dict[str, int]:
         """VmHWM (peak resident set) and VmRSS of the server, in kB."""
-        out = {}
-        with open(f"/proc/{self.proc.pid}/status", encoding="ascii") as fh:
-            for line in fh:
-                key, _, value = line.partition(":")
-                if key in ("VmHWM", "VmRSS"):
-                    out[key] = int(value.split()[0])
-        return out
+        return memory_kb(self.proc.pid)
 
     def cpu_seconds(self) -> float:
         """User + system CPU time the server has used so far."""
@@ -200,6 +194,17 @@ class Server:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def memory_kb(pid: int) -> dict[str, int]:
+    """VmHWM (peak resident set) and VmRSS of process ``pid``, in kB (/proc/PID/status)."""
+    out = {}
+    with open(f"/proc/{pid}/status", encoding="ascii") as fh:
+        for line in fh:
+            key, _, value = line.partition(":")
+            if key in ("VmHWM", "VmRSS"):
+                out[key] = int(value.split()[0])
+    return out
 
 
 def get(port: int, path: str) -> tuple[int, dict[str, str], Any]:
