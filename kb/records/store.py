@@ -116,7 +116,7 @@ def parse_file(path: Path, kind: Kind, text: str | None = None) -> Parsed:
 def check_against(kb: LoadedEditions, record: Record) -> list[Diagnostic]:
     """What is wrong with a record given the editions built: a ruling's ruleset and edition
     must exist; an article's pins, when it has them, are the linker's business (warnings)."""
-    rulesets = sorted({r for r, _ in kb.graphs})
+    rulesets = kb.ruleset_names()
     where = record.file
     if record.kind == "article":
         return _check_pins(kb, record, rulesets)

@@ -42,7 +42,7 @@ def cards(ruleset: str | None, limit: int, offset: int) -> Response:
     no card data is shipped, so without an import the list is empty. 404 for a ruleset that is
     not built."""
     kb = current_kb()
-    built = sorted({r for r, _ in kb.graphs})
+    built = kb.ruleset_names()
     name = ruleset or kb.default_ruleset()
     if name not in built:
         raise QueryError(404, f"no ruleset {name!r} is built; the rulesets are {', '.join(built)}",
