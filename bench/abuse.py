@@ -36,6 +36,17 @@ class Abuse:
         return {"Content-Type": self.content_type} if self.content_type else {}
 
 
+def limit_named(path: str, limit: str, body: bytes) -> bool:
+    """Whether a refusal names its limit: an API error in ``error.detail.limit``, a page in
+    its text."""
+    if not path.startswith("/api/"):
+        return limit.encode() in body
+    try:
+        return bool(json.loads(body)["error"]["detail"]["limit"] == limit)
+    except (ValueError, KeyError, TypeError):
+        return False
+
+
 def scenario(steps: list[Any], cards: dict[str, Any] | None = None, name: str = "big") -> dict[str, Any]:
     """A Riftbound scenario of Ann and Bo (Fireball: draw 1, unless ``cards`` says otherwise)."""
     return {"name": name, "ruleset": "riftbound", "edition": "1.4", "players": ["Ann", "Bo"],

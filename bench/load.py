@@ -372,15 +372,11 @@ def abuse_problem(req: Req, status: int, raw: bytes) -> str:
     its limit)."""
     if status != req.status:
         return f"HTTP {status}, expected {req.status}: {raw[:160]!r}"
-    if req.limit is None:
+    if req.limit is None or abuse.limit_named(req.path, req.limit, raw):
         return ""
     if req.path.startswith("/api/"):
-        try:
-            named = json.loads(raw)["error"]["detail"]["limit"]
-        except (ValueError, KeyError, TypeError):
-            named = None
-        return "" if named == req.limit else f"the error does not name {req.limit}: {raw[:160]!r}"
-    return "" if req.limit.encode() in raw else f"the page does not name {req.limit}"
+        return f"the error does not name {req.limit}: {raw[:160]!r}"
+    return f"the page does not name {req.limit}"
 
 
 # -- load processes ----------------------------------------------------------------------

@@ -96,16 +96,9 @@ def problems_of(case: abuse.Abuse, status: int, seconds: float, body: bytes) -> 
         out.append(f"{case.name}: HTTP {status}, expected {case.status}: {body[:200]!r}")
     if seconds >= 1.0:
         out.append(f"{case.name}: answered in {seconds:.2f} s")
-    if case.limit:
-        if case.path.startswith("/api/"):
-            try:
-                named = json.loads(body)["error"]["detail"]["limit"]
-            except (ValueError, KeyError, TypeError):
-                named = None
-            if named != case.limit:
-                out.append(f"{case.name}: the error does not name {case.limit}: {body[:200]!r}")
-        elif case.limit.encode() not in body:
-            out.append(f"{case.name}: the page does not name {case.limit}")
+    if case.limit and not abuse.limit_named(case.path, case.limit, body):
+        out.append(f"{case.name}: the error does not name {case.limit}: {body[:200]!r}"
+                   if case.path.startswith("/api/") else f"{case.name}: the page does not name {case.limit}")
     return out
 
 
