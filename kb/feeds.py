@@ -79,17 +79,8 @@ def edition_time(date: str, fallback: datetime = EPOCH) -> datetime:
         return fallback
 
 
-def built_at(manifest: dict[str, Any]) -> datetime | None:
-    """When a build was made, from its manifest's ``built`` (as ``kb.store`` writes it:
-    ``%Y-%m-%dT%H:%M:%SZ``); None when it has none (a knowledge base held in memory)."""
-    try:
-        return datetime.strptime(str(manifest.get("built") or ""), "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
-    except ValueError:
-        return None
-
-
 def _built(kb: LoadedEditions) -> datetime:
-    return built_at(kb.manifest) or EPOCH
+    return kb.built_at or EPOCH
 
 
 def ops_html(ops: list[dict[str, str]] | None, text: str = "") -> str:

@@ -12,6 +12,7 @@ It is read-only once loaded, so any number of threads may share it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,10 @@ from kb.derived import DerivedStore
 from kb.errors import QueryError
 from kb.graph import RuleGraph
 from kb.numbers import NumberError, format_number, parse_number
+
+
+#: How a build's manifest writes when it was built (``built``, UTC); kb.store writes it.
+BUILT_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 
 
 @dataclass
@@ -42,6 +47,15 @@ class LoadedEditions:
     def build_id(self) -> str:
         """The build's id (``memory`` for editions held in memory only)."""
         return str(self.manifest.get("build_id", ""))
+
+    @property
+    def built_at(self) -> datetime | None:
+        """When the build was made (its manifest's ``built``); None when it has none (a
+        knowledge base held in memory)."""
+        try:
+            return datetime.strptime(str(self.manifest.get("built") or ""), BUILT_FORMAT).replace(tzinfo=timezone.utc)
+        except ValueError:
+            return None
 
     # -- rulesets and editions -------------------------------------------------
     def ruleset_names(self) -> list[str]:

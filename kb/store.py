@@ -40,6 +40,7 @@ from typing import Any
 from kb.editions.mapping import EditionMapping, map_editions
 from kb.errors import QueryError
 from kb.graph import RuleGraph, build_edition
+from kb.loaded import BUILT_FORMAT
 from kb.model import Diagnostic, DocumentError, RulesetInfo
 from kb.objects import (GRAPH_FILE, MAPPING_FILE, NOTES_FILE, RULES_FILE, check_object, collect_garbage, edition_key,
                         link_file, link_tree, mapping_key, put_object, read_mapping, write_mapping,
@@ -465,7 +466,7 @@ def build(home: Path | None = None, rules: Path | None = None,
                     if file.name != "object.json":
                         link_file(file, stored_citations_path(tmp, ruleset, file.stem))
             report.editions = [p.summary for p in plans]  # type: ignore[misc]
-            manifest = {"format": BUILD_FORMAT, "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            manifest = {"format": BUILD_FORMAT, "built": time.strftime(BUILT_FORMAT, time.gmtime()),
                         "build_id": build_id,
                         "rulesets": {k: vars(v) for k, v in sources.rulesets.items()},
                         "editions": report.editions,

@@ -20,7 +20,6 @@ from flask import Blueprint, Flask, Response, current_app, g, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from kb.derived import derived
-from kb.feeds import built_at
 from kb.inputs import loads_json
 from kb.query import KnowledgeBase, QueryError
 from kb.search.cards import cards_stamp, home_of_build
@@ -153,7 +152,7 @@ def answers_version(kb: KnowledgeBase) -> str:
 def _built(kb: KnowledgeBase) -> datetime:
     """When the build was made (Last-Modified of every answer from it), once per build."""
     # a knowledge base held in memory has none: since this app started
-    return built_at(kb.manifest) or current_app.extensions["rulekb.started"]
+    return kb.built_at or current_app.extensions["rulekb.started"]
 
 
 class AnswerCache:
