@@ -18,6 +18,7 @@ byte, which a large front matter turns into seconds).
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 from typing import Any
@@ -27,6 +28,7 @@ import yaml
 from kb.errors import QueryError
 from kb.limits import NESTING_DEPTH
 
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _StringLoader: Any = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
@@ -128,3 +130,17 @@ def _pointer(key: Any) -> str:
 def _place(where: str, path: str) -> str:
     path = path or "/"
     return f"{where} {path}" if where else path
+
+
+def date_problem(text: str) -> str | None:
+    """Why ``text`` is not a calendar date written YYYY-MM-DD, or None when it is one.
+
+    The answer reads after the value: ``f"{text!r} is {problem}"``.
+    """
+    if not _DATE.match(text):
+        return "not a date: use YYYY-MM-DD, e.g. 2026-07-16"
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError as exc:
+        return f"not a calendar date ({exc})"
+    return None

@@ -6,25 +6,14 @@ A bad value is a usage error naming the option and the value, before any work is
 
 from __future__ import annotations
 
-import datetime
 import re
 from typing import Any
 
 import click
 
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+from kb.inputs import date_problem
+
 _DATE_LIKE = re.compile(r"^\d{4}-\d{1,2}-\d{1,2}$")
-
-
-def check_date(text: str) -> str | None:
-    """Why ``text`` is not a date written YYYY-MM-DD, or None when it is one."""
-    if not _DATE.match(text):
-        return "not a date: use YYYY-MM-DD, e.g. 2026-07-16"
-    try:
-        datetime.date.fromisoformat(text)
-    except ValueError as exc:
-        return f"not a calendar date ({exc})"
-    return None
 
 
 class DateType(click.ParamType):
@@ -39,7 +28,7 @@ class DateType(click.ParamType):
         if value is None or value == "":
             return value
         text = str(value).strip()
-        problem = check_date(text)
+        problem = date_problem(text)
         if problem:
             self.fail(f"{value!r} is {problem}", param, ctx)
         return text
@@ -60,7 +49,7 @@ class EditionOrDateType(click.ParamType):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         text = str(value).strip()
         if _DATE_LIKE.match(text):
-            problem = check_date(text)
+            problem = date_problem(text)
             if problem:
                 self.fail(f"{value!r} is neither an edition's name nor a date: {problem}", param, ctx)
         return text

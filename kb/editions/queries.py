@@ -19,6 +19,7 @@ from kb.editions.lineage import follow_numbers, history_rows, stored_history, st
 from kb.editions.mapping import Counterpart, EditionMapping, compose, map_editions
 from kb.errors import QueryError
 from kb.graph import RuleGraph
+from kb.inputs import date_problem
 from kb.loaded import LoadedEditions
 from kb.numbers import try_parse_number
 from kb.objects import StoredMapping
@@ -34,8 +35,8 @@ def resolve_edition(kb: LoadedEditions, ruleset: str, edition: str | None = None
     an edition's name but reads as a date (YYYY-MM-DD) means the edition in force then."""
     if edition and (ruleset, edition) not in kb.graphs and _DATE.match(edition) and not date:
         return kb.edition(ruleset, date=edition)
-    if date is not None and not _DATE.match(date):
-        raise QueryError(400, f"not a date: {date[:40]!r} (use YYYY-MM-DD)", {"date": date[:40]})
+    if date is not None and (why := date_problem(date)):
+        raise QueryError(400, f"{date[:40]!r} is {why}", {"date": date[:40]})
     return kb.edition(ruleset, edition, date)
 
 

@@ -25,14 +25,13 @@ edition exist is checked against the knowledge base when records are imported
 
 from __future__ import annotations
 
-import datetime
 import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import yaml
 
-from kb.inputs import load_yaml
+from kb.inputs import date_problem, load_yaml
 from kb.model import Diagnostic
 
 Kind = Literal["ruling", "article"]
@@ -96,14 +95,6 @@ class Parsed:
 
 def _error(file: str, message: str, line: int = 0) -> Diagnostic:
     return Diagnostic(message, file, line, "error")
-
-
-def _check_date(value: str) -> str | None:
-    try:
-        datetime.date.fromisoformat(value)
-    except ValueError:
-        return "is not a date (YYYY-MM-DD)"
-    return None if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value) else "is not a date (YYYY-MM-DD)"
 
 
 def _check_url(value: str) -> str | None:
@@ -198,8 +189,8 @@ def _ruling(data: dict[str, Any], file: str, where: str, body_line: int, out: Pa
         problems.append(_error(file, f"{where}field 'id' {values['id']!r} is a word the rulings' "
                                      f"addresses use ({', '.join(sorted(RESERVED_RULING_IDS))}): "
                                      "choose another id"))
-    if "date" in values and (why := _check_date(values["date"])):
-        problems.append(_error(file, f"{where}field 'date' {values['date'][:40]!r} {why}"))
+    if "date" in values and (why := date_problem(values["date"])):
+        problems.append(_error(file, f"{where}field 'date' {values['date'][:40]!r} is {why}"))
     for key in data:
         if str(key) not in RULING_FIELDS and str(key) not in OPTIONAL_FIELDS:
             out.diagnostics.append(Diagnostic(
@@ -247,9 +238,8 @@ def parse_article_file(text: str, file: str, stem: str) -> Parsed:
                                             "digits, '.', '_' or '-'", 1))
         return out
     date = strings.get("date", "")[:10]
-    if date and _check_date(date):
-        out.diagnostics.append(Diagnostic(f"field 'date' {date!r} is not a date (YYYY-MM-DD); ignored",
-                                          file, 1, "warning"))
+    if date and (why := date_problem(date)):
+        out.diagnostics.append(Diagnostic(f"field 'date' {date!r} is {why}; ignored", file, 1, "warning"))
         date = ""
     url = strings.get("url")
     if url and _check_url(url):

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 import yaml
 
+from kb.files import write_atomically
 from kb.model import Diagnostic, DocumentError
 from kb.records.model import (MAX_RECORD_BYTES, Kind, Parsed, Record, parse_article_file,
                               parse_ruling_file)
@@ -193,7 +194,7 @@ def import_records(home: Path, paths: Iterable[Path], kind: Kind, kb: LoadedEdit
     for ident, (record, data) in chosen.items():
         target = folder / (f"{ident}.yaml" if kind == "ruling" else f"{ident}.md")
         existed = target.exists()
-        _write_atomically(target, data)
+        write_atomically(target, data)
         report.written.append((record, existed))
     with _LOADED_LOCK:  # this process reads what it wrote at once, not a second later
         _LOADED.pop(records_folder(home), None)
@@ -210,19 +211,6 @@ def _stored_bytes(record: Record, text: str) -> bytes:
     if record.url:
         fields["url"] = record.url
     return yaml.safe_dump(fields, allow_unicode=True, sort_keys=False, width=100).encode("utf-8")
-
-
-def _write_atomically(target: Path, data: bytes) -> None:
-    tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}-{time.time_ns()}")
-    try:
-        with tmp.open("wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
 
 
 # -- loading the stored records ------------------------------------------------------------

@@ -28,6 +28,7 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
+from kb.files import write_atomically
 from kb.model import Diagnostic, DocumentError
 from kb.search.schema import WORD, stem
 
@@ -293,12 +294,7 @@ def save_cards(home: Path, ruleset: str, cards: list[Card], source: str) -> Path
     data = {"ruleset": ruleset, "source": source,
             "imported": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "cards": [c.as_dict() for c in cards]}
-    tmp = target.with_name(f".{target.name}.{os.getpid()}-{time.time_ns()}")
-    try:
-        tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
-        os.replace(tmp, target)
-    finally:
-        tmp.unlink(missing_ok=True)
+    write_atomically(target, json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8"))
     return target
 
 
