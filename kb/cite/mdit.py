@@ -405,7 +405,7 @@ class _Locator:
         found: tuple[int, int] | None = None
         at = src.find(text, pos, block_end)
         while at >= 0:
-            skip = self._skipped(block, at)
+            skip = self._skipped(block, at) if block[3] != [] else None
             if skip is None:
                 found = (at, at + len(text))
                 break
@@ -428,9 +428,7 @@ class _Locator:
         """Where the skipped span holding ``at`` ends, or None when ``at`` is in none."""
         spans = block[3]
         if spans is None:
-            start, end = block[0], block[2]
-            spans = block[3] = ([(m.start(), m.end()) for m in _SKIPPED.finditer(self.src, start, end)]
-                                if _SKIP_HINT.search(self.src, start, end) else [])
+            spans = block[3] = _skipped_spans(self.src, block[0], block[2])
         i = bisect.bisect_right(spans, (at, len(self.src)))
         if i and spans[i - 1][0] <= at < spans[i - 1][1]:
             return spans[i - 1][1]
@@ -446,4 +444,24 @@ _SKIPPED = re.compile(
     r"|!?\[(?:\\.|[^\\\[\]])*\](?:\((?:\\.|[^\\()])*\)|\[[^\]\n]*\])"
     r"|<[A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*>"
     r"|<a\b[^>]*>[\s\S]*?</a\s*>", re.IGNORECASE)
-_SKIP_HINT = re.compile(r"[`\[<]")
+# Where a skipped span may start: the regex engine scans for a character class at memchr
+# speed, and _SKIPPED is tried only there (tried at every character, its alternatives cost
+# as much as rendering the text).
+_SKIP_START = re.compile(r"[`!\[<]")
+
+
+def _skipped_spans(src: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The spans of ``src[start:end]`` that the linker skips (what ``_SKIPPED.finditer``
+    finds there, tried only where one may start)."""
+    spans = []
+    search, match = _SKIP_START.search, _SKIPPED.match
+    hint = search(src, start, end)
+    while hint is not None:
+        at = hint.start()
+        m = match(src, at, end)
+        if m is None:
+            hint = search(src, at + 1, end)
+        else:
+            spans.append((at, m.end()))
+            hint = search(src, m.end(), end)
+    return spans
