@@ -165,14 +165,14 @@ def _link(state: StateCore, options: dict[str, Any]) -> None:
     # What every place citing the same thing shares: its report entry (less the place),
     # and its element's tags.
     shared: dict[tuple[Any, ...], _Shared] = {}
-    spans_of: list[list[tuple[int, int, str, str]]] = []
+    spans_of: list[list[Any]] = []
     find_place = places.find
     ref = notes.ref
     results = iter(resolutions)
     inline: Token | None = None
-    block: list[int] = []
+    block: list[Any] = []
     for run in runs:
-        spans: list[tuple[int, int, str, str]] = []
+        spans: list[Any] = []  # start, end, open tag, close tag of each linked citation, flat
         pos = 0
         if run.inline is not inline:  # the runs of one inline token are consecutive
             inline = run.inline
@@ -192,10 +192,14 @@ def _link(state: StateCore, options: dict[str, Any]) -> None:
                     shared[key] = known
             else:
                 known = _shared(res, style, base_url)
-            template, open_tag, close_tag, copies, candidates = known
-            # Offsets into the Markdown source (None when escapes or entities hide the text);
-            # the template ends with the keys set below, so they keep their place.
-            entry = {"start": offset, "end": end, "text": c.text, "form": c.form, **template}
+            template, open_tag, close_tag, copies, candidates, linked = known
+            # The template has every key of an entry in its place: copied and filled in.
+            entry = template.copy()
+            # Offsets into the Markdown source (None when escapes or entities hide the text).
+            entry["start"] = offset
+            entry["end"] = end
+            entry["text"] = c.text
+            entry["form"] = c.form
             for name in copies:  # nothing mutable is shared between entries
                 entry[name] = template[name][:]
             if candidates:
@@ -204,13 +208,13 @@ def _link(state: StateCore, options: dict[str, Any]) -> None:
                 entry["quote"] = {"text": c.quote.text, "similarity": res.quote_similarity}
             entry["line"] = line
             entry["column"] = col
-            if footnotes and res.linked:
-                if len(res.rules) == 1:
-                    note, html = ref(res.rules[0])
+            if footnotes and linked:
+                if len(linked) == 1:
+                    note, html = ref(linked[0])
                     entry["footnotes"] = [note.index]
                     close_tag += html
                 else:
-                    refs = [ref(r) for r in res.rules]
+                    refs = [ref(r) for r in linked]
                     entry["footnotes"] = [note.index for note, _ in refs]
                     close_tag += "".join([html for _, html in refs])
             else:
@@ -218,7 +222,7 @@ def _link(state: StateCore, options: dict[str, Any]) -> None:
             entries.append(entry)
             placed.append((offset, end, res))
             if c.start >= pos and status != "over_limit":
-                spans.append((c.start, c.end, open_tag, close_tag))
+                spans += (c.start, c.end, open_tag, close_tag)
                 pos = c.end
         spans_of.append(spans)
     # Each run's tokens are replaced by one token, last run first (indices stay valid).
@@ -236,11 +240,12 @@ def _link(state: StateCore, options: dict[str, Any]) -> None:
     report["target"] = target.describe()
 
 
-# A resolution's report entry less its place (its last keys, in their order, set per
-# place: the quote when the citation has one, line, column, footnotes), its element's
-# open and close tags, the entry's values that are lists of strings (copied for each
-# place), and whether it has candidates (dicts, copied for each place).
-_Shared = tuple[dict[str, Any], str, str, tuple[str, ...], bool]
+# A resolution's report entry with every key in its order, its place's values left None
+# (start, end, text, form; the quote when the citation has one, line, column, footnotes),
+# its element's open and close tags, the entry's values that are lists of strings (copied
+# for each place), whether it has candidates (dicts, copied for each place), and the rules
+# it links to (none when it links nowhere).
+_Shared = tuple[dict[str, Any], str, str, tuple[str, ...], bool, tuple[CitedRule, ...]]
 _PER_PLACE = ("line", "column", "footnotes")
 
 
@@ -248,14 +253,16 @@ def _shared(res: Resolution, style: Style, base_url: str) -> _Shared:
     """What every place of a resolution shares (see :data:`_Shared`)."""
     entry = as_dict(res, _href(res, base_url))
     quoted = "quote" in entry
-    for name in ("start", "end", "text", "form", "quote"):
-        entry.pop(name, None)
+    entry.pop("quote", None)
+    entry.update(dict.fromkeys(("start", "end", "text", "form")))  # in place: they come first
     entry.update(dict.fromkeys(("quote", *_PER_PLACE) if quoted else _PER_PLACE))
     attrs = citation_attrs(res, style, base_url)
     tag = "a" if "href" in attrs else "span"
     rendered = "".join([f' {k}="{escapeHtml(v)}"' for k, v in attrs.items()])
     copies = tuple(k for k, v in entry.items() if isinstance(v, list) and k != "candidates")
-    return entry, f"<{tag}{rendered}>", f"</{tag}>", copies, "candidates" in entry
+    entry = {**entry}  # without the popped key's hole: dict.copy takes its fast path
+    return (entry, f"<{tag}{rendered}>", f"</{tag}>", copies, "candidates" in entry,
+            tuple(res.rules) if res.linked else ())
 
 
 @functools.lru_cache(maxsize=4096)
@@ -333,11 +340,11 @@ def _run_citations(text: str, inline: Token, budget: list[int]) -> list[Citation
     return []
 
 
-def _rewrite(run: _Run, spans: list[tuple[int, int, str, str]]) -> None:
+def _rewrite(run: _Run, spans: list[Any]) -> None:
     """Replace a run's tokens with one ``rule_citations`` token: the run's text and, for
     each citation, its span and the HTML before and after it (the element's tags, the
-    footnote references). One token per run instead of several per citation keeps the
-    plugin's cost close to plain rendering."""
+    footnote references), four values per citation in one flat list. One token per run
+    instead of several per citation keeps the plugin's cost close to plain rendering."""
     tokens = run.inline.children or []
     token = Token("rule_citations", "", 0)
     token.content = run.text
@@ -362,7 +369,8 @@ def _render_run(self: Any, tokens: Sequence[Token], idx: int, options: Any, env:
         esc = str
     out = []
     pos = 0
-    for start, end, open_tag, close_tag in token.meta["spans"]:
+    spans = iter(token.meta["spans"])
+    for start, end, open_tag, close_tag in zip(spans, spans, spans, spans):
         out += (esc(text[pos:start]), open_tag, esc(text[start:end]), close_tag)
         pos = end
     out.append(esc(text[pos:]))
