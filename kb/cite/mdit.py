@@ -29,6 +29,7 @@ from __future__ import annotations
 import bisect
 import functools
 import re
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -393,14 +394,13 @@ class _Locator:
 
     def block(self, inline: Token) -> list[Any]:
         """Where the citations of ``inline`` are looked for: [where the next one is looked
-        for, the block's first line, the block's end, the block's skipped spans (made on
-        first need)]; one list per inline token, which :meth:`find` moves on (its runs
-        share it)."""
+        for, the block's first line, the block's end, the block's skipped spans]; one list
+        per inline token, which :meth:`find` moves on (its runs share it)."""
         first_line, last_line = inline.map if inline.map else (0, len(self.line_starts))
         block_start = self.line_starts[min(first_line, len(self.line_starts) - 1)]
         block_end = (self.line_starts[last_line] if last_line < len(self.line_starts)
                      else len(self.src))
-        return [block_start, first_line, block_end, None]
+        return [block_start, first_line, block_end, _skipped_spans(self.src, block_start, block_end)]
 
     def find(self, block: list[Any], text: str) -> tuple[int, int, int | None, int | None]:
         """(line, column, start, end) of ``text`` in ``block`` (see :meth:`block`), after
@@ -408,39 +408,37 @@ class _Locator:
         span, an HTML link: text there can read like the next citation); start and end are
         None when the text cannot be found exactly (escapes, entities), and the line is the
         block's first."""
-        pos, _, block_end, _ = block
+        pos, _, block_end, spans = block
         src = self.src
-        found: tuple[int, int] | None = None
         at = src.find(text, pos, block_end)
-        while at >= 0:
-            skip = self._skipped(block, at) if block[3] != [] else None
+        while at >= 0 and spans:  # most blocks skip nothing
+            skip = _skipped(spans, at)
             if skip is None:
-                found = (at, at + len(text))
                 break
             at = src.find(text, skip, block_end)
-        if found is None:  # wrapped over lines, perhaps inside a block quote
+        if at >= 0:
+            start, end = at, at + len(text)
+        else:  # wrapped over lines, perhaps inside a block quote
             pattern = r"\s+(?:>\s*)*".join(re.escape(p) for p in text.split())
             regex = re.compile(pattern) if pattern else None
             m = regex.search(src, pos, block_end) if regex else None
-            while m is not None and (skip := self._skipped(block, m.start())) is not None:
+            while m is not None and (skip := _skipped(spans, m.start())) is not None:
                 m = regex.search(src, skip, block_end) if regex else None
             if m is None:
                 return block[1] + 1, 1, None, None
-            found = (m.start(), m.end())
-        start, end = found
+            start, end = m.start(), m.end()
         block[0] = end
         line = bisect.bisect_right(self.line_starts, start)
         return line, start - self.line_starts[line - 1] + 1, start, end
 
-    def _skipped(self, block: list[Any], at: int) -> int | None:
-        """Where the skipped span holding ``at`` ends, or None when ``at`` is in none."""
-        spans = block[3]
-        if spans is None:
-            spans = block[3] = _skipped_spans(self.src, block[0], block[2])
-        i = bisect.bisect_right(spans, (at, len(self.src)))
-        if i and spans[i - 1][0] <= at < spans[i - 1][1]:
-            return spans[i - 1][1]
-        return None
+
+def _skipped(spans: list[tuple[int, int]], at: int) -> int | None:
+    """Where the skipped span holding ``at`` ends, or None when ``at`` is in none of
+    ``spans`` (sorted, disjoint)."""
+    i = bisect.bisect_right(spans, (at, sys.maxsize))
+    if i and at < spans[i - 1][1]:  # spans[i - 1] starts at or before ``at``
+        return spans[i - 1][1]
+    return None
 
 
 # What the linker never links, in the source: code spans, the labels of inline links and
@@ -461,6 +459,10 @@ _SKIP_START = re.compile(r"[`!\[<]")
 def _skipped_spans(src: str, start: int, end: int) -> list[tuple[int, int]]:
     """The spans of ``src[start:end]`` that the linker skips (what ``_SKIPPED.finditer``
     finds there, tried only where one may start)."""
+    find = src.find
+    if find("](", start, end) < 0 and find("][", start, end) < 0 and find("`", start, end) < 0 \
+            and find("<", start, end) < 0:
+        return []  # each span holds one of these (most paragraphs hold none)
     spans = []
     search, match = _SKIP_START.search, _SKIPPED.match
     hint = search(src, start, end)
