@@ -39,6 +39,7 @@ from kb.search.excerpt import count_matches, excerpt, matcher
 from kb.search.cards import CardList, load_cards
 from kb.search.phrasing import rule_phrasings
 from kb.search.query import Atom, Clause, ParsedQuery, SearchError, say
+from kb.search.rerank import LearnedRanking, load_model
 from kb.search.schema import WORD, analyse, stem
 from kb.search.scoring import Impacts, Scores, near, union
 from kb.search.spelling import Speller
@@ -101,6 +102,8 @@ class Ranking:
                                    # CV: 0.25)
     evidence_weight: float = 1.0   # a rule an evidence source names gains this share of the
                                    # best score, times the source's strength (0–1)
+    learned: bool = False          # reorder the best rules by the learned model
+                                   # (kb.search.rerank; off: RESULTS.md "Learned re-ranker")
 
 
 DEFAULT_RANKING = Ranking()
@@ -140,6 +143,7 @@ class EditionSearcher:
         self._term_kind = {key: t.kind for key, t in rg.edition.terms.items()}
         self.vocabulary = ruleset_vocabulary(rg.edition.ruleset)
         self._players = rule_phrasings(rg.edition.ruleset, rg.edition.name)
+        self.learned = LearnedRanking(load_model(), self.impacts) if ranking.learned else None
 
     def close(self) -> None:
         self.impacts.close()
@@ -197,6 +201,8 @@ class EditionSearcher:
                            "defined_by": term.defined_by}
         scores, parts = self._scores(corrected, missing, within)
         reasons = self._evidence(evidence(corrected), scores, within, corrected) if evidence else {}
+        if self.learned is not None:
+            scores = self.learned.reorder(corrected, scores, parts, reasons)
         wanted = offset + limit + len(numbers) + (len(term.defined_by) if term else 0)
         best = heapq.nlargest(wanted, scores.items(), key=lambda item: (item[1], -item[0]))
         number_of = self.impacts.number
