@@ -45,7 +45,7 @@ from kb.model import DocumentError
 from kb.query import KnowledgeBase, QueryError, searcher
 from kb.read import read_document
 from kb.search import EditionSearcher, Ranking, SearchError, build_index, open_searcher, parse_query
-from kb.search.cards import CardList, cards_from_rows
+from kb.search.cards import CardList, cards_from_rows, read_card_file
 from kb.search.searcher import DEFAULT_RANKING
 from kb.store import edition_summary
 
@@ -219,6 +219,13 @@ DEV_SETS = {
     "riftbound-1.4-judge-questions.tsv": ("riftbound", "1.4", "real"),
     "mtg-2026-quiz-synthetic.tsv": ("mtg", "2026-01-16", "synthetic"),
 }
+# The project's own held-out questions (bench/questions/README.md): reported in every run,
+# never used to choose a setting (``--cv`` does not see them), nor shown by ``--misses``.
+HELD_OUT_DIR = Path(__file__).with_name("questions")
+HELD_OUT = {
+    "own-riftbound-1.4.tsv": ("riftbound", "1.4", "held-out", "own-cards-riftbound.yaml"),
+    "own-mtg-2026.tsv": ("mtg", "2026-01-16", "held-out", "own-cards-mtg.yaml"),
+}
 # Question shapes, tried in order; the first that matches names the shape.
 SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("definition", re.compile(r"^(what (is|are|does .* mean)|explain|define|what's)\b", re.I)),
@@ -247,10 +254,11 @@ class DevQuestion:
     shape: str
 
 
-def load_dev_questions(folder: Path) -> list[DevQuestion]:
-    """The development sets of ``../shared/questions`` (tab-separated, header row)."""
+def load_dev_questions(folder: Path, sets: dict[str, tuple[str, ...]] | None = None) -> list[DevQuestion]:
+    """The development sets of ``../shared/questions`` (tab-separated, header row), or the
+    ``sets`` named (file → ruleset, edition, kind, …) in ``folder``."""
     out = []
-    for name, (ruleset, edition, kind) in DEV_SETS.items():
+    for name, (ruleset, edition, kind, *_) in (DEV_SETS if sets is None else sets).items():
         path = folder / name
         if not path.is_file():
             continue
@@ -261,6 +269,17 @@ def load_dev_questions(folder: Path) -> list[DevQuestion]:
                 continue
             cited = [c.strip() for c in cols[3].split(",") if c.strip()]
             out.append(DevQuestion(ruleset, edition, cols[0].strip(), cited, kind, shape_of(cols[0])))
+    return out
+
+
+def load_held_out_cards() -> dict[tuple[str, str], CardList]:
+    """The made-up card lists the held-out questions name, read as ``rulekb cards import``
+    reads a file, by edition."""
+    out = {}
+    for ruleset, edition, _kind, cards in HELD_OUT.values():
+        path = HELD_OUT_DIR / cards
+        if path.is_file():
+            out[(ruleset, edition)] = CardList(ruleset, tuple(read_card_file(path)), path.name)
     return out
 
 
@@ -307,8 +326,9 @@ def judges_table(questions: list[DevQuestion], graphs: dict[tuple[str, str], Rul
             for group, by in sorted(rows.items())}
 
 
-def print_judges(table: dict[str, dict[str, tuple[float, float, float, float, int]]]) -> None:
-    print("\n## Judges' questions (../shared/questions; found = a cited rule or its parent)\n")
+def print_judges(table: dict[str, dict[str, tuple[float, float, float, float, int]]],
+                 title: str = "Judges' questions (../shared/questions; found = a cited rule or its parent)") -> None:
+    print(f"\n## {title}\n")
     print("| questions | n | engine | MRR@10 | recall@3 | recall@10 | MRR, cited rules only |"
           "\n|---|---|---|---|---|---|---|")
     for group, by in table.items():
@@ -637,6 +657,16 @@ def main(argv: list[str] | None = None) -> int:
             print_judges(judges_table(dev, graphs, judge_engines, args.show))
             if args.misses:
                 print_misses(dev, graphs, cards if args.cards else {})
+            held = [q for q in load_dev_questions(HELD_OUT_DIR, HELD_OUT) if (q.ruleset, q.edition) in graphs]
+            if held:
+                # The same engines, and rulekb with the card list the held-out questions name.
+                own_cards = load_held_out_cards()
+                held_engines = {n: e for n, e in judge_engines.items() if n != "rulekb + dev cards"}
+                held_engines["rulekb + own cards"] = {
+                    k: (Rulekb.with_cards(e["rulekb"], own_cards[k]) if k in own_cards else e["rulekb"].search)
+                    for k, e in engines.items()}
+                print_judges(judges_table(held, graphs, held_engines),
+                             "Held-out judges' questions (bench/questions: never used to choose a setting)")
             if args.cv:
                 cross_validate(dev, graphs, questions, cards, folds=args.folds)
         if args.judges:
