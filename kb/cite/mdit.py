@@ -347,12 +347,13 @@ def _rewrite(run: _Run, spans: list[Any]) -> None:
     footnote references), four values per citation in one flat list. One token per run
     instead of several per citation keeps the plugin's cost close to plain rendering."""
     tokens = run.inline.children or []
-    token = Token("rule_citations", "", 0)
+    token = tokens[run.first]  # a text token, made the run's (a new Token costs more)
+    token.type = "rule_citations"
     token.content = run.text
     token.markup = "rule_citations"
     token.meta = {"spans": spans}
-    token.level = tokens[run.first].level
-    run.inline.children = tokens[: run.first] + [token] + tokens[run.last:]
+    if run.last - run.first > 1:
+        run.inline.children = tokens[: run.first + 1] + tokens[run.last:]
 
 
 # -- rendering -----------------------------------------------------------------------
