@@ -114,6 +114,9 @@ class Footnotes:
     prefix: str = "rule-fn"
     entries: list[Footnote] = field(default_factory=list)
     _by_key: dict[tuple[str, str, str], Footnote] = field(default_factory=dict)
+    # The footnote of each rule object cited (an edition's cited rules are made once), kept
+    # with the object, so that a reused id is never mistaken for it: no key built per reference.
+    _by_rule: dict[int, tuple[CitedRule, Footnote]] = field(default_factory=dict)
 
     def cite(self, rule: CitedRule) -> tuple[Footnote, int]:
         """Record one more reference to ``rule``; returns its footnote and the reference's ordinal."""
@@ -125,7 +128,12 @@ class Footnotes:
         """Record one more reference to ``rule``; returns its footnote and the reference's
         HTML (:meth:`cite` and :meth:`ref_html` in one, as the linker calls them once per
         citation)."""
-        note = self._by_key.get(rule.key) or self._add(rule)
+        known = self._by_rule.get(id(rule))
+        if known is not None and known[0] is rule:
+            note = known[1]
+        else:
+            note = self._by_key.get(rule.key) or self._add(rule)
+            self._by_rule[id(rule)] = (rule, note)
         note.refs += 1
         head, tail = note.ref_parts
         return note, (f"{head}-{note.refs}{tail}" if note.refs > 1 else head + tail)
@@ -154,8 +162,11 @@ class Footnotes:
         out = ['<section class="rule-footnotes">\n<ol class="rule-footnotes-list">\n']
         for note in self.entries:
             text_html, examples_html = _footnote_html(note.rule)
-            back = " ".join([f'<a href="#{self.ref_id(note, k)}" class="rule-footnote-backref" '
-                             f'aria-label="Back to citation">↩︎</a>' for k in range(1, note.refs + 1)])
+            # The back links to each reference (ref_id's ids), the first without an ordinal.
+            head = f'<a href="#{self.prefix}ref-{note.index}'
+            tail = '" class="rule-footnote-backref" aria-label="Back to citation">↩︎</a>'
+            back = (" ".join([head + tail, *[f"{head}-{k}{tail}" for k in range(2, note.refs + 1)]])
+                    if note.refs else "")
             out.append(f'<li id="{self.prefix}-{note.index}"{text_html}'
                        f'<a class="rule-open" href="{escapeHtml(note.url)}">{OPEN_LABEL}</a> {back}</p>'
                        f'{examples_html}</li>\n')
