@@ -70,7 +70,7 @@ def test_the_real_questions_are_held_out_not_trained_on() -> None:
 
 # (how the file is spoilt, what the refusal says)
 BAD_FILES = [
-    (lambda d: {**d, "features": d["features"][:-1]}, "missing ['best_child_share']"),
+    (lambda d: {**d, "features": d["features"][:-1]}, f"missing [{FEATURES[-1]!r}]"),
     (lambda d: {**d, "features": [*d["features"], "rule_number"]}, "unknown ['rule_number']"),
     (lambda d: {**d, "weights": d["weights"][:-1]}, f"must be {len(FEATURES)} finite numbers"),
     (lambda d: {**d, "weights": [float("nan")] * len(FEATURES)}, "finite numbers"),

@@ -33,7 +33,7 @@ from typing import Any
 from kb.graph import RuleGraph
 from kb.search.phrasing import rule_phrasings
 from kb.search.query import Clause, ParsedQuery
-from kb.search.schema import analyse, defined_terms, model_answers
+from kb.search.schema import analyse, defined_terms, model_answers, stem
 from kb.search.scoring import Impacts, Scores, near
 
 WEIGHTS = Path(__file__).with_name("rerank-weights.json")
@@ -49,6 +49,8 @@ FEATURES: tuple[str, ...] = (
     "reciprocal_rank",      # 1 / the rule's rank in the search's order
     "coverage",             # share of the question's concepts the rule matches
     "coverage_idf",         # … each weighted by its idf
+    "own_coverage_idf",     # … found in the rule's own words (not its headings', not its subrules')
+    "long_x_coverage_idf",  # coverage_idf × log(1 + the question's concepts) / 3: long questions
     "rarest_matched",       # the question's rarest concept is matched
     "rare_share",           # idf of the rarest concept matched / of the rarest concept
     "two_rarest_matched",   # the two rarest concepts are both matched
@@ -60,6 +62,7 @@ FEATURES: tuple[str, ...] = (
     "evidence",             # an evidence source (a ruling) names the rule
     *(f"in_{f}" for f in FIELDS),  # idf-weighted share of the concepts found in that field
     "shape_x_in_answers",   # the question has a shape and the timing model's summary matches
+    "shape_x_is_heading",   # the question has a shape and the rule is a heading
     "is_heading",           # a chapter or a section heading
     "has_children",         # the rule has subrules
     "depth",                # how deep the rule stands (ancestors, over 4)
@@ -68,6 +71,7 @@ FEATURES: tuple[str, ...] = (
     "log_cited_by",         # log(1 + rules referring to it), over 3
     "parent_share",         # the parent's score / the best score
     "best_child_share",     # the best child's score / the best score
+    "best_sibling_share",   # the best score among the rules beside it (same parent) / the best score
 )
 
 
@@ -82,7 +86,7 @@ class RerankModel:
 
     def score(self, row: list[float]) -> float:
         """The model's score of one rule's features."""
-        return math.fsum(w * x for w, x in zip(self.weights, row))
+        return sum([w * x for w, x in zip(self.weights, row)])
 
     def to_json(self) -> dict[str, Any]:
         """The weights file's content."""
@@ -124,7 +128,7 @@ class _Concept:
     """One of the question's concepts, as the re-ranker looks at it."""
 
     clause: Clause
-    docs: set[int]               # the rules any of its words match
+    docs: Scores | set[int]      # the rules any of its words match
     by_alternative: list[Scores]
     idf: float
     stems: frozenset[str]        # every index word of its alternatives
@@ -140,6 +144,8 @@ class LearnedRanking:
         self.impacts = impacts
         self.rg: RuleGraph = impacts.rg
         self._fields: dict[int, dict[str, frozenset[str]]] = {}
+        self._static: dict[int, tuple[float, ...]] = {}
+        self._kids: dict[int, list[int]] = {}
         self._extra: tuple[dict[str, list[str]], dict[str, list[str]],
                            dict[str, tuple[str, ...]]] | None = None
 
@@ -148,33 +154,39 @@ class LearnedRanking:
                 parts: list[tuple[Clause, list[Scores]]], reasons: dict[int, list[str]]) -> Scores:
         """The scores with the best ``depth`` rules reordered by the model: the same scores,
         given out again in the model's order (ties keep the search's order)."""
-        rows = self.features(parsed, scores, parts, reasons)
+        docs, tied = self.candidates(scores)
+        rows = self.features(parsed, scores, parts, reasons, docs)
         if len(rows) < 2:
             return scores
         learned = sorted(range(len(rows)), key=lambda i: (-self.model.score(rows[i][1]), i))
-        given = [scores[d] for d, _ in rows]  # already best first
+        given = [scores[d] for d in docs]  # already best first
         out = dict(scores)
         last = math.inf
         for place, i in enumerate(learned):
             # strictly falling, so the searcher's tie-break (document order) cannot undo it
             last = min(given[place], math.nextafter(last, -math.inf))
             out[rows[i][0]] = last
-        chosen = {d for d, _ in rows}
-        for d, s in scores.items():  # a rule tied with the last candidate stays below it
-            if s >= last and d not in chosen:
-                out[d] = math.nextafter(last, -math.inf)
+        for d in tied:  # a rule tied with the last candidate stays below it
+            out[d] = math.nextafter(last, -math.inf)
         return out
 
-    def candidates(self, scores: Scores) -> list[int]:
-        """The best ``depth`` rules in the search's order (as the searcher orders hits)."""
-        best = heapq.nlargest(self.model.depth, scores.items(), key=lambda item: (item[1], -item[0]))
-        return [d for d, _ in best]
+    def candidates(self, scores: Scores) -> tuple[list[int], list[int]]:
+        """The best ``depth`` rules in the search's order (as the searcher orders hits: by
+        score, then document order), and the other rules tied with the last of them."""
+        best = heapq.nlargest(self.model.depth, scores.values())
+        if not best:
+            return [], []
+        floor = best[-1]
+        above = sorted((d for d, s in scores.items() if s >= floor), key=lambda d: (-scores[d], d))
+        return above[:self.model.depth], above[self.model.depth:]
 
     def features(self, parsed: ParsedQuery, scores: Scores,
                  parts: list[tuple[Clause, list[Scores]]],
-                 reasons: dict[int, list[str]]) -> list[tuple[int, list[float]]]:
-        """Each candidate rule's document number and features (:data:`FEATURES`' order)."""
-        docs = self.candidates(scores)
+                 reasons: dict[int, list[str]], docs: list[int] | None = None) -> list[tuple[int, list[float]]]:
+        """Each candidate rule's document number and features (:data:`FEATURES`' order);
+        ``docs``: the candidates, when :meth:`candidates` has been asked already."""
+        if docs is None:
+            docs = self.candidates(scores)[0]
         if not docs:
             return []
         concepts = self._concepts(parts)
@@ -182,18 +194,13 @@ class LearnedRanking:
         rules = self.rg.edition.rules
         number_of = self.impacts.number
         parent_of = self.impacts.parent
-        best_child: Scores = {}
-        for d, s in scores.items():
-            p = parent_of[d]
-            if p >= 0 and s > best_child.get(p, 0.0):
-                best_child[p] = s
+        get = scores.get
         whole_idf = sum(c.idf for c in concepts) or 1.0
         rarest = sorted(concepts, key=lambda c: -c.idf)[:2]
         pairs = [(a.first, b.first) for a, b in zip(concepts, concepts[1:]) if a.first and b.first]
         by_origin: dict[str, list[_Concept]] = {}
         for c in concepts:
             by_origin.setdefault(c.clause.origin, []).append(c)
-        defines = self._defines()
         out = []
         for rank, d in enumerate(docs):
             rule = rules[number_of[d]]
@@ -201,13 +208,20 @@ class LearnedRanking:
             matched = [c for c in concepts if d in c.docs]
             fields = self._rule_fields(d)
             in_field = [sum(c.idf for c in matched if c.stems & fields[f]) / whole_idf for f in FIELDS]
+            own = sum(c.idf for c in matched if any(c.stems & fields[f] for f in FIELDS if f != "path"))
+            coverage_idf = sum(c.idf for c in matched) / whole_idf
+            p = parent_of[d]
+            best_child = max((get(c, 0.0) for c in self._children(d)), default=0.0)
+            sibling = max((get(c, 0.0) for c in self._children(p) if c != d), default=0.0) if p >= 0 else 0.0
             tokens = self.impacts.tokens(d) if pairs else []
             row = [
                 s / top,
                 math.log(max(s / top, 1e-3)),
                 1.0 / (rank + 1),
                 len(matched) / len(concepts) if concepts else 0.0,
-                sum(c.idf for c in matched) / whole_idf,
+                coverage_idf,
+                own / whole_idf,
+                coverage_idf * math.log1p(len(concepts)) / 3,
                 float(bool(rarest) and d in rarest[0].docs),
                 max((c.idf for c in matched), default=0.0) / (rarest[0].idf if rarest and rarest[0].idf else 1.0),
                 float(len(rarest) == 2 and all(d in c.docs for c in rarest)),
@@ -219,14 +233,11 @@ class LearnedRanking:
                 float(d in reasons),
                 *in_field,
                 float(bool(parsed.shape)) * in_field[FIELDS.index("answers")],
-                float(rule.kind != "rule"),
-                float(bool(rule.children)),
-                len(self.rg.ancestors(rule.number)) / 4,
-                math.log1p(len(self.impacts.tokens(d))) / 5,
-                float(rule.number in defines),
-                math.log1p(len(self.rg.referenced_by(rule.number))) / 3,
+                float(bool(parsed.shape) and rule.kind != "rule"),
+                *self._rule_features(d),
                 scores.get(parent_of[d], 0.0) / top if parent_of[d] >= 0 else 0.0,
-                best_child.get(d, 0.0) / top,
+                best_child / top,
+                sibling / top,
             ]
             out.append((d, row))
         return out
@@ -236,20 +247,40 @@ class LearnedRanking:
         count = self.impacts.count
         out = []
         for clause, alternatives in parts:  # the clauses that are not excluded
-            docs: set[int] = set()
-            for sc in alternatives:
-                docs.update(sc)
-            stems = frozenset(s for a in clause.atoms for w in a.words for s in analyse(w))
+            docs: Scores | set[int] = (alternatives[0] if len(alternatives) == 1
+                                       else set().union(*alternatives))
+            # an atom's words are single words already: stem() is analyse() of one, cached
+            stems = frozenset(filter(None, (stem(w) for a in clause.atoms for w in a.words)))
             first = ""
-            if len(clause.atoms) == 1 and clause.atoms[0].kind == "word":
-                found = analyse(clause.atoms[0].words[0]) if clause.atoms[0].words else []
-                first = found[0] if found else ""
+            if len(clause.atoms) == 1 and clause.atoms[0].kind == "word" and clause.atoms[0].words:
+                first = stem(clause.atoms[0].words[0])
             idf = math.log(1 + count / len(docs)) if docs else 0.0
             out.append(_Concept(clause, docs, alternatives, idf, stems, first))
         return out
 
-    def _defines(self) -> dict[str, list[str]]:
-        return self._extras()[0]
+    def _children(self, docnum: int) -> list[int]:
+        """The documents of a rule's subrules (made once per rule)."""
+        found = self._kids.get(docnum)
+        if found is None:
+            docnum_of = self.impacts.docnum
+            rule = self.rg.edition.rules[self.impacts.number[docnum]]
+            found = self._kids[docnum] = [docnum_of[c] for c in rule.children if c in docnum_of]
+        return found
+
+    def _rule_features(self, docnum: int) -> tuple[float, ...]:
+        """What a rule is, whatever the question: heading, subrules, depth, length, whether it
+        defines a term, how many rules refer to it (made once per rule)."""
+        found = self._static.get(docnum)
+        if found is None:
+            number = self.impacts.number[docnum]
+            rule = self.rg.edition.rules[number]
+            found = self._static[docnum] = (
+                float(rule.kind != "rule"), float(bool(rule.children)),
+                len(self.rg.ancestors(number)) / 4,
+                math.log1p(len(self.impacts.tokens(docnum))) / 5,
+                float(number in self._extras()[0]),
+                math.log1p(len(self.rg.referenced_by(number))) / 3)
+        return found
 
     def _extras(self) -> tuple[dict[str, list[str]], dict[str, list[str]], dict[str, tuple[str, ...]]]:
         if self._extra is None:
