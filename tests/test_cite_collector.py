@@ -1,0 +1,61 @@
+"""The linker pauses CPython's cyclic garbage collector while it builds a document's
+report, and leaves it as it found it: running, or paused by its caller."""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+from markdown_it import MarkdownIt
+
+from kb.cite import rule_citations
+from kb.cite.mdit import collector_paused
+from kb.query import KnowledgeBase
+
+# (collector running before, collector running inside, collector running after)
+STATES = [
+    (True, False, True),
+    (False, False, False),
+]
+
+
+@pytest.fixture
+def restore_collector():
+    enabled = gc.isenabled()
+    yield
+    if enabled:
+        gc.enable()
+    else:
+        gc.disable()
+
+
+@pytest.mark.parametrize("before,inside,after", STATES)
+def test_the_collector_is_paused_inside_and_left_as_it_was(restore_collector, before: bool,
+                                                           inside: bool, after: bool) -> None:
+    gc.enable() if before else gc.disable()
+    with collector_paused():
+        assert gc.isenabled() is inside
+        with collector_paused():  # nested: the inner block does not resume it
+            assert gc.isenabled() is inside
+        assert gc.isenabled() is inside
+    assert gc.isenabled() is after
+
+
+@pytest.mark.parametrize("before,inside,after", STATES)
+def test_the_collector_is_left_as_it_was_when_linking_fails(restore_collector, before: bool,
+                                                            inside: bool, after: bool) -> None:
+    gc.enable() if before else gc.disable()
+    with pytest.raises(RuntimeError), collector_paused():
+        raise RuntimeError("a render that fails")
+    assert gc.isenabled() is after
+
+
+@pytest.mark.parametrize("before,inside,after", STATES)
+def test_a_render_leaves_the_collector_as_it_was(restore_collector, excerpt_kb: KnowledgeBase,
+                                                 before: bool, inside: bool, after: bool) -> None:
+    md = MarkdownIt().use(rule_citations, kb=excerpt_kb, ruleset="riftbound", edition="1.4")
+    gc.enable() if before else gc.disable()
+    env: dict = {}
+    md.render("As rule 312 says, and (rule 313.1).", env)
+    assert gc.isenabled() is after
+    assert [c["status"] for c in env["rule_citations"]["citations"]] == ["ok", "ok"]
