@@ -20,6 +20,9 @@ The package, one concern a module:
   every step keeps and why a state cannot occur;
 - ``costs``, ``paying`` and ``adding``: costs and resources, paying or declining a cost, and
   Reaction Add abilities activated while a cost is paid (429.3);
+- ``damage``: Might and damage; ``scoring``: conquer, hold and the win; ``replacements``:
+  replacement effects on deaths (367–374: no chain item, applied as the death would happen);
+  ``teams``: modes of play with teammates (2v2, 489);
 - ``model``: the engine's model over a card pool; ``scenario``: set-up, actions and ``expect``.
 
 A new game concept (costs and resources, Might and damage, scoring…) is a module of its own
@@ -50,8 +53,8 @@ class RiftboundRules(RulesetModel[Riftbound, State]):
     title = "Riftbound Core Rules"
     citation_edition = CITATION_EDITION
     citations = CITATIONS
-    coverage = (("333", "340"), ("347", "348"), ("404", "404"), ("429", "429"), ("464", "464"), ("467", "472"),
-                ("808", "808"))
+    coverage = (("333", "340"), ("347", "348"), ("367", "374"), ("404", "404"), ("429", "429"), ("464", "464"),
+                ("467", "472"), ("808", "808"))
     expect_keys = scenario.EXPECT_KEYS
     actions = scenario.ACTIONS
     state_checks = STATE_CHECKS

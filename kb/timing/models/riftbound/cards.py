@@ -19,14 +19,19 @@ Instructions: ``{draw: N}``, ``{counter: ITEM|target}``, ``{kill: UNIT|target}``
 the effect), ``{add: N}`` (N Energy, or ``{energy, power}``, to the Rune Pool), ``{discard: N}``,
 ``{deal: {unit: UNIT|target, amount: N}}`` (damage marked; lethal damage kills in the next
 cleanup), ``{give: {unit: UNIT|target, might: ±N}}`` (Might this turn), ``{ready: UNIT|target}``
-(a unit or gear readied, 415). A card's ``cost: N`` or
+(a unit or gear readied, 415), ``{save: UNIT|target}`` ("the next time it would die this turn,
+heal it, exhaust it and recall it instead": a replacement effect, 369.1). A card's ``cost: N`` or
 ``cost: {energy, power}``, its ``additional_cost: [kill a friendly unit]``, and an ability's or
 triggered ability's ``cost`` are read by :mod:`kb.timing.models.riftbound.resources` (an
 ability's ``cost: {exhaust: true}`` exhausts its own permanent, 414.5);
 ``keywords: [Deflect]`` is Deflect 1 (809.1.b.3). A unit's ``deathknell: [instructions]`` is its
 Deathknell ("When I die, …", 808.1.c): a trigger ``on: leave``. A card of ``type: battlefield``
 names a battlefield of the scenario; its triggers (``on: conquer`` or ``on: hold``) are "when you
-conquer (hold) here" abilities, controlled by the player who scores it. ``target`` means the target chosen when the card is played.
+conquer (hold) here" abilities, controlled by the player who scores it. A unit's or gear's
+``replacement: {would_die: self|friendly, kill_this: BOOL}`` is a replacement effect on deaths
+("If I would die" / "If a friendly unit would die", and with ``kill_this`` "kill this instead"):
+the unit is healed, exhausted and recalled instead (369.1, Zhonya's Hourglass; what a
+replacement does in the timing is in :mod:`kb.timing.models.riftbound.replacements`). ``target`` means the target chosen when the card is played.
 Keywords are read in any case (``reaction`` is Reaction). What each instruction does when
 it resolves is in :mod:`kb.timing.models.riftbound.effects`.
 """
@@ -47,7 +52,9 @@ KEYWORDS = frozenset({"Action", "Reaction", "Hidden", "Ambush", "Legion", "Death
 CARD_TYPES = ("spell", "unit", "gear", "battlefield")
 TRIGGER_EVENTS = ("play", "attack", "defend", "conquer", "hold", "leave", "move")
 BATTLEFIELD_EVENTS = ("conquer", "hold")  # a battlefield's own abilities: "when you conquer (hold) here"
-INSTRUCTIONS = ("draw", "counter", "kill", "move", "create", "play", "add", "discard", "deal", "give", "ready")
+INSTRUCTIONS = ("draw", "counter", "kill", "move", "create", "play", "add", "discard", "deal", "give", "ready",
+                "save")
+DYING = ("self", "friendly")  # whose death a card's replacement effect replaces
 
 Effect = tuple[Any, ...]  # ("draw", 1), ("counter", "target"), ("create", name, effects, times)…
 
@@ -86,6 +93,15 @@ class Ability:
 
 
 @dataclass(frozen=True)
+class Replacement:
+    """A replacement effect on deaths (367): "If I (a friendly unit) would die, [kill this and]
+    heal it, exhaust it and recall it instead"."""
+
+    would_die: str  # self | friendly (489.8.e: a teammate's units are friendly too)
+    kill_this: bool = False  # "kill this instead": the source dies in the unit's place
+
+
+@dataclass(frozen=True)
 class Card:
     name: str
     type: str
@@ -97,6 +113,7 @@ class Card:
     might: int = 1
     cost: Cost = FREE  # Energy and Power (356)
     additional: tuple[str, ...] = ()  # additional costs in the card's words (356.2.a.1)
+    replacement: Replacement | None = None  # a replacement effect on deaths (367)
 
     @property
     def deflect(self) -> int:
@@ -124,7 +141,7 @@ def parse_effects(data: Any, field: str) -> tuple[Effect, ...]:
                 raise FormatError(f"{amount} is a whole number ({'1 to 20' if kind == 'deal' else '-20 to 20'})",
                                   f"{where}.{kind}.{amount}")
             out.append((kind, _str(m.get("unit"), f"{where}.{kind}.unit"), n))
-        elif kind in ("counter", "kill", "ready"):
+        elif kind in ("counter", "kill", "ready", "save"):
             out.append((kind, _str(arg, f"{where}.{kind}")))
         elif kind == "move":
             m = _map(arg, f"{where}.move")
@@ -173,7 +190,7 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
         where = f"{field}.{name}"
         raw = _map(raw, where)
         _only(raw, ("type", "keywords", "effects", "legion", "triggers", "abilities", "might", "deathknell", "cost",
-                    "additional_cost"), where)
+                    "additional_cost", "replacement"), where)
         ctype = raw.get("type")
         if ctype not in CARD_TYPES:
             raise FormatError(f"type must be one of: {', '.join(CARD_TYPES)}", f"{where}.type")
@@ -216,12 +233,32 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
                            parse_effects(raw.get("legion"), f"{where}.legion"), tuple(triggers), tuple(abilities),
                            _int(raw.get("might", 1), f"{where}.might", 0, 99),
                            parse_cost(raw.get("cost"), f"{where}.cost"),
-                           parse_additional(raw.get("additional_cost"), f"{where}.additional_cost"))
+                           parse_additional(raw.get("additional_cost"), f"{where}.additional_cost"),
+                           _replacement(raw.get("replacement"), ctype, f"{where}.replacement"))
     for name, card in cards.items():
         _check_refs(cards, card.effects + card.legion, f"{field}.{name}")
         for tr in card.triggers:
             _check_refs(cards, tr.effects, f"{field}.{name}")
     return cards
+
+
+def _replacement(data: Any, ctype: str, field: str) -> Replacement | None:
+    """A card's replacement effect on deaths, or None."""
+    if data is None:
+        return None
+    if ctype not in ("unit", "gear"):
+        raise FormatError("only a unit or gear has a replacement effect (it is active on the board, 365.1)", field)
+    raw = _map(data, field)
+    _only(raw, ("would_die", "kill_this"), field)
+    whose = raw.get("would_die")
+    if whose not in DYING:
+        raise FormatError(f"would_die is one of: {', '.join(DYING)}", f"{field}.would_die")
+    if whose == "self" and ctype != "unit":
+        raise FormatError("only a unit dies: a gear's replacement is for a friendly unit", f"{field}.would_die")
+    kill_this = raw.get("kill_this", False)
+    if not isinstance(kill_this, bool):
+        raise FormatError("kill_this is true or false", f"{field}.kill_this")
+    return Replacement(whose, kill_this)
 
 
 def _check_refs(cards: Mapping[str, Card], effects: tuple[Effect, ...], field: str) -> None:
@@ -275,4 +312,7 @@ def card_json(card: Card) -> dict[str, Any]:
         out["cost"] = cost_json(card.cost)
     if card.additional:
         out["additional_cost"] = list(card.additional)
+    if card.replacement is not None:
+        out["replacement"] = {"would_die": card.replacement.would_die,
+                              **({"kill_this": True} if card.replacement.kill_this else {})}
     return out

@@ -150,6 +150,20 @@ CITATIONS: dict[str, Rules] = {
     "deal": ("417.1", "417.1.b", "417.1.e", "142.2", "143.3.a", "321.1"),
     "give-might": ("143.2", "142.4.b", "143.2.b"),
     "lethal-damage": ("323.4", "323.5", "142.4.a", "142.4.b", "143.2.a", "428.1.a.2"),
+    # -- replacement effects on deaths (replacements.py) ----------------------------------
+    "death-replaced": ("370.1.c", "369", "369.1", "370.1", "370.1.a", "370.1.a.1", "370.1.b", "368", "368.1",
+                       "370.4", "370"),
+    "next-death-replaced": ("369.1", "368"),
+    "replacement-order": ("372", "372.1", "374"),
+    "simultaneous-deaths-in-order": ("373", "373.1", "373.1.a", "370.1.a.2"),
+    "death-trigger-removed": ("808.1.d.1", "808.1.d", "370.1.a.1"),
+    "killed-instead": ("370.1.b", "370.2", "373.2", "373.2.a", "373.2.a.1"),
+    "cost-paid-though-replaced": ("357.2.a", "203.2"),
+    # -- modes of play with teammates (teams.py, scoring.py) --------------------------------
+    "team-gains-point": ("489.8.d", "489.8.d.1", "489.8.d.2"),
+    "team-wins": ("489.6.a", "489.6.a.3", "489.6"),
+    "teammate-battlefield-disqualified": ("469.1.a", "489.8.b", "315.2.b.3", "489.8.g.1"),
+    "check.teammate-battlefield": ("447.2.b", "489.8.c"),
     # -- legality checks (what forbids a tempting action) ---------------------------------
     "check.has-priority": ("312.1", "312.1.a", "312.1.b"),
     "check.not-mid-procedure": ("334", "334.2", "334.2.a", "336", "337.1"),
@@ -183,6 +197,8 @@ CITATIONS: dict[str, Rules] = {
     "invariant.scored-once": ("470",),
     "invariant.points-rise": ("468", "471.1"),
     "invariant.add-off-chain": ("429.3.a", "429.2.a"),
+    "invariant.replacement-off-chain": ("370.1.c", "369"),
+    "invariant.team-points": ("489.8.d.1",),
     # -- why a state cannot occur ---------------------------------------------------------
     "state.one-priority": ("312",),
     "state.focus-neutral": ("313.5",),
@@ -196,6 +212,8 @@ CITATIONS: dict[str, Rules] = {
     "state.showdown-passes": ("347.2.a",),
     "state.turn-state": ("308", "309", "310"),
     "state.combat-players": ("462", "316.7.d"),
+    "state.team-turn-order": ("489.5.c", "489.5.c.1", "489.2"),
+    "state.team-points": ("489.8.d.1",),
 }
 
 # What each state check refuses (the ``state.*`` citations above).
@@ -212,6 +230,8 @@ STATE_CHECKS: dict[str, str] = {
     "showdown-passes": "refuses a showdown every player has already passed",
     "turn-state": "refuses a turn state that contradicts the chain or the showdown",
     "combat-players": "refuses a combat without an attacker and a different defender",
+    "team-turn-order": "refuses teams that are not two of two taking turns alternately",
+    "team-points": "refuses teammates with different points",
 }
 
 

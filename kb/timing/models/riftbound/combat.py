@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from kb.timing.engine import Params, Trace, TraceNode
-from kb.timing.models.riftbound import damage
+from kb.timing.models.riftbound import damage, replacements
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound.state import Battlefield, Combat, Showdown, State
 from kb.timing.models.riftbound.scoring import check_victory, score
@@ -328,6 +328,7 @@ def combat_cleanup(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     c = s.combat
     s = replace(s, tasks=s.tasks[1:])
     dead = [u for u in s.board if u.damage and u.damage >= max(1, m.might(u))]
+    s, dead = replacements.replace_deaths(m, s, t, dead)
     for u in dead:
         s = fire(s, t, [(u.controller, tr, u.card) for tr in m.triggers_of(u.card, "leave")],
                        "death-triggers")

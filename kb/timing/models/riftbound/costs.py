@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from kb.timing.engine import Params, Trace
 from kb.timing.fields import a_mapping, only_keys, whole_number
-from kb.timing.models.riftbound import effects
+from kb.timing.models.riftbound import effects, replacements
 from kb.timing.models.riftbound.cards import Ability, Card, Effect
 from kb.timing.models.riftbound.checks import ability_source
 from kb.timing.models.riftbound.citations import registry
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 check, step = registry.check, registry.step
 
 # Instructions whose first argument is a unit the item chooses (355.5, 355.10).
-UNIT_CHOICES = ("kill", "move", "deal", "give", "ready")
+UNIT_CHOICES = ("kill", "move", "deal", "give", "ready", "save")
 
 step("pays-costs", "the item's costs are paid as it is finalized", "{player} pays {cost} for {item}")
 step("adds-during-payment", "runes Add what the pool lacks during payment, without using the chain",
@@ -326,7 +326,9 @@ def pay_for(m: Riftbound, s: State, t: Trace, item: Item) -> State:
         unit = kill_choice(s, item)
         if unit is not None:
             t.note("kill-as-cost", s, {"player": item.controller, "unit": unit, "item": item.name})
-            s = effects.kill(m, s, t, item, ("kill", unit))
+            s = replacements.kill(m, s, t, item, ("kill", unit))
+            if s.permanent(unit) is not None:  # its death was replaced: the cost is still paid (357.2.a)
+                t.note("cost-paid-though-replaced", s, {"unit": unit, "item": item.name})
     return s
 
 

@@ -20,11 +20,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from kb.timing.engine import Trace
-from kb.timing.models.riftbound import effects
+from kb.timing.models.riftbound import effects, replacements
 from kb.timing.models.riftbound.cards import Effect
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound.state import Item, Permanent, State
-from kb.timing.models.riftbound.triggers import fire, needs_cleanup
+from kb.timing.models.riftbound.triggers import needs_cleanup
 
 if TYPE_CHECKING:
     from kb.timing.models.riftbound.model import Riftbound
@@ -79,16 +79,12 @@ def give(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
 
 def kill_lethal(m: Riftbound, s: State, t: Trace) -> State:
     """Cleanup steps 3a and 3b (323.4, 323.5): units with lethal damage trigger their death
-    abilities, noting where they were, then go to the trash."""
+    abilities, noting where they were, then go to the trash — those whose death a replacement
+    effect replaces stay (373)."""
     dead = [u for u in s.board if lethal(m, u)]
     if not dead:
         return s
     for u in dead:
         t.note("lethal-damage", s, {"unit": u.name, "damage": u.damage, "might": m.might(u)})
-    s = fire(s, t, [(u.controller, tr, u.card) for u in dead for tr in m.triggers_of(u.card, "leave")],
-             "death-triggers")
-    names = {u.name for u in dead}
-    s = replace(s, board=tuple(x for x in s.board if x.name not in names), trash=s.trash + tuple(u.card for u in dead))
-    for u in dead:
-        t.note("kill", s, {"unit": u.name})
-    return s
+    s, dead = replacements.replace_deaths(m, s, t, dead)
+    return replacements.die(m, s, t, dead)

@@ -29,7 +29,7 @@ PLAY = ("has-priority", "not-mid-procedure", "own-turn-neutral-open", "in-hand",
         "costs", "deflect-cost", "additional-cost")
 ACTIVATE = ("has-priority", "not-mid-procedure", "ability-on-board", "ability-timing", "ability-focus",
             "move-outcome", "exhaust-cost", "costs", "deflect-cost")
-MOVE = ("has-priority", "not-mid-procedure", "move-timing", "unit-ready", "move-destination")
+MOVE = ("has-priority", "not-mid-procedure", "move-timing", "unit-ready", "move-destination", "teammate-battlefield")
 HIDE = ("has-priority", "not-mid-procedure", "hide-timing", "in-hand", "hide-battlefield", "hide-cost")
 PASS = ("has-priority", "not-mid-procedure")
 TRIGGER = ("trigger-controller", "trigger-optional")

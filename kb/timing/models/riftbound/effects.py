@@ -18,7 +18,7 @@ from kb.timing.engine import Trace
 from kb.timing.models.riftbound.cards import Effect
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound.state import Item, Permanent, State, drawn_plus, with_hand, without, without_card
-from kb.timing.models.riftbound.triggers import fire, needs_cleanup, new_item, relocate
+from kb.timing.models.riftbound.triggers import needs_cleanup, new_item, relocate
 
 if TYPE_CHECKING:
     from kb.timing.models.riftbound.model import Riftbound
@@ -146,17 +146,6 @@ def unit_of(s: State, t: Trace, item: Item, e: Effect) -> Permanent | None:
     if u is None:
         t.note("instruction-skipped", s, {"instruction": f"{e[0]} {name}"})
     return u
-
-
-@instruction("kill")
-def kill(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
-    u = unit_of(s, t, item, e)
-    if u is None:
-        return s
-    s = fire(s, t, [(u.controller, tr, u.card) for tr in m.triggers_of(u.card, "leave")], "death-triggers")
-    s = replace(s, board=tuple(x for x in s.board if x.name != u.name), trash=s.trash + (u.card,))
-    t.note("kill", s, {"unit": u.name})
-    return needs_cleanup(s)
 
 
 @instruction("move")

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from kb.timing.engine import Invariant, TraceNode, Violation
+from kb.timing.models.riftbound import teams
 from kb.timing.models.riftbound.citations import cite
 from kb.timing.models.riftbound.state import State
 
@@ -110,6 +111,22 @@ def add_off_chain(m: Riftbound, n: TraceNode) -> bool:
     return (a.chain, a.priority, a.focus, a.next_id) == (b.chain, b.priority, b.focus, b.next_id)
 
 
+@invariant("replacement-off-chain", "a replaced death adds no chain item and moves neither priority nor focus")
+def replacement_off_chain(m: Riftbound, n: TraceNode) -> bool:
+    if n.name != "death-replaced":
+        return True
+    b, a = n.before, n.after
+    u = a.permanent(n.params["unit"])
+    return ((a.chain, a.priority, a.focus, a.next_id, a.trash) == (b.chain, b.priority, b.focus, b.next_id, b.trash)
+            and u is not None and u.location == "base" and u.exhausted and u.damage == 0)
+
+
+@invariant("team-points", "teammates always have the same points")
+def team_points(m: Riftbound, n: TraceNode) -> bool:
+    points = dict(n.after.points)
+    return all(len({points.get(p, 0) for p in team}) == 1 for team in n.after.teams)
+
+
 def validate(s: State) -> list[Violation]:
     """Every reason ``s`` cannot occur under the rules (empty when it can)."""
     out: list[Violation] = []
@@ -149,6 +166,7 @@ def validate(s: State) -> list[Violation]:
     if s.showdown is not None and not 0 <= s.showdown.passes < n:
         bad("showdown-passes", f"{s.showdown.passes} players passed focus in sequence: the showdown "
             "would have ended", "showdown.passes")
+    out += teams.violations(s)
     if s.combat is not None and (s.combat.attacker == s.combat.defender
                                  or {s.combat.attacker, s.combat.defender} - set(s.players)):
         bad("combat-players", "a combat needs an attacker and a different defender among the players",

@@ -9,8 +9,8 @@ from collections.abc import Iterable, Mapping
 
 from kb.timing.engine import Model, Option, Params, Rules, Violation
 from kb.timing.models.riftbound import checks, combat, decisions, effects, scoring  # noqa: F401 (they register)
-from kb.timing.models.riftbound import adding, costs, damage, paying  # noqa: F401 (they register)
-from kb.timing.models.riftbound import invariants
+from kb.timing.models.riftbound import adding, costs, damage, paying, replacements  # noqa: F401 (they register)
+from kb.timing.models.riftbound import invariants, teams
 from kb.timing.models.riftbound.cards import Card, Effect, Trigger
 from kb.timing.models.riftbound.citations import CITATION_EDITION, CITATIONS, cite, registry
 from kb.timing.models.riftbound.state import Permanent, State
@@ -61,16 +61,18 @@ class Riftbound(Model):
     def needs_target(self, effects: Iterable[Effect]) -> str | None:
         """What the instructions target: "item", "unit", or None."""
         for e in effects:
-            if e[0] in ("counter", "kill", "move", "deal", "give", "ready") and e[1] == "target":
+            if e[0] in ("counter", "kill", "move", "deal", "give", "ready", "save") and e[1] == "target":
                 return "item" if e[0] == "counter" else "unit"
         return None
 
     def invalid_destination(self, s: State, player: str, to: str) -> bool:
         """No unit of ``player`` may move to ``to``: units of two other players are there (449.2),
-        or, with more than two players, a combat is staged or in progress there between two
+        a teammate's units are there (447.2.b), or, with more than two players, a combat is staged or in progress there between two
         others (447.2.a, 462.1)."""
         if to == "base":
             return False
+        if teams.teammates_here(s, player, to):  # a teammate's units are there (447.2.b)
+            return True
         others = {u.controller for u in s.units_at(to)} - {player}
         if len(others) >= 2:
             return True
@@ -98,7 +100,7 @@ class Riftbound(Model):
         """Valid choices exist for every target (355.8): items on the chain, units on board."""
         for e in effects:
             kind = e[0]
-            if kind not in ("counter", "kill", "move", "deal", "give", "ready"):
+            if kind not in ("counter", "kill", "move", "deal", "give", "ready", "save"):
                 continue
             name = target if e[1] == "target" else e[1]
             if name is None:

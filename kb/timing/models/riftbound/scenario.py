@@ -2,7 +2,9 @@
 scenario actions as decisions, and what an ``expect`` step can observe.
 
 Players are names in turn order, or ``{name, hand: [cards], base: [units or gear],
-facedown: [{card, at}], points: N, runes: N | {ready, exhausted}, pool: N | {energy, power}}``
+facedown: [{card, at}], points: N, runes: N | {ready, exhausted}, pool: N | {energy, power},
+team: NAME}`` (``team``: a 2v2 game, four players whose turns alternate teams, sharing points,
+:mod:`kb.timing.models.riftbound.teams`)
 (a hand not listed is unknown: any card of the pool may be played from it; runes and the Rune
 Pool pay costs, :mod:`kb.timing.models.riftbound.costs`). ``battlefields``: a list of names or ``{name, controller, contested_by, units:
 {player: [cards]}}``, or a mapping by name (``{Temple: {controller: Bo}, Hill: null}``).
@@ -25,7 +27,7 @@ runes do not cover is paid, 429.3: :mod:`kb.timing.models.riftbound.adding`).
 ``expect`` observes (a mapping is compared on the keys given, a list whole) the views of
 :data:`OBSERVERS` (``priority``, ``focus``, ``state``, ``chain``: names, or items with some of
 name, status, controller; ``showdown``/``combat`` in progress, ``attacker``, ``defender``,
-``combat_step``; ``designations``, ``damage``, ``might``, ``exhausted`` and ``board`` by unit;
+``combat_step``; ``designations``, ``damage``, ``might``, ``exhausted``, ``next_death_replaced`` and ``board`` by unit;
 ``control``/``contested`` by battlefield; ``scored``; ``hands``, ``hand_sizes`` and ``drawn`` by
 player; ``facedown``, ``played``/``finalized`` cards this turn, ``legion``, ``trash``, ``tasks``),
 and every other key of the state's JSON as it is written there (``passes``, ``phase``,
@@ -43,7 +45,7 @@ from kb.timing.engine import FormatError, Option
 from kb.timing.fields import a_list as _list, a_mapping as _map, only_keys as _only, players as _player_list
 from kb.timing.fields import nearest, one_of as _one_of, text as _str, whole_number as _int
 from kb.timing.models.codec import Context, field_json, json_keys
-from kb.timing.models.riftbound import costs
+from kb.timing.models.riftbound import costs, teams
 from kb.timing.models.riftbound.cards import parse_cards
 from kb.timing.models.riftbound.costs import resources_of
 from kb.timing.models.riftbound.model import Riftbound, model_for
@@ -51,7 +53,7 @@ from kb.timing.models.riftbound.state import Battlefield, Combat, Permanent, Sho
 
 # -- scenario set-up -------------------------------------------------------------------------
 def _players(data: Any) -> tuple[tuple[str, ...], dict[str, dict[str, Any]]]:
-    return _player_list(data, ("hand", "base", "facedown", "points", "runes", "pool"), "turn player")
+    return _player_list(data, ("hand", "base", "facedown", "points", "runes", "pool", "team"), "turn player")
 
 
 def battlefield_entries(data: Any) -> list[tuple[str, dict[str, Any]]]:
@@ -134,8 +136,14 @@ def setup(data: Mapping[str, Any]) -> tuple[Riftbound, State]:
             facedown.append((card, player, at, False))
     points = tuple((p, _int(extra[p]["points"], f"players.{p}.points", 0, 99)) for p in players
                    if extra.get(p, {}).get("points") is not None)
+    sides = teams.read_teams(players, extra)
+    points = teams.shared_points(players, sides, points)
     state = State(players=players, board=tuple(board), battlefields=tuple(battlefields), hands=tuple(hands),
-                  facedown=tuple(facedown), points=points, **resources_of(players, extra))
+                  facedown=tuple(facedown), points=points, **resources_of(players, extra), teams=sides)
+    if sides:  # 2v2's Victory Score (489.3), and what a teammate controls since the Scoring Step (469.1.a)
+        allies = state.teammates(players[0])
+        state = replace(state, victory_score=teams.TEAM_VICTORY_SCORE,
+                        disqualified=tuple(b.name for b in battlefields if b.controller in allies))
     return model, _start(state, _map(data.get("start"), "start"))
 
 
@@ -301,6 +309,7 @@ OBSERVERS: dict[str, Observer] = {
     "pool": lambda m, s: costs.observe(s, "pool"),
     "runes": lambda m, s: costs.observe(s, "runes"),
     "exhausted": lambda m, s: {u.name: u.exhausted for u in s.board},
+    "next_death_replaced": lambda m, s: {u.name: u.saved for u in s.board},
     "contested": lambda m, s: {b.name: b.contested_by for b in s.battlefields},
     "hands": lambda m, s: {p: (list(h) if h is not None else None) for p, h in s.hands},
     "hand_sizes": lambda m, s: {p: (len(h) if h is not None else None) for p, h in s.hands},

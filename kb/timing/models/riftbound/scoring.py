@@ -35,6 +35,12 @@ step("scored-once", "a battlefield is scored once per turn", "{player} already s
 step("score-triggers", "score abilities trigger after the point", "{item} triggers ({on})")
 step("game-won", "a cleanup finds a player with the Victory Score and more points than any opponent",
      "{player} wins the game with {points} points")
+step("team-gains-point", "a point is gained by the scorer's whole team", "{team} have {points} points: points are "
+     "shared by a team")
+step("team-wins", "teammates win together", "{team} win the game together")
+step("teammate-battlefield-disqualified", "a battlefield a teammate controlled in the Scoring Step is not scored "
+     "by conquering it", "{player} cannot score {at} by conquering it this turn: a teammate of the turn player "
+     "controlled it in the Scoring Step")
 
 
 def points_of(s: State, player: str) -> int:
@@ -43,8 +49,10 @@ def points_of(s: State, player: str) -> int:
 
 
 def with_points(s: State, player: str, n: int) -> State:
+    """``player`` has ``n`` points, and so has their team: points are shared (489.8.d.1)."""
     counts = dict(s.points)
-    counts[player] = n
+    for p in (player, *s.teammates(player)):
+        counts[p] = n
     return replace(s, points=tuple((p, counts[p]) for p in s.players if p in counts))
 
 
@@ -53,27 +61,39 @@ def score(m: Riftbound, s: State, t: Trace, player: str, at: str, how: str) -> S
     if (player, at) in s.scored:
         t.note("scored-once", s, {"player": player, "at": at})
         return s
+    if how == "conquer" and at in s.disqualified and (player == s.turn_player or player in s.teammates(s.turn_player)):
+        t.note("teammate-battlefield-disqualified", s, {"player": player, "at": at})
+        return s
     s = replace(s, scored=s.scored + ((player, at),))
     t.note(how, s, {"player": player, "at": at})
     have = points_of(s, player)
-    every = {b.name for b in s.battlefields} <= {a for p, a in s.scored if p == player}
+    every = {b.name for b in s.battlefields} - set(s.disqualified) <= {a for p, a in s.scored if p == player}
     if how == "conquer" and have + 1 >= s.victory_score and not every:
         s = t.step("final-point-draws", replace(s, drawn=drawn_plus(s, player, 1)), {"player": player})
     else:
         s = with_points(s, player, have + 1)
         t.note("gains-point", s, {"player": player, "points": have + 1})
+        if s.teammates(player):
+            t.note("team-gains-point", s, {"team": team_name(s, player), "points": have + 1})
     fired: Fired = [(player, tr, u.card) for u in s.units_at(at, player) for tr in m.triggers_of(u.card, how)]
     fired += [(player, tr, at) for tr in m.triggers_of(at, how)]  # the battlefield's own, when it is a card
     return fire(s, t, fired, "score-triggers" if how == "hold" else "conquer-triggers")
 
 
+def team_name(s: State, player: str) -> str:
+    """A player's team as it reads in a sentence: "Ann and Cy"."""
+    return " and ".join((player, *s.teammates(player)))
+
+
 def winner(s: State) -> tuple[str, int] | None:
-    """The player who wins in a cleanup now (323.1, 194.2): the Victory Score and the most points."""
+    """The player who wins in a cleanup now (323.1, 194.2): the Victory Score and more points
+    than every opponent (a teammate is no opponent: teammates share points, 489.8.d)."""
     if s.winner is not None or not s.points:
         return None
     ranked = sorted(s.points, key=lambda pn: -pn[1])
     best = ranked[0]
-    if best[1] >= s.victory_score and (len(ranked) == 1 or ranked[1][1] < best[1]):
+    rivals = [n for p, n in ranked[1:] if p not in s.teammates(best[0])]
+    if best[1] >= s.victory_score and (not rivals or rivals[0] < best[1]):
         return best
     return None
 
@@ -87,6 +107,8 @@ def check_victory(s: State, t: Trace) -> State:
     s = replace(s, winner=won[0], phase="over", priority=None, focus=None, chain=(), tasks=(), showdown=None,
                 combat=None)
     t.note("game-won", s, {"player": won[0], "points": won[1]})
+    if s.teammates(won[0]):
+        t.note("team-wins", s, {"team": team_name(s, won[0])})
     return s
 
 
@@ -100,6 +122,9 @@ def _hold_bindings(m: Riftbound, s: State) -> Iterator[dict[str, Any]]:
 def hold_battlefields(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     """The Scoring Step (315.2.b): each battlefield the turn player controls is held, in listing order."""
     s = replace(s, tasks=s.tasks[1:])
+    allies = s.teammates(s.turn_player)
+    if allies:  # what the turn player's team cannot conquer this turn (469.1.a, 489.8.b)
+        s = replace(s, disqualified=tuple(b.name for b in s.battlefields if b.controller in allies))
     for bf in s.battlefields:
         if bf.controller == s.turn_player:
             s = score(m, s, t, s.turn_player, bf.name, "hold")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
+from kb.timing.engine import FormatError
 from kb.timing.fields import a_list, a_mapping, text, whole_number
 from kb.timing.models.codec import OMIT, Context, js
 from kb.timing.models.riftbound.cards import Effect, effects_json, keywords, parse_effects
@@ -106,6 +107,8 @@ class Permanent:
     designation: str | None = field(default=None, metadata=js(omit=True, choices=(None, "attacker", "defender")))
     damage: int = field(default=0, metadata=js(omit=True))
     might_bonus: int = field(default=0, metadata=js(omit=True, low=-99, high=99))  # Might given this turn
+    # "The next time it would die this turn, heal it, exhaust it and recall it instead" (369.1)
+    saved: bool = field(default=False, metadata=js("next_death_replaced", omit=True))
 
 
 @dataclass(frozen=True)
@@ -160,6 +163,23 @@ def _read_points(raw: Any, where: str, ctx: Context) -> tuple[tuple[str, int], .
     return tuple((p, given[p]) for p in ctx.players if p in given)
 
 
+def _read_teams(raw: Any, where: str, ctx: Context) -> tuple[tuple[str, ...], ...]:
+    """Teams (``[[Ann, Cy], [Bo, Dee]]``): each player in one team at most."""
+    teams, seen = [], set()
+    for i, team in enumerate(a_list(raw, where)):
+        members = tuple(ctx.check("player", p, f"{where}[{i}][{j}]", False)
+                        for j, p in enumerate(a_list(team, f"{where}[{i}]")))
+        if seen & set(members) or len(set(members)) != len(members):
+            raise FormatError("a player is on one team only", f"{where}[{i}]")
+        seen |= set(members)
+        teams.append(members)
+    return tuple(teams)
+
+
+def _write_teams(s: Any, teams: tuple[tuple[str, ...], ...], ctx: Context) -> Any:
+    return [list(t) for t in teams] if teams else OMIT
+
+
 def _record(*keys: str, **specs: dict[str, Any]) -> tuple[Any, ...]:
     """The keys of a record field's mappings, each with its options."""
     return tuple(js(k, **specs.get(k, {}))["json"] for k in keys)
@@ -204,6 +224,12 @@ class State:
         "player", "energy", "power", player={"check": "player"})))
     runes: tuple[tuple[str, int, int], ...] = field(default=(), metadata=js(record=_record(
         "player", "ready", "exhausted", player={"check": "player"})))
+    # Modes of play with teams (2v2, 489): teammates share points and win together (489.6.a, 489.8.d).
+    teams: tuple[tuple[str, ...], ...] = field(default=(), metadata=js(read=_read_teams, write=_write_teams))
+    # Battlefields a teammate of the turn player controlled in the Scoring Step: not scored by
+    # the turn player's team through conquer this turn (469.1.a, 489.8.b).
+    disqualified: tuple[str, ...] = field(default=(), metadata=js("disqualified_this_turn", omit=True,
+                                                                  check="battlefield"))
 
     # -- derived --------------------------------------------------------------------------
     @property
@@ -231,6 +257,13 @@ class State:
         if pend and self.ready_task() is None and pend[0].optional and not pend[0].decided:
             return pend[0]
         return None
+
+    def teammates(self, player: str) -> tuple[str, ...]:
+        """The other players of ``player``'s team (none outside modes of play with teams)."""
+        for team in self.teams:
+            if player in team:
+                return tuple(p for p in team if p != player)
+        return ()
 
     def next_player(self, player: str) -> str:
         return self.players[(self.players.index(player) + 1) % len(self.players)]

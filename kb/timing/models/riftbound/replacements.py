@@ -1,0 +1,161 @@
+"""Riftbound's replacement effects on deaths in the timing (367–374).
+
+- A replacement effect is no chain item: nobody gets priority for it and nobody can respond
+  to it. It is applied before the event it replaces has occurred (370.1.c) and changes the
+  event as it happens: a unit "saved" by one is healed, exhausted and recalled instead of
+  dying (369.1, Zhonya's Hourglass), so it was never killed — it goes to no trash and its own
+  death triggers (Deathknell) are removed from the chain without resolving (808.1.d.1,
+  370.1.a.1). A cost paid by killing it is still paid (357.2.a, 203.2).
+- Where a replacement comes from: a card's ``replacement: {would_die: self|friendly,
+  kill_this}`` (a passive ability of a permanent on the board, 368.1, 365.1), or the ``save``
+  instruction ("the next time it would die this turn…", on the unit until it is used).
+- Two replacements that could apply to one death: the controller of the unit chooses the order
+  (372); the model takes the unit's own "next time" first, then the board's order, and says so.
+  The first one applied replaces the death; "kill this instead" then kills its source, a new
+  event the other replacements (not the one applied, 370.2) may replace in turn.
+- Simultaneous deaths (a cleanup's lethal damage) are replaced one event at a time, and what a
+  replacement does happens before the unmodified deaths (373, 373.1.a); a replacement applies
+  to events simultaneous with its source leaving the board (370.4).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from kb.timing.engine import Params, Trace
+from kb.timing.models.riftbound import effects
+from kb.timing.models.riftbound.cards import Effect
+from kb.timing.models.riftbound.citations import registry
+from kb.timing.models.riftbound.state import Item, Permanent, State
+from kb.timing.models.riftbound.triggers import fire, needs_cleanup
+
+if TYPE_CHECKING:
+    from kb.timing.models.riftbound.model import Riftbound
+
+step = registry.step
+step("next-death-replaced", "a unit's next death this turn will be replaced",
+     "the next time {unit} would die this turn, it is healed, exhausted and recalled instead")
+step("replacement-order", "two replacement effects could apply to one death: the unit's controller orders them",
+     "{player} chooses the order of the replacements for {unit}'s death: the model applies {order}, in that order")
+step("simultaneous-deaths-in-order", "simultaneous deaths are replaced one event at a time, in the order "
+     "their replacements' controllers choose", "replacements could apply to the deaths of {units}: each is "
+     "replaced separately, in the order their controllers choose (the model takes this order)")
+step("death-trigger-removed", "a unit whose death was replaced was not killed: its death trigger is removed",
+     "{unit} was not sent to the trash: {item} is removed and never resolves")
+step("killed-instead", "\"kill this instead\": the replacement's source is killed in the unit's place",
+     "{source} is killed instead of {unit}")
+step("cost-paid-though-replaced", "a cost whose kill was replaced is still paid",
+     "{unit}'s death was replaced, yet the cost of {item} is paid")
+
+
+def friendly(s: State, player: str, other: str) -> bool:
+    """Two players' objects are friendly: the same player, or teammates (489.8.e, 740.1.a)."""
+    return player == other or other in s.teammates(player)
+
+
+def applicable(m: Riftbound, s: State, u: Permanent, applied: frozenset[str]) -> list[tuple[Permanent, str]]:
+    """The replacement effects that could replace ``u``'s death now, each with its source and
+    the key that tells it from the others (its source's name, or ``next:UNIT``), leaving out
+    those already applied to this event (370.2). The model's order: the unit's own "next time",
+    then its own replacement, then the others in board order."""
+    if m.cards[u.card].type != "unit":
+        return []
+    out = [(u, f"next:{u.name}")] if u.saved and f"next:{u.name}" not in applied else []
+    others = []
+    for x in s.board:
+        r = m.cards[x.card].replacement
+        if r is None or x.name in applied:
+            continue
+        if x.name == u.name and r.would_die == "self":
+            out.append((x, x.name))
+        elif r.would_die == "friendly" and friendly(s, x.controller, u.controller):
+            (out if x.name == u.name else others).append((x, x.name))
+    return out + others
+
+
+@registry.transition("death-replaced", "step", "a replacement effect replaces a unit's death as it happens",
+                     "{unit} would die: {replacement} replaces it, and {unit} is healed, exhausted and recalled "
+                     "instead (no chain item, nobody responds)")
+def death_replaced(m: Riftbound, s: State, p: Params, t: Trace) -> State:
+    """Heal, exhaust and recall the unit (369.1): it stays on the board, and its own death
+    triggers are removed (808.1.d.1)."""
+    u = s.permanent(p["unit"])
+    assert u is not None
+    saved = replace(u, damage=0, exhausted=True, location="base", designation=None,
+                    saved=u.saved and not p["next"])
+    s = replace(s, board=tuple(saved if x.name == u.name else x for x in s.board))
+    for tr in m.triggers_of(u.card, "leave"):
+        t.note("death-trigger-removed", s, {"unit": u.name, "item": tr.name})
+    return s
+
+
+def replace_deaths(m: Riftbound, s: State, t: Trace, dead: list[Permanent],
+                   applied: frozenset[str] = frozenset()) -> tuple[State, list[Permanent]]:
+    """Apply replacement effects to deaths about to happen (370.1.c), one event at a time
+    (373): the state after them, and the units that still die."""
+    still: list[Permanent] = []
+    replaceable = [u.name for u in dead if applicable(m, s, u, applied)]
+    if len(replaceable) > 1:
+        t.note("simultaneous-deaths-in-order", s, {"units": ", ".join(replaceable)})
+    for u in dead:
+        if s.permanent(u.name) is None:  # already killed in another's place
+            continue
+        found = applicable(m, s, u, applied)
+        if not found:
+            still.append(u)
+            continue
+        if len(found) > 1:
+            t.note("replacement-order", s, {"player": u.controller, "unit": u.name,
+                                            "order": ", ".join(_label(u, x, k) for x, k in found)})
+        source, key = found[0]
+        next_time = key.startswith("next:")
+        s = t.step("death-replaced", s, {"unit": u.name, "replacement": _label(u, source, key), "next": next_time})
+        card = m.cards[source.card]
+        if not next_time and card.replacement is not None and card.replacement.kill_this:
+            victim = s.permanent(source.name)
+            if victim is not None:
+                t.note("killed-instead", s, {"source": source.name, "unit": u.name})
+                s, gone = replace_deaths(m, s, t, [victim], applied | {key})
+                s = die(m, s, t, gone)
+    return s, still
+
+
+def _label(u: Permanent, source: Permanent, key: str) -> str:
+    return f"{u.name}'s next death" if key.startswith("next:") else f"{source.name}'s replacement"
+
+
+def die(m: Riftbound, s: State, t: Trace, dead: list[Permanent]) -> State:
+    """Units (or gear) die: their death triggers go on the chain, noting where they were
+    (808.1.d.2, 323.4), then they go to the trash."""
+    if not dead:
+        return s
+    s = fire(s, t, [(u.controller, tr, u.card) for u in dead for tr in m.triggers_of(u.card, "leave")],
+             "death-triggers")
+    names = {u.name for u in dead}
+    s = replace(s, board=tuple(x for x in s.board if x.name not in names), trash=s.trash + tuple(u.card for u in dead))
+    for u in dead:
+        t.note("kill", s, {"unit": u.name})
+    return s
+
+
+@effects.instruction("kill")
+def kill(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
+    """Kill a unit (428.1): unless a replacement effect replaces its death, its death triggers
+    go on the chain and it goes to the trash; a cleanup follows (321.1)."""
+    u = effects.unit_of(s, t, item, e)
+    if u is None:
+        return s
+    s, dead = replace_deaths(m, s, t, [u])
+    return needs_cleanup(die(m, s, t, dead))
+
+
+@effects.instruction("save")
+def save(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
+    """"The next time it would die this turn, heal it, exhaust it and recall it instead"."""
+    u = effects.unit_of(s, t, item, e)
+    if u is None:
+        return s
+    s = replace(s, board=tuple(replace(x, saved=True) if x.name == u.name else x for x in s.board))
+    t.note("next-death-replaced", s, {"unit": u.name})
+    return s

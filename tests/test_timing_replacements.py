@@ -1,0 +1,252 @@
+"""Replacement effects on deaths and modes of play with teammates in the Riftbound timing model:
+every decision sequence up to a bounded depth (2 and 3 players, and 2v2) keeps what the rules
+say of them, computed from the trace alone; deliberately wrong models are caught; and bad input
+is refused with its place."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from exploring import explore_checked
+from kb.timing import engine
+from kb.timing.engine import FormatError, InvariantBroken, TraceNode
+from kb.timing.models.riftbound import Riftbound, State, scenario, state_io
+from kb.timing.models.riftbound.triggers import fire
+
+CARDS = {
+    "Execute": {"type": "spell", "keywords": ["Action"], "effects": [{"kill": "target"}]},
+    "Stasis": {"type": "spell", "keywords": ["Reaction"], "effects": [{"save": "target"}]},
+    "Blast": {"type": "spell", "keywords": ["Action"], "effects": [{"deal": {"unit": "target", "amount": 2}}]},
+    "Blood Rite": {"type": "spell", "keywords": ["Action"], "additional_cost": ["kill a friendly unit"],
+                   "effects": [{"draw": 1}]},
+    "Raider": {"type": "unit", "might": 2},
+    "Agent": {"type": "unit", "deathknell": [{"draw": 1}]},
+    "Guard": {"type": "unit"},
+    "Warden": {"type": "unit", "deathknell": [{"draw": 1}], "replacement": {"would_die": "friendly", "kill_this": True}},
+    "Zhonya's Hourglass": {"type": "gear", "replacement": {"would_die": "friendly", "kill_this": True}},
+}
+
+# (seats, depth, what the exploration must reach): two and three players, and four in two teams;
+# deep enough to reach every replacement (a kill, lethal damage in a cleanup, combat damage, a
+# cost), small enough to stay well under 30 s.
+EVERYWHERE = ("death-replaced", "killed-instead", "death-trigger-removed", "death-triggers", "kill")
+CASES = [
+    (2, 8, EVERYWHERE + ("next-death-replaced", "cost-paid-though-replaced", "replacement-order",
+                         "simultaneous-deaths-in-order")),
+    (3, 7, EVERYWHERE + ("next-death-replaced", "simultaneous-deaths-in-order")),
+    (4, 5, EVERYWHERE + ("cost-paid-though-replaced", "simultaneous-deaths-in-order")),
+]
+
+
+def setup(players: int) -> tuple[Riftbound, State]:
+    seats = [{"name": "Ann", "hand": ["Execute", "Blast", "Blood Rite"], "base": ["Raider", "Agent"]},
+             {"name": "Bo", "hand": ["Stasis"], "base": ["Zhonya's Hourglass"]},
+             {"name": "Cy", "hand": ["Stasis"], "base": ["Warden"]},
+             {"name": "Dee", "base": ["Agent"]}]
+    if players == 4:
+        for seat, team in zip(seats, ("red", "blue", "red", "blue")):
+            seat["team"] = team
+    return scenario.setup({  # type: ignore[return-value]
+        "players": seats[:players], "cards": CARDS,
+        "battlefields": [{"name": "Temple", "controller": "Bo", "units": {"Bo": ["Guard", "Agent"]}}, "Hill"]})
+
+
+def _cards_by_unit(node: TraceNode) -> dict[str, str]:
+    return {u.name: u.card for n in node.walk() for u in (*n.before.board, *n.after.board)}
+
+
+def violations(model: Riftbound, node: TraceNode) -> Iterator[str]:
+    """What the rules say of replaced deaths and of teams, from the states and the trace."""
+    before, after = node.before, node.after
+    if node.name == "death-replaced":
+        u = after.permanent(node.params["unit"])
+        if u is None or u.location != "base" or not u.exhausted or u.damage:
+            yield f"{node.params['unit']} is not healed, exhausted and recalled instead of dying (369.1)"
+        if (after.chain, after.priority, after.focus) != (before.chain, before.priority, before.focus):
+            yield "a replacement effect used the chain or moved priority or focus (370.1.c)"
+    if node.transition.kind != "step":
+        cards = _cards_by_unit(node)
+        killed = [cards[c.params["unit"]] for c in node.walk() if c.name == "kill"]
+        allowed = [tr.name for card in killed for tr in model.triggers_of(card, "leave")]
+        fired = [c.params["item"] for c in node.walk() if c.name == "death-triggers"]
+        for item in fired:
+            if item not in allowed:
+                yield f"{item} triggered for a death that did not happen (808.1.d.1)"
+            else:
+                allowed.remove(item)
+        replaced = [c.params["unit"] for c in node.walk() if c.name == "death-replaced"]
+        for unit in replaced:
+            if replaced.count(unit) > 1 and unit not in [c.params["source"] for c in node.walk()
+                                                         if c.name == "killed-instead"]:
+                yield f"{unit}'s one death was replaced twice (370.2)"
+    points = dict(after.points)
+    for team in after.teams:
+        if len({points.get(p, 0) for p in team}) > 1:
+            yield f"teammates {' and '.join(team)} have different points (489.8.d.1)"
+    if after.teams and node.name == "standard-move":
+        mover = after.permanent(node.params["unit"])
+        allies = after.teammates(node.params["player"])
+        if mover is not None and any(u.controller in allies for u in after.units_at(mover.location)):
+            yield f"{mover.name} moved where a teammate's units are (447.2.b)"
+
+
+@pytest.mark.parametrize("players,depth,reached", CASES, ids=[f"{p}-players-depth-{d}" for p, d, _ in CASES])
+def test_replaced_deaths_keep_off_the_chain_in_every_decision_sequence(players: int, depth: int,
+                                                                       reached: tuple[str, ...], capsys: Any) -> None:
+    model, state = setup(players)
+    stats, seen, broken = explore_checked(model, state, depth, violations)
+    names = ("death-replaced", "killed-instead", "death-trigger-removed", "next-death-replaced", "replacement-order",
+             "simultaneous-deaths-in-order", "cost-paid-though-replaced", "death-triggers", "kill")
+    with capsys.disabled():
+        print(f"\n  replacement effects, {players} players{' in two teams' if players == 4 else ''}, depth {depth}: "
+              f"{stats.states} states visited, {stats.decisions} decisions, {stats.steps} automatic steps, "
+              f"{stats.ends} ended turns; " + ", ".join(f"{n} {seen[n]}" for n in names))
+    assert not broken, broken[:5]
+    assert stats.states > 1000 and stats.max_depth == depth
+    for name in reached:
+        assert seen[name], f"the exploration never reached {name}"
+
+
+# Scoring in 2v2: points shared, a battlefield a teammate controlled in the Scoring Step, the win.
+TEAM_CARDS = {
+    "Raider": {"type": "unit", "might": 2},
+    "Scout": {"type": "unit"},
+    "Fall Back": {"type": "spell", "keywords": ["Action"], "effects": [{"move": {"unit": "target", "to": "base"}}]},
+}
+
+
+def setup_teams() -> tuple[Riftbound, State]:
+    return scenario.setup({  # type: ignore[return-value]
+        "players": [{"name": "Ann", "team": "red", "points": 10, "hand": ["Fall Back"], "base": ["Raider", "Scout"]},
+                    {"name": "Bo", "team": "blue", "points": 9, "base": ["Scout"]},
+                    {"name": "Cy", "team": "red"}, {"name": "Dee", "team": "blue", "hand": ["Fall Back"]}],
+        "cards": TEAM_CARDS,
+        "battlefields": {"Temple": {"controller": "Cy"}, "Hill": None}})
+
+
+def test_teams_share_points_in_every_decision_sequence(capsys: Any) -> None:
+    model, state = setup_teams()
+    stats, seen, broken = explore_checked(model, state, 11, violations)
+    names = ("gains-point", "team-gains-point", "teammate-battlefield-disqualified", "team-wins", "game-won")
+    with capsys.disabled():
+        print(f"\n  2v2 scoring, depth 11: {stats.states} states visited, {stats.decisions} decisions, "
+              f"{stats.steps} automatic steps, {stats.ends} ended turns; " + ", ".join(f"{n} {seen[n]}" for n in names))
+    assert not broken, broken[:5]
+    assert stats.states > 200
+    for name in names:
+        assert seen[name], f"the exploration never reached {name}"
+
+
+# -- deliberately wrong models ------------------------------------------------------------------
+def replaced_but_triggered(model: Riftbound, s: State, p: Any, t: Any) -> State:
+    """A deliberately wrong replacement: the unit is saved, yet its death triggers go on the chain."""
+    from kb.timing.models.riftbound import replacements
+    s = replacements.death_replaced(model, s, p, t)
+    u = s.permanent(p["unit"])
+    assert u is not None
+    return fire(s, t, [(u.controller, tr, u.card) for tr in model.triggers_of(u.card, "leave")], "death-triggers")
+
+
+class TriggeredAnyway(Riftbound):
+    """A deliberately wrong model: a replaced death still puts the unit's Deathknell on the chain."""
+
+    def __init__(self, cards: Any) -> None:
+        super().__init__(cards)
+        step = self.transitions["death-replaced"]
+        self.transitions["death-replaced"] = dataclasses.replace(
+            step, effect=functools.partial(replaced_but_triggered, self))
+
+
+def test_a_model_whose_replaced_death_still_triggers_is_caught() -> None:
+    model, state = setup(2)
+    with pytest.raises(InvariantBroken) as err:
+        engine.explore(TriggeredAnyway(model.cards), state, 6)
+    assert "370.1.c" in err.value.rules
+
+
+def points_kept_apart(effect: Any, s: State, p: Any, t: Any) -> State:
+    """A deliberately wrong pass of focus: the conquering player's point is not the team's."""
+    after = effect(s, p, t)
+    was = dict(s.points)
+    rose = [pl for pl, n in after.points if n != was.get(pl, 0)]
+    return dataclasses.replace(after, points=tuple((pl, was.get(pl, 0) if pl in rose[1:] else n)
+                                                   for pl, n in after.points))
+
+
+class PointsKeptApart(Riftbound):
+    """A deliberately wrong model: a point one teammate scores is theirs alone."""
+
+    def __init__(self, cards: Any) -> None:
+        super().__init__(cards)
+        passing = self.transitions["pass-focus"]
+        self.transitions["pass-focus"] = dataclasses.replace(
+            passing, effect=functools.partial(points_kept_apart, passing.effect))
+
+
+def test_a_model_whose_teammates_do_not_share_points_is_caught() -> None:
+    model, state = setup_teams()
+    with pytest.raises(InvariantBroken) as err:
+        engine.explore(PointsKeptApart(model.cards), state, 11)
+    assert "489.8.d.1" in err.value.rules
+
+
+# -- bad input: refused with its place ----------------------------------------------------------
+def _with(change: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {"players": [{"name": "Ann", "team": "red"}, {"name": "Bo", "team": "blue"},
+                                        {"name": "Cy", "team": "red"}, {"name": "Dee", "team": "blue"}],
+                            "cards": {"Gear": {"type": "gear", "replacement": {"would_die": "friendly"}}}}
+    change(data)
+    return data
+
+
+@pytest.mark.parametrize("change,field", [
+    (lambda d: d["cards"]["Gear"].update(replacement={"would_die": "enemy"}), "cards.Gear.replacement.would_die"),
+    (lambda d: d["cards"]["Gear"].update(replacement={"would_die": "self"}), "cards.Gear.replacement.would_die"),
+    (lambda d: d["cards"]["Gear"].update(replacement={"would_die": "friendly", "kill_this": "yes"}),
+     "cards.Gear.replacement.kill_this"),
+    (lambda d: d["cards"]["Gear"].update(replacement={"would_die": "friendly", "instead": "exile"}),
+     "cards.Gear.replacement"),
+    (lambda d: d["cards"].update(Spell={"type": "spell", "replacement": {"would_die": "friendly"}}),
+     "cards.Spell.replacement"),
+    (lambda d: d["cards"].update(Spell={"type": "spell", "effects": [{"save": 3}]}), "cards.Spell.effects[0].save"),
+    (lambda d: d["players"][3].pop("team"), "players"),
+    (lambda d: d["players"].pop(), "players"),
+    (lambda d: d["players"][1].update(team="red") or d["players"][2].update(team="blue"), "players"),
+    (lambda d: d["players"][0].update(points=3) or d["players"][2].update(points=4), "players.Cy.points"),
+])
+def test_bad_replacements_and_teams_are_refused_with_their_place(change: Any, field: str) -> None:
+    with pytest.raises(FormatError) as err:
+        scenario.setup(_with(change))
+    assert err.value.field == field
+
+
+@pytest.mark.parametrize("change,rule", [
+    (lambda d: d.update(teams=[["Ann", "Bo"], ["Cy", "Dee"]]), "489.5.c"),
+    (lambda d: d.update(points={"Ann": 2, "Bo": 0, "Cy": 1, "Dee": 0}), "489.8.d.1"),
+])
+def test_a_pasted_state_with_impossible_teams_is_refused(change: Any, rule: str) -> None:
+    model, state = setup_teams()
+    data = state_io.state_json(model, state)
+    change(data)
+    pasted, read, broken = state_io.state_from_json(data)
+    broken += pasted.validate(read)
+    assert any(rule in v.rules for v in broken), broken
+
+
+@pytest.mark.parametrize("teams,field", [
+    ([["Ann", "Cy"], ["Cy", "Dee"]], "teams[1]"),
+    ([["Ann", "Zed"]], "teams[0][1]"),
+    ("Ann", "teams"),
+])
+def test_malformed_teams_in_a_state_name_their_place(teams: Any, field: str) -> None:
+    model, state = setup_teams()
+    data = state_io.state_json(model, state)
+    data["teams"] = teams
+    with pytest.raises(FormatError) as err:
+        state_io.state_from_json(data)
+    assert err.value.field == field
