@@ -429,21 +429,19 @@ GUARD_86 = 0.02
 
 
 def cv_grid() -> dict[str, Ranking]:
-    """The settings cross-validation chooses between (``--cv``): a small grid over what the
-    misses pointed at (how much the timing model's summaries of what happens count, the
-    field ``answers``; a rule's evidence rolled up from its children; how much a named card's
-    knowledge and a bracketed earlier question count), so the choice reflects the kind of
-    question, not single ones. The idf power (1.5) and card text words (0) are as the
-    previous grid chose them in every fold (RESULTS.md)."""
+    """The settings cross-validation chooses between (``--cv``): the third round, over two
+    general mechanisms of issue #18's third step: kinds read from the rules' own lists
+    (``kind_weight`` 0 / 0.5 / 0.8) and a softer coordination for long questions
+    (``coord_long`` 1 / 0.5 from ``long_question`` 10 concepts). The rest is as the earlier
+    rounds chose it in 4 or 5 folds of 5 (RESULTS.md: answers 3, roll-up 0.6, card 0.3,
+    context 0.25, idf power 1.5, card text 0); what this round also measured and dropped
+    (evidence from referring rules, pseudo-relevance feedback) is in RESULTS.md."""
     d = DEFAULT_RANKING
     grid: dict[str, Ranking] = {}
-    for answers in (0.5, 1.0, 2.0, 3.0):
-        for children in (0.6, 0.8):
-            for card in (0.3, 1.0):
-                for context in (0.25, 0.5):
-                    name = f"answers {answers:g}, children {children:g}, card {card:g}, context {context:g}"
-                    grid[name] = replace(d, boosts={**d.boosts, "answers": answers}, from_children=children,
-                                         card_weight=card, context_weight=context)
+    for kinds in (0.0, 0.5, 0.8):
+        for coord_long in (1.0, 0.5):
+            name = f"kinds {kinds:g}, long coord {coord_long:g}"
+            grid[name] = replace(d, kind_weight=kinds, coord_long=coord_long, long_question=10)
     return grid
 
 

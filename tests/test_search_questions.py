@@ -39,3 +39,24 @@ def test_the_earlier_question_weighs_less_than_the_question(excerpt_kb: Knowledg
     assert low["showdown (term)"] == pytest.approx(1.5 * 0.25)
     assert high["showdown (term)"] == pytest.approx(1.5)
     assert low["focus (term)"] == high["focus (term)"] == pytest.approx(1.5)  # the question itself
+
+
+# (question, read as a long one: ten concepts or more)
+LENGTHS = [
+    ("who starts with focus in a showdown?", False),
+    ("can I play a reaction when the chain is closed?", False),
+    ("If I kill the unit after its triggered ability has gone onto the chain, does the ability still "
+     "resolve and does its controller keep priority during the showdown?", True),
+]
+
+
+@pytest.mark.parametrize("question, long", LENGTHS)
+def test_a_long_questions_coordination_is_softer(excerpt_kb: KnowledgeBase, question: str, long: bool) -> None:
+    rg = excerpt_kb.edition("riftbound", "1.4")
+    def scores(coord_long: float) -> list[tuple[str, float]]:
+        s = open_searcher(rg, None, Ranking(coord_long=coord_long, long_question=10))
+        return [(h["number"], h["score"]) for h in s.search(parse_query(question), limit=10)["results"]]
+    soft, strict = scores(0.5), scores(1.0)
+    assert (soft != strict) == long
+    if long:  # a share below 1 raised to 0.5 is larger: no rule loses score
+        assert min(s for _, s in soft) >= min(s for _, s in strict)

@@ -20,6 +20,8 @@ ranking needs, so ``web/static/offline-search.js`` answers as the server does:
 * ``ranking``: the ranking's parameters (``kb.search.searcher.Ranking``);
 * ``vocabulary``: the ruleset's judges' vocabulary, compiled (``kb.search.understand``);
 * ``players``: rule number → what the rule says in players' words (shown as a reason).
+* ``kind_lists``: a kind's stems → the headings the rules list it under (``kinds_of``:
+  "banish" → "Non-Board Zones").
 
 The file is a script (``index_script``) that hands the JSON to the page, because browsers do
 not let a page opened from ``file://`` fetch another file.
@@ -36,6 +38,7 @@ from kb.graph import RuleGraph
 from kb.search import EditionSearcher
 from kb.search.phrasing import rule_phrasings
 from kb.search.schema import WORD, analyse, defined_terms, stem
+from kb.search.searcher import kinds_of
 from kb.search.understand import vocabulary_data
 
 INDEX_FORMAT = 4  # 2: the judges' vocabulary; 3: roll-up, quoted card text, idf power; 4: stem_of
@@ -115,6 +118,9 @@ def build_search_index(rg: RuleGraph, searcher: EditionSearcher,
         "terms": terms,
         "vocabulary": vocabulary,
         "players": players,
+        # What the rules list as kinds of what (kb.search.searcher.kinds_of), by the kind's stems.
+        "kind_lists": {" ".join(kind): [{"text": a.text, "words": list(a.words)} for a in atoms]
+                       for kind, atoms in kinds_of(rg).items()},
         "stem_of": stems_of_words(_texts(rg, terms, speller.words, vocabulary, players)),
     }
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -67,13 +68,18 @@ EvidenceSource = Callable[[ParsedQuery], list[Evidence]]
 @dataclass(frozen=True)
 class Ranking:
     """The tunable parts of the ranking (chosen by ``bench/search.py``; see RESULTS.md: the
-    roll-up, quotation, idf power, card knowledge, context and the timing model's summaries
-    (``answers``, 3.0) by 5-fold cross-validation on the judges' questions)."""
+    roll-up, quotation, idf power, card knowledge, context, the timing model's summaries
+    (``answers``, 3.0), the long questions' coordination and kinds by 5-fold
+    cross-validation on the judges' questions, checked on the held-out sets)."""
 
     boosts: dict[str, float] = field(default_factory=lambda: {
         "title": 2.0, "path": 1.0, "text": 1.0, "examples": 0.3, "terms": 2.0, "answers": 3.0,
         "players": 1.0})
     coord: float = 1.0             # score × (share of the words a rule has) ** coord
+    coord_long: float = 0.5        # … that exponent for a long question (``long_question``
+                                   # concepts or more: no rule has them all, and a paragraph's
+                                   # side words should not decide; CV: in 4 folds of 5)
+    long_question: int = 10
     pair_boost: float = 0.5        # score × (1 + pair_boost × share of word pairs found close)
     pair_slop: int = 3
     rerank: int = 40               # how many of the best rules the pair bonus looks at
@@ -104,6 +110,10 @@ class Ranking:
                                    # best score, times the source's strength (0–1)
     learned: bool = False          # reorder the best rules by the learned model
                                    # (kb.search.rerank; off: RESULTS.md "Learned re-ranker")
+    kind_weight: float = 0.0       # a question's concept that the rules list as one kind of a
+                                   # heading ("Banishments" under "Non-Board Zones") is also
+                                   # that heading's words, at this weight (CV: in 3 folds of 5;
+                                   # off: the held-out sets, RESULTS.md)
 
 
 DEFAULT_RANKING = Ranking()
@@ -143,6 +153,7 @@ class EditionSearcher:
         self._term_kind = {key: t.kind for key, t in rg.edition.terms.items()}
         self.vocabulary = ruleset_vocabulary(rg.edition.ruleset)
         self._players = rule_phrasings(rg.edition.ruleset, rg.edition.name)
+        self._kinds: dict[tuple[str, ...], list[Atom]] | None = None  # kinds_of(rg), when first asked
         self.learned = LearnedRanking(load_model(), self.impacts) if ranking.learned else None
 
     def close(self) -> None:
@@ -175,6 +186,8 @@ class EditionSearcher:
                                 card_text_weight=r.card_text_weight, context_weight=r.context_weight,
                                 card_keyword_weight=r.card_keyword_weight)
         corrected, did_you_mean = self._correct(parsed)
+        if r.kind_weight and corrected.question:
+            corrected = self._with_kinds(corrected)
         understood = None
         if any(c.origin != "typed" for c in parsed.clauses) or parsed.names or parsed.shape or parsed.cards:
             understood = {"names": parsed.names, "cards": parsed.cards, "shape": parsed.shape,
@@ -298,7 +311,8 @@ class EditionSearcher:
         # words its shape brought in; alternatives do not make a query less plain.
         clauses = [c for c in parsed.clauses if c.origin not in ("shape", "card")]
         if not clauses or not all(c.mode == "should" and c.atoms[0].kind in ("word", "phrase")
-                                  and (len(c.atoms) == 1 or c.origin == "vocabulary") for c in clauses):
+                                  and (len(c.atoms) == 1 or c.origin in ("vocabulary", "kind"))
+                                  for c in clauses):
             return None
         words = [w for c in clauses for w in c.atoms[0].words]
         candidates = [words]
@@ -399,8 +413,9 @@ class EditionSearcher:
                     total[d] = total.get(d, 0.0) + s
                     hits[d] = hits.get(d, 0.0) + weight
             whole = sum(weights)
-            if len(should) > 1 and r.coord and whole > 0:
-                total = {d: s * (hits[d] / whole) ** r.coord for d, s in total.items()}
+            coord = r.coord_long if parsed.question and len(should) >= r.long_question else r.coord
+            if len(should) > 1 and coord and whole > 0:
+                total = {d: s * (hits[d] / whole) ** coord for d, s in total.items()}
         # Only for a question: a phrase or an operator asks for rules that have the words.
         if (r.from_parent or r.from_children) and parsed.question and total:
             total = self._roll_up(total)
@@ -443,6 +458,24 @@ class EditionSearcher:
                 if p >= 0 and p in total:
                     out[d] += r.from_parent * total[p]
         return out
+
+    def _with_kinds(self, parsed: ParsedQuery) -> ParsedQuery:
+        """Each concept the rules list as one kind of a heading (:func:`kinds_of`) also
+        matches the heading's words: "banishes" is also "Non-Board Zones", so a rule about
+        every non-board zone answers a question about banishment."""
+        kinds = self._kinds
+        if kinds is None:
+            kinds = self._kinds = kinds_of(self.rg)
+        clauses = []
+        for c in parsed.clauses:
+            found = (kinds.get(tuple(analyse(" ".join(c.atoms[0].words))))
+                     if c.mode == "should" and len(c.atoms) == 1 and c.origin in ("typed", "term")
+                     and c.atoms[0].kind in ("word", "phrase") else None)
+            if found:
+                c = replace(c, atoms=[c.atoms[0], *found], origin="kind", label=_label(c),
+                            alternative_weight=self.ranking.kind_weight)
+            clauses.append(c)
+        return replace(parsed, clauses=clauses)
 
     def _idf(self, df: int) -> float:
         """How rare a concept is: log(1 + N / df) over the edition's rules (0 when unmatched)."""
@@ -529,6 +562,98 @@ class EditionSearcher:
                 "kind": rule.kind, "match": how, "matched": matched}
 
 
+# A heading lists kinds when it has at least two and at most this many named rules under it
+# (the zones of "Non-Board Zones"); a longer list ("Keyword Abilities") is a chapter of its own.
+KIND_LIST = (2, 12)
+KIND_WORDS = 4  # a kind's or a heading's name is at most this many words
+
+
+def _name(rule: Any) -> str:
+    """A rule's name when it is one: its title, or a text of a few words with no full stop."""
+    name = rule.title or rule.text
+    if not name or len(WORD.findall(name)) > KIND_WORDS or name.rstrip().endswith((".", ":")):
+        return ""
+    return name
+
+
+def _plural(name: str) -> bool:
+    """A heading named by a plural ("Non-Board Zones") lists kinds; a singular one ("Main
+    Phase") lists parts."""
+    last = name.split()[-1].lower()
+    return len(last) > 3 and last.endswith("s") and not last.endswith("ss")
+
+
+def kinds_of(rg: RuleGraph) -> dict[tuple[str, ...], list[Atom]]:
+    """What the rules list as kinds of what, read from the rules' own tree: a named rule under
+    a named heading, plural, that lists a few of them and whose name's last word one of them
+    repeats ("108. Non-Board Zones" › "108.6 Banishments", beside "108.3 Champion Zone") is one
+    kind of the heading; the chapters themselves are left out. By the kind's stems, the
+    headings' names as atoms."""
+    rules = rg.edition.rules
+    out: dict[tuple[str, ...], list[Atom]] = {}
+    for rule in rules.values():
+        name = _name(rule)
+        if rule.parent is None or not name:
+            continue
+        heading = rules[rule.parent]
+        category = _name(heading)
+        if not category or heading.parent is None or not _plural(category):
+            continue
+        names = [analyse(_name(rules[c])) for c in heading.children if _name(rules[c])]
+        kind, stems = tuple(analyse(name)), tuple(analyse(category))
+        if not (KIND_LIST[0] <= len(names) <= KIND_LIST[1]) or not kind or not stems or kind == stems:
+            continue
+        # The heading names what its rules are when one of them says it ("Champion Zone"
+        # under "Non-Board Zones"); a heading over parts ("Tokens" › "Control", "Winning")
+        # does not.
+        if not any(stems[-1] in other for other in names):
+            continue
+        _add_kind(out, kind, category)
+    # A listing names kinds of one of the edition's terms ("zones", "card types"): a list of
+    # anything else ("The parts of a card are …", "The vowels are …") is not a kind of thing.
+    terms = {tuple(analyse(key)) for key in rg.edition.terms}
+    for rule in rules.values():
+        for category, items in _listings(rule.text):
+            if tuple(analyse(category)) not in terms:
+                continue
+            for item in items:
+                kind = tuple(analyse(item))
+                if kind and kind != tuple(analyse(category)):
+                    _add_kind(out, kind, category)
+    return out
+
+
+def _add_kind(out: dict[tuple[str, ...], list[Atom]], kind: tuple[str, ...], category: str) -> None:
+    words = tuple(w.lower() for w in WORD.findall(category))
+    if all(a.words != words for a in out.get(kind, [])):
+        out.setdefault(kind, []).append(Atom("phrase" if len(words) > 1 else "word", category, words))
+
+
+# A sentence that lists what a plural names: "Non-Board zones corresponding to a player include
+# Main Deck, …, and Banishment." / "There are normally seven zones: library, hand, …".
+_LISTING = re.compile(r"(?:^|\. )(?:There are (?:\w+ ){0,2}?(?P<there>[\w-]+s):|(?P<subject>[A-Z][\w-]*(?: [\w-]+){0,6}?) "
+                      r"(?:include|are):?) (?P<items>[^.;:()]+)\.")
+_ITEM_WORDS = 3
+
+
+def _listings(text: str) -> list[tuple[str, list[str]]]:
+    """The (plural, items) a rule's text lists: at least three items of a few words each."""
+    found = []
+    for m in _LISTING.finditer(text or ""):
+        if m.group("there"):
+            category = m.group("there")
+        else:
+            words = m.group("subject").split()
+            at = next((i for i, w in enumerate(words) if _plural(w)), None)
+            if at is None or at > 2:
+                continue
+            category = " ".join(words[:at + 1])
+        items = [i.strip() for i in re.split(r",\s*(?:and |or )?|\s+(?:and|or)\s+", m.group("items")) if i.strip()]
+        if len(items) >= 3 and all(len(WORD.findall(i)) <= _ITEM_WORDS for i in items):
+            found.append((category, items))
+    return found
+
+
 def _power(x: float, p: float) -> float:
     """x ** p, written out for the small whole powers so the browser's search (which mirrors
     this) computes the very same floats."""
@@ -564,7 +689,7 @@ def _matched(parts: list[tuple[Clause, list[Scores]]], docnum: int | None) -> li
             continue
         if clause.origin == "vocabulary" and found[0] is not clause.atoms[0]:
             out.append(f"{_label(clause)} → " + ", ".join(a.text for a in found))
-        elif clause.origin == "shape":
+        elif clause.origin == "shape" or (clause.origin == "kind" and found[0] is not clause.atoms[0]):
             out.append(f"{clause.label} → " + ", ".join(a.text for a in found))
         else:
             out.append(_label(clause))

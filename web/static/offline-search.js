@@ -641,7 +641,7 @@
       if (!found.length) return;
       var texts = found.map(function (a) { return a.text; }).join(", ");
       if (origin(c) === "vocabulary" && found[0] !== c.atoms[0]) out.push(labelOf(c) + " \u2192 " + texts);
-      else if (origin(c) === "shape") out.push(c.label + " \u2192 " + texts);
+      else if (origin(c) === "shape" || (origin(c) === "kind" && found[0] !== c.atoms[0])) out.push(c.label + " \u2192 " + texts);
       else out.push(labelOf(c));
     });
     return out;
@@ -657,6 +657,7 @@
     this.data = data;
     this.ruleset = data.ruleset; this.edition = data.edition; this.style = data.style;
     this.ranking = data.ranking;
+    this.kindLists = table(data.kind_lists || {});  /* kinds_of: a kind's stems → its headings */
     this.numbers = data.numbers;
     this.parents = data.parents;
     this.children = data.numbers.map(function () { return []; });
@@ -802,6 +803,7 @@
       parsed = understand(parsed, this.vocab, function (s) { return self.word(s).size; }, this.terms, this.ranking);
     }
     var fixed = this.correct(parsed), corrected = fixed[0], understood = null;
+    if (this.ranking.kind_weight && corrected.question) corrected = this.withKinds(corrected);
     if (parsed.clauses.some(function (c) { return origin(c) !== "typed"; }) || (parsed.names || []).length || parsed.shape) {
       // The pack ships no card list (cards are the user's own, kept in the data home): no cards.
       understood = {names: parsed.names || [], cards: [], shape: parsed.shape || null,
@@ -873,7 +875,7 @@
     var cs = parsed.clauses.filter(function (c) { return origin(c) !== "shape"; });
     if (!cs.length || !cs.every(function (c) {
       return c.mode === "should" && (c.atoms[0].kind === "word" || c.atoms[0].kind === "phrase") &&
-        (c.atoms.length === 1 || origin(c) === "vocabulary");
+        (c.atoms.length === 1 || origin(c) === "vocabulary" || origin(c) === "kind");
     })) return null;
     var ws = [];
     cs.forEach(function (c) { ws.push.apply(ws, c.atoms[0].words); });
@@ -935,6 +937,22 @@
     return [copy, text];
   };
 
+  /* EditionSearcher._with_kinds: a concept the rules list as one kind of a heading
+     (kinds_of: "Banishments" under "Non-Board Zones") also matches the heading's words. */
+  Edition.prototype.withKinds = function (parsed) {
+    var kinds = this.kindLists, w = this.ranking.kind_weight;
+    var clauses = parsed.clauses.map(function (c) {
+      var a = c.atoms[0];
+      if (c.mode !== "should" || c.atoms.length !== 1 || (origin(c) !== "typed" && origin(c) !== "term") ||
+          (a.kind !== "word" && a.kind !== "phrase")) return c;
+      var key = analyse(a.words.join(" ")).join(" ");
+      if (!has(kinds, key)) return c;
+      var atoms = kinds[key].map(function (x) { return new Atom(x.words.length > 1 ? "phrase" : "word", x.text, x.words, [], 0, 0); });
+      return Object.assign({}, c, {atoms: [a].concat(atoms), origin: "kind", label: labelOf(c), alternative_weight: w});
+    });
+    return Object.assign({}, parsed, {clauses: clauses});
+  };
+
   Edition.prototype.atomScores = function (a) {
     if (a.kind === "prefix") return this.prefix(a.words[0]);
     var ws = a.kind === "number" ? [formatNumber(a.segments, this.style)] : a.words, stems = [];
@@ -991,8 +1009,10 @@
         p.forEach(function (s, d) { total.set(d, (total.get(d) || 0) + s); hits.set(d, (hits.get(d) || 0) + weights[n]); });
       });
       weights.forEach(function (w) { whole += w; });
-      if (should.length > 1 && r.coord && whole > 0) {
-        total.forEach(function (s, d) { total.set(d, s * Math.pow(hits.get(d) / whole, r.coord)); });
+      // A long question's coordination is softer (Ranking.coord_long): no rule has all its concepts.
+      var coord = parsed.question && should.length >= r.long_question ? r.coord_long : r.coord;
+      if (should.length > 1 && coord && whole > 0) {
+        total.forEach(function (s, d) { total.set(d, s * Math.pow(hits.get(d) / whole, coord)); });
       }
     }
     if ((r.from_parent || r.from_children) && parsed.question && total.size) total = this.rollUp(total);
