@@ -45,8 +45,7 @@ from kb.model import Diagnostic, DocumentError, RulesetInfo
 from kb.objects import (GRAPH_FILE, MAPPING_FILE, NOTES_FILE, RULES_FILE, check_object, collect_garbage, edition_key,
                         link_file, link_tree, mapping_key, put_object, read_mapping, write_mapping,
                         write_rules)
-from kb.read import READERS, detect_format, read_document, read_text
-from kb.read.text import decode
+from kb.read import READERS, read_bytes, read_document
 from kb.search.index import build_index
 from kb.timing.stored import carry_ruleset, citations_key, write_carried
 
@@ -207,9 +206,7 @@ def import_document(home: Path, file: Path, *, ruleset: str, edition: str, date:
     if fmt is not None and fmt not in READERS:
         raise DocumentError([Diagnostic(f"unknown format {fmt!r} (formats: {', '.join(sorted(READERS))})")])
     data = read_document_file(file)
-    text = decode(data, str(file))
-    used = fmt or detect_format(text, str(file))
-    result = read_text(text, str(file), used)
+    result, used = read_bytes(data, str(file), fmt)
     info = collect_sources(home).rulesets.get(ruleset)
     build_edition(result, ruleset=ruleset, edition=edition, date=date, source=str(file),
                   external_citations=info.external_citations if info else None)

@@ -73,9 +73,10 @@ def test_truncated_and_shuffled_documents(name: str, text: str) -> None:
 
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "cp1252", "latin-1", "utf-8-sig"])
 def test_the_excerpt_reads_the_same_in_every_encoding(encoding: str) -> None:
-    plain = read_text(EXCERPT.replace("’", "'").replace("“", '"').replace("”", '"').replace("—", "-"),
-                      "doc")
-    data = EXCERPT.replace("’", "'").replace("“", '"').replace("”", '"').replace("—", "-").encode(encoding)
+    # The single-byte encodings hold no curly quotes, dashes or zero-width spaces.
+    text = EXCERPT.replace("’", "'").replace("“", '"').replace("”", '"').replace("—", "-").replace("\u200b", "")
+    plain = read_text(text, "doc")
+    data = text.encode(encoding)
     again = read_text(decode(data, "doc"), "doc")
     assert [(r.number, r.text) for r in again.rules] == [(r.number, r.text) for r in plain.rules]
 

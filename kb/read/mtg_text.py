@@ -79,7 +79,7 @@ _MAX_KEYWORD_WORDS = 6
 def sniff(text: str) -> int:
     """Subrule ids with the letter attached (``116.3d``) mark this format; the title helps."""
     head = text[:300_000].replace("\r", "\n")
-    subrules = len(re.findall(r"(?m)^\d{3}\.\d+[a-z]\.? ", head))
+    subrules = len(re.findall(r"(?m)^\d{3}\.\d+[a-z]\.?[ \u00a0]", head))  # NBSP: a word processor's
     if subrules < 3:
         return 0
     titled = "Comprehensive Rules" in head[:2000]

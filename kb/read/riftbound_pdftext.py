@@ -1,4 +1,6 @@
-"""Riftbound Core Rules as raw PDF text (edition 1.2): ``# Title``, then ``## Page N`` markers.
+"""Riftbound Core Rules as raw PDF text (edition 1.2): ``# Title``, then ``## Page N`` markers;
+also the plain lines a PDF or DOCX of the Core Rules unpacks into (:mod:`kb.read.containers`),
+single-spaced and without markers.
 
 Most rules are one line, ``333.1.a.  This  process…``: words separated by two spaces, a
 space before punctuation (``Pending ,``), ``ﬁ``/``ﬂ`` ligatures and trailing spaces, all
@@ -25,17 +27,23 @@ _TITLE = re.compile(r"^#\s+(\S.*)$")
 # wrapped line starting with a count ("100  cards") is not taken for a rule.
 _RULE = re.compile(r"^(\d{3}\.(?:(?:\d{1,3}|[a-z])\.)*(?:\d{1,3}|[a-z])?)(?:\s+(\S.*))?$")
 _DOUBLE_SPACED = re.compile(r"(?m)^" + ID + r"  \S+  \S")
+# Plain single-spaced lines: ids three levels deep with a letter (``103.1.a. This…``), which
+# Magic's numbering never has; any markup a richer format reads wins over them.
+_PLAIN_DEEP = re.compile(r"(?m)^\d{3}\.\d{1,3}\.[a-z]\.? \S")
 # A wrapped reference: "See  rule" at the end of one line, "346.  Playing  Cards…" on the next.
 _ENDS_WITH_REFERENCE_WORD = re.compile(r"(?:\b(?:rules?|see|and|or|through)|[,–-])\s*$",
                                        re.IGNORECASE)
 
 
 def sniff(text: str) -> int:
-    """Double-spaced rule lines (``103.1.a.  This  is…``) mark this format; page markers add."""
+    """Double-spaced rule lines (``103.1.a.  This  is…``) mark this format; page markers add.
+    Plain single-spaced rule lines three levels deep mark it less surely (below 60, where the
+    Markdown and HTML readers' markup starts)."""
     head = text[:200_000]
     lines = len(_DOUBLE_SPACED.findall(head))
     if lines < 3:
-        return 0
+        plain = len(_PLAIN_DEEP.findall(head))
+        return 0 if plain < 3 else min(59, 40 + plain // 10)
     pages = bool(re.search(r"(?m)^##\s+Page\s+\d+\s*$", head))
     return min(100, 60 + lines // 10 + (20 if pages else 0))
 

@@ -1,0 +1,685 @@
+"""Containers: a PDF or DOCX file turned into the text the readers read.
+
+The rules are published as PDF (Riftbound's Core Rules; Magic's Comprehensive Rules too) and
+as DOCX (Magic's). A container is known by its bytes, not its name: ``%PDF-`` starts a PDF, a
+ZIP archive holding ``word/document.xml`` is a DOCX. Each is unpacked into plain lines, the
+way the text releases print them (a paragraph a line, a blank line where the document leaves
+a gap), and the readers then sniff and read that text as they read any other.
+
+* **PDF** (:func:`pdf_text`, with :mod:`pypdf`'s layout extraction): the lines that repeat
+  at the top or bottom of most pages (the document's title, ``Page 12 of 80``, a bare page
+  number) are running headers and footers and go; a page printed in two columns is read
+  column by column (and said); the lines a paragraph was wrapped into are joined again, a
+  line being wrapped when the first word of the next one would not have fitted on it, also
+  across a page break (a rule split by the break is one rule); a word hyphenated at a line
+  end is joined when the document spells it whole elsewhere, or its halves are no words
+  (``perma-`` ``nent``), and keeps its hyphen when the document spells it so or its halves
+  are words (``two-`` ``player``).
+* **DOCX** (:func:`docx_text`, with :mod:`python-docx`): each paragraph of the body, tables'
+  rows included, is a line; an empty paragraph is a blank line; an indented paragraph is
+  indented; heading styles become plain lines, as the PDF prints them.
+
+What a container did is told as reader notes (``info``); what it cannot do (an encrypted
+PDF, a PDF without a text layer, a corrupt ZIP, a DOCX without a body) is a
+:class:`DocumentError` naming the file, and the page for a PDF.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import statistics
+import zipfile
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Literal
+
+import docx
+import docx.opc.exceptions
+import pypdf
+import pypdf.errors
+from pypdf._text_extraction import _layout_mode
+from pypdf._text_extraction._layout_mode._fixed_width_page import BTGroup
+from pypdf.generic import ContentStream
+from docx.table import Table
+from docx.text.paragraph import Paragraph
+
+from kb.model import Diagnostic, DocumentError
+
+PDF_SIGNATURE = b"%PDF-"
+ZIP_SIGNATURE = b"PK\x03\x04"
+DOCX_BODY = "word/document.xml"
+
+# A line's text, with the digits of page numbers folded, names a running header or footer.
+_DIGITS = re.compile(r"\d+")
+# Lines that are a page number whatever the document: "12", "- 12 -", "Page 12", "12 of 80".
+_PAGE_NUMBER = re.compile(r"^(?:[-–—]\s*)?(?:page\s+)?#(?:\s*(?:of|/)\s*#)?(?:\s*[-–—])?$",
+                          re.IGNORECASE)
+_EDGE_LINES = 3  # lines at the top and at the bottom of a page where running lines stand
+_RUNNING_SHARE = 0.5  # a line on the edge of at least half the pages is a running line
+_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+_HYPHENATED_END = re.compile(r"([^\W\d_]+)[-\u00ad]$")
+_FIRST_WORD = re.compile(r"^([^\W\d_]+)")
+_ENDS_PARAGRAPH = re.compile(r"[.:;!?)\]”\"’']$")
+_NEVER_CLOSES = 5  # a word seen this often inside lines, never at a paragraph's end, goes on
+_COLUMN_LINES = 3  # lines starting at one place past a page's first third make a column there
+
+
+@dataclass
+class Unpacked:
+    """The text of a container, the notes on how it was unpacked, and where each line was."""
+
+    text: str
+    container: str
+    notes: list[Diagnostic] = field(default_factory=list)
+    pages: list[int] = field(default_factory=list)  # the PDF page of each line (1-based)
+
+    def place(self, line: int) -> str:
+        """Where line ``line`` of the text was in the container (``page 12``), or ""."""
+        if 0 < line <= len(self.pages) and self.pages[line - 1]:
+            return f"page {self.pages[line - 1]}"
+        return ""
+
+
+def container_of(data: bytes) -> str | None:
+    """``"pdf"`` or ``"docx"`` when the bytes are one of those containers, else None
+    (a ZIP archive is a DOCX only if it holds ``word/document.xml``; any other ZIP is None)."""
+    if data.lstrip()[:5] == PDF_SIGNATURE or PDF_SIGNATURE in data[:1024]:
+        return "pdf"
+    if data.startswith(ZIP_SIGNATURE):
+        return "docx"
+    return None
+
+
+def unpack(data: bytes, source: str = "") -> Unpacked | None:
+    """The text of a PDF or DOCX file, or None when the bytes are no container (plain text).
+
+    A file named ``.pdf`` or ``.docx`` whose bytes are not that container is refused: it
+    would otherwise be read as text and misread."""
+    kind = container_of(data)
+    suffix = source.lower().rsplit(".", 1)[-1] if "." in source else ""
+    if kind is None:
+        if suffix in CONTAINERS:
+            raise _refuse(source, f"is named .{suffix} but is not a {suffix.upper()} file "
+                                  f"(its bytes do not start as one); is it damaged, or mis-named?")
+        return None
+    return CONTAINERS[kind](data, source)
+
+
+def _refuse(source: str, message: str, line: int = 0) -> DocumentError:
+    return DocumentError([Diagnostic(message, source, line)])
+
+
+# -- PDF ---------------------------------------------------------------------------------------
+
+@dataclass
+class _Line:
+    """A printed line of a page: its text and where it stands (PDF points, y upwards)."""
+
+    text: str
+    page: int
+    x0: float
+    x1: float
+    y: float
+    size: float
+    column: int = 0
+    gap_before: bool = False  # a paragraph gap above it in its column
+    indented: bool = False  # set in from its column's left margin
+
+    @property
+    def char_width(self) -> float:
+        """The line's mean character width (its words' widths are estimated with it)."""
+        return (self.x1 - self.x0) / max(1, len(self.text)) or self.size / 2
+
+
+def pdf_text(data: bytes, source: str = "") -> Unpacked:
+    """The text of a PDF: every page's lines without running headers and footers, the
+    paragraphs joined again (see the module docstring)."""
+    pages = _pdf_pages(data, source)
+    notes: list[Diagnostic] = []
+    if not any(pages):
+        raise _refuse(source, f"the PDF has no text layer ({len(pages)} page"
+                              f"{'s' if len(pages) != 1 else ''} of images only: a scanned "
+                              f"document?); import a PDF with text, or the text release")
+    empty = [i + 1 for i, page in enumerate(pages) if not page]
+    if empty:
+        notes.append(Diagnostic(f"page{'s' if len(empty) > 1 else ''} {_ranges(empty)} of the "
+                                f"PDF hold{'' if len(empty) > 1 else 's'} no text (images only?); "
+                                f"what they show is not read", source, 0, "warning"))
+    pages = _without_running_lines(pages, source, notes)
+    lines = [line for i, page in enumerate(pages)
+             for line in _in_reading_order(page, i + 1, source, notes)]
+    text, where = _paragraphs(lines, source, notes)
+    notes.insert(0, Diagnostic(f"read from a PDF of {len(pages)} pages", source, 0, "info"))
+    return Unpacked(text, "pdf", notes, where)
+
+
+def _pdf_pages(data: bytes, source: str) -> list[list[list[BTGroup]]]:
+    """Each page's printed lines, top to bottom, each the runs of text on it left to right;
+    a PDF pypdf cannot open, an encrypted one, or a page it cannot read is a DocumentError
+    saying so."""
+    try:
+        reader = pypdf.PdfReader(io.BytesIO(data), strict=False)
+        if reader.is_encrypted:
+            try:
+                opened = reader.decrypt("")  # many PDFs only restrict printing or copying
+            except (pypdf.errors.DependencyError, NotImplementedError) as exc:
+                raise _refuse(source, f"the PDF is encrypted in a way that cannot be opened here "
+                                      f"({exc}); save an unencrypted copy and import that") from exc
+            if not opened:
+                raise _refuse(source, "the PDF is encrypted with a password; save an "
+                                      "unencrypted copy and import that")
+        count = len(reader.pages)
+    except DocumentError:
+        raise
+    except Exception as exc:  # pypdf raises many kinds on a damaged file
+        raise _refuse(source, f"unreadable PDF: {exc or type(exc).__name__}") from exc
+    if count == 0:
+        raise _refuse(source, "the PDF has no pages")
+    pages = []
+    for number in range(count):
+        try:
+            pages.append(_page_runs(reader, number))
+        except Exception as exc:
+            raise _refuse(source, f"page {number + 1} of the PDF cannot be read: "
+                                  f"{exc or type(exc).__name__}") from exc
+    return pages
+
+
+def _page_runs(reader: pypdf.PdfReader, number: int) -> list[list[BTGroup]]:
+    """The runs of text of one page, grouped into lines by pypdf's layout extraction (which
+    knows where each run starts and ends)."""
+    page = reader.pages[number]
+    contents = page.get_contents()
+    if contents is None:
+        return []
+    operations = iter(ContentStream(contents, reader, "bytes").operations)
+    runs = _layout_mode.text_show_operations(operations, page._layout_mode_fonts())
+    runs = [r for r in runs if r["text"].strip()]
+    if not runs:
+        return []
+    return [line for line in _layout_mode.y_coordinate_groups(runs).values() if line]
+
+
+def _line_text(runs: list[BTGroup]) -> str:
+    """The runs of a line joined, a space where they stand apart."""
+    text = ""
+    end = None
+    for run in runs:
+        if end is not None and run["tx"] - end > run["font_size"] * 0.15 and not text.endswith(" "):
+            text += " "
+        text += run["text"]
+        end = run["displaced_tx"]
+    return " ".join(text.split())
+
+
+def _edge_key(runs: list[BTGroup]) -> str:
+    return _DIGITS.sub("#", _line_text(runs))
+
+
+def _edges(page: list[list[BTGroup]]) -> list[int]:
+    """The indexes of the first and last few lines of a page."""
+    return sorted(set(range(min(_EDGE_LINES, len(page))))
+                  | set(range(max(0, len(page) - _EDGE_LINES), len(page))))
+
+
+def _without_running_lines(pages: list[list[list[BTGroup]]], source: str,
+                           notes: list[Diagnostic]) -> list[list[list[BTGroup]]]:
+    """Drop running headers and footers: a line (its digits aside) on the top or bottom
+    edge of at least half the pages, and a bare page number on an edge. A running header
+    without digits (the document's title) is kept at the top of the first page, where it is
+    the title, unless a line below it there holds it again (the title under the header)."""
+    on_pages: Counter[str] = Counter()
+    for page in pages:
+        on_pages.update({_edge_key(page[i]) for i in _edges(page)})
+    least = max(2, int(len(pages) * _RUNNING_SHARE + 0.5))
+    running = {key for key, n in on_pages.items() if n >= least}
+    removed: Counter[str] = Counter()
+    out = []
+    for number, page in enumerate(pages):
+        drop = set()
+        edges = _edges(page)
+        for i in edges:
+            key = _edge_key(page[i])
+            # On the first page, a title printed as the running header too stays once: where
+            # no line below it at the top holds it again.
+            title = number == 0 and "#" not in key and i < _EDGE_LINES and not any(
+                key in _edge_key(page[j]) for j in edges if i < j < _EDGE_LINES)
+            if _PAGE_NUMBER.match(key) or (key in running and not title):
+                drop.add(i)
+                removed[key] += 1
+        out.append([line for i, line in enumerate(page) if i not in drop])
+    for key, n in removed.most_common():
+        notes.append(Diagnostic(f"running header or footer {key!r} removed from {n} page"
+                                f"{'s' if n != 1 else ''}", source, 0, "info"))
+    return out
+
+
+def _in_reading_order(page: list[list[BTGroup]], number: int, source: str,
+                      notes: list[Diagnostic]) -> list[_Line]:
+    """A page's lines in reading order: a page printed in two columns is read left column,
+    then right (and said); one that looks so only in part is said, as its order may be wrong."""
+    if not page:
+        return []
+    right = max(r["displaced_tx"] for line in page for r in line)
+    starts: Counter[int] = Counter()
+    for line in page:
+        for before, run in zip([None, *line], line):
+            far = before is None or run["tx"] - before["displaced_tx"] > 2 * run["font_size"]
+            if far and run["tx"] > right * 0.3:
+                starts[round(run["tx"] / 4)] += 1
+    split = None
+    if starts:
+        column, _ = starts.most_common(1)[0]
+        at = sum(starts[c] for c in (column - 1, column, column + 1))
+        edge = column * 4 - 6
+        # A column's left edge: lines start there, and (nearly) no line runs across it.
+        across = sum(1 for line in page for r in line if r["tx"] < edge - 4 and r["displaced_tx"] > edge + 6)
+        if at >= _COLUMN_LINES and across <= len(page) * 0.05:
+            split = edge
+        elif at >= _COLUMN_LINES and at >= len(page) * 0.3:
+            notes.append(_page_note(number, f"may be printed in two columns ({at} of its lines have "
+                                          f"text from {column * 4} points on, {across} run across); "
+                                          "read as one: check its rules' order", source, "warning"))
+    if split is not None:
+        notes.append(_page_note(number, "is printed in two columns: read the left column, then "
+                                      "the right", source, "info"))
+    columns: list[list[_Line]] = [[], []]
+    for line in page:
+        parts = ([r for r in line if r["tx"] < split], [r for r in line if r["tx"] >= split]) \
+            if split is not None else (line, [])
+        for c, runs in enumerate(parts):
+            if runs:
+                columns[c].append(_Line(_line_text(runs), number, runs[0]["tx"],
+                                        max(r["displaced_tx"] for r in runs), runs[0]["ty"],
+                                        max(r["font_size"] for r in runs), c))
+    out = []
+    for column in columns:
+        if not column:
+            continue
+        # The line pitch: the closest two lines follow each other (a line's height at least).
+        steps = [a.y - b.y for a, b in zip(column, column[1:]) if a.y - b.y >= 0.9 * b.size]
+        pitch = min(steps, default=0.0)
+        left = min(ln.x0 for ln in column)
+        for above, line in zip([None, *column], column):
+            line.gap_before = above is not None and above.y - line.y > pitch * 1.3 + 0.5
+            line.indented = line.x0 - left > 1.5 * line.char_width
+        out.extend(column)
+    return out
+
+
+def _page_note(number: int, message: str, source: str,
+               severity: Literal["warning", "info"]) -> Diagnostic:
+    return Diagnostic(f"page {number} of the PDF {message}", source, 0, severity)
+
+
+def _paragraphs(lines: list[_Line], source: str,
+                notes: list[Diagnostic]) -> tuple[str, list[int]]:
+    """Join the lines of each paragraph; a gap is a blank line. Returns the text and the
+    page of each of its lines."""
+    if not lines:
+        return "", []
+    layout = _Layout(lines)
+    vocabulary = _vocabulary(lines)
+    out: list[str] = []
+    where: list[int] = []
+    hyphens: Counter[str] = Counter()
+    current, first = lines[0].text, lines[0]
+    uncertain: list[int] = []
+    for above, below in zip(lines, lines[1:]):
+        if layout.uncertain(above, below):
+            uncertain.append(above.page)
+        if layout.continues(above, below):
+            current = _join(current, below.text, vocabulary, hyphens)
+            continue
+        out.append(("     " if first.indented else "") + current)
+        where.append(above.page)
+        if layout.gap_between(above, below, first.text):
+            out.append("")
+            where.append(above.page)
+        current, first = below.text, below
+    out.append(("     " if first.indented else "") + current)
+    where.append(lines[-1].page)
+    if uncertain:
+        notes.append(Diagnostic(
+            f"at {len(uncertain)} line ends (a page break after a full line ending a sentence, "
+            "or a full line ending in a word that never ends a paragraph before one that opens "
+            "paragraphs), whether the paragraph goes on is read from the words that open and end "
+            f"paragraphs and may be wrong: on page {_ranges(sorted(set(uncertain)))}",
+            source, 0, "info"))
+    if hyphens:
+        kept = sum(n for w, n in hyphens.items() if "-" in w)
+        notes.append(Diagnostic(
+            f"{sum(hyphens.values()) - kept} words hyphenated at a line end joined, {kept} "
+            f"hyphens kept (a word the document spells with one): "
+            + ", ".join(sorted(hyphens)[:8]) + ("…" if len(hyphens) > 8 else ""),
+            source, 0, "info"))
+    return "\n".join(out), where
+
+
+class _Layout:
+    """What a document's pages say about its paragraphs: each column's right margin, how
+    wide its characters print, where its pages' text stops, which words open paragraphs."""
+
+    def __init__(self, lines: list[_Line]):
+        self.margins: dict[tuple[int, int], float] = {}
+        for ln in lines:
+            key = (ln.page, ln.column)
+            self.margins[key] = max(self.margins.get(key, 0.0), ln.x1)
+        # A page of a few short lines, or one with a line running past the margin (a long
+        # word), takes the document's usual margin for that column.
+        typical = {c: statistics.median(x for (_, col), x in self.margins.items() if col == c)
+                   for c in {col for _, col in self.margins}}
+        self.margins = {k: typical[k[1]] if x < typical[k[1]] * 0.9 or x > typical[k[1]] * 1.01 else x
+                        for k, x in self.margins.items()}
+        self.widths = _character_widths(lines)
+        self.mean_width = statistics.fmean(self.widths.values()) if self.widths else 0.5
+        # The words that open paragraphs after a line ending as a sentence does, where the
+        # break is certain, against how often they follow a sentence's end inside a line:
+        # "Example:" opens paragraphs, "A" starts sentences.
+        self.openers: dict[bool, Counter[str]] = {True: Counter(), False: Counter()}  # no gap shows
+        self.openers_after_gap: dict[bool, Counter[str]] = {True: Counter(), False: Counter()}
+        self.inside: dict[bool, Counter[str]] = {True: Counter(), False: Counter()}
+        words = 0
+        for above, below in zip(lines, lines[1:]):
+            tokens = below.text.split()
+            words += len(tokens)
+            for before, token in zip(tokens, tokens[1:]):
+                self.inside[bool(_ENDS_PARAGRAPH.search(before))].update(_opener_keys(token))
+            if tokens and self._same_column(above, below) and (
+                    below.gap_before or below.indented or self._fits(above, below)):
+                ends = bool(_ENDS_PARAGRAPH.search(above.text))
+                (self.openers_after_gap if below.gap_before else self.openers)[ends].update(
+                    _opener_keys(tokens[0]))
+        self.words_per_line = words / max(1, len(lines) - 1)
+        # The words that end paragraphs where the break is certain, against how often they
+        # stand inside a line: "…See rule" never ends one.
+        self.closers: Counter[str] = Counter()
+        self.within: Counter[str] = Counter()
+        for above, below in zip(lines, lines[1:]):
+            tokens = above.text.split()
+            self.within.update(_opener_keys(t)[-1] for t in tokens[:-1])
+            if tokens and self._same_column(above, below) and (
+                    below.gap_before or below.indented or self._fits(above, below)):
+                self.closers[_opener_keys(tokens[-1])[-1]] += 1
+        # Whether a gap comes between paragraphs opening with these words, one after the
+        # other: none between the senses ``1.`` and ``2.`` of a glossary entry, one between
+        # ``104.3i`` and ``104.3j``.
+        self.pairs: dict[tuple[str, str], Counter[bool]] = {}
+        opener = ""
+        for above, below in zip(lines, lines[1:]):
+            if self._same_column(above, below) and (below.gap_before or below.indented
+                                                     or self._fits(above, below)):
+                key = _opener_keys(below.text.split(" ", 1)[0])[-1]
+                self.pairs.setdefault((opener, key), Counter())[below.gap_before] += 1
+                opener = key
+        # Whether a paragraph ending a page is followed by a gap, as on the pages.
+        self.after: dict[bool, Counter[bool]] = {True: Counter(), False: Counter()}
+        for above, below in zip(lines, lines[1:]):
+            if self._same_column(above, below) and (below.gap_before or self._fits(above, below)):
+                self.after[bool(_ENDS_PARAGRAPH.search(above.text))][below.gap_before] += 1
+
+    @staticmethod
+    def _same_column(above: _Line, below: _Line) -> bool:
+        return (above.page, above.column) == (below.page, below.column)
+
+    def width(self, text: str, size: float) -> float:
+        """How wide the text prints at this size, by the widths the document's own lines show."""
+        return size * sum(self.widths.get(ch, self.mean_width) for ch in text)
+
+    def _fits(self, above: _Line, below: _Line) -> bool:
+        """The first word of ``below`` would have fitted at the end of ``above`` (with room to
+        spare for the widths' error): the line was broken on purpose, not wrapped."""
+        need = self.width(" " + below.text.split(" ", 1)[0], below.size)
+        room = self.margins[(above.page, above.column)] - above.x1
+        return room > need * 1.1 + below.size * 0.3
+
+    def _key(self, token: str, ends: bool) -> str:
+        """The finest of the token's keys seen often enough to go by (``###.###a``, else ``#.#a``)."""
+        keys = _opener_keys(token)
+        return next((k for k in keys if self.openers[ends][k] + self.openers_after_gap[ends][k]
+                     + self.inside[ends][k] >= 3), keys[-1])
+
+    def _opens(self, token: str, ends: bool, gap_hidden: bool) -> bool:
+        """After a line ending so (as a sentence, or not), the word opens paragraphs without a
+        gap above them (or, where a page break hides the gap, with or without one) far more
+        often than a wrap would put it first on a line."""
+        key = self._key(token, ends)
+        seen = self.openers[ends][key] + (self.openers_after_gap[ends][key] if gap_hidden else 0)
+        return seen >= 3 and seen > 2 * self.inside[ends][key] / self.words_per_line
+
+    def continues(self, above: _Line, below: _Line) -> bool:
+        """True when ``below`` goes on with the paragraph of ``above``: ``above`` ends in a
+        hyphenated word, or the first word of ``below`` would not have fitted on it and is
+        not a word that opens paragraphs (``Example:``, a rule number) after a line ending as
+        this one does; a line ending in a word that never ends a paragraph (``…See rule``)
+        goes on."""
+        if below.indented or (below.gap_before and self._same_column(above, below)):
+            return False
+        if _HYPHENATED_END.search(above.text) and _FIRST_WORD.match(below.text):
+            return True
+        if self._fits(above, below):
+            return False
+        if self._never_closes(above):
+            return True  # "…See rule" / "100.6." is a wrap
+        ends = bool(_ENDS_PARAGRAPH.search(above.text))
+        return not self._opens(below.text.split(" ", 1)[0], ends, not self._same_column(above, below))
+
+    def _never_closes(self, line: _Line) -> bool:
+        """The line ends in a word without punctuation that stands inside lines often and
+        never at a paragraph's end (``…See rule``)."""
+        if _ENDS_PARAGRAPH.search(line.text):
+            return False
+        last = _opener_keys(line.text.rsplit(" ", 1)[-1])[-1]
+        return self.closers[last] == 0 and self.within[last] >= _NEVER_CLOSES
+
+    def uncertain(self, above: _Line, below: _Line) -> bool:
+        """Where the lines' widths cannot tell whether a paragraph ends: a page or column
+        break after a full line that ends a sentence, or a full line ending in a word that
+        never ends a paragraph before a word that always opens one."""
+        if below.indented or (below.gap_before and self._same_column(above, below)) \
+                or self._fits(above, below):
+            return False
+        ends = bool(_ENDS_PARAGRAPH.search(above.text))
+        if not self._same_column(above, below) and ends:
+            return True
+        return self._never_closes(above) and self._opens(below.text.split(" ", 1)[0], ends, False)
+
+    def gap_between(self, above: _Line, below: _Line, opener: str) -> bool:
+        """A blank line between two paragraphs: a gap on the page; at a page or column break
+        (where no gap shows), what the document does between paragraphs opening as ``opener``
+        (the paragraph above) and ``below`` do, else between a sentence's end and a paragraph
+        opening with the same word (``2.`` of a sense follows its first without a gap,
+        ``101.`` of a section after one), else after a paragraph ending the same way:
+        a rule ends in a gap, a glossary term is followed by its text."""
+        if self._same_column(above, below):
+            return below.gap_before
+        ends = bool(_ENDS_PARAGRAPH.search(above.text))
+        pair = self.pairs.get((_opener_keys(opener.split(" ", 1)[0])[-1],
+                               _opener_keys(below.text.split(" ", 1)[0])[-1]), Counter())
+        if pair[True] != pair[False] and sum(pair.values()) >= 2:
+            return pair[True] > pair[False]
+        key = self._key(below.text.split(" ", 1)[0], ends)
+        gapped, ungapped = self.openers_after_gap[ends][key], self.openers[ends][key]
+        if gapped != ungapped:  # "2." opens a sense, "101." a section
+            return gapped > ungapped
+        counts = self.after[ends]
+        return counts[True] >= counts[False]
+
+
+def _opener_keys(token: str) -> tuple[str, ...]:
+    """A word as paragraphs open with it; a number by its shape, finer then coarser
+    (``104.2b`` is ``###.#a``, then ``#.#a``: ``2.`` opening a sense is not ``101.``)."""
+    if not any(ch.isdigit() for ch in token):
+        return (token,)
+    fine = re.sub(r"[^\W\d_]", "a", re.sub(r"\d", "#", token))
+    coarse = re.sub(r"#+", "#", fine)
+    return (fine, coarse) if coarse != fine else (fine,)
+
+
+_SAMPLE_LINES = 800
+_RIDGE = 0.05
+
+
+def _character_widths(lines: list[_Line]) -> dict[str, float]:
+    """Each character's width (per point of font size), as the document's lines show it:
+    a line's printed width is the sum of its characters' widths, solved for them by least
+    squares over a sample of lines (pulled towards the mean width, so that a character
+    seen rarely gets a sensible one)."""
+    step = max(1, len(lines) // _SAMPLE_LINES)
+    sample = [ln for ln in lines[::step] if ln.size > 0 and len(ln.text) > 1]
+    if not sample:
+        return {}
+    chars = sorted({ch for ln in sample for ch in ln.text})
+    index = {ch: i for i, ch in enumerate(chars)}
+    n = len(chars)
+    mean = sum((ln.x1 - ln.x0) / ln.size for ln in sample) / sum(len(ln.text) for ln in sample)
+    normal = [[0.0] * n for _ in range(n)]
+    target = [0.0] * n
+    for ln in sample:
+        counts = Counter(index[ch] for ch in ln.text)
+        width = (ln.x1 - ln.x0) / ln.size
+        for i, a in counts.items():
+            target[i] += a * width
+            row = normal[i]
+            for j, b in counts.items():
+                row[j] += a * b
+    ridge = _RIDGE * max(normal[i][i] for i in range(n)) / max(1, n)
+    for i in range(n):
+        normal[i][i] += ridge
+        target[i] += ridge * mean
+    solved = _solve(normal, target)
+    return {ch: w if w > 0 else mean for ch, w in zip(chars, solved)}
+
+
+def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
+    """Solve a symmetric positive definite system by Gaussian elimination (partial pivoting)."""
+    n = len(vector)
+    rows = [row[:] + [vector[i]] for i, row in enumerate(matrix)]
+    for col in range(n):
+        pivot = max(range(col, n), key=lambda r: abs(rows[r][col]))
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        head = rows[col]
+        if head[col] == 0:
+            continue
+        for r in range(col + 1, n):
+            factor = rows[r][col] / head[col]
+            if factor:
+                row = rows[r]
+                for c in range(col, n + 1):
+                    row[c] -= factor * head[c]
+    out = [0.0] * n
+    for r in range(n - 1, -1, -1):
+        row = rows[r]
+        total = row[n] - sum(row[c] * out[c] for c in range(r + 1, n))
+        out[r] = total / row[r] if row[r] else 0.0
+    return out
+
+
+def _vocabulary(lines: list[_Line]) -> Counter[str]:
+    """How often the document spells each word, leaving out the halves of words hyphenated
+    at a line end (``discard-`` / ``ing``), which are no words of it."""
+    words: Counter[str] = Counter()
+    split = False
+    for ln in lines:
+        found = _WORD.findall(ln.text)
+        hyphenated = bool(_HYPHENATED_END.search(ln.text))
+        words.update(w.lower() for w in found[1 if split else 0:len(found) - (1 if hyphenated else 0)])
+        split = hyphenated
+    return words
+
+
+def _join(current: str, following: str, vocabulary: Counter[str], hyphens: Counter[str]) -> str:
+    """Join a wrapped line to the paragraph so far; a hyphenated word end is joined whole or
+    kept hyphenated (see the module docstring)."""
+    m = _HYPHENATED_END.search(current)
+    n = _FIRST_WORD.match(following)
+    if not (m and n):
+        return current + " " + following
+    first, second = m.group(1), n.group(1)
+    whole, hyphenated = (first + second).lower(), f"{first}-{second}".lower()
+    keep = current.endswith("-") and (
+        vocabulary[hyphenated] > 0
+        or (vocabulary[whole] == 0 and vocabulary[first.lower()] > 1 and vocabulary[second.lower()] > 1))
+    hyphens[f"{first}-{second}" if keep else first + second] += 1
+    return (current if keep else current[:-1]) + following
+
+
+def _ranges(numbers: list[int]) -> str:
+    """``1–3, 7`` for [1, 2, 3, 7]."""
+    parts: list[str] = []
+    start = prev = numbers[0]
+    for n in numbers[1:] + [0]:
+        if n != prev + 1:
+            parts.append(str(start) if start == prev else f"{start}–{prev}")
+            start = n
+        prev = n
+    return ", ".join(parts)
+
+
+# -- DOCX --------------------------------------------------------------------------------------
+
+def docx_text(data: bytes, source: str = "") -> Unpacked:
+    """The text of a DOCX: each body paragraph (and table row) a line, empty paragraphs
+    blank lines; a document without empty paragraphs has a blank line between paragraphs."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            names = set(archive.namelist())
+            bad = archive.testzip()
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError) as exc:
+        raise _refuse(source, f"a corrupt ZIP archive, not a readable DOCX: {exc}") from exc
+    if bad is not None:
+        raise _refuse(source, f"a corrupt DOCX: its part {bad!r} is damaged")
+    if DOCX_BODY not in names:
+        raise _refuse(source, f"a ZIP archive without {DOCX_BODY}: not a Word document (DOCX)")
+    try:
+        document = docx.Document(io.BytesIO(data))
+        body = document.element.body
+    except (docx.opc.exceptions.PackageNotFoundError, KeyError, ValueError, SyntaxError) as exc:
+        raise _refuse(source, f"a DOCX that cannot be opened: {exc}") from exc
+    except Exception as exc:  # lxml's XMLSyntaxError and the like: a damaged document part
+        raise _refuse(source, f"a DOCX whose {DOCX_BODY} cannot be read: {exc}") from exc
+    if body is None:
+        raise _refuse(source, f"a DOCX without a body: {DOCX_BODY} holds no w:body")
+    lines: list[str] = []
+    numbered = 0
+    for block in document.iter_inner_content():
+        if isinstance(block, Paragraph):
+            indent = "     " if block.text.strip() and _indented(block) else ""
+            lines.extend(indent + part for part in block.text.split("\n"))
+            numbered += block._p.pPr is not None and block._p.pPr.numPr is not None
+        elif isinstance(block, Table):
+            lines.extend(_table_rows(block))
+    if not any(ln.strip() for ln in lines):
+        raise _refuse(source, "a DOCX whose body holds no text")
+    notes = [Diagnostic(f"read from a DOCX of {sum(1 for ln in lines if ln.strip())} paragraphs",
+                        source, 0, "info")]
+    if numbered:
+        notes.append(Diagnostic(f"{numbered} paragraphs are in Word's numbered or bulleted lists: "
+                                "the numbers Word prints before them are not in their text",
+                                source, 0, "warning"))
+    if not any(not ln.strip() for ln in lines):
+        lines = [part for ln in lines for part in (ln, "")]
+    return Unpacked("\n".join(lines), "docx", notes)
+
+
+def _indented(paragraph: Paragraph) -> bool:
+    """The paragraph is set in from the margin (its own first-line or left indent), as the
+    text releases indent a paragraph that goes on with the rule above."""
+    fmt = paragraph.paragraph_format
+    return any(value is not None and value > 0 for value in (fmt.first_line_indent, fmt.left_indent))
+
+
+def _table_rows(table: Table) -> Iterator[str]:
+    """A table's rows, cells separated by `` | `` (each distinct cell once: merged cells repeat)."""
+    for row in table.rows:
+        cells: list[str] = []
+        for cell in row.cells:
+            text = " ".join(cell.text.split())
+            if not cells or cells[-1] != text:
+                cells.append(text)
+        yield " | ".join(cells)
+
+
+CONTAINERS: dict[str, Callable[[bytes, str], Unpacked]] = {"pdf": pdf_text, "docx": docx_text}

@@ -1,0 +1,195 @@
+"""PDF and DOCX documents made at test time from text we control, the way publishers print them.
+
+No real PDF or DOCX is kept in the repository: :func:`pdf_of` lays a text document out on
+pages (with :mod:`fpdf2`) as a publisher does — paragraphs wrapped at the text width with a
+gap between them, a running header and footer with the page number, a rule split by a page
+break, words hyphenated at line ends, two columns — and :func:`docx_of` writes it as a Word
+document (with :mod:`python-docx`) with heading styles. :func:`txt_blocks` and
+:func:`markdown_blocks` turn the embedded excerpts into what is printed: paragraphs, in
+blocks separated by gaps.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import docx
+from docx.shared import Pt
+from fpdf import FPDF
+
+from kb.read.text import decode
+
+# A Unicode TrueType font (the rules print curly quotes, dashes, ™, −, ∞): Debian's
+# fonts-dejavu-core, or Liberation.
+FONT_CANDIDATES = (
+    Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
+    Path("/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf"),
+    Path("/usr/share/fonts/TTF/DejaVuSans.ttf"),
+)
+FONT = next((p for p in FONT_CANDIDATES if p.is_file()), None)
+
+Block = list[str]  # paragraphs printed one after the other, without a gap between them
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How a document is printed: what runs on every page, and the publisher's habits."""
+
+    header: str = ""  # printed at the top of every page ("{page}" is its number)
+    footer: str = ""  # printed at the bottom ("{page}", "{pages}")
+    hyphenate: bool = False  # long words that do not fit are split with a hyphen
+    columns: int = 1
+    gap: float = 6.0  # points between blocks
+    size: float = 9.0
+    page_lines: int = 0  # lines per page (0: as many as fit), to force a page break mid-rule
+
+
+def txt_blocks(text: str) -> list[Block]:
+    """A text release as printed: each line a paragraph, blank lines the gaps."""
+    blocks: list[Block] = [[]]
+    for line in text.split("\n"):
+        if line.strip():
+            blocks[-1].append(line.rstrip())
+        elif blocks[-1]:
+            blocks.append([])
+    return [b for b in blocks if b]
+
+
+_MARKUP = re.compile(r"^(?:#{1,6}\s+|>\s*)")
+_BOLD_ID = re.compile(r"(\*\*|__)(\d{3}[0-9a-z.]*)\1")
+
+
+def markdown_blocks(text: str) -> list[Block]:
+    """A Riftbound Markdown export as the PDF prints it: each paragraph (its hard-wrapped
+    lines joined) one paragraph, heading markers and bold ids plain, a line starting with an
+    id (``135.2.e.5.a.      When…``) starting a paragraph of its own, as the PDF prints it."""
+    paragraphs: list[str] = []
+    current: list[str] = []
+    for line in text.split("\n"):
+        line = _BOLD_ID.sub(r"\2", _MARKUP.sub("", line.strip()))
+        starts = bool(re.match(r"^\d{3}(?:\.[0-9a-z]+)*\.?\s+\S", line))
+        if not line or starts or line.startswith("<"):
+            if current:
+                paragraphs.append(" ".join(current))
+            current = []
+        if line and not line.startswith("<"):
+            current.append(" ".join(line.split()))
+    if current:
+        paragraphs.append(" ".join(current))
+    return [[p] for p in paragraphs]
+
+
+def printed_text(blocks: list[Block]) -> str:
+    """The text a PDF of these blocks prints, as a text release would hold it."""
+    return "\n\n".join("\n".join(b) for b in blocks) + "\n"
+
+
+def pdf_of(blocks: list[Block], layout: Layout = Layout()) -> bytes:
+    """A PDF printing the blocks (A4, one or two columns) with the layout's habits; a
+    footer's ``{pages}`` is the number of pages (the document is laid out twice)."""
+    pages = _pdf(blocks, layout, "0").pages_count if "{pages}" in layout.footer else 0
+    return bytes(_pdf(blocks, layout, str(pages)).output())
+
+
+def _pdf(blocks: list[Block], layout: Layout, pages: str) -> FPDF:
+    if FONT is None:
+        raise RuntimeError("no Unicode TrueType font found (" + ", ".join(map(str, FONT_CANDIDATES)) + ")")
+    pdf = FPDF(format="A4", unit="pt")
+    pdf.set_auto_page_break(False)
+    pdf.add_font("body", fname=str(FONT))
+    pdf.set_font("body", size=layout.size)
+    left, top, bottom, gutter = 56.0, 70.0, 780.0, 24.0
+    width = (595.0 - 2 * left - gutter * (layout.columns - 1)) / layout.columns
+    pitch = layout.size * 1.3
+    state = {"column": layout.columns, "y": bottom, "lines": 0}
+
+    def new_column() -> None:
+        state["column"] += 1
+        if state["column"] >= layout.columns:
+            pdf.add_page()
+            state["column"] = 0
+            number = str(pdf.page_no())
+            if layout.header:
+                pdf.text(left, 40, layout.header.replace("{page}", number))
+            if layout.footer:
+                footer = layout.footer.replace("{page}", number).replace("{pages}", pages)
+                pdf.text((595 - pdf.get_string_width(footer)) / 2, 815, footer)
+        state["y"], state["lines"] = top, 0
+
+    def put(line: str, indent: float) -> None:
+        full = layout.page_lines and state["lines"] >= layout.page_lines
+        if state["y"] + pitch > bottom or full:
+            new_column()
+        x = left + state["column"] * (width + gutter) + indent
+        pdf.text(x, state["y"], line)
+        state["y"] += pitch
+        state["lines"] += 1
+
+    for block in blocks:
+        for paragraph in block:
+            indent = pdf.get_string_width(" ") * (len(paragraph) - len(paragraph.lstrip()))
+            for line in _wrap(pdf, paragraph.strip(), width, indent, layout.hyphenate):
+                put(line, indent)
+                indent = 0.0
+        state["y"] += layout.gap
+    return pdf
+
+
+def _wrap(pdf: FPDF, text: str, width: float, indent: float, hyphenate: bool) -> list[str]:
+    """The lines a paragraph is printed in: as many words as fit (the first line indented);
+    a long word that does not fit is split with a hyphen where its first part fits, when
+    the layout hyphenates."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        candidate = f"{line} {word}" if line else word
+        limit = width - indent if not lines else width
+        if pdf.get_string_width(candidate) <= limit or not line:
+            line = candidate
+            continue
+        if hyphenate and re.fullmatch(r"[A-Za-z]{8,}[,.]?", word):
+            for cut in range(len(word.rstrip(",.")) - 3, 2, -1):
+                head = f"{line} {word[:cut]}-"
+                if pdf.get_string_width(head) <= limit:
+                    lines.append(head)
+                    line = word[cut:]
+                    break
+            else:
+                lines.append(line)
+                line = word
+            continue
+        lines.append(line)
+        line = word
+    if line:
+        lines.append(line)
+    return lines
+
+
+def docx_of(blocks: list[Block], headings: dict[str, int] | None = None) -> bytes:
+    """A Word document: each paragraph a paragraph, an empty one between blocks; a paragraph
+    whose text is in ``headings`` gets that heading style (1 = Heading 1)."""
+    document = docx.Document()
+    document.styles["Normal"].font.size = Pt(9)
+    headings = headings or {}
+    for i, block in enumerate(blocks):
+        if i:
+            document.add_paragraph("")
+        for paragraph in block:
+            level = headings.get(paragraph)
+            if level is not None:
+                document.add_heading(paragraph, level)
+            elif paragraph[:1].isspace():  # indented as Word does it, not with spaces
+                document.add_paragraph(paragraph.strip()).paragraph_format.first_line_indent = Pt(18)
+            else:
+                document.add_paragraph(paragraph)
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
+def read_text_file(path: Path) -> str:
+    """A document's text as rulekb decodes it."""
+    return decode(path.read_bytes(), str(path))
