@@ -123,10 +123,11 @@ def collector_paused() -> Iterator[None]:
     it was already paused.
 
     The collector runs after every ~700 container objects allocated, whether or not they
-    turn out to be garbage, and every 100th run traverses every object alive: linking 1 MB of
-    the lessons (7 907 citations, each with its report entry, resolution and their lists)
-    triggered such a full pass over the knowledge base's objects, costing ~0.7× of plain
-    rendering by itself. Objects the block drops are still freed by reference counting; the
+    turn out to be garbage, and about every 100th run (when the objects that survived since
+    the last exceed a quarter of the long-lived ones) traverses every object alive: linking
+    1 MB of the lessons (7 907 citations, each with its report entry, resolution and their
+    lists) triggered such a full pass over the knowledge base's objects, costing ~0.7× of
+    plain rendering by itself. Objects the block drops are still freed by reference counting; the
     first collection after it takes the young objects in one pass. Process-wide: another
     thread's cyclic garbage waits until the block ends (a render's time)."""
     enabled = gc.isenabled()
