@@ -33,6 +33,9 @@ def import_cmd(ctx: click.Context, file: Path, ruleset: str, edition: str, date:
                fmt: str | None, partial: bool, no_build: bool) -> None:
     """Import a rules document as an edition, then rebuild the knowledge base.
 
+    FILE is the document as published: text, Markdown, HTML, PDF or DOCX (a PDF or DOCX is
+    unpacked into text first; --format then names the text's layout).
+
     When the rebuild fails (a full disk, another document's error), the import is undone:
     the data directory is as it was before.
     """
