@@ -117,6 +117,8 @@ def differences(expected: ReadResult, got: ReadResult, rules_only: bool = False)
 def unreported(found: list[tuple[int, str]], got: ReadResult, data: bytes) -> list[str]:
     """The differences that are not on a page (or right after one) where the reader said
     it could not tell whether a paragraph ends (an uncertain line end)."""
+    if not found:
+        return []
     unpacked = unpack(data, "doc.pdf")
     notes = [d.message for d in got.diagnostics if "whether the paragraph goes on" in d.message]
     pages = {int(p) for n in notes for p in re.findall(r"\d+", n.split("on page", 1)[1].replace("–", " "))}

@@ -61,7 +61,7 @@ _RUNNING_SHARE = 0.5  # a line on the edge of at least half the pages is a runni
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 _HYPHENATED_END = re.compile(r"([^\W\d_]+)[-\u00ad]$")
 _FIRST_WORD = re.compile(r"^([^\W\d_]+)")
-_ENDS_PARAGRAPH = re.compile(r"[.:;!?)\]”\"’']$")
+_ENDS_PARAGRAPH = re.compile(r"[.:;!?][)\]”\"’']*$")  # a sentence's end, closing marks after it
 _NEVER_CLOSES = 5  # a word seen this often inside lines, never at a paragraph's end, goes on
 _COLUMN_LINES = 3  # lines starting at one place past a page's first third make a column there
 
