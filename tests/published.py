@@ -3,7 +3,7 @@
 No real PDF or DOCX is kept in the repository: :func:`pdf_of` lays a text document out on
 pages (with :mod:`fpdf2`) as a publisher does — paragraphs wrapped at the text width with a
 gap between them, a running header and footer with the page number, a rule split by a page
-break, words hyphenated at line ends, two columns — and :func:`docx_of` writes it as a Word
+break, words hyphenated at line ends, two columns, or fpdf2's own justified flowing text — and :func:`docx_of` writes it as a Word
 document (with :mod:`python-docx`) with heading styles. :func:`txt_blocks` and
 :func:`markdown_blocks` turn the embedded excerpts into what is printed: paragraphs, in
 blocks separated by gaps.
@@ -45,6 +45,7 @@ class Layout:
     gap: float = 6.0  # points between blocks
     size: float = 9.0
     page_lines: int = 0  # lines per page (0: as many as fit), to force a page break mid-rule
+    flow: bool = False  # laid out by fpdf2's own flowing text (US Letter, justified), not line by line
 
 
 def txt_blocks(text: str) -> list[Block]:
@@ -90,8 +91,39 @@ def printed_text(blocks: list[Block]) -> str:
 def pdf_of(blocks: list[Block], layout: Layout = Layout()) -> bytes:
     """A PDF printing the blocks (A4, one or two columns) with the layout's habits; a
     footer's ``{pages}`` is the number of pages (the document is laid out twice)."""
-    pages = _pdf(blocks, layout, "0").pages_count if "{pages}" in layout.footer else 0
-    return bytes(_pdf(blocks, layout, str(pages)).output())
+    make = _flowing if layout.flow else _pdf
+    pages = make(blocks, layout, "0").pages_count if "{pages}" in layout.footer else 0
+    return bytes(make(blocks, layout, str(pages)).output())
+
+
+def _flowing(blocks: list[Block], layout: Layout, pages: str) -> FPDF:
+    """Another engine's layout: fpdf2 breaks the lines and pages itself, justified, and prints
+    the running header and footer from its own hooks (a first-line indent is lost)."""
+    class Document(FPDF):
+        def header(self) -> None:
+            if layout.header:
+                self.set_y(12)
+                self.cell(0, 5, layout.header.replace("{page}", str(self.page_no())), align="R")
+                self.set_y(24)
+
+        def footer(self) -> None:
+            if layout.footer:
+                self.set_y(-14)
+                text = layout.footer.replace("{page}", str(self.page_no())).replace("{pages}", pages)
+                self.cell(0, 5, text, align="C")
+
+    if FONT is None:
+        raise RuntimeError("no Unicode TrueType font found (" + ", ".join(map(str, FONT_CANDIDATES)) + ")")
+    pdf = Document(format="letter")
+    pdf.add_font("body", fname=str(FONT))
+    pdf.set_font("body", size=layout.size + 1)
+    pdf.set_auto_page_break(True, margin=22)
+    pdf.add_page()
+    for block in blocks:
+        for paragraph in block:
+            pdf.multi_cell(0, 5, paragraph.strip(), align="J", new_x="LMARGIN", new_y="NEXT")
+        pdf.ln(layout.gap / 2)
+    return pdf
 
 
 def _pdf(blocks: list[Block], layout: Layout, pages: str) -> FPDF:

@@ -164,6 +164,8 @@ CASES = [
     ("riftbound 1.4",  "pdf",  "a page break inside rules",    Layout(footer="{page}", page_lines=17),         ALL),
     ("riftbound 1.4",  "pdf",  "two columns",                  Layout(header="{title}", columns=2),            ALL),
     ("riftbound 1.4",  "pdf",  "no gaps between paragraphs",   Layout(header="{title}", gap=0),                ALL),
+    ("mtg 2026",       "pdf",  "another engine, justified",    Layout(header="{title}", footer="{page}", flow=True), ALL),
+    ("riftbound 1.4",  "pdf",  "another engine, justified",    Layout(footer="Page {page} of {pages}", flow=True), ALL),
     ("mtg 2026",       "docx", "heading styles",               None,                                           ALL),
     ("mtg 2026",       "docx", "NBSP and curly quotes",        None,                                           ALL),
     ("mtg 2010",       "docx", "heading styles",               None,                                           ALL),
