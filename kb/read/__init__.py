@@ -2,7 +2,8 @@
 
 Every reader module defines ``FORMAT`` (its name), ``sniff(text) -> int`` (how sure it is,
 0–100, that the text is in its format) and ``read(text, source) -> ReadResult``. Nothing
-outside this package knows about formats.
+outside this package knows about formats. A PDF or DOCX file is unpacked into text first
+(:mod:`kb.read.containers`), and that text is sniffed and read like any other.
 """
 
 from __future__ import annotations

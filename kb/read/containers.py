@@ -344,9 +344,9 @@ def _paragraphs(lines: list[_Line], source: str,
     if uncertain:
         notes.append(Diagnostic(
             f"at {len(uncertain)} line ends (a page break after a full line ending a sentence, "
-            "or a full line ending in a word that never ends a paragraph before one that opens "
-            "paragraphs), whether the paragraph goes on is read from the words that open and end "
-            f"paragraphs and may be wrong: on page {_ranges(sorted(set(uncertain)))}",
+            "or a full line before a word that opens paragraphs and stands inside them too), "
+            "whether the paragraph goes on is read from the words that open and end paragraphs "
+            f"and may be wrong: on page {_ranges(sorted(set(uncertain)))}",
             source, 0, "info"))
     if hyphens:
         kept = sum(n for w, n in hyphens.items() if "-" in w)
@@ -476,15 +476,20 @@ class _Layout:
 
     def uncertain(self, above: _Line, below: _Line) -> bool:
         """Where the lines' widths cannot tell whether a paragraph ends: a page or column
-        break after a full line that ends a sentence, or a full line ending in a word that
-        never ends a paragraph before a word that always opens one."""
+        break after a full line that ends a sentence; a full line ending in a word that never
+        ends a paragraph before a word that opens them; a full line before a word that opens
+        paragraphs but also stands after a sentence's end inside lines (``2.``)."""
         if below.indented or (below.gap_before and self._same_column(above, below)) \
                 or self._fits(above, below):
             return False
         ends = bool(_ENDS_PARAGRAPH.search(above.text))
         if not self._same_column(above, below) and ends:
             return True
-        return self._never_closes(above) and self._opens(below.text.split(" ", 1)[0], ends, False)
+        token = below.text.split(" ", 1)[0]
+        if self._never_closes(above):
+            return self._opens(token, ends, False)
+        # A word that opens paragraphs but also follows a sentence's end inside lines ("2.")
+        return self._opens(token, ends, False) and self.inside[ends][self._key(token, ends)] > 0
 
     def gap_between(self, above: _Line, below: _Line, opener: str) -> bool:
         """A blank line between two paragraphs: a gap on the page; at a page or column break
