@@ -200,18 +200,24 @@ def _wrap(pdf: FPDF, text: str, width: float, indent: float, hyphenate: bool) ->
     return lines
 
 
-def docx_of(blocks: list[Block], headings: dict[str, int] | None = None) -> bytes:
+def docx_of(blocks: list[Block], headings: dict[str, int] | None = None, table: bool = False) -> bytes:
     """A Word document: each paragraph a paragraph, an empty one between blocks; a paragraph
-    whose text is in ``headings`` gets that heading style (1 = Heading 1)."""
+    whose text is in ``headings`` gets that heading style (1 = Heading 1). With ``table``,
+    the rules stand in a two-column table (the id, then the text), a row each."""
     document = docx.Document()
     document.styles["Normal"].font.size = Pt(9)
     headings = headings or {}
+    rows = document.add_table(rows=0, cols=2) if table else None
     for i, block in enumerate(blocks):
-        if i:
+        if i and rows is None:
             document.add_paragraph("")
         for paragraph in block:
             level = headings.get(paragraph)
-            if level is not None:
+            numbered = re.match(r"^(\d{3}\.[0-9a-z.]*)\s+(\S.*)$", paragraph)
+            if rows is not None:
+                cells = rows.add_row().cells
+                cells[0].text, cells[1].text = numbered.groups() if numbered else ("", paragraph.strip())
+            elif level is not None:
                 document.add_heading(paragraph, level)
             elif paragraph[:1].isspace():  # indented as Word does it, not with spaces
                 document.add_paragraph(paragraph.strip()).paragraph_format.first_line_indent = Pt(18)

@@ -677,14 +677,15 @@ def _indented(paragraph: Paragraph) -> bool:
 
 
 def _table_rows(table: Table) -> Iterator[str]:
-    """A table's rows, cells separated by `` | `` (each distinct cell once: merged cells repeat)."""
+    """A table's rows, each a line of its cells side by side as a PDF prints them (a rule's
+    id cell, then its text; a merged cell, which repeats across the row, once)."""
     for row in table.rows:
         cells: list[str] = []
         for cell in row.cells:
             text = " ".join(cell.text.split())
             if not cells or cells[-1] != text:
                 cells.append(text)
-        yield " | ".join(cells)
+        yield " ".join(c for c in cells if c)
 
 
 CONTAINERS: dict[str, Callable[[bytes, str], Unpacked]] = {"pdf": pdf_text, "docx": docx_text}
