@@ -432,10 +432,11 @@ def cv_grid() -> dict[str, Ranking]:
     """The settings cross-validation chooses between (``--cv``): the third round, over two
     general mechanisms of issue #18's third step: kinds read from the rules' own lists
     (``kind_weight`` 0 / 0.5 / 0.8) and a softer coordination for long questions
-    (``coord_long`` 1 / 0.5 from ``long_question`` 10 concepts). The rest is as the earlier
-    rounds chose it in 4 or 5 folds of 5 (RESULTS.md: answers 3, roll-up 0.6, card 0.3,
-    context 0.25, idf power 1.5, card text 0); what this round also measured and dropped
-    (evidence from referring rules, pseudo-relevance feedback) is in RESULTS.md."""
+    (``coord_long`` 1 / 0.5 from ``long_question`` 10 concepts), with a rule gaining from
+    the rules that refer to it (``from_referrers`` 0.1, which this round's first grid, with
+    pseudo-relevance feedback too, chose in every fold: RESULTS.md). The rest is as the
+    earlier rounds chose it (answers 3, roll-up 0.6, card 0.3, context 0.25, idf power 1.5,
+    card text 0)."""
     d = DEFAULT_RANKING
     grid: dict[str, Ranking] = {}
     for kinds in (0.0, 0.5, 0.8):

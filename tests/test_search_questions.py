@@ -60,3 +60,26 @@ def test_a_long_questions_coordination_is_softer(excerpt_kb: KnowledgeBase, ques
     assert (soft != strict) == long
     if long:  # a share below 1 raised to 0.5 is larger: no rule loses score
         assert min(s for _, s in soft) >= min(s for _, s in strict)
+
+
+# (ruleset, edition, question, a rule among its first ten, the rule that refers to it)
+REFERRED = [
+    ("riftbound", "1.4", "how does deflect change the cost of a spell?", "809", "356.2.a.2"),
+    ("riftbound", "1.4", "what happens when a unit with deathknell dies?", "808", "323.4"),
+    ("mtg", "2026-01-16", "what happens when a creature with deathtouch deals damage?", "702.2", "120.4a"),
+]
+
+
+@pytest.mark.parametrize("ruleset, edition, question, rule, by", REFERRED)
+def test_a_rule_referred_to_by_a_hit_gains_and_says_so(ruleset: str, edition: str, question: str,
+                                                      rule: str, by: str) -> None:
+    from tests.conftest import corpus_graph
+    rg = corpus_graph(ruleset, edition)
+    assert rule in rg.references(by)
+    def hit(referrers: float) -> dict[str, object] | None:
+        s = open_searcher(rg, None, Ranking(from_referrers=referrers))
+        results = s.search(parse_query(question), limit=10)["results"]
+        return next((h for h in results if h["number"] == rule), None)
+    on, off = hit(0.1), hit(0.0)
+    assert on is not None and f"referred to by {by}" in on["matched"]
+    assert off is None or (off["score"] < on["score"] and not any("referred" in m for m in off["matched"]))

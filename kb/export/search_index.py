@@ -20,6 +20,8 @@ ranking needs, so ``web/static/offline-search.js`` answers as the server does:
 * ``ranking``: the ranking's parameters (``kb.search.searcher.Ranking``);
 * ``vocabulary``: the ruleset's judges' vocabulary, compiled (``kb.search.understand``);
 * ``players``: rule number → what the rule says in players' words (shown as a reason).
+* ``refers``: each rule's cross-references, as rule ids (a rule referred to by a hit shares
+  its score, ``Ranking.from_referrers``);
 * ``kind_lists``: a kind's stems → the headings the rules list it under (``kinds_of``:
   "banish" → "Non-Board Zones").
 
@@ -118,6 +120,8 @@ def build_search_index(rg: RuleGraph, searcher: EditionSearcher,
         "terms": terms,
         "vocabulary": vocabulary,
         "players": players,
+        # Each rule's cross-references, as rule ids ("See rule 406.5": kb.graph references).
+        "refers": [sorted(doc_id[t] for t in rg.references(n) if t in doc_id) for n in numbers],
         # What the rules list as kinds of what (kb.search.searcher.kinds_of), by the kind's stems.
         "kind_lists": {" ".join(kind): [{"text": a.text, "words": list(a.words)} for a in atoms]
                        for kind, atoms in kinds_of(rg).items()},

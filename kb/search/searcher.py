@@ -76,9 +76,9 @@ class Ranking:
         "title": 2.0, "path": 1.0, "text": 1.0, "examples": 0.3, "terms": 2.0, "answers": 3.0,
         "players": 1.0})
     coord: float = 1.0             # score × (share of the words a rule has) ** coord
-    coord_long: float = 0.5        # … that exponent for a long question (``long_question``
-                                   # concepts or more: no rule has them all, and a paragraph's
-                                   # side words should not decide; CV: in 4 folds of 5)
+    coord_long: float = 1.0        # … that exponent for a long question (``long_question``
+                                   # concepts or more; CV: 0.5 in 4 folds of 5, but that lowers
+                                   # the real questions and the cited rules alone: RESULTS.md)
     long_question: int = 10
     pair_boost: float = 0.5        # score × (1 + pair_boost × share of word pairs found close)
     pair_slop: int = 3
@@ -110,6 +110,8 @@ class Ranking:
                                    # best score, times the source's strength (0–1)
     learned: bool = False          # reorder the best rules by the learned model
                                    # (kb.search.rerank; off: RESULTS.md "Learned re-ranker")
+    from_referrers: float = 0.1    # a rule gains this share of the score of a rule that refers
+                                   # to it ("See rule 406.5"; CV: in 5 folds of 5)
     kind_weight: float = 0.0       # a question's concept that the rules list as one kind of a
                                    # heading ("Banishments" under "Non-Board Zones") is also
                                    # that heading's words, at this weight (CV: in 3 folds of 5;
@@ -154,6 +156,8 @@ class EditionSearcher:
         self.vocabulary = ruleset_vocabulary(rg.edition.ruleset)
         self._players = rule_phrasings(rg.edition.ruleset, rg.edition.name)
         self._kinds: dict[tuple[str, ...], list[Atom]] | None = None  # kinds_of(rg), when first asked
+        self._refers: list[list[int]] | None = None  # each document's references (_references)
+        self._orders: list[int] | None = None
         self.learned = LearnedRanking(load_model(), self.impacts) if ranking.learned else None
 
     def close(self) -> None:
@@ -212,8 +216,12 @@ class EditionSearcher:
         if term is not None:
             out["term"] = {"term": term.name, "kind": term.kind, "definition": term.definition,
                            "defined_by": term.defined_by}
-        scores, parts = self._scores(corrected, missing, within)
+        referred: dict[int, int] = {}
+        scores, parts = self._scores(corrected, missing, within, referred)
         reasons = self._evidence(evidence(corrected), scores, within, corrected) if evidence else {}
+        for d, by in referred.items():
+            if d in scores:
+                reasons.setdefault(d, []).insert(0, f"referred to by {self.impacts.number[by]}")
         if self.learned is not None:
             scores = self.learned.reorder(corrected, scores, parts, reasons)
         wanted = offset + limit + len(numbers) + (len(term.defined_by) if term else 0)
@@ -358,11 +366,12 @@ class EditionSearcher:
                 text = text[:atom.start] + piece + text[atom.end:]
         return replace(parsed, clauses=clauses), text
 
-    def _scores(self, parsed: ParsedQuery, missing: list[Atom],
-                within: list[str]) -> tuple[Scores, list[tuple[Clause, list[Scores]]]]:
+    def _scores(self, parsed: ParsedQuery, missing: list[Atom], within: list[str],
+                referred: dict[int, int] | None = None) -> tuple[Scores, list[tuple[Clause, list[Scores]]]]:
         """BM25F score of every rule the words match, after AND, NOT, the coordination and
         word-pair bonuses and the section filter; and each clause's scores per alternative
-        (what a result is explained by)."""
+        (what a result is explained by). ``referred`` gets, for each rule that gained from a
+        rule referring to it, that rule (:meth:`_follow_references`)."""
         should: list[Scores] = []
         must: list[Scores] = []
         nots: list[Scores] = []
@@ -419,6 +428,8 @@ class EditionSearcher:
         # Only for a question: a phrase or an operator asks for rules that have the words.
         if (r.from_parent or r.from_children) and parsed.question and total:
             total = self._roll_up(total)
+        if r.from_referrers and parsed.question and total:
+            total = self._follow_references(total, {} if referred is None else referred)
         for part in nots:
             for d in part:
                 total.pop(d, None)
@@ -458,6 +469,45 @@ class EditionSearcher:
                 if p >= 0 and p in total:
                     out[d] += r.from_parent * total[p]
         return out
+
+    def _follow_references(self, total: Scores, referred: dict[int, int]) -> Scores:
+        """A rule gains ``from_referrers`` of the best score among the rules that refer to it
+        ("… See rule 406.5"): a matching rule often leaves what the question turns on to the
+        rule it names. ``referred`` gets the referring rule (on a tie, the first in document
+        order)."""
+        share = self.ranking.from_referrers
+        refers = self._references()
+        order = self._order
+        out = dict(total)
+        best: Scores = {}
+        for d, s in total.items():
+            gain = share * s
+            for t in refers[d]:
+                if gain > best.get(t, 0.0) or (t in referred and gain == best[t]
+                                               and order[d] < order[referred[t]]):
+                    best[t] = gain
+                    referred[t] = d
+        for t, gain in best.items():
+            out[t] = total.get(t, 0.0) + gain
+        return out
+
+    def _references(self) -> list[list[int]]:
+        """The documents each document's rule refers to, in document order (read once)."""
+        found = self._refers
+        if found is None:
+            docnum = self.impacts.docnum
+            rules = self.rg.edition.rules
+            found = self._refers = [sorted(docnum[t] for t in self.rg.references(n) if t in docnum)
+                                    if n in rules else [] for n in self.impacts.number]
+        return found
+
+    @property
+    def _order(self) -> list[int]:
+        """Each document's place in the edition's document order (-1: no rule)."""
+        rules = self.rg.edition.rules
+        if self._orders is None:
+            self._orders = [rules[n].order if n in rules else -1 for n in self.impacts.number]
+        return self._orders
 
     def _with_kinds(self, parsed: ParsedQuery) -> ParsedQuery:
         """Each concept the rules list as one kind of a heading (:func:`kinds_of`) also

@@ -829,7 +829,8 @@
     }
     var term = this.ranking.pin_terms ? this.termOf(corrected) : null;
     if (term) out.term = {term: term.name, kind: term.kind, definition: term.definition, defined_by: term.defined_by};
-    var scored = this.scores(corrected, missing, within), scores = scored[0], parts = scored[1];
+    var referred = new Map();
+    var scored = this.scores(corrected, missing, within, referred), scores = scored[0], parts = scored[1];
     var wanted = offset + limit + found.length + (term ? term.defined_by.length : 0);
     var best = largest(Array.from(scores.entries()), wanted);
     var hits = best.map(function (e) { return [self.numbers[e[0]], e[1]]; });
@@ -848,7 +849,9 @@
     var marks = this.marks(corrected);
     out.total = scores.size + extra;
     out.results = ranked.slice(offset, offset + limit).map(function (r) {
-      return self.result(r[0], r[1], r[2], marks, matchedOf(parts, self.docOf.get(r[0])));
+      var d = self.docOf.get(r[0]), matched = matchedOf(parts, d);
+      if (referred.has(d) && scores.has(d)) matched.push("referred to by " + self.numbers[referred.get(d)]);
+      return self.result(r[0], r[1], r[2], marks, matched);
     });
     return out;
   };
@@ -967,7 +970,7 @@
   };
 
   /* EditionSearcher._scores: BM25F after AND, NOT, coordination, word pairs, sections. */
-  Edition.prototype.scores = function (parsed, missing, within) {
+  Edition.prototype.scores = function (parsed, missing, within, referred) {
     var should = [], must = [], nots = [], shouldStems = [], self = this, r = this.ranking, weights = [], parts = [];
     var count = Math.max(1, this.numbers.length);
     parsed.clauses.forEach(function (c) {
@@ -1016,6 +1019,7 @@
       }
     }
     if ((r.from_parent || r.from_children) && parsed.question && total.size) total = this.rollUp(total);
+    if (r.from_referrers && parsed.question && total.size) total = this.followReferences(total, referred || new Map());
     nots.forEach(function (p) { p.forEach(function (_, d) { total.delete(d); }); });
     if (within.length) {
       var allowed = this.docsWithin(within);
@@ -1050,6 +1054,23 @@
   }
 
   /* EditionSearcher._roll_up: a rule's evidence shared with its parent and children. */
+  /* EditionSearcher._follow_references: a rule gains from_referrers of the best score among
+     the rules that refer to it; referred gets that rule (on a tie, the first in document order). */
+  Edition.prototype.followReferences = function (total, referred) {
+    var share = this.ranking.from_referrers, refers = this.data.refers, out = new Map(total), best = new Map();
+    total.forEach(function (s, d) {
+      var gain = share * s;
+      refers[d].forEach(function (t) {
+        if (gain > (best.get(t) || 0) || (referred.has(t) && gain === best.get(t) && d < referred.get(t))) {
+          best.set(t, gain);
+          referred.set(t, d);
+        }
+      });
+    });
+    best.forEach(function (gain, t) { out.set(t, (total.get(t) || 0) + gain); });
+    return out;
+  };
+
   Edition.prototype.rollUp = function (total) {
     var r = this.ranking, parents = this.parents, out = new Map(total), bestChild = new Map();
     total.forEach(function (s, d) {
