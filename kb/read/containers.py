@@ -27,11 +27,13 @@ PDF, a PDF without a text layer, a corrupt ZIP, a DOCX without a body) is a
 from __future__ import annotations
 
 import io
+import logging
 import re
 import statistics
 import zipfile
 from collections import Counter
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -107,6 +109,12 @@ def unpack(data: bytes, source: str = "") -> Unpacked | None:
     return CONTAINERS[kind](data, source)
 
 
+def _said(exc: BaseException) -> str:
+    """What a library's error says, in one short line (a damaged file's bytes cut off)."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 120 else text[:119] + "…"
+
+
 def _refuse(source: str, message: str, line: int = 0) -> DocumentError:
     return DocumentError([Diagnostic(message, source, line)])
 
@@ -136,8 +144,9 @@ class _Line:
 def pdf_text(data: bytes, source: str = "") -> Unpacked:
     """The text of a PDF: every page's lines without running headers and footers, the
     paragraphs joined again (see the module docstring)."""
-    pages = _pdf_pages(data, source)
-    notes: list[Diagnostic] = []
+    with _pypdf_warnings() as warned:
+        pages = _pdf_pages(data, source)
+    notes = [Diagnostic(f"pypdf: {message}", source, 0, "warning") for message in dict.fromkeys(warned)]
     if not any(pages):
         raise _refuse(source, f"the PDF has no text layer ({len(pages)} page"
                               f"{'s' if len(pages) != 1 else ''} of images only: a scanned "
@@ -155,6 +164,27 @@ def pdf_text(data: bytes, source: str = "") -> Unpacked:
     return Unpacked(text, "pdf", notes, where)
 
 
+@contextmanager
+def _pypdf_warnings() -> Iterator[list[str]]:
+    """What pypdf warns of while it reads (a damaged cross-reference table, text it cannot
+    place), collected to become reader notes instead of lines on standard error."""
+    messages: list[str] = []
+
+    class Collect(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            messages.append(record.getMessage())
+
+    logger = logging.getLogger("pypdf")
+    handler, propagate = Collect(logging.WARNING), logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        yield messages
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = propagate
+
+
 def _pdf_pages(data: bytes, source: str) -> list[list[list[BTGroup]]]:
     """Each page's printed lines, top to bottom, each the runs of text on it left to right;
     a PDF pypdf cannot open, an encrypted one, or a page it cannot read is a DocumentError
@@ -166,7 +196,7 @@ def _pdf_pages(data: bytes, source: str) -> list[list[list[BTGroup]]]:
                 opened = reader.decrypt("")  # many PDFs only restrict printing or copying
             except (pypdf.errors.DependencyError, NotImplementedError) as exc:
                 raise _refuse(source, f"the PDF is encrypted in a way that cannot be opened here "
-                                      f"({exc}); save an unencrypted copy and import that") from exc
+                                      f"({_said(exc)}); save an unencrypted copy and import that") from exc
             if not opened:
                 raise _refuse(source, "the PDF is encrypted with a password; save an "
                                       "unencrypted copy and import that")
@@ -174,7 +204,7 @@ def _pdf_pages(data: bytes, source: str) -> list[list[list[BTGroup]]]:
     except DocumentError:
         raise
     except Exception as exc:  # pypdf raises many kinds on a damaged file
-        raise _refuse(source, f"unreadable PDF: {exc or type(exc).__name__}") from exc
+        raise _refuse(source, f"unreadable PDF (damaged, or not a PDF?): {_said(exc)}") from exc
     if count == 0:
         raise _refuse(source, "the PDF has no pages")
     pages = []
@@ -182,8 +212,8 @@ def _pdf_pages(data: bytes, source: str) -> list[list[list[BTGroup]]]:
         try:
             pages.append(_page_runs(reader, number))
         except Exception as exc:
-            raise _refuse(source, f"page {number + 1} of the PDF cannot be read: "
-                                  f"{exc or type(exc).__name__}") from exc
+            raise _refuse(source, f"page {number + 1} of the PDF cannot be read (damaged?): "
+                                  f"{_said(exc)}") from exc
     return pages
 
 
@@ -633,7 +663,7 @@ def docx_text(data: bytes, source: str = "") -> Unpacked:
             names = set(archive.namelist())
             bad = archive.testzip()
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError) as exc:
-        raise _refuse(source, f"a corrupt ZIP archive, not a readable DOCX: {exc}") from exc
+        raise _refuse(source, f"a corrupt ZIP archive, not a readable DOCX: {_said(exc)}") from exc
     if bad is not None:
         raise _refuse(source, f"a corrupt DOCX: its part {bad!r} is damaged")
     if DOCX_BODY not in names:
@@ -642,9 +672,9 @@ def docx_text(data: bytes, source: str = "") -> Unpacked:
         document = docx.Document(io.BytesIO(data))
         body = document.element.body
     except (docx.opc.exceptions.PackageNotFoundError, KeyError, ValueError, SyntaxError) as exc:
-        raise _refuse(source, f"a DOCX that cannot be opened: {exc}") from exc
+        raise _refuse(source, f"a DOCX that cannot be opened: {_said(exc)}") from exc
     except Exception as exc:  # lxml's XMLSyntaxError and the like: a damaged document part
-        raise _refuse(source, f"a DOCX whose {DOCX_BODY} cannot be read: {exc}") from exc
+        raise _refuse(source, f"a DOCX whose {DOCX_BODY} cannot be read: {_said(exc)}") from exc
     if body is None:
         raise _refuse(source, f"a DOCX without a body: {DOCX_BODY} holds no w:body")
     lines: list[str] = []
