@@ -10,11 +10,18 @@ a gap), and the readers then sniff and read that text as they read any other.
   at the top or bottom of most pages (the document's title, ``Page 12 of 80``, a bare page
   number) are running headers and footers and go; a page printed in two columns is read
   column by column (and said); the lines a paragraph was wrapped into are joined again, a
-  line being wrapped when the first word of the next one would not have fitted on it, also
-  across a page break (a rule split by the break is one rule); a word hyphenated at a line
-  end is joined when the document spells it whole elsewhere, or its halves are no words
-  (``perma-`` ``nent``), and keeps its hyphen when the document spells it so or its halves
-  are words (``two-`` ``player``).
+  line being wrapped when the first word of the next one would not have fitted on it (the
+  characters' widths are learnt from the document's own lines), also across a page break (a
+  rule split by the break is one rule); a vertical gap is a blank line. Where the widths
+  cannot tell (a full line ending a sentence), the words decide: one that opens paragraphs
+  in this document (``Example:``, a rule number's shape) starts one, one that never ends a
+  paragraph (``…See rule``) goes on, and the uncertain line ends are reported with their
+  pages. A word hyphenated at a line end is joined when the document spells it whole
+  elsewhere, or its halves are no words (``perma-`` ``nent``), and keeps its hyphen when the
+  document spells it so or its halves are words (``two-`` ``player``). Where each run of
+  text starts and ends on the page comes from pypdf's layout-mode extraction
+  (``pypdf._text_extraction._layout_mode``, the code behind ``extract_text(extraction_mode=
+  "layout")``; ``pyproject.toml`` bounds pypdf's version for it).
 * **DOCX** (:func:`docx_text`, with :mod:`python-docx`): each paragraph of the body, tables'
   rows included, is a line; an empty paragraph is a blank line; an indented paragraph is
   indented; heading styles become plain lines, as the PDF prints them.
