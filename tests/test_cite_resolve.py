@@ -185,3 +185,18 @@ def test_bare_citations_past_the_cap_are_counted(kb: KnowledgeBase) -> None:
     from kb.cite.link import lookup
     data = lookup(kb, "(337.1a) " * 30, limit=25)
     assert data["summary"]["over_limit"] == 5 and data["summary"]["ok"] == 25
+
+
+@pytest.mark.parametrize("text,status", [
+    ("rule 337.1 and again rule 337.1", "ok"),
+    ("rule 999.1 and again rule 999.1", "not_found"),
+    ("rules 337.1–337.10 and again rules 337.1–337.10", "ok"),
+])
+def test_a_repeated_citation_gets_its_own_copy_of_the_first_resolution(text: str, status: str) -> None:
+    first, again = resolve_citations(find_citations(text), GAME)
+    assert first.status == again.status == status
+    assert again.citation.start > first.citation.start
+    assert (again.rules, again.nearest, again.candidates, again.message) == \
+        (first.rules, first.nearest, first.candidates, first.message)
+    for name in ("rules", "nearest", "candidates"):  # nothing mutable is shared between places
+        assert getattr(again, name) is not getattr(first, name)

@@ -22,7 +22,7 @@ import re
 import weakref
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from kb.cite.find import Citation, Quote
@@ -168,10 +168,30 @@ def _resolve_memo(c: Citation, target: RuleGraph, written_for: RuleGraph | None,
 
 
 def _copy(res: Resolution, c: Citation) -> Resolution:
-    """The resolution of another place citing the same thing (nothing mutable shared)."""
-    return Resolution(c, res.status, res.rules[:], res.written, res.message,
-                      res.nearest[:], [dict(d) for d in res.candidates] if res.candidates else [],
-                      res.quote_similarity)
+    """The resolution of another place citing the same thing (nothing mutable shared).
+
+    Its slots are filled in directly, without the dataclass's ``__init__`` (which handles
+    defaults and factories, and takes about 1.7 times as long): this runs once per place
+    of a long article. :data:`_COPIED` keeps it in step with the fields."""
+    out = _new_resolution(Resolution)
+    out.citation = c
+    out.status = res.status
+    out.rules = res.rules[:]
+    out.written = res.written
+    out.message = res.message
+    out.nearest = res.nearest[:]
+    out.candidates = [dict(d) for d in res.candidates] if res.candidates else []
+    out.quote_similarity = res.quote_similarity
+    return out
+
+
+_new_resolution = object.__new__
+# The fields _copy fills in, in Resolution's order.
+_COPIED = ("citation", "status", "rules", "written", "message", "nearest", "candidates",
+           "quote_similarity")
+if tuple(f.name for f in fields(Resolution)) != _COPIED:
+    raise ImportError("kb.cite.resolve: _copy fills in the fields " + ", ".join(_COPIED)
+                      + "; Resolution's fields changed")
 
 
 # -- one edition -----------------------------------------------------------------------
