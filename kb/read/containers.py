@@ -55,6 +55,7 @@ from docx.table import Table
 from docx.text.paragraph import Paragraph
 
 from kb.model import Diagnostic, DocumentError
+from kb.read.text import clean
 
 PDF_SIGNATURE = b"%PDF-"
 ZIP_SIGNATURE = b"PK\x03\x04"
@@ -130,7 +131,7 @@ def _refuse(source: str, message: str, line: int = 0) -> DocumentError:
 
 @dataclass
 class _Line:
-    """A printed line of a page: its text and where it stands (PDF points, y upwards)."""
+    """A printed line of a page: its text and where it stands (the page's units, y upwards)."""
 
     text: str
     page: int
@@ -248,7 +249,7 @@ def _line_text(runs: list[BTGroup]) -> str:
             text += " "
         text += run["text"]
         end = run["displaced_tx"]
-    return " ".join(text.split())
+    return clean(text)  # ligatures (a browser's "ﬁ") joined, spaces folded, as every reader does
 
 
 def _edge_key(runs: list[BTGroup]) -> str:
@@ -329,15 +330,17 @@ def _in_reading_order(page: list[list[BTGroup]], number: int, source: str,
         for c, runs in enumerate(parts):
             if runs:
                 columns[c].append(_Line(_line_text(runs), number, runs[0]["tx"],
-                                        max(r["displaced_tx"] for r in runs), runs[0]["ty"],
+                                        max(r["displaced_tx"] for r in runs), runs[0]["ty"] * runs[0]["flip_sort"],
                                         max(r["font_size"] for r in runs), c))
     out = []
     for column in columns:
         if not column:
             continue
-        # The line pitch: the closest two lines follow each other (a line's height at least).
-        steps = [a.y - b.y for a, b in zip(column, column[1:]) if a.y - b.y >= 0.9 * b.size]
-        pitch = min(steps, default=0.0)
+        # The line pitch: the closest two lines follow each other (past a superscript's or a
+        # split line's small step; in the page's own units, which a browser's PDF scales).
+        steps = [a.y - b.y for a, b in zip(column, column[1:]) if a.y > b.y]
+        usual = statistics.median(steps) if steps else 0.0
+        pitch = min((step for step in steps if step >= 0.6 * usual), default=0.0)
         left = min(ln.x0 for ln in column)
         for above, line in zip([None, *column], column):
             line.gap_before = above is not None and above.y - line.y > pitch * 1.3 + 0.5
