@@ -11,8 +11,12 @@ blocks separated by gaps.
 
 from __future__ import annotations
 
+import html
 import io
 import re
+import shutil
+import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -198,6 +202,32 @@ def _wrap(pdf: FPDF, text: str, width: float, indent: float, hyphenate: bool) ->
     if line:
         lines.append(line)
     return lines
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+_CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                   "--disable-component-update", "--disable-sync", "--no-first-run")
+
+
+def browser_pdf_of(blocks: list[Block], title: str) -> bytes:
+    """The blocks as a web page printed to PDF by headless chromium, with the browser's own
+    running header (the date and the page's title) and footer (its address and ``N/M``):
+    another engine's text runs, units and ligatures."""
+    if CHROMIUM is None:
+        raise RuntimeError("chromium is not installed")
+    body = "\n".join(
+        "<div class=b>" + "".join(f"<p{' class=i' if p[:1].isspace() else ''}>{html.escape(p.strip())}</p>"
+                                  for p in block) + "</div>" for block in blocks)
+    page = (f"<!doctype html><html><head><meta charset=utf-8><title>{html.escape(title)}</title><style>"
+            "body{font-family:'DejaVu Sans',sans-serif;font-size:10pt} p{margin:0} .b{margin-bottom:6pt}"
+            f" .i{{text-indent:2em}}</style></head><body>{body}</body></html>")
+    with tempfile.TemporaryDirectory() as folder:
+        source, target = Path(folder) / "document.html", Path(folder) / "document.pdf"
+        source.write_text(page, encoding="utf-8")
+        subprocess.run([CHROMIUM, *_CHROMIUM_FLAGS, f"--user-data-dir={folder}/profile",
+                        f"--print-to-pdf={target}", source.as_uri()],
+                       capture_output=True, timeout=120, check=True)
+        return target.read_bytes()
 
 
 def docx_of(blocks: list[Block], headings: dict[str, int] | None = None, table: bool = False) -> bytes:
