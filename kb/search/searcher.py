@@ -158,6 +158,7 @@ class EditionSearcher:
         self._kinds: dict[tuple[str, ...], list[Atom]] | None = None  # kinds_of(rg), when first asked
         self._refers: list[list[int]] | None = None  # each document's references (_references)
         self._orders: list[int] | None = None
+        self._referring: list[int] = []  # the documents that refer to any (_references)
         self.learned = LearnedRanking(load_model(), self.impacts) if ranking.learned else None
 
     def close(self) -> None:
@@ -480,7 +481,10 @@ class EditionSearcher:
         order = self._order
         out = dict(total)
         best: Scores = {}
-        for d, s in total.items():
+        for d in self._referring:  # the few rules that refer to any, in document order
+            s = total.get(d)
+            if s is None:
+                continue
             gain = share * s
             for t in refers[d]:
                 if gain > best.get(t, 0.0) or (t in referred and gain == best[t]
@@ -499,6 +503,7 @@ class EditionSearcher:
             rules = self.rg.edition.rules
             found = self._refers = [sorted(docnum[t] for t in self.rg.references(n) if t in docnum)
                                     if n in rules else [] for n in self.impacts.number]
+            self._referring = [d for d, targets in enumerate(found) if targets]
         return found
 
     @property

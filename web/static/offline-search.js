@@ -658,6 +658,8 @@
     this.ruleset = data.ruleset; this.edition = data.edition; this.style = data.style;
     this.ranking = data.ranking;
     this.kindLists = table(data.kind_lists || {});  /* kinds_of: a kind's stems → its headings */
+    this.referring = [];  /* the rules that refer to any (EditionSearcher._referring) */
+    (data.refers || []).forEach(function (targets, d) { if (targets.length) this.referring.push(d); }, this);
     this.numbers = data.numbers;
     this.parents = data.parents;
     this.children = data.numbers.map(function () { return []; });
@@ -1058,8 +1060,9 @@
      the rules that refer to it; referred gets that rule (on a tie, the first in document order). */
   Edition.prototype.followReferences = function (total, referred) {
     var share = this.ranking.from_referrers, refers = this.data.refers, out = new Map(total), best = new Map();
-    total.forEach(function (s, d) {
-      var gain = share * s;
+    this.referring.forEach(function (d) {  /* the few rules that refer to any, in document order */
+      if (!total.has(d)) return;
+      var gain = share * total.get(d);
       refers[d].forEach(function (t) {
         if (gain > (best.get(t) || 0) || (referred.has(t) && gain === best.get(t) && d < referred.get(t))) {
           best.set(t, gain);
