@@ -31,7 +31,6 @@ NOT_MODELED = {
     "371.2.a": "optional (\"may\") replacement effects",
     "371.2.b": "optional (\"may\") replacement effects",
     "372.2": "replacement effects on an uncontrolled battlefield",
-    "808.3": "no game effect in the model checks whether a permanent has Deathknell",
 }
 
 

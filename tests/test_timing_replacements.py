@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from exploring import explore_checked
+from test_timing_costs_and_damage import explore_and_report
 from kb.timing import engine
 from kb.timing.engine import FormatError, InvariantBroken, TraceNode
 from kb.timing.models.riftbound import Riftbound, State, scenario, state_io
@@ -29,6 +30,7 @@ CARDS = {
     "Guard": {"type": "unit"},
     "Warden": {"type": "unit", "deathknell": [{"draw": 1}], "replacement": {"would_die": "friendly", "kill_this": True}},
     "Zhonya's Hourglass": {"type": "gear", "replacement": {"would_die": "friendly", "kill_this": True}},
+    "Soul Lantern": {"type": "gear", "replacement": {"would_die": "friendly-deathknell"}},
 }
 
 # (seats, depth, what the exploration must reach): two and three players, and four in two teams;
@@ -38,7 +40,7 @@ EVERYWHERE = ("death-replaced", "killed-instead", "death-trigger-removed", "deat
 CASES = [
     (2, 8, EVERYWHERE + ("next-death-replaced", "cost-paid-though-replaced", "replacement-order",
                          "simultaneous-deaths-in-order")),
-    (3, 7, EVERYWHERE + ("next-death-replaced", "simultaneous-deaths-in-order")),
+    (3, 7, EVERYWHERE + ("next-death-replaced", "simultaneous-deaths-in-order", "deathknell-checked")),
     (4, 5, EVERYWHERE + ("cost-paid-though-replaced", "simultaneous-deaths-in-order")),
 ]
 
@@ -46,7 +48,7 @@ CASES = [
 def setup(players: int) -> tuple[Riftbound, State]:
     seats = [{"name": "Ann", "hand": ["Execute", "Blast", "Blood Rite"], "base": ["Raider", "Agent"]},
              {"name": "Bo", "hand": ["Stasis"], "base": ["Zhonya's Hourglass"]},
-             {"name": "Cy", "hand": ["Stasis"], "base": ["Warden"]},
+             {"name": "Cy", "hand": ["Stasis"], "base": ["Warden", "Soul Lantern"]},
              {"name": "Dee", "base": ["Agent"]}]
     if players == 4:
         for seat, team in zip(seats, ("red", "blue", "red", "blue")):
@@ -98,18 +100,8 @@ def violations(model: Riftbound, node: TraceNode) -> Iterator[str]:
 @pytest.mark.parametrize("players,depth,reached", CASES, ids=[f"{p}-players-depth-{d}" for p, d, _ in CASES])
 def test_replaced_deaths_keep_off_the_chain_in_every_decision_sequence(players: int, depth: int,
                                                                        reached: tuple[str, ...], capsys: Any) -> None:
-    model, state = setup(players)
-    stats, seen, broken = explore_checked(model, state, depth, violations)
-    names = ("death-replaced", "killed-instead", "death-trigger-removed", "next-death-replaced", "replacement-order",
-             "simultaneous-deaths-in-order", "cost-paid-though-replaced", "death-triggers", "kill")
-    with capsys.disabled():
-        print(f"\n  replacement effects, {players} players{' in two teams' if players == 4 else ''}, depth {depth}: "
-              f"{stats.states} states visited, {stats.decisions} decisions, {stats.steps} automatic steps, "
-              f"{stats.ends} ended turns; " + ", ".join(f"{n} {seen[n]}" for n in names))
-    assert not broken, broken[:5]
-    assert stats.states > 1000 and stats.max_depth == depth
-    for name in reached:
-        assert seen[name], f"the exploration never reached {name}"
+    explore_and_report(f"replacement effects, {players} players{' in two teams' if players == 4 else ''}, depth {depth}",
+                       *setup(players), depth, violations, reached, capsys)
 
 
 # Scoring in 2v2: points shared, a battlefield a teammate controlled in the Scoring Step, the win.

@@ -28,8 +28,9 @@ ability's ``cost: {exhaust: true}`` exhausts its own permanent, 414.5);
 Deathknell ("When I die, …", 808.1.c): a trigger ``on: leave``. A card of ``type: battlefield``
 names a battlefield of the scenario; its triggers (``on: conquer`` or ``on: hold``) are "when you
 conquer (hold) here" abilities, controlled by the player who scores it. A unit's or gear's
-``replacement: {would_die: self|friendly, kill_this: BOOL}`` is a replacement effect on deaths
-("If I would die" / "If a friendly unit would die", and with ``kill_this`` "kill this instead"):
+``replacement: {would_die: self|friendly|friendly-deathknell, kill_this: BOOL}`` is a replacement
+effect on deaths ("If I would die" / "If a friendly unit [with Deathknell] would die", and with
+``kill_this`` "kill this instead"):
 the unit is healed, exhausted and recalled instead (369.1, Zhonya's Hourglass; what a
 replacement does in the timing is in :mod:`kb.timing.models.riftbound.replacements`). ``target`` means the target chosen when the card is played.
 Keywords are read in any case (``reaction`` is Reaction). What each instruction does when
@@ -54,7 +55,9 @@ TRIGGER_EVENTS = ("play", "attack", "defend", "conquer", "hold", "leave", "move"
 BATTLEFIELD_EVENTS = ("conquer", "hold")  # a battlefield's own abilities: "when you conquer (hold) here"
 INSTRUCTIONS = ("draw", "counter", "kill", "move", "create", "play", "add", "discard", "deal", "give", "ready",
                 "save")
-DYING = ("self", "friendly")  # whose death a card's replacement effect replaces
+# whose death a card's replacement effect replaces: its own, a friendly unit's, or a friendly
+# unit's with Deathknell (whether a permanent has Deathknell is a characteristic, 808.3)
+DYING = ("self", "friendly", "friendly-deathknell")
 
 Effect = tuple[Any, ...]  # ("draw", 1), ("counter", "target"), ("create", name, effects, times)…
 
@@ -97,7 +100,7 @@ class Replacement:
     """A replacement effect on deaths (367): "If I (a friendly unit) would die, [kill this and]
     heal it, exhaust it and recall it instead"."""
 
-    would_die: str  # self | friendly (489.8.e: a teammate's units are friendly too)
+    would_die: str  # self | friendly | friendly-deathknell (489.8.e: a teammate's units are friendly too)
     kill_this: bool = False  # "kill this instead": the source dies in the unit's place
 
 

@@ -157,6 +157,7 @@ CITATIONS: dict[str, Rules] = {
     "replacement-order": ("372", "372.1", "374"),
     "simultaneous-deaths-in-order": ("373", "373.1", "373.1.a", "370.1.a.2"),
     "death-trigger-removed": ("808.1.d.1", "808.1.d", "370.1.a.1"),
+    "deathknell-checked": ("808.3", "370.1"),
     "killed-instead": ("370.1.b", "370.2", "373.2", "373.2.a", "373.2.a.1"),
     "cost-paid-though-replaced": ("357.2.a", "203.2"),
     # -- modes of play with teammates (teams.py, scoring.py) --------------------------------

@@ -38,7 +38,7 @@ from kb.timing.models.riftbound.cards import Ability, Card, Effect
 from kb.timing.models.riftbound.checks import ability_source
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound.resources import FREE, KILL_A_FRIENDLY_UNIT, Cost, parse_cost
-from kb.timing.models.riftbound.state import Item, Permanent, State
+from kb.timing.models.riftbound.state import Item, Permanent, State, with_permanent
 
 if TYPE_CHECKING:
     from kb.timing.models.riftbound.model import Riftbound
@@ -176,7 +176,7 @@ def ready(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
     u = effects.unit_of(s, t, item, e)
     if u is None:
         return s
-    s = replace(s, board=tuple(replace(x, exhausted=False) if x.name == u.name else x for x in s.board))
+    s = with_permanent(s, u.name, exhausted=False)
     return t.step("ready", s, {"unit": u.name})
 
 
@@ -288,7 +288,7 @@ def _source_ready(s: State, item: Item) -> bool:
 
 def with_exhausted(s: State, u: Permanent) -> State:
     """``s`` with ``u`` exhausted."""
-    return replace(s, board=tuple(replace(x, exhausted=True) if x.name == u.name else x for x in s.board))
+    return with_permanent(s, u.name, exhausted=True)
 
 
 def exhaust(s: State, t: Trace, u: Permanent, item: str) -> State:

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 from kb.timing.engine import Trace
 from kb.timing.models.riftbound.cards import Effect
 from kb.timing.models.riftbound.citations import registry
-from kb.timing.models.riftbound.state import Item, Permanent, State, drawn_plus, with_hand, without, without_card
+from kb.timing.models.riftbound.state import (Item, Permanent, State, drawn_plus, with_hand, with_permanent, without,
+                                              without_card)
 from kb.timing.models.riftbound.triggers import needs_cleanup, new_item, relocate
 
 if TYPE_CHECKING:
@@ -161,7 +162,7 @@ def move(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
         if u.location == "base":
             t.note("instruction-skipped", s, {"instruction": f"move {u.name} to {to}"})
             return s
-        s = replace(s, board=tuple(replace(x, location="base") if x.name == u.name else x for x in s.board))
+        s = with_permanent(s, u.name, location="base")
         t.note("recalled-instead", s, {"unit": u.name, "to": to})
     else:
         s = relocate(m, s, t, u, to)

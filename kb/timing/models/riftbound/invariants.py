@@ -123,6 +123,8 @@ def replacement_off_chain(m: Riftbound, n: TraceNode) -> bool:
 
 @invariant("team-points", "teammates always have the same points")
 def team_points(m: Riftbound, n: TraceNode) -> bool:
+    if not n.after.teams:
+        return True
     points = dict(n.after.points)
     return all(len({points.get(p, 0) for p in team}) == 1 for team in n.after.teams)
 

@@ -27,7 +27,7 @@ from kb.timing.engine import Params, Trace
 from kb.timing.models.riftbound import effects
 from kb.timing.models.riftbound.cards import Effect
 from kb.timing.models.riftbound.citations import registry
-from kb.timing.models.riftbound.state import Item, Permanent, State
+from kb.timing.models.riftbound.state import Item, Permanent, State, with_permanent
 from kb.timing.models.riftbound.triggers import fire, needs_cleanup
 
 if TYPE_CHECKING:
@@ -43,6 +43,8 @@ step("simultaneous-deaths-in-order", "simultaneous deaths are replaced one event
      "replaced separately, in the order their controllers choose (the model takes this order)")
 step("death-trigger-removed", "a unit whose death was replaced was not killed: its death trigger is removed",
      "{unit} was not sent to the trash: {item} is removed and never resolves")
+step("deathknell-checked", "a replacement effect checks whether the dying unit has Deathknell",
+     "{unit} has Deathknell, which {source}'s replacement checks for")
 step("killed-instead", "\"kill this instead\": the replacement's source is killed in the unit's place",
      "{source} is killed instead of {unit}")
 step("cost-paid-though-replaced", "a cost whose kill was replaced is still paid",
@@ -69,7 +71,9 @@ def applicable(m: Riftbound, s: State, u: Permanent, applied: frozenset[str]) ->
             continue
         if x.name == u.name and r.would_die == "self":
             out.append((x, x.name))
-        elif r.would_die == "friendly" and friendly(s, x.controller, u.controller):
+        elif r.would_die == "friendly-deathknell" and "Deathknell" not in m.cards[u.card].keywords:
+            continue  # the effect checks whether the unit has Deathknell (808.3)
+        elif r.would_die.startswith("friendly") and friendly(s, x.controller, u.controller):
             (out if x.name == u.name else others).append((x, x.name))
     return out + others
 
@@ -82,9 +86,8 @@ def death_replaced(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     triggers are removed (808.1.d.1)."""
     u = s.permanent(p["unit"])
     assert u is not None
-    saved = replace(u, damage=0, exhausted=True, location="base", designation=None,
-                    saved=u.saved and not p["next"])
-    s = replace(s, board=tuple(saved if x.name == u.name else x for x in s.board))
+    s = with_permanent(s, u.name, damage=0, exhausted=True, location="base", designation=None,
+                       saved=u.saved and not p["next"])
     for tr in m.triggers_of(u.card, "leave"):
         t.note("death-trigger-removed", s, {"unit": u.name, "item": tr.name})
     return s
@@ -110,8 +113,10 @@ def replace_deaths(m: Riftbound, s: State, t: Trace, dead: list[Permanent],
                                             "order": ", ".join(_label(u, x, k) for x, k in found)})
         source, key = found[0]
         next_time = key.startswith("next:")
-        s = t.step("death-replaced", s, {"unit": u.name, "replacement": _label(u, source, key), "next": next_time})
         card = m.cards[source.card]
+        if not next_time and card.replacement is not None and card.replacement.would_die == "friendly-deathknell":
+            t.note("deathknell-checked", s, {"unit": u.name, "source": source.name})
+        s = t.step("death-replaced", s, {"unit": u.name, "replacement": _label(u, source, key), "next": next_time})
         if not next_time and card.replacement is not None and card.replacement.kill_this:
             victim = s.permanent(source.name)
             if victim is not None:
@@ -156,6 +161,6 @@ def save(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
     u = effects.unit_of(s, t, item, e)
     if u is None:
         return s
-    s = replace(s, board=tuple(replace(x, saved=True) if x.name == u.name else x for x in s.board))
+    s = with_permanent(s, u.name, saved=True)
     t.note("next-death-replaced", s, {"unit": u.name})
     return s

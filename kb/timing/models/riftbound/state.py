@@ -319,6 +319,11 @@ def without_card(state: State, player: str, card: str) -> State:
     return replace(state, hands=with_hand(state, player, tuple(rest)))
 
 
+def with_permanent(state: State, name: str, **changes: Any) -> State:
+    """The state with the permanent ``name`` changed (``exhausted=True``, ``location="base"``…)."""
+    return replace(state, board=tuple(replace(x, **changes) if x.name == name else x for x in state.board))
+
+
 def replace_item(chain: tuple[Item, ...], item: Item) -> tuple[Item, ...]:
     return tuple(item if i.id == item.id else i for i in chain)
 

@@ -83,7 +83,9 @@ def team_order_broken(players: tuple[str, ...], teams: tuple[tuple[str, ...], ..
 
 def violations(s: State) -> list[Violation]:
     """Why a state with teams cannot occur: teams not alternating, or teammates' points apart."""
-    out = []
+    out: list[Violation] = []
+    if not s.teams:
+        return out
     if team_order_broken(s.players, s.teams):
         out.append(Violation("teams are two of two whose turns alternate", cite("state.team-turn-order"), "teams"))
     points = dict(s.points)
