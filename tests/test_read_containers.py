@@ -369,13 +369,18 @@ def test_rulekb_import_takes_a_pdf_and_a_docx(tmp_path: Path) -> None:
     assert "Traceback" not in result.output
 
 
-# -- the full Magic edition: TXT, then its PDF ------------------------------------------------
+# -- the full documents: their text, then a PDF of it ---------------------------------------
 
-FULL_MAGIC = "mtg/comprehensive-rules-2026-01-16.txt"
+FULL_DOCUMENTS = [
+    # document in ../shared/corpora,            running header
+    ("mtg/comprehensive-rules-2026-01-16.txt",  TITLE["mtg"]),
+    ("mtg/comprehensive-rules-2010-10-01.txt",  TITLE["mtg"]),
+    ("riftbound/core-rules-2026-07-16.md",      TITLE["riftbound"]),
+]
 
 
 def _cached_pdf(blocks: list[Block], layout: Layout) -> bytes:
-    """The full edition's PDF, kept in the temporary folder between runs (it takes seconds)."""
+    """A full document's PDF, kept in the temporary folder between runs (it takes seconds)."""
     key = hashlib.sha256(repr((blocks, layout, FONT, (REPO / "tests" / "published.py").read_bytes()))
                          .encode()).hexdigest()[:16]
     path = Path(tempfile.gettempdir()) / f"rulekb-test-{key}.pdf"
@@ -386,15 +391,17 @@ def _cached_pdf(blocks: list[Block], layout: Layout) -> bytes:
 
 @pytest.mark.corpora
 @pytest.mark.skipif(not shared_available(), reason="needs ../shared/corpora (the full documents)")
-def test_the_full_magic_edition_imports_from_its_pdf_as_from_its_txt() -> None:
-    """Every rule is the same; any glossary entry that is not was printed where the reader
-    reported the line end as uncertain (a full line ending a sentence at the foot of a page)."""
-    text = read_text_file(CORPORA / FULL_MAGIC)
-    layout = Layout(header=TITLE["mtg"], footer="Page {page} of {pages}")
-    data = _cached_pdf(txt_blocks(text), layout)
-    expected = read_text(text, "txt")
-    got = read_bytes(data, "MagicCompRules.pdf")[0]
-    assert [d for d in differences(expected, got) if d[1].startswith("rule")] == []
+@pytest.mark.parametrize("rel,header", FULL_DOCUMENTS, ids=[r for r, _ in FULL_DOCUMENTS])
+def test_a_full_document_imports_from_its_pdf_as_from_its_text(rel: str, header: str) -> None:
+    """Every rule is the same as the text's (a Markdown export: the text its PDF prints);
+    any glossary entry that is not was printed where the reader reported the line end as
+    uncertain (a full line ending a sentence at the foot of a page)."""
+    text = read_text_file(CORPORA / rel)
+    blocks = txt_blocks(text) if rel.endswith(".txt") else markdown_blocks(text)
+    data = _cached_pdf(blocks, Layout(header=header, footer="Page {page} of {pages}"))
+    expected = read_text(text if rel.endswith(".txt") else printed_text(blocks), "text")
+    got = read_bytes(data, "document.pdf")[0]
+    assert [d for d in differences(expected, got) if d[1].startswith(("rule", "title", "date"))] == []
     found = differences(expected, got)
     assert unreported(found, got, data) == []
     assert len(found) <= 6, found

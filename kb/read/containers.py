@@ -543,14 +543,21 @@ class _Layout:
         ends = bool(_ENDS_PARAGRAPH.search(above.text))
         pair = self.pairs.get((_opener_keys(opener.split(" ", 1)[0])[-1],
                                _opener_keys(below.text.split(" ", 1)[0])[-1]), Counter())
-        if pair[True] != pair[False] and sum(pair.values()) >= 2:
-            return pair[True] > pair[False]
+        if _clearly(pair[True], pair[False]) is not None:
+            return bool(_clearly(pair[True], pair[False]))
         key = self._key(below.text.split(" ", 1)[0], ends)
-        gapped, ungapped = self.openers_after_gap[ends][key], self.openers[ends][key]
-        if gapped != ungapped:  # "2." opens a sense, "101." a section
-            return gapped > ungapped
+        told = _clearly(self.openers_after_gap[ends][key], self.openers[ends][key])
+        if told is not None:  # "2." opens a sense, "101." a section
+            return told
         counts = self.after[ends]
         return counts[True] >= counts[False]
+
+
+def _clearly(yes: int, no: int) -> bool | None:
+    """What the counts say when they say it clearly (three cases at least, two to one), else None."""
+    if max(yes, no) >= 3 and (yes >= 2 * no or no >= 2 * yes):
+        return yes > no
+    return None
 
 
 def _opener_keys(token: str) -> tuple[str, ...]:
