@@ -339,6 +339,8 @@ def test_a_pdf_with_an_empty_password_opens() -> None:
     (b"\n\r%PDF-1.4 after a stray line end", "pdf"),
     (b"PK\x03\x04 any zip", "docx"),
     (b"100.1. Plain text", None),
+    (b"100.1. A rule about the %PDF- signature\n", None),
+    (b"junk before it\n%PDF-1.4\n...\n%%EOF\n", "pdf"),
     (b"\xef\xbb\xbfMagic: The Gathering Comprehensive Rules", None),
 ])
 def test_a_container_is_known_by_its_bytes(data: bytes, kind: str | None) -> None:

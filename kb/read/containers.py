@@ -95,7 +95,8 @@ class Unpacked:
 def container_of(data: bytes) -> str | None:
     """``"pdf"`` or ``"docx"`` when the bytes are one of those containers, else None
     (a ZIP archive is a DOCX only if it holds ``word/document.xml``; any other ZIP is None)."""
-    if data.lstrip()[:5] == PDF_SIGNATURE or PDF_SIGNATURE in data[:1024]:
+    # A PDF may have bytes before its signature (within its first 1024), then ends with %%EOF.
+    if data.lstrip()[:5] == PDF_SIGNATURE or (PDF_SIGNATURE in data[:1024] and b"%%EOF" in data[-2048:]):
         return "pdf"
     if data.startswith(ZIP_SIGNATURE):
         return "docx"
