@@ -121,7 +121,8 @@ def unreported(found: list[tuple[int, str]], got: ReadResult, data: bytes) -> li
         return []
     unpacked = unpack(data, "doc.pdf")
     notes = [d.message for d in got.diagnostics if "whether the paragraph goes on" in d.message]
-    pages = {int(p) for n in notes for p in re.findall(r"\d+", n.split("on page", 1)[1].replace("–", " "))}
+    pages = {page for n in notes for a, b in re.findall(r"(\d+)(?:–(\d+))?", n.split("on page", 1)[1])
+             for page in range(int(a), int(b or a) + 1)}  # "on page 3, 31–33"
     out = []
     for line, what in found:
         place = unpacked.place(line) if unpacked is not None and line else ""
