@@ -364,6 +364,14 @@ def test_rulekb_import_takes_a_pdf_and_a_docx(tmp_path: Path) -> None:
                                       "--edition", f"2026-01-16-{container}", "--no-build"])
         assert result.exit_code == 0, result.output
         assert (home / "imports" / "mtg" / f"2026-01-16-{container}" / path.name).read_bytes() == data
+    result = runner.invoke(main, ["--home", str(home), "build"])
+    assert result.exit_code == 0, result.output
+    expected = next(r.text for r in EXCERPTS["mtg 2026"].expected().rules if r.number == ("117", "3", "a"))
+    for container in ("pdf", "docx"):  # the built editions answer as the text's would
+        result = runner.invoke(main, ["--home", str(home), "rule", "117.3a", "--ruleset", "mtg",
+                                      "--edition", f"2026-01-16-{container}", "--json"])
+        assert result.exit_code == 0, result.output
+        assert expected in result.output
     locked = tmp_path / "locked.pdf"
     locked.write_bytes(_encrypted(_small_pdf(), "secret"))
     result = runner.invoke(main, ["--home", str(home), "import", str(locked), "--ruleset", "mtg",
