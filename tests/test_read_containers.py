@@ -27,7 +27,7 @@ from click.testing import CliRunner
 from kb.cli import main
 from kb.model import DocumentError, ReadResult
 from kb.read import read_bytes, read_document, read_text
-from kb.read.containers import container_of, unpack
+from kb.read.containers import MAX_DOCX_EXPANDED_BYTES, MAX_PDF_PAGES, container_of, unpack
 from tests.conftest import CORPORA, REPO, shared_available
 from tests.published import (CHROMIUM, FONT, Block, Layout, browser_pdf_of, docx_of, markdown_blocks,
                              pdf_of, printed_text, read_text_file, txt_blocks)
@@ -306,7 +306,20 @@ REFUSED = [
                                                                                  "holds no text"),
     ("broken.docx",      lambda: _docx_with("<w:document"),                     "a DOCX that cannot be opened"),
     ("named.pdf",        lambda: b"100.1. A rule in a text file named .pdf\n",  "is named .pdf but is not a PDF"),
+    ("bomb.docx",        lambda: _zip_bomb(),                                   "a ZIP bomb?"),
+    ("endless.pdf",      lambda: _blank_pdf(MAX_PDF_PAGES + 1),                 f"{MAX_PDF_PAGES + 1:,} pages"),
 ]
+
+
+def _zip_bomb() -> bytes:
+    """A DOCX whose document part expands past the limit: zeros, which compress to little."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        with archive.open("word/document.xml", "w") as part:
+            chunk = bytes(1024 * 1024)
+            for _ in range(MAX_DOCX_EXPANDED_BYTES // len(chunk) + 1):
+                part.write(chunk)
+    return out.getvalue()
 
 
 def _docx_with(document_xml: str) -> bytes:

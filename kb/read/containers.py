@@ -60,6 +60,8 @@ from kb.read.text import clean
 PDF_SIGNATURE = b"%PDF-"
 ZIP_SIGNATURE = b"PK\x03\x04"
 DOCX_BODY = "word/document.xml"
+MAX_DOCX_EXPANDED_BYTES = 128 * 1024 * 1024  # Magic's whole DOCX expands to a few MB
+MAX_PDF_PAGES = 5_000  # Magic's Comprehensive Rules fill about 300
 
 # A line's text, with the digits of page numbers folded, names a running header or footer.
 _DIGITS = re.compile(r"\d+")
@@ -216,6 +218,8 @@ def _pdf_pages(data: bytes, source: str) -> list[list[list[BTGroup]]]:
         raise _refuse(source, f"unreadable PDF (damaged, or not a PDF?): {_said(exc)}") from exc
     if count == 0:
         raise _refuse(source, "the PDF has no pages")
+    if count > MAX_PDF_PAGES:  # before any page is read
+        raise _refuse(source, f"the PDF has {count:,} pages; a rules document has at most {MAX_PDF_PAGES:,}")
     pages = []
     for number in range(count):
         try:
@@ -679,7 +683,13 @@ def docx_text(data: bytes, source: str = "") -> Unpacked:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             names = set(archive.namelist())
+            expands = sum(info.file_size for info in archive.infolist())
+            if expands > MAX_DOCX_EXPANDED_BYTES:  # before anything is decompressed
+                raise _refuse(source, f"a DOCX whose parts expand to {expands:,} bytes (a ZIP bomb?); "
+                                      f"a rules document's are at most {MAX_DOCX_EXPANDED_BYTES:,}")
             bad = archive.testzip()
+    except DocumentError:
+        raise
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError) as exc:
         raise _refuse(source, f"a corrupt ZIP archive, not a readable DOCX: {_said(exc)}") from exc
     if bad is not None:
