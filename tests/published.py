@@ -230,16 +230,21 @@ def browser_pdf_of(blocks: list[Block], title: str) -> bytes:
         return target.read_bytes()
 
 
-def docx_of(blocks: list[Block], headings: dict[str, int] | None = None, table: bool = False) -> bytes:
-    """A Word document: each paragraph a paragraph, an empty one between blocks; a paragraph
-    whose text is in ``headings`` gets that heading style (1 = Heading 1). With ``table``,
-    the rules stand in a two-column table (the id, then the text), a row each."""
+def docx_of(blocks: list[Block], headings: dict[str, int] | None = None, table: bool = False,
+            spacing: bool = False) -> bytes:
+    """A Word document: each paragraph a paragraph, an empty one between blocks (with
+    ``spacing``, a block's last paragraph has space after it instead); a paragraph whose text
+    is in ``headings`` gets that heading style (1 = Heading 1). With ``table``, the rules
+    stand in a two-column table (the id, then the text), a row each."""
     document = docx.Document()
     document.styles["Normal"].font.size = Pt(9)
+    document.styles["Normal"].paragraph_format.space_after = Pt(0)
     headings = headings or {}
     rows = document.add_table(rows=0, cols=2) if table else None
     for i, block in enumerate(blocks):
-        if i and rows is None:
+        if i and spacing and document.paragraphs:
+            document.paragraphs[-1].paragraph_format.space_after = Pt(6)
+        elif i and rows is None:
             document.add_paragraph("")
         for paragraph in block:
             level = headings.get(paragraph)

@@ -174,6 +174,7 @@ CASES = [
     ("mtg 2010",       "docx", "heading styles",               None,                                           ALL),
     ("riftbound 1.4",  "docx", "heading styles",               None,                                           ALL),
     ("riftbound 1.4",  "docx", "rules in a table",             None,                                           ALL),
+    ("mtg 2026",       "docx", "spacing, no empty paragraphs", None,                                           ALL),
 ]
 
 
@@ -202,7 +203,8 @@ def _container(name: str, container: str, quirk: str) -> tuple[bytes, ReadResult
         return pdf_of(blocks, layout), expected
     headings = {p: 1 if re.match(r"^\d{1,2}\. ", p) else 2 for b in blocks for p in b
                 if re.match(r"^\d{1,3}\. \S", p) and len(p) < 60}
-    return docx_of(blocks, headings, table=quirk == "rules in a table"), expected
+    return docx_of(blocks, headings, table=quirk == "rules in a table",
+                   spacing=quirk == "spacing, no empty paragraphs"), expected
 
 
 @pytest.mark.parametrize("name,container,quirk,compared", [c[:3] + c[4:] for c in CASES],

@@ -23,8 +23,9 @@ a gap), and the readers then sniff and read that text as they read any other.
   (``pypdf._text_extraction._layout_mode``, the code behind ``extract_text(extraction_mode=
   "layout")``; ``pyproject.toml`` bounds pypdf's version for it).
 * **DOCX** (:func:`docx_text`, with :mod:`python-docx`): each paragraph of the body, tables'
-  rows included, is a line; an empty paragraph is a blank line; an indented paragraph is
-  indented; heading styles become plain lines, as the PDF prints them.
+  rows included, is a line; an empty paragraph, or the space a paragraph's spacing leaves,
+  is a blank line; an indented paragraph is indented; heading styles become plain lines, as
+  the PDF prints them.
 
 What a container did is told as reader notes (``info``); what it cannot do (an encrypted
 PDF, a PDF without a text layer, a corrupt ZIP, a DOCX without a body) is a
@@ -679,7 +680,9 @@ def _ranges(numbers: list[int]) -> str:
 
 def docx_text(data: bytes, source: str = "") -> Unpacked:
     """The text of a DOCX: each body paragraph (and table row) a line, empty paragraphs
-    blank lines; a document without empty paragraphs has a blank line between paragraphs."""
+    blank lines; in a document without empty paragraphs, a blank line where a paragraph's
+    spacing sets it apart (before or after), or between all paragraphs where none does
+    (or all do)."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             names = set(archive.namelist())
@@ -706,14 +709,24 @@ def docx_text(data: bytes, source: str = "") -> Unpacked:
     if body is None:
         raise _refuse(source, f"a DOCX without a body: {DOCX_BODY} holds no w:body")
     lines: list[str] = []
+    spaced: list[bool] = []  # a line's paragraph is set apart from the next by its spacing
     numbered = 0
+    previous: Paragraph | None = None
     for block in document.iter_inner_content():
         if isinstance(block, Paragraph):
             indent = "     " if block.text.strip() and _indented(block) else ""
-            lines.extend(indent + part for part in block.text.split("\n"))
+            parts = block.text.split("\n")
+            if previous is not None and spaced:
+                spaced[-1] = spaced[-1] or _spacing(block, "space_before") > 0
+            lines.extend(indent + part for part in parts)
+            spaced.extend([False] * (len(parts) - 1) + [_spacing(block, "space_after") > 0])
             numbered += block._p.pPr is not None and block._p.pPr.numPr is not None
+            previous = block
         elif isinstance(block, Table):
-            lines.extend(_table_rows(block))
+            rows = list(_table_rows(block))
+            lines.extend(rows)
+            spaced.extend([False] * len(rows))
+            previous = None
     if not any(ln.strip() for ln in lines):
         raise _refuse(source, "a DOCX whose body holds no text")
     notes = [Diagnostic(f"read from a DOCX of {sum(1 for ln in lines if ln.strip())} paragraphs",
@@ -722,9 +735,20 @@ def docx_text(data: bytes, source: str = "") -> Unpacked:
         notes.append(Diagnostic(f"{numbered} paragraphs are in Word's numbered or bulleted lists: "
                                 "the numbers Word prints before them are not in their text",
                                 source, 0, "warning"))
-    if not any(not ln.strip() for ln in lines):
-        lines = [part for ln in lines for part in (ln, "")]
+    if not any(not ln.strip() for ln in lines):  # gaps made by spacing, not empty paragraphs
+        gaps = spaced if any(spaced) and not all(spaced[:-1]) else [True] * len(lines)
+        lines = [part for ln, gap in zip(lines, gaps) for part in ((ln, "") if gap else (ln,))]
     return Unpacked("\n".join(lines), "docx", notes)
+
+
+def _spacing(paragraph: Paragraph, side: str) -> int:
+    """The space before or after a paragraph (EMU), its own or its style's (and theirs)."""
+    value = getattr(paragraph.paragraph_format, side)
+    style = paragraph.style
+    while value is None and style is not None:
+        value = getattr(style.paragraph_format, side)
+        style = style.base_style
+    return int(value or 0)
 
 
 def _indented(paragraph: Paragraph) -> bool:
