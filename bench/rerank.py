@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from bench.build import cpu_seconds
-from bench.search import (REPO, SHARED, DevQuestion, Fts5, accepted_answers, dev_scores,
+from bench.search import (REPO, SHARED, DevQuestion, Fts5, accepted_answers, deal_folds, dev_scores,
                           latencies, load_dev_cards, load_dev_questions, load_graph,
                           load_questions, shape_of)
 from kb.graph import RuleGraph
@@ -125,17 +125,6 @@ def all_questions(graphs: dict[tuple[str, str], RuleGraph]) -> dict[str, list[As
     for q in own_questions(graphs):
         sets.setdefault(q.group, []).append(q)
     return sets
-
-
-def deal_folds(questions: Sequence[DevQuestion | Asked], folds: int) -> dict[int, int]:
-    """Question index → fold, dealt round-robin within each (set, shape) as
-    ``bench.search.cross_validate`` deals them."""
-    fold_of: dict[int, int] = {}
-    for stratum in sorted({(q.kind, q.shape) for q in questions}):
-        members = [i for i, q in enumerate(questions) if (q.kind, q.shape) == stratum]
-        for j, i in enumerate(members):
-            fold_of[i] = (j + len(fold_of)) % folds
-    return fold_of
 
 
 # -- searching -----------------------------------------------------------------------------

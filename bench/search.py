@@ -30,7 +30,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -460,6 +460,17 @@ def _spread(values: list[float]) -> str:
     return f"{statistics.fmean(values):.3f} ± {statistics.pstdev(values):.3f}"
 
 
+def deal_folds(questions: Sequence[Any], folds: int) -> dict[int, int]:
+    """Question index → fold, dealt round-robin within each (set, shape), so every fold holds
+    questions of every set and shape; each question has ``kind`` and ``shape``."""
+    fold_of: dict[int, int] = {}
+    for stratum in sorted({(q.kind, q.shape) for q in questions}):
+        members = [i for i, q in enumerate(questions) if (q.kind, q.shape) == stratum]
+        for j, i in enumerate(members):
+            fold_of[i] = (j + len(fold_of)) % folds
+    return fold_of
+
+
 def cross_validate(questions: list[DevQuestion], graphs: dict[tuple[str, str], RuleGraph],
                    relevance: list[Question], cards: dict[tuple[str, str], CardList | None],
                    folds: int = 5) -> None:
@@ -496,11 +507,7 @@ def cross_validate(questions: list[DevQuestion], graphs: dict[tuple[str, str], R
         per[name] = [dev_scores(f, a) for f, a in zip(found, accepted)]
     assert default_86 is not None
     eligible = [n for n in grid if mrr86[n] >= default_86 - GUARD_86] or list(grid)
-    fold_of: dict[int, int] = {}
-    for stratum in sorted({(q.kind, q.shape) for q in questions}):
-        members = [i for i, q in enumerate(questions) if (q.kind, q.shape) == stratum]
-        for j, i in enumerate(members):
-            fold_of[i] = (j + len(fold_of)) % folds
+    fold_of = deal_folds(questions, folds)
     print(f"\n## Cross-validation ({folds} folds over {len(questions)} questions, stratified by set "
           f"and shape; chosen by MRR@10 on the training folds among the {len(eligible)} of "
           f"{len(grid)} settings that keep the 86-question set within {GUARD_86} of the default's "
