@@ -39,6 +39,14 @@ CARDS = {
     "Outlaw": {"type": "creature", "keywords": ["flash"], "power": 1, "toughness": 1, "cost": 2, "plot": 0},
     "Shock": {"type": "instant", "keywords": ["split-second"], "target": "any",
               "effects": [{"damage": {"to": "target", "amount": 2}}]},
+    # replacement effects: "if this would die, exile it instead", "if a creature an opponent
+    # controls would die, exile it instead" (614.1a), and a creature with a dies ability
+    "Wanderer": {"type": "creature", "power": 2, "toughness": 2, "replacement": {"would_die": "self", "instead": "exile"},
+                 "triggers": [{"on": "dies", "name": "Wanderer's ability", "effects": [{"draw": 1}]}]},
+    "Jailer": {"type": "enchantment", "replacement": {"would_die": "opponents-creatures", "instead": "exile"}},
+    "Traveler": {"type": "creature", "power": 1, "toughness": 1,
+                 "triggers": [{"on": "dies", "name": "Traveler's ability", "effects": [{"draw": 1}]}]},
+    "Smite": {"type": "instant", "target": "creature", "effects": [{"destroy": "target"}]},
 }
 
 # (players, starting step, depth, low life): from the main phase deep enough to cast, respond,
@@ -52,9 +60,11 @@ CARDS = {
 # already exiled: suspend, foretell and plot, time counters, casting from exile, a split second spell; and a game of four from
 # the beginning of combat, where the attacking player chooses the defending player (507.1).
 CASES = [(2, "main1", 11, False), (3, "main1", 8, False), (2, "end", 16, False), (3, "main1", 7, True),
-         (2, "main1", 12, "identity"), (2, "end", 14, "special"), (4, "beginning-of-combat", 13, "defender")]
+         (2, "main1", 12, "identity"), (2, "end", 14, "special"), (4, "beginning-of-combat", 13, "defender"),
+         (3, "main1", 8, "replacement")]
 LABELS = {False: "", True: " at low life", "identity": " with objects changing identity",
-          "special": " with suspend, foretell and plot", "defender": " choosing the defending player"}
+          "special": " with suspend, foretell and plot", "defender": " choosing the defending player",
+          "replacement": " with replacement effects exiling dying creatures"}
 
 
 def setup(players: int, step: str, low: bool | str = False) -> tuple[Magic, State]:
@@ -69,6 +79,10 @@ def setup(players: int, step: str, low: bool | str = False) -> tuple[Magic, Stat
     elif low == "defender":
         seats = [{"name": "Ann", "hand": ["Bolt"], "battlefield": ["Bear", "Forest"]}, {"name": "Bo", "hand": []},
                  {"name": "Cy", "hand": [], "battlefield": ["Bear"]}, {"name": "Di", "hand": []}]
+    elif low == "replacement":
+        seats = [{"name": "Ann", "hand": ["Bolt", "Smite"], "battlefield": ["Traveler"]},
+                 {"name": "Bo", "hand": ["Bolt"], "battlefield": ["Wanderer", "Traveler"]},
+                 {"name": "Cy", "hand": ["Smite"], "battlefield": ["Jailer", "Traveler"]}]
     elif low == "identity":
         seats = [{"name": "Ann", "hand": ["Bolt"], "battlefield": ["Phoenix"]},
                  {"name": "Bo", "hand": ["Bolt"], "battlefield": [{"card": "Angel", "face_down": True,
@@ -91,6 +105,13 @@ def sba_applies(model: Magic, s: State) -> bool:
 
 def violations(model: Magic, node: TraceNode) -> Iterator[str]:
     before, after = node.before, node.after
+    for c in node.children:
+        if c.name == "death-replaced":
+            card = next(u.card for u in before.board if u.name == c.params["permanent"])
+            if not any(x.card == card and x.how == "exiled" for x in after.exile):
+                yield f"{c.params['permanent']} was not exiled instead of dying (614.6)"
+            if (c.after.stack, c.after.priority) != (c.before.stack, c.before.priority):
+                yield "a replacement effect used the stack or gave priority (614.1)"
     if after.priority is not None and after.priority not in after.players:
         yield "priority held by someone who is not a single player"
     remaining = [p for p in after.players if p not in after.lost]
@@ -180,7 +201,7 @@ def special_action_violations(node: TraceNode) -> Iterator[str]:
 @pytest.mark.parametrize("players,step,depth,low", CASES,
                          ids=[f"{p}-players-{s}-depth-{d}"
                               + {False: "", True: "-players-leave", "identity": "-identity", "special": "-special-actions",
-                                 "defender": "-defending-player"}[low]
+                                 "defender": "-defending-player", "replacement": "-replacement-effects"}[low]
                               for p, s, d, low in CASES])
 def test_invariants_hold_in_every_decision_sequence(players: int, step: str, depth: int, low: bool | str,
                                                     capsys: Any) -> None:
@@ -202,6 +223,8 @@ def test_invariants_hold_in_every_decision_sequence(players: int, step: str, dep
                   "declare-blockers-step"]
     elif low == "identity":
         wanted = ["turn-face-up", "return-to-battlefield", "target-illegal", "activate", "lethal-damage", "resolve"]
+    elif low == "replacement":
+        wanted = ["death-replaced", "replacement-order", "dies-trigger-not-triggered", "dies-triggers", "resolve"]
     elif low:
         wanted = ["loses-game", "leaves-game", "left-player-skipped", "pass", "resolve", "cast",
                   "receive-priority-resolved"]
@@ -274,3 +297,25 @@ class ForetellAnyTurn(Magic):
 def test_a_model_that_foretells_in_any_turn_is_caught() -> None:
     broken = wrong_answers(ForetellAnyTurn, 2, "end", "special", 3)
     assert any("foretold outside its owner's turn" in b for b in broken), broken[:3]
+
+
+class DiesAnyway(Magic):
+    """A deliberately wrong model: a permanent a replacement effect exiled instead of dying
+    still triggers its "dies" abilities."""
+
+    def _to_graveyard(self, s: State, t: Any, names: Any) -> State:
+        names = list(names)
+        gone = [u for u in s.board if u.name in names]
+        s = super()._to_graveyard(s, t, names)
+        for u in gone:
+            if any(x.card == u.card and x.how == "exiled" for x in s.exile):
+                for tr in self.triggers_of(u, "dies"):
+                    s = self._trigger(s, t, "dies-triggers", u.controller, tr, u.card)
+        return s
+
+
+def test_a_model_whose_exiled_creature_still_dies_is_caught() -> None:
+    model, state = setup(3, "main1", "replacement")
+    with pytest.raises(InvariantBroken) as err:
+        engine.explore(DiesAnyway(model.cards, model.edition), state, 8)
+    assert "614.6" in err.value.rules

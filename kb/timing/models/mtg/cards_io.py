@@ -9,8 +9,8 @@ from kb.timing.engine import FormatError
 from kb.timing.fields import (one_of as _choice, flag as _flag, whole_number as _int, a_list as _list,
                               a_mapping as _map, only_keys as _only, text as _str)
 from kb.timing.models.mtg.citations import EDITIONS
-from kb.timing.models.mtg.objects import (Ability, CARD_TYPES, COLORS, Card, Effect, STEPS, Static, TARGETS,
-                                          TIMINGS, TRIGGER_EVENTS, Trigger)
+from kb.timing.models.mtg.objects import (Ability, CARD_TYPES, COLORS, PERMANENT_TYPES, Card, Effect, STEPS, Static,
+                                          TARGETS, TIMINGS, TRIGGER_EVENTS, Trigger)
 
 
 INSTRUCTIONS = ("damage", "counter", "counter-unless-pay", "draw", "lose-life", "discard", "sacrifice",
@@ -128,7 +128,8 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
         where = f"{field}.{name}"
         raw = _map(raw, where)
         _only(raw, ("type", "cost", "power", "toughness", "legendary", "keywords", "effects", "target",
-                    "triggers", "abilities", "morph", "mana", "color", "static", "suspend", "foretell", "plot"), where)
+                    "triggers", "abilities", "morph", "mana", "color", "static", "suspend", "foretell", "plot",
+                    "replacement"), where)
         color_raw = raw.get("color")
         colors = frozenset(_choice(c, COLORS, f"{where}.color" if not isinstance(color_raw, list) else
                                    f"{where}.color[{i}]")
@@ -193,7 +194,8 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
             parse_effects(raw.get("effects"), f"{where}.effects"),
             _choice(raw.get("target"), (None,) + TARGETS, f"{where}.target"), tuple(triggers), tuple(abilities),
             None if morph is None else _int(morph, f"{where}.morph", 0, 20), "haste" in keywords, colors, static,
-            "trample" in keywords, "split-second" in keywords, suspend, exiling["foretell"], exiling["plot"])
+            "trample" in keywords, "split-second" in keywords, suspend, exiling["foretell"], exiling["plot"],
+            _exile_instead(raw.get("replacement"), types, f"{where}.replacement"))
         if static is not None and not cards[name].permanent:
             raise FormatError("only a permanent's static ability is modelled (it applies while on the battlefield)",
                               f"{where}.static")
@@ -203,6 +205,21 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
             raise FormatError("an instruction says target, so the card needs a target (creature, player, any, "
                               "spell, permanent)", f"{where}.target")
     return cards
+
+
+EXILE_INSTEAD = ("self", "creatures", "opponents-creatures")  # whose death a replacement exiles instead
+
+
+def _exile_instead(data: Any, types: frozenset[str], field: str) -> str | None:
+    """``replacement: {would_die: self|creatures|opponents-creatures, instead: exile}``."""
+    if data is None:
+        return None
+    raw = _map(data, field)
+    _only(raw, ("would_die", "instead"), field)
+    if not types & PERMANENT_TYPES:
+        raise FormatError("only a permanent has this replacement effect (it applies while on the battlefield)", field)
+    _choice(raw.get("instead"), ("exile",), f"{field}.instead")
+    return _choice(raw.get("would_die"), EXILE_INSTEAD, f"{field}.would_die")
 
 
 def card_json(card: Card) -> dict[str, Any]:
@@ -232,6 +249,8 @@ def card_json(card: Card) -> dict[str, Any]:
     for key in ("foretell", "plot"):
         if getattr(card, key) is not None:
             out[key] = getattr(card, key)
+    if card.exile_instead is not None:
+        out["replacement"] = {"would_die": card.exile_instead, "instead": "exile"}
     if card.static is not None:
         st = card.static
         out["static"] = {"name": st.name, "boost": st.boost, "type": st.type, **({"color": st.color} if st.color else {}),

@@ -13,7 +13,7 @@ from kb.timing.engine import Params, Trace
 from kb.timing.models.mtg import bindings
 from kb.timing.models.mtg.citations import registry
 from kb.timing.models.mtg.parts import Part
-from kb.timing.models.mtg.objects import (EXILING, Exiled, Obj, Payment, Permanent, State, Trigger, add_count,
+from kb.timing.models.mtg.objects import (EXILING, Card, Exiled, Obj, Payment, Permanent, State, Trigger, add_count,
                                           with_hand, with_pool, without_card)
 
 if TYPE_CHECKING:
@@ -60,17 +60,49 @@ class Decisions(Part):
         """Permanents leave the battlefield for their owners' graveyards; "dies" triggers fire."""
         names = list(names)
         gone = [u for u in s.board if u.name in names]
+        exiled = self._exiled_instead(s, t, gone)
         s = replace(s, board=tuple(u for u in s.board if u.name not in names),
-                    graveyard=s.graveyard + tuple((u.controller, u.card) for u in gone))
+                    graveyard=s.graveyard + tuple((u.controller, u.card) for u in gone if u.name not in exiled))
+        for u in gone:
+            if u.name in exiled:  # a new object in exile (400.7): it never died (614.6)
+                s = replace(s, exile=s.exile + (Exiled(s.next_id, u.controller, u.card, "exiled", 0, s.turn),),
+                            next_id=s.next_id + 1)
         for u in gone:
             card = self.card_of(u)
             if card is not None and card.static is not None:
                 t.note("static-ends", s, {"source": u.name, "ability": card.static.name,
                                           "effect": card.static.text})
         for u in gone:
-            for tr in self.triggers_of(u, "dies"):
+            for tr in self.triggers_of(u, "dies") if u.name not in exiled else ():
                 s = self._trigger(s, t, "dies-triggers", u.controller, tr, u.card)
         return s
+
+    def _exiled_instead(self, s: State, t: Trace, gone: list[Permanent]) -> set[str]:
+        """The permanents about to die that a replacement effect exiles instead (614.1a, 614.6):
+        applied as the event would happen, with no stack and no priority; of two that could
+        apply, the affected permanent's controller chooses one (616.1), the model the first."""
+        out: set[str] = set()
+        sources = [x for x in s.board if (c := self.card_of(x)) is not None and c.exile_instead]
+        for u in gone:
+            card = self.card_of(u)
+            found = [x for x in sources if self._exiles(x, u, card)]
+            if not found:
+                continue
+            if len(found) > 1:
+                t.note("replacement-order", s, {"player": u.controller, "permanent": u.name,
+                                                "order": ", ".join(x.name for x in found)})
+            t.note("death-replaced", s, {"permanent": u.name, "source": found[0].name})
+            for tr in self.triggers_of(u, "dies"):
+                t.note("dies-trigger-not-triggered", s, {"permanent": u.name, "item": tr.name})
+            out.add(u.name)
+        return out
+
+    def _exiles(self, source: Permanent, u: Permanent, card: Card | None) -> bool:
+        whose = self.cards[source.card].exile_instead
+        if whose == "self":
+            return source.name == u.name
+        creature = card is not None and "creature" in card.types
+        return creature and (whose == "creatures" or u.controller != source.controller)
 
     def _static_applies(self, s: State, t: Trace, u: Permanent | None) -> State:
         """A permanent with a static ability is now on the battlefield: the ability applies at

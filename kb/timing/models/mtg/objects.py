@@ -116,6 +116,9 @@ class Card:
     suspend: tuple[int, int] | None = None  # (time counters, cost): "Suspend N—[cost]" (702.62a)
     foretell: int | None = None  # its foretell cost (702.143a); foretelling itself costs {2}
     plot: int | None = None  # its plot cost (702.170a)
+    # "If [this permanent | a creature | a creature an opponent controls] would die, exile it
+    # instead": a replacement effect (614.1a), while this permanent is on the battlefield.
+    exile_instead: str | None = None  # self | creatures | opponents-creatures
 
     @property
     def permanent(self) -> bool:
@@ -180,12 +183,13 @@ class Permanent:
 @dataclass(frozen=True)
 class Exiled:
     """A card in exile that a special action put there: ``how`` suspended (with ``counters``
-    time counters), foretold (face down) or plotted, in turn ``turn``; a new object (400.7)."""
+    time counters), foretold (face down) or plotted, or a permanent ``exiled`` instead of dying
+    (a replacement effect, 614.6), in turn ``turn``; a new object (400.7)."""
 
     id: int = field(metadata=js(**IDS))
     owner: str = field(metadata=js(check="player"))
     card: str = field(metadata=js(check="card"))
-    how: str = field(metadata=js("as", choices=("suspended", "foretold", "plotted")))
+    how: str = field(metadata=js("as", choices=("suspended", "foretold", "plotted", "exiled")))
     counters: int = field(default=0, metadata=js(  # written for a suspended card only
         "time_counters", write=lambda x, n, ctx: n if x.how == "suspended" else OMIT))
     turn: int = field(default=0, metadata=js(high=9999))

@@ -15,7 +15,11 @@ omitted: free), a land has its basic mana ability unless ``mana: 0``::
 
 ``type`` is one type or a list (``[artifact, creature]``); ``keywords``: flash, haste, trample, split-second;
 ``legendary: true``; ``morph: N`` (its morph cost); ``suspend: {time: N, cost: C}`` ("Suspend N—[C]");
-``foretell: C`` (its foretell cost; foretelling costs {2}); ``plot: C`` (its plot cost); ``color``: one colour or a list (white,
+``foretell: C`` (its foretell cost; foretelling costs {2}); ``plot: C`` (its plot cost);
+``replacement: {would_die: self|creatures|opponents-creatures, instead: exile}`` (a permanent's
+"if [this / a creature / a creature an opponent controls] would die, exile it instead": applied
+as the event would happen, no stack, no priority, and the permanent never dies, 614.1a, 614.6;
+of two, the affected permanent's controller chooses, 616.1); ``color``: one colour or a list (white,
 blue, black, red, green; omitted: colourless); ``static: {boost: N, type: creature, color: C,
 whose: your|each, name}``: a static ability, "[C] creatures you control get +N/+N", in force
 exactly while the permanent is on the battlefield (no stack, no priority: 117.2b); ``target``: creature, player, any

@@ -5,6 +5,7 @@ decisions and automatic transitions are declared beside their effects, in ``deci
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
@@ -96,6 +97,12 @@ INNER_STEPS: tuple[tuple[str, str, str], ...] = (
     ("untap-triggers-wait", "abilities that trigger in the untap step wait for the upkeep",
      "{item} triggers and waits"),
     ("dies-triggers", "a leaves-the-battlefield ability triggers (looking back in time)", "{item} triggers"),
+    ("death-replaced", "a replacement effect exiles a permanent instead of its dying: no stack, no priority",
+     "{permanent} would die: {source}'s replacement effect exiles it instead (it never dies)"),
+    ("replacement-order", "two replacement effects could apply: the affected permanent's controller chooses",
+     "{player} chooses which replacement applies to {permanent} (the model takes the first of {order})"),
+    ("dies-trigger-not-triggered", "a permanent exiled instead of dying never died: its dies abilities don't "
+     "trigger", "{permanent} never died: {item} doesn't trigger"),
     ("damage", "damage is dealt", "{source} deals {amount} damage to {to}"),
     ("counter", "a spell or ability is countered", "{item} is countered"),
     ("draw", "draw cards", "{player} draws {n}"),
@@ -162,6 +169,21 @@ def _before_priority(m: Magic, n: TraceNode) -> bool:
     return m.priority_ready(n.before) and n.after.priority is not None
 
 
+def _exiled_never_dies(m: Magic, n: TraceNode) -> bool:
+    """Where a replacement exiled a permanent instead, "dies" abilities trigger only for the
+    cards that did go to a graveyard (614.6)."""
+    if n.transition.kind == "step" or not any(c.name == "death-replaced" for c in n.walk()):
+        return True
+    gained = Counter(n.after.graveyard) - Counter(n.before.graveyard)
+    allowed: Counter[str] = Counter()
+    for (_, card), k in gained.items():
+        for tr in m.cards[card].triggers if card in m.cards else ():
+            if tr.on == "dies":
+                allowed[tr.name] += k
+    fired = Counter(c.params["item"] for c in n.walk() if c.name == "dies-triggers")
+    return not fired - allowed
+
+
 INVARIANTS: tuple[tuple[str, str, Callable[..., bool]], ...] = (
     ("one-priority", "at most one player holds priority", _one_priority),
     ("no-priority-resolving", "no player has priority while a spell or ability resolves", _not_resolving),
@@ -171,6 +193,7 @@ INVARIANTS: tuple[tuple[str, str, Callable[..., bool]], ...] = (
      _sorcery_timing),
     ("before-priority", "state-based actions and waiting triggers are handled before anyone receives priority",
      _before_priority),
+    ("exiled-never-dies", "a permanent exiled instead of dying triggers no \"dies\" ability", _exiled_never_dies),
 )
 
 

@@ -170,14 +170,8 @@ def add(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
     return t.step("add-resources", s, {"player": item.controller, "added": str(added)})
 
 
-@effects.instruction("ready")
-def ready(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
-    """Ready a unit or gear (415.1): one already ready stays so (415.1.c)."""
-    u = effects.unit_of(s, t, item, e)
-    if u is None:
-        return s
-    s = with_permanent(s, u.name, exhausted=False)
-    return t.step("ready", s, {"unit": u.name})
+# Ready a unit or gear (415.1): one already ready stays so (415.1.c).
+ready = effects.unit_change("ready", "ready", exhausted=False)
 
 
 # -- what an item costs ---------------------------------------------------------------------------

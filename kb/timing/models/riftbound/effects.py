@@ -149,6 +149,20 @@ def unit_of(s: State, t: Trace, item: Item, e: Effect) -> Permanent | None:
     return u
 
 
+def unit_change(kind: str, step: str, **changes: object) -> Run:
+    """Register the instruction ``kind``: it changes the unit (or gear) it names as
+    ``changes`` say (``exhausted=False``…) and records ``step``; one no longer on the board
+    is skipped."""
+    def run(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
+        u = unit_of(s, t, item, e)
+        if u is None:
+            return s
+        s = with_permanent(s, u.name, **changes)
+        t.note(step, s, {"unit": u.name})
+        return s
+    return instruction(kind)(run)
+
+
 @instruction("move")
 def move(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
     u = unit_of(s, t, item, e)

@@ -155,12 +155,5 @@ def kill(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
     return needs_cleanup(die(m, s, t, dead))
 
 
-@effects.instruction("save")
-def save(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
-    """"The next time it would die this turn, heal it, exhaust it and recall it instead"."""
-    u = effects.unit_of(s, t, item, e)
-    if u is None:
-        return s
-    s = with_permanent(s, u.name, saved=True)
-    t.note("next-death-replaced", s, {"unit": u.name})
-    return s
+# "The next time it would die this turn, heal it, exhaust it and recall it instead".
+save = effects.unit_change("save", "next-death-replaced", saved=True)
