@@ -346,8 +346,8 @@ def test_a_container_that_cannot_be_read_is_refused_saying_why(name: str, make, 
 
 def test_a_pdf_with_an_empty_password_opens() -> None:
     """Many PDFs are encrypted only to restrict printing or copying: they open without one."""
-    expected = EXCERPTS["mtg 2026"].expected()
-    assert differences(expected, read_bytes(_encrypted(_small_pdf(), ""), "locked.pdf")[0]) == []
+    plain = read_bytes(_small_pdf(), "open.pdf")[0]
+    assert summary(read_bytes(_encrypted(_small_pdf(), ""), "locked.pdf")[0]) == summary(plain)
 
 
 @pytest.mark.parametrize("data,kind", [
