@@ -46,7 +46,9 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import docx
+import docx.document
 import docx.opc.exceptions
+from docx.enum.style import WD_STYLE_TYPE
 import pypdf
 import pypdf.errors
 from pypdf._text_extraction import _layout_mode
@@ -709,24 +711,19 @@ def docx_text(data: bytes, source: str = "") -> Unpacked:
     if body is None:
         raise _refuse(source, f"a DOCX without a body: {DOCX_BODY} holds no w:body")
     lines: list[str] = []
-    spaced: list[bool] = []  # a line's paragraph is set apart from the next by its spacing
+    owners: list[Paragraph | None] = []  # the paragraph each line ends (None inside one, or a table's)
     numbered = 0
-    previous: Paragraph | None = None
     for block in document.iter_inner_content():
         if isinstance(block, Paragraph):
             indent = "     " if block.text.strip() and _indented(block) else ""
             parts = block.text.split("\n")
-            if previous is not None and spaced:
-                spaced[-1] = spaced[-1] or _spacing(block, "space_before") > 0
             lines.extend(indent + part for part in parts)
-            spaced.extend([False] * (len(parts) - 1) + [_spacing(block, "space_after") > 0])
+            owners.extend([None] * (len(parts) - 1) + [block])
             numbered += block._p.pPr is not None and block._p.pPr.numPr is not None
-            previous = block
         elif isinstance(block, Table):
             rows = list(_table_rows(block))
             lines.extend(rows)
-            spaced.extend([False] * len(rows))
-            previous = None
+            owners.extend([None] * len(rows))
     if not any(ln.strip() for ln in lines):
         raise _refuse(source, "a DOCX whose body holds no text")
     notes = [Diagnostic(f"read from a DOCX of {sum(1 for ln in lines if ln.strip())} paragraphs",
@@ -736,19 +733,44 @@ def docx_text(data: bytes, source: str = "") -> Unpacked:
                                 "the numbers Word prints before them are not in their text",
                                 source, 0, "warning"))
     if not any(not ln.strip() for ln in lines):  # gaps made by spacing, not empty paragraphs
+        spacing = _Spacing(document)
+        spaced = [p is not None and spacing.after(p) > 0 for p in owners]
+        for i, p in enumerate(owners[1:], start=1):
+            if p is not None and owners[i - 1] is not None and spacing.before(p) > 0:
+                spaced[i - 1] = True
         gaps = spaced if any(spaced) and not all(spaced[:-1]) else [True] * len(lines)
         lines = [part for ln, gap in zip(lines, gaps) for part in ((ln, "") if gap else (ln,))]
     return Unpacked("\n".join(lines), "docx", notes)
 
 
-def _spacing(paragraph: Paragraph, side: str) -> int:
-    """The space before or after a paragraph (EMU), its own or its style's (and theirs)."""
-    value = getattr(paragraph.paragraph_format, side)
-    style = paragraph.style
-    while value is None and style is not None:
-        value = getattr(style.paragraph_format, side)
-        style = style.base_style
-    return int(value or 0)
+class _Spacing:
+    """The space before and after paragraphs (EMU): a paragraph's own, else its style's
+    (and its base styles'), each style looked up once."""
+
+    def __init__(self, document: docx.document.Document):
+        self.styles = {s.style_id: s for s in document.styles if s.type == WD_STYLE_TYPE.PARAGRAPH}
+        self.default = document.styles.default(WD_STYLE_TYPE.PARAGRAPH)
+        self.known: dict[tuple[str, str], int] = {}
+
+    def before(self, paragraph: Paragraph) -> int:
+        return self._side(paragraph, "space_before")
+
+    def after(self, paragraph: Paragraph) -> int:
+        return self._side(paragraph, "space_after")
+
+    def _side(self, paragraph: Paragraph, side: str) -> int:
+        own = getattr(paragraph.paragraph_format, side)
+        if own is not None:
+            return int(own)
+        style_id = paragraph._p.style or ""
+        if (style_id, side) not in self.known:
+            style = self.styles.get(style_id, self.default)
+            value = None
+            while value is None and style is not None:
+                value = getattr(style.paragraph_format, side)
+                style = style.base_style
+            self.known[(style_id, side)] = int(value or 0)
+        return self.known[(style_id, side)]
 
 
 def _indented(paragraph: Paragraph) -> bool:
