@@ -4,6 +4,7 @@ report, and leaves it as it found it: running, or paused by its caller."""
 from __future__ import annotations
 
 import gc
+import threading
 
 import pytest
 from markdown_it import MarkdownIt
@@ -59,3 +60,28 @@ def test_a_render_leaves_the_collector_as_it_was(restore_collector, excerpt_kb: 
     md.render("As rule 312 says, and (rule 313.1).", env)
     assert gc.isenabled() is after
     assert [c["status"] for c in env["rule_citations"]["citations"]] == ["ok", "ok"]
+
+
+def test_a_render_ending_first_does_not_resume_the_collector_under_another(
+        restore_collector) -> None:
+    """Two threads of the threaded server: a render pauses the collector, another starts
+    while it runs and ends last; the collector stays paused until the last ends."""
+    gc.enable()
+    entered, release = threading.Event(), threading.Event()
+    seen: dict[str, bool] = {}
+
+    def later_render() -> None:
+        with collector_paused():
+            entered.set()
+            release.wait()
+            seen["in the later render, after the first ended"] = gc.isenabled()
+
+    other = threading.Thread(target=later_render)
+    with collector_paused():  # the first render, which ends first
+        other.start()
+        entered.wait()
+    seen["between"] = gc.isenabled()
+    release.set()
+    other.join()
+    assert seen == {"between": False, "in the later render, after the first ended": False}
+    assert gc.isenabled()

@@ -32,6 +32,7 @@ import functools
 import gc
 import re
 import sys
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -119,8 +120,8 @@ def _check_style(style: str) -> None:
 @contextlib.contextmanager
 def collector_paused() -> Iterator[None]:
     """CPython's cyclic garbage collector paused for a block that builds many objects that
-    stay alive and form no cycles (as Mercurial's ``util.nogc`` does), then resumed unless
-    it was already paused.
+    stay alive and form no cycles (as Mercurial's ``util.nogc`` does), then resumed when the
+    last such block of any thread ends, unless it was already paused before the first.
 
     The collector runs after every ~700 container objects allocated, whether or not they
     turn out to be garbage, and about every 100th run (when the objects that survived since
@@ -129,14 +130,27 @@ def collector_paused() -> Iterator[None]:
     lists) triggered such a full pass over the knowledge base's objects, costing ~0.7× of
     plain rendering by itself. Objects the block drops are still freed by reference counting; the
     first collection after it takes the young objects in one pass. Process-wide: another
-    thread's cyclic garbage waits until the block ends (a render's time)."""
-    enabled = gc.isenabled()
-    gc.disable()
+    thread's cyclic garbage waits until the blocks end (a render's time). The switch is
+    process-wide too, hence one count of open blocks under a lock: a render of the threaded
+    server that ends first must not resume the collector under another still running."""
+    global _paused_blocks, _resume_collector
+    with _collector_lock:
+        if _paused_blocks == 0:
+            _resume_collector = gc.isenabled()
+            gc.disable()
+        _paused_blocks += 1
     try:
         yield
     finally:
-        if enabled:
-            gc.enable()
+        with _collector_lock:
+            _paused_blocks -= 1
+            if _paused_blocks == 0 and _resume_collector:
+                gc.enable()
+
+
+_collector_lock = threading.Lock()
+_paused_blocks = 0  # collector_paused blocks open, in every thread
+_resume_collector = False  # whether the collector ran before the first of them
 
 
 def _link(state: StateCore, options: dict[str, Any]) -> None:
