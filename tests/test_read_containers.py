@@ -344,6 +344,31 @@ def test_a_container_that_cannot_be_read_is_refused_saying_why(name: str, make, 
     assert all(d.file == name for d in err.value.diagnostics)
 
 
+LAYOUT = "pypdf._text_extraction._layout_mode"
+PYPDF_CHANGES = [
+    # what a pypdf upgrade changed,            what is patched, and how,                                  the error says
+    ("the layout module's functions moved",    lambda mp: mp.delattr(f"{LAYOUT}.text_show_operations"),   "lacks the layout extraction"),
+    ("the page's layout fonts went",           lambda mp: mp.delattr("pypdf.PageObject._layout_mode_fonts"), "lacks the layout extraction"),
+    ("the runs lost their places",             lambda mp: mp.setattr(f"{LAYOUT}.text_show_operations",
+                                                                     lambda ops, fonts: [{"text": "100.1. Hello"}]),
+                                                                                                          "no longer gives the runs' places"),
+]
+
+
+@pytest.mark.parametrize("change,patch,says", PYPDF_CHANGES, ids=[c[0] for c in PYPDF_CHANGES])
+def test_a_pypdf_whose_layout_internals_changed_is_a_clear_error(monkeypatch, change: str, patch,
+                                                                  says: str) -> None:
+    """The reader uses pypdf's layout internals (bounded by pyproject.toml): an upgrade that
+    changes them is a DocumentError naming pypdf's version and the file, not a traceback."""
+    data = _small_pdf()
+    patch(monkeypatch)
+    with pytest.raises(DocumentError) as err:
+        read_bytes(data, "rules.pdf")
+    assert says in str(err.value) and f"pypdf {pypdf.__version__}" in str(err.value)
+    assert "within pyproject.toml's bounds" in str(err.value)
+    assert all(d.file == "rules.pdf" for d in err.value.diagnostics)
+
+
 def test_a_pdf_with_an_empty_password_opens() -> None:
     """Many PDFs are encrypted only to restrict printing or copying: they open without one."""
     plain = read_bytes(_small_pdf(), "open.pdf")[0]

@@ -20,7 +20,7 @@ a gap), and the readers then sniff and read that text as they read any other.
   elsewhere, or its halves are no words (``perma-`` ``nent``), and keeps its hyphen when the
   document spells it so or its halves are words (``two-`` ``player``). Where each run of
   text starts and ends on the page comes from pypdf's layout-mode extraction
-  (``pypdf._text_extraction._layout_mode``, the code behind ``extract_text(extraction_mode=
+  (``pypdf._text_extraction._layout_mode``, read in ``_layout_lines`` only; the code behind ``extract_text(extraction_mode=
   "layout")``; ``pyproject.toml`` bounds pypdf's version for it).
 * **DOCX** (:func:`docx_text`, with :mod:`python-docx`): each paragraph of the body, tables'
   rows included, is a line; an empty paragraph, or the space a paragraph's spacing leaves,
@@ -51,8 +51,6 @@ import docx.opc.exceptions
 from docx.enum.style import WD_STYLE_TYPE
 import pypdf
 import pypdf.errors
-from pypdf._text_extraction import _layout_mode
-from pypdf._text_extraction._layout_mode._fixed_width_page import BTGroup
 from pypdf.generic import ContentStream
 from docx.table import Table
 from docx.text.paragraph import Paragraph
@@ -135,6 +133,17 @@ def _refuse(source: str, message: str, line: int = 0) -> DocumentError:
 
 # -- PDF ---------------------------------------------------------------------------------------
 
+@dataclass(frozen=True, slots=True)
+class _Run:
+    """A run of text shown on a page, where it starts and ends (the page's units, y upwards)."""
+
+    text: str
+    x0: float
+    x1: float
+    y: float
+    size: float
+
+
 @dataclass
 class _Line:
     """A printed line of a page: its text and where it stands (the page's units, y upwards)."""
@@ -199,7 +208,7 @@ def _pypdf_warnings() -> Iterator[list[str]]:
         logger.propagate = propagate
 
 
-def _pdf_pages(data: bytes, source: str) -> list[list[list[BTGroup]]]:
+def _pdf_pages(data: bytes, source: str) -> list[list[list[_Run]]]:
     """Each page's printed lines, top to bottom, each the runs of text on it left to right;
     a PDF pypdf cannot open, an encrypted one, or a page it cannot read is a DocumentError
     saying so."""
@@ -227,51 +236,76 @@ def _pdf_pages(data: bytes, source: str) -> list[list[list[BTGroup]]]:
     for number in range(count):
         try:
             pages.append(_page_runs(reader, number))
+        except _LayoutUnavailable as exc:
+            raise _refuse(source, f"{exc}; install a pypdf version within pyproject.toml's bounds, "
+                                  "or import the text release") from exc
         except Exception as exc:
             raise _refuse(source, f"page {number + 1} of the PDF cannot be read (damaged?): "
                                   f"{_said(exc)}") from exc
     return pages
 
 
-def _page_runs(reader: pypdf.PdfReader, number: int) -> list[list[BTGroup]]:
-    """The runs of text of one page, grouped into lines by pypdf's layout extraction (which
-    knows where each run starts and ends)."""
+def _page_runs(reader: pypdf.PdfReader, number: int) -> list[list[_Run]]:
+    """The runs of text of one page, grouped into lines, top to bottom."""
     page = reader.pages[number]
     contents = page.get_contents()
     if contents is None:
         return []
-    operations = iter(ContentStream(contents, reader, "bytes").operations)
-    runs = _layout_mode.text_show_operations(operations, page._layout_mode_fonts())
-    runs = [r for r in runs if r["text"].strip()]
-    if not runs:
-        return []
-    return [line for line in _layout_mode.y_coordinate_groups(runs).values() if line]
+    return _layout_lines(page, ContentStream(contents, reader, "bytes"))
 
 
-def _line_text(runs: list[BTGroup]) -> str:
+class _LayoutUnavailable(Exception):
+    """pypdf's layout extraction is not what :func:`_layout_lines` was written for."""
+
+
+def _layout_lines(page: pypdf.PageObject, content: ContentStream) -> list[list[_Run]]:
+    """The runs of a page's content, grouped into lines by pypdf's layout extraction, which
+    knows where each run starts and ends. Its public face (``extract_text(extraction_mode=
+    "layout")``) only gives the text, so this reads pypdf's internals, here only;
+    ``pyproject.toml`` bounds pypdf's version for them, and if they change anyway it is
+    :class:`_LayoutUnavailable`, not an error deep in the reading."""
+    try:
+        from pypdf._text_extraction import _layout_mode
+        show_operations = _layout_mode.text_show_operations
+        line_groups = _layout_mode.y_coordinate_groups
+        fonts = page._layout_mode_fonts
+    except (ImportError, AttributeError) as exc:
+        raise _LayoutUnavailable(f"pypdf {pypdf.__version__} lacks the layout extraction this "
+                                 f"reader uses ({_said(exc)})") from exc
+    shown = show_operations(iter(content.operations), fonts())
+    try:
+        runs = [r for r in shown if r["text"].strip()]
+        return [[_Run(r["text"], r["tx"], r["displaced_tx"], r["ty"] * r["flip_sort"], r["font_size"])
+                 for r in line] for line in line_groups(runs).values() if line] if runs else []
+    except (KeyError, TypeError) as exc:
+        raise _LayoutUnavailable(f"pypdf {pypdf.__version__}'s layout extraction no longer "
+                                 f"gives the runs' places this reader uses ({_said(exc)})") from exc
+
+
+def _line_text(runs: list[_Run]) -> str:
     """The runs of a line joined, a space where they stand apart."""
     text = ""
     end = None
     for run in runs:
-        if end is not None and run["tx"] - end > run["font_size"] * 0.15 and not text.endswith(" "):
+        if end is not None and run.x0 - end > run.size * 0.15 and not text.endswith(" "):
             text += " "
-        text += run["text"]
-        end = run["displaced_tx"]
+        text += run.text
+        end = run.x1
     return clean(text)  # ligatures (a browser's "ﬁ") joined, spaces folded, as every reader does
 
 
-def _edge_key(runs: list[BTGroup]) -> str:
+def _edge_key(runs: list[_Run]) -> str:
     return _DIGITS.sub("#", _line_text(runs))
 
 
-def _edges(page: list[list[BTGroup]]) -> list[int]:
+def _edges(page: list[list[_Run]]) -> list[int]:
     """The indexes of the first and last few lines of a page."""
     return sorted(set(range(min(_EDGE_LINES, len(page))))
                   | set(range(max(0, len(page) - _EDGE_LINES), len(page))))
 
 
-def _without_running_lines(pages: list[list[list[BTGroup]]], source: str,
-                           notes: list[Diagnostic]) -> list[list[list[BTGroup]]]:
+def _without_running_lines(pages: list[list[list[_Run]]], source: str,
+                           notes: list[Diagnostic]) -> list[list[list[_Run]]]:
     """Drop running headers and footers: a line (its digits aside) on the top or bottom
     edge of at least half the pages, and a bare page number on an edge. A running header
     without digits (the document's title) is kept at the top of the first page, where it is
@@ -302,26 +336,26 @@ def _without_running_lines(pages: list[list[list[BTGroup]]], source: str,
     return out
 
 
-def _in_reading_order(page: list[list[BTGroup]], number: int, source: str,
+def _in_reading_order(page: list[list[_Run]], number: int, source: str,
                       notes: list[Diagnostic]) -> list[_Line]:
     """A page's lines in reading order: a page printed in two columns is read left column,
     then right (and said); one that looks so only in part is said, as its order may be wrong."""
     if not page:
         return []
-    right = max(r["displaced_tx"] for line in page for r in line)
+    right = max(r.x1 for line in page for r in line)
     starts: Counter[int] = Counter()
     for line in page:
         for before, run in zip([None, *line], line):
-            far = before is None or run["tx"] - before["displaced_tx"] > 2 * run["font_size"]
-            if far and run["tx"] > right * 0.3:
-                starts[round(run["tx"] / 4)] += 1
+            far = before is None or run.x0 - before.x1 > 2 * run.size
+            if far and run.x0 > right * 0.3:
+                starts[round(run.x0 / 4)] += 1
     split = None
     if starts:
         column, _ = starts.most_common(1)[0]
         at = sum(starts[c] for c in (column - 1, column, column + 1))
         edge = column * 4 - 6
         # A column's left edge: lines start there, and (nearly) no line runs across it.
-        across = sum(1 for line in page for r in line if r["tx"] < edge - 4 and r["displaced_tx"] > edge + 6)
+        across = sum(1 for line in page for r in line if r.x0 < edge - 4 and r.x1 > edge + 6)
         if at >= _COLUMN_LINES and across <= len(page) * 0.05:
             split = edge
         elif at >= _COLUMN_LINES and at >= len(page) * 0.3:
@@ -333,13 +367,13 @@ def _in_reading_order(page: list[list[BTGroup]], number: int, source: str,
                                       "the right", source, "info"))
     columns: list[list[_Line]] = [[], []]
     for line in page:
-        parts = ([r for r in line if r["tx"] < split], [r for r in line if r["tx"] >= split]) \
+        parts = ([r for r in line if r.x0 < split], [r for r in line if r.x0 >= split]) \
             if split is not None else (line, [])
         for c, runs in enumerate(parts):
             if runs:
-                columns[c].append(_Line(_line_text(runs), number, runs[0]["tx"],
-                                        max(r["displaced_tx"] for r in runs), runs[0]["ty"] * runs[0]["flip_sort"],
-                                        max(r["font_size"] for r in runs), c))
+                columns[c].append(_Line(_line_text(runs), number, runs[0].x0,
+                                        max(r.x1 for r in runs), runs[0].y,
+                                        max(r.size for r in runs), c))
     out = []
     for column in columns:
         if not column:
