@@ -1,4 +1,4 @@
-"""Kinds read from the rules' own lists (kb/search/searcher.py ``kinds_of``): a named rule
+"""Kinds read from the rules' own lists (kb/search/kinds.py ``kinds_of``): a named rule
 under a plural heading that lists a few ("Non-Board Zones" › "Banishments"), or an item of a
 sentence listing one of the edition's terms ("There are normally seven zones: library, …"),
 is a kind of it, and a question about the kind also matches what the rules say of the whole.
@@ -15,7 +15,8 @@ from kb.export.jsrun import node_path, run_queries
 from kb.export.search_index import build_search_index, index_script
 from kb.search import open_searcher, parse_query
 from kb.search.schema import analyse
-from kb.search.searcher import DEFAULT_RANKING, _listings, kinds_of
+from kb.search.kinds import _listings, kinds_of
+from kb.search.searcher import DEFAULT_RANKING
 
 from tests.conftest import corpus_graph
 

@@ -40,7 +40,7 @@ from kb.graph import RuleGraph
 from kb.search import EditionSearcher
 from kb.search.phrasing import rule_phrasings
 from kb.search.schema import WORD, analyse, defined_terms, stem
-from kb.search.searcher import kinds_of
+from kb.search.kinds import kinds_of
 from kb.search.understand import vocabulary_data
 
 INDEX_FORMAT = 4  # 2: the judges' vocabulary; 3: roll-up, quoted card text, idf power; 4: stem_of
@@ -122,7 +122,7 @@ def build_search_index(rg: RuleGraph, searcher: EditionSearcher,
         "players": players,
         # Each rule's cross-references, as rule ids ("See rule 406.5": kb.graph references).
         "refers": [sorted(doc_id[t] for t in rg.references(n) if t in doc_id) for n in numbers],
-        # What the rules list as kinds of what (kb.search.searcher.kinds_of), by the kind's stems.
+        # What the rules list as kinds of what (kb.search.kinds.kinds_of), by the kind's stems.
         "kind_lists": {" ".join(kind): [{"text": a.text, "words": list(a.words)} for a in atoms]
                        for kind, atoms in kinds_of(rg).items()},
         "stem_of": stems_of_words(_texts(rg, terms, speller.words, vocabulary, players)),
