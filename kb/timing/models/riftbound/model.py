@@ -13,7 +13,12 @@ from kb.timing.models.riftbound import adding, costs, damage, paying, replacemen
 from kb.timing.models.riftbound import invariants, teams
 from kb.timing.models.riftbound.cards import Card, Effect, Trigger
 from kb.timing.models.riftbound.citations import CITATION_EDITION, CITATIONS, cite, registry
+from kb.timing.models.riftbound.costs import UNIT_CHOICES
 from kb.timing.models.riftbound.state import Permanent, State
+
+# The instructions that name what they act on, which may be a target: an item on the chain
+# ("counter") or a unit the item chooses (355.5, 355.8).
+TARGETED = ("counter", *UNIT_CHOICES)
 
 
 class Riftbound(Model):
@@ -61,7 +66,7 @@ class Riftbound(Model):
     def needs_target(self, effects: Iterable[Effect]) -> str | None:
         """What the instructions target: "item", "unit", or None."""
         for e in effects:
-            if e[0] in ("counter", "kill", "move", "deal", "give", "ready", "save") and e[1] == "target":
+            if e[0] in TARGETED and e[1] == "target":
                 return "item" if e[0] == "counter" else "unit"
         return None
 
@@ -100,7 +105,7 @@ class Riftbound(Model):
         """Valid choices exist for every target (355.8): items on the chain, units on board."""
         for e in effects:
             kind = e[0]
-            if kind not in ("counter", "kill", "move", "deal", "give", "ready", "save"):
+            if kind not in TARGETED:
                 continue
             name = target if e[1] == "target" else e[1]
             if name is None:
