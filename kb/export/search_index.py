@@ -43,7 +43,8 @@ from kb.search.schema import WORD, analyse, defined_terms, stem
 from kb.search.kinds import kinds_of
 from kb.search.understand import vocabulary_data
 
-INDEX_FORMAT = 4  # 2: the judges' vocabulary; 3: roll-up, quoted card text, idf power; 4: stem_of
+INDEX_FORMAT = 5  # 2: the judges' vocabulary; 3: roll-up, quoted card text, idf power; 4: stem_of;
+#                  5: refers, kind_lists
 SCORE_DIGITS = 6
 DEFINITION_CHARS = 300
 KINDS = {"rule": "r", "section": "s", "chapter": "c"}
