@@ -86,3 +86,14 @@ def test_import_reports_a_bad_file_with_its_place(tmp_path: Path) -> None:
                                        "--ruleset", "x", "--edition", "1"])
     assert result.exit_code == 1
     assert f"{bad}:3: error: unreadable encoding" in result.stderr
+
+
+@pytest.mark.parametrize(("note", "printed"), [
+    ({"severity": "info", "line": 0, "message": "read from a PDF of 94 pages"}, "info: read from a PDF of 94 pages"),
+    ({"severity": "warning", "line": 46, "message": "rule 103.2.d.1. has no parent"},
+     "warning at line 46: rule 103.2.d.1. has no parent"),
+    ({"severity": "info", "message": "read from a DOCX of 5216 paragraphs"}, "info: read from a DOCX of 5216 paragraphs"),
+])
+def test_stats_prints_a_reader_notes_line_only_when_it_has_one(note: dict, printed: str) -> None:
+    from kb.cli.rules import reader_note_line
+    assert reader_note_line(note) == printed

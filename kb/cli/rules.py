@@ -166,7 +166,14 @@ def stats_cmd(ctx: click.Context, as_json: bool) -> None:
         for u in e["unresolved"]:
             click.echo(f"    unresolved in {u['rule']} (line {u['line']}): {u['text']}")
         for d in e["diagnostics"]:
-            click.echo(f"    {d['severity']} at line {d['line']}: {d['message']}")
+            click.echo(f"    {reader_note_line(d)}")
+
+
+def reader_note_line(note: dict[str, Any]) -> str:
+    """One reader note as `rulekb stats` prints it: its severity, its line when it has one (a
+    note about the whole document, such as a PDF's page count, has none), its message."""
+    place = f" at line {note['line']}" if note.get("line") else ""
+    return f"{note['severity']}{place}: {note['message']}"
 
 
 @main.command("editions")
