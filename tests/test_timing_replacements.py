@@ -217,6 +217,17 @@ def test_bad_replacements_and_teams_are_refused_with_their_place(change: Any, fi
     assert err.value.field == field
 
 
+@pytest.mark.parametrize("change,field,message", [
+    (lambda d: d["players"][3].update(team="red"), "players.Dee.team", "team 'red' has 3 players (Ann, Cy, Dee)"),
+    (lambda d: d["players"][3].update(team="green"), "players.Bo.team", "team 'blue' has 1 player (Bo)"),
+    (lambda d: [p.update(team="red") for p in d["players"]], "players.Dee.team", "team 'red' has 4 players"),
+])
+def test_a_team_not_of_two_is_refused_naming_the_team_and_its_players(change: Any, field: str, message: str) -> None:
+    with pytest.raises(FormatError) as err:
+        scenario.setup(_with(change))
+    assert err.value.field == field and message in err.value.message and "489.2" in err.value.message
+
+
 @pytest.mark.parametrize("change,rule", [
     (lambda d: d.update(teams=[["Ann", "Bo"], ["Cy", "Dee"]]), "489.5.c"),
     (lambda d: d.update(points={"Ann": 2, "Bo": 0, "Cy": 1, "Dee": 0}), "489.8.d.1"),

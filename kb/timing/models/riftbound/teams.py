@@ -48,6 +48,11 @@ def read_teams(players: tuple[str, ...], extra: Mapping[str, Mapping[str, Any]])
     teams: dict[str, list[str]] = {}
     for p in players:
         teams.setdefault(named[p], []).append(p)
+    for team, members in teams.items():
+        if len(members) != 2:
+            raise FormatError(f"2v2 is two teams of two (489.2): team {team!r} has {len(members)} "
+                              f"player{'s' if len(members) > 1 else ''} ({', '.join(members)})",
+                              f"players.{members[-1]}.team")
     out = tuple(tuple(t) for t in teams.values())
     if team_order_broken(players, out):
         raise FormatError("turn order alternates teams: the first player, an opponent, the first player's "
