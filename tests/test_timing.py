@@ -242,6 +242,13 @@ def test_malformed_scenarios(case: str, change: dict, step: int | None, text: st
     assert str(err.value).startswith("bad.yaml")
 
 
+def test_an_unknown_expectation_lists_each_key_that_can_be_expected_once() -> None:
+    with pytest.raises(ScenarioError) as err:
+        run(loads(yaml.safe_dump({**GOOD, "steps": [{"expect": {"mood": "calm"}}]}), "bad.yaml"))
+    listed = str(err.value).split("(expect: ", 1)[1].rstrip(")").split(", ")
+    assert "resolved" in listed and len(listed) == len(set(listed))
+
+
 def test_yaml_syntax_errors_name_the_line() -> None:
     with pytest.raises(ScenarioError) as err:
         loads("name: x\nsteps: [\n  - pass: Ann\n", "broken.yaml")

@@ -140,7 +140,7 @@ def parse(data: Any, file: str = "") -> Scenario:
         if kind == "expect":
             if not isinstance(payload, dict) or not payload:
                 raise ScenarioError("expect takes a mapping of what to check", file, i, "expect")
-            allowed = spec.expect_keys + GENERIC_EXPECT
+            allowed = tuple(dict.fromkeys(spec.expect_keys + GENERIC_EXPECT))  # a model may list a generic key too
             for key in payload:
                 if key not in allowed:
                     raise ScenarioError(f"cannot expect {key!r}{nearest(key, allowed)} (expect: {', '.join(allowed)})",
