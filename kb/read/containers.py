@@ -49,6 +49,7 @@ import docx
 import docx.document
 import docx.opc.exceptions
 from docx.enum.style import WD_STYLE_TYPE
+import numpy as np
 import pypdf
 import pypdf.errors
 from pypdf.generic import ContentStream
@@ -629,46 +630,15 @@ def _character_widths(lines: list[_Line]) -> dict[str, float]:
     index = {ch: i for i, ch in enumerate(chars)}
     n = len(chars)
     mean = sum((ln.x1 - ln.x0) / ln.size for ln in sample) / sum(len(ln.text) for ln in sample)
-    normal = [[0.0] * n for _ in range(n)]
-    target = [0.0] * n
-    for ln in sample:
-        counts = Counter(index[ch] for ch in ln.text)
-        width = (ln.x1 - ln.x0) / ln.size
-        for i, a in counts.items():
-            target[i] += a * width
-            row = normal[i]
-            for j, b in counts.items():
-                row[j] += a * b
-    ridge = _RIDGE * max(normal[i][i] for i in range(n)) / max(1, n)
-    for i in range(n):
-        normal[i][i] += ridge
-        target[i] += ridge * mean
-    solved = _solve(normal, target)
-    return {ch: w if w > 0 else mean for ch, w in zip(chars, solved)}
-
-
-def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
-    """Solve a symmetric positive definite system by Gaussian elimination (partial pivoting)."""
-    n = len(vector)
-    rows = [row[:] + [vector[i]] for i, row in enumerate(matrix)]
-    for col in range(n):
-        pivot = max(range(col, n), key=lambda r: abs(rows[r][col]))
-        rows[col], rows[pivot] = rows[pivot], rows[col]
-        head = rows[col]
-        if head[col] == 0:
-            continue
-        for r in range(col + 1, n):
-            factor = rows[r][col] / head[col]
-            if factor:
-                row = rows[r]
-                for c in range(col, n + 1):
-                    row[c] -= factor * head[c]
-    out = [0.0] * n
-    for r in range(n - 1, -1, -1):
-        row = rows[r]
-        total = row[n] - sum(row[c] * out[c] for c in range(r + 1, n))
-        out[r] = total / row[r] if row[r] else 0.0
-    return out
+    counts = np.zeros((len(sample), n))  # how often each character is on each line
+    for row, ln in enumerate(sample):
+        for ch, k in Counter(ln.text).items():
+            counts[row, index[ch]] = k
+    widths = np.array([(ln.x1 - ln.x0) / ln.size for ln in sample])
+    normal = counts.T @ counts
+    ridge = _RIDGE * normal.diagonal().max() / max(1, n)
+    solved = np.linalg.solve(normal + ridge * np.eye(n), counts.T @ widths + ridge * mean)
+    return {ch: float(w) if w > 0 else mean for ch, w in zip(chars, solved)}
 
 
 def _vocabulary(lines: list[_Line]) -> Counter[str]:
