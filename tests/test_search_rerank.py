@@ -76,6 +76,10 @@ BAD_FILES = [
     (lambda d: {**d, "weights": ["1"] * len(FEATURES)}, "finite numbers"),
     (lambda d: {**d, "depth": 1}, "'depth' must be a whole number from 2 to 200"),
     (lambda d: {**d, "depth": "40"}, "'depth' must be a whole number"),
+    (lambda d: {**d, "features": d["features"][::-1]}, "the same ones in another order"),
+    (lambda d: {**d, "features": 7}, "'features' must be a list of the features' names"),
+    (lambda d: {**d, "weights": [True] * len(FEATURES)}, "finite numbers"),
+    (lambda d: [d], "not a weights file"),
 ]
 
 
@@ -85,6 +89,22 @@ def test_a_weights_file_that_does_not_fit_is_refused_saying_why(spoil: Any, mess
     with pytest.raises(WeightsError, match=message.replace("[", r"\[").replace("]", r"\]")) as err:
         model_from_json(data, "rerank-weights.json")
     assert str(err.value).startswith("rerank-weights.json: ")
+
+
+# (what the file holds, what the refusal says)
+UNREADABLE_FILES = [
+    ("{\"features\": [", "cannot be read as JSON"),
+    ("", "cannot be read as JSON"),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), UNREADABLE_FILES)
+def test_a_weights_file_that_is_no_json_is_refused_naming_it(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "broken-weights.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(WeightsError, match=message) as err:
+        load_model(path)
+    assert str(err.value).startswith("broken-weights.json: ")
 
 
 def test_a_weights_file_round_trips(tmp_path: Path) -> None:

@@ -101,15 +101,21 @@ class WeightsError(ValueError):
 def model_from_json(data: dict[str, Any], source: str = "weights") -> RerankModel:
     """A model from the weights file's content; refused, saying why, when its features are
     not the ones :data:`FEATURES` lists (a file learned by another version of the code)."""
+    if not isinstance(data, dict):
+        raise WeightsError(f"{source}: not a weights file (a JSON object with 'features' and 'weights')")
     names = data.get("features")
     weights = data.get("weights")
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise WeightsError(f"{source}: 'features' must be a list of the features' names")
     if names != list(FEATURES):
-        missing = sorted(set(FEATURES) - set(names or []))
-        extra = sorted(set(names or []) - set(FEATURES))
-        raise WeightsError(f"{source}: its features are not this code's (missing {missing}, "
-                           f"unknown {extra}); run `python -m bench.rerank` to learn them again")
-    if not isinstance(weights, list) or len(weights) != len(FEATURES) or \
-            not all(isinstance(w, (int, float)) and math.isfinite(w) for w in weights):
+        missing = sorted(set(FEATURES) - set(names))
+        extra = sorted(set(names) - set(FEATURES))
+        said = (f"missing {missing}, unknown {extra}" if missing or extra
+                else "the same ones in another order")
+        raise WeightsError(f"{source}: its features are not this code's ({said}); run "
+                           f"`python -m bench.rerank` to learn them again")
+    if not isinstance(weights, list) or len(weights) != len(FEATURES) or not all(
+            isinstance(w, (int, float)) and not isinstance(w, bool) and math.isfinite(w) for w in weights):
         raise WeightsError(f"{source}: 'weights' must be {len(FEATURES)} finite numbers")
     depth = data.get("depth", DEFAULT_DEPTH)
     if not isinstance(depth, int) or not 2 <= depth <= 200:
@@ -120,7 +126,11 @@ def model_from_json(data: dict[str, Any], source: str = "weights") -> RerankMode
 @lru_cache(maxsize=4)
 def load_model(path: Path = WEIGHTS) -> RerankModel:
     """The shipped model (``rerank-weights.json``), read once."""
-    return model_from_json(json.loads(path.read_text(encoding="utf-8")), path.name)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise WeightsError(f"{path.name}: cannot be read as JSON ({exc})") from exc
+    return model_from_json(data, path.name)
 
 
 @dataclass
