@@ -162,48 +162,15 @@ def _link(state: StateCore, options: dict[str, Any]) -> None:
 
 def _link_document(state: StateCore, options: dict[str, Any]) -> None:
     env = state.env
-    override = env.get(OPTIONS_KEY) if isinstance(env, dict) else None
-    if override:
-        unknown = set(override) - set(_OPTION_NAMES)
-        if unknown:
-            raise ValueError(f"unknown rule_citations options {sorted(unknown)} "
-                             f"(options: {', '.join(_OPTION_NAMES)})")
-        options = {**options, **override}
-        _check_style(options["style"])
+    options = _with_overrides(options, env.get(OPTIONS_KEY) if isinstance(env, dict) else None)
     # "resolutions" gives each citation's span in the source (None when it cannot be
     # placed exactly) with its Resolution, for callers that rewrite the source.
     report: dict[str, Any] = {"citations": [], "footnotes": [], "diagnostics": [],
                               "resolutions": [], "over_limit": 0}
     env[ENV_KEY] = report
-    source = options["source"]
     base_url = options["base_url"]
     style = options["style"]
-    limit = options["limit"]
-    pins: dict[str, str] = {}
-    diags: list[Diagnostic] = []
-    if state.tokens and state.tokens[0].type == "front_matter":
-        content = state.tokens[0].content
-        CITE_FRONT_MATTER.check(len(content), f"{source or 'the article'}'s front matter")
-        pins, diags = parse_front_matter(content, source, options["kb"])
-    report["front_matter"] = pins
-    candidate = _CANDIDATE.search
-    budget = [max(0, limit), 0]  # citations still to find; phrases counted past the limit
-    runs = [run for token in state.tokens if token.type == "inline" and token.children
-            and (candidate(token.content) or may_cite(token.content)) for run in _runs(token, budget)]
-    report["over_limit"] = over = budget[1]
-    citations = [c for run in runs for c in run.citations]
-    target: LinkTarget = link_target(options["kb"], options["ruleset"], options["edition"], pins, source)
-    resolutions = resolve_citations(citations, target.editions, written_for=target.written_for,
-                                    mapper=target.mapper)
-    inferred = infer_written_for(options["kb"], target, citations, pins.get("date"), source,
-                                 resolutions)
-    if inferred is not target:
-        target = inferred
-        resolutions = resolve_citations(citations, target.editions, written_for=target.written_for,
-                                        mapper=target.mapper)
-    diags.extend(target.diagnostics)
-    if over:
-        diags.append(Diagnostic(over_limit_message(limit, over), source, 0, "warning"))
+    runs, resolutions, target, diags = _found_and_resolved(state, options, report)
     places = _Locator(state.src)
     notes = Footnotes(base_url, options["prefix"])
     footnotes = style == "footnotes"
@@ -285,6 +252,55 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
                            for n in notes.entries]
     report["diagnostics"] = [d.as_dict() for d in diags]
     report["target"] = target.describe()
+
+
+def _with_overrides(options: dict[str, Any], override: dict[str, Any] | None) -> dict[str, Any]:
+    """The plugin's options with a document's own (``env[OPTIONS_KEY]``) over them; an
+    unknown option or style is a ValueError naming it."""
+    if not override:
+        return options
+    unknown = set(override) - set(_OPTION_NAMES)
+    if unknown:
+        raise ValueError(f"unknown rule_citations options {sorted(unknown)} "
+                         f"(options: {', '.join(_OPTION_NAMES)})")
+    options = {**options, **override}
+    _check_style(options["style"])
+    return options
+
+
+def _found_and_resolved(state: StateCore, options: dict[str, Any], report: dict[str, Any]
+                        ) -> tuple[list[_Run], list[Resolution], LinkTarget, list[Diagnostic]]:
+    """A document's runs of citations, each citation's resolution against the editions it
+    was written for (its front matter's pins, else inferred), that target, and the notes
+    so far; the front matter and the count past the limit go into ``report``."""
+    source = options["source"]
+    limit = options["limit"]
+    pins: dict[str, str] = {}
+    diags: list[Diagnostic] = []
+    if state.tokens and state.tokens[0].type == "front_matter":
+        content = state.tokens[0].content
+        CITE_FRONT_MATTER.check(len(content), f"{source or 'the article'}'s front matter")
+        pins, diags = parse_front_matter(content, source, options["kb"])
+    report["front_matter"] = pins
+    candidate = _CANDIDATE.search
+    budget = [max(0, limit), 0]  # citations still to find; phrases counted past the limit
+    runs = [run for token in state.tokens if token.type == "inline" and token.children
+            and (candidate(token.content) or may_cite(token.content)) for run in _runs(token, budget)]
+    report["over_limit"] = over = budget[1]
+    citations = [c for run in runs for c in run.citations]
+    target: LinkTarget = link_target(options["kb"], options["ruleset"], options["edition"], pins, source)
+    resolutions = resolve_citations(citations, target.editions, written_for=target.written_for,
+                                    mapper=target.mapper)
+    inferred = infer_written_for(options["kb"], target, citations, pins.get("date"), source,
+                                 resolutions)
+    if inferred is not target:
+        target = inferred
+        resolutions = resolve_citations(citations, target.editions, written_for=target.written_for,
+                                        mapper=target.mapper)
+    diags.extend(target.diagnostics)
+    if over:
+        diags.append(Diagnostic(over_limit_message(limit, over), source, 0, "warning"))
+    return runs, resolutions, target, diags
 
 
 # A resolution's report entry with every key in its order, its place's values left None
