@@ -30,7 +30,8 @@ LIMIT = Param("limit", {"type": "integer", "minimum": 1, "maximum": 100, "defaul
               "At most this many rulings.", example=5)
 PAGE_LIMIT = Param("limit", {"type": "integer", "minimum": 1, "maximum": 500, "default": 100},
                    "At most this many records in the answer (the counts cover them all).", example=50)
-OFFSET = Param("offset", {"type": "integer", "minimum": 0, "default": 0},
+# The API reads a number of at most 9 digits (web.openapi), and says so in the schema.
+OFFSET = Param("offset", {"type": "integer", "minimum": 0, "maximum": 999_999_999, "default": 0},
                "Records skipped before the first one listed.", example=0)
 
 _STATUS = {"enum": ["ok", "renumbered", "reworded", "removed", "not_found"],
