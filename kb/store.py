@@ -208,6 +208,12 @@ def import_document(home: Path, file: Path, *, ruleset: str, edition: str, date:
     data = read_document_file(file)
     result, used = read_bytes(data, str(file), fmt)
     info = collect_sources(home).rulesets.get(ruleset)
+    if info is not None and info.default_format and result.number_style != info.number_style:
+        # A ruleset its manifest describes numbers its rules one way: Magic's 117.3a, Riftbound's 337.1.a.
+        raise DocumentError([Diagnostic(
+            f"the document reads as {used}, whose rules are numbered in the {result.number_style} style, "
+            f"but {ruleset}'s rules are numbered in the {info.number_style} style: is --ruleset right?",
+            str(file), 0)])
     build_edition(result, ruleset=ruleset, edition=edition, date=date, source=str(file),
                   external_citations=info.external_citations if info else None)
     target = home / "imports" / ruleset / edition

@@ -7,7 +7,7 @@ import pytest
 
 from kb.model import DocumentError
 from kb.query import KnowledgeBase
-from kb.store import build, current_build, import_document
+from kb.store import build, current_build, import_document, rules_dir
 
 GOOD = """# Test Rules
 
@@ -114,3 +114,21 @@ def test_recent_builds_survive_pruning_so_servers_can_finish_with_them(tmp_path:
     last = build(home).build
     remaining = sorted((home / "builds").iterdir(), key=lambda p: p.stat().st_mtime)
     assert len(remaining) == 3 and remaining[-1] == last and current_build(home) == last
+
+
+@pytest.mark.parametrize("document,ruleset,read_as", [
+    ("riftbound/core-rules-1.4-excerpt.md", "mtg", "riftbound-md"),
+    ("riftbound/core-rules-1.3-excerpt.md", "mtg", "riftbound-html"),
+    ("mtg/comprehensive-rules-2026-01-16-excerpt.txt", "riftbound", "mtg-text"),
+])
+def test_a_document_of_another_rulesets_numbering_is_refused_and_nothing_is_lost(
+        tmp_path: Path, document: str, ruleset: str, read_as: str) -> None:
+    home = tmp_path / "home"
+    build(home)
+    before = current_build(home)
+    source = rules_dir() / document
+    with pytest.raises(DocumentError) as err:
+        import_document(home, source, ruleset=ruleset, edition="2026-01-16")
+    diag = err.value.diagnostics[0]
+    assert read_as in diag.message and "--ruleset" in diag.message and diag.file == str(source)
+    assert current_build(home) == before and not (home / "imports").exists()
