@@ -307,6 +307,8 @@ REFUSED = [
     ("empty.docx",       lambda: _docx_with(f'<w:document xmlns:w="{WORD}"><w:body/></w:document>'),
                                                                                  "holds no text"),
     ("broken.docx",      lambda: _docx_with("<w:document"),                     "a DOCX that cannot be opened"),
+    # python-docx fails on a damaged [Content_Types].xml: the error must not blame the body
+    ("types.docx",       lambda: _docx_with("<x/>", "[Content_Types].xml"),     "a DOCX with a part that cannot be read"),
     ("named.pdf",        lambda: b"100.1. A rule in a text file named .pdf\n",  "is named .pdf but is not a PDF"),
     ("bomb.docx",        lambda: _zip_bomb(),                                   "a ZIP bomb?"),
     ("endless.pdf",      lambda: _blank_pdf(MAX_PDF_PAGES + 1),                 f"{MAX_PDF_PAGES + 1:,} pages"),
@@ -324,11 +326,11 @@ def _zip_bomb() -> bytes:
     return out.getvalue()
 
 
-def _docx_with(document_xml: str) -> bytes:
-    """A real DOCX (python-docx's own parts) whose document part is replaced."""
+def _docx_with(xml: str, part: str = "word/document.xml") -> bytes:
+    """A real DOCX (python-docx's own parts) whose document part (or another) is replaced."""
     with zipfile.ZipFile(io.BytesIO(_small_docx())) as archive:
         parts = {n: archive.read(n) for n in archive.namelist()}
-    parts["word/document.xml"] = document_xml.encode()
+    parts[part] = xml.encode()
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w") as archive:
         for name, data in parts.items():

@@ -710,8 +710,8 @@ def docx_text(data: bytes, source: str = "") -> Unpacked:
         body = document.element.body
     except (docx.opc.exceptions.PackageNotFoundError, KeyError, ValueError, SyntaxError) as exc:
         raise _refuse(source, f"a DOCX that cannot be opened: {_said(exc)}") from exc
-    except Exception as exc:  # lxml's XMLSyntaxError and the like: a damaged document part
-        raise _refuse(source, f"a DOCX whose {DOCX_BODY} cannot be read: {_said(exc)}") from exc
+    except Exception as exc:  # lxml's XMLSyntaxError and the like: a damaged part, not always the body
+        raise _refuse(source, f"a DOCX with a part that cannot be read (damaged?): {_said(exc)}") from exc
     if body is None:
         raise _refuse(source, f"a DOCX without a body: {DOCX_BODY} holds no w:body")
     lines: list[str] = []
