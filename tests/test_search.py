@@ -599,3 +599,24 @@ def test_respond_to_a_unit_finds_337_2(real_kb: KnowledgeBase) -> None:
     hit = next(r for r in data["results"] if r["number"] == "337.2")
     assert "respond" in hit["matched"]
     assert "in players' words: no one can respond to a unit or gear being played" in hit["matched"]
+
+
+# (question, a hit, the reason it must give): a hit matched in the timing model's summary of
+# the rule (the index's "answers", weighed most) says so, as one in players' words does.
+TIMING_MODEL_REASONS = [
+    ("who gets focus", "347.1", "in the timing model: the player with Focus starts a chain"),
+    ("can a spell be played in a showdown", "313.1.a", "in the timing model: in a showdown only Action or Reaction may be played"),
+    ("what happens when my unit dies", "357.2", "in the timing model: a friendly unit is killed to pay an additional cost"),
+]
+
+
+@pytest.mark.parametrize("question,number,reason", TIMING_MODEL_REASONS, ids=[c[0] for c in TIMING_MODEL_REASONS])
+def test_a_hit_matched_in_the_timing_models_summary_says_so_and_the_summary_is_the_rules(
+        excerpt_kb: KnowledgeBase, question: str, number: str, reason: str) -> None:
+    data = excerpt_kb.search(question, "riftbound", "1.4", limit=20)
+    hit = next(r for r in data["results"] if r["number"] == number)
+    assert reason in hit["matched"], hit["matched"]
+    for r in data["results"]:  # every such reason is a summary of a transition citing that rule
+        said = {t["description"] for t in excerpt_kb.rule("riftbound", r["number"], "1.4")["transitions"]}
+        told = [m.removeprefix("in the timing model: ") for m in r["matched"] if m.startswith("in the timing model: ")]
+        assert set(told) <= said, (r["number"], told, said)

@@ -20,6 +20,7 @@ ranking needs, so ``web/static/offline-search.js`` answers as the server does:
 * ``ranking``: the ranking's parameters (``kb.search.searcher.Ranking``);
 * ``vocabulary``: the ruleset's judges' vocabulary, compiled (``kb.search.understand``);
 * ``players``: rule number → what the rule says in players' words (shown as a reason).
+* ``answers``: rule number → the timing model's summaries of it (shown as a reason when they match).
 * ``refers``: each rule's cross-references, as rule ids (a rule referred to by a hit shares
   its score, ``Ranking.from_referrers``);
 * ``kind_lists``: a kind's stems → the headings the rules list it under (``kinds_of``:
@@ -39,7 +40,7 @@ from typing import Any
 from kb.graph import RuleGraph
 from kb.search import EditionSearcher
 from kb.search.phrasing import rule_phrasings
-from kb.search.schema import WORD, analyse, defined_terms, stem
+from kb.search.schema import WORD, analyse, defined_terms, model_answers, stem
 from kb.search.kinds import kinds_of
 from kb.search.understand import vocabulary_data
 
@@ -97,6 +98,7 @@ def build_search_index(rg: RuleGraph, searcher: EditionSearcher,
     speller = searcher.speller
     vocabulary = vocabulary_data(ed.ruleset)
     players = {n: list(says) for n, says in rule_phrasings(ed.ruleset, ed.name).items() if n in ed.rules}
+    answers = model_answers(rg)
     terms = []
     for key, term in ed.terms.items():
         definition = term.definition
@@ -121,19 +123,21 @@ def build_search_index(rg: RuleGraph, searcher: EditionSearcher,
         "terms": terms,
         "vocabulary": vocabulary,
         "players": players,
+        "answers": answers,
         # Each rule's cross-references, as rule ids ("See rule 406.5": kb.graph references).
         "refers": [sorted(doc_id[t] for t in rg.references(n) if t in doc_id) for n in numbers],
         # What the rules list as kinds of what (kb.search.kinds.kinds_of), by the kind's stems.
         "kind_lists": {" ".join(kind): [{"text": a.text, "words": list(a.words)} for a in atoms]
                        for kind, atoms in kinds_of(rg).items()},
-        "stem_of": stems_of_words(_texts(rg, terms, speller.words, vocabulary, players)),
+        "stem_of": stems_of_words(_texts(rg, terms, speller.words, vocabulary, players, answers)),
     }
 
 
 def _texts(rg: RuleGraph, terms: list[dict[str, Any]], words: list[str], vocabulary: Any,
-           players: dict[str, list[str]]) -> list[str]:
+           players: dict[str, list[str]], answers: dict[str, list[str]]) -> list[str]:
     """Every text of an edition's index whose words the browser stems: rules, examples,
-    terms, the speller's words, the judges' vocabulary and the players' statements."""
+    terms, the speller's words, the judges' vocabulary, the players' statements and the
+    timing model's summaries."""
     out: list[str] = []
     for rule in rg.edition.rules.values():
         out.extend(p for p in (rule.title, rule.text, *rule.examples) if p)
@@ -141,6 +145,7 @@ def _texts(rg: RuleGraph, terms: list[dict[str, Any]], words: list[str], vocabul
     out.extend(words)
     out.extend(_strings(vocabulary))
     out.extend(s for says in players.values() for s in says)
+    out.extend(a for said in answers.values() for a in said)
     return out
 
 

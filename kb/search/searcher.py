@@ -41,7 +41,7 @@ from kb.search.cards import CardList, load_cards
 from kb.search.phrasing import rule_phrasings
 from kb.search.query import Atom, Clause, ParsedQuery, SearchError, say
 from kb.search.rerank import LearnedRanking, load_model
-from kb.search.schema import WORD, analyse, stem
+from kb.search.schema import WORD, analyse, model_answers, stem
 from kb.search.scoring import Impacts, Scores, near, union
 from kb.search.spelling import Speller
 from kb.search.understand import understand
@@ -155,6 +155,7 @@ class EditionSearcher:
         self._term_kind = {key: t.kind for key, t in rg.edition.terms.items()}
         self.vocabulary = ruleset_vocabulary(rg.edition.ruleset)
         self._players = rule_phrasings(rg.edition.ruleset, rg.edition.name)
+        self._answers = model_answers(rg)  # the timing model's summaries, indexed as "answers"
         self._kinds: dict[tuple[str, ...], list[Atom]] | None = None  # kinds_of(rg), when first asked
         self._refers: list[list[int]] | None = None  # each document's references (_references)
         self._orders: list[int] | None = None
@@ -611,6 +612,9 @@ class EditionSearcher:
             # The rule's statement in players' words, when the question's words are in it.
             matched.extend(f"in players' words: {p}" for p in self._players.get(number, ())
                            if count_matches(p, marks))
+            # The timing model's summary of the rule (the field weighed most), when it matched too.
+            matched.extend(f"in the timing model: {a}" for a in self._answers.get(number, ())
+                           if count_matches(a, marks))
         return {"number": number, "title": rule.label,
                 "excerpt": excerpt(text, marks or (lambda w: False)),
                 "score": round(score, 4), "breadcrumbs": self.breadcrumbs(number),
