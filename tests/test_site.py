@@ -113,6 +113,8 @@ REDIRECTS = [
     ("/riftbound/", 302, "/riftbound/1.4/"),
     ("/testgame/101.2", 302, "/testgame/2/101.2"),
     ("/testgame/1/101.2a", 308, "/testgame/1/101.2.a"),
+    ("/timing/", 308, "/timing"),
+    ("/search/?q=focus", 308, "/search?q=focus"),
 ]
 
 
@@ -134,6 +136,7 @@ ERRORS = [
     ("/riftbound/1.4/300?part=x", 400, "part must be"),
     ("/riftbound/1.4/glossary/zz", 404, "one letter"),
     ("/no/such/page/at/all", 404, "no page at this address"),
+    ("/no/such/page/", 404, "no page at this address"),
 ]
 
 

@@ -3,7 +3,9 @@
 A :class:`~kb.query.QueryError` raised while building a page (unknown rule, edition or
 ruleset; a malformed number) becomes a page with its status and, for a missing rule, links
 to the nearest existing numbers. Paths no route knows answer 404 as HTML, except under
-``/api``, which always answers in the API's JSON error shape.
+``/api``, which always answers in the API's JSON error shape; a page's address typed with a
+slash at its end (``/timing/``) is sent on to the page (``/timing``); the API's addresses
+are exact.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from flask import jsonify, make_response, render_template, request
+from flask import current_app, jsonify, make_response, redirect, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from kb.numbers import try_parse_number
@@ -29,6 +31,8 @@ def error_page(status: int, message: str, detail: Any = None) -> Any:
     """The site's error page (or the API's JSON error shape for a path under /api)."""
     if request.path == "/api" or request.path.startswith("/api/"):
         return jsonify(QueryError(status, message, detail).as_dict()), status
+    if status == 404 and (without := _without_trailing_slash()) is not None:
+        return redirect(without, 308)
     # The page is encoded as UTF-8: a lone surrogate echoed in a message must not make the
     # error page itself fail.
     message = message.encode("utf-8", errors="replace").decode("utf-8")
@@ -70,6 +74,24 @@ def unexpected(exc: Exception) -> Any:
 @bp.app_errorhandler(404)
 def not_found(exc: HTTPException) -> Any:
     return error_page(404, "There is no page at this address.")
+
+
+def _without_trailing_slash() -> str | None:
+    """The address without its last ``/`` when a route answers there, with the query kept
+    (a relative link on the page is right only at the page's own address, so this is a
+    redirect, not the page served at both)."""
+    path = request.path
+    if len(path) < 2 or not path.endswith("/"):
+        return None
+    adapter = current_app.url_map.bind_to_environ(request.environ)
+    try:
+        _, args = adapter.match(path[:-1], method=request.method)
+    except HTTPException:  # no route there either (or one that redirects elsewhere)
+        return None
+    if args:  # only a fixed page (/timing, /search): a rule's or edition's route may send it back here
+        return None
+    query = request.query_string.decode("latin-1")
+    return path[:-1] + (f"?{query}" if query else "")
 
 
 @bp.app_errorhandler(405)
