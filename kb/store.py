@@ -367,6 +367,22 @@ def _workers(jobs: int) -> int:
     return max(1, min(wanted, jobs))
 
 
+def _worker_context() -> multiprocessing.context.BaseContext:
+    """How worker processes start: from a fork server where there is one, else spawned.
+
+    Never a plain fork of this process: a build runs beside a server's threads (a rebuild
+    while serving, the live tests), and a fork copies a lock another thread holds at that
+    moment (SQLite's allocator mutex, taken by a thread reading a mapping) into a child
+    that then waits for it forever. The fork server is a fresh process that imports this
+    module once (preloaded) and forks each worker from there, with no other threads.
+    """
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload([__name__])
+        return context
+    return multiprocessing.get_context("spawn")
+
+
 def _run_jobs(jobs: list[tuple[Callable[..., Any], tuple]], on_done: Callable[[int, Any], None]) -> None:
     """Run ``fn(*args)`` for each job, in worker processes when there are several jobs and
     cores; ``on_done(i, result)`` in this process as each finishes (exceptions propagate)."""
@@ -375,8 +391,7 @@ def _run_jobs(jobs: list[tuple[Callable[..., Any], tuple]], on_done: Callable[[i
         for i, (fn, args) in enumerate(jobs):
             on_done(i, fn(*args))
         return
-    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_worker_context()) as pool:
         futures = {pool.submit(fn, *args): i for i, (fn, args) in enumerate(jobs)}
         try:
             for future in as_completed(futures):

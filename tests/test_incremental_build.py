@@ -15,7 +15,7 @@ from kb.editions.mapping import map_editions
 from kb.errors import QueryError
 from kb.model import DocumentError
 from kb.objects import edition_key, read_mapping
-from kb.store import LazyEditions, build, current_build, import_document, load_edition
+from kb.store import LazyEditions, _worker_context, build, current_build, import_document, load_edition
 
 DOC = """# Test Rules
 
@@ -426,3 +426,10 @@ def test_stats_reads_the_stored_notes_without_loading_a_graph(carried_home: Path
     assert [(s["unresolved"], s["diagnostics"]) for s in stats] == \
         [(s["unresolved"], s["diagnostics"]) for s in from_graphs]
     assert any(s["unresolved"] or s["diagnostics"] for s in stats)  # something to compare
+
+
+def test_build_workers_never_start_as_a_plain_fork_of_a_threaded_process() -> None:
+    # A fork copies a lock another thread holds (SQLite's allocator mutex while a server
+    # thread reads a mapping) into a worker that then waits forever: a CI run hung so.
+    assert _worker_context().get_start_method() in ("forkserver", "spawn")
+
