@@ -26,9 +26,13 @@ build: install
 run: build
 	$(BIN)/rulekb serve --host $(HOST) --port $(PORT)
 
-# pytest exits 5 when it collects no test; that is not a failure of the suite.
+# The suite runs on every core (pytest-xdist): PYTEST_XDIST=N runs N workers, PYTEST_XDIST=0
+# runs it in this one process. pytest exits 5 when it collects no test; that is not a
+# failure of the suite.
+PYTEST_XDIST ?= auto
+XDIST_ARGS := $(if $(filter 0,$(PYTEST_XDIST)),-p no:xdist,-n $(PYTEST_XDIST))
 test: install-test
-	$(BIN)/python -m pytest $(PYTEST_ARGS); rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$rc
+	$(BIN)/python -m pytest $(XDIST_ARGS) $(PYTEST_ARGS); rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$rc
 
 bench: install-test
 	$(BIN)/python -m bench
