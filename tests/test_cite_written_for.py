@@ -86,6 +86,47 @@ def test_a_date_that_is_none_is_a_warning() -> None:
     assert parse_front_matter("date: 2011-01-05T10:00:00Z\n")[0] == {"date": "2011-01-05"}
 
 
+# (front matter date, the day kept, or None when it is warned about with the words given)
+DATES = [
+    ("2010-10-01", "2010-10-01", ""),
+    ("2011-01-05T10:00:00Z", "2011-01-05", ""),
+    ("2011-01-05 10:00", "2011-01-05", ""),
+    ("2010-02-30", None, "not a calendar date"),
+    ("2010-13-01", None, "not a calendar date"),
+    ("2010-10-01junk", None, "not a date: use YYYY-MM-DD"),
+    ("2010-10-1", None, "not a date: use YYYY-MM-DD"),
+    ("2011-01-05Tnoon", None, "'noon' after the day is no time of day"),
+]
+
+
+@pytest.mark.parametrize("value,day,problem", DATES, ids=[d[0] for d in DATES])
+def test_a_date_pin_is_a_calendar_day_or_a_warning_naming_the_key_and_the_value(
+        value: str, day: str | None, problem: str) -> None:
+    pins, diags = parse_front_matter(f"title: T\ndate: {value}\n")
+    assert pins.get("date") == day
+    if day is not None:
+        assert diags == []
+        return
+    [warning] = diags
+    assert warning.severity == "warning" and warning.line == 3
+    assert f"front matter date {value!r} is" in warning.message and problem in warning.message
+    assert "ignored (the edition it was written for is inferred from its citations, without a date)" \
+        in warning.message
+
+
+def test_a_bad_date_beside_an_edition_pin_says_the_pin_decides() -> None:
+    pins, diags = parse_front_matter("ruleset: mtg\nedition: 2010-10-01\ndate: 2010-02-30\n")
+    assert pins == {"ruleset": "mtg", "edition": "2010-10-01"}
+    assert "ignored (the edition: pin says what it was written for)" in diags[0].message
+
+
+def test_an_impossible_date_does_not_limit_the_inferred_edition(excerpt_kb: KnowledgeBase) -> None:
+    """2026-06-31 read as its first ten characters once ruled out 1.4 (2026-07-16)."""
+    data = _annotate(excerpt_kb, _front(date="2026-06-31") + BOTH)
+    assert data["written_for"] == _annotate(excerpt_kb, BOTH)["written_for"]
+    assert any("front matter date '2026-06-31' is not a calendar date" in m for m in _messages(data))
+
+
 # -- inference ---------------------------------------------------------------------------
 @pytest.mark.parametrize("front", ["", _front(ruleset="riftbound"), _front(title="Holding")])
 def test_an_unpinned_article_is_linked_as_written_for_the_edition_its_citations_fit(

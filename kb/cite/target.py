@@ -21,6 +21,7 @@ recognised pin is linked as written for the edition its citations resolve best i
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -35,7 +36,7 @@ from kb.editions.lineage import stored_rules
 from kb.editions.queries import FollowedMapping
 from kb.errors import QueryError
 from kb.graph import RuleGraph
-from kb.inputs import load_yaml
+from kb.inputs import date_problem, load_yaml
 from kb.loaded import LoadedEditions
 from kb.model import Diagnostic
 from kb.store import stored_rules_path
@@ -74,7 +75,6 @@ METADATA_KEYS: frozenset[str] = frozenset({
     "lastmod", "tags", "tag", "categories", "category", "description", "summary", "abstract",
     "slug", "layout", "draft", "lang", "language", "url", "permalink", "id", "series",
     "image", "keywords", "toc", "weight", "aliases", "license", "source"})
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def parse_front_matter(text: str, source: str = "",
@@ -98,11 +98,14 @@ def parse_front_matter(text: str, source: str = "",
     pins = {k: v for k, v in pins.items() if v}
     diags: list[Diagnostic] = []
     if "date" in pins:
-        if _DATE.match(pins["date"]):
-            pins["date"] = pins["date"][:10]
+        day, problem = front_matter_date(pins["date"])
+        if problem is None:
+            pins["date"] = day
         else:
-            diags.append(Diagnostic(f"front matter date {pins['date']!r} is not a date "
-                                    "(YYYY-MM-DD); ignored", source, _key_line(text, "date"), "warning"))
+            instead = ("the edition: pin says what it was written for" if "edition" in pins else
+                       "the edition it was written for is inferred from its citations, without a date")
+            diags.append(Diagnostic(f"front matter date {pins['date']!r} is {problem}; ignored ({instead})",
+                                    source, _key_line(text, "date"), "warning"))
             del pins["date"]
     unknown = [str(k) for k in data if str(k) not in PIN_KEYS and str(k).lower() not in METADATA_KEYS]
     readings = {k: r for k in unknown if kb is not None and isinstance(data[k], str)
@@ -122,6 +125,21 @@ def parse_front_matter(text: str, source: str = "",
             message += "; ignored"
         diags.append(Diagnostic(message, source, _key_line(text, key), "warning"))
     return pins, diags
+
+
+def front_matter_date(value: str) -> tuple[str, str | None]:
+    """The calendar day a front matter ``date:`` names (``YYYY-MM-DD``, or an ISO date and
+    time such as ``2011-01-05T10:00:00Z``, whose day is kept), and why it names none (the
+    problem, read after the value as :func:`kb.inputs.date_problem`'s), or None."""
+    timed = len(value) > 11 and value[10] in "T "
+    day = value[:10] if timed else value
+    problem = date_problem(day)
+    if problem is None and timed:
+        try:
+            datetime.datetime.fromisoformat(f"{day}T{value[11:]}")
+        except ValueError:
+            problem = f"not a date and time: {value[11:]!r} after the day is no time of day"
+    return day, problem
 
 
 def _key_line(text: str, key: str) -> int:
