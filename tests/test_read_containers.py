@@ -437,8 +437,11 @@ def _cached_pdf(blocks: list[Block], layout: Layout) -> bytes:
     key = hashlib.sha256(repr((blocks, layout, FONT, (REPO / "tests" / "published.py").read_bytes()))
                          .encode()).hexdigest()[:16]
     path = Path(tempfile.gettempdir()) / f"rulekb-test-{key}.pdf"
-    if not path.is_file():
-        path.write_bytes(pdf_of(blocks, layout))
+    if not path.is_file():  # written whole, then renamed: another worker or run reads it whole
+        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=path.stem, suffix=".part",
+                                         delete=False) as part:
+            part.write(pdf_of(blocks, layout))
+        Path(part.name).replace(path)
     return path.read_bytes()
 
 
