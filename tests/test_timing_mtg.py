@@ -526,3 +526,41 @@ def test_in_a_game_of_four_one_loss_leaves_three_playing() -> None:
     assert [n.name for n in out.steps[0].walk()][1:] == ["loses-game", "leaves-game"]
     assert out.decision.decider == "Ann" and [u.name for u in out.state.board] == ["Pup"]
     assert out.state.nonactive == ("Bo", "Dee") and out.state.next_player("Bo") == "Dee"
+
+
+# -- the headline of state-based actions says what happened (a replacement exiles instead) ---------
+EXILING = {
+    "Pup": {"type": "creature", "power": 2, "toughness": 1},
+    "Shade": {"type": "creature", "power": 1, "toughness": 0},
+    "Legend": {"type": "creature", "legendary": True, "power": 1, "toughness": 1},
+    "Grave Warden": {"type": "enchantment", "replacement": {"would_die": "creatures", "instead": "exile"}},
+    "Jailer": {"type": "enchantment", "replacement": {"would_die": "opponents-creatures", "instead": "exile"}},
+}
+
+# (why, the battlefield, the frame's headline)
+HEADLINES = [
+    ("lethal damage destroys", [{"card": "Pup", "damage": 1}], "state-based actions: Pup is destroyed"),
+    ("lethal damage exiled instead", [{"card": "Pup", "damage": 1}, {"card": "Grave Warden", "controller": "Bo"}],
+     "state-based actions: Pup is exiled by Grave Warden's replacement effect instead of being destroyed"),
+    ("toughness 0 exiled instead", [{"card": "Shade"}, {"card": "Grave Warden"}],
+     "state-based actions: Shade is exiled by Grave Warden's replacement effect instead of being put into the "
+     "graveyard"),
+    ("a replacement for opponents' creatures leaves its controller's", [{"card": "Pup", "damage": 1},
+                                                                        {"card": "Jailer"}],
+     "state-based actions: Pup is destroyed"),
+    ("of two, the first is named", [{"card": "Pup", "damage": 1}, {"card": "Jailer", "controller": "Bo"},
+                                    {"card": "Grave Warden"}],
+     "state-based actions: Pup is exiled by Jailer's replacement effect instead of being destroyed"),
+    ("the legend rule exiled instead", [{"card": "Legend", "name": "Legend 1"}, {"card": "Legend", "name": "Legend 2"},
+                                        {"card": "Grave Warden"}],
+     "state-based actions: the legend rule; Legend 2 is exiled by Grave Warden's replacement effect instead of being "
+     "put into the graveyard"),
+]
+
+
+@pytest.mark.parametrize("why,battlefield,headline", HEADLINES, ids=[c[0] for c in HEADLINES])
+def test_the_state_based_actions_headline_says_a_creature_is_exiled_instead(
+        why: str, battlefield: list[dict[str, Any]], headline: str) -> None:
+    state = {**_state(due="Ann", due_reason="resolved", battlefield=battlefield), "cards": EXILING}
+    _, out = _next(state)
+    assert out.steps[0].name == "state-based-actions" and out.steps[0].label == headline

@@ -179,7 +179,25 @@ def sba(m: Magic, s: State) -> Iterator[dict[str, Any]]:
     if s.due is not None and not s.busy and not s.over:
         found = m.sba(s)
         if found:
-            yield {"what": "; ".join(m.transitions[n].label(p) for n, p in found)}
+            yield {"what": "; ".join(sba_headline(m, s, n, p) for n, p in found)}
+
+
+# What a state-based action does to a permanent, said of one a replacement effect exiles instead.
+INSTEAD_OF = {"lethal-damage": "being destroyed", "zero-toughness": "being put into the graveyard",
+              "legend-rule": "being put into the graveyard"}
+
+
+def sba_headline(m: Magic, s: State, name: str, params: dict[str, Any]) -> str:
+    """One state-based action as the headline says it: what happens, so a creature that a
+    replacement effect exiles instead of its dying (614.1a) "is exiled … instead of being
+    destroyed", not "is destroyed" (the model's replacement is the first, 616.1)."""
+    label = m.transitions[name].label(params)
+    gone = [params["permanent"]] if "permanent" in params else list(params.get("permanents", ()))
+    instead = [f"{u.name} is exiled by {found[0].name}'s replacement effect instead of {INSTEAD_OF[name]}"
+               for u in s.board if u.name in gone and name in INSTEAD_OF and (found := m.replacing(s, u))]
+    if not instead:
+        return label
+    return "; ".join(instead if "permanent" in params else [label, *instead])
 
 
 def triggers(m: Magic, s: State) -> Iterator[dict[str, Any]]:

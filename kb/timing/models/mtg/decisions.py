@@ -82,10 +82,8 @@ class Decisions(Part):
         applied as the event would happen, with no stack and no priority; of two that could
         apply, the affected permanent's controller chooses one (616.1), the model the first."""
         out: set[str] = set()
-        sources = [x for x in s.board if (c := self.card_of(x)) is not None and c.exile_instead]
         for u in gone:
-            card = self.card_of(u)
-            found = [x for x in sources if self._exiles(x, u, card)]
+            found = self.replacing(s, u)
             if not found:
                 continue
             if len(found) > 1:
@@ -96,6 +94,13 @@ class Decisions(Part):
                 t.note("dies-trigger-not-triggered", s, {"permanent": u.name, "item": tr.name})
             out.add(u.name)
         return out
+
+    def replacing(self, s: State, u: Permanent) -> list[Permanent]:
+        """The permanents whose replacement effects would exile ``u`` instead of its dying, in
+        board order (the model applies the first, 616.1)."""
+        card = self.card_of(u)
+        return [x for x in s.board if (c := self.card_of(x)) is not None and c.exile_instead
+                and self._exiles(x, u, card)]
 
     def _exiles(self, source: Permanent, u: Permanent, card: Card | None) -> bool:
         whose = self.cards[source.card].exile_instead
