@@ -159,12 +159,18 @@ sys.exit(1 if failed else 0)
 def test_the_package_alone_imports_every_module(tmp_path: Path) -> None:
     """Installed into a fresh venv with its run-time dependencies only (no test extras),
     every module of kb/ and web/ imports. Skips where pip cannot fetch the dependencies."""
+    import shutil
     import subprocess
     import venv
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=True)
     python = env_dir / "bin" / "python"
-    install = subprocess.run([str(python), "-m", "pip", "install", "-q", str(REPO)],
+    # pip builds in the folder it installs from (build/, rulekb.egg-info): a copy, so the
+    # checkout the other test workers read is left alone
+    source = tmp_path / "source"
+    shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(".*", "build", "dist", "*.egg-info",
+                                                                "__pycache__"))
+    install = subprocess.run([str(python), "-m", "pip", "install", "-q", str(source)],
                              capture_output=True, text=True, timeout=500)
     if install.returncode != 0:
         pytest.skip("pip could not install the package and its dependencies here (no index or "
