@@ -37,6 +37,7 @@ NEAR = 0.9
 #  prefix, how many questions)
 SETS = [
     ("riftbound-1.4.tsv", "riftbound", "1.4", "cards-riftbound.yaml", "train:rb", 98),
+    ("mtg-2026.tsv", "mtg", "2026-01-16", "cards-mtg.yaml", "train:mtg", 80),
 ]
 
 
@@ -143,20 +144,23 @@ def test_no_question_repeats_a_shared_one() -> None:
         assert not found, f"repeat questions of {path.name}: {found}"
 
 
+def cards_command(home: Path, *words: str) -> tuple[int, str]:
+    """Run ``rulekb --home HOME cards WORDS...``: its exit code and output."""
+    done = CliRunner().invoke(main, ["--home", str(home), "cards", *words])
+    return done.exit_code, done.output
+
+
 @pytest.mark.parametrize("name, ruleset, edition, cards, prefix, count", SETS)
-def test_the_card_list_imports_with_rulekb_cards_import(name: str, ruleset: str, edition: str,
-                                                         cards: str, prefix: str, count: int,
-                                                         tmp_path: Path) -> None:
-    runner = CliRunner()
-    done = runner.invoke(main, ["--home", str(tmp_path), "cards", "import",
-                                str(TRAINING / cards), "--ruleset", ruleset])
-    assert done.exit_code == 0, done.output
-    names = card_names(cards)
-    assert f"imported {len(names)} cards of {ruleset}" in done.output
-    listed = runner.invoke(main, ["--home", str(tmp_path), "cards", "list", "--ruleset", ruleset,
-                                  "--json"])
-    assert listed.exit_code == 0, listed.output
-    assert sorted(c["name"] for c in json.loads(listed.output)["cards"]) == sorted(names)
+def test_the_card_list_imports_whole_with_rulekb_cards_import(name: str, ruleset: str,
+                                                               edition: str, cards: str,
+                                                               prefix: str, count: int,
+                                                               tmp_path: Path) -> None:
+    written = json.loads((TRAINING / cards).read_text("utf-8"))["cards"]
+    code, output = cards_command(tmp_path, "import", str(TRAINING / cards), "--ruleset", ruleset)
+    assert (code, f"imported {len(written)} cards of {ruleset}" in output) == (0, True), output
+    code, output = cards_command(tmp_path, "list", "--ruleset", ruleset, "--json")
+    assert code == 0, output
+    assert json.loads(output)["cards"] == written, "a card reads back otherwise than written"
 
 
 @pytest.mark.parametrize("name, ruleset, edition, cards, prefix, count", SETS)
