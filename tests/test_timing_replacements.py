@@ -206,7 +206,7 @@ def _with(change: Any) -> dict[str, Any]:
     (lambda d: d["cards"].update(Spell={"type": "spell", "replacement": {"would_die": "friendly"}}),
      "cards.Spell.replacement"),
     (lambda d: d["cards"].update(Spell={"type": "spell", "effects": [{"save": 3}]}), "cards.Spell.effects[0].save"),
-    (lambda d: d["players"][3].pop("team"), "players"),
+    (lambda d: d["players"][3].pop("team"), "players.Dee"),
     (lambda d: d["players"].pop(), "players"),
     (lambda d: d["players"][1].update(team="red") or d["players"][2].update(team="blue"), "players"),
     (lambda d: d["players"][0].update(points=3) or d["players"][2].update(points=4), "players.Cy.points"),

@@ -212,8 +212,8 @@ def test_battlefields_by_name_set_up_as_the_list_does() -> None:
 
 
 @pytest.mark.parametrize("old,new,field,hint", [
-    ("{name: Hill, controller: Ann}", "{name: Hill, contoller: Ann}", "battlefields[1]", "'controller'"),
-    ("{name: Bo, hand: [Shield]}", "{name: Bo, hnad: [Shield]}", "players[1]", "'hand'"),
+    ("{name: Hill, controller: Ann}", "{name: Hill, contoller: Ann}", "battlefields.Hill", "'controller'"),
+    ("{name: Bo, hand: [Shield]}", "{name: Bo, hnad: [Shield]}", "players.Bo", "'hand'"),
     ("Raider: {type: unit, might: 3}", "Raider: {type: unit, mihgt: 3}", "cards.Raider", "'might'"),
     ("combat: {at: Temple, attacker: Ann}", "combat: {at: Temple, atacker: Ann}", "start.combat", "'attacker'"),
     ("- play: {player: Ann, card: Reinforce}", "- play: {player: Ann, card: Reinforse}", "play.card",

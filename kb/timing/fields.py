@@ -1,5 +1,22 @@
 """Checks for the JSON and YAML a timing model reads (scenarios, states), shared by every
-model: each raises :class:`kb.timing.engine.FormatError` naming the field that is wrong."""
+model: each raises :class:`kb.timing.engine.FormatError` naming the field that is wrong.
+
+**The place an error names** (``FormatError.field``) is a path of keys joined by dots, with
+list entries in brackets, written so that a user finds it in the YAML they wrote:
+
+- In a scenario, an entry of a list that has a name of its own, unique in the list (a player,
+  a Riftbound battlefield), is named by that name, as the mapping form of the same list would
+  be: ``players.Dee.team``, ``battlefields.Temple.units.Bo[0]`` (:func:`named_entry`).
+  Searching the file for "Dee" finds it; counting entries does not have to.
+- An entry without a name of its own (a card of a hand, a permanent, whose card's name may
+  repeat, a step's attacker, a team), or whose name is itself what is wrong (missing, not
+  text, given twice), is named by its index from 0: ``players[2].name``,
+  ``players.Ann.hand[1]``.
+- A whole list that is wrong as a list (too few players, turn order) is named by its key:
+  ``players``.
+- A pasted state is JSON a frame wrote, read by tools that address JSON by index
+  (``chain[1].target``, ``teams[0][1]``): its list entries are named by index.
+"""
 
 from __future__ import annotations
 
@@ -138,6 +155,12 @@ def records(data: Any, field: str, keys: tuple[str, ...]) -> list[dict[str, Any]
     return out
 
 
+def named_entry(field: str, name: str) -> str:
+    """The place of the list entry called ``name`` under ``field`` (``players.Dee``): an entry
+    with a name of its own is named by it (the module docstring)."""
+    return f"{field}.{name}"
+
+
 def players(data: Any, keys: tuple[str, ...], first: str) -> tuple[tuple[str, ...], dict[str, dict[str, Any]]]:
     """Players in turn order (names, or mappings with ``name`` and the model's ``keys``), and
     the mappings by name; ``first`` names the first player's role in the error message."""
@@ -145,13 +168,16 @@ def players(data: Any, keys: tuple[str, ...], first: str) -> tuple[tuple[str, ..
     extra: dict[str, dict[str, Any]] = {}
     for i, p in enumerate(a_list(data, "players")):
         if isinstance(p, dict):
-            only_keys(p, ("name", *keys), f"players[{i}]")
+            if not isinstance(p.get("name"), str) or not p["name"].strip():
+                only_keys(p, ("name", *keys), f"players[{i}]")  # a misspelt name key, say
             name = text(p.get("name"), f"players[{i}].name")
-            extra[name] = p
         else:
             name = text(p, f"players[{i}]")
         if name in names:
             raise FormatError(f"player {name!r} is listed twice", f"players[{i}]")
+        if isinstance(p, dict):
+            only_keys(p, ("name", *keys), named_entry("players", name))
+            extra[name] = p
         names.append(name)
     if not 2 <= len(names) <= 4:
         raise FormatError(f"list 2 to 4 players in turn order (the first is the {first})", "players")

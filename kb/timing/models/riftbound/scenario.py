@@ -42,7 +42,7 @@ from dataclasses import replace
 from typing import Any
 
 from kb.timing.engine import FormatError, Option
-from kb.timing.fields import a_list as _list, a_mapping as _map, only_keys as _only, players as _player_list
+from kb.timing.fields import a_list as _list, a_mapping as _map, named_entry, only_keys as _only, players as _player_list
 from kb.timing.fields import nearest, one_of as _one_of, text as _str, whole_number as _int
 from kb.timing.models.codec import Context, field_json, json_keys
 from kb.timing.models.riftbound import costs, teams
@@ -56,21 +56,29 @@ def _players(data: Any) -> tuple[tuple[str, ...], dict[str, dict[str, Any]]]:
     return _player_list(data, ("hand", "base", "facedown", "points", "runes", "pool", "team"), "turn player")
 
 
-def battlefield_entries(data: Any) -> list[tuple[str, dict[str, Any]]]:
-    """A scenario's battlefields, each with the place an error names: a list of names or
-    mappings (``battlefields[0]``), or a mapping by name (``battlefields.Temple``) whose values
-    hold the rest (``{Temple: {controller: Bo}, Hill: null}``)."""
+def battlefield_entries(data: Any) -> list[tuple[str, str, dict[str, Any]]]:
+    """A scenario's battlefields, each with the place an error about it names and the place of
+    its name: a list of names or mappings, or a mapping by name whose values hold the rest
+    (``{Temple: {controller: Bo}, Hill: null}``). Either way a battlefield with a name is
+    ``battlefields.Temple`` (:func:`kb.timing.fields.named_entry`); a listed one's name that is
+    missing or wrong is ``battlefields[0].name``."""
     if isinstance(data, dict):
         out = []
         for name, raw in data.items():
-            where = f"battlefields.{name}"
+            where = named_entry("battlefields", str(name))
             raw = _map(raw, where)
             if "name" in raw:
                 raise FormatError("a battlefield listed by name takes no name key", f"{where}.name")
-            out.append((where, {"name": name, **raw}))
+            out.append((where, where, {"name": name, **raw}))
         return out
-    return [(f"battlefields[{i}]", _map({"name": raw} if isinstance(raw, str) else raw, f"battlefields[{i}]"))
-            for i, raw in enumerate(_list(data, "battlefields"))]
+    listed = []
+    for i, raw in enumerate(_list(data, "battlefields")):
+        raw = _map({"name": raw} if isinstance(raw, str) else raw, f"battlefields[{i}]")
+        name = raw.get("name")
+        named = isinstance(name, str) and bool(name.strip())
+        listed.append((named_entry("battlefields", name.strip()) if named else f"battlefields[{i}]",
+                       f"battlefields[{i}]" if isinstance(data[i], str) else f"battlefields[{i}].name", raw))
+    return listed
 
 
 def setup(data: Mapping[str, Any]) -> tuple[Riftbound, State]:
@@ -95,11 +103,11 @@ def setup(data: Mapping[str, Any]) -> tuple[Riftbound, State]:
     hands: list[tuple[str, tuple[str, ...] | None]] = []
     facedown: list[tuple[str, str, str, bool]] = []
     battlefields: list[Battlefield] = []
-    for where, raw in battlefield_entries(data.get("battlefields")):
-        _only(raw, ("name", "controller", "contested_by", "units"), where)
-        name = _str(raw.get("name"), f"{where}.name")
+    for where, named_at, raw in battlefield_entries(data.get("battlefields")):
+        name = _str(raw.get("name"), named_at)
         if name == "base" or any(b.name == name for b in battlefields):
-            raise FormatError(f"battlefield name {name!r} is reserved or repeated", f"{where}.name")
+            raise FormatError(f"battlefield name {name!r} is reserved or repeated", named_at)
+        _only(raw, ("name", "controller", "contested_by", "units"), where)
         for key in ("controller", "contested_by"):
             if raw.get(key) is not None and raw[key] not in players:
                 raise FormatError(f"{raw[key]!r} is not a player", f"{where}.{key}")
@@ -114,13 +122,15 @@ def setup(data: Mapping[str, Any]) -> tuple[Riftbound, State]:
         p = extra.get(player, {})
         hand = p.get("hand")
         if hand is not None:
-            hand = tuple(_str(c, f"players.{player}.hand") for c in _list(hand, f"players.{player}.hand"))
-            for c in hand:
+            hand = tuple(_str(c, f"players.{player}.hand[{k}]")
+                         for k, c in enumerate(_list(hand, f"players.{player}.hand")))
+            for k, c in enumerate(hand):
                 if c in cards and cards[c].type == "battlefield":
-                    raise FormatError(f"{c} is a battlefield: it is not a card of a hand", f"players.{player}.hand")
+                    raise FormatError(f"{c} is a battlefield: it is not a card of a hand",
+                                      f"players.{player}.hand[{k}]")
                 if c not in cards:
                     raise FormatError(f"unknown card {c!r} in {player}'s hand{nearest(c, cards)} (add it to cards)",
-                                      f"players.{player}.hand")
+                                      f"players.{player}.hand[{k}]")
         hands.append((player, hand))
         for j, u in enumerate(_list(p.get("base"), f"players.{player}.base")):
             place(u, player, "base", f"players.{player}.base[{j}]")

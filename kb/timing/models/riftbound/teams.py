@@ -43,8 +43,9 @@ def read_teams(players: tuple[str, ...], extra: Mapping[str, Mapping[str, Any]])
     if not named:
         return ()
     if len(named) != len(players) or len(players) != 4:
+        without = [p for p in players if p not in named]
         raise FormatError("a mode of play with teams is 2v2: four players, each with a team (489.1, 489.2)",
-                          "players")
+                          f"players.{without[0]}" if without and len(players) == 4 else "players")
     teams: dict[str, list[str]] = {}
     for p in players:
         teams.setdefault(named[p], []).append(p)
