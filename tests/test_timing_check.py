@@ -22,11 +22,7 @@ def excerpt() -> RuleGraph:
 # The rules of the covered ranges the model does not implement, each with why.
 NOT_MODELED = {
     "369.2": "game actions that are replacement effects (Burning Out, preventing damage)",
-    "369.3": "replacement effects on how a unit enters the board",
-    "370.1.b.1": "replacement effects that add a game action \"as\" an event occurs",
     "370.3": "replacement effects active in a zone other than the board",
-    "371": "\"once each turn\" replacement effects",
-    "371.1": "\"once each turn\" replacement effects",
     "371.2": "optional (\"may\") replacement effects",
     "371.2.a": "optional (\"may\") replacement effects",
     "371.2.b": "optional (\"may\") replacement effects",

@@ -17,6 +17,7 @@ from test_timing_costs_and_damage import explore_and_report
 from kb.timing import engine
 from kb.timing.engine import FormatError, InvariantBroken, TraceNode
 from kb.timing.models.riftbound import Riftbound, State, scenario, state_io
+from kb.timing.models.riftbound.cards import Trigger
 from kb.timing.models.riftbound.triggers import fire
 
 CARDS = {
@@ -253,3 +254,103 @@ def test_malformed_teams_in_a_state_name_their_place(teams: Any, field: str) -> 
     with pytest.raises(FormatError) as err:
         state_io.state_from_json(data)
     assert err.value.field == field
+
+
+# -- replacement effects "once (N times) each turn" and on how a unit enters (371, 369.3) -------------
+LIMITED_CARDS = {
+    "Execute": {"type": "spell", "keywords": ["Action"], "effects": [{"kill": "target"}]},
+    # two kills one after the other, not simultaneous (370.1.a.2)
+    "Purge": {"type": "spell", "keywords": ["Action"], "effects": [{"kill": "target"}, {"kill": "Agent"}]},
+    "Blast": {"type": "spell", "keywords": ["Action"], "effects": [{"deal": {"unit": "target", "amount": 2}}]},
+    "Swift Blade": {"type": "unit", "might": 2, "enters": {"ready": True}},
+    "Deep Titan": {"type": "unit", "might": 3, "enters": {"as": [{"draw": 1}]},
+                   "triggers": [{"on": "play", "name": "Deep Titan's play effect", "effects": [{"draw": 1}]}]},
+    "Guard": {"type": "unit"},
+    "Agent": {"type": "unit", "deathknell": [{"draw": 1}]},
+    "Stubborn": {"type": "unit", "replacement": {"would_die": "self", "each_turn": 2}},
+    "Ward Totem": {"type": "gear", "replacement": {"would_die": "friendly", "each_turn": 1}},
+}
+LIMITED_REACHED = ("death-replaced", "replacement-used-up", "enters-ready", "as-enters", "kill", "death-triggers")
+LIMITED_CASES = [(2, 7), (3, 6)]
+
+
+def setup_limited(players: int) -> tuple[Riftbound, State]:
+    seats = [{"name": "Ann", "hand": ["Execute", "Purge", "Blast", "Swift Blade", "Deep Titan"], "base": ["Guard"]},
+             {"name": "Bo", "hand": ["Execute"], "base": ["Ward Totem", "Agent", "Stubborn"]},
+             {"name": "Cy", "hand": ["Deep Titan"], "base": ["Stubborn"]}]
+    return scenario.setup({  # type: ignore[return-value]
+        "players": seats[:players], "cards": LIMITED_CARDS,
+        "battlefields": [{"name": "Temple", "controller": "Bo", "units": {"Bo": ["Guard"]}}]})
+
+
+def limited_violations(model: Riftbound, node: TraceNode) -> Iterator[str]:
+    """What 371.1, 369.3 and 370.1.b.1 say, from the states and the trace: a limited replacement
+    applied only while its count this turn is under its limit, and counted once per event; a
+    unit entering ready only by its own "I enter ready"; what "as I enter" does using no chain."""
+    if node.transition.kind != "step":
+        cards = _cards_by_unit(node)
+        applied = [c.params["source"] for c in node.walk() if c.name == "death-replaced" and not c.params["next"]]
+        for source in set(applied):
+            r = model.cards[cards[source]].replacement
+            if r is None or r.each_turn is None:
+                continue
+            was, now = node.before.times_replaced(source), node.after.times_replaced(source)
+            if now != was + applied.count(source) or now > r.each_turn:
+                yield f"{source}'s replacement applied {now} times this turn ({r.each_turn} each turn, 371.1)"
+        for c in node.walk():
+            if c.name == "replacement-used-up":
+                r = model.cards[cards[c.params["source"]]].replacement
+                if r is None or r.each_turn is None or c.before.times_replaced(c.params["source"]) < r.each_turn:
+                    yield f"{c.params['source']}'s replacement refused before its limit (371.1)"
+    if node.name == "resolves-immediately":
+        new = [u for u in node.after.board if node.before.permanent(u.name) is None]
+        for u in new:
+            card = model.cards[u.card]
+            if card.type == "unit" and u.exhausted == card.enters_ready:
+                yield f"{u.name} entered {'exhausted' if u.exhausted else 'ready'} (369.3)"
+    if node.name == "as-enters":
+        b, a = node.before, node.after
+        if (a.chain, a.priority, a.focus) != (b.chain, b.priority, b.focus):
+            yield "what a unit does as it enters used the chain or moved priority or focus (370.1.b.1)"
+        if sum(n for _, n in a.drawn) != sum(n for _, n in b.drawn) + 1:
+            yield "\"as I enter, draw 1\" did not draw exactly one card as the unit entered (370.1.b.1)"
+
+
+@pytest.mark.parametrize("players,depth", LIMITED_CASES, ids=[f"{p}-players-depth-{d}" for p, d in LIMITED_CASES])
+def test_limited_and_entering_replacements_keep_their_rules_in_every_decision_sequence(
+        players: int, depth: int, capsys: Any) -> None:
+    explore_and_report(f"once-each-turn and entering replacements, {players} players, depth {depth}",
+                       *setup_limited(players), depth, limited_violations, LIMITED_REACHED, capsys)
+
+
+def never_counted(effect: Any, s: State, p: Any, t: Any) -> State:
+    """A deliberately wrong replaced death: a "once each turn" replacement is not counted."""
+    return dataclasses.replace(effect(s, p, t), replaced=s.replaced)
+
+
+def as_enters_on_chain(m: Riftbound, effect: Any, s: State, p: Any, t: Any) -> State:
+    """A deliberately wrong "as I enter": its instructions go on the chain as a triggered ability."""
+    card = m.cards[p["card"]]
+    return fire(s, t, [(p["player"], Trigger("play", f"{card.name} as it enters", card.as_enters), card.name)],
+                "triggers")
+
+
+class WrongReplacements(Riftbound):
+    """A deliberately wrong model: ``step`` (a transition's name) takes ``wrong`` as its effect."""
+
+    def __init__(self, cards: Any, step: str, wrong: Any) -> None:
+        super().__init__(cards)
+        t = self.transitions[step]
+        self.transitions[step] = dataclasses.replace(t, effect=functools.partial(wrong, t.effect))
+
+
+@pytest.mark.parametrize("step,wrong,rule", [
+    ("death-replaced", never_counted, "371.1"),
+    ("as-enters", None, "370.1.b.1"),
+], ids=["a once-each-turn replacement never counted", "as-I-enter instructions put on the chain"])
+def test_a_model_wrong_about_limited_or_entering_replacements_is_caught(step: str, wrong: Any, rule: str) -> None:
+    model, state = setup_limited(2)
+    bad = WrongReplacements(model.cards, step, wrong or (lambda effect, s, p, t: as_enters_on_chain(bad, effect, s, p, t)))
+    with pytest.raises(InvariantBroken) as err:
+        engine.explore(bad, state, 5)
+    assert rule in err.value.rules

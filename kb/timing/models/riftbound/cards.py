@@ -32,7 +32,11 @@ conquer (hold) here" abilities, controlled by the player who scores it. A unit's
 effect on deaths ("If I would die" / "If a friendly unit [with Deathknell] would die", and with
 ``kill_this`` "kill this instead"):
 the unit is healed, exhausted and recalled instead (369.1, Zhonya's Hourglass; what a
-replacement does in the timing is in :mod:`kb.timing.models.riftbound.replacements`). ``target`` means the target chosen when the card is played.
+replacement does in the timing is in :mod:`kb.timing.models.riftbound.replacements`); with
+``each_turn: N`` it is "once (N times) each turn" (371.1). A unit's ``enters: {ready: true}``
+("I enter ready", 369.3) and a unit's or gear's ``enters: {as: [draw|add|discard…]}`` ("As I
+enter, …", 370.1.b.1) are replacement effects on how it enters the board.
+``target`` means the target chosen when the card is played.
 Keywords are read in any case (``reaction`` is Reaction). What each instruction does when
 it resolves is in :mod:`kb.timing.models.riftbound.effects`.
 """
@@ -102,6 +106,7 @@ class Replacement:
 
     would_die: str  # self | friendly | friendly-deathknell (489.8.e: a teammate's units are friendly too)
     kill_this: bool = False  # "kill this instead": the source dies in the unit's place
+    each_turn: int | None = None  # "once (N times) each turn": applied to that many events a turn (371.1)
 
 
 @dataclass(frozen=True)
@@ -117,6 +122,10 @@ class Card:
     cost: Cost = FREE  # Energy and Power (356)
     additional: tuple[str, ...] = ()  # additional costs in the card's words (356.2.a.1)
     replacement: Replacement | None = None  # a replacement effect on deaths (367)
+    # Replacement effects on how it enters the board (369.3): "I enter ready", and "As I enter, …"
+    # (the event replaced by the same event plus those instructions, 370.1.b.1).
+    enters_ready: bool = False
+    as_enters: tuple[Effect, ...] = ()
 
     @property
     def deflect(self) -> int:
@@ -193,7 +202,7 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
         where = f"{field}.{name}"
         raw = _map(raw, where)
         _only(raw, ("type", "keywords", "effects", "legion", "triggers", "abilities", "might", "deathknell", "cost",
-                    "additional_cost", "replacement"), where)
+                    "additional_cost", "replacement", "enters"), where)
         ctype = raw.get("type")
         if ctype not in CARD_TYPES:
             raise FormatError(f"type must be one of: {', '.join(CARD_TYPES)}", f"{where}.type")
@@ -237,7 +246,8 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
                            _int(raw.get("might", 1), f"{where}.might", 0, 99),
                            parse_cost(raw.get("cost"), f"{where}.cost"),
                            parse_additional(raw.get("additional_cost"), f"{where}.additional_cost"),
-                           _replacement(raw.get("replacement"), ctype, f"{where}.replacement"))
+                           _replacement(raw.get("replacement"), ctype, f"{where}.replacement"),
+                           *_enters(raw.get("enters"), ctype, f"{where}.enters"))
     for name, card in cards.items():
         _check_refs(cards, card.effects + card.legion, f"{field}.{name}")
         for tr in card.triggers:
@@ -252,7 +262,7 @@ def _replacement(data: Any, ctype: str, field: str) -> Replacement | None:
     if ctype not in ("unit", "gear"):
         raise FormatError("only a unit or gear has a replacement effect (it is active on the board, 365.1)", field)
     raw = _map(data, field)
-    _only(raw, ("would_die", "kill_this"), field)
+    _only(raw, ("would_die", "kill_this", "each_turn"), field)
     whose = raw.get("would_die")
     if whose not in DYING:
         raise FormatError(f"would_die is one of: {', '.join(DYING)}", f"{field}.would_die")
@@ -261,7 +271,37 @@ def _replacement(data: Any, ctype: str, field: str) -> Replacement | None:
     kill_this = raw.get("kill_this", False)
     if not isinstance(kill_this, bool):
         raise FormatError("kill_this is true or false", f"{field}.kill_this")
-    return Replacement(whose, kill_this)
+    each_turn = raw.get("each_turn")
+    if each_turn is not None:
+        each_turn = _int(each_turn, f"{field}.each_turn", 1, 9)
+    return Replacement(whose, kill_this, each_turn)
+
+
+# What "As I enter, …" may do (370.1.b.1): instructions that need no target.
+AS_ENTERS = ("draw", "add", "discard")
+
+
+def _enters(data: Any, ctype: str, field: str) -> tuple[bool, tuple[Effect, ...]]:
+    """A card's replacement effects on how it enters the board (369.3): ``{ready: true}`` ("I
+    enter ready", a unit) and ``{as: [instructions]}`` ("As I enter, …", 370.1.b.1)."""
+    if data is None:
+        return False, ()
+    if ctype not in ("unit", "gear"):
+        raise FormatError("only a unit or gear enters the board (369.3)", field)
+    raw = _map(data, field)
+    _only(raw, ("ready", "as"), field)
+    ready = raw.get("ready", False)
+    if not isinstance(ready, bool):
+        raise FormatError("ready is true (\"I enter ready\") or false", f"{field}.ready")
+    if ready and ctype != "unit":
+        raise FormatError("gear enters ready anyway: only a unit's \"I enter ready\" replaces how it enters",
+                          f"{field}.ready")
+    effects = parse_effects(raw.get("as"), f"{field}.as")
+    for i, e in enumerate(effects):
+        if e[0] not in AS_ENTERS:
+            raise FormatError(f"\"as I enter\" instructions are {', '.join(AS_ENTERS)} (no target)",
+                              f"{field}.as[{i}]")
+    return ready, effects
 
 
 def _check_refs(cards: Mapping[str, Card], effects: tuple[Effect, ...], field: str) -> None:
@@ -317,5 +357,9 @@ def card_json(card: Card) -> dict[str, Any]:
         out["additional_cost"] = list(card.additional)
     if card.replacement is not None:
         out["replacement"] = {"would_die": card.replacement.would_die,
-                              **({"kill_this": True} if card.replacement.kill_this else {})}
+                              **({"kill_this": True} if card.replacement.kill_this else {}),
+                              **({"each_turn": card.replacement.each_turn} if card.replacement.each_turn else {})}
+    if card.enters_ready or card.as_enters:
+        out["enters"] = {**({"ready": True} if card.enters_ready else {}),
+                         **({"as": effects_json(card.as_enters)} if card.as_enters else {})}
     return out

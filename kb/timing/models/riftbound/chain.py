@@ -27,6 +27,8 @@ step("lingers", "a finalized spell or ability waits on the chain", "{item} waits
 step("finalize-next", "more items are pending: finalize the next", "more items are pending")
 step("priority-to-next-item", "the controller of the next item gains priority", "{player} gains priority (controls {item})")
 step("enters-board", "the permanent enters the board", "{item} enters the board at {at}")
+step("enters-ready", "\"I enter ready\": a replacement effect on how the unit enters",
+     "{item} enters ready instead of exhausted (its own replacement effect)")
 step("add-resolves", "priority and focus do not pass from an Add ability", "priority stays with {player}")
 step("completes-play", "the card is played", "{player} has played {item}")
 step("open-state", "the chain is empty: open state", "the chain is empty")
@@ -134,6 +136,29 @@ def after_leaving(m: Riftbound, s: State, t: Trace) -> State:
     return proceed(m, s, t, add=False, finalizing=True)
 
 
+def entering_replaced(m: Riftbound, s: State, t: Trace, item: Item, card: Card | None) -> State:
+    """What the permanent's own replacement effects on its entering do (369.3): "I enter ready"
+    (it entered ready), and "As I enter, …", whose instructions are part of the entering event
+    (370.1.b.1), applied before it occurs (370.1.c): nothing goes on the chain, nothing triggers."""
+    if card is None:
+        return s
+    if card.enters_ready:
+        t.note("enters-ready", s, {"item": item.name})
+    if card.as_enters:
+        s = t.step("as-enters", s, {"item": item.name, "player": item.controller, "card": card.name,
+                                    "id": item.id})
+    return s
+
+
+@transition("as-enters", "step", "\"As I enter, …\": the entering is replaced by the same event plus what it "
+            "does, with no chain item and no trigger", "as {item} enters, {player} follows its instructions "
+            "(part of its entering: no chain item, nobody responds)")
+def as_enters(m: Riftbound, s: State, p: Params, t: Trace) -> State:
+    """The instructions of "As I enter, …", followed as part of the entering (370.1.b.1)."""
+    item = Item(id=p["id"], name=p["item"], controller=p["player"], kind="unit", effects=m.cards[p["card"]].as_enters)
+    return run_effects(m, s, t, item)
+
+
 @transition("resolves-immediately", "step", "a unit, gear or Add ability resolves immediately",
             "{item} resolves immediately")
 def resolve_immediately(m: Riftbound, s: State, p: Params, t: Trace) -> State:
@@ -145,10 +170,12 @@ def resolve_immediately(m: Riftbound, s: State, p: Params, t: Trace) -> State:
         return proceed(m, s, t, add=True)
     card = m.cards[item.card] if item.card else None
     location = item.to if item.kind == "unit" and item.to else "base"
+    ready = card is not None and card.enters_ready
     perm = Permanent(unique_name(s, item.name), item.card or item.name, item.controller, location,
-                     exhausted=item.kind == "unit")
+                     exhausted=item.kind == "unit" and not ready)
     s = replace(s, board=s.board + (perm,))
     t.note("enters-board", s, {"item": item.name, "at": location})
+    s = entering_replaced(m, s, t, item, card)
     if location != "base":
         bf = s.battlefield(location)
         if bf is not None and bf.controller != item.controller and bf.contested_by is None:

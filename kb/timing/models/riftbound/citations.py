@@ -160,6 +160,9 @@ CITATIONS: dict[str, Rules] = {
     "deathknell-checked": ("808.3", "370.1"),
     "killed-instead": ("370.1.b", "370.2", "373.2", "373.2.a", "373.2.a.1"),
     "cost-paid-though-replaced": ("357.2.a", "203.2"),
+    "replacement-used-up": ("371.1", "371"),
+    "enters-ready": ("369.3", "369.1", "370.1.b"),
+    "as-enters": ("370.1.b.1", "369.3", "369.1"),
     # -- modes of play with teammates (teams.py, scoring.py) --------------------------------
     "team-gains-point": ("489.8.d", "489.8.d.1", "489.8.d.2"),
     "team-wins": ("489.6.a", "489.6.a.3", "489.6"),
@@ -199,6 +202,8 @@ CITATIONS: dict[str, Rules] = {
     "invariant.points-rise": ("468", "471.1"),
     "invariant.add-off-chain": ("429.3.a", "429.2.a"),
     "invariant.replacement-off-chain": ("370.1.c", "369"),
+    "invariant.replacement-each-turn": ("371.1",),
+    "invariant.as-enters-off-chain": ("370.1.b.1", "370.1.c"),
     "invariant.team-points": ("489.8.d.1",),
     # -- why a state cannot occur ---------------------------------------------------------
     "state.one-priority": ("312",),

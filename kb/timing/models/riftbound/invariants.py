@@ -121,6 +121,27 @@ def replacement_off_chain(m: Riftbound, n: TraceNode) -> bool:
             and u is not None and u.location == "base" and u.exhausted and u.damage == 0)
 
 
+@invariant("replacement-each-turn", "a \"once (N times) each turn\" replacement effect is applied to at most "
+           "that many events a turn, each application counted")
+def replacement_each_turn(m: Riftbound, n: TraceNode) -> bool:
+    if n.name != "death-replaced" or n.params["next"]:
+        return True
+    x = n.before.permanent(n.params["source"])
+    r = m.cards[x.card].replacement if x is not None else None
+    if x is None or r is None or r.each_turn is None:
+        return True
+    before, after = n.before.times_replaced(x.name), n.after.times_replaced(x.name)
+    return before < r.each_turn and after == before + 1
+
+
+@invariant("as-enters-off-chain", "what \"As I enter\" does adds no chain item and moves neither priority nor focus")
+def as_enters_off_chain(m: Riftbound, n: TraceNode) -> bool:
+    if n.name != "as-enters":
+        return True
+    b, a = n.before, n.after
+    return (a.chain, a.priority, a.focus, a.next_id) == (b.chain, b.priority, b.focus, b.next_id)
+
+
 @invariant("team-points", "teammates always have the same points")
 def team_points(m: Riftbound, n: TraceNode) -> bool:
     if not n.after.teams:

@@ -16,6 +16,17 @@
 - Simultaneous deaths (a cleanup's lethal damage) are replaced one event at a time, and what a
   replacement does happens before the unmodified deaths (373, 373.1.a); a replacement applies
   to events simultaneous with its source leaving the board (370.4).
+- "Once (N times) each turn" (``each_turn: N``, 371): applied to that many deaths a turn, counted
+  by source in the state's ``replaced_this_turn``; a later death is not replaced by it, and the
+  trace says why (371.1).
+- Replacement effects on how a unit enters the board (369.3): "I enter ready", and "As I enter,
+  …", whose instructions are part of the entering event (370.1.b.1), are in
+  :func:`kb.timing.models.riftbound.chain.entering_replaced`.
+
+Not modelled: optional ("may") replacement effects (371.2: a choice in the middle of a
+resolution, which the Riftbound model has no place to stop for), those active in a zone other
+than the board (370.3), game actions that are replacement effects (369.2) and replacements
+acting on an uncontrolled battlefield (372.2).
 """
 
 from __future__ import annotations
@@ -49,6 +60,9 @@ step("killed-instead", "\"kill this instead\": the replacement's source is kille
      "{source} is killed instead of {unit}")
 step("cost-paid-though-replaced", "a cost whose kill was replaced is still paid",
      "{unit}'s death was replaced, yet the cost of {item} is paid")
+step("replacement-used-up", "a replacement effect applied as often as it may this turn cannot apply again",
+     "{source}'s replacement (\"{times} each turn\") has been applied {count} this turn: it cannot replace "
+     "{unit}'s death")
 
 
 def friendly(s: State, player: str, other: str) -> bool:
@@ -56,25 +70,45 @@ def friendly(s: State, player: str, other: str) -> bool:
     return player == other or other in s.teammates(player)
 
 
-def applicable(m: Riftbound, s: State, u: Permanent, applied: frozenset[str]) -> list[tuple[Permanent, str]]:
+def used_up(m: Riftbound, s: State, x: Permanent) -> bool:
+    """Whether ``x``'s "once (N times) each turn" replacement effect has been applied to as
+    many events as it may this turn (371.1)."""
+    r = m.cards[x.card].replacement
+    return r is not None and r.each_turn is not None and s.times_replaced(x.name) >= r.each_turn
+
+
+def qualifies(m: Riftbound, s: State, x: Permanent, u: Permanent) -> bool:
+    """Whether ``u``'s death is an event ``x``'s replacement effect specifies (370.1): its own
+    ("If I would die"), or a friendly unit's, with Deathknell where it asks (808.3)."""
+    r = m.cards[x.card].replacement
+    if r is None:
+        return False
+    if r.would_die == "self":
+        return x.name == u.name
+    if r.would_die == "friendly-deathknell" and "Deathknell" not in m.cards[u.card].keywords:
+        return False  # the effect checks whether the unit has Deathknell (808.3)
+    return friendly(s, x.controller, u.controller)
+
+
+def applicable(m: Riftbound, s: State, u: Permanent, applied: frozenset[str],
+               spent: list[Permanent] | None = None) -> list[tuple[Permanent, str]]:
     """The replacement effects that could replace ``u``'s death now, each with its source and
     the key that tells it from the others (its source's name, or ``next:UNIT``), leaving out
-    those already applied to this event (370.2). The model's order: the unit's own "next time",
-    then its own replacement, then the others in board order."""
+    those already applied to this event (370.2) and those applied as often as they may this
+    turn (371.1; added to ``spent`` when it is given). The model's order: the unit's own "next
+    time", then its own replacement, then the others in board order."""
     if m.cards[u.card].type != "unit":
         return []
     out = [(u, f"next:{u.name}")] if u.saved and f"next:{u.name}" not in applied else []
     others = []
     for x in s.board:
-        r = m.cards[x.card].replacement
-        if r is None or x.name in applied:
+        if x.name in applied or not qualifies(m, s, x, u):
             continue
-        if x.name == u.name and r.would_die == "self":
-            out.append((x, x.name))
-        elif r.would_die == "friendly-deathknell" and "Deathknell" not in m.cards[u.card].keywords:
-            continue  # the effect checks whether the unit has Deathknell (808.3)
-        elif r.would_die.startswith("friendly") and friendly(s, x.controller, u.controller):
-            (out if x.name == u.name else others).append((x, x.name))
+        if used_up(m, s, x):
+            if spent is not None:
+                spent.append(x)
+            continue
+        (out if x.name == u.name else others).append((x, x.name))
     return out + others
 
 
@@ -88,6 +122,12 @@ def death_replaced(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     assert u is not None
     s = with_permanent(s, u.name, damage=0, exhausted=True, location="base", designation=None,
                        saved=u.saved and not p["next"])
+    source = s.permanent(p.get("source", ""))
+    r = m.cards[source.card].replacement if source is not None and not p["next"] else None
+    if source is not None and r is not None and r.each_turn is not None:  # counted this turn (371.1)
+        counts = dict(s.replaced)
+        counts[source.name] = counts.get(source.name, 0) + 1
+        s = replace(s, replaced=tuple(sorted(counts.items())))
     for tr in m.triggers_of(u.card, "leave"):
         t.note("death-trigger-removed", s, {"unit": u.name, "item": tr.name})
     return s
@@ -104,7 +144,12 @@ def replace_deaths(m: Riftbound, s: State, t: Trace, dead: list[Permanent],
     for u in dead:
         if s.permanent(u.name) is None:  # already killed in another's place
             continue
-        found = applicable(m, s, u, applied)
+        spent: list[Permanent] = []
+        found = applicable(m, s, u, applied, spent)
+        for x in spent:
+            limit = m.cards[x.card].replacement.each_turn  # type: ignore[union-attr]
+            t.note("replacement-used-up", s, {"source": x.name, "unit": u.name, "times": _times(limit),
+                                              "count": _times(s.times_replaced(x.name))})
         if not found:
             still.append(u)
             continue
@@ -116,7 +161,8 @@ def replace_deaths(m: Riftbound, s: State, t: Trace, dead: list[Permanent],
         card = m.cards[source.card]
         if not next_time and card.replacement is not None and card.replacement.would_die == "friendly-deathknell":
             t.note("deathknell-checked", s, {"unit": u.name, "source": source.name})
-        s = t.step("death-replaced", s, {"unit": u.name, "replacement": _label(u, source, key), "next": next_time})
+        s = t.step("death-replaced", s, {"unit": u.name, "replacement": _label(u, source, key), "next": next_time,
+                                         "source": source.name})
         if not next_time and card.replacement is not None and card.replacement.kill_this:
             victim = s.permanent(source.name)
             if victim is not None:
@@ -124,6 +170,11 @@ def replace_deaths(m: Riftbound, s: State, t: Trace, dead: list[Permanent],
                 s, gone = replace_deaths(m, s, t, [victim], applied | {key})
                 s = die(m, s, t, gone)
     return s, still
+
+
+def _times(n: int | None) -> str:
+    """"once", "twice", "3 times"."""
+    return {1: "once", 2: "twice"}.get(n or 0, f"{n} times")
 
 
 def _label(u: Permanent, source: Permanent, key: str) -> str:

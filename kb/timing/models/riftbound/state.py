@@ -163,6 +163,12 @@ def _read_points(raw: Any, where: str, ctx: Context) -> tuple[tuple[str, int], .
     return tuple((p, given[p]) for p in ctx.players if p in given)
 
 
+def _read_replaced(raw: Any, where: str, ctx: Context) -> tuple[tuple[str, int], ...]:
+    """How often each limited replacement effect was applied this turn (``{Warden: 1}``), by
+    its source's name, sorted by name."""
+    return tuple(sorted((text(k, where), whole_number(n, f"{where}.{k}", 1, 9)) for k, n in a_mapping(raw, where).items()))
+
+
 def _read_teams(raw: Any, where: str, ctx: Context) -> tuple[tuple[str, ...], ...]:
     """Teams (``[[Ann, Cy], [Bo, Dee]]``): each player in one team at most."""
     teams, seen = [], set()
@@ -230,6 +236,9 @@ class State:
     # the turn player's team through conquer this turn (469.1.a, 489.8.b).
     disqualified: tuple[str, ...] = field(default=(), metadata=js("disqualified_this_turn", omit=True,
                                                                   check="battlefield"))
+    # "Once (N times) each turn" replacement effects applied this turn, by source (371.1).
+    replaced: tuple[tuple[str, int], ...] = field(default=(), metadata=js(
+        "replaced_this_turn", mapping=True, omit=True, read=_read_replaced))
 
     # -- derived --------------------------------------------------------------------------
     @property
@@ -257,6 +266,10 @@ class State:
         if pend and self.ready_task() is None and pend[0].optional and not pend[0].decided:
             return pend[0]
         return None
+
+    def times_replaced(self, source: str) -> int:
+        """How often ``source``'s limited replacement effect was applied this turn (371.1)."""
+        return dict(self.replaced).get(source, 0)
 
     def teammates(self, player: str) -> tuple[str, ...]:
         """The other players of ``player``'s team (none outside modes of play with teams)."""
