@@ -49,14 +49,14 @@ from markdown_it import MarkdownIt
 from kb.cite import find_citations, rule_citations
 from kb.cite.annotate import _footnote_html, rule_url
 from kb.cite.mdit import _shared_ok
-from kb.references import _parse
+from kb.references import _parse, _parse_alone
 from kb.query import KnowledgeBase
 from kb.store import build
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "cite"
 LESSONS = ["lesson-passing-and-resolving.md", "lesson-combat-showdown.md"]
 # The module-level caches of the linker (the per-edition ones go with the knowledge base).
-CACHES = [_footnote_html, rule_url, _shared_ok, _parse]
+CACHES = [_footnote_html, rule_url, _shared_ok, _parse, _parse_alone]
 GOAL = 1.5  # the plugin against plain rendering
 
 

@@ -51,14 +51,16 @@ _BARE = re.compile(
     rf"(?<![\w.$/])(?P<list>{_BARE_LIST}(?:{_SEP}{_BARE_LIST})*)"
     rf"|\b[Ss]ee\s(?P<single>\d{{3}})(?!\d)(?=,\s?[“\"]|\s+for\s)"
 )
-# Readers of phrase_matches read the groups by position (by name costs a dictionary
-# lookup each).
-LIST_GROUP = _MENTION.groupindex["list"]
-if tuple(_MENTION.groupindex) != ("word", "cr", "list", "first"):
-    raise ImportError("kb.references: phrase_matches' readers read _MENTION's groups in the order "
+# phrase_matches reads the groups by position (by name costs a dictionary lookup each).
+if tuple(_MENTION.groupindex) != ("word", "cr", "list", "first") or _MENTION.groups != 4:
+    raise ImportError("kb.references: phrase_matches reads _MENTION's groups in the order "
                       "word, cr, list, first")
-# Where a keyword of _MENTION can start (a superset of its keywords).
-_KEYWORD = re.compile(r"[RrSsC](?:ules?|ULES?|ections?|R)")
+# _MENTION with the keyword "rule", "rules", "Rule" or "Rules" less its first letter (see
+# phrase_matches); its groups, by position, are the keyword's rest, the list, the first number.
+_RULE_PHRASE = re.compile(rf"(ules?)\s{{1,8}}(({NUMBER}){_LIST_TAIL}(?:{_SEP}{_LIST})*)")
+# Where _MENTION's other keywords start: each needle is found ``back`` characters after
+# one (RULE, RULES, Section, section, sections, CR).
+_NEEDLES = (("ULE", 1), ("ection", 1), ("CR", 0))
 _QUOTED = re.compile(r"[“\"][^”\"\n]*[”\"]")
 
 
@@ -124,24 +126,68 @@ def find_mentions(text: str, *, sections: bool = True, bare: bool = True) -> lis
 Item = tuple[int, int, Segments, "Segments | None", list[Segments]]
 
 
-def phrase_matches(text: str) -> Iterator[re.Match[str]]:
-    """Each match of the keyword-phrase grammar in ``text``, in order, non-overlapping:
-    what :func:`find_phrases` reads. ``m.groups()`` is (word, cr, list, first), the list
-    starting at ``m.start(LIST_GROUP)``; for a caller that reads the commonest phrase, a
-    keyword and one number, without building a phrase's values (the citation finder)."""
-    # ``_MENTION.finditer(text)``, several times faster: a pattern that starts with a
-    # character class lets the regex engine skip ahead, so keywords are found first and
-    # the full grammar is only tried where one starts.
-    pos = 0
-    search, match = _KEYWORD.search, _MENTION.match
-    while (k := search(text, pos)) is not None:
-        at = k.start()
-        m = match(text, at)
-        if m is None:
-            pos = at + 1
+# One keyword phrase as plain values: (start, end, word, cr, written, first, list_start):
+# the keyword ("rules", "Section") in ``word`` or, for "CR", in ``cr`` (the other None),
+# the list as written, its first number as written, and where the list starts.
+Phrase = tuple[int, int, "str | None", "str | None", str, str, int]
+
+
+def phrase_matches(text: str) -> Iterator[Phrase]:
+    """Each match of the keyword-phrase grammar in ``text``, in order, non-overlapping
+    (what ``_MENTION.finditer(text)`` finds), as plain values (:data:`Phrase`): what
+    :func:`find_phrases` reads, and the citation finder, which reads the commonest phrase
+    (a keyword and one number, ``written == first``) without building a phrase's values."""
+    # Several times faster than finditer. The commonest keywords, "rule(s)" and
+    # "Rule(s)", are found with their phrase by one search of _RULE_PHRASE, which starts
+    # with the literal "ule" that ``re`` scans for at memchr speed (the letter before it
+    # and the word boundary are checked here); the other keywords (RULE, section, CR) by
+    # ``str.find`` of their letters, the full grammar tried only there (a search for a
+    # character class such as [RrSsC] stops at every r and s of the text). Wherever a
+    # keyword is, _MENTION matches exactly what these do.
+    find, search, match = text.find, _RULE_PHRASE.search, _MENTION.match
+    others = [[i - back, needle, back] for needle, back in _NEEDLES if (i := find(needle, back)) >= 0]
+    pos = 0  # where the last phrase ended
+    at = 1  # where the next "ule" may be (a keyword starts a letter before it)
+    if not others:  # most texts
+        while (m := search(text, at)) is not None:
+            k = m.start() - 1
+            c = text[k]
+            if (c == "r" or c == "R") and (k == 0 or not ((b := text[k - 1]).isalnum() or b == "_")):
+                word, written, first = m.groups()
+                end = m.end()
+                yield k, end, c + word, None, written, first, end - len(written)
+                at = end + 1
+            else:
+                at = k + 2
+        return
+    m = search(text, at)
+    while m is not None or others:
+        k = m.start() - 1 if m is not None else len(text)
+        entry = min(others) if others else None
+        if entry is None or k < entry[0]:  # a "rule" phrase is next
+            c = text[k]
+            if (c == "r" or c == "R") and (k == 0 or not ((b := text[k - 1]).isalnum() or b == "_")):
+                word, written, first = m.groups()  # type: ignore[union-attr]
+                pos = m.end()  # type: ignore[union-attr]
+                yield k, pos, c + word, None, written, first, pos - len(written)
+                m = search(text, pos + 1)
+            else:
+                m = search(text, k + 2)
             continue
-        pos = m.end()  # a match is never empty: past the keyword
-        yield m
+        at, needle, back = entry  # another keyword is next (no two needles place one alike)
+        if at >= pos:
+            mm = match(text, at)
+            if mm is not None:
+                pos = mm.end()  # a match is never empty: past the keyword
+                word, cr, written, first = mm.groups()
+                yield at, pos, word, cr, written, first, pos - len(written)
+                if m is not None and m.start() <= pos:
+                    m = search(text, pos + 1)
+        i = find(needle, (pos if pos > at else at + 1) + back)
+        if i < 0:
+            others.remove(entry)
+        else:
+            entry[0] = i - back
 
 
 def find_phrases(text: str, *, sections: bool = True) -> Iterator[tuple[int, str, str, list[Item]]]:
@@ -153,24 +199,30 @@ def find_phrases(text: str, *, sections: bool = True) -> Iterator[tuple[int, str
     [(4, 'rule', [('349',)])]
     """
     parse = _parse
-    for m in phrase_matches(text):
-        word, cr, written, first_written = m.groups()
-        word = word or cr
+    for start, end, word, cr, written, first_written, list_start in phrase_matches(text):
+        word = word or cr or ""
         kind = "section" if word[0] in "Ss" else "rule"
         if kind == "section" and not sections:
             continue
-        list_start = m.start(LIST_GROUP)
         if len(first_written) == len(written):  # one number, no range: no second pass
             first = parse(first_written)
-            yield m.start(), kind, word, [(list_start, list_start + len(written), first, None, [first])]
+            yield start, kind, word, [(list_start, end, first, None, [first])]
             continue
         items = _items(written, list_start)
         if items:
-            yield m.start(), kind, word, items
+            yield start, kind, word, items
 
 
 # Articles and rule text cite the same numbers again and again.
 _parse = functools.lru_cache(maxsize=4096)(parse_number)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_alone(written: str) -> tuple[Segments, tuple[Segments]]:
+    """A number as written, parsed, and the tuple of it alone: the numbers of a citation of
+    one rule, made once per number (a tuple is immutable, so citations may share it)."""
+    number = _parse(written)
+    return number, (number,)
 
 
 def _has_quote(text: str) -> bool:

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kb import references
 from kb.cite import find_citations
 from kb.numbers import parse_number
 
@@ -251,3 +252,36 @@ def test_a_citation_is_an_immutable_hashable_value() -> None:
     quoted = find_citations('rule 312 says "At any given time"')[0]
     assert quoted.quote is not None and quoted.quote.text == "At any given time"
     assert quoted._replace(quote=None).quote is None and quoted.quote is not None
+
+
+def _phrases_by_the_grammar_alone(text: str) -> list[tuple[object, ...]]:
+    """What phrase_matches finds, by the slow definition: the keyword-phrase grammar tried
+    at every character, left to right, a phrase found skipping past its end."""
+    found, pos = [], 0
+    while pos < len(text):
+        m = references._MENTION.match(text, pos)
+        if m is None:
+            pos += 1
+            continue
+        found.append((m.start(), m.end(), *m.groups(), m.start("list")))
+        pos = m.end()
+    return found
+
+
+# Pieces that make keywords, near keywords and lists run into each other.
+PHRASE_PIECES = ["rule", "Rule", "RULE", "rules ", "Rules", "RULES", "CR", "Section", "section",
+                 "sections", "ule", "ULE", "ection", "_", "é", " ", "\n", "\u00a0", "1", "23", "100",
+                 ".", "a", "–", "-", ",", " and ", " or ", " through ", "“T,” ", '"x," ', "(", "R", "s", "x"]
+
+
+# A keyword, a space and a list of numbers: phrases that run on, overlap and nest.
+PHRASES = st.tuples(st.sampled_from(["rules ", "Rule ", "RULES ", "sections ", "CR ", "rule\n"]),
+                    st.lists(st.sampled_from(["1", "23", "100.2a", "7–9"]), min_size=1, max_size=4),
+                    st.sampled_from([", ", " and ", " or ", ", “rule 5,” ", " through "])
+                    ).map(lambda p: p[0] + p[2].join(p[1]))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(PHRASE_PIECES), PHRASES), max_size=30).map("".join))
+def test_the_keyword_scan_finds_what_the_grammar_finds_everywhere(text: str) -> None:
+    assert list(references.phrase_matches(text)) == _phrases_by_the_grammar_alone(text)

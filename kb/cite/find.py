@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 from kb.numbers import Segments
-from kb.references import _BARE_LIST, _SEP, LIST_GROUP, Item, _items, _parse, phrase_matches
+from kb.references import _BARE_LIST, _SEP, Item, _items, _parse_alone, phrase_matches
 
 CitationForm = Literal["rule", "cr", "bracket", "bare"]
 
@@ -150,39 +150,36 @@ def find_citations(text: str, limit: int | None = None) -> list[Citation]:
     out: list[Citation] = []
     append = out.append
     new = tuple.__new__  # Citation's own __new__, without its argument handling
-    parse = _parse
+    parse = _parse_alone
     size = len(text)
     # The rule-text grammar's keyword phrases (kb.references.find_phrases, sections left
-    # out), read from its matches: most phrases are a keyword and one number.
-    for m in phrase_matches(text):
-        word, cr, written, first_written = m.groups()
-        if cr is None and word[0] in "Ss":
+    # out), read from its plain values: most phrases are a keyword and one number.
+    for phrase_start, end, word, cr, written, first_written, list_start in phrase_matches(text):
+        if cr is None and word[0] in "Ss":  # type: ignore[index]
             continue  # "section 5": a section, not a rule
-        keyword = word or cr
-        phrase_start = m.start()
+        keyword: str = word or cr  # type: ignore[assignment]
         if len(first_written) == len(written):  # one number, no range: no second pass
-            first = parse(first_written)
-            end = m.end()
+            first, alone = parse(first_written)
             items = None
         else:
-            items = _items(written, m.start(LIST_GROUP))
+            items = _items(written, list_start)
             if not items:
                 continue
             first, end = items[0][2], items[-1][1]
-        if keyword[0] == "R" and keyword[-1] == "s" and len(first[0]) < 3 and _TITLE_BEFORE.search(
+        if keyword[-1] == "s" and keyword[0] == "R" and len(first[0]) < 3 and _TITLE_BEFORE.search(
                 text, max(0, phrase_start - 16), phrase_start):
             continue
         bracket = (cr is not None and phrase_start > 0 and text[phrase_start - 1] == "["
                    and text.startswith("]", end))
-        form: CitationForm = "bracket" if bracket else ("cr" if cr is not None else "rule")
         if items is None and not bracket:
             if end < size and text[end] in ":/" and _RUNS_ON.match(text, end):
                 continue
-            append(new(Citation, (phrase_start, end, text[phrase_start:end], first, (first,), form,
-                                  None, phrase_start, end, None)))
+            append(new(Citation, (phrase_start, end, text[phrase_start:end], first, alone,
+                                  "rule" if cr is None else "cr", None, phrase_start, end, None)))
         else:
+            form: CitationForm = "bracket" if bracket else ("cr" if cr is not None else "rule")
             if items is None:
-                items = [(m.start(LIST_GROUP), end, first, None, [first])]
+                items = [(list_start, end, first, None, [first])]
             enclosed = bracket and len(items) == 1  # the brackets belong to the one citation
             for i, (item_start, end, first, last, numbers) in enumerate(items):
                 if end < size and text[end] in ":/" and _RUNS_ON.match(text, end):

@@ -177,42 +177,59 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
     entries: list[dict[str, Any]] = report["citations"]
     placed: list[tuple[int | None, int | None, Resolution]] = report["resolutions"]
     # What every place citing the same thing shares: its report entry (less the place),
-    # and its element's tags.
-    shared: dict[tuple[Any, ...], _Shared] = {}
+    # its element's tags, and (once the document has cited it) its one footnote: a list
+    # per document, [*_Shared, Footnote | None].
+    shared: dict[tuple[Any, ...], list[Any]] = {}
     spans_of: list[list[Any]] = []
     find_place = places.find
+    src_find = state.src.find
+    line_starts = places.line_starts
+    bisect_right = bisect.bisect_right
     ref = notes.ref
     results = iter(resolutions)
     inline: Token | None = None
     block: list[Any] = []
+    skips: list[tuple[int, int]] = []
+    block_end = 0
     for run in runs:
         spans: list[Any] = []  # start, end, open tag, close tag of each linked citation, flat
         pos = 0
         if run.inline is not inline:  # the runs of one inline token are consecutive
             inline = run.inline
             block = places.block(inline)
+            block_end, skips = block[2], block[3]
         for c in run.citations:
             res = next(results)
-            line, col, offset, end = find_place(block, c.text)
+            text = c.text
+            # Its place in the source: _Locator.find, its commonest case (found as written,
+            # in a block that skips nothing) inlined.
+            at = -1 if skips else src_find(text, block[0], block_end)
+            if at >= 0:
+                offset, end = at, at + len(text)
+                block[0] = end
+                line = bisect_right(line_starts, at)
+                col = at - line_starts[line - 1] + 1
+            else:
+                line, col, offset, end = find_place(block, text)
             status = res.status
             if c.quote is None:  # resolve.memo_key(c) and the status, inlined
-                key = (c.number, c.last, c.form, c.text if c.last is not None else None, status)
+                key = (c.number, c.last, c.form, text if c.last is not None else None, status)
                 known = shared.get(key)
                 if known is None:
                     if status == "ok" and len(res.rules) == 1 and not res.message:
-                        known = _shared_ok(res.rules[0], res.written, style, base_url)
+                        known = [*_shared_ok(res.rules[0], res.written, style, base_url), None]
                     else:
-                        known = _shared(res, style, base_url)
+                        known = [*_shared(res, style, base_url), None]
                     shared[key] = known
             else:
-                known = _shared(res, style, base_url)
-            template, open_tag, close_tag, copies, candidates, linked = known
+                known = [*_shared(res, style, base_url), None]
+            template, open_tag, close_tag, copies, candidates, linked, note = known
             # The template has every key of an entry in its place: copied and filled in.
             entry = template.copy()
             # Offsets into the Markdown source (None when escapes or entities hide the text).
             entry["start"] = offset
             entry["end"] = end
-            entry["text"] = c.text
+            entry["text"] = text
             entry["form"] = c.form
             for name in copies:  # nothing mutable is shared between entries
                 entry[name] = template[name][:]
@@ -223,14 +240,20 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
             entry["line"] = line
             entry["column"] = col
             if footnotes and linked:
-                if len(linked) == 1:
-                    note, html = ref(linked[0])
-                    entry["footnotes"] = [note.index]
-                    close_tag += html
-                else:
+                if len(linked) > 1:
                     refs = [ref(r) for r in linked]
                     entry["footnotes"] = [note.index for note, _ in refs]
                     close_tag += "".join([html for _, html in refs])
+                elif note is None:  # the document's first place citing it
+                    note, html = ref(linked[0])
+                    known[6] = note
+                    entry["footnotes"] = [note.index]
+                    close_tag += html
+                else:  # Footnotes.ref of a rule cited before, inlined
+                    note.refs += 1
+                    head, tail = note.ref_parts
+                    entry["footnotes"] = [note.index]
+                    close_tag += f"{head}-{note.refs}{tail}"
             else:
                 entry["footnotes"] = []
             entries.append(entry)
