@@ -21,7 +21,6 @@ def excerpt() -> RuleGraph:
 
 # The rules of the covered ranges the model does not implement, each with why.
 NOT_MODELED = {
-    "369.2": "game actions that are replacement effects (Burning Out, preventing damage)",
     "370.3": "replacement effects active in a zone other than the board",
     "371.2": "optional (\"may\") replacement effects",
     "371.2.a": "optional (\"may\") replacement effects",

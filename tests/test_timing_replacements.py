@@ -18,6 +18,7 @@ from kb.timing import engine
 from kb.timing.engine import FormatError, InvariantBroken, TraceNode
 from kb.timing.models.riftbound import Riftbound, State, scenario, state_io
 from kb.timing.models.riftbound.cards import Trigger
+from kb.timing.models.riftbound.state import with_permanent
 from kb.timing.models.riftbound.triggers import fire
 
 CARDS = {
@@ -269,24 +270,29 @@ LIMITED_CARDS = {
     "Agent": {"type": "unit", "deathknell": [{"draw": 1}]},
     "Stubborn": {"type": "unit", "replacement": {"would_die": "self", "each_turn": 2}},
     "Ward Totem": {"type": "gear", "replacement": {"would_die": "friendly", "each_turn": 1}},
+    "Ward": {"type": "spell", "keywords": ["Reaction"], "effects": [{"prevent": {"unit": "Agent", "amount": 1}}]},
 }
-LIMITED_REACHED = ("death-replaced", "replacement-used-up", "enters-ready", "as-enters", "kill", "death-triggers")
+LIMITED_REACHED = ("death-replaced", "replacement-used-up", "enters-ready", "as-enters", "kill", "death-triggers",
+                   "prevent-damage", "damage-prevented")
 LIMITED_CASES = [(2, 7), (3, 6)]
 
 
 def setup_limited(players: int) -> tuple[Riftbound, State]:
     seats = [{"name": "Ann", "hand": ["Execute", "Purge", "Blast", "Swift Blade", "Deep Titan"], "base": ["Guard"]},
-             {"name": "Bo", "hand": ["Execute"], "base": ["Ward Totem", "Agent", "Stubborn"]},
+             {"name": "Bo", "hand": ["Ward"], "base": ["Ward Totem", "Agent", "Stubborn"]},
              {"name": "Cy", "hand": ["Deep Titan"], "base": ["Stubborn"]}]
-    return scenario.setup({  # type: ignore[return-value]
+    model, state = scenario.setup({
         "players": seats[:players], "cards": LIMITED_CARDS,
         "battlefields": [{"name": "Temple", "controller": "Bo", "units": {"Bo": ["Guard"]}}]})
+    # Agent starts with "prevent the next 1 damage" (an earlier Ward this turn): a Blast reaches it early
+    return model, with_permanent(state, "Agent", prevent=1)  # type: ignore[return-value]
 
 
 def limited_violations(model: Riftbound, node: TraceNode) -> Iterator[str]:
     """What 371.1, 369.3 and 370.1.b.1 say, from the states and the trace: a limited replacement
     applied only while its count this turn is under its limit, and counted once per event; a
-    unit entering ready only by its own "I enter ready"; what "as I enter" does using no chain."""
+    unit entering ready only by its own "I enter ready"; what "as I enter" does using no chain;
+    damage dealt to a unit less its Prevent Value, which falls by what it prevented (437.2, 437.3)."""
     if node.transition.kind != "step":
         cards = _cards_by_unit(node)
         applied = [c.params["source"] for c in node.walk() if c.name == "death-replaced" and not c.params["next"]]
@@ -308,6 +314,13 @@ def limited_violations(model: Riftbound, node: TraceNode) -> Iterator[str]:
             card = model.cards[u.card]
             if card.type == "unit" and u.exhausted == card.enters_ready:
                 yield f"{u.name} entered {'exhausted' if u.exhausted else 'ready'} (369.3)"
+    if node.name == "deal" or node.name == "damage-prevented":
+        u = node.before.permanent(node.params["unit"])
+        if node.name == "deal" and u is not None and u.prevent:
+            yield f"{u.name} was dealt damage past a Prevent Value of {u.prevent} (437.2)"
+        if node.name == "damage-prevented" and (u is None or node.params["prevented"] != min(
+                u.prevent, node.params["amount"]) or node.params["value"] != u.prevent - node.params["prevented"]):
+            yield f"{node.params['unit']}'s damage was not reduced by its Prevent Value (437.2, 437.3)"
     if node.name == "as-enters":
         b, a = node.before, node.after
         if (a.chain, a.priority, a.focus) != (b.chain, b.priority, b.focus):
@@ -342,6 +355,20 @@ class WrongReplacements(Riftbound):
         super().__init__(cards)
         t = self.transitions[step]
         self.transitions[step] = dataclasses.replace(t, effect=functools.partial(wrong, t.effect))
+
+
+def test_a_model_that_deals_damage_past_a_prevent_value_is_caught(monkeypatch: Any) -> None:
+    """A deliberately wrong ``deal``: it marks the damage whatever the unit's Prevent Value."""
+    from kb.timing.models.riftbound import damage, effects
+
+    def ignoring_prevention(m: Riftbound, s: State, t: Any, item: Any, e: Any) -> State:
+        u = s.permanent(item.target if e[1] == "target" else e[1])
+        return s if u is None else damage._changed(s, dataclasses.replace(u, damage=u.damage + e[2]))
+    monkeypatch.setitem(effects.RUNS, "deal", ignoring_prevention)
+    model, state = setup_limited(2)
+    with pytest.raises(InvariantBroken) as err:
+        engine.explore(model, state, 6)
+    assert "437.2" in err.value.rules
 
 
 @pytest.mark.parametrize("step,wrong,rule", [

@@ -18,7 +18,9 @@ Instructions: ``{draw: N}``, ``{counter: ITEM|target}``, ``{kill: UNIT|target}``
 (a reflexive trigger), ``{play: CARD}`` or ``{play: {card, to}}`` (play from hand as part of
 the effect), ``{add: N}`` (N Energy, or ``{energy, power}``, to the Rune Pool), ``{discard: N}``,
 ``{deal: {unit: UNIT|target, amount: N}}`` (damage marked; lethal damage kills in the next
-cleanup), ``{give: {unit: UNIT|target, might: ±N}}`` (Might this turn), ``{ready: UNIT|target}``
+cleanup), ``{give: {unit: UNIT|target, might: ±N}}`` (Might this turn), ``{prevent: {unit:
+UNIT|target, amount: N}}`` ("prevent the next N damage that would be dealt to it this turn": a
+game action that is a replacement effect, 369.2, 437), ``{ready: UNIT|target}``
 (a unit or gear readied, 415), ``{save: UNIT|target}`` ("the next time it would die this turn,
 heal it, exhaust it and recall it instead": a replacement effect, 369.1). A card's ``cost: N`` or
 ``cost: {energy, power}``, its ``additional_cost: [kill a friendly unit]``, and an ability's or
@@ -58,7 +60,7 @@ CARD_TYPES = ("spell", "unit", "gear", "battlefield")
 TRIGGER_EVENTS = ("play", "attack", "defend", "conquer", "hold", "leave", "move")
 BATTLEFIELD_EVENTS = ("conquer", "hold")  # a battlefield's own abilities: "when you conquer (hold) here"
 INSTRUCTIONS = ("draw", "counter", "kill", "move", "create", "play", "add", "discard", "deal", "give", "ready",
-                "save")
+                "save", "prevent")
 # whose death a card's replacement effect replaces: its own, a friendly unit's, or a friendly
 # unit's with Deathknell (whether a permanent has Deathknell is a characteristic, 808.3)
 DYING = ("self", "friendly", "friendly-deathknell")
@@ -144,13 +146,13 @@ def parse_effects(data: Any, field: str) -> tuple[Effect, ...]:
             out.append((kind, _int(arg, f"{where}.{kind}", 0, 20)))
         elif kind == "add":  # "Add [2]" is 2 Energy (429.5)
             out.append((kind, parse_cost(arg, f"{where}.add")))
-        elif kind in ("deal", "give"):
+        elif kind in ("deal", "give", "prevent"):
             m = _map(arg, f"{where}.{kind}")
-            amount = "amount" if kind == "deal" else "might"
+            amount = "might" if kind == "give" else "amount"
             _only(m, ("unit", amount), f"{where}.{kind}")
             n = m.get(amount)
-            if isinstance(n, bool) or not isinstance(n, int) or not -20 <= n <= 20 or (kind == "deal" and n < 1):
-                raise FormatError(f"{amount} is a whole number ({'1 to 20' if kind == 'deal' else '-20 to 20'})",
+            if isinstance(n, bool) or not isinstance(n, int) or not -20 <= n <= 20 or (kind != "give" and n < 1):
+                raise FormatError(f"{amount} is a whole number ({'-20 to 20' if kind == 'give' else '1 to 20'})",
                                   f"{where}.{kind}.{amount}")
             out.append((kind, _str(m.get("unit"), f"{where}.{kind}.unit"), n))
         elif kind in ("counter", "kill", "ready", "save"):
@@ -321,8 +323,8 @@ def effects_json(effects: tuple[Effect, ...]) -> list[dict[str, Any]]:
             out.append({"create": {"name": e[1], "effects": effects_json(e[2]), "times": e[3]}})
         elif e[0] == "play":
             out.append({"play": e[1] if e[2] is None else {"card": e[1], "to": e[2]}})
-        elif e[0] in ("deal", "give"):
-            out.append({e[0]: {"unit": e[1], ("amount" if e[0] == "deal" else "might"): e[2]}})
+        elif e[0] in ("deal", "give", "prevent"):
+            out.append({e[0]: {"unit": e[1], ("might" if e[0] == "give" else "amount"): e[2]}})
         elif e[0] == "add":
             out.append({"add": cost_json(e[1])})
         else:

@@ -150,6 +150,8 @@ CITATIONS: dict[str, Rules] = {
     "deal": ("417.1", "417.1.b", "417.1.e", "142.2", "143.3.a", "321.1"),
     "give-might": ("143.2", "142.4.b", "143.2.b"),
     "lethal-damage": ("323.4", "323.5", "142.4.a", "142.4.b", "143.2.a", "428.1.a.2"),
+    "prevent-damage": ("437.1", "437.1.b.1", "437.1.b.2", "437.3.b", "437.7", "369.2"),
+    "damage-prevented": ("369.2", "437.2", "437.2.a", "437.3", "437.3.a", "437.4", "437.5", "437.5.a", "370.1.b"),
     # -- replacement effects on deaths (replacements.py) ----------------------------------
     "death-replaced": ("370.1.c", "369", "369.1", "370.1", "370.1.a", "370.1.a.1", "370.1.b", "368", "368.1",
                        "370.4", "370"),
@@ -204,6 +206,7 @@ CITATIONS: dict[str, Rules] = {
     "invariant.replacement-off-chain": ("370.1.c", "369"),
     "invariant.replacement-each-turn": ("371.1",),
     "invariant.as-enters-off-chain": ("370.1.b.1", "370.1.c"),
+    "invariant.damage-prevented": ("437.2", "437.3"),
     "invariant.team-points": ("489.8.d.1",),
     # -- why a state cannot occur ---------------------------------------------------------
     "state.one-priority": ("312",),

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from kb.timing.engine import Params, Trace, TraceNode
 from kb.timing.models.riftbound import damage, replacements
 from kb.timing.models.riftbound.citations import registry
+from kb.timing.models.riftbound.damage import prevented as damage_dealt
 from kb.timing.models.riftbound.state import Battlefield, Combat, Showdown, State
 from kb.timing.models.riftbound.scoring import check_victory, score
 from kb.timing.models.riftbound.triggers import Fired, fire, new_item
@@ -311,11 +312,15 @@ def combat_damage(m: Riftbound, s: State, p: Params, t: Trace) -> State:
         for dealers, takers in ((attackers, defenders), (defenders, attackers)):
             left = sum(max(0, m.might(u)) for u in dealers)  # a negative Might deals 0 (143.2.b)
             for i, u in enumerate(takers):
-                need = max(1, m.might(u) - u.damage)
+                need = max(1, m.might(u) - u.damage + u.prevent)  # lethal counts the Prevent Value (437.5.a)
                 give = left if i == len(takers) - 1 else min(left, need)
                 damage[u.name] += give
                 left -= give
-        s = replace(s, board=tuple(replace(u, damage=u.damage + damage.get(u.name, 0)) for u in s.board))
+        board = []
+        for u in s.board:
+            u, dealt = damage_dealt(t, s, u, damage.get(u.name, 0))
+            board.append(replace(u, damage=u.damage + dealt))
+        s = replace(s, board=tuple(board))
         t.note("combat-damage", s, {"at": c.battlefield})
     t.note("resolution-step", s)
     return s

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 check, step = registry.check, registry.step
 
 # Instructions whose first argument is a unit the item chooses (355.5, 355.10).
-UNIT_CHOICES = ("kill", "move", "deal", "give", "ready", "save")
+UNIT_CHOICES = ("kill", "move", "deal", "give", "ready", "save", "prevent")
 
 step("pays-costs", "the item's costs are paid as it is finalized", "{player} pays {cost} for {item}")
 step("adds-during-payment", "runes Add what the pool lacks during payment, without using the chain",

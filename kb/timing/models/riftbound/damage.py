@@ -9,6 +9,12 @@
   A negative Might counts as 0 in the damage it deals (143.2.b).
 - Damage stays marked until it is healed: in the combat cleanup (466.1.a.1, 143.3.b.2) or at
   the end of the turn (143.3.b.1, after the Main Phase this model covers).
+- ``{prevent: {unit, amount}}`` ("Prevent the next N damage that would be dealt to a unit this
+  turn", 437.1.b.1) is a game action that is a replacement effect (369.2, 437.7): the unit's
+  Prevent Value rises by N; the next damage dealt to it, by a spell or in combat, is replaced
+  by that damage less the Prevent Value, never below 0 (437.2, 437.2.a), and the Prevent Value
+  falls by what was prevented (437.3); damage all prevented was not dealt at all (437.4). In
+  combat, lethal damage assigned to a unit counts its Prevent Value (437.5.a).
 - A showdown or combat goes on when one side's units die: it ends only when every player has
   passed focus (347.2.a); combat damage then needs both sides (465.1) and the result follows
   from who remains (466.3).
@@ -34,6 +40,11 @@ step("deal", "deal damage to a unit: it is marked on the unit", "{amount} damage
 step("give-might", "a unit is given Might this turn", "{unit} gets {change} Might this turn (now {might})")
 step("lethal-damage", "a unit with lethal damage marked is killed in the cleanup",
      "{unit} has lethal damage ({damage} damage, {might} Might)")
+step("prevent-damage", "the next damage that would be dealt to a unit this turn will be prevented",
+     "the next {amount} damage that would be dealt to {unit} this turn will be prevented (Prevent Value {value})")
+step("damage-prevented", "preventing damage is a replacement effect: the damage is replaced by less",
+     "{amount} damage would be dealt to {unit}: {prevented} of it is prevented, so {dealt} is dealt "
+     "(Prevent Value {value} left)")
 
 
 def lethal(m: Riftbound, u: Permanent) -> bool:
@@ -53,15 +64,43 @@ def _changed(s: State, u: Permanent) -> State:
     return needs_cleanup(replace(s, board=tuple(u if x.name == u.name else x for x in s.board)))
 
 
+def prevented(t: Trace, s: State, u: Permanent, amount: int) -> tuple[Permanent, int]:
+    """``amount`` damage about to be dealt to ``u``, replaced as its Prevent Value says (437.2):
+    the unit with its Prevent Value reduced (437.3), and the damage dealt instead."""
+    if not u.prevent or amount <= 0:
+        return u, amount
+    stopped = min(amount, u.prevent)
+    u = replace(u, prevent=u.prevent - stopped)
+    t.note("damage-prevented", s, {"unit": u.name, "amount": amount, "prevented": stopped,
+                                   "dealt": amount - stopped, "value": u.prevent})
+    return u, amount - stopped
+
+
 @effects.instruction("deal")
 def deal(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
-    """Mark the damage; the cleanup after the item resolves kills (321.1, 323.5)."""
+    """Mark the damage, less what is prevented (437.2); the cleanup after the item resolves
+    kills (321.1, 323.5). Damage all prevented is not dealt at all (437.4)."""
     u = _unit(s, t, item, e)
     if u is None or e[2] <= 0:  # only valid damage is dealt (417.1.e)
         return s
-    u = replace(u, damage=u.damage + e[2])
+    u, amount = prevented(t, s, u, e[2])
+    if not amount:
+        return replace(s, board=tuple(u if x.name == u.name else x for x in s.board))
+    u = replace(u, damage=u.damage + amount)
     s = _changed(s, u)
-    t.note("deal", s, {"unit": u.name, "amount": e[2]})
+    t.note("deal", s, {"unit": u.name, "amount": amount})
+    return s
+
+
+@effects.instruction("prevent")
+def prevent(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
+    """Add to the unit's Prevent Value (437.1.b.1, 437.3.b): no damage is dealt by it now."""
+    u = _unit(s, t, item, e)
+    if u is None:
+        return s
+    u = replace(u, prevent=u.prevent + e[2])
+    s = replace(s, board=tuple(u if x.name == u.name else x for x in s.board))
+    t.note("prevent-damage", s, {"unit": u.name, "amount": e[2], "value": u.prevent})
     return s
 
 

@@ -142,6 +142,22 @@ def as_enters_off_chain(m: Riftbound, n: TraceNode) -> bool:
     return (a.chain, a.priority, a.focus, a.next_id) == (b.chain, b.priority, b.focus, b.next_id)
 
 
+@invariant("damage-prevented", "damage gets through to a unit only once its Prevent Value is used up, and "
+           "the Prevent Value falls by what it prevents")
+def damage_prevented(m: Riftbound, n: TraceNode) -> bool:
+    if n.name == "damage-prevented":
+        u, p = n.before.permanent(n.params["unit"]), n.params
+        return (u is not None and p["prevented"] == min(p["amount"], u.prevent)
+                and p["dealt"] == p["amount"] - p["prevented"] and p["value"] == u.prevent - p["prevented"])
+    if n.transition.kind == "step" or any(c.name == "prevent-damage" for c in n.walk()):
+        return True
+    for b in n.before.board:
+        a = n.after.permanent(b.name)
+        if a is not None and (a.prevent > b.prevent or b.prevent and a.damage > b.damage and a.prevent):
+            return False
+    return True
+
+
 @invariant("team-points", "teammates always have the same points")
 def team_points(m: Riftbound, n: TraceNode) -> bool:
     if not n.after.teams:

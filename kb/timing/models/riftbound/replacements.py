@@ -25,8 +25,9 @@
 
 Not modelled: optional ("may") replacement effects (371.2: a choice in the middle of a
 resolution, which the Riftbound model has no place to stop for), those active in a zone other
-than the board (370.3), game actions that are replacement effects (369.2) and replacements
-acting on an uncontrolled battlefield (372.2).
+than the board (370.3) and replacements acting on an uncontrolled battlefield (372.2). Of the
+game actions that are replacement effects (369.2), preventing damage is in
+:mod:`kb.timing.models.riftbound.damage`.
 """
 
 from __future__ import annotations

@@ -320,6 +320,7 @@ OBSERVERS: dict[str, Observer] = {
     "runes": lambda m, s: costs.observe(s, "runes"),
     "exhausted": lambda m, s: {u.name: u.exhausted for u in s.board},
     "next_death_replaced": lambda m, s: {u.name: u.saved for u in s.board},
+    "prevent_value": lambda m, s: {u.name: u.prevent for u in s.board},
     "contested": lambda m, s: {b.name: b.contested_by for b in s.battlefields},
     "hands": lambda m, s: {p: (list(h) if h is not None else None) for p, h in s.hands},
     "hand_sizes": lambda m, s: {p: (len(h) if h is not None else None) for p, h in s.hands},

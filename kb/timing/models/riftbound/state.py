@@ -109,6 +109,8 @@ class Permanent:
     might_bonus: int = field(default=0, metadata=js(omit=True, low=-99, high=99))  # Might given this turn
     # "The next time it would die this turn, heal it, exhaust it and recall it instead" (369.1)
     saved: bool = field(default=False, metadata=js("next_death_replaced", omit=True))
+    # "Prevent the next N damage that would be dealt to it this turn": its Prevent Value (437.1.b.1.a, 437.3)
+    prevent: int = field(default=0, metadata=js("prevent_value", omit=True, low=0, high=99))
 
 
 @dataclass(frozen=True)
