@@ -19,6 +19,7 @@ from typing import Any
 from kb.derived import DerivedStore
 from kb.errors import QueryError
 from kb.graph import RuleGraph
+from kb.inputs import date_problem
 from kb.numbers import NumberError, format_number, parse_number
 
 
@@ -91,7 +92,11 @@ class LoadedEditions:
 
     def in_force(self, ruleset: str, date: str) -> dict[str, Any]:
         """The edition of a ruleset in force on ``date`` (the newest dated on or before it),
-        as the manifest lists it: nothing is loaded. QueryError 404 before the first one."""
+        as the manifest lists it: nothing is loaded. QueryError 400 when ``date`` is not a
+        calendar date written YYYY-MM-DD (``2026-02-30`` sorted between real days and chose
+        an edition), 404 before the first one."""
+        if why := date_problem(date):
+            raise QueryError(400, f"{date[:40]!r} is {why}", {"date": date[:40]})
         eds = self.editions(ruleset)
         in_force = [e for e in eds if e["date"] and e["date"] <= date]
         if not in_force:

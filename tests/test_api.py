@@ -122,6 +122,9 @@ CASES = [
     (f"{R}/rules/337.1a?edition=9.9", 404, "error.detail.editions.1", "1.4"),  # 1.3, 1.4
     (f"{R}/rules/337.1a?date=2001-01-01", 404, "error.status", 404),
     (f"{R}/rules/337.1a?date=yesterday", 400, "error.detail.parameter", "date"),
+    (f"{R}/rules/337.1a?date=2026-04-31", 400, "error.detail.date", "2026-04-31"),  # no such day
+    (f"{R}/editions?date=2026-13-01", 400, "error.detail.date", "2026-13-01"),
+    (f"{R}/diff?from=2026-04-31&to=1.4", 400, "error.detail.date", "2026-04-31"),
     (f"{R}/rules/337.1a?edition=1.4&date=2026-08-01", 200, "edition", "1.4"),
     (f"{R}/rules/337.1a?subrules=maybe", 400, "error.detail.parameter", "subrules"),
     (f"{R}/rules/337.1a?editon=1.4", 400, "error.detail.parameter", "editon"),

@@ -201,6 +201,8 @@ def test_diff_filters_and_pages(kb: KnowledgeBase) -> None:
     (lambda kb: kb.history("synthetic", "999.9"), 404, "does not exist"),
     (lambda kb: kb.history("synthetic", "302.2", date="soon"), 400, "not a date"),
     (lambda kb: kb.history("synthetic", "302.2", date="2026-02-30"), 400, "not a calendar date"),
+    (lambda kb: kb.rule("synthetic", "302.2", date="2026-02-30"), 400, "not a calendar date"),
+    (lambda kb: kb.diff("synthetic", "2026-02-30", "2.0"), 400, "not a calendar date"),
     (lambda kb: kb.map_number("chess", "1", "1.0", "2.0"), 404, "unknown ruleset"),
 ])
 def test_bad_questions_get_query_errors(kb: KnowledgeBase, call, status: int, message: str) -> None:
