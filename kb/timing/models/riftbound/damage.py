@@ -95,23 +95,31 @@ def deal(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
 @effects.instruction("prevent")
 def prevent(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
     """Add to the unit's Prevent Value (437.1.b.1, 437.3.b): no damage is dealt by it now."""
+    found = _added(s, t, item, e, "prevent")
+    if found is not None:
+        s, u = found
+        t.note("prevent-damage", s, {"unit": u.name, "amount": e[2], "value": u.prevent})
+    return s
+
+
+def _added(s: State, t: Trace, item: Item, e: Effect, key: str) -> tuple[State, Permanent] | None:
+    """The state with ``e[2]`` added to the ``key`` of the unit the instruction names (its
+    Might given this turn, its Prevent Value), and that unit; None when it is not on the board."""
     u = _unit(s, t, item, e)
     if u is None:
-        return s
-    u = replace(u, prevent=u.prevent + e[2])
-    s = replace(s, board=tuple(u if x.name == u.name else x for x in s.board))
-    t.note("prevent-damage", s, {"unit": u.name, "amount": e[2], "value": u.prevent})
-    return s
+        return None
+    u = replace(u, **{key: getattr(u, key) + e[2]})
+    return replace(s, board=tuple(u if x.name == u.name else x for x in s.board)), u
 
 
 @effects.instruction("give")
 def give(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
     """Give the unit Might this turn (a status change: a cleanup follows, 319.7)."""
-    u = _unit(s, t, item, e)
-    if u is None:
+    found = _added(s, t, item, e, "might_bonus")
+    if found is None:
         return s
-    u = replace(u, might_bonus=u.might_bonus + e[2])
-    s = _changed(s, u)
+    s, u = found
+    s = needs_cleanup(s)
     t.note("give-might", s, {"unit": u.name, "change": f"{e[2]:+d}", "might": m.might(u)})
     return s
 

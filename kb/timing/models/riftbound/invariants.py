@@ -103,12 +103,19 @@ def points_rise(m: Riftbound, n: TraceNode) -> bool:
     return all(n_ >= before.get(p, 0) for p, n_ in n.after.points) and set(before) <= set(dict(n.after.points))
 
 
-@invariant("add-off-chain", "an Add ability activated while paying never joins the chain nor moves priority or focus")
-def add_off_chain(m: Riftbound, n: TraceNode) -> bool:
-    if n.name != "add-while-paying":
-        return True
-    b, a = n.before, n.after
-    return (a.chain, a.priority, a.focus, a.next_id) == (b.chain, b.priority, b.focus, b.next_id)
+def off_chain(step: str) -> Holds:
+    """The invariant that a ``step`` node leaves the chain, priority, focus and the next id as
+    they were (it is no chain item and nobody gets priority for it)."""
+    def holds(m: Riftbound, n: TraceNode) -> bool:
+        if n.name != step:
+            return True
+        b, a = n.before, n.after
+        return (a.chain, a.priority, a.focus, a.next_id) == (b.chain, b.priority, b.focus, b.next_id)
+    return holds
+
+
+add_off_chain = invariant("add-off-chain", "an Add ability activated while paying never joins the chain nor moves "
+                          "priority or focus")(off_chain("add-while-paying"))
 
 
 @invariant("replacement-off-chain", "a replaced death adds no chain item and moves neither priority nor focus")
@@ -134,12 +141,8 @@ def replacement_each_turn(m: Riftbound, n: TraceNode) -> bool:
     return before < r.each_turn and after == before + 1
 
 
-@invariant("as-enters-off-chain", "what \"As I enter\" does adds no chain item and moves neither priority nor focus")
-def as_enters_off_chain(m: Riftbound, n: TraceNode) -> bool:
-    if n.name != "as-enters":
-        return True
-    b, a = n.before, n.after
-    return (a.chain, a.priority, a.focus, a.next_id) == (b.chain, b.priority, b.focus, b.next_id)
+as_enters_off_chain = invariant("as-enters-off-chain", "what \"As I enter\" does adds no chain item and moves "
+                               "neither priority nor focus")(off_chain("as-enters"))
 
 
 @invariant("damage-prevented", "damage gets through to a unit only once its Prevent Value is used up, and "
