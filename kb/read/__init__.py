@@ -4,10 +4,16 @@ Every reader module defines ``FORMAT`` (its name), ``sniff(text) -> int`` (how s
 0–100, that the text is in its format) and ``read(text, source) -> ReadResult``. Nothing
 outside this package knows about formats. A PDF or DOCX file is unpacked into text first
 (:mod:`kb.read.containers`), and that text is sniffed and read like any other.
+
+Before a reader sees the text, the reading stage undoes what any layout may do
+(:mod:`kb.read.normalise`: invisible characters, Unicode spaces, anchors around numbers,
+pages with running headers), and a whole web page that no reader of markup takes is turned
+into Markdown (:mod:`kb.read.web_page`). The lines of rules and notes are the document's own.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -16,43 +22,118 @@ from types import ModuleType
 from kb.model import Diagnostic, DocumentError, ReadResult
 from kb.read import mtg_text, riftbound_html, riftbound_md, riftbound_pdftext, riftbound_table
 from kb.read.containers import unpack
+from kb.read.normalise import Normalised, normalise
 from kb.read.text import decode
+from kb.read.web_page import is_web_page, to_markdown
 
 READERS: dict[str, ModuleType] = {
     m.FORMAT: m
     for m in (riftbound_md, riftbound_html, riftbound_pdftext, riftbound_table, mtg_text)
 }
 
-__all__ = ["READERS", "detect_format", "read_bytes", "read_document", "read_text"]
+# The readers that read HTML markup themselves (a web page they take is not converted).
+MARKUP_FORMATS = tuple(name for name, m in READERS.items() if getattr(m, "MARKUP", False))
+EXPECTED = ("a rule number at the start of a line: Magic's '100.1.' or '100.1a', Riftbound's "
+            "'103.1.b.', bare or in Markdown ('## 100.', '**103.1.**', '- 100.1.') or HTML markup")
+_NUMBERED_LINE = re.compile(r"^\W{0,6}(?:[A-Za-z]{1,12}\s+)?\d{1,3}\b")
+# A line that looks like a rule line to anyone ("Rule 100.1:", "**103.1.b.**", "- 100.1a"):
+# a rule number's shape (three digits, a dot, a digit) among its first words.
+_RULE_SHAPED = re.compile(r"^[^\w\n]{0,6}(?:[A-Za-z]{1,12}[ \t]+)?\d{3}\.\d", re.M)
+_READ_SHARE = 0.5  # fewer rules than this share of the rule-shaped lines: a partial parse
+
+__all__ = ["EXPECTED", "READERS", "detect_format", "read_bytes", "read_document", "read_text"]
 
 
 def detect_format(text: str, source: str = "") -> str:
-    """Name the format of a document, or raise DocumentError when no reader knows it."""
+    """Name the format of a document, or raise DocumentError when no reader knows it: the
+    error says what a rule line was expected to look like, at the first line that looks
+    numbered (line 1 when none does)."""
     scores = sorted(((m.sniff(text), name) for name, m in READERS.items()), reverse=True)
     best, name = scores[0]
     if best <= 0:
+        lines = text.split("\n")
+        at = next((i for i, ln in enumerate(lines) if _NUMBERED_LINE.match(ln.strip())), None)
+        seen = (f"; line {at + 1} starts {lines[at].strip()[:40]!r}, which no reader takes for a "
+                "rule" if at is not None else "; no line starts with a number")
         raise DocumentError([Diagnostic(
-            "unknown document format: no reader recognises it (formats: "
-            + ", ".join(sorted(READERS)) + "); choose one with --format", source, 1)])
+            f"unknown document layout: no reader recognises it. Expected {EXPECTED}{seen} "
+            f"(formats: {', '.join(sorted(READERS))}; choose one with --format)", source,
+            at + 1 if at is not None else 1)])
     return name
 
 
 def read_text(text: str, source: str = "", fmt: str | None = None) -> ReadResult:
-    """Read decoded text with the named reader (auto-detected when ``fmt`` is None)."""
-    if fmt is None:
-        fmt = detect_format(text, source)
-    if fmt not in READERS:
+    """Read decoded text with the named reader (auto-detected when ``fmt`` is None), after
+    the reading stage's normalisation; the lines of the rules and notes are the text's."""
+    return _read(text, source, fmt)[0]
+
+
+def _read(text: str, source: str, fmt: str | None) -> tuple[ReadResult, str]:
+    """Read decoded text; the result and the format it was read as."""
+    if fmt is not None and fmt not in READERS:
         raise DocumentError([Diagnostic(
             f"unknown format {fmt!r} (formats: {', '.join(sorted(READERS))})", source, 0)])
-    reader: Callable[[str, str], ReadResult] = READERS[fmt].read
-    result = reader(text, source)
+    normal = _normalised(text, source, fmt)
+    try:
+        fmt = fmt or detect_format(normal.text, source)
+        reader: Callable[[str, str], ReadResult] = READERS[fmt].read
+        result = reader(normal.text, source)
+    except DocumentError as err:
+        raise DocumentError([_relocated(d, normal) for d in err.diagnostics]) from err
+    _relocate(result, normal)
+    _refuse_partial(result, normal.text, source, fmt)
     if not result.rules:
-        raise DocumentError([Diagnostic(f"no numbered rules found (read as {fmt})", source, 1)]
+        raise DocumentError([Diagnostic(f"no numbered rules found (read as {fmt}); expected {EXPECTED}",
+                                        source, 1)]
                             + [d for d in result.diagnostics if d.severity == "error"])
     errors = [d for d in result.diagnostics if d.severity == "error"]
     if errors:
         raise DocumentError(errors)
-    return result
+    return result, fmt
+
+
+def _refuse_partial(result: ReadResult, text: str, source: str, fmt: str) -> None:
+    """Refuse a silent partial parse: a reader that took fewer than half of the lines shaped
+    like rule lines for rules read a layout it does not know (``Rule 100.1: …``); the error
+    names the first such line no rule starts at."""
+    shaped = [m.start() for m in _RULE_SHAPED.finditer(text)]
+    if not result.rules or len(result.rules) >= _READ_SHARE * len(shaped):
+        return
+    starts = {r.line for r in result.rules}
+    line_of = [text.count("\n", 0, at) + 1 for at in shaped]
+    first = next((n for n in line_of if n not in starts), line_of[0])
+    shown = text.split("\n")[first - 1].strip()[:40]
+    raise DocumentError([Diagnostic(
+        f"only {len(result.rules)} rules read (as {fmt}) from {len(shaped)} lines shaped like rule "
+        f"lines: the layout is not one the reader knows; line {first} starts {shown!r}, which is "
+        f"not read as a rule. Expected {EXPECTED}", source, first)])
+
+
+def _normalised(text: str, source: str, fmt: str | None) -> Normalised:
+    """The text as the readers read it: normalised, and a web page that no reader of markup
+    takes turned into Markdown."""
+    normal = normalise(text, source)
+    if not is_web_page(normal.text) or (fmt in MARKUP_FORMATS if fmt else
+                                        any(READERS[f].sniff(normal.text) > 0 for f in MARKUP_FORMATS)):
+        return normal
+    markdown, origin = to_markdown(normal.text)
+    note = Diagnostic("the document is a web page: its headings, paragraphs, list items and "
+                      "definitions are read as Markdown paragraphs", source, 0, "info")
+    return Normalised(markdown, [normal.line(n) for n in origin], normal.notes + [note])
+
+
+def _relocated(note: Diagnostic, normal: Normalised) -> Diagnostic:
+    return replace(note, line=normal.line(note.line)) if note.line > 0 else note
+
+
+def _relocate(result: ReadResult, normal: Normalised) -> None:
+    """Give the rules, terms and notes the document's lines, and put the normalisation's
+    notes first."""
+    for rule in result.rules:
+        rule.line = normal.line(rule.line)
+    for term in result.terms:
+        term.line = normal.line(term.line)
+    result.diagnostics = normal.notes + [_relocated(d, normal) for d in result.diagnostics]
 
 
 def read_bytes(data: bytes, source: str = "", fmt: str | None = None) -> tuple[ReadResult, str]:
@@ -63,8 +144,7 @@ def read_bytes(data: bytes, source: str = "", fmt: str | None = None) -> tuple[R
     unpacked = unpack(data, source)
     text = decode(data, source) if unpacked is None else unpacked.text
     try:
-        fmt = fmt or detect_format(text, source)
-        result = read_text(text, source, fmt)
+        result, fmt = _read(text, source, fmt)
     except DocumentError as err:
         if unpacked is None:
             raise

@@ -29,6 +29,10 @@ its line (a rules document is never refused for one):
   ``505.5a`` subrules) is read as the one expected number a keystroke or two away; where there
   is none it is kept as printed (see :func:`_repair_numbers`);
 * a file that ends before its Glossary or Credits is read up to the cut.
+
+The same text converted to Markdown (or from a web page, :mod:`kb.read.web_page`) is read
+through its marks: a heading's hashes, a list item's bullet, a quote's ``>`` and the bold
+around a rule number or a whole line (a Glossary term) are dropped (see :func:`_unmarked`).
 """
 
 from __future__ import annotations
@@ -73,13 +77,21 @@ _LAST_ITALIC_YEAR = 2013
 _SEE_TERM = re.compile(r"\bSee (?:also )?([“\"]?[A-Z][^.]{0,60}?)\.?[”\"]?(?:\.|$)", re.M)
 _SEE_TERM_QUOTES = re.compile(r"^[“\"]|[”\"]$")
 _KEYWORD_SECTIONS = ("keyword actions", "keyword abilities")
+# Markdown marks: a heading, a list item or a quote before a line, bold around its number or
+# around the whole line.
+_MARKED = re.compile(r"(?m)^(?:#{1,6}[ \t]|[-*+>][ \t]+(?:\*\*|__)?\d|(?:\*\*|__)\S)")
+_LINE_MARK = re.compile(r"^(?P<indent>[ \t]*)(?:#{1,6}[ \t]+|>[ \t]?|[-*+][ \t]+)")
+_BOLD_NUMBER = re.compile(r"^(\*\*|__)(\d{1,3}(?:\.\d+[a-z]?)?\.?)\1")
+_BOLD_LINE = re.compile(r"^(\*\*|__)(\S(?:.*\S)?)\1$")
 _MAX_KEYWORD_WORDS = 6
 
 
 def sniff(text: str) -> int:
     """Subrule ids with the letter attached (``116.3d``) mark this format; the title helps."""
     head = text[:300_000].replace("\r", "\n")
-    subrules = len(re.findall(r"(?m)^\d{3}\.\d+[a-z]\.?[ \u00a0]", head))  # NBSP: a word processor's
+    # NBSP: a word processor's; marks: a Markdown conversion's ("- 100.1a", "**100.1a**")
+    subrules = len(re.findall(r"(?m)^(?:[#>*+-]+[ \t]+)?(?:\*\*|__)?\d{3}\.\d+[a-z]\.?(?:\*\*|__)?"
+                              r"[ \t\u00a0]", head))
     if subrules < 3:
         return 0
     titled = "Comprehensive Rules" in head[:2000]
@@ -89,15 +101,18 @@ def sniff(text: str) -> int:
 def read(text: str, source: str = "") -> ReadResult:
     """Read the document; see the module docstring for the layout."""
     lines = _LINES.split(text.removeprefix("\ufeff"))
+    if _MARKED.search(text):
+        lines = [_unmarked(ln) for ln in lines]
     diagnostics: list[Diagnostic] = []
     title = next((ln.strip() for ln in lines[:20] if ln.strip()), "")
-    date = _effective_date("\n".join(lines[:40]))
+    start = _body_start(lines)
+    # The date follows the title; a cover page or contents may come between them.
+    date = _effective_date("\n".join(lines[:40])) or _effective_date("\n".join(lines[:start or 0]))
     italics = bool(date) and int(date[:4]) <= _LAST_ITALIC_YEAR
 
     def tidy(raw: str) -> str:
         return clean(_ITALICS.sub("", raw) if italics else raw)
 
-    start = _body_start(lines)
     if start is None:
         diagnostics.append(Diagnostic(
             "no numbered rules (such as '100.1. …') found: not a Comprehensive Rules text",
@@ -126,6 +141,22 @@ def read(text: str, source: str = "") -> ReadResult:
     keywords = _keywords(rules, {term_key(t.name): t for t in terms})
     title = tidy(title) or "Magic: The Gathering Comprehensive Rules"
     return ReadResult(rules, keywords + terms, title, date, "mtg", diagnostics)
+
+
+def _unmarked(line: str) -> str:
+    """A Markdown line as the text release prints it: ``## 100. General`` → ``100. General``,
+    ``- **100.1.** Text`` → ``100.1. Text``, ``**Abandon**`` → ``Abandon``; an indented line
+    keeps its indent (it continues the rule above)."""
+    m = _LINE_MARK.match(line)
+    if m:
+        line = m.group("indent") + line[m.end():]
+    body = line.lstrip()
+    if body[:1] in ("*", "_"):
+        b = _BOLD_NUMBER.match(body) or _BOLD_LINE.match(body)
+        if b:
+            body = b.group(2) + body[b.end():]
+            line = line[: len(line) - len(line.lstrip())] + body
+    return line
 
 
 def _effective_date(head: str) -> str:
@@ -200,6 +231,13 @@ def _read_body(lines: list[str], start: int, end: int, tidy: Callable[[str], str
             examples.append([])
             last = "text"
             continue
+        if wrapped and above and rules and rules[-1].kind == "rule" \
+                and (_SECTION.match(raw) or _CHAPTER.match(raw)):
+            # "…starting life total is\n25. In a multiplayer…": a wrapped line, not a heading
+            # (headings stand apart, after a blank line).
+            _append(paragraphs, examples, last, line)
+            joined_lines += 1
+            continue
         m = _SECTION.match(raw)
         if m:
             if chapter and not m.group(1).startswith(chapter):
@@ -247,11 +285,23 @@ def _read_body(lines: list[str], start: int, end: int, tidy: Callable[[str], str
             diagnostics.append(Diagnostic(f"malformed rule number in {line[:30]!r}",
                                           source, lineno, "warning"))
     _repair_numbers(rules, paragraphs, examples, source, diagnostics)
+    _report_order(rules, source, diagnostics)
     for rule, paras, exs in zip(rules, paragraphs, examples):
         if rule.kind == "rule":
             rule.text = "\n".join(tidy(p) for p in paras)
             rule.examples = [tidy(e) for e in exs]
     return rules
+
+
+def _report_order(rules: list[RawRule], source: str, diagnostics: list[Diagnostic]) -> None:
+    """A rule printed before the one it should follow is kept where it is printed (its
+    number and parent are sure), with a warning naming its line."""
+    for before, rule in zip(rules, rules[1:]):
+        if rule.kind == before.kind == "rule" and sort_key(rule.number) < sort_key(before.number):
+            diagnostics.append(Diagnostic(
+                f"rule {format_number(rule.number, 'mtg')} is out of order (it follows "
+                f"{format_number(before.number, 'mtg')})", source, rule.line, "warning",
+                format_number(rule.number, "mtg")))
 
 
 def _append(paragraphs: list[list[str]], examples: list[list[str]], last: str, line: str) -> None:

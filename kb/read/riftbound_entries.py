@@ -199,6 +199,13 @@ class Entries:
                 number, text = split
                 self._warn(f"mis-split id {raw_id.strip()} + '{number[-1]} …' read as "
                            f"{format_number(number)} (it follows {format_number(prev)})", line, number)
+            elif number == prev and self._is_stale_heading(self._entries[-1]):
+                stale = self._entries[-1]
+                self.diagnostics.append(Diagnostic(
+                    f"heading '{stale.rule.raw_id} {clean(stale.parts[0])}' collides with rule "
+                    f"{raw_id.strip()}; the rule wins", self.source, stale.rule.line, "info"))
+                stale.rule.line, stale.rule.raw_id, stale.parts, stale.kind = line, raw_id.strip(), [text], kind
+                return
             elif number == prev:
                 self._warn(f"id {format_number(number)} is printed twice in a row; the second "
                            "paragraph is read as part of the first", line, number)
@@ -264,9 +271,23 @@ class Entries:
                     self._warn(f"heading {format_number(rule.number)} has no title", rule.line,
                                rule.number)
             rules.append(rule)
+        last = rules[-1] if rules else None
+        if last is not None and last.kind == "rule" and last.text and not last.examples \
+                and not ends_sentence(last.text) and last.text.split()[-1][:1].islower():
+            # A sentence stopping at a lower-case word: a title ("Symbols") would not.
+            self.note(f"the document ends inside rule {format_number(last.number)}, whose text "
+                      "stops mid-sentence (is it truncated?); what precedes the cut is read", last.line)
         return rules
 
     # -- repairs ---------------------------------------------------------------
+    @staticmethod
+    def _is_stale_heading(entry: _Entry) -> bool:
+        """A top-level entry holding only a title (``459. Combat Showdown``), which the same
+        number printed next as a rule replaces (the Markdown reader's stale heading, in a
+        layout without heading marks)."""
+        return (len(entry.rule.number) == 1 and entry.kind in (None, "section", "chapter")
+                and len(entry.parts) == 1 and looks_like_title(clean(entry.parts[0])))
+
     def _fill_level(self, number: Segments, prev: Segments) -> Segments | None:
         """``625.e`` after ``625.1.d.1``: the lost level comes from the rule above."""
         parent = number[:-1]

@@ -20,6 +20,7 @@ from kb.read.riftbound_entries import Entries, ends_sentence, feed_markup, find_
 from kb.read.text import clean
 
 FORMAT = "riftbound-html"
+MARKUP = True  # reads HTML markup itself (kb.read: a web page it takes is not converted)
 
 _ROW_MARK = re.compile(r"<div\s+class=\"rule-row\b")
 _TITLE = re.compile(r"(?m)^#\s+(\S.*)$")

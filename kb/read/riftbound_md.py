@@ -15,9 +15,9 @@ its decorations, it starts with an id:
 Everything else continues the entry above: hard-wrapped lines, indented continuation
 lines, text after a ``Page N`` marker (a rule split by a page break). Which heading level
 means what is read from the document: where top-level ids are headings at two levels the
-outer is a chapter and the inner a section (edition 1.4); ``##`` alone is a chapter; at any
-other single level the text decides (:func:`kb.read.riftbound_entries.looks_like_title`), as
-for exports without heading markup.
+outer is a chapter and the inner a section (edition 1.4); at a single level the text
+decides (:func:`kb.read.riftbound_entries.looks_like_title`), as for exports without heading
+markup. Setext headings (a line over ``===`` or ``---``) are headings of depth 1 and 2.
 A heading whose number is also printed as a rule is a stale heading: the rule wins. The
 entries then go through :class:`kb.read.riftbound_entries.Entries`, the repairs every
 Riftbound export shares.
@@ -37,8 +37,10 @@ FORMAT = "riftbound-md"
 
 _PAGE = re.compile(r"^(?:#{1,6}\s+)?(?:\*\*)?Page\s+\d+(?:\*\*)?\s*$", re.IGNORECASE)
 _RULE_LINE = re.compile(r"^(?:-{3,}|\*{3,}|_{3,})\s*$")  # a horizontal rule
-_TITLE = re.compile(r"^#\s+(\S.*)$")
-_HEADING = re.compile(r"^(#{2,6})\s+(" + ID + r")(?=\s|$)\s*(.*)$")
+_TITLE = re.compile(r"^#\s+(?!\d{3}\.)(\S.*)$")
+_HEADING = re.compile(r"^(#{1,6})\s+(" + ID + r")(?=\s|$)\s*(.*)$")
+# A setext heading's underline: ``===`` under a first-level heading, ``---`` under a second.
+_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _MARKERS = re.compile(r"^(?:>\s*)?(?:[-*+]\s+)?")
 _EMPHASIS = re.compile(r"^(\*\*|__|\*|_)(" + ID + r")\1(?=\s|$)\s*(.*)$")
 _PLAIN = re.compile(r"^(" + ID + r")([ \t\u00a0]+)(\S.*)$")
@@ -52,6 +54,11 @@ def sniff(text: str) -> int:
     """Bold rule ids (``**103.1.a.**``, also after a bullet) and headings holding ids
     (``### 101. Deck Construction``) mark this format."""
     head = text[:200_000]
+    # Magic's subrule ids glue their letter to the number (100.1a); Riftbound's never do.
+    magic = len(re.findall(r"(?m)^(?:[#>*+-]+[ \t]+)?(?:\*\*|__)?\d{3}\.\d+[a-z](?![.\w])", head))
+    riftbound = len(re.findall(r"(?m)^(?:[#>*+-]+[ \t]+)?(?:\*\*|__)?\d{3}\.\d+\.[a-z]\b", head))
+    if magic > riftbound:
+        return 0
     bold = len(re.findall(r"(?m)^(?:[-*+>]\s+)?(?:\*\*|__)\d{3}(?:\.\w+)*\.?(?:\*\*|__)", head))
     headings = len(re.findall(r"(?m)^#{2,6}\s+\d{3}(?:\.\w+)*\.?(?:\s|$)", head))
     found = bold + headings
@@ -74,7 +81,7 @@ def read(text: str, source: str = "") -> ReadResult:
     title = ""
     items: list[_Line | tuple[int, str]] = []  # numbered lines, and (line, text) between them
     paragraph_start = True
-    for lineno, line in enumerate(text.split("\n"), start=1):
+    for lineno, line in enumerate(_atx(text.split("\n")), start=1):
         stripped = line.strip()
         if not stripped or _PAGE.match(stripped) or _RULE_LINE.match(stripped):
             paragraph_start = paragraph_start or not stripped
@@ -119,6 +126,22 @@ def read(text: str, source: str = "") -> ReadResult:
                       find_date(head) or find_date(clean(text[:5000])), "dotted", entries.diagnostics)
 
 
+def _atx(lines: list[str]) -> list[str]:
+    """Setext headings written with hashes (``100. Game Concepts`` over ``===`` is
+    ``# 100. Game Concepts``), the underline left blank so that the lines keep their numbers.
+    A paragraph's one line over ``---`` is a heading; under a line of text, ``---`` stays a
+    horizontal rule only where a blank line precedes it."""
+    out = list(lines)
+    for i in range(1, len(lines)):
+        m = _SETEXT.match(lines[i])
+        above = lines[i - 1].strip()
+        if (m and len(m.group(1)) >= 3 and above and not above.startswith(("#", ">", "-", "*", "<"))
+                and (i == 1 or not lines[i - 2].strip())):
+            out[i - 1] = ("#" if m.group(1)[0] == "=" else "##") + " " + above
+            out[i] = ""
+    return out
+
+
 def _numbered(stripped: str, line: str, lineno: int, paragraph_start: bool) -> _Line | None:
     """The numbered entry a line starts, or None for a line of text."""
     m = _HEADING.match(stripped)
@@ -151,10 +174,10 @@ def _is_top(raw_id: str) -> bool:
 
 def _heading_kinds(lines: list[_Line]) -> dict[int, RuleKind | None]:
     """What each heading depth means for top-level ids: with two depths or more, the
-    outermost holds chapters and the others sections; ``##`` alone holds chapters (the
-    Markdown outline's first level under the title); any other single depth leaves it to
-    the text (None), as a conversion that heads everything with ``####`` needs."""
+    outermost holds chapters and the others sections; a single depth, whichever it is
+    (``##``, ``####``, a setext ``---``), leaves it to the text (None): the entries a
+    conversion heads alike are chapters and sections both."""
     depths = sorted({ln.hashes for ln in lines if ln.hashes and ln.top})
     if len(depths) == 1:
-        return {depths[0]: "chapter" if depths[0] == 2 else None}
+        return {depths[0]: None}
     return {d: ("chapter" if d == depths[0] else "section") for d in depths}

@@ -20,6 +20,7 @@ from kb.read.riftbound_entries import ID, Entries, feed_markup, find_date
 from kb.read.text import clean
 
 FORMAT = "riftbound-table"
+MARKUP = True  # reads HTML markup itself (kb.read: a web page it takes is not converted)
 
 _ROW_MARK = re.compile(r"<tr>\s*<t[dh][^>]*>\s*\d{3}\.", re.IGNORECASE)
 _TITLE = re.compile(r"(?m)^#\s+(\S.*)$")

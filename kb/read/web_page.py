@@ -1,0 +1,109 @@
+"""A rules document saved as a web page (``<!DOCTYPE html>``, ``<html>``), turned into the
+Markdown the text readers read.
+
+Riftbound's rule-row sheets and MinerU tables are HTML too, and have readers of their own;
+this is for any other page: the rules as ``<p>`` paragraphs, ``<h2>``/``<h3>`` headings,
+``<li>`` items, a ``<dl>`` glossary. Each block becomes a paragraph, the way the text
+releases print them: a heading ``<hN>`` becomes ``N`` hashes, a list item ``- ``, a ``<dt>``
+term the line above its ``<dd>`` definitions (one entry, then a blank line), ``<br>`` a line
+break, ``<b>``/``<strong>`` bold. Entities are decoded, runs of white space folded (not in
+``<pre>``), and ``<head>``, ``<script>``, ``<style>`` and ``<nav>`` skipped. The Magic and
+Riftbound readers then read the Markdown as they read a Markdown export.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+_PAGE_START = re.compile(r"^\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|body)\b", re.IGNORECASE | re.DOTALL)
+_BLOCKS = frozenset("p div li dt dd h1 h2 h3 h4 h5 h6 tr blockquote pre section article header "
+                    "footer table ul ol dl main body".split())
+_SKIPPED = frozenset("head script style nav template".split())
+_BOLD = frozenset(("b", "strong"))
+
+
+def is_web_page(text: str) -> bool:
+    """True when the text is a whole HTML page (it starts with a doctype, ``<html>`` or ``<body>``)."""
+    return bool(_PAGE_START.match(text[:4000]))
+
+
+class _PageParser(HTMLParser):
+    """Collects the page's paragraphs as (source line, lines, tag) in order."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.blocks: list[tuple[int, list[str], str]] = []
+        self._parts: list[str] = []
+        self._line = 0
+        self._prefix = ""
+        self._skipping = 0
+        self._pre = 0
+        self._tag = ""  # the block the text is in
+
+    def _flush(self) -> None:
+        text = "".join(self._parts)
+        lines = [ln if self._pre else " ".join(ln.split()) for ln in text.split("\n")]
+        lines = [ln for ln in lines if ln.strip()]
+        if lines:
+            lines[0] = self._prefix + lines[0]
+            self.blocks.append((self._line, lines, self._tag))
+        self._parts, self._prefix, self._line, self._tag = [], "", 0, ""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _SKIPPED:
+            self._skipping += 1
+            return
+        if self._skipping:
+            return
+        if tag == "br":
+            self._parts.append("\n")
+        elif tag in _BOLD:
+            self._parts.append("**")
+        elif tag in _BLOCKS:
+            self._flush()
+            self._line = self.getpos()[0]
+            self._pre += tag == "pre"
+            self._tag = tag
+            if tag[0] == "h" and tag[1:].isdigit():
+                self._prefix = "#" * int(tag[1:]) + " "
+            elif tag == "li":
+                self._prefix = "- "
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _SKIPPED:
+            self._skipping = max(0, self._skipping - 1)
+            return
+        if self._skipping:
+            return
+        if tag in _BOLD:
+            self._parts.append("**")
+        elif tag in _BLOCKS:
+            self._flush()
+            self._pre -= tag == "pre" and self._pre > 0
+
+    def handle_data(self, data: str) -> None:
+        if not self._skipping:
+            if not self._parts and not self._line:
+                self._line = self.getpos()[0]
+            self._parts.append(data)
+
+
+def to_markdown(text: str) -> tuple[str, list[int]]:
+    """The page as Markdown paragraphs, and the page's line of each line of it."""
+    parser = _PageParser()
+    parser.feed(text)
+    parser.close()
+    parser._flush()
+    lines: list[str] = []
+    origin: list[int] = []
+    blocks = parser.blocks
+    for i, (line, block, tag) in enumerate(blocks):
+        lines.extend(block)
+        origin.extend([line] * len(block))
+        following = blocks[i + 1][2] if i + 1 < len(blocks) else ""
+        # A term's definitions follow it, and each other, on the next lines: one entry.
+        if not (tag == "dt" or (tag == "dd" and following == "dd")):
+            lines.append("")
+            origin.append(line)
+    return "\n".join(lines), origin
