@@ -10,7 +10,8 @@ Relevance: the questions of ``bench/relevance.yaml`` (each with the rule(s) that
 MRR over the top 10 and recall@3, for rulekb, a plain SQLite FTS5 BM25 index of the same rules
 (words OR-ed, and AND-ed) and bare whoosh (one text field, default analyzer, OR parser), all
 built in the same run. Judges' questions: the development sets of ``../shared/questions``
-(real Riftbound 1.4 judge questions, a synthetic Magic 2026 quiz; see its README), scored with
+(real Riftbound 1.4 judge questions, a synthetic Magic 2026 quiz; see its README) and the
+development questions in players' words of ``bench/training`` (with their made-up cards), scored with
 recall@3, recall@10 (a question counts when a rule its answer cites, or that rule's parent, is
 among the first 3 or 10) and MRR@10, per question shape, for rulekb, FTS5 (OR) and ``bm25s``
 (words stemmed and stop words dropped as bm25s does, Lucene BM25), all from the same rules. Speed: median and p99 latency of every question of the speed edition
@@ -226,6 +227,14 @@ HELD_OUT = {
     "own-riftbound-1.4.tsv": ("riftbound", "1.4", "held-out", "own-cards-riftbound.yaml"),
     "own-mtg-2026.tsv": ("mtg", "2026-01-16", "held-out", "own-cards-mtg.yaml"),
 }
+# Development questions in players' words (bench/training/README.md: engineer Q's, written
+# without the search), with the made-up cards they name: a development set like
+# ../shared/questions (``--cv``, ``--misses``, the re-ranker's training), never a held-out figure.
+TRAINING_DIR = Path(__file__).with_name("training")
+TRAINING = {
+    "riftbound-1.4.tsv": ("riftbound", "1.4", "players' words", "cards-riftbound.yaml"),
+    "mtg-2026.tsv": ("mtg", "2026-01-16", "players' words", "cards-mtg.yaml"),
+}
 # Question shapes, tried in order; the first that matches names the shape.
 SHAPES: list[tuple[str, re.Pattern[str]]] = [
     ("definition", re.compile(r"^(what (is|are|does .* mean)|explain|define|what's)\b", re.I)),
@@ -254,6 +263,10 @@ class DevQuestion:
     shape: str
 
 
+# The card list a development question is asked with (None: none).
+CardsOf = Callable[[DevQuestion], "CardList | None"]
+
+
 def load_dev_questions(folder: Path, sets: dict[str, tuple[str, ...]] | None = None) -> list[DevQuestion]:
     """The development sets of ``../shared/questions`` (tab-separated, header row), or the
     ``sets`` named (file → ruleset, edition, kind, …) in ``folder``."""
@@ -275,12 +288,34 @@ def load_dev_questions(folder: Path, sets: dict[str, tuple[str, ...]] | None = N
 def load_held_out_cards() -> dict[tuple[str, str], CardList]:
     """The made-up card lists the held-out questions name, read as ``rulekb cards import``
     reads a file, by edition."""
+    return load_card_lists(HELD_OUT_DIR, HELD_OUT)
+
+
+def load_card_lists(folder: Path, sets: dict[str, tuple[str, str, str, str]]) -> dict[tuple[str, str], CardList]:
+    """The card lists ``sets`` name (file → ruleset, edition, kind, card file) in ``folder``,
+    read as ``rulekb cards import`` reads a file, by edition."""
     out = {}
-    for ruleset, edition, _kind, cards in HELD_OUT.values():
-        path = HELD_OUT_DIR / cards
+    for ruleset, edition, _kind, cards in sets.values():
+        path = folder / cards
         if path.is_file():
             out[(ruleset, edition)] = CardList(ruleset, tuple(read_card_file(path)), path.name)
     return out
+
+
+def load_development(graphs: dict[tuple[str, str], RuleGraph]) -> tuple[list[DevQuestion], CardsOf]:
+    """Every development question of the editions read (``../shared/questions`` and
+    ``bench/training``) and the card list each is asked with: the development list of the
+    real questions (``bench/dev-cards-*.yaml``), the training set's own lists for its."""
+    dev = load_dev_questions(SHARED / "questions") + load_dev_questions(TRAINING_DIR, TRAINING)
+    dev = [q for q in dev if (q.ruleset, q.edition) in graphs]
+    shared_cards = {k: load_dev_cards(k[0]) for k in graphs}
+    own = load_card_lists(TRAINING_DIR, TRAINING)
+    training_kinds = {kind for _r, _e, kind, _c in TRAINING.values()}
+
+    def cards_of(q: DevQuestion) -> CardList | None:
+        key = (q.ruleset, q.edition)
+        return own.get(key) if q.kind in training_kinds else shared_cards.get(key)
+    return dev, cards_of
 
 
 def accepted_answers(rg: RuleGraph, cited: list[str]) -> set[str]:
@@ -429,20 +464,23 @@ GUARD_86 = 0.02
 
 
 def cv_grid() -> dict[str, Ranking]:
-    """The settings cross-validation chooses between (``--cv``): the third round, over two
-    general mechanisms of issue #18's third step: kinds read from the rules' own lists
-    (``kind_weight`` 0 / 0.5 / 0.8) and a softer coordination for long questions
-    (``coord_long`` 1 / 0.5 from ``long_question`` 10 concepts), with a rule gaining from
-    the rules that refer to it (``from_referrers`` 0.1, which this round's first grid, with
-    pseudo-relevance feedback too, chose in every fold: RESULTS.md). The rest is as the
-    earlier rounds chose it (answers 3, roll-up 0.6, card 0.3, context 0.25, idf power 1.5,
-    card text 0)."""
+    """The settings cross-validation chooses between (``--cv``): the fourth round, with the
+    development questions in players' words (``bench/training``) beside ``../shared/questions``:
+    the permission prior of a "can I … when" question (``permission_weight`` 0 / 0.25 / 0.5:
+    the rules the timing model's legality checks cite), and again the two mechanisms the third
+    round left waiting for more questions in players' words: kinds read from the rules' own
+    lists (``kind_weight`` 0 / 0.8) and a softer coordination for long questions
+    (``coord_long`` 1 / 0.5 from ``long_question`` 10 concepts). The rest is as the earlier
+    rounds chose it (answers 3, roll-up 0.6, referrals 0.1, card 0.3, context 0.25, idf power
+    1.5, card text 0)."""
     d = DEFAULT_RANKING
     grid: dict[str, Ranking] = {}
-    for kinds in (0.0, 0.5, 0.8):
-        for coord_long in (1.0, 0.5):
-            name = f"kinds {kinds:g}, long coord {coord_long:g}"
-            grid[name] = replace(d, kind_weight=kinds, coord_long=coord_long, long_question=10)
+    for permission in (0.0, 0.25, 0.5):
+        for kinds in (0.0, 0.8):
+            for coord_long in (1.0, 0.5):
+                name = f"permission {permission:g}, kinds {kinds:g}, long coord {coord_long:g}"
+                grid[name] = replace(d, permission_weight=permission, kind_weight=kinds,
+                                     coord_long=coord_long, long_question=10)
     return grid
 
 
@@ -472,8 +510,7 @@ def deal_folds(questions: Sequence[Any], folds: int) -> dict[int, int]:
 
 
 def cross_validate(questions: list[DevQuestion], graphs: dict[tuple[str, str], RuleGraph],
-                   relevance: list[Question], cards: dict[tuple[str, str], CardList | None],
-                   folds: int = 5) -> None:
+                   relevance: list[Question], cards: CardsOf, folds: int = 5) -> None:
     """k-fold over questions: on each fold's training questions choose the best setting of
     :func:`cv_grid` by MRR, among those that keep the 86-question set within ``GUARD_86`` of
     the product's default and do not lower the training questions' MRR on the cited rules
@@ -482,8 +519,8 @@ def cross_validate(questions: list[DevQuestion], graphs: dict[tuple[str, str], R
     each set and shape (stratified), so every fold holds real and synthetic questions of
     every shape. Reported: the held-out figures per fold (mean ± spread over folds), per
     question shape (each question scored by the setting its fold's training chose), and
-    every setting on all questions. The real questions are searched with their development
-    card list, as a judge with an imported card list would."""
+    every setting on all questions. Each question is searched with its set's card list
+    (``cards``), as a judge with an imported card list would."""
     from kb.search.index import memory_index
     grid = cv_grid()
     per: dict[str, list[tuple[float, float, float]]] = {}
@@ -497,8 +534,7 @@ def cross_validate(questions: list[DevQuestion], graphs: dict[tuple[str, str], R
         asked = [q for q in relevance if (q.ruleset, q.edition) in searchers]
         m86 = statistics.fmean(scores(_ranked(searchers[(q.ruleset, q.edition)], q.query), q.answers)[0]
                                for q in asked) if asked else 0.0
-        found = [_ranked(searchers[(q.ruleset, q.edition)], q.query, cards.get((q.ruleset, q.edition)))
-                 for q in questions]
+        found = [_ranked(searchers[(q.ruleset, q.edition)], q.query, cards(q)) for q in questions]
         exact[name] = [dev_scores(f, set(q.cited))[0] for f, q in zip(found, questions)]
         if default_86 is None:
             default_86 = m86
@@ -514,9 +550,9 @@ def cross_validate(questions: list[DevQuestion], graphs: dict[tuple[str, str], R
           f"{default_86:.3f}, and in each fold only those not lowering the MRR on the cited rules "
           f"alone below the default's)\n")
     print("| fold | chosen on training | train MRR | test MRR all | test MRR real | test recall@3 real |"
-          "\n|---|---|---|---|---|---|")
+          " test MRR players' words |\n|---|---|---|---|---|---|---|")
     held: dict[int, tuple[float, float, float]] = {}
-    fold_mrr, fold_real, fold_real_r3 = [], [], []
+    fold_mrr, fold_real, fold_real_r3, fold_players = [], [], [], []
     for f in range(folds):
         train = [i for i in fold_of if fold_of[i] != f]
         test = [i for i in fold_of if fold_of[i] == f]
@@ -526,15 +562,20 @@ def cross_validate(questions: list[DevQuestion], graphs: dict[tuple[str, str], R
         for i in test:
             held[i] = per[best][i]
         real = [i for i in test if questions[i].kind == "real"]
+        players = [i for i in test if questions[i].kind == "players' words"]
+        if players:
+            fold_players.append(statistics.fmean(per[best][i][0] for i in players))
         fold_mrr.append(statistics.fmean(per[best][i][0] for i in test))
         if real:
             fold_real.append(statistics.fmean(per[best][i][0] for i in real))
             fold_real_r3.append(statistics.fmean(per[best][i][1] for i in real))
         print(f"| {f + 1} | {best} | {statistics.fmean(per[best][i][0] for i in train):.3f} | "
               f"{fold_mrr[-1]:.3f} | {fold_real[-1] if real else float('nan'):.3f} | "
-              f"{fold_real_r3[-1] if real else float('nan'):.3f} |")
+              f"{fold_real_r3[-1] if real else float('nan'):.3f} | "
+              f"{fold_players[-1] if players else float('nan'):.3f} |")
     print(f"\nheld-out MRR over folds {_spread(fold_mrr)} (all); real questions: MRR {_spread(fold_real)}, "
-          f"recall@3 {_spread(fold_real_r3)} (mean ± standard deviation over the folds)\n")
+          f"recall@3 {_spread(fold_real_r3)}; players' words: MRR {_spread(fold_players)} (mean ± "
+          f"standard deviation over the folds)\n")
     print("Held out, per set and question shape (each question scored by the setting its fold chose):\n")
     print("| set | shape | n | MRR@10 | recall@3 | recall@10 |\n|---|---|---|---|---|---|")
     groups: dict[tuple[str, str], list[int]] = {}
@@ -545,18 +586,21 @@ def cross_validate(questions: list[DevQuestion], graphs: dict[tuple[str, str], R
         print(f"| {kind} | {shape} | {len(members)} | " + " | ".join(
             f"{statistics.fmean(held[i][k] for i in members):.3f}" for k in range(3)) + " |")
     print("\nEvery setting on all questions:\n")
-    print("| setting | MRR all | MRR real | recall@3 real | MRR cited rules only, all | MRR 86-question set |"
-          "\n|---|---|---|---|---|---|")
+    print("| setting | MRR all | MRR real | recall@3 real | MRR players' words | MRR cited rules only, all |"
+          " MRR 86-question set |\n|---|---|---|---|---|---|---|")
+    players_all = [i for i, q in enumerate(questions) if q.kind == "players' words"]
     real_all = [i for i, q in enumerate(questions) if q.kind == "real"]
     for name in grid:
         real_mrr = statistics.fmean(per[name][i][0] for i in real_all) if real_all else float("nan")
         real_r3 = statistics.fmean(per[name][i][1] for i in real_all) if real_all else float("nan")
+        players_mrr = (statistics.fmean(per[name][i][0] for i in players_all) if players_all
+                       else float("nan"))
         print(f"| {name} | {statistics.fmean(r[0] for r in per[name]):.3f} | {real_mrr:.3f} | "
-              f"{real_r3:.3f} | {statistics.fmean(exact[name]):.3f} | {mrr86[name]:.3f} |")
+              f"{real_r3:.3f} | {players_mrr:.3f} | {statistics.fmean(exact[name]):.3f} | {mrr86[name]:.3f} |")
 
 
 def print_misses(questions: list[DevQuestion], graphs: dict[tuple[str, str], RuleGraph],
-                 cards: dict[tuple[str, str], CardList | None] | None = None) -> None:
+                 cards: CardsOf | None = None) -> None:
     """Every judges' question rulekb does not answer in its first 3: the question, the rules
     its answer cites, where the first of them ranked, and what ranked first and why."""
     searchers = {k: open_searcher(rg) for k, rg in graphs.items()}
@@ -564,7 +608,7 @@ def print_misses(questions: list[DevQuestion], graphs: dict[tuple[str, str], Rul
     for q in questions:
         key = (q.ruleset, q.edition)
         try:
-            out = searchers[key].search(parse_query(q.query), limit=TOP, cards=(cards or {}).get(key))
+            out = searchers[key].search(parse_query(q.query), limit=TOP, cards=cards(q) if cards else None)
         except SearchError as exc:
             print(f"- {q.query!r}: refused ({exc.message})")
             continue
@@ -645,8 +689,8 @@ def main(argv: list[str] | None = None) -> int:
         for key, b in bm.items():
             if b is not None:
                 engines[key]["bm25s"] = b
-        dev = load_dev_questions(SHARED / "questions")
-        dev = [q for q in dev if (q.ruleset, q.edition) in graphs]
+        dev, cards_of = load_development(graphs)
+        players = {kind for _r, _e, kind, _c in TRAINING.values()}
         if dev:
             judge_engines: dict[str, dict[tuple[str, str], Callable[[str], list[str]]]] = {
                 "rulekb": {k: e["rulekb"].search for k, e in engines.items()},
@@ -660,9 +704,20 @@ def main(argv: list[str] | None = None) -> int:
                     for k, e in engines.items()}
             if all(bm.values()):
                 judge_engines["bm25s"] = {k: b.search for k, b in bm.items() if b}
-            print_judges(judges_table(dev, graphs, judge_engines, args.show))
+            print_judges(judges_table([q for q in dev if q.kind not in players], graphs, judge_engines,
+                                      args.show))
+            training = [q for q in dev if q.kind in players]
+            if training:
+                # The same engines, and rulekb with the card list the training questions name.
+                own = load_card_lists(TRAINING_DIR, TRAINING)
+                train_engines = {n: e for n, e in judge_engines.items() if n != "rulekb + dev cards"}
+                train_engines["rulekb + own cards"] = {
+                    k: (Rulekb.with_cards(e["rulekb"], own[k]) if k in own else e["rulekb"].search)
+                    for k, e in engines.items()}
+                print_judges(judges_table(training, graphs, train_engines, args.show),
+                             "Development questions in players' words (bench/training)")
             if args.misses:
-                print_misses(dev, graphs, cards if args.cards else {})
+                print_misses(dev, graphs, cards_of if args.cards else None)
             held = [q for q in load_dev_questions(HELD_OUT_DIR, HELD_OUT) if (q.ruleset, q.edition) in graphs]
             if held:
                 # The same engines, and rulekb with the card list the held-out questions name.
@@ -674,7 +729,7 @@ def main(argv: list[str] | None = None) -> int:
                 print_judges(judges_table(held, graphs, held_engines),
                              "Held-out judges' questions (bench/questions: never used to choose a setting)")
             if args.cv:
-                cross_validate(dev, graphs, questions, cards, folds=args.folds)
+                cross_validate(dev, graphs, questions, cards_of, folds=args.folds)
         if args.judges:
             return 0
 

@@ -1,12 +1,18 @@
 """Reading a judge's question (kb/search/understand.py): a bracketed earlier question is
-context, not the question. One case per line."""
+context, not the question; a "can I … when" question and the rules that say when a player
+may act. One case per line."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from kb.query import KnowledgeBase
-from kb.search import Ranking, open_searcher, parse_query
+from kb.export.jsrun import node_path, run_queries
+from kb.export.search_index import build_search_index, index_script
+from kb.query import KnowledgeBase, searcher
+from kb.search import EditionSearcher, Ranking, open_searcher, parse_query
+from kb.search.schema import model_permissions
 
 FOLLOW_UP = '[follow-up to: "how does the showdown work?"] and who starts with focus?'
 
@@ -83,3 +89,50 @@ def test_a_rule_referred_to_by_a_hit_gains_and_says_so(ruleset: str, edition: st
     on, off = hit(0.1), hit(0.0)
     assert on is not None and f"referred to by {by}" in on["matched"]
     assert off is None or (off["score"] < on["score"] and not any("referred" in m for m in off["matched"]))
+
+
+# (ruleset, edition, question, a rule a legality check of the timing model cites, whether
+# the question's shape asks for a permission)
+PERMISSIONS = [
+    ("riftbound", "1.4", "can I play an action spell while the chain is closed?", "309.1.a", True),
+    ("riftbound", "1.4", "may a player play a unit during a showdown?", "343.1.a", True),
+    ("riftbound", "1.4", "what happens to an action spell while the chain is closed?", "309.1.a", False),
+    ("mtg", "2026-01-16", "can I cast a sorcery while a spell is on the stack?", "307.1", True),
+    ("mtg", "2026-01-16", "what does a sorcery do while a spell is on the stack?", "307.1", False),
+]
+
+
+@pytest.mark.parametrize("ruleset, edition, question, rule, asks", PERMISSIONS)
+def test_a_can_i_question_ranks_up_the_rules_that_say_when_a_player_may_act(
+        full_kb: KnowledgeBase, ruleset: str, edition: str, question: str, rule: str, asks: bool) -> None:
+    rg = full_kb.edition(ruleset, edition)
+    assert rule in model_permissions(rg)
+    shared = searcher(full_kb, ruleset, edition)  # the session's index of the edition, made once
+    def hit(weight: float) -> dict[str, object]:
+        s = EditionSearcher(rg, shared.index, shared.speller.counts, Ranking(permission_weight=weight))
+        results = s.search(parse_query(question), limit=100)["results"]
+        return next(h for h in results if h["number"] == rule)
+    on, off = hit(0.5), hit(0.0)
+    said = [m for m in on["matched"] if "says when a player may act" in m]
+    if asks:
+        assert on["score"] > off["score"] and said
+    else:
+        assert on["score"] == off["score"] and not said
+    assert not any("says when a player may act" in m for m in off["matched"])
+
+
+@pytest.mark.skipif(node_path() is None, reason="needs node to run the offline search script")
+def test_the_offline_search_ranks_permissions_as_the_server(full_kb: KnowledgeBase, tmp_path: Path) -> None:
+    rg = full_kb.edition("riftbound", "1.4")
+    shared = searcher(full_kb, "riftbound", "1.4")
+    on = EditionSearcher(rg, shared.index, shared.speller.counts, Ranking(permission_weight=0.5))
+    script = tmp_path / "1.4.js"
+    script.write_text(index_script(build_search_index(rg, on, lambda n: n)), encoding="utf-8")
+    questions = [q for rs, _e, q, _r, _a in PERMISSIONS if rs == "riftbound"]
+    answers, _ = run_queries([script], [{"query": q, "ruleset": "riftbound", "edition": "1.4"} for q in questions])
+    for question, offline in zip(questions, answers):
+        server = on.search(parse_query(question), limit=10)
+        assert [(h["number"], h["score"], h["matched"]) for h in offline["results"]] == \
+            [(h["number"], h["score"], h["matched"]) for h in server["results"]], question
+    # the first case does go through the prior in both
+    assert any("says when a player may act" in m for h in answers[0]["results"] for m in h["matched"])

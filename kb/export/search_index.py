@@ -24,7 +24,9 @@ ranking needs, so ``web/static/offline-search.js`` answers as the server does:
 * ``refers``: each rule's cross-references, as rule ids (a rule referred to by a hit shares
   its score, ``Ranking.from_referrers``);
 * ``kind_lists``: a kind's stems → the headings the rules list it under (``kinds_of``:
-  "banish" → "Non-Board Zones").
+  "banish" → "Non-Board Zones");
+* ``permissions``: the rules a legality check of the timing model cites, as rule ids (a "can I
+  … when" question ranks them up, ``Ranking.permission_weight``).
 
 The file is a script (``index_script``) that hands the JSON to the page, because browsers do
 not let a page opened from ``file://`` fetch another file.
@@ -40,12 +42,12 @@ from typing import Any
 from kb.graph import RuleGraph
 from kb.search import EditionSearcher
 from kb.search.phrasing import rule_phrasings
-from kb.search.schema import WORD, analyse, defined_terms, model_answers, stem
+from kb.search.schema import WORD, analyse, defined_terms, model_answers, model_permissions, stem
 from kb.search.kinds import kinds_of
 from kb.search.understand import vocabulary_data
 
-INDEX_FORMAT = 5  # 2: the judges' vocabulary; 3: roll-up, quoted card text, idf power; 4: stem_of;
-#                  5: refers, kind_lists
+INDEX_FORMAT = 6  # 2: the judges' vocabulary; 3: roll-up, quoted card text, idf power; 4: stem_of;
+#                  5: refers, kind_lists; 6: permissions
 SCORE_DIGITS = 6
 DEFINITION_CHARS = 300
 KINDS = {"rule": "r", "section": "s", "chapter": "c"}
@@ -129,6 +131,8 @@ def build_search_index(rg: RuleGraph, searcher: EditionSearcher,
         # What the rules list as kinds of what (kb.search.kinds.kinds_of), by the kind's stems.
         "kind_lists": {" ".join(kind): [{"text": a.text, "words": list(a.words)} for a in atoms]
                        for kind, atoms in kinds_of(rg).items()},
+        # The rules the timing model's legality checks cite (kb.search.schema.model_permissions).
+        "permissions": sorted(doc_id[n] for n in model_permissions(rg) if n in doc_id),
         "stem_of": stems_of_words(_texts(rg, terms, speller.words, vocabulary, players, answers)),
     }
 

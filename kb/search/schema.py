@@ -88,6 +88,18 @@ def model_answers(rg: RuleGraph) -> dict[str, list[str]]:
     of every transition and legality check that cites it ("a unit, gear or Add ability
     resolves immediately" for 337.2). Empty for a ruleset without a model or an edition its
     citations are not written for."""
+    return _model_summaries(rg, checks_only=False)
+
+
+def model_permissions(rg: RuleGraph) -> dict[str, list[str]]:
+    """Rule number → the summaries of the timing model's legality checks that cite it: the
+    rules that say when a player may act ("a chain exists: only Reaction may be played" for
+    309.1.a, "a noninstant spell only in your main phase with an empty stack" for 307.1),
+    which a "can I … when" question turns on (``Ranking.permission_weight``)."""
+    return _model_summaries(rg, checks_only=True)
+
+
+def _model_summaries(rg: RuleGraph, *, checks_only: bool) -> dict[str, list[str]]:
     try:
         spec = get_model(rg.edition.ruleset)
     except FormatError:
@@ -96,7 +108,7 @@ def model_answers(rg: RuleGraph) -> dict[str, list[str]]:
     if not citations:
         return {}
     model = spec.make()
-    summaries = {n: t.summary for n, t in model.transitions.items()}
+    summaries = {} if checks_only else {n: t.summary for n, t in model.transitions.items()}
     summaries.update({f"check.{n}": c.summary for n, c in model.checks.items()})
     out: dict[str, list[str]] = {}
     for name, rules in citations.items():

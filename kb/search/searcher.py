@@ -41,7 +41,7 @@ from kb.search.cards import CardList, load_cards
 from kb.search.phrasing import rule_phrasings
 from kb.search.query import Atom, Clause, ParsedQuery, SearchError, say
 from kb.search.rerank import LearnedRanking, load_model
-from kb.search.schema import WORD, analyse, model_answers, stem
+from kb.search.schema import WORD, analyse, model_answers, model_permissions, stem
 from kb.search.scoring import Impacts, Scores, near, union
 from kb.search.spelling import Speller
 from kb.search.understand import understand
@@ -116,6 +116,10 @@ class Ranking:
                                    # heading ("Banishments" under "Non-Board Zones") is also
                                    # that heading's words, at this weight (CV: in 3 folds of 5;
                                    # off: the held-out sets, RESULTS.md)
+    permission_weight: float = 0.0  # in a question whose shape asks for a permission ("can I
+                                   # … when"), a matching rule a legality check of the timing
+                                   # model cites scores × (1 + this) (CV: 0.25 in 2 folds of 5;
+                                   # off: it lowers the real questions, RESULTS.md)
 
 
 DEFAULT_RANKING = Ranking()
@@ -156,6 +160,8 @@ class EditionSearcher:
         self.vocabulary = ruleset_vocabulary(rg.edition.ruleset)
         self._players = rule_phrasings(rg.edition.ruleset, rg.edition.name)
         self._answers = model_answers(rg)  # the timing model's summaries, indexed as "answers"
+        self._permissions = model_permissions(rg)  # the rules its legality checks cite
+        self._permits: set[int] | None = None  # … as documents (_with_permissions), when first asked
         self._kinds: dict[tuple[str, ...], list[Atom]] | None = None  # kinds_of(rg), when first asked
         self._refers: list[list[int]] | None = None  # each document's references (_references)
         self._orders: list[int] | None = None
@@ -224,6 +230,10 @@ class EditionSearcher:
         for d, by in referred.items():
             if d in scores:
                 reasons.setdefault(d, []).insert(0, f"referred to by {self.impacts.number[by]}")
+        if r.permission_weight and self._permits and self._asks_permission(corrected):
+            for d in self._permits.intersection(scores):  # the summary is shown when it matched
+                reasons.setdefault(d, []).append(f"'{corrected.shape}' → says when a player may act "
+                                                 "(a legality check of the timing model cites it)")
         if self.learned is not None:
             scores = self.learned.reorder(corrected, scores, parts, reasons)
         wanted = offset + limit + len(numbers) + (len(term.defined_by) if term else 0)
@@ -427,6 +437,8 @@ class EditionSearcher:
             coord = r.coord_long if parsed.question and len(should) >= r.long_question else r.coord
             if len(should) > 1 and coord and whole > 0:
                 total = {d: s * (hits[d] / whole) ** coord for d, s in total.items()}
+        if r.permission_weight and total and self._asks_permission(parsed):
+            total = self._with_permissions(total)
         # Only for a question: a phrase or an operator asks for rules that have the words.
         if (r.from_parent or r.from_children) and parsed.question and total:
             total = self._roll_up(total)
@@ -450,6 +462,22 @@ class EditionSearcher:
                 if close:
                     total[d] *= 1 + r.pair_boost * close / len(pairs)
         return total, parts
+
+    def _asks_permission(self, parsed: ParsedQuery) -> bool:
+        """Whether a question's shape asks whether a player may act ("can I … when")."""
+        return parsed.question and any(s.name == parsed.shape and s.prior == "permission"
+                                       for s in self.vocabulary.shapes)
+
+    def _with_permissions(self, total: Scores) -> Scores:
+        """The matching rules a legality check of the timing model cites (the rules that say
+        when a player may act: "a chain exists: only Reaction may be played" cites 309.1.a)
+        scored × (1 + ``permission_weight``), before the roll-up, so their sections share it."""
+        permits = self._permits
+        if permits is None:
+            docnum = self.impacts.docnum
+            permits = self._permits = {docnum[n] for n in self._permissions if n in docnum}
+        gain = 1 + self.ranking.permission_weight
+        return {d: s * gain if d in permits else s for d, s in total.items()}
 
     def _roll_up(self, total: Scores) -> Scores:
         """A rule's evidence shared with its parent and children: rules are short, and a

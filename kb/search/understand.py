@@ -73,6 +73,7 @@ class Shape:
     pattern: str
     rules: tuple[Atom, ...]
     source: str
+    prior: str = ""  # "permission": the question asks whether a player may act
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,7 @@ def vocabulary(ruleset: str) -> Vocabulary:
                 entries.append(Entry(stems, rules, str(raw["source"])))
     shapes = tuple(Shape(str(s["name"]), str(s["pattern"]),
                          tuple(_atom(str(r)) for r in s.get("rules", []) if analyse(str(r))),
-                         str(s.get("source", ""))) for s in data.get("shapes", []))
+                         str(s.get("source", "")), str(s.get("prior", ""))) for s in data.get("shapes", []))
     by_first: dict[str, list[Entry]] = {}
     # Longest phrase first, so "instant speed" wins over "instant".
     for e in sorted(entries, key=lambda e: -len(e.players)):
@@ -125,7 +126,8 @@ def vocabulary_data(ruleset: str) -> dict[str, Any]:
     return {"question_words": sorted(v.question_words),
             "entries": [{"players": list(e.players), "rules": atoms(e.rules)}
                         for e in sorted(v.entries, key=lambda e: -len(e.players))],
-            "shapes": [{"name": s.name, "pattern": s.pattern, "rules": atoms(s.rules)} for s in v.shapes]}
+            "shapes": [{"name": s.name, "pattern": s.pattern, "rules": atoms(s.rules), "prior": s.prior}
+                       for s in v.shapes]}
 
 
 def _is_name_word(atom: Atom, rules_with: Callable[[str], int]) -> bool:

@@ -660,6 +660,7 @@
     this.kindLists = table(data.kind_lists || {});  /* kinds_of: a kind's stems → its headings */
     this.referring = [];  /* the rules that refer to any (EditionSearcher._referring) */
     (data.refers || []).forEach(function (targets, d) { if (targets.length) this.referring.push(d); }, this);
+    this.permits = new Set(data.permissions || []);  /* model_permissions: the rules legality checks cite */
     this.numbers = data.numbers;
     this.parents = data.parents;
     this.children = data.numbers.map(function () { return []; });
@@ -848,11 +849,14 @@
     var extra = 0;
     seen.forEach(function (n) { if (!scores.has(self.docOf.get(n))) extra++; });
     hits.forEach(function (h) { if (!seen.has(h[0])) { ranked.push([h[0], h[1], "words"]); seen.add(h[0]); } });
-    var marks = this.marks(corrected);
+    var marks = this.marks(corrected), permission = this.ranking.permission_weight && this.asksPermission(corrected);
     out.total = scores.size + extra;
     out.results = ranked.slice(offset, offset + limit).map(function (r) {
       var d = self.docOf.get(r[0]), matched = matchedOf(parts, d);
       if (referred.has(d) && scores.has(d)) matched.push("referred to by " + self.numbers[referred.get(d)]);
+      if (permission && self.permits.has(d) && scores.has(d)) {
+        matched.push("'" + corrected.shape + "' \u2192 says when a player may act (a legality check of the timing model cites it)");
+      }
       return self.result(r[0], r[1], r[2], marks, matched);
     });
     return out;
@@ -1020,6 +1024,11 @@
         total.forEach(function (s, d) { total.set(d, s * Math.pow(hits.get(d) / whole, coord)); });
       }
     }
+    // A "can I … when" question: the rules that say when a player may act (Ranking.permission_weight).
+    if (r.permission_weight && total.size && this.asksPermission(parsed)) {
+      var gain = 1 + r.permission_weight, permits = this.permits;
+      total.forEach(function (s, d) { if (permits.has(d)) total.set(d, s * gain); });
+    }
     if ((r.from_parent || r.from_children) && parsed.question && total.size) total = this.rollUp(total);
     if (r.from_referrers && parsed.question && total.size) total = this.followReferences(total, referred || new Map());
     nots.forEach(function (p) { p.forEach(function (_, d) { total.delete(d); }); });
@@ -1056,6 +1065,11 @@
   }
 
   /* EditionSearcher._roll_up: a rule's evidence shared with its parent and children. */
+  /* EditionSearcher._asks_permission: the question's shape asks whether a player may act. */
+  Edition.prototype.asksPermission = function (parsed) {
+    return Boolean(parsed.question) && this.vocab.shapes.some(function (s) { return s.name === parsed.shape && s.prior === "permission"; });
+  };
+
   /* EditionSearcher._follow_references: a rule gains from_referrers of the best score among
      the rules that refer to it; referred gets that rule (on a tie, the first in document order). */
   Edition.prototype.followReferences = function (total, referred) {
