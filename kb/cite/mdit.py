@@ -34,8 +34,7 @@ import re
 import sys
 import threading
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml, isLinkClose, isLinkOpen
@@ -62,11 +61,16 @@ MAX_CITATIONS = CITE_CITATIONS.value
 # (find.may_cite is the pretest of citations without a keyword).
 _CANDIDATE = re.compile(r"[RrC](?:ule|ULE|R)")
 _OPTION_NAMES = ("ruleset", "edition", "style", "base_url", "limit", "prefix", "source")
+# The per-citation loop unpacks a Citation in one step, in this order.
+if Citation._fields != ("start", "end", "text", "number", "numbers", "form", "last", "full_start",
+                        "full_end", "quote"):
+    raise ImportError("kb.cite.mdit unpacks a Citation as start, end, text, number, numbers, form, "
+                      "last, full_start, full_end, quote; its fields changed")
 
 
-@dataclass(slots=True)
-class _Run:
-    """Consecutive text and soft-break tokens of one inline token, outside links."""
+class _Run(NamedTuple):
+    """Consecutive text and soft-break tokens of one inline token, outside links (a named
+    tuple: one is made per paragraph that cites, and a tuple is made fastest)."""
 
     inline: Token
     first: int
@@ -200,7 +204,7 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
             block_end, skips = block[2], block[3]
         for c in run.citations:
             res = next(results)
-            text = c.text
+            start, c_end, text, number, _, form, last, _, _, quote = c  # one unpacking
             # Its place in the source: _Locator.find, its commonest case (found as written,
             # in a block that skips nothing) inlined.
             at = -1 if skips else src_find(text, block[0], block_end)
@@ -212,8 +216,8 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
             else:
                 line, col, offset, end = find_place(block, text)
             status = res.status
-            if c.quote is None:  # resolve.memo_key(c) and the status, inlined
-                key = (c.number, c.last, c.form, text if c.last is not None else None, status)
+            if quote is None:  # resolve.memo_key(c) and the status, inlined
+                key = (number, last, form, text if last is not None else None, status)
                 known = shared.get(key)
                 if known is None:
                     if status == "ok" and len(res.rules) == 1 and not res.message:
@@ -230,13 +234,13 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
             entry["start"] = offset
             entry["end"] = end
             entry["text"] = text
-            entry["form"] = c.form
+            entry["form"] = form
             for name in copies:  # nothing mutable is shared between entries
                 entry[name] = template[name][:]
             if candidates:
                 entry["candidates"] = [dict(d) for d in template["candidates"]]
-            if c.quote is not None:  # its offsets would be into the token's text, not the source
-                entry["quote"] = {"text": c.quote.text, "similarity": res.quote_similarity}
+            if quote is not None:  # its offsets would be into the token's text, not the source
+                entry["quote"] = {"text": quote.text, "similarity": res.quote_similarity}
             entry["line"] = line
             entry["column"] = col
             if footnotes and linked:
@@ -258,9 +262,9 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
                 entry["footnotes"] = []
             entries.append(entry)
             placed.append((offset, end, res))
-            if c.start >= pos and status != "over_limit":
-                spans += (c.start, c.end, open_tag, close_tag)
-                pos = c.end
+            if start >= pos and status != "over_limit":
+                spans += (start, c_end, open_tag, close_tag)
+                pos = c_end
         spans_of.append(spans)
     # Each run's tokens are replaced by one token, last run first (indices stay valid).
     for run, spans in zip(reversed(runs), reversed(spans_of)):
@@ -477,6 +481,8 @@ class _Locator:
     def __init__(self, src: str):
         self.src = src
         self.line_starts = [0] + [m.end() for m in re.finditer("\n", src)]
+        # Most articles hold no code span, link or HTML: then no block has spans to skip.
+        self.skips = _may_skip(src, 0, len(src))
 
     def block(self, inline: Token) -> list[Any]:
         """Where the citations of ``inline`` are looked for: [where the next one is looked
@@ -486,7 +492,8 @@ class _Locator:
         block_start = self.line_starts[min(first_line, len(self.line_starts) - 1)]
         block_end = (self.line_starts[last_line] if last_line < len(self.line_starts)
                      else len(self.src))
-        return [block_start, first_line, block_end, _skipped_spans(self.src, block_start, block_end)]
+        spans = _skipped_spans(self.src, block_start, block_end) if self.skips else []
+        return [block_start, first_line, block_end, spans]
 
     def find(self, block: list[Any], text: str) -> tuple[int, int, int | None, int | None]:
         """(line, column, start, end) of ``text`` in ``block`` (see :meth:`block`), after
@@ -546,13 +553,19 @@ _SKIP_START = re.compile(r"[`!\[<]")
 _LINK_HINT = re.compile(r"\][(\[]")
 
 
+def _may_skip(src: str, start: int, end: int) -> bool:
+    """Whether ``src[start:end]`` may hold a span the linker skips: each holds a backtick, a
+    ``<``, a ``](`` or a ``][``."""
+    find = src.find
+    return (find("`", start, end) >= 0 or find("<", start, end) >= 0
+            or _LINK_HINT.search(src, start, end) is not None)
+
+
 def _skipped_spans(src: str, start: int, end: int) -> list[tuple[int, int]]:
     """The spans of ``src[start:end]`` that the linker skips (what ``_SKIPPED.finditer``
     finds there, tried only where one may start)."""
-    find = src.find
-    if find("`", start, end) < 0 and find("<", start, end) < 0 \
-            and _LINK_HINT.search(src, start, end) is None:
-        return []  # each span holds one of these (most paragraphs hold none)
+    if not _may_skip(src, start, end):
+        return []  # most paragraphs hold none
     spans = []
     search, match = _SKIP_START.search, _SKIPPED.match
     hint = search(src, start, end)
