@@ -96,3 +96,17 @@ def test_bad_files_are_clear_errors(run, tmp_path: Path, broken: Path) -> None:
     assert code == 1 and err.strip() == f"error: {bad}:2: not UTF-8 text (byte 12)"
     code, _, err = run("link", str(broken), str(broken))
     assert code == 2 and "several articles can only be linked with --check" in err
+
+
+@pytest.mark.parametrize(("article", "summary"), [
+    ("See rule 999.9 and rule 337.1a.\n", "2 citations against riftbound 1.4: 1 ok, 1 broken"),
+    ("Priority moves (rule 312).\n", "1 citation against riftbound 1.4: 1 ok, 0 broken"),
+    ("As CR 116.3d says.\n", "1 citation against mtg 2026-01-16: 0 ok, 0 broken, 1 renumbered"),
+    ("No rule is cited here.\n", "0 citations against any of mtg 2026-01-16, riftbound 1.4: 0 ok"),
+])
+def test_an_unpinned_articles_summary_names_the_editions_its_citations_were_found_in(
+        run, tmp_path: Path, article: str, summary: str) -> None:
+    path = tmp_path / "unpinned.md"
+    path.write_text(article, encoding="utf-8")
+    _, _, err = run("link", "--check", str(path))
+    assert f"{path}: {summary}" in err

@@ -95,11 +95,22 @@ def _print_check(name: str, data: dict[str, Any], quiet: bool) -> int:
         cited = " ".join(c["text"].split())
         click.echo(f"{where}: {c['status']}: {cited}{_suggestion(c)}")
     s = data["summary"]
-    target = data["edition"] and f"{data['ruleset']} {data['edition']}" or ", ".join(data["candidates"])
-    click.echo(f"{name}: {s['total']} citations against {target}: {s['ok']} ok, "
+    click.echo(f"{name}: {s['total']} citation{'' if s['total'] == 1 else 's'} against "
+               f"{_linked_against(data)}: {s['ok']} ok, "
                f"{s['broken']} broken, {s['renumbered']} renumbered"
                + (f", {s['over_limit']} over the limit" if s["over_limit"] else ""), err=True)
     return int(s["broken"])
+
+
+def _linked_against(data: dict[str, Any]) -> str:
+    """The edition an article was linked against: the one named or pinned; for an article
+    pinning none, the editions its citations were found in (a Riftbound article's are all
+    Riftbound's, where every candidate edition was named), else any of the candidates."""
+    if data["edition"]:
+        return f"{data['ruleset']} {data['edition']}"
+    found = sorted({f"{c['ruleset']} {c['edition']}" for c in data["citations"]
+                    if c["ruleset"] and c["edition"]})
+    return ", ".join(found) if found else "any of " + ", ".join(data["candidates"])
 
 
 def _suggestion(c: dict[str, Any]) -> str:
