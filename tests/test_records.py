@@ -7,6 +7,7 @@ citation below is what a newer edition did to a rule, read from the edition mapp
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from kb.query import KnowledgeBase
 from kb.records import (RecordSet, cited_by, import_records, load_folder, load_records,
                         record_report, records_report, ruling_hits, search_rulings)
 from kb.records.feed import stale_feed_atom
+from kb.records.model import ID_PATTERN
 
 CORPUS = Path(__file__).parent / "fixtures" / "records"
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -287,3 +289,10 @@ def test_warming_derives_what_the_first_rule_answer_needs(excerpt_home: Path) ->
     records = current_records(kb)
     assert staleness.is_held(kb, records) and ruling_index.is_held(kb, records)
     assert cited_by_index.is_held(kb, records, "riftbound", "1.4")
+
+
+def test_the_ruling_ids_the_readme_shows_are_ids_an_import_accepts() -> None:
+    # The README's example hit named a ruling 'R-12', an id `rulings import` refuses.
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    shown = re.findall(r"cited by ruling (\S+?):", readme)
+    assert shown and all(ID_PATTERN.match(ident) for ident in shown), shown

@@ -121,7 +121,7 @@ def ruling_evidence(kb: LoadedEditions, ruleset: str, edition: str, share: float
     """The rulings as an evidence source for a rule search of one edition
     (``EditionSearcher.search(evidence=...)``, :mod:`kb.search.searcher`): for the question
     as read, the rules the matching rulings cite, as numbered in ``edition``, each with the
-    ruling as its reason ("cited by ruling R-12: 'Can I respond…?'").
+    ruling as its reason ("cited by ruling r-12: 'Can I respond…?'").
 
     A cited rule's strength is ``share`` × how fully the question asks the ruling's: the
     ruling's score over what its own question scores (capped at 1), so asking an earlier
