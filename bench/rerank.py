@@ -16,11 +16,14 @@ never imported at run time), then, when it raises the CV figure, one pass of coo
 ascent on the training questions' MRR: deterministic, no random start. The L2, the depth and
 the ascent are chosen by 5-fold CV within the training questions.
 
-Training sets: the synthetic Magic 2026 quiz (471) and the 86-question set. Held out, never
-trained on: the 38 real Riftbound 1.4 judge questions and ``bench/questions/own-*.tsv``.
-``--cv``: 5 folds over the judges' sets dealt as ``bench/search.py --cv`` deals them
-(round-robin within each set and shape), each fold's model learned on the other folds and the
-86-question set. Needs ../shared (``RULEKB_SHARED`` to point elsewhere).
+Training sets: the synthetic Magic 2026 quiz (471), the 86-question set and the development
+questions in players' words of ``bench/training`` (98 Riftbound, 80 Magic; their candidates
+searched with the made-up card lists they name, so the card features learn too). Held out,
+never trained on: the 38 real Riftbound 1.4 judge questions and ``bench/questions/own-*.tsv``
+(each also measured with its card list). ``--cv``: 5 folds over the judges' sets (real, quiz,
+players' words) dealt as ``bench/search.py --cv`` deals them (round-robin within each set and
+shape), each fold's model learned on the other folds and the 86-question set. Needs ../shared
+(``RULEKB_SHARED`` to point elsewhere).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import argparse
 import datetime as dt
 import json
 import functools
+import math
 import statistics
 import subprocess
 import sys
@@ -39,9 +43,9 @@ from typing import Any
 import numpy as np
 
 from bench.build import cpu_seconds
-from bench.search import (REPO, SHARED, DevQuestion, Fts5, accepted_answers, deal_folds, dev_scores,
-                          latencies, load_dev_cards, load_dev_questions, load_graph,
-                          load_questions, shape_of)
+from bench.search import (HELD_OUT, HELD_OUT_DIR, REPO, SHARED, TRAINING, TRAINING_DIR, DevQuestion,
+                          Fts5, accepted_answers, deal_folds, dev_scores, latencies, load_card_lists,
+                          load_dev_cards, load_dev_questions, load_graph, load_questions, shape_of)
 from kb.graph import RuleGraph
 from kb.search import EditionSearcher, SearchError, parse_query
 from kb.search.cards import CardList
@@ -108,10 +112,14 @@ def own_questions(graphs: dict[tuple[str, str], RuleGraph]) -> list[Asked]:
     return out
 
 
+# The training sets in players' words (bench/training), by their set's name here.
+PLAYERS = {"riftbound": "players riftbound", "mtg": "players mtg"}
+
+
 def all_questions(graphs: dict[tuple[str, str], RuleGraph]) -> dict[str, list[Asked]]:
     """Every set, by name: 'quiz' and 'real' (../shared/questions), '86' (relevance.yaml),
-    and W's own held-out sets."""
-    sets: dict[str, list[Asked]] = {"quiz": [], "real": [], "86": []}
+    'players riftbound' and 'players mtg' (bench/training) and W's own held-out sets."""
+    sets: dict[str, list[Asked]] = {"quiz": [], "real": [], "86": [], **{p: [] for p in PLAYERS.values()}}
     for q in load_dev_questions(SHARED / "questions"):
         key = (q.ruleset, q.edition)
         if key in graphs:
@@ -122,6 +130,12 @@ def all_questions(graphs: dict[tuple[str, str], RuleGraph]) -> dict[str, list[As
         key = (q.ruleset, q.edition)
         if key in graphs:
             sets["86"].append(Asked(*key, q.query, set(q.answers), set(q.answers), "86", shape_of(q.query)))
+    for q in load_dev_questions(TRAINING_DIR, TRAINING):
+        key = (q.ruleset, q.edition)
+        if key in graphs:
+            name = PLAYERS[q.ruleset]
+            sets[name].append(Asked(*key, q.query, accepted_answers(graphs[key], q.cited), set(q.cited),
+                                    name, q.shape, q.kind))
     for q in own_questions(graphs):
         sets.setdefault(q.group, []).append(q)
     return sets
@@ -129,20 +143,36 @@ def all_questions(graphs: dict[tuple[str, str], RuleGraph]) -> dict[str, list[As
 
 # -- searching -----------------------------------------------------------------------------
 class Bench:
-    """One searcher per edition (the shipped ranking) and the development card lists."""
+    """One searcher per edition (the shipped ranking) and the card list of each set: the
+    development list of the real questions, the made-up lists of the players' words and of
+    the held-out sets."""
 
     def __init__(self, graphs: dict[tuple[str, str], RuleGraph]):
         self.graphs = graphs
         self.searchers = {k: EditionSearcher(rg, *memory_index(rg)) for k, rg in graphs.items()}
         self.cards: dict[tuple[str, str], CardList | None] = {k: load_dev_cards(k[0]) for k in graphs}
+        training = load_card_lists(TRAINING_DIR, TRAINING)
+        held_out = load_card_lists(HELD_OUT_DIR, HELD_OUT)
+        # set name → edition → its card list ('real': the development list)
+        self.set_cards: dict[str, dict[tuple[str, str], CardList | None]] = {"real": self.cards}
+        for (ruleset, edition), cards in training.items():
+            self.set_cards.setdefault(PLAYERS[ruleset], {})[(ruleset, edition)] = cards
+        for name, (ruleset, edition, _kind, _file) in HELD_OUT.items():
+            if (ruleset, edition) in held_out:
+                stem = name.rsplit(".", 1)[0]  # own_questions names a set by its file's stem
+                self.set_cards.setdefault(stem, {})[(ruleset, edition)] = held_out[(ruleset, edition)]
+
+    def cards_of(self, q: Asked) -> CardList | None:
+        """The card list the question's set names (None: its set names none)."""
+        return self.set_cards.get(q.group, {}).get((q.ruleset, q.edition))
 
     def ranked(self, q: Asked, model: RerankModel | None, cards: bool = False) -> list[str]:
-        """The first 10 rules for a question, with the model (None: the search as shipped)."""
+        """The first 10 rules for a question, with the model (None: the search as shipped);
+        ``cards``: asked with its set's card list."""
         s = self.searchers[(q.ruleset, q.edition)]
         s.learned = LearnedRanking(model, s.impacts) if model is not None else None
         try:
-            out = s.search(parse_query(q.query), limit=TOP,
-                           cards=self.cards[(q.ruleset, q.edition)] if cards else None)
+            out = s.search(parse_query(q.query), limit=TOP, cards=self.cards_of(q) if cards else None)
         except SearchError:
             return []
         finally:
@@ -151,14 +181,16 @@ class Bench:
 
     def candidates(self, q: Asked) -> Candidates:
         """A question's candidates: their features and rule numbers in the search's order,
-        and the rules the search pins before them (a typed number, a named term)."""
+        and the rules the search pins before them (a typed number, a named term). A question
+        in players' words is asked with its set's card list (the card features learn there)."""
         s = self.searchers[(q.ruleset, q.edition)]
         # the deepest the grid looks, whatever the shipped model's depth
         recorder = Recorder(RerankModel(tuple(0.0 for _ in FEATURES), max(d for _, d in GRID)), s.impacts)
         recorder.last = []
         s.learned = recorder
         try:
-            out = s.search(parse_query(q.query), limit=TOP)
+            out = s.search(parse_query(q.query), limit=TOP,
+                           cards=self.cards_of(q) if q.group in PLAYERS.values() else None)
         except SearchError:
             return Candidates(q, [], [], [])
         finally:
@@ -284,10 +316,11 @@ def measure(bench: Bench, sets: dict[str, list[Asked]], model: RerankModel) -> d
         base, learned = figures(bench, qs, None), figures(bench, qs, model)
         out[name] = {"n": len(qs), "without": _rounded(base), "with": _rounded(learned)}
         print(_row(name, len(qs), base, learned))
-        if name == "real" and any(bench.cards.values()):
+        if any(bench.set_cards.get(name, {}).values()):
+            label = f"{name} + {'dev' if name == 'real' else 'own'} cards"
             base_c, learned_c = figures(bench, qs, None, True), figures(bench, qs, model, True)
-            out["real + dev cards"] = {"n": len(qs), "without": _rounded(base_c), "with": _rounded(learned_c)}
-            print(_row("real + dev cards", len(qs), base_c, learned_c))
+            out[label] = {"n": len(qs), "without": _rounded(base_c), "with": _rounded(learned_c)}
+            print(_row(label, len(qs), base_c, learned_c))
     return out
 
 
@@ -297,10 +330,11 @@ def _rounded(d: dict[str, float]) -> dict[str, float]:
 
 def cross_validate(bench: Bench, collected: list[Candidates], folds: int = 5, l2: float = L2,
                    depth: int = DEFAULT_DEPTH, ascent: bool = False) -> dict[str, Any]:
-    """k folds over the judges' sets (real and quiz) as bench/search.py deals them: each
-    fold's model learned on the other folds and the 86-question set, scored on its fold."""
+    """k folds over the judges' sets (real, quiz and players' words) as bench/search.py deals
+    them: each fold's model learned on the other folds and the 86-question set, scored on
+    its fold."""
     own = [c for c in collected if c.question.group == "86"]
-    judges = [c for c in collected if c.question.group in ("real", "quiz")]
+    judges = [c for c in collected if c.question.group in ("real", "quiz", *PLAYERS.values())]
     fold_of = deal_folds([c.question for c in judges], folds)
     print(f"\n## Cross-validation ({folds} folds over {len(judges)} judges' questions)\n")
     print("| fold | test n | MRR without → with | real MRR without → with | real recall@3 without → with |"
@@ -475,8 +509,9 @@ def main(argv: list[str] | None = None) -> int:
     graphs = {key: load_graph(*key) for key in EDITION_OF.items()}
     sets = all_questions(graphs)
     bench = Bench(graphs)
-    collected = [bench.candidates(q) for q in sets["86"] + sets["real"] + sets["quiz"]]
-    train = [c for c in collected if c.question.group in ("86", "quiz")]  # never the real questions
+    collected = [bench.candidates(q) for name in ("86", "real", "quiz", *PLAYERS.values()) for q in sets[name]]
+    trained_on = ("86", "quiz", *PLAYERS.values())
+    train = [c for c in collected if c.question.group in trained_on]  # never the real questions
     l2, depth, ascent = choose(train)
     weights = learn(training(train, depth), l2)
     if ascent:
@@ -487,8 +522,8 @@ def main(argv: list[str] | None = None) -> int:
         worst = max(abs(a - b) for a, b in zip(weights, shipped.weights)) if depth == shipped.depth else math.inf
         print(f"largest difference from the shipped weights: {worst:.2e}")
         return 0 if worst < 1e-4 else 1
-    print(f"learned on {len(train)} questions (86-question set + Magic quiz, each set weighing "
-          f"the same), L2 {l2:g}, depth {depth}" + (", then coordinate ascent" if ascent else ""))
+    print(f"learned on {len(train)} questions (86-question set, Magic quiz, players' words; each "
+          f"set weighing the same), L2 {l2:g}, depth {depth}" + (", then coordinate ascent" if ascent else ""))
     for name, w in sorted(zip(FEATURES, weights), key=lambda p: -abs(p[1])):
         print(f"  {name:<24} {w:+.4f}")
     held = measure(bench, sets, model)
@@ -503,9 +538,10 @@ def main(argv: list[str] | None = None) -> int:
                  + ("; then one pass of coordinate ascent on the training questions' MRR" if ascent else "")
                  + "; L2, depth and the ascent chosen by 5-fold CV within the training questions",
         "training": {"86-question set (bench/relevance.yaml)": len(sets["86"]),  # equal weight
-                     "Magic 2026 synthetic quiz (../shared/questions)": len(sets["quiz"])},
-        "held_out": {k: v for k, v in held.items() if k not in ("86", "quiz")},
-        "training_sets_figures": {k: v for k, v in held.items() if k in ("86", "quiz")},
+                     "Magic 2026 synthetic quiz (../shared/questions)": len(sets["quiz"]),
+                     **{f"{name} (bench/training, with its cards)": len(sets[name]) for name in PLAYERS.values()}},
+        "held_out": {k: v for k, v in held.items() if k.split(" + ")[0] not in trained_on},
+        "training_sets_figures": {k: v for k, v in held.items() if k.split(" + ")[0] in trained_on},
         "cross_validation": cv, "latency_ms": latency,
         "commit": commit_of_head(), "date": dt.date.today().isoformat()})
     WEIGHTS.write_text(json.dumps(model.to_json(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
