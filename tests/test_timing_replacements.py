@@ -271,14 +271,17 @@ LIMITED_CARDS = {
     "Stubborn": {"type": "unit", "replacement": {"would_die": "self", "each_turn": 2}},
     "Ward Totem": {"type": "gear", "replacement": {"would_die": "friendly", "each_turn": 1}},
     "Ward": {"type": "spell", "keywords": ["Reaction"], "effects": [{"prevent": {"unit": "Agent", "amount": 1}}]},
+    "Lucky Charm": {"type": "gear", "replacement": {"would_die": "friendly", "each_turn": 1, "may": True}},
 }
 LIMITED_REACHED = ("death-replaced", "replacement-used-up", "enters-ready", "as-enters", "kill", "death-triggers",
-                   "prevent-damage", "damage-prevented")
-LIMITED_CASES = [(2, 7), (3, 6)]
+                   "prevent-damage", "damage-prevented", "apply-replacement", "decline-replacement",
+                   "replacement-declined")
+LIMITED_CASES = [(2, 6), (3, 6)]
 
 
 def setup_limited(players: int) -> tuple[Riftbound, State]:
-    seats = [{"name": "Ann", "hand": ["Execute", "Purge", "Blast", "Swift Blade", "Deep Titan"], "base": ["Guard"]},
+    seats = [{"name": "Ann", "hand": ["Execute", "Purge", "Blast", "Swift Blade", "Deep Titan"],
+              "base": ["Guard", "Lucky Charm"]},
              {"name": "Bo", "hand": ["Ward"], "base": ["Ward Totem", "Agent", "Stubborn"]},
              {"name": "Cy", "hand": ["Deep Titan"], "base": ["Stubborn"]}]
     model, state = scenario.setup({
@@ -292,6 +295,7 @@ def limited_violations(model: Riftbound, node: TraceNode) -> Iterator[str]:
     """What 371.1, 369.3 and 370.1.b.1 say, from the states and the trace: a limited replacement
     applied only while its count this turn is under its limit, and counted once per event; a
     unit entering ready only by its own "I enter ready"; what "as I enter" does using no chain;
+    a "you may" replacement applied only when its controller chose to apply it to that death;
     damage dealt to a unit less its Prevent Value, which falls by what it prevented (437.2, 437.3)."""
     if node.transition.kind != "step":
         cards = _cards_by_unit(node)
@@ -321,6 +325,11 @@ def limited_violations(model: Riftbound, node: TraceNode) -> Iterator[str]:
         if node.name == "damage-prevented" and (u is None or node.params["prevented"] != min(
                 u.prevent, node.params["amount"]) or node.params["value"] != u.prevent - node.params["prevented"]):
             yield f"{node.params['unit']}'s damage was not reduced by its Prevent Value (437.2, 437.3)"
+    if node.name == "death-replaced" and not node.params["next"]:
+        x = node.before.permanent(node.params["source"])
+        r = model.cards[x.card].replacement if x is not None else None
+        if r is not None and r.optional and (x.name, node.params["unit"], True) not in node.before.replacement_choices:
+            yield f"{x.name}'s \"you may\" replacement applied unchosen (371.2.a)"
     if node.name == "as-enters":
         b, a = node.before, node.after
         if (a.chain, a.priority, a.focus) != (b.chain, b.priority, b.focus):
@@ -355,6 +364,15 @@ class WrongReplacements(Riftbound):
         super().__init__(cards)
         t = self.transitions[step]
         self.transitions[step] = dataclasses.replace(t, effect=functools.partial(wrong, t.effect))
+
+
+def test_a_model_that_applies_a_you_may_replacement_unasked_is_caught(monkeypatch: Any) -> None:
+    """A deliberately wrong model: a "you may" replacement is applied as if its controller had chosen to."""
+    monkeypatch.setattr(State, "chose", lambda self, source, unit: True)
+    model, state = setup_limited(2)
+    with pytest.raises(InvariantBroken) as err:
+        engine.explore(model, state, 4)
+    assert "371.2.a" in err.value.rules
 
 
 def test_a_model_that_deals_damage_past_a_prevent_value_is_caught(monkeypatch: Any) -> None:

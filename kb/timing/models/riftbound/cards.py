@@ -35,7 +35,8 @@ effect on deaths ("If I would die" / "If a friendly unit [with Deathknell] would
 ``kill_this`` "kill this instead"):
 the unit is healed, exhausted and recalled instead (369.1, Zhonya's Hourglass; what a
 replacement does in the timing is in :mod:`kb.timing.models.riftbound.replacements`); with
-``each_turn: N`` it is "once (N times) each turn" (371.1). A unit's ``enters: {ready: true}``
+``each_turn: N`` it is "once (N times) each turn" (371.1), with ``may: true`` its controller
+chooses whether to apply it to each death it could replace (371.2). A unit's ``enters: {ready: true}``
 ("I enter ready", 369.3) and a unit's or gear's ``enters: {as: [draw|add|discard…]}`` ("As I
 enter, …", 370.1.b.1) are replacement effects on how it enters the board.
 ``target`` means the target chosen when the card is played.
@@ -109,6 +110,7 @@ class Replacement:
     would_die: str  # self | friendly | friendly-deathknell (489.8.e: a teammate's units are friendly too)
     kill_this: bool = False  # "kill this instead": the source dies in the unit's place
     each_turn: int | None = None  # "once (N times) each turn": applied to that many events a turn (371.1)
+    optional: bool = False  # "you may …": its controller chooses, event by event, whether to apply it (371.2)
 
 
 @dataclass(frozen=True)
@@ -264,7 +266,7 @@ def _replacement(data: Any, ctype: str, field: str) -> Replacement | None:
     if ctype not in ("unit", "gear"):
         raise FormatError("only a unit or gear has a replacement effect (it is active on the board, 365.1)", field)
     raw = _map(data, field)
-    _only(raw, ("would_die", "kill_this", "each_turn"), field)
+    _only(raw, ("would_die", "kill_this", "each_turn", "may"), field)
     whose = raw.get("would_die")
     if whose not in DYING:
         raise FormatError(f"would_die is one of: {', '.join(DYING)}", f"{field}.would_die")
@@ -276,7 +278,10 @@ def _replacement(data: Any, ctype: str, field: str) -> Replacement | None:
     each_turn = raw.get("each_turn")
     if each_turn is not None:
         each_turn = _int(each_turn, f"{field}.each_turn", 1, 9)
-    return Replacement(whose, kill_this, each_turn)
+    may = raw.get("may", False)
+    if not isinstance(may, bool):
+        raise FormatError("may is true (\"you may …\": its controller chooses) or false", f"{field}.may")
+    return Replacement(whose, kill_this, each_turn, may)
 
 
 # What "As I enter, …" may do (370.1.b.1): instructions that need no target.
@@ -360,7 +365,8 @@ def card_json(card: Card) -> dict[str, Any]:
     if card.replacement is not None:
         out["replacement"] = {"would_die": card.replacement.would_die,
                               **({"kill_this": True} if card.replacement.kill_this else {}),
-                              **({"each_turn": card.replacement.each_turn} if card.replacement.each_turn else {})}
+                              **({"each_turn": card.replacement.each_turn} if card.replacement.each_turn else {}),
+                              **({"may": True} if card.replacement.optional else {})}
     if card.enters_ready or card.as_enters:
         out["enters"] = {**({"ready": True} if card.enters_ready else {}),
                          **({"as": effects_json(card.as_enters)} if card.as_enters else {})}

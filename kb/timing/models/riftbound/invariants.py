@@ -141,6 +141,16 @@ def replacement_each_turn(m: Riftbound, n: TraceNode) -> bool:
     return before < r.each_turn and after == before + 1
 
 
+@invariant("replacement-chosen", "a \"you may\" replacement effect replaces a death only when its controller "
+           "chose to apply it to that death")
+def replacement_chosen(m: Riftbound, n: TraceNode) -> bool:
+    if n.name != "death-replaced" or n.params["next"]:
+        return True
+    x = n.before.permanent(n.params["source"])
+    r = m.cards[x.card].replacement if x is not None else None
+    return r is None or not r.optional or (n.params["source"], n.params["unit"], True) in n.before.replacement_choices
+
+
 as_enters_off_chain = invariant("as-enters-off-chain", "what \"As I enter\" does adds no chain item and moves "
                                "neither priority nor focus")(off_chain("as-enters"))
 

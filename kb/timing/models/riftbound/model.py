@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 
 from kb.timing.engine import Model, Option, Params, Rules, Violation
 from kb.timing.models.riftbound import checks, combat, decisions, effects, scoring  # noqa: F401 (they register)
@@ -34,6 +35,32 @@ class Riftbound(Model):
         self.checks, self.transitions = registry.build(self)
         self.invariants = invariants.build(self)
         self.transitions_by_rule: dict[str, list[str]] = {}
+        self._automatic = [t for t in self.transitions.values() if t.kind == "automatic"]
+        self._choices: dict[State, dict[str, str] | None] = {}
+        self._optional = any(c.replacement is not None and c.replacement.optional for c in self.cards.values())
+        if self._optional:
+            self._wait_for_replacement_choices()
+
+    def _wait_for_replacement_choices(self) -> None:
+        """A pool with "you may" replacement effects: while a choice of one is due (371.2.a),
+        the replacement's controller makes it, and every other transition waits (a check each
+        decision and automatic step has in such a pool only)."""
+        waits = self.checks["no-replacement-choice-due"]
+        for name, t in list(self.transitions.items()):
+            if t.kind != "step" and name not in ("apply-replacement", "decline-replacement"):
+                self.transitions[name] = replace(t, preconditions=t.preconditions + (waits,))
+
+    def replacement_choice_due(self, s: State) -> dict[str, str] | None:
+        """The "you may" replacement choice due before the next automatic step (371.2.a), as
+        ``player``, ``source`` and ``unit``; None when there is none (always, in a pool without
+        such replacements). Worked out once per state."""
+        if not self._optional:
+            return None
+        if s not in self._choices:
+            if len(self._choices) > 4096:
+                self._choices.clear()
+            self._choices[s] = replacements.choice_due(self, s, self._automatic)
+        return self._choices[s]
 
     # -- card knowledge --------------------------------------------------------------------
     def card(self, name: str | None) -> Card | None:

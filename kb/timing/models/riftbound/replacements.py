@@ -23,19 +23,26 @@
   …", whose instructions are part of the entering event (370.1.b.1), are in
   :func:`kb.timing.models.riftbound.chain.entering_replaced`.
 
-Not modelled: optional ("may") replacement effects (371.2: a choice in the middle of a
-resolution, which the Riftbound model has no place to stop for), those active in a zone other
-than the board (370.3) and replacements acting on an uncontrolled battlefield (372.2). Of the
+- "You may" replacement effects (``may: true``, 371.2): before an automatic step in which a death
+  such a replacement could replace would happen, its controller chooses, to apply it or not
+  (``apply-replacement``, ``decline-replacement``; 371.2.a), and nothing else happens until they
+  do (the model runs the step ahead to see the death; :func:`choice_due`). The choice holds for
+  that death alone; one not applied has not been applied this turn (371.2.b), so a "once each
+  turn" one may still apply to a later death.
+
+Not modelled: those active in a zone other than the board (370.3) and replacements acting on
+an uncontrolled battlefield (372.2). Of the
 game actions that are replacement effects (369.2), preventing damage is in
 :mod:`kb.timing.models.riftbound.damage`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from kb.timing.engine import Params, Trace
+from kb.timing.engine import Params, Trace, TraceNode, Transition
 from kb.timing.models.riftbound import effects
 from kb.timing.models.riftbound.cards import Effect
 from kb.timing.models.riftbound.citations import registry
@@ -61,6 +68,10 @@ step("killed-instead", "\"kill this instead\": the replacement's source is kille
      "{source} is killed instead of {unit}")
 step("cost-paid-though-replaced", "a cost whose kill was replaced is still paid",
      "{unit}'s death was replaced, yet the cost of {item} is paid")
+step("replacement-choice-due", "a \"you may\" replacement effect could apply: its controller chooses first",
+     "{player} may apply {source}'s replacement to {unit}'s death")
+step("replacement-declined", "a \"you may\" replacement its controller chose not to apply has not been applied",
+     "{player} does not apply {source}'s replacement to {unit}'s death: it has not been applied (this turn)")
 step("replacement-used-up", "a replacement effect applied as often as it may this turn cannot apply again",
      "{source}'s replacement (\"{times} each turn\") has been applied {count} this turn: it cannot replace "
      "{unit}'s death")
@@ -92,12 +103,15 @@ def qualifies(m: Riftbound, s: State, x: Permanent, u: Permanent) -> bool:
 
 
 def applicable(m: Riftbound, s: State, u: Permanent, applied: frozenset[str],
-               spent: list[Permanent] | None = None) -> list[tuple[Permanent, str]]:
+               spent: list[Permanent] | None = None, declined: list[Permanent] | None = None,
+               due: list[Permanent] | None = None) -> list[tuple[Permanent, str]]:
     """The replacement effects that could replace ``u``'s death now, each with its source and
     the key that tells it from the others (its source's name, or ``next:UNIT``), leaving out
-    those already applied to this event (370.2) and those applied as often as they may this
-    turn (371.1; added to ``spent`` when it is given). The model's order: the unit's own "next
-    time", then its own replacement, then the others in board order."""
+    those already applied to this event (370.2), those applied as often as they may this turn
+    (371.1; added to ``spent`` when it is given) and "you may" ones their controller did not
+    choose to apply to it (371.2.a; in ``declined``, or in ``due`` while not chosen yet). The
+    model's order: the unit's own "next time", then its own replacement, then the others in
+    board order."""
     if m.cards[u.card].type != "unit":
         return []
     out = [(u, f"next:{u.name}")] if u.saved and f"next:{u.name}" not in applied else []
@@ -108,6 +122,12 @@ def applicable(m: Riftbound, s: State, u: Permanent, applied: frozenset[str],
         if used_up(m, s, x):
             if spent is not None:
                 spent.append(x)
+            continue
+        chose = s.chose(x.name, u.name) if m.cards[x.card].replacement.optional else True  # type: ignore[union-attr]
+        if not chose:
+            listed = due if chose is None else declined
+            if listed is not None:
+                listed.append(x)
             continue
         (out if x.name == u.name else others).append((x, x.name))
     return out + others
@@ -146,13 +166,19 @@ def replace_deaths(m: Riftbound, s: State, t: Trace, dead: list[Permanent],
         if s.permanent(u.name) is None:  # already killed in another's place
             continue
         spent: list[Permanent] = []
-        found = applicable(m, s, u, applied, spent)
+        declined: list[Permanent] = []
+        due: list[Permanent] = []
+        found = applicable(m, s, u, applied, spent, declined, due)
         for x in spent:
             limit = m.cards[x.card].replacement.each_turn  # type: ignore[union-attr]
             t.note("replacement-used-up", s, {"source": x.name, "unit": u.name, "times": _times(limit),
                                               "count": _times(s.times_replaced(x.name))})
+        for step_, chosen in (("replacement-declined", declined), ("replacement-choice-due", due)):
+            for x in chosen:
+                t.note(step_, s, {"player": x.controller, "source": x.name, "unit": u.name})
         if not found:
             still.append(u)
+            s = _choices_used(s, u)
             continue
         if len(found) > 1:
             t.note("replacement-order", s, {"player": u.controller, "unit": u.name,
@@ -170,7 +196,69 @@ def replace_deaths(m: Riftbound, s: State, t: Trace, dead: list[Permanent],
                 t.note("killed-instead", s, {"source": source.name, "unit": u.name})
                 s, gone = replace_deaths(m, s, t, [victim], applied | {key})
                 s = die(m, s, t, gone)
+        s = _choices_used(s, u)
     return s, still
+
+
+def _choices_used(s: State, u: Permanent) -> State:
+    """The state without the choices made for ``u``'s death, now handled: a choice is for one
+    event (371.2.a)."""
+    if not s.replacement_choices:
+        return s
+    return replace(s, replacement_choices=tuple(c for c in s.replacement_choices if c[1] != u.name))
+
+
+def choice_due(m: Riftbound, s: State, taken: list[Transition]) -> dict[str, str] | None:
+    """The "you may" replacement choice a death about to happen needs (371.2.a): taking the
+    automatic transitions ``taken`` (those enabled now) as they would go, the first death a
+    "you may" replacement effect could replace before its controller chose, as the
+    ``player``, ``source`` and ``unit`` of the choice; None when no choice is due."""
+    for t in taken:
+        if t.bindings is None or t.effect is None:
+            continue
+        for params in t.bindings(s):
+            if t.failing(s, params):
+                continue
+            node = TraceNode(t, dict(params), s, s)
+            node.after = t.effect(s, node.params, Trace(m, node))
+            found = next((n for n in node.walk() if n.name == "replacement-choice-due"), None)
+            if found is not None:
+                return {k: found.params[k] for k in ("player", "source", "unit")}
+    return None
+
+
+@registry.check("no-replacement-choice-due", "nothing else happens while a \"you may\" replacement's controller "
+                "chooses whether to apply it to a death about to happen", tempting=False)
+def no_choice_due(m: Riftbound, s: State, p: Params) -> bool:
+    return m.replacement_choice_due(s) is None
+
+
+def choice_bindings(m: Riftbound, s: State) -> Iterator[dict[str, str]]:
+    """The choice of a "you may" replacement's controller, when one is due (371.2.a)."""
+    due = m.replacement_choice_due(s)
+    if due is not None:
+        yield due
+
+
+@registry.check("replacement-choice-due", "a \"you may\" replacement's controller chooses when a death it could "
+                "replace is about to happen", tempting=False)
+def choice_is_due(m: Riftbound, s: State, p: Params) -> bool:
+    due = m.replacement_choice_due(s)
+    return due is not None and all(p.get(k) == v for k, v in due.items())
+
+
+@registry.transition("apply-replacement", "decision", "apply a \"you may\" replacement effect to a death about "
+                     "to happen", "{player} applies {source}'s replacement to {unit}'s death",
+                     pre=("replacement-choice-due",), bindings=choice_bindings)
+def apply_replacement(m: Riftbound, s: State, p: Params, t: Trace) -> State:
+    return replace(s, replacement_choices=s.replacement_choices + ((p["source"], p["unit"], True),))
+
+
+@registry.transition("decline-replacement", "decision", "do not apply a \"you may\" replacement effect to a "
+                     "death about to happen", "{player} does not apply {source}'s replacement to {unit}'s death",
+                     pre=("replacement-choice-due",), bindings=choice_bindings)
+def decline_replacement(m: Riftbound, s: State, p: Params, t: Trace) -> State:
+    return replace(s, replacement_choices=s.replacement_choices + ((p["source"], p["unit"], False),))
 
 
 def _times(n: int | None) -> str:

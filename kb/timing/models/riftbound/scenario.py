@@ -22,7 +22,9 @@ otherwise ending the Main Phase), ``move: {player, unit, to}`` (a Standard Move)
 the scenario does not decline is performed; ``decline`` also refuses a triggered ability's cost),
 ``pay: {player, item}`` (pay a triggered ability's cost, 404.1), ``hide: {player, card, at}``,
 ``add: {player, ability}`` (a Reaction Add ability activated while a cost the Rune Pool and
-runes do not cover is paid, 429.3: :mod:`kb.timing.models.riftbound.adding`).
+runes do not cover is paid, 429.3: :mod:`kb.timing.models.riftbound.adding`),
+``apply``/``decline: {player, replacement, unit}`` (a "you may" replacement effect's
+controller choosing, before the death it could replace, 371.2.a).
 
 ``expect`` observes (a mapping is compared on the keys given, a list whole) the views of
 :data:`OBSERVERS` (``priority``, ``focus``, ``state``, ``chain``: names, or items with some of
@@ -207,7 +209,7 @@ def _contest(s: State, at: str, player: str) -> tuple[Battlefield, ...]:
 
 
 # -- scenario actions and observations ---------------------------------------------------------
-ACTIONS = ("play", "activate", "pass", "move", "decline", "perform", "hide", "pay", "add")
+ACTIONS = ("play", "activate", "pass", "move", "decline", "perform", "hide", "pay", "add", "apply")
 
 
 def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, Any]]]:
@@ -244,6 +246,13 @@ def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, A
     if kind == "move":
         _only(data, ("player", "unit", "to"), "move")
         return [("standard-move", {k: _str(data.get(k), f"move.{k}") for k in ("player", "unit", "to")})]
+    if kind == "apply" or kind == "decline" and "replacement" in data:
+        # a "you may" replacement effect applied to a unit's death about to happen, or not (371.2.a)
+        _only(data, ("player", "replacement", "unit"), kind)
+        params = {"player": _str(data.get("player"), f"{kind}.player"),
+                  "source": _str(data.get("replacement"), f"{kind}.replacement"),
+                  "unit": _str(data.get("unit"), f"{kind}.unit")}
+        return [("apply-replacement" if kind == "apply" else "decline-replacement", params)]
     if kind in ("decline", "perform", "pay"):
         _only(data, ("player", "item"), kind)
         params = {k: _str(data.get(k), f"{kind}.{k}") for k in ("player", "item")}
@@ -284,6 +293,8 @@ def option_action(option: Option) -> dict[str, Any]:
         return {"move": p}
     if name == "add-while-paying":
         return {"add": {"player": p["player"], "ability": p["ability"]}}
+    if name in ("apply-replacement", "decline-replacement"):
+        return {name.split("-")[0]: {"player": p["player"], "replacement": p["source"], "unit": p["unit"]}}
     if name in ("decline-trigger", "perform-trigger", "decline-cost", "pay-cost"):
         return {name.split("-")[0]: {"player": p["player"], "item": p["item"]}}
     return {name: p}

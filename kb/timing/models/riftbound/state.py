@@ -241,6 +241,10 @@ class State:
     # "Once (N times) each turn" replacement effects applied this turn, by source (371.1).
     replaced: tuple[tuple[str, int], ...] = field(default=(), metadata=js(
         "replaced_this_turn", mapping=True, omit=True, read=_read_replaced))
+    # What the controllers of "you may" replacement effects chose for the deaths about to happen
+    # (source, unit, apply), until those deaths are handled (371.2.a).
+    replacement_choices: tuple[tuple[str, str, bool], ...] = field(default=(), metadata=js(
+        omit=True, record=_record("source", "unit", "apply")))
 
     # -- derived --------------------------------------------------------------------------
     @property
@@ -268,6 +272,11 @@ class State:
         if pend and self.ready_task() is None and pend[0].optional and not pend[0].decided:
             return pend[0]
         return None
+
+    def chose(self, source: str, unit: str) -> bool | None:
+        """Whether the controller of ``source``'s "you may" replacement chose to apply it to
+        ``unit``'s death about to happen (None: not chosen yet, 371.2.a)."""
+        return next((apply for x, u, apply in self.replacement_choices if (x, u) == (source, unit)), None)
 
     def times_replaced(self, source: str) -> int:
         """How often ``source``'s limited replacement effect was applied this turn (371.1)."""
