@@ -493,7 +493,9 @@ def test_oversized_body_is_413(excerpt_kb: KnowledgeBase) -> None:
     client = CheckedClient(create_app(kb=excerpt_kb, config={"MAX_CONTENT_LENGTH": 1000}))
     resp = client.post(LOOKUP, json={"text": "rule 337.1a " * 200})
     assert resp.status_code == 413
-    assert resp.get_json()["error"]["detail"] == {"max_bytes": 1000}
+    error = resp.get_json()["error"]
+    assert error["detail"] == {"max_bytes": 1000, "limit": "request.bytes"}
+    assert error["message"] == "over the limit request.bytes: size of a request body (at most 1,000 bytes)"
 
 
 def test_post_examples_of_the_api_page_answer_200(api: CheckedClient) -> None:

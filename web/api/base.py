@@ -21,6 +21,7 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from kb.derived import derived
 from kb.inputs import loads_json
+from kb.limits import REQUEST_BYTES
 from kb.query import KnowledgeBase, QueryError
 from kb.search.cards import cards_stamp, home_of_build
 from web.openapi import (DATE_PATTERN, NAME_PATTERN, NUMBER_PATTERN, Param, body_validator,
@@ -271,8 +272,12 @@ def error_response(exc: BaseException) -> Response:
             allowed = sorted(exc.valid_methods or [])
             detail = {"method": request.method, "allowed": allowed}
             headers["Allow"] = ", ".join(allowed)
-        elif status == 413:
-            detail = {"max_bytes": current_app.config.get("MAX_CONTENT_LENGTH")}
+        elif status == 413:  # past MAX_CONTENT_LENGTH: the request.bytes budget, named
+            most = current_app.config.get("MAX_CONTENT_LENGTH")
+            if isinstance(most, int):
+                message = (f"over the limit {REQUEST_BYTES.name}: {REQUEST_BYTES.what} "
+                           f"(at most {most:,} {REQUEST_BYTES.unit})")
+            detail = {"max_bytes": most, "limit": REQUEST_BYTES.name}
         err = QueryError(status, message, detail)
     else:
         log.error("error answering %s %s", request.method, request.path, exc_info=exc)
