@@ -111,6 +111,7 @@ REDIRECTS = [
     ("/riftbound/337.1a", 302, "/riftbound/1.4/337.1.a"),
     ("/riftbound/1.4", 308, "/riftbound/1.4/"),
     ("/riftbound/", 302, "/riftbound/1.4/"),
+    ("/riftbound/glossary", 302, "/riftbound/1.4/glossary"),
     ("/testgame/101.2", 302, "/testgame/2/101.2"),
     ("/testgame/1/101.2a", 308, "/testgame/1/101.2.a"),
     ("/timing/", 308, "/timing"),

@@ -89,12 +89,14 @@ def contents(ruleset: str, edition: str) -> Any:
 @bp.get("/<ruleset:ruleset>/<number>")
 def newest_rule(ruleset: str, number: str) -> Any:
     """``/riftbound/337.1a``: the rule in the newest edition; ``/riftbound/1.4``: that
-    edition's contents."""
+    edition's contents; ``/riftbound/glossary``: the newest edition's glossary."""
     kb = current_kb()
     names = [e["edition"] for e in kb.editions(ruleset)]
     if number in names:
         return redirect(url_for("site.contents", ruleset=ruleset, edition=number), 308)
     rg = kb.edition(ruleset)
+    if number == "glossary":  # typed as the newest rule's address is: not a rule number
+        return redirect(url_for("site.glossary", ruleset=ruleset, edition=rg.edition.name), 302)
     canonical = kb.find_rule(rg, number)
     return redirect(url_for("site.rule", ruleset=ruleset, edition=rg.edition.name, number=canonical), 302)
 
