@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 from kb.timing.engine import Invariant, TraceNode, Violation
 from kb.timing.models.riftbound import teams
 from kb.timing.models.riftbound.citations import cite
-from kb.timing.models.riftbound.state import State
+from kb.timing.models.riftbound.cards import Replacement
+from kb.timing.models.riftbound.state import Permanent, State
 
 if TYPE_CHECKING:
     from kb.timing.models.riftbound.model import Riftbound
@@ -128,15 +129,23 @@ def replacement_off_chain(m: Riftbound, n: TraceNode) -> bool:
             and u is not None and u.location == "base" and u.exhausted and u.damage == 0)
 
 
+def _replaced_by(m: Riftbound, n: TraceNode) -> tuple[Permanent, Replacement] | None:
+    """The source of the replacement effect a ``death-replaced`` node applied, with that
+    effect; None for another node, or for a unit's own "next time it would die"."""
+    if n.name != "death-replaced" or n.params["next"]:
+        return None
+    x = n.before.permanent(n.params["source"])
+    r = m.cards[x.card].replacement if x is not None else None
+    return (x, r) if x is not None and r is not None else None
+
+
 @invariant("replacement-each-turn", "a \"once (N times) each turn\" replacement effect is applied to at most "
            "that many events a turn, each application counted")
 def replacement_each_turn(m: Riftbound, n: TraceNode) -> bool:
-    if n.name != "death-replaced" or n.params["next"]:
+    found = _replaced_by(m, n)
+    if found is None or found[1].each_turn is None:
         return True
-    x = n.before.permanent(n.params["source"])
-    r = m.cards[x.card].replacement if x is not None else None
-    if x is None or r is None or r.each_turn is None:
-        return True
+    x, r = found
     before, after = n.before.times_replaced(x.name), n.after.times_replaced(x.name)
     return before < r.each_turn and after == before + 1
 
@@ -144,11 +153,9 @@ def replacement_each_turn(m: Riftbound, n: TraceNode) -> bool:
 @invariant("replacement-chosen", "a \"you may\" replacement effect replaces a death only when its controller "
            "chose to apply it to that death")
 def replacement_chosen(m: Riftbound, n: TraceNode) -> bool:
-    if n.name != "death-replaced" or n.params["next"]:
-        return True
-    x = n.before.permanent(n.params["source"])
-    r = m.cards[x.card].replacement if x is not None else None
-    return r is None or not r.optional or (n.params["source"], n.params["unit"], True) in n.before.replacement_choices
+    found = _replaced_by(m, n)
+    return (found is None or not found[1].optional
+            or (found[0].name, n.params["unit"], True) in n.before.replacement_choices)
 
 
 as_enters_off_chain = invariant("as-enters-off-chain", "what \"As I enter\" does adds no chain item and moves "
