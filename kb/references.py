@@ -59,8 +59,9 @@ if tuple(_MENTION.groupindex) != ("word", "cr", "list", "first") or _MENTION.gro
 # phrase_matches); its groups, by position, are the keyword's rest, the list, the first number.
 _RULE_PHRASE = re.compile(rf"(ules?)\s{{1,8}}(({NUMBER}){_LIST_TAIL}(?:{_SEP}{_LIST})*)")
 # Where _MENTION's other keywords start: each needle is found ``back`` characters after
-# one (RULE, RULES, Section, section, sections, CR).
-_NEEDLES = (("ULE", 1), ("ection", 1), ("CR", 0))
+# one (RULE, RULES, Section, section, sections, CR), and only in a text holding its
+# ``letter`` (a one-character test is a memchr, several times faster than a find).
+_NEEDLES = (("ULE", 1, "U"), ("ection", 1, "e"), ("CR", 0, "C"))
 _QUOTED = re.compile(r"[“\"][^”\"\n]*[”\"]")
 
 
@@ -145,7 +146,8 @@ def phrase_matches(text: str) -> Iterator[Phrase]:
     # character class such as [RrSsC] stops at every r and s of the text). Wherever a
     # keyword is, _MENTION matches exactly what these do.
     find, search, match = text.find, _RULE_PHRASE.search, _MENTION.match
-    others = [[i - back, needle, back] for needle, back in _NEEDLES if (i := find(needle, back)) >= 0]
+    others = [[i - back, needle, back] for needle, back, letter in _NEEDLES
+              if letter in text and (i := find(needle, back)) >= 0]
     pos = 0  # where the last phrase ended
     at = 1  # where the next "ule" may be (a keyword starts a letter before it)
     if not others:  # most texts

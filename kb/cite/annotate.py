@@ -165,8 +165,9 @@ class Footnotes:
             # The back links to each reference (ref_id's ids), the first without an ordinal.
             head = f'<a href="#{self.prefix}ref-{note.index}'
             tail = '" class="rule-footnote-backref" aria-label="Back to citation">↩︎</a>'
-            back = (" ".join([head + tail, *[f"{head}-{k}{tail}" for k in range(2, note.refs + 1)]])
-                    if note.refs else "")
+            back = head + tail if note.refs else ""
+            if note.refs > 1:  # the later ones joined around their ordinals (one join, not a string each)
+                back += f" {head}-" + f"{tail} {head}-".join(map(str, range(2, note.refs + 1))) + tail
             out.append(f'<li id="{self.prefix}-{note.index}"{text_html}'
                        f'<a class="rule-open" href="{escapeHtml(note.url)}">{OPEN_LABEL}</a> {back}</p>'
                        f'{examples_html}</li>\n')
