@@ -32,7 +32,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -484,6 +484,27 @@ def cv_grid() -> dict[str, Ranking]:
     return grid
 
 
+def ranking_with(changes: list[str]) -> Ranking:
+    """The product's ranking with ``FIELD=VALUE`` changes (``--ranking``): ValueError naming
+    an unknown field or a value that is not a number of that field's kind."""
+    known = {f.name: f.type for f in fields(Ranking) if f.name != "boosts"}
+    out = DEFAULT_RANKING
+    for change in changes:
+        name, sep, value = change.partition("=")
+        name = name.strip()
+        if not sep or name not in known:
+            raise ValueError(f"--ranking {change!r}: expected FIELD=VALUE with FIELD one of "
+                             f"{', '.join(sorted(known))}")
+        kind = known[name] if isinstance(known[name], str) else known[name].__name__
+        try:
+            typed: Any = {"float": float, "int": int}[kind](value) if kind in ("float", "int") \
+                else {"true": True, "false": False}[value.strip().lower()]
+        except (KeyError, ValueError):
+            raise ValueError(f"--ranking {change!r}: {name} takes a {kind}") from None
+        out = replace(out, **{name: typed})
+    return out
+
+
 def _ranked(searcher: Any, query: str, cards: CardList | None = None) -> list[str]:
     try:
         return [h["number"] for h in searcher.search(parse_query(query), limit=TOP, cards=cards)["results"]]
@@ -642,7 +663,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--without-players-words", action="store_true", help="index no rule "
                     "statements in players' words (kb/search/vocabulary/*-rules.yaml): what the "
                     "rest of the ranking earns")
+    ap.add_argument("--ranking", action="append", default=[], metavar="FIELD=VALUE",
+                    help="rulekb with one ranking setting changed (repeatable; e.g. "
+                    "permission_weight=0.5): a variant measured on every set, the held-out ones "
+                    "as totals to accept or refuse it")
     args = ap.parse_args(argv)
+    try:
+        ranking = ranking_with(args.ranking)
+    except ValueError as exc:
+        ap.error(str(exc))
     if args.without_players_words:
         import kb.search.schema
         kb.search.schema.rule_phrasings = lambda ruleset, edition: {}  # read by schema.documents
@@ -670,7 +699,7 @@ def main(argv: list[str] | None = None) -> int:
         tmp = Path(tmpname)
         engines: dict[tuple[str, str], dict[str, Any]] = {}
         for key, rg in graphs.items():
-            engines[key] = {"rulekb": Rulekb(rg, tmp / "build" / "-".join(key)), "FTS5": Fts5(rg),
+            engines[key] = {"rulekb": Rulekb(rg, tmp / "build" / "-".join(key), ranking), "FTS5": Fts5(rg),
                             "bare whoosh": BareWhoosh(rg, tmp / "bare" / "-".join(key))}
 
         def score_all(name: str, pick: Callable[[dict[str, Any], str], list[str]]) -> None:

@@ -136,3 +136,26 @@ def test_the_offline_search_ranks_permissions_as_the_server(full_kb: KnowledgeBa
             [(h["number"], h["score"], h["matched"]) for h in server["results"]], question
     # the first case does go through the prior in both
     assert any("says when a player may act" in m for h in answers[0]["results"] for m in h["matched"])
+
+
+# (bench.search --ranking changes, the field they set and its value, or the refusal's words)
+RANKING_CHANGES = [
+    (["permission_weight=0.5"], "permission_weight", 0.5),
+    (["long_question=3", "coord_long=0.5"], "long_question", 3),
+    (["pin_terms=false"], "pin_terms", False),
+    (["nothing=1"], None, "expected FIELD=VALUE"),
+    (["permission_weight"], None, "expected FIELD=VALUE"),
+    (["permission_weight=much"], None, "permission_weight takes a float"),
+    (["learned=maybe"], None, "learned takes a bool"),
+]
+
+
+@pytest.mark.parametrize("changes, field, value", RANKING_CHANGES)
+def test_the_bench_measures_a_ranking_with_one_setting_changed(changes: list[str], field: str | None,
+                                                             value: object) -> None:
+    from bench.search import ranking_with
+    if field is None:
+        with pytest.raises(ValueError, match=str(value)):
+            ranking_with(changes)
+    else:
+        assert getattr(ranking_with(changes), field) == value
