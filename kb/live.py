@@ -63,6 +63,7 @@ class LiveKnowledgeBase:
         self._error: str | None = None
         self._checked = time.monotonic()
         self._kb: KnowledgeBase | None
+        self._warming: KnowledgeBase | None = None  # the first build, loaded, while it warms
         self._state = "ready"
         self._left: list[str] = []  # warming steps of the build in service not yet done
         if kb is not None:
@@ -109,11 +110,13 @@ class LiveKnowledgeBase:
         build in service and its editions (none while loading), the warming steps still to
         do, whether a newer build is being loaded, and the error of a failed first load."""
         kb = self._kb
+        shown = kb if kb is not None else self._warming
         loading = self._loading
         return {
             "ready": self.ready(), "status": self._state,
-            "build": None if kb is None else {"build_id": kb.build_id, "built": str(kb.manifest.get("built", ""))},
-            "editions": [] if kb is None else [f"{r} {e}" for r, e in sorted(kb.graphs)],
+            "build": None if shown is None else {"build_id": shown.build_id,
+                                                 "built": str(shown.manifest.get("built", ""))},
+            "editions": [] if shown is None else [f"{r} {e}" for r, e in sorted(shown.graphs)],
             "warming": list(self._left),
             "next_build_loading": kb is not None and loading is not None and loading.is_alive(),
             "error": self._error,
@@ -186,8 +189,8 @@ class LiveKnowledgeBase:
                                else f"the knowledge base build {target} could not be loaded "
                                     f"({type(exc).__name__}); rebuild it with `rulekb build`")
             return
-        if self._kb is None:
-            self._state = "warming"
+        if self._kb is None:  # readiness names the build warming, as it does once it serves
+            self._warming, self._state = kb, "warming"
         steps = _steps(kb)
         left = [name for name, _ in steps]
         if self._kb is None:
@@ -198,7 +201,7 @@ class LiveKnowledgeBase:
         # The loader follows the symlink itself, which may have moved again meanwhile:
         # remember the build it actually loaded, so a later change is still noticed.
         self._kb, self._target, self._failed = kb, self._build_of(kb) or target, None
-        self._left, self._state, self._error = [], "ready", None
+        self._left, self._state, self._error, self._warming = [], "ready", None, None
         log.info("now serving knowledge base build %s", kb.build_id)
 
     def _begin_warming(self, kb: KnowledgeBase) -> None:

@@ -144,6 +144,36 @@ def test_the_first_build_loads_in_the_background(home: Path) -> None:
     assert live.readiness()["build"]["build_id"] == live.current().build_id
 
 
+def test_a_first_build_warming_in_the_background_answers_503_naming_it(home: Path) -> None:
+    # rulekb serve loads its first build in the background: while it warmed, readiness named
+    # no build and every operation answered 500 (a TypeError formatting the 503's message).
+    kbs: list[HeldWarming] = []
+
+    def held_open(path: Path) -> KnowledgeBase:
+        kbs.append(held(KnowledgeBase.open(path)))
+        return kbs[-1]
+
+    app = create_app(home, config={"RULEKB_WAIT_READY": True})
+    live = LiveKnowledgeBase(home, interval=0.0, loader=held_open, background=True)
+    app.extensions["rulekb"] = live
+    try:
+        for _ in range(600):  # the loader thread has opened the build and holds its warming
+            if live.readiness()["status"] != "loading":
+                break
+            live.wait_ready(0.05)
+        assert live.readiness()["status"] == "warming"
+        client = app.test_client()
+        health = checked(client, HEALTH).get_json()
+        assert health["build"]["build_id"] == kbs[0].build_id and "riftbound 1.4" in health["editions"]
+        api = checked(client, RULE)
+        assert api.status_code == 503 and f"build {kbs[0].build_id} is still warming" in api.get_json()["error"]["message"]
+        assert client.get("/").status_code == 503
+    finally:
+        for kb in kbs:
+            kb.hold.set()
+    assert live.wait_ready(30) and checked(client, RULE).status_code == 200
+
+
 def test_a_newer_build_warms_beside_the_ready_one(home: Path) -> None:
     release, entered = threading.Event(), threading.Event()
     calls = []
