@@ -25,6 +25,12 @@ document shares between the places citing the same rule counts for little there.
 The goal is the plugin at most 1.5× plain rendering (``GOAL``): each table says whether it is
 met at each size, and the load average of the machine is printed before and after.
 
+``--floor`` adds what no linker of this report can go below, at the lessons' density: per
+citation, the values the report lists (a ``Citation``, its ``Resolution`` copied with its
+lists, the report entry copied from its template with its lists, the place tuple), made
+with no logic at all, and the grammar's regex matches at the places the finder matches,
+each against plain rendering (the collector on, as in the other tables).
+
 Hostile inputs (goal: bounded time, no error): 1 MB of digits and dots; a list of 100 000
 citations ("rules 100.1, 101.2, …", about 0.7 MB) through the finder, the lookup and the
 annotator (10 000 are looked up, the rest reported over the limit); 1 MB of unclosed
@@ -48,8 +54,10 @@ from markdown_it import MarkdownIt
 
 from kb.cite import find_citations, rule_citations
 from kb.cite.annotate import _footnote_html, rule_url
-from kb.cite.mdit import _shared_ok
-from kb.references import _parse, _parse_alone
+from kb.cite.find import Citation
+from kb.cite.mdit import ENV_KEY, _shared_ok
+from kb.cite.resolve import _copy
+from kb.references import _MENTION, _parse, _parse_alone, phrase_matches
 from kb.query import KnowledgeBase
 from kb.store import build
 
@@ -104,6 +112,11 @@ def interleaved(timings: dict[str, Callable[[], Any]], runs: int,
     return {name: statistics.median(ts) for name, ts in times.items()}
 
 
+def against(seconds: float, base: float) -> str:
+    """Two cells of a table: a time in ms, and its ratio to ``base``."""
+    return f"{seconds * 1000:.1f} ms | {seconds / base:.2f}×"
+
+
 def sizes_table(home: Path, kb: KnowledgeBase, sizes: list[int], runs: int, keep: int = 1,
                 distinct: bool = False) -> list[str]:
     plain = MarkdownIt("commonmark", {"html": False})
@@ -139,10 +152,54 @@ def sizes_table(home: Path, kb: KnowledgeBase, sizes: list[int], runs: int, keep
                         r, before={"cold": empty_caches})
         base = t["plain"]
         shown = f"{n} ({len({c.number for c in cited})} distinct)" if distinct else str(n)
-        rows.append(f"| {size} KB | {shown} | {base * 1000:.1f} ms | {t['plugin'] * 1000:.1f} ms | "
-                    f"{t['plugin'] / base:.2f}× | {t['cold'] * 1000:.1f} ms | {t['cold'] / base:.2f}× | "
-                    f"{t['facade'] * 1000:.1f} ms | {t['facade'] / base:.2f}× | "
+        rows.append(f"| {size} KB | {shown} | {base * 1000:.1f} ms | {against(t['plugin'], base)} | "
+                    f"{against(t['cold'], base)} | {against(t['facade'], base)} | "
                     f"{t['plugin'] / size * 1e6:.0f} | {'yes' if t['plugin'] / base <= GOAL else 'no'} |")
+        print(rows[-1], flush=True)
+    return rows
+
+
+def floor_table(kb: KnowledgeBase, sizes: list[int], runs: int) -> list[str]:
+    """What the report's values and the grammar's matches cost by themselves (see the
+    module docstring), against plain rendering, at the lessons' density."""
+    plain = MarkdownIt("commonmark", {"html": False})
+    linked = MarkdownIt("commonmark", {"html": False}).use(
+        rule_citations, kb=kb, ruleset="riftbound", edition="1.4")
+    rows = ["| size | citations | plain markdown-it | the report's values | × plain | the grammar's "
+            "matches | × plain | floor (both) | plugin | × plain |",
+            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    print("\n".join(rows), flush=True)
+    for size in sizes:
+        text = article(size)
+        env: dict[str, Any] = {}
+        linked.render(text, env)
+        report = env[ENV_KEY]
+        made = [(entry, res) for entry, (_, _, res) in zip(report["citations"], report["resolutions"])]
+        inlines = [t.content for t in plain.parse(text) if t.type == "inline"]
+        places = [(content, phrase[0]) for content in inlines for phrase in phrase_matches(content)]
+        new, match = tuple.__new__, _MENTION.match
+
+        def values() -> None:
+            kept = []
+            for entry, res in made:
+                c = res.citation
+                again = new(Citation, (c.start, c.end, c.text, c.number, c.numbers, c.form, c.last,
+                                       c.full_start, c.full_end, c.quote))
+                copy = entry.copy()
+                copy["numbers"] = entry["numbers"][:]
+                copy["footnotes"] = entry["footnotes"][:]
+                kept.append((copy, (copy["start"], copy["end"], _copy(res, again))))
+
+        def matches() -> None:
+            for content, at in places:
+                match(content, at).groups()
+
+        t = interleaved({"plain": lambda: plain.render(text), "values": values, "matches": matches,
+                         "plugin": lambda: linked.render(text, {})}, max(3, runs))
+        base = t["plain"]
+        rows.append(f"| {size} KB | {len(made)} | {base * 1000:.1f} ms | {against(t['values'], base)} | "
+                    f"{against(t['matches'], base)} | {1 + (t['values'] + t['matches']) / base:.2f}× | "
+                    f"{against(t['plugin'], base)} |")
         print(rows[-1], flush=True)
     return rows
 
@@ -181,6 +238,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-distinct", action="store_true",
                         help="skip the article whose citations each name another rule")
     parser.add_argument("--no-hostile", action="store_true", help="skip the hostile inputs")
+    parser.add_argument("--floor", action="store_true",
+                        help="add what the report's values and the grammar's matches cost alone")
     args = parser.parse_args(argv)
     print(load_average("before"))
     with tempfile.TemporaryDirectory() as home:
@@ -192,6 +251,9 @@ def main(argv: list[str] | None = None) -> None:
         if not args.no_distinct:
             print("\nEvery citation of the lessons kept, each naming the next rule of the edition:")
             sizes_table(Path(home), kb, args.sizes, args.runs, distinct=True)
+        if args.floor:
+            print("\nThe floor at the lessons' density: the report's values and the grammar's matches alone:")
+            floor_table(kb, args.sizes, args.runs)
         if not args.no_hostile:
             print()
             hostile_table(kb)
