@@ -56,7 +56,7 @@ def detect_format(text: str, source: str = "") -> str:
         seen = (f"; line {at + 1} starts {lines[at].strip()[:40]!r}, which no reader takes for a "
                 "rule" if at is not None else "; no line starts with a number")
         raise DocumentError([Diagnostic(
-            f"unknown document layout: no reader recognises it. Expected {EXPECTED}{seen} "
+            f"unknown document format: no reader recognises its layout. Expected {EXPECTED}{seen} "
             f"(formats: {', '.join(sorted(READERS))}; choose one with --format)", source,
             at + 1 if at is not None else 1)])
     return name

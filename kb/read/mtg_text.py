@@ -77,6 +77,9 @@ _LAST_ITALIC_YEAR = 2013
 _SEE_TERM = re.compile(r"\bSee (?:also )?([“\"]?[A-Z][^.]{0,60}?)\.?[”\"]?(?:\.|$)", re.M)
 _SEE_TERM_QUOTES = re.compile(r"^[“\"]|[”\"]$")
 _KEYWORD_SECTIONS = ("keyword actions", "keyword abilities")
+# A Glossary entry written on one line, "Term: definition" (no printed term holds ": ").
+_TERM_AND_DEFINITION = re.compile(r"^([A-Z“\"][^:]{0,90}?): (\S.*)$")
+_MAX_TERM_WORDS = 12  # the longest printed term: "Remove from the Game, Removed, …" (9)
 # Markdown marks: a heading, a list item or a quote before a line, bold around its number or
 # around the whole line.
 _MARKED = re.compile(r"(?m)^(?:#{1,6}[ \t]|[-*+>][ \t]+(?:\*\*|__)?\d|(?:\*\*|__)\S)")
@@ -525,7 +528,8 @@ def _distance(a: str, b: str) -> int:
 def _read_glossary(lines: list[str], start: int, end: int, tidy: Callable[[str], str],
                    source: str, diagnostics: list[Diagnostic], wrapped: bool) -> list[RawTerm]:
     """Entries are blocks of lines between blank lines: the term, then its definition (in a
-    hard-wrapped release its lines are one paragraph, apart from numbered senses)."""
+    hard-wrapped release its lines are one paragraph, apart from numbered senses); a term
+    may share its line with the definition's first (``Abandon: To turn…``)."""
     terms: list[RawTerm] = []
     block: list[tuple[int, str]] = []
     for i in range(start, end + 1):
@@ -537,6 +541,10 @@ def _read_glossary(lines: list[str], start: int, end: int, tidy: Callable[[str],
             continue
         (lineno, name), body = block[0], block[1:]
         block = []
+        m = _TERM_AND_DEFINITION.match(name)
+        if m and len(m.group(1).split()) <= _MAX_TERM_WORDS:
+            # "Abandon: To turn a faceup…": the term and its definition on one line
+            name, body = m.group(1), [(lineno, m.group(2))] + body
         if not body:
             diagnostics.append(Diagnostic(f"glossary entry {name!r} has no definition",
                                           source, lineno, "warning"))

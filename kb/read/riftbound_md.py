@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from kb.model import Diagnostic, ReadResult, RuleKind
 from kb.numbers import try_parse_number
 from kb.read.riftbound_entries import ID, Entries, find_date
+from kb.read.normalise import without_contents_list
 from kb.read.text import clean
 
 FORMAT = "riftbound-md"
@@ -81,7 +82,8 @@ def read(text: str, source: str = "") -> ReadResult:
     title = ""
     items: list[_Line | tuple[int, str]] = []  # numbered lines, and (line, text) between them
     paragraph_start = True
-    for lineno, line in enumerate(_atx(text.split("\n")), start=1):
+    lines, contents = without_contents_list(text.split("\n"), source)
+    for lineno, line in enumerate(_atx(lines), start=1):
         stripped = line.strip()
         if not stripped or _PAGE.match(stripped) or _RULE_LINE.match(stripped):
             paragraph_start = paragraph_start or not stripped
@@ -100,6 +102,7 @@ def read(text: str, source: str = "") -> ReadResult:
             items.append((lineno, _plain(stripped)))
         paragraph_start = stripped.startswith("#")
     entries = Entries(source)
+    entries.diagnostics.extend(contents)
     header: list[str] = []
     kinds = _heading_kinds([i for i in items if isinstance(i, _Line)])
     rule_numbers = {try_parse_number(i.raw_id) for i in items if isinstance(i, _Line) and not i.hashes}

@@ -17,6 +17,7 @@ import re
 
 from kb.model import ReadResult
 from kb.read.riftbound_entries import ID, Entries, find_date
+from kb.read.normalise import without_contents_list
 from kb.read.text import clean
 
 FORMAT = "riftbound-pdftext"
@@ -51,10 +52,12 @@ def sniff(text: str) -> int:
 def read(text: str, source: str = "") -> ReadResult:
     """Read the document; see the module docstring for the layout."""
     entries = Entries(source)
+    lines, contents = without_contents_list(text.split("\n"), source)
+    entries.diagnostics.extend(contents)
     title = ""
     header: list[str] = []
     last_text = ""
-    for lineno, line in enumerate(text.split("\n"), start=1):
+    for lineno, line in enumerate(lines, start=1):
         stripped = line.strip()
         if not stripped or _PAGE.match(stripped):
             continue
