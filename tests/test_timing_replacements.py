@@ -399,3 +399,68 @@ def test_a_model_wrong_about_limited_or_entering_replacements_is_caught(step: st
     with pytest.raises(InvariantBroken) as err:
         engine.explore(bad, state, 5)
     assert rule in err.value.rules
+
+
+# -- bad input for limited, "you may" and entering replacements and prevention: refused with its place ---
+def _pool(**cards: Any) -> dict[str, Any]:
+    return {"players": ["Ann", "Bo"], "cards": {"Gear": {"type": "gear"}, "Unit": {"type": "unit"}, **cards}}
+
+
+@pytest.mark.parametrize("card,field", [
+    ({"type": "gear", "replacement": {"would_die": "friendly", "each_turn": 0}}, "cards.X.replacement.each_turn"),
+    ({"type": "gear", "replacement": {"would_die": "friendly", "each_turn": "once"}}, "cards.X.replacement.each_turn"),
+    ({"type": "gear", "replacement": {"would_die": "friendly", "may": "yes"}}, "cards.X.replacement.may"),
+    ({"type": "spell", "enters": {"ready": True}}, "cards.X.enters"),
+    ({"type": "gear", "enters": {"ready": True}}, "cards.X.enters.ready"),
+    ({"type": "unit", "enters": {"ready": "yes"}}, "cards.X.enters.ready"),
+    ({"type": "unit", "enters": {"quickly": True}}, "cards.X.enters"),
+    ({"type": "unit", "enters": {"as": [{"kill": "target"}]}}, "cards.X.enters.as[0]"),
+    ({"type": "unit", "enters": {"as": {"draw": 1}}}, "cards.X.enters.as"),
+    ({"type": "spell", "effects": [{"prevent": {"unit": "target", "amount": 0}}]}, "cards.X.effects[0].prevent.amount"),
+    ({"type": "spell", "effects": [{"prevent": {"unit": "target"}}]}, "cards.X.effects[0].prevent.amount"),
+    ({"type": "spell", "effects": [{"prevent": {"unit": "target", "amount": 2, "from": "Bo"}}]},
+     "cards.X.effects[0].prevent"),
+], ids=lambda v: v if isinstance(v, str) else "")
+def test_a_malformed_card_of_the_new_replacements_names_its_place(card: dict[str, Any], field: str) -> None:
+    with pytest.raises(FormatError) as err:
+        scenario.setup(_pool(X=card))
+    assert err.value.field == field, err.value
+
+
+@pytest.mark.parametrize("step,field", [
+    ({"apply": {"player": "Bo", "replacement": "Gear"}}, "apply.unit"),
+    ({"apply": {"player": "Bo", "replacement": "Gear", "unit": "Unit", "why": 1}}, "apply"),
+    ({"decline": {"player": "Bo", "replacement": 3, "unit": "Unit"}}, "decline.replacement"),
+])
+def test_a_malformed_replacement_choice_step_names_its_place(step: dict[str, Any], field: str) -> None:
+    from kb.timing.scenario import ScenarioError, parse, run
+    data = {"name": "A scenario.", "ruleset": "riftbound", "edition": "1.4", **_pool(), "steps": [step]}
+    with pytest.raises(ScenarioError) as err:
+        run(parse(data, "bad.yaml"))
+    assert err.value.field == field and err.value.step == 1, err.value
+
+
+def test_a_replacement_choice_when_none_is_due_is_illegal_by_371_2_a() -> None:
+    from kb.timing.scenario import parse, run
+    data = {"name": "A scenario.", "ruleset": "riftbound", "edition": "1.4",
+            **_pool(Charm={"type": "gear", "replacement": {"would_die": "friendly", "may": True}}),
+            "steps": [{"apply": {"player": "Ann", "replacement": "Charm", "unit": "Unit"}}]}
+    result = run(parse(data, "bad.yaml"))
+    assert result.error is not None and result.error["type"] == "illegal-step" and "371.2.a" in result.error["rules"]
+
+
+@pytest.mark.parametrize("change,field", [
+    (lambda d: d["board"][0].update(prevent_value=-1), "board[0].prevent_value"),
+    (lambda d: d.update(replaced_this_turn={"Warden": 0}), "replaced_this_turn.Warden"),
+    (lambda d: d.update(replaced_this_turn=["Warden"]), "replaced_this_turn"),
+    (lambda d: d.update(replacement_choices=[{"source": "Warden", "unit": "Agent", "apply": "yes"}]),
+     "replacement_choices[0].apply"),
+    (lambda d: d.update(replacement_choices=[{"source": "Warden"}]), "replacement_choices[0].unit"),
+])
+def test_a_malformed_state_of_the_new_replacements_names_its_place(change: Any, field: str) -> None:
+    model, state = setup(2)
+    data = state_io.state_json(model, state)
+    change(data)
+    with pytest.raises(FormatError) as err:
+        state_io.state_from_json(data)
+    assert err.value.field == field, err.value
