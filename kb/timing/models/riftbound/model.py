@@ -20,6 +20,7 @@ from kb.timing.models.riftbound.state import Permanent, State
 # The instructions that name what they act on, which may be a target: an item on the chain
 # ("counter") or a unit the item chooses (355.5, 355.8).
 TARGETED = ("counter", *UNIT_CHOICES)
+_UNKNOWN = object()  # a state whose replacement choice is not worked out yet
 
 
 class Riftbound(Model):
@@ -56,11 +57,13 @@ class Riftbound(Model):
         such replacements). Worked out once per state."""
         if not self._optional:
             return None
-        if s not in self._choices:
+        found = self._choices.get(s, _UNKNOWN)
+        if found is _UNKNOWN:  # a model serves every thread: read once, then keep (a bounded memo)
+            found = replacements.choice_due(self, s, self._automatic)
             if len(self._choices) > 4096:
                 self._choices.clear()
-            self._choices[s] = replacements.choice_due(self, s, self._automatic)
-        return self._choices[s]
+            self._choices[s] = found
+        return found  # type: ignore[return-value]
 
     # -- card knowledge --------------------------------------------------------------------
     def card(self, name: str | None) -> Card | None:
