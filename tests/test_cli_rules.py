@@ -1,6 +1,7 @@
 """`rulekb rule`, `structure`, `stats`, `editions`, `import` as a judge runs them."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -97,3 +98,29 @@ def test_import_reports_a_bad_file_with_its_place(tmp_path: Path) -> None:
 def test_stats_prints_a_reader_notes_line_only_when_it_has_one(note: dict, printed: str) -> None:
     from kb.cli.rules import reader_note_line
     assert reader_note_line(note) == printed
+
+
+@pytest.mark.parametrize(("n", "noun", "plural", "said"), [
+    (1, "edition", None, "1 edition"),
+    (2, "edition", None, "2 editions"),
+    (0, "reader note", None, "0 reader notes"),
+    (1, "mapping", None, "1 mapping"),
+    (3, "entry", "entries", "3 entries"),
+])
+def test_counts_agree_with_their_noun(n: int, noun: str, plural: str | None, said: str) -> None:
+    from kb.cli.app import counted
+    assert counted(n, noun, plural) == said
+
+
+def test_build_summary_counts_agree_with_their_nouns(tmp_path: Path) -> None:
+    doc = tmp_path / "tiny.md"
+    doc.write_text("**100.** General.\n**100.1.** A rule.\n**100.2.** Another.\n", encoding="utf-8")
+    home = tmp_path / "h"
+    runner = CliRunner()
+    imported = runner.invoke(main, ["--home", str(home), "import", str(doc), "--ruleset", "tiny",
+                                    "--edition", "1"])
+    assert imported.exit_code == 0, imported.output
+    built = runner.invoke(main, ["--home", str(home), "build"])
+    assert built.exit_code == 0, built.output
+    counts = re.findall(r"\b(\d+) (edition|rule|heading|term|mapping|reader note)(s?)\b", built.stdout)
+    assert all((n == "1") == (s == "") for n, _, s in counts), built.stdout

@@ -145,6 +145,11 @@ def handle_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and the noun agreeing with it: "1 edition", "2 editions", "0 reader notes"."""
+    return f"{n} {noun if n == 1 else (plural or noun + 's')}"
+
+
 def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from kb.cli.app import CommandError, emit_json, handle_errors, home_of, json_option, main
+from kb.cli.app import CommandError, counted, emit_json, handle_errors, home_of, json_option, main
 from kb.search.cards import cards_path, load_cards, read_card_file, save_cards
 from kb.store import collect_sources
 
@@ -56,7 +56,7 @@ def import_cards_cmd(ctx: click.Context, file: Path, ruleset: str | None) -> Non
     name = _ruleset(home, ruleset)
     cards = read_card_file(file)
     target = save_cards(home, name, cards, file.name)
-    click.echo(f"imported {len(cards)} card{'s' if len(cards) != 1 else ''} of {name} from "
+    click.echo(f"imported {counted(len(cards), 'card')} of {name} from "
                f"{file.name} ({target})")
 
 

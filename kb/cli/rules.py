@@ -8,8 +8,8 @@ from typing import Any
 
 import click
 
-from kb.cli.app import (echo_query_error, edition_option, emit_json, handle_errors, home_of,
-                        json_option, main, open_kb, ruleset_option)
+from kb.cli.app import (counted, echo_query_error, edition_option, emit_json, handle_errors,
+                        home_of, json_option, main, open_kb, ruleset_option)
 from kb.cli.params import DATE
 from kb.errors import QueryError
 from kb.numbers import group_numbers
@@ -56,12 +56,14 @@ def build_cmd(ctx: click.Context) -> None:
 def _build(home: Path) -> None:
     report = build(home, progress=lambda msg: click.echo(msg, err=True))
     for e in report.editions:
-        notes = f", {e['warnings']} reader notes (see `rulekb stats`)" if e["warnings"] else ""
-        click.echo(f"{e['ruleset']} {e['edition']}: {e['rules']} rules, {e['headings']} headings, "
-                   f"{e['terms']} terms{' (partial)' if e['partial'] else ''}{notes}")
-    click.echo(f"built {report.build.name} in {report.seconds:.1f}s: {len(report.built)} editions built, "
-               f"{len(report.reused)} reused unchanged; {len(report.mappings_built)} mappings between "
-               f"neighbouring editions built, {len(report.mappings_reused)} reused")
+        notes = f", {counted(e['warnings'], 'reader note')} (see `rulekb stats`)" if e["warnings"] else ""
+        click.echo(f"{e['ruleset']} {e['edition']}: {counted(e['rules'], 'rule')}, "
+                   f"{counted(e['headings'], 'heading')}, {counted(e['terms'], 'term')}"
+                   f"{' (partial)' if e['partial'] else ''}{notes}")
+    click.echo(f"built {report.build.name} in {report.seconds:.1f}s: "
+               f"{counted(len(report.built), 'edition')} built, {len(report.reused)} reused unchanged; "
+               f"{counted(len(report.mappings_built), 'mapping')} between neighbouring editions built, "
+               f"{len(report.mappings_reused)} reused")
 
 
 @main.command("rule")
