@@ -375,6 +375,20 @@ def test_a_model_that_applies_a_you_may_replacement_unasked_is_caught(monkeypatc
     assert "371.2.a" in err.value.rules
 
 
+class NotWaiting(Riftbound):
+    """A deliberately wrong model: nothing waits for a "you may" replacement's controller to choose."""
+
+    def _wait_for_replacement_choices(self) -> None:
+        pass
+
+
+def test_a_model_that_does_not_wait_for_a_you_may_choice_is_caught() -> None:
+    model, state = setup_limited(2)
+    with pytest.raises(InvariantBroken) as err:
+        engine.explore(NotWaiting(model.cards), state, 4)
+    assert err.value.invariant.name == "replacement-asked" and "371.2.a" in err.value.rules
+
+
 def test_a_model_that_deals_damage_past_a_prevent_value_is_caught(monkeypatch: Any) -> None:
     """A deliberately wrong ``deal``: it marks the damage whatever the unit's Prevent Value."""
     from kb.timing.models.riftbound import damage, effects

@@ -212,6 +212,7 @@ CITATIONS: dict[str, Rules] = {
     "invariant.replacement-off-chain": ("370.1.c", "369"),
     "invariant.replacement-each-turn": ("371.1",),
     "invariant.replacement-chosen": ("371.2.a",),
+    "invariant.replacement-asked": ("371.2.a", "371.2"),
     "invariant.as-enters-off-chain": ("370.1.b.1", "370.1.c"),
     "invariant.damage-prevented": ("437.2", "437.3"),
     "invariant.team-points": ("489.8.d.1",),

@@ -158,6 +158,14 @@ def replacement_chosen(m: Riftbound, n: TraceNode) -> bool:
             or (found[0].name, n.params["unit"], True) in n.before.replacement_choices)
 
 
+@invariant("replacement-asked", "a \"you may\" replacement's controller is asked before every death it could "
+           "replace: a step taken never meets one not yet chosen")
+def replacement_asked(m: Riftbound, n: TraceNode) -> bool:
+    # The model asks before automatic steps; a death inside a player's own decision (an Add while
+    # paying that completes a kill cost, say) would meet the choice unasked: an error, not a guess.
+    return n.name != "replacement-choice-due"
+
+
 as_enters_off_chain = invariant("as-enters-off-chain", "what \"As I enter\" does adds no chain item and moves "
                                "neither priority nor focus")(off_chain("as-enters"))
 
