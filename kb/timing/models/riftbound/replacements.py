@@ -28,7 +28,9 @@
   (``apply-replacement``, ``decline-replacement``; 371.2.a), and nothing else happens until they
   do (the model runs the step ahead to see the death; :func:`choice_due`). The choice holds for
   that death alone; one not applied has not been applied this turn (371.2.b), so a "once each
-  turn" one may still apply to a later death.
+  turn" one may still apply to a later death. The model asks only before automatic steps: a
+  death inside a player's own decision that such a replacement could replace breaks the
+  invariant ``replacement-asked`` (an error it reports, not a guess).
 
 Not modelled: those active in a zone other than the board (370.3) and replacements acting on
 an uncontrolled battlefield (372.2). Of the
