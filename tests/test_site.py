@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 from typing import Any
+from urllib.parse import urljoin
 
 import pytest
 from flask import Flask
@@ -147,6 +148,14 @@ def test_error_pages_are_html(client: FlaskClient, url: str, status: int, text: 
     assert r.mimetype == "text/html"
     assert text in page.plain
     assert "Traceback" not in page.plain
+
+
+def test_every_page_links_the_api_for_people(client: FlaskClient) -> None:
+    for url in ("/", "/riftbound/1.4/337.1.a"):
+        _, page = get(client, url)
+        api = [link for link in page.links if link.rstrip("/").endswith("api")]
+        assert api, (url, page.links)
+        assert client.get(urljoin(url, api[0]), follow_redirects=True).status_code == 200
 
 
 def test_error_page_links_the_nearest_rules(client: FlaskClient) -> None:
