@@ -116,7 +116,7 @@ def _normalised(text: str, source: str, fmt: str | None) -> Normalised:
     if not is_web_page(normal.text) or (fmt in MARKUP_FORMATS if fmt else
                                         any(READERS[f].sniff(normal.text) > 0 for f in MARKUP_FORMATS)):
         return normal
-    markdown, origin = to_markdown(normal.text)
+    markdown, origin = to_markdown(normal.text, source)
     note = Diagnostic("the document is a web page: its headings, paragraphs, list items and "
                       "definitions are read as Markdown paragraphs", source, 0, "info")
     return Normalised(markdown, [normal.line(n) for n in origin], normal.notes + [note])

@@ -11,9 +11,9 @@ rule document, undone before a reader sniffs or reads it.
 * **A table of contents with page numbers** (three or more lines in a row, blank lines
   apart, that end with dot leaders or a wide gap and a page number: ``101. Deck Construction
   ........ 5``) is left out, so that its numbers are not read as rules; its lines are blank.
-* **A table of contents without page numbers** (three or more lines before the first rule
-  deeper than a heading, each a top-level number and a title, every number of which is
-  printed again further on) is left out the same way by the Riftbound readers
+* **A table of contents without page numbers** (three or more lines from the document's
+  first numbered line on, each a number and a title, every number of which is printed again
+  further on) is left out the same way by the Riftbound readers
   (:func:`without_contents_list`).
 * **Pages** (text a PDF was turned into by ``pdftotext``: pages parted by form feeds): the
   lines that repeat at the top or bottom of at least half the pages (the title, ``Page 12``, a
@@ -49,9 +49,9 @@ _STARTS_PARAGRAPH = re.compile(r"^(?:[#>*+-]+\s+)?(?:\*\*|__)?(?:\d{1,3}\.(?:\s|
 _ENDS_SENTENCE = re.compile(r"[.:;!?][)\]”\"’']*$")
 _CONTENTS_LINE = re.compile(r"^\S.*?\S(?:\s*(?:\.\s?){3,}|\s*…+|\s{3,})\s*\d{1,4}\s*$")
 _CONTENTS_RUN = 3
-_LISTED = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?(\d{1,3})\.(?:\*\*|__)?[ \t]+(\S.{0,80})$")
-_DEEPER = re.compile(r"^[^\w\n]{0,8}\d{3}\.\d")
-_NUMBER_AT_START = re.compile(r"^[^\w\n]{0,8}(\d{1,3})\.(?!\d)", re.M)
+_LISTED = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?(\d{1,3}(?:\.[0-9a-z]+)*)\.?(?:\*\*|__)?[ \t]+"
+                     r"(\S.{0,80})$")
+_NUMBER_AT_START = re.compile(r"^[^\w\n]{0,8}(\d{1,3}(?:\.[0-9a-z]+)*)\.?(?=[\s*_]|$)", re.M)
 _ENDS_WITH_REFERENCE_WORD = re.compile(r"\b(?:rules?|see|section|and|or|through)\s*$", re.IGNORECASE)
 _SENSE = re.compile(r"^\d{1,2}\. ")
 _SHORT_LINE = 0.8  # a page's last line shorter than this share of the text's width ended a paragraph
@@ -110,20 +110,18 @@ def without_contents_list(lines: list[str], source: str) -> tuple[list[str], lis
 
 
 def _contents_list(lines: list[str]) -> list[int]:
-    """The lines of a table of contents without page numbers, or []: the first run of
-    numbered titles (blank lines apart) before any rule deeper than a heading, when it is
-    three lines or more and every number in it is printed again after it."""
+    """The lines of a table of contents without page numbers, or []: the run of short
+    numbered lines (blank lines apart) that the document's first numbered line starts, when
+    it is three lines or more and every number in it is printed again after it (a
+    document's rules are printed once: that is what tells its contents from its body)."""
     run: list[int] = []
     for i, line in enumerate(lines):
-        if _DEEPER.match(line):
-            break
-        m = _LISTED.match(line)
-        if m and not _ENDS_SENTENCE.search(m.group(2).rstrip()):
+        if _LISTED.match(line):
             run.append(i)
-        elif line.strip() and run:
-            if len(run) >= _CONTENTS_RUN:
-                break
-            run = []
+        elif run and line.strip():
+            break
+        elif not run and _NUMBER_AT_START.match(line):
+            return []  # the first numbered line is no title of a contents
     if len(run) < _CONTENTS_RUN:
         return []
     later = {m.group(1) for m in _NUMBER_AT_START.finditer("\n".join(lines[run[-1] + 1:]))}

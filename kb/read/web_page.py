@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
+from kb.model import Diagnostic, DocumentError
+
 _PAGE_START = re.compile(r"^\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|body)\b", re.IGNORECASE | re.DOTALL)
 _BLOCKS = frozenset("p div li dt dd h1 h2 h3 h4 h5 h6 tr blockquote pre section article header "
                     "footer table ul ol dl main body".split())
@@ -40,6 +42,10 @@ class _PageParser(HTMLParser):
         self._skipping = 0
         self._pre = 0
         self._tag = ""  # the block the text is in
+
+    def finish(self) -> None:
+        """Take the text after the last block."""
+        self._flush()
 
     def _flush(self) -> None:
         text = "".join(self._parts)
@@ -89,12 +95,17 @@ class _PageParser(HTMLParser):
             self._parts.append(data)
 
 
-def to_markdown(text: str) -> tuple[str, list[int]]:
-    """The page as Markdown paragraphs, and the page's line of each line of it."""
+def to_markdown(text: str, source: str = "") -> tuple[str, list[int]]:
+    """The page as Markdown paragraphs, and the page's line of each line of it; markup the
+    parser cannot take is a :class:`DocumentError` at its line."""
     parser = _PageParser()
-    parser.feed(text)
-    parser.close()
-    parser._flush()
+    try:
+        parser.feed(text)
+        parser.close()
+    except AssertionError as exc:  # html.parser asserts on some malformed declarations
+        raise DocumentError([Diagnostic(f"unreadable markup in the web page: {exc}", source,
+                                        parser.getpos()[0])]) from exc
+    parser.finish()
     lines: list[str] = []
     origin: list[int] = []
     blocks = parser.blocks
