@@ -521,6 +521,12 @@ def main(argv: list[str] | None = None) -> int:
         shipped = load_model()
         worst = max(abs(a - b) for a, b in zip(weights, shipped.weights)) if depth == shipped.depth else math.inf
         print(f"largest difference from the shipped weights: {worst:.2e}")
+        if worst >= 1e-4:
+            learned_at = (shipped.provenance or {}).get("commit", "unknown")
+            print(f"the shipped weights were learned at {learned_at}: the search's candidates move "
+                  "with the timing model's summaries, the readers and the vocabulary, so they are "
+                  "reproduced on that tree (git archive it to leave uncommitted edits out); after a "
+                  "change that moves them, learn again: python -m bench.rerank --cv", file=sys.stderr)
         return 0 if worst < 1e-4 else 1
     print(f"learned on {len(train)} questions (86-question set, Magic quiz, players' words; each "
           f"set weighing the same), L2 {l2:g}, depth {depth}" + (", then coordinate ascent" if ascent else ""))
