@@ -34,10 +34,24 @@ _SEP = rf"(?:\s*,\s*{_TITLE}\s+(?:and\s+|or\s+)?|\s*,\s*(?:and\s+|or\s+)?|\s+(?:
 _RANGE = r"(?:\s?[\u2013\u2014]\s?|-|\s+through\s+)"
 _LIST_TAIL = rf"(?:{_RANGE}(?:{NUMBER}|[a-z])(?![\w]))?"
 _LIST = rf"{NUMBER}{_LIST_TAIL}"
+# A footnote's marker right before a keyword ("¹Rule 312.", "²CR 116.3") is no letter of a
+# word: superscript and subscript numerals are \w to ``re`` (str.isalnum), so \b alone
+# would take "¹Rule" for one word and miss the citation.
+FOOTNOTE_MARKS = "\u00b9\u00b2\u00b3\u2070-\u209f"
+_MARK_CHARS = frozenset("\u00b9\u00b2\u00b3" + "".join(map(chr, range(0x2070, 0x20A0))))
+WORD_START = rf"(?:(?<!\w)|(?<=[{FOOTNOTE_MARKS}]))"
+
+
+def _in_word(c: str) -> bool:
+    """Whether ``c`` before a keyword joins it to a word (what ``WORD_START`` refuses)."""
+    return (c.isalnum() or c == "_") and c not in _MARK_CHARS
+
+
 # ``first`` is the list's first number: when it is the whole list (most mentions), the
 # list needs no second pass.
 _MENTION = re.compile(
-    rf"(?:\b(?P<word>[Rr]ules?|RULES?|[Ss]ections?)|(?<![\w.])(?P<cr>CR))\s{{1,8}}"
+    rf"(?:{WORD_START}(?P<word>[Rr]ules?|RULES?|[Ss]ections?)"
+    rf"|(?:(?<![\w.])|(?<=[{FOOTNOTE_MARKS}]))(?P<cr>CR))\s{{1,8}}"
     rf"(?P<list>(?P<first>{NUMBER}){_LIST_TAIL}(?:{_SEP}{_LIST})*)"
 )
 # Without a keyword (rule text only; ``keyword`` is ""): a number with a three-digit head
@@ -154,7 +168,7 @@ def phrase_matches(text: str) -> Iterator[Phrase]:
         while (m := search(text, at)) is not None:
             k = m.start() - 1
             c = text[k]
-            if (c == "r" or c == "R") and (k == 0 or not ((b := text[k - 1]).isalnum() or b == "_")):
+            if (c == "r" or c == "R") and (k == 0 or not _in_word(text[k - 1])):
                 word, written, first = m.groups()
                 end = m.end()
                 yield k, end, c + word, None, written, first, end - len(written)
@@ -168,7 +182,7 @@ def phrase_matches(text: str) -> Iterator[Phrase]:
         entry = min(others) if others else None
         if entry is None or k < entry[0]:  # a "rule" phrase is next
             c = text[k]
-            if (c == "r" or c == "R") and (k == 0 or not ((b := text[k - 1]).isalnum() or b == "_")):
+            if (c == "r" or c == "R") and (k == 0 or not _in_word(text[k - 1])):
                 word, written, first = m.groups()  # type: ignore[union-attr]
                 pos = m.end()  # type: ignore[union-attr]
                 yield k, pos, c + word, None, written, first, pos - len(written)

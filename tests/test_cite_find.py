@@ -62,6 +62,15 @@ FORMS: list[tuple[str, list[str]]] = [
     ("See also rule 337.1a", ["337.1.a"]),
     ("(rule 337.1a; see also 338.2)", ["337.1.a", "338.2"]),
     ("rule 312 (337.1a)", ["312", "337.1.a"]),
+    # A footnote's marker before the keyword (the seeds' footnotes: "¹Rule 312.").
+    ("\u00b9Rule 312.", ["312"]),
+    ("\u00b2Rule 333.1.", ["333.1"]),
+    ("\u2074Rules 337\u2013340", ["337", "338", "339", "340"]),
+    ("\u2075RULE 337.1", ["337.1"]),
+    ("\u00b3CR 116.3d", ["116.3.d"]),
+    ("\u2081rule 349", ["349"]),
+    ("text.\u00b9\u2070Rule 337.4. More.", ["337.4"]),
+    ("\u00b9See also 337.1a", ["337.1.a"]),
 ]
 
 # Text that looks like a number near "rule" or elsewhere, and is not a citation.
@@ -118,6 +127,9 @@ NEAR_MISSES: list[str] = [
     "See also v1.4",
     "also 337.1a",
     "oversee also 337.1a",
+    "2Rule 312",
+    "\u00bdRule 312",
+    "x\u00b9yRule 312",
 ]
 
 

@@ -148,3 +148,15 @@ def test_the_magic_article_is_renumbered_against_2026() -> None:
     assert [(c["written"], c["status"], c["target"]) for c in result["citations"]] == [
         (n, "renumbered", "117" + n[3:]) for n in cited]
     assert all(c["url"] == f"/mtg/2026-01-16/{c['target']}" for c in result["citations"])
+
+
+@requires_shared
+@pytest.mark.parametrize("seed", [s for s, _, _ in LESSONS])
+def test_the_lessons_as_published_have_each_footnote_found(seed: str) -> None:
+    # The footnotes as the seed prints them ("¹Rule 312. …"): a footnote's marker right
+    # before "Rule" must not hide the citation (it did: \b took "¹Rule" for one word).
+    from kb.cite import find_citations
+    text = (SEEDS / seed).read_text(encoding="utf-8")
+    found = {(c.start, ".".join(c.numbers[0])) for c in find_citations(text)}
+    for m in _SEED_NOTE.finditer(text):
+        assert (m.start(2) - len("Rule "), m.group(2)) in found, m.group(0)[:40]

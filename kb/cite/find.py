@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 from kb.numbers import Segments
-from kb.references import _BARE_LIST, _SEP, Item, _items, _parse_alone, phrase_matches
+from kb.references import WORD_START, _BARE_LIST, _SEP, Item, _items, _parse_alone, phrase_matches
 
 CitationForm = Literal["rule", "cr", "bracket", "bare"]
 
@@ -54,7 +54,7 @@ _PAREN = re.compile(r"\([ \t]?(?:[Ss]ee(?:[ \t\n]+also)?[ \t\n]+)?"
 _SEE_ALSO_ITEM = (rf"(?:{_BARE_LIST}|\d{{3}}(?!\d)"
                   r"(?=[.,;:)!?](?!\d)|[ \t]*(?:\n|$)|[ \t\n]+(?:for|and|or)[ \t\n]))")
 _ALSO = re.compile(rf"also[ \t\n]+(?P<list>{_SEE_ALSO_ITEM}(?:{_SEP}{_SEE_ALSO_ITEM})*)")
-_SEE_BEFORE = re.compile(r"(?<![\w])[Ss]ee[ \t\n]+$")
+_SEE_BEFORE = re.compile(rf"{WORD_START}[Ss]ee[ \t\n]+$")
 # What may hold a bare citation, for a caller's pretest (see may_cite).
 _PAREN_HINT = re.compile(r"\([ \t]?(?:[Ss]ee[ \t\n]+(?:also[ \t\n]+)?)?\d{3}\.")
 _ALSO_HINT = re.compile(r"also[ \t\n]+\d{3}")
@@ -109,7 +109,7 @@ class Citation(NamedTuple):
 
 
 # Where a citation phrase may start: what count_phrases counts past the limit.
-_PHRASE = re.compile(r"\b(?:[Rr][Uu][Ll][Ee][Ss]?|CR)[ \t\n\u00a0]*\[?\d")
+_PHRASE = re.compile(rf"{WORD_START}(?:[Rr][Uu][Ll][Ee][Ss]?|CR)[ \t\n\u00a0]*\[?\d")
 
 
 def count_phrases(text: str, start: int = 0) -> int:
