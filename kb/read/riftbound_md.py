@@ -10,7 +10,8 @@ its decorations, it starts with an id:
 * bold or italic ids (``**103.1.a.**``, ``__103.1.__``, ``_103.1._``), after an optional
   bullet (``-``, ``*``, ``+``) or quote marker (``>``);
 * a plain id (``130.4 Effects…``) at the start of a paragraph (after a blank line or a
-  heading), or followed by two or more spaces (edition 1.4 pads fifth-level ids).
+  heading), or followed by two or more spaces (edition 1.4 pads fifth-level ids); a plain
+  top-level id is a heading or a rule as its text says, as in plain text.
 
 Everything else continues the entry above: hard-wrapped lines, indented continuation
 lines, text after a ``Page N`` marker (a rule split by a page break). Which heading level
@@ -75,6 +76,7 @@ class _Line:
     text: str
     hashes: int  # heading depth, 0 when the id is not a heading
     top: bool  # a top-level id (``103.``)
+    plain: bool = False  # neither a heading nor emphasis marks the id
 
 
 def read(text: str, source: str = "") -> ReadResult:
@@ -122,6 +124,8 @@ def read(text: str, source: str = "") -> ReadResult:
                     f"rule {item.raw_id}; the rule wins", source, item.lineno, "info"))
                 continue
             kind = kinds.get(item.hashes)
+        elif item.plain and item.top:
+            kind = None  # no mark says what it is: the text decides, as for plain text
         entries.start(item.raw_id, item.text, item.lineno, kind)
     rules = entries.finish()
     head = "\n".join(header)
@@ -162,7 +166,7 @@ def _numbered(stripped: str, line: str, lineno: int, paragraph_start: bool) -> _
         return _Line(lineno, m.group(2), bullet + m.group(3), 0, _is_top(m.group(2)))
     m = _PLAIN.match(bare)
     if m and "." in m.group(1) and (paragraph_start or _PLAIN_PADDED.match(line.rstrip())):
-        return _Line(lineno, m.group(1), bullet + m.group(3), 0, _is_top(m.group(1)))
+        return _Line(lineno, m.group(1), bullet + m.group(3), 0, _is_top(m.group(1)), plain=True)
     return None
 
 
