@@ -108,6 +108,15 @@ class Citation(NamedTuple):
         return (self.start, self.end)
 
 
+# The linker's per-citation loops (kb.cite.mdit, kb.cite.resolve) unpack a Citation in one
+# step, in this order: a field added, removed or moved must change them too.
+CITATION_ORDER = ("start", "end", "text", "number", "numbers", "form", "last", "full_start",
+                  "full_end", "quote")
+if Citation._fields != CITATION_ORDER:
+    raise ImportError("kb.cite.find: Citation's fields are no longer in CITATION_ORDER, the order "
+                      "kb.cite.mdit and kb.cite.resolve unpack them in")
+
+
 # Where a citation phrase may start: what count_phrases counts past the limit.
 _PHRASE = re.compile(rf"{WORD_START}(?:[Rr][Uu][Ll][Ee][Ss]?|CR)[ \t\n\u00a0]*\[?\d")
 

@@ -61,11 +61,6 @@ MAX_CITATIONS = CITE_CITATIONS.value
 # (find.may_cite is the pretest of citations without a keyword).
 _CANDIDATE = re.compile(r"[RrC](?:ule|ULE|R)")
 _OPTION_NAMES = ("ruleset", "edition", "style", "base_url", "limit", "prefix", "source")
-# The per-citation loop unpacks a Citation in one step, in this order.
-if Citation._fields != ("start", "end", "text", "number", "numbers", "form", "last", "full_start",
-                        "full_end", "quote"):
-    raise ImportError("kb.cite.mdit unpacks a Citation as start, end, text, number, numbers, form, "
-                      "last, full_start, full_end, quote; its fields changed")
 
 
 class _Run(NamedTuple):
@@ -204,7 +199,7 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
             block_end, skips = block[2], block[3]
         for c in run.citations:
             res = next(results)
-            start, c_end, text, number, _, form, last, _, _, quote = c  # one unpacking
+            start, c_end, text, number, _, form, last, _, _, quote = c  # find.CITATION_ORDER
             # Its place in the source: _Locator.find, its commonest case (found as written,
             # in a block that skips nothing) inlined.
             at = -1 if skips else src_find(text, block[0], block_end)
