@@ -111,8 +111,9 @@ def load_yaml(text: str, where: str = "YAML", *, strings: bool = False,
             elif isinstance(event, _CLOSE):
                 depth -= 1
             elif not aliases and isinstance(event, yaml.AliasEvent):
-                raise yaml.YAMLError(f"aliases (*{event.anchor}) are not accepted in {where} "
-                                     f"(line {event.start_mark.line + 1})")
+                # Marked, so that a caller names the line as it does for any YAML fault.
+                raise yaml.MarkedYAMLError(problem=f"aliases (*{event.anchor}) are not accepted in {where}",
+                                           problem_mark=event.start_mark)
     except yaml.MarkedYAMLError as exc:
         # libyaml's scanner looks ahead, so its own cap on flow nesting can trip before
         # the events reach ours: the same fault, reported as ours.

@@ -25,7 +25,7 @@ from kb.timing import engine
 from kb.timing.budget import AnswerBudget
 from kb.timing.check import check as check_citations
 from kb.timing.engine import FormatError, InvalidState, TimingError
-from kb.timing.explain import Explainer
+from kb.timing.explain import Explainer, Renumbering
 from kb.timing.fields import check_budget
 from kb.timing.models import RulesetModel, get_model
 from kb.timing.scenario import RunResult, ScenarioError, parse, run
@@ -40,24 +40,53 @@ def spec_for(ruleset: str) -> RulesetModel:
 
 
 def graph_for(kb: LoadedEditions, spec: RulesetModel, edition: str | None, required: bool = False) -> RuleGraph | None:
-    """The edition to quote from: one whose numbers the model cites (its own, or one it
-    carries its citations to); any other edition is refused rather than quoted wrongly."""
+    """The edition to quote from: one whose numbers the model cites, or another built edition
+    of its ruleset, to which its citations are carried (:func:`explainer_for`). An unknown
+    edition is 404; one the model cannot serve (see :func:`_unserved`) 422, saying why."""
     edition = edition or spec.citation_edition
     if spec.citations_for(edition) is None:
         known = sorted({*spec.editions, *(e for r, e in kb.graphs if r == spec.ruleset)})
         if edition not in known:
             raise QueryError(404, f"unknown edition {edition!r} of {spec.ruleset} (editions: {', '.join(known)})",
-                         {"field": "edition", "edition": edition, "editions": known})
-        raise QueryError(422, f"the {spec.ruleset} timing model cites edition "
-                          f"{' and '.join(spec.editions)}; its citations are not yet carried to edition {edition}",
-                     {"edition": edition, "citation_edition": spec.citation_edition,
-                      "editions": list(spec.editions)})
+                             {"field": "edition", "edition": edition, "editions": known})
+        _unserved(kb, spec, edition)
     try:
         return kb.edition(spec.ruleset, edition)
     except QueryError:
         if required:
             raise
         return None
+
+
+def _unserved(kb: LoadedEditions, spec: RulesetModel, edition: str) -> None:
+    """Refuse (422) an edition the model has no tables of its own for, when its citations
+    cannot be carried there: a model that plays differently by edition (Magic's) plays only
+    by the editions it knows, and citations are carried only from a built citation edition."""
+    if spec.follows_editions:
+        raise QueryError(422, f"the {spec.ruleset} timing model plays by the rules of edition "
+                              f"{' or '.join(spec.editions)} (its steps differ between them), so it cannot "
+                              f"run by edition {edition}'s; run it by one of those",
+                         {"field": "edition", "edition": edition, "editions": list(spec.editions)})
+    if (spec.ruleset, spec.citation_edition) not in kb.graphs:
+        raise QueryError(422, f"the {spec.ruleset} timing model cites edition {spec.citation_edition}, which is "
+                              f"not built, so its citations cannot be carried to edition {edition}",
+                         {"field": "edition", "edition": edition, "citation_edition": spec.citation_edition})
+
+
+def explainer_for(kb: LoadedEditions, spec: RulesetModel, edition: str | None) -> Explainer:
+    """The explainer of a run or ``next`` in ``edition`` (the model's own by default): in an
+    edition the model does not cite directly, every rule number it gives is carried to that
+    edition's numbering first (:class:`kb.timing.explain.Renumbering`), and a cited rule with
+    no counterpart there is said in the trace."""
+    edition = edition or spec.citation_edition
+    rg = graph_for(kb, spec, edition)
+    if spec.citations_for(edition) is not None:
+        return Explainer(rg, spec.ruleset, edition)
+    targets = _targets(kb, spec.ruleset, edition)
+
+    def carry(number: str) -> dict[str, Any]:
+        return targets[number] if number in targets else _target(kb, spec.ruleset, edition, number)
+    return Explainer(rg, spec.ruleset, edition, Renumbering(spec.citation_edition, carry))
 
 
 def carried_citations(kb: LoadedEditions, spec: RulesetModel,
@@ -92,14 +121,24 @@ def _carried(kb: LoadedEditions, ruleset: str,
              edition: str) -> tuple[dict[str, tuple[str, ...]], list[dict[str, Any]]]:
     """The ruleset model's citations carried to ``edition`` (see :func:`carried_citations`),
     once per build."""
+    return assemble(get_model(ruleset).citations, _targets(kb, ruleset, edition))
+
+
+@derived
+def _targets(kb: LoadedEditions, ruleset: str, edition: str) -> dict[str, dict[str, Any]]:
+    """Where each rule the ruleset's model cites is in ``edition`` (as
+    :func:`kb.editions.queries.map_number` says it), once per build."""
     spec = get_model(ruleset)
-    targets: dict[str, dict[str, Any]] = {}
-    for number in {n for rules in spec.citations.values() for n in rules}:
-        try:
-            targets[number] = map_number(kb, spec.ruleset, number, spec.citation_edition, edition)
-        except QueryError as exc:  # the source edition is an excerpt without this rule
-            targets[number] = {"target": None, "status": "unknown", "reason": exc.message}
-    return assemble(spec.citations, targets)
+    return {number: _target(kb, ruleset, edition, number)
+            for number in sorted({n for rules in spec.citations.values() for n in rules})}
+
+
+def _target(kb: LoadedEditions, ruleset: str, edition: str, number: str) -> dict[str, Any]:
+    """Where one rule number of the model's citation edition is in ``edition``."""
+    try:
+        return map_number(kb, ruleset, number, get_model(ruleset).citation_edition, edition)
+    except QueryError as exc:  # the source edition is an excerpt without this rule
+        return {"target": None, "status": "unknown", "reason": exc.message}
 
 
 def run_json(result: RunResult, explainer: Explainer, budget: AnswerBudget | None = None) -> dict[str, Any]:
@@ -135,11 +174,11 @@ def timing_run(kb: LoadedEditions, scenario: Any, file: str = "") -> dict[str, A
         try:
             sc = parse(scenario, file)
             spec = get_model(sc.ruleset)
-            rg = graph_for(kb, spec, sc.edition)
-            result = run(sc, budget)
+            explainer = explainer_for(kb, spec, sc.edition)
+            result = run(sc, budget, renumber=explainer.rules)
         except ScenarioError as exc:
             raise QueryError(422, str(exc), exc.as_dict()) from exc
-        return run_json(result, Explainer(rg, spec.ruleset, sc.edition), budget)
+        return run_json(result, explainer, budget)
 
 
 def timing_next(kb: LoadedEditions, state: Any, ruleset: str | None = None,
@@ -165,9 +204,10 @@ def _take(model: Any, spec: RulesetModel, explainer: Explainer, outcome: engine.
     if legal is None:
         illegal = next((o for o in d.illegal if spec.option_action(o) == choose), None)
         if illegal is not None:
-            why = "; ".join(f"{c.summary} ({', '.join(c.rules)})" for c in illegal.forbidden_by)
+            why = "; ".join(f"{c.summary} ({', '.join(explainer.rules(c.rules))})" for c in illegal.forbidden_by)
             raise QueryError(422, f"not legal now: {illegal.label}: {why}",
-                             {"field": "choose", "rules": [r for c in illegal.forbidden_by for r in c.rules]})
+                             {"field": "choose", "rules": explainer.rules(r for c in illegal.forbidden_by
+                                                                          for r in c.rules)})
         raise QueryError(422, f"not one of {d.decider}'s options now", {
             "field": "choose", "options": [spec.option_action(o) for o in d.options]})
     node = engine.apply(model, outcome.state, legal.transition.name, legal.params)
@@ -183,20 +223,21 @@ def _timing_next(kb: LoadedEditions, state: Any, ruleset: str | None, edition: s
         raise QueryError(400, "malformed state: ruleset is a name", {"field": "ruleset"})
     spec = spec_for(ruleset or "riftbound")
     check_budget(state)
+    if edition is not None:  # an edition asked for is one the model can serve, whatever the state
+        graph_for(kb, spec, edition)
     try:
         model, s, violations = spec.state_from_json(state, edition)
     except FormatError as exc:
         raise QueryError(400, f"malformed state: {exc}", {"field": exc.field}) from exc
     # A model that follows several editions' rules reads the edition from the state.
     edition = edition or getattr(model, "citation_edition", None) or spec.citation_edition
-    rg = graph_for(kb, spec, edition)
-    explainer = Explainer(rg, spec.ruleset, edition)
+    explainer = explainer_for(kb, spec, edition)
     violations = violations + model.validate(s)
     if violations:
         raise QueryError(422, "the rules cannot produce this state: " + "; ".join(
-            f"{v.message} (rule {', '.join(v.rules)})" for v in violations),
-            {"violations": [{**v.as_dict(), "quotes": [explainer.quote(r) for r in v.rules]}
-                            for v in violations]})
+            f"{v.message} (rule {', '.join(explainer.rules(v.rules))})" for v in violations),
+            {"violations": [{**v.as_dict(), "rules": explainer.rules(v.rules),
+                             "quotes": [explainer.quote(r) for r in v.rules]} for v in violations]})
     chosen = None
     try:
         outcome = engine.next_steps(model, s)
@@ -205,7 +246,7 @@ def _timing_next(kb: LoadedEditions, state: Any, ruleset: str | None, edition: s
     except InvalidState as exc:  # pragma: no cover - validated above
         raise QueryError(422, str(exc), {"violations": [v.as_dict() for v in exc.violations]}) from exc
     except TimingError as exc:
-        raise QueryError(422, str(exc), {"rules": list(exc.rules)}) from exc
+        raise QueryError(422, str(exc), {"rules": explainer.rules(exc.rules)}) from exc
     budget = AnswerBudget()
     frames = []
     for i, n in enumerate(outcome.steps, start=1):
@@ -222,7 +263,7 @@ def _timing_next(kb: LoadedEditions, state: Any, ruleset: str | None, edition: s
                                 for o in d.illegal]}
     end = None
     if outcome.end is not None:
-        end = {"reason": outcome.end[0], "rules": list(outcome.end[1]),
+        end = {"reason": outcome.end[0], "rules": explainer.rules(outcome.end[1]),
                "quotes": [explainer.quote(r) for r in outcome.end[1]]}
     return {"ok": True, "ruleset": spec.ruleset, "edition": edition, "steps": frames, "decision": decision,
             "end": end, "state": budget.add(spec.state_json(model, outcome.state), "the state reached"),

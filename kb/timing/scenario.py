@@ -29,6 +29,7 @@ those before the first step) and the outcome of every expectation.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -166,18 +167,28 @@ def load(path: str | Path) -> Scenario:
     return loads(text, str(path))
 
 
-def loads(text: str, file: str = "") -> Scenario:
-    """Parse and check a scenario's YAML text (nesting within ``input.nesting``, text that
-    can be encoded); every fault is a :class:`ScenarioError` naming the file and line."""
+def read_yaml(text: str, file: str = "") -> Any:
+    """A scenario's YAML text as data, read as every face reads one (the CLI's file, the
+    site's paste): safely, without aliases (a few anchors can expand to gigabytes), nesting
+    within ``input.nesting`` and text that can be encoded. A YAML fault (an alias among them)
+    is a :class:`ScenarioError` naming the file and line; a limit is the
+    :class:`~kb.errors.QueryError` :func:`kb.inputs.load_yaml` raises."""
     try:
-        data = load_yaml(text, file or "scenario")
-    except QueryError as exc:  # over the nesting limit, or a lone surrogate
-        raise ScenarioError(exc.message, file) from exc
+        return load_yaml(text, file or "scenario", aliases=False)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise ScenarioError(f"not valid YAML: {problem}", file,
                             line=mark.line + 1 if mark is not None else None) from exc
+
+
+def loads(text: str, file: str = "") -> Scenario:
+    """Parse and check a scenario's YAML text (:func:`read_yaml`); every fault is a
+    :class:`ScenarioError` naming the file and line."""
+    try:
+        data = read_yaml(text, file)
+    except QueryError as exc:  # over the nesting limit, or a lone surrogate
+        raise ScenarioError(exc.message, file) from exc
     return parse(data, file)
 
 
@@ -235,11 +246,16 @@ def _matches(key: str, want: Any, actual: Any) -> bool:
     return bool(want == actual)
 
 
-def run(scenario: Scenario, budget: AnswerBudget | None = None) -> RunResult:
+def run(scenario: Scenario, budget: AnswerBudget | None = None,
+        renumber: Callable[[Iterable[str]], list[str]] = list) -> RunResult:
     """Run a scenario: set up, take each step, check each expectation. Never raises for rule
     outcomes (an illegal step or a failed expectation is recorded); raises ScenarioError for
     a malformed scenario, and :class:`kb.limits.LimitExceeded` as soon as the frames (each
-    counted into ``budget``, a new one by default) or the deadline are over their limits."""
+    counted into ``budget``, a new one by default) or the deadline are over their limits.
+
+    ``renumber`` gives the model's rule numbers in the scenario edition's numbering (the
+    rules an ``expect_illegal`` names are compared, and the rules of a failure reported, in
+    it); the model's own numbers by default."""
     budget = budget if budget is not None else AnswerBudget()
     spec = get_model(scenario.ruleset)
     file = scenario.file
@@ -289,7 +305,7 @@ def run(scenario: Scenario, budget: AnswerBudget | None = None) -> RunResult:
                                                        failed=failed))
                 continue
             if step.kind == "expect_illegal":
-                result.expectations.append(_expect_illegal(spec, model, state, step, file))
+                result.expectations.append(_expect_illegal(spec, model, state, step, file, renumber))
                 continue
             state = _auto_choices(spec, model, state, step, record)
             try:
@@ -313,11 +329,11 @@ def run(scenario: Scenario, budget: AnswerBudget | None = None) -> RunResult:
                 result.expectations.append(Expectation(
                     step.index, False, {step.kind: step.payload, "legal": True},
                     {"legal": False, "forbidden_by": [c.name for c in failing]}, kind="step",
-                    forbidden_by=[{"check": c.name, "summary": c.summary, "rules": list(c.rules)}
+                    forbidden_by=[{"check": c.name, "summary": c.summary, "rules": renumber(c.rules)}
                                   for c in failing]))
                 result.error = {"type": "illegal-step", "step": step.index,
                                 "message": f"step {step.index}: {option.label} is not legal now",
-                                "rules": [r for c in failing for r in c.rules]}
+                                "rules": renumber(r for c in failing for r in c.rules)}
                 break
             node = engine.apply(model, state, *chosen)
             record(node, step.index)
@@ -325,7 +341,7 @@ def run(scenario: Scenario, budget: AnswerBudget | None = None) -> RunResult:
             outcome = advance(step.index)
             state = outcome.state
     except TimingError as exc:
-        result.error = {"type": type(exc).__name__, "message": str(exc), "rules": list(exc.rules)}
+        result.error = {"type": type(exc).__name__, "message": str(exc), "rules": renumber(exc.rules)}
     result.final = state
     return result
 
@@ -352,7 +368,8 @@ def _auto_choices(spec: RulesetModel, model: Any, state: Any, step: Step, record
     return state
 
 
-def _expect_illegal(spec: RulesetModel, model: Any, state: Any, step: Step, file: str) -> Expectation:
+def _expect_illegal(spec: RulesetModel, model: Any, state: Any, step: Step, file: str,
+                    renumber: Callable[[Iterable[str]], list[str]] = list) -> Expectation:
     payload = dict(step.payload)
     want_rules = payload.pop("rules", None) or ([payload.pop("rule")] if "rule" in payload else [])
     payload.pop("rule", None)
@@ -371,12 +388,12 @@ def _expect_illegal(spec: RulesetModel, model: Any, state: Any, step: Step, file
             legal = True
             break
         failures.extend(failing)
-    cited = [r for c in failures for r in c.rules]
+    cited = renumber(r for c in failures for r in c.rules)
     rules_ok = all(str(r) in cited for r in want_rules)
     expected: dict[str, Any] = {kind: action, "illegal": True}
     if want_rules:
         expected["rules"] = [str(r) for r in want_rules]
-    forbidden = [{"check": c.name, "summary": c.summary, "rules": list(c.rules)} for c in failures]
+    forbidden = [{"check": c.name, "summary": c.summary, "rules": renumber(c.rules)} for c in failures]
     return Expectation(step.index, not legal and rules_ok, expected,
                        {"illegal": not legal, "rules": cited}, kind="expect_illegal",
                        failed=[] if not legal and rules_ok else ["illegal" if legal else "rules"],

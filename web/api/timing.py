@@ -21,7 +21,12 @@ TIMING_EDITION = Param(EDITION.name, EDITION.schema,
 RULES = array(STR, description="Rule numbers, as the model cites them.")
 STATE = {"type": "object", "description": "A state of the game as the ruleset's model writes it "
                                           "(any frame's `state` can be sent back to /timing/next)."}
-QUOTE = obj({"rule": STR, "text": nullable(STR)}, {"missing": STR})
+CITED = obj({"rule": STR, "edition": STR}, description="The rule as the model cites it, in the edition it "
+                                                         "cites, where the quoted edition numbers it otherwise.")
+QUOTE = obj({"rule": nullable(STR), "text": nullable(STR)}, {"missing": STR, "cited": CITED})
+NO_COUNTERPART = obj({"rule": STR, "edition": STR, "status": STR, "nearest": nullable(STR)},
+                     description="A rule the model cites (in the edition it cites) that has no counterpart "
+                                 "in the edition quoted, and its nearest ancestor's counterpart.")
 FORBIDDEN = obj({"check": STR, "summary": STR, "rules": RULES}, {"quotes": array(QUOTE)})
 
 SCHEMAS.update({
@@ -34,7 +39,9 @@ SCHEMAS.update({
                                                                   "(0: automatic)."},
         "summary": STR, "rules": RULES,
         "why": {"type": "string", "description": "The explanation, quoting each rule cited."},
-        "detail": array(ref("TimingNode")), "state": STATE}),
+        "detail": array(ref("TimingNode")), "state": STATE},
+        {"no_counterpart": array(NO_COUNTERPART, description="In an edition the model does not cite directly: "
+                                                             "the cited rules with no counterpart there.")}),
     "TimingOption": obj({"transition": STR, "label": STR, "player": nullable(STR),
                          "action": {"type": "object", "description": "The step that takes it, "
                                                                      "as a scenario writes it."},

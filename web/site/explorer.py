@@ -13,15 +13,15 @@ from typing import Any
 
 import json
 
-import yaml
 from flask import request
 
 from kb.derived import derived
-from kb.inputs import load_yaml, loads_json
+from kb.inputs import loads_json
 from kb.limits import TIMING_PASTED
 from kb.numbers import try_parse_number
 from kb.query import KnowledgeBase, QueryError
 from kb.timing.examples import worked_names, worked_run, worked_scenarios, worked_source
+from kb.timing.scenario import ScenarioError, read_yaml
 from web.site import checks, next_steps, svg
 from web.site.frame import Redirect, base_context, bp, current_kb, render
 from web.site.links import href, rule_href
@@ -31,10 +31,11 @@ def parse_scenario(text: str) -> dict[str, Any]:
     """A pasted scenario as data, or QueryError 400 saying where the YAML is wrong."""
     TIMING_PASTED.check(len(text), "the pasted scenario")
     try:
-        # Without aliases (a few can expand to gigabytes); 422 past input.nesting.
-        data = load_yaml(text, "a pasted scenario", aliases=False)
-    except yaml.YAMLError as exc:
-        raise QueryError(400, f"the scenario is not valid YAML: {exc}", {}) from exc
+        # The CLI's loader: without aliases (a few can expand to gigabytes); 422 past input.nesting.
+        data = read_yaml(text, "a pasted scenario")
+    except ScenarioError as exc:
+        raise QueryError(400, f"the scenario is {exc.message}" + (f" (line {exc.line})" if exc.line else ""),
+                         {"line": exc.line}) from exc
     if not isinstance(data, dict):
         raise QueryError(400, "a scenario is a YAML mapping with name, ruleset, players and steps", {})
     return data

@@ -86,6 +86,13 @@ class RulesetModel(ABC, Generic[M, S]):
         """The editions whose numbers the model cites."""
         return tuple(dict.fromkeys([self.citation_edition, *self.citations_by_edition]))
 
+    @property
+    def follows_editions(self) -> bool:
+        """Whether the model plays by the edition it runs (its steps differ between the
+        editions it cites, as Magic's legend rule does), so it runs by those editions only;
+        a model that does not runs by any edition of its ruleset, its citations carried there."""
+        return bool(self.citations_by_edition)
+
     def citations_for(self, edition: str | None) -> Mapping[str, Rules] | None:
         """The citations in an edition's own numbering, or None if the model does not carry them there."""
         edition = edition or self.citation_edition
