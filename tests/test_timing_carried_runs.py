@@ -214,3 +214,11 @@ def test_the_cli_refuses_a_scenario_file_with_an_alias(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["--home", str(tmp_path / "home"), "timing", "run", str(path)])
     assert result.exit_code == 2
     assert f"{path}:5: not valid YAML: aliases (*pool) are not accepted" in result.output
+
+
+def test_what_happens_next_from_a_frame_of_a_scenario_pasted_for_an_older_edition_is_answered_in_it(
+        api: CheckedClient) -> None:
+    text = (REPO / "kb" / "timing" / "scenarios" / "riftbound" / "003-the-combat-showdown.yaml").read_text(
+        encoding="utf-8").replace('edition: "1.4"', 'edition: "1.3"')
+    page = api.client.post("/timing/next", data={"yaml": text, "frame": "4"}).get_data(as_text=True)
+    assert 'riftbound/1.3/459.2.b"' in page and 'riftbound/1.4/' not in page  # 1.4's 464.2.b.. is 1.3's 459.2.b..

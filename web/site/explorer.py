@@ -261,6 +261,7 @@ def next_page(kb: KnowledgeBase, *, state_text: str | None = None, name: str | N
                            "origin": None, "answer": None, "error": None, "pasted_max": TIMING_PASTED.value,
                            "path": next_steps.path_text(path or []), "trail": []}
     try:
+        edition = None
         if state_text is not None:
             state = parse_state(state_text)
             ruleset = None
@@ -274,10 +275,12 @@ def next_page(kb: KnowledgeBase, *, state_text: str | None = None, name: str | N
                 raise QueryError(404, f"frame {frame} does not exist: the scenario has {len(frames)} frames",
                                  {"frames": len(frames)})
             state, ruleset = frames[frame - 1]["state"], run["ruleset"]
+            if "edition" not in state:  # a state that does not say its edition is the scenario's
+                edition = run["edition"]
             ctx["origin"] = {"name": name, "title": run["name"], "frame": frame, "count": len(frames),
                              "summary": frames[frame - 1]["summary"], "yaml": source if name is None else None}
             ctx["state_text"] = json.dumps(state, indent=1, ensure_ascii=False)
-        answer, ctx["trail"] = next_steps.follow(kb, state, ruleset, path or [])
+        answer, ctx["trail"] = next_steps.follow(kb, state, ruleset, path or [], edition)
     except QueryError as exc:
         if name is not None and exc.status == 404:
             raise

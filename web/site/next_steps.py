@@ -42,11 +42,12 @@ def path_text(path: list[int]) -> str:
 
 
 def follow(kb: KnowledgeBase, state: dict[str, Any], ruleset: str | None,
-           path: list[int]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+           path: list[int], edition: str | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """What happens next from ``state`` after the choices of ``path``: the last answer, and the
     trail (each choice: who decided, the option's label, and the path back to that decision).
-    A number that is not an option of its decision is QueryError 404 naming the choice."""
-    answer = kb.timing_next(state, ruleset=ruleset)
+    A number that is not an option of its decision is QueryError 404 naming the choice.
+    ``edition``: the edition to answer in (a scenario's, where its states do not say it)."""
+    answer = kb.timing_next(state, ruleset=ruleset, edition=edition)
     trail: list[dict[str, Any]] = []
     for i, n in enumerate(path):
         d = answer["decision"]
@@ -57,5 +58,6 @@ def follow(kb: KnowledgeBase, state: dict[str, Any], ruleset: str | None,
                              {"field": "path", "choice": i + 1})
         option = d["options"][n]  # type: ignore[index]
         trail.append({"decider": d["decider"], "label": option["label"], "back": path_text(path[:i])})  # type: ignore[index]
-        answer = kb.timing_next(answer["state"], ruleset=answer["ruleset"], choose=option["action"])
+        answer = kb.timing_next(answer["state"], ruleset=answer["ruleset"], edition=edition,
+                                choose=option["action"])
     return answer, trail
