@@ -282,7 +282,7 @@ def _phrases_by_the_grammar_alone(text: str) -> list[tuple[object, ...]]:
 
 # Pieces that make keywords, near keywords and lists run into each other.
 PHRASE_PIECES = ["rule", "Rule", "RULE", "rules ", "Rules", "RULES", "CR", "Section", "section",
-                 "sections", "ule", "ULE", "ection", "_", "é", " ", "\n", "\u00a0", "1", "23", "100",
+                 "sections", "ule", "ULE", "ection", "_", "é", "²", "₃", " ", "\n", "\u00a0", "1", "23", "100",
                  ".", "a", "–", "-", ",", " and ", " or ", " through ", "“T,” ", '"x," ', "(", "R", "s", "x"]
 
 
