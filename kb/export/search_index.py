@@ -16,7 +16,8 @@ ranking needs, so ``web/static/offline-search.js`` answers as the server does:
 * ``stem_of``: the stem of every word the edition's texts, terms and vocabulary use, as the
   server's analyser gives it ("" for a stop word), so the browser stems them exactly as the
   server does;
-* ``terms``: defined terms and keywords, their defining rules and a short definition;
+* ``terms``: defined terms and keywords, their defining rules, a short definition and whether
+  the entry only points to another (``referral``: it keeps no question word in a question);
 * ``ranking``: the ranking's parameters (``kb.search.searcher.Ranking``);
 * ``vocabulary``: the ruleset's judges' vocabulary, compiled (``kb.search.understand``);
 * ``players``: rule number → what the rule says in players' words (shown as a reason).
@@ -44,10 +45,10 @@ from kb.search import EditionSearcher
 from kb.search.phrasing import rule_phrasings
 from kb.search.schema import WORD, analyse, defined_terms, model_answers, model_permissions, stem
 from kb.search.kinds import kinds_of
-from kb.search.understand import vocabulary_data
+from kb.search.understand import is_referral, vocabulary_data
 
-INDEX_FORMAT = 6  # 2: the judges' vocabulary; 3: roll-up, quoted card text, idf power; 4: stem_of;
-#                  5: refers, kind_lists; 6: permissions
+INDEX_FORMAT = 7  # 2: the judges' vocabulary; 3: roll-up, quoted card text, idf power; 4: stem_of;
+#                  5: refers, kind_lists; 6: permissions; 7: terms' referral flag
 SCORE_DIGITS = 6
 DEFINITION_CHARS = 300
 KINDS = {"rule": "r", "section": "s", "chapter": "c"}
@@ -107,7 +108,8 @@ def build_search_index(rg: RuleGraph, searcher: EditionSearcher,
         if len(definition) > DEFINITION_CHARS:
             definition = definition[:DEFINITION_CHARS].rsplit(" ", 1)[0] + " …"
         terms.append({"match": " ".join(WORD.findall(key)), "name": term.name, "kind": term.kind,
-                      "definition": definition, "defined_by": list(term.defined_by)})
+                      "definition": definition, "defined_by": list(term.defined_by),
+                      "referral": is_referral(term.definition)})
     return {
         "format": INDEX_FORMAT, "ruleset": ed.ruleset, "edition": ed.name, "title": ed.title,
         "style": ed.number_style, "partial": ed.partial,

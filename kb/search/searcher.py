@@ -44,7 +44,7 @@ from kb.search.rerank import LearnedRanking, load_model
 from kb.search.schema import WORD, analyse, model_answers, model_permissions, stem
 from kb.search.scoring import Impacts, Scores, near, union
 from kb.search.spelling import Speller
-from kb.search.understand import understand
+from kb.search.understand import is_referral, understand
 from kb.search.understand import vocabulary as ruleset_vocabulary
 
 MAX_LIMIT = limits.SEARCH_LIMIT.value
@@ -157,6 +157,7 @@ class EditionSearcher:
         self._within: dict[str, set[int]] = {}
         self._terms = {" ".join(WORD.findall(key)): key for key in rg.edition.terms}
         self._term_kind = {key: t.kind for key, t in rg.edition.terms.items()}
+        self._referrals = frozenset(key for key, t in rg.edition.terms.items() if is_referral(t.definition))
         self.vocabulary = ruleset_vocabulary(rg.edition.ruleset)
         self._players = rule_phrasings(rg.edition.ruleset, rg.edition.name)
         self._answers = model_answers(rg)  # the timing model's summaries, indexed as "answers"
@@ -196,7 +197,7 @@ class EditionSearcher:
                                 synonym_weight=r.synonym_weight, shape_weight=r.shape_weight,
                                 quote_weight=r.quote_weight, cards=cards, card_weight=r.card_weight,
                                 card_text_weight=r.card_text_weight, context_weight=r.context_weight,
-                                card_keyword_weight=r.card_keyword_weight)
+                                card_keyword_weight=r.card_keyword_weight, referrals=self._referrals)
         corrected, did_you_mean = self._correct(parsed)
         if r.kind_weight and corrected.question:
             corrected = self._with_kinds(corrected)

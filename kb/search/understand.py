@@ -14,7 +14,10 @@ into *concepts*, each one clause of the ranking:
   each entry with its source) adds the rules' words as alternatives: "respond" is also
   "reaction" and "priority", "the stack" is "chain" in Riftbound;
 * **question words** (``vocabulary/common.yaml``): "can", "if", "my", "still" … say nothing
-  about which rule answers, and are left out;
+  about which rule answers, and are left out, unless the edition defines the word as a term
+  ("might" is Might, Riftbound's combat statistic): a term is never a question word. A
+  glossary entry that only points to another ("If: See Intervening 'If' Clause.") is no
+  term of its own (:func:`is_referral`);
 * **shapes**: "who acts next" brings in priority and focus;
 * **quoted card text**: a quotation of four words or more inside a question ("Destroy target
   creature.") is a card's text, not a phrase to find word for word: its words are read like
@@ -54,6 +57,15 @@ NAME_MAX_RULES = 2
 # A question's context given before it in brackets: "[follow-up to: "…"] and then?" (group 1:
 # the label before the colon).
 CONTEXT = re.compile(r"^\s*(\[[^\]:]*:?)[^\]]*\]")
+# A definition that only sends the reader to another entry ("See Intervening “If” Clause.",
+# or "If: See …" where the definition keeps the term's name before it).
+REFERRAL = re.compile(r"(?:[^:.]{1,60}:\s*)?See [^.]*\.?")
+
+
+def is_referral(definition: str) -> bool:
+    """True for a glossary entry that only points to another ("If: See Intervening 'If'
+    Clause."): it does not make its words a term of the edition's own."""
+    return REFERRAL.fullmatch(definition.strip()) is not None
 
 
 @dataclass(frozen=True)
@@ -149,7 +161,8 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
                synonym_weight: float = 1.0, shape_weight: float = 1.0,
                quote_weight: float = 0.0, cards: CardList | None = None,
                card_weight: float = 1.0, card_text_weight: float = 0.5,
-               context_weight: float = 0.5, card_keyword_weight: float = 1.0) -> ParsedQuery:
+               context_weight: float = 0.5, card_keyword_weight: float = 1.0,
+               referrals: frozenset[str] = frozenset()) -> ParsedQuery:
     """The concepts of a plain query (see the module's docstring); any other query as it is.
 
     ``rules_with(stem)`` is how many rules use a word, ``terms`` maps a term's words (as
@@ -158,6 +171,8 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
     the question is read into its type, keywords and text's terms, each a clause weighing
     ``card_weight`` (its text's other words ``card_text_weight`` of that, its keywords
     ``card_keyword_weight`` of a keyword the question names; :mod:`kb.search.cards`).
+    ``referrals``: the keys of terms that only point to another entry (:func:`is_referral`),
+    which do not keep a question word in the question.
     """
     if not parsed.plain or len(parsed.clauses) < 2:
         return parsed
@@ -202,9 +217,11 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
             for k in range(i, j + 1):
                 keep[k] = False
         i = j + 1
+    # A question word inside one of the edition's terms ("its might") is the term.
+    in_terms = _inside_terms(atoms, keep, {w: key for w, key in terms.items() if key not in referrals})
     dropped = []
     for k, a in enumerate(atoms):
-        if keep[k] and a.kind == "word" and a.words[0] in vocab.question_words:
+        if keep[k] and k not in in_terms and a.kind == "word" and a.words[0] in vocab.question_words:
             keep[k] = False
             dropped.append(a.text)
     kept = [a for k, a in enumerate(atoms) if keep[k]]
@@ -220,7 +237,10 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
             words = tuple(w for a in kept[i:j] for w in a.words)
             atom = Atom("phrase" if len(words) > 1 else "word", text[kept[i].start:kept[j - 1].end],
                         words, start=kept[i].start, end=kept[j - 1].end)
-            clauses.append(Clause([atom], "should", weight=term_weight, origin="term",
+            # A term the question words hold ("might") may be the plain word ("it might
+            # die"): read as the term, it weighs as a word does.
+            common = all(w in vocab.question_words for w in words)
+            clauses.append(Clause([atom], "should", weight=1.0 if common else term_weight, origin="term",
                                   label=f"{atom.text.strip(' ,.?!;:')} ({term_kind.get(key, 'term')})"))
             i = j
             continue
@@ -303,6 +323,23 @@ def _cards_named(atoms: list[Atom], text: str, cards: CardList) -> list[tuple[in
                     re.sub(r"['’]s$", "", text[run[i].start:run[j - 1].end].strip(" ,.?!:;\"“”")))
                    for i, j, card, _ in cards.find(words, capital))
         start = k
+    return out
+
+
+def _inside_terms(atoms: list[Atom], keep: list[bool], terms: dict[str, str]) -> set[int]:
+    """The positions of the kept atoms that make up one of the edition's terms, read as the
+    concepts are (longest term first, left to right)."""
+    at = [k for k, kept in enumerate(keep) if kept]
+    run = [atoms[k] for k in at]
+    out: set[int] = set()
+    i = 0
+    while i < len(run):
+        found = _term_at(run, i, terms)
+        if found is None:
+            i += 1
+            continue
+        out.update(at[i:found[0]])
+        i = found[0]
     return out
 
 

@@ -582,9 +582,20 @@
       }
       i = j + 1;
     }
+    // A question word inside one of the edition's terms ("its might") is the term; an entry
+    // that only points to another ("If: See …", its referral flag) is no term of its own.
+    var at = [], run = [], inTerms = new Set(), own = new Map();
+    terms.forEach(function (t, w) { if (!t.referral) own.set(w, t); });
+    atoms.forEach(function (a, n) { if (keep[n]) { at.push(n); run.push(a); } });
+    for (i = 0; i < run.length;) {
+      var inside = termAt(run, i, own);
+      if (!inside) { i++; continue; }
+      for (k = i; k < inside[0]; k++) inTerms.add(at[k]);
+      i = inside[0];
+    }
     var qw = toSet(vocab.question_words), dropped = [];
     atoms.forEach(function (a, n) {
-      if (keep[n] && a.kind === "word" && has(qw, a.words[0])) { keep[n] = false; dropped.push(a.text); }
+      if (keep[n] && !inTerms.has(n) && a.kind === "word" && has(qw, a.words[0])) { keep[n] = false; dropped.push(a.text); }
     });
     var kept = atoms.filter(function (_, n) { return keep[n]; });
     if (!kept.length) return parsed;
@@ -595,7 +606,9 @@
       var found = termAt(kept, i, terms);
       if (found) {
         var ta = joinAtom(text, kept.slice(i, found[0]));
-        clauses.push(clause([ta], {weight: r.term_weight, origin: "term",
+        // A term the question words hold ("might") weighs as a word does.
+        var common = ta.words.every(function (w) { return has(qw, w); });
+        clauses.push(clause([ta], {weight: common ? 1.0 : r.term_weight, origin: "term",
                                    label: strip(ta.text, " ,.?!;:") + " (" + (found[1].kind || "term") + ")"}));
         i = found[0];
         continue;
