@@ -64,7 +64,15 @@ NAMED = [
     ("Can I play Lantern Warden during a showdown?", "Lantern Warden (card: Unit; keywords: Ambush)"),
     ("can I play lantern warden during a showdown", "Lantern Warden (card: Unit; keywords: Ambush)"),
     ("Can I play Lantern Wardne during a showdown?",
-     "Lantern Warden (card: Unit; keywords: Ambush) (read 'Lantern Wardne' as Lantern Warden)"),
+     "Lantern Warden (read from 'Lantern Wardne'; card: Unit; keywords: Ambush)"),
+    # misspelt in lower case: a word of it is no rule's word ("warten", "lanturn", "wardne")
+    ("can lantern warten be played in a showdown",
+     "Lantern Warden (read from 'lantern warten'; card: Unit; keywords: Ambush)"),
+    ("can lanturn warden be played in a showdown",
+     "Lantern Warden (read from 'lanturn warden'; card: Unit; keywords: Ambush)"),
+    ("can I play lantern wardne during a showdown",
+     "Lantern Warden (read from 'lantern wardne'; card: Unit; keywords: Ambush)"),
+    ("what does quiet ledgr do to a spell", "Quiet Ledger (read from 'quiet ledgr'; card: Spell; keywords: Reaction)"),
     ("Does Mira's ability trigger when she attacks?",
      "Mira, Tidecaller (card: Unit - Champion; keywords: Legion)"),
     ("When Mira, Tidecaller attacks, who acts next?",
@@ -83,6 +91,22 @@ def test_a_named_card_is_read_into_what_it_is(rift, cards: CardList, question: s
     assert read["names"] == []  # the card is knowledge now, not a name left out
     card = described.split(" (")[0]
     assert not any(card.split(",")[0].lower() in c.lower().split(" (")[0] for c in read["concepts"])
+
+
+# (question with a slip, what "did you mean" offers: the card's name as typed, misspelt or not)
+CORRECTED = [
+    ("can lantern warten be played in a showdwn", "can lantern warten be played in a showdown"),
+    ("can Lanturn Warden be played in a showdwn", "can Lanturn Warden be played in a showdown"),
+    ("can I play lantern wardne in a showdwn", "can I play lantern wardne in a showdown"),
+]
+
+
+@pytest.mark.parametrize("question, did_you_mean", CORRECTED)
+def test_spelling_never_rewrites_a_recognised_card_name(rift, cards: CardList, question: str,
+                                                        did_you_mean: str) -> None:
+    data = ask(rift, question, cards)
+    assert data["did_you_mean"] == did_you_mean
+    assert [c.split(" (")[0] for c in data["understood"]["cards"]] == ["Lantern Warden"]
 
 
 # (question, a concept the card brings in)
@@ -131,7 +155,8 @@ UNNAMED = [
     ("Can I play Lantern Warden during a showdown?", None, ["Lantern Warden"]),
     ("Does Abandoned Hall's ability trigger if the spell is countered?", "cards", ["Abandoned Hall's"]),
     ("can I flash in a unit before combat", "cards", []),
-    ("can I play lantern wardne during a showdown", "cards", []),  # misspelt, and not as a title
+    ("can I play a unit in a showdown", "cards", []),  # the rules' own words are no card
+    ("can I play lantern during a showdown", "cards", []),  # one word of a name, misspelt or not
 ]
 
 

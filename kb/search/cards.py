@@ -4,7 +4,8 @@ No card data is shipped. ``rulekb cards import FILE`` reads a JSON or CSV file o
 (name, type, keywords, text), checks every row and keeps the cards of one ruleset in the
 data home, ``<home>/cards/<ruleset>.json`` (written atomically; a bad file changes
 nothing and is refused with the row and the field). Search then recognises a card's name
-in a question ("Does Abandoned Hall's ability trigger if …", misspelt or not: RapidFuzz)
+in a question ("Does Abandoned Hall's ability trigger if …", misspelt or not: RapidFuzz;
+"lantern warten" too, a word of it being no rule's)
 and reads the card into concepts (:func:`card_concepts`): its type, its keywords and the
 game terms its text uses, each a weighted clause shown in ``understood`` and ``matched``.
 
@@ -95,11 +96,16 @@ class CardList:
             if len(k) >= FUZZY_MIN_CHARS:
                 self.keys_by_first.setdefault(k[0], []).append(k)
 
-    def find(self, words: list[str], capitalised: list[bool]) -> list[tuple[int, int, Card, str]]:
+    def find(self, words: list[str], capitalised: list[bool],
+             unknown: list[bool] | None = None) -> list[tuple[int, int, Card, str]]:
         """The cards named in a question's words: (first word, end, card, the words as typed).
 
         Longest names first. A name typed exactly is found in any case; a misspelt one only
-        when long enough and written as a title ("Lantern Wardne", "Guardian of the Gaet")."""
+        when long enough and written as a title ("Lantern Wardne", "Guardian of the Gaet"),
+        or, in lower case, when it is two words or more and one of them is a word no rule
+        uses (``unknown``, one flag a word: "lantern warten", "lanturn warden"), so that a
+        run of the rules' own words is never taken for a card."""
+        unknown = unknown if unknown is not None else [False] * len(words)
         found: list[tuple[int, int, Card, str]] = []
         taken = [False] * len(words)
         for n in range(min(MAX_NAME_WORDS, len(words)), 0, -1):
@@ -109,7 +115,8 @@ class CardList:
                 typed = " ".join(words[i:i + n]).lower()
                 card = self.by_key.get(typed)
                 if (card is None and len(typed) >= FUZZY_MIN_CHARS
-                        and _title_case(words[i:i + n], capitalised[i:i + n])):
+                        and (_title_case(words[i:i + n], capitalised[i:i + n])
+                             or (n > 1 and any(unknown[i:i + n])))):
                     best = process.extractOne(typed, self.keys_by_first.get(typed[0], ()),
                                               scorer=fuzz.ratio, score_cutoff=FUZZY_SCORE)
                     if best is not None:
@@ -415,10 +422,11 @@ def _term_stems(keys: tuple[str, ...]) -> dict[str, str]:
     return out
 
 
-def describe(card: Card, concepts: list[CardConcept]) -> str:
+def describe(card: Card, concepts: list[CardConcept], read_from: str = "") -> str:
     """How a recognised card is named in an explanation: "Abandoned Hall (card: unit;
-    keywords: Deathknell; text: exhaust, chain)"."""
-    parts = []
+    keywords: Deathknell; text: exhaust, chain)"; with ``read_from``, the name as the question
+    misspelt it: "Lantern Warden (read from 'lantern warten'; card: Unit; …)"."""
+    parts = [f"read from {read_from!r}"] if read_from else []
     if card.type:
         parts.append(f"card: {card.type}")
     else:

@@ -198,7 +198,7 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
     names: list[str] = []
     keep = [True] * len(atoms)
     # Cards the user's list names: the card's words leave the question, its knowledge joins.
-    named_cards = _cards_named(atoms, text, cards) if cards is not None else []
+    named_cards = _cards_named(atoms, text, cards, rules_with) if cards is not None else []
     for i, j, _card, _typed in named_cards:
         for k in range(i, j):
             keep[k] = False
@@ -267,9 +267,8 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
         concepts = card_concepts(card, terms, rules_with, vocab.question_words)
         if not card_text_weight:
             concepts = [c for c in concepts if c.kind != "word"]
-        described = describe(card, concepts)
-        if name_key(typed) != name_key(card.name) and name_key(typed) not in name_key(card.name):
-            described += f" (read {typed!r} as {card.name})"
+        misspelt = name_key(typed) != name_key(card.name) and name_key(typed) not in name_key(card.name)
+        described = describe(card, concepts, typed if misspelt else "")
         card_labels.append(described)
         have = {" ".join(a.words) for c in clauses for a in c.atoms[:1]}
         for concept in concepts:
@@ -301,10 +300,12 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
     return out
 
 
-def _cards_named(atoms: list[Atom], text: str, cards: CardList) -> list[tuple[int, int, Any, str]]:
+def _cards_named(atoms: list[Atom], text: str, cards: CardList,
+                 rules_with: Callable[[str], int]) -> list[tuple[int, int, Any, str]]:
     """The cards named in a question: (first atom, end, card, the name as typed). A name is
     a run of atoms with nothing but spaces, commas or apostrophes between them; a possessive
-    ("Hall's") names the card ("Abandoned Hall")."""
+    ("Hall's") names the card ("Abandoned Hall"). A word no rule uses (``rules_with``) lets a
+    misspelt name in lower case be read (:meth:`CardList.find`)."""
     out: list[tuple[int, int, Any, str]] = []
     start = 0
     for k in range(1, len(atoms) + 1):
@@ -312,16 +313,17 @@ def _cards_named(atoms: list[Atom], text: str, cards: CardList) -> list[tuple[in
                 and not text[atoms[k - 1].end:atoms[k].start].strip(" ,"):
             continue
         run = atoms[start:k]
-        words, capital = [], []
+        words, capital, unknown = [], [], []
         for a in run:
             ws = list(a.words)
             if len(ws) > 1 and ws[-1] == "s" and re.search(r"['’]s\W*$", a.text):
                 ws = ws[:-1]
             words.append(" ".join(ws))
             capital.append(_capitalised(a))
+            unknown.append(any(w.isalpha() and stem(w) and not rules_with(stem(w)) for w in ws))
         out.extend((start + i, start + j, card,
                     re.sub(r"['’]s$", "", text[run[i].start:run[j - 1].end].strip(" ,.?!:;\"“”")))
-                   for i, j, card, _ in cards.find(words, capital))
+                   for i, j, card, _ in cards.find(words, capital, unknown))
         start = k
     return out
 
