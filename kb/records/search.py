@@ -25,7 +25,9 @@ from kb.limits import SEARCH_LIMIT, SEARCH_QUERY_CHARS
 from kb.records.citing import analyse, cited_by_index, counterpart, current_records, staleness
 from kb.records.model import Record
 from kb.records.store import RecordSet
+from kb.search.query import SearchError, parse_query
 from kb.search.searcher import Evidence
+from kb.search.understand import vocabulary
 
 if TYPE_CHECKING:
     from kb.loaded import LoadedEditions
@@ -60,8 +62,25 @@ def ruling_index(kb: LoadedEditions, records: RecordSet) -> RulingIndex:
     retriever = bm25s.BM25()
     retriever.index([words(f"{r.question} {r.question} {r.answer}") or ["\0"] for r in rulings],
                     show_progress=False)
-    own = {r.id: float(retriever.get_scores(words(r.question))[i]) for i, r in enumerate(rulings)}
+    own = {r.id: float(retriever.get_scores(words(as_asked(r.question, r.ruleset)) or ["\0"])[i])
+           for i, r in enumerate(rulings)}
     return RulingIndex(rulings, retriever, own)
+
+
+def as_asked(question: str, ruleset: str | None) -> str:
+    """A ruling's question as the rule search reads a question typed into it: without the
+    question words it leaves out ("can", "I", "being": :data:`kb.search.query.QUESTION_WORDS`,
+    the leading words and the ruleset's ``question_words``), so that asking a ruling's very
+    question again scores what its own question scores, and brings its rules in at full
+    strength. A question of nothing but such words is kept as it is."""
+    try:
+        parsed = parse_query(question)
+    except SearchError:
+        return question
+    common = vocabulary(ruleset or "").question_words
+    kept = [w for c in parsed.clauses if c.mode != "not" for a in c.atoms for w in a.words]
+    asked = [w for w in kept if w not in common]
+    return " ".join(asked or kept) or question
 
 
 def ruling_hits(kb: LoadedEditions, query: str, ruleset: str | None = None, limit: int = 10,
@@ -124,7 +143,8 @@ def ruling_evidence(kb: LoadedEditions, ruleset: str, edition: str, share: float
     ruling as its reason ("cited by ruling r-12: 'Can I respond…?'").
 
     A cited rule's strength is ``share`` × how fully the question asks the ruling's: the
-    ruling's score over what its own question scores (capped at 1), so asking an earlier
+    ruling's score over what its own question, read as the search reads a question
+    (:func:`as_asked`), scores (capped at 1), so asking an earlier
     ruling's question again brings its rules in at ``share`` of the best rule hit's score,
     a ruling that shares a word or two with the question (even the best of them) adds
     little, and a weaker ruling less than a stronger one. A rule several rulings cite keeps
