@@ -370,7 +370,13 @@ class EditionSearcher:
                         and clause.origin == "typed"):
                     atom = replace(atom, words=tuple(fixes.get(w, w) for w in atom.words))
                 atoms.append(atom)
-            clauses.append(replace(clause, atoms=atoms))
+            label = clause.label
+            if atoms != clause.atoms and not label:
+                # Explained in the word searched for, with the word typed: "priority (read from 'priorty')".
+                fixed = " ".join(WORD.sub(lambda m: _same_case(m.group(), fixes.get(m.group().lower())), a.text)
+                                 for a in clause.atoms).strip(LABEL_EDGES)
+                label = f"{fixed} (read from '{_label(clause)}')"
+            clauses.append(replace(clause, atoms=atoms, label=label))
         for atom in sorted((a for c in parsed.clauses if c.origin == "typed" for a in c.atoms),
                            key=lambda a: -a.start):
             if atom.kind in ("word", "phrase") and any(w in fixes for w in atom.words):
@@ -662,11 +668,15 @@ def _power(x: float, p: float) -> float:
     return x ** p
 
 
+# What a concept's label leaves off its ends.
+LABEL_EDGES = " ,.?!;:"
+
+
 def _label(clause: Clause) -> str:
     """How a concept is named in an explanation."""
     if clause.label:
         return clause.label
-    return " ".join(a.text for a in clause.atoms).strip(" ,.?!;:")
+    return " ".join(a.text for a in clause.atoms).strip(LABEL_EDGES)
 
 
 def _matched(parts: list[tuple[Clause, list[Scores]]], docnum: int | None) -> list[str]:

@@ -935,14 +935,23 @@
     });
     if (!any) return [parsed, null];
     function touched(a) { return a.words.some(function (w) { return has(fixes, w); }); }
+    function fixedText(t) {
+      return t.replace(wordRe(), function (m) { var low = m.toLowerCase(); return sameCase(m, has(fixes, low) ? fixes[low] : null); });
+    }
     var clauses = parsed.clauses.map(function (c) {
-      return Object.assign({}, c, {atoms: c.atoms.map(function (a) {
+      var changed = false, atoms = c.atoms.map(function (a) {
         if (touched(a) && (a.kind === "word" || a.kind === "phrase") && origin(c) === "typed") {
-          var b = new Atom(a.kind, a.text, a.words.map(function (w) { return has(fixes, w) ? fixes[w] : w; }), a.segments, a.start, a.end);
-          return b;
+          changed = true;
+          return new Atom(a.kind, a.text, a.words.map(function (w) { return has(fixes, w) ? fixes[w] : w; }), a.segments, a.start, a.end);
         }
         return a;
-      })});
+      });
+      var label = c.label;
+      if (changed && !label) {  // "priority (read from 'priorty')", as EditionSearcher._correct says it
+        label = strip(c.atoms.map(function (a) { return fixedText(a.text); }).join(" "), " ,.?!;:") +
+          " (read from '" + labelOf(c) + "')";
+      }
+      return Object.assign({}, c, {atoms: atoms, label: label});
     });
     var text = parsed.text, typedAtoms = [];
     parsed.clauses.forEach(function (c) { if (origin(c) === "typed") typedAtoms.push.apply(typedAtoms, c.atoms); });
