@@ -73,9 +73,10 @@ def _state_line(state: dict[str, Any]) -> str:
 
 def _print_frame(n: int, frame: dict[str, Any], quotes: bool, full: bool) -> None:
     where = "start" if frame["step"] == 0 else f"step {frame['step']}"
+    rules = frame["rules"]  # none where every rule a step cites has no counterpart in the edition
     click.echo(click.style(f"#{n:<3}", dim=True) + f" [{where}] " + click.style(frame["summary"], bold=True)
-               + click.style("  " + " ".join(frame["rules"][:6]) + (" …" if len(frame["rules"]) > 6 else ""),
-                             dim=True))
+               + (click.style("  " + " ".join(rules[:6]) + (" …" if len(rules) > 6 else ""), dim=True)
+                  if rules else ""))
     if quotes:
         for line in frame["why"].splitlines()[1:]:
             click.echo(_clip("      " + line, full))

@@ -15,7 +15,9 @@ RULESET_Q = Param("ruleset", {"type": "string", "pattern": NAME_PATTERN},
                   example="riftbound")
 TIMING_EDITION = Param(EDITION.name, EDITION.schema,
                        "Edition to quote the rules from (default: the state's own `edition`, or the "
-                       "one the model cites); a model that follows several editions (mtg) also plays by it.",
+                       "one the model cites); a model that follows several editions (mtg) also plays by it. "
+                       "In another edition of its ruleset (riftbound 1.3) the model's rules are carried to "
+                       "that edition's numbers, and a frame lists those with no counterpart there.",
                        example="1.4")
 
 RULES = array(STR, description="Rule numbers, as the model cites them.")
