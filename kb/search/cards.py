@@ -100,33 +100,40 @@ class CardList:
              unknown: list[bool] | None = None) -> list[tuple[int, int, Card, str]]:
         """The cards named in a question's words: (first word, end, card, the words as typed).
 
-        Longest names first. A name typed exactly is found in any case; a misspelt one only
-        when long enough and written as a title ("Lantern Wardne", "Guardian of the Gaet"),
-        or, in lower case, when it is two words or more and one of them is a word no rule
-        uses (``unknown``, one flag a word: "lantern warten", "lanturn warden"), so that a
-        run of the rules' own words is never taken for a card."""
+        Names typed exactly first, longest first, in any case; then misspelt ones, the
+        closest first: one only when long enough and written as a title ("Lantern Wardne",
+        "Guardian of the Gaet"), or, in lower case, when it is two words or more and one of
+        them is a word no rule uses (``unknown``, one flag a word: "lantern warten",
+        "lanturn warden"), so that a run of the rules' own words is never taken for a card,
+        nor an exact name with the word after it ("Thornveil Prowler got") for a slip."""
         unknown = unknown if unknown is not None else [False] * len(words)
         found: list[tuple[int, int, Card, str]] = []
         taken = [False] * len(words)
-        for n in range(min(MAX_NAME_WORDS, len(words)), 0, -1):
-            for i in range(len(words) - n + 1):
-                if any(taken[i:i + n]):
-                    continue
-                typed = " ".join(words[i:i + n]).lower()
-                card = self.by_key.get(typed)
-                if (card is None and len(typed) >= FUZZY_MIN_CHARS
-                        and (_title_case(words[i:i + n], capitalised[i:i + n])
-                             or (n > 1 and any(unknown[i:i + n])))):
-                    best = process.extractOne(typed, self.keys_by_first.get(typed[0], ()),
-                                              scorer=fuzz.ratio, score_cutoff=FUZZY_SCORE)
-                    if best is not None:
-                        card = self.by_key[best[0]]
-                if card is None or (n == 1 and not capitalised[i] and card.name[:1].isupper()
-                                    and typed != card.name):
-                    continue
-                found.append((i, i + n, card, " ".join(words[i:i + n])))
-                for k in range(i, i + n):
-                    taken[k] = True
+
+        def take(i: int, n: int, card: Card) -> None:
+            found.append((i, i + n, card, " ".join(words[i:i + n])))
+            for k in range(i, i + n):
+                taken[k] = True
+        spans = [(i, n) for n in range(min(MAX_NAME_WORDS, len(words)), 0, -1) for i in range(len(words) - n + 1)]
+        for i, n in spans:
+            card = self.by_key.get(" ".join(words[i:i + n]).lower())
+            if card is None or any(taken[i:i + n]) or (
+                    n == 1 and not capitalised[i] and card.name[:1].isupper() and words[i] != card.name):
+                continue
+            take(i, n, card)
+        slips: list[tuple[float, int, int, Card]] = []
+        for i, n in spans:
+            typed = " ".join(words[i:i + n]).lower()
+            if any(taken[i:i + n]) or len(typed) < FUZZY_MIN_CHARS or not (
+                    _title_case(words[i:i + n], capitalised[i:i + n]) or (n > 1 and any(unknown[i:i + n]))):
+                continue
+            best = process.extractOne(typed, self.keys_by_first.get(typed[0], ()),
+                                      scorer=fuzz.ratio, score_cutoff=FUZZY_SCORE)
+            if best is not None:
+                slips.append((best[1], n, i, self.by_key[best[0]]))
+        for _score, n, i, card in sorted(slips, key=lambda s: (-s[0], -s[1], s[2])):
+            if not any(taken[i:i + n]):
+                take(i, n, card)
         return sorted(found, key=lambda f: f[0])
 
 
