@@ -52,7 +52,9 @@ def detect_format(text: str, source: str = "") -> str:
     best, name = scores[0]
     if best <= 0:
         lines = text.split("\n")
-        at = next((i for i, ln in enumerate(lines) if _NUMBERED_LINE.match(ln.strip())), None)
+        # the first line shaped like a rule line ("Rule 100.1: …"), else the first numbered one
+        at = next((i for i, ln in enumerate(lines) if _RULE_SHAPED.match(ln.strip())),
+                  next((i for i, ln in enumerate(lines) if _NUMBERED_LINE.match(ln.strip())), None))
         seen = (f"; line {at + 1} starts {lines[at].strip()[:40]!r}, which no reader takes for a "
                 "rule" if at is not None else "; no line starts with a number")
         raise DocumentError([Diagnostic(
