@@ -72,6 +72,9 @@ def test_an_unseen_layout_reads_to_the_same_rules_or_is_refused(layout: Layout, 
             notes = out.error.diagnostics
             assert all(d.file == f"{doc.name}~{layout.name}" for d in notes), notes
             assert any(d.line > 0 for d in notes), [str(d) for d in notes]
+            # and says what it expected, or why the bytes are no text
+            assert any("Expected" in d.message or "unreadable encoding" in d.message
+                       for d in notes), [str(d) for d in notes]
             continue
         assert out.error is None, f"{where} refused: {out.error}"
         assert out.result is not None and out.fmt in _game_formats(doc), (where, out.fmt)
