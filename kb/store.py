@@ -206,8 +206,9 @@ def import_document(home: Path, file: Path, *, ruleset: str, edition: str, date:
     if fmt is not None and fmt not in READERS:
         raise DocumentError([Diagnostic(f"unknown format {fmt!r} (formats: {', '.join(sorted(READERS))})")])
     data = read_document_file(file)
-    result, used = read_bytes(data, str(file), fmt)
     info = collect_sources(home).rulesets.get(ruleset)
+    # the Tournament Rules imported as the Core Rules' ruleset are refused (kb.read.kinds)
+    result, used = read_bytes(data, str(file), fmt, ruleset=ruleset, ruleset_title=info.title if info else "")
     if info is not None and info.default_format and result.number_style != info.number_style:
         # A ruleset its manifest describes numbers its rules one way: Magic's 117.3a, Riftbound's 337.1.a.
         raise DocumentError([Diagnostic(

@@ -22,6 +22,7 @@ from types import ModuleType
 from kb.model import Diagnostic, DocumentError, ReadResult
 from kb.read import mtg_text, riftbound_html, riftbound_md, riftbound_pdftext, riftbound_table
 from kb.read.containers import unpack
+from kb.read.kinds import check_kind
 from kb.read.normalise import Normalised, normalise
 from kb.read.text import decode
 from kb.read.web_page import is_web_page, to_markdown
@@ -64,14 +65,18 @@ def detect_format(text: str, source: str = "") -> str:
     return name
 
 
-def read_text(text: str, source: str = "", fmt: str | None = None) -> ReadResult:
+def read_text(text: str, source: str = "", fmt: str | None = None, *, ruleset: str = "",
+              ruleset_title: str = "") -> ReadResult:
     """Read decoded text with the named reader (auto-detected when ``fmt`` is None), after
-    the reading stage's normalisation; the lines of the rules and notes are the text's."""
-    return _read(text, source, fmt)[0]
+    the reading stage's normalisation; the lines of the rules and notes are the text's.
+    Given the ruleset it is read for, a document whose title names another kind (the
+    Tournament Rules for the Core Rules' ruleset) is refused (:mod:`kb.read.kinds`)."""
+    return _read(text, source, fmt, ruleset, ruleset_title)[0]
 
 
-def _read(text: str, source: str, fmt: str | None) -> tuple[ReadResult, str]:
-    """Read decoded text; the result and the format it was read as."""
+def _read(text: str, source: str, fmt: str | None, ruleset: str = "",
+          ruleset_title: str = "") -> tuple[ReadResult, str]:
+    """Read decoded text (for a ruleset, when named); the result and the format it was read as."""
     if fmt is not None and fmt not in READERS:
         raise DocumentError([Diagnostic(
             f"unknown format {fmt!r} (formats: {', '.join(sorted(READERS))})", source, 0)])
@@ -80,6 +85,8 @@ def _read(text: str, source: str, fmt: str | None) -> tuple[ReadResult, str]:
         fmt = fmt or detect_format(normal.text, source)
         reader: Callable[[str, str], ReadResult] = READERS[fmt].read
         result = reader(normal.text, source)
+        if ruleset:
+            check_kind(normal.text, source, ruleset, ruleset_title, fmt)
     except DocumentError as err:
         raise DocumentError([_relocated(d, normal) for d in err.diagnostics]) from err
     _relocate(result, normal)
@@ -138,15 +145,17 @@ def _relocate(result: ReadResult, normal: Normalised) -> None:
     result.diagnostics = normal.notes + [_relocated(d, normal) for d in result.diagnostics]
 
 
-def read_bytes(data: bytes, source: str = "", fmt: str | None = None) -> tuple[ReadResult, str]:
+def read_bytes(data: bytes, source: str = "", fmt: str | None = None, *, ruleset: str = "",
+               ruleset_title: str = "") -> tuple[ReadResult, str]:
     """Read a document's bytes: a PDF or DOCX is unpacked into text first
     (:mod:`kb.read.containers`), any other file decoded; returns the result and the format
     the text was read as. What the container did comes first among the notes, and a note
-    on a line of an unpacked PDF names its page."""
+    on a line of an unpacked PDF names its page. Given the ruleset (and its title), a
+    document of another kind is refused, as :func:`read_text` says."""
     unpacked = unpack(data, source)
     text = decode(data, source) if unpacked is None else unpacked.text
     try:
-        result, fmt = _read(text, source, fmt)
+        result, fmt = _read(text, source, fmt, ruleset, ruleset_title)
     except DocumentError as err:
         if unpacked is None:
             raise
