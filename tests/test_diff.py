@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from kb.editions.diff import diff_editions, select, summarise, word_ops
 from kb.editions.mapping import Counterpart, EditionMapping, map_editions, normalise, similarity
@@ -19,6 +20,8 @@ from kb.numbers import parse_number
 from kb.read import read_document
 
 SYNTHETIC = Path(__file__).parent / "fixtures" / "editions" / "rules" / "synthetic"
+SHIFTS = yaml.safe_load((Path(__file__).parent / "fixtures" / "editions" / "shifts" / "cases.yaml")
+                        .read_text(encoding="utf-8"))
 
 
 def edition(name: str) -> RuleGraph:
@@ -105,6 +108,20 @@ def test_a_wrong_pair_is_worse_than_none() -> None:
     m = map_editions(single("Mulligans are taken before the first turn.", "a"),
                      single("Tokens are created by effects and are not cards.", "b"))
     assert m.get("100.1").target is None and m.get("100").target == "100"
+
+
+def shift_edition(rules: dict[str, str], chapters: list[str], name: str) -> RuleGraph:
+    """An edition of a shift case: number → text, the numbers in ``chapters`` as chapters."""
+    raw = [RawRule(parse_number(n), "chapter", "", k + 1, title=t) if n in chapters
+           else RawRule(parse_number(n), "rule", t, k + 1) for k, (n, t) in enumerate(rules.items())]
+    return build_edition(ReadResult(raw), ruleset="shifts", edition=name)
+
+
+@pytest.mark.parametrize("case", SHIFTS, ids=[c["name"] for c in SHIFTS])
+def test_siblings_shifted_by_an_inserted_or_removed_rule_pair_by_text(case: dict) -> None:
+    chapters = case.get("chapters", [])
+    m = map_editions(shift_edition(case["old"], chapters, "old"), shift_edition(case["new"], chapters, "new"))
+    assert {n: m.get(n).target for n in case["expected"]} == case["expected"]
 
 
 @pytest.mark.parametrize("a,b,expect", [

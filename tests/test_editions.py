@@ -53,6 +53,29 @@ def test_issue_cases(full_kb: KnowledgeBase, ruleset: str, number: str, source: 
     assert found["status"] == "renumbered" and found["confidence"] >= 0.8
 
 
+# Found checking the timing model's citations carried from 1.4 to 1.3, and over consecutive
+# editions (bench/RESULTS.md, Editions): a rule inserted or removed shifts its siblings, and
+# the shifted siblings pair by text, not by number (null: no counterpart).
+@requires_shared
+@pytest.mark.parametrize("ruleset,source,target,number,expected", [
+    ("riftbound", "1.4", "1.3", "371", "371"),          # "once each turn", both editions
+    ("riftbound", "1.4", "1.3", "371.1", None),         # new in 1.4
+    ("riftbound", "1.4", "1.3", "371.2", None),         # new in 1.4: the "may" rule
+    ("riftbound", "1.4", "1.3", "371.2.a", "371.1"),    # 1.3's subrules, one level down
+    ("riftbound", "1.4", "1.3", "371.2.b", "371.2"),
+    ("riftbound", "1.3", "1.4", "371", "371"),
+    ("riftbound", "1.2", "1.3", "317.4", "317.3"),      # the next Turn Player, reworded
+    ("mtg", "2026-01-16", "2010-10-01", "704.5j", "704.5k"),  # the legend rule
+    ("mtg", "2010-10-01", "2026-01-16", "704.5j", None),      # planeswalker uniqueness, gone
+    ("mtg", "2010-10-01", "2026-01-16", "704.5v", "704.6e"),  # Archenemy, to the variants
+    ("mtg", "2026-01-16", "2010-10-01", "704.5v", None),      # battles are new
+    ("mtg", "2010-10-01", "2026-01-16", "703.4b", "703.4c"),  # day/night inserted before it
+])
+def test_shifted_siblings_pair_by_text(full_kb: KnowledgeBase, ruleset: str, source: str, target: str,
+                                       number: str, expected: str | None) -> None:
+    assert full_kb.edition_mapping(ruleset, source, target).get(number).target == expected
+
+
 @requires_shared
 def test_every_rule_of_timing_and_priority_lands_in_117_or_is_reported_removed(full_kb: KnowledgeBase) -> None:
     old = full_kb.graphs[("mtg", "2010-10-01")]

@@ -15,12 +15,23 @@ is carried to another through this mapping, the way version control detects rena
 4. **Leftovers**, when the structure has nothing more to say: mutual best matches anywhere
    that are still clearly the same rule, and matches inside the counterpart of the rule's
    section (Magic 603.6d became 603.10); then the structural steps run again.
+5. **Rivals**, last: a pair the structure made on weak text (a heading following its
+   children, a rule kept at its number under paired parents) gives way to an unpaired rule
+   whose text matches clearly better, when the two are each other's best: 1.4 inserted a
+   "may" rule (371.2) whose subrules were 1.3's 371.1–371.2, so the heading vote paired it
+   with 1.3's 371 ("once each turn") while 1.4's own 371 said the same as 1.3's; the rule
+   it leaves is free for the structural steps again.
 
 Similarity is the mean of rapidfuzz's normalised Indel similarity over characters and over
 words, on folded text without rule numbers (so a renumbered cross-reference does not count
 against a rule). The bar is lowest where the structure vouches for a pair (the only
 unpaired rule on each side between the same paired neighbours) and highest for pairs far
-apart; short texts ("Units", "Pass Priority") need the structure's support. A rule is left
+apart; short texts ("Units", "Pass Priority") need the structure's support. Among the
+children of paired parents, a rule's place is its number, or the place its paired
+neighbours moved to: a rule inserted or removed shifts its siblings, and a pair continuing
+that shift is vouched for as much as one keeping its number, so the text decides between
+them (Magic 2026's legend rule 704.5j is 2010's 704.5k, not 2010's planeswalker uniqueness
+rule 704.5j, removed, whose number it took). A rule is left
 unpaired ("removed") rather than paired on weak evidence. Every pair carries a confidence
 in [0, 1] that combines the similarity with the structural evidence around it.
 
@@ -31,6 +42,7 @@ in [0, 1] that combines the similarity with the structural evidence around it.
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections import Counter, defaultdict
@@ -59,6 +71,10 @@ SAME_SLOT = 0.45         # ... when the two sit at the same place under paired p
 SANDWICH = 0.40          # ... when each is the only unpaired rule between the same anchors
 SHORT_IN_CONTEXT = 0.70  # any of the above, for short texts
 TIE = 0.02               # two candidates closer than this are a tie
+SLOT_BONUS = IN_CONTEXT - SAME_SLOT  # what keeping its number among its siblings is worth
+SHIFT_BONUS = SLOT_BONUS - TIE       # ... and moving as its neighbours moved (less: a tie keeps the number)
+WEAK = 0.75              # a pair the structure made below this is open to a better rival
+RIVAL_MARGIN = 0.10      # ... which must beat it by this much
 SHORT = 24               # characters of normalised text below which a text is "short"
 MAX_ALIGN_CELLS = 200_000
 MAX_SCOPE = 1500         # rules searched below one paired ancestor
@@ -96,7 +112,7 @@ class Counterpart:
     target: str | None
     confidence: float
     similarity: float
-    method: str  # exact, text, heading, children, sequence, anywhere, composed, removed
+    method: str  # exact, text, heading, children, sequence, anywhere, section, rival, composed, removed
 
 
 @dataclass
@@ -268,26 +284,8 @@ class _Matcher:
     # 2. near-identical text anywhere (mutual best among candidates)
     def candidates(self, limit: int = 8) -> dict[int, list[int]]:
         """For each free rule of A, the free rules of B sharing the most informative words."""
-        postings: dict[str, list[int]] = defaultdict(list)
-        free_b = [j for j in range(len(self.b)) if self.free_b(j)]
-        for j in free_b:
-            for w in set(self.b.keys[j].split()):
-                postings[w].append(j)
-        n = max(1, len(free_b))
-        cap = max(20, n // 10)
-        idf = {w: math.log(n / len(p)) for w, p in postings.items() if len(p) <= cap}
-        out: dict[int, list[int]] = {}
-        for i in range(len(self.a)):
-            if not self.free_a(i):
-                continue
-            score: Counter[int] = Counter()
-            for w in set(self.a.keys[i].split()):
-                weight = idf.get(w)
-                if weight:
-                    for j in postings[w]:
-                        score[j] += weight
-            out[i] = [j for j, _ in score.most_common(limit)]
-        return out
+        words = _Postings(self.b.keys, [j for j in range(len(self.b)) if self.free_b(j)])
+        return {i: words.nearest(self.a.keys[i], limit) for i in range(len(self.a)) if self.free_a(i)}
 
     def mutual_best(self, floor: float, method: str) -> int:
         proposals = [(self.s(i, j, floor), i, j) for i, js in self.candidates().items() for j in js]
@@ -346,12 +344,14 @@ class _Matcher:
             xs = [c for c in self.a.children[i] if self.free_a(c)]
             ys = [c for c in self.b.children[j] if self.free_b(c)]
             if xs and ys:
-                added += self._align(xs, ys, "children")
+                added += self._align(xs, ys, "children", (self.a.children[i], self.b.children[j]))
         # top-level nodes have no parent to pair: align them as siblings of one root
         xs = [i for i in range(len(self.a)) if self.a.parent[i] < 0 and self.free_a(i)]
         ys = [j for j in range(len(self.b)) if self.b.parent[j] < 0 and self.free_b(j)]
         if xs and ys:
-            added += self._align(xs, ys, "children")
+            tops = ([i for i in range(len(self.a)) if self.a.parent[i] < 0],
+                    [j for j in range(len(self.b)) if self.b.parent[j] < 0])
+            added += self._align(xs, ys, "children", tops)
         return added
 
     # 3c. unpaired rules between consecutive paired rules, aligned in order
@@ -389,37 +389,38 @@ class _Matcher:
     def _scope(self, i: int) -> int:
         """The counterpart of the outermost paired ancestor of i below a chapter (a section
         such as Magic's 603 or Riftbound's 337), or of a nearer one when that is too big."""
-        chain = []
-        anc = self.a.parent[i]
-        while anc >= 0:
-            chain.append(anc)
-            anc = self.a.parent[anc]
-        # chain runs from the parent up to the chapter; drop the chapter itself
-        for anc in reversed(chain[:-1] if len(chain) > 1 else chain):
-            top = self.fwd.get(anc, -1)
-            if top >= 0 and self.b.size[top] <= MAX_SCOPE:
-                return top
-        return -1
+        return _counterpart_section(self.a, self.fwd, self.b, i)
 
-    def _align(self, xs: list[int], ys: list[int], method: str) -> int:
+    def _align(self, xs: list[int], ys: list[int], method: str,
+               siblings: tuple[list[int], list[int]] | None = None) -> int:
         """Order-preserving pairing of xs with ys maximising the summed excess similarity.
 
         The bar is lower where the structure vouches for a pair: the only unpaired rule on
-        each side of a gap, or the same place (last number segment) under paired parents.
+        each side of a gap, or the same place under paired parents (``siblings``: the two
+        parents' children), which is the same last number segment or the shift of the
+        nearest paired sibling before or after.
         """
         if len(xs) * len(ys) > MAX_ALIGN_CELLS:
             return 0
         m, n = len(xs), len(ys)
         sandwich = m == 1 and n == 1
+        shifted = self._shifts(siblings) if siblings is not None else None
         gain = [[0.0] * n for _ in range(m)]
         for r, i in enumerate(xs):
             for c, j in enumerate(ys):
-                same_slot = method == "children" and self.a.last[i] == self.b.last[j]
+                same_number = shifted is not None and self.a.last[i] == self.b.last[j]
+                same_shift = shifted is not None and not same_number and shifted(i, j)
+                same_slot = same_number or same_shift
                 base = SANDWICH if sandwich else SAME_SLOT if same_slot else IN_CONTEXT
                 floor = self._floor(i, j, base)
                 sim = self.s(i, j, floor)
                 if sim >= floor:
-                    gain[r][c] = sim - floor + 0.01
+                    # the floor says whether a pair may be made, the excess which is made:
+                    # a rule at its place is preferred by SLOT_BONUS, whether its place is
+                    # its number or its neighbours' shift, and between the two the text decides
+                    bonus = SLOT_BONUS if same_number else SHIFT_BONUS if same_shift else 0.0
+                    excess = sim - self._floor(i, j, IN_CONTEXT) + bonus
+                    gain[r][c] = max(0.001, excess + 0.01)
         best = [[0.0] * (n + 1) for _ in range(m + 1)]
         for r in range(m - 1, -1, -1):
             row, below = best[r], best[r + 1]
@@ -444,14 +445,120 @@ class _Matcher:
                 c += 1
         return added
 
+    def _shifts(self, siblings: tuple[list[int], list[int]]) -> Callable[[int, int], bool]:
+        """Whether pairing A's sibling i with B's sibling j moves i as far along its
+        siblings as the nearest paired sibling before or after it moved."""
+        sib_a, sib_b = siblings
+        pos_b = {j: c for c, j in enumerate(sib_b)}
+        pos_a = {i: r for r, i in enumerate(sib_a)}
+        paired = [(r, pos_b[self.fwd[i]] - r) for r, i in enumerate(sib_a)
+                  if i in self.fwd and self.fwd[i] in pos_b]
+        where = [r for r, _ in paired]
+
+        def shifted(i: int, j: int) -> bool:
+            r, offset = pos_a[i], pos_b[j] - pos_a[i]
+            k = bisect.bisect_left(where, r)
+            return ((k > 0 and paired[k - 1][1] == offset)
+                    or (k < len(paired) and paired[k][1] == offset))
+        return shifted
+
+    # 5. a weak structural pair gives way to a free rule whose text matches clearly better
+    def rivals(self) -> int:
+        """Re-pair each weak structural pair whose rule on either side has a free rival that
+        matches it clearly better, the two being each other's best; the rule left behind is
+        freed for the structural steps. Returns the number of pairs changed."""
+        weak = [(i, j) for i, j in self.fwd.items()
+                if self.sim[i] < WEAK and self.method[i] not in ("exact", "text")]
+        if not weak:
+            return 0
+        free_a = _Postings(self.a.keys, [i for i in range(len(self.a)) if self.free_a(i)], every_word=True)
+        free_b = _Postings(self.b.keys, [j for j in range(len(self.b)) if self.free_b(j)], every_word=True)
+        within: dict[tuple[bool, int], frozenset[int]] = {}
+        changed = 0
+        for i, j in weak:
+            if self.fwd.get(i) != j:
+                continue
+            sim = self.sim[i]
+            # a free rule of A that is j's counterpart rather than i ...
+            rival = self._rival(j, i, sim, self.b, free_a, free_b, within)
+            if rival is not None:
+                self._unpair(i)
+                self.pair(rival[0], j, rival[1], "rival")
+                changed += 1
+                continue
+            # ... or a free rule of B that is i's counterpart rather than j
+            rival = self._rival(i, j, sim, self.a, free_b, free_a, within)
+            if rival is not None:
+                self._unpair(i)
+                self.pair(i, rival[0], rival[1], "rival")
+                changed += 1
+        return changed
+
+    def _rival(self, k: int, partner: int, sim: float, own: _Side, free_other: _Postings,
+               free_own: _Postings, within: dict[tuple[bool, int], frozenset[int]]) -> tuple[int, float] | None:
+        """The free rule of the other side that matches ``own``'s rule k (paired with
+        ``partner`` at ``sim``) better by RIVAL_MARGIN, with k its best match among the free
+        rules of k's side; with its similarity. None when there is none, or a near tie.
+
+        The rival must sit inside the counterpart of k's section (or be near-identical),
+        and must not be a subrule of ``partner``: a rule split into a rule and its subrule
+        (Magic 602.1 giving 602.1a the activation cost) keeps its pair."""
+        forward = own is self.a
+        other = self.b if forward else self.a
+
+        def s(x: int, y: int, cutoff: float = 0.0) -> float:  # x of own side, y of the other
+            return self.s(x, y, cutoff) if forward else self.s(y, x, cutoff)
+
+        def free(side: _Side, x: int) -> bool:
+            return self.free_a(x) if side is self.a else self.free_b(x)
+
+        top = self._scope(k) if forward else self._scope_b(k)
+        if (forward, top) not in within:
+            within[(forward, top)] = frozenset(other.descendants(top, MAX_SCOPE)) if top >= 0 else frozenset()
+        section = within[(forward, top)]
+        best: tuple[float, int] | None = None
+        sims: list[float] = []
+        for y in free_other.nearest(own.keys[k], 8):
+            if not free(other, y):
+                continue
+            short = min(len(own.keys[k]), len(other.keys[y])) < SHORT
+            if other.parent[y] == partner:
+                continue
+            base = IN_SECTION if y in section else NEAR_IDENTICAL
+            floor = max(max(base, SHORT_IN_CONTEXT) if short else base, sim + RIVAL_MARGIN)
+            got = s(k, y, floor)
+            sims.append(got)
+            if got >= floor and (best is None or got > best[0]):
+                best = (got, y)
+        if best is None or _runner_up(sims, best[0]) > best[0] - TIE:
+            return None
+        got, y = best
+        for x in free_own.nearest(other.keys[y], 8):  # is k the rival's best?
+            if x != k and free(own, x) and s(x, y, got) > got - TIE:
+                return None
+        return y, got
+
+    def _scope_b(self, j: int) -> int:
+        """The counterpart in A of the outermost paired section above B's rule j (as
+        ``_scope`` for A's rules), or -1."""
+        return _counterpart_section(self.b, self.back, self.a, j)
+
+    def _unpair(self, i: int) -> None:
+        j = self.fwd.pop(i)
+        del self.back[j]
+        del self.sim[i]
+        del self.method[i]
+
     def run(self) -> None:
         self.exact()
         self.mutual_best(NEAR_IDENTICAL, "text")
         steps: list[Callable[[], int]] = [self.headings, self.children, self.sequence]
-        for _ in range(8):
+        for _ in range(12):
             changed = sum(step() for step in steps)
             if not changed:
                 changed = self.mutual_best(ANYWHERE, "anywhere") + self.section()
+            if not changed:
+                changed = self.rivals()
             if not changed:
                 break
 
@@ -486,6 +593,51 @@ class _Matcher:
         next_a = next((k for k in range(i + 1, min(len(self.a), i + 6)) if k in self.fwd), None)
         return ((prev_a is not None and 0 < j - self.fwd[prev_a] <= 6)
                 or (next_a is not None and 0 < self.fwd[next_a] - j <= 6))
+
+
+def _counterpart_section(own: _Side, pairs: dict[int, int], other: _Side, k: int) -> int:
+    """The counterpart on ``other`` of the outermost paired ancestor of ``own``'s rule k
+    below a chapter, or of a nearer one when that holds more than MAX_SCOPE rules; -1
+    when none is paired."""
+    chain = []
+    anc = own.parent[k]
+    while anc >= 0:
+        chain.append(anc)
+        anc = own.parent[anc]
+    # chain runs from the parent up to the chapter; drop the chapter itself
+    for anc in reversed(chain[:-1] if len(chain) > 1 else chain):
+        top = pairs.get(anc, -1)
+        if top >= 0 and other.size[top] <= MAX_SCOPE:
+            return top
+    return -1
+
+
+class _Postings:
+    """Which of some rules of one side share the most informative words with a text.
+
+    A word found in every one of the rules weighs nothing, unless ``every_word`` (a few
+    free rules left in a section must still be found by the words they share)."""
+
+    def __init__(self, keys: list[str], rules: list[int], every_word: bool = False):
+        postings: dict[str, list[int]] = defaultdict(list)
+        for k in rules:
+            for w in set(keys[k].split()):
+                postings[w].append(k)
+        n = max(1, len(rules))
+        cap = max(20, n // 10)
+        self.postings = postings
+        least = 1e-3 if every_word else 0.0
+        self.idf = {w: max(least, math.log(n / len(p))) for w, p in postings.items() if len(p) <= cap}
+
+    def nearest(self, text: str, limit: int) -> list[int]:
+        """Up to ``limit`` rules, most shared informative words first."""
+        score: Counter[int] = Counter()
+        for w in set(text.split()):
+            weight = self.idf.get(w)
+            if weight:
+                for k in self.postings[w]:
+                    score[k] += weight
+        return [k for k, _ in score.most_common(limit)]
 
 
 def _runner_up(sims: list[float], best: float) -> float:
