@@ -123,16 +123,6 @@ def read(text: str, source: str = "") -> ReadResult:
         return ReadResult([], [], tidy(title), date, "mtg", diagnostics)
     glossary = _heading_after(lines, "Glossary", start)
     credits = _heading_after(lines, "Credits", glossary + 1) if glossary is not None else None
-    # A cut file is still a rules document: what it holds is read, the cut is reported.
-    if glossary is None:
-        diagnostics.append(Diagnostic(
-            "the document ends before its Glossary: the file looks truncated (the rules up to "
-            "the cut are read)", source, len(lines), "warning"))
-    elif credits is None:
-        diagnostics.append(Diagnostic(
-            "the Glossary runs to the end of the file without the Credits heading: "
-            "the file looks truncated (the entries up to the cut are read)", source, len(lines),
-            "warning"))
     end = glossary if glossary is not None else len(lines)
     wrapped = _hard_wrapped(lines, start, end)
     rules = _read_body(lines, start, end, tidy, source, diagnostics, wrapped)
@@ -141,6 +131,19 @@ def read(text: str, source: str = "") -> ReadResult:
         stop = credits if credits is not None else len(lines)
         terms = _read_glossary(lines, glossary + 1, stop, tidy, source, diagnostics, wrapped)
         _resolve_citations(terms, rules, source, diagnostics)
+    # A cut file is still a rules document: what it holds is read, the cut is reported
+    # with the rule or Glossary entry it falls in.
+    if glossary is None:
+        inside = f", inside rule {rules[-1].raw_id.rstrip('.')}" if rules else ""
+        diagnostics.append(Diagnostic(
+            f"the document ends before its Glossary{inside}: the file looks truncated (the rules "
+            "up to the cut are read)", source, len(lines), "warning"))
+    elif credits is None:
+        inside = f", inside the entry {terms[-1].name!r}" if terms else ""
+        diagnostics.append(Diagnostic(
+            f"the Glossary runs to the end of the file without the Credits heading{inside}: "
+            "the file looks truncated (the entries up to the cut are read)", source, len(lines),
+            "warning"))
     keywords = _keywords(rules, {term_key(t.name): t for t in terms})
     title = tidy(title) or "Magic: The Gathering Comprehensive Rules"
     return ReadResult(rules, keywords + terms, title, date, "mtg", diagnostics)

@@ -29,9 +29,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kb.model import Diagnostic, ReadResult, RuleKind
-from kb.numbers import try_parse_number
-from kb.read.riftbound_entries import ID, Entries, find_date
+from kb.model import Diagnostic, RawRule, ReadResult, RuleKind
+from kb.numbers import format_number, try_parse_number
+from kb.read.riftbound_entries import ID, Entries, ends_sentence, find_date
 from kb.read.normalise import without_contents_list
 from kb.read.text import clean
 
@@ -128,9 +128,37 @@ def read(text: str, source: str = "") -> ReadResult:
             kind = None  # no mark says what it is: the text decides, as for plain text
         entries.start(item.raw_id, item.text, item.lineno, kind)
     rules = entries.finish()
+    _note_cut(text, rules, entries)
     head = "\n".join(header)
     return ReadResult(rules, [], title or "Riftbound Core Rules",
                       find_date(head) or find_date(clean(text[:5000])), "dotted", entries.diagnostics)
+
+
+def _note_cut(text: str, rules: list[RawRule], entries: Entries) -> None:
+    """Report a file cut short where the entries cannot tell (they report a rule that stops
+    mid-sentence at a lower-case word): the last line's emphasis left open (``**174.1.``),
+    a heading with no rule under it, or the file ending inside a rule's sentence without a
+    line end (``Legends are Gam``)."""
+    if not rules or any("truncated?" in d.message for d in entries.diagnostics):
+        return
+    lines = text.rstrip().split("\n")
+    last = lines[-1].strip()
+    if _RULE_LINE.match(last):
+        return
+    if last.count("**") % 2 or last.count("__") % 2:
+        entries.note(f"the document ends inside Markdown emphasis left open ({last[-30:]!r}; is it "
+                     "truncated?); what precedes the cut is read", len(lines))
+        return
+    rule = rules[-1]
+    if rule.kind != "rule":  # a heading over nothing: the rules under it were cut off
+        entries.note(f"the document ends at heading {format_number(rule.number)}, with no rule under "
+                     "it (is it truncated?); what precedes the cut is read", len(lines))
+        return
+    said = rule.examples[-1] if rule.examples else rule.text
+    if not text.endswith("\n") and said and not ends_sentence(said):
+        entries.note(f"the document ends inside rule {format_number(rule.number)}, whose text stops "
+                     "mid-sentence where the file ends without a line end (is it truncated?); what "
+                     "precedes the cut is read", len(lines))
 
 
 def _atx(lines: list[str]) -> list[str]:
