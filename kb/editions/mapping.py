@@ -553,14 +553,18 @@ class _Matcher:
         self.exact()
         self.mutual_best(NEAR_IDENTICAL, "text")
         steps: list[Callable[[], int]] = [self.headings, self.children, self.sequence]
-        for _ in range(12):
+        for _ in range(8):
             changed = sum(step() for step in steps)
             if not changed:
                 changed = self.mutual_best(ANYWHERE, "anywhere") + self.section()
             if not changed:
-                changed = self.rivals()
-            if not changed:
                 break
+        # the rivals once the rest is settled; what they free goes back to the structure
+        for _ in range(4):
+            if not self.rivals():
+                break
+            while sum(step() for step in steps):
+                pass
 
     # -- confidence -------------------------------------------------------------------
     def confidence(self, i: int) -> float:
