@@ -24,7 +24,7 @@ from kb.read import mtg_text, riftbound_html, riftbound_md, riftbound_pdftext, r
 from kb.read.containers import unpack
 from kb.read.kinds import check_kind
 from kb.read.normalise import Normalised, normalise
-from kb.read.text import decode
+from kb.read.text import MIN_RULE_LINES, decode
 from kb.read.web_page import is_web_page, to_markdown
 
 READERS: dict[str, ModuleType] = {
@@ -53,6 +53,14 @@ def detect_format(text: str, source: str = "") -> str:
     best, name = scores[0]
     if best <= 0:
         lines = text.split("\n")
+        numbered = [i for i, ln in enumerate(lines) if _NUMBERED_LINE.match(ln.strip())]
+        if 0 < len(numbered) < MIN_RULE_LINES:  # too short to tell its layout, whatever it is
+            shown = ", ".join(f"line {i + 1} {lines[i].strip()[:40]!r}" for i in numbered)
+            raise DocumentError([Diagnostic(
+                f"unknown document format: the document has only {len(numbered)} numbered "
+                f"line{'s' if len(numbered) > 1 else ''} ({shown}), and a reader needs "
+                f"{MIN_RULE_LINES} rule lines in its layout to recognise it; name its format with "
+                f"--format (formats: {', '.join(sorted(READERS))})", source, numbered[0] + 1)])
         # the first line shaped like a rule line ("Rule 100.1: …"), else the first numbered one
         at = next((i for i, ln in enumerate(lines) if _RULE_SHAPED.match(ln.strip())),
                   next((i for i, ln in enumerate(lines) if _NUMBERED_LINE.match(ln.strip())), None))

@@ -43,7 +43,7 @@ from datetime import datetime
 
 from kb.model import Diagnostic, RawRule, RawTerm, ReadResult, term_key
 from kb.numbers import Segments, SortKey, format_number, parse_number, sort_key
-from kb.read.text import clean
+from kb.read.text import MIN_RULE_LINES, clean
 from kb.references import find_mentions
 
 FORMAT = "mtg-text"
@@ -95,7 +95,7 @@ def sniff(text: str) -> int:
     # NBSP: a word processor's; marks: a Markdown conversion's ("- 100.1a", "**100.1a**")
     subrules = len(re.findall(r"(?m)^(?:[#>*+-]+[ \t]+)?(?:\*\*|__)?\d{3}\.\d+[a-z]\.?(?:\*\*|__)?"
                               r"[ \t\u00a0]", head))
-    if subrules < 3:
+    if subrules < MIN_RULE_LINES:
         return 0
     titled = "Comprehensive Rules" in head[:2000]
     return min(100, 50 + subrules // 10 + (30 if titled else 0))

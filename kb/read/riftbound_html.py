@@ -17,7 +17,7 @@ from html.parser import HTMLParser
 
 from kb.model import Diagnostic, RawRule, ReadResult, RuleKind
 from kb.read.riftbound_entries import Entries, ends_sentence, feed_markup, find_date
-from kb.read.text import clean
+from kb.read.text import MIN_RULE_LINES, clean
 
 FORMAT = "riftbound-html"
 MARKUP = True  # reads HTML markup itself (kb.read: a web page it takes is not converted)
@@ -30,7 +30,7 @@ _FIELDS = {"rule-id": "id", "rule-text": "text"}
 def sniff(text: str) -> int:
     """``rule-row`` divs mark this format."""
     rows = len(_ROW_MARK.findall(text[:200_000]))
-    return 0 if rows < 3 else min(100, 70 + rows // 10)
+    return 0 if rows < MIN_RULE_LINES else min(100, 70 + rows // 10)
 
 
 class _Row:

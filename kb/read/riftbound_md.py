@@ -33,7 +33,7 @@ from kb.model import Diagnostic, RawRule, ReadResult, RuleKind
 from kb.numbers import format_number, try_parse_number
 from kb.read.riftbound_entries import ID, Entries, ends_sentence, find_date
 from kb.read.normalise import without_contents_list
-from kb.read.text import clean
+from kb.read.text import MIN_RULE_LINES, clean
 
 FORMAT = "riftbound-md"
 
@@ -64,7 +64,7 @@ def sniff(text: str) -> int:
     bold = len(re.findall(r"(?m)^(?:[-*+>]\s+)?(?:\*\*|__)\d{3}(?:\.\w+)*\.?(?:\*\*|__)", head))
     headings = len(re.findall(r"(?m)^#{2,6}\s+\d{3}(?:\.\w+)*\.?(?:\s|$)", head))
     found = bold + headings
-    return 0 if found < 3 else min(100, 60 + found)
+    return 0 if found < MIN_RULE_LINES else min(100, 60 + found)
 
 
 @dataclass(slots=True)

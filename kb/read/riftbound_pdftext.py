@@ -18,7 +18,7 @@ import re
 from kb.model import ReadResult
 from kb.read.riftbound_entries import ID, Entries, find_date
 from kb.read.normalise import without_contents_list
-from kb.read.text import clean
+from kb.read.text import MIN_RULE_LINES, clean
 
 FORMAT = "riftbound-pdftext"
 
@@ -42,9 +42,9 @@ def sniff(text: str) -> int:
     Markdown and HTML readers' markup starts)."""
     head = text[:200_000]
     lines = len(_DOUBLE_SPACED.findall(head))
-    if lines < 3:
+    if lines < MIN_RULE_LINES:
         plain = len(_PLAIN_DEEP.findall(head))
-        return 0 if plain < 3 else min(59, 40 + plain // 10)
+        return 0 if plain < MIN_RULE_LINES else min(59, 40 + plain // 10)
     pages = bool(re.search(r"(?m)^##\s+Page\s+\d+\s*$", head))
     return min(100, 60 + lines // 10 + (20 if pages else 0))
 

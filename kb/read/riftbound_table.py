@@ -17,7 +17,7 @@ from html.parser import HTMLParser
 
 from kb.model import Diagnostic, ReadResult
 from kb.read.riftbound_entries import ID, Entries, feed_markup, find_date
-from kb.read.text import clean
+from kb.read.text import MIN_RULE_LINES, clean
 
 FORMAT = "riftbound-table"
 MARKUP = True  # reads HTML markup itself (kb.read: a web page it takes is not converted)
@@ -32,7 +32,7 @@ _GLUED_SENTENCE = re.compile(r"(?<=[a-z]{2}[.!?])(?=[A-Z][a-z])")
 def sniff(text: str) -> int:
     """Table rows whose first cell is a rule id (``<tr><td>103.1.``) mark this format."""
     rows = len(_ROW_MARK.findall(text[:200_000]))
-    return 0 if rows < 3 else min(100, 70 + rows // 10)
+    return 0 if rows < MIN_RULE_LINES else min(100, 70 + rows // 10)
 
 
 class _TableParser(HTMLParser):

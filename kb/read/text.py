@@ -13,6 +13,10 @@ import unicodedata
 
 from kb.model import Diagnostic, DocumentError
 
+# A reader recognises its layout from this many rule lines in it (``sniff``); a document
+# with fewer is read only with the format named (``--format``).
+MIN_RULE_LINES = 3
+
 _LIGATURES = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl"}
 _ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
 _LIGATURE = re.compile("[\ufb00-\ufb04]")
