@@ -246,14 +246,10 @@ NUMBERS_2010: dict[str, str | None] = {
 MAPPING_CORRECTIONS: dict[str, str] = {
     "503.1": "2010 splits the upkeep into 503.1 (triggers go on the stack) and 503.2 (the active player "
              "gets priority); 2026 folds both into 503.1/503.1a",
-    "509.2": "2010 509.2-509.4 announce damage assignment orders and put triggers on the stack; the "
-             "active player gets priority in 509.5",
     "511.1": "2010 511.1 puts \"at end of combat\" triggers on the stack; priority is 511.2",
     "513.1": "2010 513.1 puts end step triggers on the stack; priority is 513.2",
     "603.10a": "2010 has the look-back-in-time rule for leaves-the-battlefield abilities as 603.6d",
     "608.3a": "2010 608.3 is a single step: the permanent spell enters the battlefield",
-    "704.5j": "2010 704.5j is the planeswalker uniqueness rule; its legend rule is 704.5k (and puts every "
-              "legendary permanent with the name into the graveyard, not one per controller)",
 }
 
 
