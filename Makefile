@@ -27,12 +27,13 @@ run: build
 	$(BIN)/rulekb serve --host $(HOST) --port $(PORT)
 
 # The suite runs on every core (pytest-xdist): PYTEST_XDIST=N runs N workers, PYTEST_XDIST=0
-# runs it in this one process. Each worker starts with its own run of the tests in file order
-# and takes tests from the end of another's when it has none left (worksteal), so a module's
-# tests mostly stay on one worker, which builds the module's fixtures once. pytest exits 5
-# when it collects no test; that is not a failure of the suite.
+# runs it in this one process. Each test file runs whole, in its order, on one worker
+# (loadfile): some files are a sequence against one home (import, then list, then check), and
+# a worker given only a file's tail would run them against a home that never imported; a
+# file's fixtures are built once. pytest exits 5 when it collects no test; that is not a
+# failure of the suite.
 PYTEST_XDIST ?= auto
-XDIST_ARGS := $(if $(filter 0,$(PYTEST_XDIST)),-p no:xdist,-n $(PYTEST_XDIST) --dist worksteal)
+XDIST_ARGS := $(if $(filter 0,$(PYTEST_XDIST)),-p no:xdist,-n $(PYTEST_XDIST) --dist loadfile)
 test: install-test
 	$(BIN)/python -m pytest $(XDIST_ARGS) $(PYTEST_ARGS); rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$rc
 
