@@ -43,7 +43,7 @@ STALENESS = [
     ("ruling", "riftbound-holding-a-battlefield", "187.4", "renumbered", "190.4"),
     ("ruling", "mtg-priority-after-casting", "116.3c", "renumbered", "117.3c"),
     ("ruling", "mtg-priority-after-casting", "116.3b", "renumbered", "117.3b"),
-    ("ruling", "mtg-legend-rule", "704.5k", "removed", None),
+    ("ruling", "mtg-legend-rule", "704.5k", "renumbered", "704.5j"),
     ("ruling", "mtg-legend-rule", "704.5f", "ok", "704.5f"),
     ("ruling", "mtg-zero-toughness", "704.5f", "ok", "704.5f"),
     ("ruling", "mtg-zero-toughness", "704.5i", "ok", "704.5i"),
@@ -102,7 +102,8 @@ CITED_BY = [
     ("mtg", "2026-01-16", "117.3b", 1, 0),
     ("mtg", "2026-01-16", "704.5f", 2, 0),
     ("mtg", "2026-01-16", "704.5i", 1, 0),
-    ("mtg", "2026-01-16", "704.5k", 0, 0),   # 2010's 704.5m; 2010's 704.5k is gone
+    ("mtg", "2026-01-16", "704.5k", 0, 0),   # 2010's 704.5m
+    ("mtg", "2026-01-16", "704.5j", 1, 0),   # the legend rule: 2010's 704.5k
     ("mtg", "2026-01-16", "117.1a", 0, 1),
     ("mtg", "2026-01-16", "117.4", 0, 1),
     ("mtg", "2026-01-16", "704.5h", 0, 1),

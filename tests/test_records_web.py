@@ -45,7 +45,7 @@ API = [
     ("/api/v1/rulings?ruleset=riftbound", "citations.removed", 1),
     ("/api/v1/rulings/riftbound-passing-priority", "citations.0.now", "338.1.b"),
     ("/api/v1/rulings/riftbound-passing-priority", "changed", ["338.1.c"]),
-    ("/api/v1/rulings/mtg-legend-rule", "citations.0.status", "removed"),
+    ("/api/v1/rulings/mtg-legend-rule", "citations.0.status", "renumbered"),
     ("/api/v1/rulings/riftbound-finalizing-keeps-priority", "citations.0.status", "reworded"),
     ("/api/v1/rulings/riftbound-standard-move-closed-state", "stale", False),
     ("/api/v1/rulings?limit=2&offset=8", "records.0.id", "riftbound-standard-move-closed-state"),
@@ -62,6 +62,7 @@ API = [
     (f"{RB}/rules/187.3?edition=1.3", "cited_by.total", 2),
     ("/api/v1/rulesets/mtg/rules/704.5f", "cited_by.rulings", 2),
     ("/api/v1/rulesets/mtg/rules/704.5k", "cited_by.total", 0),
+    ("/api/v1/rulesets/mtg/rules/704.5j", "cited_by.rulings", 1),  # the legend rule, 2010's 704.5k
 ]
 
 
@@ -126,7 +127,7 @@ def test_the_stale_feed_parses_as_atom_and_links_each_ruling_page(client: Checke
 PAGES = [
     ("/rulings/riftbound-passing-priority", "This ruling may be out of date"),
     ("/rulings/riftbound-passing-priority", "rule 338.1.c is now rule 338.1.b"),
-    ("/rulings/mtg-legend-rule", "rule 704.5k was removed"),
+    ("/rulings/mtg-legend-rule", "rule 704.5k is now rule 704.5j"),
     ("/rulings/riftbound-finalizing-keeps-priority", "rule 337.1.a was reworded"),
     ("/articles/mtg-priority-primer", "rule 116.1a is now rule 117.1a"),
     ("/articles/mtg-priority-primer", "Instants may be cast whenever you hold priority"),
