@@ -37,8 +37,8 @@ _LIST = rf"{NUMBER}{_LIST_TAIL}"
 # A footnote's marker right before a keyword ("¹Rule 312.", "²CR 116.3") is no letter of a
 # word: superscript and subscript numerals are \w to ``re`` (str.isalnum), so \b alone
 # would take "¹Rule" for one word and miss the citation.
-FOOTNOTE_MARKS = "\u00b9\u00b2\u00b3\u2070-\u209f"
 _MARK_CHARS = frozenset("\u00b9\u00b2\u00b3" + "".join(map(chr, range(0x2070, 0x20A0))))
+FOOTNOTE_MARKS = "".join(sorted(_MARK_CHARS))  # none is special in a character class
 WORD_START = rf"(?:(?<!\w)|(?<=[{FOOTNOTE_MARKS}]))"
 
 

@@ -63,7 +63,7 @@ def detect_format(text: str, source: str = "") -> str:
                 f"--format (formats: {', '.join(sorted(READERS))})", source, numbered[0] + 1)])
         # the first line shaped like a rule line ("Rule 100.1: …"), else the first numbered one
         at = next((i for i, ln in enumerate(lines) if _RULE_SHAPED.match(ln.strip())),
-                  next((i for i, ln in enumerate(lines) if _NUMBERED_LINE.match(ln.strip())), None))
+                  numbered[0] if numbered else None)
         seen = (f"; line {at + 1} starts {lines[at].strip()[:40]!r}, which no reader takes for a "
                 "rule" if at is not None else "; no line starts with a number")
         raise DocumentError([Diagnostic(

@@ -45,6 +45,17 @@ _TITLE_LENGTH = 100  # a longer line is a sentence, not a title
 _MARKUP = re.compile(r"<[^>]*>|^[#>\s]+|[*_]+")
 
 
+def _plain(line: str) -> str:
+    """A line's words without markup, entities resolved."""
+    return " ".join(html.unescape(_MARKUP.sub(" ", line)).split())
+
+
+def _kind_named(plain: str) -> DocumentKind | None:
+    if len(plain) > _TITLE_LENGTH:
+        return None
+    return next((k for k in KINDS if k.title.match(plain)), None)
+
+
 def kind_of_title(title: str) -> DocumentKind | None:
     """The kind a title names (``Riftbound Core Rules RUP4``, ``_Magic: The Gathering_
     Comprehensive Rules``), or None.
@@ -52,18 +63,15 @@ def kind_of_title(title: str) -> DocumentKind | None:
     >>> kind_of_title("# Riftbound Tournament Rules (2026-05-02)").name
     'Riftbound Tournament Rules'
     """
-    plain = " ".join(html.unescape(_MARKUP.sub(" ", title)).split())
-    if len(plain) > _TITLE_LENGTH:
-        return None
-    return next((k for k in KINDS if k.title.match(plain)), None)
+    return _kind_named(_plain(title))
 
 
 def title_line(text: str) -> tuple[int, str, DocumentKind] | None:
     """The document's title line among its first lines: its number (from 1), its text
     without markup, and the kind it names; None when no line there names a kind."""
     for number, line in enumerate(text.split("\n")[:_HEAD_LINES], 1):
-        if kind := kind_of_title(line):
-            return number, " ".join(html.unescape(_MARKUP.sub(" ", line)).split()), kind
+        if kind := _kind_named(plain := _plain(line)):
+            return number, plain, kind
     return None
 
 
