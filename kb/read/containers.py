@@ -57,6 +57,7 @@ from docx.table import Table
 from docx.text.paragraph import Paragraph
 
 from kb.model import Diagnostic, DocumentError
+from kb.read.normalise import EDGE_LINES, running_keys
 from kb.read.text import clean
 
 PDF_SIGNATURE = b"%PDF-"
@@ -70,8 +71,6 @@ _DIGITS = re.compile(r"\d+")
 # Lines that are a page number whatever the document: "12", "- 12 -", "Page 12", "12 of 80".
 _PAGE_NUMBER = re.compile(r"^(?:[-–—]\s*)?(?:page\s+)?#(?:\s*(?:of|/)\s*#)?(?:\s*[-–—])?$",
                           re.IGNORECASE)
-_EDGE_LINES = 3  # lines at the top and at the bottom of a page where running lines stand
-_RUNNING_SHARE = 0.5  # a line on the edge of at least half the pages is a running line
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 _HYPHENATED_END = re.compile(r"([^\W\d_]+)[-\u00ad]$")
 _FIRST_WORD = re.compile(r"^([^\W\d_]+)")
@@ -301,8 +300,8 @@ def _edge_key(runs: list[_Run]) -> str:
 
 def _edges(page: list[list[_Run]]) -> list[int]:
     """The indexes of the first and last few lines of a page."""
-    return sorted(set(range(min(_EDGE_LINES, len(page))))
-                  | set(range(max(0, len(page) - _EDGE_LINES), len(page))))
+    return sorted(set(range(min(EDGE_LINES, len(page))))
+                  | set(range(max(0, len(page) - EDGE_LINES), len(page))))
 
 
 def _without_running_lines(pages: list[list[list[_Run]]], source: str,
@@ -311,11 +310,7 @@ def _without_running_lines(pages: list[list[list[_Run]]], source: str,
     edge of at least half the pages, and a bare page number on an edge. A running header
     without digits (the document's title) is kept at the top of the first page, where it is
     the title, unless a line below it there holds it again (the title under the header)."""
-    on_pages: Counter[str] = Counter()
-    for page in pages:
-        on_pages.update({_edge_key(page[i]) for i in _edges(page)})
-    least = max(2, int(len(pages) * _RUNNING_SHARE + 0.5))
-    running = {key for key, n in on_pages.items() if n >= least}
+    running = running_keys([{_edge_key(page[i]) for i in _edges(page)} for page in pages])
     removed: Counter[str] = Counter()
     out = []
     for number, page in enumerate(pages):
@@ -325,8 +320,8 @@ def _without_running_lines(pages: list[list[list[_Run]]], source: str,
             key = _edge_key(page[i])
             # On the first page, a title printed as the running header too stays once: where
             # no line below it at the top holds it again.
-            title = number == 0 and "#" not in key and i < _EDGE_LINES and not any(
-                key in _edge_key(page[j]) for j in edges if i < j < _EDGE_LINES)
+            title = number == 0 and "#" not in key and i < EDGE_LINES and not any(
+                key in _edge_key(page[j]) for j in edges if i < j < EDGE_LINES)
             if _PAGE_NUMBER.match(key) or (key in running and not title):
                 drop.add(i)
                 removed[key] += 1

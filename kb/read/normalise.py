@@ -35,14 +35,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from kb.model import Diagnostic
+from kb.read.text import ZERO_WIDTH
 
-_INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
 _SPACES = re.compile("[\u00a0\u2000-\u200a\u202f\u205f\u3000]")
 _ANCHOR_TAG = re.compile(r"<a\b[^<>]*\b(?:id|name|href)\s*=[^<>]*>|</a>", re.IGNORECASE)
 _ANCHOR_LINK = re.compile(r"\[(\d{1,3}(?:\.[0-9a-z]+)*\.?)\]\(#[^()\s]*\)")
 _PAGE_NUMBER = re.compile(r"^(?:[-–—]\s*)?(?:page\s+)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?(?:\s*[-–—])?$",
                           re.IGNORECASE)
-_EDGE_LINES = 3  # lines at the top and the bottom of a page where running lines stand
+EDGE_LINES = 3  # lines at the top and the bottom of a page where running lines stand
 _RUNNING_SHARE = 0.5  # a line on the edge of at least half the pages is a running line
 _MIN_PAGES = 3
 _STARTS_PARAGRAPH = re.compile(r"^(?:[#>*+-]+\s+)?(?:\*\*|__)?(?:\d{1,3}\.(?:\s|\d)|Examples?:)")
@@ -77,7 +77,7 @@ def normalise(text: str, source: str = "") -> Normalised:
     if "\r" in text:  # line ends as decode makes them, for text that did not go through it
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if not text.isascii():
-        text = _SPACES.sub(" ", _INVISIBLE.sub("", text))
+        text = _SPACES.sub(" ", ZERO_WIDTH.sub("", text))
     if "<a" in text or "<A" in text:
         text = _ANCHOR_TAG.sub("", text)
     if "](#" in text:
@@ -173,15 +173,21 @@ def _edge_key(text: str) -> str:
 def _edges(page: list[tuple[int, str]]) -> list[int]:
     """Indexes of the page's first and last few non-blank lines."""
     filled = [i for i, (_, t) in enumerate(page) if t.strip()]
-    return sorted(set(filled[:_EDGE_LINES] + filled[-_EDGE_LINES:]))
+    return sorted(set(filled[:EDGE_LINES] + filled[-EDGE_LINES:]))
+
+
+def running_keys(edge_keys: list[set[str]]) -> set[str]:
+    """The running headers and footers among each page's edge lines (``edge_keys``, one set
+    of line keys a page): a key on the edges of at least half the pages, and of two at
+    least. Shared by text parted by form feeds and a PDF's pages (:mod:`kb.read.containers`)."""
+    on_pages = Counter(key for keys in edge_keys for key in keys)
+    least = max(2, _RUNNING_SHARE * len(edge_keys))
+    return {key for key, n in on_pages.items() if n >= least}
 
 
 def _without_pages(lines: list[str], source: str) -> Normalised:
     pages = _pages(lines)
-    counts: Counter[str] = Counter()
-    for page in pages:
-        counts.update({_edge_key(page[i][1]) for i in _edges(page)})
-    running = {k for k, n in counts.items() if n >= max(2, _RUNNING_SHARE * len(pages))}
+    running = running_keys([{_edge_key(page[i][1]) for i in _edges(page)} for page in pages])
     width = _width(lines)
     out: list[tuple[int, str]] = []
     removed = 0

@@ -18,7 +18,8 @@ from kb.model import Diagnostic, DocumentError
 MIN_RULE_LINES = 3
 
 _LIGATURES = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl"}
-_ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
+# Characters no reader sees: zero-width spaces and joiners, a BOM inside the text, soft hyphens.
+ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
 _LIGATURE = re.compile("[\ufb00-\ufb04]")
 _SPACE_BEFORE_PUNCT = re.compile(r"(?<=\w) +(?=[,.;:!?](?:\s|$))")
 
@@ -76,7 +77,7 @@ def clean(text: str, *, unescape: bool = False, pdf_spacing: bool = False) -> st
         text = html.unescape(text)
     if not text.isascii():  # the common case skips the Unicode work
         text = _LIGATURE.sub(lambda m: _LIGATURES[m.group()], text)
-        text = _ZERO_WIDTH.sub("", text)
+        text = ZERO_WIDTH.sub("", text)
         text = unicodedata.normalize("NFC", text)
     # str.split() folds every Unicode space (tabs, NBSP, thin and ideographic spaces) too.
     text = " ".join(text.split())
