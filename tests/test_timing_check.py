@@ -21,7 +21,6 @@ def excerpt() -> RuleGraph:
 
 # The rules of the covered ranges the model does not implement, each with why.
 NOT_MODELED = {
-    "370.3": "replacement effects active in a zone other than the board",
     "372.2": "replacement effects on an uncontrolled battlefield",
 }
 

@@ -36,7 +36,11 @@ effect on deaths ("If I would die" / "If a friendly unit [with Deathknell] would
 the unit is healed, exhausted and recalled instead (369.1, Zhonya's Hourglass; what a
 replacement does in the timing is in :mod:`kb.timing.models.riftbound.replacements`); with
 ``each_turn: N`` it is "once (N times) each turn" (371.1), with ``may: true`` its controller
-chooses whether to apply it to each death it could replace (371.2). A unit's ``enters: {ready: true}``
+chooses whether to apply it to each death it could replace (371.2); with ``zone: trash`` it is
+active while the card is in its owner's trash, for units its owner controls ("if a unit you
+control would die, you may banish me from your trash instead", 366.1, 370.3; ``banish_this``:
+the card is banished from the trash as it applies), and only if it was there before the death
+(a card dying with the unit cannot replace its death). A unit's ``enters: {ready: true}``
 ("I enter ready", 369.3) and a unit's or gear's ``enters: {as: [draw|add|discard…]}`` ("As I
 enter, …", 370.1.b.1) are replacement effects on how it enters the board.
 ``target`` means the target chosen when the card is played.
@@ -65,6 +69,9 @@ INSTRUCTIONS = ("draw", "counter", "kill", "move", "create", "play", "add", "dis
 # whose death a card's replacement effect replaces: its own, a friendly unit's, or a friendly
 # unit's with Deathknell (whether a permanent has Deathknell is a characteristic, 808.3)
 DYING = ("self", "friendly", "friendly-deathknell")
+# where a replacement effect on deaths is active: a permanent's on the board (365.1), a card's
+# in its owner's trash (366.1, 370.3)
+ZONES = ("board", "trash")
 
 Effect = tuple[Any, ...]  # ("draw", 1), ("counter", "target"), ("create", name, effects, times)…
 
@@ -111,6 +118,10 @@ class Replacement:
     kill_this: bool = False  # "kill this instead": the source dies in the unit's place
     each_turn: int | None = None  # "once (N times) each turn": applied to that many events a turn (371.1)
     optional: bool = False  # "you may …": its controller chooses, event by event, whether to apply it (371.2)
+    # Where it is active (366.1, 370.3): on the board (a permanent's, 365.1), or in its owner's
+    # trash ("if a unit you control would die, banish me from your trash instead").
+    zone: str = "board"
+    banish_this: bool = False  # "banish me from your trash instead": its source is banished as it applies
 
 
 @dataclass(frozen=True)
@@ -260,28 +271,45 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
 
 
 def _replacement(data: Any, ctype: str, field: str) -> Replacement | None:
-    """A card's replacement effect on deaths, or None."""
+    """A card's replacement effect on deaths, or None: active on the board (a unit's or gear's,
+    365.1) or, with ``zone: trash``, in its owner's trash (366.1, 370.3)."""
     if data is None:
         return None
-    if ctype not in ("unit", "gear"):
-        raise FormatError("only a unit or gear has a replacement effect (it is active on the board, 365.1)", field)
     raw = _map(data, field)
-    _only(raw, ("would_die", "kill_this", "each_turn", "may"), field)
+    _only(raw, ("would_die", "kill_this", "each_turn", "may", "zone", "banish_this"), field)
+    zone = raw.get("zone", "board")
+    if zone not in ZONES:
+        raise FormatError(f"zone is one of: {', '.join(ZONES)} (where the replacement is active)", f"{field}.zone")
+    if ctype not in ("unit", "gear") and zone == "board":
+        raise FormatError("only a unit or gear has a replacement effect on the board (365.1); a card's in the trash "
+                          "says zone: trash", field)
+    if ctype == "battlefield":
+        raise FormatError("a battlefield is never in a trash: it has no replacement effect on deaths", field)
     whose = raw.get("would_die")
     if whose not in DYING:
         raise FormatError(f"would_die is one of: {', '.join(DYING)}", f"{field}.would_die")
-    if whose == "self" and ctype != "unit":
-        raise FormatError("only a unit dies: a gear's replacement is for a friendly unit", f"{field}.would_die")
+    if whose == "self" and (ctype != "unit" or zone == "trash"):
+        raise FormatError("only a unit on the board dies: a gear's or a trash card's replacement is for a friendly "
+                          "unit", f"{field}.would_die")
     kill_this = raw.get("kill_this", False)
     if not isinstance(kill_this, bool):
         raise FormatError("kill_this is true or false", f"{field}.kill_this")
+    banish_this = raw.get("banish_this", False)
+    if not isinstance(banish_this, bool):
+        raise FormatError("banish_this is true or false", f"{field}.banish_this")
+    if kill_this and zone == "trash":
+        raise FormatError("a card in the trash is not killed: it says banish_this (\"banish me from your trash\")",
+                          f"{field}.kill_this")
+    if banish_this and zone != "trash":
+        raise FormatError("banish_this is \"banish me from your trash instead\": it needs zone: trash",
+                          f"{field}.banish_this")
     each_turn = raw.get("each_turn")
     if each_turn is not None:
         each_turn = _int(each_turn, f"{field}.each_turn", 1, 9)
     may = raw.get("may", False)
     if not isinstance(may, bool):
         raise FormatError("may is true (\"you may …\": its controller chooses) or false", f"{field}.may")
-    return Replacement(whose, kill_this, each_turn, may)
+    return Replacement(whose, kill_this, each_turn, may, zone, banish_this)
 
 
 # What "As I enter, …" may do (370.1.b.1): instructions that need no target.
@@ -366,7 +394,9 @@ def card_json(card: Card) -> dict[str, Any]:
         out["replacement"] = {"would_die": card.replacement.would_die,
                               **({"kill_this": True} if card.replacement.kill_this else {}),
                               **({"each_turn": card.replacement.each_turn} if card.replacement.each_turn else {}),
-                              **({"may": True} if card.replacement.optional else {})}
+                              **({"may": True} if card.replacement.optional else {}),
+                              **({"zone": card.replacement.zone} if card.replacement.zone != "board" else {}),
+                              **({"banish_this": True} if card.replacement.banish_this else {})}
     if card.enters_ready or card.as_enters:
         out["enters"] = {**({"ready": True} if card.enters_ready else {}),
                          **({"as": effects_json(card.as_enters)} if card.as_enters else {})}

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from kb.timing.engine import Params, Trace
 from kb.timing.models.riftbound.cards import Card
 from kb.timing.models.riftbound.citations import registry
-from kb.timing.models.riftbound import costs
+from kb.timing.models.riftbound import costs, trash
 from kb.timing.models.riftbound.combat import cleanup_if_due
 from kb.timing.models.riftbound.effects import run_effects
 from kb.timing.models.riftbound.state import Item, Permanent, State, replace_item, with_hand, without
@@ -223,7 +223,7 @@ def resolve(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     s = run_effects(m, s, t, item)
     s = replace(s, chain=without(s.chain, item.id))
     if item.kind == "spell":
-        s = replace(s, trash=s.trash + (item.name,))
+        s = trash.to_trash(m, s, [(item.name, item.controller)])  # its controller's trash (157)
         s = completes_play(m, s, t, item, m.cards.get(item.card or ""))
     return proceed(m, s, t, add=False)
 

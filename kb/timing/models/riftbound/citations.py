@@ -169,6 +169,9 @@ CITATIONS: dict[str, Rules] = {
     "replacement-choice-due": ("371.2.a",),
     "check.replacement-choice-due": ("371.2.a", "371.2"),
     "check.no-replacement-choice-due": ("371.2.a",),
+    "replacement-in-trash": ("370.3", "366.1", "108.2.a"),
+    "not-yet-in-trash": ("370.3", "370.1.c"),
+    "banished-from-trash": ("108.6.b", "108.6.a", "370.1.b"),
     "enters-ready": ("369.3", "369.1", "370.1.b"),
     "as-enters": ("370.1.b.1", "369.3", "369.1"),
     # -- modes of play with teammates (teams.py, scoring.py) --------------------------------
@@ -213,6 +216,7 @@ CITATIONS: dict[str, Rules] = {
     "invariant.replacement-each-turn": ("371.1",),
     "invariant.replacement-chosen": ("371.2.a",),
     "invariant.replacement-asked": ("371.2.a", "371.2"),
+    "invariant.replacement-in-trash": ("370.3", "365.1"),
     "invariant.as-enters-off-chain": ("370.1.b.1", "370.1.c"),
     "invariant.damage-prevented": ("437.2", "437.3"),
     "invariant.team-points": ("489.8.d.1",),
@@ -231,6 +235,7 @@ CITATIONS: dict[str, Rules] = {
     "state.combat-players": ("462", "316.7.d"),
     "state.team-turn-order": ("489.5.c", "489.5.c.1", "489.2"),
     "state.team-points": ("489.8.d.1",),
+    "state.trash-owners": ("108.2.a",),
 }
 
 # What each state check refuses (the ``state.*`` citations above).
@@ -249,6 +254,7 @@ STATE_CHECKS: dict[str, str] = {
     "combat-players": "refuses a combat without an attacker and a different defender",
     "team-turn-order": "refuses teams that are not two of two taking turns alternately",
     "team-points": "refuses teammates with different points",
+    "trash-owners": "refuses an owner recorded for a card that is not in the trash",
 }
 
 

@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from kb.timing.engine import Params, Trace, TraceNode
-from kb.timing.models.riftbound import damage, replacements
+from kb.timing.models.riftbound import damage, replacements, trash
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound.damage import prevented as damage_dealt
 from kb.timing.models.riftbound.state import Battlefield, Combat, Showdown, State
@@ -337,8 +337,8 @@ def combat_cleanup(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     for u in dead:
         s = fire(s, t, [(u.controller, tr, u.card) for tr in m.triggers_of(u.card, "leave")],
                        "death-triggers")
-    s = replace(s, board=tuple(replace(u, damage=0) for u in s.board if u not in dead),
-                trash=s.trash + tuple(u.card for u in dead))
+    s = trash.to_trash(m, replace(s, board=tuple(replace(u, damage=0) for u in s.board if u not in dead)),
+                       [(u.card, u.controller) for u in dead])
     for u in dead:
         t.note("kill", s, {"unit": u.name})
     recalled = False

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from kb.timing.engine import Trace
 from kb.timing.models.riftbound.cards import Effect
 from kb.timing.models.riftbound.citations import registry
+from kb.timing.models.riftbound import trash
 from kb.timing.models.riftbound.state import (Item, Permanent, State, drawn_plus, with_hand, with_permanent, without,
                                               without_card)
 from kb.timing.models.riftbound.triggers import needs_cleanup, new_item, relocate
@@ -91,7 +92,7 @@ def discard(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
     if not gone:
         t.note("instruction-skipped", s, {"instruction": f"discard {e[1]} (no cards in hand)"})
         return s
-    s = replace(s, hands=with_hand(s, who, hand[len(gone):]), trash=s.trash + gone)
+    s = trash.to_trash(m, replace(s, hands=with_hand(s, who, hand[len(gone):])), [(c, who) for c in gone])
     return t.step("discard", s, {"player": who, "n": len(gone), "cards": ", ".join(gone)})
 
 
@@ -105,7 +106,7 @@ def counter(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
         return s
     s = replace(s, chain=without(s.chain, victim.id))
     if victim.card is not None:
-        s = replace(s, trash=s.trash + (victim.card,))
+        s = trash.to_trash(m, s, [(victim.card, victim.controller)])
     t.note("counter", s, {"item": victim.name})
     return s
 

@@ -5,6 +5,7 @@ citations): module-level functions, each cited by its name."""
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -12,6 +13,7 @@ from kb.timing.engine import Invariant, TraceNode, Violation
 from kb.timing.models.riftbound import teams
 from kb.timing.models.riftbound.citations import cite
 from kb.timing.models.riftbound.cards import Replacement
+from kb.timing.models.riftbound.replacements import replacement_source
 from kb.timing.models.riftbound.state import Permanent, State
 
 if TYPE_CHECKING:
@@ -134,9 +136,19 @@ def _replaced_by(m: Riftbound, n: TraceNode) -> tuple[Permanent, Replacement] | 
     effect; None for another node, or for a unit's own "next time it would die"."""
     if n.name != "death-replaced" or n.params["next"]:
         return None
-    x = n.before.permanent(n.params["source"])
+    x = replacement_source(m, n.before, n.params)
     r = m.cards[x.card].replacement if x is not None else None
     return (x, r) if x is not None and r is not None else None
+
+
+@invariant("replacement-in-trash", "a replacement effect active in the trash replaces a death only from a card "
+           "already in its owner's trash, and one active on the board only from the board")
+def replacement_in_trash(m: Riftbound, n: TraceNode) -> bool:
+    if n.name != "death-replaced" or n.params["next"]:
+        return True
+    x = replacement_source(m, n.before, n.params)
+    r = m.cards[x.card].replacement if x is not None else None
+    return r is not None and r.zone == ("trash" if "trash" in n.params else "board")
 
 
 @invariant("replacement-each-turn", "a \"once (N times) each turn\" replacement effect is applied to at most "
@@ -234,6 +246,8 @@ def validate(s: State) -> list[Violation]:
         bad("showdown-passes", f"{s.showdown.passes} players passed focus in sequence: the showdown "
             "would have ended", "showdown.passes")
     out += teams.violations(s)
+    if Counter(c for c, _ in s.owners) - Counter(s.trash):
+        bad("trash-owners", "trash_owners names a card that is not in the trash", "trash_owners")
     if s.combat is not None and (s.combat.attacker == s.combat.defender
                                  or {s.combat.attacker, s.combat.defender} - set(s.players)):
         bad("combat-players", "a combat needs an attacker and a different defender among the players",

@@ -32,8 +32,12 @@
   death inside a player's own decision that such a replacement could replace breaks the
   invariant ``replacement-asked`` (an error it reports, not a guess).
 
-Not modelled: those active in a zone other than the board (370.3) and replacements acting on
-an uncontrolled battlefield (372.2). Of the
+- Replacement effects active in a trash (366.1, 370.3): a card's in its owner's trash, evaluated
+  for a death only if it entered the trash before it (:mod:`kb.timing.models.riftbound.trash`);
+  they come after the board's in the model's order, and one banishing its source has it
+  banished from the trash once the death is replaced (``banished-from-trash``).
+
+Not modelled: replacements acting on an uncontrolled battlefield (372.2). Of the
 game actions that are replacement effects (369.2), preventing damage is in
 :mod:`kb.timing.models.riftbound.damage`.
 """
@@ -45,7 +49,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from kb.timing.engine import Params, Trace, TraceNode, Transition
-from kb.timing.models.riftbound import effects
+from kb.timing.models.riftbound import effects, trash
 from kb.timing.models.riftbound.cards import Effect
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound.state import Item, Permanent, State, with_permanent
@@ -74,6 +78,11 @@ step("replacement-choice-due", "a \"you may\" replacement effect could apply: it
      "{player} may apply {source}'s replacement to {unit}'s death")
 step("replacement-declined", "a \"you may\" replacement its controller chose not to apply has not been applied",
      "{player} does not apply {source}'s replacement to {unit}'s death: it has not been applied (this turn)")
+step("replacement-in-trash", "a replacement effect active in its owner's trash replaces a friendly unit's death",
+     "{source} is in {player}'s trash, where its replacement is active, and was there before {unit}'s death")
+step("not-yet-in-trash", "a card that enters the trash with a dying unit was not there before its death: its "
+     "replacement active in the trash cannot replace it", "{source} dies with {unit} and enters {player}'s trash "
+     "only then: its replacement, active in the trash, cannot replace {unit}'s death")
 step("replacement-used-up", "a replacement effect applied as often as it may this turn cannot apply again",
      "{source}'s replacement (\"{times} each turn\") has been applied {count} this turn: it cannot replace "
      "{unit}'s death")
@@ -113,13 +122,15 @@ def applicable(m: Riftbound, s: State, u: Permanent, applied: frozenset[str],
     (371.1; added to ``spent`` when it is given) and "you may" ones their controller did not
     choose to apply to it (371.2.a; in ``declined``, or in ``due`` while not chosen yet). The
     model's order: the unit's own "next time", then its own replacement, then the others in
-    board order."""
+    board order, then those active in a trash in the order their cards went there (370.3)."""
     if m.cards[u.card].type != "unit":
         return []
     out = [(u, f"next:{u.name}")] if u.saved and f"next:{u.name}" not in applied else []
     others = []
-    for x in s.board:
-        if x.name in applied or not qualifies(m, s, x, u):
+    for x, zone, key in [*((x, "board", x.name) for x in s.board),
+                         *((x, trash.TRASH, f"trash:{x.name}") for x in trash.sources(m, s))]:
+        r = m.cards[x.card].replacement
+        if r is None or r.zone != zone or key in applied or not qualifies(m, s, x, u):
             continue
         if used_up(m, s, x):
             if spent is not None:
@@ -131,7 +142,7 @@ def applicable(m: Riftbound, s: State, u: Permanent, applied: frozenset[str],
             if listed is not None:
                 listed.append(x)
             continue
-        (out if x.name == u.name else others).append((x, x.name))
+        (out if key == u.name else others).append((x, key))
     return out + others
 
 
@@ -145,7 +156,7 @@ def death_replaced(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     assert u is not None
     s = with_permanent(s, u.name, damage=0, exhausted=True, location="base", designation=None,
                        saved=u.saved and not p["next"])
-    source = s.permanent(p.get("source", ""))
+    source = replacement_source(m, s, p)
     r = m.cards[source.card].replacement if source is not None and not p["next"] else None
     if source is not None and r is not None and r.each_turn is not None:  # counted this turn (371.1)
         counts = dict(s.replaced)
@@ -154,6 +165,14 @@ def death_replaced(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     for tr in m.triggers_of(u.card, "leave"):
         t.note("death-trigger-removed", s, {"unit": u.name, "item": tr.name})
     return s
+
+
+def replacement_source(m: Riftbound, s: State, p: Params) -> Permanent | None:
+    """The source of the replacement a ``death-replaced`` step applies: a permanent on the board,
+    or (``trash``: its owner) a card in that player's trash, as its stand-in."""
+    if "trash" in p:
+        return next((x for x in trash.sources(m, s) if (x.name, x.controller) == (p["source"], p["trash"])), None)
+    return s.permanent(p.get("source", ""))
 
 
 def replace_deaths(m: Riftbound, s: State, t: Trace, dead: list[Permanent],
@@ -170,6 +189,10 @@ def replace_deaths(m: Riftbound, s: State, t: Trace, dead: list[Permanent],
         spent: list[Permanent] = []
         declined: list[Permanent] = []
         due: list[Permanent] = []
+        for x in dead:  # 370.3: a card entering the trash with the unit was not there before its death
+            r = m.cards[x.card].replacement
+            if x.name != u.name and r is not None and r.zone == trash.TRASH and qualifies(m, s, x, u):
+                t.note("not-yet-in-trash", s, {"source": x.card, "unit": u.name, "player": x.controller})
         found = applicable(m, s, u, applied, spent, declined, due)
         for x in spent:
             limit = m.cards[x.card].replacement.each_turn  # type: ignore[union-attr]
@@ -188,10 +211,16 @@ def replace_deaths(m: Riftbound, s: State, t: Trace, dead: list[Permanent],
         source, key = found[0]
         next_time = key.startswith("next:")
         card = m.cards[source.card]
+        in_trash = key.startswith("trash:")
         if not next_time and card.replacement is not None and card.replacement.would_die == "friendly-deathknell":
             t.note("deathknell-checked", s, {"unit": u.name, "source": source.name})
+        where = {"trash": source.controller} if in_trash else {}
+        if in_trash:
+            t.note("replacement-in-trash", s, {"source": source.name, "player": source.controller, "unit": u.name})
         s = t.step("death-replaced", s, {"unit": u.name, "replacement": _label(u, source, key), "next": next_time,
-                                         "source": source.name})
+                                         "source": source.name, **where})
+        if in_trash and card.replacement is not None and card.replacement.banish_this:
+            s = t.step("banished-from-trash", s, {"card": source.name, "player": source.controller, "unit": u.name})
         if not next_time and card.replacement is not None and card.replacement.kill_this:
             victim = s.permanent(source.name)
             if victim is not None:
@@ -269,7 +298,18 @@ def _times(n: int | None) -> str:
 
 
 def _label(u: Permanent, source: Permanent, key: str) -> str:
-    return f"{u.name}'s next death" if key.startswith("next:") else f"{source.name}'s replacement"
+    if key.startswith("next:"):
+        return f"{u.name}'s next death"
+    return f"{source.name}'s replacement" + (f" (in {source.controller}'s trash)" if key.startswith("trash:")
+                                             else "")
+
+
+@registry.transition("banished-from-trash", "step", "\"banish me from your trash instead\": the replacement's "
+                     "source is banished from its owner's trash", "{card} is banished from {player}'s trash in "
+                     "place of {unit}'s death")
+def banished_from_trash(m: Riftbound, s: State, p: Params, t: Trace) -> State:
+    """The source of a replacement active in the trash leaves it for banishment (370.3)."""
+    return trash.banish(s, p["card"], p["player"])
 
 
 def die(m: Riftbound, s: State, t: Trace, dead: list[Permanent]) -> State:
@@ -280,7 +320,8 @@ def die(m: Riftbound, s: State, t: Trace, dead: list[Permanent]) -> State:
     s = fire(s, t, [(u.controller, tr, u.card) for u in dead for tr in m.triggers_of(u.card, "leave")],
              "death-triggers")
     names = {u.name for u in dead}
-    s = replace(s, board=tuple(x for x in s.board if x.name not in names), trash=s.trash + tuple(u.card for u in dead))
+    s = trash.to_trash(m, replace(s, board=tuple(x for x in s.board if x.name not in names)),
+                       [(u.card, u.controller) for u in dead])
     for u in dead:
         t.note("kill", s, {"unit": u.name})
     return s

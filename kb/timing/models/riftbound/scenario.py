@@ -2,9 +2,9 @@
 scenario actions as decisions, and what an ``expect`` step can observe.
 
 Players are names in turn order, or ``{name, hand: [cards], base: [units or gear],
-facedown: [{card, at}], points: N, runes: N | {ready, exhausted}, pool: N | {energy, power},
-team: NAME}`` (``team``: a 2v2 game, four players whose turns alternate teams, sharing points,
-:mod:`kb.timing.models.riftbound.teams`)
+facedown: [{card, at}], trash: [cards], points: N, runes: N | {ready, exhausted}, pool: N | {energy,
+power}, team: NAME}`` (``trash``: the cards in the player's own trash, 108.2.a; ``team``: a 2v2
+game, four players whose turns alternate teams, sharing points, :mod:`kb.timing.models.riftbound.teams`)
 (a hand not listed is unknown: any card of the pool may be played from it; runes and the Rune
 Pool pay costs, :mod:`kb.timing.models.riftbound.costs`). ``battlefields``: a list of names or ``{name, controller, contested_by, units:
 {player: [cards]}}``, or a mapping by name (``{Temple: {controller: Bo}, Hill: null}``).
@@ -47,7 +47,7 @@ from kb.timing.engine import FormatError, Option
 from kb.timing.fields import a_list as _list, a_mapping as _map, named_entry, only_keys as _only, players as _player_list
 from kb.timing.fields import nearest, one_of as _one_of, text as _str, whole_number as _int
 from kb.timing.models.codec import Context, field_json, json_keys
-from kb.timing.models.riftbound import costs, teams
+from kb.timing.models.riftbound import costs, teams, trash
 from kb.timing.models.riftbound.cards import parse_cards
 from kb.timing.models.riftbound.costs import resources_of
 from kb.timing.models.riftbound.model import Riftbound, model_for
@@ -55,7 +55,8 @@ from kb.timing.models.riftbound.state import Battlefield, Combat, Permanent, Sho
 
 # -- scenario set-up -------------------------------------------------------------------------
 def _players(data: Any) -> tuple[tuple[str, ...], dict[str, dict[str, Any]]]:
-    return _player_list(data, ("hand", "base", "facedown", "points", "runes", "pool", "team"), "turn player")
+    return _player_list(data, ("hand", "base", "facedown", "points", "runes", "pool", "team", "trash"),
+                        "turn player")
 
 
 def battlefield_entries(data: Any) -> list[tuple[str, str, dict[str, Any]]]:
@@ -103,6 +104,7 @@ def setup(data: Mapping[str, Any]) -> tuple[Riftbound, State]:
         board.append(Permanent(unique, name, controller, location))
 
     hands: list[tuple[str, tuple[str, ...] | None]] = []
+    trashed: list[tuple[str, str]] = []  # each player's trash at the start (108.2.a)
     facedown: list[tuple[str, str, str, bool]] = []
     battlefields: list[Battlefield] = []
     for where, named_at, raw in battlefield_entries(data.get("battlefields")):
@@ -134,6 +136,12 @@ def setup(data: Mapping[str, Any]) -> tuple[Riftbound, State]:
                     raise FormatError(f"unknown card {c!r} in {player}'s hand{nearest(c, cards)} (add it to cards)",
                                       f"players.{player}.hand[{k}]")
         hands.append((player, hand))
+        for k, c in enumerate(_list(p.get("trash"), f"players.{player}.trash")):
+            c = _str(c, f"players.{player}.trash[{k}]")
+            if c not in cards or cards[c].type == "battlefield":
+                raise FormatError(f"unknown card {c!r} in {player}'s trash{nearest(c, cards)} (add it to cards; "
+                                  "a battlefield is no card of a trash)", f"players.{player}.trash[{k}]")
+            trashed.append((c, player))
         for j, u in enumerate(_list(p.get("base"), f"players.{player}.base")):
             place(u, player, "base", f"players.{player}.base[{j}]")
         for j, f in enumerate(_list(p.get("facedown"), f"players.{player}.facedown")):
@@ -152,6 +160,7 @@ def setup(data: Mapping[str, Any]) -> tuple[Riftbound, State]:
     points = teams.shared_points(players, sides, points)
     state = State(players=players, board=tuple(board), battlefields=tuple(battlefields), hands=tuple(hands),
                   facedown=tuple(facedown), points=points, **resources_of(players, extra), teams=sides)
+    state = trash.to_trash(model, state, trashed)
     if sides:  # 2v2's Victory Score (489.3), and what a teammate controls since the Scoring Step (469.1.a)
         allies = state.teammates(players[0])
         state = replace(state, victory_score=teams.TEAM_VICTORY_SCORE,

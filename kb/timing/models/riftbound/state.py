@@ -220,7 +220,13 @@ class State:
     played: tuple[tuple[str, str], ...] = field(default=(), metadata=js(  # whose play completed (419.4.a)
         "played_this_turn", record=_record("player", "card", player={"check": "player"})))
     drawn: tuple[tuple[str, int], ...] = field(default=(), metadata=js(mapping=True, read=_read_drawn))
-    trash: tuple[str, ...] = ()
+    trash: tuple[str, ...] = ()  # the cards of every player's trash, in the order they went there
+    # Whose trash holds each card of the trash whose ability is active there (each player has
+    # their own, 108.2.a; 366.1, 370.3), and the cards banished from a trash, with their owners.
+    owners: tuple[tuple[str, str], ...] = field(default=(), metadata=js(
+        "trash_owners", omit=True, record=_record("card", "owner", card={"check": "card"}, owner={"check": "player"})))
+    banished: tuple[tuple[str, str], ...] = field(default=(), metadata=js(
+        omit=True, record=_record("card", "owner", card={"check": "card"}, owner={"check": "player"})))
     scored: tuple[tuple[str, str], ...] = field(default=(), metadata=js(record=_record(
         "player", "at", player={"check": "player"})))  # battlefields scored this turn (470)
     points: tuple[tuple[str, int], ...] = field(default=(), metadata=js(mapping=True, read=_read_points))  # 468

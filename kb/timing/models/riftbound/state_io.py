@@ -6,6 +6,7 @@ two players, the turn state against the chain, ids increasing up the chain)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from typing import Any
 
@@ -15,6 +16,7 @@ from kb.timing.models.codec import Context, Json, decode, encode, json_keys, rea
 from kb.timing.models.riftbound.cards import card_json, parse_cards
 from kb.timing.models.riftbound.citations import cite
 from kb.timing.models.riftbound.model import Riftbound, model_for
+from kb.timing.models.riftbound.trash import active_in_trash
 from kb.timing.models.riftbound.state import COMBAT_TASKS, TURN_STATES, Battlefield, Combat, Item, Showdown, State
 
 # The keys of a state's JSON, in the order they are written: the state's fields, and what is
@@ -22,9 +24,9 @@ from kb.timing.models.riftbound.state import COMBAT_TASKS, TURN_STATES, Battlefi
 DERIVED_KEYS = ("ruleset", "turn_state", "turn_player", "cards")
 STATE_KEYS = ("ruleset", "turn_state", "priority", "focus", "chain", "players", "turn_player", "phase", "passes",
               "showdown", "combat", "opened_by", "tasks", "board", "battlefields", "hands", "facedown",
-              "finalized_this_turn", "played_this_turn", "drawn", "trash", "scored", "points", "victory_score",
-              "winner", "next_id", "rune_pools", "runes", "teams", "disqualified_this_turn", "replaced_this_turn",
-              "replacement_choices", "cards")
+              "finalized_this_turn", "played_this_turn", "drawn", "trash", "trash_owners", "banished", "scored",
+              "points", "victory_score", "winner", "next_id", "rune_pools", "runes", "teams", "disqualified_this_turn",
+              "replaced_this_turn", "replacement_choices", "cards")
 _plain, _ids = Json(), Json(low=1, high=10_000)
 assert set(STATE_KEYS) == set(json_keys(State)) | set(DERIVED_KEYS), "a state field without its place in the JSON"
 
@@ -129,6 +131,11 @@ def state_from_json(data: Any) -> tuple[Riftbound, State, list[Violation]]:
     for i, name in enumerate(names):
         if name in names[:i]:
             raise FormatError(f"two permanents are named {name!r}", f"board[{i}].name")
+    owned = Counter(c for c, _ in state.owners)
+    for i, card in enumerate(state.trash):
+        if active_in_trash(model, card) and state.trash[:i + 1].count(card) > owned[card]:
+            raise FormatError(f"{card} has a replacement effect active in its owner's trash: say whose trash holds "
+                              "it in trash_owners (each player has their own trash, 108.2.a)", f"trash[{i}]")
     next_id = read_value(data.get("next_id", ctx.next_id), int, _ids, "next_id", ctx)
     opened_by = state.opened_by
     if opened_by is None and chain:
