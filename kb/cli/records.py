@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from kb.cli.app import emit_json, handle_errors, home_of, json_option, main, open_kb
+from kb.cli.app import counted, emit_json, handle_errors, home_of, json_option, main, open_kb
 from kb.records import import_records, load_records, record_report, records_report, search_rulings
 from kb.records.citing import STALE, attach_records
 from kb.records.feed import change_sentence
@@ -56,7 +56,7 @@ def _import(ctx: click.Context, paths: tuple[Path, ...], kind: Kind, no_build: b
         for d in item["diagnostics"] if item else ():
             line = f":{d['line']}" if d.get("line") else ""
             click.echo(f"{record.file}{line}: {d['severity']}: {d['message']}", err=True)
-    click.echo(f"{len(report.written)} {kind}s imported; {checked['total']} stored, "
+    click.echo(f"{counted(len(report.written), kind)} imported; {checked['total']} stored, "
                f"{checked['stale']} stale (see `rulekb {kind}s check`)")
 
 
@@ -117,7 +117,7 @@ def _list(ctx: click.Context, kind: Kind, ruleset: str | None, stale: bool, as_j
                 "unread" if item["unread"] else "ok")
         changed = f" (changed: {', '.join(item['changed'])})" if item["changed"] else ""
         click.echo(f"{item['id']}  {item['ruleset']} {item['written_for']}  {mark}{changed}  {item['title']}")
-    click.echo(f"{data['total']} {kind}s, {data['stale']} stale, {data['broken']} with citations "
+    click.echo(f"{counted(data['total'], kind)}, {data['stale']} stale, {data['broken']} with citations "
                "that do not exist", err=True)
 
 
@@ -137,7 +137,8 @@ def _check(ctx: click.Context, kind: Kind, ruleset: str | None, as_json: bool) -
                 click.echo(f"{where}: {c['status']}: {kind} {item['id']}: {c['text']}: {_why(c)}")
         counts = data["citations"]
         unread = f", {data['unread']} whose citations could not be read" if data["unread"] else ""
-        click.echo(f"{data['stale']} stale {kind}s, {data['broken']} with broken citations{unread}; "
+        click.echo(f"{data['stale']} stale {kind if data['stale'] == 1 else kind + 's'}, "
+                   f"{data['broken']} with broken citations{unread}; "
                    f"citations: {counts['ok']} ok, {counts['renumbered']} renumbered, "
                    f"{counts['reworded']} reworded, {counts['removed']} removed, "
                    f"{counts['not_found']} not found", err=True)

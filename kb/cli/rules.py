@@ -127,7 +127,7 @@ def _print_rule(data: dict[str, Any], subrules: bool) -> None:
         click.echo("timing model: " + ", ".join(t["name"] for t in data["transitions"]))
     cited = data["cited_by"]
     if cited["total"]:
-        click.echo(f"cited by {cited['rulings']} ruling(s), {cited['articles']} article(s): "
+        click.echo(f"cited by {counted(cited['rulings'], 'ruling')}, {counted(cited['articles'], 'article')}: "
                    + ", ".join(f"{r['id']}" + (f" (as {r['cited_as']} of {r['written_for']})"
                                                if r["cited_as"] != data["number"] else "")
                                for r in cited["records"]))
