@@ -229,6 +229,9 @@ def test_cli_imports_lists_and_keeps_the_last_good_list(cards_home: Path, tmp_pa
     assert out.exit_code == 1 and "bad.csv:3" in out.output and "Traceback" not in out.output
     data = json.loads(runner.invoke(main, [*home, "cards", "list", "--json"]).output)
     assert len(data["cards"]) == 5  # the refused file changed nothing
+    out = runner.invoke(main, [*home, "cards", "import", str(CSV_CARDS)])  # says what it replaces
+    assert out.exit_code == 0 and f"from {CSV_CARDS.name}, replacing the 5 cards from {JSON_CARDS.name}" in out.output
+    runner.invoke(main, [*home, "cards", "import", str(JSON_CARDS)])
     out = runner.invoke(main, [*home, "cards", "import", str(JSON_CARDS), "--ruleset", "chess"])
     assert out.exit_code == 1 and "no ruleset 'chess'" in out.output
 

@@ -55,9 +55,12 @@ def import_cards_cmd(ctx: click.Context, file: Path, ruleset: str | None) -> Non
     home = home_of(ctx)
     name = _ruleset(home, ruleset)
     cards = read_card_file(file)
+    before = load_cards(home, name)
     target = save_cards(home, name, cards, file.name)
+    replaced = (f", replacing the {counted(len(before.cards), 'card')} from {before.source}"
+                if before is not None and before.cards else "")
     click.echo(f"imported {counted(len(cards), 'card')} of {name} from "
-               f"{file.name} ({target})")
+               f"{file.name}{replaced} ({target})")
 
 
 @cards_group.command("list")
