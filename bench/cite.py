@@ -56,7 +56,7 @@ from kb.cite import find_citations, rule_citations
 from kb.cite.annotate import _footnote_html, rule_url
 from kb.cite.find import Citation
 from kb.cite.mdit import ENV_KEY, _shared_ok
-from kb.cite.resolve import _copy
+from kb.cite.resolve import copy_for
 from kb.references import _MENTION, _parse, _parse_alone, phrase_matches
 from kb.query import KnowledgeBase
 from kb.store import build
@@ -188,7 +188,7 @@ def floor_table(kb: KnowledgeBase, sizes: list[int], runs: int) -> list[str]:
                 copy = entry.copy()
                 copy["numbers"] = entry["numbers"][:]
                 copy["footnotes"] = entry["footnotes"][:]
-                kept.append((copy, (copy["start"], copy["end"], _copy(res, again))))
+                kept.append((copy, (copy["start"], copy["end"], copy_for(res, again))))
 
         def matches() -> None:
             for content, at in places:

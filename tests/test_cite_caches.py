@@ -3,6 +3,8 @@ base, per document) never leaks from one edition, article or caller to another."
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from markdown_it import MarkdownIt
 
@@ -58,17 +60,37 @@ def test_a_caller_changing_its_resolutions_does_not_change_the_next_answer() -> 
     assert [(r.status, [x.number for x in r.rules]) for r in again] == [("ok", ["312.1"])]
 
 
-def test_report_entries_share_no_lists() -> None:
+def test_report_entries_share_nothing_a_caller_can_change() -> None:
+    """An entry's sequences are tuples (JSON arrays all the same), which its places and
+    other articles share since nobody can change them; what can be changed (an ambiguous
+    citation's candidates, each place's resolution) is each place's own."""
     kb = KnowledgeBase.from_graphs([edition("1", "Text.")])
     env: dict = {}
     MarkdownIt().use(rule_citations, kb=kb).render("rule 312.1, rule 312.1, rule 312.9, rule 312.9", env)
     entries = env["rule_citations"]["citations"]
-    entries[0]["numbers"].append("x")
-    entries[2]["nearest"].append("x")
-    assert entries[1]["numbers"] == ["312.1"] and "x" not in entries[3]["nearest"]
+    assert [(e["numbers"], e["footnotes"], e.get("nearest")) for e in entries] == [
+        (("312.1",), (1,), None), (("312.1",), (1,), None), ((), (), ("312.2", "312.1", "312")),
+        ((), (), ("312.2", "312.1", "312"))]
+    assert json.loads(json.dumps(entries[0]))["numbers"] == ["312.1"]
+    placed = env["rule_citations"]["resolutions"]
+    placed[0][2].rules.clear()
+    placed[2][2].nearest.append("x")
+    assert [r.number for r in placed[1][2].rules] == ["312.1"] and "x" not in placed[3][2].nearest
     again: dict = {}
     MarkdownIt().use(rule_citations, kb=kb).render("rule 312.1", again)
-    assert again["rule_citations"]["citations"][0]["numbers"] == ["312.1"]
+    assert again["rule_citations"]["citations"][0]["numbers"] == ("312.1",)
+    assert [r.number for r in again["rule_citations"]["resolutions"][0][2].rules] == ["312.1"]
+
+
+def test_each_place_of_an_ambiguous_citation_has_its_own_candidates() -> None:
+    kb = KnowledgeBase.from_graphs([edition("1", "Text."), edition("1", "Text.", ruleset="other")])
+    env: dict = {}
+    MarkdownIt().use(rule_citations, kb=kb).render("rule 312.1, rule 312.1", env)
+    first, second = env["rule_citations"]["citations"]
+    assert first["status"] == "ambiguous" and len(first["candidates"]) == 2
+    first["candidates"][0]["number"] = "x"
+    first["candidates"].clear()
+    assert [c["number"] for c in second["candidates"]] == ["312.1", "312.1"]
 
 
 @pytest.mark.parametrize("style,marker", [("footnotes", "rule-footnotes"), ("preview", 'title="Rule 312.1. Text."')])

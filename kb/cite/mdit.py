@@ -34,7 +34,7 @@ import re
 import sys
 import threading
 from collections.abc import Iterator, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml, isLinkClose, isLinkOpen
@@ -44,7 +44,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 
 from kb.cite.annotate import STYLES, Footnotes, Style, citation_attrs, rule_url
 from kb.cite.find import Citation, count_phrases, find_citations, may_cite
-from kb.cite.resolve import CitedRule, Resolution, as_dict, resolve_citations
+from kb.cite.resolve import CitedRule, Resolution, as_dict, copy_for, resolve_shared
 from kb.cite.target import LinkTarget, infer_written_for, link_target, parse_front_matter
 from kb.limits import CITE_CITATIONS, CITE_FRONT_MATTER
 from kb.loaded import LoadedEditions
@@ -162,10 +162,8 @@ def _link(state: StateCore, options: dict[str, Any]) -> None:
 def _link_document(state: StateCore, options: dict[str, Any]) -> None:
     env = state.env
     options = _with_overrides(options, env.get(OPTIONS_KEY) if isinstance(env, dict) else None)
-    # "resolutions" gives each citation's span in the source (None when it cannot be
-    # placed exactly) with its Resolution, for callers that rewrite the source.
     report: dict[str, Any] = {"citations": [], "footnotes": [], "diagnostics": [],
-                              "resolutions": [], "over_limit": 0}
+                              "resolutions": (), "over_limit": 0}
     env[ENV_KEY] = report
     base_url = options["base_url"]
     style = options["style"]
@@ -174,11 +172,13 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
     notes = Footnotes(base_url, options["prefix"])
     footnotes = style == "footnotes"
     entries: list[dict[str, Any]] = report["citations"]
-    placed: list[tuple[int | None, int | None, Resolution]] = report["resolutions"]
-    # What every place citing the same thing shares: its report entry (less the place),
-    # its element's tags, and (once the document has cited it) its one footnote: a list
-    # per document, [*_Shared, Footnote | None].
-    shared: dict[tuple[Any, ...], list[Any]] = {}
+    # Each place's offsets in the source, two values per citation, for report["resolutions"].
+    offsets: list[int | None] = []
+    # What every place citing the same thing (the same shared resolution) shares: its
+    # report entry (less the place), its element's tags, and (once the document has cited
+    # it) its footnote and the entry's footnote numbers: a list per document,
+    # [*_Shared, Footnote | None, footnote numbers].
+    shared: dict[int, list[Any]] = {}
     spans_of: list[list[Any]] = []
     find_place = places.find
     src_find = state.src.find
@@ -199,7 +199,7 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
             block_end, skips = block[2], block[3]
         for c in run.citations:
             res = next(results)
-            start, c_end, text, number, _, form, last, _, _, quote = c  # find.CITATION_ORDER
+            start, c_end, text, _, _, form, _, _, _, quote = c  # find.CITATION_ORDER
             # Its place in the source: _Locator.find, its commonest case (found as written,
             # in a block that skips nothing) inlined.
             at = -1 if skips else src_find(text, block[0], block_end)
@@ -210,29 +210,19 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
                 col = at - line_starts[line - 1] + 1
             else:
                 line, col, offset, end = find_place(block, text)
-            status = res.status
-            if quote is None:  # resolve.memo_key(c) and the status, inlined
-                key = (number, last, form, text if last is not None else None, status)
-                known = shared.get(key)
-                if known is None:
-                    if status == "ok" and len(res.rules) == 1 and not res.message:
-                        known = [*_shared_ok(res.rules[0], res.written, style, base_url), None]
-                    else:
-                        known = [*_shared(res, style, base_url), None]
-                    shared[key] = known
-            else:
-                known = [*_shared(res, style, base_url), None]
-            template, open_tag, close_tag, copies, candidates, linked, note = known
-            # The template has every key of an entry in its place: copied and filled in.
+            known = shared.get(id(res))
+            if known is None:
+                known = shared[id(res)] = _known(res, style, base_url)
+            template, open_tag, close_tag, candidates, linked, note, numbered = known
+            # The template has every key of an entry in its place: copied and filled in
+            # (its other values are strings, numbers and tuples, which places may share).
             entry = template.copy()
             # Offsets into the Markdown source (None when escapes or entities hide the text).
             entry["start"] = offset
             entry["end"] = end
             entry["text"] = text
             entry["form"] = form
-            for name in copies:  # nothing mutable is shared between entries
-                entry[name] = template[name][:]
-            if candidates:
+            if candidates:  # dicts: each place its own
                 entry["candidates"] = [dict(d) for d in template["candidates"]]
             if quote is not None:  # its offsets would be into the token's text, not the source
                 entry["quote"] = {"text": quote.text, "similarity": res.quote_similarity}
@@ -241,23 +231,21 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
             if footnotes and linked:
                 if len(linked) > 1:
                     refs = [ref(r) for r in linked]
-                    entry["footnotes"] = [note.index for note, _ in refs]
+                    entry["footnotes"] = tuple([note.index for note, _ in refs])
                     close_tag += "".join([html for _, html in refs])
                 elif note is None:  # the document's first place citing it
                     note, html = ref(linked[0])
-                    known[6] = note
-                    entry["footnotes"] = [note.index]
+                    known[5] = note
+                    entry["footnotes"] = known[6] = (note.index,)
                     close_tag += html
                 else:  # Footnotes.ref of a rule cited before, inlined
                     note.refs += 1
                     head, tail = note.ref_parts
-                    entry["footnotes"] = [note.index]
+                    entry["footnotes"] = numbered
                     close_tag += f"{head}-{note.refs}{tail}"
-            else:
-                entry["footnotes"] = []
             entries.append(entry)
-            placed.append((offset, end, res))
-            if start >= pos and status != "over_limit":
+            offsets += (offset, end)
+            if start >= pos and res.status != "over_limit":
                 spans += (start, c_end, open_tag, close_tag)
                 pos = c_end
         spans_of.append(spans)
@@ -269,11 +257,61 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
         token.meta = {"notes": notes}
         token.block = True
         state.tokens.append(token)
+    report["resolutions"] = PlacedResolutions(offsets, [c for run in runs for c in run.citations],
+                                              resolutions)
     report["footnotes"] = [{"index": n.index, "ruleset": n.rule.ruleset, "edition": n.rule.edition,
                             "number": n.rule.number, "text": n.rule.body, "url": n.url}
                            for n in notes.entries]
     report["diagnostics"] = [d.as_dict() for d in diags]
     report["target"] = target.describe()
+
+
+class PlacedResolutions(Sequence[tuple[int | None, int | None, Resolution]]):
+    """``report["resolutions"]``: each place's span in the source (None when it cannot be
+    placed exactly) with its own :class:`~kb.cite.resolve.Resolution`, for callers that
+    rewrite the source (``format=markdown``). The resolutions are copied from the shared
+    ones when first asked for: an HTML render needs none of them, and a place's copy with
+    its three lists cost as much as a tenth of rendering the text around it."""
+
+    def __init__(self, offsets: list[int | None], citations: list[Citation],
+                 resolutions: list[Resolution]):
+        self._offsets = offsets
+        self._citations = citations
+        self._shared = resolutions
+        self._made: list[tuple[int | None, int | None, Resolution]] | None = None
+
+    def _places(self) -> list[tuple[int | None, int | None, Resolution]]:
+        if self._made is None:
+            spans = iter(self._offsets)
+            self._made = [(start, end, copy_for(res, c)) for start, end, res, c
+                          in zip(spans, spans, self._shared, self._citations)]
+            self._offsets, self._citations, self._shared = [], [], []
+        return self._made
+
+    def __len__(self) -> int:
+        return len(self._made) if self._made is not None else len(self._citations)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[int | None, int | None, Resolution]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[tuple[int | None, int | None, Resolution]]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        return self._places()[index]
+
+    def __iter__(self) -> Iterator[tuple[int | None, int | None, Resolution]]:
+        return iter(self._places())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, PlacedResolutions):
+            other = other._places()
+        return isinstance(other, (list, tuple)) and list(self._places()) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"PlacedResolutions({self._places()!r})"
 
 
 def _with_overrides(options: dict[str, Any], override: dict[str, Any] | None) -> dict[str, Any]:
@@ -311,14 +349,14 @@ def _found_and_resolved(state: StateCore, options: dict[str, Any], report: dict[
     report["over_limit"] = over = budget[1]
     citations = [c for run in runs for c in run.citations]
     target: LinkTarget = link_target(options["kb"], options["ruleset"], options["edition"], pins, source)
-    resolutions = resolve_citations(citations, target.editions, written_for=target.written_for,
-                                    mapper=target.mapper)
+    resolutions = resolve_shared(citations, target.editions, written_for=target.written_for,
+                                 mapper=target.mapper)
     inferred = infer_written_for(options["kb"], target, citations, pins.get("date"), source,
                                  resolutions)
     if inferred is not target:
         target = inferred
-        resolutions = resolve_citations(citations, target.editions, written_for=target.written_for,
-                                        mapper=target.mapper)
+        resolutions = resolve_shared(citations, target.editions, written_for=target.written_for,
+                                     mapper=target.mapper)
     diags.extend(target.diagnostics)
     if over:
         diags.append(Diagnostic(over_limit_message(limit, over), source, 0, "warning"))
@@ -327,11 +365,19 @@ def _found_and_resolved(state: StateCore, options: dict[str, Any], report: dict[
 
 # A resolution's report entry with every key in its order, its place's values left None
 # (start, end, text, form; the quote when the citation has one, line, column, footnotes),
-# its element's open and close tags, the entry's values that are lists of strings (copied
-# for each place), whether it has candidates (dicts, copied for each place), and the rules
-# it links to (none when it links nowhere).
-_Shared = tuple[dict[str, Any], str, str, tuple[str, ...], bool, tuple[CitedRule, ...]]
+# its element's open and close tags, whether it has candidates (dicts, copied for each
+# place), and the rules it links to (none when it links nowhere). Its other values are
+# strings, numbers and tuples: an entry's sequences are tuples, so places (and, for an
+# ``ok`` citation of one rule, articles) share them and no caller can change another's.
+_Shared = tuple[dict[str, Any], str, str, bool, tuple[CitedRule, ...]]
 _PER_PLACE = ("line", "column", "footnotes")
+
+
+def _known(res: Resolution, style: Style, base_url: str) -> list[Any]:
+    """What the places of one document sharing ``res`` share (see ``_link_document``)."""
+    if res.status == "ok" and len(res.rules) == 1 and not res.message and res.citation.quote is None:
+        return [*_shared_ok(res.rules[0], res.written, style, base_url), None, ()]
+    return [*_shared(res, style, base_url), None, ()]
 
 
 def _shared(res: Resolution, style: Style, base_url: str) -> _Shared:
@@ -341,12 +387,15 @@ def _shared(res: Resolution, style: Style, base_url: str) -> _Shared:
     entry.pop("quote", None)
     entry.update(dict.fromkeys(("start", "end", "text", "form")))  # in place: they come first
     entry.update(dict.fromkeys(("quote", *_PER_PLACE) if quoted else _PER_PLACE))
+    entry["footnotes"] = ()
+    for name, value in entry.items():
+        if isinstance(value, list) and name != "candidates":
+            entry[name] = tuple(value)
     attrs = citation_attrs(res, style, base_url)
     tag = "a" if "href" in attrs else "span"
     rendered = "".join([f' {k}="{escapeHtml(v)}"' for k, v in attrs.items()])
-    copies = tuple(k for k, v in entry.items() if isinstance(v, list) and k != "candidates")
     entry = {**entry}  # without the popped key's hole: dict.copy takes its fast path
-    return (entry, f"<{tag}{rendered}>", f"</{tag}>", copies, "candidates" in entry,
+    return (entry, f"<{tag}{rendered}>", f"</{tag}>", "candidates" in entry,
             tuple(res.rules) if res.linked else ())
 
 

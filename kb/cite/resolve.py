@@ -107,32 +107,55 @@ def resolve_citations(citations: Sequence[Citation], editions: RuleGraph | Seque
     preferred, and a number found in several rulesets without a preference is ambiguous.
     ``written_for`` is the edition the article was written for when it differs from the
     (single) target; ``mapper`` carries its numbers to the target.
+
+    Each resolution is the caller's own (its lists too): :func:`resolve_shared` with each
+    place's copy.
     """
     targets = [editions] if isinstance(editions, RuleGraph) else list(editions)
     if not targets:
         return [Resolution(c, "not_found", message="no edition to resolve against") for c in citations]
     limit = len(citations) if limit is None else max(0, limit)
-    head, tail = list(citations[:limit]), list(citations[limit:])
-    # Articles cite the same rules again and again: each distinct citation is resolved
-    # once per call and copied for its other places.
-    memo: dict[tuple[Any, ...], Resolution] = {}
-    if len(targets) == 1:
-        target = targets[0]
-        out = []
-        append, known, tid = out.append, memo.get, id(target)
-        for c in head:
-            # memo_key(c), inlined: this loop runs once per citation of a long article (the
-            # citation unpacked at once, in the order find.CITATION_ORDER keeps).
-            _, _, text, number, _, form, last, _, _, quote = c
-            first = known((tid, number, last, form, text if last is not None else None)) \
-                if quote is None else None
-            append(_copy(first, c) if first is not None
-                   else _resolve_memo(c, target, written_for, mapper, memo))
-    else:
-        out = _resolve_among(head, targets, memo)
+    head, tail = citations[:limit], citations[limit:]
+    out = []
+    given: set[int] = set()  # a shared resolution is given as it is to its first place only
+    for res, c in zip(resolve_shared(head, targets, written_for=written_for, mapper=mapper), head):
+        if res.citation is not c or id(res) in given:
+            res = copy_for(res, c)
+        else:
+            given.add(id(res))
+        out.append(res)
     message = f"past the limit of {limit} citations per request; not looked up"
     out.extend(Resolution(c, "over_limit", written=_written(c, targets[0]), message=message)
                for c in tail)
+    return out
+
+
+def resolve_shared(citations: Sequence[Citation], editions: RuleGraph | Sequence[RuleGraph], *,
+                   written_for: RuleGraph | None = None,
+                   mapper: Mapper | None = None) -> list[Resolution]:
+    """:func:`resolve_citations` without a copy per place: the places citing the same thing
+    (:func:`memo_key`) get the same resolution object, whose ``citation`` is one of them
+    (or of an earlier article's: what an edition keeps is shared too). Read-only: the
+    linker reads a status and rules per place, and copies one (:func:`copy_for`) only for
+    a caller who asks for the places' resolutions."""
+    targets = [editions] if isinstance(editions, RuleGraph) else list(editions)
+    if not targets:
+        return [Resolution(c, "not_found", message="no edition to resolve against") for c in citations]
+    # Articles cite the same rules again and again: each distinct citation is resolved
+    # once per call.
+    memo: dict[tuple[Any, ...], Resolution] = {}
+    if len(targets) != 1:
+        return _resolve_among(list(citations), targets, memo)
+    target = targets[0]
+    out = []
+    append, known, tid = out.append, memo.get, id(target)
+    for c in citations:
+        # memo_key(c), inlined: this loop runs once per citation of a long article (the
+        # citation unpacked at once, in the order find.CITATION_ORDER keeps).
+        _, _, text, number, _, form, last, _, _, quote = c
+        first = known((tid, number, last, form, text if last is not None else None)) \
+            if quote is None else None
+        append(first if first is not None else _resolve_memo(c, target, written_for, mapper, memo))
     return out
 
 
@@ -147,13 +170,15 @@ def memo_key(c: Citation) -> tuple[Any, ...] | None:
 
 def _resolve_memo(c: Citation, target: RuleGraph, written_for: RuleGraph | None,
                   mapper: Mapper | None, memo: dict[tuple[Any, ...], Resolution]) -> Resolution:
+    """The resolution of ``c`` in ``target``, shared with the document's other places citing
+    the same thing (``memo``) and, for a number that exists, with other articles."""
     key = memo_key(c)
     if key is None:
         return _resolve_one(c, target, written_for, mapper)
     key = (id(target), *key)
     first = memo.get(key)
     if first is not None:
-        return _copy(first, c)
+        return first
     # A single number found in the edition linked against is the same for every article:
     # kept with the edition (only numbers that exist, so the cache stays bounded).
     plain = c.last is None and (written_for is None or written_for is target)
@@ -161,16 +186,16 @@ def _resolve_memo(c: Citation, target: RuleGraph, written_for: RuleGraph | None,
         first = _edition_cache(target).found.get(c.number)
         if first is not None:
             memo[key] = first
-            return _copy(first, c)
+            return first
     first = memo[key] = _resolve_one(c, target, written_for, mapper)
     if plain and first.status == "ok":
         found = _edition_cache(target).found
         if len(found) < _MAX_NUMBERS:  # a copy: the caller may change what it is given
-            found[c.number] = _copy(first, c)
+            found[c.number] = copy_for(first, c)
     return first
 
 
-def _copy(res: Resolution, c: Citation) -> Resolution:
+def copy_for(res: Resolution, c: Citation) -> Resolution:
     """The resolution of another place citing the same thing (nothing mutable shared).
 
     Its slots are filled in directly, without the dataclass's ``__init__`` (which handles
@@ -189,11 +214,11 @@ def _copy(res: Resolution, c: Citation) -> Resolution:
 
 
 _new_resolution = object.__new__
-# The fields _copy fills in, in Resolution's order.
+# The fields copy_for fills in, in Resolution's order.
 _COPIED = ("citation", "status", "rules", "written", "message", "nearest", "candidates",
            "quote_similarity")
 if tuple(f.name for f in fields(Resolution)) != _COPIED:
-    raise ImportError("kb.cite.resolve: _copy fills in the fields " + ", ".join(_COPIED)
+    raise ImportError("kb.cite.resolve: copy_for fills in the fields " + ", ".join(_COPIED)
                       + "; Resolution's fields changed")
 
 
@@ -384,9 +409,7 @@ def _resolve_among(citations: list[Citation], targets: list[RuleGraph],
         if first is None:
             cands, hits = seen[key]
             first = memo[("among", *key)] = _unresolved(c, cands, hits, targets)
-            out.append(first)
-        else:
-            out.append(_copy(first, c))
+        out.append(first)
     return out
 
 
