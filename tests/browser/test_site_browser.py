@@ -154,7 +154,7 @@ def test_pages_fit_a_phone(page: PageWatch, live_server: LiveServer) -> None:
     page.set_viewport_size({"width": 390, "height": 844})
     for path in ["/", "/riftbound/1.4/", "/riftbound/1.4/337.1", "/riftbound/1.4/glossary",
                  f"/timing?scenario={SCENARIO}&frame=3", "/cite", "/search?q=focus&ruleset=riftbound",
-                 "/testgame/compare/1/2"]:
+                 "/testgame/compare/1/2", "/api", "/rulings/", "/offline"]:
         page.goto(live_server.url + path)
         overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0, (path, overflow)
