@@ -91,6 +91,10 @@ BAD_INPUT = [
     ("rule 999.9 888.8", 1, ["rule 999.9 does not exist", "rule 888.8 does not exist"]),
     ("rule 337.1a banana", 1, ["not a rule number: '337.1a banana'"]),
     ("timing next --edition 9.9 --state {state}", 1, ["unknown edition '9.9' of riftbound (editions: ", "1.4"]),
+    ("timing run my-scenario.yaml", 2, ["error: my-scenario.yaml: no such file, and no worked scenario "
+                                        "'my-scenario.yaml' (`rulekb timing list` names all "]),
+    ("timing run riftbound/003-the-combat-showdow", 2, ["nearest: riftbound/003-the-combat-showdown"]),
+    ("timing run 003-the-combat-showdow", 2, ["nearest: riftbound/003-the-combat-showdown"]),
     ("timing next --state nofile.json", 2, ["error: no such file: nofile.json", "'-' for stdin", "the JSON itself"]),
     ("timing next --state {bad_json}", 2, ["{bad_json}:3:11: not valid JSON: Expecting value"]),
     ('timing next --state {{"ruleset":', 2, ["error: the --state JSON:1:12: not valid JSON"]),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import shutil
 import sys
@@ -16,7 +17,7 @@ from kb.inputs import loads_json
 from kb.query import KnowledgeBase, QueryError
 from kb.read import read_document
 from kb.store import collect_sources
-from kb.timing import list_scenarios, load_scenario
+from kb.timing import list_scenarios, load_scenario, scenario_files
 from kb.timing.models import get_model, rulesets
 from kb.timing.scenario import ScenarioError, loads
 
@@ -108,6 +109,20 @@ def _print_expectation(e: dict[str, Any]) -> None:
     click.echo(f"  {mark} step {e['step']} is not legal now: {forbidding}")
 
 
+def no_scenario(name: str) -> str:
+    """What ``timing run NAME`` says when NAME is neither a file nor a worked scenario: the
+    nearest worked scenarios, as ``timing run`` takes them (``riftbound/NAME``), and where
+    they are all listed, instead of every name on one line."""
+    names = [f"{f.parent.name}/{f.stem}" for f in scenario_files()]
+    bare = name.split("/", 1)[-1]
+    near = difflib.get_close_matches(name, names, n=3, cutoff=0.6) or \
+        difflib.get_close_matches(bare, [n.split("/", 1)[1] for n in names], n=3, cutoff=0.6)
+    near = [n if "/" in n else next(m for m in names if m.endswith("/" + n)) for n in near]
+    hint = f"; nearest: {', '.join(near)}" if near else ""
+    return (f"no such file, and no worked scenario {name[:200]!r}{hint} "
+            f"(`rulekb timing list` names all {len(names)})")
+
+
 @timing.command("run")
 @click.argument("file")
 @json_option
@@ -129,7 +144,7 @@ def run_cmd(ctx: click.Context, file: str, as_json: bool, quotes: bool, full: bo
             try:
                 data = load_scenario(file)
             except KeyError as exc:
-                raise ScenarioError(f"no such file, and {exc.args[0]}", file) from exc
+                raise ScenarioError(no_scenario(file), file) from exc
     except (ScenarioError, OSError, UnicodeDecodeError) as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_MALFORMED)
