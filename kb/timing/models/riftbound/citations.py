@@ -217,6 +217,7 @@ CITATIONS: dict[str, Rules] = {
     "invariant.replacement-chosen": ("371.2.a",),
     "invariant.replacement-asked": ("371.2.a", "371.2"),
     "invariant.replacement-in-trash": ("370.3", "365.1"),
+    "invariant.death-triggers-in-turn-order": ("383.3.d.1", "383.3.d", "323.4"),
     "invariant.as-enters-off-chain": ("370.1.b.1", "370.1.c"),
     "invariant.damage-prevented": ("437.2", "437.3"),
     "invariant.team-points": ("489.8.d.1",),

@@ -334,9 +334,9 @@ def combat_cleanup(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     s = replace(s, tasks=s.tasks[1:])
     dead = [u for u in s.board if u.damage and u.damage >= max(1, m.might(u))]
     s, dead = replacements.replace_deaths(m, s, t, dead)
-    for u in dead:
-        s = fire(s, t, [(u.controller, tr, u.card) for tr in m.triggers_of(u.card, "leave")],
-                       "death-triggers")
+    # the deaths are simultaneous: their triggers go on the chain together, in turn order (383.3.d.1)
+    s = fire(s, t, [(u.controller, tr, u.card) for u in dead for tr in m.triggers_of(u.card, "leave")],
+             "death-triggers")
     s = trash.to_trash(m, replace(s, board=tuple(replace(u, damage=0) for u in s.board if u not in dead)),
                        [(u.card, u.controller) for u in dead])
     for u in dead:

@@ -151,6 +151,17 @@ def replacement_in_trash(m: Riftbound, n: TraceNode) -> bool:
     return r is not None and r.zone == ("trash" if "trash" in n.params else "board")
 
 
+@invariant("death-triggers-in-turn-order", "the death triggers of units dying together in a cleanup go on the "
+           "chain in turn order, the turn player's first")
+def death_triggers_in_turn_order(m: Riftbound, n: TraceNode) -> bool:
+    if n.name not in ("cleanup", "combat-cleanup"):
+        return True
+    fired = {c.params["item"] for c in n.walk() if c.name == "death-triggers"}
+    known = {i.id for i in n.before.chain}
+    seats = [n.after.players.index(i.controller) for i in n.after.chain if i.id not in known and i.name in fired]
+    return seats == sorted(seats)
+
+
 @invariant("replacement-each-turn", "a \"once (N times) each turn\" replacement effect is applied to at most "
            "that many events a turn, each application counted")
 def replacement_each_turn(m: Riftbound, n: TraceNode) -> bool:
