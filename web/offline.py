@@ -88,7 +88,8 @@ def edition_pages(kb: KnowledgeBase, ruleset: str, edition: str) -> dict[str, An
             target = url_for("site.rule", ruleset=ruleset, edition=edition, number=place.root,
                              part=place.part if place.part > 1 else None)
         rules[number] = target + ("" if number == place.root and place.part == 1 else "#" + number)
-    return {"ruleset": ruleset, "edition": edition, "build": kb.build_id, "pages": pages,
+    date = next((e["date"] for e in kb.editions(ruleset) if e["edition"] == edition), None)
+    return {"ruleset": ruleset, "edition": edition, "date": date, "build": kb.build_id, "pages": pages,
             "rules": rules, "search_index": url_for("offline.search_index", ruleset=ruleset, edition=edition)}
 
 

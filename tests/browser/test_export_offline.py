@@ -154,6 +154,14 @@ def test_live_site_keeps_working_offline_after_a_visit(page: PageWatch, live_ser
         page.goto(base + "/riftbound/1.4/340.2.a")  # never visited: its section page, at the rule
         page.wait_for_url("**/riftbound/1.4/340#340.2.a")
         assert page.locator('[id="340.2.a"]').is_visible()
+        # a rule's other addresses: a loose number, and the newest kept edition's short form
+        for address in ("/riftbound/1.4/340.2a", "/riftbound/340.2.a", "/riftbound/rule%20340.2.a."):
+            page.goto(base + address)
+            page.wait_for_url("**/riftbound/1.4/340#340.2.a")
+        page.goto(base + "/riftbound/1.4/999.9")  # not kept: the offline page says so, at its own address
+        page.wait_for_url("**/offline?missing=*")
+        assert "/riftbound/1.4/999.9 was not kept" in page.locator("[data-offline-missing]").inner_text()
+        assert page.locator("h1").inner_text() == "Read the rules offline"
         page.goto(base + "/search?q=focus+passes&ruleset=riftbound&edition=1.4")
         page.locator("ol.results > li").first.wait_for()
         screenshot(page, "offline-search")

@@ -10,6 +10,15 @@
   navigator.serviceWorker.register(sw.getAttribute("content"), {scope: sw.getAttribute("data-scope")})
     .catch(function () { /* a browser that refuses (private mode, file://) keeps the site online-only */ });
 
+  // The service worker sends an address it could not answer offline here: say which.
+  var missing = new URLSearchParams(location.search).get("missing");
+  var notice = document.querySelector("[data-offline-missing]");
+  if (missing !== null && notice) {
+    notice.textContent = "You are offline, and /" + missing + " was not kept on this device. " +
+      "Back online, keep its edition below; kept editions open any of their rules' addresses.";
+    notice.hidden = false;
+  }
+
   var box = document.querySelector("[data-offline-editions]");
   if (!box || !link) return;
   box.hidden = false;

@@ -4,7 +4,8 @@
    - The site's frame (styles, scripts, home, the offline pages) is kept at install.
    - "Keep offline" (the /offline page) keeps every page of the editions a judge picks: the
      contents, the glossary and each section page; offline, a rule's own address
-     (/riftbound/1.4/337.1.a) opens the section page that shows it, at the rule.
+     (/riftbound/1.4/337.1.a, /riftbound/337.1a) opens the section page that shows it, at the
+     rule; an address not kept opens the offline page, saying so.
    - Offline, a search is answered in the browser (/search-offline, offline-search.js) from
      the kept search index of the edition.
    Served from the site root (/sw.js), so its scope is the whole site. */
@@ -84,21 +85,58 @@ function page(request, url) {
   });
 }
 
+/* Offline, what a page that was not kept can still be: a rule's address in a kept edition
+   (/riftbound/1.4/337.1a, or the newest kept one: /riftbound/337.1a; the number written
+   loosely or not) opens the kept section page at the rule; any other address goes to the
+   offline page, which says it was not kept (served at its own address, so its links hold). */
 function offlineAnswer(url) {
   var path = sitePath(url);
   if (path === "search") return caches.match(at("search-offline"));
-  var parts = path.split("/");
-  var fallback = function () {
-    return caches.match(at("offline")).then(function (hit) {
-      return hit || new Response("You are offline and this page was not kept.", {status: 503, headers: {"Content-Type": "text/plain"}});
-    });
-  };
-  if (parts.length !== 3 || !parts[2]) return fallback();
-  var number = decodeURIComponent(parts[2]);
-  return keptEdition(decodeURIComponent(parts[0]), decodeURIComponent(parts[1])).then(function (kept) {
-    var target = kept && kept.rules[number];
-    if (!target) return fallback();
-    return Response.redirect(new URL(target, url.origin).href, 302);
+  if (path === "offline") return caches.match(at("offline")).then(function (hit) { return hit || notKept(); });
+  var parts = path.split("/").map(function (p) { try { return decodeURIComponent(p); } catch (e) { return p; } });
+  var kept = parts.length === 3 && parts[2] ? keptEdition(parts[0], parts[1])
+           : parts.length === 2 && parts[1] ? newestKept(parts[0], parts[1]) : Promise.resolve(null);
+  return kept.then(function (list) {
+    var target = list && keptPage(list, parts[parts.length - 1]);
+    if (target) return Response.redirect(new URL(target, url.origin).href, 302);
+    return Response.redirect(at("offline") + "?missing=" + encodeURIComponent(path), 302);
+  });
+}
+
+function notKept() {
+  return new Response("You are offline and this page was not kept.", {status: 503, headers: {"Content-Type": "text/plain"}});
+}
+
+/* A rule number as the site's addresses take it, one segment per part: "337.1a", "337.1.a"
+   and "rule 337.1.a." all read 337.1.a, Magic's "116.3d" and "116.3.d" both 116.3.d. */
+function ruleKey(text) {
+  var t = String(text).toLowerCase().replace(/^\s*(rule|cr)\s+/, "").replace(/[.\s]+$/, "");
+  return t.replace(/(\d)([a-z])/g, "$1.$2").replace(/([a-z])(\d)/g, "$1.$2").replace(/\.+/g, ".");
+}
+
+/* Where a kept edition shows NAME: its contents (NAME is the edition), its glossary, or the
+   section page of the rule NAME, at the rule. */
+function keptPage(list, name) {
+  if (name === list.edition) return list.pages[0];
+  if (name === "glossary") return list.pages[1];
+  if (list.rules[name]) return list.rules[name];
+  var key = ruleKey(name);
+  for (var number in list.rules) { if (ruleKey(number) === key) return list.rules[number]; }
+  return null;
+}
+
+/* The kept edition of RULESET that a ruleset address (/riftbound/NAME) means: the edition
+   NAME itself when it is kept, else the newest kept (by its date). */
+function newestKept(ruleset, name) {
+  return status().then(function (kept) {
+    var mine = kept.filter(function (k) { return k.ruleset === ruleset; });
+    return Promise.all(mine.map(function (k) { return keptEdition(k.ruleset, k.edition); }));
+  }).then(function (lists) {
+    lists = lists.filter(Boolean);
+    var named = lists.filter(function (l) { return l.edition === name; });
+    if (named.length) return named[0];
+    lists.sort(function (a, b) { return String(a.date || "").localeCompare(String(b.date || "")); });
+    return lists.length ? lists[lists.length - 1] : null;
   });
 }
 
