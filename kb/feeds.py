@@ -22,9 +22,12 @@ from typing import Any, Protocol
 
 from feedgenerator import Atom1Feed
 
+from kb.editions.lineage import stored_rules
 from kb.editions.queries import diff, history
 from kb.errors import QueryError
 from kb.loaded import LoadedEditions
+from kb.numbers import try_parse_number
+from kb.store import stored_rules_path
 
 #: Changes listed in one entry; the rest are counted and linked (the compare page has all).
 ENTRY_CHANGES = 60
@@ -156,8 +159,7 @@ def changes_feed(kb: LoadedEditions, ruleset: str, links: Links, chapter: str | 
     if not eds:
         raise QueryError(404, f"unknown ruleset {ruleset!r}", {"rulesets": [r["name"] for r in kb.rulesets()]})
     if chapter is not None:
-        kb_numbers = [kb.find_rule(kb.edition(ruleset, e["edition"]), chapter)
-                      for e in eds if _has(kb, ruleset, e["edition"], chapter)]
+        kb_numbers = [n for e in eds if (n := _holding(kb, ruleset, e["edition"], chapter))]
         if not kb_numbers:
             raise QueryError(404, f"no section {chapter[:40]} in any edition of {ruleset}",
                              {"ruleset": ruleset, "chapter": chapter[:40]})
@@ -175,12 +177,18 @@ def changes_feed(kb: LoadedEditions, ruleset: str, links: Links, chapter: str | 
                 entries=entries)
 
 
-def _has(kb: LoadedEditions, ruleset: str, edition: str, number: str) -> bool:
+def _holding(kb: LoadedEditions, ruleset: str, edition: str, number: str) -> str | None:
+    """The number as an edition numbers it, None when the edition has no such rule: read from
+    the rule texts the build stored (a section feed asks every edition, and loading seventy
+    graphs for it took longer than the feed's diffs), else from the edition's graph."""
+    segments = try_parse_number(number)
+    if kb.build_dir is not None and segments is not None \
+            and stored_rules_path(kb.build_dir, ruleset, edition).is_file():
+        return stored_rules(kb, ruleset, edition).find(segments)
     try:
-        kb.find_rule(kb.edition(ruleset, edition), number)
+        return kb.find_rule(kb.edition(ruleset, edition), number)
     except QueryError:
-        return False
-    return True
+        return None
 
 
 def _ruleset_title(kb: LoadedEditions, ruleset: str) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kb.editions.diff import diff_editions, select, summarise, word_ops
+from kb.editions.diff import diff_editions, reworded, select, summarise, word_ops, wording_change
 from kb.editions.mapping import Counterpart, EditionMapping, map_editions, normalise, similarity
 from kb.graph import RuleGraph, build_edition
 from kb.model import RawRule, ReadResult
@@ -171,6 +171,35 @@ def test_cited_numbers_are_compared_through_the_mapping() -> None:
     assert [s["op"] for s in ops] == ["equal"]
     ops = word_ops("See rule 116.3.", "See rule 117.4.", lambda n: {"116.3": "117.3"}.get(n), lambda n: n)
     assert [s["op"] for s in ops] == ["equal", "replace", "equal"]
+
+
+# old text, new text, what cited numbers become (old edition), whether the wording changed
+MOVED = {"116.3": "117.3", "704.5k": "704.5j", "100": "100"}
+WORDING = [
+    ("Draw a card.", "Draw a card.", MOVED, False),
+    ("Draw a card.", "Draw two cards.", MOVED, True),
+    ("", "", MOVED, False),
+    ("See rule 100, and rule 100.", "See rule 100, and rule 100.", MOVED, False),
+    ("See rule 116.3.", "See rule 117.3.", MOVED, False),
+    ("See rule 116.3.", "See rule 116.3.", MOVED, True),
+    ("See rule 704.5k (the legend rule).", "See rule 704.5k (the legend rule).", MOVED, True),
+    ("Updated 2025-06-02: 1000 cards.", "Updated 2025-06-02: 1000 cards.", MOVED, False),
+    ("Rule 999 is cited as printed.", "Rule 999 is cited as printed.", MOVED, False),
+]
+
+
+@pytest.mark.parametrize("old_text,new_text,moved,changed", WORDING)
+def test_wording_change_agrees_with_the_word_diff(old_text: str, new_text: str, moved: dict[str, str],
+                                                  changed: bool) -> None:
+    """The same text is the same wording, unless a number it cites now names another rule
+    (the old edition's 116.3 is the new 117.3: an unchanged '116.3' points elsewhere)."""
+    from_old = lambda n: moved.get(n, n)  # noqa: E731  (a number neither edition holds: as written)
+    from_new = lambda n: n  # noqa: E731
+    ops = wording_change(old_text, new_text, from_old, from_new)
+    assert (ops is not None) is changed
+    assert reworded(word_ops(old_text, new_text, from_old, from_new)) is changed
+    if ops is not None:
+        assert "".join(s["old"] for s in ops) == old_text and "".join(s["new"] for s in ops) == new_text
 
 
 # -- the diff ---------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from kb.derived import derived
-from kb.editions.diff import display_text, number_translators, reworded, word_ops
+from kb.editions.diff import display_text, number_translators, wording_change
 from kb.loaded import LoadedEditions
 from kb.numbers import try_parse_number
 from kb.objects import StoredMapping, StoredRules
@@ -107,12 +107,12 @@ def history_rows(count: int, edition_at: Callable[[int], tuple[str, str, bool, A
             px, pn, prules, prule = previous
             mapping = step_at(px)
             from_old, from_new = number_translators(prules, rules, mapping)
-            ops = word_ops(display_text(prule), display_text(rule), from_old, from_new)
-            changed = reworded(ops)
+            ops = wording_change(display_text(prule), display_text(rule), from_old, from_new)
+            changed = ops is not None
             c = mapping.get(pn)
             row.update({"status": "moved" if pn != n else "changed" if changed else "unchanged",
                         "renumbered": pn != n, "reworded": changed, "previous_number": pn,
-                        "ops": ops if changed else None, "confidence": c.confidence if c else None})
+                        "ops": ops, "confidence": c.confidence if c else None})
         previous = (x, n, rules, rule)  # type: ignore[assignment]
         rows.append(row)
     return rows
