@@ -150,6 +150,13 @@ def test_error_pages_are_html(client: FlaskClient, url: str, status: int, text: 
     assert "Traceback" not in page.plain
 
 
+@pytest.mark.parametrize("url", ["/", "/riftbound/1.4/337.1.a", "/cite", "/timing", "/offline", "/api"])
+def test_every_page_has_one_main_landmark_and_one_heading_1(client: FlaskClient, url: str) -> None:
+    _, page = get(client, url)
+    tags = [tag for tag, _ in page.tags]
+    assert (tags.count("main"), tags.count("h1")) == (1, 1), url
+
+
 def test_every_page_links_the_api_for_people(client: FlaskClient) -> None:
     for url in ("/", "/riftbound/1.4/337.1.a"):
         _, page = get(client, url)
