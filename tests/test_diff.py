@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from kb.editions.diff import diff_editions, reworded, select, summarise, word_ops, wording_change
-from kb.editions.mapping import Counterpart, EditionMapping, map_editions, normalise, similarity
+from kb.editions.mapping import Counterpart, EditionMapping, compose, map_editions, normalise, similarity
 from kb.graph import RuleGraph, build_edition
 from kb.model import RawRule, ReadResult
 from kb.numbers import parse_number
@@ -90,6 +90,23 @@ def test_inverse_and_composition(old: RuleGraph, new: RuleGraph, mapping: Editio
     assert composed.get("303.1").target is None and composed.partial
     with pytest.raises(ValueError):
         mapping.then(mapping)
+
+
+# the confidences of the steps walked, the composed pair's confidence (None: no counterpart)
+CHAINS = [
+    ([0.88] * 50, 0.88),
+    ([1.0, 0.6, 1.0], 0.6),
+    ([0.9, 0.7], 0.7),
+    ([1.0], 1.0),
+]
+
+
+@pytest.mark.parametrize("steps,expect", CHAINS)
+def test_a_chain_of_pairs_is_as_sure_as_its_least_sure_step(steps: list[float], expect: float) -> None:
+    c = Counterpart("704", "704", steps[0], 1.0, "exact")
+    for conf in steps[1:]:
+        c = compose(c, Counterpart("704", "704", conf, 1.0, "exact"))
+    assert c.target == "704" and c.confidence == expect
 
 
 def test_editions_of_different_rulesets_cannot_be_mapped(old: RuleGraph) -> None:

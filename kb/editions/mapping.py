@@ -182,10 +182,14 @@ class EditionMapping:
 
 def compose(c: Counterpart, nxt: Counterpart | None) -> Counterpart:
     """Where ``c.number`` goes in two steps: ``c`` (its counterpart one step on) then ``nxt``
-    (the counterpart of ``c.target`` one more step on, None when there is none)."""
+    (the counterpart of ``c.target`` one more step on, None when there is none).
+
+    A chain is as sure as its least sure step: multiplying the steps' confidences made a
+    rule that kept its number and words through 50 Magic editions (704, State-Based
+    Actions, 2009 to 2026: each step 0.88, a short title) look a guess (0.01)."""
     if c.target is None or nxt is None or nxt.target is None:
         return Counterpart(c.number, None, min(c.confidence, nxt.confidence) if nxt else c.confidence, 0.0, "removed")
-    return Counterpart(c.number, nxt.target, round(c.confidence * nxt.confidence, 3),
+    return Counterpart(c.number, nxt.target, min(c.confidence, nxt.confidence),
                        round(c.similarity * nxt.similarity, 3), "composed")
 
 
