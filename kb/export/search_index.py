@@ -13,6 +13,9 @@ ranking needs, so ``web/static/offline-search.js`` answers as the server does:
 * ``tokens``: each rule's analysed words as stem ids (-1 between parts), for phrases and
   for the bonus of query words found next to each other;
 * ``words``/``counts``/``known``: the speller's vocabulary and the stems rules use;
+* ``english``/``lemmas``: the ordinary English words the speller leaves alone that it could
+  otherwise reach (:meth:`kb.search.spelling.Speller.protected`: "work" is never read as
+  "word"), and those it reads as the word of the rules they are a form of ("drew" → "draw");
 * ``stem_of``: the stem of every word the edition's texts, terms and vocabulary use, as the
   server's analyser gives it ("" for a stop word), so the browser stems them exactly as the
   server does;
@@ -47,8 +50,9 @@ from kb.search.schema import WORD, analyse, defined_terms, model_answers, model_
 from kb.search.kinds import kinds_of
 from kb.search.understand import is_referral, vocabulary_data
 
-INDEX_FORMAT = 7  # 2: the judges' vocabulary; 3: roll-up, quoted card text, idf power; 4: stem_of;
-#                  5: refers, kind_lists; 6: permissions; 7: terms' referral flag
+INDEX_FORMAT = 8  # 2: the judges' vocabulary; 3: roll-up, quoted card text, idf power; 4: stem_of;
+#                  5: refers, kind_lists; 6: permissions; 7: terms' referral flag;
+#                  8: english, lemmas
 SCORE_DIGITS = 6
 DEFINITION_CHARS = 300
 KINDS = {"rule": "r", "section": "s", "chapter": "c"}
@@ -99,6 +103,7 @@ def build_search_index(rg: RuleGraph, searcher: EditionSearcher,
         tokens.append(row)
 
     speller = searcher.speller
+    lemmas = speller.inflections()  # the words they are read as are stemmed in the browser too
     vocabulary = vocabulary_data(ed.ruleset)
     players = {n: list(says) for n, says in rule_phrasings(ed.ruleset, ed.name).items() if n in ed.rules}
     answers = model_answers(rg)
@@ -124,6 +129,7 @@ def build_search_index(rg: RuleGraph, searcher: EditionSearcher,
         "stems": stems, "stem_fields": bits, "postings": postings, "tokens": tokens,
         "words": speller.words, "counts": [speller.counts.get(w, 0) for w in speller.words],
         "known": sorted(speller.known_stems),
+        "english": speller.protected(), "lemmas": lemmas,
         "terms": terms,
         "vocabulary": vocabulary,
         "players": players,
@@ -135,7 +141,8 @@ def build_search_index(rg: RuleGraph, searcher: EditionSearcher,
                        for kind, atoms in kinds_of(rg).items()},
         # The rules the timing model's legality checks cite (kb.search.schema.model_permissions).
         "permissions": sorted(doc_id[n] for n in model_permissions(rg) if n in doc_id),
-        "stem_of": stems_of_words(_texts(rg, terms, speller.words, vocabulary, players, answers)),
+        "stem_of": stems_of_words(_texts(rg, terms, speller.words + sorted(set(lemmas.values())),
+                                         vocabulary, players, answers)),
     }
 
 

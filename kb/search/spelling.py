@@ -4,34 +4,102 @@ A word is unknown when its stem is in no rule. The suggestion is the word of the
 at the smallest edit distance (transpositions count once), the most frequent one among
 equals; words up to six letters allow one edit, longer ones two (then only to a word with
 the same first letter).
+
+An ordinary English word is never "corrected", even when no rule uses it: "how does the
+showdown work?" keeps "work" (it is not "word"), while "priorty" still reads as "priority".
+What counts as ordinary English is pyspellchecker's English frequency dictionary (shipped in
+the package, nothing is downloaded), a word seen at least ``ENGLISH_MIN_COUNT`` times in
+its sources. Such a word that is a form of a word the rules use, which the stemmer cannot
+see ("drew", "chose", "paid", "forgot"), reads as that word (lemminflect's English lemmas,
+verbs first). The offline search gets, per edition, both lists (:meth:`Speller.protected`,
+:meth:`Speller.inflections`), so it reads the same words the same way.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from lemminflect import getAllLemmas
 from rapidfuzz import process
 from rapidfuzz.distance import DamerauLevenshtein
+from spellchecker import SpellChecker
 
 from kb.search.schema import stem
+
+# A word pyspellchecker's English dictionary has seen this many times is ordinary English
+# (its dictionary starts at 50: "copier" 582, "declines" 400, "wether" 374, "sol" 704;
+# misspellings such as "priorty", "recieve", "oponent" are not in it at all). Measured on the
+# development sets (bench/RESULTS.md, "Words that must not be corrected").
+ENGLISH_MIN_COUNT = 300
+# Words up to this length allow one edit, longer ones two.
+ONE_EDIT_LETTERS = 6
+# Which lemma of a word is read first: "saw" is a form of "see" before it is a tool.
+LEMMA_ORDER = ("VERB", "AUX", "NOUN", "ADJ", "ADV")
+
+
+@lru_cache(maxsize=4)
+def english_words(min_count: int = ENGLISH_MIN_COUNT) -> frozenset[str]:
+    """Ordinary English words, lower case: those pyspellchecker's English frequency
+    dictionary has seen at least ``min_count`` times (read once per process)."""
+    counts = SpellChecker(language="en", distance=1).word_frequency.dictionary
+    return frozenset(w for w, n in counts.items() if n >= min_count and w.isalpha())
+
+
+def _allowed(word: str) -> int:
+    return 1 if len(word) <= ONE_EDIT_LETTERS else 2
+
+
+def _deletions(word: str, edits: int) -> set[str]:
+    """The word with up to ``edits`` letters taken out (itself included)."""
+    out = frontier = {word}
+    for _ in range(edits):
+        frontier = {w[:i] + w[i + 1:] for w in frontier for i in range(len(w))}
+        out = out | frontier
+    return out
 
 
 class Speller:
     """Known words of one edition and the nearest known word to an unknown one."""
 
-    def __init__(self, vocabulary: dict[str, int]):
+    def __init__(self, vocabulary: dict[str, int], english: frozenset[str] | None = None):
         self.counts = vocabulary
         self.words = [w for w in vocabulary if w.isalpha()]
         self.known_stems = {stem(w) for w in vocabulary} - {""}
+        self._english = english  # None: english_words(), read when first needed
+
+    @property
+    def english(self) -> frozenset[str]:
+        """The ordinary English words this speller leaves alone."""
+        if self._english is None:
+            self._english = english_words()
+        return self._english
 
     def known(self, word: str) -> bool:
         """True when some rule uses a word with this stem (numbers always count as known)."""
         s = stem(word)
         return not s or s in self.known_stems or not word.isalpha()
 
+    def lemma(self, word: str) -> str | None:
+        """The word of the rules an unknown ordinary English word is a form of ("drew" →
+        "draw" when a rule uses "draw"), or None."""
+        if word not in self.english or self.known(word):
+            return None
+        found = getAllLemmas(word)
+        for pos in sorted(found, key=lambda p: LEMMA_ORDER.index(p) if p in LEMMA_ORDER else len(LEMMA_ORDER)):
+            for lemma in found[pos]:
+                if lemma != word and lemma.isalpha() and self.known(lemma) and stem(lemma):
+                    return lemma
+        return None
+
     def suggest(self, word: str) -> str | None:
-        """The closest known word to an unknown one, or None when nothing is close."""
+        """The word of the rules an unknown word stands for: the one it is a form of
+        (:meth:`lemma`), else the closest known word; None when nothing is close or the word
+        is ordinary English (:func:`english_words`)."""
         if len(word) < 3 or self.known(word):
             return None
-        allowed = 1 if len(word) <= 6 else 2
+        if word in self.english:
+            return self.lemma(word)
+        allowed = _allowed(word)
         found = process.extract(word, self.words, scorer=DamerauLevenshtein.distance,
                                 score_cutoff=allowed, limit=20)
         # Two edits reach too far unless the word at least starts the same way.
@@ -40,3 +108,26 @@ class Speller:
             return None
         best = min(found, key=lambda f: (f[1], -self.counts.get(f[0], 0), f[0]))
         return best[0]
+
+    def protected(self) -> list[str]:
+        """The English words this speller would otherwise correct, sorted: every ordinary
+        English word no rule uses within the edits :meth:`suggest` allows of one of the
+        edition's words (a superset: two words that far apart share a string each becomes
+        with as many letters taken out). The offline search leaves these alone."""
+        near: set[str] = set()
+        for w in self.words:
+            # A word two edits from one of more than ONE_EDIT_LETTERS letters has at least
+            # ONE_EDIT_LETTERS - 1 of its own; a shorter one is only ever one edit away.
+            near |= _deletions(w, 1 if len(w) < ONE_EDIT_LETTERS - 1 else 2)
+        return sorted(w for w in self.english if len(w) >= 3 and not self.known(w)
+                      and _deletions(w, _allowed(w)) & near and self.lemma(w) is None)
+
+    def inflections(self) -> dict[str, str]:
+        """Every ordinary English word no rule uses that reads as a word of the rules it is a
+        form of (:meth:`lemma`): "drew" → "draw". The offline search reads them so."""
+        out = {}
+        for w in sorted(self.english):
+            lemma = self.lemma(w) if len(w) >= 3 else None
+            if lemma is not None:
+                out[w] = lemma
+        return out

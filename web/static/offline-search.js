@@ -426,11 +426,15 @@
     return d[la + 1][lb + 1];
   }
 
-  function Speller(wordsList, counts, known) {
+  /* english: the ordinary English words it leaves alone ("work" is not "word"); lemmas: those
+     it reads as the word of the rules they are a form of ("drew" → "draw"). */
+  function Speller(wordsList, counts, known, english, lemmas) {
     this.words = wordsList;
     this.counts = Object.create(null);
     for (var i = 0; i < wordsList.length; i++) this.counts[wordsList[i]] = counts[i];
     this.known = toSet(known);
+    this.english = toSet(english || []);
+    this.lemmas = lemmas || {};
   }
   Speller.prototype.isKnown = function (word) {
     var s = stem(word);
@@ -439,6 +443,8 @@
   Speller.prototype.suggest = function (word) {
     var len = Array.from(word).length;
     if (len < 3 || this.isKnown(word)) return null;
+    if (has(this.lemmas, word)) return this.lemmas[word];
+    if (has(this.english, word)) return null;
     var allowed = len <= 6 ? 1 : 2, found = [];
     for (var i = 0; i < this.words.length; i++) {
       var w = this.words[i];
@@ -689,7 +695,7 @@
     this.docOf = new Map(data.numbers.map(function (n, i) { return [n, i]; }));
     this.stemId = new Map(data.stems.map(function (s, i) { return [s, i]; }));
     this.cache = new Map();
-    this.speller = new Speller(data.words, data.counts, data.known);
+    this.speller = new Speller(data.words, data.counts, data.known, data.english, data.lemmas);
     this.terms = new Map();
     var self = this;
     data.terms.forEach(function (t) { self.terms.set(t.match, t); });
