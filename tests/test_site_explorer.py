@@ -104,6 +104,21 @@ def load_scenario_text(text: str) -> dict[str, Any]:
     return yaml.safe_load(text)
 
 
+FAILING = PASTED + """  - pass: Bo
+  - expect: {resolved: [Fireball]}
+  - expect: {priority: Bo}
+"""
+
+
+def test_a_failed_expectation_is_named_with_the_frame_that_shows_it(client: FlaskClient) -> None:
+    page = Page(client.post("/timing", data={"yaml": FAILING}).get_data(as_text=True))
+    assert "1 of 2 expectations fail (the first at step 5: see frame" in page.plain
+    see = [a for t, a in page.tags if t == "button" and a.get("class") == "see-failed"]
+    assert see and see[0]["form"] == "stepper-form"
+    there = Page(client.post("/timing", data={"yaml": FAILING, "frame": see[0]["value"]}).get_data(as_text=True))
+    assert "✗ Bo has priority. Actually: Ann has priority." in there.plain
+
+
 # -- from a pasted state --------------------------------------------------------------------
 def test_the_state_form_without_input(client: FlaskClient) -> None:
     r = client.get("/timing/next")

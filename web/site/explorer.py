@@ -201,9 +201,15 @@ def explorer_page(kb: KnowledgeBase, name: str | None = None, text: str | None =
         "cited": _cited(kb, ruleset, edition, list(current.get("rules") or [])),
         "detail": _detail(kb, ruleset, edition, list(current.get("detail") or [])),
         "expectations": run["expectations"], "here": here,
-        "failed": [e for e in run["expectations"] if not e["ok"]],
+        "failed": [{**e, "frame": checked_at(frames, e["step"])} for e in run["expectations"] if not e["ok"]],
     })
     return ctx, 200
+
+
+def checked_at(frames: list[dict[str, Any]], step: int) -> int:
+    """The frame (1-based) whose "Checked here" shows an expectation at scenario step
+    ``step``: the last frame of a step before it (the first frame when none is)."""
+    return max((i for i, f in enumerate(frames, 1) if f["step"] < step), default=1)
 
 
 @bp.route("/timing", methods=["GET", "POST"])
