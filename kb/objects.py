@@ -12,7 +12,12 @@ An edition's key is a digest of the document's bytes, everything the build is to
 (ruleset, edition, date, format, partial, title, the ruleset's external citations) and the
 source of the code that reads and builds it (:func:`code_version`), so a change to the
 document, its metadata or the reader makes a new object and anything else reuses the old
-one. A mapping's key is a digest of its two editions' keys and the mapping code. An object
+one. The code counted is what the object's contents depend on: the readers, the graph and
+the search index for every edition, the timing models only for the editions whose index
+holds the models' answers (those the models cite: a scenario or model edit rebuilt all 77
+editions of a full home, 6 minutes). A mapping's key is a digest of its two editions' graph
+keys (:func:`graph_key`: the document, its metadata and the code that reads and builds its
+graph) and the mapping code, so a change of the search or timing code keeps every mapping. An object
 is written into a hidden folder and renamed into place; ``object.json`` lists the size, time
 and digest of every file, and an object that does not match it is damaged and built again
 (size and time are checked at every build, the digest on demand).
@@ -47,7 +52,9 @@ MAPPING_FILE = "mapping.sqlite"
 NOTES_FILE = "notes.json"  # the reader's notes and the unresolved references (rulekb stats)
 # The package source whose change changes what is built from a document (kb/ relative).
 # The search index holds the timing models' answers, so their code counts too.
-EDITION_CODE = ("read", "search", "timing", "graph.py", "model.py", "numbers.py", "references.py")
+GRAPH_CODE = ("read", "graph.py", "model.py", "numbers.py", "references.py")
+INDEX_CODE = (*GRAPH_CODE, "search")
+EDITION_CODE = (*INDEX_CODE, "timing")  # an edition whose search index holds the models' answers
 MAPPING_CODE = ("editions/mapping.py", "graph.py", "model.py", "numbers.py")
 
 
@@ -67,16 +74,23 @@ def code_version(parts: tuple[str, ...]) -> str:
     return digest.hexdigest()[:16]
 
 
-def edition_key(document: bytes, meta: dict[str, Any]) -> str:
-    """The key of the edition built from ``document`` with the build parameters ``meta``."""
-    digest = hashlib.sha256(code_version(EDITION_CODE).encode())
+def edition_key(document: bytes, meta: dict[str, Any], code: tuple[str, ...] = EDITION_CODE) -> str:
+    """The key of the edition built from ``document`` with the build parameters ``meta`` by
+    the package code under ``code`` (:data:`EDITION_CODE`, or :data:`INDEX_CODE` for an
+    edition no timing model cites)."""
+    digest = hashlib.sha256(code_version(code).encode())
     digest.update(json.dumps(meta, sort_keys=True, ensure_ascii=False).encode() + b"\0")
     digest.update(document)
     return digest.hexdigest()[:32]
 
 
+def graph_key(document: bytes, meta: dict[str, Any]) -> str:
+    """The key of the graph read from ``document`` with ``meta``: what a mapping depends on."""
+    return edition_key(document, meta, GRAPH_CODE)
+
+
 def mapping_key(older: str, newer: str) -> str:
-    """The key of the mapping between the editions stored under keys ``older`` and ``newer``."""
+    """The key of the mapping between the editions whose graph keys are ``older`` and ``newer``."""
     text = f"{code_version(MAPPING_CODE)}:{older}:{newer}"
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 

@@ -42,11 +42,13 @@ from kb.errors import QueryError
 from kb.graph import RuleGraph, build_edition
 from kb.loaded import BUILT_FORMAT
 from kb.model import Diagnostic, DocumentError, RulesetInfo
-from kb.objects import (GRAPH_FILE, MAPPING_FILE, NOTES_FILE, RULES_FILE, check_object, collect_garbage, edition_key,
-                        link_file, link_tree, mapping_key, put_object, read_mapping, write_mapping,
-                        write_rules)
+from kb.objects import (EDITION_CODE, GRAPH_FILE, INDEX_CODE, MAPPING_FILE, NOTES_FILE, RULES_FILE, check_object,
+                        collect_garbage, edition_key, graph_key, link_file, link_tree, mapping_key, put_object,
+                        read_mapping, write_mapping, write_rules)
 from kb.read import READERS, read_bytes, read_document
 from kb.search.index import build_index
+from kb.timing.engine import FormatError
+from kb.timing.models import get_model
 from kb.timing.stored import carry_ruleset, citations_key, write_carried
 
 BUILD_FORMAT = 1
@@ -316,7 +318,18 @@ class _Planned:
     src: EditionSource
     key: str
     external_citations: dict[str, str] | None
+    graph_key: str  # the key of its graph alone (kb.objects.graph_key), which its mappings follow
     summary: dict | None = None  # the stored object's summary, once it exists
+
+
+def _index_holds_model_answers(ruleset: str, edition: str) -> bool:
+    """Whether an edition's search index holds its timing model's answers (the summaries of
+    the transitions citing its rules, :func:`kb.search.schema.model_answers`): only the
+    editions the model's citations are written for, so only those depend on its code."""
+    try:
+        return get_model(ruleset).citations_for(edition) is not None
+    except FormatError:
+        return False
 
 
 def _edition_meta(src: EditionSource, external_citations: dict[str, str] | None) -> dict:
@@ -426,7 +439,9 @@ def build(home: Path | None = None, rules: Path | None = None,
         info = sources.rulesets.get(src.ruleset)
         external = info.external_citations if info else None
         document = read_document_file(src.path)
-        plans.append(_Planned(src, edition_key(document, _edition_meta(src, external)), external))
+        meta = _edition_meta(src, external)
+        code = EDITION_CODE if _index_holds_model_answers(src.ruleset, src.name) else INDEX_CODE
+        plans.append(_Planned(src, edition_key(document, meta, code), external, graph_key(document, meta)))
     missing = []
     for plan in plans:
         stored, problem = check_object(objects / "editions" / plan.key)
@@ -457,7 +472,7 @@ def build(home: Path | None = None, rules: Path | None = None,
         pairs = _neighbours(plans)
         todo = []
         for ruleset, older, newer in pairs:
-            key = mapping_key(older.key, newer.key)
+            key = mapping_key(older.graph_key, newer.graph_key)
             label = f"{ruleset} {older.src.name} -> {newer.src.name}"
             if check_object(objects / "mappings" / key)[0] is not None:
                 report.mappings_reused.append(label)
@@ -478,7 +493,7 @@ def build(home: Path | None = None, rules: Path | None = None,
             for plan in plans:
                 _link_edition(objects / "editions" / plan.key, tmp, plan.src)
             for ruleset, older, newer in pairs:
-                link_file(objects / "mappings" / mapping_key(older.key, newer.key) / MAPPING_FILE,
+                link_file(objects / "mappings" / mapping_key(older.graph_key, newer.graph_key) / MAPPING_FILE,
                           stored_mapping_path(tmp, ruleset, older.src.name, newer.src.name))
             for ruleset, key in citations.items():
                 for file in sorted((objects / "citations" / key).glob("*.json")):
@@ -492,7 +507,7 @@ def build(home: Path | None = None, rules: Path | None = None,
                         # the stored object of each edition: its content key
                         "contents": {f"{p.src.ruleset} {p.src.name}": p.key for p in plans},
                         "mappings": [{"ruleset": r, "from": a.src.name, "to": b.src.name,
-                                      "content": mapping_key(a.key, b.key)} for r, a, b in pairs],
+                                      "content": mapping_key(a.graph_key, b.graph_key)} for r, a, b in pairs],
                         "citations": citations,  # each ruleset's carried timing citations: their key
                         "log": {"built": report.built, "reused": report.reused,
                                 "mappings_built": report.mappings_built,
@@ -523,7 +538,7 @@ def _store_citations(objects: Path, plans: list[_Planned], report: BuildReport,
     keys = {}
     for ruleset in sorted({p.src.ruleset for p in plans}):
         eds = _in_order(plans, ruleset)
-        key = citations_key(ruleset, [p.key for p in eds])
+        key = citations_key(ruleset, [p.graph_key for p in eds])  # rule texts and mappings
         if key is None:  # no timing model for this ruleset
             continue
         keys[ruleset] = key
@@ -535,7 +550,8 @@ def _store_citations(objects: Path, plans: list[_Planned], report: BuildReport,
             carried = carry_ruleset(
                 ruleset, [(p.src.name, bool((p.summary or {}).get("partial"))) for p in eds],
                 lambda e: objects / "editions" / by_name[e].key / RULES_FILE,
-                lambda a, b: objects / "mappings" / mapping_key(by_name[a].key, by_name[b].key) / MAPPING_FILE)
+                lambda a, b: objects / "mappings" / mapping_key(by_name[a].graph_key, by_name[b].graph_key)
+                / MAPPING_FILE)
             for edition, value in carried.items():
                 write_carried(value, folder / f"{edition}.json")
             # What was carried where (an edition name never starts with "_"); linked into

@@ -14,8 +14,10 @@ from kb.editions.lineage import stored_history
 from kb.editions.mapping import map_editions
 from kb.errors import QueryError
 from kb.model import DocumentError
+import kb.objects
 from kb.objects import edition_key, read_mapping
-from kb.store import LazyEditions, _worker_context, build, current_build, import_document, load_edition
+from kb.store import (LazyEditions, _index_holds_model_answers, _worker_context, build, current_build,
+                      import_document, load_edition)
 
 DOC = """# Test Rules
 
@@ -105,6 +107,45 @@ def test_a_change_of_content_or_metadata_changes_the_edition_key(change: dict) -
     document = change.pop("document", b"the document")
     assert edition_key(b"the document", meta) != edition_key(document, {**meta, **change})
     assert edition_key(b"the document", meta) == edition_key(b"the document", dict(meta))
+
+
+# the package code that changed, then what the next build makes again: editions, mappings
+CODE_CHANGES = [
+    ("search", ["test 1.0", "test 1.1"], []),
+    ("timing", [], []),
+    ("read", ["test 1.0", "test 1.1"], ["test 1.0 -> 1.1"]),
+    ("editions/mapping.py", [], ["test 1.0 -> 1.1"]),
+]
+
+
+@pytest.mark.parametrize("changed,editions,mappings", CODE_CHANGES)
+def test_a_code_change_rebuilds_only_what_depends_on_that_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               changed: str, editions: list[str],
+                                                               mappings: list[str]) -> None:
+    """A search index is remade when the search code changes, but the mappings between the
+    graphs stay; no timing model cites this ruleset, so a timing edit remakes nothing."""
+    home = home_with(tmp_path, EDITIONS[:2])
+    real = kb.objects.code_version
+    monkeypatch.setattr(kb.objects, "code_version",
+                        lambda parts: real(parts) + ("+edited" if changed in parts else ""))
+    report = build(home, rules=tmp_path / "no-rules")
+    assert (sorted(report.built), report.mappings_built) == (editions, mappings)
+
+
+# ruleset, edition, whether its search index holds the timing model's answers
+MODEL_ANSWERS = [
+    ("mtg", "2026-01-16", True),
+    ("mtg", "2010-10-01", True),
+    ("mtg", "2019-10-04", False),
+    ("riftbound", "1.4", True),
+    ("riftbound", "1.3", False),
+    ("riftbound-tournament", "2026-05-02", False),
+]
+
+
+@pytest.mark.parametrize("ruleset,edition,holds", MODEL_ANSWERS)
+def test_only_the_editions_a_timing_model_cites_depend_on_its_code(ruleset: str, edition: str, holds: bool) -> None:
+    assert _index_holds_model_answers(ruleset, edition) is holds
 
 
 def test_the_mappings_between_neighbours_are_stored_with_the_build(tmp_path: Path) -> None:
