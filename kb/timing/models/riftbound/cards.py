@@ -29,7 +29,8 @@ ability's ``cost: {exhaust: true}`` exhausts its own permanent, 414.5);
 ``keywords: [Deflect]`` is Deflect 1 (809.1.b.3). A unit's ``deathknell: [instructions]`` is its
 Deathknell ("When I die, …", 808.1.c): a trigger ``on: leave``. A card of ``type: battlefield``
 names a battlefield of the scenario; its triggers (``on: conquer`` or ``on: hold``) are "when you
-conquer (hold) here" abilities, controlled by the player who scores it. A unit's or gear's
+conquer (hold) here" abilities, controlled by the player who scores it. A trigger's ``each_turn: N``
+makes it "once (N times) each turn" (383.3.e: :mod:`kb.timing.models.riftbound.turn_limits`). A unit's or gear's
 ``replacement: {would_die: self|friendly|friendly-deathknell, kill_this: BOOL}`` is a replacement
 effect on deaths ("If I would die" / "If a friendly unit [with Deathknell] would die", and with
 ``kill_this`` "kill this instead"):
@@ -86,6 +87,7 @@ class Trigger:
     optional: bool = False
     what: str = "self"  # for on: play — self (a Play Effect), or spell|unit|gear|card you play
     cost: Cost = FREE  # a cost within its instruction ("pay [1] to draw 2", 403.1.b.1)
+    each_turn: int | None = None  # "once (N times) each turn": performed that many times a turn at most (383.3.e.1)
 
 
 @dataclass(frozen=True)
@@ -226,7 +228,7 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
             tw = f"{where}.triggers[{i}]"
             # YAML 1.1 reads an unquoted ``on:`` key as the boolean true.
             tr = {("on" if k is True else k): v for k, v in _map(tr, tw).items()}
-            _only(tr, ("on", "name", "effects", "optional", "what", "cost"), tw)
+            _only(tr, ("on", "name", "effects", "optional", "what", "cost", "each_turn"), tw)
             on = tr.get("on")
             if on not in TRIGGER_EVENTS:
                 raise FormatError(f"on must be one of: {', '.join(TRIGGER_EVENTS)}", f"{tw}.on")
@@ -235,7 +237,9 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
                 raise FormatError("what is self, or (for on: play) spell|unit|gear|card", f"{tw}.what")
             triggers.append(Trigger(on, _str(tr.get("name", f"{name}'s {on} trigger"), f"{tw}.name"),
                                     parse_effects(tr.get("effects"), f"{tw}.effects"),
-                                    bool(tr.get("optional", False)), what, parse_cost(tr.get("cost"), f"{tw}.cost")))
+                                    bool(tr.get("optional", False)), what, parse_cost(tr.get("cost"), f"{tw}.cost"),
+                                    None if tr.get("each_turn") is None else _int(tr["each_turn"], f"{tw}.each_turn",
+                                                                                  1, 9)))
         card_keywords = keywords(raw.get("keywords"), f"{where}.keywords")
         if raw.get("deathknell") is not None:  # "[Deathknell][>] Effect": "When I die, Effect" (808.1.c)
             triggers.append(Trigger("leave", f"{name}'s Deathknell",
@@ -377,7 +381,8 @@ def card_json(card: Card) -> dict[str, Any]:
         out["triggers"] = [{"on": t.on, "name": t.name, "effects": effects_json(t.effects),
                             **({"optional": True} if t.optional else {}),
                             **({"what": t.what} if t.what != "self" else {}),
-                            **({"cost": cost_json(t.cost)} if t.cost else {})} for t in card.triggers]
+                            **({"cost": cost_json(t.cost)} if t.cost else {}),
+                            **({"each_turn": t.each_turn} if t.each_turn else {})} for t in card.triggers]
     if card.abilities:
         out["abilities"] = [{"name": a.name, **({"keywords": sorted(a.keywords)} if a.keywords else {}),
                              **({"effects": effects_json(a.effects)} if a.effects else {}),

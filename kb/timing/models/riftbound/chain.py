@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from kb.timing.engine import Params, Trace
 from kb.timing.models.riftbound.cards import Card
 from kb.timing.models.riftbound.citations import registry
-from kb.timing.models.riftbound import costs, trash
+from kb.timing.models.riftbound import costs, trash, turn_limits
 from kb.timing.models.riftbound.combat import cleanup_if_due
 from kb.timing.models.riftbound.effects import run_effects
 from kb.timing.models.riftbound.state import Item, Permanent, State, replace_item, with_hand, without
@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 
 transition, step = registry.transition, registry.step
 
+step("trigger-performed", "a \"once (N times) each turn\" triggered ability is performed and counted this turn",
+     "{item} (\"{times} each turn\") is performed: {count} this turn")
 step("counts-as-finalized", "the card counts as played for Legion-style checks", "{player} has finalized {item} this turn")
 step("lingers", "a finalized spell or ability waits on the chain", "{item} waits on the chain")
 step("finalize-next", "more items are pending: finalize the next", "more items are pending")
@@ -45,7 +47,7 @@ step("play-effect-triggers", "a play trigger fires when the card completes play"
 
 def finalizing(m: Riftbound, s: State) -> tuple[Item, str] | None:
     """The oldest pending item (334.2) and how finalizing it goes on now: ``finalize``,
-    ``trigger-removed``, ``play-undone``, ``cost-unpaid``, or a decision its controller owes
+    ``trigger-removed``, ``trigger-used-up``, ``play-undone``, ``cost-unpaid``, or a decision its controller owes
     (``await``: pay a triggered ability's cost; ``await-add``: Add while paying, 429.3)."""
     if s.ready_task() is not None:
         return None
@@ -53,6 +55,9 @@ def finalizing(m: Riftbound, s: State) -> tuple[Item, str] | None:
     if not pend:
         return None
     item = pend[0]
+    limited = turn_limits.trigger_of(m, item)
+    if limited is not None and turn_limits.used_up(s, limited):
+        return item, "trigger-used-up"
     if item.optional and not item.decided:
         return None
     if item.kind == "trigger" and not m.targets_ok(s, item.effects, item.target, item.id):
@@ -97,6 +102,11 @@ def finalize(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     s = costs.pay_for(m, s, t, item)
     done = replace(item, status="finalized")
     s = replace(s, chain=replace_item(s.chain, done))
+    limited = turn_limits.trigger_of(m, item)
+    if limited is not None:  # performed as it is finalized: counted this turn (383.3.e.1)
+        s = turn_limits.performed(s, limited)
+        t.note("trigger-performed", s, {"item": item.name, "times": turn_limits.times(limited.each_turn),
+                                        "count": turn_limits.times(s.times_performed(item.name))})
     if item.card is not None:
         s = replace(s, finalized=s.finalized + ((item.controller, item.card, item.id),))
         t.note("counts-as-finalized", s, {"player": item.controller, "item": item.name})
@@ -111,6 +121,13 @@ def finalize(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     s = replace(s, priority=top.controller, passes=0)
     t.note("priority-to-next-item", s, {"player": top.controller, "item": top.name})
     return s
+
+
+@transition("trigger-used-up", "automatic", "a \"once (N times) each turn\" triggered ability already performed "
+            "that many times this turn leaves the chain unperformed", "{item} leaves the chain: it has already been "
+            "performed as often as it may this turn", bindings=finalize_bindings("trigger-used-up"))
+def trigger_used_up(m: Riftbound, s: State, p: Params, t: Trace) -> State:
+    return after_leaving(m, replace(s, chain=without(s.chain, p["id"])), t)
 
 
 @transition("trigger-removed", "automatic", "a triggered ability without legal choices leaves the chain",

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from kb.timing.engine import Invariant, TraceNode, Violation
-from kb.timing.models.riftbound import teams
+from kb.timing.models.riftbound import teams, turn_limits
 from kb.timing.models.riftbound.citations import cite
 from kb.timing.models.riftbound.cards import Replacement
 from kb.timing.models.riftbound.replacements import replacement_source
@@ -51,7 +51,8 @@ def focus_in_showdown(m: Riftbound, n: TraceNode) -> bool:
 
 @invariant("finalize-in-order", "items finalize in the order they were appended")
 def finalize_in_order(m: Riftbound, n: TraceNode) -> bool:
-    if n.name not in ("finalize", "trigger-removed", "play-undone", "perform-trigger", "decline-trigger",
+    if n.name not in ("finalize", "trigger-removed", "trigger-used-up", "play-undone", "perform-trigger",
+                      "decline-trigger",
                       "pay-cost", "decline-cost", "cost-unpaid"):
         return True
     pend = n.before.pending
@@ -160,6 +161,19 @@ def death_triggers_in_turn_order(m: Riftbound, n: TraceNode) -> bool:
     known = {i.id for i in n.before.chain}
     seats = [n.after.players.index(i.controller) for i in n.after.chain if i.id not in known and i.name in fired]
     return seats == sorted(seats)
+
+
+@invariant("trigger-each-turn", "a \"once (N times) each turn\" triggered ability is performed at most that many "
+           "times a turn, each performance counted")
+def trigger_each_turn(m: Riftbound, n: TraceNode) -> bool:
+    if n.name != "finalize":
+        return True
+    item = next((i for i in n.before.chain if i.id == n.params["id"]), None)
+    tr = turn_limits.trigger_of(m, item) if item is not None else None
+    if tr is None or tr.each_turn is None:
+        return True
+    before, after = n.before.times_performed(tr.name), n.after.times_performed(tr.name)
+    return before < tr.each_turn and after == before + 1
 
 
 @invariant("replacement-each-turn", "a \"once (N times) each turn\" replacement effect is applied to at most "

@@ -166,8 +166,8 @@ def _read_points(raw: Any, where: str, ctx: Context) -> tuple[tuple[str, int], .
 
 
 def _read_replaced(raw: Any, where: str, ctx: Context) -> tuple[tuple[str, int], ...]:
-    """How often each limited replacement effect was applied this turn (``{Warden: 1}``), by
-    its source's name, sorted by name."""
+    """How often each limited replacement effect was applied (``{Warden: 1}``, by its source's
+    name) or limited triggered ability performed (by its name) this turn, sorted by name."""
     return tuple(sorted((text(k, where), whole_number(n, f"{where}.{k}", 1, 9)) for k, n in a_mapping(raw, where).items()))
 
 
@@ -251,6 +251,9 @@ class State:
     # (source, unit, apply), until those deaths are handled (371.2.a).
     replacement_choices: tuple[tuple[str, str, bool], ...] = field(default=(), metadata=js(
         omit=True, record=_record("source", "unit", "apply")))
+    # "Once (N times) each turn" triggered abilities performed this turn, by name (383.3.e.1).
+    performed: tuple[tuple[str, int], ...] = field(default=(), metadata=js(
+        "performed_this_turn", mapping=True, omit=True, read=_read_replaced))
 
     # -- derived --------------------------------------------------------------------------
     @property
@@ -283,6 +286,10 @@ class State:
         """Whether the controller of ``source``'s "you may" replacement chose to apply it to
         ``unit``'s death about to happen (None: not chosen yet, 371.2.a)."""
         return next((apply for x, u, apply in self.replacement_choices if (x, u) == (source, unit)), None)
+
+    def times_performed(self, trigger: str) -> int:
+        """How often the limited triggered ability ``trigger`` was performed this turn (383.3.e.1)."""
+        return dict(self.performed).get(trigger, 0)
 
     def times_replaced(self, source: str) -> int:
         """How often ``source``'s limited replacement effect was applied this turn (371.1)."""

@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from kb.timing.engine import Trace
+from kb.timing.models.riftbound import turn_limits
 from kb.timing.models.riftbound.cards import Trigger
 from kb.timing.models.riftbound.state import Item, Permanent, State
 
@@ -24,7 +25,14 @@ def new_item(s: State, **fields: Any) -> tuple[State, Item]:
 
 
 def fire(s: State, t: Trace, fired: Fired, step: str) -> State:
-    """Put triggered abilities on the chain as pending items, in turn order (383.3.d)."""
+    """Put triggered abilities on the chain as pending items, in turn order (383.3.d); one
+    "once (N times) each turn" already performed that many times does not trigger (383.3.e.1)."""
+    if any(turn_limits.used_up(s, tr) for _, tr, _ in fired):
+        for _, tr, _ in fired:
+            if turn_limits.used_up(s, tr):
+                t.note("trigger-not-triggered", s, {"item": tr.name, "times": turn_limits.times(tr.each_turn),
+                                                    "count": turn_limits.times(s.times_performed(tr.name))})
+        fired = [f for f in fired if not turn_limits.used_up(s, f[1])]
     if not fired:
         return s
     order = {p: i for i, p in enumerate(s.players)}
