@@ -1,6 +1,9 @@
 """A question word that is a term of the edition is read as the term (issue #18, finding 1):
 "damage equal to its might" keeps Might, Riftbound's combat statistic, which the question
-words of every ruleset (kb/search/vocabulary/common.yaml) would leave out. One case per line."""
+words of every ruleset (kb/search/vocabulary/common.yaml) would leave out; and a term of
+several words is read only as the question uses it, never ending on the verb of a yes/no
+question ("does playing a unit to a battlefield count as moving it?" is no "battlefield count").
+One case per line."""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from kb.export.search_index import build_search_index, index_script
 from kb.graph import build_edition
 from kb.read import read_text
 from kb.search import open_searcher, parse_query
-from kb.search.understand import is_referral, understand, vocabulary
+from kb.search.understand import is_referral, question_verb, understand, vocabulary
 
 # An edition whose terms are words the question words hold ("might", "hold", "if").
 TERMS = """# Rules
@@ -26,6 +29,9 @@ TERMS = """# Rules
 **150.1.** Hold: A player maintains Control of a Battlefield during their Beginning Phase.
 **150.2.** If: See Intervening Clause.
 **150.3.** A player scores a battlefield they hold if they control it.
+**150.4.** Battlefield Count: How many battlefields are in play.
+**150.5.** Moving a unit to a battlefield is a move.
+**150.6.** Showdown Open: A showdown is in progress and no chain exists.
 """
 
 # (question, a concept it is read with, a word it leaves out as a question word, or "")
@@ -42,6 +48,61 @@ READ = [
 def terms_searcher():
     rg = build_edition(read_text(TERMS, "terms.md", "riftbound-md"), ruleset="riftbound", edition="9")
     return open_searcher(rg, None)
+
+
+# (question, the word read as its verb, or "" when it has none a term could end on)
+VERBS = [
+    ("Does playing a unit directly to a battlefield count as moving the unit there?", "count"),
+    ("Does a showdown open when a unit moves?", "open"),
+    ("does the battlefield count change if a player leaves", "change"),
+    ("Do I pay the base costs if I play it?", ""),  # a pronoun subject: its verb comes next
+    ("What is the battlefield count of a game?", ""),  # no auxiliary: no yes/no question
+    ("Does a unit die?", ""),  # no clause word after the verb
+    ("[follow-up to: \"does a showdown open when?\"] and if it does?", ""),  # only the new question
+]
+
+# (question, a concept it is read with, a concept it is not read with)
+STRADDLING = [
+    ("does playing a unit to a battlefield count as moving it", "battlefield", "battlefield count (term)"),
+    ("does a showdown open when a unit moves", "showdown", "showdown open (term)"),
+    ("does the battlefield count change if a player leaves", "battlefield count (term)", "battlefield"),
+    ("do I check the battlefield count when a game starts", "battlefield count (term)", "battlefield"),
+    ("what is the battlefield count of a game", "battlefield count (term)", "battlefield"),
+]
+
+
+# (question, a contracted word it leaves out as a question word, or keeps)
+CONTRACTED = [
+    ("what's the might of a unit", "what's", False),
+    ("it's a unit with damage equal to its might", "it's", False),
+    ("I'm holding a battlefield", "I'm", False),
+    ("they're holding a battlefield", "they're", False),
+    ("the unit can't hold a battlefield", "can't", True),  # "t" is the negation
+    ("a unit's might", "unit's", True),  # a possessive of a rule's word
+]
+
+
+@pytest.mark.parametrize("question, word, kept", CONTRACTED)
+def test_a_contracted_question_word_is_a_question_word(terms_searcher, question: str, word: str,
+                                                       kept: bool) -> None:
+    s = terms_searcher
+    read = understand(parse_query(question), s.vocabulary, lambda x: len(s.impacts.word(x)), s._terms,
+                      s._term_kind)
+    assert (word not in read.dropped) is kept, read.dropped
+
+
+@pytest.mark.parametrize("question, verb", VERBS)
+def test_the_verb_of_a_yes_no_question(question: str, verb: str) -> None:
+    at = question_verb(question, question.index("]") + 1 if question.startswith("[") else 0,
+                       vocabulary("riftbound"))
+    assert (question[at:].split()[0] if at is not None else "") == verb
+
+
+@pytest.mark.parametrize("question, read, not_read", STRADDLING)
+def test_a_term_never_ends_on_the_question_s_verb(terms_searcher, question: str, read: str,
+                                                  not_read: str) -> None:
+    concepts = terms_searcher.search(parse_query(question), limit=10)["understood"]["concepts"]
+    assert read in concepts and not_read not in concepts, concepts
 
 
 def test_the_word_tested_is_a_question_word_of_every_ruleset() -> None:
@@ -83,7 +144,7 @@ def test_the_offline_search_reads_terms_as_the_server(terms_searcher, tmp_path: 
     script = tmp_path / "9.js"
     script.write_text(index_script(build_search_index(terms_searcher.rg, terms_searcher, lambda n: n)),
                       encoding="utf-8")
-    questions = [q for q, _c, _l in READ]
+    questions = [q for q, _c, _l in READ + STRADDLING + CONTRACTED]
     answers, _ = run_queries([script], [{"query": q, "ruleset": "riftbound", "edition": "9"} for q in questions])
     for question, offline in zip(questions, answers):
         server = terms_searcher.search(parse_query(question), limit=10)

@@ -97,6 +97,19 @@ class Vocabulary:
     entries: tuple[Entry, ...] = ()
     shapes: tuple[Shape, ...] = ()
     by_first: dict[str, tuple[Entry, ...]] = field(default_factory=dict)
+    # The frame of a yes/no question (common.yaml): its auxiliaries, the pronouns that are a
+    # whole subject, and the words that open what follows its verb (:func:`question_verb`).
+    auxiliaries: frozenset[str] = frozenset()
+    subjects: frozenset[str] = frozenset()
+    clause_words: frozenset[str] = frozenset()
+    # The endings a question word is contracted with ("what's", "I'm": common.yaml).
+    contractions: frozenset[str] = frozenset()
+
+    def is_question_word(self, atom: Atom) -> bool:
+        """A question word as typed: alone, or contracted ("what's", "it's", "I'm")."""
+        return atom.words[0] in self.question_words and (
+            atom.kind == "word" or (atom.kind == "phrase" and len(atom.words) == 2
+                                    and atom.words[1] in self.contractions))
 
 
 def _atom(text: str) -> Atom:
@@ -126,8 +139,12 @@ def vocabulary(ruleset: str) -> Vocabulary:
     # Longest phrase first, so "instant speed" wins over "instant".
     for e in sorted(entries, key=lambda e: -len(e.players)):
         by_first.setdefault(e.players[0], []).append(e)
+    def words(key: str) -> frozenset[str]:
+        return frozenset(str(common.get(key, "")).split())
     return Vocabulary(ruleset, question_words, tuple(entries), shapes,
-                      {k: tuple(v) for k, v in by_first.items()})
+                      {k: tuple(v) for k, v in by_first.items()},
+                      words("auxiliaries"), words("subjects"), words("clause_words"),
+                      words("contractions"))
 
 
 def vocabulary_data(ruleset: str) -> dict[str, Any]:
@@ -136,10 +153,27 @@ def vocabulary_data(ruleset: str) -> dict[str, Any]:
     def atoms(rules: tuple[Atom, ...]) -> list[dict[str, Any]]:
         return [{"text": a.text, "words": list(a.words)} for a in rules]
     return {"question_words": sorted(v.question_words),
+            "auxiliaries": sorted(v.auxiliaries), "subjects": sorted(v.subjects),
+            "clause_words": sorted(v.clause_words), "contractions": sorted(v.contractions),
             "entries": [{"players": list(e.players), "rules": atoms(e.rules)}
                         for e in sorted(v.entries, key=lambda e: -len(e.players))],
             "shapes": [{"name": s.name, "pattern": s.pattern, "rules": atoms(s.rules), "prior": s.prior}
                        for s in v.shapes]}
+
+
+def question_verb(text: str, start: int, vocab: Vocabulary) -> int | None:
+    """Where the verb of a yes/no question starts (the text from ``start`` on), or None: in
+    a question opened by an auxiliary whose subject is not a pronoun, the word right before
+    the first clause word after the subject ("Does playing a unit to a battlefield *count*
+    as moving it?"). A term of the edition never ends on it (:func:`_term_at`)."""
+    words = list(WORD.finditer(text, start))
+    if len(words) < 4 or words[0].group().lower() not in vocab.auxiliaries \
+            or words[1].group().lower() in vocab.subjects:
+        return None
+    for k in range(3, len(words)):
+        if words[k].group().lower() in vocab.clause_words:
+            return words[k - 1].start()
+    return None
 
 
 def _is_name_word(atom: Atom, rules_with: Callable[[str], int]) -> bool:
@@ -217,11 +251,14 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
             for k in range(i, j + 1):
                 keep[k] = False
         i = j + 1
+    # A term of several words never ends on the verb of a yes/no question ("does playing a
+    # unit to a battlefield count as …": not "battlefield count").
+    verb = question_verb(text, context_end, vocab)
     # A question word inside one of the edition's terms ("its might") is the term.
-    in_terms = _inside_terms(atoms, keep, {w: key for w, key in terms.items() if key not in referrals})
+    in_terms = _inside_terms(atoms, keep, {w: key for w, key in terms.items() if key not in referrals}, verb)
     dropped = []
     for k, a in enumerate(atoms):
-        if keep[k] and k not in in_terms and a.kind == "word" and a.words[0] in vocab.question_words:
+        if keep[k] and k not in in_terms and vocab.is_question_word(a):
             keep[k] = False
             dropped.append(a.text)
     kept = [a for k, a in enumerate(atoms) if keep[k]]
@@ -231,7 +268,7 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
     clauses: list[Clause] = []
     i = 0
     while i < len(kept):
-        found = _term_at(kept, i, terms)
+        found = _term_at(kept, i, terms, verb)
         if found is not None:
             j, key = found
             words = tuple(w for a in kept[i:j] for w in a.words)
@@ -328,15 +365,16 @@ def _cards_named(atoms: list[Atom], text: str, cards: CardList,
     return out
 
 
-def _inside_terms(atoms: list[Atom], keep: list[bool], terms: dict[str, str]) -> set[int]:
+def _inside_terms(atoms: list[Atom], keep: list[bool], terms: dict[str, str],
+                  verb: int | None = None) -> set[int]:
     """The positions of the kept atoms that make up one of the edition's terms, read as the
-    concepts are (longest term first, left to right)."""
+    concepts are (longest term first, left to right; ``verb``: see :func:`_term_at`)."""
     at = [k for k, kept in enumerate(keep) if kept]
     run = [atoms[k] for k in at]
     out: set[int] = set()
     i = 0
     while i < len(run):
-        found = _term_at(run, i, terms)
+        found = _term_at(run, i, terms, verb)
         if found is None:
             i += 1
             continue
@@ -345,9 +383,13 @@ def _inside_terms(atoms: list[Atom], keep: list[bool], terms: dict[str, str]) ->
     return out
 
 
-def _term_at(atoms: list[Atom], i: int, terms: dict[str, str]) -> tuple[int, str] | None:
-    """The longest defined term starting at atom ``i``: (end, key)."""
+def _term_at(atoms: list[Atom], i: int, terms: dict[str, str],
+             verb: int | None = None) -> tuple[int, str] | None:
+    """The longest defined term starting at atom ``i``: (end, key). A term of several atoms
+    never ends on the atom starting at ``verb``, the question's verb (:func:`question_verb`)."""
     for j in range(min(len(atoms), i + MAX_TERM_WORDS), i, -1):
+        if verb is not None and j - i > 1 and atoms[j - 1].start == verb:
+            continue
         words = [w for a in atoms[i:j] for w in a.words]
         key = terms.get(" ".join(words))
         if key is None and j - i == 1 and words[-1].endswith("s"):

@@ -529,8 +529,23 @@
     var first = atoms[0], last = atoms[atoms.length - 1];
     return new Atom(ws.length > 1 ? "phrase" : "word", text.slice(first.start, last.end), ws, [], first.start, last.end);
   }
-  function termAt(atoms, i, terms) {
+  /* questionVerb (kb.search.understand.question_verb): where the verb of a yes/no question
+     opened by an auxiliary, its subject no pronoun, starts: the word before the first clause
+     word after the subject ("Does playing a unit to a battlefield count as …"); or -1. */
+  function questionVerb(text, start, vocab) {
+    var re = wordRe(), m, ws = [];
+    re.lastIndex = start;
+    while ((m = re.exec(text)) !== null) ws.push(m);
+    var aux = toSet(vocab.auxiliaries || []), subjects = toSet(vocab.subjects || []), clauseWords = toSet(vocab.clause_words || []);
+    if (ws.length < 4 || !has(aux, ws[0][0].toLowerCase()) || has(subjects, ws[1][0].toLowerCase())) return -1;
+    for (var k = 3; k < ws.length; k++) if (has(clauseWords, ws[k][0].toLowerCase())) return ws[k - 1].index;
+    return -1;
+  }
+  /* termAt: the longest term starting at atom i, never one of several atoms ending on the
+     question's verb (at text offset verb). */
+  function termAt(atoms, i, terms, verb) {
     for (var j = Math.min(atoms.length, i + MAX_TERM_WORDS); j > i; j--) {
+      if (verb !== undefined && verb >= 0 && j - i > 1 && atoms[j - 1].start === verb) continue;
       var ws = [];
       atoms.slice(i, j).forEach(function (a) { ws.push.apply(ws, a.words); });
       var joined = ws.join(" "), t = terms.get(joined);
@@ -590,18 +605,22 @@
     }
     // A question word inside one of the edition's terms ("its might") is the term; an entry
     // that only points to another ("If: See …", its referral flag) is no term of its own.
+    // A term of several words never ends on the verb of a yes/no question.
+    var verb = questionVerb(text, contextEnd, vocab);
     var at = [], run = [], inTerms = new Set(), own = new Map();
     terms.forEach(function (t, w) { if (!t.referral) own.set(w, t); });
     atoms.forEach(function (a, n) { if (keep[n]) { at.push(n); run.push(a); } });
     for (i = 0; i < run.length;) {
-      var inside = termAt(run, i, own);
+      var inside = termAt(run, i, own, verb);
       if (!inside) { i++; continue; }
       for (k = i; k < inside[0]; k++) inTerms.add(at[k]);
       i = inside[0];
     }
     var qw = toSet(vocab.question_words), dropped = [];
     atoms.forEach(function (a, n) {
-      if (keep[n] && !inTerms.has(n) && a.kind === "word" && has(qw, a.words[0])) { keep[n] = false; dropped.push(a.text); }
+      // A question word alone, or contracted ("what's", "I'm": Vocabulary.is_question_word).
+      var contracted = a.kind === "phrase" && a.words.length === 2 && (vocab.contractions || []).indexOf(a.words[1]) >= 0;
+      if (keep[n] && !inTerms.has(n) && (a.kind === "word" || contracted) && has(qw, a.words[0])) { keep[n] = false; dropped.push(a.text); }
     });
     var kept = atoms.filter(function (_, n) { return keep[n]; });
     if (!kept.length) return parsed;
@@ -609,7 +628,7 @@
     var clauses = [];
     i = 0;
     while (i < kept.length) {
-      var found = termAt(kept, i, terms);
+      var found = termAt(kept, i, terms, verb);
       if (found) {
         var ta = joinAtom(text, kept.slice(i, found[0]));
         // A term the question words hold ("might") weighs as a word does.
