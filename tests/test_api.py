@@ -373,10 +373,11 @@ def test_api_page_lists_every_operation(api: CheckedClient) -> None:
             for example in ep.examples:
                 assert escape(example, quote=False) in html
     # Nothing from other hosts: the only absolute URLs are the curl examples' placeholder
-    # (no public URL is configured), the only link the page's own stylesheet.
+    # (no public URL is configured), the only links the page's own stylesheet and icon.
     assert "http://" not in html.replace("http://127.0.0.1:8000/api/", "")
     assert "https://" not in html and "<script" not in html
-    assert html.count("<link") == 1 and '<link rel="stylesheet" href="/static/api.css">' in html
+    assert html.count("<link") == 2 and '<link rel="stylesheet" href="/static/api.css">' in html
+    assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in html
     assert "`" not in html, "descriptions are rendered, not shown as Markdown"
 
 
