@@ -97,7 +97,7 @@ class KnowledgeBase(LoadedEditions):
         """A rule with breadcrumbs, children, neighbours, references both ways, terms, and
         the rulings and articles citing it (``cited_by``, :mod:`kb.records`)."""
         rg = self.edition(ruleset, edition, date)
-        canonical = self.find_rule(rg, number)
+        canonical = self.locate_rule(rg, number)
         out = self.rule_summary(rg, canonical, full=True)
         prev, nxt = rg.previous_next(canonical)
         out.update({
@@ -114,6 +114,47 @@ class KnowledgeBase(LoadedEditions):
         if subrules:
             out["subrules"] = [self.rule_summary(rg, n, full=True) for n in rg.subtree(canonical)][1:]
         return out
+
+    def locate_rule(self, rg: RuleGraph, number: str) -> str:
+        """The canonical number of a rule of ``rg``, as :meth:`find_rule` finds it; a number
+        the edition lacks that another edition of the ruleset holds (a citation from an older
+        article: Magic 2010's 116.3d) is refused saying what that rule is numbered in ``rg``
+        (117.3d), or that ``rg`` removed it, and that number comes first among the nearest
+        (``detail["elsewhere"]``: ``edition``, ``number``, ``title``, ``here``, ``status``)."""
+        try:
+            return self.find_rule(rg, number)
+        except QueryError as exc:
+            if exc.status != 404 or not isinstance(exc.detail, dict):
+                raise
+            elsewhere = self.number_elsewhere(rg, number)
+            if elsewhere is None:
+                raise
+            here = elsewhere["here"]
+            said = (f"{elsewhere['edition']}'s rule {elsewhere['number']} ({elsewhere['title']}) is "
+                    + (f"rule {here} in {rg.edition.name}" if here else f"was removed in {rg.edition.name}"))
+            nearest = [here] + [n for n in exc.detail.get("nearest", []) if n != here] if here else \
+                exc.detail.get("nearest", [])
+            raise QueryError(404, f"{exc.message}; {said}",
+                             {**exc.detail, "nearest": nearest, "elsewhere": elsewhere}) from exc
+
+    def number_elsewhere(self, rg: RuleGraph, number: str) -> dict[str, Any] | None:
+        """Where the rule another edition numbers ``number`` is in ``rg`` (which lacks the
+        number), by the rule's history through the edition mappings: the newest edition
+        holding the number, the rule's title there, its number ``here`` (None when removed)
+        and the mapping's ``status``; None when no edition has the number, or ``rg`` is an
+        excerpt that may simply lack the rule."""
+        try:
+            history = self.history(rg.edition.ruleset, number)
+        except QueryError:
+            return None
+        if history["edition"] == rg.edition.name:
+            return None
+        there = next((r for r in history["editions"] if r["edition"] == history["edition"]), None)
+        row = next((r for r in history["editions"] if r["edition"] == rg.edition.name), None)
+        if there is None or row is None or row["status"] in ("unknown", "absent"):
+            return None
+        return {"edition": history["edition"], "number": history["number"], "title": there["title"],
+                "here": row["number"], "status": row["status"]}
 
     def rule_summary(self, rg: RuleGraph, number: str, full: bool = False) -> dict[str, Any]:
         """A rule's identity and title; with ``full``, its text, examples, line, parent and depth."""

@@ -138,6 +138,9 @@ CASES = [
     (f"{R}/graph/337?depth=4", 400, "error.detail.parameter", "depth"),
     (f"{R}/graph/337?depth=two", 400, "error.detail.parameter", "depth"),
     (f"{R}/graph/999.9", 404, "error.detail.number", "999.9"),
+    (f"{R}/rules/337.1.c.3", 404, "error.detail.elsewhere.here", "337.4"),  # 1.3's number: 337.4 now
+    (f"{R}/rules/337.1.c.3", 404, "error.detail.nearest.0", "337.4"),
+    ("/api/v1/rulesets/mtg/rules/116.3d", 404, "error.detail.elsewhere.edition", "2010-10-01"),
     (f"{R}/terms", 200, "edition", "1.4"),
     (f"{R}/terms/chain", 200, "key", "chain"),
     (f"{R}/terms/CHAIN", 200, "key", "chain"),
@@ -510,7 +513,7 @@ def test_post_examples_of_the_api_page_answer_200(api: CheckedClient) -> None:
 FULL_CASES = [
     ("/api/v1/rulesets/mtg/rules/117.3d", 200, "number", "117.3d"),
     ("/api/v1/rulesets/mtg/rules/CR%20117.3D", 200, "number", "117.3d"),
-    ("/api/v1/rulesets/mtg/rules/116.3d", 404, "error.detail.nearest.0", "116.3"),
+    ("/api/v1/rulesets/mtg/rules/116.3d", 404, "error.detail.nearest.0", "117.3d"),  # 2010's 116.3d
     ("/api/v1/rulesets/mtg/rules/116.3d?edition=2010-10-01", 200, "edition", "2010-10-01"),
     ("/api/v1/rulesets/mtg/rules/116.3d?date=2020-01-01", 200, "edition", "2010-10-01"),
     ("/api/v1/rulesets/riftbound/rules/101?date=2026-01-01", 200, "edition", "1.2"),

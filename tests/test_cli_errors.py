@@ -90,6 +90,8 @@ BAD_INPUT = [
     ("rule 337.1a 999.9", 1, ["error: rule 999.9 does not exist in riftbound 1.4", "nearest: "]),
     ("rule 999.9 888.8", 1, ["rule 999.9 does not exist", "rule 888.8 does not exist"]),
     ("rule 337.1a banana", 1, ["not a rule number: '337.1a banana'"]),
+    ("rule 116.3d --ruleset mtg", 1, ["rule 116.3d does not exist in mtg 2026-01-16; 2010-10-01's rule 116.3d (",
+                                      ") is rule 117.3d in 2026-01-16", "nearest: 117.3d, 116.3"]),
     ("timing next --edition 9.9 --state {state}", 1, ["unknown edition '9.9' of riftbound (editions: ", "1.4"]),
     ("timing run my-scenario.yaml", 2, ["error: my-scenario.yaml: no such file, and no worked scenario "
                                         "'my-scenario.yaml' (`rulekb timing list` names all "]),

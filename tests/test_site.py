@@ -134,6 +134,9 @@ ERRORS = [
     ("/riftbound/9.9/337.1", 404, "Editions of riftbound"),
     ("/nosuchgame/1/100", 404, "unknown ruleset"),
     ("/riftbound/1.4/not-a-number", 400, "not a rule number"),
+    ("/mtg/2026-01-16/116.3d", 404, "2010-10-01's rule 116.3d (If a player has priority and chooses not "
+                                    "to take any actions, …) is rule 117.3d in 2026-01-16"),
+    ("/riftbound/337.1.c.3", 404, "1.3's rule 337.1.c.3"),
     ("/riftbound/1.4/300?part=99", 404, "part"),
     ("/riftbound/1.4/300?part=x", 400, "part must be"),
     ("/riftbound/1.4/glossary/zz", 404, "one letter"),

@@ -97,7 +97,7 @@ def newest_rule(ruleset: str, number: str) -> Any:
     rg = kb.edition(ruleset)
     if number == "glossary":  # typed as the newest rule's address is: not a rule number
         return redirect(url_for("site.glossary", ruleset=ruleset, edition=rg.edition.name), 302)
-    canonical = kb.find_rule(rg, number)
+    canonical = kb.locate_rule(rg, number)
     return redirect(url_for("site.rule", ruleset=ruleset, edition=rg.edition.name, number=canonical), 302)
 
 
@@ -186,7 +186,7 @@ def rule_page(kb: KnowledgeBase, ruleset: str, edition: str, number: str,
     """A rule with its subrules (one part of them for long headings), links, terms,
     neighbours, the transitions that implement it and its other editions."""
     rg = kb.edition(ruleset, edition)
-    canonical = kb.find_rule(rg, number)
+    canonical = kb.locate_rule(rg, number)
     if canonical != number:
         values = {"ruleset": ruleset, "edition": edition, "number": canonical}
         if part != 1:
