@@ -8,6 +8,7 @@ duplicate numbers and children without parents are errors with their source line
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Iterable, Iterator
 
@@ -124,6 +125,30 @@ def _common_prefix(a: tuple, b: tuple) -> int:
     return n
 
 
+#: An edition named by a date whose own date (``--date``, else the document's) is further from
+#: it than this is noted: a few days is a publication date beside an effective date (the
+#: archive's 2021-07-12 release is effective 2021-07-23); more is another release under that
+#: name (the archive's "2006-06-01" prints "current as of June 1, 2004").
+DATE_NAME_SLACK_DAYS = 60
+
+
+def date_name_note(edition: str, date: str, from_document: bool, source: str = "") -> Diagnostic | None:
+    """A reader note when an edition named by a date (``2006-06-01``) is dated far from its
+    name: it is ordered, and found by ``--date``, by its date, not its name. None otherwise."""
+    try:
+        named, dated = datetime.date.fromisoformat(edition), datetime.date.fromisoformat(date)
+    except ValueError:
+        return None  # a name like 1.4, or no date
+    days = (dated - named).days
+    if abs(days) <= DATE_NAME_SLACK_DAYS:
+        return None
+    said = "the document says it took effect on" if from_document else "it is dated (--date)"
+    return Diagnostic(f"edition {edition} is named by a date, but {said} {date}, {abs(days)} days "
+                      f"{'later' if days > 0 else 'earlier'}: it is ordered among the editions, and "
+                      f"chosen by --date, as of {date} (is it the release its name says?)",
+                      source, 0, "warning")
+
+
 def build_edition(result: ReadResult, *, ruleset: str, edition: str, date: str = "",
                   partial: bool = False, source: str = "", source_format: str = "",
                   title: str = "", external_citations: dict[str, str] | None = None) -> RuleGraph:
@@ -141,6 +166,8 @@ def build_edition(result: ReadResult, *, ruleset: str, edition: str, date: str =
                  title=title or result.title, number_style=style, partial=partial,
                  source=source, source_format=source_format,
                  diagnostics=list(result.diagnostics))
+    if note := date_name_note(edition, ed.date, not date, source):
+        ed.diagnostics.append(note)
     errors = _place_rules(ed, result.rules, source)
     if errors:
         raise DocumentError(errors)

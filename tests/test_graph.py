@@ -2,7 +2,7 @@
 
 import pytest
 
-from kb.graph import build_edition
+from kb.graph import build_edition, date_name_note
 from kb.model import DocumentError, RawRule, ReadResult
 from kb.numbers import parse_number
 
@@ -64,3 +64,32 @@ def test_structural_errors_name_the_line(rules: list[RawRule], message: str, lin
 def test_nearest_numbers_for_a_missing_rule() -> None:
     rg = build_edition(small_document(), ruleset="t", edition="1")
     assert rg.nearest(parse_number("337.2"))[0] in {"337.1", "337.10"}
+
+
+# edition name, its date, read from the document?, the note's words (None: no note)
+DATE_NAMES = [
+    ("2006-06-01", "2004-06-01", True, "the document says it took effect on 2004-06-01, 730 days earlier"),
+    ("2021-07-12", "2021-07-23", True, None),
+    ("2026-01-16", "2026-01-16", True, None),
+    ("2010-10-01", "2011-06-01", False, "it is dated (--date) 2011-06-01, 243 days later"),
+    ("1.4", "2026-07-16", True, None),
+    ("2026-02-30", "2026-01-16", True, None),
+    ("2026-01-16", "", True, None),
+]
+
+
+@pytest.mark.parametrize("edition,date,from_document,words", DATE_NAMES)
+def test_an_edition_named_by_a_date_far_from_its_own_is_noted(edition: str, date: str, from_document: bool,
+                                                              words: str | None) -> None:
+    note = date_name_note(edition, date, from_document, "rules.txt")
+    assert (note is None) is (words is None)
+    if words is not None:
+        assert words in note.message and note.severity == "warning" and note.file == "rules.txt"
+
+
+def test_the_note_is_among_the_editions_reader_notes() -> None:
+    raw = [RawRule(parse_number("100"), "chapter", "", 1, title="General"),
+           RawRule(parse_number("100.1"), "rule", "These are the rules.", 2)]
+    rg = build_edition(ReadResult(raw, date="2004-06-01"), ruleset="mtg", edition="2006-06-01")
+    assert rg.edition.date == "2004-06-01"
+    assert [d.message for d in rg.edition.diagnostics if "named by a date" in d.message]
