@@ -34,6 +34,13 @@ from kb.timing import api as timing
 __all__ = ["KnowledgeBase", "QueryError", "searcher", "structure_of", "term_pattern"]
 
 
+def elsewhere_sentence(elsewhere: dict[str, Any], edition: str) -> str:
+    """:meth:`KnowledgeBase.number_elsewhere`'s answer as a sentence: "2010-10-01's rule
+    116.3d (If a player has priority …) is rule 117.3d in 2026-01-16", or "… was removed in …"."""
+    now = f"is rule {elsewhere['here']}" if elsewhere["here"] else "was removed"
+    return f"{elsewhere['edition']}'s rule {elsewhere['number']} ({elsewhere['title']}) {now} in {edition}"
+
+
 class KnowledgeBase(LoadedEditions):
     """The composition root: the loaded editions (:class:`kb.loaded.LoadedEditions`), and
     every question the product answers, each composed from the subsystems."""
@@ -130,8 +137,7 @@ class KnowledgeBase(LoadedEditions):
             if elsewhere is None:
                 raise
             here = elsewhere["here"]
-            said = (f"{elsewhere['edition']}'s rule {elsewhere['number']} ({elsewhere['title']}) is "
-                    + (f"rule {here} in {rg.edition.name}" if here else f"was removed in {rg.edition.name}"))
+            said = elsewhere_sentence(elsewhere, rg.edition.name)
             nearest = [here] + [n for n in exc.detail.get("nearest", []) if n != here] if here else \
                 exc.detail.get("nearest", [])
             raise QueryError(404, f"{exc.message}; {said}",

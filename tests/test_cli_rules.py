@@ -47,6 +47,11 @@ def test_wrong_number_answers_with_nearest_numbers(run) -> None:
     assert "Traceback" not in out + err
 
 
+def test_searching_an_older_editions_number_says_where_that_rule_is(run) -> None:
+    code, out, _ = run("search", "116.3d", "--ruleset", "mtg")
+    assert code == 0 and "2010-10-01's rule 116.3d (" in out and ") is rule 117.3d in 2026-01-16" in out
+
+
 @pytest.mark.parametrize("args,message", [
     (["rule", "banana"], "not a rule number"),
     (["rule", "337", "--edition", "9.9"], "unknown edition '9.9'"),

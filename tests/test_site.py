@@ -299,6 +299,17 @@ def test_search_for_a_number_jumps_to_the_rule(client: FlaskClient) -> None:
     assert r.status_code == 302 and r.headers["Location"].endswith("/riftbound/1.4/337.1.a")
 
 
+@pytest.mark.parametrize("query,said,link", [
+    ("116.3d&ruleset=mtg", "2010-10-01's rule 116.3d (If a player has priority and chooses not to take any "
+                           "actions, …) is rule 117.3d in 2026-01-16.", "mtg/2026-01-16/117.3d"),
+    ("337.1.c.3&ruleset=riftbound", "1.3's rule 337.1.c.3", "riftbound/1.4/337.4"),
+])
+def test_search_for_an_older_editions_number_says_where_it_went(client: FlaskClient, query: str, said: str,
+                                                                 link: str) -> None:
+    _, page = get(client, "/search?q=" + query)
+    assert said in page.plain and any(href.endswith(link) for href in page.links), page.plain[:500]
+
+
 def test_search_pages(client: FlaskClient) -> None:
     _, first = get(client, "/search?q=chain&ruleset=riftbound")
     assert "1–20 of" in first.plain

@@ -352,6 +352,9 @@ def search_page(kb: KnowledgeBase, q: str, ruleset: str | None, edition: str | N
                                       "number": result["jump"]}), 302
     rs, ed = result["ruleset"], result["edition"]
     ctx.update(base_context(kb, rs, ed))
+    # A rule number this edition lacks but another has (an older article's): where it went.
+    ctx["elsewhere"] = kb.number_elsewhere(kb.edition(rs, ed), q) \
+        if not result.get("jump") and try_parse_number(q) else None
     results = [{**hit, "excerpt_html": markup.highlight(hit.get("excerpt") or ""),
                 "url": rule_href(rs, ed, hit["number"])} for hit in result["results"]]
     term = result.get("term")
