@@ -77,6 +77,11 @@ def finalize_bindings(which: str) -> Callable[[Riftbound, State], Iterator[dict[
     return bindings
 
 
+def limited_bindings(m: Riftbound, s: State) -> Iterator[dict[str, Any]]:
+    """A limited triggered ability used up as it is finalized (383.3.e.1): only in a pool that has one."""
+    return finalize_bindings("trigger-used-up")(m, s) if m.limited_triggers else iter(())
+
+
 def resolve_bindings(m: Riftbound, s: State) -> Iterator[dict[str, Any]]:
     if (s.chain and s.ready_task() is None and not s.pending and s.passes >= len(s.players)):
         top = s.chain[-1]
@@ -125,7 +130,7 @@ def finalize(m: Riftbound, s: State, p: Params, t: Trace) -> State:
 
 @transition("trigger-used-up", "automatic", "a \"once (N times) each turn\" triggered ability already performed "
             "that many times this turn leaves the chain unperformed", "{item} leaves the chain: it has already been "
-            "performed as often as it may this turn", bindings=finalize_bindings("trigger-used-up"))
+            "performed as often as it may this turn", bindings=limited_bindings)
 def trigger_used_up(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     return after_leaving(m, replace(s, chain=without(s.chain, p["id"])), t)
 

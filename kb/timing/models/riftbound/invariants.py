@@ -271,7 +271,7 @@ def validate(s: State) -> list[Violation]:
         bad("showdown-passes", f"{s.showdown.passes} players passed focus in sequence: the showdown "
             "would have ended", "showdown.passes")
     out += teams.violations(s)
-    if Counter(c for c, _ in s.owners) - Counter(s.trash):
+    if s.owners and Counter(c for c, _ in s.owners) - Counter(s.trash):
         bad("trash-owners", "trash_owners names a card that is not in the trash", "trash_owners")
     if s.combat is not None and (s.combat.attacker == s.combat.defender
                                  or {s.combat.attacker, s.combat.defender} - set(s.players)):

@@ -39,6 +39,11 @@ class Riftbound(Model):
         self._automatic = [t for t in self.transitions.values() if t.kind == "automatic"]
         self._choices: dict[State, dict[str, str] | None] = {}
         self._optional = any(c.replacement is not None and c.replacement.optional for c in self.cards.values())
+        # whether the pool has "once (N times) each turn" triggered abilities (383.3.e) and cards
+        # active in the trash (370.3): without them, their checks return at once
+        self.limited_triggers = any(tr.each_turn is not None for c in self.cards.values() for tr in c.triggers)
+        self.active_in_trash = any(c.replacement is not None and c.replacement.zone == "trash"
+                                   for c in self.cards.values())
         if self._optional:
             self._wait_for_replacement_choices()
 

@@ -132,7 +132,7 @@ def state_from_json(data: Any) -> tuple[Riftbound, State, list[Violation]]:
         if name in names[:i]:
             raise FormatError(f"two permanents are named {name!r}", f"board[{i}].name")
     owned = Counter(c for c, _ in state.owners)
-    for i, card in enumerate(state.trash):
+    for i, card in enumerate(state.trash if model.active_in_trash else ()):
         if active_in_trash(model, card) and state.trash[:i + 1].count(card) > owned[card]:
             raise FormatError(f"{card} has a replacement effect active in its owner's trash: say whose trash holds "
                               "it in trash_owners (each player has their own trash, 108.2.a)", f"trash[{i}]")

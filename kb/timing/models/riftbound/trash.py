@@ -43,7 +43,7 @@ def to_trash(m: Riftbound, s: State, cards: Iterable[tuple[str, str]]) -> State:
     cards = list(cards)
     if not cards:
         return s
-    owned = tuple((c, owner) for c, owner in cards if active_in_trash(m, c))
+    owned = tuple((c, owner) for c, owner in cards if active_in_trash(m, c)) if m.active_in_trash else ()
     return replace(s, trash=s.trash + tuple(c for c, _ in cards), owners=s.owners + owned)
 
 

@@ -33,7 +33,7 @@ registry.step("trigger-not-triggered", "a \"once (N times) each turn\" triggered
 
 def trigger_of(m: Riftbound, item: Item) -> Trigger | None:
     """The limited triggered ability of a card that the chain item ``item`` is, if any."""
-    if item.kind != "trigger":
+    if item.kind != "trigger" or not m.limited_triggers:
         return None
     card = m.cards.get(item.source or "")
     return next((tr for tr in card.triggers if tr.name == item.name and tr.each_turn is not None), None) \
