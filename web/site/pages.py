@@ -304,6 +304,18 @@ def glossary_page(kb: KnowledgeBase, ruleset: str, edition: str, letter: str | N
             "kinds": sorted({t["kind"] for t in ed_terms.values()})}
 
 
+@bp.get("/contents")
+@bp.get("/glossary")
+def default_ruleset_page() -> Any:
+    """``/contents`` and ``/glossary``, typed as the pages' names: the default ruleset's
+    newest edition's contents or glossary (they were 'unknown ruleset' before)."""
+    kb = current_kb()
+    ruleset = kb.default_ruleset()
+    newest = kb.editions(ruleset)[-1]["edition"]
+    page = "site.glossary" if request.path.endswith("glossary") else "site.contents"
+    return redirect(url_for(page, ruleset=ruleset, edition=newest), 302)
+
+
 @bp.get("/<ruleset:ruleset>/<edition>/glossary")
 def glossary(ruleset: str, edition: str) -> Any:
     return render("glossary.html", glossary_page(current_kb(), ruleset, edition))
