@@ -42,11 +42,6 @@ FOOTNOTE_MARKS = "".join(sorted(_MARK_CHARS))  # none is special in a character 
 WORD_START = rf"(?:(?<!\w)|(?<=[{FOOTNOTE_MARKS}]))"
 
 
-def _in_word(c: str) -> bool:
-    """Whether ``c`` before a keyword joins it to a word (what ``WORD_START`` refuses)."""
-    return (c.isalnum() or c == "_") and c not in _MARK_CHARS
-
-
 # ``first`` is the list's first number: when it is the whole list (most mentions), the
 # list needs no second pass.
 _MENTION = re.compile(
@@ -71,7 +66,12 @@ if tuple(_MENTION.groupindex) != ("word", "cr", "list", "first") or _MENTION.gro
                       "word, cr, list, first")
 # _MENTION with the keyword "rule", "rules", "Rule" or "Rules" less its first letter (see
 # phrase_matches); its groups, by position, are the keyword's rest, the list, the first number.
-_RULE_PHRASE = re.compile(rf"(ules?)\s{{1,8}}(({NUMBER}){_LIST_TAIL}(?:{_SEP}{_LIST})*)")
+# It starts with the literal "ule", which ``re`` scans for at memchr speed; the letter before
+# it (R or r) and that letter's word start (WORD_START, one character further back: not a
+# letter, digit or underscore of a word, unless a footnote mark) are checked by lookbehinds
+# once "ule" has matched, so every match is a keyword phrase and finditer can read them.
+_RULE_PHRASE = re.compile(rf"ule(?<=[Rr]ule)(?<![^\W{FOOTNOTE_MARKS}][Rr]ule)(s?)\s{{1,8}}"
+                          rf"(({NUMBER}){_LIST_TAIL}(?:{_SEP}{_LIST})*)")
 # Where _MENTION's other keywords start: each needle is found ``back`` characters after
 # one (RULE, RULES, Section, section, sections, CR), and only in a text holding its
 # ``letter`` (a one-character test is a memchr, several times faster than a find).
@@ -152,43 +152,32 @@ def phrase_matches(text: str) -> Iterator[Phrase]:
     (what ``_MENTION.finditer(text)`` finds), as plain values (:data:`Phrase`): what
     :func:`find_phrases` reads, and the citation finder, which reads the commonest phrase
     (a keyword and one number, ``written == first``) without building a phrase's values."""
-    # Several times faster than finditer. The commonest keywords, "rule(s)" and
-    # "Rule(s)", are found with their phrase by one search of _RULE_PHRASE, which starts
-    # with the literal "ule" that ``re`` scans for at memchr speed (the letter before it
-    # and the word boundary are checked here); the other keywords (RULE, section, CR) by
+    # Several times faster than _MENTION.finditer. The commonest keywords, "rule(s)" and
+    # "Rule(s)", are found with their phrase by _RULE_PHRASE, which starts with the
+    # literal "ule" that ``re`` scans for at memchr speed (the letter before it and the
+    # word boundary checked by its lookbehinds); the other keywords (RULE, section, CR) by
     # ``str.find`` of their letters, the full grammar tried only there (a search for a
     # character class such as [RrSsC] stops at every r and s of the text). Wherever a
     # keyword is, _MENTION matches exactly what these do.
     find, search, match = text.find, _RULE_PHRASE.search, _MENTION.match
     others = [[i - back, needle, back] for needle, back, letter in _NEEDLES
               if letter in text and (i := find(needle, back)) >= 0]
-    pos = 0  # where the last phrase ended
-    at = 1  # where the next "ule" may be (a keyword starts a letter before it)
     if not others:  # most texts
-        while (m := search(text, at)) is not None:
-            k = m.start() - 1
-            c = text[k]
-            if (c == "r" or c == "R") and (k == 0 or not _in_word(text[k - 1])):
-                word, written, first = m.groups()
-                end = m.end()
-                yield k, end, c + word, None, written, first, end - len(written)
-                at = end + 1
-            else:
-                at = k + 2
+        for m in _RULE_PHRASE.finditer(text):
+            plural, written, first = m.groups()
+            k, end = m.start() - 1, m.end()
+            yield k, end, _RULE_WORDS[text[k], plural], None, written, first, end - len(written)
         return
-    m = search(text, at)
+    pos = 0  # where the last phrase ended
+    m = search(text, 1)
     while m is not None or others:
         k = m.start() - 1 if m is not None else len(text)
         entry = min(others) if others else None
         if entry is None or k < entry[0]:  # a "rule" phrase is next
-            c = text[k]
-            if (c == "r" or c == "R") and (k == 0 or not _in_word(text[k - 1])):
-                word, written, first = m.groups()  # type: ignore[union-attr]
-                pos = m.end()  # type: ignore[union-attr]
-                yield k, pos, c + word, None, written, first, pos - len(written)
-                m = search(text, pos + 1)
-            else:
-                m = search(text, k + 2)
+            plural, written, first = m.groups()  # type: ignore[union-attr]
+            pos = m.end()  # type: ignore[union-attr]
+            yield k, pos, _RULE_WORDS[text[k], plural], None, written, first, pos - len(written)
+            m = search(text, pos + 1)
             continue
         at, needle, back = entry  # another keyword is next (no two needles place one alike)
         if at >= pos:
@@ -204,6 +193,10 @@ def phrase_matches(text: str) -> Iterator[Phrase]:
             others.remove(entry)
         else:
             entry[0] = i - back
+
+
+# The keyword a _RULE_PHRASE match names, by its first letter and its plural "s" (or "").
+_RULE_WORDS = {(c, s): f"{c}ule{s}" for c in "Rr" for s in ("", "s")}
 
 
 def find_phrases(text: str, *, sections: bool = True) -> Iterator[tuple[int, str, str, list[Item]]]:

@@ -30,6 +30,7 @@ import bisect
 import contextlib
 import functools
 import gc
+import itertools
 import re
 import sys
 import threading
@@ -56,9 +57,8 @@ ENV_KEY = "rule_citations"
 # serve many articles, as the facade's does.
 OPTIONS_KEY = "rule_citations_options"
 MAX_CITATIONS = CITE_CITATIONS.value
-# Text that may hold a citation (like linkify's pretest): a superset of the keywords,
-# written to start with a character class, which the regex engine scans for fastest
-# (find.may_cite is the pretest of citations without a keyword).
+# Text that may hold a citation with a keyword (like linkify's pretest; find.may_cite is
+# the pretest of citations without one): see may_cite_with_keyword.
 _CANDIDATE = re.compile(r"[RrC](?:ule|ULE|R)")
 _OPTION_NAMES = ("ruleset", "edition", "style", "base_url", "limit", "prefix", "source")
 
@@ -167,7 +167,7 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
     env[ENV_KEY] = report
     base_url = options["base_url"]
     style = options["style"]
-    runs, resolutions, target, diags = _found_and_resolved(state, options, report)
+    runs, citations, resolutions, target, diags = _found_and_resolved(state, options, report)
     places = _Locator(state.src)
     notes = Footnotes(base_url, options["prefix"])
     footnotes = style == "footnotes"
@@ -197,8 +197,7 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
             inline = run.inline
             block = places.block(inline)
             block_end, skips = block[2], block[3]
-        for c in run.citations:
-            res = next(results)
+        for c, res in zip(run.citations, results):  # zip takes from results only with a citation
             start, c_end, text, _, _, form, _, _, _, quote = c  # find.CITATION_ORDER
             # Its place in the source: _Locator.find, its commonest case (found as written,
             # in a block that skips nothing) inlined.
@@ -236,7 +235,7 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
                 elif note is None:  # the document's first place citing it
                     note, html = ref(linked[0])
                     known[5] = note
-                    entry["footnotes"] = known[6] = (note.index,)
+                    entry["footnotes"] = known[6] = footnote_numbers(note.index)
                     close_tag += html
                 else:  # Footnotes.ref of a rule cited before, inlined
                     note.refs += 1
@@ -257,8 +256,7 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
         token.meta = {"notes": notes}
         token.block = True
         state.tokens.append(token)
-    report["resolutions"] = PlacedResolutions(offsets, [c for run in runs for c in run.citations],
-                                              resolutions)
+    report["resolutions"] = PlacedResolutions(offsets, citations, resolutions)
     report["footnotes"] = [{"index": n.index, "ruleset": n.rule.ruleset, "edition": n.rule.edition,
                             "number": n.rule.number, "text": n.rule.body, "url": n.url}
                            for n in notes.entries]
@@ -329,8 +327,9 @@ def _with_overrides(options: dict[str, Any], override: dict[str, Any] | None) ->
 
 
 def _found_and_resolved(state: StateCore, options: dict[str, Any], report: dict[str, Any]
-                        ) -> tuple[list[_Run], list[Resolution], LinkTarget, list[Diagnostic]]:
-    """A document's runs of citations, each citation's resolution against the editions it
+                        ) -> tuple[list[_Run], list[Citation], list[Resolution], LinkTarget,
+                                   list[Diagnostic]]:
+    """A document's runs of citations, their citations, each citation's (shared) resolution against the editions it
     was written for (its front matter's pins, else inferred), that target, and the notes
     so far; the front matter and the count past the limit go into ``report``."""
     source = options["source"]
@@ -342,10 +341,10 @@ def _found_and_resolved(state: StateCore, options: dict[str, Any], report: dict[
         CITE_FRONT_MATTER.check(len(content), f"{source or 'the article'}'s front matter")
         pins, diags = parse_front_matter(content, source, options["kb"])
     report["front_matter"] = pins
-    candidate = _CANDIDATE.search
     budget = [max(0, limit), 0]  # citations still to find; phrases counted past the limit
     runs = [run for token in state.tokens if token.type == "inline" and token.children
-            and (candidate(token.content) or may_cite(token.content)) for run in _runs(token, budget)]
+            and (may_cite_with_keyword(token.content) or may_cite(token.content))
+            for run in _runs(token, budget)]
     report["over_limit"] = over = budget[1]
     citations = [c for run in runs for c in run.citations]
     target: LinkTarget = link_target(options["kb"], options["ruleset"], options["edition"], pins, source)
@@ -360,7 +359,7 @@ def _found_and_resolved(state: StateCore, options: dict[str, Any], report: dict[
     diags.extend(target.diagnostics)
     if over:
         diags.append(Diagnostic(over_limit_message(limit, over), source, 0, "warning"))
-    return runs, resolutions, target, diags
+    return runs, citations, resolutions, target, diags
 
 
 # A resolution's report entry with every key in its order, its place's values left None
@@ -371,6 +370,24 @@ def _found_and_resolved(state: StateCore, options: dict[str, Any], report: dict[
 # ``ok`` citation of one rule, articles) share them and no caller can change another's.
 _Shared = tuple[dict[str, Any], str, str, bool, tuple[CitedRule, ...]]
 _PER_PLACE = ("line", "column", "footnotes")
+
+
+def footnote_numbers(index: int) -> tuple[int]:
+    """``(index,)``, the ``footnotes`` of an entry citing one rule: one tuple per number for
+    the process, so that the entries of every article share it. Once the collector has seen
+    it (it holds a number only), it stops tracking it, and an entry holding nothing else
+    but strings, numbers and such tuples is no longer tracked either: the collector's pass
+    after a render does not go through the report's entries."""
+    try:
+        return _FOOTNOTE_NUMBERS[index]
+    except IndexError:
+        with _collector_lock:
+            while len(_FOOTNOTE_NUMBERS) <= index:
+                _FOOTNOTE_NUMBERS.append((len(_FOOTNOTE_NUMBERS),))
+        return _FOOTNOTE_NUMBERS[index]
+
+
+_FOOTNOTE_NUMBERS: list[tuple[int]] = []
 
 
 def _known(res: Resolution, style: Style, base_url: str) -> list[Any]:
@@ -418,7 +435,7 @@ def _href(res: Resolution, base_url: str) -> str | None:
 def _runs(inline: Token, budget: list[int]) -> list[_Run]:
     """Runs of text tokens outside Markdown links and HTML ``<a>`` elements, with their
     citations: ``budget[0]`` more at most, those past it counted into ``budget[1]``.
-    ``inline``'s content is one that may cite (:data:`_CANDIDATE`, :func:`may_cite`)."""
+    ``inline``'s content is one that may cite (:func:`may_cite_with_keyword`, :func:`may_cite`)."""
     tokens = inline.children or []
     if len(tokens) == 1 and tokens[0].type == "text":  # a paragraph of plain text, most often
         found = _run_citations(tokens[0].content, inline, budget)
@@ -462,7 +479,7 @@ def _runs(inline: Token, budget: list[int]) -> list[_Run]:
 def _run_citations(text: str, inline: Token, budget: list[int]) -> list[Citation]:
     """The citations of one run's ``text`` (see :func:`_runs`)."""
     # The caller tested the token's own text already (a run is often all of it).
-    if text == inline.content or _CANDIDATE.search(text) or may_cite(text):
+    if text == inline.content or may_cite_with_keyword(text) or may_cite(text):
         if budget[0] <= 0:
             budget[1] += count_phrases(text)
         else:
@@ -472,6 +489,16 @@ def _run_citations(text: str, inline: Token, budget: list[int]) -> list[Citation
                 budget[1] += count_phrases(text, found[-1].end if found else 0)
             return found
     return []
+
+
+def may_cite_with_keyword(text: str) -> bool:
+    """Whether ``text`` may hold a citation with a keyword ("rule", "Rule", "RULE", "CR"): a
+    superset of what the finder finds there (of what :data:`_CANDIDATE` finds, too), tested
+    with ``str`` searches where they settle it ("ule" or "ULE" in the text, most paragraphs
+    of an article citing rules), since a search for a character class such as ``[RrC]``
+    stops at every r of the text. A text it lets through and that holds no citation costs
+    the finder's look at it and nothing else."""
+    return "ule" in text or "ULE" in text or ("R" in text and _CANDIDATE.search(text) is not None)
 
 
 def _rewrite(run: _Run, spans: list[Any]) -> None:
@@ -495,20 +522,19 @@ def _render_run(self: Any, tokens: Sequence[Token], idx: int, options: Any, env:
     line breaks inside the run render as soft breaks do."""
     token = tokens[idx]
     text = token.content
-    if options.breaks:
-        def esc(part: str) -> str:
-            return escapeHtml(part).replace("\n", "<br />\n")
-    elif "&" in text or "<" in text or ">" in text or '"' in text:
-        esc = escapeHtml
-    else:  # nothing to escape (most runs): escapeHtml would return each part as it is
-        esc = str
+    # The text's pieces and the citations' tags, alternately: the pieces at even places.
     out = []
     pos = 0
     spans = iter(token.meta["spans"])
     for start, end, open_tag, close_tag in zip(spans, spans, spans, spans):
-        out += (esc(text[pos:start]), open_tag, esc(text[start:end]), close_tag)
+        out += (text[pos:start], open_tag, text[start:end], close_tag)
         pos = end
-    out.append(esc(text[pos:]))
+    out.append(text[pos:])
+    if options.breaks:
+        out[::2] = [escapeHtml(part).replace("\n", "<br />\n") for part in out[::2]]
+    elif "&" in text or "<" in text or ">" in text or '"' in text:
+        out[::2] = [escapeHtml(part) for part in out[::2]]
+    # else nothing to escape (most runs): escapeHtml would return each piece as it is
     return "".join(out)
 
 
@@ -524,7 +550,8 @@ class _Locator:
 
     def __init__(self, src: str):
         self.src = src
-        self.line_starts = [0] + [m.end() for m in re.finditer("\n", src)]
+        self.line_starts = list(itertools.accumulate([len(line) + 1 for line in src.split("\n")[:-1]],
+                                                    initial=0))
         # Most articles hold no code span, link or HTML: then no block has spans to skip.
         self.skips = _may_skip(src, 0, len(src))
 
