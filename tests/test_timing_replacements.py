@@ -434,6 +434,15 @@ def _pool(**cards: Any) -> dict[str, Any]:
     ({"type": "spell", "effects": [{"prevent": {"unit": "target"}}]}, "cards.X.effects[0].prevent.amount"),
     ({"type": "spell", "effects": [{"prevent": {"unit": "target", "amount": 2, "from": "Bo"}}]},
      "cards.X.effects[0].prevent"),
+    # replacements active in the trash (370.3)
+    ({"type": "unit", "replacement": {"would_die": "friendly", "zone": "hand"}}, "cards.X.replacement.zone"),
+    ({"type": "spell", "replacement": {"would_die": "friendly"}}, "cards.X.replacement"),
+    ({"type": "unit", "replacement": {"would_die": "self", "zone": "trash"}}, "cards.X.replacement.would_die"),
+    ({"type": "unit", "replacement": {"would_die": "friendly", "zone": "trash", "kill_this": True}},
+     "cards.X.replacement.kill_this"),
+    ({"type": "gear", "replacement": {"would_die": "friendly", "banish_this": True}}, "cards.X.replacement.banish_this"),
+    ({"type": "unit", "replacement": {"would_die": "friendly", "zone": "trash", "banish_this": "yes"}},
+     "cards.X.replacement.banish_this"),
 ], ids=lambda v: v if isinstance(v, str) else "")
 def test_a_malformed_card_of_the_new_replacements_names_its_place(card: dict[str, Any], field: str) -> None:
     with pytest.raises(FormatError) as err:
@@ -470,6 +479,11 @@ def test_a_replacement_choice_when_none_is_due_is_illegal_by_371_2_a() -> None:
     (lambda d: d.update(replacement_choices=[{"source": "Warden", "unit": "Agent", "apply": "yes"}]),
      "replacement_choices[0].apply"),
     (lambda d: d.update(replacement_choices=[{"source": "Warden"}]), "replacement_choices[0].unit"),
+    # each player's trash (108.2.a)
+    (lambda d: d.update(trash_owners=[{"card": "Warden", "owner": "Dee"}]), "trash_owners[0].owner"),
+    (lambda d: d.update(trash_owners=[{"card": "Nothing", "owner": "Bo"}]), "trash_owners[0].card"),
+    (lambda d: d.update(trash_owners={"Warden": "Bo"}), "trash_owners"),
+    (lambda d: d.update(banished=[{"card": "Warden"}]), "banished[0].owner"),
 ])
 def test_a_malformed_state_of_the_new_replacements_names_its_place(change: Any, field: str) -> None:
     model, state = setup(2)
