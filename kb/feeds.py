@@ -7,7 +7,8 @@ the word-level changes the edition diff computes (:mod:`kb.editions.queries`); a
 which nothing in the scope changed has no entry, so a reader hears only about real change.
 
 The feeds are built from the same diff and history the site's compare pages and the API
-answer from; the web layer supplies the links (``Links``), as eyecite's annotate takes a
+answer from (each step's changes as the build stored them, so a feed of 50 steps loads no
+graph); the web layer supplies the links (``Links``), as eyecite's annotate takes a
 callable, so this module knows nothing of URLs. :func:`render_atom` turns any list of
 :class:`FeedEntry` into a feed document (the stale-rulings feed uses it too).
 """
@@ -22,7 +23,7 @@ from typing import Any, Protocol
 
 from feedgenerator import Atom1Feed
 
-from kb.editions.lineage import stored_rules
+from kb.editions.lineage import stored_changes, stored_rules
 from kb.editions.queries import diff, history
 from kb.errors import QueryError
 from kb.loaded import LoadedEditions
@@ -121,7 +122,10 @@ def _step_entry(kb: LoadedEditions, ruleset: str, old: dict[str, Any], new: dict
     """The entry for one step between consecutive editions, or None when nothing in the
     scope changed (or a section is in neither edition)."""
     try:
-        changes = diff(kb, ruleset, old["edition"], new["edition"], chapter=chapter)["entries"]
+        # what the build stored for the step, else the diff (a knowledge base held in memory)
+        changes = stored_changes(kb, ruleset, old["edition"], new["edition"], chapter)
+        if changes is None:
+            changes = diff(kb, ruleset, old["edition"], new["edition"], chapter=chapter)["entries"]
     except QueryError as exc:
         if chapter is not None and exc.status == 404:
             return None  # the section is in neither edition of this step

@@ -5,7 +5,7 @@ its rule texts for history); a mapping object holds the mapping between two edit
 follow each other. Each lives in a folder named after its key:
 
     objects/editions/<key>/graph.pickle, index/…, rules.sqlite, notes.json, object.json
-    objects/mappings/<key>/mapping.sqlite, object.json
+    objects/mappings/<key>/mapping.sqlite, changes.json, object.json
     objects/citations/<key>/<edition>.json, object.json   (kb.timing.stored: per ruleset)
 
 An edition's key is a digest of the document's bytes, everything the build is told about it
@@ -49,13 +49,14 @@ OBJECT_META = "object.json"
 GRAPH_FILE = "graph.pickle"
 RULES_FILE = "rules.sqlite"
 MAPPING_FILE = "mapping.sqlite"
+CHANGES_FILE = "changes.json"  # the diff of a mapping's two editions, its unchanged rules left out (kb.feeds)
 NOTES_FILE = "notes.json"  # the reader's notes and the unresolved references (rulekb stats)
 # The package source whose change changes what is built from a document (kb/ relative).
 # The search index holds the timing models' answers, so their code counts too.
 GRAPH_CODE = ("read", "graph.py", "model.py", "numbers.py", "references.py")
 INDEX_CODE = (*GRAPH_CODE, "search")
 EDITION_CODE = (*INDEX_CODE, "timing")  # an edition whose search index holds the models' answers
-MAPPING_CODE = ("editions/mapping.py", "graph.py", "model.py", "numbers.py")
+MAPPING_CODE = ("editions/mapping.py", "editions/diff.py", "graph.py", "model.py", "numbers.py")
 
 
 @functools.cache

@@ -10,6 +10,7 @@ Layout of the data directory (``RULEKB_HOME``; see :func:`default_home` for its 
     builds/<build-id>/rules/<ruleset>/<edition>.sqlite       (rule texts, for history)
     builds/<build-id>/notes/<ruleset>/<edition>.json         (reader notes, unresolved references)
     builds/<build-id>/mappings/<ruleset>/<older>/<newer>.sqlite  (neighbouring editions mapped)
+    builds/<build-id>/mappings/<ruleset>/<older>/<newer>.changes.json  (and what changed between them)
     builds/<build-id>/timing/<ruleset>/<edition>.json        (the timing model's citations carried there)
     current -> builds/<build-id>                             (a symlink, replaced atomically)
 
@@ -37,12 +38,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kb.editions.diff import diff_editions
 from kb.editions.mapping import EditionMapping, map_editions
 from kb.errors import QueryError
 from kb.graph import RuleGraph, build_edition
 from kb.loaded import BUILT_FORMAT
 from kb.model import Diagnostic, DocumentError, RulesetInfo
-from kb.objects import (EDITION_CODE, GRAPH_FILE, INDEX_CODE, MAPPING_FILE, NOTES_FILE, RULES_FILE, check_object,
+from kb.objects import (CHANGES_FILE, EDITION_CODE, GRAPH_FILE, INDEX_CODE, MAPPING_FILE, NOTES_FILE, RULES_FILE, check_object,
                         collect_garbage, edition_key, graph_key, link_file, link_tree, mapping_key, put_object,
                         read_mapping, write_mapping, write_rules)
 from kb.read import READERS, read_bytes, read_document
@@ -369,6 +371,9 @@ def _build_mapping_object(objects: Path, key: str, older: str, newer: str) -> di
         graphs = [_read_graph(objects / "editions" / k / GRAPH_FILE) for k in (older, newer)]
         mapping = map_editions(graphs[0], graphs[1])
         write_mapping(mapping, folder / MAPPING_FILE)
+        # what changed from one to the other, as the diff says it: a feed reads 50 steps
+        changes = [e for e in diff_editions(graphs[0], graphs[1], mapping)["entries"] if e["status"] != "unchanged"]
+        (folder / CHANGES_FILE).write_text(json.dumps(changes, ensure_ascii=False), encoding="utf-8")
         return {"ruleset": mapping.ruleset, "from": mapping.source, "to": mapping.target,
                 "editions": [older, newer]}
     return put_object(objects / "mappings", key, fill)
@@ -493,8 +498,9 @@ def build(home: Path | None = None, rules: Path | None = None,
             for plan in plans:
                 _link_edition(objects / "editions" / plan.key, tmp, plan.src)
             for ruleset, older, newer in pairs:
-                link_file(objects / "mappings" / mapping_key(older.graph_key, newer.graph_key) / MAPPING_FILE,
-                          stored_mapping_path(tmp, ruleset, older.src.name, newer.src.name))
+                stored = objects / "mappings" / mapping_key(older.graph_key, newer.graph_key)
+                link_file(stored / MAPPING_FILE, stored_mapping_path(tmp, ruleset, older.src.name, newer.src.name))
+                link_file(stored / CHANGES_FILE, stored_changes_path(tmp, ruleset, older.src.name, newer.src.name))
             for ruleset, key in citations.items():
                 for file in sorted((objects / "citations" / key).glob("*.json")):
                     if file.name != "object.json":
@@ -652,6 +658,12 @@ def stored_mapping(build_dir: Path | None, ruleset: str, older: str, newer: str)
 def stored_mapping_path(build_dir: Path, ruleset: str, older: str, newer: str) -> Path:
     """Where a build keeps the mapping between two neighbouring editions."""
     return build_dir / "mappings" / ruleset / older / f"{newer}.sqlite"
+
+
+def stored_changes_path(build_dir: Path, ruleset: str, older: str, newer: str) -> Path:
+    """Where a build keeps what changed between two neighbouring editions (the diff's
+    entries but the unchanged, :func:`kb.editions.lineage.stored_changes`)."""
+    return build_dir / "mappings" / ruleset / older / f"{newer}.changes.json"
 
 
 def edition_summary(rg: RuleGraph, origin: str = "") -> dict:

@@ -16,6 +16,9 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from kb.editions.lineage import stored_changes
+from kb.editions.queries import diff
+from kb.errors import QueryError
 from kb.feeds import ENTRY_CHANGES, Feed, FeedEntry, ops_html, render_atom
 from kb.query import KnowledgeBase
 from web import create_app
@@ -174,3 +177,35 @@ def test_any_entries_render_as_atom() -> None:
     root = ET.fromstring(render_atom(feed, "/x.atom"))
     assert root.findtext(f"{A}title") == "T & <t>" and root.findtext(f"{A}updated").startswith("2026-07-16")
     assert root.find(f"{A}entry").findtext(f"{A}summary") == "<p>a</p>"
+
+
+# ruleset, older edition, newer edition, the section (None: everything; 458 is 1.3's combat only)
+STEPS = [
+    ("riftbound", "1.3", "1.4", None),
+    ("riftbound", "1.3", "1.4", "300"),
+    ("riftbound", "1.3", "1.4", "337"),
+    ("riftbound", "1.3", "1.4", "458"),
+    ("mtg", "2010-10-01", "2026-01-16", None),
+    ("mtg", "2010-10-01", "2026-01-16", "1"),
+    ("mtg", "2010-10-01", "2026-01-16", "116"),
+    ("mtg", "2010-10-01", "2026-01-16", "117"),
+    ("mtg", "2010-10-01", "2026-01-16", "704"),
+]
+
+
+@pytest.mark.parametrize("ruleset,older,newer,section", STEPS)
+def test_a_steps_stored_changes_are_what_its_diff_says(excerpt_kb: KnowledgeBase, ruleset: str, older: str,
+                                                       newer: str, section: str | None) -> None:
+    """A feed reads each step's changes as the build stored them (no graph loaded): the
+    same entries, in the same order, as the diff between the two editions."""
+    stored = stored_changes(excerpt_kb, ruleset, older, newer, section)
+    assert stored is not None
+    assert stored == diff(excerpt_kb, ruleset, older, newer, chapter=section)["entries"]
+
+
+def test_a_section_neither_edition_has_is_404_from_the_stored_changes(excerpt_kb: KnowledgeBase) -> None:
+    for changes in (lambda: stored_changes(excerpt_kb, "mtg", "2010-10-01", "2026-01-16", "999"),
+                    lambda: diff(excerpt_kb, "mtg", "2010-10-01", "2026-01-16", chapter="999")):
+        with pytest.raises(QueryError) as err:
+            changes()
+        assert err.value.status == 404

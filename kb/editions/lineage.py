@@ -12,16 +12,18 @@ a build of an older format) or when the rule is not found, so the caller asks th
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
 from kb.derived import derived
-from kb.editions.diff import display_text, number_translators, wording_change
+from kb.editions.diff import display_text, number_translators, select, wording_change
+from kb.errors import QueryError
 from kb.loaded import LoadedEditions
 from kb.numbers import try_parse_number
 from kb.objects import StoredMapping, StoredRules
-from kb.store import stored_mapping_path, stored_rules_path
+from kb.store import stored_changes_path, stored_mapping_path, stored_rules_path
 
 
 def stored_history(kb: LoadedEditions, ruleset: str, number: str, start: str | None = None) -> dict[str, Any] | None:
@@ -130,3 +132,49 @@ def stored_step(kb: LoadedEditions, ruleset: str, older: str, newer: str) -> Sto
     """The stored mapping between two neighbouring editions, opened once per build."""
     assert kb.build_dir is not None
     return StoredMapping(stored_mapping_path(kb.build_dir, ruleset, older, newer))
+
+
+def stored_changes(kb: LoadedEditions, ruleset: str, older: str, newer: str,
+                   chapter: str | None = None) -> list[dict[str, Any]] | None:
+    """What changed between two neighbouring editions, as the build stored it: the entries
+    of their diff (:func:`kb.editions.queries.diff`) but the unchanged ones, in the same
+    order, only those under ``chapter`` (a chapter or heading, read in the newer edition
+    where it is there) when given; no graph is loaded. None when the build stored none
+    (then ask the diff); QueryError 404 when neither edition has the chapter."""
+    build = kb.build_dir
+    if build is None or not stored_changes_path(build, ruleset, older, newer).is_file():
+        return None
+    entries: list[dict[str, Any]] = json.loads(
+        stored_changes_path(build, ruleset, older, newer).read_text(encoding="utf-8"))
+    if chapter is None:
+        return entries
+    old, new = _StoredTree(stored_rules(kb, ruleset, older)), _StoredTree(stored_rules(kb, ruleset, newer))
+    segments = try_parse_number(chapter)
+    if segments is None:
+        raise QueryError(400, f"not a rule number: {chapter[:40]!r}", {"chapter": chapter[:40]})
+    found = new.stored.find(segments) or old.stored.find(segments)
+    if found is None:
+        raise QueryError(404, f"no chapter {chapter} in either edition", {"chapter": chapter})
+    return select({"entries": entries}, chapter=found, old=old, new=new,  # type: ignore[arg-type]
+                  mapping=stored_step(kb, ruleset, older, newer))  # type: ignore[arg-type]
+
+
+class _StoredTree:
+    """A stored edition's hierarchy read as :func:`kb.editions.diff.select` reads a graph's:
+    whether it holds a number (``edition.rules``) and a number's ancestors."""
+
+    def __init__(self, stored: StoredRules):
+        self.stored = stored
+        self.edition = SimpleNamespace(rules=self)
+
+    def __contains__(self, number: object) -> bool:
+        return isinstance(number, str) and self.stored.rule(number) is not None
+
+    def ancestors(self, number: str) -> list[str]:
+        """Breadcrumbs from the chapter down to the rule's parent (as RuleGraph.ancestors)."""
+        out = []
+        parent = self.stored.parent(number)
+        while parent is not None:
+            out.append(parent)
+            parent = self.stored.parent(parent)
+        return out[::-1]
