@@ -17,6 +17,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from kb.cli.serve import listening_url
 from kb.graph import build_edition
 from kb.query import KnowledgeBase
 from kb.read import read_text
@@ -364,6 +365,19 @@ def test_site_paths_keep_their_own_errors(api: CheckedClient) -> None:
     """The API's handlers answer only under /api: the site's pages stay HTML."""
     resp = api.client.get("/no/such/page/at/all")
     assert resp.status_code in (404, 308) and resp.mimetype != "application/json"
+
+
+@pytest.mark.parametrize("host,port,base", [
+    ("127.0.0.1", 8031, "http://127.0.0.1:8031"),
+    ("0.0.0.0", 8080, "http://0.0.0.0:8080"),
+    ("::1", 8031, "http://[::1]:8031"),
+])
+def test_the_api_pages_examples_start_where_serve_listens(excerpt_kb: KnowledgeBase, host: str, port: int,
+                                                          base: str) -> None:
+    assert listening_url(host, port) == base
+    app = create_app(kb=excerpt_kb, config={"RULEKB_LISTENING": listening_url(host, port)})
+    html = app.test_client().get("/api").get_data(as_text=True)
+    assert f"{base}/api/v1/" in html and "127.0.0.1:8000" not in html
 
 
 def test_api_page_lists_every_operation(api: CheckedClient) -> None:

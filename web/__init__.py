@@ -48,7 +48,8 @@ def create_app(home: Path | None = None, kb: KnowledgeBase | None = None,
     ``RULEKB_WAIT_READY`` (``rulekb serve``: load the build in the background and answer
     every page and operation but ``/api/v1/health`` 503 with ``Retry-After`` until it is
     loaded and warmed; without it, the build loads before this returns and warms while
-    answering).
+    answering) and ``RULEKB_LISTENING`` (``rulekb serve``: the ``http://host:port`` it
+    listens at, which the /api page's curl examples start with when no public URL is set).
     """
     app = Flask(__name__)
     app.config.update(RULEKB_HOME=home or default_home(), MAX_CONTENT_LENGTH=REQUEST_BYTES.value,

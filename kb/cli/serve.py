@@ -64,10 +64,17 @@ def few_malloc_arenas(arenas: int = MALLOC_ARENAS) -> bool:
         return False
 
 
-def starting_app(home: Any) -> Any:
-    """The app as ``serve`` runs it: the build loads in the background, 503 until ready."""
+def starting_app(home: Any, listening: str | None = None) -> Any:
+    """The app as ``serve`` runs it: the build loads in the background, 503 until ready.
+    ``listening`` (``http://host:port``, the address served) starts the /api page's curl
+    examples when no public URL is set, instead of a placeholder port."""
     from web import create_app
-    return create_app(home, config={"RULEKB_WAIT_READY": True})
+    return create_app(home, config={"RULEKB_WAIT_READY": True, "RULEKB_LISTENING": listening})
+
+
+def listening_url(host: str, port: int) -> str:
+    """The address a server bound to ``host:port`` answers at, as an example URL writes it."""
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
 def announce_when_ready(app: Any, who: str) -> None:
@@ -113,7 +120,7 @@ def serve_cmd(ctx: click.Context, host: str, port: int, threads: int, workers: i
         _serve_gunicorn(home_of(ctx), host, port, threads, workers)
         return
     from waitress.server import create_server
-    app = starting_app(home_of(ctx))
+    app = starting_app(home_of(ctx), listening_url(host, port))
     try:
         server = create_server(app, host=host, port=port, threads=threads, ident="rulekb")
     except OSError as exc:
@@ -152,7 +159,7 @@ def _serve_gunicorn(home: Any, host: str, port: int, threads: int, workers: int)
 
         def load(self) -> Any:
             # In each worker after the fork: its own build, loading in its own thread.
-            app = starting_app(home_given)
+            app = starting_app(home_given, listening_url(host, port))
             announce_when_ready(app, f"rulekb worker {os.getpid()}")
             return app
 

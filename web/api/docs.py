@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from itertools import groupby
 
-from flask import Response, render_template
+from flask import Response, current_app, render_template
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
@@ -40,7 +40,9 @@ def page() -> str:
                [(e, Markup(md.render(e.description)),
                  [(p, Markup(md.renderInline(p.description))) for p in e.params]) for e in items])
               for tag, items in groupby(ops, key=lambda e: e.tag)]
-    # The examples' address: the configured public URL, else a placeholder to replace (the
-    # Host header, which any client can set, is never written into a page).
+    # The examples' address: the configured public URL, else the address `rulekb serve`
+    # listens at, else a placeholder to replace (the Host header, which any client can set,
+    # is never written into a page).
     return render_template("api.html", groups=groups, version=PACKAGE_VERSION,
-                           base=public_url() or "http://127.0.0.1:8000")
+                           base=public_url() or current_app.config.get("RULEKB_LISTENING")
+                           or "http://127.0.0.1:8000")
