@@ -89,6 +89,9 @@ BAD_INPUT = [
     ("import {state} --ruleset riftbound --edition 9 --date 16/07/2026", 2, ["'16/07/2026' is not a date"]),
     ("rule 337.1a 999.9", 1, ["error: rule 999.9 does not exist in riftbound 1.4", "nearest: "]),
     ("rule 999.9 888.8", 1, ["rule 999.9 does not exist", "rule 888.8 does not exist"]),
+    ("rule 101", 1, ["rule 101 does not exist in riftbound 1.4", "this edition is an excerpt, so the rule may "
+                     "exist in the full document: import it as this edition (rulekb import FILE --ruleset RULESET "
+                     "--edition 1.4)"]),
     ("rule 337.1a banana", 1, ["not a rule number: '337.1a banana'"]),
     ("rule 116.3d --ruleset mtg", 1, ["rule 116.3d does not exist in mtg 2026-01-16; 2010-10-01's rule 116.3d (",
                                       ") is rule 117.3d in 2026-01-16", "nearest: 117.3d, 116.3"]),

@@ -72,6 +72,9 @@ def echo_query_error(exc: QueryError) -> None:
     detail = exc.detail if isinstance(exc.detail, dict) else {}
     if detail.get("nearest"):
         click.echo("nearest: " + ", ".join(map(str, detail["nearest"])), err=True)
+    if detail.get("partial") and detail.get("edition") and "number" in detail:
+        click.echo(f"this edition is an excerpt, so the rule may exist in the full document: import it "
+                   f"as this edition (rulekb import FILE --ruleset RULESET --edition {detail['edition']})", err=True)
 
 
 @contextlib.contextmanager
