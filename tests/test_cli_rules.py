@@ -81,6 +81,9 @@ def test_stats_and_editions(run) -> None:
         assert ed["partial"] is True and ed["rules"] > 200 and ed["references_unresolved"] == len(ed["unresolved"])
     code, out, _ = run("editions")
     assert "riftbound" in out and "2026-07-16" in out and "2026-03-30" in out and "partial" in out
+    code, out, _ = run("editions", "--ruleset", "mtg", "--date", "2015-06-01")  # 2010's, of those built
+    assert code == 0 and out.startswith("mtg") and "2010-10-01" in out and "2026-01-16" not in out
+    assert "of the editions built, the newest dated on or before it" in out
 
 
 def test_import_reports_a_bad_file_with_its_place(tmp_path: Path) -> None:

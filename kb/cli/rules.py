@@ -204,6 +204,9 @@ def editions_cmd(ctx: click.Context, ruleset: str | None, date: str | None, as_j
     for e in data:
         click.echo(f"{e['ruleset']:<22} {e['edition']:<12} {e['date']:<10} {e['rules']:>5} rules"
                    f"{'  partial' if e['partial'] else ''}  {e['title']}")
+    if date is not None:  # rulekb knows the editions built, not every one the publisher issued
+        click.echo(click.style(f"in force on {date}: of the editions built, the newest dated on or before "
+                               "it (an edition published since and not imported is not known)", dim=True))
 
 
 def _in_force_or_none(kb: Any, ruleset: str, date: str) -> dict[str, Any] | None:
