@@ -434,6 +434,11 @@ def _pool(**cards: Any) -> dict[str, Any]:
     ({"type": "spell", "effects": [{"prevent": {"unit": "target"}}]}, "cards.X.effects[0].prevent.amount"),
     ({"type": "spell", "effects": [{"prevent": {"unit": "target", "amount": 2, "from": "Bo"}}]},
      "cards.X.effects[0].prevent"),
+    # one kill of several units (370.1.a.2)
+    ({"type": "spell", "effects": [{"kill": ["Unit"]}]}, "cards.X.effects[0].kill"),
+    ({"type": "spell", "effects": [{"kill": ["Unit", "Unit"]}]}, "cards.X.effects[0].kill"),
+    ({"type": "spell", "effects": [{"kill": ["target", "Unit"]}]}, "cards.X.effects[0].kill"),
+    ({"type": "spell", "effects": [{"kill": ["Unit", 3]}]}, "cards.X.effects[0].kill[1]"),
     # replacements active in the trash (370.3)
     ({"type": "unit", "replacement": {"would_die": "friendly", "zone": "hand"}}, "cards.X.replacement.zone"),
     ({"type": "spell", "replacement": {"would_die": "friendly"}}, "cards.X.replacement"),

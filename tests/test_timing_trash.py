@@ -23,6 +23,8 @@ CARDS = {
     "Firestorm": {"type": "spell", "keywords": ["Action"],
                   "effects": [{"deal": {"unit": "Lantern Ghost", "amount": 1}}, {"deal": {"unit": "Recruit", "amount": 1}}]},
     "Sift": {"type": "spell", "keywords": ["Reaction"], "effects": [{"discard": 1}]},
+    # one kill of two units: simultaneous deaths too (370.1.a.2)
+    "Double Strike": {"type": "spell", "keywords": ["Action"], "effects": [{"kill": ["Lantern Ghost", "Guard"]}]},
     # "If a unit you control would die, you may banish me from your trash instead. If you do, heal
     # that unit, exhaust it, and recall it."
     "Lantern Ghost": {"type": "unit", "replacement": {"zone": "trash", "would_die": "friendly", "may": True,
@@ -39,11 +41,11 @@ CARDS = {
 # unit it would save, a discard and a spell reaching the trash, small enough to stay under 20 s.
 CASES = [(2, 9), (3, 7)]
 REACHED = ("replacement-in-trash", "not-yet-in-trash", "banished-from-trash", "death-replaced", "kill",
-           "apply-replacement", "decline-replacement", "discard")
+           "apply-replacement", "decline-replacement", "discard", "killed-together")
 
 
 def setup(players: int) -> tuple[Riftbound, State]:
-    seats = [{"name": "Ann", "hand": ["Execute", "Firestorm", "Execute"], "base": ["Raider"]},
+    seats = [{"name": "Ann", "hand": ["Execute", "Firestorm", "Double Strike"], "base": ["Raider"]},
              {"name": "Bo", "hand": ["Sift", "Lantern Ghost", "Second Wind"], "base": ["Guard"]},
              # Cy's own Lantern Ghost, in Cy's trash: never for Bo's units (370.3, "a unit you control")
              {"name": "Cy", "trash": ["Lantern Ghost"], "base": ["Recruit"]}]
@@ -84,7 +86,9 @@ def violations(model: Riftbound, node: TraceNode) -> Iterator[str]:
     for card, n in entered.items():
         if trash.active_in_trash(model, card) and sum(k for (c, _), k in new.items() if c == card) != n:
             yield f"{card} entered a trash without its owner recorded (108.2.a)"
-    lethal = {c.params["unit"] for c in node.walk() if c.name == "lethal-damage"}
+    # the units of one event: a cleanup's lethal damage, or one kill of several units
+    lethal = {c.params["unit"] for c in node.walk() if c.name == "lethal-damage"} | {
+        u for c in node.walk() if c.name == "killed-together" for u in c.params["units"].split(", ")}
     cards = {u.name: u.card for u in before.board}
     for c in node.walk():
         if c.name == "death-replaced" and "trash" in c.params and c.params["unit"] in lethal:

@@ -13,7 +13,8 @@ Card pool, each card one entry::
     Gold: {type: gear, abilities: [{name: Gold's Add, keywords: [Reaction], add: true,
                                     cost: {exhaust: true}, effects: [{add: 1}]}]}
 
-Instructions: ``{draw: N}``, ``{counter: ITEM|target}``, ``{kill: UNIT|target}``,
+Instructions: ``{draw: N}``, ``{counter: ITEM|target}``, ``{kill: UNIT|target}``, ``{kill: [UNIT, UNIT…]}``
+(one kill of several units: their deaths are simultaneous, 370.1.a.2),
 ``{move: {unit: UNIT|target, to: BATTLEFIELD|base}}``, ``{create: {name, effects, times}}``
 (a reflexive trigger), ``{play: CARD}`` or ``{play: {card, to}}`` (play from hand as part of
 the effect), ``{add: N}`` (N Energy, or ``{energy, power}``, to the Rune Pool), ``{discard: N}``,
@@ -170,6 +171,12 @@ def parse_effects(data: Any, field: str) -> tuple[Effect, ...]:
                 raise FormatError(f"{amount} is a whole number ({'-20 to 20' if kind == 'give' else '1 to 20'})",
                                   f"{where}.{kind}.{amount}")
             out.append((kind, _str(m.get("unit"), f"{where}.{kind}.unit"), n))
+        elif kind == "kill" and isinstance(arg, list):  # "kill A and B": one kill, simultaneous deaths (370.1.a.2)
+            names = tuple(_str(u, f"{where}.kill[{j}]") for j, u in enumerate(arg))
+            if not 2 <= len(names) <= 4 or len(set(names)) != len(names) or "target" in names:
+                raise FormatError("kill: [units] names 2 to 4 different units (an item has one target: kill: target "
+                                  "kills it alone)", f"{where}.kill")
+            out.append(("kill-together", names))
         elif kind in ("counter", "kill", "ready", "save"):
             out.append((kind, _str(arg, f"{where}.{kind}")))
         elif kind == "move":
@@ -364,6 +371,8 @@ def effects_json(effects: tuple[Effect, ...]) -> list[dict[str, Any]]:
             out.append({e[0]: {"unit": e[1], ("might" if e[0] == "give" else "amount"): e[2]}})
         elif e[0] == "add":
             out.append({"add": cost_json(e[1])})
+        elif e[0] == "kill-together":
+            out.append({"kill": list(e[1])})
         else:
             out.append({e[0]: e[1]})
     return out

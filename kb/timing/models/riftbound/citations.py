@@ -171,6 +171,7 @@ CITATIONS: dict[str, Rules] = {
     "check.no-replacement-choice-due": ("371.2.a",),
     "replacement-in-trash": ("370.3", "366.1", "108.2.a"),
     "trigger-not-triggered": ("383.3.e.1", "383.3.e"),
+    "killed-together": ("370.1.a.2", "428.1", "373"),
     "trigger-performed": ("383.3.e.1", "383.3.e.2.a"),
     "trigger-used-up": ("383.3.e.1", "383.3.e"),
     "not-yet-in-trash": ("370.3", "370.1.c"),

@@ -83,6 +83,8 @@ step("replacement-in-trash", "a replacement effect active in its owner's trash r
 step("not-yet-in-trash", "a card that enters the trash with a dying unit was not there before its death: its "
      "replacement active in the trash cannot replace it", "{source} dies with {unit} and enters {player}'s trash "
      "only then: its replacement, active in the trash, cannot replace {unit}'s death")
+step("killed-together", "one kill of several units: their deaths are simultaneous",
+     "{units} are killed at the same time, by one game action")
 step("replacement-used-up", "a replacement effect applied as often as it may this turn cannot apply again",
      "{source}'s replacement (\"{times} each turn\") has been applied {count} this turn: it cannot replace "
      "{unit}'s death")
@@ -335,6 +337,20 @@ def kill(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
     if u is None:
         return s
     s, dead = replace_deaths(m, s, t, [u])
+    return needs_cleanup(die(m, s, t, dead))
+
+
+@effects.instruction("kill-together")
+def kill_together(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
+    """Kill several units with one game action (``kill: [A, B]``, "kill up to two units"): their
+    deaths are simultaneous events (370.1.a.2), replaced one at a time (373), their death triggers
+    put on the chain together in turn order (383.3.d.1); one no longer on the board is skipped."""
+    units = [u for u in (effects.unit_of(s, t, item, ("kill", name)) for name in e[1]) if u is not None]
+    if not units:
+        return s
+    if len(units) > 1:
+        t.note("killed-together", s, {"units": ", ".join(u.name for u in units)})
+    s, dead = replace_deaths(m, s, t, units)
     return needs_cleanup(die(m, s, t, dead))
 
 
