@@ -384,7 +384,9 @@ def scores(found: list[str], answers: list[str]) -> tuple[float, float, float]:
 
 # -- speed -------------------------------------------------------------------------------
 def latencies(search: Callable[[str], Any], queries: list[str], rounds: int,
-              warm: bool = True) -> list[float]:
+              warm: bool = True, clock: Callable[[], float] = time.perf_counter) -> list[float]:
+    """Seconds each question took, ``rounds`` times over (``clock``: the wall clock, or
+    ``time.process_time`` for this process's CPU time, which other jobs do not inflate)."""
     for q in queries if warm else ():  # warm: caches, mmaps, the OS page cache
         search(q)
     times = []
@@ -392,9 +394,9 @@ def latencies(search: Callable[[str], Any], queries: list[str], rounds: int,
     try:
         for _ in range(rounds):
             for q in queries:
-                start = time.perf_counter()
+                start = clock()
                 search(q)
-                times.append(time.perf_counter() - start)
+                times.append(clock() - start)
     finally:
         gc.enable()
     return times
@@ -459,28 +461,26 @@ def variants() -> dict[str, Ranking]:
 
 
 # The 86-question set of bench/relevance.yaml is in the rules' words and asks for the exact
-# rule: a setting chosen on the judges' questions must not cost it more than this.
-GUARD_86 = 0.02
+# rule: a setting chosen on the judges' questions must not cost it more than this (0.02 until
+# the fifth round, whose statements at 1.5 sat on that edge, 0.856 -> 0.836: issue #18 asks
+# that the set keep its figures, so a chosen setting now keeps it within 0.01).
+GUARD_86 = 0.01
 
 
 def cv_grid() -> dict[str, Ranking]:
-    """The settings cross-validation chooses between (``--cv``): the fourth round, with the
-    development questions in players' words (``bench/training``) beside ``../shared/questions``:
-    the permission prior of a "can I … when" question (``permission_weight`` 0 / 0.25 / 0.5:
-    the rules the timing model's legality checks cite), and again the two mechanisms the third
-    round left waiting for more questions in players' words: kinds read from the rules' own
-    lists (``kind_weight`` 0 / 0.8) and a softer coordination for long questions
-    (``coord_long`` 1 / 0.5 from ``long_question`` 10 concepts). The rest is as the earlier
-    rounds chose it (answers 3, roll-up 0.6, referrals 0.1, card 0.3, context 0.25, idf power
-    1.5, card text 0)."""
+    """The settings cross-validation chooses between (``--cv``): the fifth round, a rule
+    whose statement (in players' words, or the timing model's summary of it) holds the
+    question's concepts together (``statement_weight`` 0 / 0.25 / 0.5 / 1 / 1.5 / 2), and,
+    since those statements are the field ``answers`` and ``players`` already weighed, that
+    field's weight (``answers`` 3 / 2). The earlier rounds' choices stay (roll-up 0.6,
+    referrals 0.1, card 0.3, context 0.25, idf power 1.5, card text 0; permission, kinds and
+    the long questions' coordination off: RESULTS.md)."""
     d = DEFAULT_RANKING
     grid: dict[str, Ranking] = {}
-    for permission in (0.0, 0.25, 0.5):
-        for kinds in (0.0, 0.8):
-            for coord_long in (1.0, 0.5):
-                name = f"permission {permission:g}, kinds {kinds:g}, long coord {coord_long:g}"
-                grid[name] = replace(d, permission_weight=permission, kind_weight=kinds,
-                                     coord_long=coord_long, long_question=10)
+    for answers in (3.0, 2.0):
+        for statement in (0.0, 0.25, 0.5, 1.0, 1.5, 2.0):
+            name = f"statements {statement:g}, answers {answers:g}"
+            grid[name] = replace(d, statement_weight=statement, boosts={**d.boosts, "answers": answers})
     return grid
 
 
@@ -492,9 +492,17 @@ def ranking_with(changes: list[str]) -> Ranking:
     for change in changes:
         name, sep, value = change.partition("=")
         name = name.strip()
+        field_name = name.removeprefix("boosts.")
+        if sep and name.startswith("boosts.") and field_name in out.boosts:
+            try:  # a field's weight: boosts.answers=2
+                out = replace(out, boosts={**out.boosts, field_name: float(value)})
+            except ValueError:
+                raise ValueError(f"--ranking {change!r}: {name} takes a float") from None
+            continue
         if not sep or name not in known:
             raise ValueError(f"--ranking {change!r}: expected FIELD=VALUE with FIELD one of "
-                             f"{', '.join(sorted(known))}")
+                             f"{', '.join(sorted(known))} or boosts.F for a field F of "
+                             f"{', '.join(out.boosts)}")
         kind = known[name] if isinstance(known[name], str) else known[name].__name__
         try:
             typed: Any = {"float": float, "int": int}[kind](value) if kind in ("float", "int") \
@@ -651,6 +659,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variants", action="store_true", help="also score the ranking variants")
     ap.add_argument("--show", action="store_true", help="print each question's top 3 per engine")
     ap.add_argument("--no-speed", action="store_true", help="relevance only")
+    ap.add_argument("--cpu", action="store_true", help="time the speed part on the process clock "
+                    "(this process's CPU time: on a shared machine other jobs inflate the wall clock)")
     ap.add_argument("--cv", action="store_true", help="cross-validate the ranking settings on the "
                     "judges' questions (with --judges)")
     ap.add_argument("--misses", action="store_true", help="print every judges' question rulekb "
@@ -665,8 +675,8 @@ def main(argv: list[str] | None = None) -> int:
                     "rest of the ranking earns")
     ap.add_argument("--ranking", action="append", default=[], metavar="FIELD=VALUE",
                     help="rulekb with one ranking setting changed (repeatable; e.g. "
-                    "permission_weight=0.5): a variant measured on every set, the held-out ones "
-                    "as totals to accept or refuse it")
+                    "permission_weight=0.5, or boosts.answers=2 for a field's weight): a variant "
+                    "measured on every set, the held-out ones as totals to accept or refuse it")
     args = ap.parse_args(argv)
     try:
         ranking = ranking_with(args.ranking)
@@ -800,11 +810,13 @@ def main(argv: list[str] | None = None) -> int:
         rg = graphs[speed_key]
         queries = [q.query for q in questions if (q.ruleset, q.edition) == speed_key]
         e = engines[speed_key]
-        timings = {"rulekb": latencies(e["rulekb"].search, queries, args.rounds),
-                   "bare whoosh": latencies(e["bare whoosh"].search, queries, args.rounds),
-                   "FTS5 (OR)": latencies(e["FTS5"].search, queries, args.rounds)}
+        clock = time.process_time if args.cpu else time.perf_counter
+        timings = {"rulekb": latencies(e["rulekb"].search, queries, args.rounds, clock=clock),
+                   "bare whoosh": latencies(e["bare whoosh"].search, queries, args.rounds, clock=clock),
+                   "FTS5 (OR)": latencies(e["FTS5"].search, queries, args.rounds, clock=clock)}
         print(f"\n## Speed on {speed_key[0]} {speed_key[1]} ({len(rg.edition.rules)} rules; "
-              f"{len(queries)} queries × {args.rounds} rounds)\n")
+              f"{len(queries)} queries × {args.rounds} rounds; "
+              f"{'process clock' if args.cpu else 'wall clock'})\n")
         print("| engine | median ms | p99 ms | median vs FTS5 |\n|---|---|---|---|")
         fts_median = statistics.median(timings["FTS5 (OR)"])
         for name, values in timings.items():
@@ -815,8 +827,8 @@ def main(argv: list[str] | None = None) -> int:
             # The judges' questions are long (a quiz question is a paragraph): the latency
             # goal is on them too.
             rounds = max(1, args.rounds // 4)
-            long_timings = {"rulekb": latencies(e["rulekb"].search, quiz, rounds),
-                            "FTS5 (OR)": latencies(e["FTS5"].search, quiz, rounds)}
+            long_timings = {"rulekb": latencies(e["rulekb"].search, quiz, rounds, clock=clock),
+                            "FTS5 (OR)": latencies(e["FTS5"].search, quiz, rounds, clock=clock)}
             print(f"\nThe judges' questions of {speed_key[0]} {speed_key[1]} ({len(quiz)} × {rounds} rounds):\n")
             print("| engine | median ms | p99 ms | median vs FTS5 |\n|---|---|---|---|")
             long_fts = statistics.median(long_timings["FTS5 (OR)"])

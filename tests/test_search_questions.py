@@ -147,6 +147,10 @@ RANKING_CHANGES = [
     (["permission_weight"], None, "expected FIELD=VALUE"),
     (["permission_weight=much"], None, "permission_weight takes a float"),
     (["learned=maybe"], None, "learned takes a bool"),
+    (["statement_weight=1.5"], "statement_weight", 1.5),
+    (["boosts.answers=2"], "boosts", {**Ranking().boosts, "answers": 2.0}),
+    (["boosts.answers=lots"], None, "boosts.answers takes a float"),
+    (["boosts.nowhere=2"], None, "boosts.F for a field F of title"),
 ]
 
 
@@ -159,3 +163,62 @@ def test_the_bench_measures_a_ranking_with_one_setting_changed(changes: list[str
             ranking_with(changes)
     else:
         assert getattr(ranking_with(changes), field) == value
+
+
+# (ruleset, edition, question, a rule one of whose statements (players' words, the timing
+# model's summaries) holds several of its concepts together, whether it comes first with the
+# statements weighed). On the embedded excerpts: always run.
+STATEMENTS = [
+    ("riftbound", "1.4", "who gets focus when a showdown begins?", "345", True),
+    ("riftbound", "1.4", "Can I respond when my opponent plays a unit?", "337.4", False),
+    ("riftbound", "1.4", "does a unit resolve immediately when it is played?", "337.2", True),
+    ("mtg", "2026-01-16", "who receives priority after a spell resolves?", "117.3b", True),
+    ("mtg", "2026-01-16", "does mana empty at the end of a step?", "500.5", True),
+]
+
+
+def _statement_searcher(excerpt_kb: KnowledgeBase, ruleset: str, edition: str, weight: float) -> EditionSearcher:
+    shared = searcher(excerpt_kb, ruleset, edition)  # the build's index, made once
+    return EditionSearcher(excerpt_kb.edition(ruleset, edition), shared.index, shared.speller.counts,
+                           Ranking(statement_weight=weight))
+
+
+@pytest.mark.parametrize("ruleset, edition, question, rule, first", STATEMENTS)
+def test_a_rule_whose_statement_holds_the_questions_concepts_together_gains(
+        excerpt_kb: KnowledgeBase, ruleset: str, edition: str, question: str, rule: str, first: bool) -> None:
+    def hits(weight: float) -> dict[str, float]:
+        s = _statement_searcher(excerpt_kb, ruleset, edition, weight)
+        return {h["number"]: h["score"] for h in s.search(parse_query(question), limit=50)["results"]}
+    on, off = hits(1.0), hits(0.0)
+    assert on[rule] > off[rule]
+    assert (next(iter(on)) == rule) == first
+
+
+@pytest.mark.parametrize("query", ["showdown AND focus", "showdown OR priority", "focus -chain"])
+def test_the_statements_weigh_only_in_a_question(excerpt_kb: KnowledgeBase, query: str) -> None:
+    scores = [[(h["number"], h["score"]) for h in _statement_searcher(excerpt_kb, "riftbound", "1.4", w)
+               .search(parse_query(query), limit=10)["results"]] for w in (0.0, 1.0)]
+    assert scores[0] == scores[1]
+
+
+@pytest.mark.skipif(node_path() is None, reason="needs node to run the offline search script")
+def test_the_offline_search_weighs_the_statements_as_the_server(excerpt_kb: KnowledgeBase, tmp_path: Path) -> None:
+    scripts, asked, servers = [], [], []
+    for ruleset, edition in sorted({(r, e) for r, e, *_ in STATEMENTS}):
+        on = _statement_searcher(excerpt_kb, ruleset, edition, 1.0)
+        script = tmp_path / f"{ruleset}-{edition}.js"
+        script.write_text(index_script(build_search_index(excerpt_kb.edition(ruleset, edition), on, lambda n: n)),
+                          encoding="utf-8")
+        scripts.append(script)
+        for r, e, question, _rule, _first in STATEMENTS:
+            if (r, e) == (ruleset, edition):
+                asked.append({"query": question, "ruleset": r, "edition": e})
+                servers.append(on.search(parse_query(question), limit=10))
+    answers, _ = run_queries(scripts, asked)
+    for ask, offline, server in zip(asked, answers, servers):
+        assert [(h["number"], h["matched"]) for h in offline["results"]] == \
+            [(h["number"], h["matched"]) for h in server["results"]], ask["query"]
+        # The browser's words' scores are stored to 6 digits: a score may round the other way
+        # in its 4th decimal.
+        assert [h["score"] for h in offline["results"]] == \
+            pytest.approx([h["score"] for h in server["results"]], abs=2e-4), ask["query"]

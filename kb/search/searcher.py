@@ -9,9 +9,11 @@ Ranking, in order:
 3. everything else by BM25F over title, heading path, text, examples, defined terms and what
    answers questions about the rule (the timing model's summaries, the rule in players'
    words), with a bonus for rules that match more of the question's concepts (weighted by
-   how rare each is, so rare concepts together outweigh many common words) and for words
-   next to each other; a rule then shares its evidence with its parent and its children
-   (rules are short: a heading and the rule under it often answer together).
+   how rare each is, so rare concepts together outweigh many common words), for a rule one
+   of whose statements (in players' words, the timing model's summaries) holds several of
+   the question's concepts together, and for words next to each other; a rule then shares
+   its evidence with its parent and its children (rules are short: a heading and the rule
+   under it often answer together).
 
 A plain query is first read as a question (:mod:`kb.search.understand`): names left out,
 the game's terms weighted up, players' words given the rules' words as alternatives,
@@ -120,6 +122,10 @@ class Ranking:
                                    # … when"), a matching rule a legality check of the timing
                                    # model cites scores × (1 + this) (CV: 0.25 in 2 folds of 5;
                                    # off: it lowers the real questions, RESULTS.md)
+    statement_weight: float = 1.0  # in a question, a rule one of whose statements (in players'
+                                   # words, the timing model's summaries of it) holds a share of
+                                   # the question's concepts together scores × (1 + this × that
+                                   # share, weighed as in the coordination; CV: 1 in 5 folds of 5)
 
 
 DEFAULT_RANKING = Ranking()
@@ -162,6 +168,7 @@ class EditionSearcher:
         self._players = rule_phrasings(rg.edition.ruleset, rg.edition.name)
         self._answers = model_answers(rg)  # the timing model's summaries, indexed as "answers"
         self._permissions = model_permissions(rg)  # the rules its legality checks cite
+        self._statements: dict[int, list[frozenset[str]]] | None = None  # _with_statements
         self._permits: set[int] | None = None  # … as documents (_with_permissions), when first asked
         self._kinds: dict[tuple[str, ...], list[Atom]] | None = None  # kinds_of(rg), when first asked
         self._refers: list[list[int]] | None = None  # each document's references (_references)
@@ -398,6 +405,7 @@ class EditionSearcher:
         should_stems: list[str] = []
         parts: list[tuple[Clause, list[Scores]]] = []
         missing_ids = {id(a) for a in missing}
+        concepts: list[list[tuple[str, ...]]] = []  # each should clause's alternatives, as stems
         for clause in parsed.clauses:
             alternatives = [self._atom_scores(a) for a in clause.atoms
                             if a.kind != "number" or id(a) in missing_ids]
@@ -421,6 +429,8 @@ class EditionSearcher:
             if clause.mode == "should":
                 weights.append(clause.weight * _power(self._idf(len(part)), self.ranking.idf_power)
                                if self.ranking.idf_coverage else 1.0)
+                concepts.append([tuple(s for w in a.words for s in analyse(w)) for a in clause.atoms
+                                 if a.kind in ("word", "phrase")])
             if clause.mode == "should" and len(clause.atoms) == 1 and clause.atoms[0].kind == "word":
                 should_stems.append(stem(clause.atoms[0].words[0]))
         r = self.ranking
@@ -444,6 +454,8 @@ class EditionSearcher:
             coord = r.coord_long if parsed.question and len(should) >= r.long_question else r.coord
             if len(should) > 1 and coord and whole > 0:
                 total = {d: s * (hits[d] / whole) ** coord for d, s in total.items()}
+        if r.statement_weight and parsed.question and total and len(concepts) > 1:
+            total = self._with_statements(total, concepts, weights)
         if r.permission_weight and total and self._asks_permission(parsed):
             total = self._with_permissions(total)
         # Only for a question: a phrase or an operator asks for rules that have the words.
@@ -469,6 +481,36 @@ class EditionSearcher:
                 if close:
                     total[d] *= 1 + r.pair_boost * close / len(pairs)
         return total, parts
+
+    def _with_statements(self, total: Scores, concepts: list[list[tuple[str, ...]]],
+                         weights: list[float]) -> Scores:
+        """Each matching rule scored × (1 + ``statement_weight`` × the share of the question's
+        concepts (weighed as in the coordination) that one of its statements holds together:
+        its statements in players' words and the timing model's summaries of it ("no one can
+        respond to a unit or gear being played" holds respond, unit and played). Before the
+        roll-up, so its section shares it."""
+        whole = sum(weights)
+        if whole <= 0:
+            return total
+        statements = self._statements
+        if statements is None:
+            docnum = self.impacts.docnum
+            statements = self._statements = {}
+            for number in {*self._players, *self._answers}:
+                if number in docnum:
+                    said = [*self._players.get(number, ()), *self._answers.get(number, ())]
+                    statements[docnum[number]] = [frozenset(analyse(x)) for x in said]
+        gain = self.ranking.statement_weight
+        out = dict(total)
+        for d in statements.keys() & total.keys():
+            best = 0.0
+            for words in statements[d]:
+                held = sum(w for alternatives, w in zip(concepts, weights)
+                           if any(a and words.issuperset(a) for a in alternatives))
+                best = max(best, held)
+            if best:
+                out[d] = total[d] * (1 + gain * best / whole)
+        return out
 
     def _asks_permission(self, parsed: ParsedQuery) -> bool:
         """Whether a question's shape asks whether a player may act ("can I … when")."""

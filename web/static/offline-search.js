@@ -1024,7 +1024,7 @@
 
   /* EditionSearcher._scores: BM25F after AND, NOT, coordination, word pairs, sections. */
   Edition.prototype.scores = function (parsed, missing, within, referred) {
-    var should = [], must = [], nots = [], shouldStems = [], self = this, r = this.ranking, weights = [], parts = [];
+    var should = [], must = [], nots = [], shouldStems = [], self = this, r = this.ranking, weights = [], parts = [], concepts = [];
     var count = Math.max(1, this.numbers.length);
     parsed.clauses.forEach(function (c) {
       var alts = c.atoms.filter(function (a) { return a.kind !== "number" || missing.indexOf(a) >= 0; })
@@ -1045,7 +1045,11 @@
       }
       if (c.mode !== "not") parts.push([c, alts]);
       ({should: should, must: must, not: nots})[c.mode].push(part);
-      if (c.mode === "should") weights.push(r.idf_coverage ? weight * power(part.size ? Math.log(1 + count / part.size) : 0, r.idf_power) : 1);
+      if (c.mode === "should") {
+        weights.push(r.idf_coverage ? weight * power(part.size ? Math.log(1 + count / part.size) : 0, r.idf_power) : 1);
+        concepts.push(c.atoms.filter(function (a) { return a.kind === "word" || a.kind === "phrase"; })
+          .map(function (a) { var out = []; a.words.forEach(function (w) { out.push.apply(out, analyse(w)); }); return out; }));
+      }
       if (c.mode === "should" && c.atoms.length === 1 && c.atoms[0].kind === "word") shouldStems.push(stem(c.atoms[0].words[0]));
     });
     var total = new Map();
@@ -1071,6 +1075,8 @@
         total.forEach(function (s, d) { total.set(d, s * Math.pow(hits.get(d) / whole, coord)); });
       }
     }
+    // A rule whose statement holds the question's concepts together (Ranking.statement_weight).
+    if (r.statement_weight && parsed.question && total.size && concepts.length > 1) total = this.withStatements(total, concepts, weights);
     // A "can I … when" question: the rules that say when a player may act (Ranking.permission_weight).
     if (r.permission_weight && total.size && this.asksPermission(parsed)) {
       var gain = 1 + r.permission_weight, permits = this.permits;
@@ -1110,6 +1116,38 @@
     if (p === 3) return x * x * x;
     return Math.pow(x, p);
   }
+
+  /* EditionSearcher._with_statements: a rule whose statement in players' words or timing
+     summary holds a share of the question's concepts together scores × (1 + w × that share). */
+  Edition.prototype.withStatements = function (total, concepts, weights) {
+    var whole = 0;
+    weights.forEach(function (w) { whole += w; });
+    if (whole <= 0) return total;
+    if (!this.statements) {
+      var statements = this.statements = new Map(), data = this.data, self = this, seen = Object.create(null);
+      Object.keys(data.players || {}).concat(Object.keys(data.answers || {})).forEach(function (n) {
+        if (seen[n] || !self.docOf.has(n)) return;
+        seen[n] = true;
+        var said = ((data.players || {})[n] || []).concat((data.answers || {})[n] || []);
+        statements.set(self.docOf.get(n), said.map(function (x) { return new Set(analyse(x)); }));
+      });
+    }
+    var gain = this.ranking.statement_weight, out = new Map(total), held = this.statements;
+    total.forEach(function (s, d) {
+      var sets = held.get(d);
+      if (!sets) return;
+      var best = 0;
+      sets.forEach(function (words) {
+        var sum = 0;
+        concepts.forEach(function (alternatives, i) {
+          if (alternatives.some(function (a) { return a.length && a.every(function (w) { return words.has(w); }); })) sum += weights[i];
+        });
+        if (sum > best) best = sum;
+      });
+      if (best) out.set(d, s * (1 + gain * best / whole));
+    });
+    return out;
+  };
 
   /* EditionSearcher._roll_up: a rule's evidence shared with its parent and children. */
   /* EditionSearcher._asks_permission: the question's shape asks whether a player may act. */
