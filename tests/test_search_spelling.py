@@ -65,6 +65,7 @@ SPELLER = [
     ("paid", "pay cost", "pay"),
     ("forgot", "forget", "forget"),
     ("drew", "focus", None),
+    ("better", "good well", None),  # a comparison is no form to read as its word
 ]
 
 

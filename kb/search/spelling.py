@@ -33,8 +33,10 @@ from kb.search.schema import stem
 ENGLISH_MIN_COUNT = 300
 # Words up to this length allow one edit, longer ones two.
 ONE_EDIT_LETTERS = 6
-# Which lemma of a word is read first: "saw" is a form of "see" before it is a tool.
-LEMMA_ORDER = ("VERB", "AUX", "NOUN", "ADJ", "ADV")
+# The lemmas a word is read as, the first first: "saw" is a form of "see" before it is a
+# tool; only inflections (a verb's forms, a noun's plural), never a comparison ("better" is
+# no form of "well" to search for).
+LEMMA_ORDER = ("VERB", "NOUN")
 
 
 @lru_cache(maxsize=4)
@@ -85,8 +87,8 @@ class Speller:
         if word not in self.english or self.known(word):
             return None
         found = getAllLemmas(word)
-        for pos in sorted(found, key=lambda p: LEMMA_ORDER.index(p) if p in LEMMA_ORDER else len(LEMMA_ORDER)):
-            for lemma in found[pos]:
+        for pos in LEMMA_ORDER:
+            for lemma in found.get(pos, ()):
                 if lemma != word and lemma.isalpha() and self.known(lemma) and stem(lemma):
                     return lemma
         return None
