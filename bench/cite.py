@@ -26,10 +26,11 @@ The goal is the plugin at most 1.5× plain rendering (``GOAL``): each table says
 met at each size, and the load average of the machine is printed before and after.
 
 ``--floor`` adds what no linker of this report can go below, at the lessons' density: per
-citation, the values the report lists (a ``Citation``, its ``Resolution`` copied with its
-lists, the report entry copied from its template with its lists, the place tuple), made
-with no logic at all, and the grammar's regex matches at the places the finder matches,
-each against plain rendering (the collector on, as in the other tables).
+citation, the values the report keeps (a ``Citation``, the report entry copied from its
+template, whose tuples places share, and the place's two offsets; a place's own
+``Resolution`` is made only when ``resolutions`` is read), made with no logic at all, and
+the grammar's regex matches at the places the finder matches, each against plain rendering
+(the collector on, as in the other tables).
 
 Hostile inputs (goal: bounded time, no error): 1 MB of digits and dots; a list of 100 000
 citations ("rules 100.1, 101.2, …", about 0.7 MB) through the finder, the lookup and the
@@ -56,7 +57,6 @@ from kb.cite import find_citations, rule_citations
 from kb.cite.annotate import _footnote_html, rule_url
 from kb.cite.find import Citation
 from kb.cite.mdit import ENV_KEY, _shared_ok
-from kb.cite.resolve import copy_for
 from kb.references import _MENTION, _parse, _parse_alone, phrase_matches
 from kb.query import KnowledgeBase
 from kb.store import build
@@ -174,21 +174,20 @@ def floor_table(kb: KnowledgeBase, sizes: list[int], runs: int) -> list[str]:
         env: dict[str, Any] = {}
         linked.render(text, env)
         report = env[ENV_KEY]
-        made = [(entry, res) for entry, (_, _, res) in zip(report["citations"], report["resolutions"])]
+        made = [(entry, res.citation) for entry, (_, _, res) in zip(report["citations"], report["resolutions"])]
         inlines = [t.content for t in plain.parse(text) if t.type == "inline"]
         places = [(content, phrase[0]) for content in inlines for phrase in phrase_matches(content)]
         new, match = tuple.__new__, _MENTION.match
 
         def values() -> None:
             kept = []
-            for entry, res in made:
-                c = res.citation
+            offsets: list[int] = []
+            for entry, c in made:
                 again = new(Citation, (c.start, c.end, c.text, c.number, c.numbers, c.form, c.last,
                                        c.full_start, c.full_end, c.quote))
                 copy = entry.copy()
-                copy["numbers"] = entry["numbers"][:]
-                copy["footnotes"] = entry["footnotes"][:]
-                kept.append((copy, (copy["start"], copy["end"], copy_for(res, again))))
+                offsets += (copy["start"], copy["end"])
+                kept.append((copy, again))
 
         def matches() -> None:
             for content, at in places:

@@ -58,6 +58,13 @@ PLACES: list[tuple[str, list[tuple[str, int, int, int]]]] = [
     ("rule 312, `rule 312`, rule 312", [("rule 312", 1, 1, 0), ("rule 312", 1, 23, 22)]),
     ("rule 312, ![rule 312](i.png \"rule 312\") rule 312", [("rule 312", 1, 1, 0), ("rule 312", 1, 41, 40)]),
     ("rule 312, [rule 312][ref], rule 312\n\n[ref]: /x", [("rule 312", 1, 1, 0), ("rule 312", 1, 28, 27)]),
+    # lines as the block parser counts them: after front matter, CRLF line ends, a last line
+    # of spaces without a line end, nested blocks
+    ("---\ntitle: x\n---\nrule 312\n", [("rule 312", 4, 1, 17)]),
+    ("rule 312\r\nsee rule 312  \r\n  ", [("rule 312", 1, 1, 0), ("rule 312", 2, 5, 13)]),
+    ("Intro.\n\n    code rule 312\n\n- a\n\n  rule 312 and rule 312\n  \t ",
+     [("rule 312", 7, 3, 34), ("rule 312", 7, 16, 47)]),
+    ("> rule 312\n>\n> > rule 312", [("rule 312", 1, 3, 2), ("rule 312", 3, 5, 17)]),
 ]
 
 
@@ -68,6 +75,18 @@ def test_each_citation_of_a_paragraph_is_placed_after_the_one_before(
     MarkdownIt().use(rule_citations, kb=excerpt_kb).render(src, env)
     assert [(c["text"], c["line"], c["column"], c["start"])
             for c in env["rule_citations"]["citations"]] == expected
+
+
+def test_the_line_starts_the_linker_borrows_from_the_block_parser_do_not_stay_in_env(
+        excerpt_kb: KnowledgeBase) -> None:
+    md = MarkdownIt().use(rule_citations, kb=excerpt_kb)
+    env: dict = {"rule_citations_line_starts": [0, 3, 7]}  # left by a render that failed halfway
+    md.render("Intro.\n\nrule 312\n", env)
+    assert sorted(env) == ["rule_citations"]
+    assert [(c["line"], c["column"]) for c in env["rule_citations"]["citations"]] == [(3, 1)]
+    env = {"rule_citations_line_starts": [0, 3, 7]}
+    md.render("", env)  # nothing parsed: nothing borrowed, and the stale list is dropped
+    assert sorted(env) == ["rule_citations"]
 
 
 def test_the_base_url_prefixes_every_link(excerpt_kb: KnowledgeBase) -> None:

@@ -4,6 +4,7 @@
         rule_citations, kb=kb, ruleset="riftbound", edition="1.4", style="footnotes")
     html = md.render(article, env := {})
     env["rule_citations"]["citations"]   # each citation with its status and place
+    env["rule_citations"]["resolutions"] # each place's (start, end, Resolution), made when read
 
     # one parser, many articles: options for one render
     md.render(other, {"rule_citations_options": {"edition": "1.3", "style": "preview"}})
@@ -21,7 +22,10 @@ was written for; without it, the edition is inferred from the citations
 Linking costs time per citation, so the work is shared: each distinct citation of a
 document is resolved and rendered once; what only depends on a loaded edition (its cited
 rules, the resolution of an existing number, a footnote's escaped text, a link's tags) is
-kept for the next article.
+kept for the next article. A report entry's sequences (``numbers``, ``nearest``,
+``footnotes``) are tuples, which its places and other articles share (JSON arrays all the
+same; ``candidates`` are each place's own dicts), and each place's own ``Resolution`` is
+copied from the shared one only when ``resolutions`` is read (``format=markdown`` does).
 """
 
 from __future__ import annotations
@@ -30,7 +34,6 @@ import bisect
 import contextlib
 import functools
 import gc
-import itertools
 import re
 import sys
 import threading
@@ -39,6 +42,7 @@ from typing import Any, NamedTuple, overload
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml, isLinkClose, isLinkOpen
+from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
@@ -74,6 +78,9 @@ class _Run(NamedTuple):
     citations: list[Citation]
 
 
+_new_run = tuple.__new__  # _Run's own __new__ without its argument handling (a paragraph's run)
+
+
 def rule_citations(md: MarkdownIt, *, kb: LoadedEditions, ruleset: str | None = None,
                    edition: str | None = None, style: Style = "footnotes", base_url: str = "",
                    limit: int = MAX_CITATIONS, prefix: str = "rule-fn", source: str = "") -> None:
@@ -95,6 +102,7 @@ def rule_citations(md: MarkdownIt, *, kb: LoadedEditions, ruleset: str | None = 
     _check_style(style)
     if "front_matter" not in md.block.ruler.get_all_rules():
         md.use(front_matter_plugin)
+    md.block.ruler.before(md.block.ruler.get_all_rules()[0], "rule_citations_lines", _keep_line_starts)
     options = {"kb": kb, "ruleset": ruleset, "edition": edition, "style": style,
                "base_url": base_url, "limit": limit, "prefix": prefix, "source": source}
     core_rules = md.core.ruler.get_all_rules()
@@ -102,6 +110,24 @@ def rule_citations(md: MarkdownIt, *, kb: LoadedEditions, ruleset: str | None = 
     md.core.ruler.after(anchor, "rule_citations", lambda state: _link(state, options))
     md.add_render_rule("rule_citations", _render_run)
     md.add_render_rule("rule_footnotes", _render_footnotes)
+
+
+# Where the block parser's line starts wait for the core rule, in ``env`` (which takes
+# them out again).
+_LINE_STARTS_KEY = "rule_citations_line_starts"
+
+
+def _keep_line_starts(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """A block rule that parses nothing (tried first at each block start): at the document's
+    first line it keeps the block parser's line starts (``StateBlock.bMarks``, made by its
+    pass over the text, and restored by every rule that shifts them) for the core rule,
+    which places citations by line: finding them again in a text of 100 KB costs about 1.5 %
+    of rendering it. Besides each line's start, the list ends with the text's length,
+    and misses a last line of spaces without a line end: no citation is placed after
+    either."""
+    if start_line == 0 and state.parentType == "root" and isinstance(state.env, dict):
+        state.env[_LINE_STARTS_KEY] = state.bMarks
+    return False
 
 
 def over_limit_message(limit: int, over: int) -> str:
@@ -168,7 +194,7 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
     base_url = options["base_url"]
     style = options["style"]
     runs, citations, resolutions, target, diags = _found_and_resolved(state, options, report)
-    places = _Locator(state.src)
+    places = _Locator(state.src, env.pop(_LINE_STARTS_KEY, None) if isinstance(env, dict) else None)
     notes = Footnotes(base_url, options["prefix"])
     footnotes = style == "footnotes"
     entries: list[dict[str, Any]] = report["citations"]
@@ -184,6 +210,10 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
     src_find = state.src.find
     line_starts = places.line_starts
     bisect_right = bisect.bisect_right
+    # The line of the citation placed last: its number, where it starts and where the next
+    # starts (citations of a paragraph are most often on one line: no bisection for them).
+    line, line_start, next_line = 0, 0, 0
+    lines = len(line_starts)
     ref = notes.ref
     results = iter(resolutions)
     inline: Token | None = None
@@ -205,10 +235,14 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
             if at >= 0:
                 offset, end = at, at + len(text)
                 block[0] = end
-                line = bisect_right(line_starts, at)
-                col = at - line_starts[line - 1] + 1
+                if not line_start <= at < next_line:
+                    line = bisect_right(line_starts, at)
+                    line_start = line_starts[line - 1]
+                    next_line = line_starts[line] if line < lines else len(state.src) + 1
+                col = at - line_start + 1
             else:
                 line, col, offset, end = find_place(block, text)
+                next_line = 0  # the next citation's line is looked up
             known = shared.get(id(res))
             if known is None:
                 known = shared[id(res)] = _known(res, style, base_url)
@@ -244,7 +278,7 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
                     close_tag += f"{head}-{note.refs}{tail}"
             entries.append(entry)
             offsets += (offset, end)
-            if start >= pos and res.status != "over_limit":
+            if start >= pos:  # (the plugin looks up every citation it finds: none is over_limit)
                 spans += (start, c_end, open_tag, close_tag)
                 pos = c_end
         spans_of.append(spans)
@@ -439,7 +473,7 @@ def _runs(inline: Token, budget: list[int]) -> list[_Run]:
     tokens = inline.children or []
     if len(tokens) == 1 and tokens[0].type == "text":  # a paragraph of plain text, most often
         found = _run_citations(tokens[0].content, inline, budget)
-        return [_Run(inline, 0, 1, tokens[0].content, found)] if found else []
+        return [_new_run(_Run, (inline, 0, 1, tokens[0].content, found))] if found else []
     runs: list[_Run] = []
     link_depth = html_depth = 0
     start: int | None = None
@@ -548,10 +582,13 @@ class _Locator:
     """Finds where a citation found in a token's text is in the Markdown source, so lint
     messages can say file:line:col and Markdown output can link in place."""
 
-    def __init__(self, src: str):
+    def __init__(self, src: str, line_starts: list[int] | None = None):
+        """``line_starts``: where each line of ``src`` starts, when the block parser's
+        (:func:`_keep_line_starts`) are at hand; found here otherwise."""
         self.src = src
-        self.line_starts = list(itertools.accumulate([len(line) + 1 for line in src.split("\n")[:-1]],
-                                                    initial=0))
+        if not line_starts or line_starts[-1] != len(src):  # not this text's (a stale env)
+            line_starts = [0] + [m.end() for m in re.finditer("\n", src)]
+        self.line_starts = line_starts
         # Most articles hold no code span, link or HTML: then no block has spans to skip.
         self.skips = _may_skip(src, 0, len(src))
 
