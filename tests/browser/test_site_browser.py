@@ -158,6 +158,8 @@ def test_pages_fit_a_phone(page: PageWatch, live_server: LiveServer) -> None:
         page.goto(live_server.url + path)
         overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0, (path, overflow)
+    page.goto(live_server.url + "/testgame/compare/1/2")  # a wide table scrolls; its name stays in view
+    assert page.evaluate("document.getElementById('counts-caption').getBoundingClientRect().right") <= 390
     page.goto(live_server.url + "/riftbound/1.4/glossary")
     screenshot(page, "glossary")
 
