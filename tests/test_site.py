@@ -115,6 +115,8 @@ REDIRECTS = [
     ("/riftbound/glossary", 302, "/riftbound/1.4/glossary"),
     ("/glossary", 302, "/riftbound/1.4/glossary"),
     ("/contents", 302, "/riftbound/1.4/"),
+    ("/riftbound/contents", 302, "/riftbound/1.4/"),
+    ("/riftbound/1.3/contents", 302, "/riftbound/1.3/"),
     ("/glossary/", 308, "/glossary"),
     ("/testgame/101.2", 302, "/testgame/2/101.2"),
     ("/testgame/1/101.2a", 308, "/testgame/1/101.2.a"),

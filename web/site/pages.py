@@ -97,6 +97,8 @@ def newest_rule(ruleset: str, number: str) -> Any:
     rg = kb.edition(ruleset)
     if number == "glossary":  # typed as the newest rule's address is: not a rule number
         return redirect(url_for("site.glossary", ruleset=ruleset, edition=rg.edition.name), 302)
+    if number == "contents":
+        return redirect(url_for("site.contents", ruleset=ruleset, edition=rg.edition.name), 302)
     canonical = kb.locate_rule(rg, number)
     return redirect(url_for("site.rule", ruleset=ruleset, edition=rg.edition.name, number=canonical), 302)
 
@@ -253,6 +255,8 @@ def rule_page(kb: KnowledgeBase, ruleset: str, edition: str, number: str,
 
 @bp.get("/<ruleset:ruleset>/<edition>/<number>")
 def rule(ruleset: str, edition: str, number: str) -> Any:
+    if number == "contents":  # the page's name typed as a rule's address is
+        return redirect(url_for("site.contents", ruleset=ruleset, edition=edition), 302)
     part = request.args.get("part", "1")
     if not part.isdigit() or len(part) > 4:
         raise QueryError(400, "part must be a positive whole number", {"part": part[:20]})
