@@ -7,6 +7,7 @@ from the small synthetic ruleset in tests/fixtures/editions/rules.
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -15,10 +16,13 @@ from click.testing import CliRunner
 
 from kb.cli import main
 from kb.editions.evaluate import load_sample, score
+from kb.editions.mapping import EditionMapping, map_editions
+from kb.graph import RuleGraph, build_edition
+from kb.read import read_document
 from kb.numbers import is_within, parse_number
 from kb.query import KnowledgeBase, QueryError
 from kb.store import build
-from tests.conftest import requires_shared
+from tests.conftest import CORPORA, requires_shared
 
 FIXTURES = Path(__file__).parent / "fixtures" / "editions"
 SAMPLES = sorted(FIXTURES.glob("*.yaml"))
@@ -31,6 +35,45 @@ RECALL_FLOOR = {"riftbound-1.0-1.2.yaml": 0.88}
 
 def _within(kb: KnowledgeBase, ruleset: str, edition: str, number: str, heading: str) -> bool:
     return is_within(parse_number(heading), kb.graphs[(ruleset, edition)].rule(number).segments)
+
+
+# -- famous Magic renumberings across the archive (read by hand in both documents) ---------
+# older release, newer release, a rule of the older, its counterpart in the newer (None: removed)
+RENUMBERINGS = [
+    ("2009-05-01", "2009-09-04", "420.5e", "704.5k"),  # the legend rule, M10
+    ("2009-05-01", "2009-09-04", "420", "704"),  # State-Based Effects -> State-Based Actions
+    ("2009-05-01", "2009-09-04", "420.3", "704.3"),  # checked whenever a player would get priority
+    ("2009-05-01", "2009-09-04", "408.1g", None),  # combat damage no longer uses the stack
+    ("2009-05-01", "2009-09-04", "502.63", "702.2"),  # Deathtouch among the 702 keywords
+    ("2009-05-01", "2009-09-04", "217.6", "405"),  # the Stack zone
+    ("2010-06-18", "2010-10-01", "115.3", "116.3"),  # Timing and Priority 115 -> 116 (M11)
+    ("2019-06-12", "2019-10-04", "116.3", "117.3"),  # 116 -> 117: Tokens (111) inserted
+    ("2017-07-07", "2017-09-25", "704.5j", None),  # the planeswalker uniqueness rule removed
+    ("2017-07-07", "2017-09-25", "704.5k", "704.5j"),  # so the legend rule moves up
+    ("2013-04-29", "2013-09-27", "700.6", "700.4"),  # "dies", M14
+]
+
+
+@functools.lru_cache(maxsize=None)
+def _release(date: str) -> RuleGraph:
+    """One Magic release of ../shared (the archive's, or the two kept beside it)."""
+    path = CORPORA / "mtg" / "archive" / f"comprehensive-rules-{date}.txt"
+    if not path.is_file():
+        path = CORPORA / "mtg" / f"comprehensive-rules-{date}.txt"
+    result, fmt = read_document(path)
+    return build_edition(result, ruleset="mtg", edition=date, source=str(path), source_format=fmt)
+
+
+@functools.lru_cache(maxsize=None)
+def _step(older: str, newer: str) -> EditionMapping:
+    return map_editions(_release(older), _release(newer))
+
+
+@requires_shared
+@pytest.mark.parametrize("older,newer,number,target", RENUMBERINGS)
+def test_famous_renumberings_across_the_archive(older: str, newer: str, number: str, target: str | None) -> None:
+    found = _step(older, newer).get(number)
+    assert found is not None and found.target == target, found
 
 
 # -- the cases named in issue 7 -----------------------------------------------------------
