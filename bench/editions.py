@@ -16,6 +16,14 @@ Needs ``../shared/corpora``. For each pair of adjacent editions (Riftbound 1.0�
 
 Medians over the rounds (one warm-up round first). Then precision and recall of the mapping
 on each hand-labelled sample in ``tests/fixtures/editions``.
+
+    .venv/bin/python -m bench.editions --acceptance HOME
+
+``--acceptance HOME`` reads a data home that imported every edition there is (the 70 Magic
+archive releases, Magic 2010-10-01 and 2026-01-16, Riftbound 1.0–1.4; see bench/RESULTS.md,
+"Every edition at once") and prints the famous renumberings checked by hand against the
+documents (:data:`RENUMBERINGS`, right or wrong, with the confidence), then each change feed
+made cold in a fresh process's knowledge base, its time, size and RFC 4287 checks.
 """
 
 from __future__ import annotations
@@ -23,9 +31,11 @@ from __future__ import annotations
 import argparse
 import difflib
 import gc
+import re
 import statistics
 import sys
 import time
+import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -33,6 +43,7 @@ from typing import Any
 from kb.editions.diff import diff_editions, display_text
 from kb.editions.evaluate import load_sample, score
 from kb.editions.mapping import map_editions
+from kb.feeds import changes_feed, render_atom, rule_feed
 from kb.graph import RuleGraph, build_edition
 from kb.model import ReadResult
 from bench.corpora import CORPORA, CORPUS_EDITIONS
@@ -69,10 +80,107 @@ def naive_line_diff(old: RuleGraph, new: RuleGraph) -> int:
                if tag != "equal")
 
 
+# ruleset, rule, from, to, the counterparts read in both documents (None: removed), what it is
+RENUMBERINGS: list[tuple[str, str, str, str, set[str | None], str]] = [
+    ("mtg", "420.5e", "2009-05-01", "2009-09-04", {"704.5k"}, "the legend rule, M10"),
+    ("mtg", "420", "2009-05-01", "2009-09-04", {"704"}, "State-Based Effects -> Actions"),
+    ("mtg", "420.3", "2009-05-01", "2009-09-04", {"704.3"}, "checked when a player would get priority"),
+    ("mtg", "408.1c", "2009-05-01", "2009-09-04", {"115.3a"}, "the active player gets priority"),
+    ("mtg", "300.3", "2009-05-01", "2009-09-04", {None, "500.4"}, "mana burn (the pool empties: 500.4)"),
+    ("mtg", "408.1g", "2009-05-01", "2009-09-04", {None}, "combat damage uses the stack"),
+    ("mtg", "502.63", "2009-05-01", "2009-09-04", {"702.2"}, "Deathtouch"),
+    ("mtg", "217.6", "2009-05-01", "2009-09-04", {"405"}, "the Stack"),
+    ("mtg", "115.3", "2010-06-18", "2010-10-01", {"116.3"}, "Timing and Priority 115 -> 116"),
+    ("mtg", "116.3", "2019-06-12", "2019-10-04", {"117.3"}, "116 -> 117 (Tokens inserted)"),
+    ("mtg", "115.3a", "2009-09-04", "2026-01-16", {"117.3a"}, "priority over 17 years"),
+    ("mtg", "704.5k", "2010-10-01", "2026-01-16", {"704.5j"}, "the legend rule"),
+    ("mtg", "704.5j", "2017-07-07", "2017-09-25", {None}, "planeswalker uniqueness removed"),
+    ("mtg", "704.5k", "2017-07-07", "2017-09-25", {"704.5j"}, "the legend rule moves up"),
+    ("mtg", "700.6", "2013-04-29", "2013-09-27", {"700.4"}, "'dies', M14"),
+    ("mtg", "700.4", "2013-04-29", "2013-09-27", {"702.12b"}, "indestructible becomes a keyword"),
+    ("mtg", "700.6", "2011-06-17", "2026-01-16", {"700.4"}, "'dies' to today"),
+    ("mtg", "420.5e", "2003-03-15", "2026-01-16", {"704.5j"}, "the legend rule 2003 -> 2026"),
+    ("mtg", "704", "2009-09-04", "2026-01-16", {"704"}, "State-Based Actions"),
+    ("mtg", "405", "2009-09-04", "2026-01-16", {"405"}, "the Stack"),
+    ("mtg", "103.4", "2015-07-17", "2026-01-16", {"103.5"}, "the mulligan"),
+    ("riftbound", "458", "1.3", "1.4", {"463"}, "The Steps of Combat"),
+    ("riftbound", "459", "1.3", "1.4", {"464"}, "the Combat Showdown Step"),
+    ("riftbound", "461", "1.3", "1.4", {"466"}, "the Resolution Step"),
+    ("riftbound", "337.1.c.3", "1.3", "1.4", {"337.4"}, "the next item's controller gains priority"),
+]
+FEEDS = [("mtg", None, None), ("mtg", "704", None), ("mtg", None, "704.5j"), ("riftbound", None, None)]
+_ATOM = "{http://www.w3.org/2005/Atom}"
+_RFC3339 = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(Z|[+-]\d\d:\d\d)")
+
+
+class _Links:
+    """Relative links, as a feed served without a public URL has."""
+
+    def rule(self, ruleset: str, edition: str, number: str) -> str:
+        return f"/{ruleset}/{edition}/{number}"
+
+    def compare(self, ruleset: str, old: str, new: str) -> str:
+        return f"/{ruleset}/compare/{old}/{new}"
+
+    def history(self, ruleset: str, number: str) -> str:
+        return f"/{ruleset}/{number}"
+
+
+def atom_problems(document: bytes) -> list[str]:
+    """What a feed lacks by RFC 4287: ids, titles, RFC 3339 times, an author, unique entry ids,
+    entries newest first (empty when none)."""
+    root = ET.fromstring(document)
+    problems = [] if root.tag == f"{_ATOM}feed" else ["not an atom:feed"]
+    problems += [f"feed {k}" for k in ("id", "title", "updated") if not (root.findtext(_ATOM + k) or "").strip()]
+    authored = root.find(f"{_ATOM}author/{_ATOM}name") is not None
+    ids, times = [], []
+    for e in root.findall(f"{_ATOM}entry"):
+        problems += [f"entry {k}" for k in ("id", "title", "updated") if not (e.findtext(_ATOM + k) or "").strip()]
+        if not authored and e.find(f"{_ATOM}author") is None:
+            problems.append("author")
+        ids.append(e.findtext(f"{_ATOM}id"))
+        times.append(e.findtext(f"{_ATOM}updated") or "")
+    problems += ["updated is not RFC 3339" for t in times if not _RFC3339.fullmatch(t)]
+    problems += ["duplicate entry ids"] if len(ids) != len(set(ids)) else []
+    problems += ["entries not newest first"] if times != sorted(times, reverse=True) else []
+    return sorted(set(problems))
+
+
+def acceptance(home: Path) -> int:
+    """The famous renumberings and the change feeds of a home holding every edition."""
+    kb = KnowledgeBase.open(home)
+    right = 0
+    print("| ruleset | rule | from → to | rulekb | expected | confidence | |\n|---|---|---|---|---|---:|---|")
+    for ruleset, number, a, b, expected, what in RENUMBERINGS:
+        found = kb.map_number(ruleset, number, a, b)
+        ok = found["target"] in expected
+        right += ok
+        print(f"| {ruleset} | {number} ({what}) | {a} → {b} | {found['target'] or 'removed'} | "
+              f"{' or '.join(sorted(str(e or 'removed') for e in expected))} | {found['confidence']:.2f} | "
+              f"{'right' if ok else 'missed (left unpaired)' if found['target'] is None else 'wrong'} |")
+    print(f"\n{right} of {len(RENUMBERINGS)} right\n")
+    print("| feed | cold (wall) | CPU | entries | size | RFC 4287 |\n|---|---:|---:|---:|---:|---|")
+    for ruleset, section, rule in FEEDS:
+        fresh = KnowledgeBase.open(home)  # nothing derived yet, no graph loaded
+        started, cpu = time.perf_counter(), time.process_time()
+        feed = rule_feed(fresh, ruleset, rule, _Links()) if rule else \
+            changes_feed(fresh, ruleset, _Links(), chapter=section)
+        document = render_atom(feed)
+        wall, cpu = time.perf_counter() - started, time.process_time() - cpu
+        name = f"{ruleset}" + (f" section {section}" if section else "") + (f" rule {rule}" if rule else "")
+        print(f"| {name} | {wall:.2f} s | {cpu:.2f} s | {len(feed.entries)} | {len(document):,} B | "
+              f"{', '.join(atom_problems(document)) or 'valid'} |")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--acceptance", type=Path, metavar="HOME", default=None,
+                        help="a data home holding every edition: renumberings and feeds")
     args = parser.parse_args(argv)
+    if args.acceptance is not None:
+        return acceptance(args.acceptance)
     if not CORPORA.is_dir():
         print(f"needs the rule documents in {CORPORA}", file=sys.stderr)
         return 2
