@@ -110,6 +110,8 @@ BAD_INPUT = [
     ("serve --port {busy_port}", 1, ["error: port {busy_port} on 127.0.0.1 is in use", "--port N", "PORT=N make run"]),
     ("serve --host no-such-host.invalid", 1, ["cannot listen on address 'no-such-host.invalid'", "--host"]),
     ("import {missing} --ruleset riftbound --edition 9", 2, ["does not exist"]),
+    ("export {state}/pack --ruleset riftbound --edition 1.4", 1,
+     ["error: cannot export to {state}/pack: {state}: File exists; choose another folder"]),
     ("--home {state} build", 1, ["error: the data directory {state} is not a folder", "--home DIR"]),
 ]
 

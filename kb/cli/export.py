@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from kb.cli.app import emit_json, handle_errors, json_option, main, open_kb
+from kb.cli.app import CommandError, emit_json, handle_errors, json_option, main, open_kb, os_error_message
 
 
 @main.command("export")
@@ -30,8 +30,12 @@ def export_cmd(ctx: click.Context, folder: Path, rulesets: tuple[str, ...], edit
     kb = open_kb(ctx)
     chosen = select_editions(kb, rulesets, editions)
     quiet = as_json
-    result = export_site(kb, folder, chosen, check=check,
-                         progress=None if quiet else lambda msg: click.echo(f"  {msg}", err=True))
+    try:
+        result = export_site(kb, folder, chosen, check=check,
+                             progress=None if quiet else lambda msg: click.echo(f"  {msg}", err=True))
+    except OSError as exc:  # the folder, not the data directory: say which and what to do
+        raise CommandError(f"cannot export to {folder}: {os_error_message(exc)}; "
+                           "choose another folder") from exc
     if as_json:
         emit_json(result.as_dict())
     else:
