@@ -74,6 +74,13 @@ def analyse(text: str) -> list[str]:
     return [t.text for t in ANALYZER(text)]
 
 
+@lru_cache(maxsize=100_000)
+def word_stems(word: str) -> tuple[str, ...]:
+    """The index forms of one word, as :func:`analyse` gives them (none for a stop word,
+    several for a word the analyser splits), kept for the next question that uses it."""
+    return tuple(analyse(word))
+
+
 def defined_terms(rg: RuleGraph) -> dict[str, list[str]]:
     """Rule number → names of the terms it defines."""
     out: dict[str, list[str]] = {}

@@ -43,7 +43,7 @@ from kb.search.cards import CardList, load_cards
 from kb.search.phrasing import rule_phrasings
 from kb.search.query import Atom, Clause, ParsedQuery, SearchError, say
 from kb.search.rerank import LearnedRanking, load_model
-from kb.search.schema import WORD, analyse, model_answers, model_permissions, stem
+from kb.search.schema import WORD, analyse, model_answers, model_permissions, stem, word_stems
 from kb.search.scoring import Impacts, Scores, near, union
 from kb.search.spelling import Speller
 from kb.search.understand import is_referral, understand
@@ -62,6 +62,9 @@ class Evidence:
     strength: float
     reason: str
 
+
+# Where each stem of the rules' statements stands: (document, statement) pairs.
+StemPlaces = dict[str, list[tuple[int, int]]]
 
 # What an evidence source is: given the question as read, the rules it brings in.
 EvidenceSource = Callable[[ParsedQuery], list[Evidence]]
@@ -168,7 +171,8 @@ class EditionSearcher:
         self._players = rule_phrasings(rg.edition.ruleset, rg.edition.name)
         self._answers = model_answers(rg)  # the timing model's summaries, indexed as "answers"
         self._permissions = model_permissions(rg)  # the rules its legality checks cite
-        self._statements: dict[int, list[frozenset[str]]] | None = None  # _with_statements
+        # Each document's statements and where their stems stand (_statement_index), when first asked.
+        self._statements: tuple[dict[int, list[frozenset[str]]], StemPlaces] | None = None
         self._permits: set[int] | None = None  # … as documents (_with_permissions), when first asked
         self._kinds: dict[tuple[str, ...], list[Atom]] | None = None  # kinds_of(rg), when first asked
         self._refers: list[list[int]] | None = None  # each document's references (_references)
@@ -429,7 +433,7 @@ class EditionSearcher:
             if clause.mode == "should":
                 weights.append(clause.weight * _power(self._idf(len(part)), self.ranking.idf_power)
                                if self.ranking.idf_coverage else 1.0)
-                concepts.append([tuple(s for w in a.words for s in analyse(w)) for a in clause.atoms
+                concepts.append([tuple(s for w in a.words for s in word_stems(w)) for a in clause.atoms
                                  if a.kind in ("word", "phrase")])
             if clause.mode == "should" and len(clause.atoms) == 1 and clause.atoms[0].kind == "word":
                 should_stems.append(stem(clause.atoms[0].words[0]))
@@ -492,25 +496,43 @@ class EditionSearcher:
         whole = sum(weights)
         if whole <= 0:
             return total
-        statements = self._statements
-        if statements is None:
+        statements, where = self._statement_index()
+        gain = self.ranking.statement_weight
+        held: dict[tuple[int, int], float] = {}  # (document, statement) → weight of what it holds
+        for alternatives, w in zip(concepts, weights):
+            found: set[tuple[int, int]] = set()
+            for a in alternatives:
+                if a:
+                    found.update(at for at in where.get(a[0], ()) if at[0] in total
+                                 and (len(a) == 1 or statements[at[0]][at[1]].issuperset(a)))
+            for at in found:
+                held[at] = held.get(at, 0.0) + w
+        best: Scores = {}
+        for (d, _k), h in held.items():
+            if h > best.get(d, 0.0):
+                best[d] = h
+        out = dict(total)
+        for d, h in best.items():
+            out[d] = total[d] * (1 + gain * h / whole)
+        return out
+
+    def _statement_index(self) -> tuple[dict[int, list[frozenset[str]]], StemPlaces]:
+        """Each document's statements (players' words, then the timing model's summaries) as
+        sets of stems, and where each stem stands: (document, statement) pairs (made once)."""
+        if self._statements is None:
             docnum = self.impacts.docnum
-            statements = self._statements = {}
-            for number in {*self._players, *self._answers}:
+            statements: dict[int, list[frozenset[str]]] = {}
+            where: StemPlaces = {}
+            for number in sorted({*self._players, *self._answers}):
                 if number in docnum:
                     said = [*self._players.get(number, ()), *self._answers.get(number, ())]
-                    statements[docnum[number]] = [frozenset(analyse(x)) for x in said]
-        gain = self.ranking.statement_weight
-        out = dict(total)
-        for d in statements.keys() & total.keys():
-            best = 0.0
-            for words in statements[d]:
-                held = sum(w for alternatives, w in zip(concepts, weights)
-                           if any(a and words.issuperset(a) for a in alternatives))
-                best = max(best, held)
-            if best:
-                out[d] = total[d] * (1 + gain * best / whole)
-        return out
+                    d = docnum[number]
+                    statements[d] = [frozenset(analyse(x)) for x in said]
+                    for k, words in enumerate(statements[d]):
+                        for w in words:
+                            where.setdefault(w, []).append((d, k))
+            self._statements = (statements, where)
+        return self._statements
 
     def _asks_permission(self, parsed: ParsedQuery) -> bool:
         """Whether a question's shape asks whether a player may act ("can I … when")."""
