@@ -41,14 +41,20 @@ FORMATS: tuple[str, ...] = ("html", "markdown", "json")
 Format = Literal["html", "markdown", "json"]
 
 
-def _check_input(text: Any, what: str) -> None:
+def _check_input(text: Any, what: str) -> bytes:
+    """``text`` in UTF-8, once it is known to be a string within ``cite.input`` without a
+    lone surrogate (each refused with a QueryError naming ``what``). Encoding is the one
+    pass over the text the three need: a surrogate is what the encoder refuses (and
+    :func:`~kb.inputs.check_text` then names it with its place)."""
     if not isinstance(text, str):
         raise QueryError(400, f"{what} must be a string", {"type": type(text).__name__})
-    if not text.isascii():  # a flag of the string: ASCII holds no lone surrogate
-        check_text(text, what)
-    # Bytes are at most 4 per character: count them only when it could matter.
-    if len(text) * 4 > MAX_INPUT_BYTES:
-        CITE_INPUT.check(len(text.encode("utf-8")), what)
+    try:
+        encoded = text.encode("utf-8")
+    except UnicodeEncodeError:
+        check_text(text, what)  # refuses every surrogate code point, the encoder's only refusal
+        raise
+    CITE_INPUT.check(len(encoded), what)
+    return encoded
 
 
 def lookup(kb: LoadedEditions, text: str, ruleset: str | None = None, edition: str | None = None,
@@ -109,11 +115,11 @@ def link_article(kb: LoadedEditions, markdown: str, ruleset: str | None = None,
     markdown returns the article's own Markdown with links and footnote definitions added;
     json returns the report only.
     """
-    _check_input(markdown, "article")
+    encoded = _check_input(markdown, "article")
     check_base_url(base_url)
     _check_front_matter(markdown, source)
-    CITE_LINES.check(markdown.count("\n") + 1, f"{source or 'article'}")
-    CITE_MARKUP.check(_markup_count(markdown), f"{source or 'article'}")
+    CITE_LINES.check(encoded.count(b"\n") + 1, f"{source or 'article'}")
+    CITE_MARKUP.check(_markup_count(encoded), f"{source or 'article'}")
     if style not in STYLES:
         raise QueryError(400, f"unknown style {style!r}", {"styles": list(STYLES)})
     if fmt not in FORMATS:
@@ -135,14 +141,14 @@ def link_article(kb: LoadedEditions, markdown: str, ruleset: str | None = None,
             "limits": {"bytes": MAX_INPUT_BYTES, "citations": limit}}
 
 
-def _markup_count(markdown: str) -> int:
-    """How many characters of :data:`_MARKUP` ``markdown`` holds (all ASCII: the bytes one
-    ``bytes.translate`` drops, a pass over the text instead of a ``str.count`` for each).
+def _markup_count(encoded: bytes) -> int:
+    """How many characters of :data:`_MARKUP` an article holds, from its UTF-8 ``encoded``
+    (all ASCII: the bytes one ``bytes.translate`` drops, a pass over the text instead of a
+    ``str.count`` for each).
 
-    >>> _markup_count("*rule* [337](x) – `a`")
+    >>> _markup_count("*rule* [337](x) – `a`".encode())
     6
     """
-    encoded = markdown.encode("utf-8", "surrogatepass")
     return len(encoded) - len(encoded.translate(None, _MARKUP_BYTES))
 
 
