@@ -15,7 +15,7 @@ from kb.timing.models.mtg.objects import (Ability, CARD_TYPES, COLORS, PERMANENT
 
 INSTRUCTIONS = ("damage", "counter", "counter-unless-pay", "draw", "lose-life", "discard", "sacrifice",
                 "destroy", "tap", "extra-turn", "return", "boost", "shuffle-graveyard", "time-counter",
-                "cast-suspended")
+                "cast-suspended", "prevent")
 KEYWORDS = ("flash", "haste", "trample", "split-second")
 WHO = ("you", "each", "that-player", "target")
 EXPECT_KEYS = ("priority", "step", "phase", "active", "turn", "stack", "waiting", "resolving", "payment",
@@ -59,6 +59,10 @@ def parse_effects(data: Any, field: str) -> tuple[Effect, ...]:
             if amount != "that":
                 amount = _int(amount, f"{w}.amount", 0, 99)
             out.append(("damage", _str(m.get("to", "target"), f"{w}.to"), amount))
+        elif kind == "prevent":  # "prevent the next N damage that would be dealt to … this turn" (615.7)
+            m = _map(arg, w)
+            _only(m, ("to", "amount"), w)
+            out.append(("prevent", _str(m.get("to", "target"), f"{w}.to"), _int(m.get("amount"), f"{w}.amount", 1, 99)))
         elif kind in ("counter", "destroy", "tap"):
             if arg != "target":
                 raise FormatError("expected target", w)
@@ -91,8 +95,8 @@ def parse_effects(data: Any, field: str) -> tuple[Effect, ...]:
 
 def _effect_json(e: Effect) -> dict[str, Any]:
     kind = e[0]
-    if kind == "damage":
-        return {"damage": {"to": e[1], "amount": e[2]}}
+    if kind in ("damage", "prevent"):
+        return {kind: {"to": e[1], "amount": e[2]}}
     if kind in ("counter", "destroy", "tap"):
         return {kind: "target"}
     if kind in ("counter-unless-pay", "boost"):

@@ -119,7 +119,41 @@ class Decisions(Part):
                                          "affected": ", ".join(affected) or "nothing yet"})
         return s
 
+    def _shield(self, s: State, t: Trace, to: str, amount: int) -> State:
+        """"Prevent the next N damage that would be dealt to it this turn": a shield on a permanent
+        or a player, used up by the damage it prevents (615.7)."""
+        if s.permanent(to) is not None:
+            s = replace(s, board=tuple(replace(x, prevention=x.prevention + amount) if x.name == to else x
+                                       for x in s.board))
+        elif to in s.players:
+            s = replace(s, prevention=add_count(s.prevention, to, amount))
+        else:
+            return s
+        t.note("prevent", s, {"to": to, "amount": amount})
+        return s
+
+    def _prevented(self, s: State, t: Trace, source: str, to: str, amount: int) -> tuple[State, int]:
+        """Damage about to be dealt to ``to``, less what its shield prevents (615.1, 615.7): the state
+        with the shield used, and the damage still dealt. Damage all prevented is never dealt (615.6,
+        120.8): no damage event, no ability triggering on it."""
+        u = s.permanent(to)
+        shield = u.prevention if u is not None else dict(s.prevention).get(to, 0)
+        prevented = min(shield, amount)
+        if not prevented:
+            return s, amount
+        if u is not None:
+            s = replace(s, board=tuple(replace(x, prevention=x.prevention - prevented) if x.name == to else x
+                                       for x in s.board))
+        else:
+            s = replace(s, prevention=tuple(p for p in add_count(s.prevention, to, -prevented) if p[1]))
+        t.note("damage-prevented", s, {"source": source, "to": to, "amount": amount, "prevented": prevented,
+                                       "dealt": amount - prevented, "left": shield - prevented})
+        return s, amount - prevented
+
     def _damage(self, s: State, t: Trace, source: str, to: str, amount: int) -> State:
+        if amount <= 0:
+            return s
+        s, amount = self._prevented(s, t, source, to, amount)
         if amount <= 0:
             return s
         u = s.permanent(to)

@@ -160,7 +160,7 @@ class Obj:
 @dataclass(frozen=True)
 class Permanent:
     __json_keys__: ClassVar[tuple[str, ...]] = ("name", "card", "controller", "id", "tapped", "sick", "face_down",
-                                                "attacking", "blocked", "damage", "boost", "blocking")
+                                                "attacking", "blocked", "damage", "boost", "blocking", "prevention")
 
     name: str
     card: str = field(metadata=js(check="card", missing=lambda raw, ctx: raw.get("name")))
@@ -174,6 +174,8 @@ class Permanent:
     # the id of the attacking creature it blocks (read by ``state_io``: an id or a permanent's name)
     blocking: int | None = field(default=None, metadata=js(omit=True))
     boost: int = field(default=0, metadata=js(omit=True))  # +N/+N until end of turn
+    # "prevent the next N damage that would be dealt to it this turn": a shield (615.7)
+    prevention: int = field(default=0, metadata=js(omit=True, high=99))
     # an attacker that had blockers declared: blocked until combat ends (509.1h)
     blocked: bool = field(default=False, metadata=js(omit=True))
     # its identity: a new object each time it enters the battlefield (400.7)
@@ -252,6 +254,8 @@ class State:
         write=lambda s, pool, ctx: {p: s.mana(p) for p in s.players if s.mana(p)}))
     lands_played: tuple[str, ...] = field(default=(), metadata=js(check="player"))
     drawn: tuple[tuple[str, int], ...] = field(default=(), metadata=js(mapping=True))
+    # players' shields: "prevent the next N damage that would be dealt to [a player] this turn" (615.7)
+    prevention: tuple[tuple[str, int], ...] = field(default=(), metadata=js(mapping=True, omit=True))
     payment: Payment | None = None
     resolving: Resolving | None = None
     extra_turns: tuple[str, ...] = field(default=(), metadata=js(check="player"))

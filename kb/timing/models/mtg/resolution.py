@@ -123,6 +123,14 @@ class Resolution(Part):
             else:
                 dest = item.controller if to == "you" else to
             return self._damage(s, t, item.source or item.name, dest, n) if dest else s
+        if kind == "prevent":  # a shield on the target (or a player) until the cleanup step (615.7, 514.2)
+            to, amount = e[1], e[2]
+            if to == "target":
+                u = s.object(item.target_id)
+                dest = u.name if u is not None else item.target if item.target_id is None else None
+            else:
+                dest = item.controller if to == "you" else to
+            return self._shield(s, t, dest, amount) if dest else s
         if kind == "counter":
             return self._counter(s, t, item.target_id)
         if kind == "draw":

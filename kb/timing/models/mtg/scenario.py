@@ -30,7 +30,10 @@ and ``whose``: your | each; ``if: untapped`` for an intervening "if"). Abilities
 sorcery | your-upkeep), ``zone`` (battlefield | graveyard), ``artifacts`` (only if you
 control N artifacts), ``target``.
 
-Instructions: ``{damage: {to: target|you|PLAYER, amount: N|that}}``, ``{counter: target}``,
+Instructions: ``{damage: {to: target|you|PLAYER, amount: N|that}}``, ``{prevent: {to: target|you|PLAYER,
+amount: N}}`` ("prevent the next N damage that would be dealt to … this turn": a shield, used as damage
+would be dealt, no stack, ending in the cleanup step; damage all prevented is never dealt, 615.6,
+615.7), ``{counter: target}``,
 ``{counter-unless-pay: N}``, ``{draw: N}`` or ``{draw: {who: you|each|that-player|target, n}}``,
 ``{lose-life: N}`` (or ``{who, n}``), ``{discard: each|you}``, ``{sacrifice: {who, type}}``,
 ``{destroy: target}``, ``{tap: target}``, ``{extra-turn: true}``, ``{return: true}`` (this card from the

@@ -23,8 +23,8 @@ from kb.timing.models.mtg.objects import Exiled, Obj, Payment, Permanent, Resolv
 DERIVED_KEYS = ("ruleset", "edition", "phase", "cards")
 STATE_KEYS = ("ruleset", "edition", "players", "active", "turn", "step", "phase", "begun", "priority", "due",
               "due_reason", "passes", "awaiting", "no_attackers", "stack", "waiting", "resolving", "payment",
-              "battlefield", "hands", "graveyard", "exile", "life", "pool", "lands_played", "drawn", "extra_turns",
-              "lost", "defending", "next_id", "cards")
+              "battlefield", "hands", "graveyard", "exile", "life", "prevention", "pool", "lands_played", "drawn",
+              "extra_turns", "lost", "defending", "next_id", "cards")
 OBJ_KEYS = json_keys(Obj)
 assert set(STATE_KEYS) == set(json_keys(State)) | set(DERIVED_KEYS), "a state field without its place in the JSON"
 _WRITING = Context(effects_json=effects_json)
@@ -35,7 +35,7 @@ def state_json(model: Magic, s: State) -> dict[str, Any]:
     """A state as plain JSON; :func:`state_from_json` reads it back (every frame's state)."""
     out = encode(s, _WRITING)
     out.update(ruleset="mtg", edition=model.edition, phase=s.phase, cards=pool_json(model, card_json))
-    return {k: out[k] for k in STATE_KEYS}
+    return {k: out[k] for k in STATE_KEYS if k in out}  # a field left out at its default is not written
 
 
 def _context(players: tuple[str, ...], cards: dict[str, Any]) -> Context:

@@ -104,6 +104,11 @@ INNER_STEPS: tuple[tuple[str, str, str], ...] = (
     ("dies-trigger-not-triggered", "a permanent exiled instead of dying never died: its dies abilities don't "
      "trigger", "{permanent} never died: {item} doesn't trigger"),
     ("damage", "damage is dealt", "{source} deals {amount} damage to {to}"),
+    ("prevent", "a prevention shield: the next N damage that would be dealt to it this turn is prevented",
+     "the next {amount} damage that would be dealt to {to} this turn will be prevented"),
+    ("damage-prevented", "a prevention shield prevents damage as it would be dealt: no stack, no priority",
+     "{amount} damage from {source} would be dealt to {to}: {prevented} is prevented, {dealt} dealt "
+     "(a shield of {left} is left)"),
     ("counter", "a spell or ability is countered", "{item} is countered"),
     ("draw", "draw cards", "{player} draws {n}"),
     ("lose-life", "lose life", "{player} loses {n} life"),

@@ -89,7 +89,7 @@ class Turn(Part):
             extra = hand[MAX_HAND:]
             s = with_hand(s, s.active, hand[:MAX_HAND])
             s = replace(s, graveyard=s.graveyard + tuple((s.active, c) for c in extra if c != "a card"))
-        s = replace(s, board=tuple(replace(u, damage=0, boost=0) for u in s.board))
+        s = replace(s, board=tuple(replace(u, damage=0, boost=0, prevention=0) for u in s.board), prevention=())
         t.note("cleanup-step", s)
         return s
 
