@@ -83,6 +83,12 @@ class LoadedEditions:
         eds = self.editions(ruleset)
         if edition:
             if (ruleset, edition) not in self.graphs:
+                if (in_force := self.dated_in_force(ruleset, edition)) is not None:
+                    raise QueryError(404, f"{edition} is not an edition of {ruleset} but a date: the edition in "
+                                     f"force on it is {in_force} (name it, or ask by date: --date {edition} "
+                                     f"on the command line, ?date={edition} in the API)",
+                                     {"edition": edition, "in_force": in_force,
+                                      "editions": [e["edition"] for e in eds]})
                 raise QueryError(404, f"unknown edition {edition!r} of {ruleset}",
                                  {"editions": [e["edition"] for e in eds]})
             return self.graphs[(ruleset, edition)]
@@ -103,6 +109,18 @@ class LoadedEditions:
             raise QueryError(404, f"no edition of {ruleset} was in force on {date}",
                              {"editions": [{"edition": e["edition"], "date": e["date"]} for e in eds]})
         return in_force[-1]
+
+    def dated_in_force(self, ruleset: str, name: str) -> str | None:
+        """When ``name`` is no edition's name but a calendar date (YYYY-MM-DD) on which an
+        edition of ``ruleset`` was in force, that edition's name; else None. A date typed
+        where an edition's name goes (``--edition 2015-06-01``, ``/mtg/2015-06-01/117.3``)
+        is then refused, or redirected, naming the edition it meant."""
+        if (ruleset, name) in self.graphs or date_problem(name):
+            return None
+        try:
+            return str(self.in_force(ruleset, name)["edition"])
+        except QueryError:
+            return None
 
     def default_ruleset(self) -> str:
         """The ruleset a question without one is about: riftbound when built, else the first."""

@@ -122,6 +122,8 @@ CASES = [
     (f"{R}/rules/xyz", 400, "error.detail.parameter", "number"),
     (f"{R}/rules/337.1a?edition=9.9", 404, "error.detail.editions.1", "1.4"),  # 1.3, 1.4
     (f"{R}/rules/337.1a?date=2001-01-01", 404, "error.status", 404),
+    ("/api/v1/rulesets/mtg/rules/117.3?edition=2015-06-01", 404, "error.detail.in_force", "2010-10-01"),
+    ("/api/v1/rulesets/mtg/rules/116.3?date=2015-06-01", 200, "edition", "2010-10-01"),
     (f"{R}/rules/337.1a?date=yesterday", 400, "error.detail.parameter", "date"),
     (f"{R}/rules/337.1a?date=2026-04-31", 400, "error.detail.date", "2026-04-31"),  # no such day
     (f"{R}/editions?date=2026-13-01", 400, "error.detail.date", "2026-13-01"),

@@ -55,6 +55,10 @@ def test_searching_an_older_editions_number_says_where_that_rule_is(run) -> None
 @pytest.mark.parametrize("args,message", [
     (["rule", "banana"], "not a rule number"),
     (["rule", "337", "--edition", "9.9"], "unknown edition '9.9'"),
+    (["rule", "117.3", "--ruleset", "mtg", "--edition", "2015-06-01"],
+     "2015-06-01 is not an edition of mtg but a date: the edition in force on it is 2010-10-01 "
+     "(name it, or ask by date: --date 2015-06-01"),
+    (["rule", "117.3", "--ruleset", "mtg", "--edition", "2001-06-01"], "unknown edition '2001-06-01'"),
     (["rule", "337", "--ruleset", "chess"], "unknown ruleset 'chess'"),
 ])
 def test_bad_requests_get_one_line_errors(run, args: list[str], message: str) -> None:

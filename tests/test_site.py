@@ -120,6 +120,9 @@ REDIRECTS = [
     ("/glossary/", 308, "/glossary"),
     ("/testgame/101.2", 302, "/testgame/2/101.2"),
     ("/testgame/1/101.2a", 308, "/testgame/1/101.2.a"),
+    ("/mtg/2015-06-01/116.3", 302, "/mtg/2010-10-01/116.3"),  # a date: the edition in force then
+    ("/mtg/2015-06-01/", 302, "/mtg/2010-10-01/"),
+    ("/mtg/2015-06-01/glossary?x=1", 302, "/mtg/2010-10-01/glossary?x=1"),
     ("/timing/", 308, "/timing"),
     ("/search/?q=focus", 308, "/search?q=focus"),
 ]
@@ -137,6 +140,7 @@ ERRORS = [
     ("/riftbound/1.4/999", 404, "Nearest rules in riftbound 1.4"),
     ("/riftbound/1.4/337.9", 404, "337.4"),
     ("/riftbound/9.9/337.1", 404, "Editions of riftbound"),
+    ("/mtg/2001-06-01/116.3", 404, "unknown edition '2001-06-01' of mtg"),  # before every edition
     ("/nosuchgame/1/100", 404, "unknown ruleset"),
     ("/riftbound/1.4/not-a-number", 400, "not a rule number"),
     ("/mtg/2026-01-16/116.3d", 404, "2010-10-01's rule 116.3d (If a player has priority and chooses not "

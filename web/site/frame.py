@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, current_app, redirect, render_template, url_for
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from werkzeug.routing import BaseConverter
 from werkzeug.wrappers import Response
 
@@ -46,6 +46,22 @@ secure = harden
 bp.add_app_template_global(links.href, "href")
 bp.add_app_template_global(links.rule_href, "rule_href")
 bp.add_app_template_global(links.frame_href, "frame_href")
+
+
+@bp.before_request
+def edition_by_date() -> Response | None:
+    """A page's address whose edition is a date (``/mtg/2015-06-01/117.3``) redirects (302)
+    to the same page of the edition in force on that date, so no address answers another
+    edition's page under its own name; a date before every edition, or a name that is not a
+    date, goes on to the page's 404."""
+    args = request.view_args or {}
+    ruleset, edition = args.get("ruleset"), args.get("edition")
+    if not isinstance(ruleset, str) or not isinstance(edition, str) or request.endpoint is None:
+        return None
+    kb = current_kb()
+    if ruleset not in kb.ruleset_names() or (in_force := kb.dated_in_force(ruleset, edition)) is None:
+        return None
+    return redirect(url_for(request.endpoint, **{**request.args.to_dict(), **args, "edition": in_force}), 302)
 
 
 @bp.app_template_global()
