@@ -99,6 +99,10 @@ def test_every_page_and_operation_answers_503_until_ready(warming: tuple[Flask, 
     style = client.get("/static/site.css")
     assert style.status_code == 200, "the starting page's style"
     style.close()
+    for path in ("/favicon.ico", "/robots.txt"):  # asked for by the browser, by crawlers
+        answer = client.get(path)
+        assert answer.status_code == 200, path
+        answer.close()
 
     kb.hold.set()
     assert app.extensions["rulekb"].wait_ready(30)

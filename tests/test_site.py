@@ -128,6 +128,20 @@ REDIRECTS = [
 ]
 
 
+WELL_KNOWN_FILES = [
+    # (url, content type, text in the answer): asked for without a link, never a redirect
+    ("/favicon.ico", "image/svg+xml", "<svg"),
+    ("/robots.txt", "text/plain", "User-agent: *\nAllow: /"),
+]
+
+
+@pytest.mark.parametrize("url,mimetype,text", WELL_KNOWN_FILES)
+def test_well_known_files_are_served_where_asked(client: FlaskClient, url: str, mimetype: str,
+                                                   text: str) -> None:
+    r = client.get(url)
+    assert r.status_code == 200 and r.mimetype == mimetype and text in r.get_data(as_text=True)
+
+
 @pytest.mark.parametrize("url,status,location", REDIRECTS)
 def test_redirects_to_canonical(client: FlaskClient, url: str, status: int, location: str) -> None:
     r = client.get(url)

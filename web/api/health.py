@@ -66,7 +66,7 @@ def health() -> Response:
 
 
 # Answered while starting: the health check itself, and the files a starting page uses.
-ALWAYS_ANSWERED = frozenset({"api.health", "static"})
+ALWAYS_ANSWERED = frozenset({"api.health", "static", "site.favicon", "site.robots"})
 
 
 def wait_until_ready() -> Response | None:

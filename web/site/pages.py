@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import redirect, request, url_for
+from flask import Response, current_app, redirect, request, send_from_directory, url_for
 from markupsafe import Markup, escape
 
 from kb.derived import derived
@@ -47,6 +47,24 @@ def home_page(kb: KnowledgeBase) -> dict[str, Any]:
 @bp.get("/")
 def home() -> Any:
     return render("home.html", home_page(current_kb()))
+
+
+# What a crawler may read: every page (they are all public, read-only rules text).
+ROBOTS = "User-agent: *\nAllow: /\n"
+
+
+@bp.get("/favicon.ico")
+def favicon() -> Any:
+    """The site's icon where browsers and feed readers look for it without a ``<link>``
+    (it redirected to ``/favicon.ico/`` and a 404, as a ruleset's name would)."""
+    return send_from_directory(current_app.static_folder or "static", "favicon.svg",
+                               mimetype="image/svg+xml", max_age=86400)
+
+
+@bp.get("/robots.txt")
+def robots() -> Any:
+    """Every page may be crawled."""
+    return Response(ROBOTS, mimetype="text/plain", headers={"Cache-Control": "public, max-age=86400"})
 
 
 # -- table of contents -----------------------------------------------------------------
