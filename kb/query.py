@@ -30,6 +30,7 @@ from kb.references import find_mentions
 from kb.search import EditionSearcher, SearchError, open_searcher, parse_query
 from kb.store import LazyEditions, current_build, default_home, edition_notes, edition_summary, stored_notes
 from kb.timing import api as timing
+from kb.timing.examples import first_steps
 
 __all__ = ["KnowledgeBase", "QueryError", "searcher", "structure_of", "term_pattern"]
 
@@ -90,6 +91,9 @@ class KnowledgeBase(LoadedEditions):
             # The first rule's transitions build the edition's timing model.
             steps.append((f"timing model {ruleset} {newest}", functools.partial(
                 self._first_rule_transitions, ruleset, newest)))
+            # A rule page links each transition to the first worked step showing it: the
+            # ruleset's worked scenarios all run (about 2 s) before the first page answers.
+            steps.append((f"worked scenarios {ruleset}", functools.partial(first_steps, self, ruleset)))
         steps.append(("rulings and articles", functools.partial(warm_records, self)))
         return steps
 

@@ -18,6 +18,7 @@ from flask.testing import FlaskClient
 from kb.cli import main
 from kb.live import RETRY_AFTER, LiveKnowledgeBase
 from kb.query import KnowledgeBase
+from kb.timing.examples import first_steps
 from kb.store import build
 from web import create_app
 from web.openapi import ENDPOINTS, document, response_problems
@@ -108,6 +109,20 @@ def test_every_page_and_operation_answers_503_until_ready(warming: tuple[Flask, 
     assert app.extensions["rulekb"].wait_ready(30)
     assert checked(client, RULE).status_code == 200
     assert client.get("/").status_code == 200
+
+
+def test_a_starting_server_has_the_first_rule_page_ready_before_it_answers(
+        warming: tuple[Flask, HeldWarming]) -> None:
+    """What the first rule page used to wait for (2 s): its templates compiled, the
+    worked scenarios its transitions link to run."""
+    app, kb = warming
+    kb.hold.set()
+    assert app.extensions["rulekb"].wait_ready(60)
+    assert all(first_steps.is_held(kb, ruleset) for ruleset in kb.ruleset_names())
+    app.extensions["rulekb_templates"].join(30)
+    assert app.jinja_env.cache is not None
+    compiled = {name for _, name in app.jinja_env.cache.keys()}
+    assert set(app.jinja_env.list_templates()) <= compiled
 
 
 def test_without_the_gate_pages_answer_while_warming(excerpt_kb: KnowledgeBase) -> None:

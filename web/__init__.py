@@ -17,6 +17,7 @@ relative to the site's root.
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +67,9 @@ def create_app(home: Path | None = None, kb: KnowledgeBase | None = None,
                                                   interval=app.config["RULEKB_RELOAD_INTERVAL"]))
     if wait:  # first: a starting server does no other work for a request
         app.before_request(wait_until_ready)
+        compiling = threading.Thread(target=compile_templates, args=(app,), name="rulekb-templates", daemon=True)
+        app.extensions["rulekb_templates"] = compiling
+        compiling.start()
     app.before_request(check_query_and_form)
     app.register_blueprint(api.bp)
     app.register_blueprint(site.bp)
@@ -78,3 +82,11 @@ def create_app(home: Path | None = None, kb: KnowledgeBase | None = None,
         app.after_request_funcs.setdefault(name, []).insert(0, harden)
     app.after_request(harden_outside_blueprints)
     return app
+
+
+def compile_templates(app: Flask) -> None:
+    """Compile every page template once, into the app's template cache. Jinja compiles a
+    template on its first render: the first rule page after a start waited about 0.3 s for
+    its four (``rulekb serve`` does this while the build loads and warms)."""
+    for name in app.jinja_env.list_templates():
+        app.jinja_env.get_template(name)

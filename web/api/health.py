@@ -73,9 +73,15 @@ def wait_until_ready() -> Response | None:
     """Before every request (with ``RULEKB_WAIT_READY``): the 503 of :func:`starting`
     until the build in service is ready, nothing once it is."""
     live = _live()
-    if live.ready() or request.endpoint in ALWAYS_ANSWERED:
+    if (live.ready() and templates_compiled()) or request.endpoint in ALWAYS_ANSWERED:
         return None
     return starting(live)
+
+
+def templates_compiled() -> bool:
+    """Whether the page templates a starting server compiles (web.compile_templates) are."""
+    compiling = current_app.extensions.get("rulekb_templates")
+    return compiling is None or not compiling.is_alive()
 
 
 def starting(live: LiveKnowledgeBase) -> Response:
