@@ -37,3 +37,23 @@ def test_the_banner_leads_to_the_rule_as_numbered_today(page: PageWatch, live_se
     banner.get_by_role("link", name="rule 337.4").click()
     page.wait_for_url("**/riftbound/1.4/337.4")
     assert "Cited by" in page.locator("aside").inner_text()
+
+
+# (question asked on the search page, phone width): the rulings it finds never push the
+# first rule result below the first screen.
+FIRST_SCREEN = [
+    ("who may act after finalizing", 375),
+    ("who may act after finalizing a chain item", 375),
+    ("everything on the chain has been finalized and nothing is pending who may act next", 375),
+]
+
+
+@pytest.mark.parametrize("question,width", FIRST_SCREEN)
+def test_the_first_rule_result_is_on_a_phones_first_screen(page: PageWatch, live_server: LiveServer,
+                                                            question: str, width: int) -> None:
+    page.set_viewport_size({"width": width, "height": 667})
+    page.goto(live_server.url + "/search?ruleset=riftbound&q=" + question.replace(" ", "+"))
+    assert page.locator("#rulings-h").count() == 1, "the question finds the sample ruling"
+    first = page.locator("ol.results > li").first.locator(".hit-title").bounding_box()
+    assert first is not None and first["y"] + first["height"] <= 667, first
+    screenshot(page, f"search-rulings-{width}")
