@@ -5,6 +5,7 @@ may act. One case per line."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -121,6 +122,16 @@ def test_a_can_i_question_ranks_up_the_rules_that_say_when_a_player_may_act(
     assert not any("says when a player may act" in m for m in off["matched"])
 
 
+def assert_same_answers(offline: dict[str, Any], server: dict[str, Any], query: str) -> None:
+    """The browser's answer is the server's: the same rules in the same order, explained the
+    same, and the same scores but for the last digit shown (the browser's words' scores are
+    stored to 6 digits, and a product of several bonuses may round the other way)."""
+    assert [(h["number"], h["matched"]) for h in offline["results"]] == \
+        [(h["number"], h["matched"]) for h in server["results"]], query
+    assert [h["score"] for h in offline["results"]] == \
+        pytest.approx([h["score"] for h in server["results"]], abs=2e-4), query
+
+
 @pytest.mark.skipif(node_path() is None, reason="needs node to run the offline search script")
 def test_the_offline_search_ranks_permissions_as_the_server(full_kb: KnowledgeBase, tmp_path: Path) -> None:
     rg = full_kb.edition("riftbound", "1.4")
@@ -131,9 +142,7 @@ def test_the_offline_search_ranks_permissions_as_the_server(full_kb: KnowledgeBa
     questions = [q for rs, _e, q, _r, _a in PERMISSIONS if rs == "riftbound"]
     answers, _ = run_queries([script], [{"query": q, "ruleset": "riftbound", "edition": "1.4"} for q in questions])
     for question, offline in zip(questions, answers):
-        server = on.search(parse_query(question), limit=10)
-        assert [(h["number"], h["score"], h["matched"]) for h in offline["results"]] == \
-            [(h["number"], h["score"], h["matched"]) for h in server["results"]], question
+        assert_same_answers(offline, on.search(parse_query(question), limit=10), question)
     # the first case does go through the prior in both
     assert any("says when a player may act" in m for h in answers[0]["results"] for m in h["matched"])
 
@@ -192,6 +201,11 @@ def test_a_rule_whose_statement_holds_the_questions_concepts_together_gains(
     on, off = hits(1.0), hits(0.0)
     assert on[rule] > off[rule]
     assert (next(iter(on)) == rule) == first
+    said = {w: next(h["matched"] for h in _statement_searcher(excerpt_kb, ruleset, edition, w)
+                    .search(parse_query(question), limit=50)["results"] if h["number"] == rule)
+            for w in (0.0, 1.0)}
+    assert any(m.startswith("one statement holds: ") for m in said[1.0]), said[1.0]
+    assert not any(m.startswith("one statement holds") for m in said[0.0])
 
 
 @pytest.mark.parametrize("query", ["showdown AND focus", "showdown OR priority", "focus -chain"])
@@ -216,9 +230,4 @@ def test_the_offline_search_weighs_the_statements_as_the_server(excerpt_kb: Know
                 servers.append(on.search(parse_query(question), limit=10))
     answers, _ = run_queries(scripts, asked)
     for ask, offline, server in zip(asked, answers, servers):
-        assert [(h["number"], h["matched"]) for h in offline["results"]] == \
-            [(h["number"], h["matched"]) for h in server["results"]], ask["query"]
-        # The browser's words' scores are stored to 6 digits: a score may round the other way
-        # in its 4th decimal.
-        assert [h["score"] for h in offline["results"]] == \
-            pytest.approx([h["score"] for h in server["results"]], abs=2e-4), ask["query"]
+        assert_same_answers(offline, server, ask["query"])

@@ -237,7 +237,8 @@ class EditionSearcher:
             out["term"] = {"term": term.name, "kind": term.kind, "definition": term.definition,
                            "defined_by": term.defined_by}
         referred: dict[int, int] = {}
-        scores, parts = self._scores(corrected, missing, within, referred)
+        together: dict[int, list[str]] = {}
+        scores, parts = self._scores(corrected, missing, within, referred, together)
         reasons = self._evidence(evidence(corrected), scores, within, corrected) if evidence else {}
         for d, by in referred.items():
             if d in scores:
@@ -246,6 +247,9 @@ class EditionSearcher:
             for d in self._permits.intersection(scores):  # the summary is shown when it matched
                 reasons.setdefault(d, []).append(f"'{corrected.shape}' → says when a player may act "
                                                  "(a legality check of the timing model cites it)")
+        for d, labels in together.items():  # the statement itself is shown as matched
+            if d in scores:
+                reasons.setdefault(d, []).append("one statement holds: " + ", ".join(labels))
         if self.learned is not None:
             scores = self.learned.reorder(corrected, scores, parts, reasons)
         wanted = offset + limit + len(numbers) + (len(term.defined_by) if term else 0)
@@ -397,11 +401,13 @@ class EditionSearcher:
         return replace(parsed, clauses=clauses), text
 
     def _scores(self, parsed: ParsedQuery, missing: list[Atom], within: list[str],
-                referred: dict[int, int] | None = None) -> tuple[Scores, list[tuple[Clause, list[Scores]]]]:
+                referred: dict[int, int] | None = None, together: dict[int, list[str]] | None = None,
+                ) -> tuple[Scores, list[tuple[Clause, list[Scores]]]]:
         """BM25F score of every rule the words match, after AND, NOT, the coordination and
         word-pair bonuses and the section filter; and each clause's scores per alternative
         (what a result is explained by). ``referred`` gets, for each rule that gained from a
-        rule referring to it, that rule (:meth:`_follow_references`)."""
+        rule referring to it, that rule (:meth:`_follow_references`); ``together``, for each
+        rule one of whose statements holds several concepts, their labels (:meth:`_with_statements`)."""
         should: list[Scores] = []
         must: list[Scores] = []
         nots: list[Scores] = []
@@ -410,6 +416,7 @@ class EditionSearcher:
         parts: list[tuple[Clause, list[Scores]]] = []
         missing_ids = {id(a) for a in missing}
         concepts: list[list[tuple[str, ...]]] = []  # each should clause's alternatives, as stems
+        labels: list[str] = []  # … and how it is named
         for clause in parsed.clauses:
             alternatives = [self._atom_scores(a) for a in clause.atoms
                             if a.kind != "number" or id(a) in missing_ids]
@@ -435,6 +442,7 @@ class EditionSearcher:
                                if self.ranking.idf_coverage else 1.0)
                 concepts.append([tuple(s for w in a.words for s in word_stems(w)) for a in clause.atoms
                                  if a.kind in ("word", "phrase")])
+                labels.append(_label(clause))
             if clause.mode == "should" and len(clause.atoms) == 1 and clause.atoms[0].kind == "word":
                 should_stems.append(stem(clause.atoms[0].words[0]))
         r = self.ranking
@@ -459,7 +467,8 @@ class EditionSearcher:
             if len(should) > 1 and coord and whole > 0:
                 total = {d: s * (hits[d] / whole) ** coord for d, s in total.items()}
         if r.statement_weight and parsed.question and total and len(concepts) > 1:
-            total = self._with_statements(total, concepts, weights)
+            total = self._with_statements(total, concepts, weights, labels,
+                                          {} if together is None else together)
         if r.permission_weight and total and self._asks_permission(parsed):
             total = self._with_permissions(total)
         # Only for a question: a phrase or an operator asks for rules that have the words.
@@ -487,19 +496,21 @@ class EditionSearcher:
         return total, parts
 
     def _with_statements(self, total: Scores, concepts: list[list[tuple[str, ...]]],
-                         weights: list[float]) -> Scores:
+                         weights: list[float], labels: list[str], together: dict[int, list[str]]) -> Scores:
         """Each matching rule scored × (1 + ``statement_weight`` × the share of the question's
         concepts (weighed as in the coordination) that one of its statements holds together:
         its statements in players' words and the timing model's summaries of it ("no one can
         respond to a unit or gear being played" holds respond, unit and played). Before the
-        roll-up, so its section shares it."""
+        roll-up, so its section shares it. ``together`` gets each such rule's concepts held by
+        that statement (the first of its best), by their ``labels``."""
         whole = sum(weights)
         if whole <= 0:
             return total
         statements, where = self._statement_index()
         gain = self.ranking.statement_weight
         held: dict[tuple[int, int], float] = {}  # (document, statement) → weight of what it holds
-        for alternatives, w in zip(concepts, weights):
+        holds: dict[tuple[int, int], list[int]] = {}  # … and which concepts
+        for i, (alternatives, w) in enumerate(zip(concepts, weights)):
             found: set[tuple[int, int]] = set()
             for a in alternatives:
                 if a:
@@ -507,13 +518,17 @@ class EditionSearcher:
                                  and (len(a) == 1 or statements[at[0]][at[1]].issuperset(a)))
             for at in found:
                 held[at] = held.get(at, 0.0) + w
-        best: Scores = {}
-        for (d, _k), h in held.items():
-            if h > best.get(d, 0.0):
-                best[d] = h
+                holds.setdefault(at, []).append(i)
+        best: dict[int, tuple[float, int]] = {}  # document → (weight held, its statement)
+        for (d, k), h in sorted(held.items()):
+            if h > best.get(d, (0.0, -1))[0]:
+                best[d] = (h, k)
         out = dict(total)
-        for d, h in best.items():
+        for d, (h, k) in best.items():
             out[d] = total[d] * (1 + gain * h / whole)
+            named = list(dict.fromkeys(labels[i] for i in holds[(d, k)]))
+            if len(named) > 1:
+                together[d] = named
         return out
 
     def _statement_index(self) -> tuple[dict[int, list[frozenset[str]]], StemPlaces]:

@@ -870,8 +870,8 @@
     }
     var term = this.ranking.pin_terms ? this.termOf(corrected) : null;
     if (term) out.term = {term: term.name, kind: term.kind, definition: term.definition, defined_by: term.defined_by};
-    var referred = new Map();
-    var scored = this.scores(corrected, missing, within, referred), scores = scored[0], parts = scored[1];
+    var referred = new Map(), together = new Map();
+    var scored = this.scores(corrected, missing, within, referred, together), scores = scored[0], parts = scored[1];
     var wanted = offset + limit + found.length + (term ? term.defined_by.length : 0);
     var best = largest(Array.from(scores.entries()), wanted);
     var hits = best.map(function (e) { return [self.numbers[e[0]], e[1]]; });
@@ -895,6 +895,7 @@
       if (permission && self.permits.has(d) && scores.has(d)) {
         matched.push("'" + corrected.shape + "' \u2192 says when a player may act (a legality check of the timing model cites it)");
       }
+      if (together.has(d) && scores.has(d)) matched.push("one statement holds: " + together.get(d).join(", "));
       return self.result(r[0], r[1], r[2], marks, matched);
     });
     return out;
@@ -1023,8 +1024,8 @@
   };
 
   /* EditionSearcher._scores: BM25F after AND, NOT, coordination, word pairs, sections. */
-  Edition.prototype.scores = function (parsed, missing, within, referred) {
-    var should = [], must = [], nots = [], shouldStems = [], self = this, r = this.ranking, weights = [], parts = [], concepts = [];
+  Edition.prototype.scores = function (parsed, missing, within, referred, together) {
+    var should = [], must = [], nots = [], shouldStems = [], self = this, r = this.ranking, weights = [], parts = [], concepts = [], labels = [];
     var count = Math.max(1, this.numbers.length);
     parsed.clauses.forEach(function (c) {
       var alts = c.atoms.filter(function (a) { return a.kind !== "number" || missing.indexOf(a) >= 0; })
@@ -1049,6 +1050,7 @@
         weights.push(r.idf_coverage ? weight * power(part.size ? Math.log(1 + count / part.size) : 0, r.idf_power) : 1);
         concepts.push(c.atoms.filter(function (a) { return a.kind === "word" || a.kind === "phrase"; })
           .map(function (a) { var out = []; a.words.forEach(function (w) { out.push.apply(out, analyse(w)); }); return out; }));
+        labels.push(labelOf(c));
       }
       if (c.mode === "should" && c.atoms.length === 1 && c.atoms[0].kind === "word") shouldStems.push(stem(c.atoms[0].words[0]));
     });
@@ -1076,7 +1078,7 @@
       }
     }
     // A rule whose statement holds the question's concepts together (Ranking.statement_weight).
-    if (r.statement_weight && parsed.question && total.size && concepts.length > 1) total = this.withStatements(total, concepts, weights);
+    if (r.statement_weight && parsed.question && total.size && concepts.length > 1) total = this.withStatements(total, concepts, weights, labels, together || new Map());
     // A "can I … when" question: the rules that say when a player may act (Ranking.permission_weight).
     if (r.permission_weight && total.size && this.asksPermission(parsed)) {
       var gain = 1 + r.permission_weight, permits = this.permits;
@@ -1119,7 +1121,7 @@
 
   /* EditionSearcher._with_statements: a rule whose statement in players' words or timing
      summary holds a share of the question's concepts together scores × (1 + w × that share). */
-  Edition.prototype.withStatements = function (total, concepts, weights) {
+  Edition.prototype.withStatements = function (total, concepts, weights, labels, together) {
     var whole = 0;
     weights.forEach(function (w) { whole += w; });
     if (whole <= 0) return total;
@@ -1136,15 +1138,23 @@
     total.forEach(function (s, d) {
       var sets = held.get(d);
       if (!sets) return;
-      var best = 0;
+      var best = 0, bestHeld = [];
       sets.forEach(function (words) {
-        var sum = 0;
+        var sum = 0, heldHere = [];
         concepts.forEach(function (alternatives, i) {
-          if (alternatives.some(function (a) { return a.length && a.every(function (w) { return words.has(w); }); })) sum += weights[i];
+          if (alternatives.some(function (a) { return a.length && a.every(function (w) { return words.has(w); }); })) {
+            sum += weights[i];
+            heldHere.push(i);
+          }
         });
-        if (sum > best) best = sum;
+        if (sum > best) { best = sum; bestHeld = heldHere; }
       });
-      if (best) out.set(d, s * (1 + gain * best / whole));
+      if (best) {
+        out.set(d, s * (1 + gain * best / whole));
+        var named = [];
+        bestHeld.forEach(function (i) { if (named.indexOf(labels[i]) < 0) named.push(labels[i]); });
+        if (named.length > 1) together.set(d, named);
+      }
     });
     return out;
   };
