@@ -92,6 +92,8 @@ PAGES = [
     ("/riftbound/1.4/glossary", "Glossary"),
     ("/testgame/2/101.2", "The player with Priority may pass or act."),
     ("/testgame/2/glossary", "Priority is the exclusive right to act."),
+    ("/riftbound/1.4/337.1.a/history", "Rule 337.1.a in every edition"),
+    ("/testgame/2/101.2", "Every edition of rule 101.2"),  # the rule page links its whole history
 ]
 
 
@@ -120,6 +122,7 @@ REDIRECTS = [
     ("/glossary/", 308, "/glossary"),
     ("/testgame/101.2", 302, "/testgame/2/101.2"),
     ("/testgame/1/101.2a", 308, "/testgame/1/101.2.a"),
+    ("/riftbound/1.4/337.1a/history", 308, "/riftbound/1.4/337.1.a/history"),
     ("/mtg/2015-06-01/116.3", 302, "/mtg/2010-10-01/116.3"),  # a date: the edition in force then
     ("/mtg/2015-06-01/", 302, "/mtg/2010-10-01/"),
     ("/mtg/2015-06-01/glossary?x=1", 302, "/mtg/2010-10-01/glossary?x=1"),
@@ -140,6 +143,29 @@ def test_well_known_files_are_served_where_asked(client: FlaskClient, url: str, 
                                                    text: str) -> None:
     r = client.get(url)
     assert r.status_code == 200 and r.mimetype == mimetype and text in r.get_data(as_text=True)
+
+
+# (statuses of a rule's history, newest first, * marking the edition read: e1 is the oldest)
+# -> the rows its page shows: an edition as itself, a run of unchanged or absent editions as
+# oldest…newest×count(status)
+COMPACT_HISTORY = [
+    ("changed* unchanged unchanged unchanged present", "e5 e2…e4×3(unchanged) e1"),
+    ("unchanged* unchanged changed unchanged present", "e5 e4×1(unchanged) e3 e2×1(unchanged) e1"),
+    ("unchanged unchanged* changed absent absent", "e5×1(unchanged) e4 e3 e1…e2×2(absent)"),
+    ("removed unchanged* present absent", "e4 e3 e2 e1×1(absent)"),
+    ("unchanged absent* unchanged unchanged", "e4×1(unchanged) e3 e1…e2×2(unchanged)"),
+]
+
+
+@pytest.mark.parametrize("statuses,rows", COMPACT_HISTORY)
+def test_a_rules_history_collapses_runs_of_the_same_wording(statuses: str, rows: str) -> None:
+    from web.site.pages import compact_history
+    words = statuses.split()
+    history = [{"edition": f"e{len(words) - i}", "status": w.rstrip("*"), "current": w.endswith("*")}
+               for i, w in enumerate(words)]
+    shown = [f"{r['first']}{'…' + r['last'] if r['count'] > 1 else ''}×{r['count']}({r['run']})" if r["run"]
+             else r["edition"] for r in compact_history(history)]
+    assert " ".join(shown) == rows
 
 
 @pytest.mark.parametrize("url,status,location", REDIRECTS)
@@ -526,3 +552,34 @@ def test_explorer_names_the_item_a_magic_state_is_resolving() -> None:
     state = {"turn": 1, "active": "Ann", "step": "main-1", "priority": None,
              "resolving": {"item": {"name": "Smallpox", "controller": "Ann"}, "index": 1}, "stack": []}
     assert ("Resolving", "Smallpox") in state_view(state)["rows"]
+
+
+def many_editions_kb(count: int, changes: dict[int, str]) -> KnowledgeBase:
+    """A ruleset ``long`` of ``count`` editions (1..count, dated one a month from 2001) whose
+    rule 101.1 reads "Players pass priority." until an edition of ``changes`` rewords it."""
+    from kb.graph import build_edition
+    from kb.model import RawRule, ReadResult
+    from kb.numbers import parse_number
+    graphs, wording = [], "Players pass priority."
+    for n in range(1, count + 1):
+        wording = changes.get(n, wording)
+        date = f"{2001 + (n - 1) // 12}-{(n - 1) % 12 + 1:02d}-01"
+        rules = [RawRule(parse_number("101"), "section", "", 1, title="Priority"),
+                 RawRule(parse_number("101.1"), "rule", wording, 2)]
+        graphs.append(build_edition(ReadResult(rules, [], title="Long Game", date=date), ruleset="long",
+                                    edition=str(n), date=date, title="Long Game"))
+    return KnowledgeBase.from_graphs(graphs)
+
+
+def test_a_rule_page_shows_only_the_editions_that_changed_its_wording() -> None:
+    kb = many_editions_kb(40, {10: "Players pass priority in turn.", 30: "Each player passes priority in turn."})
+    client = create_app(kb=kb).test_client()
+    r, page = get(client, "/long/40/101.1")
+    html = r.get_data(as_text=True)
+    assert "same wording in 31 … 39, 9 editions" in page.plain
+    assert "same wording in 11 … 29, 19 editions" in page.plain
+    assert "same wording in 2 … 9, 8 editions" in page.plain
+    assert html.count('class="htext"') == 4, "40 (read), 30 and 10 (reworded), 1 (first)"
+    assert "<ins>" in html and "history" in " ".join(page.links)
+    _, full = get(client, "/long/40/101.1/history")
+    assert "40 editions" in full.plain and "3 where the rule came, went, moved or changed" in full.plain

@@ -36,6 +36,8 @@ TOC_DEPTH2_LIMIT = 700
 TOC_LABEL = 44  # characters of a rule's first words in the contents
 # Glossaries longer than this (characters of definitions) are split into a page per letter.
 GLOSSARY_BUDGET = 50_000
+# A rule's history on its page: consecutive editions with these statuses are one row.
+RUN_STATUSES = ("unchanged", "absent")
 
 
 # -- home ------------------------------------------------------------------------------
@@ -184,6 +186,35 @@ def rule_history(kb: KnowledgeBase, ruleset: str, edition: str, number: str) -> 
     return list(reversed(out))
 
 
+def compact_history(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A rule's history (:func:`rule_history`, newest first) as its page shows it: every
+    edition where the rule came, went, moved or changed its wording, and the edition read,
+    each as it is; each run of editions between them with the same wording (``unchanged``),
+    or not yet in the rules (``absent``), as one row (``{"run": status, "first": oldest,
+    "last": newest, "count": n}``). With 71 Magic editions the page printed 601.2's wording
+    72 times (127 KB); the history page lists every edition."""
+    rows: list[dict[str, Any]] = []
+    run: list[dict[str, Any]] = []
+
+    def close_run() -> None:
+        if run:
+            rows.append({"run": run[0]["status"], "first": run[-1]["edition"], "last": run[0]["edition"],
+                         "count": len(run)})
+            run.clear()
+
+    for h in history:
+        status = h.get("status")
+        if status in RUN_STATUSES and not h["current"]:
+            if run and run[0]["status"] != status:
+                close_run()
+            run.append(h)
+            continue
+        close_run()
+        rows.append({**h, "run": None})
+    close_run()
+    return rows
+
+
 def rule_parts(kb: KnowledgeBase, ruleset: str, edition: str,
                r: dict[str, Any]) -> list[list[dict[str, Any]]]:
     """The parts of a rule's page: ``r`` (``kb.rule(..., subrules=True)``) and its subrules
@@ -264,7 +295,10 @@ def rule_page(kb: KnowledgeBase, ruleset: str, edition: str, number: str,
         "terms": [{**t, "definition_html": definition_html(kb, ruleset, edition, short_definition(t["definition"])),
                    "glossary": glossary_href(kb, ruleset, edition, t)}
                   for t in sorted(used_terms.values(), key=lambda t: t["key"])],
-        "picture": picture, "other_editions": other, "history": history, "transitions": transitions,
+        "picture": picture, "other_editions": other, "transitions": transitions,
+        "history": compact_history(history) if history else None,
+        "history_url": href("site.rule_history_page", ruleset=ruleset, edition=edition, number=canonical)
+        if history else None,
         "citation": f"{rs_title} {edition} ({info['date']}), rule {canonical}" if info.get("date")
         else f"{rs_title} {edition}, rule {canonical}",
         "newest": eds[-1]["edition"],
@@ -279,6 +313,27 @@ def rule(ruleset: str, edition: str, number: str) -> Any:
     if not part.isdigit() or len(part) > 4:
         raise QueryError(400, "part must be a positive whole number", {"part": part[:20]})
     return render("rule.html", rule_page(current_kb(), ruleset, edition, number, int(part)))
+
+
+def history_page(kb: KnowledgeBase, ruleset: str, edition: str, number: str) -> dict[str, Any] | Redirect:
+    """A rule in every edition of its ruleset, newest first: number, status and, where the
+    wording changed, the words that changed (the rule page shows this compacted)."""
+    rg = kb.edition(ruleset, edition)
+    canonical = kb.locate_rule(rg, number)
+    if canonical != number:
+        return Redirect("site.rule_history_page", {"ruleset": ruleset, "edition": edition, "number": canonical}, 308)
+    history = rule_history(kb, ruleset, edition, canonical)
+    if history is None:
+        raise QueryError(404, f"rule {canonical} of {ruleset} has no history: one edition is built, or "
+                              "its editions cannot be compared", {"number": canonical})
+    return {**base_context(kb, ruleset, edition), "number": canonical, "history": history,
+            "changed": sum(1 for h in history if h.get("status") != "unchanged"),
+            "rule_url": rule_href(ruleset, edition, canonical)}
+
+
+@bp.get("/<ruleset:ruleset>/<edition>/<number>/history")
+def rule_history_page(ruleset: str, edition: str, number: str) -> Any:
+    return render("history.html", history_page(current_kb(), ruleset, edition, number))
 
 
 # -- glossary --------------------------------------------------------------------------
