@@ -583,3 +583,23 @@ def test_a_rule_page_shows_only_the_editions_that_changed_its_wording() -> None:
     assert "<ins>" in html and "history" in " ".join(page.links)
     _, full = get(client, "/long/40/101.1/history")
     assert "40 editions" in full.plain and "3 where the rule came, went, moved or changed" in full.plain
+
+
+# (unchanged words before, changed word, unchanged words after, words kept beside a change)
+# -> the diff shown: a long unchanged run keeps that many words beside each change
+ELIDED_DIFFS = [
+    ("a b c d e f g", "X", "h i j k l m n", 2, "… f g <del>x</del><ins>X</ins> h i …"),
+    ("a b c", "X", "d e f", 2, "a b c <del>x</del><ins>X</ins> d e f"),
+    ("a b c d e f g", "X", "", 3, "… e f g <del>x</del><ins>X</ins>"),
+    ("a b c d e f g", "X", "h", None, "a b c d e f g <del>x</del><ins>X</ins> h"),
+]
+
+
+@pytest.mark.parametrize("before,changed,after,context,shown", ELIDED_DIFFS)
+def test_a_long_rules_history_keeps_the_words_beside_each_change(before: str, changed: str, after: str,
+                                                                  context: int | None, shown: str) -> None:
+    from web.site.markup import inline_diff
+    ops = [{"op": "equal", "new": before + " "}, {"op": "replace", "old": "x", "new": changed}]
+    if after:
+        ops.append({"op": "equal", "new": " " + after})
+    assert str(inline_diff(ops, context)).strip() == shown

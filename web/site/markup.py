@@ -70,17 +70,34 @@ def highlight(excerpt: str) -> Markup:
     return Markup("".join(out))
 
 
+def _elided(text: str, context: int, before: bool, after: bool) -> str:
+    """Unchanged words with only ``context`` of them kept beside the change ``before`` them
+    and the one ``after`` them (the text's start and end stand beside none)."""
+    words = text.split()
+    keep_head, keep_tail = (context if before else 0), (context if after else 0)
+    if len(words) <= keep_head + keep_tail + 2:
+        return text
+    lead, trail = text[:len(text) - len(text.lstrip())], text[len(text.rstrip()):]
+    head = " ".join(words[:keep_head]) + " " if keep_head else ""
+    tail = " " + " ".join(words[len(words) - keep_tail:]) if keep_tail else ""
+    return f"{lead}{head}…{tail}{trail}"
+
+
 _MARK = re.compile(r"<mark>(.*?)</mark>", re.S)
 
 
-def inline_diff(ops: list[dict[str, str]]) -> Markup:
+def inline_diff(ops: list[dict[str, str]], context: int | None = None) -> Markup:
     """Word-level changes in one text: removed words in ``<del>``, added ones in ``<ins>``
-    (a rule's history on its page, a cited rule's change on a ruling's page)."""
+    (a rule's history on its page, a cited rule's change on a ruling's page). With
+    ``context``, a run of unchanged words longer than twice that keeps only that many words
+    on each side of a change, the rest an ellipsis (a long rule, 205.3m's list of creature
+    types, changed in most of Magic's 72 editions)."""
     out = []
-    for op in ops:
+    last = len(ops) - 1
+    for i, op in enumerate(ops):
         o, n = escape(op.get("old", "")), escape(op.get("new", ""))
         if op["op"] == "equal":
-            out.append(str(n))
+            out.append(str(n) if context is None else _elided(str(n), context, i > 0, i < last))
         else:
             out.append((f"<del>{o}</del>" if o else "") + (f"<ins>{n}</ins>" if n else ""))
     return Markup("".join(out))

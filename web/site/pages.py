@@ -38,6 +38,8 @@ TOC_LABEL = 44  # characters of a rule's first words in the contents
 GLOSSARY_BUDGET = 50_000
 # A rule's history on its page: consecutive editions with these statuses are one row.
 RUN_STATUSES = ("unchanged", "absent")
+# Unchanged words kept on each side of a change in a rule's history (the rest elided).
+HISTORY_CONTEXT = 12
 
 
 # -- home ------------------------------------------------------------------------------
@@ -180,7 +182,8 @@ def rule_history(kb: KnowledgeBase, ruleset: str, edition: str, number: str) -> 
         return None
     out = []
     for h in found["editions"]:
-        text = markup.inline_diff(h.get("ops")) if h.get("ops") else (escape(h.get("text") or h.get("title") or ""))
+        text = (markup.inline_diff(h["ops"], HISTORY_CONTEXT) if h.get("ops")
+                else escape(h.get("text") or h.get("title") or ""))
         out.append({**h, "text_html": Markup(text), "current": h["edition"] == edition,
                     "url": rule_href(ruleset, h["edition"], h["number"]) if h.get("number") else None})
     return list(reversed(out))
