@@ -54,17 +54,19 @@ from typing import Any
 from markdown_it import MarkdownIt
 
 from kb.cite import find_citations, rule_citations
-from kb.cite.annotate import _footnote_html, rule_url
+from kb.cite.annotate import _FOOTNOTE_HTML, _ref_parts, rule_url
 from kb.cite.find import Citation
-from kb.cite.mdit import ENV_KEY, _shared_ok
+from kb.cite.mdit import _SHARED_OK, ENV_KEY
 from kb.references import _MENTION, _parse, _parse_alone, phrase_matches
 from kb.query import KnowledgeBase
 from kb.store import build
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "cite"
 LESSONS = ["lesson-passing-and-resolving.md", "lesson-combat-showdown.md"]
-# The module-level caches of the linker (the per-edition ones go with the knowledge base).
-CACHES = [_footnote_html, rule_url, _shared_ok, _parse, _parse_alone]
+# What "cold caches" empties: the process-wide caches of rendering and parsing (an
+# edition's own caches go with the knowledge base loaded anew).
+CACHES: list[Callable[[], None]] = [_FOOTNOTE_HTML.clear, _ref_parts.cache_clear, rule_url.cache_clear, _SHARED_OK.clear,
+          _parse.cache_clear, _parse_alone.cache_clear]
 GOAL = 1.5  # the plugin against plain rendering
 
 
@@ -131,8 +133,8 @@ def sizes_table(home: Path, kb: KnowledgeBase, sizes: list[int], runs: int, keep
             rule_citations, kb=cold_kb, ruleset="riftbound", edition="1.4")
         for ruler in (md.core.ruler, md.block.ruler, md.inline.ruler, md.inline.ruler2):
             ruler.getRules("")  # the parser's own set-up is not the linker's
-        for cache in CACHES:
-            cache.cache_clear()
+        for clear in CACHES:
+            clear()
 
     rows = ["| size | citations | plain markdown-it | plugin | × plain | plugin, cold caches | × plain "
             f"| facade (with report) | × plain | plugin µs/KB | plugin ≤ {GOAL}× |",

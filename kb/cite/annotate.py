@@ -81,16 +81,36 @@ def preview_text(rule: CitedRule, limit: int = PREVIEW_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-@functools.lru_cache(maxsize=4096)
 def _footnote_html(rule: CitedRule) -> tuple[str, str]:
     """The escaped parts of a rule's footnote that depend on the rule alone (its number,
-    text and examples), made once per rule rather than once per article."""
+    text and examples), made once per rule rather than once per article: kept by the rule
+    object's identity, each value holding its rule (hashing a ``CitedRule`` runs its
+    dataclass ``__hash__`` over seven fields; an edition's cited rules are made once, and a
+    rebuilt edition's are new objects)."""
+    kept = _FOOTNOTE_HTML.get(id(rule))
+    if kept is not None and kept[0] is rule:
+        return kept[1]
     text_html = (f' class="rule-footnote" data-rule="{escapeHtml(rule.number)}">'
                  f'<p><span class="rule-footnote-number">{escapeHtml(rule_heading(rule))}</span> '
                  f'<span class="rule-footnote-text">{escapeHtml(rule.body)}</span> ')
     examples_html = "".join([f'<p class="rule-example">Example: {escapeHtml(ex)}</p>'
                              for ex in rule.examples])
+    if len(_FOOTNOTE_HTML) >= _MAX_FOOTNOTE_HTML:
+        _FOOTNOTE_HTML.clear()  # bounded: a rule comes back at its next footnote
+    _FOOTNOTE_HTML[id(rule)] = (rule, (text_html, examples_html))
     return text_html, examples_html
+
+
+_FOOTNOTE_HTML: dict[int, tuple[CitedRule, tuple[str, str]]] = {}
+_MAX_FOOTNOTE_HTML = 4096
+
+
+@functools.lru_cache(maxsize=4096)
+def _ref_parts(prefix: str, index: int) -> tuple[str, str]:
+    """The HTML of a reference to footnote ``index`` before and after its ordinal, the
+    same in every article (made once, not once per article's footnote)."""
+    return (f'<sup class="rule-footnote-ref"><a href="#{prefix}-{index}" id="{prefix}ref-{index}',
+            f'">{index}</a></sup>')
 
 
 @dataclass(slots=True)
@@ -141,8 +161,7 @@ class Footnotes:
     def _add(self, rule: CitedRule) -> Footnote:
         index = len(self.entries) + 1
         note = Footnote(index, rule, rule_url(rule.ruleset, rule.edition, rule.number, self.base_url),
-                        ref_parts=(f'<sup class="rule-footnote-ref"><a href="#{self.prefix}-{index}" '
-                                   f'id="{self.prefix}ref-{index}', f'">{index}</a></sup>'))
+                        ref_parts=_ref_parts(self.prefix, index))
         self._by_key[rule.key] = note
         self.entries.append(note)
         return note

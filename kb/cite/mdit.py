@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import bisect
 import contextlib
-import functools
 import gc
 import re
 import sys
@@ -180,9 +179,18 @@ _resume_collector = False  # whether the collector ran before the first of them
 
 def _link(state: StateCore, options: dict[str, Any]) -> None:
     """The core rule: a document's citations found, resolved and linked, and its report
-    written into ``env`` (without collector runs while its objects are made)."""
+    written into ``env`` (without collector runs while the objects of a long one are made:
+    a document under :data:`_PAUSE_FROM` characters makes too few for a full pass of the
+    collector, and pausing and resuming it cost more than its young passes there, ~1 % of
+    plain rendering at 10 KB)."""
+    if len(state.src) < _PAUSE_FROM:
+        _link_document(state, options)
+        return
     with collector_paused():
         _link_document(state, options)
+
+
+_PAUSE_FROM = 65_536
 
 
 def _link_document(state: StateCore, options: dict[str, Any]) -> None:
@@ -450,12 +458,28 @@ def _shared(res: Resolution, style: Style, base_url: str) -> _Shared:
             tuple(res.rules) if res.linked else ())
 
 
-@functools.lru_cache(maxsize=4096)
-def _shared_ok(rule: CitedRule, written: str, style: Style,
-               base_url: str) -> _Shared:
+def _shared_ok(rule: CitedRule, written: str, style: Style, base_url: str) -> _Shared:
     """:func:`_shared` of a citation of one rule that resolved ``ok``, which depends on
-    nothing else: the same for every article citing the rule."""
-    return _shared(Resolution(_NO_CITATION, "ok", [rule], written), style, base_url)
+    nothing else: the same for every article citing the rule.
+
+    Kept by the rule object's identity (an edition's cited rules are made once, and each
+    kept value holds its rule, so an id is never reused while it is kept): hashing a
+    ``CitedRule`` runs its dataclass ``__hash__`` over its seven fields, which the first
+    place of every distinct citation of an article paid. A rebuilt edition makes new rule
+    objects, so it never gets another build's template."""
+    key = (id(rule), written, style, base_url)
+    kept = _SHARED_OK.get(key)
+    if kept is not None and kept[0] is rule:
+        return kept[1]
+    shared = _shared(Resolution(_NO_CITATION, "ok", [rule], written), style, base_url)
+    if len(_SHARED_OK) >= _MAX_SHARED_OK:
+        _SHARED_OK.clear()  # bounded: an article's rules come back at the next first place
+    _SHARED_OK[key] = (rule, shared)
+    return shared
+
+
+_SHARED_OK: dict[tuple[int, str, str, str], tuple[CitedRule, _Shared]] = {}
+_MAX_SHARED_OK = 4096
 
 
 _NO_CITATION = Citation(0, 0, "", (), (), "rule")

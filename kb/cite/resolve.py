@@ -149,13 +149,27 @@ def resolve_shared(citations: Sequence[Citation], editions: RuleGraph | Sequence
     target = targets[0]
     out = []
     append, known, tid = out.append, memo.get, id(target)
+    # The edition's resolutions of single numbers, looked up once per call rather than once
+    # per distinct citation (most of a short article's citations are the first of their rule).
+    found = _edition_cache(target).found if written_for is None or written_for is target else None
+    kept = found.get if found is not None else None
     for c in citations:
         # memo_key(c), inlined: this loop runs once per citation of a long article (the
         # citation unpacked at once, in the order find.CITATION_ORDER keeps).
         _, _, text, number, _, form, last, _, _, quote = c
-        first = known((tid, number, last, form, text if last is not None else None)) \
-            if quote is None else None
-        append(first if first is not None else _resolve_memo(c, target, written_for, mapper, memo))
+        if quote is not None:
+            append(_resolve_one(c, target, written_for, mapper))
+            continue
+        key = (tid, number, last, form, text if last is not None else None)
+        first = known(key)
+        if first is None:
+            # A single number another article (or this one) resolved: _resolve_memo's first
+            # step, inlined.
+            first = kept(number) if kept is not None and last is None else None
+            if first is None:
+                first = _resolve_memo(c, target, written_for, mapper, memo)
+            memo[key] = first
+        append(first)
     return out
 
 
