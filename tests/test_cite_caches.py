@@ -3,6 +3,7 @@ base, per document) never leaks from one edition, article or caller to another."
 
 from __future__ import annotations
 
+import importlib
 import json
 
 import pytest
@@ -131,3 +132,27 @@ def test_a_warning_about_the_front_matter_is_given_every_time() -> None:
         assert [d["message"][:40] for d in result["diagnostics"]] == [
             "front matter names unknown edition '9' o"]
         assert result["diagnostics"][0]["file"] == "a.md"
+
+
+def test_rules_of_the_same_number_from_two_builds_keep_their_own_footnotes_and_links(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The process-wide caches of a rule's footnote text and ``ok`` template are kept by the
+    rule object (a build's cited rules are made once), never by its number: equal numbers
+    of two builds, or two rules that compare equal, never share a kept value wrongly, and
+    a full cache starts again."""
+    annotate = importlib.import_module("kb.cite.annotate")  # kb.cite.annotate is also a function
+    from kb.cite import mdit
+    from kb.cite.resolve import CitedRule
+
+    rules = [CitedRule("game", "1", "312.1", "rule", "", f"Wording {i}.") for i in range(3)]
+    for _ in range(2):
+        for i, rule in enumerate(rules):
+            assert f"Wording {i}." in annotate._footnote_html(rule)[0]
+            assert mdit._shared_ok(rule, "312.1", "preview", "")[1].endswith(f'title="Rule 312.1. Wording {i}." data-status="ok">')
+    twin = CitedRule("game", "1", "312.1", "rule", "", "Wording 0.")
+    assert annotate._footnote_html(twin) == annotate._footnote_html(rules[0])
+    monkeypatch.setattr(annotate, "_FOOTNOTE_HTML", {})
+    monkeypatch.setattr(annotate, "_MAX_FOOTNOTE_HTML", 2)
+    for i, rule in enumerate(rules):
+        assert f"Wording {i}." in annotate._footnote_html(rule)[0]
+    assert [kept[0] for kept in annotate._FOOTNOTE_HTML.values()] == [rules[2]]

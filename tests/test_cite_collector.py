@@ -10,7 +10,8 @@ import pytest
 from markdown_it import MarkdownIt
 
 from kb.cite import rule_citations
-from kb.cite.mdit import collector_paused
+from kb.cite import mdit
+from kb.cite.mdit import _PAUSE_FROM, collector_paused
 from kb.query import KnowledgeBase
 
 # (collector running before, collector running inside, collector running after)
@@ -85,3 +86,30 @@ def test_a_render_ending_first_does_not_resume_the_collector_under_another(
     other.join()
     assert seen == {"between": False, "in the later render, after the first ended": False}
     assert gc.isenabled()
+
+
+# (document, whether the collector runs while its citations are linked): a short article
+# makes too few objects for a pause to pay; a long one (mdit._PAUSE_FROM characters) is
+# linked with it paused.
+LENGTHS = [
+    ("As rule 312 says.", True),
+    ("As rule 312 says. " + "x" * (_PAUSE_FROM - 19), True),
+    ("As rule 312 says. " + "x" * (_PAUSE_FROM - 18), False),
+]
+
+
+@pytest.mark.parametrize("document,running", LENGTHS, ids=lambda v: str(len(v)) if isinstance(v, str) else v)
+def test_only_a_long_document_is_linked_with_the_collector_paused(
+        restore_collector, monkeypatch: pytest.MonkeyPatch, excerpt_kb: KnowledgeBase,
+        document: str, running: bool) -> None:
+    seen: list[bool] = []
+    link = mdit._link_document
+
+    def watched(state, options) -> None:  # type: ignore[no-untyped-def]
+        seen.append(gc.isenabled())
+        link(state, options)
+
+    monkeypatch.setattr(mdit, "_link_document", watched)
+    gc.enable()
+    MarkdownIt().use(rule_citations, kb=excerpt_kb, ruleset="riftbound", edition="1.4").render(document)
+    assert seen == [running] and gc.isenabled()
