@@ -10,7 +10,7 @@ from markdown_it import MarkdownIt
 from markdown_it.utils import read_fixture_file
 
 from kb.cite import annotate, find_citations, resolve_citations, rule_citations
-from kb.cite.annotate import Footnotes
+from kb.cite.annotate import Footnotes, rule_url
 from kb.cite.resolve import CitedRule
 from kb.query import KnowledgeBase
 
@@ -170,3 +170,20 @@ def test_markdown_output_never_links_inside_a_link_label(excerpt_kb: KnowledgeBa
     body = out.split("\n\n", 1)[0]
     assert body.startswith("[rule 312](</riftbound/1.4/312>)")
     assert ", [rule 312](/x), [rule 312](</riftbound/1.4/312>)" in body
+
+
+# (ruleset, edition, number, base_url, the rules browser's URL): names quote leaves alone
+# are joined as they are, others are quoted part by part.
+RULE_URLS = [
+    ("riftbound", "1.4", "337.1.a", "", "/riftbound/1.4/337.1.a"),
+    ("mtg", "2024-11-08", "100.1", "https://rules.example/", "https://rules.example/mtg/2024-11-08/100.1"),
+    ("a~b", "x_y", "1", "/site", "/site/a~b/x_y/1"),
+    ("r b", "é", "1/2", "", "/r%20b/%C3%A9/1%2F2"),
+    ("game", "1.4", "<x>", "", "/game/1.4/%3Cx%3E"),
+]
+
+
+@pytest.mark.parametrize("ruleset,edition,number,base_url,url", RULE_URLS)
+def test_a_rules_url_quotes_only_what_needs_it(ruleset: str, edition: str, number: str,
+                                                base_url: str, url: str) -> None:
+    assert rule_url(ruleset, edition, number, base_url) == url

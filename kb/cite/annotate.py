@@ -66,8 +66,15 @@ def rule_url(ruleset: str, edition: str, number: str, base_url: str = "") -> str
     :func:`check_base_url`: every link the linker writes is made here)."""
     if base_url:
         check_base_url(base_url)
-    parts = "/".join(quote(p, safe=".-_") for p in (ruleset, edition, number))
+    if _URL_SAFE.fullmatch(ruleset + edition + number):  # what quote leaves as it is: most names
+        parts = f"{ruleset}/{edition}/{number}"
+    else:
+        parts = "/".join(quote(p, safe=".-_") for p in (ruleset, edition, number))
     return f"{base_url.rstrip('/')}/{parts}"
+
+
+# The characters urllib.parse.quote never escapes (its letters, digits and "_.-~").
+_URL_SAFE = re.compile(r"[A-Za-z0-9_.~-]*")
 
 
 def rule_heading(rule: CitedRule) -> str:
@@ -113,6 +120,12 @@ def _ref_parts(prefix: str, index: int) -> tuple[str, str]:
             f'">{index}</a></sup>')
 
 
+@functools.lru_cache(maxsize=8192)
+def _open_link(url: str) -> str:
+    """A footnote's link to its rule in the rules browser, escaped once per URL."""
+    return f'<a class="rule-open" href="{escapeHtml(url)}">{OPEN_LABEL}</a> '
+
+
 @dataclass(slots=True)
 class Footnote:
     """One cited rule at the foot of the article; cited ``refs`` times. ``ref_parts`` is
@@ -152,17 +165,18 @@ class Footnotes:
         if known is not None and known[0] is rule:
             note = known[1]
         else:
-            note = self._by_key.get(rule.key) or self._add(rule)
+            key = rule.key
+            note = self._by_key.get(key) or self._add(rule, key)
             self._by_rule[id(rule)] = (rule, note)
         note.refs += 1
         head, tail = note.ref_parts
         return note, (f"{head}-{note.refs}{tail}" if note.refs > 1 else head + tail)
 
-    def _add(self, rule: CitedRule) -> Footnote:
+    def _add(self, rule: CitedRule, key: tuple[str, str, str] | None = None) -> Footnote:
         index = len(self.entries) + 1
         note = Footnote(index, rule, rule_url(rule.ruleset, rule.edition, rule.number, self.base_url),
-                        ref_parts=_ref_parts(self.prefix, index))
-        self._by_key[rule.key] = note
+                        0, _ref_parts(self.prefix, index))
+        self._by_key[key or rule.key] = note
         self.entries.append(note)
         return note
 
@@ -188,7 +202,7 @@ class Footnotes:
             if note.refs > 1:  # the later ones joined around their ordinals (one join, not a string each)
                 back += f" {head}-" + f"{tail} {head}-".join(map(str, range(2, note.refs + 1))) + tail
             out.append(f'<li id="{self.prefix}-{note.index}"{text_html}'
-                       f'<a class="rule-open" href="{escapeHtml(note.url)}">{OPEN_LABEL}</a> {back}</p>'
+                       f'{_open_link(note.url)}{back}</p>'
                        f'{examples_html}</li>\n')
         out.append("</ol>\n</section>\n")
         return "".join(out)
