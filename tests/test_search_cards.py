@@ -73,6 +73,8 @@ NAMED = [
     ("can I play lantern wardne during a showdown",
      "Lantern Warden (read from 'lantern wardne'; card: Unit; keywords: Ambush)"),
     ("what does quiet ledgr do to a spell", "Quiet Ledger (read from 'quiet ledgr'; card: Spell; keywords: Reaction)"),
+    # a slip that is the start of the name's last word is still a slip ("grave whisper")
+    ("what does quiet ledge do to a spell", "Quiet Ledger (read from 'quiet ledge'; card: Spell; keywords: Reaction)"),
     # an exact name with the word after it is the name, not a slip of a longer one
     ("Mira, Tidecaller has Legion: who acts next when she attacks?",
      "Mira, Tidecaller (card: Unit - Champion; keywords: Legion)"),

@@ -32,6 +32,7 @@ TERMS = """# Rules
 **150.4.** Battlefield Count: How many battlefields are in play.
 **150.5.** Moving a unit to a battlefield is a move.
 **150.6.** Showdown Open: A showdown is in progress and no chain exists.
+**150.7.** Tap: An obsolete term for exhaust. Cards printed with it have received errata.
 """
 
 # (question, a concept it is read with, a word it leaves out as a question word, or "")
@@ -41,6 +42,7 @@ READ = [
     ("can I hold a battlefield", "hold (term)", "can"),
     ("does a battlefield score if I hold it", "hold (term)", "if"),  # a referral is no term
     ("can I score if I control a battlefield", "battlefield", "if"),
+    ("can I tap a battlefield", "tap", "can"),  # an obsolete entry is no term
 ]
 
 
@@ -131,11 +133,21 @@ REFERRALS = [
     ("See rule 702.", True),
     ("Might: The combat statistic of a Unit.", False),
     ("A player may look at it. See rule 401.", False),
+    # obsolete entries, worded as the Magic 2026 glossary words them, are no terms either
+    ("Some older cards used the phrase “during [phase], [action].” These abilities were called “phase abilities.”", True),
+    ("An obsolete term for mana value. Cards printed with this term have received errata in the Oracle card reference.", True),
+    ("An obsolete keyword ability that has been renamed. See rule 702.89, “Umbra Armor.”", True),
+    ("“Threshold” used to be a keyword ability. It is now an ability word and has no rules meaning.", True),
+    ("(Obsolete) Some spells and abilities previously referred to a counter being “placed” on a permanent.", True),
+    ("Older versions of the rules stated that unspent mana caused a player to lose life; this was called “mana burn.” That rule no longer exists.", True),
+    ("A target that no longer exists or no longer meets the specifications stated by the spell.", False),
+    ("A zone. The battlefield is the zone in which permanents exist. It used to be known as the “in-play” zone.", False),
+    ("Informal term for the current system of mulligan rules. See rule 103.5.", False),
 ]
 
 
 @pytest.mark.parametrize("definition, referral", REFERRALS)
-def test_an_entry_that_only_points_to_another_is_a_referral(definition: str, referral: bool) -> None:
+def test_an_entry_that_only_points_to_another_or_is_obsolete_is_a_referral(definition: str, referral: bool) -> None:
     assert is_referral(definition) is referral
 
 

@@ -16,8 +16,8 @@ into *concepts*, each one clause of the ranking:
 * **question words** (``vocabulary/common.yaml``): "can", "if", "my", "still" … say nothing
   about which rule answers, and are left out, unless the edition defines the word as a term
   ("might" is Might, Riftbound's combat statistic): a term is never a question word. A
-  glossary entry that only points to another ("If: See Intervening 'If' Clause.") is no
-  term of its own (:func:`is_referral`);
+  glossary entry that only points to another ("If: See Intervening 'If' Clause.") or says
+  it is obsolete ("During (Obsolete)") is no term of its own (:func:`is_referral`);
 * **shapes**: "who acts next" brings in priority and focus;
 * **quoted card text**: a quotation of four words or more inside a question ("Destroy target
   creature.") is a card's text, not a phrase to find word for word: its words are read like
@@ -62,10 +62,30 @@ CONTEXT = re.compile(r"^\s*(\[[^\]:]*:?)[^\]]*\]")
 REFERRAL = re.compile(r"(?:[^:.]{1,60}:\s*)?See [^.]*\.?")
 
 
+# A definition that says its entry is no game term any more: Magic's glossary keeps 33 entries
+# named "(Obsolete)" ("During (Obsolete)": "'During' still appears in current card text, but
+# only in its normal English sense and not as game terminology"), ability words that "used to
+# be a keyword ability" and former mulligan systems. Read from the definition (the name's
+# "(Obsolete)" is not in it); each alternative is how the Magic 2026 glossary words it.
+OBSOLETE = re.compile(
+    r"^\(Obsolete\)|\bobsolete (?:term|keyword|card type|creature type)\b|^An older name for\b"
+    r"|^Older (?:versions of the rules|creature cards)\b|^Some older cards\b|^Previously,"
+    r"|^A term that (?:meant|was printed on some older cards)\b|\bused to be a keyword ability\b"
+    r"|\bThat rule no longer exists\b|^Informal term for a previous\b"
+    r"|\bCards that were printed with that text have received errata\b", re.IGNORECASE)
+
+
+def is_obsolete(definition: str) -> bool:
+    """True for a glossary entry that says it is no game term any more ("During
+    (Obsolete)", "Converted Mana Cost (Obsolete): An obsolete term for mana value.")."""
+    return OBSOLETE.search(definition.strip()) is not None
+
+
 def is_referral(definition: str) -> bool:
-    """True for a glossary entry that only points to another ("If: See Intervening 'If'
-    Clause."): it does not make its words a term of the edition's own."""
-    return REFERRAL.fullmatch(definition.strip()) is not None
+    """True for a glossary entry that is no term of the edition's own: one that only points
+    to another ("If: See Intervening 'If' Clause.") or an obsolete one (:func:`is_obsolete`).
+    Its words are read as the question's plain words, never as a term."""
+    return REFERRAL.fullmatch(definition.strip()) is not None or is_obsolete(definition)
 
 
 @dataclass(frozen=True)
@@ -205,8 +225,8 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
     the question is read into its type, keywords and text's terms, each a clause weighing
     ``card_weight`` (its text's other words ``card_text_weight`` of that, its keywords
     ``card_keyword_weight`` of a keyword the question names; :mod:`kb.search.cards`).
-    ``referrals``: the keys of terms that only point to another entry (:func:`is_referral`),
-    which do not keep a question word in the question.
+    ``referrals``: the keys of terms that are no term of the edition's own (an entry that only
+    points to another or an obsolete one: :func:`is_referral`); their words are plain words.
     """
     if not parsed.plain or len(parsed.clauses) < 2:
         return parsed
@@ -255,7 +275,8 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
     # unit to a battlefield count as …": not "battlefield count").
     verb = question_verb(text, context_end, vocab)
     # A question word inside one of the edition's terms ("its might") is the term.
-    in_terms = _inside_terms(atoms, keep, {w: key for w, key in terms.items() if key not in referrals}, verb)
+    own = {w: key for w, key in terms.items() if key not in referrals}
+    in_terms = _inside_terms(atoms, keep, own, verb)
     dropped = []
     for k, a in enumerate(atoms):
         if keep[k] and k not in in_terms and vocab.is_question_word(a):
@@ -268,7 +289,7 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
     clauses: list[Clause] = []
     i = 0
     while i < len(kept):
-        found = _term_at(kept, i, terms, verb)
+        found = _term_at(kept, i, own, verb)
         if found is not None:
             j, key = found
             words = tuple(w for a in kept[i:j] for w in a.words)
@@ -304,7 +325,7 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
         concepts = card_concepts(card, terms, rules_with, vocab.question_words)
         if not card_text_weight:
             concepts = [c for c in concepts if c.kind != "word"]
-        misspelt = name_key(typed) != name_key(card.name) and name_key(typed) not in name_key(card.name)
+        misspelt = is_slip(typed, card.name)
         described = describe(card, concepts, typed if misspelt else "")
         card_labels.append(described)
         have = {" ".join(a.words) for c in clauses for a in c.atoms[:1]}
@@ -335,6 +356,13 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
     out.shape = shape.name if shape else None
     out.question = True
     return out
+
+
+def is_slip(typed: str, name: str) -> bool:
+    """True when the words a question named a card with are not the card's own: a slip
+    ("grave whisper" for Grave Whisperer, "lantern warten"), not the name or a run of its
+    whole words ("Vex" for "Vex, Apathetic")."""
+    return f" {name_key(typed)} " not in f" {name_key(name)} "
 
 
 def _cards_named(atoms: list[Atom], text: str, cards: CardList,

@@ -604,7 +604,8 @@
       i = j + 1;
     }
     // A question word inside one of the edition's terms ("its might") is the term; an entry
-    // that only points to another ("If: See …", its referral flag) is no term of its own.
+    // that only points to another ("If: See …") or is obsolete ("During (Obsolete)"), its
+    // referral flag, is no term of its own.
     // A term of several words never ends on the verb of a yes/no question.
     var verb = questionVerb(text, contextEnd, vocab);
     var at = [], run = [], inTerms = new Set(), own = new Map();
@@ -628,7 +629,7 @@
     var clauses = [];
     i = 0;
     while (i < kept.length) {
-      var found = termAt(kept, i, terms, verb);
+      var found = termAt(kept, i, own, verb);  // an obsolete entry or a referral is no term
       if (found) {
         var ta = joinAtom(text, kept.slice(i, found[0]));
         // A term the question words hold ("might") weighs as a word does.
