@@ -234,6 +234,22 @@ def test_a_ruling_hit_brings_in_the_rules_it_cites_as_numbered_today(excerpt_kb:
     assert all(h["ruling"]["ruleset"] == "riftbound" for h in data["hits"])
 
 
+# (query, the rulings the ruling search shows: only those scoring at least half the best)
+SHOWN = [
+    ("my opponent moved a unit onto my battlefield, when do I lose it", ["riftbound-holding-a-battlefield"]),
+    ("standard move during a closed state", ["riftbound-standard-move-closed-state"]),
+    ("If I have priority and do nothing, what happens?", ["riftbound-passing-priority"]),
+]
+
+
+@pytest.mark.parametrize("query,shown", SHOWN)
+def test_the_ruling_search_shows_only_the_rulings_that_really_match(
+        excerpt_kb: KnowledgeBase, records: RecordSet, query: str, shown: list[str]) -> None:
+    assert len(ruling_hits(excerpt_kb, query, "riftbound", records=records)) > len(shown)  # weaker ones exist
+    data = search_rulings(excerpt_kb, query, "riftbound", records=records)
+    assert [h["ruling"]["id"] for h in data["hits"]] == shown
+
+
 def test_words_no_ruling_has_find_nothing(excerpt_kb: KnowledgeBase, records: RecordSet) -> None:
     assert ruling_hits(excerpt_kb, "xylophone quasar", records=records) == []
 
