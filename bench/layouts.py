@@ -5,7 +5,10 @@ canonical document (the repository's own excerpts in ``rules/``, and with ``--al
 default when ``../shared`` is there, the full documents in ``../shared/corpora``), reads it
 as ``rulekb import`` does (:func:`kb.read.read_bytes`) and prints, per layout, the rules
 read, how many are identical to the canonical parse (number, kind, title, text, examples
-and parent) and the reading time (CPU) against the canonical layout's.
+and parent), how many disagree with it on their kind or parent (what a breadcrumb is read
+from, which no layout may change, even one that loses the headings' marks) and the reading
+time (CPU) against the canonical layout's; then, for each document the corpora hold in two
+layouts (:data:`PAIRS`), the same agreement between its two reads.
 ``tests/test_reader_layouts.py`` runs the same table as a test.
 
 A layout is a function from the canonical document (its decoded text, and the game its
@@ -70,9 +73,9 @@ class Layout:
     derive: Callable[[Canonical], Derived | None]  # None: this document cannot have it
     expect: Expect = "same"
     # What the layout itself loses, and the comparison leaves out: "lines" where a paragraph's
-    # lines broke (a hard-wrapped text cannot show it), "headings" also which short top-level
-    # entries are headings and which rules (plain text has no heading marks).
-    loses: Literal["", "lines", "headings"] = ""
+    # lines broke (a hard-wrapped text cannot show it). Which top-level entries are headings is
+    # never lost: the text says it, whatever marks the layout drops.
+    loses: Literal["", "lines"] = ""
     # The tests derive it from the full documents too, not only from the excerpts: it changes
     # what only a whole document holds (every chapter, the glossary across pages, the contents).
     whole: bool = False
@@ -138,6 +141,19 @@ def parents(rules: list[RawRule]) -> dict[SortKey, SortKey | None]:
     return out
 
 
+def kinds_and_parents(result: ReadResult) -> dict[SortKey, tuple[str, SortKey | None]]:
+    """Per rule number, its kind and parent: what every layout of one document must agree
+    on, whatever else a layout loses (a breadcrumb is read from them)."""
+    up = parents(result.rules)
+    return {sort_key(r.number): (r.kind, up[sort_key(r.number)]) for r in result.rules}
+
+
+def disagreeing(one: ReadResult, other: ReadResult) -> list[SortKey]:
+    """The numbers both reads hold whose kind or parent differ between them."""
+    mine, theirs = kinds_and_parents(one), kinds_and_parents(other)
+    return sorted(k for k in mine.keys() & theirs.keys() if mine[k] != theirs[k])
+
+
 def fingerprint(result: ReadResult, loses: str = "") -> Fingerprint:
     """What must not change with the layout: per rule number, its kind, title, text,
     examples and parent (the glossary's terms under the key ``("term", kind, name)``); less
@@ -149,10 +165,7 @@ def fingerprint(result: ReadResult, loses: str = "") -> Fingerprint:
     out: Fingerprint = {}
     for r in result.rules:
         key = sort_key(r.number)
-        if loses == "headings":
-            out[key] = (words(" ".join([r.title, r.text, *r.examples])),)
-        else:
-            out[key] = (r.kind, r.title, words(r.text), tuple(map(words, r.examples)), up[key])
+        out[key] = (r.kind, r.title, words(r.text), tuple(map(words, r.examples)), up[key])
     for t in result.terms:
         out[("term", t.kind, t.name)] = (words(t.definition), tuple(t.rules))
     return out
@@ -174,6 +187,7 @@ class Outcome:
     fmt: str = ""
     differing: list[SortKey] = field(default_factory=list)
     missing: list[SortKey] = field(default_factory=list)
+    disagreeing: list[SortKey] = field(default_factory=list)  # kind or parent not the canonical's
 
 
 def read_timed(data: bytes, source: str, repeat: int = 1
@@ -207,6 +221,7 @@ def compare(layout: Layout, doc: Canonical, derived: Derived, canonical_result: 
     out.identical = sum(got.get(k) == reference[k] for k in rule_keys)
     out.differing = [k for k in reference if k in got and got[k] != reference[k]]
     out.missing = [k for k in reference if k not in got]
+    out.disagreeing = disagreeing(canonical_result, result)
     return out
 
 
@@ -600,7 +615,8 @@ LAYOUTS: list[Layout] = [
            lambda d: _rb_headings(d, lambda n, t: ["#" * (n + 1) + " " + t])),
     Layout("Riftbound Markdown headings one level shallower", ("riftbound-md",),
            lambda d: _rb_headings(d, lambda n, t: ["#" * (n - 1) + " " + t])),
-    Layout("Riftbound as plain text", ("riftbound-md",), _rb_plain, loses="headings", whole=True),
+    # No heading marks: each top-level entry is a heading or a rule by its text, as in the Markdown.
+    Layout("Riftbound as plain text", ("riftbound-md",), _rb_plain, whole=True),
     Layout("a cover page and a table of contents before the rules", TEXT_FORMATS, _front_matter),
     Layout("a table of contents without page numbers", TEXT_FORMATS, lambda d: _front_matter(d, False),
            whole=True),
@@ -630,6 +646,30 @@ def run(documents: list[Canonical], repeat: int = 3) -> list[Outcome]:
     return outcomes
 
 
+# The documents ../shared/corpora holds in two layouts: the same edition, exported twice.
+PAIRS: list[tuple[str, str]] = [
+    ("riftbound/core-rules-2025-12-01.md", "riftbound/core-rules-2025-12-01-markdown.md"),
+]
+
+
+def by_pair(repeat: int = 3) -> list[str]:
+    """One Markdown row per document of :data:`PAIRS`: its two layouts read, the numbers only
+    one holds, those whose kind or parent the two reads disagree on, and both reading times."""
+    rows = []
+    for one, other in PAIRS:
+        if not ((CORPORA / one).is_file() and (CORPORA / other).is_file()):
+            continue
+        reads = [read_timed((CORPORA / rel).read_bytes(), rel, repeat) for rel in (one, other)]
+        (a, _, err_a, sec_a), (b, _, err_b, sec_b) = reads
+        if a is None or b is None:
+            rows.append(f"| {one} / {other} | refused: {err_a or err_b} | - | - | - |")
+            continue
+        only = {sort_key(r.number) for r in a.rules} ^ {sort_key(r.number) for r in b.rules}
+        rows.append(f"| {one} / {other} | {len(a.rules)} / {len(b.rules)} | {len(only)} | "
+                    f"{len(disagreeing(a, b))} | {sec_a * 1000:.0f} ms / {sec_b * 1000:.0f} ms |")
+    return rows
+
+
 def by_layout(outcomes: list[Outcome]) -> list[str]:
     """One Markdown row per layout: the documents it was derived from, rules read and
     identical over all of them (or the refusals), and the median reading-time ratio."""
@@ -642,7 +682,8 @@ def by_layout(outcomes: list[Outcome]) -> list[str]:
         refused = len(mine) - len(read)
         ratio = statistics.median(o.seconds / o.canonical_seconds for o in mine)
         counts = (f"{sum(o.rules for o in read)} | {sum(o.identical for o in read)}/"
-                  f"{sum(o.canonical_rules for o in read)}" if read else "- | -")
+                  f"{sum(o.canonical_rules for o in read)} | {sum(len(o.disagreeing) for o in read)}"
+                  if read else "- | - | -")
         rows.append(f"| {layout.name} | {layout.expect}{' (' + layout.loses + ' folded)' if layout.loses else ''}"
                     f" | {len(mine)} | {counts} | {refused or '-'} | x{ratio:.2f} |")
     return rows
@@ -655,24 +696,30 @@ def main() -> None:
     args = parser.parse_args()
     docs = excerpts() if args.excerpts else (full_documents() or excerpts())
     print("| layout | document | read as | rules read | identical to the canonical parse | "
-          "reading time (canonical) |")
-    print("| --- | --- | --- | --- | --- | --- |")
+          "kind or parent disagreeing | reading time (canonical) |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     ratios = []
     outcomes = run(docs, args.repeat)
     for o in outcomes:
         if o.error:
             first = o.error.diagnostics[0]
-            what = f"refused | at line {first.line}: {first.message[:60]}…"
+            what = f"refused | at line {first.line}: {first.message[:60]}… | -"
         else:
-            what = f"{o.rules} | {o.identical}/{o.canonical_rules}"
+            what = f"{o.rules} | {o.identical}/{o.canonical_rules} | {len(o.disagreeing)}"
             ratios.append(o.seconds / o.canonical_seconds)
         print(f"| {o.layout} | {o.document} | {o.fmt or '-'} | {what} | "
               f"{o.seconds * 1000:.0f} ms ({o.canonical_seconds * 1000:.0f} ms) |")
     print(f"\nreading time of a layout read against its canonical layout: median "
           f"x{statistics.median(ratios):.2f}, max x{max(ratios):.2f}\n")
-    print("| layout | expected | documents | rules read | identical | refused | time (median ratio) |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print("| layout | expected | documents | rules read | identical | kind or parent disagreeing | refused "
+          "| time (median ratio) |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     print("\n".join(by_layout(outcomes)))
+    if not args.excerpts and CORPORA.is_dir():
+        print("\n| one document in two layouts | rules read | numbers in one only | kind or parent "
+              "disagreeing | reading time |")
+        print("| --- | --- | --- | --- | --- |")
+        print("\n".join(by_pair(args.repeat)))
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ from kb.cli import main
 from kb.model import DocumentError, ReadResult
 from kb.read import read_bytes, read_document, read_text
 from kb.read.containers import MAX_DOCX_EXPANDED_BYTES, MAX_PDF_PAGES, container_of, unpack
+from bench.layouts import disagreeing, kinds_and_parents
 from tests.conftest import CORPORA, REPO, shared_available
 from tests.published import (CHROMIUM, FONT, Block, Layout, browser_pdf_of, docx_of, markdown_blocks,
                              pdf_of, printed_text, read_text_file, txt_blocks)
@@ -231,26 +232,18 @@ def test_a_published_document_imports_as_its_text(name: str, container: str, qui
         assert any("printed in two columns" in n for n in notes)
 
 
-# Entries the Markdown export prints as bold rules of a title's words, which the PDF cannot tell
-# from section headings: "**190.** Battlefields", "**489.** 2v2 (Magma Chamber)"...
-TITLED_RULES = {("190",), ("332",), ("384",), ("459",), ("464",), ("465",), ("466",), ("489",)}
-
-
 def test_the_riftbound_pdf_reads_as_the_markdown_does_apart_from_the_markup() -> None:
-    """The Markdown export marks which entries are headings (``###``); the PDF only prints
-    them. The rules' numbers and texts are the same; an entry the export prints as a bold
-    rule with a title's words (``**190.** Battlefields``) is a section heading in the PDF."""
+    """The Markdown export marks its section headings ``###`` and bolds every other id, the
+    titles it did not make headings among them (``**190.** Battlefields``); the PDF only prints
+    them. Both read to the same numbers, kinds, parents, titles and texts."""
     excerpt = EXCERPTS["riftbound 1.4"]
     data, _ = _container("riftbound 1.4", "pdf", "running header and footer")
     pdf = read_bytes(data, "core-rules.pdf")[0]
     markdown = read_document(excerpt.path)[0]
     assert [r.number for r in pdf.rules] == [r.number for r in markdown.rules]
-    kinds = {r.number: r.kind for r in markdown.rules}
-    assert sorted(".".join(r.number) for r in pdf.rules if r.kind != kinds[r.number]) == \
-        sorted(".".join(n) for n in TITLED_RULES)
-    texts = {r.number: r.text for r in markdown.rules if r.kind == "rule"}
-    assert {r.number: r.text for r in pdf.rules if r.kind == "rule"} == \
-        {n: t for n, t in texts.items() if n not in TITLED_RULES}
+    assert disagreeing(markdown, pdf) == []
+    assert {r.number: (r.title, r.text) for r in pdf.rules} == \
+        {r.number: (r.title, r.text) for r in markdown.rules}
 
 
 def test_a_pdf_line_note_names_its_page() -> None:
@@ -461,3 +454,21 @@ def test_a_full_document_imports_from_its_pdf_as_from_its_text(rel: str, header:
     found = differences(expected, got)
     assert unreported(found, got, data) == []
     assert len(found) <= 6, found
+
+
+@pytest.mark.corpora
+@pytest.mark.skipif(not shared_available(), reason="needs ../shared/corpora (the full documents)")
+@pytest.mark.parametrize("rel,header", FULL_DOCUMENTS, ids=[r for r, _ in FULL_DOCUMENTS])
+def test_a_full_documents_pdf_gives_every_rule_the_kind_and_parent_its_text_does(rel: str,
+                                                                                  header: str) -> None:
+    """The document as published (Magic's text, Riftbound's Markdown with its ``###`` and bold
+    ids) and its PDF place every rule alike: the same numbers, each with the same kind and
+    parent, so a breadcrumb reads the same (1.4's 193 Winning heads 194, not 179 Tokens)."""
+    text = read_text_file(CORPORA / rel)
+    blocks = txt_blocks(text) if rel.endswith(".txt") else markdown_blocks(text)
+    data = _cached_pdf(blocks, Layout(header=header, footer="Page {page} of {pages}"))
+    published, pdf = read_text(text, rel), read_bytes(data, "document.pdf")[0]
+    assert [r.number for r in pdf.rules] == [r.number for r in published.rules]
+    shown = [(".".join(str(s) for _, s in key), kinds_and_parents(published)[key], kinds_and_parents(pdf)[key])
+             for key in disagreeing(published, pdf)]
+    assert shown == []

@@ -21,6 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bench.layouts import disagreeing
 from kb.graph import build_edition
 from kb.model import Diagnostic, ReadResult
 from kb.numbers import format_number, parse_number, sort_key
@@ -412,6 +413,7 @@ def test_both_layouts_of_riftbound_1_2_give_the_same_rules_and_texts() -> None:
     assert sum((r.title, r.text, r.examples) != unfolded[r.number] for r in pdf.rules) == 117
     assert set(a) == set(b)
     assert [n for n in a if a[n] != b[n]] == []
+    assert disagreeing(pdf, md) == []  # every rule under the same parent: the same breadcrumbs
     # the same repairs, reported by both
     assert ([(d.rule, d.message.split(";")[0]) for d in pdf.diagnostics]
             == [(d.rule, d.message.split(";")[0]) for d in md.diagnostics])

@@ -79,7 +79,7 @@ COUNTS = [
     ("riftbound", "1.0", "core-rules-2025-06-02.md", "table", 0, 1364, 4, 108),
     ("riftbound", "1.2", "core-rules-2025-12-01.md", "pdftext", -1, 1794, 4, 130),
     ("riftbound", "1.3", "core-rules-2026-03-30.md", "html", +1, 2089, 5, 151),
-    ("riftbound", "1.4", "core-rules-2026-07-16.md", "md", -4, 2381, 5, 145),
+    ("riftbound", "1.4", "core-rules-2026-07-16.md", "md", -4, 2381, 5, 164),
     (*TOURNAMENT, "tournament-rules-2026-05-02.md", "html", 0, 885, 8, 41),
 ]
 
@@ -131,6 +131,10 @@ SAMPLES = [
      "augment, but only during the specified time in the effect that created the Delayed Ability.", 2),
     ("1.3", "315.1.b", "rule", 1157, "1. The Turn Player readies all Game Objects they control that are able "
      "to be readied. See rule 415. Ready for more information.", 0),
+    # 1.4, Markdown: a bold top-level id is a heading or a rule as its text says, as in its PDF
+    ("1.4", "054", "section", 36, "“Can’t beats Can”", 0),
+    ("1.4", "188", "section", 1463, "Control", 0),
+    ("1.4", "185", "rule", 1378, "Tokens are not cards.", 0),
     # a level-0 "heading" row that is a sentence is a rule
     ("1.3", "371", "rule", 1885, 'Some Replacement Effects will begin with "once each turn."', 0),
     # 1.2, PDF text: double spaces, ligatures, a rule across a page break, ids without a last dot
@@ -210,7 +214,9 @@ HIERARCHY = [
     ("1.2", "721.2", ["700", "720", "721"]),
     ("1.3", "359.3.f.3.a.1", ["300", "353", "359", "359.3", "359.3.f", "359.3.f.3", "359.3.f.3.a"]),
     ("1.3", "461.4", ["300", "461"]),
-    ("1.4", "464.2.c.1.a", ["300", "463", "464", "464.2", "464.2.c", "464.2.c.1"]),
+    # 464 "Step 1: The Combat Showdown Step" is a section, as 1.3's 459 is (bold in the Markdown)
+    ("1.4", "464.2.c.1.a", ["300", "464", "464.2", "464.2.c", "464.2.c.1"]),
+    ("1.4", "194", ["100", "193"]),  # 193 "Winning" heads its rules, not 179 "Tokens"
     ("2026-05-02", "602.4.b.4.b.1", ["600", "602", "602.4", "602.4.b", "602.4.b.4", "602.4.b.4.b"]),
 ]
 

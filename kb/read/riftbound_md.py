@@ -10,8 +10,12 @@ its decorations, it starts with an id:
 * bold or italic ids (``**103.1.a.**``, ``__103.1.__``, ``_103.1._``), after an optional
   bullet (``-``, ``*``, ``+``) or quote marker (``>``);
 * a plain id (``130.4 Effects…``) at the start of a paragraph (after a blank line or a
-  heading), or followed by two or more spaces (edition 1.4 pads fifth-level ids); a plain
-  top-level id is a heading or a rule as its text says, as in plain text.
+  heading), or followed by two or more spaces (edition 1.4 pads fifth-level ids).
+
+A top-level id that is not a heading, bold or plain, is a heading or a rule as its text says,
+as in plain text: converters bold every id they did not make a heading, titles among them
+(1.4 prints ``**188.** Control`` over ``**189.** Control is the concept…`` where its PDF
+prints a heading), so the emphasis says nothing of the kind.
 
 Everything else continues the entry above: hard-wrapped lines, indented continuation
 lines, text after a ``Page N`` marker (a rule split by a page break). Which heading level
@@ -69,14 +73,13 @@ def sniff(text: str) -> int:
 
 @dataclass(slots=True)
 class _Line:
-    """One numbered line: where it is, its id as printed, its text and how it was marked."""
+    """One numbered line: where it is, its id as printed, its text and its heading depth."""
 
     lineno: int
     raw_id: str
     text: str
     hashes: int  # heading depth, 0 when the id is not a heading
     top: bool  # a top-level id (``103.``)
-    plain: bool = False  # neither a heading nor emphasis marks the id
 
 
 def read(text: str, source: str = "") -> ReadResult:
@@ -124,8 +127,11 @@ def read(text: str, source: str = "") -> ReadResult:
                     f"rule {item.raw_id}; the rule wins", source, item.lineno, "info"))
                 continue
             kind = kinds.get(item.hashes)
-        elif item.plain and item.top:
-            kind = None  # no mark says what it is: the text decides, as for plain text
+        elif item.top:
+            # Emphasis (or none) marks the id, not its kind: a converter bolds the numbers of
+            # rules and of headings it did not make headings alike (1.4's "**188.** Control"
+            # over "**189.** Control is the concept…"), so the text decides, as in plain text.
+            kind = None
         entries.start(item.raw_id, item.text, item.lineno, kind)
     rules = entries.finish()
     _note_cut(text, rules, entries)
@@ -194,7 +200,7 @@ def _numbered(stripped: str, line: str, lineno: int, paragraph_start: bool) -> _
         return _Line(lineno, m.group(2), bullet + m.group(3), 0, _is_top(m.group(2)))
     m = _PLAIN.match(bare)
     if m and "." in m.group(1) and (paragraph_start or _PLAIN_PADDED.match(line.rstrip())):
-        return _Line(lineno, m.group(1), bullet + m.group(3), 0, _is_top(m.group(1)), plain=True)
+        return _Line(lineno, m.group(1), bullet + m.group(3), 0, _is_top(m.group(1)))
     return None
 
 
