@@ -53,7 +53,7 @@ _LISTED = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?(\d{1,3}(?:\.[0-9a-z]+
                      r"(\S.{0,80})$")
 _NUMBER_AT_START = re.compile(r"^[^\w\n]{0,8}(\d{1,3}(?:\.[0-9a-z]+)*)\.?(?=[\s*_]|$)", re.M)
 _ENDS_WITH_REFERENCE_WORD = re.compile(r"\b(?:rules?|see|section|and|or|through)\s*$", re.IGNORECASE)
-_SENSE = re.compile(r"^\d{1,2}\. ")
+_SENSE = re.compile(r"^(\d{1,2})\. ")
 _SHORT_LINE = 0.8  # a page's last line shorter than this share of the text's width ended a paragraph
 
 
@@ -202,13 +202,30 @@ def _without_pages(lines: list[str], source: str) -> Normalised:
             kept.pop()
         if not kept:
             continue
-        if out and not _continues(out[-1][1], kept[0][1], kept[1][1] if len(kept) > 1 else "", width):
+        if out and not (_continues(out[-1][1], kept[0][1], kept[1][1] if len(kept) > 1 else "", width)
+                        or _next_sense(out, kept[0][1])):
             out.append((kept[0][0], ""))
         out.extend(kept)
     notes = [Diagnostic(f"{len(pages)} pages parted by form feeds: {removed} running header, footer "
                         "and page-number lines removed, paragraphs cut by a page break joined",
                         source, 0, "info")]
     return Normalised("\n".join(t for _, t in out), [n for n, _ in out] or [1], notes)
+
+
+def _next_sense(before: list[tuple[int, str]], first: str) -> bool:
+    """Does a page's first line number the next sense of the entry the page before ends in
+    ("4. …" there, "5. …" here)? A sense after a sentence's end would otherwise start a
+    paragraph of its own and cut the entry in two."""
+    sense = _SENSE.match(first.lstrip())
+    if not sense:
+        return False
+    for _, text in reversed(before):
+        if not text.strip():
+            return False
+        previous = _SENSE.match(text.lstrip())
+        if previous:
+            return int(previous.group(1)) + 1 == int(sense.group(1))
+    return False
 
 
 def _width(lines: list[str]) -> int:
