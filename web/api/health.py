@@ -92,9 +92,13 @@ def starting(live: LiveKnowledgeBase) -> Response:
         message = f"the knowledge base cannot be served: {state['error']}"
     elif state["status"] == "loading":
         message = "the server is starting: the knowledge base is still loading"
-    else:
+    elif state["warming"]:
+        left = len(state["warming"])
         message = (f"the server is starting: build {state['build']['build_id']} is still warming "
-                   f"({len(state['warming'])} steps left)")
+                   f"({left} step{'' if left == 1 else 's'} left)")
+    else:  # the build is ready; what is left is compiling the page templates
+        message = (f"the server is starting: build {state['build']['build_id']} is ready, "
+                   "its page templates are still being compiled")
     if _is_api():
         resp = error_response(QueryError(503, message, {
             "status": state["status"], "retry_after": RETRY_AFTER, "warming": state["warming"][:20],
