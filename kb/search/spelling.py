@@ -68,6 +68,7 @@ class Speller:
         self.words = [w for w in vocabulary if w.isalpha()]
         self.known_stems = {stem(w) for w in vocabulary} - {""}
         self._english = english  # None: english_words(), read when first needed
+        self._lemmas: dict[str, str | None] = {}  # lemma's answers: the export asks each twice
 
     @property
     def english(self) -> frozenset[str]:
@@ -86,6 +87,11 @@ class Speller:
         "draw" when a rule uses "draw"), or None."""
         if word not in self.english or self.known(word):
             return None
+        if word not in self._lemmas:
+            self._lemmas[word] = self._lemma_of(word)
+        return self._lemmas[word]
+
+    def _lemma_of(self, word: str) -> str | None:
         found = getAllLemmas(word)
         for pos in LEMMA_ORDER:
             for lemma in found.get(pos, ()):
