@@ -23,6 +23,7 @@ from kb.query import KnowledgeBase, QueryError, searcher
 from kb.read import read_text
 from kb.search import QuerySyntaxError, Ranking, open_searcher, parse_query
 from kb.search.index import index_dir, memory_index
+from kb.search.searcher import SUMMARY_JOINER, TIMING_MODEL_REASON
 
 RESULT_KEYS = {"number", "title", "excerpt", "score", "breadcrumbs", "kind", "match", "matched"}
 RESPONSE_KEYS = {"query", "ruleset", "edition", "total", "offset", "limit", "did_you_mean", "understood",
@@ -615,8 +616,14 @@ def test_a_hit_matched_in_the_timing_models_summary_says_so_and_the_summary_is_t
         excerpt_kb: KnowledgeBase, question: str, number: str, reason: str) -> None:
     data = excerpt_kb.search(question, "riftbound", "1.4", limit=20)
     hit = next(r for r in data["results"] if r["number"] == number)
-    assert reason in hit["matched"], hit["matched"]
-    for r in data["results"]:  # every such reason is a summary of a transition citing that rule
+    summary = reason.removeprefix(TIMING_MODEL_REASON)
+    grouped = [m for m in hit["matched"] if m.startswith(TIMING_MODEL_REASON)]
+    assert len(grouped) == 1 and summary in grouped[0].removeprefix(TIMING_MODEL_REASON).split(SUMMARY_JOINER), \
+        hit["matched"]
+    for r in data["results"]:  # one such reason a hit, listing summaries of transitions citing that rule
         said = {t["description"] for t in excerpt_kb.rule("riftbound", r["number"], "1.4")["transitions"]}
-        told = [m.removeprefix("in the timing model: ") for m in r["matched"] if m.startswith("in the timing model: ")]
-        assert set(told) <= said, (r["number"], told, said)
+        reasons = [m.removeprefix(TIMING_MODEL_REASON) for m in r["matched"] if m.startswith(TIMING_MODEL_REASON)]
+        assert len(reasons) <= 1, (r["number"], reasons)
+        if reasons:
+            told = reasons[0].split(SUMMARY_JOINER)
+            assert set(told) <= said and len(told) == len(set(told)), (r["number"], told, said)

@@ -133,6 +133,11 @@ class Ranking:
 
 DEFAULT_RANKING = Ranking()
 
+# A hit's reason listing the timing model's summaries of its rule that the question matched
+# (no summary holds the joiner; the offline search writes the same).
+TIMING_MODEL_REASON = "in the timing model: "
+SUMMARY_JOINER = " · "
+
 # The rules write small numbers both ways ("ten or more poison counters", "0 or less life").
 _SPELLED = "zero one two three four five six seven eight nine ten eleven twelve thirteen".split()
 NUMBER_WORDS = {**{stem(w): str(i) for i, w in enumerate(_SPELLED)},
@@ -726,9 +731,11 @@ class EditionSearcher:
             # The rule's statement in players' words, when the question's words are in it.
             matched.extend(f"in players' words: {p}" for p in self._players.get(number, ())
                            if count_matches(p, marks))
-            # The timing model's summary of the rule (the field weighed most), when it matched too.
-            matched.extend(f"in the timing model: {a}" for a in self._answers.get(number, ())
-                           if count_matches(a, marks))
+            # The timing model's summaries of the rule (the field weighed most) that matched
+            # too, as one reason: a rule that many transitions cite would repeat the prefix.
+            told = [a for a in self._answers.get(number, ()) if count_matches(a, marks)]
+            if told:
+                matched.append(TIMING_MODEL_REASON + SUMMARY_JOINER.join(told))
         return {"number": number, "title": rule.label,
                 "excerpt": excerpt(text, marks or (lambda w: False)),
                 "score": round(score, 4), "breadcrumbs": self.breadcrumbs(number),

@@ -1246,10 +1246,9 @@
       (has(players, number) ? players[number] : []).forEach(function (p) {
         if (countMatches(p, marks)) why.push("in players' words: " + p);
       });
-      var answers = this.data.answers || {};  // the timing model's summaries, when they matched too
-      (has(answers, number) ? answers[number] : []).forEach(function (a) {
-        if (countMatches(a, marks)) why.push("in the timing model: " + a);
-      });
+      var answers = this.data.answers || {};  // the timing model's summaries that matched too, as one reason
+      var told = (has(answers, number) ? answers[number] : []).filter(function (a) { return countMatches(a, marks); });
+      if (told.length) why.push("in the timing model: " + told.join(" \u00b7 "));
     }
     return {number: number, title: this.data.labels[d], excerpt: excerpt(text, m),
             excerpt_parts: excerptParts(text, m), score: Math.round(score * 10000) / 10000,
