@@ -1,11 +1,18 @@
 """Shared fixtures: the embedded knowledge base, and the real corpora in ../shared.
 
 Tests that need ../shared skip with a clear reason where it is absent (a fresh clone).
+
+Every test ends with the app's background threads (warming a build, loading a newer one,
+compiling the templates) finished, so that none of them runs into the next test: a warm-up
+left running read the worked scenarios while a later test had patched ``yaml.safe_load``.
 """
 
 from __future__ import annotations
 
 import functools
+import threading
+import time
+from collections.abc import Generator
 from pathlib import Path
 
 import pytest
@@ -64,3 +71,41 @@ def full_kb() -> KnowledgeBase:
     if not shared_available():
         pytest.skip(SKIP_REASON)
     return KnowledgeBase.from_graphs([corpus_graph(rs, ed) for rs, ed, _, _ in CORPUS_EDITIONS])
+
+
+# The threads the app and the knowledge base in service start in the background
+# (kb/live.py, web/__init__.py), by name; each ends by itself once its work is done.
+BACKGROUND_THREADS = frozenset({"rulekb-warm", "rulekb-reload", "rulekb-templates"})
+# How long a test's teardown waits for them: a warm-up of every real edition on a loaded
+# machine takes seconds, one still running after this is stuck.
+BACKGROUND_WAIT = 120.0
+
+
+def background_threads() -> list[threading.Thread]:
+    """The app's background threads still running, in this process."""
+    return [t for t in threading.enumerate() if t.name in BACKGROUND_THREADS and t.is_alive()]
+
+
+def finish_background_threads(timeout: float) -> list[threading.Thread]:
+    """Wait up to ``timeout`` seconds in all for every background thread to end (a thread
+    may start another, a warm-up after a reload): those still running after it."""
+    deadline = time.monotonic() + timeout
+    running = background_threads()
+    while running and time.monotonic() < deadline:
+        for thread in running:
+            thread.join(max(0.0, deadline - time.monotonic()))
+        running = background_threads()
+    return running
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, None, None]:
+    """After a test's fixtures are torn down (those of its module and session too, when it
+    is their last), wait for the background threads it started, or a fixture did: a thread
+    still running after ``BACKGROUND_WAIT`` is an error of this test's teardown."""
+    yield
+    left = finish_background_threads(BACKGROUND_WAIT)
+    if left:
+        names = ", ".join(sorted(t.name for t in left))
+        raise RuntimeError(f"background threads still running {BACKGROUND_WAIT:.0f} s after "
+                           f"{item.nodeid} ended: {names}")
