@@ -26,6 +26,7 @@ from kb.loaded import LoadedEditions
 from kb.model import Rule, term_key
 from kb.records import cited_by
 from kb.records.search import ruling_evidence, warm_records
+from kb.numbers import try_parse_number
 from kb.references import find_mentions
 from kb.search import EditionSearcher, SearchError, open_searcher, parse_query
 from kb.store import LazyEditions, current_build, default_home, edition_notes, edition_summary, stored_notes
@@ -222,18 +223,40 @@ class KnowledgeBase(LoadedEditions):
         defined terms come first, words rank by BM25F, and a question an earlier ruling asked
         brings in the rules that ruling cites, as numbered in this edition, each hit saying
         so (:func:`kb.records.search.ruling_evidence`; ``rulings=False``: the rules alone, as
-        the offline pack's search answers). QueryError 400 for a malformed query."""
+        the offline pack's search answers). QueryError 400 for a malformed query.
+
+        A query that is only rule numbers is read as ``rulekb rule`` and an article's
+        citation read them: any number ``rule`` reads jumps (``r337.2``), a range or a list
+        lists its rules (``337-340``, ``601.2a–f``, ``337.1a and 337.4``), and a number the
+        edition lacks is said in ``no_such_rule`` (the message, the nearest numbers and,
+        for a number another edition has, ``elsewhere``: where that rule is now); None
+        otherwise."""
         try:
             parsed = parse_query(query)
             rg = self.edition(parsed.ruleset or ruleset or self.default_ruleset(),
                               parsed.edition or edition)
             name = rg.edition.ruleset, rg.edition.name
-            return searcher(self, *name).search(parsed, limit=limit, offset=offset,
-                                                sections=[section] if section else None,
-                                                evidence=ruling_evidence(self, *name) if rulings else None)
+            asked = None if section else numbers_asked(rg, query)
+            found = searcher(self, *name).search(parse_query(" ".join(asked)) if asked else parsed,
+                                                 limit=limit, offset=offset,
+                                                 sections=[section] if section else None,
+                                                 evidence=ruling_evidence(self, *name) if rulings else None)
         except SearchError as exc:
             raise QueryError(exc.status, exc.message,
                              {"query": str(query)[:200], **exc.detail}) from exc
+        if asked:
+            found["query"] = parsed.text
+        found["no_such_rule"] = None
+        if not asked and not section and try_parse_number(query):
+            try:
+                self.locate_rule(rg, query)
+            except QueryError as exc:
+                if exc.status != 404 or not isinstance(exc.detail, dict):
+                    raise
+                nearest = list(exc.detail.get("nearest", []))
+                found["no_such_rule"] = {"number": exc.detail["number"], "message": exc.message,
+                                         "nearest": nearest, "elsewhere": exc.detail.get("elsewhere")}
+        return found
 
     # -- terms -------------------------------------------------------------------
     def term_summary(self, rg: RuleGraph, key: str) -> dict[str, Any]:
@@ -342,6 +365,41 @@ class KnowledgeBase(LoadedEditions):
         report only) and its citation report; ``style`` footnotes or preview."""
         return link_article(self, markdown, ruleset, edition, style, fmt,  # type: ignore[arg-type]
                             allow_html, base_url, source)
+
+
+# A query of rule numbers only: "337-340", "rules 337–340", "CR 601.2a-f", "337.1a and 337.4"
+# (a lower-case "and": AND in capitals is the query language's).
+_PREFIX = r"(?:[Rr]ules?|RULES?|[Cc][Rr]|[Rr]\.?|§)"
+_NUMBERS_ONLY = re.compile(rf"^\s*(?:{_PREFIX}\s*)?\d[\w.]*(?:\s*(?:[-–—,;&]|and)\s*[\w.]+)*\s*$")
+_CITING = re.compile(rf"^\s*{_PREFIX}(?![\w.])|^\s*{_PREFIX}\s*\d")
+_SPACED_DASH = re.compile(r"\s*([-–—])\s*")
+_BETWEEN = re.compile(rf"^(?:\s|,|;|&|and|{_PREFIX})*$")
+
+
+def numbers_asked(rg: RuleGraph, query: str) -> list[str] | None:
+    """The rules of ``rg`` a query made only of rule numbers names, in the order written:
+    one number as ``rulekb rule`` reads it (``r337.2``, ``CR 117.3d``: its canonical number),
+    or a range or list as an article's citation is read (``337-340`` → 337, 338, 339, 340;
+    ``601.2a–f``; ``337.1a and 337.4``). None when the query is anything else, names no
+    rule of ``rg`` (the search then says what it can), or is one number ``rg`` lacks."""
+    if len(query) > 200 or not _NUMBERS_ONLY.match(query):
+        return None
+    if try_parse_number(query) is not None:
+        found = rg.find(try_parse_number(query))
+        return [found] if found else None
+    # "337 - 340" is the range 337-340, as the citation finder reads a range written closed up.
+    closed = _SPACED_DASH.sub(r"\1", query.strip())
+    probe = closed if _CITING.match(closed) else "rules " + closed
+    mentions = [m for m in find_mentions(probe, sections=False) if m.kind == "rule"]
+    rest, at = [], 0
+    for m in mentions:
+        rest.append(probe[at:m.start])
+        at = m.end
+    rest.append(probe[at:])
+    if not mentions or not _BETWEEN.match("".join(rest)):
+        return None
+    numbers = [n for m in mentions for n in (rg.find(s) for s in m.numbers) if n]
+    return list(dict.fromkeys(numbers)) or None
 
 
 # -- what the facade derives once per build (kb.derived) ------------------------------

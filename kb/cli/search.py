@@ -7,7 +7,6 @@ import re
 import click
 
 from kb.cli.app import edition_option, emit_json, handle_errors, json_option, main, open_kb, ruleset_option
-from kb.numbers import try_parse_number
 from kb.query import elsewhere_sentence
 
 _MARK = re.compile(r"<mark>(.*?)</mark>")
@@ -43,11 +42,13 @@ def search_cmd(ctx: click.Context, query: str, ruleset: str | None, edition: str
         return
     head = f"{data['ruleset']} {data['edition']}: {data['total']} matching"
     click.echo(click.style(head, dim=True))
-    moved = kb.number_elsewhere(kb.edition(data["ruleset"], data["edition"]), query) \
-        if not data.get("jump") and try_parse_number(query) else None
-    if moved:  # a number another edition has (an older article's): where that rule is now
-        click.echo(elsewhere_sentence(moved, data["edition"]))
-    if data["did_you_mean"]:
+    missing = data.get("no_such_rule")
+    if missing:  # a number the edition lacks: where it went (an older article's), the nearest
+        if missing["elsewhere"]:
+            click.echo(elsewhere_sentence(missing["elsewhere"], data["edition"]))
+        click.echo(f"no rule {missing['number']} in {data['ruleset']} {data['edition']}"
+                   + (f"; nearest: {', '.join(missing['nearest'])}" if missing["nearest"] else ""))
+    elif data["did_you_mean"]:
         click.echo(f"did you mean: {data['did_you_mean']}")
     read = data.get("understood") or {}
     for card in read.get("cards") or []:

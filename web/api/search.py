@@ -38,6 +38,13 @@ SCHEMAS["Search"] = obj({
                     "(\"who acts\"), and the concepts ranked (terms, players' words with the "
                     "rules' words, the shape's words, the cards' type, keywords and text's "
                     "terms). Null for a query in the query language.")),
+    "no_such_rule": nullable(obj({
+        "number": STR, "message": STR, "nearest": array(STR),
+        "elsewhere": nullable(obj({"edition": STR, "number": STR, "title": STR, "here": nullable(STR),
+                                   "status": STR}))},
+        description="A query that is one rule number the edition lacks: the message, the nearest "
+                    "numbers (where the rule another edition numbered so is now, first) and, "
+                    "for a number another edition has, where that rule is in this edition.")),
     "results": array(obj({
         "number": STR, "title": STR,
         "excerpt": {"type": "string", "description": "HTML: the text around the first match, "

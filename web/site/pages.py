@@ -444,9 +444,10 @@ def search_page(kb: KnowledgeBase, q: str, ruleset: str | None, edition: str | N
                                       "number": result["jump"]}), 302
     rs, ed = result["ruleset"], result["edition"]
     ctx.update(base_context(kb, rs, ed))
-    # A rule number this edition lacks but another has (an older article's): where it went.
-    ctx["elsewhere"] = kb.number_elsewhere(kb.edition(rs, ed), q) \
-        if not result.get("jump") and try_parse_number(q) else None
+    # A rule number this edition lacks: the nearest numbers and, when another edition has it
+    # (an older article's), where that rule went (the facade's answer, as the API and CLI say).
+    ctx["missing"] = result.get("no_such_rule")
+    ctx["elsewhere"] = (ctx["missing"] or {}).get("elsewhere")
     results = [{**hit, "excerpt_html": markup.highlight(hit.get("excerpt") or ""),
                 "url": rule_href(rs, ed, hit["number"])} for hit in result["results"]]
     term = result.get("term")
