@@ -125,6 +125,27 @@ def test_a_starting_server_has_the_first_rule_page_ready_before_it_answers(
     assert set(app.jinja_env.list_templates()) <= compiled
 
 
+def test_the_templates_compile_once_every_filter_they_use_is_registered(
+        excerpt_kb: KnowledgeBase, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiling thread started before the blueprints registered their filters: rule.html
+    then failed to compile in it ('No filter named term_id') and the first rule page compiled
+    it again."""
+    filters_at_start: list[set[str]] = []
+
+    class Recording(threading.Thread):
+        def start(self) -> None:
+            if self.name == "rulekb-templates":
+                filters_at_start.append(set(self._args[0].jinja_env.filters))  # type: ignore[attr-defined]
+            super().start()
+    monkeypatch.setattr(threading, "Thread", Recording)
+    app = create_app(kb=excerpt_kb, config={"RULEKB_WAIT_READY": True})
+    monkeypatch.undo()
+    app.extensions["rulekb_templates"].join(60)
+    assert len(filters_at_start) == 1 and {"term_id", "crumb"} <= filters_at_start[0]
+    assert app.jinja_env.cache is not None
+    assert set(app.jinja_env.list_templates()) <= {name for _, name in app.jinja_env.cache.keys()}
+
+
 def test_without_the_gate_pages_answer_while_warming(excerpt_kb: KnowledgeBase) -> None:
     kb = held(excerpt_kb)
     app = create_app(kb=kb, config={"RULEKB_WAIT_READY": False})

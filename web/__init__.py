@@ -67,9 +67,6 @@ def create_app(home: Path | None = None, kb: KnowledgeBase | None = None,
                                                   interval=app.config["RULEKB_RELOAD_INTERVAL"]))
     if wait:  # first: a starting server does no other work for a request
         app.before_request(wait_until_ready)
-        compiling = threading.Thread(target=compile_templates, args=(app,), name="rulekb-templates", daemon=True)
-        app.extensions["rulekb_templates"] = compiling
-        compiling.start()
     app.before_request(check_query_and_form)
     app.register_blueprint(api.bp)
     app.register_blueprint(site.bp)
@@ -81,6 +78,10 @@ def create_app(home: Path | None = None, kb: KnowledgeBase | None = None,
     for name in app.blueprints:
         app.after_request_funcs.setdefault(name, []).insert(0, harden)
     app.after_request(harden_outside_blueprints)
+    if wait:  # once the blueprints have registered their template filters, which pages use
+        compiling = threading.Thread(target=compile_templates, args=(app,), name="rulekb-templates", daemon=True)
+        app.extensions["rulekb_templates"] = compiling
+        compiling.start()
     return app
 
 
