@@ -24,6 +24,15 @@ archive releases, Magic 2010-10-01 and 2026-01-16, Riftbound 1.0–1.4; see benc
 "Every edition at once") and prints the famous renumberings checked by hand against the
 documents (:data:`RENUMBERINGS`, right or wrong, with the confidence), then each change feed
 made cold in a fresh process's knowledge base, its time, size and RFC 4287 checks.
+
+    .venv/bin/python -m bench.editions --compare HOME [--ruleset mtg]
+
+``--compare HOME`` times the compare page (``/RULESET/compare/OLD/NEW``, its context and
+template) of every step between neighbouring editions, each cold: a fresh knowledge base
+(no graph loaded, nothing derived), as a server that unloaded the step's editions has. Each
+step is made from what the build stored (the page as it is) and from the diff of the two
+loaded graphs (the page before the stored comparison), interleaved; process CPU time,
+median, total and the slowest step of each.
 """
 
 from __future__ import annotations
@@ -173,14 +182,57 @@ def acceptance(home: Path) -> int:
     return 0
 
 
+def compare_pages(home: Path, ruleset: str) -> int:
+    """The compare page of each step of ``ruleset``, cold, from the stored comparison and
+    from the diff (process CPU time; see the module docstring)."""
+    from flask import render_template
+
+    from web import create_app
+    from web.site import compare as page
+
+    app = create_app(home)  # for the templates only: its knowledge base is never asked
+    names = [e["edition"] for e in KnowledgeBase.open(home).editions(ruleset)]
+    made = {"stored": page.stored_comparison, "diff": lambda *args, **kwargs: None}
+    cpu: dict[str, list[tuple[float, str]]] = {k: [] for k in made}
+    sizes: dict[str, set[int]] = {}
+    with app.test_request_context(f"/{ruleset}/compare/{names[0]}/{names[1]}"):  # the template compiled
+        render_template("compare.html", **page.compare_page(KnowledgeBase.open(home), ruleset, names[0], names[1]))
+    for a, b in zip(names, names[1:]):
+        for way, stored in made.items():
+            kb = KnowledgeBase.open(home)
+            page.stored_comparison = stored  # type: ignore[assignment]
+            try:
+                with app.test_request_context(f"/{ruleset}/compare/{a}/{b}"):
+                    started = time.process_time()
+                    html = render_template("compare.html", **page.compare_page(kb, ruleset, a, b))
+                    cpu[way].append((time.process_time() - started, f"{a} → {b}"))
+            finally:
+                page.stored_comparison = made["stored"]  # type: ignore[assignment]
+            sizes.setdefault(f"{a} → {b}", set()).add(len(html))
+    print(f"{ruleset}: {len(names)} editions, {len(names) - 1} steps, each page cold (process CPU time)\n")
+    print("| made from | median | total | slowest step |\n|---|---:|---:|---|")
+    for way, times in cpu.items():
+        worst = max(times)
+        print(f"| {way} | {statistics.median(t for t, _ in times) * 1000:.0f} ms | "
+              f"{sum(t for t, _ in times):.1f} s | {worst[1]} ({worst[0] * 1000:.0f} ms) |")
+    differ = [step for step, seen in sizes.items() if len(seen) != 1]
+    print(f"\npages of a different size between the two: {len(differ)} {differ[:5]}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--acceptance", type=Path, metavar="HOME", default=None,
                         help="a data home holding every edition: renumberings and feeds")
+    parser.add_argument("--compare", type=Path, metavar="HOME", default=None,
+                        help="time every step's compare page of a data home, cold")
+    parser.add_argument("--ruleset", default="mtg", help="the ruleset whose steps --compare times")
     args = parser.parse_args(argv)
     if args.acceptance is not None:
         return acceptance(args.acceptance)
+    if args.compare is not None:
+        return compare_pages(args.compare, args.ruleset)
     if not CORPORA.is_dir():
         print(f"needs the rule documents in {CORPORA}", file=sys.stderr)
         return 2

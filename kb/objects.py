@@ -266,6 +266,11 @@ class StoredRules:
         row = self._db.execute("SELECT parent FROM rules WHERE number = ?", (number,)).fetchone()
         return row[0] if row else None
 
+    def outline(self) -> list[tuple[str, str | None, str, str]]:
+        """Every numbered node in document order as (number, parent, kind, label): the
+        edition's hierarchy in one read, without the texts."""
+        return self._db.execute("SELECT number, parent, kind, label FROM rules ORDER BY ord").fetchall()
+
     def rule(self, number: str) -> dict[str, Any] | None:
         """kind, title, label, text and examples of a rule, or None when it is not here."""
         row = self._db.execute("SELECT kind, title, label, text, examples FROM rules WHERE number = ?",
@@ -320,6 +325,11 @@ class StoredMapping:
         row = self._db.execute("SELECT target, confidence, similarity, method FROM pairs WHERE number = ?",
                                (number,)).fetchone()
         return Counterpart(number, *row) if row else None
+
+    def targets(self) -> list[tuple[str, str | None]]:
+        """Every source number with its target number (None: no counterpart), in the
+        source edition's order: the whole mapping in one read."""
+        return self._db.execute("SELECT number, target FROM pairs ORDER BY ord").fetchall()
 
     def origin(self, target_number: str) -> str | None:
         """The source number that maps onto a target number, if any."""

@@ -18,7 +18,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from kb.derived import derived
-from kb.editions.diff import display_text, number_translators, select, wording_change
+from kb.editions.diff import STATUSES, display_text, number_translators, select, summarise, wording_change
 from kb.errors import QueryError
 from kb.loaded import LoadedEditions
 from kb.numbers import try_parse_number
@@ -177,4 +177,135 @@ class _StoredTree:
         while parent is not None:
             out.append(parent)
             parent = self.stored.parent(parent)
+        return out[::-1]
+
+
+@derived
+def stored_outline(kb: LoadedEditions, ruleset: str, edition: str) -> dict[str, tuple[str | None, str, str]]:
+    """One stored edition's numbered nodes in document order: number -> (parent, kind,
+    label), read once per build (no texts, no graph)."""
+    return {n: (parent, kind, label) for n, parent, kind, label in stored_rules(kb, ruleset, edition).outline()}
+
+
+@derived
+def stored_targets(kb: LoadedEditions, ruleset: str, older: str, newer: str) -> dict[str, str | None]:
+    """The stored mapping between two neighbouring editions read whole: every number of
+    the older with its number in the newer (None: no counterpart), in the older's order."""
+    return dict(stored_step(kb, ruleset, older, newer).targets())
+
+
+def stored_comparison(kb: LoadedEditions, ruleset: str, older: str, newer: str,
+                      chapter: str | None = None) -> dict[str, Any] | None:
+    """The diff between two neighbouring editions with its unchanged rules, as the compare
+    page reads it, from what the build stored: the step's changes, both editions' outlines
+    and the mapping (no graph loaded, no word diff made).
+
+    ``summary`` and ``chapters`` are the diff's counts (:func:`kb.editions.diff.diff_editions`);
+    ``entries`` are its entries in its order, only those under ``chapter`` when given, each
+    change as the build stored it and each unchanged rule as its status, kind, numbers and
+    chapters only (no texts). None when the build stored none of it (then ask the diff);
+    QueryError 404 when neither edition has the chapter."""
+    changes = stored_changes(kb, ruleset, older, newer)
+    build = kb.build_dir
+    if changes is None or build is None or not all(
+            stored_rules_path(build, ruleset, e).is_file() for e in (older, newer)):
+        return None
+    old_rules, new_rules = stored_outline(kb, ruleset, older), stored_outline(kb, ruleset, newer)
+    targets = stored_targets(kb, ruleset, older, newer)
+    old_chapter, new_chapter = _chapters_of(old_rules), _chapters_of(new_rules)
+    changed = {e["new_number"]: e for e in changes if e["new_number"] is not None}
+    removed = {e["old_number"]: e for e in changes if e["new_number"] is None}
+    # a removed rule follows the newer counterpart of the last older rule kept before it
+    # (as diff_editions places it)
+    removed_after: dict[str | None, list[dict[str, Any]]] = {}
+    last_kept: str | None = None
+    for number in old_rules:
+        target = targets.get(number)
+        if target is None or target not in new_rules:
+            removed_after.setdefault(last_kept, []).append(removed[number])
+        else:
+            last_kept = target
+    entries: list[dict[str, Any]] = list(removed_after.get(None, []))
+    for number, (_, kind, _) in new_rules.items():
+        entry = changed.get(number)
+        if entry is None:  # neither added nor moved nor reworded: kept as it was
+            entry = {"status": "unchanged", "kind": kind, "old_number": number, "new_number": number,
+                     "old_chapter": old_chapter(number), "new_chapter": new_chapter(number),
+                     "reworded": False, "renumbered": False}
+        entries.append(entry)
+        entries.extend(removed_after.get(number, []))
+    eds = {e["edition"]: e for e in kb.editions(ruleset)}
+    info = {name: {k: eds[name].get(k) for k in ("edition", "date", "title", "partial")} for name in (older, newer)}
+    out = {"ruleset": ruleset, "from": info[older], "to": info[newer],
+           "summary": summarise(entries, len(old_rules), len(new_rules)),
+           "chapters": _step_chapters(entries, old_rules, new_rules, targets, newer, older),
+           "entries": entries}
+    if chapter is not None:
+        found = stored_rules(kb, ruleset, newer).find(_segments(chapter)) or \
+            stored_rules(kb, ruleset, older).find(_segments(chapter))
+        if found is None:
+            raise QueryError(404, f"no chapter {chapter} in either edition", {"chapter": chapter})
+        out["entries"] = select({"entries": entries}, chapter=found, unchanged=True,  # type: ignore[arg-type]
+                                old=_OutlineTree(old_rules), new=_OutlineTree(new_rules),  # type: ignore[arg-type]
+                                mapping=stored_step(kb, ruleset, older, newer))  # type: ignore[arg-type]
+    return out
+
+
+def _segments(number: str) -> Any:
+    segments = try_parse_number(number)
+    if segments is None:
+        raise QueryError(400, f"not a rule number: {number[:40]!r}", {"chapter": number[:40]})
+    return segments
+
+
+def _chapters_of(outline: dict[str, tuple[str | None, str, str]]) -> Callable[[str], str]:
+    """The outermost ancestor of a number in an outline (as :func:`kb.editions.diff.chapter_of`)."""
+    def chapter_of(number: str) -> str:
+        parent = outline[number][0]
+        while parent is not None:
+            number, parent = parent, outline[parent][0]
+        return number
+    return chapter_of
+
+
+def _step_chapters(entries: list[dict[str, Any]], old_rules: dict[str, tuple[str | None, str, str]],
+                   new_rules: dict[str, tuple[str | None, str, str]], targets: dict[str, str | None],
+                   newer: str, older: str) -> list[dict[str, Any]]:
+    """Counts per chapter of the newer edition, as :func:`kb.editions.diff.diff_editions`
+    counts them: a removed rule under the newer counterpart of its old chapter (or under
+    its old chapter when that is gone too)."""
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    for e in entries:
+        if e["new_chapter"] is not None:
+            key = ("new", e["new_chapter"])
+        else:
+            target = targets.get(e["old_chapter"])
+            key = ("new", target) if target else ("old", e["old_chapter"])
+        row = rows.get(key)
+        if row is None:
+            outline, name = (new_rules, newer) if key[0] == "new" else (old_rules, older)
+            row = rows[key] = {"chapter": key[1], "edition": name, "title": outline[key[1]][2],
+                               **dict.fromkeys(STATUSES, 0), "renumbered_only": 0}
+        row[e["status"]] += 1
+        if e["status"] == "moved" and not e["reworded"]:
+            row["renumbered_only"] += 1
+    order = {n: i for i, n in enumerate(new_rules)}
+    return sorted(rows.values(), key=lambda r: (r["edition"] != newer, order.get(r["chapter"], 0)))
+
+
+class _OutlineTree:
+    """A stored edition's outline read as :func:`kb.editions.diff.select` reads a graph:
+    whether it holds a number (``edition.rules``) and a number's ancestors."""
+
+    def __init__(self, outline: dict[str, tuple[str | None, str, str]]):
+        self.outline = outline
+        self.edition = SimpleNamespace(rules=outline)
+
+    def ancestors(self, number: str) -> list[str]:
+        """Breadcrumbs from the chapter down to the rule's parent (as RuleGraph.ancestors)."""
+        out = []
+        parent = self.outline[number][0] if number in self.outline else None
+        while parent is not None:
+            out.append(parent)
+            parent = self.outline[parent][0]
         return out[::-1]

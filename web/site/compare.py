@@ -8,6 +8,7 @@ from typing import Any
 from flask import request
 from markupsafe import Markup, escape
 
+from kb.editions.lineage import stored_comparison
 from kb.query import KnowledgeBase, QueryError
 from web.site.frame import base_context, bp, current_kb, render, ruleset_title
 from web.site.links import rule_href
@@ -65,8 +66,13 @@ def compare_page(kb: KnowledgeBase, ruleset: str, old: str, new: str, chapter: s
             raise QueryError(404, f"unknown edition {ed!r} of {ruleset}", {"editions": names})
     if old == new:
         raise QueryError(400, "pick two different editions to compare", {"editions": names})
-    d = kb.diff(ruleset, old, new, chapter=chapter, unchanged=True)
-    overview = d if chapter is None else kb.diff(ruleset, old, new, limit=0)
+    # a step between neighbouring editions reads what the build stored for it (no graph
+    # loaded, no word diff made); two editions further apart, or a knowledge base held in
+    # memory, are diffed
+    stored = stored_comparison(kb, ruleset, old, new, chapter) \
+        if names.index(new) == names.index(old) + 1 else None
+    d = stored if stored is not None else kb.diff(ruleset, old, new, chapter=chapter, unchanged=True)
+    overview = d if chapter is None or stored is not None else kb.diff(ruleset, old, new, limit=0)
     blocks = _runs(d["entries"])
     pages: list[list[dict[str, Any]]] = [[]]
     size = 0
