@@ -136,3 +136,29 @@ def test_cli_says_a_missing_number(excerpt_home: Path, ruleset: str, typed: str,
     as_json = CliRunner().invoke(main, ["--home", str(excerpt_home), "search", typed, "--ruleset", ruleset,
                                         "--json"])
     assert json.loads(as_json.stdout)["no_such_rule"]["number"] == number
+
+
+# (address typed after /RULESET/EDITION/, where it leads): a range or list is listed by search
+ADDRESSES = [
+    ("riftbound/1.4/337-340", "/search?q=337-340&ruleset=riftbound&edition=1.4"),
+    ("riftbound/1.4/337.1a,337.4", "/search?q=337.1a,337.4&ruleset=riftbound&edition=1.4"),
+    ("mtg/2026-01-16/117.3a-c", "/search?q=117.3a-c&ruleset=mtg&edition=2026-01-16"),
+]
+
+
+@pytest.mark.parametrize("address,location", ADDRESSES)
+def test_a_range_typed_as_a_rules_address_lists_its_rules(client: FlaskClient, address: str, location: str) -> None:
+    r = client.get("/" + address)
+    assert r.status_code == 302 and r.headers["Location"].endswith(location), r.headers.get("Location")
+    listed = client.get(r.headers["Location"])
+    assert listed.status_code == 200 and 'class="num"' in listed.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("address,status", [
+    ("riftbound/1.4/337.1a", 308),      # one number: its canonical address, as before
+    ("riftbound/1.4/999.9", 404),       # one missing number: the nearest, as before
+    ("riftbound/1.4/banana", 400),      # not a number at all
+    ("riftbound/1.4/337-banana", 400),
+])
+def test_other_addresses_answer_as_before(client: FlaskClient, address: str, status: int) -> None:
+    assert client.get("/" + address).status_code == status

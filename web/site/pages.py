@@ -16,7 +16,7 @@ from markupsafe import Markup, escape
 
 from kb.derived import derived
 from kb.numbers import try_parse_number
-from kb.query import KnowledgeBase, QueryError
+from kb.query import KnowledgeBase, QueryError, numbers_asked
 from kb.timing.examples import example_of
 from web.site import markup, svg
 from web.site.frame import (Redirect, base_context, bp, current_kb, definition_html, edition_info, render,
@@ -240,6 +240,9 @@ def rule_page(kb: KnowledgeBase, ruleset: str, edition: str, number: str,
     """A rule with its subrules (one part of them for long headings), links, terms,
     neighbours, the transitions that implement it and its other editions."""
     rg = kb.edition(ruleset, edition)
+    if try_parse_number(number) is None and numbers_asked(rg, number):
+        # A range or list typed as a rule's address (/riftbound/1.4/337-340): its rules, listed.
+        return Redirect("site.search", {"q": number, "ruleset": ruleset, "edition": edition}, 302)
     canonical = kb.locate_rule(rg, number)
     if canonical != number:
         values = {"ruleset": ruleset, "edition": edition, "number": canonical}
