@@ -20,10 +20,15 @@ from kb.records import STALE, cited_by, current_records, record_report, records_
 from kb.records.feed import change_sentence
 from kb.records.model import Kind
 from web.site import markup
-from web.site.frame import base_context, bp, current_kb, render
+from web.site.frame import base_context, bp, current_kb, has_page, render
 from web.site.links import citation_base, href, rule_href
 
 RULINGS_SHOWN = 5  # rulings on the search page (the rulings page has more)
+# records listed in a rule page's "Cited by" (the counts are of all): a rule thousands of
+# rulings cite made a page of half a megabyte
+CITED_BY_SHOWN = 50
+# records to a page of the rulings and articles lists (3,000 rulings made one page of 530 KB)
+RECORDS_PER_PAGE = 200
 
 
 def record_href(kind: Kind, ident: str) -> str:
@@ -66,18 +71,32 @@ def article(ident: str) -> Any:
 
 
 def records_page(kb: KnowledgeBase, kind: Kind, q: str = "", ruleset: str | None = None,
-                 stale: bool = False) -> dict[str, Any]:
-    """Every record of a kind with its state today, or (rulings, with ``q``) the rulings a
-    question finds, best first."""
+                 stale: bool = False, page: int = 1) -> dict[str, Any]:
+    """Every record of a kind with its state today, :data:`RECORDS_PER_PAGE` to a page
+    (``page``, from 1), or (rulings, with ``q``) the rulings a question finds, best first."""
     if ruleset is not None:
         kb.editions(ruleset)
     listing = records_report(kb, kind, ruleset, stale_only=stale)
+    pages = max(1, -(-listing["total"] // RECORDS_PER_PAGE))
+    if not 1 <= page <= pages:
+        raise QueryError(404, f"this list has {pages} page(s), not {page}", {"pages": pages})
+    start = (page - 1) * RECORDS_PER_PAGE
+    listing = {**listing, "records": listing["records"][start:start + RECORDS_PER_PAGE]}
     found = search_rulings(kb, q, ruleset, limit=20) if q and kind == "ruling" else None
     rulesets = [r["name"] for r in kb.rulesets()]
     return {**base_context(kb), "kind": kind, "listing": listing, "q": q, "found": found,
             "stale_only": stale, "filter_ruleset": ruleset, "rulesets": rulesets,
+            "page": page, "pages": pages, "first": start + 1,
             "feed_url": href("api.stale_rulings_feed", **({"ruleset": ruleset} if ruleset else {}))
             if kind == "ruling" else None}
+
+
+def _page_arg() -> int:
+    """The list page asked for (``?page=``, default 1); 400 for anything but a whole number."""
+    page = request.args.get("page", "1")
+    if not page.isdigit() or len(page) > 4:
+        raise QueryError(400, "page must be a positive whole number", {"page": page[:20]})
+    return int(page)
 
 
 @bp.get("/rulings/")
@@ -85,21 +104,27 @@ def rulings() -> Any:
     q = request.args.get("q", "").strip()  # over search.query: the ruling search says so (400)
     ruleset = request.args.get("ruleset") or None
     return render("records.html", records_page(current_kb(), "ruling", q, ruleset,
-                                               request.args.get("stale") == "1"))
+                                               request.args.get("stale") == "1", _page_arg()))
 
 
 @bp.get("/articles/")
 def articles() -> Any:
     ruleset = request.args.get("ruleset") or None
     return render("records.html", records_page(current_kb(), "article", "", ruleset,
-                                               request.args.get("stale") == "1"))
+                                               request.args.get("stale") == "1", _page_arg()))
 
 
 @bp.app_template_global()
 def cited_by_block(ruleset: str, edition: str, number: str) -> dict[str, Any]:
-    """What a rule page's "Cited by" block shows: the counts and each record with its link."""
+    """What a rule page's "Cited by" block shows: the counts, the first
+    :data:`CITED_BY_SHOWN` records with their links, how many more there are and where
+    they are all listed (the API's rule answer, when the API is served)."""
     found = cited_by(current_kb(), ruleset, edition, number)
-    return {**found, "records": [{**r, "url": record_href(r["kind"], r["id"])} for r in found["records"]]}
+    shown = found["records"][:CITED_BY_SHOWN]
+    more = len(found["records"]) - len(shown)
+    return {**found, "records": [{**r, "url": record_href(r["kind"], r["id"])} for r in shown], "more": more,
+            "all_url": href("api.rule", ruleset=ruleset, number=number, edition=edition)
+            if more and has_page("api.rule") else None}
 
 
 @bp.app_template_global()

@@ -1,0 +1,115 @@
+"""A rules site with many records: a rule hundreds of rulings cite, and long lists
+(web/site/records.py, _cited_by.html, records.html).
+
+The acceptance run imported 3,000 rulings citing one rule: the rule page was 518 KB (every
+citing ruling listed) and the rulings page 532 KB (every ruling on one page). A rule page's
+"Cited by" now lists the first CITED_BY_SHOWN records, its counts are of all of them and it
+links the API's answer, which lists them all; the rulings and articles lists are paged.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+
+from kb.query import KnowledgeBase
+from kb.records import import_records
+from kb.store import build
+from tests.test_site import Page
+from web import create_app
+from web.site.records import CITED_BY_SHOWN, RECORDS_PER_PAGE
+
+MANY = 450  # rulings citing 1.3's 337.1.c.3 (337.4 in 1.4), besides the sample ruling
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> FlaskClient:
+    home = tmp_path_factory.mktemp("records-many")
+    rulings = tmp_path_factory.mktemp("many-rulings")
+    for i in range(MANY):
+        stale = i % 3 == 0  # a third cite a rule 1.4 renumbered, the rest one it kept as it was
+        cited = "rule 337.1.c.3" if stale else "rule 340.2"
+        (rulings / f"r{i:03d}.yaml").write_text(
+            f"id: many-{i:03d}\nquestion: Question {i} about who acts next?\n"
+            f"answer: The answer rests on {cited}.\nsource: test\ndate: 2026-04-01\n"
+            f"ruleset: riftbound\nedition: '1.3'\n", encoding="utf-8")
+    build(home)
+    import_records(home, [rulings], "ruling", KnowledgeBase.open(home))
+    build(home)
+    app = create_app(home)
+    assert app.extensions["rulekb"].wait_ready(60)
+    return app.test_client()
+
+
+# rule page, rulings citing it (the sample ruling cites both 337.1.c.3 and 340.2)
+RULES = [("/riftbound/1.4/337.4", MANY // 3 + 1), ("/riftbound/1.4/340.2", MANY - MANY // 3 + 1)]
+
+
+@pytest.mark.parametrize("url,citing", RULES)
+def test_a_rule_page_lists_the_first_citing_records_and_counts_them_all(client: FlaskClient, url: str,
+                                                                        citing: int) -> None:
+    resp = client.get(url)
+    assert resp.status_code == 200
+    page = Page(resp.get_data(as_text=True))
+    assert f"{citing} rulings, 0 articles" in page.plain
+    listed = [link for link in page.links if "rulings/many-" in link or "rulings/riftbound-" in link]
+    assert len(listed) == CITED_BY_SHOWN
+    assert f"and {citing - CITED_BY_SHOWN} more" in page.plain
+    number = url.rsplit("/", 1)[1]
+    api = next(link for link in page.links if f"api/v1/rulesets/riftbound/rules/{number}" in link)
+    assert "edition=1.4" in api
+    answer = client.get(f"/api/v1/rulesets/riftbound/rules/{number}?edition=1.4").get_json()["cited_by"]
+    assert answer["total"] == answer["rulings"] == len(answer["records"]) == citing, "the API lists them all"
+    assert len(resp.data) < 100_000
+
+
+def test_a_rule_few_records_cite_lists_them_all(client: FlaskClient) -> None:
+    page = Page(client.get("/riftbound/1.4/337.1").get_data(as_text=True))
+    assert "No ruling or article cites 337.1." in page.plain and " more" not in page.plain.split("Cited by")[1][:200]
+
+
+# list page, how many listed there, the status line
+LISTS = [
+    ("/rulings/", RECORDS_PER_PAGE, f"{MANY + 1} rulings"),
+    ("/rulings/?page=2", RECORDS_PER_PAGE, f"Showing {RECORDS_PER_PAGE + 1}–{2 * RECORDS_PER_PAGE}."),
+    ("/rulings/?page=3", MANY + 1 - 2 * RECORDS_PER_PAGE, f"Showing {2 * RECORDS_PER_PAGE + 1}–{MANY + 1}."),
+    ("/rulings/?stale=1", MANY // 3 + 1, f"{MANY // 3 + 1} rulings"),
+    ("/articles/", 1, "1 article"),
+]
+
+
+@pytest.mark.parametrize("url,listed,status", LISTS)
+def test_the_lists_are_paged(client: FlaskClient, url: str, listed: int, status: str) -> None:
+    resp = client.get(url)
+    assert resp.status_code == 200
+    html = resp.get_data(as_text=True)
+    [items] = re.findall(r'<ul class="records">(.*?)</ul>', html, re.S)
+    assert items.count("<li>") == listed
+    assert status in Page(html).plain
+    assert len(resp.data) < 100_000
+
+
+def test_a_pages_links_keep_its_filters(client: FlaskClient) -> None:
+    page = Page(client.get("/rulings/?ruleset=riftbound&page=2").get_data(as_text=True))
+    pager = [link for link in page.links if "page=" in link]
+    assert pager and all("ruleset=riftbound" in link for link in pager), pager
+    assert any("page=3" in link for link in pager) and any("page=" not in link and "ruleset=riftbound" in link
+                                                           for link in page.links), "page 1 is the plain list"
+
+
+PAGE_ERRORS = [
+    ("/rulings/?page=4", 404, "this list has 3 page(s), not 4"),
+    ("/rulings/?page=0", 404, "not 0"),
+    ("/rulings/?page=two", 400, "page must be a positive whole number"),
+    ("/articles/?page=2", 404, "this list has 1 page(s), not 2"),
+]
+
+
+@pytest.mark.parametrize("url,status,words", PAGE_ERRORS)
+def test_a_page_past_the_end_is_an_error_page(client: FlaskClient, url: str, status: int, words: str) -> None:
+    resp = client.get(url)
+    assert resp.status_code == status and resp.mimetype == "text/html"
+    assert words in Page(resp.get_data(as_text=True)).plain
