@@ -45,7 +45,10 @@ the card is banished from the trash as it applies), and only if it was there bef
 (a card dying with the unit cannot replace its death). A unit's ``enters: {ready: true}``
 ("I enter ready", 369.3) and a unit's or gear's ``enters: {as: [draw|add|discard…]}`` ("As I
 enter, …", 370.1.b.1) are replacement effects on how it enters the board.
-``target`` means the target chosen when the card is played.
+``target`` means the target chosen when the card is played. A card's ``targets: N`` ("each of up
+to N units", 355.13) chooses several units as it is played, and its instructions name them
+``targets`` (``{deal: {unit: targets, amount: 6}}``, ``{kill: targets}``): as it resolves, the
+instruction acts on those still legal and is not executed when none is (359.3.e.7, 359.3.e.8).
 Keywords are read in any case (``reaction`` is Reaction). What each instruction does when
 it resolves is in :mod:`kb.timing.models.riftbound.effects`.
 """
@@ -76,6 +79,9 @@ DYING = ("self", "friendly", "friendly-deathknell")
 ZONES = ("board", "trash")
 
 Effect = tuple[Any, ...]  # ("draw", 1), ("counter", "target"), ("create", name, effects, times)…
+# The instructions that may act on each of an item's several targets, and the word naming them.
+SEVERAL = ("kill", "move", "deal", "give", "ready", "save", "prevent")
+SEVERAL_TARGETS = "targets"
 
 
 @dataclass(frozen=True)
@@ -144,6 +150,11 @@ class Card:
     # (the event replaced by the same event plus those instructions, 370.1.b.1).
     enters_ready: bool = False
     as_enters: tuple[Effect, ...] = ()
+    targets: int = 0  # "each of up to N units": how many units it may choose as targets (355.13), 0 for one target
+
+    def names_targets(self) -> bool:
+        """Whether its instructions act on its several targets (``targets``)."""
+        return any(e[0] in SEVERAL and e[1] == SEVERAL_TARGETS for e in self.effects)
 
     @property
     def deflect(self) -> int:
@@ -226,7 +237,7 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
         where = f"{field}.{name}"
         raw = _map(raw, where)
         _only(raw, ("type", "keywords", "effects", "legion", "triggers", "abilities", "might", "deathknell", "cost",
-                    "additional_cost", "replacement", "enters"), where)
+                    "additional_cost", "replacement", "enters", "targets"), where)
         ctype = raw.get("type")
         if ctype not in CARD_TYPES:
             raise FormatError(f"type must be one of: {', '.join(CARD_TYPES)}", f"{where}.type")
@@ -273,12 +284,46 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
                            parse_cost(raw.get("cost"), f"{where}.cost"),
                            parse_additional(raw.get("additional_cost"), f"{where}.additional_cost"),
                            _replacement(raw.get("replacement"), ctype, f"{where}.replacement"),
-                           *_enters(raw.get("enters"), ctype, f"{where}.enters"))
+                           *_enters(raw.get("enters"), ctype, f"{where}.enters"),
+                           _several(raw, ctype, triggers, abilities, where))
     for name, card in cards.items():
         _check_refs(cards, card.effects + card.legion, f"{field}.{name}")
         for tr in card.triggers:
             _check_refs(cards, tr.effects, f"{field}.{name}")
     return cards
+
+
+def _names(effects: tuple[Effect, ...], word: str) -> bool:
+    """Whether an instruction among ``effects`` (a reflexive trigger's too) names ``word`` as its unit."""
+    return any((e[0] in SEVERAL and e[1] == word) or (e[0] == "create" and _names(e[2], word)) for e in effects)
+
+
+def _several(raw: Mapping[str, Any], ctype: str, triggers: list[Trigger], abilities: list[Ability],
+             where: str) -> int:
+    """A card's ``targets: N`` ("each of up to N units", 355.13), checked against the instructions
+    that name ``targets``: only a card played chooses them, as it is played (355.8)."""
+    n = raw.get("targets")
+    effects = parse_effects(raw.get("effects"), f"{where}.effects")
+    elsewhere = [*(tr.effects for tr in triggers), *(a.effects for a in abilities),
+                 parse_effects(raw.get("legion"), f"{where}.legion")]
+    if any(_names(e, SEVERAL_TARGETS) for e in elsewhere) or any(e[0] == "create" and _names(e[2], SEVERAL_TARGETS)
+                                                                  for e in effects):
+        raise FormatError("only a card's own instructions act on its targets (targets: N): its triggered and "
+                          "activated abilities, Legion text and reflexive triggers choose one target each", where)
+    if n is None:
+        if _names(effects, SEVERAL_TARGETS):
+            raise FormatError("an instruction names targets: the card says how many units it may choose "
+                              "(targets: N, \"each of up to N units\")", f"{where}.targets")
+        return 0
+    if ctype == "battlefield":
+        raise FormatError("a battlefield is not played: it chooses no targets", f"{where}.targets")
+    n = _int(n, f"{where}.targets", 1, 4)
+    if not _names(effects, SEVERAL_TARGETS):
+        raise FormatError("targets: N is how many units the card's instructions act on: one of its effects names "
+                          "them (e.g. {kill: targets})", f"{where}.targets")
+    if any(e[0] in ("counter", *SEVERAL) and e[1] == "target" for e in effects):
+        raise FormatError("a card chooses one target (target) or several (targets: N), not both", f"{where}.effects")
+    return n
 
 
 def _replacement(data: Any, ctype: str, field: str) -> Replacement | None:
@@ -411,6 +456,8 @@ def card_json(card: Card) -> dict[str, Any]:
                               **({"may": True} if card.replacement.optional else {}),
                               **({"zone": card.replacement.zone} if card.replacement.zone != "board" else {}),
                               **({"banish_this": True} if card.replacement.banish_this else {})}
+    if card.targets:
+        out["targets"] = card.targets
     if card.enters_ready or card.as_enters:
         out["enters"] = {**({"ready": True} if card.enters_ready else {}),
                          **({"as": effects_json(card.as_enters)} if card.as_enters else {})}

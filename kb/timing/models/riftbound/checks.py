@@ -70,11 +70,17 @@ def targets(m: Riftbound, s: State, p: Params) -> bool:
     return m.targets_ok(s, m.cards[p["card"]].effects, p.get("target"))
 
 
+@check("several-targets", "the units chosen as its targets: one to as many as it says, each a different unit on the "
+       "board")
+def several_targets(m: Riftbound, s: State, p: Params) -> bool:
+    return m.several_targets_ok(s, m.cards[p["card"]], p.get("targets"))
+
+
 @check("move-outcome", "its move would put a unit where it cannot be: a battlefield with two other "
        "players' units, or another two players' combat")
 def move_outcome(m: Riftbound, s: State, p: Params) -> bool:
     if "card" in p:
-        return m.moves_ok(s, m.cards[p["card"]].effects, p.get("target"))
+        return m.moves_ok(s, m.cards[p["card"]].effects, p.get("target"), p.get("targets") or ())
     a = ability_of(m, s, p)
     return a is None or m.moves_ok(s, a.effects, None)
 

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from kb.timing.engine import Params, Trace
 from kb.timing.fields import a_mapping, only_keys, whole_number
 from kb.timing.models.riftbound import effects, replacements
-from kb.timing.models.riftbound.cards import Ability, Card, Effect
+from kb.timing.models.riftbound.cards import SEVERAL_TARGETS, Ability, Card, Effect
 from kb.timing.models.riftbound.checks import ability_source
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound.resources import FREE, KILL_A_FRIENDLY_UNIT, Cost, parse_cost
@@ -175,24 +175,27 @@ ready = effects.unit_change("ready", "ready", exhausted=False)
 
 
 # -- what an item costs ---------------------------------------------------------------------------
-def chosen_units(effects_: tuple[Effect, ...], target: str | None) -> list[str]:
-    """The units an item's instructions choose: its target and the units they name."""
+def chosen_units(effects_: tuple[Effect, ...], target: str | None, targets: tuple[str, ...] = ()) -> list[str]:
+    """The units an item's instructions choose: its target (or its several targets) and the
+    units they name."""
     out: list[str] = []
     for e in effects_:
         if e[0] in UNIT_CHOICES:
-            name = target if e[1] == "target" else e[1]
-            if name and name not in out:
-                out.append(name)
+            names = targets if e[1] == SEVERAL_TARGETS else (target if e[1] == "target" else e[1],)
+            for name in names:
+                if name and name not in out:
+                    out.append(name)
     return out
 
 
 def deflect(m: Riftbound, s: State, controller: str, effects_: tuple[Effect, ...],
-            target: str | None) -> list[tuple[str, int]]:
-    """The opponents' units with Deflect the item chooses, with their Deflect values (809.1.c)."""
+            target: str | None, targets: tuple[str, ...] = ()) -> list[tuple[str, int]]:
+    """The opponents' units with Deflect the item chooses, with their Deflect values (809.1.c:
+    each unit chosen costs its own)."""
     if not m.deflectors or not effects_:
         return []
     out = []
-    for name in chosen_units(effects_, target):
+    for name in chosen_units(effects_, target, targets):
         u = s.permanent(name)
         card = m.cards.get(u.card) if u is not None else None
         if u is not None and card is not None and card.deflect and u.controller != controller:
@@ -223,13 +226,13 @@ def item_ability(m: Riftbound, s: State, item: Item) -> Ability | None:
 
 
 def _deflect_power(m: Riftbound, s: State, controller: str, effects_: tuple[Effect, ...],
-                   target: str | None) -> Cost:
-    return Cost(0, sum(n for _, n in deflect(m, s, controller, effects_, target)))
+                   target: str | None, targets: tuple[str, ...] = ()) -> Cost:
+    return Cost(0, sum(n for _, n in deflect(m, s, controller, effects_, target, targets)))
 
 
 def total_cost(m: Riftbound, s: State, item: Item) -> Cost:
     """Printed cost plus Deflect's Power (356, 403)."""
-    return printed_cost(m, s, item) + _deflect_power(m, s, item.controller, item.effects, item.target)
+    return printed_cost(m, s, item) + _deflect_power(m, s, item.controller, item.effects, item.target, item.targets)
 
 
 def needs_kill(card: Card | None) -> bool:
@@ -307,7 +310,7 @@ def pay_for(m: Riftbound, s: State, t: Trace, item: Item) -> State:
     card = m.cards.get(item.card or "") if item.kind != "ability" else None
     if item.origin == "facedown" and card is not None and card.cost:
         t.note("plays-ignoring-cost", s, {"item": item.name, "cost": str(card.cost)})
-    for unit, n in deflect(m, s, item.controller, item.effects, item.target):
+    for unit, n in deflect(m, s, item.controller, item.effects, item.target, item.targets):
         t.note("deflect-applies", s, {"unit": unit, "item": item.name, "power": n})
     cost = total_cost(m, s, item)
     if cost:
@@ -332,14 +335,15 @@ def _cost_of(m: Riftbound, s: State, p: Params) -> tuple[Cost, Cost]:
     if "card" in p:
         card = m.cards[p["card"]]
         printed = FREE if p.get("from") == "facedown" else card.cost  # ignoring its base cost (811.1.b)
-        return printed, _deflect_power(m, s, p["player"], card.effects, p.get("target"))
+        return printed, _deflect_power(m, s, p["player"], card.effects, p.get("target"), p.get("targets") or ())
     if "ability" in p:
         found = ability_source(m, s, p["player"], p["ability"])
         return (found[1].cost, _deflect_power(m, s, p["player"], found[1].effects, None)) if found else (FREE, FREE)
     pend = s.pending
     if pend and pend[0].name == p.get("item"):
         item = pend[0]
-        return printed_cost(m, s, item), _deflect_power(m, s, item.controller, item.effects, item.target)
+        return printed_cost(m, s, item), _deflect_power(m, s, item.controller, item.effects, item.target,
+                                                        item.targets)
     return FREE, FREE
 
 

@@ -5,6 +5,7 @@ it, the attempts worth listing (its bindings) and its effect."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -25,7 +26,8 @@ transition, step = registry.transition, registry.step
 
 # The checks each decision must pass, in the order an explanation lists the ones that fail.
 PLAY = ("has-priority", "not-mid-procedure", "own-turn-neutral-open", "in-hand", "facedown-ready",
-        "closed-state-needs-reaction", "showdown-needs-action", "focus", "location", "targets", "move-outcome",
+        "closed-state-needs-reaction", "showdown-needs-action", "focus", "location", "targets", "several-targets",
+        "move-outcome",
         "costs", "deflect-cost", "additional-cost")
 ACTIVATE = ("has-priority", "not-mid-procedure", "ability-on-board", "ability-timing", "ability-focus",
             "move-outcome", "exhaust-cost", "costs", "deflect-cost")
@@ -61,6 +63,10 @@ def play_bindings(m: Riftbound, s: State) -> Iterator[dict[str, Any]]:
                 params = dict(base)
                 if to is not None:
                     params["to"] = to
+                if card.targets:  # several targets: every choice of one to N different units (355.13)
+                    for chosen in several_choices(s, card.targets):
+                        yield from costs.with_cost_choices(m, s, {**params, "targets": chosen})
+                    continue
                 wanted = m.needs_target(card.effects)
                 if wanted is None:
                     yield from costs.with_cost_choices(m, s, params)
@@ -69,6 +75,16 @@ def play_bindings(m: Riftbound, s: State) -> Iterator[dict[str, Any]]:
                          else [u.name for u in s.board])
                 for t in dict.fromkeys(found) or [None]:
                     yield from costs.with_cost_choices(m, s, {**params, "target": t})
+
+
+def several_choices(s: State, most: int) -> Iterator[tuple[str, ...]]:
+    """The choices of one to ``most`` different units on the board, in board order (none on the
+    board: an empty choice, which the several-targets check refuses)."""
+    names = list(dict.fromkeys(u.name for u in s.board))
+    if not names:
+        yield ()
+    for n in range(1, min(most, len(names)) + 1):
+        yield from itertools.combinations(names, n)
 
 
 def destinations(s: State, player: str, card: Card, origin: str) -> list[str | None]:
@@ -179,7 +195,7 @@ def play(m: Riftbound, s: State, p: Params, t: Trace) -> State:
         to = at
     s, item = new_item(s, name=card.name, controller=p["player"], kind=card.type, card=card.name,
                              effects=card.effects, origin=origin, to=to, target=p.get("target"),
-                             ambush=ambush, keywords=keywords, kill=p.get("kill"))
+                             ambush=ambush, keywords=keywords, kill=p.get("kill"), targets=p.get("targets") or ())
     if origin == "facedown":
         t.note("play-from-facedown", s, {"item": card.name, "at": at})
     if ambush:

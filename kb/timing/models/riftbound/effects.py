@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from kb.timing.engine import Trace
-from kb.timing.models.riftbound.cards import Effect
+from kb.timing.models.riftbound.cards import SEVERAL, SEVERAL_TARGETS, Effect
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound import trash
 from kb.timing.models.riftbound.state import (Item, Permanent, State, drawn_plus, with_hand, with_permanent, without,
@@ -47,6 +47,11 @@ step("instruction-skipped", "an instruction that cannot be followed is ignored",
      "{instruction} cannot be followed: ignored")
 step("discard", "discard cards from hand to the trash", "{player} discards {n} ({cards}, in hand order)")
 step("legion-active", "Legion: another card was finalized this turn", "{item}'s Legion text is active")
+step("no-target-legal", "every target of an instruction is illegal: it is not executed, and the item still resolves",
+     "{instruction}: none of its targets ({targets}) is legal any more, so it is not executed; {item} still "
+     "resolves")
+step("some-targets-illegal", "an instruction with several targets, some illegal: it acts on the legal ones only",
+     "{instruction}: {illegal} {verb} no longer a legal target and {verb2} unaffected; it acts on {legal}")
 
 
 def instruction(kind: str) -> Callable[[Run], Run]:
@@ -72,7 +77,30 @@ def run_effects(m: Riftbound, s: State, t: Trace, item: Item) -> State:
             run = RUNS[e[0]]
         except KeyError:
             raise ValueError(f"unknown instruction {e[0]!r}") from None
-        s = run(m, s, t, item, e)
+        s = each_target(m, s, t, item, e) if e[1:2] == (SEVERAL_TARGETS,) and e[0] in SEVERAL else run(m, s, t, item, e)
+    return s
+
+
+def each_target(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
+    """An instruction on the item's several targets (355.13): a target is illegal once it has left
+    the board (359.3.e.2); the instruction acts on the legal ones only (359.3.e.8, 359.3.e.5), and
+    is not executed when none is left (359.3.e.7) — the item resolves all the same (359.3.e.1,
+    359.3.e.10). A kill of several is one kill: their deaths are simultaneous (370.1.a.2)."""
+    legal = [n for n in item.targets if s.permanent(n) is not None]
+    gone = [n for n in item.targets if n not in legal]
+    verb = {"deal": "deal damage to", "give": "give Might to", "prevent": "prevent damage to"}.get(e[0], e[0])
+    what = f"{verb} {', '.join(item.targets)}" + (f" to {e[2]}" if e[0] == "move" else "")
+    if not legal:
+        t.note("no-target-legal", s, {"instruction": what, "targets": ", ".join(item.targets), "item": item.name})
+        return s
+    if gone:
+        t.note("some-targets-illegal", s, {"instruction": what, "illegal": ", ".join(gone), "legal": ", ".join(legal),
+                                           "verb": "is" if len(gone) == 1 else "are",
+                                           "verb2": "is" if len(gone) == 1 else "are"})
+    if e[0] == "kill" and len(legal) > 1:
+        return RUNS["kill-together"](m, s, t, item, ("kill-together", tuple(legal)))
+    for name in legal:
+        s = RUNS[e[0]](m, s, t, item, (e[0], name, *e[2:]))
     return s
 
 

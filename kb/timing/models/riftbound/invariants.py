@@ -104,7 +104,8 @@ def scored_once(m: Riftbound, n: TraceNode) -> bool:
 @invariant("points-rise", "points are only gained, by scoring or another gain")
 def points_rise(m: Riftbound, n: TraceNode) -> bool:
     before = dict(n.before.points)
-    return all(n_ >= before.get(p, 0) for p, n_ in n.after.points) and set(before) <= set(dict(n.after.points))
+    kept = set(before) - set(n.after.removed)  # a player who left the game takes no points along (652)
+    return all(n_ >= before.get(p, 0) for p, n_ in n.after.points) and kept <= set(dict(n.after.points))
 
 
 def off_chain(step: str) -> Holds:

@@ -7,12 +7,14 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
+from typing import Any
 
 from kb.timing.engine import Model, Option, Params, Rules, Violation
 from kb.timing.models.riftbound import checks, combat, decisions, effects, scoring  # noqa: F401 (they register)
 from kb.timing.models.riftbound import adding, costs, damage, paying, replacements  # noqa: F401 (they register)
+from kb.timing.models.riftbound import conceding  # noqa: F401 (it registers)
 from kb.timing.models.riftbound import invariants, teams
-from kb.timing.models.riftbound.cards import Card, Effect, Trigger
+from kb.timing.models.riftbound.cards import SEVERAL_TARGETS, Card, Effect, Trigger
 from kb.timing.models.riftbound.citations import CITATION_EDITION, CITATIONS, cite, registry
 from kb.timing.models.riftbound.costs import UNIT_CHOICES
 from kb.timing.models.riftbound.state import Permanent, State
@@ -53,7 +55,7 @@ class Riftbound(Model):
         decision and automatic step has in such a pool only)."""
         waits = self.checks["no-replacement-choice-due"]
         for name, t in list(self.transitions.items()):
-            if t.kind != "step" and name not in ("apply-replacement", "decline-replacement"):
+            if t.kind != "step" and name not in ("apply-replacement", "decline-replacement", "concede"):
                 self.transitions[name] = replace(t, preconditions=t.preconditions + (waits,))
 
     def replacement_choice_due(self, s: State) -> dict[str, str] | None:
@@ -125,22 +127,35 @@ class Riftbound(Model):
         owners = {u.controller for u in s.units_at(at)}
         return len(owners) >= 2 and player not in owners
 
-    def moves_ok(self, s: State, effects: Iterable[Effect], target: str | None) -> bool:
+    def moves_ok(self, s: State, effects: Iterable[Effect], target: str | None,
+                 targets: tuple[str, ...] = ()) -> bool:
         """Playing this would not move a unit where it cannot be (358.3): checked as it is played."""
         for e in effects:
             if e[0] != "move":
                 continue
-            u = s.permanent((target if e[1] == "target" else e[1]) or "")
-            if u is not None and e[2] != u.location and self.invalid_destination(s, u.controller, e[2]):
-                return False
+            names = targets if e[1] == SEVERAL_TARGETS else ((target if e[1] == "target" else e[1]) or "",)
+            for name in names:
+                u = s.permanent(name)
+                if u is not None and e[2] != u.location and self.invalid_destination(s, u.controller, e[2]):
+                    return False
         return True
+
+    def several_targets_ok(self, s: State, card: Card, targets: Any) -> bool:
+        """The units chosen for a card's several targets (355.13, 355.8): one to as many as it says
+        ("each of up to N units"; none chosen is no play, the instruction having nothing to act
+        on), each a different unit on the board. A card of one target chooses no list."""
+        if not card.targets:
+            return not targets
+        if not isinstance(targets, tuple) or not 1 <= len(targets) <= card.targets or len(set(targets)) != len(targets):
+            return False
+        return all(s.permanent(name) is not None for name in targets)
 
     def targets_ok(self, state: State, effects: Iterable[Effect], target: str | None,
                    self_id: int | None = None) -> bool:
         """Valid choices exist for every target (355.8): items on the chain, units on board."""
         for e in effects:
             kind = e[0]
-            if kind not in TARGETED:
+            if kind not in TARGETED or e[1] == SEVERAL_TARGETS:  # several targets: the several-targets check
                 continue
             name = target if e[1] == "target" else e[1]
             if name is None:
@@ -159,6 +174,10 @@ class Riftbound(Model):
     def terminal(self, s: State) -> tuple[str, Rules] | None:
         if s.winner is not None:
             return (f"{s.winner} has won the game.", cite("game-won"))
+        if s.phase == "over" and s.removed:  # the turn player conceded: the next player's turn (652.5.a.1)
+            return (f"{s.removed[-1]} left the game as the turn player: play proceeds in turn order to "
+                    f"{s.turn_player}'s turn; the model follows one turn and stops here.",
+                    cite("turn-passes-on-removal"))
         if s.phase == "ending":
             return ("The Main Phase has ended; the model stops at the Ending Phase.", cite("end-main-phase"))
         return None

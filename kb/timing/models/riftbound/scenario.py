@@ -14,8 +14,9 @@ defender}}`` (combat opening there), or both (the showdown becomes a combat show
 holds their battlefields, then the Main Phase begins); ``victory_score: N`` (8 by default).
 An unknown key, step, card or battlefield is answered with the nearest known one.
 
-Actions (scenario steps): ``play: {player, card, to, from: hand|facedown, target, kill}`` (``kill``:
-the friendly unit that pays a "kill a friendly unit" cost),
+Actions (scenario steps): ``play: {player, card, to, from: hand|facedown, target, targets, kill}`` (``kill``:
+the friendly unit that pays a "kill a friendly unit" cost; ``targets: [UNIT, …]`` the units a card
+of several targets chooses, 355.13),
 ``activate: {player, ability}``, ``pass: PLAYER`` (priority on a chain, focus in a showdown,
 otherwise ending the Main Phase), ``move: {player, unit, to}`` (a Standard Move),
 ``decline``/``perform: {player, item}`` (an optional triggered ability being finalized; one
@@ -24,7 +25,8 @@ the scenario does not decline is performed; ``decline`` also refuses a triggered
 ``add: {player, ability}`` (a Reaction Add ability activated while a cost the Rune Pool and
 runes do not cover is paid, 429.3: :mod:`kb.timing.models.riftbound.adding`),
 ``apply``/``decline: {player, replacement, unit}`` (a "you may" replacement effect's
-controller choosing, before the death it could replace, 371.2.a).
+controller choosing, before the death it could replace, 371.2.a), ``concede: PLAYER`` (650: the
+player leaves the game, :mod:`kb.timing.models.riftbound.conceding`).
 
 ``expect`` observes (a mapping is compared on the keys given, a list whole) the views of
 :data:`OBSERVERS` (``priority``, ``focus``, ``state``, ``chain``: names, or items with some of
@@ -218,7 +220,7 @@ def _contest(s: State, at: str, player: str) -> tuple[Battlefield, ...]:
 
 
 # -- scenario actions and observations ---------------------------------------------------------
-ACTIONS = ("play", "activate", "pass", "move", "decline", "perform", "hide", "pay", "add", "apply")
+ACTIONS = ("play", "activate", "pass", "move", "decline", "perform", "hide", "pay", "add", "apply", "concede")
 
 
 def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, Any]]]:
@@ -230,13 +232,28 @@ def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, A
         if state.showdown is not None:
             return [("pass-focus", {"player": who})]
         return [("end-main-phase", {"player": who})]
+    if kind == "concede":  # a player concedes (650): a step of its own, never a listed option
+        who = _str(payload if not isinstance(payload, dict) else payload.get("player"), "concede")
+        leaving = {who, *state.teammates(who)}
+        goes_on = not state.teams and len(set(state.players) - leaving) >= 2 and who != state.turn_player
+        if goes_on and state.combat is not None and who in (state.combat.attacker, state.combat.defender):
+            side = "attacker" if who == state.combat.attacker else "defender"
+            raise FormatError(f"{who} is the {side} of the combat "
+                              f"at {state.combat.battlefield}: the model does not follow a combat one of whose sides "
+                              "left the game while it goes on", "concede")
+        return [("concede", {"player": who})]
     data = _map(payload, kind)
     if kind == "play":
-        _only(data, ("player", "card", "to", "from", "target", "kill"), "play")
+        _only(data, ("player", "card", "to", "from", "target", "kill", "targets"), "play")
         params = {"player": _str(data.get("player"), "play.player"), "card": _str(data.get("card"), "play.card")}
         for key in ("to", "target", "kill"):
             if data.get(key) is not None:
                 params[key] = _str(data[key], f"play.{key}")
+        if data.get("targets") is not None:  # the units chosen for a card's several targets (355.13)
+            chosen = _list(data["targets"], "play.targets")
+            if not 1 <= len(chosen) <= 4:
+                raise FormatError("targets lists 1 to 4 units", "play.targets")
+            params["targets"] = tuple(_str(u, f"play.targets[{i}]") for i, u in enumerate(chosen))
         if data.get("from") not in (None, "hand", "facedown"):
             raise FormatError("from is hand or facedown", "play.from")
         if data.get("from") == "facedown":
@@ -298,6 +315,8 @@ def option_action(option: Option) -> dict[str, Any]:
     name = option.transition.name
     if name in ("pass-priority", "pass-focus", "end-main-phase"):
         return {"pass": p["player"]}
+    if name == "concede":
+        return {"concede": p["player"]}
     if name == "standard-move":
         return {"move": p}
     if name == "add-while-paying":
@@ -306,6 +325,8 @@ def option_action(option: Option) -> dict[str, Any]:
         return {name.split("-")[0]: {"player": p["player"], "replacement": p["source"], "unit": p["unit"]}}
     if name in ("decline-trigger", "perform-trigger", "decline-cost", "pay-cost"):
         return {name.split("-")[0]: {"player": p["player"], "item": p["item"]}}
+    if "targets" in p:
+        p["targets"] = list(p["targets"])
     return {name: p}
 
 

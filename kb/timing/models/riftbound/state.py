@@ -71,7 +71,7 @@ class Item:
 
     __json_keys__: ClassVar[tuple[str, ...]] = (
         "name", "controller", "status", "kind", "id", "card", "source", "to", "target", "effects", "add",
-        "optional", "decided", "ambush", "origin", "keywords", "paid", "kill")
+        "optional", "decided", "ambush", "origin", "keywords", "paid", "kill", "targets")
 
     id: int = field(metadata=js(low=1, high=10_000, missing=lambda raw, ctx: ctx.next_id))
     name: str
@@ -93,6 +93,8 @@ class Item:
         omit=True, read=lambda raw, where, ctx: keywords(raw, where)))
     paid: bool = field(default=False, metadata=js(omit=True))  # a triggered ability's cost will be paid (404.1)
     kill: str | None = field(default=None, metadata=js(omit=True))  # the friendly unit killed as a cost (357.2)
+    # the units chosen as its several targets ("each of up to N units", 355.13), in the order chosen
+    targets: tuple[str, ...] = field(default=(), metadata=js(omit=True))
 
 
 @dataclass(frozen=True)
@@ -232,6 +234,8 @@ class State:
     points: tuple[tuple[str, int], ...] = field(default=(), metadata=js(mapping=True, read=_read_points))  # 468
     victory_score: int = field(default=8, metadata=js(omit=True, low=1, high=99))  # 194.3
     winner: str | None = field(default=None, metadata=js(omit=True, check="player"))  # 194.2, 472
+    # Players who conceded and left the game, in the order they left (651, 652; 651.4: with their teammates).
+    removed: tuple[str, ...] = field(default=(), metadata=js("removed_players", omit=True))
     next_id: int = field(default=1, metadata=js(low=1, high=10_000))
     # Each player's Rune Pool (166) and runes on the board (ready, exhausted: 164.2).
     rune_pools: tuple[tuple[str, int, int], ...] = field(default=(), metadata=js(record=_record(
