@@ -4,17 +4,20 @@
 The acceptance run imported 3,000 rulings citing one rule: the rule page was 518 KB (every
 citing ruling listed) and the rulings page 532 KB (every ruling on one page). A rule page's
 "Cited by" now lists the first CITED_BY_SHOWN records, its counts are of all of them and it
-links the API's answer, which lists them all; the rulings and articles lists are paged.
+links the API's answer, which lists them all; the rulings and articles lists are paged; the
+stale-rulings feed (3 MB for 3,000) lists the newest FEED_ENTRIES and says how many there are.
 """
 
 from __future__ import annotations
 
 import re
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 from flask.testing import FlaskClient
 
+from kb.feeds import FEED_ENTRIES
 from kb.query import KnowledgeBase
 from kb.records import import_records
 from kb.store import build
@@ -22,6 +25,7 @@ from tests.test_site import Page
 from web import create_app
 from web.site.records import CITED_BY_SHOWN, RECORDS_PER_PAGE
 
+ATOM = "{http://www.w3.org/2005/Atom}"
 MANY = 450  # rulings citing 1.3's 337.1.c.3 (337.4 in 1.4), besides the sample ruling
 
 
@@ -113,3 +117,14 @@ def test_a_page_past_the_end_is_an_error_page(client: FlaskClient, url: str, sta
     resp = client.get(url)
     assert resp.status_code == status and resp.mimetype == "text/html"
     assert words in Page(resp.get_data(as_text=True)).plain
+
+
+def test_the_stale_feed_lists_the_newest_and_counts_them_all(client: FlaskClient) -> None:
+    resp = client.get("/api/v1/rulings/stale.atom")
+    assert resp.status_code == 200 and resp.mimetype == "application/atom+xml"
+    root = ET.fromstring(resp.data)
+    assert len(root.findall(f"{ATOM}entry")) == FEED_ENTRIES
+    assert f"{MANY // 3 + 1} are stale; the {FEED_ENTRIES} newest are listed here" in root.findtext(f"{ATOM}subtitle")
+    ids = [e.findtext(f"{ATOM}id") for e in root.findall(f"{ATOM}entry")]
+    assert len(set(ids)) == len(ids) and all(":stale:1.4" in i for i in ids)
+    assert len(resp.data) < 200_000

@@ -1,6 +1,7 @@
 """The stale records as an Atom feed: every ruling (or article) a newer edition broke.
 
-One entry per stale record, updated on the date of the newest edition (when it went
+One entry per stale record (the newest :data:`kb.feeds.FEED_ENTRIES`; the subtitle says
+how many there are when there are more), updated on the date of the newest edition (when it went
 stale), naming each rule that changed: its number then and now, or that it was removed,
 with the word-level changes. Rendered by :func:`kb.feeds.render_atom`, the one Atom writer
 the edition-change feeds use too; the web layer supplies the links (``record_link``).
@@ -13,7 +14,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from kb.feeds import Feed, FeedEntry, edition_time, entries_from, ops_html, render_atom
+from kb.feeds import FEED_ENTRIES, Feed, FeedEntry, edition_time, entries_from, ops_html, render_atom
 from kb.records.citing import STALE, records_report
 from kb.records.model import Kind
 from kb.records.store import RecordSet
@@ -63,12 +64,17 @@ def stale_feed(kb: LoadedEditions, record_link: RecordLink, feed_link: str, kind
             content_html="".join(body))
 
     stale = [i for i in report["records"] if i["stale"]]
+    # the newest FEED_ENTRIES, as the edition feeds list: 3,000 stale rulings made a feed of 3 MB
+    stale.sort(key=lambda i: _date(kb, str(i["ruleset"])), reverse=True)
+    shown = stale[:FEED_ENTRIES]
     scope = f" of {ruleset}" if ruleset else ""
+    more = (f" {len(stale)} are stale; the {len(shown)} newest are listed here, every one on the "
+            f"{_PLURAL[kind]} page.") if len(shown) < len(stale) else ""
     return Feed(id=f"urn:rulekb:{kind}s:stale" + (f":{ruleset}" if ruleset else ""),
                 title=f"Stale {_PLURAL[kind]}{scope}",
                 subtitle=f"{_PLURAL[kind].capitalize()} citing a rule that a newer edition renumbered, "
-                         "reworded or removed.",
-                link=feed_link, entries=entries_from(stale, entry))
+                         f"reworded or removed.{more}",
+                link=feed_link, entries=entries_from(shown, entry))
 
 
 def stale_feed_atom(kb: LoadedEditions, record_link: RecordLink, feed_link: str, self_link: str = "",

@@ -142,7 +142,8 @@ def rulings_search(q: str, ruleset: str | None, limit: int) -> Response:
           summary="An Atom feed of the rulings a newer edition broke",
           examples=("/api/v1/rulings/stale.atom", "/api/v1/rulings/stale.atom?ruleset=mtg"))
 def stale_rulings_feed(ruleset: str | None) -> Response:
-    """One entry per stale ruling (newest edition first): each rule it cites that the newest
+    """One entry per stale ruling (newest edition first, the newest 50; the subtitle counts
+    them all when there are more): each rule it cites that the newest
     edition renumbered (with the new number), reworded (with the word changes) or removed,
     and a link to the ruling's page, whose banner says the same. Polling it answers 304
     until a build changes the editions or the rulings."""
