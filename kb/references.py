@@ -72,6 +72,24 @@ if tuple(_MENTION.groupindex) != ("word", "cr", "list", "first") or _MENTION.gro
 # once "ule" has matched, so every match is a keyword phrase and finditer can read them.
 _RULE_PHRASE = re.compile(rf"ule(?<=[Rr]ule)(?<![^\W{FOOTNOTE_MARKS}][Rr]ule)(s?)\s{{1,8}}"
                           rf"(({NUMBER}){_LIST_TAIL}(?:{_SEP}{_LIST})*)")
+# _RULE_PHRASE's keyword and first number alone (its groups: the plural "s", the number):
+# where the character after the number starts neither a range nor a list's next item (see
+# PHRASE_CONTINUES), the phrase is this match, since the rest of _RULE_PHRASE is optional and
+# its number is as greedy; found without the list's repeats, which cost the regex engine a
+# backtracking stack per match (most phrases are a keyword and one number).
+_RULE_HEAD = re.compile(rf"ule(?<=[Rr]ule)(?<![^\W{FOOTNOTE_MARKS}][Rr]ule)(s?)\s{{1,8}}({NUMBER})")
+# What a range or a list's next item may start with after a number, besides whitespace
+# (``str.isspace``, which is ``\s`` of a str pattern): a comma or a dash (_RANGE, _SEP).
+PHRASE_CONTINUES = ",-\u2013\u2014"
+
+
+def other_keywords(text: str) -> bool:
+    """Whether ``text`` may hold a keyword phrase that is not "rule(s)"/"Rule(s)" (RULE,
+    section, CR): where it holds none, every phrase is a match of :data:`_RULE_PHRASE`."""
+    find = text.find
+    return any(letter in text and find(needle, back) >= 0 for needle, back, letter in _NEEDLES)
+
+
 # Where _MENTION's other keywords start: each needle is found ``back`` characters after
 # one (RULE, RULES, Section, section, sections, CR), and only in a text holding its
 # ``letter`` (a one-character test is a memchr, several times faster than a find).

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kb import references
-from kb.cite import find_citations
+from kb.cite import find, find_citations
 from kb.numbers import parse_number
 
 # (text, the numbers cited in document order, segments joined by dots)
@@ -297,3 +297,29 @@ PHRASES = st.tuples(st.sampled_from(["rules ", "Rule ", "RULES ", "sections ", "
 @given(st.lists(st.one_of(st.sampled_from(PHRASE_PIECES), PHRASES), max_size=30).map("".join))
 def test_the_keyword_scan_finds_what_the_grammar_finds_everywhere(text: str) -> None:
     assert list(references.phrase_matches(text)) == _phrases_by_the_grammar_alone(text)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(PHRASE_PIECES), PHRASES), max_size=30).map("".join),
+       st.sampled_from([None, 1, 2, 5]))
+def test_the_rule_keyword_path_finds_what_the_whole_grammar_finds(text: str, limit: int | None) -> None:
+    """A text whose only keywords are "rule(s)"/"Rule(s)" is read by the keyword and first
+    number alone where nothing continues the phrase: the same citations as every phrase
+    of phrase_matches read by the whole grammar."""
+    if references.other_keywords(text):
+        text = text.replace("C", "c").replace("U", "u").replace("ection", "ecti0n")
+    assert not references.other_keywords(text)
+    assert find._rule_citations(text, limit) == find._keyword_citations(
+        text, references.phrase_matches(text), limit)
+
+
+@pytest.mark.parametrize("text", [
+    "rules 312, 313 and 314", "Rules 1.4 of the tournament", "Core Rules 1.4", "rule 312–315",
+    "rule 601.2a–f then rule 602", "rule 312: 10:30", "rules 702.109, “rule 5,” and 702.152",
+    "rule 312 through 315", "rule 312 ,313", "rule 312\u00a0and 313", "rule 312.", "rule 312",
+    "¹Rule 312. At any given time", "rule 312-", "rules 312 or", "rule 3/4",
+])
+def test_the_rule_keyword_path_on_phrases_that_continue(text: str) -> None:
+    assert not references.other_keywords(text)
+    assert find._rule_citations(text, None) == find._keyword_citations(
+        text, references.phrase_matches(text), None)

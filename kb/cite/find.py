@@ -25,10 +25,13 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
+from collections.abc import Iterable
 from typing import Literal, NamedTuple
 
 from kb.numbers import Segments
-from kb.references import WORD_START, _BARE_LIST, _SEP, Item, _items, _parse_alone, phrase_matches
+from kb.references import (
+    PHRASE_CONTINUES, WORD_START, _BARE_LIST, _RULE_HEAD, _RULE_PHRASE, _SEP, Item, Phrase, _items,
+    _parse_alone, other_keywords, phrase_matches)
 
 CitationForm = Literal["rule", "cr", "bracket", "bare"]
 
@@ -156,53 +159,13 @@ def find_citations(text: str, limit: int | None = None) -> list[Citation]:
     """
     if not isinstance(text, str) or not text:
         return []
-    out: list[Citation] = []
-    append = out.append
-    new = tuple.__new__  # Citation's own __new__, without its argument handling
-    parse = _parse_alone
-    size = len(text)
-    # The rule-text grammar's keyword phrases (kb.references.find_phrases, sections left
-    # out), read from its plain values: most phrases are a keyword and one number.
-    for phrase_start, end, word, cr, written, first_written, list_start in phrase_matches(text):
-        if cr is None and word[0] in "Ss":  # type: ignore[index]
-            continue  # "section 5": a section, not a rule
-        keyword: str = word or cr  # type: ignore[assignment]
-        if len(first_written) == len(written):  # one number, no range: no second pass
-            first, alone = parse(first_written)
-            items = None
-        else:
-            items = _items(written, list_start)
-            if not items:
-                continue
-            first, end = items[0][2], items[-1][1]
-        if keyword[-1] == "s" and keyword[0] == "R" and len(first[0]) < 3 and _TITLE_BEFORE.search(
-                text, max(0, phrase_start - 16), phrase_start):
-            continue
-        bracket = (cr is not None and phrase_start > 0 and text[phrase_start - 1] == "["
-                   and text.startswith("]", end))
-        if items is None and not bracket:
-            if end < size and text[end] in ":/" and _RUNS_ON.match(text, end):
-                continue
-            append(new(Citation, (phrase_start, end, text[phrase_start:end], first, alone,
-                                  "rule" if cr is None else "cr", None, phrase_start, end, None)))
-        else:
-            form: CitationForm = "bracket" if bracket else ("cr" if cr is not None else "rule")
-            if items is None:
-                items = [(list_start, end, first, None, [first])]
-            enclosed = bracket and len(items) == 1  # the brackets belong to the one citation
-            for i, (item_start, end, first, last, numbers) in enumerate(items):
-                if end < size and text[end] in ":/" and _RUNS_ON.match(text, end):
-                    break
-                start = phrase_start if i == 0 else item_start
-                append(new(Citation, (start, end, text[start:end], first, tuple(numbers), form, last,
-                                      start - 1 if enclosed else start, end + 1 if enclosed else end,
-                                      None)))
-        if limit is not None and len(out) >= limit:
-            del out[limit:]
-            break
+    if other_keywords(text):  # RULE, section or CR: the whole grammar's phrases
+        out = _keyword_citations(text, phrase_matches(text), limit)
+    else:  # "rule(s)" and "Rule(s)" only: most articles' paragraphs
+        out = _rule_citations(text, limit)
     if may_cite(text):
         # Past a limit reached by keyword phrases nothing more was looked for.
-        until = out[-1].end if limit is not None and len(out) >= limit else size
+        until = out[-1].end if limit is not None and len(out) >= limit else len(text)
         bare = _bare_citations(text, out, until, limit)
         if bare:
             out = sorted(out + bare, key=lambda c: c.start)
@@ -212,6 +175,119 @@ def find_citations(text: str, limit: int | None = None) -> list[Citation]:
         quotes = [(m.start(), m.end(), m.group(1) or m.group(2)) for m in _QUOTE.finditer(text)]
         out = _attach_quotes(text, out, quotes)
     return out
+
+
+def _rule_citations(text: str, limit: int | None) -> list[Citation]:
+    """The citations of the keyword phrases of a text whose only keywords are "rule(s)" and
+    "Rule(s)" (no :func:`~kb.references.other_keywords`): :func:`_keyword_citations` of
+    its ``phrase_matches``, found by the keyword and first number alone
+    (``kb.references._RULE_HEAD``) where nothing can continue the phrase after its number,
+    which is most phrases; elsewhere by the whole phrase's grammar at the same place."""
+    out: list[Citation] = []
+    append = out.append
+    new = tuple.__new__  # Citation's own __new__, without its argument handling
+    parse = _parse_alone
+    whole = _RULE_PHRASE.match
+    size = len(text)
+    pos = 0  # where the last phrase ended: _RULE_PHRASE.finditer looks for the next from there
+    for m in _RULE_HEAD.finditer(text):
+        at = m.start()  # the "ule" of the keyword
+        if at < pos:
+            continue  # inside the list of the phrase before (a quoted title in it)
+        end = m.end()
+        if end < size and (text[end] in PHRASE_CONTINUES or text[end].isspace()):
+            phrase = whole(text, at)  # a range or a list may follow: the whole phrase
+            if phrase is not None:
+                plural, written, first_written = phrase.groups()
+                pos = phrase.end()
+                _add_phrase(text, out, at - 1, pos, f"{text[at - 1]}ule{plural}", None, written,
+                            first_written, pos - len(written))
+                if limit is not None and len(out) >= limit:
+                    del out[limit:]
+                    break
+                continue
+        pos = end
+        plural, first_written = m.groups()
+        phrase_start = at - 1
+        first, alone = parse(first_written)
+        if plural and text[phrase_start] == "R" and len(first[0]) < 3 and _TITLE_BEFORE.search(
+                text, max(0, phrase_start - 16), phrase_start):
+            continue  # "Core Rules 1.4": a document and its version
+        if end < size and text[end] in ":/" and _RUNS_ON.match(text, end):
+            continue
+        append(new(Citation, (phrase_start, end, text[phrase_start:end], first, alone, "rule",
+                              None, phrase_start, end, None)))
+        if limit is not None and len(out) >= limit:
+            del out[limit:]
+            break
+    return out
+
+
+def _keyword_citations(text: str, phrases: Iterable[Phrase], limit: int | None) -> list[Citation]:
+    """The citations of the keyword ``phrases`` of ``text`` (:func:`~kb.references.phrase_matches`
+    of it), the first ``limit`` only when given."""
+    out: list[Citation] = []
+    append = out.append
+    new = tuple.__new__  # Citation's own __new__, without its argument handling
+    parse = _parse_alone
+    size = len(text)
+    # The rule-text grammar's keyword phrases (kb.references.find_phrases, sections left
+    # out), read from its plain values: most phrases are a keyword and one number.
+    for phrase_start, end, word, cr, written, first_written, list_start in phrases:
+        if cr is None and word[0] in "Ss":  # type: ignore[index]
+            continue  # "section 5": a section, not a rule
+        if (len(first_written) == len(written) and cr is None
+                and not (word[-1] == "s" and word[0] == "R")):  # type: ignore[index]
+            # One number after "rule(s)"/"Rule": _add_phrase's commonest case, inlined.
+            if end < size and text[end] in ":/" and _RUNS_ON.match(text, end):
+                continue
+            first, alone = parse(first_written)
+            append(new(Citation, (phrase_start, end, text[phrase_start:end], first, alone, "rule",
+                                  None, phrase_start, end, None)))
+        else:
+            _add_phrase(text, out, phrase_start, end, word, cr, written, first_written, list_start)
+        if limit is not None and len(out) >= limit:
+            del out[limit:]
+            break
+    return out
+
+
+def _add_phrase(text: str, out: list[Citation], phrase_start: int, end: int, word: str | None,
+                cr: str | None, written: str, first_written: str, list_start: int) -> None:
+    """The citations of one keyword phrase (not a section's), appended to ``out``."""
+    keyword: str = word or cr  # type: ignore[assignment]
+    size = len(text)
+    if len(first_written) == len(written):  # one number, no range: no second pass
+        first, alone = _parse_alone(first_written)
+        items = None
+    else:
+        items = _items(written, list_start)
+        if not items:
+            return
+        first, end = items[0][2], items[-1][1]
+    if keyword[-1] == "s" and keyword[0] == "R" and len(first[0]) < 3 and _TITLE_BEFORE.search(
+            text, max(0, phrase_start - 16), phrase_start):
+        return
+    bracket = (cr is not None and phrase_start > 0 and text[phrase_start - 1] == "["
+               and text.startswith("]", end))
+    if items is None and not bracket:
+        if end < size and text[end] in ":/" and _RUNS_ON.match(text, end):
+            return
+        out.append(tuple.__new__(Citation, (phrase_start, end, text[phrase_start:end], first, alone,
+                                            "rule" if cr is None else "cr", None, phrase_start, end,
+                                            None)))
+        return
+    form: CitationForm = "bracket" if bracket else ("cr" if cr is not None else "rule")
+    if items is None:
+        items = [(list_start, end, first, None, [first])]
+    enclosed = bracket and len(items) == 1  # the brackets belong to the one citation
+    for i, (item_start, end, first, last, numbers) in enumerate(items):
+        if end < size and text[end] in ":/" and _RUNS_ON.match(text, end):
+            break
+        start = phrase_start if i == 0 else item_start
+        out.append(tuple.__new__(Citation, (start, end, text[start:end], first, tuple(numbers), form,
+                                            last, start - 1 if enclosed else start,
+                                            end + 1 if enclosed else end, None)))
 
 
 def _bare_citations(text: str, keyworded: list[Citation], until: int,
