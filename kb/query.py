@@ -26,7 +26,8 @@ from kb.loaded import LoadedEditions
 from kb.model import Rule, term_key
 from kb.records import cited_by
 from kb.records.search import ruling_evidence, warm_records
-from kb.numbers import try_parse_number
+from kb import limits
+from kb.numbers import Segments, sort_key, try_parse_number
 from kb.references import find_mentions
 from kb.search import EditionSearcher, SearchError, open_searcher, parse_query
 from kb.store import LazyEditions, current_build, default_home, edition_notes, edition_summary, stored_notes
@@ -236,11 +237,14 @@ class KnowledgeBase(LoadedEditions):
             rg = self.edition(parsed.ruleset or ruleset or self.default_ruleset(),
                               parsed.edition or edition)
             name = rg.edition.ruleset, rg.edition.name
+            s = searcher(self, *name)
             asked = None if section else numbers_asked(rg, query)
-            found = searcher(self, *name).search(parse_query(" ".join(asked)) if asked else parsed,
-                                                 limit=limit, offset=offset,
-                                                 sections=[section] if section else None,
-                                                 evidence=ruling_evidence(self, *name) if rulings else None)
+            if asked and len(asked) > 1:
+                found = numbers_listed(s, asked, limit, offset)
+            else:
+                found = s.search(parse_query(asked[0]) if asked else parsed, limit=limit, offset=offset,
+                                 sections=[section] if section else None,
+                                 evidence=ruling_evidence(self, *name) if rulings else None)
         except SearchError as exc:
             raise QueryError(exc.status, exc.message,
                              {"query": str(query)[:200], **exc.detail}) from exc
@@ -372,6 +376,7 @@ class KnowledgeBase(LoadedEditions):
 _PREFIX = r"(?:[Rr]ules?|RULES?|[Cc][Rr]|[Rr]\.?|§)"
 _NUMBERS_ONLY = re.compile(rf"^\s*(?:{_PREFIX}\s*)?\d[\w.]*(?:\s*(?:[-–—,;&]|and)\s*[\w.]+)*\s*$")
 _CITING = re.compile(rf"^\s*{_PREFIX}(?![\w.])|^\s*{_PREFIX}\s*\d")
+_EXCLUDING = re.compile(r"\s-\S")  # "337 -338": the query language's "not 338", no range
 _SPACED_DASH = re.compile(r"\s*([-–—])\s*")
 _BETWEEN = re.compile(rf"^(?:\s|,|;|&|and|{_PREFIX})*$")
 
@@ -382,7 +387,7 @@ def numbers_asked(rg: RuleGraph, query: str) -> list[str] | None:
     or a range or list as an article's citation is read (``337-340`` → 337, 338, 339, 340;
     ``601.2a–f``; ``337.1a and 337.4``). None when the query is anything else, names no
     rule of ``rg`` (the search then says what it can), or is one number ``rg`` lacks."""
-    if len(query) > 200 or not _NUMBERS_ONLY.match(query):
+    if len(query) > 200 or not _NUMBERS_ONLY.match(query) or _EXCLUDING.search(query):
         return None
     if try_parse_number(query) is not None:
         found = rg.find(try_parse_number(query))
@@ -398,8 +403,43 @@ def numbers_asked(rg: RuleGraph, query: str) -> list[str] | None:
     rest.append(probe[at:])
     if not mentions or not _BETWEEN.match("".join(rest)):
         return None
-    numbers = [n for m in mentions for n in (rg.find(s) for s in m.numbers) if n]
+    numbers: list[str] = []
+    for item in (item for m in mentions for item in m.items):
+        if item.last is not None and item.numbers == [item.first, item.last]:
+            numbers.extend(_rules_between(rg, item.first, item.last))  # wider than the finder expands
+        else:
+            numbers.extend(n for n in (rg.find(s) for s in item.numbers) if n)
     return list(dict.fromkeys(numbers)) or None
+
+
+def _rules_between(rg: RuleGraph, first: Segments, last: Segments) -> list[str]:
+    """The rules of ``rg`` from ``first`` to ``last`` at their depth, in document order
+    (``300-399``: every rule numbered 300 to 399, not only those two)."""
+    if len(first) != len(last) or first[:-1] != last[:-1]:
+        return [n for n in (rg.find(first), rg.find(last)) if n]
+    lo, hi = sort_key(first), sort_key(last)
+    return [r.number for r in rg.edition.rules.values()
+            if len(r.segments) == len(first) and r.segments[:-1] == first[:-1] and lo <= sort_key(r.segments) <= hi]
+
+
+def numbers_listed(s: EditionSearcher, numbers: list[str], limit: int, offset: int) -> dict[str, Any]:
+    """The search answer listing several rules (``numbers``, at least two, as
+    :func:`numbers_asked` reads a range or list): one page of them, each hit as a typed
+    number's, ``total`` all of them. A range may name more rules than a query may hold
+    words (``337-380``: 44), so the page is asked of the searcher in runs of at most that
+    many, none of one number alone (one number lists its subrules)."""
+    most = limits.SEARCH_ATOMS.value
+    page = numbers[offset:offset + limit]
+    runs = [page[i:i + most] for i in range(0, len(page), most)]
+    if len(runs) > 1 and len(runs[-1]) == 1:
+        runs[-1].insert(0, runs[-2].pop())
+    hits: list[dict[str, Any]] = []
+    for run in runs:
+        asked = s.search(parse_query(" ".join(run)), limit=len(run))["results"]
+        hits.extend(asked[:1] if len(run) == 1 else asked)
+    out = s.search(parse_query(" ".join(numbers[:2])), limit=1)  # the answer's shape: no jump
+    out.update({"total": len(numbers), "offset": offset, "limit": limit, "results": hits})
+    return out
 
 
 # -- what the facade derives once per build (kb.derived) ------------------------------

@@ -41,6 +41,7 @@ NOT_NUMBERS = [
     ("riftbound", "337-340 priority"),
     ("riftbound", "337 AND 338"),      # the query language's AND
     ("riftbound", "337 to 340"),
+    ("riftbound", "337 -338"),         # the query language's "not 338"
     ("riftbound", "priority"),
     ("riftbound", "in:337 priority"),
 ]
@@ -162,3 +163,32 @@ def test_a_range_typed_as_a_rules_address_lists_its_rules(client: FlaskClient, a
 ])
 def test_other_addresses_answer_as_before(client: FlaskClient, address: str, status: int) -> None:
     assert client.get("/" + address).status_code == status
+
+
+# (typed, limit, offset, total, the numbers of the page): a range wider than a query may hold
+# words (32) or than the citation finder expands (60) is listed whole, page by page
+PAGES = [
+    ("337-380", 10, 0, 37, ["337", "338", "339", "340", "341", "342", "343", "344", "345", "346"]),
+    ("337-380", 20, 20, 37, ["357", "358", "359", "365", "366", "367", "368", "369", "370", "371", "372",
+                             "373", "374", "376", "377", "378", "380"]),
+    ("337-380", 20, 36, 37, ["380"]),          # a page of one: that rule, not its subrules
+    ("337-380", 20, 40, 37, []),
+    ("300-399", 100, 0, 76, None),             # 100 numbers: more than the finder expands
+]
+
+
+@pytest.mark.parametrize("typed,limit,offset,total,numbers", PAGES)
+def test_a_wide_range_is_listed_page_by_page(excerpt_kb: KnowledgeBase, client: FlaskClient, typed: str,
+                                             limit: int, offset: int, total: int,
+                                             numbers: list[str] | None) -> None:
+    r = excerpt_kb.search(typed, "riftbound", limit=limit, offset=offset)
+    listed = [h["number"] for h in r["results"]]
+    assert r["total"] == total and r["offset"] == offset and r["jump"] is None
+    if numbers is not None:
+        assert listed == numbers
+    else:
+        assert len(listed) == total and listed[0] == "300" and listed[-1] == "399"
+        assert all("." not in n and 300 <= int(n) <= 399 for n in listed)
+    api = client.get("/api/v1/search", query_string={"q": typed, "ruleset": "riftbound", "limit": limit,
+                                                     "offset": offset})
+    assert api.status_code == 200 and [h["number"] for h in api.json["results"]] == listed
