@@ -125,11 +125,18 @@ def _read(kb: LoadedEditions, record: Record) -> RecordCitations:
         except QueryError as exc:
             return RecordCitations(record, None, None, None, (), (Diagnostic(
                 f"article {record.id}: {exc.message}", where, 0, "warning"),))
+        # no pin and no ruleset: the one in which its citations resolve best, if there is one
+        chosen = _ruleset_by_citations(kb, record, linked) if linked["ruleset"] is None else None
+        said = ""
+        if chosen is not None:
+            linked, said = chosen
         diags = [Diagnostic(str(d["message"]), where, int(d.get("line") or 0),
                             d.get("severity", "warning")) for d in linked["diagnostics"]]
+        if chosen is not None:
+            diags.append(Diagnostic(f"article {record.id}: {said}", where, 1, "info"))
         ruleset = linked["ruleset"]
         edition = linked["written_for"] or linked["edition"]
-        inferred = linked.get("inferred")
+        inferred = linked.get("inferred") or said or None
         if ruleset is None or edition is None:
             diags.append(Diagnostic(
                 f"article {record.id}: cannot tell which ruleset it cites ({', '.join(linked['candidates'])}); "
@@ -156,6 +163,31 @@ def _read(kb: LoadedEditions, record: Record) -> RecordCitations:
         if res.status == "not_found":
             diags.append(Diagnostic(f"{record.kind} {record.id}: {res.message}", where, line, "warning"))
     return RecordCitations(record, ruleset, edition, inferred, tuple(cited), tuple(diags))
+
+
+def _ruleset_by_citations(kb: LoadedEditions, record: Record,
+                          linked: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
+    """An unpinned article the linker could not give a ruleset (its citations are looked
+    up in every ruleset's newest edition): the linker's answer for the one ruleset in which
+    more of its citations resolve than in any other, and a sentence saying so; None when
+    no ruleset is alone in first place (a tie, or no citation resolving anywhere)."""
+    scored: list[tuple[int, str, dict[str, Any]]] = []
+    for candidate in linked.get("candidates") or []:
+        ruleset = str(candidate).split(" ", 1)[0]
+        try:
+            answer = lookup(kb, record.text, ruleset=ruleset)
+        except QueryError:
+            continue
+        resolved = sum(1 for c in answer["citations"] if c["status"] not in ("not_found", "ambiguous"))
+        scored.append((resolved, ruleset, answer))
+    scored.sort(key=lambda s: -s[0])
+    if not scored or scored[0][0] == 0 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return None
+    resolved, ruleset, answer = scored[0]
+    others = ", ".join(f"{n} in {rs}" for n, rs, _ in scored[1:])
+    total = len(answer["citations"])
+    return answer, (f"no ruleset pinned: read as {ruleset}, in which {resolved} of its {total} citations "
+                    f"resolve ({others or 'no other ruleset built'}); pin it with ruleset: and edition:")
 
 
 def _body_offset(record: Record) -> int:
