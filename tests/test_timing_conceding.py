@@ -1,4 +1,4 @@
-"""Conceding in the Riftbound timing model (649–652): from every
+"""Conceding in the Riftbound timing model (649–652) and in Magic (104.3a, 800.4a): from every
 state a bounded exploration reaches (2, 3 and 4 players, 2v2), each player still in the game
 concedes, and what the rules say of the removal is checked from the states and the trace alone;
 deliberately wrong models are caught; bad input is refused with its place. The scenarios written
@@ -13,6 +13,7 @@ import pytest
 
 from kb.timing import engine
 from kb.timing.engine import FormatError, TraceNode
+from kb.timing.models.mtg import scenario as mtg_scenario
 from kb.timing.models.riftbound import Riftbound, State, conceding, scenario, state_io
 from kb.timing.scenario import loads, run
 
@@ -213,3 +214,13 @@ def test_a_player_outside_a_combat_of_three_concedes_and_the_combat_goes_on() ->
     result = run(loads(COMBAT % "Cy"))
     assert result.ok, result.error
     assert result.final.players == ("Ann", "Bo") and result.final.combat is not None
+
+
+# -- Magic: conceding is a step too (the scenarios are in tests/scenarios/mtg) --------------------
+@pytest.mark.parametrize("kind,payload,field", [
+    ("concede", {"player": 3}, "concede"),
+], ids=["magic: not a name"])
+def test_a_malformed_magic_concession_names_its_place(kind: str, payload: Any, field: str) -> None:
+    with pytest.raises(FormatError) as err:
+        mtg_scenario.action(kind, payload, None)  # type: ignore[arg-type]
+    assert err.value.field == field

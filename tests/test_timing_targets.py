@@ -1,5 +1,5 @@
 """Several targets for one chain item in the Riftbound timing model ("each of up to N units",
-355.13): every decision sequence up to a bounded depth (2 and 3 players) keeps what 359.3.e says
+355.13) and in Magic ("each of up to N target creatures", 608.2b): every decision sequence up to a bounded depth (2 and 3 players) keeps what 359.3.e says
 of targets made illegal before the item resolves, computed from the states and the trace alone;
 Deflect costs its Power for each unit chosen (809.1.c); deliberately wrong models are caught; bad
 input is refused with its place. The scenarios written as sentences are in
@@ -12,8 +12,10 @@ from typing import Any
 
 import pytest
 
+from conftest import REPO
 from exploring import explore_checked
 from kb.timing.engine import FormatError, TraceNode
+from kb.timing.models.mtg import scenario as mtg_scenario
 from kb.timing.models.riftbound import Riftbound, State, cards, costs, effects, scenario
 
 CARDS = {
@@ -163,3 +165,117 @@ def test_the_units_chosen_as_several_targets_are_one_to_n_different_units_on_the
         targets: tuple[str, ...], legal: bool) -> None:
     model, state = setup(3)
     assert model.several_targets_ok(state, model.cards["Rend"], targets) is legal
+
+
+# -- Magic: several targets (608.2b) ---------------------------------------------------------------
+MTG_CARDS = {
+    "Grizzly Bears": {"type": "creature", "power": 2, "toughness": 2},
+    "Llanowar Elves": {"type": "creature", "power": 1, "toughness": 1},
+    # "deals 2 damage to each of up to two target creatures", and a destroy spell to make one illegal
+    "Twin Bolt": {"type": "instant", "target": "creature", "targets": 2,
+                  "effects": [{"damage": {"to": "targets", "amount": 2}}, {"draw": 1}]},
+    "Unsummon": {"type": "instant", "target": "creature", "effects": [{"destroy": "target"}]},
+}
+MTG_CASES = [("2026-01-16", 10), ("2010-10-01", 10)]
+
+
+def mtg_setup(edition: str) -> tuple[Any, Any]:
+    return mtg_scenario.setup({"ruleset": "mtg", "edition": edition, "cards": MTG_CARDS, "start": {"step": "main1", "turn": 3},
+                               "players": [{"name": "Ann", "hand": ["Twin Bolt"]},
+                                           {"name": "Bo", "hand": ["Unsummon", "Unsummon"],
+                                            "battlefield": ["Grizzly Bears", "Llanowar Elves"]}]})
+
+
+def mtg_violations(model: Any, node: TraceNode) -> Iterator[str]:
+    """What 608.2b says of a spell of several targets, from the states and the trace."""
+    if node.name != "resolve" or not node.before.stack or not node.before.stack[-1].targets:
+        return
+    top, before, after = node.before.stack[-1], node.before, node.after
+    legal = [i for _, i in top.targets if before.object(i) is not None]
+    steps = [n.name for n in node.walk()]
+    drew = dict(after.drawn).get(top.controller, 0) - dict(before.drawn).get(top.controller, 0)
+    if not legal and ("targets-all-illegal" not in steps or drew):
+        yield f"{top.name}'s targets were all illegal and it resolved (608.2b)"
+    if legal and ("targets-all-illegal" in steps or drew != 1):
+        yield f"{top.name} had a legal target and did not resolve (608.2b)"
+    for u in before.board:
+        now = after.object(u.id)
+        hit = u.id in legal
+        if now is not None and now.damage != u.damage + (2 if hit else 0):
+            yield f"{top.name} dealt {now.damage - u.damage} damage to {u.name}, {'a legal' if hit else 'no'} target (608.2b)"
+
+
+@pytest.mark.parametrize("edition,depth", MTG_CASES, ids=[e for e, _ in MTG_CASES])
+def test_a_magic_spell_of_several_targets_keeps_608_2b_in_every_decision_sequence(edition: str, depth: int,
+                                                                                    capsys: Any) -> None:
+    stats, seen, broken = explore_checked(*mtg_setup(edition), depth, mtg_violations)
+    with capsys.disabled():
+        print(f"\n  magic several targets, {edition}, depth {depth}: {stats.states} states; "
+              + ", ".join(f"{n} {seen[n]}" for n in ("some-targets-illegal", "targets-all-illegal", "destroy")))
+    assert not broken, broken[:5]
+    assert stats.states > 100
+    for name in ("some-targets-illegal", "targets-all-illegal"):
+        assert seen[name], f"the exploration never reached {name}"
+
+
+def test_a_magic_model_whose_spell_with_one_illegal_target_does_not_resolve_is_caught(monkeypatch: Any) -> None:
+    """Wrong: a spell of several targets treated as one target, not resolving once any is illegal."""
+    from kb.timing.models.mtg import resolution
+    right = resolution.resolve
+
+    def any_illegal(m: Any, s: Any, p: Any, t: Any) -> Any:
+        top = s.stack[-1]
+        if top.targets and any(s.object(i) is None for _, i in top.targets):
+            t.note("targets-all-illegal", s, {"item": top.name, "targets": ""})
+            return m._finish(s, t, top, resolved=False)
+        return right(m, s, p, t)
+    model, state = mtg_setup("2026-01-16")
+    spec = model.transitions["resolve"]
+    from dataclasses import replace as dc_replace
+    from functools import partial
+    model.transitions["resolve"] = dc_replace(spec, effect=partial(any_illegal, model))
+    try:
+        _, _, broken = explore_checked(model, state, 8, mtg_violations)
+    finally:
+        model.transitions["resolve"] = spec
+    assert any("(608.2b)" in b for b in broken)
+
+
+@pytest.mark.parametrize("card,field,words", [
+    ({"type": "instant", "targets": 2, "effects": [{"destroy": "targets"}]}, "cards.X.target", "creatures or permanents"),
+    ({"type": "instant", "target": "creature", "effects": [{"destroy": "targets"}]}, "cards.X.targets", "how many"),
+    ({"type": "instant", "target": "creature", "targets": 2, "effects": [{"destroy": "target"}]}, "cards.X.effects",
+     "names them targets"),
+    ({"type": "instant", "target": "spell", "effects": [{"counter": "targets"}]}, "cards.X.effects[0].counter",
+     "expected target"),
+], ids=["no target kind", "no number", "target, not targets", "counter several"])
+def test_a_malformed_magic_card_of_several_targets_names_its_place(card: dict[str, Any], field: str, words: str) -> None:
+    from kb.timing.models.mtg.cards_io import parse_cards
+    with pytest.raises(FormatError) as err:
+        parse_cards({"X": card})
+    assert err.value.field == field and words in err.value.message, err.value
+
+
+@pytest.mark.parametrize("targets,field", [
+    ("Grizzly Bears", "cast.targets"),
+    ([], "cast.targets"),
+    ([999], "cast.targets[0]"),
+], ids=["not a list", "none", "an id no object has"])
+def test_a_malformed_magic_choice_of_targets_names_its_place(targets: Any, field: str) -> None:
+    _, state = mtg_setup("2026-01-16")
+    with pytest.raises(FormatError) as err:
+        mtg_scenario.action("cast", {"player": "Ann", "card": "Twin Bolt", "targets": targets}, state)
+    assert err.value.field == field, err.value
+
+
+def test_a_magic_state_with_a_spell_of_several_targets_round_trips() -> None:
+    from kb.timing.models import get_model
+    from kb.timing.scenario import loads, run
+    text = (REPO / "tests" / "scenarios" / "mtg" /
+            "a-spell-with-two-targets-one-of-which-has-left-the-battlefield-resolves-and-acts-on-the-other-only.yaml")
+    result = run(loads(text.read_text(encoding="utf-8")))
+    frame = next(f for f in result.frames if f.state["stack"] and "targets" in f.state["stack"][0])
+    assert [t["name"] for t in frame.state["stack"][0]["targets"]] == ["Grizzly Bears", "Llanowar Elves"]
+    spec = get_model("mtg")
+    model, state, broken = spec.state_from_json(frame.state, None)
+    assert not broken and spec.state_json(model, state) == frame.state

@@ -3,7 +3,7 @@ module-level function ``(model, state)`` that a transition is registered with.""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import combinations, product
 from typing import TYPE_CHECKING, Any
 
@@ -24,9 +24,26 @@ def cast(m: Magic, s: State) -> Iterator[dict[str, Any]]:
             card = m.cards.get(name)
             if card is None or "land" in card.types:
                 continue
+            if card.targets:  # several targets: every choice of 1 to N different objects (601.2c)
+                yield from several_targets(m, s, player, card)
+                continue
             for target, ident, ambiguous in m.target_choices(s, card.target):
                 yield {"player": player, "card": name, "target": target, "target_id": ident,
                        "on": on_text(target, ident, ambiguous)}
+
+
+def several_targets(m: Magic, s: State, player: str, card: Card) -> Iterator[dict[str, Any]]:
+    """A spell of several targets cast on every choice of 1 to N different objects it could target."""
+    found = [(n, i, amb) for n, i, amb in m.target_choices(s, card.target) if i is not None]
+    for k in range(1, min(card.targets, len(found)) + 1):
+        for chosen in combinations(found, k):
+            yield {"player": player, "card": card.name, "targets": tuple(n for n, _, _ in chosen),
+                   "target_ids": tuple(i for _, i, _ in chosen), "on": several_text(chosen)}
+
+
+def several_text(chosen: Iterable[tuple[str, int | None, bool]]) -> str:
+    """The " targeting A and B" of a label."""
+    return " targeting " + " and ".join(on_text(n, i, amb)[len(" targeting "):] for n, i, amb in chosen)
 
 
 def activate(m: Magic, s: State) -> Iterator[dict[str, Any]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Mapping
 from typing import Any
 
 from kb.timing.engine import FormatError
@@ -23,7 +24,7 @@ EXPECT_KEYS = ("priority", "step", "phase", "active", "turn", "stack", "waiting"
                "extra_turns", "lost", "attacking", "blocked", "damage", "static", "power_toughness", "exile",
                "defending")
 ACTIONS = ("cast", "activate", "mana", "play_land", "turn_face_up", "suspend", "foretell", "plot", "pass", "pay",
-           "decline", "retract", "choose_defender", "attack", "block", "choose")
+           "decline", "retract", "choose_defender", "attack", "block", "choose", "concede")
 EXILE_AS = ("suspended", "foretold", "plotted")
 
 
@@ -64,9 +65,10 @@ def parse_effects(data: Any, field: str) -> tuple[Effect, ...]:
             _only(m, ("to", "amount"), w)
             out.append(("prevent", _str(m.get("to", "target"), f"{w}.to"), _int(m.get("amount"), f"{w}.amount", 1, 99)))
         elif kind in ("counter", "destroy", "tap"):
-            if arg != "target":
-                raise FormatError("expected target", w)
-            out.append((kind, "target"))
+            if arg != "target" and (arg != "targets" or kind == "counter"):
+                raise FormatError("expected target" + (" (or targets: a card's several targets)" if kind != "counter"
+                                                       else ""), w)
+            out.append((kind, arg))
         elif kind == "counter-unless-pay":
             out.append((kind, _int(arg, w, 1, 20)))
         elif kind in ("draw", "lose-life"):
@@ -98,7 +100,7 @@ def _effect_json(e: Effect) -> dict[str, Any]:
     if kind in ("damage", "prevent"):
         return {kind: {"to": e[1], "amount": e[2]}}
     if kind in ("counter", "destroy", "tap"):
-        return {kind: "target"}
+        return {kind: e[1]}
     if kind in ("counter-unless-pay", "boost"):
         return {kind: e[1]}
     if kind in ("draw", "lose-life"):
@@ -133,7 +135,7 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
         raw = _map(raw, where)
         _only(raw, ("type", "cost", "power", "toughness", "legendary", "keywords", "effects", "target",
                     "triggers", "abilities", "morph", "mana", "color", "static", "suspend", "foretell", "plot",
-                    "replacement"), where)
+                    "replacement", "targets"), where)
         color_raw = raw.get("color")
         colors = frozenset(_choice(c, COLORS, f"{where}.color" if not isinstance(color_raw, list) else
                                    f"{where}.color[{i}]")
@@ -199,7 +201,8 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
             _choice(raw.get("target"), (None,) + TARGETS, f"{where}.target"), tuple(triggers), tuple(abilities),
             None if morph is None else _int(morph, f"{where}.morph", 0, 20), "haste" in keywords, colors, static,
             "trample" in keywords, "split-second" in keywords, suspend, exiling["foretell"], exiling["plot"],
-            _exile_instead(raw.get("replacement"), types, f"{where}.replacement"))
+            _exile_instead(raw.get("replacement"), types, f"{where}.replacement"),
+            _several(raw, tuple(triggers), tuple(abilities), where))
         if static is not None and not cards[name].permanent:
             raise FormatError("only a permanent's static ability is modelled (it applies while on the battlefield)",
                               f"{where}.static")
@@ -209,6 +212,34 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
             raise FormatError("an instruction says target, so the card needs a target (creature, player, any, "
                               "spell, permanent)", f"{where}.target")
     return cards
+
+
+def _names_targets(effects: tuple[Effect, ...]) -> bool:
+    return any(len(e) > 1 and e[1] == "targets" for e in effects)
+
+
+def _several(raw: Mapping[str, Any], triggers: tuple[Trigger, ...], abilities: tuple[Ability, ...], where: str) -> int:
+    """A spell's ``targets: N`` ("each of up to N target creatures", 601.2c), checked against the
+    instructions naming ``targets``: a creature or permanent target kind, and only a spell's own
+    instructions (its abilities and triggered abilities have one target each)."""
+    effects = parse_effects(raw.get("effects"), f"{where}.effects")
+    if any(_names_targets(x.effects) for x in (*triggers, *abilities)):
+        raise FormatError("only a spell's own instructions act on its several targets: its abilities and triggered "
+                          "abilities have one target each", where)
+    n = raw.get("targets")
+    if n is None:
+        if _names_targets(effects):
+            raise FormatError("an instruction names targets: the card says how many it may choose (targets: N, "
+                              "\"each of up to N target creatures\")", f"{where}.targets")
+        return 0
+    n = _int(n, f"{where}.targets", 1, 4)
+    if raw.get("target") not in ("creature", "permanent"):
+        raise FormatError("several targets are creatures or permanents: say target: creature (or permanent)",
+                          f"{where}.target")
+    if not _names_targets(effects) or any(len(e) > 1 and e[1] == "target" for e in effects):
+        raise FormatError("a card of several targets names them targets in its instructions (e.g. {destroy: "
+                          "targets}), and not target", f"{where}.effects")
+    return n
 
 
 EXILE_INSTEAD = ("self", "creatures", "opponents-creatures")  # whose death a replacement exiles instead
@@ -244,6 +275,8 @@ def card_json(card: Card) -> dict[str, Any]:
         out["keywords"] = keywords
     if card.target:
         out["target"] = card.target
+    if card.targets:
+        out["targets"] = card.targets
     if card.effects:
         out["effects"] = effects_json(card.effects)
     if card.morph is not None:

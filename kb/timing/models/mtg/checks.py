@@ -127,7 +127,12 @@ def sorcery_timing(m: Magic, s: State, p: Params) -> bool:
 
 @check("targets", "the spell needs a legal target")
 def targets(m: Magic, s: State, p: Params) -> bool:
-    kind = _card(m, p).target
+    card = _card(m, p)
+    kind = card.target
+    if card.targets:  # 1 to N different objects it can target (601.2c)
+        ids = [m.resolve_target(s, kind, n, i) for n, i in zip(p.get("targets") or (), p.get("target_ids") or ())]
+        return (1 <= len(ids) <= card.targets and None not in ids and len(set(ids)) == len(ids)
+                and all(m.target_ok(s, kind, None, None, i) for i in ids))
     return m.target_ok(s, kind, p.get("target"), None, m.resolve_target(s, kind, p.get("target"), p.get("target_id")))
 
 

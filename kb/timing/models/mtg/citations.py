@@ -82,6 +82,9 @@ CITATIONS: dict[str, Rules] = {
     # -- automatic transitions: before priority (117.5) ---------------------------------------
     "state-based-actions": ("117.5", "704.3", "117.2", "117.2d"),
     "loses-game": ("704.5a", "104.3b"),
+    "concede": ("104.3a", "101.1"),
+    "concedes": ("104.3a",),
+    "left-player-priority": ("800.4a",),
     "leaves-game": ("800.4", "800.4a", "800.4d"),
     "game-over": ("104.2a", "104.4a", "104.3b"),
     "left-player-skipped": ("800.4j", "800.4a"),
@@ -99,6 +102,8 @@ CITATIONS: dict[str, Rules] = {
     # -- resolving -------------------------------------------------------------------------------
     "resolve": ("117.4", "608.1", "405.5", "117.2e"),
     "target-illegal": ("608.2b", "400.7"),
+    "targets-all-illegal": ("608.2b", "400.7"),
+    "some-targets-illegal": ("608.2b", "400.7"),
     "follow-instructions": ("608.2c",),
     "condition-false": ("603.4",),
     "permanent-enters": ("608.3", "608.3a", "302.6"),
@@ -168,6 +173,7 @@ CITATIONS: dict[str, Rules] = {
     "check.later-turn": ("702.143a", "702.170d"),
     "check.plotted-timing": ("702.170d",),
     "check.defender": ("507.1", "506.2a", "800.4a"),
+    "check.in-the-game": ("104.3a", "800.4a"),
     # -- invariants -------------------------------------------------------------------------------
     "invariant.one-priority": ("117.3",),
     "invariant.no-priority-resolving": ("117.2e",),
@@ -199,7 +205,8 @@ CITATIONS: dict[str, Rules] = {
 # Comprehensive Rules of the seed article): found with ``KnowledgeBase.map_number`` and
 # checked by hand against both texts. ``None``: the rule has no counterpart in 2010.
 NUMBERS_2010: dict[str, str | None] = {
-    "101.4": "101.4", "103.8a": "103.7a", "104.3b": "104.3b", "104.2a": "104.2a", "104.4a": "104.4a",
+    "101.4": "101.4", "101.1": "101.1", "104.3a": "104.3a", "103.8a": "103.7a", "104.3b": "104.3b",
+    "104.2a": "104.2a", "104.4a": "104.4a",
     "116.2": "115.2", "116.2f": "115.2e", "116.2h": None, "116.2k": None, "406.3": "406.3",
     "702.62a": "702.59a", "702.62b": "702.59b", "702.62c": None, "702.62d": "702.59c",
     "702.143a": None, "702.143b": None, "702.143c": None, "702.170a": None, "702.170b": None, "702.170d": None,

@@ -238,8 +238,10 @@ def cast(m: Magic, s: State, p: Params, t: Trace) -> State:
     card = m.cards[p["card"]]
     s = without_card(s, p["player"], card.name)
     tid = m.resolve_target(s, card.target, p.get("target"), p.get("target_id"))
+    several = tuple((n, m.resolve_target(s, card.target, n, i))
+                    for n, i in zip(p.get("targets") or (), p.get("target_ids") or ()))
     s, obj = m._new_obj(s, name=card.name, controller=p["player"], kind="spell", card=card.name,
-                        effects=card.effects, target=p.get("target"), target_id=tid)
+                        effects=card.effects, target=p.get("target"), target_id=tid, targets=several)
     s = m._put_on_stack(s, t, obj)
     return m._cost(s, t, p["player"], card.cost, "cast", card.name, obj.id)
 
@@ -453,3 +455,40 @@ def decline(m: Magic, s: State, p: Params, t: Trace) -> State:
     s = m._counter(s, t, r.item.target_id)
     s = replace(s, resolving=replace(s.resolving, index=r.index + 1, asked=(), chosen=()))  # type: ignore[arg-type]
     return m._continue(s, t)
+
+
+@registry.check("in-the-game", "the player has already left the game, or the game is over")
+def in_the_game(m: Magic, s: State, p: Params) -> bool:
+    return p["player"] not in s.lost and not s.over
+
+
+@transition("concede", "decision", "concede the game", "{player} concedes", pre=("in-the-game",))
+def concede(m: Magic, s: State, p: Params, t: Trace) -> State:
+    """A player concedes at any time (104.3a): they leave the game at once and lose it. In a game
+    that goes on (800.4) they leave with what they own (800.4a, as a player who lost does), and
+    if they had priority, the next player in turn order still in the game receives it (800.4a);
+    a pass of theirs in the succession no longer counts, and if every player left has now
+    passed in succession, the top of the stack resolves (or the step ends) as after any pass
+    (117.4). A concession is a scenario step (``concede: PLAYER``), never a listed option."""
+    who = p["player"]
+    holder = s.priority
+    order = s.remaining
+    passed: list[str] = []
+    if holder is not None and holder in order:
+        i = order.index(holder)
+        passed = [order[(i - k) % len(order)] for k in range(1, s.passes + 1)]
+    s = replace(s, lost=s.lost + (who,))
+    t.note("concedes", s, {"player": who})
+    if s.over:
+        return replace(s, priority=None, passes=0)
+    s = m._leave(s, t, who)
+    passes = len([x for x in passed if x != who])
+    if holder == who:
+        nxt = s.next_player(who)
+        s = replace(s, priority=nxt)
+        t.note("left-player-priority", s, {"player": who, "next": nxt})
+    s = replace(s, passes=passes)
+    if s.priority is not None and passes >= len(s.remaining):
+        s = replace(s, priority=None)
+        t.note("all-passed", s)
+    return s

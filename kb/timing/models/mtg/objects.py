@@ -119,6 +119,9 @@ class Card:
     # "If [this permanent | a creature | a creature an opponent controls] would die, exile it
     # instead": a replacement effect (614.1a), while this permanent is on the battlefield.
     exile_instead: str | None = None  # self | creatures | opponents-creatures
+    # "each of up to N target creatures (permanents)": a spell choosing 1 to N different objects
+    # of its target kind, its instructions naming them ``targets`` (0: one target, or none)
+    targets: int = 0
 
     @property
     def permanent(self) -> bool:
@@ -135,7 +138,8 @@ class Obj:
     """A spell or ability on the stack, or a triggered ability waiting to be put there."""
 
     __json_keys__: ClassVar[tuple[str, ...]] = ("name", "controller", "kind", "id", "card", "source", "target",
-                                                "subject", "effects", "amount", "if", "target_id", "source_id")
+                                                "subject", "effects", "amount", "if", "target_id", "source_id",
+                                                "targets")
 
     id: int = field(metadata=js(**IDS))
     name: str
@@ -155,6 +159,9 @@ class Obj:
     target_id: int | None = field(default=None, metadata=js(omit=True, **IDS))
     # the permanent whose ability it is (None once the source is a card elsewhere)
     source_id: int | None = field(default=None, metadata=js(omit=True, **IDS))
+    # a spell's several targets ("each of up to N target creatures"): (name when targeted, object id)
+    targets: tuple[tuple[str, int], ...] = field(default=(), metadata=js(omit=True, record=(
+        js("name")["json"], js("id", **IDS)["json"])))
 
 
 @dataclass(frozen=True)

@@ -117,6 +117,12 @@ class Resolution(Part):
         if kind == "damage":
             to, amount = e[1], e[2]
             n = item.amount if amount == "that" else int(amount)
+            if to == "targets":  # each legal target, under its name now
+                for _, ident in item.targets:
+                    u = s.object(ident)
+                    if u is not None:
+                        s = self._damage(s, t, item.source or item.name, u.name, n)
+                return s
             if to == "target":  # the targeted object under its name now (turned face up, it is renamed)
                 u = s.object(item.target_id)
                 dest = u.name if u is not None else item.target if item.target_id is None else None
@@ -141,6 +147,18 @@ class Resolution(Part):
             for player in self._who(s, item, e[1]):
                 s = replace(s, life=add_count(s.life or tuple((p, 20) for p in s.players), player, -e[2]))
                 t.note("lose-life", s, {"player": player, "n": e[2]})
+            return s
+        if kind == "destroy" and e[1] == "targets":  # the legal targets at once
+            gone = [u.name for u in (s.object(i) for _, i in item.targets) if u is not None]
+            for name in gone:
+                t.note("destroy", s, {"permanent": name})
+            return self._to_graveyard(s, t, gone)
+        if kind == "tap" and e[1] == "targets":
+            for _, ident in item.targets:
+                u = s.object(ident)
+                if u is not None:
+                    s = replace(s, board=tuple(replace(x, tapped=True) if x.id == u.id else x for x in s.board))
+                    t.note("tap", s, {"permanent": u.name})
             return s
         if kind == "destroy":
             u = s.object(item.target_id)
@@ -228,6 +246,20 @@ def resolve(m: Magic, s: State, p: Params, t: Trace) -> State:
     top = s.stack[-1]
     s = replace(s, passes=0)
     kind = m._target_kind(top)
+    if top.targets:  # several targets (608.2b): it resolves if any is still legal, acting on those only
+        legal = tuple((n, i) for n, i in top.targets if m.target_ok(s, kind, None, top.id, i))
+        names = ", ".join(n for n, _ in top.targets)
+        if not legal:
+            t.note("targets-all-illegal", s, {"item": top.name, "targets": names})
+            return m._finish(s, t, top, resolved=False)
+        if len(legal) < len(top.targets):
+            gone = [n for n, i in top.targets if (n, i) not in legal]
+            t.note("some-targets-illegal", s, {"item": top.name, "illegal": ", ".join(gone),
+                                               "legal": ", ".join(n for n, _ in legal)})
+        s = replace(s, resolving=Resolving(replace(top, targets=legal)))
+        t.note("follow-instructions", s, {"item": top.name,
+                                          "instruction": ", ".join(e[0] for e in top.effects) or "nothing"})
+        return m._continue(s, t)
     if kind is not None and not m.target_ok(s, kind, top.target, top.id, top.target_id):
         t.note("target-illegal", s, {"item": top.name, "target": top.target})
         return m._finish(s, t, top, resolved=False)

@@ -56,7 +56,8 @@ suspended|foretold|plotted, time_counters, turn}`` (``turn``: the turn it was ex
 scenario starts (steps: untap, upkeep, draw, main1, beginning-of-combat, declare-attackers,
 declare-blockers, combat-damage, end-of-combat, main2, end, cleanup).
 
-Actions (scenario steps): ``cast: {player, card, target}``, ``activate: {player, ability,
+Actions (scenario steps): ``cast: {player, card, target, targets}`` (``targets: [..]``: the
+objects a spell of several targets chooses, 601.2c), ``activate: {player, ability,
 source, target}`` (a target is a player, a permanent or a spell by name, or an object by its id
 when two spells share a name: such a name is refused as ambiguous), ``mana: {player, source}``
 (a mana ability), ``play_land: {player, card}``, ``turn_face_up: {player, permanent}``, ``suspend: {player, card}``,
@@ -66,7 +67,8 @@ hand), ``cast: {player, card, target, from: foretold|plotted}`` (a card in exile
 paid, or what a resolving spell asks), ``decline: PLAYER`` (not paying what a resolving spell
 asks), ``retract: PLAYER`` (reverse a cast or activation that cannot be paid), ``attack:
 {player, with: [creatures]}``, ``block: {player, blocks: {blocker: attacker}}``, ``choose:
-{player, choice}`` (a card to discard or a permanent to sacrifice while a spell resolves).
+{player, choice}`` (a card to discard or a permanent to sacrifice while a spell resolves), ``concede:
+PLAYER`` (the player leaves the game at once and loses it, 104.3a, 800.4a).
 """
 
 from __future__ import annotations
@@ -186,6 +188,12 @@ def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, A
     """The decision a scenario step names, as (transition, params)."""
     if kind == "pass":
         return [("pass", {"player": _player_of(payload, "pass")})]
+    if kind == "concede":  # a player concedes (104.3a): a step of its own, never a listed option
+        who = _player_of(payload, "concede")
+        if state.payment is not None and state.payment.player == who:
+            raise FormatError(f"{who} is paying {state.payment.what}: the model does not follow a concession in the "
+                              "middle of a payment", "concede")
+        return [("concede", {"player": who})]
     if kind in ("pay", "decline", "retract"):
         who = _player_of(payload, kind)
         pay = state.payment
@@ -195,10 +203,19 @@ def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, A
         return [("decline-payment" if kind == "decline" else "retract", params)]
     data = _map(payload, kind)
     if kind == "cast":
-        _only(data, ("player", "card", "target", "from"), "cast")
+        _only(data, ("player", "card", "target", "from", "targets"), "cast")
         target, ident, on = _target(data.get("target"), state, "cast.target")
         params = {"player": _str(data.get("player"), "cast.player"), "card": _str(data.get("card"), "cast.card"),
                   "target": target, "target_id": ident, "on": on}
+        if data.get("targets") is not None:  # a spell's several targets (601.2c)
+            chosen = _list(data["targets"], "cast.targets")
+            if not 1 <= len(chosen) <= 4:
+                raise FormatError("targets lists 1 to 4 objects", "cast.targets")
+            found = [_target(x, state, f"cast.targets[{i}]") for i, x in enumerate(chosen)]
+            if any(n is None for n, _, _ in found):
+                raise FormatError("each of targets names an object", "cast.targets")
+            params.update(targets=tuple(n for n, _, _ in found), target_ids=tuple(i for _, i, _ in found),
+                          on=" targeting " + " and ".join(o[len(" targeting "):] for _, _, o in found))
         how = _choice(data.get("from", "hand"), ("hand", "foretold", "plotted"), "cast.from")
         if how == "hand":
             return [("cast", params)]
@@ -284,7 +301,9 @@ def option_action(option: Option) -> dict[str, Any]:
     by_id = "(object " in p.get("on", "")  # a name two objects share: the scenario names the id
     if name in ("cast", "cast-foretold", "cast-plotted"):
         out = {k: p[k] for k in ("player", "card", "target") if p.get(k) is not None}
-        out = {**out, "target": p["target_id"]} if by_id else out
+        out = {**out, "target": p["target_id"]} if by_id and p.get("target_id") is not None else out
+        if p.get("targets"):
+            out["targets"] = [i if "(object " in p["on"] else n for n, i in zip(p["targets"], p["target_ids"])]
         return {"cast": {**out, "from": name[5:]} if name != "cast" else out}
     if name in ("suspend", "foretell", "plot"):
         return {name: {"player": p["player"], "card": p["card"]}}

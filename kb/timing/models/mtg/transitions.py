@@ -67,6 +67,9 @@ INNER_STEPS: tuple[tuple[str, str, str], ...] = (
     ("another-cleanup", "another cleanup step follows", "another cleanup step begins"),
     # before priority
     ("loses-game", "a player with 0 or less life loses", "{player} loses the game"),
+    ("concedes", "a player concedes: they leave the game at once and lose it", "{player} concedes and loses the game"),
+    ("left-player-priority", "the player who left had priority: the next player in turn order still in the game "
+     "receives it", "{player} had priority: {next} receives it"),
     ("leaves-game", "a player who lost leaves the game, with everything they own; the game goes on",
      "{player} leaves the game with {objects}; the game goes on without them"),
     ("left-player-skipped", "the active player has left: the next player receives priority instead",
@@ -82,6 +85,10 @@ INNER_STEPS: tuple[tuple[str, str, str], ...] = (
     ("lethal-damage", "a creature with lethal damage is destroyed", "{permanent} is destroyed"),
     ("legend-rule", "the legend rule", "legend rule: {gone} put into the graveyard"),
     # resolving
+    ("targets-all-illegal", "every one of its targets is illegal: it doesn't resolve",
+     "{item}'s targets ({targets}) are all illegal: it doesn't resolve"),
+    ("some-targets-illegal", "some of its targets are illegal: it resolves, unable to act on those",
+     "{item} resolves: {illegal} is no longer a legal target, it acts on {legal} only"),
     ("target-illegal", "its target is illegal: it doesn't resolve",
      "{item}'s target {target} is illegal: it doesn't resolve"),
     ("follow-instructions", "its instructions are followed in order", "{item}: {instruction}"),
