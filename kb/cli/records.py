@@ -2,6 +2,7 @@
 
 ``import``/``add`` copy records into the data home (all or nothing, each error naming the
 file and field) and rebuild the knowledge base, so a running server answers from them;
+``remove`` takes them out again by id (all or nothing) and rebuilds;
 ``list`` shows them with what a newer edition changed; ``check`` lists every stale
 citation and exits 1 when there is one (for CI); ``rulings search`` finds earlier rulings
 on a question.
@@ -18,6 +19,7 @@ import click
 
 from kb.cli.app import counted, emit_json, handle_errors, home_of, json_option, main, open_kb
 from kb.records import import_records, load_records, record_report, records_report, search_rulings
+from kb.records.store import remove_records
 from kb.records.citing import STALE, attach_records
 from kb.records.feed import change_sentence
 from kb.records.model import Kind
@@ -105,6 +107,47 @@ def articles_add(ctx: click.Context, paths: tuple[Path, ...], no_build: bool) ->
     file's name. An id added again replaces that article.
     """
     _import(ctx, paths, "article", no_build)
+
+
+def _remove(ctx: click.Context, idents: tuple[str, ...], kind: Kind, no_build: bool) -> None:
+    home = home_of(ctx)
+    removed = remove_records(home, idents, kind)
+    for record in removed:
+        click.echo(f"removed {kind} {record.id} ({Path(record.file).name})")
+    if not no_build:
+        done = build(home)
+        click.echo(f"built {done.build.name} in {done.seconds:.1f}s", err=True)
+    kb = open_kb(ctx)
+    attach_records(kb, load_records(home))
+    left = records_report(kb, kind)
+    click.echo(f"{counted(len(removed), kind)} removed; {left['total']} stored, {left['stale']} stale")
+
+
+def _removing(kind: Kind) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """What ``rulings remove`` and ``articles remove`` take: the ids, and ``--no-build``."""
+    def decorate(command: Callable[..., None]) -> Callable[..., None]:
+        command = handle_errors(command)
+        command = click.pass_context(command)
+        command = click.option("--no-build", is_flag=True, help=(
+            f"Only remove the {kind}s' files (run `rulekb build` later)."))(command)
+        return click.argument("idents", nargs=-1, required=True, metavar="ID...")(command)
+    return decorate
+
+
+@rulings_group.command("remove")
+@_removing("ruling")
+def rulings_remove(ctx: click.Context, idents: tuple[str, ...], no_build: bool) -> None:
+    """Remove rulings from the data home by id, then rebuild the knowledge base. Nothing is
+    removed when an id is not one imported (each such id is named)."""
+    _remove(ctx, idents, "ruling", no_build)
+
+
+@articles_group.command("remove")
+@_removing("article")
+def articles_remove(ctx: click.Context, idents: tuple[str, ...], no_build: bool) -> None:
+    """Remove articles from the data home by id, then rebuild the knowledge base. Nothing is
+    removed when an id is not one added (each such id is named)."""
+    _remove(ctx, idents, "article", no_build)
 
 
 def _list(ctx: click.Context, kind: Kind, ruleset: str | None, stale: bool, as_json: bool) -> None:

@@ -201,6 +201,47 @@ def import_records(home: Path, paths: Iterable[Path], kind: Kind, kb: LoadedEdit
     return report
 
 
+def remove_records(home: Path, idents: Iterable[str], kind: Kind) -> list[Record]:
+    """Remove the records of ``idents`` (of one kind) from ``<home>/records``, the records
+    removed in their order. Every id must be one stored there, else nothing is removed and
+    the DocumentError names each id that is not (a sample of ``rules/records/`` is not in
+    the home: it says so, and that a record of its id imported replaces it)."""
+    folder = records_folder(home) / FOLDERS[kind]
+    with _LOADED_LOCK:  # what is on disk now, not what was read less than a second ago
+        _LOADED.pop(records_folder(home), None)
+    stored = {r.id: r for r in read_folder(records_folder(home)).of_kind(kind)}
+    samples = {r.id for r in read_folder(embedded_folder()).of_kind(kind)}
+    by_file: dict[str, list[str]] = {}
+    for r in stored.values():
+        by_file.setdefault(r.file, []).append(r.id)
+    errors: list[Diagnostic] = []
+    chosen: list[Record] = []
+    asked = list(dict.fromkeys(idents))
+    for ident in asked:
+        record = stored.get(ident)
+        if record is None:
+            why = (f"{kind} {ident[:100]!r} is a sample shipped with rulekb ({embedded_folder()}), not kept "
+                   f"in the data home; a {kind} of that id imported replaces it") if ident in samples else \
+                f"no {kind} {ident[:100]!r} in {folder}" + (
+                    f" (it holds {', '.join(sorted(stored)[:10])}{', …' if len(stored) > 10 else ''})"
+                    if stored else " (it holds none)")
+            errors.append(Diagnostic(why, str(folder), 0))
+            continue
+        others = [i for i in by_file[record.file] if i not in asked]
+        if others:  # a file put there by hand holding several records
+            errors.append(Diagnostic(f"{kind} {ident!r} shares its file with {', '.join(others)}: "
+                                     "remove those too, or edit the file", record.file, 0))
+            continue
+        chosen.append(record)
+    if errors:
+        raise DocumentError(errors)
+    for path in dict.fromkeys(r.file for r in chosen):
+        Path(path).unlink(missing_ok=True)
+    with _LOADED_LOCK:
+        _LOADED.pop(records_folder(home), None)
+    return chosen
+
+
 def _stored_bytes(record: Record, text: str) -> bytes:
     """What is kept of a record: a ruling's fields as one YAML mapping (a file may hold
     several rulings, each kept apart); an article as it was written."""
