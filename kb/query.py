@@ -30,6 +30,7 @@ from kb import limits
 from kb.numbers import Segments, sort_key, try_parse_number
 from kb.references import find_mentions
 from kb.search import EditionSearcher, SearchError, open_searcher, parse_query
+from kb.search.spelling import Speller
 from kb.store import LazyEditions, current_build, default_home, edition_notes, edition_summary, stored_notes
 from kb.timing import api as timing
 from kb.timing.examples import first_steps
@@ -97,6 +98,7 @@ class KnowledgeBase(LoadedEditions):
             # ruleset's worked scenarios all run (about 2 s) before the first page answers.
             steps.append((f"worked scenarios {ruleset}", functools.partial(first_steps, self, ruleset)))
         steps.append(("rulings and articles", functools.partial(warm_records, self)))
+        steps.append(("the speller's English words", warm_speller))
         return steps
 
     def _first_rule_transitions(self, ruleset: str, edition: str) -> list[dict[str, Any]]:
@@ -369,6 +371,14 @@ class KnowledgeBase(LoadedEditions):
         report only) and its citation report; ``style`` footnotes or preview."""
         return link_article(self, markdown, ruleset, edition, style, fmt,  # type: ignore[arg-type]
                             allow_html, base_url, source)
+
+
+def warm_speller() -> None:
+    """Read what every edition's speller reads on the first question holding a word no rule
+    uses ("does damage on my units go away…"): pyspellchecker's English words and
+    lemminflect's lemma dictionary, read once per process (about 1 s of CPU, which the
+    first such question after a server said ready used to wait for)."""
+    Speller({}).lemma("drew")
 
 
 # A query of rule numbers only: "337-340", "rules 337–340", "CR 601.2a-f", "337.1a and 337.4"
