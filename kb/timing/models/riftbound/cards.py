@@ -277,15 +277,16 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
                                      cost, exhaust))
         if ctype == "spell" and (triggers or abilities):
             raise FormatError("a spell has no triggers or abilities of its own (put them on a unit or gear)", where)
-        cards[name] = Card(name, ctype, card_keywords,
-                           parse_effects(raw.get("effects"), f"{where}.effects"),
-                           parse_effects(raw.get("legion"), f"{where}.legion"), tuple(triggers), tuple(abilities),
+        own = parse_effects(raw.get("effects"), f"{where}.effects")
+        legion = parse_effects(raw.get("legion"), f"{where}.legion")
+        cards[name] = Card(name, ctype, card_keywords, own, legion, tuple(triggers), tuple(abilities),
                            _int(raw.get("might", 1), f"{where}.might", 0, 99),
                            parse_cost(raw.get("cost"), f"{where}.cost"),
                            parse_additional(raw.get("additional_cost"), f"{where}.additional_cost"),
                            _replacement(raw.get("replacement"), ctype, f"{where}.replacement"),
                            *_enters(raw.get("enters"), ctype, f"{where}.enters"),
-                           _several(raw, ctype, triggers, abilities, where))
+                           _several(raw.get("targets"), ctype, own, (legion, *(tr.effects for tr in triggers),
+                                                                     *(a.effects for a in abilities)), where))
     for name, card in cards.items():
         _check_refs(cards, card.effects + card.legion, f"{field}.{name}")
         for tr in card.triggers:
@@ -298,14 +299,14 @@ def _names(effects: tuple[Effect, ...], word: str) -> bool:
     return any((e[0] in SEVERAL and e[1] == word) or (e[0] == "create" and _names(e[2], word)) for e in effects)
 
 
-def _several(raw: Mapping[str, Any], ctype: str, triggers: list[Trigger], abilities: list[Ability],
+def _several(n: Any, ctype: str, effects: tuple[Effect, ...], elsewhere: tuple[tuple[Effect, ...], ...],
              where: str) -> int:
     """A card's ``targets: N`` ("each of up to N units", 355.13), checked against the instructions
-    that name ``targets``: only a card played chooses them, as it is played (355.8)."""
-    n = raw.get("targets")
-    effects = parse_effects(raw.get("effects"), f"{where}.effects")
-    elsewhere = [*(tr.effects for tr in triggers), *(a.effects for a in abilities),
-                 parse_effects(raw.get("legion"), f"{where}.legion")]
+    that name ``targets``: only a card played chooses them, as it is played (355.8); ``elsewhere``
+    are its Legion text's and abilities' instructions, which may not."""
+    if n is None and not any(e[1:2] == (SEVERAL_TARGETS,) or e[0] == "create" for e in effects) and not any(
+            e[1:2] == (SEVERAL_TARGETS,) or e[0] == "create" for x in elsewhere for e in x):
+        return 0  # the common case: nothing to check
     if any(_names(e, SEVERAL_TARGETS) for e in elsewhere) or any(e[0] == "create" and _names(e[2], SEVERAL_TARGETS)
                                                                   for e in effects):
         raise FormatError("only a card's own instructions act on its targets (targets: N): its triggered and "

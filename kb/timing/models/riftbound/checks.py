@@ -73,7 +73,8 @@ def targets(m: Riftbound, s: State, p: Params) -> bool:
 @check("several-targets", "the units chosen as its targets: one to as many as it says, each a different unit on the "
        "board")
 def several_targets(m: Riftbound, s: State, p: Params) -> bool:
-    return m.several_targets_ok(s, m.cards[p["card"]], p.get("targets"))
+    card = m.cards[p["card"]]
+    return m.several_targets_ok(s, card, p.get("targets")) if card.targets else "targets" not in p
 
 
 @check("move-outcome", "its move would put a unit where it cannot be: a battlefield with two other "
