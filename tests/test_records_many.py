@@ -27,6 +27,7 @@ from web.site.records import CITED_BY_SHOWN, RECORDS_PER_PAGE
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 MANY = 450  # rulings citing 1.3's 337.1.c.3 (337.4 in 1.4), besides the sample ruling
+ARTICLES = 2  # articles citing 337.1.c.3 too: listed although hundreds of rulings come first
 
 
 @pytest.fixture(scope="module")
@@ -40,33 +41,43 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> FlaskClient:
             f"id: many-{i:03d}\nquestion: Question {i} about who acts next?\n"
             f"answer: The answer rests on {cited}.\nsource: test\ndate: 2026-04-01\n"
             f"ruleset: riftbound\nedition: '1.3'\n", encoding="utf-8")
+    articles = tmp_path_factory.mktemp("many-articles")
+    for i in range(ARTICLES):
+        (articles / f"a{i}.md").write_text(f"---\nruleset: riftbound\nedition: '1.3'\n---\nArticle {i}: "
+                                           "the newest item's controller gets priority (rule 337.1.c.3).\n",
+                                           encoding="utf-8")
     build(home)
     import_records(home, [rulings], "ruling", KnowledgeBase.open(home))
+    import_records(home, [articles], "article", KnowledgeBase.open(home))
     build(home)
     app = create_app(home)
     assert app.extensions["rulekb"].wait_ready(60)
     return app.test_client()
 
 
-# rule page, rulings citing it (the sample ruling cites both 337.1.c.3 and 340.2)
-RULES = [("/riftbound/1.4/337.4", MANY // 3 + 1), ("/riftbound/1.4/340.2", MANY - MANY // 3 + 1)]
+# rule page, rulings and articles citing it (the sample ruling cites both 337.1.c.3 and
+# 340.2; the sample article neither)
+RULES = [("/riftbound/1.4/337.4", MANY // 3 + 1, ARTICLES), ("/riftbound/1.4/340.2", MANY - MANY // 3 + 1, 0)]
 
 
-@pytest.mark.parametrize("url,citing", RULES)
+@pytest.mark.parametrize("url,citing,articles", RULES)
 def test_a_rule_page_lists_the_first_citing_records_and_counts_them_all(client: FlaskClient, url: str,
-                                                                        citing: int) -> None:
+                                                                        citing: int, articles: int) -> None:
     resp = client.get(url)
     assert resp.status_code == 200
     page = Page(resp.get_data(as_text=True))
-    assert f"{citing} rulings, 0 articles" in page.plain
+    assert f"{citing} rulings, {articles} article{'s' if articles != 1 else ''}" in page.plain
     listed = [link for link in page.links if "rulings/many-" in link or "rulings/riftbound-" in link]
-    assert len(listed) == CITED_BY_SHOWN
-    assert f"and {citing - CITED_BY_SHOWN} more" in page.plain
+    listed_articles = [link for link in page.links if "articles/a" in link]
+    assert len(listed_articles) == articles, "the articles are not crowded out by the rulings"
+    assert len(listed) + len(listed_articles) == CITED_BY_SHOWN
+    assert f"and {citing + articles - CITED_BY_SHOWN} more" in page.plain
     number = url.rsplit("/", 1)[1]
     api = next(link for link in page.links if f"api/v1/rulesets/riftbound/rules/{number}" in link)
     assert "edition=1.4" in api
     answer = client.get(f"/api/v1/rulesets/riftbound/rules/{number}?edition=1.4").get_json()["cited_by"]
-    assert answer["total"] == answer["rulings"] == len(answer["records"]) == citing, "the API lists them all"
+    assert answer["total"] == len(answer["records"]) == citing + articles, "the API lists them all"
+    assert answer["rulings"] == citing
     assert len(resp.data) < 100_000
 
 
@@ -81,7 +92,7 @@ LISTS = [
     ("/rulings/?page=2", RECORDS_PER_PAGE, f"Showing {RECORDS_PER_PAGE + 1}–{2 * RECORDS_PER_PAGE}."),
     ("/rulings/?page=3", MANY + 1 - 2 * RECORDS_PER_PAGE, f"Showing {2 * RECORDS_PER_PAGE + 1}–{MANY + 1}."),
     ("/rulings/?stale=1", MANY // 3 + 1, f"{MANY // 3 + 1} rulings"),
-    ("/articles/", 1, "1 article"),
+    ("/articles/", ARTICLES + 1, f"{ARTICLES + 1} articles"),
 ]
 
 

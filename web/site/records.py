@@ -117,10 +117,16 @@ def articles() -> Any:
 @bp.app_template_global()
 def cited_by_block(ruleset: str, edition: str, number: str) -> dict[str, Any]:
     """What a rule page's "Cited by" block shows: the counts, the first
-    :data:`CITED_BY_SHOWN` records with their links, how many more there are and where
-    they are all listed (the API's rule answer, when the API is served)."""
+    :data:`CITED_BY_SHOWN` records with their links (at least half of them articles when
+    that many cite the rule), how many more there are and where they are all listed (the
+    API's rule answer, when the API is served)."""
     found = cited_by(current_kb(), ruleset, edition, number)
-    shown = found["records"][:CITED_BY_SHOWN]
+    rulings = [r for r in found["records"] if r["kind"] == "ruling"]
+    articles = [r for r in found["records"] if r["kind"] == "article"]
+    # neither kind crowds the other out: 3,000 rulings listed first hid the 2 articles
+    articles = articles[:max(CITED_BY_SHOWN - len(rulings), CITED_BY_SHOWN // 2)]
+    chosen = {id(r) for r in rulings[:CITED_BY_SHOWN - len(articles)] + articles}
+    shown = [r for r in found["records"] if id(r) in chosen]
     more = len(found["records"]) - len(shown)
     return {**found, "records": [{**r, "url": record_href(r["kind"], r["id"])} for r in shown], "more": more,
             "all_url": href("api.rule", ruleset=ruleset, number=number, edition=edition)
