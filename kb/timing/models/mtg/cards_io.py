@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping
 from typing import Any
 
 from kb.timing.engine import FormatError
@@ -193,16 +192,16 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
             _only(sp, ("time", "cost"), f"{where}.suspend")
             suspend = (_int(sp.get("time"), f"{where}.suspend.time", 1, 20), _int(sp.get("cost", 0), f"{where}.suspend.cost", 0, 20))
         exiling = {k: None if raw.get(k) is None else _int(raw[k], f"{where}.{k}", 0, 20) for k in ("foretell", "plot")}
+        own = parse_effects(raw.get("effects"), f"{where}.effects")
         cards[name] = Card(
             name, types, _int(raw.get("cost", 0), f"{where}.cost", 0, 20),
             _int(raw.get("power", 0), f"{where}.power", 0, 99), _int(raw.get("toughness", 0), f"{where}.toughness", 0, 99),
-            _flag(raw.get("legendary"), f"{where}.legendary"), "flash" in keywords,
-            parse_effects(raw.get("effects"), f"{where}.effects"),
+            _flag(raw.get("legendary"), f"{where}.legendary"), "flash" in keywords, own,
             _choice(raw.get("target"), (None,) + TARGETS, f"{where}.target"), tuple(triggers), tuple(abilities),
             None if morph is None else _int(morph, f"{where}.morph", 0, 20), "haste" in keywords, colors, static,
             "trample" in keywords, "split-second" in keywords, suspend, exiling["foretell"], exiling["plot"],
             _exile_instead(raw.get("replacement"), types, f"{where}.replacement"),
-            _several(raw, tuple(triggers), tuple(abilities), where))
+            _several(raw.get("targets"), raw.get("target"), own, tuple(triggers), tuple(abilities), where))
         if static is not None and not cards[name].permanent:
             raise FormatError("only a permanent's static ability is modelled (it applies while on the battlefield)",
                               f"{where}.static")
@@ -218,22 +217,23 @@ def _names_targets(effects: tuple[Effect, ...]) -> bool:
     return any(len(e) > 1 and e[1] == "targets" for e in effects)
 
 
-def _several(raw: Mapping[str, Any], triggers: tuple[Trigger, ...], abilities: tuple[Ability, ...], where: str) -> int:
+def _several(n: Any, kind: Any, effects: tuple[Effect, ...], triggers: tuple[Trigger, ...],
+             abilities: tuple[Ability, ...], where: str) -> int:
     """A spell's ``targets: N`` ("each of up to N target creatures", 601.2c), checked against the
     instructions naming ``targets``: a creature or permanent target kind, and only a spell's own
     instructions (its abilities and triggered abilities have one target each)."""
-    effects = parse_effects(raw.get("effects"), f"{where}.effects")
+    if n is None and not triggers and not abilities and not _names_targets(effects):
+        return 0  # the common case: nothing to check
     if any(_names_targets(x.effects) for x in (*triggers, *abilities)):
         raise FormatError("only a spell's own instructions act on its several targets: its abilities and triggered "
                           "abilities have one target each", where)
-    n = raw.get("targets")
     if n is None:
         if _names_targets(effects):
             raise FormatError("an instruction names targets: the card says how many it may choose (targets: N, "
                               "\"each of up to N target creatures\")", f"{where}.targets")
         return 0
     n = _int(n, f"{where}.targets", 1, 4)
-    if raw.get("target") not in ("creature", "permanent"):
+    if kind not in ("creature", "permanent"):
         raise FormatError("several targets are creatures or permanents: say target: creature (or permanent)",
                           f"{where}.target")
     if not _names_targets(effects) or any(len(e) > 1 and e[1] == "target" for e in effects):
