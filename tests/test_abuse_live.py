@@ -24,16 +24,15 @@ from pathlib import Path
 import pytest
 
 from bench import abuse, load
-from kb.store import build
+from conftest import copy_home
 
 ABUSE_SECONDS = 12.0
 ATTACKERS = 1  # the setting: one abusive client beside one honest one
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory):
-    home = tmp_path_factory.mktemp("abuse-home")
-    build(home)
+def server(excerpt_home: Path, tmp_path_factory: pytest.TempPathFactory):
+    home = copy_home(excerpt_home, tmp_path_factory.mktemp("abuse-home"))
     with load.Server(home, threads=8, hello=False) as srv:
         yield srv
 

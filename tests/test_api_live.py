@@ -19,10 +19,10 @@ RULE = "/api/v1/rulesets/riftbound/rules/337.1a"
 
 
 @pytest.fixture()
-def home(tmp_path: Path) -> Path:
-    """A data directory of its own (the session's excerpt_home is shared, never rebuilt)."""
-    build(tmp_path)
-    return tmp_path
+def home(own_home: Path) -> Path:
+    """A data directory of its own (the session's excerpt_home is shared, never rebuilt):
+    a copy of it, rebuilt by the tests that need a new build."""
+    return own_home
 
 
 def test_a_new_build_is_served_without_a_restart(home: Path) -> None:

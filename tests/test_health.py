@@ -159,9 +159,9 @@ def test_without_the_gate_pages_answer_while_warming(excerpt_kb: KnowledgeBase) 
 
 
 @pytest.fixture()
-def home(tmp_path: Path) -> Path:
-    build(tmp_path)
-    return tmp_path
+def home(own_home: Path) -> Path:
+    """A data directory of its own with a build in service (a copy of the session's)."""
+    return own_home
 
 
 def test_the_first_build_loads_in_the_background(home: Path) -> None:
@@ -333,12 +333,11 @@ def test_workers_are_a_range() -> None:
     assert result.exit_code == 2 and "0 is not in the range 1<=x<=64" in result.stderr
 
 
-def test_serve_with_two_workers_live(tmp_path: Path) -> None:
+def test_serve_with_two_workers_live(own_home: Path, tmp_path: Path) -> None:
     """A real ``rulekb serve --workers 2`` in a subprocess: ready, answers, stops."""
     pytest.importorskip("gunicorn.app.base", reason="gunicorn does not run on this platform")
     from bench import load
-    home = tmp_path / "home"
-    build(home)
+    home = own_home
     port = load.free_port()
     import os
     import subprocess
