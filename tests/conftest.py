@@ -24,6 +24,8 @@ from kb.read import read_document
 from kb.store import build, collect_sources
 
 from bench.corpora import CORPORA, CORPUS_EDITIONS, REPO, SHARED  # noqa: F401  (re-exported to tests)
+from browser.testgame import site_knowledge_base
+from web.export import ExportResult, export_site
 
 SEEDS = SHARED / "seeds"
 
@@ -82,6 +84,15 @@ def own_home(excerpt_home: Path, tmp_path: Path) -> Path:
 @pytest.fixture(scope="session")
 def excerpt_kb(excerpt_home: Path) -> KnowledgeBase:
     return KnowledgeBase.open(excerpt_home)
+
+
+@pytest.fixture(scope="session")
+def exported_site(excerpt_kb: KnowledgeBase, tmp_path_factory: pytest.TempPathFactory) -> ExportResult:
+    """The offline pack of the embedded excerpt plus ``testgame``, its links checked: made
+    once per session (about 18 s of CPU) for the tests that read its files
+    (tests/test_export.py) and those that open it in a browser
+    (tests/browser/test_export_offline.py). Read it, never change it."""
+    return export_site(site_knowledge_base(excerpt_kb), tmp_path_factory.mktemp("export") / "pack", check=True)
 
 
 @pytest.fixture(scope="session")

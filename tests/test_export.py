@@ -39,9 +39,10 @@ def export_kb(excerpt_kb: KnowledgeBase) -> KnowledgeBase:
 
 
 @pytest.fixture(scope="session")
-def exported(export_kb: KnowledgeBase, tmp_path_factory: pytest.TempPathFactory) -> ExportResult:
-    folder = tmp_path_factory.mktemp("export") / "pack"
-    return export_site(export_kb, folder, check=True)
+def exported(exported_site: ExportResult) -> ExportResult:
+    """The session's pack of the excerpt plus ``testgame`` (tests/conftest.py), which the
+    browser tests open too."""
+    return exported_site
 
 
 def html_files(folder: Path) -> list[Path]:

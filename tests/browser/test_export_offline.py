@@ -18,8 +18,7 @@ from typing import Any
 
 import pytest
 
-from kb.query import KnowledgeBase
-from web.export import ExportResult, export_site
+from web.export import ExportResult
 
 from .conftest import LiveServer, PageWatch, screenshot
 
@@ -27,8 +26,10 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def pack(site_kb: KnowledgeBase, tmp_path_factory: pytest.TempPathFactory) -> ExportResult:
-    return export_site(site_kb, tmp_path_factory.mktemp("pack") / "rules", check=True)
+def pack(exported_site: ExportResult) -> ExportResult:
+    """The session's pack of the excerpt plus ``testgame`` (tests/conftest.py), whose files
+    tests/test_export.py reads."""
+    return exported_site
 
 
 @pytest.fixture()
