@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import copy_home
 from kb.model import DocumentError
 from kb.query import KnowledgeBase
 from kb.store import build, current_build, import_document, rules_dir
@@ -31,8 +32,8 @@ def write(tmp: Path, name: str, text: str | bytes) -> Path:
     return path
 
 
-def test_import_then_build_makes_the_edition_current(tmp_path: Path) -> None:
-    home = tmp_path / "home"
+def test_import_then_build_makes_the_edition_current(excerpt_home: Path, tmp_path: Path) -> None:
+    home = copy_home(excerpt_home, tmp_path / "home")  # its embedded editions' objects reused
     doc = write(tmp_path, "good.md", GOOD)
     import_document(home, doc, ruleset="test", edition="1.0")
     build(home)
@@ -51,8 +52,8 @@ def test_import_then_build_makes_the_edition_current(tmp_path: Path) -> None:
     ("prose.md", "Just some words.\nNothing numbered here.\n", "unknown document format", 1),
 ])
 def test_a_bad_document_is_refused_with_its_place_and_nothing_is_lost(
-        tmp_path: Path, name: str, content: str | bytes, reason: str, line: int) -> None:
-    home = tmp_path / "home"
+        excerpt_home: Path, tmp_path: Path, name: str, content: str | bytes, reason: str, line: int) -> None:
+    home = copy_home(excerpt_home, tmp_path / "home")
     import_document(home, write(tmp_path, "good.md", GOOD), ruleset="test", edition="1.0")
     build(home)
     before = current_build(home)
@@ -67,8 +68,8 @@ def test_a_bad_document_is_refused_with_its_place_and_nothing_is_lost(
     assert (home / "imports" / "test" / "1.0" / "good.md").exists()
 
 
-def test_a_build_that_fails_leaves_the_previous_build_serving(tmp_path: Path) -> None:
-    home = tmp_path / "home"
+def test_a_build_that_fails_leaves_the_previous_build_serving(excerpt_home: Path, tmp_path: Path) -> None:
+    home = copy_home(excerpt_home, tmp_path / "home")
     import_document(home, write(tmp_path, "good.md", GOOD), ruleset="test", edition="1.0")
     build(home)
     before = current_build(home)
@@ -87,9 +88,8 @@ def test_names_that_would_escape_the_data_directory_are_refused(
         import_document(tmp_path / "home", write(tmp_path, "good.md", GOOD), ruleset=ruleset, edition=edition)
 
 
-def test_an_import_replaces_the_embedded_excerpt(tmp_path: Path) -> None:
-    home = tmp_path / "home"
-    build(home)
+def test_an_import_replaces_the_embedded_excerpt(excerpt_home: Path, tmp_path: Path) -> None:
+    home = copy_home(excerpt_home, tmp_path / "home")  # the embedded build, in a home of its own
     assert KnowledgeBase.open(home).editions("riftbound")[0]["partial"] is True
     import_document(home, write(tmp_path, "full.md", GOOD), ruleset="riftbound", edition="1.4")
     build(home)
@@ -122,9 +122,8 @@ def test_recent_builds_survive_pruning_so_servers_can_finish_with_them(tmp_path:
     ("mtg/comprehensive-rules-2026-01-16-excerpt.txt", "riftbound", "mtg-text"),
 ])
 def test_a_document_of_another_rulesets_numbering_is_refused_and_nothing_is_lost(
-        tmp_path: Path, document: str, ruleset: str, read_as: str) -> None:
-    home = tmp_path / "home"
-    build(home)
+        excerpt_home: Path, tmp_path: Path, document: str, ruleset: str, read_as: str) -> None:
+    home = copy_home(excerpt_home, tmp_path / "home")  # the embedded build, in a home of its own
     before = current_build(home)
     source = rules_dir() / document
     with pytest.raises(DocumentError) as err:
