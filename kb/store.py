@@ -159,8 +159,9 @@ def collect_sources(home: Path, rules: Path | None = None) -> Sources:
     return out
 
 
-def read_document_file(file: Path, limit: int = MAX_DOCUMENT_BYTES) -> bytes:
-    """The bytes of a document to import: a regular file of at most ``limit`` bytes.
+def read_document_file(file: Path, limit: int = MAX_DOCUMENT_BYTES, what: str = "rules document") -> bytes:
+    """The bytes of a document to import: a regular file of at most ``limit`` bytes
+    (``what`` it is names it in the messages: a rules document, a ruling or article file).
 
     A symbolic link, a directory, a device (``/dev/zero``), a FIFO or a socket is refused
     at once with a DocumentError naming it, before anything is read from it.
@@ -176,21 +177,21 @@ def read_document_file(file: Path, limit: int = MAX_DOCUMENT_BYTES) -> bytes:
     if stat.S_ISLNK(st.st_mode):
         raise refuse(f"is a symbolic link (to {os.path.realpath(file)}); import the file itself")
     if stat.S_ISDIR(st.st_mode):
-        raise refuse("is a directory; import one rules document file")
+        raise refuse(f"is a directory; import one {what} file")
     if not stat.S_ISREG(st.st_mode):
-        raise refuse("is not a regular file (a device, FIFO or socket); import a rules document file")
+        raise refuse(f"is not a regular file (a device, FIFO or socket); import a {what} file")
     if st.st_size > limit:
-        raise refuse(f"is {st.st_size} bytes; a rules document is at most {limit} bytes")
+        raise refuse(f"is {st.st_size} bytes; a {what} is at most {limit} bytes")
     try:  # no link, no waiting on a FIFO swapped in since the check; then check again
         fd = os.open(file, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:
         raise refuse(f"cannot read the file: {exc.strerror}") from exc
     with os.fdopen(fd, "rb") as fh:
         if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
-            raise refuse("is not a regular file; import a rules document file")
+            raise refuse(f"is not a regular file; import a {what} file")
         data = fh.read(limit + 1)
     if len(data) > limit:
-        raise refuse(f"is over {limit} bytes; a rules document is at most {limit} bytes")
+        raise refuse(f"is over {limit} bytes; a {what} is at most {limit} bytes")
     return data
 
 

@@ -98,7 +98,7 @@ def source_files(path: Path, kind: Kind) -> list[Path]:
 def read_text_file(path: Path) -> str:
     """A record file as text: a regular file of at most 2 MB of UTF-8 (DocumentError naming
     the file and, for bad bytes, the line)."""
-    data = read_document_file(path, MAX_RECORD_BYTES)
+    data = read_document_file(path, MAX_RECORD_BYTES, "ruling or article file")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
