@@ -6,8 +6,11 @@ this is for any other page: the rules as ``<p>`` paragraphs, ``<h2>``/``<h3>`` h
 ``<li>`` items, a ``<dl>`` glossary. Each block becomes a paragraph, the way the text
 releases print them: a heading ``<hN>`` becomes ``N`` hashes, a list item ``- ``, a ``<dt>``
 term the line above its ``<dd>`` definitions (one entry, then a blank line), ``<br>`` a line
-break, ``<b>``/``<strong>`` bold. Entities are decoded, runs of white space folded (not in
-``<pre>``), and ``<head>``, ``<script>``, ``<style>`` and ``<nav>`` skipped. The Magic and
+break (a line break in the page's source is a space, as a browser shows it),
+``<b>``/``<strong>`` bold. Entities are decoded (the invisible characters they name,
+``&shy;`` or ``&#8203;``, dropped as the reading stage drops them from text), runs of white
+space folded (not in ``<pre>``), and ``<head>``, ``<script>``, ``<style>``, and a site's
+chrome around the rules (``<nav>``, ``<aside>``, ``<footer>``) skipped. The Magic and
 Riftbound readers then read the Markdown as they read a Markdown export.
 """
 
@@ -17,11 +20,13 @@ import re
 from html.parser import HTMLParser
 
 from kb.model import Diagnostic, DocumentError
+from kb.read.text import ZERO_WIDTH
 
 _PAGE_START = re.compile(r"^\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|body)\b", re.IGNORECASE | re.DOTALL)
 _BLOCKS = frozenset("p div li dt dd h1 h2 h3 h4 h5 h6 tr blockquote pre section article header "
-                    "footer table ul ol dl main body".split())
-_SKIPPED = frozenset("head script style nav template".split())
+                    "table ul ol dl main body".split())
+# Never rules: the page's head and code, and a site's navigation, sidebars and footer.
+_SKIPPED = frozenset("head script style nav template aside footer noscript".split())
 _BOLD = frozenset(("b", "strong"))
 
 
@@ -89,10 +94,16 @@ class _PageParser(HTMLParser):
             self._pre -= tag == "pre" and self._pre > 0
 
     def handle_data(self, data: str) -> None:
+        # The characters a reference names (``&shy;``, ``&#8203;``) are decoded only now,
+        # after the reading stage dropped the invisible ones from the page's own text.
+        if not data.isascii():
+            data = ZERO_WIDTH.sub("", data)
         if not self._skipping:
             if not self._parts and not self._line:
                 self._line = self.getpos()[0]
-            self._parts.append(data)
+            # A line break in the page's source is white space, as a browser shows it; only
+            # ``<br>`` (and ``<pre>``) break a line.
+            self._parts.append(data if self._pre else data.replace("\n", " "))
 
 
 def to_markdown(text: str, source: str = "") -> tuple[str, list[int]]:
