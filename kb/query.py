@@ -260,8 +260,13 @@ class KnowledgeBase(LoadedEditions):
                 if exc.status != 404 or not isinstance(exc.detail, dict):
                     raise
                 nearest = list(exc.detail.get("nearest", []))
+                elsewhere = exc.detail.get("elsewhere")
                 found["no_such_rule"] = {"number": exc.detail["number"], "message": exc.message,
-                                         "nearest": nearest, "elsewhere": exc.detail.get("elsewhere")}
+                                         "nearest": nearest, "elsewhere": elsewhere}
+                if elsewhere and elsewhere.get("here"):
+                    # An older article's number: suggest where that rule is now (117.3d for
+                    # 2010's 116.3d), not the edition's numerically nearest rule (116.3).
+                    found["did_you_mean"] = elsewhere["here"]
         return found
 
     # -- terms -------------------------------------------------------------------

@@ -84,6 +84,8 @@ def test_a_number_the_edition_lacks_is_said_with_the_nearest(excerpt_kb: Knowled
     if nearest:
         assert missing["nearest"][0] == nearest
     assert (missing["elsewhere"] or {}).get("edition") == elsewhere
+    # The suggestion agrees with the nearest: where a moved rule went, first.
+    assert r["did_you_mean"] == missing["nearest"][0]
 
 
 @pytest.fixture(scope="module")
