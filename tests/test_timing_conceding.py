@@ -224,3 +224,80 @@ def test_a_malformed_magic_concession_names_its_place(kind: str, payload: Any, f
     with pytest.raises(FormatError) as err:
         mtg_scenario.action(kind, payload, None)  # type: ignore[arg-type]
     assert err.value.field == field
+
+
+MTG_CARDS = {
+    "Grizzly Bears": {"type": "creature", "power": 2, "toughness": 2},
+    "Shock": {"type": "instant", "target": "any", "effects": [{"damage": {"to": "target", "amount": 2}}]},
+    "Lightning Bolt": {"type": "instant", "target": "any", "effects": [{"damage": {"to": "target", "amount": 3}}]},
+}
+
+
+def mtg_violations(before: Any, who: str, node: TraceNode) -> Iterator[str]:
+    """What 104.3a and 800.4a say of ``who`` conceding in ``before``, from the states and the trace."""
+    after = node.after
+    if who not in after.lost:
+        yield f"{who} conceded and did not lose (104.3a)"
+    if after.over:
+        return
+    if any(o.controller == who for o in after.stack) or any(u.controller == who for u in after.board):
+        yield f"{who} left the game with objects still in it (800.4a)"
+    order = before.remaining
+    nxt = next(p for p in order[order.index(who) + 1:] + order if p != who)
+    if before.priority == who and after.priority not in (nxt, None):
+        yield f"{who} had priority, which went to {after.priority}, not {nxt} (800.4a)"
+    if before.priority not in (who, None):
+        i = order.index(before.priority)
+        passed = [order[(i - k) % len(order)] for k in range(1, before.passes + 1)]
+        kept = len([p for p in passed if p != who])
+        if after.priority is not None and after.passes != kept:
+            yield f"{after.passes} passes counted after {who} left, {kept} players left had passed (117.4)"
+        if after.priority is None and kept < len(after.remaining):
+            yield f"the players left had not all passed, yet priority ended (117.4)"
+
+
+@pytest.mark.parametrize("edition", ["2026-01-16", "2010-10-01"])
+def test_every_magic_player_conceding_in_every_state_reached_leaves_as_the_rules_say(edition: str, capsys: Any) -> None:
+    model, start = mtg_scenario.setup({"ruleset": "mtg", "edition": edition, "cards": MTG_CARDS,
+                                       "start": {"step": "main1", "turn": 3},
+                                       "players": [{"name": "Ann", "hand": ["Lightning Bolt"]},
+                                                   {"name": "Bo", "hand": ["Shock"], "battlefield": ["Grizzly Bears"]},
+                                                   {"name": "Cy", "hand": ["Shock"]}]})
+    states = 0
+    broken: list[str] = []
+    for s in decision_states(model, start, 6):  # type: ignore[arg-type]
+        states += 1
+        for who in s.remaining:
+            node = engine.apply(model, s, "concede", {"player": who})
+            broken += [f"{v} [{who}]" for v in mtg_violations(s, who, node)]
+            engine.advance(model, node.after, with_illegal=False)
+    with capsys.disabled():
+        print(f"\n  magic conceding, {edition}, depth 6: {states} states, each player conceding in each")
+    assert not broken, broken[:5]
+    assert states > 50
+
+
+def test_a_magic_model_that_still_counts_the_pass_of_the_player_who_left_is_caught(monkeypatch: Any) -> None:
+    """Wrong: the passes in succession are kept as they were when a player concedes (117.4)."""
+    from dataclasses import replace
+
+    from kb.timing.models.mtg import decisions
+    right = decisions.concede
+
+    def kept(m: Any, s: Any, p: Any, t: Any) -> Any:
+        out = right(m, s, p, t)
+        return replace(out, passes=s.passes) if out.priority is not None and not out.over else out
+    model, start = mtg_scenario.setup({"ruleset": "mtg", "edition": "2026-01-16", "cards": MTG_CARDS,
+                                       "start": {"step": "main1", "turn": 3},
+                                       "players": [{"name": "Ann", "hand": ["Lightning Bolt"]}, {"name": "Bo"},
+                                                   {"name": "Cy"}]})
+    spec = model.transitions["concede"]
+    from functools import partial
+    model.transitions["concede"] = replace(spec, effect=partial(kept, model))
+    try:
+        broken = [v for s in decision_states(model, start, 4)  # type: ignore[arg-type]
+                  for who in s.remaining
+                  for v in mtg_violations(s, who, engine.apply(model, s, "concede", {"player": who}, invariants=False))]
+    finally:
+        model.transitions["concede"] = spec
+    assert any("(117.4)" in b for b in broken)

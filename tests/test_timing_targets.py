@@ -1,5 +1,6 @@
 """Several targets for one chain item in the Riftbound timing model ("each of up to N units",
-355.13) and in Magic ("each of up to N target creatures", 608.2b): every decision sequence up to a bounded depth (2 and 3 players) keeps what 359.3.e says
+355.13) and in Magic ("each of up to N target creatures", 608.2b): every decision sequence up
+to a bounded depth (2 and 3 players) keeps what 359.3.e says
 of targets made illegal before the item resolves, computed from the states and the trace alone;
 Deflect costs its Power for each unit chosen (809.1.c); deliberately wrong models are caught; bad
 input is refused with its place. The scenarios written as sentences are in
@@ -180,7 +181,8 @@ MTG_CASES = [("2026-01-16", 10), ("2010-10-01", 10)]
 
 
 def mtg_setup(edition: str) -> tuple[Any, Any]:
-    return mtg_scenario.setup({"ruleset": "mtg", "edition": edition, "cards": MTG_CARDS, "start": {"step": "main1", "turn": 3},
+    return mtg_scenario.setup({"ruleset": "mtg", "edition": edition, "cards": MTG_CARDS,
+                               "start": {"step": "main1", "turn": 3},
                                "players": [{"name": "Ann", "hand": ["Twin Bolt"]},
                                            {"name": "Bo", "hand": ["Unsummon", "Unsummon"],
                                             "battlefield": ["Grizzly Bears", "Llanowar Elves"]}]})
@@ -202,7 +204,8 @@ def mtg_violations(model: Any, node: TraceNode) -> Iterator[str]:
         now = after.object(u.id)
         hit = u.id in legal
         if now is not None and now.damage != u.damage + (2 if hit else 0):
-            yield f"{top.name} dealt {now.damage - u.damage} damage to {u.name}, {'a legal' if hit else 'no'} target (608.2b)"
+            which = "a legal" if hit else "no"
+            yield f"{top.name} dealt {now.damage - u.damage} damage to {u.name}, {which} target (608.2b)"
 
 
 @pytest.mark.parametrize("edition,depth", MTG_CASES, ids=[e for e, _ in MTG_CASES])
@@ -242,14 +245,16 @@ def test_a_magic_model_whose_spell_with_one_illegal_target_does_not_resolve_is_c
 
 
 @pytest.mark.parametrize("card,field,words", [
-    ({"type": "instant", "targets": 2, "effects": [{"destroy": "targets"}]}, "cards.X.target", "creatures or permanents"),
+    ({"type": "instant", "targets": 2, "effects": [{"destroy": "targets"}]}, "cards.X.target",
+     "creatures or permanents"),
     ({"type": "instant", "target": "creature", "effects": [{"destroy": "targets"}]}, "cards.X.targets", "how many"),
     ({"type": "instant", "target": "creature", "targets": 2, "effects": [{"destroy": "target"}]}, "cards.X.effects",
      "names them targets"),
     ({"type": "instant", "target": "spell", "effects": [{"counter": "targets"}]}, "cards.X.effects[0].counter",
      "expected target"),
 ], ids=["no target kind", "no number", "target, not targets", "counter several"])
-def test_a_malformed_magic_card_of_several_targets_names_its_place(card: dict[str, Any], field: str, words: str) -> None:
+def test_a_malformed_magic_card_of_several_targets_names_its_place(card: dict[str, Any], field: str,
+                                                                  words: str) -> None:
     from kb.timing.models.mtg.cards_io import parse_cards
     with pytest.raises(FormatError) as err:
         parse_cards({"X": card})
