@@ -30,6 +30,12 @@ its line (a rules document is never refused for one):
   is none it is kept as printed (see :func:`_repair_numbers`);
 * a file that ends before its Glossary or Credits is read up to the cut.
 
+Other tools' layouts of the same rules are read as the release prints them, each said in a
+note: subrule letters set apart from their rule's number (``100.1.a``, ``100.1 a``), chapter
+headings a Markdown list renumbered (every chapter ``1.``: read as the chapter its sections
+are in, a warning at each), the Glossary printed before the rules, and in a hard-wrapped
+text a heading's title or a glossary term wrapped onto a second line.
+
 The same text converted to Markdown (or from a web page, :mod:`kb.read.web_page`) is read
 through its marks: a heading's hashes, a list item's bullet, a quote's ``>`` and the bold
 around a rule number or a whole line (a Glossary term) are dropped (see :func:`_unmarked`).
@@ -67,6 +73,8 @@ _ENDS_WITH_REFERENCE_WORD = re.compile(r"(?:\b(?:rules?|see|and|or|through|secti
 _ENDS_WITH_RULE_WORD = re.compile(r"\brules?\s*$", re.IGNORECASE)
 _LOOKS_NUMBERED = re.compile(r"^\d+\.\d")
 _SENSE = re.compile(r"^\d{1,2}\. ")
+_STARTS_DEFINITION = re.compile(r"^[\dA-Z“\"‘'(]")
+_ENDS_SENTENCE = re.compile(r"[.:;!?][)\]”\"’']*$")
 _EFFECTIVE = re.compile(r"(?:effective|current) as of ([A-Z][a-z]+ \d{1,2}, \d{4})")
 # Italic markers of the older releases: runs of one or two underscores. Runs of three or
 # more are printed blanks ("Wolf in ________ Clothing") and stay.
@@ -86,6 +94,11 @@ _MARKED = re.compile(r"(?m)^(?:#{1,6}[ \t]|[-*+>][ \t]+(?:\*\*|__)?\d|(?:\*\*|__
 _LINE_MARK = re.compile(r"^(?P<indent>[ \t]*)(?:#{1,6}[ \t]+|>[ \t]?|[-*+][ \t]+)")
 _BOLD_NUMBER = re.compile(r"^(\*\*|__)(\d{1,3}(?:\.\d+[a-z]?)?\.?)\1")
 _BOLD_LINE = re.compile(r"^(\*\*|__)(\S(?:.*\S)?)\1$")
+# A subrule's letter set apart from its rule's number, as another tool writes it: ``100.1.a``,
+# ``100.1.a.`` or ``100.1 a`` (a letter and no deeper part: Riftbound's ids go on, ``103.1.b.2``).
+_SET_APART = re.compile(r"^(?P<lead>[ \t]{0,2}(?:[#>*+-]+[ \t]+)?(?:\*\*|__)?)(?P<rule>\d{3}\.\d+)"
+                        r"(?:\.|[ \t])(?P<letter>[a-z])\.?(?P<close>(?:\*\*|__)?)(?=[ \t\u00a0]+[^\s.a-z])",
+                        re.M)
 _MAX_KEYWORD_WORDS = 6
 
 
@@ -95,18 +108,21 @@ def sniff(text: str) -> int:
     # NBSP: a word processor's; marks: a Markdown conversion's ("- 100.1a", "**100.1a**")
     subrules = len(re.findall(r"(?m)^(?:[#>*+-]+[ \t]+)?(?:\*\*|__)?\d{3}\.\d+[a-z]\.?(?:\*\*|__)?"
                               r"[ \t\u00a0]", head))
+    titled = "Comprehensive Rules" in head[:2000]
+    if subrules < MIN_RULE_LINES and titled:  # the letters set apart (``100.1.a``, ``100.1 a``)
+        subrules = _set_apart_count(head)
     if subrules < MIN_RULE_LINES:
         return 0
-    titled = "Comprehensive Rules" in head[:2000]
     return min(100, 50 + subrules // 10 + (30 if titled else 0))
 
 
 def read(text: str, source: str = "") -> ReadResult:
     """Read the document; see the module docstring for the layout."""
-    lines = _LINES.split(text.removeprefix("\ufeff"))
+    diagnostics: list[Diagnostic] = []
+    text = _letters_attached(text.removeprefix("\ufeff"), source, diagnostics)
+    lines = _LINES.split(text)
     if _MARKED.search(text):
         lines = [_unmarked(ln) for ln in lines]
-    diagnostics: list[Diagnostic] = []
     title = next((ln.strip() for ln in lines[:20] if ln.strip()), "")
     start = _body_start(lines)
     # The date follows the title; a cover page or contents may come between them.
@@ -122,23 +138,33 @@ def read(text: str, source: str = "") -> ReadResult:
             source, 1))
         return ReadResult([], [], tidy(title), date, "mtg", diagnostics)
     glossary = _heading_after(lines, "Glossary", start)
-    credits = _heading_after(lines, "Credits", glossary + 1) if glossary is not None else None
-    end = glossary if glossary is not None else len(lines)
+    ahead = _glossary_ahead(lines, start) if glossary is None else None
+    if ahead is not None:  # the Glossary printed before the rules: they run to the Credits
+        credits = _heading_after(lines, "Credits", start)
+        end = credits if credits is not None else len(lines)
+        diagnostics.append(Diagnostic(
+            f"the Glossary is printed before the rules (line {ahead + 1}); read as the Glossary",
+            source, ahead + 1, "info"))
+    else:
+        credits = _heading_after(lines, "Credits", glossary + 1) if glossary is not None else None
+        end = glossary if glossary is not None else len(lines)
     wrapped = _hard_wrapped(lines, start, end)
+    lines = _chapters_renumbered(lines, start, end, source, diagnostics)
     rules = _read_body(lines, start, end, tidy, source, diagnostics, wrapped)
     terms: list[RawTerm] = []
-    if glossary is not None:
-        stop = credits if credits is not None else len(lines)
-        terms = _read_glossary(lines, glossary + 1, stop, tidy, source, diagnostics, wrapped)
+    if glossary is not None or ahead is not None:
+        first, stop = ((glossary + 1, credits if credits is not None else len(lines)) if ahead is None
+                       else (ahead + 1, start))
+        terms = _read_glossary(lines, first, stop, tidy, source, diagnostics, wrapped)
         _resolve_citations(terms, rules, source, diagnostics)
     # A cut file is still a rules document: what it holds is read, the cut is reported
     # with the rule or Glossary entry it falls in.
-    if glossary is None:
+    if glossary is None and ahead is None:
         inside = f", inside rule {rules[-1].raw_id.rstrip('.')}" if rules else ""
         diagnostics.append(Diagnostic(
             f"the document ends before its Glossary{inside}: the file looks truncated (the rules "
             "up to the cut are read)", source, len(lines), "warning"))
-    elif credits is None:
+    elif credits is None and ahead is None:
         inside = f", inside the entry {terms[-1].name!r}" if terms else ""
         diagnostics.append(Diagnostic(
             f"the Glossary runs to the end of the file without the Credits heading{inside}: "
@@ -147,6 +173,33 @@ def read(text: str, source: str = "") -> ReadResult:
     keywords = _keywords(rules, {term_key(t.name): t for t in terms})
     title = tidy(title) or "Magic: The Gathering Comprehensive Rules"
     return ReadResult(rules, keywords + terms, title, date, "mtg", diagnostics)
+
+
+def _set_apart_count(text: str) -> int:
+    """How many lines start with a subrule whose letter is set apart (``100.1.a``, ``100.1 a``),
+    in a text with no id deeper than a letter (which would be Riftbound's numbering)."""
+    if re.search(r"(?m)^\W{0,4}\d{3}\.\d+\.[a-z]\.\d", text):
+        return 0
+    return sum(1 for _ in _SET_APART.finditer(text))
+
+
+def _letters_attached(text: str, source: str, diagnostics: list[Diagnostic]) -> str:
+    """The text with each subrule's letter attached to its rule's number, as the release
+    prints it (``100.1.a`` and ``100.1 a`` → ``100.1a``), when the document sets its letters
+    apart (on three lines at least; a note says so). A line's length changes, not its place."""
+    if _set_apart_count(text[:300_000]) < MIN_RULE_LINES:
+        return text
+    found = 0
+
+    def attached(m: re.Match[str]) -> str:
+        nonlocal found
+        found += 1
+        return f"{m['lead']}{m['rule']}{m['letter']}{m['close']}"
+    text = _SET_APART.sub(attached, text)
+    diagnostics.append(Diagnostic(
+        f"{found} subrule numbers are written with their letter set apart ('100.1.a', '100.1 a'): "
+        "read as the release prints them ('100.1a')", source, 0, "info"))
+    return text
 
 
 def _unmarked(line: str) -> str:
@@ -166,7 +219,7 @@ def _unmarked(line: str) -> str:
 
 
 def _effective_date(head: str) -> str:
-    m = _EFFECTIVE.search(head)
+    m = _EFFECTIVE.search(" ".join(head.split()))  # the sentence may be wrapped over lines
     if not m:
         return ""
     try:
@@ -191,6 +244,46 @@ def _body_start(lines: list[str]) -> int | None:
     return start
 
 
+def _chapters_renumbered(lines: list[str], start: int, end: int, source: str,
+                         diagnostics: list[Diagnostic]) -> list[str]:
+    """The lines with each chapter heading numbered as its sections are, when the body's
+    chapter numbers repeat (a Markdown tool renumbers a heading list: every chapter ``1.``):
+    ``1. Parts of a Card`` over ``200. General`` is chapter 2. Each heading so read is a
+    warning at its line; a chapter whose sections say nothing else keeps its number."""
+    chapters = [i for i in range(start, end) if _CHAPTER.match(lines[i].strip())
+                and (i == start or not lines[i - 1].strip())]
+    printed = [_CHAPTER.match(lines[i].strip()).group(1) for i in chapters]
+    if len(set(printed)) == len(printed):
+        return lines
+    out = list(lines)
+    for i, number in zip(chapters, printed):
+        section = next((m for k in range(i + 1, end) if (m := _SECTION.match(lines[k].strip()))), None)
+        if section is None or printed.count(number) == 1 or section.group(1)[0] == number:
+            continue  # only a repeated number its sections contradict is repaired
+        digit = section.group(1)[0]
+        out[i] = lines[i].replace(f"{number}.", f"{digit}.", 1)
+        diagnostics.append(Diagnostic(
+            f"chapter heading {lines[i].strip()[:40]!r} repeats the number {number} (a renumbered "
+            f"list?): read as chapter {digit}, the chapter of its sections ({section.group(1)}…)",
+            source, i + 1, "warning", digit))
+    return out
+
+
+def _glossary_ahead(lines: list[str], start: int) -> int | None:
+    """The line of a Glossary heading printed before the rules body (which starts at
+    ``start``), or None: the last ``Glossary`` line above it whose entries follow it (in the
+    Contents, ``Glossary`` is followed by ``Credits`` or by nothing)."""
+    for i in range(start - 1, -1, -1):
+        if lines[i].strip() != "Glossary":
+            continue
+        following = next((ln.strip() for ln in lines[i + 1:start] if ln.strip()), "")
+        if following and following != "Credits" and not _SECTION.match(following) \
+                and not _CHAPTER.match(following):
+            return i
+        return None
+    return None
+
+
 def _heading_after(lines: list[str], word: str, start: int) -> int | None:
     return next((i for i in range(start, len(lines)) if lines[i].strip() == word), None)
 
@@ -207,6 +300,7 @@ def _read_body(lines: list[str], start: int, end: int, tidy: Callable[[str], str
             "the paragraphs are hard-wrapped: lines without a blank line between them are "
             "joined into one paragraph", source, start + 1, "info"))
     joined_lines = 0
+    title_lines: set[int] = set()  # lines that went on with a heading's title
     for i in range(start, end):
         raw = lines[i].rstrip()
         line = raw.strip()
@@ -244,14 +338,23 @@ def _read_body(lines: list[str], start: int, end: int, tidy: Callable[[str], str
             _append(paragraphs, examples, last, line)
             joined_lines += 1
             continue
+        if i in title_lines:
+            continue
         m = _SECTION.match(raw)
         if m:
+            title = m.group(2)
+            # wrapped, a heading's title may go on on the next line (a narrow column's)
+            if wrapped and i + 1 < end and lines[i + 1].strip() and not _numbered(lines[i + 1]) \
+                    and not _EXAMPLE.match(lines[i + 1].strip()) and not _ENDS_SENTENCE.search(title) \
+                    and len(lines[i + 1].strip()) < len(raw):
+                title = f"{title} {lines[i + 1].strip()}"
+                title_lines.add(i + 1)
             if chapter and not m.group(1).startswith(chapter):
                 diagnostics.append(Diagnostic(
                     f"section {m.group(1)} '{m.group(2)}' is not in chapter {chapter}",
                     source, lineno, "warning", m.group(1)))
             rules.append(RawRule(parse_number(m.group(1)), "section", "", lineno,
-                                 title=tidy(m.group(2)), raw_id=m.group(1) + "."))
+                                 title=tidy(title), raw_id=m.group(1) + "."))
             paragraphs.append([])
             examples.append([])
             last = ""
@@ -553,6 +656,14 @@ def _read_glossary(lines: list[str], start: int, end: int, tidy: Callable[[str],
                                           source, lineno, "warning"))
             continue
         if wrapped:
+            # a term wrapped over two lines: the first ends with a comma ("Remove from the
+            # Game, Removed," | "Removed-from-the-Game Zone (Obsolete)"), or the second starts
+            # as no definition does ("Partner with" | "[name]”")
+            while len(body) > 1 and not _ENDS_SENTENCE.search(body[0][1]) and (
+                    name.endswith(",") or not _STARTS_DEFINITION.match(body[0][1])) \
+                    and len(f"{name} {body[0][1]}".split()) <= _MAX_TERM_WORDS:
+                name = f"{name} {body[0][1]}"
+                body = body[1:]
             body = _unwrap(body)
         definition = "\n".join(tidy(b) for _, b in body)
         terms.append(RawTerm(tidy(name), definition, lineno, "glossary"))
