@@ -17,6 +17,9 @@ as in plain text: converters bold every id they did not make a heading, titles a
 (1.4 prints ``**188.** Control`` over ``**189.** Control is the concept…`` where its PDF
 prints a heading), so the emphasis says nothing of the kind.
 
+An export that attaches letters to the number before them, Magic's way (``135.2e.5a.``, on
+three ids or more), is read with Riftbound's dots (``135.2.e.5.a.``), and a note says so.
+
 Everything else continues the entry above: hard-wrapped lines, indented continuation
 lines, text after a ``Page N`` marker (a rule split by a page break). Which heading level
 means what is read from the document: where top-level ids are headings at two levels the
@@ -82,12 +85,34 @@ class _Line:
     top: bool  # a top-level id (``103.``)
 
 
+# An id whose letters are attached to the number before them, Magic's way (``135.2e.5a.``),
+# at the start of a line (past a heading's hashes, a bullet, bold): a letter with more after it.
+_ATTACHED = re.compile(r"^(?P<lead>(?:#{1,6}[ \t]+|[-*+>][ \t]+)?(?:\*\*|__)?)"
+                       r"(?P<id>\d{3}(?:\.\d{1,3}[a-z]?)+(?:\.[0-9a-z]{1,3})*\.)(?=(?:\*\*|__)?[ \t])")
+_LETTER_AFTER_DIGIT = re.compile(r"(?<=\d)([a-z])")
+
+
+def _letters_dotted(lines: list[str]) -> tuple[list[str], int]:
+    """The lines with each id that attaches its letters (``135.2e.5a.``) written with
+    Riftbound's dots (``135.2.e.5.a.``), when at least three ids do so, and how many."""
+    attached = [i for i, ln in enumerate(lines) if (m := _ATTACHED.match(ln))
+                and _LETTER_AFTER_DIGIT.search(m["id"])]
+    if len(attached) < MIN_RULE_LINES:
+        return lines, 0
+    out = list(lines)
+    for i in attached:
+        m = _ATTACHED.match(out[i])
+        out[i] = m["lead"] + _LETTER_AFTER_DIGIT.sub(r".\1", m["id"]) + out[i][m.end():]
+    return out, len(attached)
+
+
 def read(text: str, source: str = "") -> ReadResult:
     """Read the document; see the module docstring for the layout."""
     title = ""
     items: list[_Line | tuple[int, str]] = []  # numbered lines, and (line, text) between them
     paragraph_start = True
     lines, contents = without_contents_list(text.split("\n"), source)
+    lines, dotted = _letters_dotted(lines)
     for lineno, line in enumerate(_atx(lines), start=1):
         stripped = line.strip()
         if not stripped or _PAGE.match(stripped) or _RULE_LINE.match(stripped):
@@ -108,6 +133,10 @@ def read(text: str, source: str = "") -> ReadResult:
         paragraph_start = stripped.startswith("#")
     entries = Entries(source)
     entries.diagnostics.extend(contents)
+    if dotted:
+        entries.diagnostics.append(Diagnostic(
+            f"{dotted} rule ids attach their letters to the number before them ('135.2e.5a.'): "
+            "read as Riftbound numbers them ('135.2.e.5.a.')", source, 0, "info"))
     header: list[str] = []
     kinds = _heading_kinds([i for i in items if isinstance(i, _Line)])
     rule_numbers = {try_parse_number(i.raw_id) for i in items if isinstance(i, _Line) and not i.hashes}
