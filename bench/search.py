@@ -468,20 +468,14 @@ GUARD_86 = 0.01
 
 
 def cv_grid() -> dict[str, Ranking]:
-    """The settings cross-validation chooses between (``--cv``): the fifth round, a rule
-    whose statement (in players' words, or the timing model's summary of it) holds the
-    question's concepts together (``statement_weight`` 0 / 0.25 / 0.5 / 1 / 1.5 / 2), and,
-    since those statements are the field ``answers`` and ``players`` already weighed, that
-    field's weight (``answers`` 3 / 2). The earlier rounds' choices stay (roll-up 0.6,
-    referrals 0.1, card 0.3, context 0.25, idf power 1.5, card text 0; permission, kinds and
-    the long questions' coordination off: RESULTS.md)."""
+    """The settings cross-validation chooses between (``--cv``): the sixth round, a section
+    whose rules between them hold more of the question's concepts than any one of them
+    scoring a share of that evidence (``from_section`` 0 / 0.3 / 0.45 / 0.6). The earlier
+    rounds' choices stay (statements 1, answers 3, roll-up 0.6, referrals 0.1, card 0.3,
+    context 0.25, idf power 1.5, card text 0; permission, kinds and the long questions'
+    coordination off: RESULTS.md)."""
     d = DEFAULT_RANKING
-    grid: dict[str, Ranking] = {}
-    for answers in (3.0, 2.0):
-        for statement in (0.0, 0.25, 0.5, 1.0, 1.5, 2.0):
-            name = f"statements {statement:g}, answers {answers:g}"
-            grid[name] = replace(d, statement_weight=statement, boosts={**d.boosts, "answers": answers})
-    return grid
+    return {f"section {w:g}": replace(d, from_section=w) for w in (0.0, 0.3, 0.45, 0.6)}
 
 
 def ranking_with(changes: list[str]) -> Ranking:

@@ -548,7 +548,7 @@ def test_a_rule_and_the_rule_under_it_share_their_evidence() -> None:
     question = "what happens to a token put into the trash"
     found = ranked(concept_searcher(), question)
     assert found.index("200.3") < found.index("200.6"), found
-    alone = ranked(concept_searcher(from_children=0.0, from_parent=0.0), question)
+    alone = ranked(concept_searcher(from_children=0.0, from_parent=0.0, from_section=0.0), question)
     assert alone.index("200.6") < alone.index("200.3"), alone
 
 

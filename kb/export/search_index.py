@@ -50,10 +50,11 @@ from kb.search.schema import WORD, analyse, defined_terms, model_answers, model_
 from kb.search.kinds import kinds_of
 from kb.search.understand import is_referral, vocabulary_data
 
-INDEX_FORMAT = 9  # 2: the judges' vocabulary; 3: roll-up, quoted card text, idf power; 4: stem_of;
+INDEX_FORMAT = 10  # 2: the judges' vocabulary; 3: roll-up, quoted card text, idf power; 4: stem_of;
 #                  5: refers, kind_lists; 6: permissions; 7: terms' referral flag;
 #                  8: english, lemmas; 9: the ranking's statement_weight (players and answers
-#                  are each rule's statements)
+#                  are each rule's statements); 10: the ranking's from_section (a section
+#                  ranked by what its rules hold between them)
 SCORE_DIGITS = 6
 DEFINITION_CHARS = 300
 KINDS = {"rule": "r", "section": "s", "chapter": "c"}

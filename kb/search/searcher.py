@@ -13,7 +13,8 @@ Ranking, in order:
    of whose statements (in players' words, the timing model's summaries) holds several of
    the question's concepts together, and for words next to each other; a rule then shares
    its evidence with its parent and its children (rules are short: a heading and the rule
-   under it often answer together).
+   under it often answer together), and a section whose rules between them hold more of the
+   question's concepts than any one of them has evidence of its own (``from_section``).
 
 A plain query is first read as a question (:mod:`kb.search.understand`): names left out,
 the game's terms weighted up, players' words given the rules' words as alternatives,
@@ -129,6 +130,12 @@ class Ranking:
                                    # words, the timing model's summaries of it) holds a share of
                                    # the question's concepts together scores × (1 + this × that
                                    # share, weighed as in the coordination; CV: 1 in 5 folds of 5)
+    from_section: float = 0.0      # in a question, a rule whose children between them (with the
+                                   # rule itself) hold more of the question's concepts than any
+                                   # one of them scores at least this share of the section's
+                                   # evidence: each concept's best score in the section, times
+                                   # the coordination over the concepts the section holds (off
+                                   # until cross-validated: bench/search.py --cv)
 
 
 DEFAULT_RANKING = Ranking()
@@ -136,6 +143,8 @@ DEFAULT_RANKING = Ranking()
 # A hit's reason listing the timing model's summaries of its rule that the question matched
 # (no summary holds the joiner; the offline search writes the same).
 TIMING_MODEL_REASON = "in the timing model: "
+# A section ranked by the concepts its rules hold between them (Ranking.from_section).
+SECTION_REASON = "its rules between them hold: "
 SUMMARY_JOINER = " · "
 
 # The rules write small numbers both ways ("ten or more poison counters", "0 or less life").
@@ -243,7 +252,8 @@ class EditionSearcher:
                            "defined_by": term.defined_by}
         referred: dict[int, int] = {}
         together: dict[int, list[str]] = {}
-        scores, parts = self._scores(corrected, missing, within, referred, together)
+        gathered: dict[int, list[str]] = {}
+        scores, parts = self._scores(corrected, missing, within, referred, together, gathered)
         reasons = self._evidence(evidence(corrected), scores, within, corrected) if evidence else {}
         for d, by in referred.items():
             if d in scores:
@@ -255,6 +265,9 @@ class EditionSearcher:
         for d, labels in together.items():  # the statement itself is shown as matched
             if d in scores:
                 reasons.setdefault(d, []).append("one statement holds: " + ", ".join(labels))
+        for d, labels in gathered.items():  # a section ranked by what its rules hold between them
+            if d in scores:
+                reasons.setdefault(d, []).append(SECTION_REASON + ", ".join(labels))
         if self.learned is not None:
             scores = self.learned.reorder(corrected, scores, parts, reasons)
         wanted = offset + limit + len(numbers) + (len(term.defined_by) if term else 0)
@@ -407,12 +420,15 @@ class EditionSearcher:
 
     def _scores(self, parsed: ParsedQuery, missing: list[Atom], within: list[str],
                 referred: dict[int, int] | None = None, together: dict[int, list[str]] | None = None,
+                gathered: dict[int, list[str]] | None = None,
                 ) -> tuple[Scores, list[tuple[Clause, list[Scores]]]]:
         """BM25F score of every rule the words match, after AND, NOT, the coordination and
         word-pair bonuses and the section filter; and each clause's scores per alternative
         (what a result is explained by). ``referred`` gets, for each rule that gained from a
         rule referring to it, that rule (:meth:`_follow_references`); ``together``, for each
-        rule one of whose statements holds several concepts, their labels (:meth:`_with_statements`)."""
+        rule one of whose statements holds several concepts, their labels (:meth:`_with_statements`);
+        ``gathered``, for each section scored by what its rules hold between them, the concepts
+        they hold (:meth:`_section_evidence`)."""
         should: list[Scores] = []
         must: list[Scores] = []
         nots: list[Scores] = []
@@ -471,6 +487,9 @@ class EditionSearcher:
             coord = r.coord_long if parsed.question and len(should) >= r.long_question else r.coord
             if len(should) > 1 and coord and whole > 0:
                 total = {d: s * (hits[d] / whole) ** coord for d, s in total.items()}
+        sections: dict[int, tuple[float, list[int]]] = {}
+        if r.from_section and parsed.question and total and len(should) > 1 and not must:
+            sections = self._section_evidence(should, weights, hits, coord)
         if r.statement_weight and parsed.question and total and len(concepts) > 1:
             total = self._with_statements(total, concepts, weights, labels,
                                           {} if together is None else together)
@@ -479,6 +498,12 @@ class EditionSearcher:
         # Only for a question: a phrase or an operator asks for rules that have the words.
         if (r.from_parent or r.from_children) and parsed.question and total:
             total = self._roll_up(total)
+        for p, (s, held) in sections.items():
+            s *= r.from_section
+            if s > total.get(p, 0.0):
+                total[p] = s
+                if gathered is not None:
+                    gathered[p] = [labels[i] for i in held]
         if r.from_referrers and parsed.question and total:
             total = self._follow_references(total, {} if referred is None else referred)
         for part in nots:
@@ -499,6 +524,54 @@ class EditionSearcher:
                 if close:
                     total[d] *= 1 + r.pair_boost * close / len(pairs)
         return total, parts
+
+    def _section_evidence(self, should: list[Scores], weights: list[float], own: dict[int, float],
+                          coord: float) -> dict[int, tuple[float, list[int]]]:
+        """The evidence of each section (a rule and its children) whose rules between them
+        hold more of the question's concepts than any one of them holds alone: the sum of each
+        concept's best score in the section, times (the weight of the concepts it holds / the
+        question's) ** ``coord``, and those concepts (indexes of ``should``). A question's
+        concepts are often split over a section's rules (a keyword's heading and the rules
+        under it); the roll-up of the best child alone does not see that. ``own``: the weight
+        of the concepts each matching rule holds (the coordination's)."""
+        parent_of = self.impacts.parent
+        members: dict[int, int] = {}
+        for d in own:
+            p = parent_of[d]
+            if p >= 0:
+                members[p] = members.get(p, 0) + 1
+        for d in members:
+            if d in own:
+                members[d] += 1
+        sections = {p for p, n in members.items() if n >= 2}
+        whole = sum(weights)
+        if not sections or whole <= 0:
+            return {}
+        best: dict[int, dict[int, float]] = {p: {} for p in sections}  # section → concept → best score
+        for i, part in enumerate(should):
+            for d, s in part.items():
+                row = best.get(parent_of[d])
+                if row is not None and s > row.get(i, 0.0):
+                    row[i] = s
+                row = best.get(d)
+                if row is not None and s > row.get(i, 0.0):
+                    row[i] = s
+        alone: dict[int, float] = {}  # section → the most any one of its rules holds
+        for d, held in own.items():
+            for p in (d, parent_of[d]):
+                if p in sections and held > alone.get(p, 0.0):
+                    alone[p] = held
+        out: dict[int, tuple[float, list[int]]] = {}
+        for p, row in best.items():
+            held = 0.0
+            for i in row:
+                held += weights[i]
+            if held > alone.get(p, 0.0) + 1e-9:
+                score = 0.0
+                for s in row.values():
+                    score += s
+                out[p] = (score * _power(held / whole, coord), list(row))
+        return out
 
     def _with_statements(self, total: Scores, concepts: list[list[tuple[str, ...]]],
                          weights: list[float], labels: list[str], together: dict[int, list[str]]) -> Scores:

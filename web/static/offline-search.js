@@ -871,8 +871,8 @@
     }
     var term = this.ranking.pin_terms ? this.termOf(corrected) : null;
     if (term) out.term = {term: term.name, kind: term.kind, definition: term.definition, defined_by: term.defined_by};
-    var referred = new Map(), together = new Map();
-    var scored = this.scores(corrected, missing, within, referred, together), scores = scored[0], parts = scored[1];
+    var referred = new Map(), together = new Map(), gathered = new Map();
+    var scored = this.scores(corrected, missing, within, referred, together, gathered), scores = scored[0], parts = scored[1];
     var wanted = offset + limit + found.length + (term ? term.defined_by.length : 0);
     var best = largest(Array.from(scores.entries()), wanted);
     var hits = best.map(function (e) { return [self.numbers[e[0]], e[1]]; });
@@ -897,6 +897,7 @@
         matched.push("'" + corrected.shape + "' \u2192 says when a player may act (a legality check of the timing model cites it)");
       }
       if (together.has(d) && scores.has(d)) matched.push("one statement holds: " + together.get(d).join(", "));
+      if (gathered.has(d) && scores.has(d)) matched.push("its rules between them hold: " + gathered.get(d).join(", "));
       return self.result(r[0], r[1], r[2], marks, matched);
     });
     return out;
@@ -1025,7 +1026,7 @@
   };
 
   /* EditionSearcher._scores: BM25F after AND, NOT, coordination, word pairs, sections. */
-  Edition.prototype.scores = function (parsed, missing, within, referred, together) {
+  Edition.prototype.scores = function (parsed, missing, within, referred, together, gathered) {
     var should = [], must = [], nots = [], shouldStems = [], self = this, r = this.ranking, weights = [], parts = [], concepts = [], labels = [];
     var count = Math.max(1, this.numbers.length);
     parsed.clauses.forEach(function (c) {
@@ -1078,6 +1079,9 @@
         total.forEach(function (s, d) { total.set(d, s * Math.pow(hits.get(d) / whole, coord)); });
       }
     }
+    // A section whose rules between them hold more of the concepts than one alone (Ranking.from_section).
+    var sections = new Map();
+    if (r.from_section && parsed.question && total.size && should.length > 1 && !must.length) sections = this.sectionEvidence(should, weights, total, coord);
     // A rule whose statement holds the question's concepts together (Ranking.statement_weight).
     if (r.statement_weight && parsed.question && total.size && concepts.length > 1) total = this.withStatements(total, concepts, weights, labels, together || new Map());
     // A "can I … when" question: the rules that say when a player may act (Ranking.permission_weight).
@@ -1086,6 +1090,13 @@
       total.forEach(function (s, d) { if (permits.has(d)) total.set(d, s * gain); });
     }
     if ((r.from_parent || r.from_children) && parsed.question && total.size) total = this.rollUp(total);
+    sections.forEach(function (e, p) {
+      var sc = e[0] * r.from_section;
+      if (sc > (total.get(p) || 0)) {
+        total.set(p, sc);
+        if (gathered) gathered.set(p, e[1].map(function (i) { return labels[i]; }));
+      }
+    });
     if (r.from_referrers && parsed.question && total.size) total = this.followReferences(total, referred || new Map());
     nots.forEach(function (p) { p.forEach(function (_, d) { total.delete(d); }); });
     if (within.length) {
@@ -1181,6 +1192,43 @@
       });
     });
     best.forEach(function (gain, t) { out.set(t, (total.get(t) || 0) + gain); });
+    return out;
+  };
+
+  /* EditionSearcher._section_evidence: each section (a rule and its children) whose rules
+     between them hold more of the question's concepts than any one of them alone: the sum of
+     each concept's best score in it × (the weight it holds / the question's) ** coord. */
+  Edition.prototype.sectionEvidence = function (should, weights, total, coord) {
+    var parents = this.parents, members = new Map(), out = new Map(), whole = 0;
+    total.forEach(function (_, d) { var p = parents[d]; if (p >= 0) members.set(p, (members.get(p) || 0) + 1); });
+    members.forEach(function (n, d) { if (total.has(d)) members.set(d, n + 1); });
+    var sections = new Set();
+    members.forEach(function (n, p) { if (n >= 2) sections.add(p); });
+    weights.forEach(function (w) { whole += w; });
+    if (!sections.size || whole <= 0) return out;
+    var best = new Map(), own = new Map(), alone = new Map();
+    should.forEach(function (part, i) {
+      var w = weights[i];
+      part.forEach(function (s, d) {
+        own.set(d, (own.get(d) || 0) + w);
+        [d, parents[d]].forEach(function (p) {
+          if (!sections.has(p)) return;
+          var row = best.get(p);
+          if (!row) { row = new Map(); best.set(p, row); }
+          if (s > (row.get(i) || 0)) row.set(i, s);
+        });
+      });
+    });
+    own.forEach(function (held, d) {
+      [d, parents[d]].forEach(function (p) { if (sections.has(p) && held > (alone.get(p) || 0)) alone.set(p, held); });
+    });
+    best.forEach(function (row, p) {
+      var held = 0, score = 0, which = [];
+      row.forEach(function (_, i) { held += weights[i]; which.push(i); });
+      if (!(held > (alone.get(p) || 0) + 1e-9)) return;
+      row.forEach(function (s) { score += s; });
+      out.set(p, [score * power(held / whole, coord), which]);
+    });
     return out;
   };
 
