@@ -57,7 +57,7 @@ from docx.table import Table
 from docx.text.paragraph import Paragraph
 
 from kb.model import Diagnostic, DocumentError
-from kb.read.normalise import EDGE_LINES, running_keys
+from kb.read.normalise import EDGE_LINES, keeps_hyphen, running_keys
 from kb.read.text import clean
 
 PDF_SIGNATURE = b"%PDF-"
@@ -657,10 +657,7 @@ def _join(current: str, following: str, vocabulary: Counter[str], hyphens: Count
     if not (m and n):
         return current + " " + following
     first, second = m.group(1), n.group(1)
-    whole, hyphenated = (first + second).lower(), f"{first}-{second}".lower()
-    keep = current.endswith("-") and (
-        vocabulary[hyphenated] > 0
-        or (vocabulary[whole] == 0 and vocabulary[first.lower()] > 1 and vocabulary[second.lower()] > 1))
+    keep = current.endswith("-") and keeps_hyphen(first, second, vocabulary)
     hyphens[f"{first}-{second}" if keep else first + second] += 1
     return (current if keep else current[:-1]) + following
 

@@ -23,9 +23,27 @@ rule document, undone before a reader sniffs or reads it.
   rule`` | ``702.114``), and kept apart where the next page starts a numbered rule or an
   example, where the page ends a sentence on a short line, or where the next page starts
   with a short line that has more lines under it (a glossary term, a heading).
+* **A Markdown writer's backslash escapes** (``100\\. General``, ``\\[E\\]``: pandoc's) are
+  undone, in a text that holds three or more (no rules document prints a backslash).
+* **A Markdown table of rules** (``| 100.1. | These Magic rules… |``: a spreadsheet's or a
+  converter's export) becomes the paragraphs the release prints: a row's number, then its
+  text, a ``<br>`` in a cell a line break.
+* **Two columns side by side** (``pdftotext -layout`` of a two-column PDF: a second column
+  starting at the same place on a third of the lines or more) are read column by column,
+  page by page; without the form feeds that end its pages (a viewer's copy) the columns
+  cannot be put in order, and the document is refused naming where they start.
+* **Page breaks copied into the text** by a PDF viewer, which copies no form feed: a bare
+  page number beside a running line (the title) at three page breaks or more; both go, and
+  the paragraph they cut is one again.
+* **A word hyphenated at a line end** (``oppon-`` | ``ents``) is read whole, or with its
+  hyphen where the document spells it so or never whole with both halves its words
+  (``two-`` | ``player``), the way :mod:`kb.read.containers` reads a PDF's lines; a suspended
+  hyphen (``power-`` | ``and toughness-changing``) stays, a soft hyphen never does.
 
-Lines are removed only at page breaks; :attr:`Normalised.origin` maps each line of the
-normalised text back to the document's own line, so notes and rules keep their real places.
+Lines are removed only at page breaks, added only where a table's row becomes a paragraph,
+and moved only where a page's columns come one after the other; :attr:`Normalised.origin`
+maps each line of the normalised text back to the document's own line, so notes and rules
+keep their real places.
 """
 
 from __future__ import annotations
@@ -34,7 +52,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from kb.model import Diagnostic
+from kb.model import Diagnostic, DocumentError
 from kb.read.text import ZERO_WIDTH
 
 _SPACES = re.compile("[\u00a0\u2000-\u200a\u202f\u205f\u3000]")
@@ -54,6 +72,12 @@ _LISTED = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?(\d{1,3}(?:\.[0-9a-z]+
 _NUMBER_AT_START = re.compile(r"^[^\w\n]{0,8}(\d{1,3}(?:\.[0-9a-z]+)*)\.?(?=[\s*_]|$)", re.M)
 _ENDS_WITH_REFERENCE_WORD = re.compile(r"\b(?:rules?|see|section|and|or|through)\s*$", re.IGNORECASE)
 _SENSE = re.compile(r"^(\d{1,2})\. ")
+# A Markdown writer's backslash escape of an ASCII punctuation character (CommonMark's rule),
+# undone in a text that holds a few: no rules document prints a backslash before punctuation.
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
+_MIN_ESCAPES = 3
+_MIN_TABLE_ROWS = 3
+_SOFT_BREAK = re.compile(r"\u00ad\n([^\W\d_]+)[ \t]*(?=\S)")
 _SHORT_LINE = 0.8  # a page's last line shorter than this share of the text's width ended a paragraph
 
 
@@ -77,6 +101,8 @@ def normalise(text: str, source: str = "") -> Normalised:
     if "\r" in text:  # line ends as decode makes them, for text that did not go through it
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if not text.isascii():
+        if "\u00ad\n" in text:  # a word broken at a soft hyphen: read whole, on the first line
+            text = _SOFT_BREAK.sub(r"\1\n", text)
         text = _SPACES.sub(" ", ZERO_WIDTH.sub("", text))
     if "<a" in text or "<A" in text:
         text = _ANCHOR_TAG.sub("", text)
@@ -87,11 +113,252 @@ def normalise(text: str, source: str = "") -> Normalised:
     if "..." in text or ". . ." in text or "…" in text or "   " in text:
         lines, notes = _without_contents(lines, source)
         text = "\n".join(lines)
+    if "\\" in text and len(_ESCAPED.findall(text, 0, 400_000)) >= _MIN_ESCAPES:
+        escaped = len(_ESCAPED.findall(text))
+        text = _ESCAPED.sub(r"\1", text)
+        lines = text.split("\n")
+        notes.append(Diagnostic(f"{escaped} characters escaped with a backslash, as a Markdown "
+                                "writer escapes them ('100\\. General', '\\[E\\]'), read as the "
+                                "characters", source, 0, "info"))
+    origin: list[int] | None = None  # the document's line of each line, once lines move
+    if "|" in text:
+        lines, origin = _table_rows(lines, source, notes)
+        text = "\n".join(lines)
+    if "   " in text:
+        lines, origin = _columns(lines, origin, text.count("\f") + 1 >= _MIN_PAGES, source, notes)
+        text = "\n".join(lines)
     if text.count("\f") + 1 < _MIN_PAGES:  # a stray form feed is whitespace to the readers
-        return Normalised(text, None, notes)
+        seams = _page_seams(lines)
+        if seams:
+            kept = [i for i in range(len(lines)) if i not in seams]
+            notes.append(Diagnostic(
+                f"{len(seams)} lines of page breaks copied into the text (a running title, page "
+                f"numbers; the first at line {_at(origin, min(seams))}) removed, the paragraphs "
+                "they cut joined", source, _at(origin, min(seams)), "info"))
+            lines, origin = [lines[i] for i in kept], [_at(origin, i) for i in kept] or [1]
+        return Normalised("\n".join(_dehyphenated(lines, source, notes)), origin, notes)
     paged = _without_pages(lines, source)
     paged.notes[:0] = notes
+    paged.text = "\n".join(_dehyphenated(paged.text.split("\n"), source, paged.notes))
+    if origin is not None and paged.origin is not None:
+        paged.origin = [origin[n - 1] for n in paged.origin]
     return paged
+
+
+def _at(origin: list[int] | None, index: int) -> int:
+    """The document's line of line ``index`` (0-based) of the lines so far."""
+    return origin[index] if origin is not None else index + 1
+
+
+# A Markdown table's row that holds a rule: its number in the first cell, its text in the next.
+_TABLE_RULE = re.compile(r"^\s*\|\s*(?:\*\*|__)?(\d{1,3}(?:\.[0-9a-z]+)*\.?)(?:\*\*|__)?\s*\|(.*?)\|?\s*$")
+_TABLE_OTHER = re.compile(r"^\s*\|.*\|\s*$")
+_TABLE_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
+
+
+def _table_rows(lines: list[str], source: str, notes: list[Diagnostic]) -> tuple[list[str], list[int] | None]:
+    """A Markdown table of rules (``| 100.1. | These Magic rules… |``) as the release prints
+    them: each row a paragraph, its number then its text, a ``<br>`` in a cell a line break;
+    the table's head and rules of dashes left out; other lines as they were. Only when three
+    rows or more hold rule numbers."""
+    rows = [i for i, ln in enumerate(lines) if _TABLE_RULE.match(ln)]
+    if len(rows) < _MIN_TABLE_ROWS:
+        return lines, None
+    out: list[str] = []
+    origin: list[int] = []
+    for i, ln in enumerate(lines):
+        m = _TABLE_RULE.match(ln)
+        if m:
+            cells = [c.strip() for c in m.group(2).split("|")]
+            parts = _TABLE_BREAK.split(" ".join(c for c in cells if c).replace("&#124;", "|"))
+            parts[0] = f"{m.group(1)} {parts[0].strip()}"
+            out += [p.strip() for p in parts] + [""]
+            origin += [i + 1] * (len(parts) + 1)
+        elif _TABLE_OTHER.match(ln):
+            out.append("")  # the table's head, its rule of dashes, a row without a number
+            origin.append(i + 1)
+        else:
+            out.append(ln)
+            origin.append(i + 1)
+    notes.append(Diagnostic(f"{len(rows)} rules in a table (a number and a text a row) read as "
+                            "paragraphs", source, rows[0] + 1, "info"))
+    return out, origin
+
+
+_GAP = re.compile(r"(?<=\S) {3,}(?=\S)")
+_COLUMN_SHARE = 0.3  # of the lines with text: this share or more beside a second column
+_MIN_COLUMN_LINES = 12
+
+
+def _gutter(lines: list[str]) -> int | None:
+    """The column where a second column of text starts, in text printed in two columns side
+    by side (``pdftotext -layout``), or None: the place most wide gaps inside lines end, when
+    a share of the lines has text there, after a gap (or after nothing but spaces)."""
+    ends: Counter[int] = Counter(m.end() for ln in lines for m in _GAP.finditer(ln))
+    if not ends:
+        return None
+    column, _ = ends.most_common(1)[0]
+    filled = [ln for ln in lines if ln.strip()]
+    beside = sum(1 for ln in filled if any(abs(column - k) <= 1 and ln[k - 3:k].isspace()
+                                           and ln[k:k + 1].strip() for k in (column - 1, column, column + 1)
+                                           if 3 <= k < len(ln)))
+    return column if beside >= max(_MIN_COLUMN_LINES, _COLUMN_SHARE * len(filled)) else None
+
+
+def _split_page(lines: list[str], column: int) -> tuple[list[int], list[str]]:
+    """A page's lines in reading order: its left column, then its right one (a line with no
+    gap at the column, a heading across both, stays whole on the left), a blank line between
+    them unless a paragraph goes on from the one to the other; with each line's index in
+    the page."""
+    left: list[tuple[int, str]] = []
+    right: list[tuple[int, str]] = []
+    for k, ln in enumerate(lines):
+        at = next((c for c in (column, column - 1, column + 1)
+                   if c < len(ln) and ln[c - 3:c].isspace() and ln[c:c + 1].strip()), None)
+        left.append((k, ln[:at].rstrip() if at is not None else ln.rstrip()))
+        right.append((k, ln[at:].rstrip() if at is not None else ""))
+    while left and not left[-1][1].strip():
+        left.pop()
+    while right and not right[0][1].strip():
+        right.pop(0)
+    if right and left and not _continues(left[-1][1], right[0][1].strip(),
+                                         right[1][1] if len(right) > 1 else "", column):
+        left.append((right[0][0], ""))
+    both = left + right
+    return [k for k, _ in both], [t for _, t in both]
+
+
+def _columns(lines: list[str], origin: list[int] | None, paged: bool, source: str,
+             notes: list[Diagnostic]) -> tuple[list[str], list[int] | None]:
+    """Text printed in two columns side by side: with its pages (form feeds), each page read
+    column by column; without them a page's end cannot be told, and the document is refused
+    naming where the columns are."""
+    column = _gutter(lines)
+    if column is None:
+        return lines, origin
+    first = next(i for i, ln in enumerate(lines) if _GAP.search(ln))
+    if not paged:
+        raise DocumentError([Diagnostic(
+            f"the text is printed in two columns side by side (from line {_at(origin, first)}, a second "
+            f"column starts at column {column + 1}), without the form feeds that end its pages, so "
+            "the columns cannot be read in order; convert the PDF again page by page (pdftotext "
+            "without -layout, or keeping its form feeds) or import the PDF itself",
+            source, _at(origin, first))])
+    pages: list[list[tuple[int, str]]] = [[]]  # (index in lines, text) of each page's lines
+    for i, ln in enumerate(lines):
+        for k, part in enumerate(ln.split("\f")):
+            if k:
+                pages.append([])
+            pages[-1].append((i, part))
+    out: list[str] = []
+    out_origin: list[int] = []
+    for n, page in enumerate(pages):
+        if n:
+            out.append("\f")
+            out_origin.append(_at(origin, page[0][0]))
+        order, text = _split_page([t for _, t in page], column)
+        out += text
+        out_origin += [_at(origin, page[k][0]) for k in order]
+    notes.append(Diagnostic(f"the pages are printed in two columns (the second from column "
+                            f"{column + 1}): read column by column", source, _at(origin, first), "info"))
+    return out, out_origin
+
+
+def _dehyphenated(lines: list[str], source: str, notes: list[Diagnostic]) -> list[str]:
+    """The lines with the words hyphenated at their ends read (:func:`dehyphenated`), and a
+    note saying which."""
+    if not any(ln.endswith(("-", "\u00ad")) for ln in lines):
+        return lines
+    lines, joined = dehyphenated(lines)
+    if joined:
+        notes.append(Diagnostic(
+            f"{sum(joined.values())} words hyphenated at a line end read whole or with their "
+            f"hyphen as the document spells them: {', '.join(sorted(joined)[:6])}"
+            + ("…" if len(joined) > 6 else ""), source, 0, "info"))
+    return lines
+
+
+def _page_seams(lines: list[str]) -> set[int]:
+    """The lines a page break left in text copied from a PDF viewer, which copies no form
+    feed: a bare page number (``12``, ``Page 12 of 80``) beside a running line (the same
+    text, digits aside, at three page breaks or more), and that line. Both go wherever they
+    fall, between two paragraphs or inside one."""
+    numbers = [i for i, ln in enumerate(lines) if ln.strip() and _PAGE_NUMBER.match(ln.strip())]
+    if len(numbers) < _MIN_PAGES:
+        return set()
+    beside: Counter[str] = Counter()
+    for i in numbers:
+        for j in (i - 1, i + 1):
+            if 0 <= j < len(lines) and lines[j].strip() and not _PAGE_NUMBER.match(lines[j].strip()):
+                beside[_edge_key(lines[j])] += 1
+    running = {key for key, n in beside.items() if n >= _MIN_PAGES and n >= len(numbers) // 2}
+    if not running:
+        return set()
+    seams: set[int] = set()
+    for i in numbers:
+        near = [j for j in (i - 1, i + 1) if 0 <= j < len(lines) and _edge_key(lines[j]) in running]
+        if near:
+            seams.update([i, *near])
+    return seams if len(seams) >= 2 * _MIN_PAGES else set()
+
+
+_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+_HYPHENATED_END = re.compile(r"(?<![-\w])([^\W\d_]+)[-\u00ad]$")
+_SUSPENDING = frozenset(("and", "or", "nor", "to"))  # "power- and toughness-changing"
+_FIRST_WORD = re.compile(r"^([^\W\d_]+(?:-[^\W\d_]+)*)")  # a compound whole: "and-green"
+
+
+def word_counts(texts: list[str]) -> Counter[str]:
+    """How often the document spells each word (lower-cased), leaving out the halves of words
+    hyphenated at a line end (``discard-`` / ``ing``), which are no words of it."""
+    words: Counter[str] = Counter()
+    split = False
+    for text in texts:
+        found = _WORD.findall(text)
+        hyphenated = bool(_HYPHENATED_END.search(text.rstrip()))
+        words.update(w.lower() for w in found[1 if split else 0:len(found) - (1 if hyphenated else 0)])
+        split = hyphenated
+    return words
+
+
+def keeps_hyphen(first: str, second: str, vocabulary: Counter[str], soft: bool = False) -> bool:
+    """Is ``first-`` at a line end and ``second`` on the next one a hyphenated word
+    (``two-`` ``player``) rather than one word broken at the line end (``perma-`` ``nent``)?
+    Kept when the document spells it with the hyphen, or never whole and both halves are
+    its words; a soft hyphen never stays."""
+    if "-" in second:  # a compound broken at one of its hyphens ("black-" | "and-green")
+        return not soft
+    whole, hyphenated = (first + second).lower(), f"{first}-{second}".lower()
+    return not soft and (vocabulary[hyphenated] > 0 or (
+        vocabulary[whole] == 0 and vocabulary[first.lower()] > 1 and vocabulary[second.lower()] > 1))
+
+
+def dehyphenated(lines: list[str]) -> tuple[list[str], Counter[str]]:
+    """The lines with each word hyphenated at a line end (``oppon-`` | ``ents within``) put
+    together on the first line (``opponents`` | ``within``), or with its hyphen where the
+    document spells it so (:func:`keeps_hyphen`); every line stays where it is. Returns the
+    lines and the words so read. A suspended hyphen (``power-`` | ``and toughness-changing``)
+    stays as printed."""
+    ends = [i for i in range(len(lines) - 1) if _HYPHENATED_END.search(lines[i].rstrip())
+            and _FIRST_WORD.match(lines[i + 1].lstrip()) and lines[i + 1].lstrip()[:1].islower()]
+    if not ends:
+        return lines, Counter()
+    vocabulary = word_counts(lines)
+    out = list(lines)
+    joined: Counter[str] = Counter()
+    for i in ends:
+        current, following = out[i].rstrip(), out[i + 1].lstrip()
+        m, n = _HYPHENATED_END.search(current), _FIRST_WORD.match(following)
+        if not (m and n) or not following[n.end():].strip():
+            continue  # the second half alone on its line: left as printed
+        first, second = m.group(1), n.group(1)
+        if second.lower() in _SUSPENDING and vocabulary[(first + second).lower()] == 0:
+            continue  # a suspended hyphen ("power-" | "and toughness-changing"): as printed
+        keep = keeps_hyphen(first, second, vocabulary, current.endswith("\u00ad"))
+        out[i] = (current if keep else current[:-1]) + second
+        out[i + 1] = following[n.end():].lstrip()
+        joined[f"{first}-{second}" if keep else first + second] += 1
+    return out, joined
 
 
 def without_contents_list(lines: list[str], source: str) -> tuple[list[str], list[Diagnostic]]:
