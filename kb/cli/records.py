@@ -150,11 +150,20 @@ def articles_remove(ctx: click.Context, idents: tuple[str, ...], no_build: bool)
     _remove(ctx, idents, "article", no_build)
 
 
+def _stored_problems(data: dict[str, Any]) -> None:
+    """What was wrong in the data home's record files (a file that no longer reads, files
+    beyond what a home holds), one line each on stderr: said, never dropped silently."""
+    for d in data["diagnostics"]:
+        line = f":{d['line']}" if d.get("line") else ""
+        click.echo(f"{d['file']}{line}: {d.get('severity', 'warning')}: {d['message']}", err=True)
+
+
 def _list(ctx: click.Context, kind: Kind, ruleset: str | None, stale: bool, as_json: bool) -> None:
     data = records_report(open_kb(ctx), kind, ruleset, stale_only=stale)
     if as_json:
         emit_json(data)
         return
+    _stored_problems(data)
     for item in data["records"]:
         mark = ("stale" if item["stale"] else "broken" if item["broken"] else
                 "unread" if item["unread"] else "ok")
@@ -169,6 +178,7 @@ def _check(ctx: click.Context, kind: Kind, ruleset: str | None, as_json: bool) -
     if as_json:
         emit_json(data)
     else:
+        _stored_problems(data)
         for item in data["records"]:
             if item["unread"]:
                 for d in item["diagnostics"]:

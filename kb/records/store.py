@@ -187,9 +187,15 @@ def import_records(home: Path, paths: Iterable[Path], kind: Kind, kb: LoadedEdit
                                              f"{chosen[record.id][0].file}", str(file), 0))
                 elif not problems:
                     chosen[record.id] = (record, _stored_bytes(record, text))
+    folder = records_folder(home) / FOLDERS[kind]
+    kept = {p.stem for p in folder.glob("*.*") if not p.name.startswith(".")} if folder.is_dir() else set()
+    if set(chosen) - kept and len(kept | set(chosen)) > MAX_FILES and not errors:  # read_folder's limit
+        errors.append(Diagnostic(
+            f"the data home would hold {len(kept | set(chosen))} {FOLDERS[kind]} ({len(kept)} kept, "
+            f"{len(set(chosen) - kept)} new); it holds at most {MAX_FILES} (`rulekb {FOLDERS[kind]} remove` "
+            "takes some out)", str(folder), 0))
     if errors:
         raise DocumentError(errors)
-    folder = records_folder(home) / FOLDERS[kind]
     folder.mkdir(parents=True, exist_ok=True)
     for ident, (record, data) in chosen.items():
         target = folder / (f"{ident}.yaml" if kind == "ruling" else f"{ident}.md")
@@ -294,7 +300,16 @@ def read_folder(folder: Path) -> RecordSet:
     records: list[Record] = []
     diagnostics: list[Diagnostic] = []
     digest = hashlib.blake2b(digest_size=16)
-    for kind, name, _, _ in signature[: 2 * MAX_FILES]:  # type: ignore[misc]
+    per_kind: dict[object, int] = {}
+    for kind, name, _, _ in signature:  # type: ignore[misc]
+        per_kind[kind] = per_kind.get(kind, 0) + 1
+        if per_kind[kind] > MAX_FILES:  # an import refuses to go over; files put there by hand
+            if per_kind[kind] == MAX_FILES + 1:
+                total = sum(1 for k, *_ in signature if k == kind)  # type: ignore[misc]
+                diagnostics.append(Diagnostic(
+                    f"holds {total} {kind} files; only the first {MAX_FILES} by name are read "
+                    f"(from {name} on, none is)", str(folder / FOLDERS[kind]), 0, "warning"))  # type: ignore[index]
+            continue
         path = folder / FOLDERS[kind] / name  # type: ignore[index]
         try:
             text = read_text_file(path)
