@@ -87,12 +87,18 @@ def excerpt_kb(excerpt_home: Path) -> KnowledgeBase:
 
 
 @pytest.fixture(scope="session")
-def exported_site(excerpt_kb: KnowledgeBase, tmp_path_factory: pytest.TempPathFactory) -> ExportResult:
-    """The offline pack of the embedded excerpt plus ``testgame``, its links checked: made
-    once per session (about 18 s of CPU) for the tests that read its files
-    (tests/test_export.py) and those that open it in a browser
-    (tests/browser/test_export_offline.py). Read it, never change it."""
-    return export_site(site_knowledge_base(excerpt_kb), tmp_path_factory.mktemp("export") / "pack", check=True)
+def site_kb(excerpt_kb: KnowledgeBase) -> KnowledgeBase:
+    """The embedded excerpt plus the hand-made two-edition ``testgame`` (the export's and the
+    browser's knowledge base: one object, so what the export derives serves them too)."""
+    return site_knowledge_base(excerpt_kb)
+
+
+@pytest.fixture(scope="session")
+def exported_site(site_kb: KnowledgeBase, tmp_path_factory: pytest.TempPathFactory) -> ExportResult:
+    """The offline pack of ``site_kb``, its links checked: made once per session (about 18 s
+    of CPU) for the tests that read its files (tests/test_export.py) and those that open it
+    in a browser (tests/browser/test_export_offline.py). Read it, never change it."""
+    return export_site(site_kb, tmp_path_factory.mktemp("export") / "pack", check=True)
 
 
 @pytest.fixture(scope="session")

@@ -18,7 +18,6 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from browser.testgame import site_knowledge_base
 from conftest import requires_shared
 from kb.cli import main
 from kb.export import Layout, RulePlace, check_site
@@ -34,8 +33,9 @@ requires_node = pytest.mark.skipif(node_path() is None, reason="needs node to ru
 
 
 @pytest.fixture(scope="session")
-def export_kb(excerpt_kb: KnowledgeBase) -> KnowledgeBase:
-    return site_knowledge_base(excerpt_kb)
+def export_kb(site_kb: KnowledgeBase) -> KnowledgeBase:
+    """The knowledge base the session's pack was exported from (tests/conftest.py)."""
+    return site_kb
 
 
 @pytest.fixture(scope="session")

@@ -19,7 +19,6 @@ import pytest
 
 from kb.query import KnowledgeBase
 
-from .testgame import site_knowledge_base
 
 CHROMIUM = os.environ.get("RULEKB_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -64,12 +63,6 @@ class LiveServer:
     def close(self) -> None:
         self.server.close()
         self.thread.join(timeout=5)
-
-
-@pytest.fixture(scope="session")
-def site_kb(excerpt_kb: KnowledgeBase) -> KnowledgeBase:
-    """The embedded Riftbound excerpt plus the hand-made two-edition ``testgame``."""
-    return site_knowledge_base(excerpt_kb)
 
 
 @pytest.fixture(scope="session")
