@@ -13,9 +13,9 @@ from kb.export.jsrun import node_path, run_queries
 from kb.export.search_index import build_search_index, index_script
 from kb.query import KnowledgeBase, searcher
 from kb.search import EditionSearcher, Ranking, parse_query
-from kb.search.searcher import SECTION_REASON
+from kb.search.searcher import DEFAULT_RANKING, SECTION_REASON
 
-ON = Ranking(from_section=0.3)  # the weight cross-validation chooses (bench/search.py --cv)
+ON = Ranking(from_section=0.3)  # the weight cross-validation chose (bench/RESULTS.md)
 
 # (ruleset, edition, question, the section, the concepts its rules hold between them)
 SECTIONS = [
@@ -111,3 +111,10 @@ def test_the_offline_search_ranks_sections_as_the_server(excerpt_kb: KnowledgeBa
         hit = next(h for h in offline["results"] if h["number"] == section)
         assert set(held) <= set(_gathered(hit) or []), hit["matched"]
 
+
+def test_the_product_ranks_sections_at_the_weight_cross_validation_chose(excerpt_kb: KnowledgeBase) -> None:
+    """The facade (CLI, API, site) searches with the default ranking: the chosen weight."""
+    assert DEFAULT_RANKING.from_section == ON.from_section
+    ruleset, edition, question, section, held = SECTIONS[0]
+    hit = next(r for r in excerpt_kb.search(question, ruleset, edition, limit=10)["results"] if r["number"] == section)
+    assert set(held) <= set(_gathered(hit) or []), hit["matched"]
