@@ -194,15 +194,19 @@ def _gutter(lines: list[str]) -> int | None:
     """The column where a second column of text starts, in text printed in two columns side
     by side (``pdftotext -layout``), or None: the place most wide gaps inside lines end, when
     a share of the lines has text there, after a gap (or after nothing but spaces)."""
-    ends: Counter[int] = Counter(m.end() for ln in lines for m in _GAP.finditer(ln))
+    filled = [ln for ln in lines if ln.strip()]
+    least = max(_MIN_COLUMN_LINES, _COLUMN_SHARE * len(filled))
+    gapped = [ln for ln in filled if "   " in ln]
+    if len(gapped) < least:  # most texts: no regular expression run over every line
+        return None
+    ends: Counter[int] = Counter(m.end() for ln in gapped for m in _GAP.finditer(ln))
     if not ends:
         return None
     column, _ = ends.most_common(1)[0]
-    filled = [ln for ln in lines if ln.strip()]
     beside = sum(1 for ln in filled if any(abs(column - k) <= 1 and ln[k - 3:k].isspace()
                                            and ln[k:k + 1].strip() for k in (column - 1, column, column + 1)
                                            if 3 <= k < len(ln)))
-    return column if beside >= max(_MIN_COLUMN_LINES, _COLUMN_SHARE * len(filled)) else None
+    return column if beside >= least else None
 
 
 def _split_page(lines: list[str], column: int) -> tuple[list[int], list[str]]:
