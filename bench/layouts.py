@@ -11,6 +11,12 @@ time (CPU) against the canonical layout's; then, for each document the corpora h
 layouts (:data:`PAIRS`), the same agreement between its two reads.
 ``tests/test_reader_layouts.py`` runs the same table as a test.
 
+``--brought`` runs only :data:`BROUGHT`, the layouts a user brings from other tools (a page
+saved from a browser, text copied from a PDF viewer, pandoc's Markdown, subrule letters set
+apart or attached, the Glossary before the rules, an added part, chapters a Markdown list
+renumbered, two columns side by side, a Markdown table), one row per layout and document;
+``tests/test_read_unseen_layouts.py`` runs them as a test.
+
 A layout is a function from the canonical document (its decoded text, and the game its
 numbers belong to) to the bytes of the same rules in another layout, and what a reader
 must do with it (:class:`Layout`). Nothing is stored: each layout is made at run time.
@@ -31,7 +37,7 @@ from typing import Literal
 
 from bench.corpora import CORPORA, REPO
 from kb.model import DocumentError, RawRule, ReadResult
-from kb.numbers import SortKey, sort_key
+from kb.numbers import SortKey, parse_number, sort_key
 from kb.read import read_bytes
 from kb.read.text import decode
 
@@ -39,7 +45,9 @@ Game = Literal["mtg", "riftbound"]
 # What a reader must do: read the same rules ("same"); read them and report the one place
 # the layout changed with a warning at its line ("noted"); read the rules before a cut and
 # report the cut ("cut"); refuse it naming the file and a line ("refused").
-Expect = Literal["same", "noted", "cut", "refused"]
+# "added": the canonical rules read as before, and the part the layout adds read with its
+# kinds and parents (:attr:`Derived.added`).
+Expect = Literal["same", "noted", "cut", "refused", "added"]
 
 
 @dataclass(frozen=True)
@@ -61,6 +69,8 @@ class Derived:
 
     data: bytes
     line: int = 0
+    # For an "added" layout, the (number, kind, parent number or None) of each rule it adds.
+    added: tuple[tuple[str, str, str | None], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -188,6 +198,8 @@ class Outcome:
     differing: list[SortKey] = field(default_factory=list)
     missing: list[SortKey] = field(default_factory=list)
     disagreeing: list[SortKey] = field(default_factory=list)  # kind or parent not the canonical's
+    # An "added" layout's rules not read as it adds them (missing, or another kind or parent).
+    added_wrong: list[str] = field(default_factory=list)
 
 
 def read_timed(data: bytes, source: str, repeat: int = 1
@@ -222,7 +234,20 @@ def compare(layout: Layout, doc: Canonical, derived: Derived, canonical_result: 
     out.differing = [k for k in reference if k in got and got[k] != reference[k]]
     out.missing = [k for k in reference if k not in got]
     out.disagreeing = disagreeing(canonical_result, result)
+    out.added_wrong = added_wrong(result, derived.added)
     return out
+
+
+def added_wrong(result: ReadResult, added: tuple[tuple[str, str, str | None], ...]) -> list[str]:
+    """The numbers of ``added`` (number, kind, parent) the read does not hold as added: missing,
+    or of another kind or under another parent."""
+    read = kinds_and_parents(result)
+    wrong = []
+    for number, kind, parent in added:
+        want = (kind, sort_key(parse_number(parent)) if parent else None)
+        if read.get(sort_key(parse_number(number))) != want:
+            wrong.append(number)
+    return wrong
 
 
 # -- the layouts --------------------------------------------------------------------------------
@@ -628,15 +653,342 @@ LAYOUTS: list[Layout] = [
 ]
 
 
+# -- layouts a user brings: saved from a browser, copied from a PDF viewer, re-exported ----------
+
+_TITLE = {"mtg": "Magic: The Gathering Comprehensive Rules", "riftbound": "Riftbound Core Rules"}
+_CHROME_TOP = ('<header class="site"><div class="logo">Rules Library</div>'
+               '<nav><a href="/">Home</a> | <a href="/rules">Rules</a> | <a href="#r100">100. General</a>'
+               ' | <a href="#r101">101. Deck Construction</a></nav>'
+               '<form class="search"><input name="q" placeholder="Search 100.1a"></form></header>')
+_CHROME_BOTTOM = ('<footer><p>&copy; 2026 Rules Library. Not affiliated with the publisher.</p>'
+                  '<p><a href="#top">Back to top</a> &middot; Page generated 12/01/2026 22:40</p></footer>')
+_LONG_WORD = re.compile(r"\b([A-Za-z]{4})([a-z]{4,})\b")
+
+
+def _browser_text(text: str) -> str:
+    """One paragraph's text as a browser's saved page holds it: escaped, a soft hyphen
+    (``&shy;``) inside long words, curly quotes as numeric references, words in ``<span>``s
+    and the source broken over lines (white space the browser folds)."""
+    out = html.escape(text, quote=False).replace("\u2019", "&#8217;").replace("\u201c", "&#8220;")
+    out = _LONG_WORD.sub(r"\1&shy;\2", out)
+    words = out.split(" ")
+    return "\n    ".join(f'<span class="w">{" ".join(words[i:i + 6])}</span>' for i in range(0, len(words), 6))
+
+
+def _browser_page(doc: Canonical) -> Derived | None:
+    """The rules saved from a browser ("Save page as… HTML only"): a site header with a nav
+    and a search box, a footer, the rule number in a ``<span>`` and ``&nbsp;`` after it, the
+    words in ``<span>``s broken over the source's lines, soft hyphens, character references,
+    and ``<br>`` inside paragraphs: Magic's examples and a glossary entry's definitions in the
+    ``<p>`` of their rule or term, Riftbound's hard line breaks inside a rule."""
+    esc = html.escape
+    out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+           f"<title>{_TITLE[doc.game]} | Rules Library</title>",
+           "<style>.num{font-weight:bold}</style><script>var t=1;</script></head>",
+           '<body><a id="top"></a>', _CHROME_TOP, '<main class="rules">']
+    if doc.fmt == "mtg-text":
+        front, body, back = _mtg_blocks(doc)
+        out += [f"<h1>{esc(front[0].lstrip(chr(0xfeff)))}</h1>"]
+        out += [f"<p>{_browser_text(ln)}</p>" for ln in front[1:] if ln.strip()]
+        paragraph: list[str] = []
+
+        def close() -> None:
+            if paragraph:
+                out.append("<p>" + "<br>\n".join(paragraph) + "</p>")
+                paragraph.clear()
+        for kind, ln in body:
+            if kind in ("chapter", "glossary"):
+                close()
+                out.append(f"<h2>{esc(ln)}</h2>")
+            elif kind == "section":
+                close()
+                out.append(f"<h3>{esc(ln)}</h3>")
+            elif kind in ("rule", "term"):
+                close()
+                m = _MTG_RULE.match(ln)
+                paragraph.append(f'<span class="num">{m.group(1)}</span>&nbsp;{_browser_text(m.group(2))}'
+                                 if m and kind == "rule" else f"<b>{esc(ln)}</b>" if kind == "term"
+                                 else _browser_text(ln))
+            elif kind == "text" and ln[:1].isspace():  # a continued paragraph stands apart
+                close()
+                out.append(f'<p class="continued">{_browser_text(ln.strip())}</p>')
+            else:  # an example, a definition: a line of its rule's or term's paragraph
+                paragraph.append(_browser_text(ln))
+        close()
+        out += [f"<p>{_browser_text(ln)}</p>" for ln in back if ln.strip()]
+    elif doc.fmt == "riftbound-md":
+        block: list[str] = []
+
+        def flush() -> None:
+            if block:
+                first = _RB_BOLD_ID.match(block[0])
+                head = (f'<span class="num"><strong>{first.group(1)}</strong></span>&nbsp;'
+                        + _browser_text(block[0][first.end():].strip()) if first else _browser_text(block[0]))
+                out.append("<p>" + "<br>\n".join([head] + [_browser_text(b) for b in block[1:]]) + "</p>")
+                block.clear()
+        for ln in doc.text.split("\n"):
+            heading = re.match(r"^(#{1,6}) (.*)$", ln)
+            if heading:
+                flush()
+                depth = len(heading.group(1))
+                out.append(f"<h{depth}>{esc(heading.group(2))}</h{depth}>")
+            elif not ln.strip():
+                flush()
+            elif ln.startswith(">") and not block:  # a quote, not a wrapped line starting '>'
+                flush()
+                out.append(f"<blockquote><p>{_browser_text(ln.lstrip('> '))}</p></blockquote>")
+            else:
+                block.append(ln.rstrip())
+        flush()
+    else:
+        return None
+    out += ["</main>", _CHROME_BOTTOM, "</body></html>"]
+    return _utf8("\n".join(out) + "\n")
+
+
+def _ligatures(text: str) -> str:
+    return text.replace("ffi", "\ufb03").replace("fi", "\ufb01").replace("fl", "\ufb02")
+
+
+def _pdf_viewer_copy(doc: Canonical, width: int = 88, lines_per_page: int = 46) -> Derived | None:
+    """The rules selected in a PDF viewer and pasted into a text file: each paragraph wrapped
+    at the page's width, a long word at a line end hyphenated (``perma-`` | ``nent``), the
+    running title and the page number pasted where each page ends (no form feed: a viewer
+    copies none), in the middle of a rule when a page breaks inside it, and the ﬁ/ﬂ/ﬃ
+    ligatures of the font."""
+    wrapped = _hard_wrapped(doc, width)
+    if wrapped is None:
+        return None
+    lines = wrapped.data.decode("utf-8").split("\n")
+    out: list[str] = []
+    for i, ln in enumerate(lines):
+        following = lines[i + 1] if i + 1 < len(lines) else ""
+        first = following.split(" ", 1)[0]
+        if (ln.strip() and not ln.startswith("#") and re.fullmatch(r"[a-z]{9,}", first)
+                and len(following.split(" ")) > 2 and out[-1:] != ["HYPHEN"]):
+            lines[i + 1] = following[5:]
+            ln = f"{ln} {first[:5]}-"
+        out.append(_ligatures(ln) if not re.match(r"^\W*\d", ln) else
+                   ln[:12] + _ligatures(ln[12:]))
+    paged: list[str] = []
+    for n in range(0, len(out), lines_per_page):
+        paged += out[n:n + lines_per_page] + [f"{n // lines_per_page + 1}", _TITLE[doc.game]]
+    return _utf8("\n".join(paged))
+
+
+_PANDOC_ESCAPES = str.maketrans({"[": r"\[", "]": r"\]", "*": r"\*", "_": r"\_", "<": r"\<",
+                                 ">": r"\>", "#": r"\#", "`": r"\`", "|": r"\|", "$": r"\$"})
+_LIST_MARKER = re.compile(r"^(\d{1,9})([.)])(?=\s|$)")
+
+
+def _pandoc_line(line: str) -> str:
+    """One line as pandoc's Markdown writer escapes it: Markdown's special characters behind
+    a backslash, and a number that would start an ordered list (``100. General``) written
+    ``100\\. General``."""
+    bold = _RB_BOLD_ID.match(line)
+    head, rest = (bold.group(0), line[bold.end():]) if bold else ("", line)
+    rest = rest.translate(_PANDOC_ESCAPES)
+    if not head:
+        rest = _LIST_MARKER.sub(lambda m: f"{m.group(1)}\\{m.group(2)}", rest)
+    return head + rest
+
+
+def _pandoc_markdown(doc: Canonical) -> Derived | None:
+    """The rules re-exported by another tool as Markdown (``pandoc -t markdown``): special
+    characters escaped with backslashes (``\\[E\\]``, ``100\\. General``, ``1\\. To play``),
+    headings as ATX ``#`` of the tool's levels (Riftbound's ``##``/``###`` one level up), and
+    every paragraph wrapped at 72 columns."""
+    if doc.fmt == "mtg-text":
+        out = [_pandoc_line(ln) for ln in doc.text.split("\n")]
+    elif doc.fmt == "riftbound-md":
+        out = []
+        for ln in doc.text.split("\n"):
+            heading = _RB_HEADING.match(ln)
+            if heading:
+                out.append("#" * (len(heading.group(1)) - 1) + f" {heading.group(2)} {heading.group(3) or ''}".rstrip())
+            elif ln.startswith("# ") or ln.startswith(">"):
+                out.append(ln)
+            else:
+                out.append(_pandoc_line(ln))
+    else:
+        return None
+    wrapped = _hard_wrapped(Canonical(doc.name, doc.game, doc.path, "\n".join(out), doc.fmt, doc.result), 72)
+    return wrapped
+
+
+def _dotted_subrules(doc: Canonical, join: str) -> Derived | None:
+    """Magic's subrule letter written another way: ``100.1.a`` (``join="."``), ``100.1 a``
+    (``join=" "``)."""
+    if doc.fmt != "mtg-text":
+        return None
+    return _utf8(_in_ids(doc, lambda i: re.sub(r"(?<=\d)([a-z])(\.?)$", lambda m: join + m.group(1)
+                                                  + ("." if join == "." else m.group(2)), i)))
+
+
+def _attached_letters(doc: Canonical) -> Derived | None:
+    """Riftbound's letters attached to the number before them, Magic's way: ``135.2.e.5.a.``
+    written ``135.2e.5a.``."""
+    if doc.fmt != "riftbound-md":
+        return None
+    return _utf8(_in_ids(doc, lambda i: re.sub(r"(?<=\d)\.([a-z])(?=\.|$)", r"\1", i)))
+
+
+def _glossary_first(doc: Canonical) -> Derived | None:
+    """Magic's Glossary printed before the rules (after the Contents), not after them."""
+    if doc.fmt != "mtg-text":
+        return None
+    lines = doc.text.split("\n")
+    start, glossary = _mtg_body(lines)
+    credits = next((i for i in range(glossary + 1, len(lines)) if lines[i].strip() == "Credits"),
+                   len(lines))
+    out = lines[:start] + lines[glossary:credits] + [""] + lines[start:glossary] + lines[credits:]
+    return _utf8("\n".join(out))
+
+
+# The chapter or section an edition adds: (number, kind, parent, text) as the reader must read it;
+# Magic's takes the number after the document's last section (``{n}``), under that one's chapter.
+_ADDED_MTG = [("{n}", "section", "", "{n}. Team Draft Variant"),
+              ("{n}.1", "rule", "{n}", "{n}.1. In the Team Draft variant, teams of players draft cards from the same boosters."),
+              ("{n}.1a", "rule", "{n}.1", "{n}.1a Each team drafts in turn order, starting with the team of the starting player."),
+              ("{n}.2", "rule", "{n}", "{n}.2. Once the draft is over, each team builds one deck of at least forty cards.")]
+_ADDED_RB = [("900", "chapter", None, "## 900. Variant Play"),
+             ("901", "section", "900", "### 901. Two-Headed Teams"),
+             ("901.1", "rule", "901", "**901.1.** In a Two-Headed Teams game, two players share one Base and one score."),
+             ("901.1.a", "rule", "901.1", "**901.1.a.** Teammates take their turns at the same time and may look at each other's Hands."),
+             ("901.2", "rule", "901", "**901.2.** A team wins when its score reaches the Victory Score.")]
+
+
+def _added_part(doc: Canonical) -> Derived | None:
+    """An edition with a part the canonical one has not: Magic a new section after its last
+    one (906 after 905), with rules, before the Glossary; Riftbound a new chapter 900 with a
+    section and rules at the end, in the document's own heading marks. The reader must read
+    every canonical rule as before and the new ones with their kinds and parents
+    (:attr:`Derived.added`)."""
+    lines = doc.text.split("\n")
+    if doc.fmt == "mtg-text":
+        _, glossary = _mtg_body(lines)
+        up = parents(doc.result.rules)
+        last = [r.number for r in doc.result.rules if r.kind == "section"][-1]
+        n = str(int(last[0]) + 1)
+        if n.endswith("00"):
+            return None
+        chapter = up[sort_key(last)]
+        added = [(a.format(n=n), kind, (b.format(n=n) if b else ".".join(str(v) for _, v in chapter)
+                                        if chapter else None), t.format(n=n))
+                 for a, kind, b, t in _ADDED_MTG]
+        out = lines[:glossary] + [x for *_, t in added for x in (t, "")] + lines[glossary:]
+    elif doc.fmt == "riftbound-md":
+        # in the document's own heading marks (1.2's export writes every heading ``####``)
+        marks = {kind: next((m.group(1) for ln in lines if (m := re.match(pattern, ln))), default)
+                 for kind, pattern, default in (("chapter", r"^(#{1,6}) \d00\. ", "##"),
+                                                ("section", r"^(#{1,6}) \d\d[1-9]\. ", "###"))}
+        added = [(n, kind, parent, re.sub(r"^#+", marks.get(kind, ""), t) if t.startswith("#") else t)
+                 for n, kind, parent, t in _ADDED_RB]
+        out = lines + [""] + [x for *_, t in added for x in (t, "")]
+    else:
+        return None
+    return Derived("\n".join(out).encode("utf-8"), 0,
+                   tuple((n, kind, parent) for n, kind, parent, _ in added))
+
+
+def _renumbered_chapters(doc: Canonical) -> Derived | None:
+    """Magic's chapter headings as a Markdown tool exports a heading list it renumbers: every
+    chapter ``1. …`` (each one a list of its own, which starts at 1)."""
+    if doc.fmt != "mtg-text":
+        return None
+    lines = doc.text.split("\n")
+    start, glossary = _mtg_body(lines)
+    out = [(_MTG_CHAPTER.sub(r"1. \2", ln) if start <= i < glossary and _MTG_CHAPTER.match(ln)
+            and (i == 0 or not lines[i - 1].strip()) else ln) for i, ln in enumerate(lines)]
+    return _utf8("\n".join(out)) if out != lines else None
+
+
+def _two_columns(doc: Canonical, pages: bool, width: int = 44, rows: int = 50) -> Derived | None:
+    """A two-column PDF's text read across the page: each line the left column's line and the
+    right column's beside it; ``pdftotext -layout`` parts the pages by form feeds
+    (``pages``), a viewer's copy does not. (Edition 1.4's padded fifth-level ids keep two
+    spaces of their padding, as the column's width leaves them.)"""
+    padded = re.sub(r"(?m)^(\d{3}(?:\.[0-9a-z]+)+\.?) {2,}", r"\1  ", doc.text)
+    wrapped = _hard_wrapped(Canonical(doc.name, doc.game, doc.path, padded, doc.fmt, doc.result), width)
+    if wrapped is None:
+        return None
+    lines = wrapped.data.decode("utf-8").split("\n")
+    out: list[str] = []
+    for n in range(0, len(lines), 2 * rows):
+        left, right = lines[n:n + rows], lines[n + rows:n + 2 * rows]
+        right += [""] * (len(left) - len(right))
+        out += [f"{a:<{width}}    {b}".rstrip() for a, b in zip(left, right)] + ["\f" if pages else ""]
+    return _utf8("\n".join(out[:-1]))
+
+
+def _pipe_table(doc: Canonical) -> Derived | None:
+    """The rules as a Markdown table (a spreadsheet's or a converter's export): one row a
+    paragraph, the rule number in the first column and the text in the second; headings and
+    the glossary as they were."""
+    if doc.fmt == "mtg-text":
+        ids = [_MTG_ID]
+    elif doc.fmt == "riftbound-md":  # bold ids, padded ones, a plain one opening a paragraph
+        ids = [_RB_BOLD_ID, _RB_PLAIN_ID, re.compile(r"^(\d{3}(?:\.[0-9a-z]+)+\.?)(?= [A-Z])")]
+    else:
+        return None
+    out: list[str] = []
+    row = -1  # the index of the table's last row, -1 outside a table
+    lines = doc.text.split("\n")
+    for k, ln in enumerate(lines):
+        m = next((m for n, p in enumerate(ids) if (m := p.match(ln)) and (n < 2 or not lines[k - 1].strip())),
+                 None)
+        if m:
+            if row < 0:
+                out += ["", "| Rule | Text |", "| --- | --- |"]
+            out.append(f"| {m.group(1)} | {ln[m.end():].strip().replace('|', '&#124;')} |")
+            row = len(out) - 1
+        elif row < 0:
+            out.append(ln)
+        elif not ln.strip():
+            continue  # the rows of a table stand together
+        elif (ln.startswith("#") or _MTG_SECTION.match(ln) or _MTG_CHAPTER.match(ln) or ln == "Glossary"
+              or re.fullmatch(r"\s*(?:-{3,}|\*{3,}|_{3,})\s*", ln)):  # a heading, a horizontal rule
+            row = -1
+            out += ["", ln, ""]
+        else:  # an example, a continued line: a line of its rule's cell
+            out[row] = out[row][:-2] + "<br>" + ln.strip().replace("|", "&#124;") + " |"
+    return _utf8("\n".join(out) + "\n")
+
+
+# Layouts a user could bring that the ones above do not make (each derived from the same
+# documents, read and compared the same way).
+BROUGHT: list[Layout] = [
+    Layout("saved from a browser: site chrome, <span>s, &nbsp;, &shy;, <br> inside rules", TEXT_FORMATS,
+           _browser_page, whole=True),
+    Layout("copied from a PDF viewer: wrapped, hyphenated, page title and number mid-rule, ligatures",
+           TEXT_FORMATS, _pdf_viewer_copy, loses="lines", whole=True),
+    Layout("Markdown re-exported by pandoc: backslash escapes, other heading levels, 72 columns",
+           TEXT_FORMATS, _pandoc_markdown, loses="lines", whole=True),
+    Layout("Magic subrules dotted (100.1.a.)", ("mtg-text",), lambda d: _dotted_subrules(d, ".")),
+    Layout("Magic subrules with a space (100.1 a)", ("mtg-text",), lambda d: _dotted_subrules(d, " ")),
+    Layout("Riftbound letters attached (135.2e.5a.)", ("riftbound-md",), _attached_letters),
+    Layout("Magic's Glossary before the rules", ("mtg-text",), _glossary_first, whole=True),
+    Layout("an edition with an added chapter or section", TEXT_FORMATS, _added_part, "added", whole=True),
+    Layout("Magic's chapters renumbered by a Markdown list (every chapter '1.')", ("mtg-text",),
+           _renumbered_chapters, whole=True),
+    Layout("two columns side by side, pages parted by form feeds (pdftotext -layout)", TEXT_FORMATS,
+           lambda d: _two_columns(d, True), loses="lines", whole=True),
+    Layout("two columns side by side copied by a viewer (no page ends)", TEXT_FORMATS,
+           lambda d: _two_columns(d, False), "refused"),
+    Layout("rules as a Markdown table (| number | text |)", TEXT_FORMATS, _pipe_table, whole=True),
+]
+ALL_LAYOUTS: list[Layout] = LAYOUTS + BROUGHT
+
+
 # -- the benchmark ------------------------------------------------------------------------------
 
-def run(documents: list[Canonical], repeat: int = 3) -> list[Outcome]:
+def run(documents: list[Canonical], repeat: int = 3, layouts: list[Layout] | None = None) -> list[Outcome]:
     """Every layout of every document, read and compared. Times are the best of ``repeat``
     readings, the canonical layout's measured again beside each layout (a shared machine's
     load then weighs on both alike)."""
     outcomes = []
     for doc in documents:
-        for layout in LAYOUTS:
+        for layout in ALL_LAYOUTS if layouts is None else layouts:
             if doc.fmt not in layout.formats:
                 continue
             derived = layout.derive(doc)
@@ -670,11 +1022,11 @@ def by_pair(repeat: int = 3) -> list[str]:
     return rows
 
 
-def by_layout(outcomes: list[Outcome]) -> list[str]:
+def by_layout(outcomes: list[Outcome], layouts: list[Layout] | None = None) -> list[str]:
     """One Markdown row per layout: the documents it was derived from, rules read and
     identical over all of them (or the refusals), and the median reading-time ratio."""
     rows = []
-    for layout in LAYOUTS:
+    for layout in ALL_LAYOUTS if layouts is None else layouts:
         mine = [o for o in outcomes if o.layout == layout.name]
         if not mine:
             continue
@@ -689,12 +1041,36 @@ def by_layout(outcomes: list[Outcome]) -> list[str]:
     return rows
 
 
+def brought_table(docs: list[Canonical], repeat: int = 1) -> list[str]:
+    """The Markdown table of :data:`BROUGHT`: per layout and document, the rules read, how many
+    are identical to the canonical parse, how many disagree on kind or parent, the added rules
+    read otherwise, or the refusal and where; and the reading-time ratio."""
+    rows = ["| layout | document | expected | rules read | identical | kind or parent disagreeing "
+            "| added, read otherwise | time ÷ canonical |", "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |"]
+    for o in run(docs, repeat, BROUGHT):
+        layout = next(lay for lay in BROUGHT if lay.name == o.layout)
+        expected = layout.expect + (f" ({layout.loses} folded)" if layout.loses else "")
+        if o.error:
+            first = o.error.diagnostics[0]
+            what = f"refused at line {first.line}: {first.message[:70]} | - | - | -"
+        else:
+            what = (f"{o.rules} | {o.identical}/{o.canonical_rules} | {len(o.disagreeing)} | "
+                    f"{len(o.added_wrong) if layout.expect == 'added' else '-'}")
+        rows.append(f"| {o.layout} | {o.document} | {expected} | {what} | x{o.seconds / o.canonical_seconds:.2f} |")
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--excerpts", action="store_true", help="only the repository's excerpts")
     parser.add_argument("--repeat", type=int, default=3, help="readings timed per document (the best)")
+    parser.add_argument("--brought", action="store_true",
+                        help="only the layouts a user brings (BROUGHT), one row per layout and document")
     args = parser.parse_args()
     docs = excerpts() if args.excerpts else (full_documents() or excerpts())
+    if args.brought:
+        print("\n".join(brought_table(docs, args.repeat)))
+        return
     print("| layout | document | read as | rules read | identical to the canonical parse | "
           "kind or parent disagreeing | reading time (canonical) |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
