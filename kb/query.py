@@ -12,11 +12,10 @@ import json
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rapidfuzz import process
 
-from kb.cite.link import link_article, lookup
 from kb.derived import derived
 from kb.editions import queries as edition_queries
 from kb.editions.mapping import EditionMapping
@@ -24,16 +23,20 @@ from kb.errors import QueryError
 from kb.graph import RuleGraph
 from kb.loaded import LoadedEditions
 from kb.model import Rule, term_key
-from kb.records import cited_by
-from kb.records.search import ruling_evidence, warm_records
 from kb import limits
 from kb.numbers import Segments, sort_key, try_parse_number
 from kb.references import find_mentions
-from kb.search import EditionSearcher, SearchError, open_searcher, parse_query
-from kb.search.spelling import Speller
 from kb.store import LazyEditions, current_build, default_home, edition_notes, edition_summary, stored_notes
 from kb.timing import api as timing
 from kb.timing.examples import first_steps
+
+if TYPE_CHECKING:
+    from kb.search import EditionSearcher
+
+# The citation finder (kb.cite, which reads rules documents through kb.read), the search
+# index (whoosh) and the rulings' BM25 (bm25s, numpy) are imported by the methods that use
+# them: every CLI command imports this facade, and `rulekb rule 337.2` needs none of them
+# (bench/cli_startup.py, tests/test_cli_startup.py).
 
 __all__ = ["KnowledgeBase", "QueryError", "searcher", "structure_of", "term_pattern"]
 
@@ -97,6 +100,7 @@ class KnowledgeBase(LoadedEditions):
             # A rule page links each transition to the first worked step showing it: the
             # ruleset's worked scenarios all run (about 2 s) before the first page answers.
             steps.append((f"worked scenarios {ruleset}", functools.partial(first_steps, self, ruleset)))
+        from kb.records.search import warm_records
         steps.append(("rulings and articles", functools.partial(warm_records, self)))
         steps.append(("the speller's English words", warm_speller))
         return steps
@@ -111,6 +115,7 @@ class KnowledgeBase(LoadedEditions):
              subrules: bool = False, date: str | None = None) -> dict[str, Any]:
         """A rule with breadcrumbs, children, neighbours, references both ways, terms, and
         the rulings and articles citing it (``cited_by``, :mod:`kb.records`)."""
+        from kb.records import cited_by
         rg = self.edition(ruleset, edition, date)
         canonical = self.locate_rule(rg, number)
         out = self.rule_summary(rg, canonical, full=True)
@@ -234,6 +239,8 @@ class KnowledgeBase(LoadedEditions):
         edition lacks is said in ``no_such_rule`` (the message, the nearest numbers and,
         for a number another edition has, ``elsewhere``: where that rule is now); None
         otherwise."""
+        from kb.records.search import ruling_evidence
+        from kb.search import SearchError, parse_query
         try:
             parsed = parse_query(query)
             rg = self.edition(parsed.ruleset or ruleset or self.default_ruleset(),
@@ -366,6 +373,7 @@ class KnowledgeBase(LoadedEditions):
                          base_url: str = "") -> dict[str, Any]:
         """Every rule citation in a text: start/end offsets, matched text, canonical number,
         status (ok, not_found, ambiguous, renumbered, quote_mismatch, over_limit), URL."""
+        from kb.cite.link import lookup
         return lookup(self, text, ruleset, edition, base_url)
 
     def citations_annotate(self, markdown: str, ruleset: str | None = None,
@@ -374,6 +382,7 @@ class KnowledgeBase(LoadedEditions):
                            base_url: str = "", source: str = "") -> dict[str, Any]:
         """An article with its citations linked (``fmt`` html, markdown, or json for the
         report only) and its citation report; ``style`` footnotes or preview."""
+        from kb.cite.link import link_article
         return link_article(self, markdown, ruleset, edition, style, fmt,  # type: ignore[arg-type]
                             allow_html, base_url, source)
 
@@ -383,6 +392,7 @@ def warm_speller() -> None:
     uses ("does damage on my units go away…"): pyspellchecker's English words and
     lemminflect's lemma dictionary, read once per process (about 1 s of CPU, which the
     first such question after a server said ready used to wait for)."""
+    from kb.search.spelling import Speller
     Speller({}).lemma("drew")
 
 
@@ -443,6 +453,7 @@ def numbers_listed(s: EditionSearcher, numbers: list[str], limit: int, offset: i
     number's, ``total`` all of them. A range may name more rules than a query may hold
     words (``337-380``: 44), so the page is asked of the searcher in runs of at most that
     many, none of one number alone (one number lists its subrules)."""
+    from kb.search import parse_query
     most = limits.SEARCH_ATOMS.value
     page = numbers[offset:offset + limit]
     runs = [page[i:i + most] for i in range(0, len(page), most)]
@@ -462,6 +473,7 @@ def numbers_listed(s: EditionSearcher, numbers: list[str], limit: int, offset: i
 def searcher(kb: LoadedEditions, ruleset: str, edition: str) -> EditionSearcher:
     """The search index of one edition, opened once per build (every caller's searcher:
     the facade's search, the exporter, the offline pack, the benchmarks)."""
+    from kb.search import open_searcher
     return open_searcher(kb.graphs[(ruleset, edition)], kb.build_dir)
 
 

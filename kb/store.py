@@ -36,10 +36,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from kb.editions.diff import diff_editions
-from kb.editions.mapping import EditionMapping, map_editions
 from kb.errors import QueryError
 from kb.graph import RuleGraph, build_edition
 from kb.loaded import BUILT_FORMAT
@@ -47,11 +45,14 @@ from kb.model import Diagnostic, DocumentError, RulesetInfo
 from kb.objects import (CHANGES_FILE, EDITION_CODE, GRAPH_FILE, INDEX_CODE, MAPPING_FILE, NOTES_FILE, RULES_FILE, check_object,
                         collect_garbage, edition_key, graph_key, link_file, link_tree, mapping_key, put_object,
                         read_mapping, write_mapping, write_rules)
-from kb.read import READERS, read_bytes, read_document
-from kb.search.index import build_index
-from kb.timing.engine import FormatError
-from kb.timing.models import get_model
-from kb.timing.stored import carry_ruleset, citations_key, write_carried
+
+if TYPE_CHECKING:
+    from kb.editions.mapping import EditionMapping
+
+# The document readers (python-docx, pypdf, numpy...), the search index's writer, the
+# editions' mapper and the timing model are imported by the functions that read or build,
+# not here: every command imports this module, and a judge's `rulekb rule 337.2` reads a
+# built knowledge base only (bench/cli_startup.py, tests/test_cli_startup.py).
 
 BUILD_FORMAT = 1
 MAX_DOCUMENT_BYTES = 32 * 1024 * 1024  # the largest real document is under 1 MB
@@ -61,7 +62,16 @@ _PLAIN_FILE = re.compile(r"^(?!\.)[^/\\\0]{1,200}$")  # a file name in its folde
 # Per-edition artifacts written next to the graph (the search index joins here).
 ArtifactBuilder = Callable[[RuleGraph, Path], None]
 ARTIFACT_BUILDERS: list[ArtifactBuilder] = []
-ARTIFACT_BUILDERS.append(build_index)  # the search index (kb.search)
+
+
+def build_search_index(rg: RuleGraph, build_dir: Path) -> None:
+    """Write an edition's search index (:func:`kb.search.index.build_index`, imported when a
+    build runs: whoosh and the search vocabulary are not loaded by commands that only read)."""
+    from kb.search.index import build_index
+    build_index(rg, build_dir)
+
+
+ARTIFACT_BUILDERS.append(build_search_index)  # the search index (kb.search)
 
 
 def checkout_home() -> Path | None:
@@ -206,6 +216,7 @@ def import_document(home: Path, file: Path, *, ruleset: str, edition: str, date:
     when given, runs once the copy is in place; if it fails, the import is undone (the
     edition imported before, if any, is back) and its error raised.
     """
+    from kb.read import READERS, read_bytes
     check_name(ruleset, "ruleset")
     check_name(edition, "edition")
     if fmt is not None and fmt not in READERS:
@@ -329,6 +340,8 @@ def _index_holds_model_answers(ruleset: str, edition: str) -> bool:
     """Whether an edition's search index holds its timing model's answers (the summaries of
     the transitions citing its rules, :func:`kb.search.schema.model_answers`): only the
     editions the model's citations are written for, so only those depend on its code."""
+    from kb.timing.engine import FormatError
+    from kb.timing.models import get_model
     try:
         return get_model(ruleset).citations_for(edition) is not None
     except FormatError:
@@ -343,6 +356,7 @@ def _edition_meta(src: EditionSource, external_citations: dict[str, str] | None)
 
 def _fill_edition(plan: _Planned, folder: Path) -> dict:
     """Build one edition object in ``folder``: graph, search index, rule texts; its summary."""
+    from kb.read import read_document
     src = plan.src
     result, used = read_document(src.path, src.format or None)
     rg = build_edition(result, ruleset=src.ruleset, edition=src.name, date=src.date,
@@ -368,6 +382,9 @@ def _build_edition_object(objects: Path, plan: _Planned) -> tuple[dict | None, l
 
 def _build_mapping_object(objects: Path, key: str, older: str, newer: str) -> dict:
     """Make the mapping object between two stored editions (in a worker process)."""
+    from kb.editions.diff import diff_editions
+    from kb.editions.mapping import map_editions
+
     def fill(folder: Path) -> dict:
         graphs = [_read_graph(objects / "editions" / k / GRAPH_FILE) for k in (older, newer)]
         mapping = map_editions(graphs[0], graphs[1])
@@ -542,6 +559,7 @@ def _store_citations(objects: Path, plans: list[_Planned], report: BuildReport,
                      made: list[Path]) -> dict[str, str]:
     """Carry each ruleset's timing citations to its editions (:mod:`kb.timing.stored`), one
     stored object per ruleset and content of its editions; the key of each ruleset's."""
+    from kb.timing.stored import carry_ruleset, citations_key, write_carried
     keys = {}
     for ruleset in sorted({p.src.ruleset for p in plans}):
         eds = _in_order(plans, ruleset)

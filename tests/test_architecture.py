@@ -28,6 +28,22 @@ LAZY: dict[tuple[str, str], str] = {
     ("kb.cli.export", "web.export"): "Flask and the site load only for `rulekb export`",
     ("kb.timing.models", "kb.timing.models.riftbound"): "a game's model loads when it is first asked for",
     ("kb.timing.models", "kb.timing.models.mtg"): "a game's model loads when it is first asked for",
+    # Every CLI command imports kb.store and kb.query: what only reading a document or building
+    # needs, or only one command, loads when it is used (bench/cli_startup.py).
+    ("kb.store", "kb.read"): "the document readers (python-docx, pypdf, numpy) load only to read a document",
+    ("kb.store", "kb.search.index"): "whoosh's writer loads only when a build writes an index",
+    ("kb.store", "kb.editions.diff"): "the diff loads only when a build maps two editions",
+    ("kb.store", "kb.editions.mapping"): "the mapper loads only when a build maps two editions",
+    ("kb.store", "kb.timing.engine"): "the timing model loads only when a build asks what it cites",
+    ("kb.store", "kb.timing.models"): "the timing model loads only when a build asks what it cites",
+    ("kb.store", "kb.timing.stored"): "the timing model loads only when a build carries its citations",
+    ("kb.cli.params", "kb.read"): "the readers load only when `import --format` or its --help needs their names",
+    ("kb.cli.timing", "kb.read"): "the readers load only when no build is there and the corpus is read",
+    ("kb.query", "kb.cite.link"): "the citation finder loads only when citations are asked for",
+    ("kb.query", "kb.records"): "the rulings and articles load only when a rule or search asks for them",
+    ("kb.query", "kb.records.search"): "the rulings' BM25 (bm25s) loads only when a search or warm-up asks",
+    ("kb.query", "kb.search"): "the search index (whoosh) loads only when a search is asked",
+    ("kb.query", "kb.search.spelling"): "the speller's words load only on warm-up",
 }
 
 

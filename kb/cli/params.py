@@ -1,4 +1,4 @@
-"""Parameter types the commands share: a date, an edition or date, a port.
+"""Parameter types the commands share: a date, an edition or date, a port, a document's format.
 
 A bad value is a usage error naming the option and the value, before any work is done
 (the API answers the same inputs 400).
@@ -55,6 +55,28 @@ class EditionOrDateType(click.ParamType):
         return text
 
 
+class DocumentFormatType(click.Choice):
+    """The format of a rules document: one of the readers' names (:data:`kb.read.READERS`).
+
+    The readers (python-docx, pypdf...) are imported when the choices are first needed (the
+    option given, or ``--help`` shown), not when the CLI starts: every command would pay for
+    them otherwise.
+    """
+
+    def __init__(self) -> None:
+        super().__init__((), case_sensitive=True)
+
+    @property  # type: ignore[override]
+    def choices(self) -> tuple[str, ...]:
+        from kb.read import READERS
+        return tuple(sorted(READERS))
+
+    @choices.setter
+    def choices(self, value: Any) -> None:  # click.Choice.__init__ assigns it; the readers decide
+        pass
+
+
 DATE = DateType()
+DOCUMENT_FORMAT = DocumentFormatType()
 EDITION_OR_DATE = EditionOrDateType()
 PORT = click.IntRange(1, 65535)

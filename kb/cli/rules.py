@@ -10,10 +10,9 @@ import click
 
 from kb.cli.app import (counted, echo_query_error, edition_option, emit_json, handle_errors,
                         home_of, json_option, main, open_kb, ruleset_option)
-from kb.cli.params import DATE
+from kb.cli.params import DATE, DOCUMENT_FORMAT
 from kb.errors import QueryError
 from kb.numbers import group_numbers
-from kb.read import READERS
 from kb.store import build, import_document
 
 
@@ -23,7 +22,7 @@ from kb.store import build, import_document
 @click.option("--edition", "-e", required=True, help="Edition name, e.g. 1.4 or 2026-01-16.")
 @click.option("--date", type=DATE, default="", help="Date the edition took effect; read from the "
                                                     "document when omitted.")
-@click.option("--format", "fmt", type=click.Choice(sorted(READERS)), default=None,
+@click.option("--format", "fmt", type=DOCUMENT_FORMAT, default=None,
               help="Document format (default: detected).")
 @click.option("--partial", is_flag=True, help="Mark the document as an excerpt.")
 @click.option("--no-build", is_flag=True, help="Only check and store the document.")

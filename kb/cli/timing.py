@@ -15,7 +15,6 @@ from kb.cli.app import edition_option, emit_json, handle_errors, home_of, json_o
 from kb.graph import build_edition
 from kb.inputs import loads_json
 from kb.query import KnowledgeBase, QueryError
-from kb.read import read_document
 from kb.store import collect_sources
 from kb.timing import list_scenarios, load_scenario, scenario_files
 from kb.timing.models import get_model, rulesets
@@ -37,6 +36,7 @@ def timing_kb(ctx: click.Context) -> KnowledgeBase:
     except QueryError as exc:
         if exc.status != 503:
             raise
+    from kb.read import read_document  # the readers load only when no build is there to read
     graphs = []
     for src in collect_sources(home_of(ctx)).editions:
         if src.ruleset in rulesets():
