@@ -77,6 +77,7 @@ _SENSE = re.compile(r"^(\d{1,2})\. ")
 _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 _MIN_ESCAPES = 3
 _MIN_TABLE_ROWS = 3
+_PAGE_NUMBER_WIDTH = 40
 _SOFT_BREAK = re.compile(r"\u00ad\n([^\W\d_]+)[ \t]*(?=\S)")
 _SHORT_LINE = 0.8  # a page's last line shorter than this share of the text's width ended a paragraph
 
@@ -161,7 +162,7 @@ def _table_rows(lines: list[str], source: str, notes: list[Diagnostic]) -> tuple
     them: each row a paragraph, its number then its text, a ``<br>`` in a cell a line break;
     the table's head and rules of dashes left out; other lines as they were. Only when three
     rows or more hold rule numbers."""
-    rows = [i for i, ln in enumerate(lines) if _TABLE_RULE.match(ln)]
+    rows = [i for i, ln in enumerate(lines) if ln.lstrip().startswith("|") and _TABLE_RULE.match(ln)]
     if len(rows) < _MIN_TABLE_ROWS:
         return lines, None
     out: list[str] = []
@@ -287,7 +288,8 @@ def _page_seams(lines: list[str]) -> set[int]:
     feed: a bare page number (``12``, ``Page 12 of 80``) beside a running line (the same
     text, digits aside, at three page breaks or more), and that line. Both go wherever they
     fall, between two paragraphs or inside one."""
-    numbers = [i for i, ln in enumerate(lines) if ln.strip() and _PAGE_NUMBER.match(ln.strip())]
+    numbers = [i for i, ln in enumerate(lines)  # a page number's line is short
+               if len(ln) <= _PAGE_NUMBER_WIDTH and ln.strip() and _PAGE_NUMBER.match(ln.strip())]
     if len(numbers) < _MIN_PAGES:
         return set()
     beside: Counter[str] = Counter()
