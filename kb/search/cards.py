@@ -138,14 +138,14 @@ class CardList:
 
 
 # Small words a card's title may have in lower case ("Guardian of the Gate").
-_TITLE_SMALL = frozenset("a an and at by for from in into of on or the to with".split())
+TITLE_SMALL = frozenset("a an and at by for from in into of on or the to with".split())
 
 
 def _title_case(words: list[str], capitalised: list[bool]) -> bool:
     """True for words written as a title: the first and last capitalised, the others too or
     small words."""
     return capitalised[0] and capitalised[-1] and all(
-        c or w in _TITLE_SMALL for w, c in zip(words[1:-1], capitalised[1:-1]))
+        c or w in TITLE_SMALL for w, c in zip(words[1:-1], capitalised[1:-1]))
 
 
 # -- reading a user's file ----------------------------------------------------------

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from kb.search.cards import CardList, card_concepts, describe, name_key
+from kb.search.cards import TITLE_SMALL, CardList, card_concepts, describe, name_key
 from kb.search.phrasing import read_vocabulary
 from kb.search.query import Atom, Clause, ParsedQuery
 from kb.search.schema import WORD, analyse, stem
@@ -373,24 +373,57 @@ def _cards_named(atoms: list[Atom], text: str, cards: CardList,
     misspelt name in lower case be read (:meth:`CardList.find`)."""
     out: list[tuple[int, int, Any, str]] = []
     start = 0
+    # The small words between two atoms ("Shatter *the* Line"): the reader dropped them as too
+    # common to search, but a card's title holds them.
+    # A sentence's end inside the previous atom ("Shatter. The Line") ends the name too.
+    between = [_title_words(text[atoms[k - 1].end:atoms[k].start])
+               if k and not atoms[k - 1].text.rstrip("'’\"”)").endswith((".", "?", "!", ":", ";")) else
+               (None if k else []) for k in range(len(atoms))]
     for k in range(1, len(atoms) + 1):
         if k < len(atoms) and atoms[k].kind in ("word", "phrase") and atoms[k - 1].kind == "word" \
-                and not text[atoms[k - 1].end:atoms[k].start].strip(" ,"):
+                and between[k] is not None:
             continue
         run = atoms[start:k]
-        words, capital, unknown = [], [], []
-        for a in run:
+        # One entry a word: each atom's words, and the small words between atoms on their own
+        # (owner None), so "a Veiled Ambusher" still finds "Veiled Ambusher".
+        words: list[str] = []
+        capital: list[bool] = []
+        unknown: list[bool] = []
+        owner: list[int | None] = []
+        for n, a in enumerate(run):
+            for w in between[start + n] if n else []:
+                words.append(w)
+                capital.append(False)
+                unknown.append(False)
+                owner.append(None)
             ws = list(a.words)
             if len(ws) > 1 and ws[-1] == "s" and re.search(r"['’]s\W*$", a.text):
                 ws = ws[:-1]
             words.append(" ".join(ws))
             capital.append(_capitalised(a))
             unknown.append(any(w.isalpha() and stem(w) and not rules_with(stem(w)) for w in ws))
-        out.extend((start + i, start + j, card,
-                    re.sub(r"['’]s$", "", text[run[i].start:run[j - 1].end].strip(" ,.?!:;\"“”")))
-                   for i, j, card, _ in cards.find(words, capital, unknown))
+            owner.append(n)
+        for i, j, card, _ in cards.find(words, capital, unknown):
+            first, last = owner[i], owner[j - 1]
+            if first is None or last is None:  # a name never starts or ends on a small word
+                continue
+            out.append((start + first, start + last + 1, card,
+                        re.sub(r"['’]s$", "", text[run[first].start:run[last].end].strip(" ,.?!:;\"“”"))))
         start = k
     return out
+
+
+def _title_words(gap: str) -> list[str] | None:
+    """The words between two atoms of one name, lower case: none for spaces, commas or
+    apostrophes, the small words a card's title holds ("of the": :data:`TITLE_SMALL`), or
+    None when the gap ends the name (other punctuation, any other word)."""
+    rest = gap.strip(" ,'’")
+    if not rest:
+        return []
+    found = [w.lower() for w in WORD.findall(rest)]
+    if WORD.sub("", rest).strip(" ") or not all(w in TITLE_SMALL for w in found):
+        return None
+    return found
 
 
 def _inside_terms(atoms: list[Atom], keep: list[bool], terms: dict[str, str],
