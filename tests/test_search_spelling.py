@@ -16,7 +16,7 @@ from kb.export.search_index import build_search_index, index_script
 from kb.graph import build_edition
 from kb.read import read_text
 from kb.search import open_searcher, parse_query
-from kb.search.spelling import Speller, english_words
+from kb.search.spelling import Speller, abbreviations, english_words
 
 RULES = """# Rules
 ## 310. Priority and Focus
@@ -27,6 +27,7 @@ RULES = """# Rules
 ## 320. Showdowns
 **320.1.** A showdown opens when a unit moves to a contested battlefield.
 **320.2.** When every player passes in a row, the showdown ends.
+**320.3.** Units, gear, tokens etc. stay where they are.
 """
 
 # (query, the explanation of its first hit's corrected word)
@@ -69,6 +70,25 @@ SPELLER = [
 ]
 
 
+# (query, did the search say "Did you mean": an all-capitals word of two to five letters is an
+# abbreviation, never a slip of another word; a longer one, or one in lower case, may be)
+ABBREVIATED = [
+    ("ETB", False),          # not "ETC" (320.3 says "etc.")
+    ("SBA priority", False),
+    ("ETBs showdown", False),
+    ("PRIORTY", True),       # seven letters: a word typed in capitals, read as "PRIORITY"
+    ("priorty", True),
+]
+
+# (text, the words in it that are abbreviations)
+ABBREVIATIONS = [
+    ("ETB", {"etb"}),
+    ("ETBs and SBA.", {"etbs", "sba"}),
+    ("Priority, PRIORITY, A, I", set()),
+    ("etb", set()),
+]
+
+
 @pytest.fixture(scope="module")
 def rules_searcher():
     rg = build_edition(read_text(RULES, "rules.md", "riftbound-md"), ruleset="riftbound", edition="9")
@@ -92,6 +112,19 @@ def test_an_ordinary_english_word_is_never_corrected(rules_searcher, query: str,
     data = rules_searcher.search(parse_query(query), limit=10)
     assert data["did_you_mean"] is None
     assert not [m for h in data["results"] for m in h["matched"] if "read from" in m]
+
+
+@pytest.mark.parametrize("query, corrected", ABBREVIATED)
+def test_an_abbreviation_in_capitals_is_never_corrected(rules_searcher, query: str, corrected: bool) -> None:
+    data = rules_searcher.search(parse_query(query), limit=10)
+    assert (data["did_you_mean"] is not None) == corrected, data["did_you_mean"]
+    if not corrected:
+        assert not [m for h in data["results"] for m in h["matched"] if "read from" in m]
+
+
+@pytest.mark.parametrize("text, found", ABBREVIATIONS)
+def test_the_words_typed_as_abbreviations(text: str, found: set[str]) -> None:
+    assert abbreviations(text) == found
 
 
 @pytest.mark.parametrize("typed, words, read_as", SPELLER)
@@ -120,9 +153,13 @@ def test_the_offline_search_explains_a_correction_as_the_server(rules_searcher, 
     script = tmp_path / "9.js"
     script.write_text(index_script(build_search_index(rules_searcher.rg, rules_searcher, lambda n: n)),
                       encoding="utf-8")
-    queries = [q for q, _e in CORRECTED + LEFT_ALONE]
+    queries = [q for q, _e in CORRECTED + LEFT_ALONE + ABBREVIATED]
     answers, _ = run_queries([script], [{"query": q, "ruleset": "riftbound", "edition": "9"} for q in queries])
     for query, offline in zip(queries, answers):
         server = rules_searcher.search(parse_query(query), limit=10)
-        assert [(h["number"], h["score"], h["matched"]) for h in offline["results"]] == \
-            [(h["number"], h["score"], h["matched"]) for h in server["results"]], query
+        # the scores but for the last digit shown (the browser's scores are stored to 6 digits)
+        assert [(h["number"], h["matched"]) for h in offline["results"]] == \
+            [(h["number"], h["matched"]) for h in server["results"]], query
+        assert [h["score"] for h in offline["results"]] == \
+            pytest.approx([h["score"] for h in server["results"]], abs=2e-4), query
+        assert offline["did_you_mean"] == server["did_you_mean"], query

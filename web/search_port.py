@@ -24,7 +24,7 @@ from typing import Any
 from kb import limits
 from kb import numbers as rule_numbers
 from kb.export.search_index import KINDS
-from kb.search import excerpt, query, schema, scoring, searcher, understand
+from kb.search import excerpt, query, schema, scoring, searcher, spelling, understand
 from web.site import pages
 
 GLOBAL = "rulekbOfflineSearchData"  # the name a page finds the data under
@@ -99,6 +99,9 @@ def offline_search_data() -> dict[str, Any]:
             "edge_punct": query._EDGE_PUNCT,
             "filter_examples": dict(query.FILTER_EXAMPLES),
             "messages": {name: js_template(text) for name, text in query.MESSAGES.items()},
+        },
+        "spelling": {  # kb.search.spelling
+            "abbreviation": js_pattern(spelling.ABBREVIATION),
         },
         "understand": {  # kb.search.understand
             "max_term_words": understand.MAX_TERM_WORDS,

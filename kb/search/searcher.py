@@ -46,7 +46,7 @@ from kb.search.query import Atom, Clause, ParsedQuery, SearchError, say
 from kb.search.rerank import LearnedRanking, load_model
 from kb.search.schema import WORD, analyse, model_answers, model_permissions, stem, word_stems
 from kb.search.scoring import Impacts, Scores, near, union
-from kb.search.spelling import Speller
+from kb.search.spelling import Speller, abbreviations
 from kb.search.understand import is_referral, understand
 from kb.search.understand import vocabulary as ruleset_vocabulary
 
@@ -388,7 +388,10 @@ class EditionSearcher:
             if clause.mode == "not" or clause.origin != "typed":
                 continue
             for atom in clause.atoms:
+                short = abbreviations(atom.text)  # "ETB" is no slip of "ETC"
                 for w in atom.words if atom.kind in ("word", "phrase") else ():
+                    if w in short:
+                        continue
                     suggestion = self.speller.suggest(w)
                     if suggestion and suggestion != w:
                         fixes[w] = suggestion

@@ -17,6 +17,7 @@ verbs first). The offline search gets, per edition, both lists (:meth:`Speller.p
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from lemminflect import getAllLemmas
@@ -24,7 +25,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import DamerauLevenshtein
 from spellchecker import SpellChecker
 
-from kb.search.schema import stem
+from kb.search.schema import WORD, stem
 
 # A word pyspellchecker's English dictionary has seen this many times is ordinary English
 # (its dictionary starts at 50: "copier" 582, "declines" 400, "wether" 374, "sol" 704;
@@ -37,6 +38,17 @@ ONE_EDIT_LETTERS = 6
 # tool; only inflections (a verb's forms, a noun's plural), never a comparison ("better" is
 # no form of "well" to search for).
 LEMMA_ORDER = ("VERB", "NOUN")
+
+
+# A word typed in capitals, two to five letters (a plural's "s" may be small): an abbreviation
+# ("ETB", "SBA", "ETBs"), never a slip of another word ("ETB" is not "ETC").
+ABBREVIATION = re.compile(r"[A-Z]{2,5}s?")
+
+
+def abbreviations(typed: str) -> frozenset[str]:
+    """The words of ``typed`` written as abbreviations (:data:`ABBREVIATION`), lower case:
+    the speller leaves them as typed."""
+    return frozenset(w.lower() for w in WORD.findall(typed) if ABBREVIATION.fullmatch(w))
 
 
 @lru_cache(maxsize=4)

@@ -14,7 +14,7 @@
  },
  "numbers": {
   "prefix": {"source": "^\\s*(?:(?:comprehensive\\s+)?rules?|cr|r\\.?|§)?\\s*", "flags": "ui"},
-  "body": {"source": "^(\\p{Nd}{1,3})((?:\\.(?:\\p{Nd}{1,3}|[a-z]{1,2})|(?<=\\p{Nd})[a-z]{1,2})*)\\.?\\s*$", "flags": "ui"},
+  "body": {"source": "^(\\p{Nd}{1,3})((?:\\.(?:\\p{Nd}{1,3}|[a-z]{1,2})|(?<=\\p{Nd})[a-z]{1,2}|(?<=[a-z])\\p{Nd}{1,3})*)\\.?\\s*$", "flags": "ui"},
   "segment": {"source": "\\p{Nd}+|[a-z]+", "flags": "ui"}
  },
  "query": {
@@ -31,6 +31,9 @@
   "edge_punct": "()[]{},;:!?.…–—",
   "filter_examples": {"section": "in:337", "ruleset": "ruleset:mtg", "edition": "edition:1.4"},
   "messages": {"too_many_atoms": "too many words and phrases ({count}; at most {max_atoms})", "only_filters": "nothing to search for: add words or a rule number to the filter", "only_common_words": "nothing to search for: {dropped!r} has only words too common to search; add a word from the rules", "empty": "the query is empty: type words, a phrase in quotes or a rule number", "only_left_out": "NOT and '-' only leave rules out: add a word to search for", "not_text": "the query must be text", "too_long": "the query is too long ({length} characters; at most {max_chars})", "control_character": "control character U+{code} at position {position}: queries are plain text", "invalid_character": "invalid character at position {position}", "quote_never_closed": "unbalanced quote: the {quote} at position {position} is never closed", "quote_holds_no_words": "the quotes at position {position} hold no words", "quote_closes_nothing": "unbalanced quote: the {quote} at position {position} closes nothing", "filter_needs_value": "{key}: needs a value, e.g. {example}", "filter_needs_number": "{key}: needs a rule number, e.g. in:337 (got {value!r})", "two_rulesets": "the query names two rulesets", "two_editions": "the query names two editions", "star_inside_word": "'*' at position {position} is only allowed at the end of a word (prio*)", "star_needs_letters": "'*' at position {position} needs at least two letters of one word before it (prio*)", "not_needs_word": "NOT at position {position} needs a word after it", "operator_needs_words": "{operator} at position {position} needs a word on each side (it has {before} before it)", "or_needs_words": "OR at position {position} needs a word on each side (it has {after} after it)", "or_cannot_join": "OR at position {position} cannot join a left-out or required word; use parentheses-free forms like a OR b", "and_needs_words": "AND at position {position} needs a word on each side (it has {after} after it)", "limit_out_of_range": "limit must be between 1 and {max_limit}", "offset_out_of_range": "offset must be between 0 and {max_offset}", "section_needs_number": "a section filter needs a rule number, e.g. in:337 (got {value!r})", "no_section": "there is no rule {number} to search in ({ruleset} {edition})"}
+ },
+ "spelling": {
+  "abbreviation": {"source": "[A-Z]{2,5}s?", "flags": "u"}
  },
  "understand": {
   "max_term_words": 4,

@@ -949,13 +949,23 @@
     return fixed;
   }
 
+  /* kb.search.spelling.abbreviations: the words typed as abbreviations ("ETB"), lower case. */
+  var ABBREVIATION = new RegExp("^(?:" + D.spelling.abbreviation.source + ")$", D.spelling.abbreviation.flags);
+  function abbreviations(typed) {
+    var out = Object.create(null);
+    words(typed).forEach(function (w) { if (ABBREVIATION.test(w)) out[w.toLowerCase()] = true; });
+    return out;
+  }
+
   Edition.prototype.correct = function (parsed) {
     var fixes = Object.create(null), any = false, self = this;
     parsed.clauses.forEach(function (c) {
       if (c.mode === "not" || origin(c) !== "typed") return;
       c.atoms.forEach(function (a) {
         if (a.kind !== "word" && a.kind !== "phrase") return;
+        var short = abbreviations(a.text);  // "ETB" is no slip of "ETC"
         a.words.forEach(function (w) {
+          if (has(short, w)) return;
           var s = self.speller.suggest(w);
           if (s && s !== w) { fixes[w] = s; any = true; }
         });
