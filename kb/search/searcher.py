@@ -373,6 +373,9 @@ class EditionSearcher:
         if words and words[-1].endswith("s"):
             candidates.append(words[:-1] + [words[-1][:-1]])
         candidates.append(words[:-1] + [words[-1] + "s"] if words else [])
+        # A players' phrase alone ("the stack") is the term its rules' words name ("chain").
+        if len(clauses) == 1 and clauses[0].origin == "vocabulary":
+            candidates.extend(list(a.words) for a in clauses[0].atoms[1:])
         for cand in candidates:
             key = self._terms.get(" ".join(cand))
             if key is not None:

@@ -228,7 +228,11 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
     ``referrals``: the keys of terms that are no term of the edition's own (an entry that only
     points to another or an obsolete one: :func:`is_referral`); their words are plain words.
     """
-    if not parsed.plain or len(parsed.clauses) < 2:
+    # One word or phrase alone is read as typed, unless it is a players' phrase of the
+    # vocabulary and no term of the edition ("the stack", "ETB"): it reads as in a question.
+    if not parsed.plain or (len(parsed.clauses) < 2 and not (
+            is_players_phrase(parsed.clauses[0].atoms[0], vocab)
+            and " ".join(parsed.clauses[0].atoms[0].words) not in terms)):
         return parsed
     text = parsed.text
     # Context before the question in brackets ("[follow-up to: "how does a showdown work?"]
@@ -257,13 +261,15 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
         for k in range(i, j):
             keep[k] = False
     # Names: runs of capitalised words inside a sentence, one of them unknown to the rules.
+    # A players' word of the vocabulary ("ETBs") is no name.
+    players = [is_players_phrase(a, vocab) for a in atoms]
     i = 0
     while i < len(atoms):
-        if not keep[i] or not (_capitalised(atoms[i]) and not _sentence_start(text, atoms[i].start)):
+        if not keep[i] or players[i] or not (_capitalised(atoms[i]) and not _sentence_start(text, atoms[i].start)):
             i += 1
             continue
         j = i
-        while j + 1 < len(atoms) and keep[j + 1] and _capitalised(atoms[j + 1]) and \
+        while j + 1 < len(atoms) and keep[j + 1] and not players[j + 1] and _capitalised(atoms[j + 1]) and \
                 not text[atoms[j].end:atoms[j + 1].start].strip(" ,'’"):
             j += 1
         if any(_is_name_word(a, rules_with) for a in atoms[i:j + 1]):
@@ -356,6 +362,13 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
     out.shape = shape.name if shape else None
     out.question = True
     return out
+
+
+def is_players_phrase(atom: Atom, vocab: Vocabulary) -> bool:
+    """True when an atom's words are, whole, the players' phrase of a vocabulary entry
+    ("ETBs", "stack", "state-based")."""
+    stems = tuple(analyse(" ".join(atom.words)))
+    return bool(stems) and any(e.players == stems for e in vocab.by_first.get(stems[0], ()))
 
 
 def is_slip(typed: str, name: str) -> bool:

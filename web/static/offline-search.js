@@ -567,8 +567,16 @@
   }
   /* understand: the concepts of a plain query (names out, terms weighted, players' words
      with the rules' words as alternatives, question words dropped, the shape's words). */
+  /* is_players_phrase: an atom's words are, whole, the players' phrase of an entry. */
+  function isPlayersPhrase(a, vocab) {
+    var st = analyse(a.words.join(" ")).join(" ");
+    return !!st && vocab.entries.some(function (e) { return e.players.join(" ") === st; });
+  }
   function understand(parsed, vocab, rulesWith, terms, r) {
-    if (!isPlain(parsed) || parsed.clauses.length < 2) return parsed;
+    // One word or phrase alone is read as typed, unless it is a players' phrase of the
+    // vocabulary and no term of the edition ("the stack", "ETB").
+    if (!isPlain(parsed) || (parsed.clauses.length < 2 && !(
+        isPlayersPhrase(parsed.clauses[0].atoms[0], vocab) && !terms.has(parsed.clauses[0].atoms[0].words.join(" "))))) return parsed;
     var text = parsed.text, atoms = [], quotes = [];
     // A bracketed earlier question before this one (kb.search.understand.CONTEXT): its label
     // ("[follow-up to:") is left out, its words weigh r.context_weight.
@@ -592,10 +600,12 @@
     function nameWord(a) {
       return a.words.some(function (w) { var s = stem(w); return isAlpha(w) && !!s && rulesWith(s) <= NAME_MAX_RULES; });
     }
+    // A players' word of the vocabulary ("ETBs") is no name.
+    var players = atoms.map(function (a) { return isPlayersPhrase(a, vocab); });
     while (i < atoms.length) {
-      if (!(capitalised(atoms[i]) && !sentenceStart(text, atoms[i].start))) { i++; continue; }
+      if (players[i] || !(capitalised(atoms[i]) && !sentenceStart(text, atoms[i].start))) { i++; continue; }
       var j = i;
-      while (j + 1 < atoms.length && capitalised(atoms[j + 1]) &&
+      while (j + 1 < atoms.length && !players[j + 1] && capitalised(atoms[j + 1]) &&
              !strip(text.slice(atoms[j].end, atoms[j + 1].start), " ,'\u2019")) j++;
       if (atoms.slice(i, j + 1).some(nameWord)) {
         names.push(strip(text.slice(atoms[i].start, atoms[j].end), " ,.?!:;'\u2019\"\u201c\u201d"));
@@ -933,6 +943,10 @@
     var candidates = [ws];
     if (ws.length && ws[ws.length - 1].endsWith("s")) candidates.push(ws.slice(0, -1).concat([ws[ws.length - 1].slice(0, -1)]));
     candidates.push(ws.length ? ws.slice(0, -1).concat([ws[ws.length - 1] + "s"]) : []);
+    // A players' phrase alone ("the stack") is the term its rules' words name ("chain").
+    if (cs.length === 1 && origin(cs[0]) === "vocabulary") {
+      cs[0].atoms.slice(1).forEach(function (a) { candidates.push(a.words); });
+    }
     for (var i = 0; i < candidates.length; i++) {
       var t = this.terms.get(candidates[i].join(" "));
       if (t && t.defined_by.length) return t;
