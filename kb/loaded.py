@@ -20,7 +20,7 @@ from kb.derived import DerivedStore
 from kb.errors import QueryError
 from kb.graph import RuleGraph
 from kb.inputs import date_problem
-from kb.numbers import NumberError, format_number, parse_number
+from kb.numbers import NumberError, format_number, parse_lookup_number
 
 
 #: How a build's manifest writes when it was built (``built``, UTC); kb.store writes it.
@@ -131,9 +131,11 @@ class LoadedEditions:
 
     # -- rules -------------------------------------------------------------------
     def find_rule(self, rg: RuleGraph, number: str) -> str:
-        """Canonical number of a loosely written one, or QueryError 400/404 with the nearest."""
+        """Canonical number of a loosely written one (:func:`kb.numbers.parse_lookup_number`:
+        ``337.1(a)`` and ``337.1 a`` are 337.1.a), or QueryError 400 for a text that is no
+        number, 404 with the nearest numbers for one the edition lacks (``9999.9`` too)."""
         try:
-            segments = parse_number(number)
+            segments = parse_lookup_number(number)
         except NumberError as exc:
             raise QueryError(400, str(exc), {"number": number[:64]}) from exc
         found = rg.find(segments)

@@ -74,6 +74,11 @@ DATE_PATTERN = r"^\d{4}-\d{2}-\d{2}$"
 # written without look-behinds so every JSON Schema tool can use it.
 NUMBER_PATTERN = (r"^ *(?:(?:[Cc]omprehensive +)?[Rr][Uu][Ll][Ee][Ss]? *|[Cc][Rr] *|[Rr]\.? *|§ *)?"
                   r"[0-9]{1,3}[A-Za-z]{0,2}(?:\.(?:[0-9]{1,3}[A-Za-z]{0,2}|[A-Za-z]{1,2}))*\.? *$")
+# The rule lookup reads more (kb.numbers.parse_lookup_number): 337.1(a), 337.1 a, and a head
+# longer than any rule's (9999.9: a rule that does not exist, answered 404 with the nearest).
+LOOKUP_NUMBER_PATTERN = (r"^ *(?:(?:[Cc]omprehensive +)?[Rr][Uu][Ll][Ee][Ss]? *|[Cc][Rr] *|[Rr]\.? *|§ *)?"
+                         r"[0-9]{1,12}[A-Za-z]{0,2}(?:\.(?:[0-9]{1,3}[A-Za-z]{0,2}|[A-Za-z]{1,2})"
+                         r"| *\.? *\( *(?:[0-9]{1,3}|[A-Za-z]{1,2}) *\))*(?: +[A-Za-z])?\.? *$")
 RULE_NUMBER = {"type": "string", "description": "A canonical rule number, e.g. 337.1.a or 116.3d."}
 
 # -- the response shapes (the facade's dicts, kb/query.py) ----------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Response
 
-from web.api.base import DATE, EDITION, NUMBER, RULESET, answer, bp, edition_of, current_kb
+from web.api.base import DATE, EDITION, NUMBER, RULE_LOOKUP, RULESET, answer, bp, edition_of, current_kb
 from web.openapi import Param, endpoint
 
 SUBRULES = Param("subrules", {"type": "boolean", "default": False},
@@ -49,7 +49,7 @@ def editions(ruleset: str, date: str | None) -> Response:
 
 @endpoint(bp, "GET", "/v1/rulesets/<ruleset>/rules/<number>", tag="rules", response="RuleDetail",
           summary="A rule, its breadcrumbs, neighbours, references and terms",
-          params=(RULESET, NUMBER, EDITION, DATE, SUBRULES), errors=(404,),
+          params=(RULESET, RULE_LOOKUP, EDITION, DATE, SUBRULES), errors=(404,),
           examples=("/api/v1/rulesets/riftbound/rules/337.1a",
                     "/api/v1/rulesets/riftbound/rules/337?subrules=true",
                     "/api/v1/rulesets/mtg/rules/117.3d?edition=2026-01-16"))
