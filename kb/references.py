@@ -21,7 +21,9 @@ from kb.numbers import Segments, expand_range, parse_number
 # A rule number as rule text writes it: 349, 101.4, 601.2a, 337.1.a, 464.2.c.1.a. At most
 # eight segments, and a number never continues into more digits ("2026-07-16" is no rule
 # 202): the bounds keep the grammar linear on hostile text.
-NUMBER = r"\d{1,3}(?!\d)(?:\.(?:\d{1,3}(?!\d)[a-z]?|[a-z])(?![A-Za-z]))" r"{0,7}(?!\.\d)"
+# A letter may carry a number attached ("337.1c3", "337.1.c3": an author's 337.1.c.3).
+_ATTACHED = r"(?:(?<=[a-z])\d{1,3}(?!\d)[a-z]?)?"
+NUMBER = rf"\d{{1,3}}(?!\d)(?:\.(?:\d{{1,3}}(?!\d)[a-z]?|[a-z]){_ATTACHED}(?![A-Za-z]))" r"{0,7}(?!\.\d)"
 _DASH = "[\u2013\u2014-]"
 _RANGE_TAIL = rf"(?:{_DASH}(?:\d{{1,3}}|[a-z])(?![\w]))?"
 # One item of a list: a number, optionally a range "601.2a–f", "337–340", "337.1–337.4",
@@ -54,7 +56,7 @@ _MENTION = re.compile(
 # 601.2b and 601.2f–h)"; never 2.5 inches or 100 cards), or a three-digit number after
 # "see" with its quoted title ("See 718, “Prototype Cards.”") or followed by "for" (the
 # Riftbound Tournament Rules: "See 205 for more information").
-_BARE_NUMBER = r"\d{3}(?!\d)(?:\.(?:\d{1,3}(?!\d)[a-z]?|[a-z])(?![A-Za-z])){1,7}(?!\.\d)"
+_BARE_NUMBER = rf"\d{{3}}(?!\d)(?:\.(?:\d{{1,3}}(?!\d)[a-z]?|[a-z]){_ATTACHED}(?![A-Za-z])){{1,7}}(?!\.\d)"
 _BARE_LIST = rf"{_BARE_NUMBER}(?:{_RANGE}(?:{NUMBER}|[a-z])(?![\w]))?"
 _BARE = re.compile(
     rf"(?<![\w.$/])(?P<list>{_BARE_LIST}(?:{_SEP}{_BARE_LIST})*)"

@@ -171,9 +171,43 @@ def find_citations(text: str, limit: int | None = None) -> list[Citation]:
             out = sorted(out + bare, key=lambda c: c.start)
             if limit is not None:
                 del out[limit:]
+    if out:
+        out = _read_whole(text, out)
     if out and ('"' in text or "“" in text):
         quotes = [(m.start(), m.end(), m.group(1) or m.group(2)) for m in _QUOTE.finditer(text)]
         out = _attach_quotes(text, out, quotes)
+    return out
+
+
+# What continues a number the grammar stopped reading ("rule 337.1c3456": a digit group
+# of four, "rule 5x"): a letter or a digit right after it.
+_GOES_ON = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_RUN_ON = re.compile(r"[0-9A-Za-z]+")
+_WRITTEN_LAST = re.compile(r"\d[0-9A-Za-z.]*$")
+_SEGMENTS = re.compile(r"\d+|[a-z]+")
+
+
+def _read_whole(text: str, citations: list[Citation]) -> list[Citation]:
+    """``citations`` with each single number the grammar cut short read whole: a letter or
+    digit right after it belongs to it ("rule 337.1c3456" names 337.1.c.3456, which no
+    edition has, not 337.1.c), so the resolver reports the number as written, never the
+    shorter one as ok. A range's end is left as read (its tail is never cut: it ends at a
+    word boundary)."""
+    size = len(text)
+    goes_on = _GOES_ON
+    if not any(c.end < size and text[c.end] in goes_on for c in citations):
+        return citations
+    out = []
+    for c in citations:
+        if c.end < size and text[c.end] in goes_on and c.last is None:
+            written = _WRITTEN_LAST.search(c.text)
+            run = _RUN_ON.match(text, c.end)
+            if written is not None and run is not None:
+                number = tuple(_SEGMENTS.findall((written.group(0) + run.group(0)).lower()))
+                end = run.end()
+                c = c._replace(end=end, text=text[c.start:end], number=number, numbers=(number,),
+                               full_end=end if c.full_end == c.end else c.full_end)
+        out.append(c)
     return out
 
 
