@@ -58,6 +58,47 @@ def parse_number(text: str) -> Segments:
     return tuple(s.lower() for s in segments)
 
 
+# What a lookup (``rulekb rule``, the site's and the API's rule routes) reads beyond a
+# citation's grammar: a parenthesised segment ("337.1(a)", "601.2a(1)"), one letter after a
+# space ("337.1 a") and a head longer than any rule's ("9999.9", a rule that does not exist).
+_PAREN_SEGMENT = re.compile(r"\s*\.?\s*\(\s*(\d{1,3}|[a-z]{1,2})\s*\)", re.IGNORECASE)
+_SPACED_LETTER = re.compile(r"^(.*\d)\s+([a-z])\.?$", re.IGNORECASE)
+_LONG_HEAD = re.compile(r"^(\d{4,12})((?:\.(?:\d{1,3}|[a-z]{1,2})|(?<=\d)[a-z]{1,2}|(?<=[a-z])\d{1,3})*)\.?\s*$",
+                        re.IGNORECASE)
+
+
+def parse_lookup_number(text: str) -> Segments:
+    """A rule number as someone looking a rule up types it: every form :func:`parse_number`
+    reads, and also ``337.1(a)`` and ``337.1 a`` (both ``337.1.a``), and a number whose head
+    has more digits than any rule's (``9999.9``: its segments, so the lookup can say that the
+    rule does not exist and which numbers are nearest).
+
+    Only a lookup reads these: the citation finder and search keep :func:`parse_number`'s
+    grammar, in which ``2026.1`` in an article is a year, not a rule. Raises
+    :class:`NumberError` (parse_number's message) for anything else.
+
+    >>> parse_lookup_number("337.1(a)"), parse_lookup_number("337.1 a")
+    (('337', '1', 'a'), ('337', '1', 'a'))
+    >>> parse_lookup_number("9999.9")
+    ('9999', '9')
+    """
+    try:
+        return parse_number(text)
+    except NumberError as exc:
+        refused = exc
+    loose = _PAREN_SEGMENT.sub(r".\1", text.strip())
+    spaced = _SPACED_LETTER.match(loose)
+    if spaced:
+        loose = f"{spaced.group(1)}.{spaced.group(2)}"
+    segments = try_parse_number(loose) if loose != text.strip() else None
+    if segments is not None:
+        return segments
+    long_head = _LONG_HEAD.match(_PREFIX.sub("", loose.strip("[]()"), count=1).strip())
+    if long_head is None:
+        raise refused
+    return tuple(s.lower() for s in [long_head.group(1)] + _SEGMENT.findall(long_head.group(2)))
+
+
 def group_numbers(words: Sequence[str]) -> list[str]:
     """Words typed as separate arguments, grouped into one loosely written number each.
 
