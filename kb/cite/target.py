@@ -2,7 +2,9 @@
 
 The caller's ``ruleset``/``edition`` say what to link against; an article's front matter
 (``ruleset: mtg``, ``edition: 2010-10-01``) says what it was written for. Without either,
-the newest edition of each ruleset is a candidate and the resolver picks per citation.
+the newest edition of each ruleset is a candidate; the ruleset whose editions fit more of
+the citations than any other's is linked against, saying so, and where two fit equally the
+resolver picks per citation, saying that it was a guess (:func:`infer_written_for`).
 When the article was written for an older edition than the one it is linked against,
 numbers are carried across by the edition mapping (:mod:`kb.editions`).
 
@@ -259,13 +261,21 @@ def infer_written_for(kb: LoadedEditions, target: LinkTarget, citations: Sequenc
     number ``renumbered`` or not) and an ``info`` diagnostic says what was inferred;
     otherwise the target is returned unchanged (a tie between rulesets decides nothing).
 
-    ``resolved``, the citations already resolved against ``target``: when none is
+    With several candidates (no ruleset named or pinned), the ruleset is chosen the same
+    way, here for the lookup, the plugin and the records layer (:mod:`kb.records.citing`
+    reads the lookup's answer; its own choice is left for an answer naming no ruleset):
+    the one ruleset an edition of which fits more citations than any edition of
+    the others is linked against, and an ``info`` diagnostic says so (:func:`ruleset_read`);
+    where two rulesets fit equally the target stays every candidate, each citation looked
+    up where it exists, and a diagnostic says the ruleset was a guess.
+
+    ``resolved``, the citations already resolved against a single ``target``: when none is
     ``not_found`` or ``ambiguous`` and there is no date, the target is among the best and
     wins the tie, so nothing is scored (the common case costs one pass over statuses).
     """
     if target.pinned or not citations:
         return target
-    if resolved is not None and not date and not any(
+    if resolved is not None and not date and len(target.editions) == 1 and not any(
             r.status == "not_found" or r.status == "ambiguous" for r in resolved):
         return target
     # Each distinct citation once, with how many places cite it.
@@ -291,10 +301,22 @@ def infer_written_for(kb: LoadedEditions, target: LinkTarget, citations: Sequenc
             scored.append((count_found(cited, _numbers_of(kb, key, ranges), times), preference, key))
     best = max(score for score, _, _ in scored)
     tied = [(preference, key) for score, preference, key in scored if score == best]
-    if best == 0 or len({ruleset for _, (ruleset, _) in tied}) > 1:
+    if best == 0:
         return target
+    if len({ruleset for _, (ruleset, _) in tied}) > 1:
+        if len(target.editions) == 1:
+            return target
+        fitting = ", ".join(sorted({ruleset for _, (ruleset, _) in tied}))
+        return LinkTarget(list(target.editions), diagnostics=[*target.diagnostics, Diagnostic(
+            f"no ruleset pinned, and {best} of its {len(citations)} citations resolve in each of "
+            f"{fitting}: each citation is looked up where it exists, a guess "
+            "(pin it with ruleset: and edition:)", source, 1, "info")])
     ruleset, name = max(tied, key=lambda t: t[0])[1]
     home = next(g for g in target.editions if g.edition.ruleset == ruleset)
+    if len(target.editions) > 1 and home.edition.name == name:
+        said = ruleset_read(ruleset, best, len(citations), _best_of_others(scored, ruleset))
+        return LinkTarget([home], diagnostics=[*target.diagnostics, Diagnostic(
+            said, source, 1, "info")])
     if home.edition.name == name:
         return target
     written_for = kb.graphs[(ruleset, name)]
@@ -309,6 +331,30 @@ def infer_written_for(kb: LoadedEditions, target: LinkTarget, citations: Sequenc
             f"editions cannot be compared yet, so its numbers are looked up unchanged in "
             f"{home.edition.name}", source, 1, "warning"))
     return LinkTarget([home], written_for, mapper, diags, inferred=inferred)
+
+
+def ruleset_read(ruleset: str, resolved: int, total: int, others: dict[str, int]) -> str:
+    """The sentence saying an unpinned article was read in ``ruleset``, in which
+    ``resolved`` of its ``total`` citations resolve (``others``: how many resolve in each
+    other ruleset built).
+
+    >>> ruleset_read("mtg", 2, 2, {"riftbound": 0})
+    'no ruleset pinned: read as mtg, in which 2 of its 2 citations resolve (0 in riftbound): they resolve only there; pin it with ruleset: and edition:'
+    """
+    elsewhere = ", ".join(f"{n} in {name}" for name, n in sorted(others.items())) or "no other ruleset built"
+    why = ("they resolve only there" if not any(others.values())
+           else "more resolve there than in any other ruleset")
+    return (f"no ruleset pinned: read as {ruleset}, in which {resolved} of its {total} citations "
+            f"resolve ({elsewhere}): {why}; pin it with ruleset: and edition:")
+
+
+def _best_of_others(scored: Sequence[tuple[int, int, tuple[str, str]]], ruleset: str) -> dict[str, int]:
+    """Each other ruleset's best score among ``scored`` editions."""
+    best: dict[str, int] = {}
+    for score, _, (name, _) in scored:
+        if name != ruleset:
+            best[name] = max(score, best.get(name, 0))
+    return best
 
 
 def _numbers_of(kb: LoadedEditions, key: tuple[str, str], ranges: bool) -> Any:
