@@ -1420,7 +1420,8 @@
       fillEditions(ruleset, edition);
     }
     if (!q.trim()) return;
-    Array.prototype.forEach.call(main.querySelectorAll(":scope > p.meta"), function (p) { p.hidden = true; });
+    // The page's help goes once a query runs; the note on what this copy leaves out stays.
+    Array.prototype.forEach.call(main.querySelectorAll(":scope > p.meta:not(.offline-leaves-out)"), function (p) { p.hidden = true; });
     document.title = "\u201c" + q + "\u201d \u00b7 Search \u00b7 rulekb";
 
     function problem(message) {
