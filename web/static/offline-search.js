@@ -1473,6 +1473,17 @@
         el("h2", {}, [t.term + " ", el("span", {"class": "tag"}, [t.kind])]),
         el("p", {}, [t.definition + " "].concat(by.length ? [el("span", {"class": "src"}, ["Defined in rule "].concat(by, ["."]))] : []))]));
     }
+    // How the question was read, as the server's page says it (web/templates/search.html); a
+    // name may be a card of the server's card list, which this copy does not carry.
+    var u = result.understood;
+    if (u) {
+      (u.cards || []).forEach(function (c) { out.appendChild(el("p", {"class": "meta understood card-known"}, ["Card: " + c])); });
+      if (u.names && u.names.length) {
+        out.appendChild(el("p", {"class": "meta understood"}, ["Left out as names (not words of the rules): " +
+          u.names.join(", ") + " · a card’s name is known only to the server’s card list"]));
+      }
+      if (u.concepts && u.concepts.length) out.appendChild(el("p", {"class": "meta understood"}, ["Read as: " + u.concepts.join(", ")]));
+    }
     var first = result.results.length ? (page - 1) * PAGE_SIZE + 1 : 0, last = (page - 1) * PAGE_SIZE + result.results.length;
     out.appendChild(el("p", {"class": "meta", role: "status"}, [result.total
       ? first + "\u2013" + last + " of " + result.total + " rule" + (result.total !== 1 ? "s" : "") + " in " + title + " " + edn
@@ -1491,6 +1502,7 @@
       if (hit.excerpt_parts.length) {
         li.appendChild(el("p", {"class": "excerpt"}, hit.excerpt_parts.map(function (p) { return p.mark ? el("mark", {}, [p.text]) : p.text; })));
       }
+      if (hit.matched && hit.matched.length) li.appendChild(el("p", {"class": "matched meta"}, ["matched: " + hit.matched.join(", ")]));
       list.appendChild(li);
     });
     out.appendChild(list);
