@@ -1,12 +1,16 @@
 """What a judge pays per ``rulekb`` call: CPU seconds of the whole process and the modules
 it imported, for the read-only commands run at an event.
 
-    .venv/bin/python -m bench.cli_startup --home DIR [--runs 7]
+    .venv/bin/python -m bench.cli_startup --home DIR [--runs 7] [--baseline TREE]
 
 Each command runs ``--runs`` times as its own process (the console script's entry point,
 ``kb.cli:main``); the figure is the median of the child's user+system CPU seconds (from
 ``os.wait4``), which a loaded machine disturbs far less than wall-clock time. The heavy
-libraries column says which of docx, numpy, pypdf, kb.read it imported (it should be none).
+libraries column says which of docx, numpy, pypdf, kb.read it imported.
+
+``--baseline TREE`` (a folder holding another version's ``kb/``, e.g. from
+``git archive COMMIT kb | tar -x -C TREE``) runs that version too, its runs interleaved with
+this one's so both see the same load, and prints the ratio of the medians.
 """
 
 from __future__ import annotations
@@ -26,19 +30,22 @@ COMMANDS: list[list[str]] = [
     ["timing", "list"],
     ["link", "{article}"],
 ]
+ROOT = Path(__file__).resolve().parent.parent
 HEAVY = ("docx", "numpy", "pypdf", "kb.read")
 PROBE = ("import atexit, os, sys; "
          "atexit.register(lambda: open(os.environ['RULEKB_BENCH_MODULES'], 'w').write('\\n'.join(sys.modules)))")
 ARTICLE = "Players pass priority as rule 337.2 says; see also 116.3.\n"
 
 
-def run_once(args: list[str], home: Path, modules_file: Path | None) -> float:
-    """CPU seconds (user + system) of one ``rulekb ARGS`` process."""
+def run_once(args: list[str], home: Path, modules_file: Path | None, tree: Path | None = None) -> float:
+    """CPU seconds (user + system) of one ``rulekb ARGS`` process (``kb`` from ``tree`` if given)."""
     code = (PROBE + "; " if modules_file else "") + "import sys; from kb.cli import main; sys.argv[0] = 'rulekb'; main()"
-    env = dict(os.environ, RULEKB_HOME=str(home))
+    env = dict(os.environ, RULEKB_HOME=str(home), RULEKB_RULES=str(ROOT / "rules"))
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree)
     if modules_file:
         env["RULEKB_BENCH_MODULES"] = str(modules_file)
-    proc = subprocess.Popen([sys.executable, "-c", code, *args], env=env,
+    proc = subprocess.Popen([sys.executable, "-c", code, *args], env=env, cwd=tree or ROOT,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -52,20 +59,29 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--home", type=Path, required=True, help="a built data directory")
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--baseline", type=Path, default=None, help="a folder holding another version's kb/")
     opts = parser.parse_args()
     article = Path("/tmp") / f"cli_startup_{os.getpid()}.md"
     article.write_text(ARTICLE, encoding="utf-8")
     modules_file = Path("/tmp") / f"cli_startup_{os.getpid()}.modules"
     try:
-        print(f"{'command':28} {'CPU s (median)':>15} {'min':>6} {'max':>6} {'modules':>8}  heavy")
+        extra = f" {'baseline':>9} {'ratio':>6}" if opts.baseline else ""
+        print(f"{'command':28} {'CPU s (median)':>15} {'min':>6} {'max':>6}{extra} {'modules':>8}  heavy")
         for command in COMMANDS:
             args = [a.replace("{article}", str(article)) for a in command]
             run_once(args, opts.home, modules_file)
             modules = modules_file.read_text().split("\n")
             heavy = [h for h in HEAVY if h in modules]
-            cpu = [run_once(args, opts.home, None) for _ in range(opts.runs)]
+            cpu: list[float] = []
+            base: list[float] = []
+            for _ in range(opts.runs):
+                if opts.baseline:
+                    base.append(run_once(args, opts.home, None, opts.baseline))
+                cpu.append(run_once(args, opts.home, None))
             label = " ".join(command)
-            print(f"{label:28} {statistics.median(cpu):15.3f} {min(cpu):6.3f} {max(cpu):6.3f} "
+            extra = (f" {statistics.median(base):9.3f} {statistics.median(cpu) / statistics.median(base):6.2f}"
+                     if base else "")
+            print(f"{label:28} {statistics.median(cpu):15.3f} {min(cpu):6.3f} {max(cpu):6.3f}{extra} "
                   f"{len(modules):8}  {', '.join(heavy) or '-'}")
     finally:
         article.unlink(missing_ok=True)

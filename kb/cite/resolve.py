@@ -28,7 +28,6 @@ from typing import Any, Literal
 from kb.cite.find import Citation, Quote
 from kb.graph import RuleGraph
 from kb.numbers import Segments, format_number
-from kb.read.text import fold
 
 Status = Literal["ok", "not_found", "ambiguous", "renumbered", "quote_mismatch", "over_limit"]
 Mapper = Callable[[str], "str | None"]
@@ -489,6 +488,9 @@ def _quote_matches(quote: Quote, rg: RuleGraph, numbers: list[str]) -> tuple[boo
 
 
 def _norm(text: str) -> str:
+    # kb.read.text's package imports every reader (python-docx, pypdf, numpy): loaded when a
+    # quote is compared, not whenever a rule's rulings are listed (bench/cli_startup.py)
+    from kb.read.text import fold
     return fold(text.translate(_QUOTE_CHARS)).casefold()
 
 
