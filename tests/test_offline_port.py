@@ -135,7 +135,7 @@ def test_a_message_the_port_cannot_fill_is_refused(template: str) -> None:
 
 # One query per message the query reader can give (and a few more), read in both.
 MALFORMED = [
-    "x " * 40, "a" * 501, "focus\x07passes", '"focus passes', 'focus" passes', '""', "in:", "in:focus",
+    "x " * 40, "x " * 40 + "-focus", "a" * 501, "focus\x07passes", '"focus passes', 'focus" passes', '""', "in:", "in:focus",
     "in:337 in:338 ruleset:mtg ruleset:riftbound focus", "edition:1.3 edition:1.4 focus", "foc*us*",
     "f*", "focus NOT", "AND focus", "focus OR", "-focus OR passes", "focus AND", "the of", "in:337",
     "NOT focus", "", "   ", "player's turn", "it's \"the\" one's", "OR", "focus OR OR passes",

@@ -58,6 +58,8 @@ def search_cmd(ctx: click.Context, query: str, ruleset: str | None, edition: str
                                dim=True))
     if read.get("concepts"):
         click.echo(click.style("read as: " + ", ".join(read["concepts"]), dim=True))
+    if read.get("cut"):
+        click.echo(click.style("not searched (too many words and phrases): " + " ".join(read["cut"]), dim=True))
     if data["term"]:
         t = data["term"]
         click.echo(click.style(t["term"], bold=True) + f" ({t['kind']}, defined in "

@@ -12,7 +12,8 @@ The language, in the order a query is read:
 * ``a AND b``: both required; ``a OR b``: either;
 * everything else: words, ranked (rules with more of them, and rarer ones, first).
 
-A query is at most 500 characters and 32 words or phrases; control characters are refused
+A query is at most 500 characters and 32 words or phrases (a plain question of more is
+searched on its first 32, the rest said in ``cut``; a query with operators is refused); control characters are refused
 and invisible format characters (zero-width spaces) dropped. Anything that cannot be read
 raises :class:`QuerySyntaxError` with a message that says what is wrong and where (a
 character position), never a parser's traceback.
@@ -167,6 +168,7 @@ class ParsedQuery:
     cards: list[str] = field(default_factory=list)  # cards of the user's list it names (understand)
     shape: str | None = None  # the question's shape ("who acts"), when one was seen
     question: bool = False  # read as a judge's question (understand), not as the query language
+    cut: list[str] = field(default_factory=list)  # words and phrases past MAX_ATOMS, not searched
 
     @property
     def atoms(self) -> list[Atom]:
@@ -211,6 +213,11 @@ def parse_query(text: str) -> ParsedQuery:
     tokens = _tokens(text, query)
     query.clauses = _clauses(tokens)
     _drop_question_words(query)
+    if len(query.atoms) > MAX_ATOMS and query.plain:
+        # A pasted question: its first MAX_ATOMS words and phrases are searched (question and
+        # stop words already left out), the rest said in ``cut``; the limit bounds the work.
+        query.cut = [c.atoms[0].text.strip(_EDGE_PUNCT) for c in query.clauses[MAX_ATOMS:]]
+        query.clauses = query.clauses[:MAX_ATOMS]
     if len(query.atoms) > MAX_ATOMS:
         raise syntax_error("too_many_atoms", count=len(query.atoms), max_atoms=MAX_ATOMS)
     if not query.clauses:

@@ -227,9 +227,11 @@ class EditionSearcher:
         if r.kind_weight and corrected.question:
             corrected = self._with_kinds(corrected)
         understood = None
-        if any(c.origin != "typed" for c in parsed.clauses) or parsed.names or parsed.shape or parsed.cards:
+        if any(c.origin != "typed" for c in parsed.clauses) or parsed.names or parsed.shape or parsed.cards \
+                or parsed.cut:
             understood = {"names": parsed.names, "cards": parsed.cards, "shape": parsed.shape,
-                          "concepts": [_label(c) for c in corrected.clauses if c.mode != "not"]}
+                          "concepts": [_label(c) for c in corrected.clauses if c.mode != "not"],
+                          "cut": parsed.cut}
         out: dict[str, Any] = {
             "query": parsed.text, "ruleset": ed.ruleset, "edition": ed.name, "total": 0,
             "offset": offset, "limit": limit, "did_you_mean": did_you_mean, "jump": None,

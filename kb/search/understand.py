@@ -361,6 +361,7 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
     out.cards = card_labels
     out.shape = shape.name if shape else None
     out.question = True
+    out.cut = parsed.cut
     return out
 
 

@@ -31,7 +31,8 @@ SCHEMAS["Search"] = obj({
     "term": nullable(obj({"term": STR, "kind": STR, "definition": STR, "defined_by": array(STR)},
                          description="The defined term the words name (its rules come first).")),
     "understood": nullable(obj({
-        "names": array(STR), "cards": array(STR), "shape": nullable(STR), "concepts": array(STR)},
+        "names": array(STR), "cards": array(STR), "shape": nullable(STR), "concepts": array(STR),
+        "cut": array(STR, description="A question's words and phrases past the 32nd, not searched.")},
         description="How a question was read: names left out (not words of the rules), the "
                     "cards of the imported card list it names with what they bring in "
                     "(\"Abandoned Hall (card: unit; keywords: Deathknell)\"), its shape "

@@ -214,6 +214,12 @@
     var tokens = tokenize(text, query);
     query.clauses = clausesOf(tokens);
     dropQuestionWords(query);
+    query.cut = [];
+    if (allAtoms(query).length > MAX_ATOMS && isPlain(query)) {
+      // A pasted question: its first MAX_ATOMS words and phrases are searched, the rest said.
+      query.cut = query.clauses.slice(MAX_ATOMS).map(function (c) { return strip(c.atoms[0].text, EDGE_PUNCT); });
+      query.clauses = query.clauses.slice(0, MAX_ATOMS);
+    }
     var atoms = allAtoms(query);
     if (atoms.length > MAX_ATOMS) throw syntaxError("too_many_atoms", null, {count: atoms.length, max_atoms: MAX_ATOMS});
     if (!query.clauses.length) {
@@ -856,10 +862,12 @@
     }
     var fixed = this.correct(parsed), corrected = fixed[0], understood = null;
     if (this.ranking.kind_weight && corrected.question) corrected = this.withKinds(corrected);
-    if (parsed.clauses.some(function (c) { return origin(c) !== "typed"; }) || (parsed.names || []).length || parsed.shape) {
+    if (parsed.clauses.some(function (c) { return origin(c) !== "typed"; }) || (parsed.names || []).length || parsed.shape ||
+        (parsed.cut || []).length) {
       // The pack ships no card list (cards are the user's own, kept in the data home): no cards.
       understood = {names: parsed.names || [], cards: [], shape: parsed.shape || null,
-                    concepts: corrected.clauses.filter(function (c) { return c.mode !== "not"; }).map(labelOf)};
+                    concepts: corrected.clauses.filter(function (c) { return c.mode !== "not"; }).map(labelOf),
+                    cut: parsed.cut || []};
     }
     var out = {query: parsed.text, ruleset: this.ruleset, edition: this.edition, total: 0, offset: offset,
                limit: limit, did_you_mean: fixed[1], jump: null, term: null, understood: understood, results: []};
@@ -1483,6 +1491,9 @@
           u.names.join(", ") + " · a card’s name is known only to the server’s card list"]));
       }
       if (u.concepts && u.concepts.length) out.appendChild(el("p", {"class": "meta understood"}, ["Read as: " + u.concepts.join(", ")]));
+      if (u.cut && u.cut.length) {
+        out.appendChild(el("p", {"class": "meta understood cut"}, ["Not searched (too many words and phrases): " + u.cut.join(" ")]));
+      }
     }
     var first = result.results.length ? (page - 1) * PAGE_SIZE + 1 : 0, last = (page - 1) * PAGE_SIZE + result.results.length;
     out.appendChild(el("p", {"class": "meta", role: "status"}, [result.total
