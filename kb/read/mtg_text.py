@@ -87,6 +87,8 @@ _SEE_TERM_QUOTES = re.compile(r"^[“\"]|[”\"]$")
 _KEYWORD_SECTIONS = ("keyword actions", "keyword abilities")
 # A Glossary entry written on one line, "Term: definition" (no printed term holds ": ").
 _TERM_AND_DEFINITION = re.compile(r"^([A-Z“\"][^:]{0,90}?): (\S.*)$")
+# a glossary paragraph that is only a cross-reference ("See rule 406, “Exile.”")
+_CROSS_REFERENCE = re.compile(r"^See (?:also )?rules? \d")
 _MAX_TERM_WORDS = 12  # the longest printed term: "Remove from the Game, Removed, …" (9)
 # Markdown marks: a heading, a list item or a quote before a line, bold around its number or
 # around the whole line.
@@ -651,6 +653,11 @@ def _read_glossary(lines: list[str], start: int, end: int, tidy: Callable[[str],
         if m and len(m.group(1).split()) <= _MAX_TERM_WORDS:
             # "Abandon: To turn a faceup…": the term and its definition on one line
             name, body = m.group(1), [(lineno, m.group(2))] + body
+        if not body and terms and _CROSS_REFERENCE.match(name):
+            # "See rule 406, “Exile.”" alone: the end of the entry above, cut from it by a
+            # page break (no term is named "See …")
+            terms[-1].definition += "\n" + tidy(name)
+            continue
         if not body:
             diagnostics.append(Diagnostic(f"glossary entry {name!r} has no definition",
                                           source, lineno, "warning"))
