@@ -246,27 +246,40 @@ def summarise(entries: Iterable[dict[str, Any]], old_total: int | None = None,
 
 def _chapters(entries: list[dict[str, Any]], old: RuleGraph, new: RuleGraph,
               mapping: EditionMapping) -> list[dict[str, Any]]:
-    """Counts per chapter of the newer edition; a removed rule counts under the newer
-    counterpart of its old chapter (or under its old chapter when that is gone too)."""
+    def target_of(chapter: str) -> str | None:
+        c = mapping.get(chapter)
+        return c.target if c else None
+
+    def title_of(side: str, number: str) -> str:
+        return (new if side == "new" else old).edition.rules[number].label
+
+    return chapter_counts(entries, target_of, title_of, {n: r.order for n, r in new.edition.rules.items()},
+                          new.edition.name, old.edition.name)
+
+
+def chapter_counts(entries: list[dict[str, Any]], target_of: Callable[[str], str | None],
+                   title_of: Callable[[str, str], str], order: dict[str, int],
+                   newer: str, older: str) -> list[dict[str, Any]]:
+    """Counts per chapter of the newer edition (``order``: its rules' reading order); a
+    removed rule counts under the newer counterpart of its old chapter (``target_of``), or
+    under its old chapter when that is gone too. ``title_of(side, number)`` is a chapter's
+    title in the "new" or "old" edition: a diff of two graphs and a step the build stored
+    (:mod:`kb.editions.lineage`) count the same way."""
     rows: dict[tuple[str, str], dict[str, Any]] = {}
     for e in entries:
         if e["new_chapter"] is not None:
             key = ("new", e["new_chapter"])
         else:
-            c = mapping.get(e["old_chapter"])
-            key = ("new", c.target) if c and c.target else ("old", e["old_chapter"])
+            target = target_of(e["old_chapter"])
+            key = ("new", target) if target else ("old", e["old_chapter"])
         row = rows.get(key)
         if row is None:
-            rg = new if key[0] == "new" else old
-            rule = rg.edition.rules[key[1]]
-            row = rows[key] = {"chapter": key[1], "edition": rg.edition.name, "title": rule.label,
-                               **dict.fromkeys(STATUSES, 0), "renumbered_only": 0}
+            row = rows[key] = {"chapter": key[1], "edition": newer if key[0] == "new" else older,
+                               "title": title_of(*key), **dict.fromkeys(STATUSES, 0), "renumbered_only": 0}
         row[e["status"]] += 1
         if e["status"] == "moved" and not e["reworded"]:
             row["renumbered_only"] += 1
-    order = {n: r.order for n, r in new.edition.rules.items()}
-    return sorted(rows.values(), key=lambda r: (r["edition"] != new.edition.name,
-                                                order.get(r["chapter"], 0)))
+    return sorted(rows.values(), key=lambda r: (r["edition"] != newer, order.get(r["chapter"], 0)))
 
 
 def select(diff: dict[str, Any], *, only: Iterable[str] | None = None, chapter: str | None = None,

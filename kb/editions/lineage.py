@@ -18,7 +18,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from kb.derived import derived
-from kb.editions.diff import STATUSES, display_text, number_translators, select, summarise, wording_change
+from kb.editions.diff import chapter_counts, display_text, number_translators, select, summarise, wording_change
 from kb.errors import QueryError
 from kb.loaded import LoadedEditions
 from kb.numbers import try_parse_number
@@ -272,25 +272,10 @@ def _step_chapters(entries: list[dict[str, Any]], old_rules: dict[str, tuple[str
                    new_rules: dict[str, tuple[str | None, str, str]], targets: dict[str, str | None],
                    newer: str, older: str) -> list[dict[str, Any]]:
     """Counts per chapter of the newer edition, as :func:`kb.editions.diff.diff_editions`
-    counts them: a removed rule under the newer counterpart of its old chapter (or under
-    its old chapter when that is gone too)."""
-    rows: dict[tuple[str, str], dict[str, Any]] = {}
-    for e in entries:
-        if e["new_chapter"] is not None:
-            key = ("new", e["new_chapter"])
-        else:
-            target = targets.get(e["old_chapter"])
-            key = ("new", target) if target else ("old", e["old_chapter"])
-        row = rows.get(key)
-        if row is None:
-            outline, name = (new_rules, newer) if key[0] == "new" else (old_rules, older)
-            row = rows[key] = {"chapter": key[1], "edition": name, "title": outline[key[1]][2],
-                               **dict.fromkeys(STATUSES, 0), "renumbered_only": 0}
-        row[e["status"]] += 1
-        if e["status"] == "moved" and not e["reworded"]:
-            row["renumbered_only"] += 1
-    order = {n: i for i, n in enumerate(new_rules)}
-    return sorted(rows.values(), key=lambda r: (r["edition"] != newer, order.get(r["chapter"], 0)))
+    counts them, from the two editions' stored outlines."""
+    return chapter_counts(entries, targets.get,
+                          lambda side, number: (new_rules if side == "new" else old_rules)[number][2],
+                          {n: i for i, n in enumerate(new_rules)}, newer, older)
 
 
 class _OutlineTree:
