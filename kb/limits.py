@@ -108,7 +108,8 @@ SITE_ARTICLE = declare("site.article", 200_000, "characters", "an article pasted
 # -- search (kb/search) ------------------------------------------------------------------------
 SEARCH_QUERY_CHARS = declare("search.query", 500, "characters", "a search query", status=400)
 SEARCH_ATOMS = declare("search.atoms", 32, "words and phrases", "words and phrases of a search "
-                                                                 "query", status=400)
+                       "query (a plain question of more is searched on its first 32, the rest said "
+                       "in understood.cut; a query with operators is refused)", status=400)
 SEARCH_LIMIT = declare("search.limit", 100, "hits", "hits asked for in one search page",
                        status=400)
 SEARCH_OFFSET = declare("search.offset", 5000, "hits", "hits skipped before a search page",
