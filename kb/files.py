@@ -24,3 +24,10 @@ def write_atomically(target: Path, data: bytes) -> None:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def home_of_build(build_dir: Path | None) -> Path | None:
+    """The data home a build lives in (``<home>/builds/<id>``), or None (a build in memory)."""
+    if build_dir is None or build_dir.parent.name != "builds":
+        return None
+    return build_dir.parent.parent

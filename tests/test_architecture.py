@@ -44,6 +44,8 @@ LAZY: dict[tuple[str, str], str] = {
     ("kb.query", "kb.records.search"): "the rulings' BM25 (bm25s) loads only when a search or warm-up asks",
     ("kb.query", "kb.search"): "the search index (whoosh) loads only when a search is asked",
     ("kb.query", "kb.search.spelling"): "the speller's words load only on warm-up",
+    ("kb.records", "kb.records.search"): "the rulings' BM25 (bm25s, numpy) loads when a ruling search asks, not for cited-by",
+    ("kb.cli.records", "kb.records.search"): "the rulings' BM25 (bm25s, numpy) loads for `rulings search` only",
     ("kb.cite.resolve", "kb.read.text"): "kb.read's package imports every reader: loaded when a quote is compared",
 }
 

@@ -25,11 +25,6 @@ PROBE = ("import atexit, os, sys\n"
          "from kb.cli import main\n"
          "sys.argv[0] = 'rulekb'\n"
          "main()\n")
-# numpy comes with bm25s, the rulings' BM25: kb/records/__init__.py imports kb.records.search
-# (another task's module) whenever a rule lists the rulings citing it. When that import is
-# lazy, these cases pass and the strict xfail says to drop the mark.
-THROUGH_RECORDS = pytest.mark.xfail(strict=True, reason=(
-    "kb.query -> kb.records (cited_by) -> kb/records/__init__.py -> kb.records.search -> bm25s -> numpy"))
 
 
 def imported_by(args: list[str], home: Path, tmp_path: Path) -> tuple[int, set[str], str, str]:
@@ -64,8 +59,7 @@ def test_a_read_only_command_loads_no_document_reader(excerpt_home: Path, tmp_pa
 
 @pytest.mark.parametrize("args", [
     ["editions"], ["stats"], ["timing", "list"],
-    pytest.param(["rule", "337.2"], marks=THROUGH_RECORDS),
-    pytest.param(["rulings", "list"], marks=THROUGH_RECORDS),
+    ["rule", "337.2"], ["rulings", "list"],
 ])
 def test_a_command_that_searches_nothing_loads_no_numpy(excerpt_home: Path, tmp_path: Path,
                                                        args: list[str]) -> None:

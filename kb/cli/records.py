@@ -18,7 +18,7 @@ from typing import Any
 import click
 
 from kb.cli.app import counted, emit_json, handle_errors, home_of, json_option, main, open_kb
-from kb.records import import_records, load_records, record_report, records_report, search_rulings
+from kb.records import import_records, load_records, record_report, records_report
 from kb.records.store import remove_records
 from kb.records.citing import STALE, attach_records
 from kb.records.feed import change_sentence
@@ -275,6 +275,8 @@ def rulings_search(ctx: click.Context, query: str, ruleset: str | None, limit: i
                    as_json: bool) -> None:
     """Rulings whose question and answer match QUERY (BM25, stemmed words), best first,
     each with the rules it cites as numbered today."""
+    from kb.records.search import search_rulings
+
     data = search_rulings(open_kb(ctx), query, ruleset, limit)
     if as_json:
         emit_json(data)

@@ -16,10 +16,21 @@ with :func:`kb.derived.derived`; nothing derived is stored.
 
 from kb.records.citing import (STALE, attach_records, cited_by, current_records, record_report,
                                records_report)
+from typing import Any
+
 from kb.records.model import Record
-from kb.records.search import ruling_hits, search_rulings
 from kb.records.store import RecordSet, import_records, load_folder, load_records
 
 __all__ = ["STALE", "Record", "RecordSet", "attach_records", "cited_by", "current_records",
            "import_records", "load_folder", "load_records", "record_report", "records_report",
            "ruling_hits", "search_rulings"]
+
+
+def __getattr__(name: str) -> Any:
+    """The rulings' search (bm25s, and numpy with it) imported when first asked for: a rule
+    lookup lists the records citing it and never searches them (`rulekb rule` starts faster)."""
+    if name in ("ruling_hits", "search_rulings"):
+        from kb.records import search
+
+        return getattr(search, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -28,10 +28,10 @@ from kb.derived import derived
 from kb.editions.diff import display_text, number_translators, reworded, word_ops
 from kb.editions.queries import FollowedMapping
 from kb.errors import QueryError
+from kb.files import home_of_build
 from kb.model import Diagnostic
 from kb.records.model import Kind, Record, split_front_matter
 from kb.records.store import RecordSet, load_records
-from kb.search.cards import home_of_build
 
 if TYPE_CHECKING:
     from kb.loaded import LoadedEditions

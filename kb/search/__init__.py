@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from kb.files import home_of_build
 from kb.graph import RuleGraph
-from kb.search.cards import home_of_build
 from kb.search.index import build_index, index_dir, memory_index, open_index
 from kb.search.query import ParsedQuery, QuerySyntaxError, SearchError, parse_query
 from kb.search.searcher import DEFAULT_RANKING, EditionSearcher, Ranking

@@ -356,13 +356,6 @@ def cards_stamp(home: Path | None) -> str:
     return ";".join(f"{n}:{m}:{z}" for n, m, z in entries)
 
 
-def home_of_build(build_dir: Path | None) -> Path | None:
-    """The data home a build lives in (``<home>/builds/<id>``), or None (a build in memory)."""
-    if build_dir is None or build_dir.parent.name != "builds":
-        return None
-    return build_dir.parent.parent
-
-
 # -- a card as concepts ------------------------------------------------------------------
 @dataclass(frozen=True)
 class CardConcept:

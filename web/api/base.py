@@ -20,10 +20,11 @@ from flask import Blueprint, Flask, Response, current_app, g, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from kb.derived import derived
+from kb.files import home_of_build
 from kb.inputs import loads_json
 from kb.limits import REQUEST_BYTES
 from kb.query import KnowledgeBase, QueryError
-from kb.search.cards import cards_stamp, home_of_build
+from kb.search.cards import cards_stamp
 from web.openapi import (DATE_PATTERN, LOOKUP_NUMBER_PATTERN, NAME_PATTERN, NUMBER_PATTERN, Param, body_validator,
                          endpoint_of)
 from web.serving import current_kb

@@ -10,7 +10,8 @@ from __future__ import annotations
 from flask import Response
 
 from kb.query import QueryError
-from kb.search.cards import home_of_build, load_cards
+from kb.files import home_of_build
+from kb.search.cards import load_cards
 from web.api.base import answer, bp, current_kb
 from web.openapi import NAME_PATTERN, SCHEMAS, STR, Param, array, endpoint, nullable, obj
 
