@@ -339,9 +339,9 @@ def _paged(doc: Canonical, lines_per_page: int = 54) -> Derived | None:
     return _utf8("\f".join(out))
 
 
-def _mtg_body(lines: list[str]) -> tuple[int, int]:
-    """Where the rules body starts (the chapter heading above the first rule) and where the
-    Glossary heading is, found the plain way."""
+def _mtg_body(lines: list[str]) -> tuple[int, int, int]:
+    """Where the rules body starts (the chapter heading above the first rule), where the
+    Glossary heading is and where Credits is (the end when it is missing), found the plain way."""
     first = next(i for i, ln in enumerate(lines) if _MTG_RULE.match(ln) and "." in ln[:5])
     start = first
     while start > 0 and (not lines[start - 1].strip() or _MTG_SECTION.match(lines[start - 1])
@@ -350,16 +350,16 @@ def _mtg_body(lines: list[str]) -> tuple[int, int]:
     while not lines[start].strip():
         start += 1
     glossary = max((i for i, ln in enumerate(lines) if ln.strip() == "Glossary"), default=len(lines))
-    return start, glossary
+    credits = next((i for i in range(glossary + 1, len(lines)) if lines[i].strip() == "Credits"),
+                   len(lines))
+    return start, glossary, credits
 
 
 def _mtg_blocks(doc: Canonical) -> tuple[list[str], list[tuple[str, str]], list[str]]:
     """The Magic text as (the lines before the body, [(kind, line)] of the body and glossary
     paragraphs, the lines from Credits on)."""
     lines = doc.text.split("\n")
-    start, glossary = _mtg_body(lines)
-    credits = next((i for i in range(glossary + 1, len(lines)) if lines[i].strip() == "Credits"),
-                   len(lines))
+    start, glossary, credits = _mtg_body(lines)
     body = []
     for ln in lines[start:glossary]:
         if not ln.strip():
@@ -464,9 +464,7 @@ def _glossary_on_one_line(doc: Canonical) -> Derived | None:
     if doc.fmt != "mtg-text":
         return None
     lines = doc.text.split("\n")
-    _, glossary = _mtg_body(lines)
-    credits = next((i for i in range(glossary + 1, len(lines)) if lines[i].strip() == "Credits"),
-                   len(lines))
+    _, glossary, credits = _mtg_body(lines)
     out = lines[:glossary + 1]
     i = glossary + 1
     while i < credits:
@@ -510,7 +508,7 @@ def _front_matter(doc: Canonical, pages: bool = True) -> Derived | None:
     one title a line (``pages=False``)."""
     lines = doc.text.split("\n")
     if doc.fmt == "mtg-text":
-        start, _ = _mtg_body(lines)
+        start, _, _ = _mtg_body(lines)
         titles = [ln for ln in lines[start:] if _MTG_CHAPTER.match(ln) or _MTG_SECTION.match(ln)]
         at = 1
     elif doc.fmt == "riftbound-md":
@@ -838,9 +836,7 @@ def _glossary_first(doc: Canonical) -> Derived | None:
     if doc.fmt != "mtg-text":
         return None
     lines = doc.text.split("\n")
-    start, glossary = _mtg_body(lines)
-    credits = next((i for i in range(glossary + 1, len(lines)) if lines[i].strip() == "Credits"),
-                   len(lines))
+    start, glossary, credits = _mtg_body(lines)
     out = lines[:start] + lines[glossary:credits] + [""] + lines[start:glossary] + lines[credits:]
     return _utf8("\n".join(out))
 
@@ -866,7 +862,7 @@ def _added_part(doc: Canonical) -> Derived | None:
     (:attr:`Derived.added`)."""
     lines = doc.text.split("\n")
     if doc.fmt == "mtg-text":
-        _, glossary = _mtg_body(lines)
+        _, glossary, _ = _mtg_body(lines)
         up = parents(doc.result.rules)
         last = [r.number for r in doc.result.rules if r.kind == "section"][-1]
         n = str(int(last[0]) + 1)
@@ -897,7 +893,7 @@ def _renumbered_chapters(doc: Canonical) -> Derived | None:
     if doc.fmt != "mtg-text":
         return None
     lines = doc.text.split("\n")
-    start, glossary = _mtg_body(lines)
+    start, glossary, _ = _mtg_body(lines)
     out = [(_MTG_CHAPTER.sub(r"1. \2", ln) if start <= i < glossary and _MTG_CHAPTER.match(ln)
             and (i == 0 or not lines[i - 1].strip()) else ln) for i, ln in enumerate(lines)]
     return _utf8("\n".join(out)) if out != lines else None
