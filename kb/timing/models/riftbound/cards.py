@@ -152,10 +152,6 @@ class Card:
     as_enters: tuple[Effect, ...] = ()
     targets: int = 0  # "each of up to N units": how many units it may choose as targets (355.13), 0 for one target
 
-    def names_targets(self) -> bool:
-        """Whether its instructions act on its several targets (``targets``)."""
-        return any(e[0] in SEVERAL and e[1] == SEVERAL_TARGETS for e in self.effects)
-
     @property
     def deflect(self) -> int:
         """The Deflect value (809.1.b.3: 1 when the keyword is printed without one)."""
