@@ -115,8 +115,7 @@ def normalise(text: str, source: str = "") -> Normalised:
         lines, notes = _without_contents(lines, source)
         text = "\n".join(lines)
     if "\\" in text and len(_ESCAPED.findall(text, 0, 400_000)) >= _MIN_ESCAPES:
-        escaped = len(_ESCAPED.findall(text))
-        text = _ESCAPED.sub(r"\1", text)
+        text, escaped = _ESCAPED.subn(r"\1", text)
         lines = text.split("\n")
         notes.append(Diagnostic(f"{escaped} characters escaped with a backslash, as a Markdown "
                                 "writer escapes them ('100\\. General', '\\[E\\]'), read as the "
