@@ -202,8 +202,7 @@ def import_records(home: Path, paths: Iterable[Path], kind: Kind, kb: LoadedEdit
         existed = target.exists()
         write_atomically(target, data)
         report.written.append((record, existed))
-    with _LOADED_LOCK:  # this process reads what it wrote at once, not a second later
-        _LOADED.pop(records_folder(home), None)
+    _forget_loaded(home)  # this process reads what it wrote at once, not a second later
     return report
 
 
@@ -213,8 +212,7 @@ def remove_records(home: Path, idents: Iterable[str], kind: Kind) -> list[Record
     the DocumentError names each id that is not (a sample of ``rules/records/`` is not in
     the home: it says so, and that a record of its id imported replaces it)."""
     folder = records_folder(home) / FOLDERS[kind]
-    with _LOADED_LOCK:  # what is on disk now, not what was read less than a second ago
-        _LOADED.pop(records_folder(home), None)
+    _forget_loaded(home)  # what is on disk now, not what was read less than a second ago
     stored = {r.id: r for r in read_folder(records_folder(home)).of_kind(kind)}
     samples = {r.id for r in read_folder(embedded_folder()).of_kind(kind)}
     by_file: dict[str, list[str]] = {}
@@ -243,8 +241,7 @@ def remove_records(home: Path, idents: Iterable[str], kind: Kind) -> list[Record
         raise DocumentError(errors)
     for path in dict.fromkeys(r.file for r in chosen):
         Path(path).unlink(missing_ok=True)
-    with _LOADED_LOCK:
-        _LOADED.pop(records_folder(home), None)
+    _forget_loaded(home)
     return chosen
 
 
@@ -266,6 +263,13 @@ def _stored_bytes(record: Record, text: str) -> bytes:
 RESCAN_SECONDS = 1.0
 _LOADED: dict[Path, tuple[tuple[object, ...], RecordSet, float]] = {}
 _LOADED_LOCK = threading.Lock()
+
+
+def _forget_loaded(home: Path) -> None:
+    """Have the next :func:`read_folder` of ``home``'s records read the disk again (after
+    this process wrote or removed files there, or before it checks what is stored)."""
+    with _LOADED_LOCK:
+        _LOADED.pop(records_folder(home), None)
 
 
 def _signature(folder: Path) -> tuple[object, ...]:
