@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from rapidfuzz import process
 
+from kb import limits
 from kb.derived import derived
 from kb.editions import queries as edition_queries
 from kb.editions.mapping import EditionMapping
@@ -23,7 +24,6 @@ from kb.errors import QueryError
 from kb.graph import RuleGraph
 from kb.loaded import LoadedEditions
 from kb.model import Rule, term_key
-from kb import limits
 from kb.numbers import Segments, sort_key, try_parse_number
 from kb.references import find_mentions
 from kb.store import LazyEditions, current_build, default_home, edition_notes, edition_summary, stored_notes
@@ -414,8 +414,9 @@ def numbers_asked(rg: RuleGraph, query: str) -> list[str] | None:
     rule of ``rg`` (the search then says what it can), or is one number ``rg`` lacks."""
     if len(query) > 200 or not _NUMBERS_ONLY.match(query) or _EXCLUDING.search(query):
         return None
-    if try_parse_number(query) is not None:
-        found = rg.find(try_parse_number(query))
+    one = try_parse_number(query)
+    if one is not None:
+        found = rg.find(one)
         return [found] if found else None
     # "337 - 340" is the range 337-340, as the citation finder reads a range written closed up.
     closed = _SPACED_DASH.sub(r"\1", query.strip())
