@@ -558,12 +558,10 @@ class EditionSearcher:
         best: dict[int, dict[int, float]] = {p: {} for p in sections}  # section → concept → best score
         for i, part in enumerate(should):
             for d, s in part.items():
-                row = best.get(parent_of[d])
-                if row is not None and s > row.get(i, 0.0):
-                    row[i] = s
-                row = best.get(d)
-                if row is not None and s > row.get(i, 0.0):
-                    row[i] = s
+                for p in (d, parent_of[d]):
+                    row = best.get(p)
+                    if row is not None and s > row.get(i, 0.0):
+                        row[i] = s
         alone: dict[int, float] = {}  # section → the most any one of its rules holds
         for d, held in own.items():
             for p in (d, parent_of[d]):
@@ -571,14 +569,9 @@ class EditionSearcher:
                     alone[p] = held
         out: dict[int, tuple[float, list[int]]] = {}
         for p, row in best.items():
-            held = 0.0
-            for i in row:
-                held += weights[i]
+            held = sum(weights[i] for i in row)
             if held > alone.get(p, 0.0) + 1e-9:
-                score = 0.0
-                for s in row.values():
-                    score += s
-                out[p] = (score * _power(held / whole, coord), list(row))
+                out[p] = (sum(row.values()) * _power(held / whole, coord), list(row))
         return out
 
     def _with_statements(self, total: Scores, concepts: list[list[tuple[str, ...]]],
