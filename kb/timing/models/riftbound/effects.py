@@ -51,7 +51,7 @@ step("no-target-legal", "every target of an instruction is illegal: it is not ex
      "{instruction}: none of its targets ({targets}) is legal any more, so it is not executed; {item} still "
      "resolves")
 step("some-targets-illegal", "an instruction with several targets, some illegal: it acts on the legal ones only",
-     "{instruction}: {illegal} {verb} no longer a legal target and {verb2} unaffected; it acts on {legal}")
+     "{instruction}: {illegal} {verb} no longer a legal target and {verb} unaffected; it acts on {legal}")
 
 
 def instruction(kind: str) -> Callable[[Run], Run]:
@@ -95,8 +95,7 @@ def each_target(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> Stat
         return s
     if gone:
         t.note("some-targets-illegal", s, {"instruction": what, "illegal": ", ".join(gone), "legal": ", ".join(legal),
-                                           "verb": "is" if len(gone) == 1 else "are",
-                                           "verb2": "is" if len(gone) == 1 else "are"})
+                                           "verb": "is" if len(gone) == 1 else "are"})
     if e[0] == "kill" and len(legal) > 1:
         return RUNS["kill-together"](m, s, t, item, ("kill-together", tuple(legal)))
     for name in legal:
