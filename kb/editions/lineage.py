@@ -149,12 +149,7 @@ def stored_changes(kb: LoadedEditions, ruleset: str, older: str, newer: str,
     if chapter is None:
         return entries
     old, new = _StoredTree(stored_rules(kb, ruleset, older)), _StoredTree(stored_rules(kb, ruleset, newer))
-    segments = try_parse_number(chapter)
-    if segments is None:
-        raise QueryError(400, f"not a rule number: {chapter[:40]!r}", {"chapter": chapter[:40]})
-    found = new.stored.find(segments) or old.stored.find(segments)
-    if found is None:
-        raise QueryError(404, f"no chapter {chapter} in either edition", {"chapter": chapter})
+    found = _find_chapter(kb, ruleset, older, newer, chapter)
     return select({"entries": entries}, chapter=found, old=old, new=new,  # type: ignore[arg-type]
                   mapping=stored_step(kb, ruleset, older, newer))  # type: ignore[arg-type]
 
@@ -241,21 +236,23 @@ def stored_comparison(kb: LoadedEditions, ruleset: str, older: str, newer: str,
            "chapters": _step_chapters(entries, old_rules, new_rules, targets, newer, older),
            "entries": entries}
     if chapter is not None:
-        found = stored_rules(kb, ruleset, newer).find(_segments(chapter)) or \
-            stored_rules(kb, ruleset, older).find(_segments(chapter))
-        if found is None:
-            raise QueryError(404, f"no chapter {chapter} in either edition", {"chapter": chapter})
+        found = _find_chapter(kb, ruleset, older, newer, chapter)
         out["entries"] = select({"entries": entries}, chapter=found, unchanged=True,  # type: ignore[arg-type]
                                 old=_OutlineTree(old_rules), new=_OutlineTree(new_rules),  # type: ignore[arg-type]
                                 mapping=stored_step(kb, ruleset, older, newer))  # type: ignore[arg-type]
     return out
 
 
-def _segments(number: str) -> Any:
-    segments = try_parse_number(number)
+def _find_chapter(kb: LoadedEditions, ruleset: str, older: str, newer: str, chapter: str) -> str:
+    """A chapter or heading's number as stored, read in the newer edition where it is there,
+    else in the older; QueryError 400 when it is no rule number, 404 when neither has it."""
+    segments = try_parse_number(chapter)
     if segments is None:
-        raise QueryError(400, f"not a rule number: {number[:40]!r}", {"chapter": number[:40]})
-    return segments
+        raise QueryError(400, f"not a rule number: {chapter[:40]!r}", {"chapter": chapter[:40]})
+    found = stored_rules(kb, ruleset, newer).find(segments) or stored_rules(kb, ruleset, older).find(segments)
+    if found is None:
+        raise QueryError(404, f"no chapter {chapter} in either edition", {"chapter": chapter})
+    return found
 
 
 def _chapters_of(outline: dict[str, tuple[str | None, str, str]]) -> Callable[[str], str]:
