@@ -115,6 +115,11 @@ def offline_search_data() -> dict[str, Any]:
             "number_words": dict(sorted(searcher.NUMBER_WORDS.items())),
             "excerpt_chars": excerpt.EXCERPT_CHARS,
             "kinds": {short: kind for kind, short in KINDS.items()},
+            "reasons": {  # a hit's reasons, as the server's searcher words them
+                "timing_model": searcher.TIMING_MODEL_REASON,
+                "section": searcher.SECTION_REASON,
+                "summary_joiner": searcher.SUMMARY_JOINER,
+            },
         },
         "page": {  # web.site.pages: the search page's paging
             "size": pages.PAGE_SIZE,

@@ -706,6 +706,7 @@
   var NUMBER_WORDS = table(D.search.number_words);  /* a digit's stem ↔ its spelled-out word's */
   var MAX_LIMIT = D.search.max_limit, MAX_OFFSET = D.search.max_offset, MAX_PREFIX_WORDS = D.search.max_prefix_words;
   var KINDS = table(D.search.kinds);
+  var REASONS = D.search.reasons;  /* kb.search.searcher: TIMING_MODEL_REASON, SECTION_REASON, SUMMARY_JOINER */
 
   function Edition(data) {
     addStems(data.stem_of);
@@ -915,7 +916,7 @@
         matched.push("'" + corrected.shape + "' \u2192 says when a player may act (a legality check of the timing model cites it)");
       }
       if (together.has(d) && scores.has(d)) matched.push("one statement holds: " + together.get(d).join(", "));
-      if (gathered.has(d) && scores.has(d)) matched.push("its rules between them hold: " + gathered.get(d).join(", "));
+      if (gathered.has(d) && scores.has(d)) matched.push(REASONS.section + gathered.get(d).join(", "));
       return self.result(r[0], r[1], r[2], marks, matched);
     });
     return out;
@@ -1328,7 +1329,7 @@
       });
       var answers = this.data.answers || {};  // the timing model's summaries that matched too, as one reason
       var told = (has(answers, number) ? answers[number] : []).filter(function (a) { return countMatches(a, marks); });
-      if (told.length) why.push("in the timing model: " + told.join(" \u00b7 "));
+      if (told.length) why.push(REASONS.timing_model + told.join(REASONS.summary_joiner));
     }
     return {number: number, title: this.data.labels[d], excerpt: excerpt(text, m),
             excerpt_parts: excerptParts(text, m), score: Math.round(score * 10000) / 10000,
