@@ -203,10 +203,15 @@ def _gutter(lines: list[str]) -> int | None:
     if not ends:
         return None
     column, _ = ends.most_common(1)[0]
-    beside = sum(1 for ln in filled if any(abs(column - k) <= 1 and ln[k - 3:k].isspace()
-                                           and ln[k:k + 1].strip() for k in (column - 1, column, column + 1)
-                                           if 3 <= k < len(ln)))
+    beside = sum(1 for ln in filled if _second_column_at(ln, column) is not None)
     return column if beside >= least else None
+
+
+def _second_column_at(line: str, column: int) -> int | None:
+    """Where the second column starts on ``line``: at ``column`` or one either side, text
+    after three characters of white space; None when the line has no text there."""
+    return next((c for c in (column, column - 1, column + 1)
+                 if c < len(line) and line[c - 3:c].isspace() and line[c:c + 1].strip()), None)
 
 
 def _split_page(lines: list[str], column: int) -> tuple[list[int], list[str]]:
@@ -217,8 +222,7 @@ def _split_page(lines: list[str], column: int) -> tuple[list[int], list[str]]:
     left: list[tuple[int, str]] = []
     right: list[tuple[int, str]] = []
     for k, ln in enumerate(lines):
-        at = next((c for c in (column, column - 1, column + 1)
-                   if c < len(ln) and ln[c - 3:c].isspace() and ln[c:c + 1].strip()), None)
+        at = _second_column_at(ln, column)
         left.append((k, ln[:at].rstrip() if at is not None else ln.rstrip()))
         right.append((k, ln[at:].rstrip() if at is not None else ""))
     while left and not left[-1][1].strip():
