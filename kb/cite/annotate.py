@@ -153,7 +153,8 @@ class Footnotes:
 
     def cite(self, rule: CitedRule) -> tuple[Footnote, int]:
         """Record one more reference to ``rule``; returns its footnote and the reference's ordinal."""
-        note = self._by_key.get(rule.key) or self._add(rule)
+        key = rule.key
+        note = self._by_key.get(key) or self._add(rule, key)
         note.refs += 1
         return note, note.refs
 
@@ -172,11 +173,11 @@ class Footnotes:
         head, tail = note.ref_parts
         return note, (f"{head}-{note.refs}{tail}" if note.refs > 1 else head + tail)
 
-    def _add(self, rule: CitedRule, key: tuple[str, str, str] | None = None) -> Footnote:
+    def _add(self, rule: CitedRule, key: tuple[str, str, str]) -> Footnote:
         index = len(self.entries) + 1
         note = Footnote(index, rule, rule_url(rule.ruleset, rule.edition, rule.number, self.base_url),
                         0, _ref_parts(self.prefix, index))
-        self._by_key[key or rule.key] = note
+        self._by_key[key] = note
         self.entries.append(note)
         return note
 
