@@ -207,7 +207,7 @@ def stored_comparison(kb: LoadedEditions, ruleset: str, older: str, newer: str,
         return None
     old_rules, new_rules = stored_outline(kb, ruleset, older), stored_outline(kb, ruleset, newer)
     targets = stored_targets(kb, ruleset, older, newer)
-    old_chapter, new_chapter = _chapters_of(old_rules), _chapters_of(new_rules)
+    old_tree, new_tree = _OutlineTree(old_rules), _OutlineTree(new_rules)
     changed = {e["new_number"]: e for e in changes if e["new_number"] is not None}
     removed = {e["old_number"]: e for e in changes if e["new_number"] is None}
     # a removed rule follows the newer counterpart of the last older rule kept before it
@@ -225,7 +225,7 @@ def stored_comparison(kb: LoadedEditions, ruleset: str, older: str, newer: str,
         entry = changed.get(number)
         if entry is None:  # neither added nor moved nor reworded: kept as it was
             entry = {"status": "unchanged", "kind": kind, "old_number": number, "new_number": number,
-                     "old_chapter": old_chapter(number), "new_chapter": new_chapter(number),
+                     "old_chapter": old_tree.chapter_of(number), "new_chapter": new_tree.chapter_of(number),
                      "reworded": False, "renumbered": False}
         entries.append(entry)
         entries.extend(removed_after.get(number, []))
@@ -238,7 +238,7 @@ def stored_comparison(kb: LoadedEditions, ruleset: str, older: str, newer: str,
     if chapter is not None:
         found = _find_chapter(kb, ruleset, older, newer, chapter)
         out["entries"] = select({"entries": entries}, chapter=found, unchanged=True,  # type: ignore[arg-type]
-                                old=_OutlineTree(old_rules), new=_OutlineTree(new_rules),  # type: ignore[arg-type]
+                                old=old_tree, new=new_tree,  # type: ignore[arg-type]
                                 mapping=stored_step(kb, ruleset, older, newer))  # type: ignore[arg-type]
     return out
 
@@ -255,16 +255,6 @@ def _find_chapter(kb: LoadedEditions, ruleset: str, older: str, newer: str, chap
     return found
 
 
-def _chapters_of(outline: dict[str, tuple[str | None, str, str]]) -> Callable[[str], str]:
-    """The outermost ancestor of a number in an outline (as :func:`kb.editions.diff.chapter_of`)."""
-    def chapter_of(number: str) -> str:
-        parent = outline[number][0]
-        while parent is not None:
-            number, parent = parent, outline[parent][0]
-        return number
-    return chapter_of
-
-
 def _step_chapters(entries: list[dict[str, Any]], old_rules: dict[str, tuple[str | None, str, str]],
                    new_rules: dict[str, tuple[str | None, str, str]], targets: dict[str, str | None],
                    newer: str, older: str) -> list[dict[str, Any]]:
@@ -277,7 +267,7 @@ def _step_chapters(entries: list[dict[str, Any]], old_rules: dict[str, tuple[str
 
 class _OutlineTree:
     """A stored edition's outline read as :func:`kb.editions.diff.select` reads a graph:
-    whether it holds a number (``edition.rules``) and a number's ancestors."""
+    whether it holds a number (``edition.rules``), a number's ancestors and its chapter."""
 
     def __init__(self, outline: dict[str, tuple[str | None, str, str]]):
         self.outline = outline
@@ -291,3 +281,9 @@ class _OutlineTree:
             out.append(parent)
             parent = self.outline[parent][0]
         return out[::-1]
+
+    def chapter_of(self, number: str) -> str:
+        """The outermost ancestor of a number, or the number itself at the top (as
+        :func:`kb.editions.diff.chapter_of`)."""
+        ancestors = self.ancestors(number)
+        return ancestors[0] if ancestors else number
