@@ -303,10 +303,11 @@ def infer_written_for(kb: LoadedEditions, target: LinkTarget, citations: Sequenc
     tied = [(preference, key) for score, preference, key in scored if score == best]
     if best == 0:
         return target
-    if len({ruleset for _, (ruleset, _) in tied}) > 1:
+    tied_rulesets = {ruleset for _, (ruleset, _) in tied}
+    if len(tied_rulesets) > 1:
         if len(target.editions) == 1:
             return target
-        fitting = ", ".join(sorted({ruleset for _, (ruleset, _) in tied}))
+        fitting = ", ".join(sorted(tied_rulesets))
         return LinkTarget(list(target.editions), diagnostics=[*target.diagnostics, Diagnostic(
             f"no ruleset pinned, and {best} of its {len(citations)} citations resolve in each of "
             f"{fitting}: each citation is looked up where it exists, a guess "
