@@ -191,13 +191,7 @@ def _letters_attached(text: str, source: str, diagnostics: list[Diagnostic]) -> 
     apart (on three lines at least; a note says so). A line's length changes, not its place."""
     if _set_apart_count(text[:300_000]) < MIN_RULE_LINES:
         return text
-    found = 0
-
-    def attached(m: re.Match[str]) -> str:
-        nonlocal found
-        found += 1
-        return f"{m['lead']}{m['rule']}{m['letter']}{m['close']}"
-    text = _SET_APART.sub(attached, text)
+    text, found = _SET_APART.subn(r"\g<lead>\g<rule>\g<letter>\g<close>", text)
     diagnostics.append(Diagnostic(
         f"{found} subrule numbers are written with their letter set apart ('100.1.a', '100.1 a'): "
         "read as the release prints them ('100.1a')", source, 0, "info"))
