@@ -1114,7 +1114,7 @@
     }
     // A section whose rules between them hold more of the concepts than one alone (Ranking.from_section).
     var sections = new Map();
-    if (r.from_section && parsed.question && total.size && should.length > 1 && !must.length) sections = this.sectionEvidence(should, weights, total, coord);
+    if (r.from_section && parsed.question && total.size && should.length > 1 && !must.length) sections = this.sectionEvidence(should, weights, hits, coord);
     // A rule whose statement holds the question's concepts together (Ranking.statement_weight).
     if (r.statement_weight && parsed.question && total.size && concepts.length > 1) total = this.withStatements(total, concepts, weights, labels, together || new Map());
     // A "can I … when" question: the rules that say when a player may act (Ranking.permission_weight).
@@ -1230,20 +1230,19 @@
 
   /* EditionSearcher._section_evidence: each section (a rule and its children) whose rules
      between them hold more of the question's concepts than any one of them alone: the sum of
-     each concept's best score in it × (the weight it holds / the question's) ** coord. */
-  Edition.prototype.sectionEvidence = function (should, weights, total, coord) {
+     each concept's best score in it × (the weight it holds / the question's) ** coord. own:
+     the weight of the concepts each matching rule holds (the coordination's hits). */
+  Edition.prototype.sectionEvidence = function (should, weights, own, coord) {
     var parents = this.parents, members = new Map(), out = new Map(), whole = 0;
-    total.forEach(function (_, d) { var p = parents[d]; if (p >= 0) members.set(p, (members.get(p) || 0) + 1); });
-    members.forEach(function (n, d) { if (total.has(d)) members.set(d, n + 1); });
+    own.forEach(function (_, d) { var p = parents[d]; if (p >= 0) members.set(p, (members.get(p) || 0) + 1); });
+    members.forEach(function (n, d) { if (own.has(d)) members.set(d, n + 1); });
     var sections = new Set();
     members.forEach(function (n, p) { if (n >= 2) sections.add(p); });
     weights.forEach(function (w) { whole += w; });
     if (!sections.size || whole <= 0) return out;
-    var best = new Map(), own = new Map(), alone = new Map();
+    var best = new Map(), alone = new Map();
     should.forEach(function (part, i) {
-      var w = weights[i];
       part.forEach(function (s, d) {
-        own.set(d, (own.get(d) || 0) + w);
         [d, parents[d]].forEach(function (p) {
           if (!sections.has(p)) return;
           var row = best.get(p);
