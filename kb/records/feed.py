@@ -60,12 +60,14 @@ def stale_feed(kb: LoadedEditions, record_link: RecordLink, feed_link: str, kind
         return FeedEntry(
             id=f"urn:rulekb:{kind}:{item['id']}:stale:{item['newest']}",
             title=f"{kind.capitalize()} {item['id']}: {rules} changed in {item['ruleset']} {item['newest']}",
-            updated=_date(kb, str(item["ruleset"])), link=record_link(kind, str(item["id"])),
+            updated=dates[str(item["ruleset"])], link=record_link(kind, str(item["id"])),
             content_html="".join(body))
 
     stale = [i for i in report["records"] if i["stale"]]
+    # each ruleset's newest date read once, not once per stale record for the order and again per entry
+    dates = {name: _date(kb, name) for name in {str(i["ruleset"]) for i in stale}}
     # the newest FEED_ENTRIES, as the edition feeds list: 3,000 stale rulings made a feed of 3 MB
-    stale.sort(key=lambda i: _date(kb, str(i["ruleset"])), reverse=True)
+    stale.sort(key=lambda i: dates[str(i["ruleset"])], reverse=True)
     shown = stale[:FEED_ENTRIES]
     scope = f" of {ruleset}" if ruleset else ""
     more = (f" {len(stale)} are stale; the {len(shown)} newest are listed here, every one on the "
