@@ -95,14 +95,13 @@ _LETTER_AFTER_DIGIT = re.compile(r"(?<=\d)([a-z])")
 def _letters_dotted(lines: list[str]) -> tuple[list[str], int]:
     """The lines with each id that attaches its letters (``135.2e.5a.``) written with
     Riftbound's dots (``135.2.e.5.a.``), when at least three ids do so, and how many."""
-    attached = [i for i, ln in enumerate(lines) if (m := _ATTACHED.match(ln))
+    attached = [(i, m) for i, ln in enumerate(lines) if (m := _ATTACHED.match(ln))
                 and _LETTER_AFTER_DIGIT.search(m["id"])]
     if len(attached) < MIN_RULE_LINES:
         return lines, 0
     out = list(lines)
-    for i in attached:
-        m = _ATTACHED.match(out[i])
-        out[i] = m["lead"] + _LETTER_AFTER_DIGIT.sub(r".\1", m["id"]) + out[i][m.end():]
+    for i, m in attached:
+        out[i] = m["lead"] + _LETTER_AFTER_DIGIT.sub(r".\1", m["id"]) + lines[i][m.end():]
     return out, len(attached)
 
 
