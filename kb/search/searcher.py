@@ -141,7 +141,7 @@ class Ranking:
 DEFAULT_RANKING = Ranking()
 
 # A hit's reason listing the timing model's summaries of its rule that the question matched
-# (no summary holds the joiner; the offline search writes the same).
+# (no summary holds the joiner; the offline search reads these three through web/search_port).
 TIMING_MODEL_REASON = "in the timing model: "
 # A section ranked by the concepts its rules hold between them (Ranking.from_section).
 SECTION_REASON = "its rules between them hold: "
