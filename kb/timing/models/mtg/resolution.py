@@ -148,29 +148,17 @@ class Resolution(Part):
                 s = replace(s, life=add_count(s.life or tuple((p, 20) for p in s.players), player, -e[2]))
                 t.note("lose-life", s, {"player": player, "n": e[2]})
             return s
-        if kind == "destroy" and e[1] == "targets":  # the legal targets at once
-            gone = [u.name for u in (s.object(i) for _, i in item.targets) if u is not None]
+        if kind == "destroy":  # its target, or its legal targets at once
+            gone = [u.name for u in (s.object(i) for i in _targeted(item, e)) if u is not None]
             for name in gone:
                 t.note("destroy", s, {"permanent": name})
-            return self._to_graveyard(s, t, gone)
-        if kind == "tap" and e[1] == "targets":
-            for _, ident in item.targets:
+            return self._to_graveyard(s, t, gone) if gone else s
+        if kind == "tap":
+            for ident in _targeted(item, e):
                 u = s.object(ident)
                 if u is not None:
                     s = replace(s, board=tuple(replace(x, tapped=True) if x.id == u.id else x for x in s.board))
                     t.note("tap", s, {"permanent": u.name})
-            return s
-        if kind == "destroy":
-            u = s.object(item.target_id)
-            if u is not None:
-                t.note("destroy", s, {"permanent": u.name})
-                return self._to_graveyard(s, t, [u.name])
-            return s
-        if kind == "tap":
-            u = s.object(item.target_id)
-            if u is not None:
-                s = replace(s, board=tuple(replace(x, tapped=True) if x.id == u.id else x for x in s.board))
-                t.note("tap", s, {"permanent": u.name})
             return s
         if kind == "extra-turn":
             t.note("extra-turn", s, {"player": item.controller})
@@ -238,6 +226,12 @@ class Resolution(Part):
         s = replace(s, stack=s.stack + (obj,))
         t.note("cast-suspended", s, {"player": x.owner, "card": card.name, "on": on_text(target, ident, ambiguous)})
         return self._cast_triggers(s, t, x.owner, card.name)
+
+
+def _targeted(item: Obj, e: Effect) -> tuple[int | None, ...]:
+    """The objects an instruction acts on: the item's several targets when it names ``targets``,
+    else its one target (the ids; one that has left the battlefield is found no more)."""
+    return tuple(i for _, i in item.targets) if e[1] == "targets" else (item.target_id,)
 
 
 # -- the transitions this module declares (bound to a model by registry.build) ------------
