@@ -14,10 +14,10 @@ Everything derived is computed per build and record set (its content digest is t
 with :func:`kb.derived.derived`; nothing derived is stored.
 """
 
-from kb.records.citing import (STALE, attach_records, cited_by, current_records, record_report,
-                               records_report)
 from typing import Any
 
+from kb.records.citing import (STALE, attach_records, cited_by, current_records, record_report,
+                               records_report)
 from kb.records.model import Record
 from kb.records.store import RecordSet, import_records, load_folder, load_records
 
