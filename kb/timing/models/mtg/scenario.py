@@ -80,6 +80,7 @@ from kb.timing.engine import FormatError, Option
 from kb.timing.fields import (one_of as _choice, flag as _flag, whole_number as _int, a_list as _list,
                               a_mapping as _map, only_keys as _only, optional_text as _opt_str,
                               players as _player_list, text as _str)
+from kb.timing.models.mtg.bindings import several_text
 from kb.timing.models.mtg.citations import EDITIONS
 from kb.timing.models.mtg.objects import Exiled, Permanent, STEPS, STEP_NAMES, State
 from kb.timing.models.mtg.model import Magic
@@ -215,7 +216,7 @@ def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, A
             if any(n is None for n, _, _ in found):
                 raise FormatError("each of targets names an object", "cast.targets")
             params.update(targets=tuple(n for n, _, _ in found), target_ids=tuple(i for _, i, _ in found),
-                          on=" targeting " + " and ".join(o[len(" targeting "):] for _, _, o in found))
+                          on=several_text((n, i, i is not None) for n, i, _ in found))
         how = _choice(data.get("from", "hand"), ("hand", "foretold", "plotted"), "cast.from")
         if how == "hand":
             return [("cast", params)]
