@@ -141,27 +141,30 @@ def read(text: str, source: str = "") -> ReadResult:
         return ReadResult([], [], tidy(title), date, "mtg", diagnostics)
     glossary = _heading_after(lines, "Glossary", start)
     ahead = _glossary_ahead(lines, start) if glossary is None else None
+    entries: tuple[int, int] | None  # the Glossary's lines below its heading, None without one
     if ahead is not None:  # the Glossary printed before the rules: they run to the Credits
         credits = _heading_after(lines, "Credits", start)
         end = credits if credits is not None else len(lines)
+        entries = (ahead + 1, start)
         diagnostics.append(Diagnostic(
             f"the Glossary is printed before the rules (line {ahead + 1}); read as the Glossary",
             source, ahead + 1, "info"))
+    elif glossary is not None:
+        credits = _heading_after(lines, "Credits", glossary + 1)
+        end = glossary
+        entries = (glossary + 1, credits if credits is not None else len(lines))
     else:
-        credits = _heading_after(lines, "Credits", glossary + 1) if glossary is not None else None
-        end = glossary if glossary is not None else len(lines)
+        credits, end, entries = None, len(lines), None
     wrapped = _hard_wrapped(lines, start, end)
     lines = _chapters_renumbered(lines, start, end, source, diagnostics)
     rules = _read_body(lines, start, end, tidy, source, diagnostics, wrapped)
     terms: list[RawTerm] = []
-    if glossary is not None or ahead is not None:
-        first, stop = ((glossary + 1, credits if credits is not None else len(lines)) if ahead is None
-                       else (ahead + 1, start))
-        terms = _read_glossary(lines, first, stop, tidy, source, diagnostics, wrapped)
+    if entries is not None:
+        terms = _read_glossary(lines, *entries, tidy, source, diagnostics, wrapped)
         _resolve_citations(terms, rules, source, diagnostics)
     # A cut file is still a rules document: what it holds is read, the cut is reported
     # with the rule or Glossary entry it falls in.
-    if glossary is None and ahead is None:
+    if entries is None:
         inside = f", inside rule {rules[-1].raw_id.rstrip('.')}" if rules else ""
         diagnostics.append(Diagnostic(
             f"the document ends before its Glossary{inside}: the file looks truncated (the rules "
