@@ -31,7 +31,7 @@ import re
 import statistics
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
@@ -261,6 +261,7 @@ _RB_BOLD_ID = re.compile(r"(?m)^\*\*(\d{3}(?:\.[0-9a-z]+)*\.?)\*\*(?= |$)")
 _RB_PLAIN_ID = re.compile(r"(?m)^(\d{3}(?:\.[0-9a-z]+)+\.?)(?=\s{2,})")
 _RB_HEADING = re.compile(r"^(#{2,6}) (\d{3}(?:\.[0-9a-z]+)*\.?)(?: (.*))?$")
 _WORD = re.compile(r"(?<=[a-z])([a-z]{3,})")
+_TITLE = {"mtg": "Magic: The Gathering Comprehensive Rules", "riftbound": "Riftbound Core Rules"}
 
 
 def _utf8(text: str) -> Derived:
@@ -331,11 +332,10 @@ def _paged(doc: Canonical, lines_per_page: int = 54) -> Derived | None:
     if wrapped is None:
         return None
     lines = wrapped.data.decode("utf-8").split("\n")
-    header = "Magic: The Gathering Comprehensive Rules" if doc.game == "mtg" else "Riftbound Core Rules"
     pages = [lines[i:i + lines_per_page] for i in range(0, len(lines), lines_per_page)]
     out = []
     for n, page in enumerate(pages, start=1):
-        out.append("\n".join([header, ""] + page + ["", f"{n}"]))
+        out.append("\n".join([_TITLE[doc.game], ""] + page + ["", f"{n}"]))
     return _utf8("\f".join(out))
 
 
@@ -653,7 +653,6 @@ LAYOUTS: list[Layout] = [
 
 # -- layouts a user brings: saved from a browser, copied from a PDF viewer, re-exported ----------
 
-_TITLE = {"mtg": "Magic: The Gathering Comprehensive Rules", "riftbound": "Riftbound Core Rules"}
 _CHROME_TOP = ('<header class="site"><div class="logo">Rules Library</div>'
                '<nav><a href="/">Home</a> | <a href="/rules">Rules</a> | <a href="#r100">100. General</a>'
                ' | <a href="#r101">101. Deck Construction</a></nav>'
@@ -810,7 +809,7 @@ def _pandoc_markdown(doc: Canonical) -> Derived | None:
                 out.append(_pandoc_line(ln))
     else:
         return None
-    wrapped = _hard_wrapped(Canonical(doc.name, doc.game, doc.path, "\n".join(out), doc.fmt, doc.result), 72)
+    wrapped = _hard_wrapped(replace(doc, text="\n".join(out)), 72)
     return wrapped
 
 
@@ -905,7 +904,7 @@ def _two_columns(doc: Canonical, pages: bool, width: int = 44, rows: int = 50) -
     (``pages``), a viewer's copy does not. (Edition 1.4's padded fifth-level ids keep two
     spaces of their padding, as the column's width leaves them.)"""
     padded = re.sub(r"(?m)^(\d{3}(?:\.[0-9a-z]+)+\.?) {2,}", r"\1  ", doc.text)
-    wrapped = _hard_wrapped(Canonical(doc.name, doc.game, doc.path, padded, doc.fmt, doc.result), width)
+    wrapped = _hard_wrapped(replace(doc, text=padded), width)
     if wrapped is None:
         return None
     lines = wrapped.data.decode("utf-8").split("\n")
