@@ -94,16 +94,17 @@ class _PageParser(HTMLParser):
             self._pre -= tag == "pre" and self._pre > 0
 
     def handle_data(self, data: str) -> None:
+        if self._skipping:
+            return
         # The characters a reference names (``&shy;``, ``&#8203;``) are decoded only now,
         # after the reading stage dropped the invisible ones from the page's own text.
         if not data.isascii():
             data = ZERO_WIDTH.sub("", data)
-        if not self._skipping:
-            if not self._parts and not self._line:
-                self._line = self.getpos()[0]
-            # A line break in the page's source is white space, as a browser shows it; only
-            # ``<br>`` (and ``<pre>``) break a line.
-            self._parts.append(data if self._pre else data.replace("\n", " "))
+        if not self._parts and not self._line:
+            self._line = self.getpos()[0]
+        # A line break in the page's source is white space, as a browser shows it; only
+        # ``<br>`` (and ``<pre>``) break a line.
+        self._parts.append(data if self._pre else data.replace("\n", " "))
 
 
 def to_markdown(text: str, source: str = "") -> tuple[str, list[int]]:
