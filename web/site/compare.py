@@ -10,7 +10,7 @@ from markupsafe import Markup, escape
 
 from kb.editions.lineage import stored_comparison
 from kb.query import KnowledgeBase, QueryError
-from web.site.frame import base_context, bp, current_kb, render, ruleset_title
+from web.site.frame import base_context, bp, current_kb, page_number, render, ruleset_title
 from web.site.links import rule_href
 
 # Estimated bytes of entries per page (the page frame and counts come on top).
@@ -108,10 +108,8 @@ def compare_page(kb: KnowledgeBase, ruleset: str, old: str, new: str, chapter: s
 
 @bp.get("/<ruleset:ruleset>/compare/<old>/<new>")
 def compare(ruleset: str, old: str, new: str) -> Any:
-    page = request.args.get("page", "1")
-    if not page.isdigit() or len(page) > 4:
-        raise QueryError(400, "page must be a positive whole number", {"page": page[:20]})
+    page = page_number()
     chapter = request.args.get("chapter") or None
     if chapter is not None and (len(chapter) > 16 or not chapter.replace(".", "").isalnum()):
         raise QueryError(400, "chapter must be a chapter number", {"chapter": chapter[:20]})
-    return render("compare.html", compare_page(current_kb(), ruleset, old, new, chapter, int(page)))
+    return render("compare.html", compare_page(current_kb(), ruleset, old, new, chapter, page))

@@ -26,7 +26,7 @@ from web.site import links, markup
 from web.site.links import rule_href
 
 __all__ = ["Redirect", "base_context", "bp", "current_kb", "definition_html", "edition_info",
-           "render", "ruleset_title", "secure", "term_index", "titles"]
+           "page_number", "render", "ruleset_title", "secure", "term_index", "titles"]
 
 bp = Blueprint("site", __name__)
 
@@ -95,6 +95,17 @@ class Redirect(Exception):
     endpoint: str
     values: dict[str, Any]
     code: int = 302
+
+
+def page_number(name: str = "page") -> int:
+    """The page (or part) of a paged view asked for in the query string (``?page=``, from
+    1; default 1): QueryError 400 for anything but a whole number of at most four ASCII
+    digits, naming the parameter (``²`` is a digit to :meth:`str.isdigit`, and ``int`` of it
+    fails). Whether that page exists is the page function's to say."""
+    value = request.args.get(name, "1")
+    if not (value.isascii() and value.isdigit()) or len(value) > 4:
+        raise QueryError(400, f"{name} must be a positive whole number", {name: value[:20]})
+    return int(value)
 
 
 def render(template: str, ctx: dict[str, Any] | Redirect, status: int = 200) -> Response | tuple[str, int]:

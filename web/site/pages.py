@@ -19,8 +19,8 @@ from kb.numbers import try_parse_number
 from kb.query import KnowledgeBase, QueryError, numbers_asked
 from kb.timing.examples import example_of
 from web.site import markup, svg
-from web.site.frame import (Redirect, base_context, bp, current_kb, definition_html, edition_info, render,
-                            ruleset_title, term_index, titles)
+from web.site.frame import (Redirect, base_context, bp, current_kb, definition_html, edition_info,
+                            page_number, render, ruleset_title, term_index, titles)
 from web.site.links import frame_href, href, rule_href
 
 # Estimated bytes of HTML for the rules and terms of one part of a long rule page (a
@@ -315,10 +315,7 @@ def rule_page(kb: KnowledgeBase, ruleset: str, edition: str, number: str,
 def rule(ruleset: str, edition: str, number: str) -> Any:
     if number == "contents":  # the page's name typed as a rule's address is
         return redirect(url_for("site.contents", ruleset=ruleset, edition=edition), 302)
-    part = request.args.get("part", "1")
-    if not part.isdigit() or len(part) > 4:
-        raise QueryError(400, "part must be a positive whole number", {"part": part[:20]})
-    return render("rule.html", rule_page(current_kb(), ruleset, edition, number, int(part)))
+    return render("rule.html", rule_page(current_kb(), ruleset, edition, number, page_number("part")))
 
 
 def history_page(kb: KnowledgeBase, ruleset: str, edition: str, number: str) -> dict[str, Any] | Redirect:
@@ -467,9 +464,7 @@ def search_page(kb: KnowledgeBase, q: str, ruleset: str | None, edition: str | N
 @bp.get("/search")
 def search() -> Any:
     args = request.args
-    page = args.get("page", "1")
-    if not page.isdigit() or len(page) > 4:
-        raise QueryError(400, "page must be a positive whole number", {"page": page[:20]})
+    page = page_number()
     ctx, status = search_page(current_kb(), args.get("q", "")[:5000], args.get("ruleset") or None,
-                              args.get("edition") or None, int(page), args.get("in") or None)
+                              args.get("edition") or None, page, args.get("in") or None)
     return render("search.html", ctx, status)

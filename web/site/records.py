@@ -20,7 +20,7 @@ from kb.records import STALE, cited_by, current_records, record_report, records_
 from kb.records.feed import change_sentence
 from kb.records.model import Kind
 from web.site import markup
-from web.site.frame import base_context, bp, current_kb, has_page, render
+from web.site.frame import base_context, bp, current_kb, has_page, page_number, render
 from web.site.links import citation_base, href, rule_href
 
 RULINGS_SHOWN = 5  # rulings on the search page (the rulings page has more)
@@ -91,27 +91,19 @@ def records_page(kb: KnowledgeBase, kind: Kind, q: str = "", ruleset: str | None
             if kind == "ruling" else None}
 
 
-def _page_arg() -> int:
-    """The list page asked for (``?page=``, default 1); 400 for anything but a whole number."""
-    page = request.args.get("page", "1")
-    if not page.isdigit() or len(page) > 4:
-        raise QueryError(400, "page must be a positive whole number", {"page": page[:20]})
-    return int(page)
-
-
 @bp.get("/rulings/")
 def rulings() -> Any:
     q = request.args.get("q", "").strip()  # over search.query: the ruling search says so (400)
     ruleset = request.args.get("ruleset") or None
     return render("records.html", records_page(current_kb(), "ruling", q, ruleset,
-                                               request.args.get("stale") == "1", _page_arg()))
+                                               request.args.get("stale") == "1", page_number()))
 
 
 @bp.get("/articles/")
 def articles() -> Any:
     ruleset = request.args.get("ruleset") or None
     return render("records.html", records_page(current_kb(), "article", "", ruleset,
-                                               request.args.get("stale") == "1", _page_arg()))
+                                               request.args.get("stale") == "1", page_number()))
 
 
 @bp.app_template_global()
