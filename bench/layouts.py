@@ -14,7 +14,8 @@ layouts (:data:`PAIRS`), the same agreement between its two reads.
 ``--brought`` runs only :data:`BROUGHT`, the layouts a user brings from other tools (a page
 saved from a browser, text copied from a PDF viewer, pandoc's Markdown, subrule letters set
 apart or attached, the Glossary before the rules, an added part, chapters a Markdown list
-renumbered, two columns side by side, a Markdown table), one row per layout and document;
+renumbered, two columns side by side, a Markdown table, a DOCX numbered by Word's lists), one
+row per layout and document;
 ``tests/test_read_unseen_layouts.py`` runs them as a test.
 
 A layout is a function from the canonical document (its decoded text, and the game its
@@ -27,6 +28,7 @@ from __future__ import annotations
 import argparse
 import codecs
 import html
+import io
 import re
 import statistics
 import time
@@ -34,6 +36,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
+
+import docx
+from docx.oxml import parse_xml
+from docx.oxml.ns import nsdecls, qn
 
 from bench.corpora import CORPORA, REPO
 from kb.model import DocumentError, RawRule, ReadResult
@@ -950,6 +956,122 @@ def _pipe_table(doc: Canonical) -> Derived | None:
     return _utf8("\n".join(out) + "\n")
 
 
+_ID_PART = re.compile(r"\d+|[a-z]+")
+_RB_HEADING_ANY = re.compile(r"^(#{1,6}) (.*)$")
+
+
+def _word_levels(number: str) -> tuple[list[int], list[str], str] | None:
+    """A rule number as a Word multilevel list prints it: each part's value (a letter counted as
+    Word's lowerLetter counts: a..z, aa..), its format, and the level's ``w:lvlText``
+    (``100.1a`` -> [100, 1, 1], [decimal, decimal, lowerLetter], ``%1.%2%3``); None when Word
+    could not print it (``ab``; ``053.``: Word's decimals have no leading zeros)."""
+    values, fmts, text, at = [], [], "", 0
+    for n, m in enumerate(_ID_PART.finditer(number), start=1):
+        part = m.group()
+        if part.isdigit():
+            if part != str(int(part)):  # 000., 053.: Word's decimals have no leading zeros
+                return None
+            values.append(int(part))
+            fmts.append("decimal")
+        elif len(set(part)) == 1:
+            values.append(ord(part[0]) - ord("a") + 1 + 26 * (len(part) - 1))
+            fmts.append("lowerLetter")
+        else:
+            return None
+        text += number[at:m.start()] + f"%{n}"
+        at = m.end()
+    return values, fmts, text + number[at:]
+
+
+def _docx_numbered(doc: Canonical) -> Derived | None:
+    """The rules as a Word document authored with Word's automatic multilevel lists: a numbered
+    paragraph's text holds no number (Word prints it from ``word/numbering.xml``). Chapters,
+    sections, rules and subrules (Riftbound: its numbered headings, as Heading styles, and its
+    bold ids) are paragraphs of one list per kind of top number (a chapter ``1.``; a section
+    or rule ``100.``), a level per part of the number with the level's format and text
+    (``%1.%2%3``); where the next number is not the one the list would count to (the next
+    chapter's sections, a gap, Magic's letters that skip ``l`` and ``o``), the paragraph starts
+    a list instance (``w:num``) whose ``w:startOverride``s give its whole number, as an author
+    sets "Set numbering value". Everything else (the contents, the Glossary, an example, a
+    number written another way) is typed as it is printed, an empty line an empty paragraph."""
+    lines = doc.text.split("\n")
+    if doc.fmt == "mtg-text":
+        start, glossary, _ = _mtg_body(lines)
+        body = range(start, glossary)
+    elif doc.fmt == "riftbound-md":
+        body = range(len(lines))
+    else:
+        return None
+    # (style or None, text, family, levels) per paragraph; levels None: typed as printed
+    plan: list[tuple[str | None, str, str, tuple[list[int], list[str], str] | None]] = []
+    for k, ln in enumerate(lines):
+        style, number, text = None, None, ln
+        if k in body and doc.fmt == "mtg-text":
+            m = _MTG_CHAPTER.match(ln) or _MTG_SECTION.match(ln) or _MTG_RULE.match(ln)
+            if m:
+                number, text = m.group(1) + ("." if m.re is not _MTG_RULE else ""), m.group(2)
+        elif doc.fmt == "riftbound-md":
+            if (h := _RB_HEADING_ANY.match(ln)):
+                style, text = f"Heading {min(len(h.group(1)), 9)}", h.group(2)
+                if (m := re.match(r"^(\d{3}(?:\.[0-9a-z]+)*\.?) (.*)$", text)):
+                    number, text = m.groups()
+            elif (m := _RB_BOLD_ID.match(ln)):
+                number, text = m.group(1), ln[m.end():].lstrip()
+        levels = _word_levels(number) if number else None
+        family = "chapter" if levels and len(levels[0]) == 1 and levels[0][0] < 10 else "rules"
+        typed = f"{number} {text}".rstrip() if number else text  # as printed, without Markdown marks
+        plan.append((style, text if levels else typed, family, levels))
+    # each list's levels: what the first number of each depth prints; a number another depth
+    # printed otherwise is typed
+    shapes: dict[str, dict[int, tuple[str, str]]] = {"chapter": {}, "rules": {}}
+    for k, (style, text, family, levels) in enumerate(plan):
+        if levels is None:
+            continue
+        values, fmts, lvl_text = levels
+        depth = len(values) - 1
+        shape = (fmts[-1], lvl_text)
+        if shapes[family].setdefault(depth, shape) != shape or any(
+                shapes[family].get(n, (fmts[n], ""))[0] != fmts[n] for n in range(depth)):
+            plan[k] = (style, _RB_BOLD_ID.sub(r"\1", lines[k].lstrip("#").strip()), family, None)
+    document = docx.Document()
+    numbering = document.part.numbering_part.element
+    abstract_ids = {"chapter": 90, "rules": 91}
+    first_num = next((i for i, el in enumerate(numbering) if el.tag == qn("w:num")), len(numbering))
+    for family, depths in shapes.items():
+        levels_xml = "".join(
+            f'<w:lvl w:ilvl="{n}"><w:start w:val="1"/><w:numFmt w:val="{fmt}"/>'
+            f'<w:lvlText w:val="{text}"/><w:lvlJc w:val="left"/>'
+            f'<w:pPr><w:ind w:left="{360 * (n + 1)}" w:hanging="360"/></w:pPr></w:lvl>'
+            for n, (fmt, text) in sorted(depths.items()))
+        numbering.insert(first_num, parse_xml(
+            f'<w:abstractNum {nsdecls("w")} w:abstractNumId="{abstract_ids[family]}">'
+            f'<w:multiLevelType w:val="multilevel"/>{levels_xml}</w:abstractNum>'))
+    next_id = 100
+    current: dict[str, tuple[int, list[int]]] = {}  # per list: its w:num in use, the number last printed
+    for style, text, family, levels in plan:
+        paragraph = document.add_paragraph(text, style=style) if style else document.add_paragraph(text)
+        if levels is None:
+            continue
+        values = levels[0]
+        depth = len(values) - 1
+        num, last = current.get(family, (0, []))
+        counted = (last[:depth] + [last[depth] + 1] if len(last) > depth else
+                   last + [1] if len(last) == depth else None)
+        if num == 0 or counted != values:
+            num, next_id = next_id, next_id + 1
+            overrides = "".join(f'<w:lvlOverride w:ilvl="{n}"><w:startOverride w:val="{v}"/></w:lvlOverride>'
+                                for n, v in enumerate(values))
+            numbering.append(parse_xml(f'<w:num {nsdecls("w")} w:numId="{num}">'
+                                       f'<w:abstractNumId w:val="{abstract_ids[family]}"/>{overrides}</w:num>'))
+        current[family] = (num, values)
+        num_pr = paragraph._p.get_or_add_pPr().get_or_add_numPr()
+        num_pr.get_or_add_ilvl().val = depth
+        num_pr.get_or_add_numId().val = num
+    out = io.BytesIO()
+    document.save(out)
+    return Derived(out.getvalue())
+
+
 # Layouts a user could bring that the ones above do not make (each derived from the same
 # documents, read and compared the same way).
 BROUGHT: list[Layout] = [
@@ -971,6 +1093,8 @@ BROUGHT: list[Layout] = [
     Layout("two columns side by side copied by a viewer (no page ends)", TEXT_FORMATS,
            lambda d: _two_columns(d, False), "refused"),
     Layout("rules as a Markdown table (| number | text |)", TEXT_FORMATS, _pipe_table, whole=True),
+    Layout("a DOCX numbered by Word's automatic lists (numbers in numbering.xml, not the text)",
+           TEXT_FORMATS, _docx_numbered, whole=True),
 ]
 ALL_LAYOUTS: list[Layout] = LAYOUTS + BROUGHT
 

@@ -25,7 +25,9 @@ a gap), and the readers then sniff and read that text as they read any other.
 * **DOCX** (:func:`docx_text`, with :mod:`python-docx`): each paragraph of the body, tables'
   rows included, is a line; an empty paragraph, or the space a paragraph's spacing leaves,
   is a blank line; an indented paragraph is indented; heading styles become plain lines, as
-  the PDF prints them.
+  the PDF prints them; a paragraph of one of Word's numbered lists gets the number Word prints
+  before it (``100.1a``, from ``word/numbering.xml``: :mod:`kb.read.docx_numbering`), which is
+  not in its text.
 
 What a container did is told as reader notes (``info``); what it cannot do (an encrypted
 PDF, a PDF without a text layer, a corrupt ZIP, a DOCX without a body) is a
@@ -57,6 +59,7 @@ from docx.table import Table
 from docx.text.paragraph import Paragraph
 
 from kb.model import Diagnostic, DocumentError
+from kb.read.docx_numbering import ListNumbers
 from kb.read.normalise import EDGE_LINES, keeps_hyphen, running_keys
 from kb.read.text import clean
 
@@ -708,14 +711,15 @@ def docx_text(data: bytes, source: str = "") -> Unpacked:
         raise _refuse(source, f"a DOCX without a body: {DOCX_BODY} holds no w:body")
     lines: list[str] = []
     owners: list[Paragraph | None] = []  # the paragraph each line ends (None inside one, or a table's)
-    numbered = 0
+    numbers = ListNumbers(document)
     for block in document.iter_inner_content():
         if isinstance(block, Paragraph):
-            indent = "     " if block.text.strip() and _indented(block) else ""
-            parts = block.text.split("\n")
+            label = numbers.label(block)
+            text = f"{label} {block.text.lstrip()}" if label else block.text
+            indent = "     " if text.strip() and _indented(block) else ""
+            parts = text.split("\n")
             lines.extend(indent + part for part in parts)
             owners.extend([None] * (len(parts) - 1) + [block])
-            numbered += block._p.pPr is not None and block._p.pPr.numPr is not None
         elif isinstance(block, Table):
             rows = list(_table_rows(block))
             lines.extend(rows)
@@ -724,10 +728,13 @@ def docx_text(data: bytes, source: str = "") -> Unpacked:
         raise _refuse(source, "a DOCX whose body holds no text")
     notes = [Diagnostic(f"read from a DOCX of {sum(1 for ln in lines if ln.strip())} paragraphs",
                         source, 0, "info")]
-    if numbered:
-        notes.append(Diagnostic(f"{numbered} paragraphs are in Word's numbered or bulleted lists: "
-                                "the numbers Word prints before them are not in their text",
-                                source, 0, "warning"))
+    if numbers.numbered:
+        notes.append(Diagnostic(f"{numbers.numbered} paragraphs are numbered by Word's lists: the "
+                                "numbers Word prints before them (not in their text) are rendered "
+                                "from the document's numbering", source, 0, "info"))
+    if numbers.unnumbered:
+        notes.append(Diagnostic(f"{numbers.unnumbered} paragraphs are in Word's bulleted (or "
+                                "unnumbered) lists: read without their bullets", source, 0, "info"))
     if not any(not ln.strip() for ln in lines):  # gaps made by spacing, not empty paragraphs
         spacing = _Spacing(document)
         spaced = [p is not None and spacing.after(p) > 0 for p in owners]
