@@ -282,7 +282,12 @@ def test_select_editions(export_kb: KnowledgeBase) -> None:
 def test_an_earlier_export_is_replaced_and_other_folders_are_refused(export_kb: KnowledgeBase,
                                                                      tmp_path: Path) -> None:
     target = tmp_path / "pack"
-    export_site(export_kb, target, [("testgame", "1")])
+    first = export_site(export_kb, target, [("testgame", "1")], check=True)
+    # testgame has no worked scenario: its pack renders no frame of another ruleset's, and
+    # its explorer links to none (every link resolves)
+    assert first.problems == [] and first.links_checked > 0
+    assert [p.relative_to(target).as_posix() for p in (target / "timing").rglob("*")] == ["timing/index.html"]
+    assert '<ul class="scenarios">' not in (target / "timing" / "index.html").read_text(encoding="utf-8")
     (target / "stale.html").write_text("old", encoding="utf-8")
     result = export_site(export_kb, target, [("testgame", "2")])
     assert not (target / "stale.html").exists() and (target / "testgame" / "2" / "index.html").is_file()
@@ -307,7 +312,7 @@ def test_cli_exports_the_built_editions(excerpt_home: Path, tmp_path: Path) -> N
     assert data["problems"] == []
     assert (out / "riftbound" / "1.4" / "337.html").is_file()
     bad = runner.invoke(main, ["--home", str(excerpt_home), "export", str(tmp_path / "x"), "-e", "9.9"])
-    assert bad.exit_code == 1 and "no built edition '9.9'" in bad.stderr and "Traceback" not in bad.output
+    assert bad.exit_code == 2 and "no built edition '9.9'" in bad.stderr and "Traceback" not in bad.output
 
 
 # -- the real documents ------------------------------------------------------------------
@@ -320,6 +325,12 @@ def test_magic_2026_exports_with_every_link_resolving(full_kb: KnowledgeBase, tm
     assert data["numbers"] == list(rules) and len(rules) > 3000
     page = (tmp_path / "mtg" / "mtg" / "2026-01-16" / "702.html").read_text(encoding="utf-8")
     assert 'id="702.2"' in page and "Part 1 of" in page
+    # a Magic pack holds the frames of Magic's worked scenarios, every one, and no other's
+    timing = tmp_path / "mtg" / "timing"
+    assert {p.name for p in timing.iterdir() if p.is_dir()} == {s["name"] for s in list_scenarios("mtg")}
+    explorer = (timing / "index.html").read_text(encoding="utf-8")
+    assert all(f"{s['name']}/1.html" in explorer for s in list_scenarios("mtg"))
+    assert not any(f"{s['name']}/1.html" in explorer for s in list_scenarios("riftbound"))
 
 
 # -- the live site offline (web/offline.py) ------------------------------------------------

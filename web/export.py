@@ -9,7 +9,7 @@ folder opens from ``file://`` or any static host. What is written:
   the site splits it) and rule pages: one file per section, cut into the site's parts, with
   an anchor per rule;
 * what changed between consecutive exported editions of a ruleset (every page, and per chapter);
-* the timing explorer with every worked scenario, one page per frame;
+* the timing explorer with the worked scenarios of the exported rulesets, one page per frame;
 * ``search.html`` with ``static/offline-search.js`` and an index per edition
   (``search/<ruleset>/<edition>.js``, :mod:`kb.export.search_index`): the server's ranking
   without a server;
@@ -35,8 +35,9 @@ from urllib.parse import urlencode
 from flask import Flask
 
 from kb.export import Layout, LinkProblem, check_site
+from kb.export.scenarios import exported_scenarios
 from kb.query import KnowledgeBase, QueryError
-from kb.timing.examples import worked_run, worked_scenarios
+from kb.timing.examples import worked_run
 from web import create_app
 from web.pack import add_offline_search, plan_layout, roots, search_index_script
 from web.site.compare import compare_page
@@ -232,8 +233,10 @@ def _compare_pages(w: _Writer, kb: KnowledgeBase, ruleset: str, old: str, new: s
 
 
 def _timing_pages(w: _Writer, kb: KnowledgeBase) -> None:
+    """The explorer and every frame of the worked scenarios of the exported rulesets (the
+    list the pack's explorer shows): a Riftbound pack renders no Magic frame."""
     w.page("/timing")
-    for s in worked_scenarios(kb):  # the list the explorer shows
+    for s in exported_scenarios(kb):
         name = s["name"]  # the explorer's own run of it (kb.timing.examples): run once
         for frame in range(1, len(worked_run(kb, name)["frames"]) + 1):
             w.page("/timing", {"scenario": name, "frame": frame})

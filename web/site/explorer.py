@@ -13,9 +13,10 @@ from typing import Any
 
 import json
 
-from flask import request
+from flask import current_app, request
 
 from kb.derived import derived
+from kb.export.scenarios import exported_scenarios
 from kb.inputs import loads_json
 from kb.limits import TIMING_PASTED
 from kb.numbers import try_parse_number
@@ -148,13 +149,25 @@ def scenario_groups(kb: KnowledgeBase) -> list[dict[str, Any]]:
     return [{"ruleset": r, "title": titles.get(r, r), "scenarios": by[r]} for r in order]
 
 
+def listed_groups(kb: KnowledgeBase) -> list[dict[str, Any]]:
+    """The groups of worked scenarios the explorer lists: every one on the live site; in a
+    static copy (``SITE_STATIC_EXPORT``) only those whose frames it holds, the scenarios of
+    its own rulesets (:func:`kb.export.scenarios.exported_scenarios`)."""
+    groups = scenario_groups(kb)
+    if not current_app.config.get("SITE_STATIC_EXPORT"):
+        return groups
+    held = {(s["ruleset"], s["name"]) for s in exported_scenarios(kb)}
+    kept = [{**g, "scenarios": [s for s in g["scenarios"] if (s["ruleset"], s["name"]) in held]} for g in groups]
+    return [g for g in kept if g["scenarios"]]
+
+
 def explorer_page(kb: KnowledgeBase, name: str | None = None, text: str | None = None,
                   frame: int = 1) -> tuple[dict[str, Any] | Redirect, int]:
     """The explorer: the list of worked scenarios, and one scenario run at ``frame``
     (1-based). Returns the context and the status (4xx with the message for a pasted
     scenario that cannot run, which stays in the form to be fixed)."""
     scenarios = worked_scenarios(kb)
-    ctx: dict[str, Any] = {**base_context(kb), "scenarios": scenarios, "groups": scenario_groups(kb),
+    ctx: dict[str, Any] = {**base_context(kb), "scenarios": scenarios, "groups": listed_groups(kb),
                            "name": name, "source": text or "",
                            "pasted": text is not None, "run": None, "error": None, "frame": frame,
                            "pasted_max": TIMING_PASTED.value}
@@ -263,7 +276,7 @@ def next_page(kb: KnowledgeBase, *, state_text: str | None = None, name: str | N
     every legal option and the tempting illegal ones, each with its rules. The answer is the
     facade's :meth:`~kb.query.KnowledgeBase.timing_next`; returns the context and the status
     (4xx with the message for input that cannot be answered, kept in the form)."""
-    ctx: dict[str, Any] = {**base_context(kb), "groups": scenario_groups(kb), "state_text": state_text or "",
+    ctx: dict[str, Any] = {**base_context(kb), "groups": listed_groups(kb), "state_text": state_text or "",
                            "origin": None, "answer": None, "error": None, "pasted_max": TIMING_PASTED.value,
                            "path": next_steps.path_text(path or []), "trail": []}
     try:
@@ -347,7 +360,7 @@ def explorer_next() -> Any:
         raise QueryError(400, "frame must be a positive whole number", {"frame": frame[:20]})
     kb = current_kb()
     if state_text is None and yaml_text is None and name is None:
-        ctx: dict[str, Any] = {**base_context(kb), "groups": scenario_groups(kb), "state_text": "", "origin": None,
+        ctx: dict[str, Any] = {**base_context(kb), "groups": listed_groups(kb), "state_text": "", "origin": None,
                                "answer": None, "error": None, "pasted_max": TIMING_PASTED.value}
         return render("explorer_next.html", ctx)
     ctx, status = next_page(kb, state_text=state_text, name=name, yaml_text=yaml_text, frame=int(frame), path=path)
