@@ -27,8 +27,10 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import csv
 import html
 import io
+import json
 import re
 import statistics
 import time
@@ -1072,6 +1074,42 @@ def _docx_numbered(doc: Canonical) -> Derived | None:
     return Derived(out.getvalue())
 
 
+def _json_export(doc: Canonical) -> Derived | None:
+    """The rules as another tool exports its parse, JSON: the title, then ``"rules"``, a list of
+    objects (number as printed, kind, title, text, examples; empty fields left out),
+    and ``"glossary"``, a list of ``{"term", "definition"}``; indented, as a tool writes it."""
+    if doc.fmt not in TEXT_FORMATS:
+        return None
+    rules = [{k: v for k, v in (("number", r.raw_id), ("kind", r.kind), ("title", r.title),
+                                ("text", r.text), ("examples", r.examples)) if v}
+             for r in doc.result.rules]
+    export: dict[str, object] = {"title": doc.result.title, "rules": rules}
+    if doc.result.terms:
+        export["glossary"] = [{"term": t.name, "definition": t.definition} for t in doc.result.terms]
+    return _utf8(json.dumps(export, ensure_ascii=False, indent=2) + "\n")
+
+
+def _csv_export(doc: Canonical) -> Derived | None:
+    """The document as a spreadsheet saved as CSV: a header ``Rule,Text``, then each paragraph a
+    row, its rule number (when it starts with one: ``1.``, ``100.1a``, not a bare ``1``) in the first column and the rest in the
+    second (Riftbound's heading marks and bold ids dropped, as a spreadsheet holds none)."""
+    if doc.fmt == "mtg-text":
+        text = doc.text
+    elif doc.fmt == "riftbound-md":
+        text = _rb_plain(doc).data.decode("utf-8")
+    else:
+        return None
+    out = io.StringIO()
+    table = csv.writer(out, lineterminator="\r\n")
+    table.writerow(["Rule", "Text"])
+    for block in re.split(r"\n[ \t]*\n", text):
+        if not block.strip():
+            continue
+        m = re.match(r"^(\d{1,3}\.(?:[0-9a-z]+\.?)*)[ \t]+(\S[\s\S]*)$", block.strip("\n"))
+        table.writerow([m.group(1), m.group(2)] if m else ["", block.strip("\n")])
+    return _utf8(out.getvalue())
+
+
 # Layouts a user could bring that the ones above do not make (each derived from the same
 # documents, read and compared the same way).
 BROUGHT: list[Layout] = [
@@ -1095,6 +1133,10 @@ BROUGHT: list[Layout] = [
     Layout("rules as a Markdown table (| number | text |)", TEXT_FORMATS, _pipe_table, whole=True),
     Layout("a DOCX numbered by Word's automatic lists (numbers in numbering.xml, not the text)",
            TEXT_FORMATS, _docx_numbered, whole=True),
+    Layout("rules exported by another tool as JSON (number, kind, title, text, examples; glossary)",
+           TEXT_FORMATS, _json_export, whole=True),
+    Layout("the document as a spreadsheet's CSV (a row a paragraph: Rule, Text)", TEXT_FORMATS,
+           _csv_export, whole=True),
 ]
 ALL_LAYOUTS: list[Layout] = LAYOUTS + BROUGHT
 

@@ -5,7 +5,9 @@ Every reader module defines ``FORMAT`` (its name), ``sniff(text) -> int`` (how s
 outside this package knows about formats. A PDF or DOCX file is unpacked into text first
 (:mod:`kb.read.containers`), and that text is sniffed and read like any other.
 
-Before a reader sees the text, the reading stage undoes what any layout may do
+An export of the rules as data (a JSON document, a CSV table: :mod:`kb.read.exports`) is
+written out as the paragraphs the release prints. Before a reader sees the text, the reading
+stage undoes what any layout may do
 (:mod:`kb.read.normalise`: invisible characters, Unicode spaces, anchors around numbers,
 pages with running headers), and a whole web page that no reader of markup takes is turned
 into Markdown (:mod:`kb.read.web_page`). The lines of rules and notes are the document's own.
@@ -22,6 +24,7 @@ from types import ModuleType
 from kb.model import Diagnostic, DocumentError, ReadResult
 from kb.read import mtg_text, riftbound_html, riftbound_md, riftbound_pdftext, riftbound_table
 from kb.read.containers import unpack
+from kb.read.exports import exported
 from kb.read.kinds import check_kind
 from kb.read.normalise import Normalised, normalise
 from kb.read.text import MIN_RULE_LINES, decode
@@ -127,8 +130,15 @@ def _refuse_partial(result: ReadResult, text: str, source: str, fmt: str) -> Non
 
 
 def _normalised(text: str, source: str, fmt: str | None) -> Normalised:
-    """The text as the readers read it: normalised, and a web page that no reader of markup
+    """The text as the readers read it: an export of rules as data (JSON, CSV) written out as
+    paragraphs (:mod:`kb.read.exports`), normalised, and a web page that no reader of markup
     takes turned into Markdown."""
+    export = exported(text, source)
+    if export is not None:
+        normal = normalise(export.text, source)
+        return Normalised(normal.text, [export.origin[min(normal.line(n), len(export.origin)) - 1]
+                                        for n in range(1, normal.text.count("\n") + 2)],
+                          export.notes + normal.notes)
     normal = normalise(text, source)
     if not is_web_page(normal.text) or (fmt in MARKUP_FORMATS if fmt else
                                         any(READERS[f].sniff(normal.text) > 0 for f in MARKUP_FORMATS)):

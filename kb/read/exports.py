@@ -1,0 +1,257 @@
+"""Rules another tool exported as data: a JSON document or a CSV (or TSV) table of rules.
+
+Such an export holds the rules as records, not as the release prints them; before a reader
+sees it, it is written out as the paragraphs the release prints, and read as any text:
+
+* **JSON**: the records are the objects of the document's list of rules, wherever it stands
+  (the document itself, or the first list of objects under a key, ``{"rules": [...]}``), and
+  of the lists of objects nested in them (``"children"``, ``"subrules"``: a tree of rules), in
+  the document's order. A record's number is its field whose values look like rule numbers
+  (``number``, ``id``, ``rule``…: ``100.1a``, ``103.1.b``, ``100``), its text the field that
+  holds the most words (``text``, ``body``…), a heading's title a ``title`` or ``name``, its
+  examples an ``examples`` list (each an ``Example:`` paragraph). A record that holds a term
+  and its definition (``term``, ``definition``) is a glossary entry, printed under a
+  ``Glossary`` heading after the rules. The document's own strings before its rules (a
+  title, an effective date) are its first paragraphs.
+* **CSV / TSV** with a header row: a column named as a rule number is (``number``, ``rule``,
+  ``id``, ``no``…) and one named as its text (``text``, ``rule text``, ``body``…); each row is
+  a paragraph, its number (when it has one) then its text; a row without a number is a
+  paragraph of its own (a heading, an example, the Glossary).
+
+A number whose parts are all digits is printed with its dot (``100.``, ``1.``), as both
+games print chapters and sections; deeper numbers as the export wrote them. Each paragraph
+keeps the line of the export its record starts at, so notes and rules keep their places. A
+text that starts as JSON but is not valid JSON, or a JSON without a list of rules, is refused
+naming the line.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from dataclasses import dataclass, field
+
+from kb.model import Diagnostic, DocumentError
+
+_RULE_NUMBER = re.compile(r"^\d{1,3}(?:\.[0-9a-z]+)*\.?$")
+_NUMBER_NAMES = ("number", "rule number", "rule_number", "rulenumber", "rule", "id", "no", "num", "ref")
+_TEXT_NAMES = ("text", "rule text", "rule_text", "ruletext", "body", "content", "description", "wording")
+_TITLE_NAMES = ("title", "name", "heading")
+_TERM_NAMES = ("term", "word", "keyword")
+_DEFINITION_NAMES = ("definition", "meaning", "description", "text")
+_EXAMPLE_NAMES = ("examples", "example")
+_MIN_RECORDS = 3
+
+
+@dataclass
+class Exported:
+    """An export written out as paragraphs: the text, the export's line of each of its lines
+    (1-based) and the note that says what was done."""
+
+    text: str
+    origin: list[int]
+    notes: list[Diagnostic] = field(default_factory=list)
+
+
+class _Writer:
+    """The paragraphs of an export, each with the export line it comes from."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.origin: list[int] = []
+
+    def paragraph(self, text: str, line: int) -> None:
+        parts = [p.rstrip() for p in text.strip("\n").split("\n")]
+        if not any(parts):
+            return
+        if self.lines:
+            self.lines.append("")
+            self.origin.append(line)
+        self.lines.extend(parts)
+        self.origin.extend([line] * len(parts))
+
+
+def _printed_number(number: str) -> str:
+    """A rule number as the release prints it: an all-digit one with its dot."""
+    number = number.strip()
+    return number + "." if number.isdigit() else number
+
+
+def _key(name: str) -> str:
+    return " ".join(name.strip().lower().replace("-", " ").split())
+
+
+def exported(text: str, source: str = "") -> Exported | None:
+    """The export written out as paragraphs, or None when the text is no export of rules."""
+    head = text.lstrip("\ufeff \t\r\n")[:1]
+    if head in ("[", "{") and text.rstrip()[-1:] in ("]", "}"):
+        return _from_json(text, source)
+    return _from_csv(text, source)
+
+
+# -- JSON ---------------------------------------------------------------------------------------
+
+def _from_json(text: str, source: str) -> Exported:
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DocumentError([Diagnostic(
+            f"the document starts as JSON but is not valid JSON: {exc.msg} at line {exc.lineno} "
+            f"column {exc.colno}", source, exc.lineno)]) from exc
+    records = _rule_list(document)
+    if records is None:
+        raise DocumentError([Diagnostic(
+            "a JSON document without a list of rules: expected a list of objects, each with a rule "
+            "number (a field such as 'number' holding '100.1a' or '103.1.b') and its text", source, 1)])
+    number_field = _number_field(records)
+    writer, cursor = _Writer(), _Cursor(text)
+    if isinstance(document, dict):
+        for value in document.values():
+            if isinstance(value, str) and value.strip():
+                writer.paragraph(value, cursor.line_of(json.dumps(value)))
+            elif isinstance(value, list):
+                break
+    glossary: list[tuple[str, str, int]] = []
+    count = 0
+    for record in _flattened(records) + _glossary(document, records):
+        term = _field(record, _TERM_NAMES)
+        number = record.get(number_field) if number_field else None
+        if term is not None and number is None:
+            definition = _field(record, _DEFINITION_NAMES) or ""
+            glossary.append((str(term), str(definition), cursor.line_of(json.dumps(term))))
+            continue
+        if number is None:
+            continue
+        number = str(number)
+        line = cursor.line_of(json.dumps(number if isinstance(record.get(number_field), str)
+                                         else record.get(number_field)))
+        count += 1
+        body = _field(record, _TEXT_NAMES, exclude=(number_field,))
+        title = _field(record, _TITLE_NAMES, exclude=(number_field,))
+        writer.paragraph(f"{_printed_number(number)} {body if body else title or ''}".rstrip(), line)
+        examples = _field(record, _EXAMPLE_NAMES)
+        for example in ([examples] if isinstance(examples, str) else examples or []):
+            if isinstance(example, str) and example.strip():
+                said = example.strip()
+                writer.paragraph(said if said.lower().startswith("example") else f"Example: {said}", line)
+    if glossary:
+        writer.paragraph("Glossary", glossary[0][2])
+        for term, definition, line in glossary:
+            writer.paragraph(f"{term}\n{definition}", line)
+    note = Diagnostic(f"a JSON export of {count} rules{f' and {len(glossary)} glossary entries' if glossary else ''}"
+                      f" (numbers in its field {number_field!r}): read as the paragraphs the "
+                      "release prints", source, 0, "info")
+    return Exported("\n".join(writer.lines) + "\n", writer.origin or [1], [note])
+
+
+class _Cursor:
+    """Where, in order, each value stands in the JSON text (the line of its first character)."""
+
+    def __init__(self, text: str) -> None:
+        self.text, self.at, self.line = text, 0, 1
+
+    def line_of(self, literal: str) -> int:
+        found = self.text.find(literal, self.at)
+        if found < 0:
+            return self.line
+        self.line += self.text.count("\n", self.at, found)
+        self.at = found
+        return self.line
+
+
+def _rule_list(document: object) -> list[dict] | None:
+    """The document's list of rules: itself, or the first list of objects among its values
+    (depth first) that holds rule numbers."""
+    if isinstance(document, list):
+        objects = [r for r in document if isinstance(r, dict)]
+        if len(_flattened(objects)) >= _MIN_RECORDS and _number_field(objects):
+            return objects
+        return None
+    if isinstance(document, dict):
+        for value in document.values():
+            found = _rule_list(value)
+            if found is not None:
+                return found
+    return None
+
+
+def _glossary(document: object, rules: list[dict]) -> list[dict]:
+    """The records of the lists of objects beside the rules (``{"rules": [...], "glossary":
+    [...]}``) that hold terms."""
+    if not isinstance(document, dict):
+        return []
+    out: list[dict] = []
+    for value in document.values():
+        if isinstance(value, list) and value is not rules:
+            out.extend(v for v in value if isinstance(v, dict) and _field(v, _TERM_NAMES) is not None)
+        elif isinstance(value, dict):
+            out.extend(_glossary(value, rules))
+    return out
+
+
+def _flattened(records: list[dict]) -> list[dict]:
+    """The records and the records nested in their lists of objects, in document order."""
+    out: list[dict] = []
+    for record in records:
+        out.append(record)
+        for value in record.values():
+            if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+                out.extend(_flattened(value))
+    return out
+
+
+def _number_field(records: list[dict]) -> str | None:
+    """The field whose values look like rule numbers in most records (a named one first)."""
+    counts: dict[str, int] = {}
+    for record in _flattened(records)[:2000]:
+        for name, value in record.items():
+            if isinstance(value, (str, int)) and not isinstance(value, bool) and _RULE_NUMBER.match(str(value).strip()):
+                counts[name] = counts.get(name, 0) + 1
+    if not counts:
+        return None
+    return max(counts, key=lambda n: (counts[n], _key(n) in _NUMBER_NAMES))
+
+
+def _field(record: dict, names: tuple[str, ...], exclude: tuple[str | None, ...] = ()) -> object:
+    for name, value in record.items():
+        if name not in exclude and _key(name) in names:
+            return value
+    return None
+
+
+# -- CSV ----------------------------------------------------------------------------------------
+
+def _from_csv(text: str, source: str) -> Exported | None:
+    first = text.lstrip("\ufeff").split("\n", 1)[0]
+    delimiter = max(",;\t|", key=first.count)
+    if first.count(delimiter) == 0:
+        return None
+    header = [_key(c) for c in next(csv.reader([first], delimiter=delimiter))]
+    number_at = next((header.index(n) for n in _NUMBER_NAMES if n in header), None)
+    text_at = next((header.index(n) for n in _TEXT_NAMES if n in header), None)
+    if number_at is None or text_at is None:
+        return None
+    reader = csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=delimiter)
+    writer, rows, numbered = _Writer(), 0, 0
+    start = 1
+    try:
+        next(reader)
+        start = reader.line_num + 1
+        for row in reader:
+            if row and len(row) > max(number_at, text_at):
+                number, said = row[number_at].strip(), row[text_at]
+                numbered += bool(number)
+                writer.paragraph(f"{_printed_number(number)} {said.strip()}" if number else said, start)
+                rows += 1
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        raise DocumentError([Diagnostic(f"a CSV table of rules that cannot be read past line {start}: {exc}",
+                                        source, start)]) from exc
+    if numbered < _MIN_RECORDS:
+        return None
+    note = Diagnostic(f"a {'TSV' if delimiter == chr(9) else 'CSV'} table of {rows} rows ({numbered} "
+                      f"numbered, in its column {header[number_at]!r}): read as the paragraphs the "
+                      "release prints", source, 0, "info")
+    return Exported("\n".join(writer.lines) + "\n", writer.origin or [1], [note])
