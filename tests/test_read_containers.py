@@ -387,10 +387,12 @@ def test_a_text_document_is_no_container() -> None:
     assert unpack(b"100.1. Plain text\n", "rules.txt") is None
 
 
-def test_rulekb_import_takes_a_pdf_and_a_docx(tmp_path: Path) -> None:
-    """`rulekb import core-rules.pdf` as a judge runs it: imported, built, and its rules read."""
+def test_rulekb_import_takes_a_pdf_and_a_docx(own_home: Path, tmp_path: Path) -> None:
+    """`rulekb import core-rules.pdf` as a judge runs it: imported, built, and its rules read
+    (into a home with the embedded build in service, a copy of the session's: the build adds
+    the two imported editions to it)."""
     runner = CliRunner()
-    home = tmp_path / "home"
+    home = own_home
     for container in ("pdf", "docx"):
         data = (_small_pdf() if container == "pdf" else _small_docx())
         path = tmp_path / f"MagicCompRules.{container}"
@@ -438,6 +440,17 @@ def _cached_pdf(blocks: list[Block], layout: Layout) -> bytes:
     return path.read_bytes()
 
 
+@cache
+def _full_document(rel: str, header: str) -> tuple[str, list[Block], bytes, ReadResult]:
+    """A full document's text, its blocks, its PDF and the PDF's import, made once per
+    session for the two tests below (reading Magic's PDF takes seconds). Read them, never
+    change them."""
+    text = read_text_file(CORPORA / rel)
+    blocks = txt_blocks(text) if rel.endswith(".txt") else markdown_blocks(text)
+    data = _cached_pdf(blocks, Layout(header=header, footer="Page {page} of {pages}"))
+    return text, blocks, data, read_bytes(data, "document.pdf")[0]
+
+
 @pytest.mark.corpora
 @pytest.mark.skipif(not shared_available(), reason="needs ../shared/corpora (the full documents)")
 @pytest.mark.parametrize("rel,header", FULL_DOCUMENTS, ids=[r for r, _ in FULL_DOCUMENTS])
@@ -445,11 +458,8 @@ def test_a_full_document_imports_from_its_pdf_as_from_its_text(rel: str, header:
     """Every rule is the same as the text's (a Markdown export: the text its PDF prints);
     any glossary entry that is not was printed where the reader reported the line end as
     uncertain (a full line ending a sentence at the foot of a page)."""
-    text = read_text_file(CORPORA / rel)
-    blocks = txt_blocks(text) if rel.endswith(".txt") else markdown_blocks(text)
-    data = _cached_pdf(blocks, Layout(header=header, footer="Page {page} of {pages}"))
+    text, blocks, data, got = _full_document(rel, header)
     expected = read_text(text if rel.endswith(".txt") else printed_text(blocks), "text")
-    got = read_bytes(data, "document.pdf")[0]
     assert [d for d in differences(expected, got) if d[1].startswith(("rule", "title", "date"))] == []
     found = differences(expected, got)
     assert unreported(found, got, data) == []
@@ -464,10 +474,8 @@ def test_a_full_documents_pdf_gives_every_rule_the_kind_and_parent_its_text_does
     """The document as published (Magic's text, Riftbound's Markdown with its ``###`` and bold
     ids) and its PDF place every rule alike: the same numbers, each with the same kind and
     parent, so a breadcrumb reads the same (1.4's 193 Winning heads 194, not 179 Tokens)."""
-    text = read_text_file(CORPORA / rel)
-    blocks = txt_blocks(text) if rel.endswith(".txt") else markdown_blocks(text)
-    data = _cached_pdf(blocks, Layout(header=header, footer="Page {page} of {pages}"))
-    published, pdf = read_text(text, rel), read_bytes(data, "document.pdf")[0]
+    text, _, _, pdf = _full_document(rel, header)
+    published = read_text(text, rel)
     assert [r.number for r in pdf.rules] == [r.number for r in published.rules]
     shown = [(".".join(str(s) for _, s in key), kinds_and_parents(published)[key], kinds_and_parents(pdf)[key])
              for key in disagreeing(published, pdf)]
