@@ -22,7 +22,10 @@ The package, one concern a module:
   Reaction Add abilities activated while a cost is paid (429.3);
 - ``damage``: Might and damage; ``scoring``: conquer, hold and the win; ``replacements``:
   replacement effects on deaths (367–374: no chain item, applied as the death would happen);
-  ``teams``: modes of play with teammates (2v2, 489);
+  ``teams``: modes of play with teammates (2v2, 489); ``conceding``: a player leaving the game
+  (649–652); ``battlefields``: a battlefield's static "Units here have +N Might" and the
+  battlefield a player removed contributed, replaced with a token battlefield with no abilities
+  (652.2);
 - ``model``: the engine's model over a card pool; ``scenario``: set-up, actions and ``expect``.
 
 A new game concept (costs and resources, Might and damage, scoring…) is a module of its own

@@ -30,7 +30,8 @@ ability's ``cost: {exhaust: true}`` exhausts its own permanent, 414.5);
 ``keywords: [Deflect]`` is Deflect 1 (809.1.b.3). A unit's ``deathknell: [instructions]`` is its
 Deathknell ("When I die, …", 808.1.c): a trigger ``on: leave``. A card of ``type: battlefield``
 names a battlefield of the scenario; its triggers (``on: conquer`` or ``on: hold``) are "when you
-conquer (hold) here" abilities, controlled by the player who scores it. A trigger's ``each_turn: N``
+conquer (hold) here" abilities, controlled by the player who scores it, and its ``here: {might: N}``
+is "Units here have +N [M]" (:mod:`kb.timing.models.riftbound.battlefields`). A trigger's ``each_turn: N``
 makes it "once (N times) each turn" (383.3.e: :mod:`kb.timing.models.riftbound.turn_limits`). A unit's or gear's
 ``replacement: {would_die: self|friendly|friendly-deathknell, kill_this: BOOL}`` is a replacement
 effect on deaths ("If I would die" / "If a friendly unit [with Deathknell] would die", and with
@@ -151,6 +152,7 @@ class Card:
     enters_ready: bool = False
     as_enters: tuple[Effect, ...] = ()
     targets: int = 0  # "each of up to N units": how many units it may choose as targets (355.13), 0 for one target
+    here_might: int = 0  # a battlefield's "Units here have +N [M]": Might of each unit there (652.2.c's example)
 
     @property
     def deflect(self) -> int:
@@ -233,7 +235,7 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
         where = f"{field}.{name}"
         raw = _map(raw, where)
         _only(raw, ("type", "keywords", "effects", "legion", "triggers", "abilities", "might", "deathknell", "cost",
-                    "additional_cost", "replacement", "enters", "targets"), where)
+                    "additional_cost", "replacement", "enters", "targets", "here"), where)
         ctype = raw.get("type")
         if ctype not in CARD_TYPES:
             raise FormatError(f"type must be one of: {', '.join(CARD_TYPES)}", f"{where}.type")
@@ -282,7 +284,8 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
                            _replacement(raw.get("replacement"), ctype, f"{where}.replacement"),
                            *_enters(raw.get("enters"), ctype, f"{where}.enters"),
                            _several(raw.get("targets"), ctype, own, (legion, *(tr.effects for tr in triggers),
-                                                                     *(a.effects for a in abilities)), where))
+                                                                     *(a.effects for a in abilities)), where),
+                           _here(raw.get("here"), ctype, f"{where}.here"))
     for name, card in cards.items():
         _check_refs(cards, card.effects + card.legion, f"{field}.{name}")
         for tr in card.triggers:
@@ -320,6 +323,21 @@ def _several(n: Any, ctype: str, effects: tuple[Effect, ...], elsewhere: tuple[t
                           "them (e.g. {kill: targets})", f"{where}.targets")
     if any(e[0] in ("counter", *SEVERAL) and e[1] == "target" for e in effects):
         raise FormatError("a card chooses one target (target) or several (targets: N), not both", f"{where}.effects")
+    return n
+
+
+def _here(data: Any, ctype: str, field: str) -> int:
+    """A battlefield's static ability on the units there, ``here: {might: N}`` ("Units here have
+    +N [M]", N from -9 to 9, not 0): what it adds to their Might; 0 without one."""
+    if data is None:
+        return 0
+    if ctype != "battlefield":
+        raise FormatError("only a battlefield gives the units here Might (here: {might: N})", field)
+    m = _map(data, field)
+    _only(m, ("might",), field)
+    n = m.get("might")
+    if isinstance(n, bool) or not isinstance(n, int) or not -9 <= n <= 9 or n == 0:
+        raise FormatError("might is a whole number from -9 to 9, not 0 (Units here have +N Might)", f"{field}.might")
     return n
 
 
@@ -455,6 +473,8 @@ def card_json(card: Card) -> dict[str, Any]:
                               **({"banish_this": True} if card.replacement.banish_this else {})}
     if card.targets:
         out["targets"] = card.targets
+    if card.here_might:
+        out["here"] = {"might": card.here_might}
     if card.enters_ready or card.as_enters:
         out["enters"] = {**({"ready": True} if card.enters_ready else {}),
                          **({"as": effects_json(card.as_enters)} if card.as_enters else {})}

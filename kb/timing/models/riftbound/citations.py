@@ -191,6 +191,8 @@ CITATIONS: dict[str, Rules] = {
     "cards-removed-on-removal": ("652.3", "652.1"),
     "countered-on-removal": ("652.4", "652.3"),
     "battlefields-on-removal": ("651.3",),
+    "battlefield-replaced-on-removal": ("652.2", "652.2.a", "652.2.b"),
+    "battlefield-effects-cease": ("652.2.c",),
     "priority-on-removal": ("652.5.c.1", "652.5.c"),
     "all-passed-on-removal": ("652.5.c.2",),
     "focus-on-removal": ("652.5.b.1", "652.5.b"),

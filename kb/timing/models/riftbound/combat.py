@@ -310,9 +310,9 @@ def combat_damage(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     else:
         damage = {u.name: 0 for u in attackers + defenders}
         for dealers, takers in ((attackers, defenders), (defenders, attackers)):
-            left = sum(max(0, m.might(u)) for u in dealers)  # a negative Might deals 0 (143.2.b)
+            left = sum(max(0, m.might(u, s)) for u in dealers)  # a negative Might deals 0 (143.2.b)
             for i, u in enumerate(takers):
-                need = max(1, m.might(u) - u.damage + u.prevent)  # lethal counts the Prevent Value (437.5.a)
+                need = max(1, m.might(u, s) - u.damage + u.prevent)  # lethal counts the Prevent Value (437.5.a)
                 give = left if i == len(takers) - 1 else min(left, need)
                 damage[u.name] += give
                 left -= give
@@ -332,7 +332,7 @@ def combat_cleanup(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     assert s.combat is not None
     c = s.combat
     s = replace(s, tasks=s.tasks[1:])
-    dead = [u for u in s.board if u.damage and u.damage >= max(1, m.might(u))]
+    dead = [u for u in s.board if u.damage and u.damage >= max(1, m.might(u, s))]
     s, dead = replacements.replace_deaths(m, s, t, dead)
     # the deaths are simultaneous: their triggers go on the chain together, in turn order (383.3.d.1)
     s = fire(s, t, [(u.controller, tr, u.card) for u in dead for tr in m.triggers_of(u.card, "leave")],

@@ -16,10 +16,11 @@
 A concession is a scenario step (``concede: PLAYER``), never one of the options a decision
 lists: every player may concede in every state, and listing it would add an option to every
 decision. The model does not follow a combat whose attacker or defender concedes while the
-game goes on (its sides would name a player who left; refused as the step is read), nor the
-removal of the battlefield a player contributed (652.2: the model's battlefields have no
-owner); what the state does not know the owner of (a card in a trash whose abilities do not
-work there) stays where it is.
+game goes on (its sides would name a player who left; refused as the step is read). The
+battlefields a player removed contributed (``contributed_by``) are replaced with token
+battlefields with no abilities, what is there staying (652.2:
+:mod:`kb.timing.models.riftbound.battlefields`); what the state does not know the owner of (a
+card in a trash whose abilities do not work there) stays where it is.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from kb.timing.engine import Params, Trace
+from kb.timing.models.riftbound.battlefields import remove_contributed
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound.combat import cleanup_if_due
 from kb.timing.models.riftbound.state import State
@@ -139,6 +141,7 @@ def remove(m: Riftbound, s: State, t: Trace, who: str) -> State:
                 played=tuple(x for x in s.played if x[0] != who), removed=s.removed + (who,))
     t.note("cards-removed-on-removal", s, {"player": who, "what": ", ".join(cards)})
 
+    s = remove_contributed(m, s, t, who)  # the battlefields they contributed (652.2)
     held = [b.name for b in s.battlefields if who in (b.controller, b.contested_by)]
     if held:
         s = replace(s, battlefields=tuple(replace(b, controller=None if b.controller == who else b.controller,

@@ -47,9 +47,9 @@ step("damage-prevented", "preventing damage is a replacement effect: the damage 
      "(Prevent Value {value} left)")
 
 
-def lethal(m: Riftbound, u: Permanent) -> bool:
-    """Lethal damage: a non-zero amount at least the unit's Might (142.4.b)."""
-    return u.damage > 0 and u.damage >= m.might(u)
+def lethal(m: Riftbound, s: State, u: Permanent) -> bool:
+    """Lethal damage: a non-zero amount at least the unit's Might in ``s`` (142.4.b)."""
+    return u.damage > 0 and u.damage >= m.might(u, s)
 
 
 def _unit(s: State, t: Trace, item: Item, e: Effect) -> Permanent | None:
@@ -120,7 +120,7 @@ def give(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
         return s
     s, u = found
     s = needs_cleanup(s)
-    t.note("give-might", s, {"unit": u.name, "change": f"{e[2]:+d}", "might": m.might(u)})
+    t.note("give-might", s, {"unit": u.name, "change": f"{e[2]:+d}", "might": m.might(u, s)})
     return s
 
 
@@ -128,10 +128,10 @@ def kill_lethal(m: Riftbound, s: State, t: Trace) -> State:
     """Cleanup steps 3a and 3b (323.4, 323.5): units with lethal damage trigger their death
     abilities, noting where they were, then go to the trash — those whose death a replacement
     effect replaces stay (373)."""
-    dead = [u for u in s.board if lethal(m, u)]
+    dead = [u for u in s.board if lethal(m, s, u)]
     if not dead:
         return s
     for u in dead:
-        t.note("lethal-damage", s, {"unit": u.name, "damage": u.damage, "might": m.might(u)})
+        t.note("lethal-damage", s, {"unit": u.name, "damage": u.damage, "might": m.might(u, s)})
     s, dead = replacements.replace_deaths(m, s, t, dead)
     return replacements.die(m, s, t, dead)

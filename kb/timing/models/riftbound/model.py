@@ -13,7 +13,7 @@ from kb.timing.engine import Model, Option, Params, Rules, Violation
 from kb.timing.models.riftbound import checks, combat, decisions, effects, scoring  # noqa: F401 (they register)
 from kb.timing.models.riftbound import adding, costs, damage, paying, replacements  # noqa: F401 (they register)
 from kb.timing.models.riftbound import conceding  # noqa: F401 (it registers)
-from kb.timing.models.riftbound import invariants, teams
+from kb.timing.models.riftbound import battlefields, invariants, teams
 from kb.timing.models.riftbound.cards import SEVERAL_TARGETS, Card, Effect, Trigger
 from kb.timing.models.riftbound.citations import CITATION_EDITION, CITATIONS, cite, registry
 from kb.timing.models.riftbound.costs import UNIT_CHOICES
@@ -44,6 +44,8 @@ class Riftbound(Model):
         # whether the pool has "once (N times) each turn" triggered abilities (383.3.e) and cards
         # active in the trash (370.3): without them, their checks return at once
         self.limited_triggers = any(tr.each_turn is not None for c in self.cards.values() for tr in c.triggers)
+        # whether battlefields of the game are cards with a static ability on the units there
+        self.battlefield_cards = any(c.type == "battlefield" and c.here_might for c in self.cards.values())
         self.active_in_trash = any(c.replacement is not None and c.replacement.zone == "trash"
                                    for c in self.cards.values())
         if self._optional:
@@ -81,10 +83,12 @@ class Riftbound(Model):
         c = self.cards.get(card or "")
         return [tr for tr in c.triggers if tr.on == on] if c else []
 
-    def might(self, u: Permanent) -> int:
-        """A unit's current Might: printed, plus what it was given this turn (143.2)."""
+    def might(self, u: Permanent, s: State) -> int:
+        """A unit's current Might in ``s``: printed, plus what it was given this turn, plus what
+        the battlefield it is at gives the units there (143.2, 652.2.c)."""
         card = self.cards.get(u.card)
-        return (card.might if card else 1) + u.might_bonus
+        printed = (card.might if card else 1) + u.might_bonus
+        return printed + battlefields.might_here(self, s, u.location) if self.battlefield_cards else printed
 
     def has_reaction(self, state: State, params: Params) -> bool:
         """Reaction: printed (813), from facedown (811.6), or Ambush to your units (822.1.b)."""

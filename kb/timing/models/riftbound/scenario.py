@@ -6,8 +6,8 @@ facedown: [{card, at}], trash: [cards], points: N, runes: N | {ready, exhausted}
 power}, team: NAME}`` (``trash``: the cards in the player's own trash, 108.2.a; ``team``: a 2v2
 game, four players whose turns alternate teams, sharing points, :mod:`kb.timing.models.riftbound.teams`)
 (a hand not listed is unknown: any card of the pool may be played from it; runes and the Rune
-Pool pay costs, :mod:`kb.timing.models.riftbound.costs`). ``battlefields``: a list of names or ``{name, controller, contested_by, units:
-{player: [cards]}}``, or a mapping by name (``{Temple: {controller: Bo}, Hill: null}``).
+Pool pay costs, :mod:`kb.timing.models.riftbound.costs`). ``battlefields``: a list of names or ``{name, controller, contested_by,
+contributed_by, units: {player: [cards]}}`` (``contributed_by``: the player who brought it to the game, 652.2), or a mapping by name (``{Temple: {controller: Bo}, Hill: null}``).
 ``start``: ``{showdown: {at, focus}}`` (a showdown in progress), ``{combat: {at, attacker,
 defender}}`` (combat opening there), or both (the showdown becomes a combat showdown);
 ``{phase: beginning}`` starts the turn at the Beginning Phase's Scoring Step (the turn player
@@ -113,11 +113,11 @@ def setup(data: Mapping[str, Any]) -> tuple[Riftbound, State]:
         name = _str(raw.get("name"), named_at)
         if name == "base" or any(b.name == name for b in battlefields):
             raise FormatError(f"battlefield name {name!r} is reserved or repeated", named_at)
-        _only(raw, ("name", "controller", "contested_by", "units"), where)
-        for key in ("controller", "contested_by"):
+        _only(raw, ("name", "controller", "contested_by", "contributed_by", "units"), where)
+        for key in ("controller", "contested_by", "contributed_by"):
             if raw.get(key) is not None and raw[key] not in players:
                 raise FormatError(f"{raw[key]!r} is not a player", f"{where}.{key}")
-        battlefields.append(Battlefield(name, raw.get("controller"), raw.get("contested_by")))
+        battlefields.append(Battlefield(name, raw.get("controller"), raw.get("contested_by"), raw.get("contributed_by")))
         for player, units in _map(raw.get("units"), f"{where}.units").items():
             if player not in players:
                 raise FormatError(f"{player!r} is not a player", f"{where}.units")
@@ -356,7 +356,7 @@ OBSERVERS: dict[str, Observer] = {
     "designations": lambda m, s: {u.name: u.designation for u in s.board},
     "scored": lambda m, s: [{"player": p, "at": at} for p, at in s.scored],
     "damage": lambda m, s: {u.name: u.damage for u in s.board},
-    "might": lambda m, s: {u.name: m.might(u) for u in s.board},
+    "might": lambda m, s: {u.name: m.might(u, s) for u in s.board},
     "pool": lambda m, s: costs.observe(s, "pool"),
     "runes": lambda m, s: costs.observe(s, "runes"),
     "exhausted": lambda m, s: {u.name: u.exhausted for u in s.board},

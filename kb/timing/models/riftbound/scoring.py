@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from kb.timing.engine import Params, Trace
+from kb.timing.models.riftbound.battlefields import battlefield_card
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound.state import State, drawn_plus
 from kb.timing.models.riftbound.triggers import Fired, fire
@@ -76,7 +77,8 @@ def score(m: Riftbound, s: State, t: Trace, player: str, at: str, how: str) -> S
         if s.teammates(player):
             t.note("team-gains-point", s, {"team": team_name(s, player), "points": have + 1})
     fired: Fired = [(player, tr, u.card) for u in s.units_at(at, player) for tr in m.triggers_of(u.card, how)]
-    fired += [(player, tr, at) for tr in m.triggers_of(at, how)]  # the battlefield's own, when it is a card
+    if battlefield_card(m, s, at) is not None:  # the battlefield's own, when it is a card (none on a token, 652.2.a)
+        fired += [(player, tr, at) for tr in m.triggers_of(at, how)]
     return fire(s, t, fired, "score-triggers" if how == "hold" else "conquer-triggers")
 
 

@@ -120,6 +120,10 @@ class Battlefield:
     name: str
     controller: str | None = field(default=None, metadata=js(check="player"))
     contested_by: str | None = field(default=None, metadata=js(check="player"))
+    # The player who contributed it to the game, removed with them (652.2), and whether it is
+    # the token battlefield with no abilities that replaced it then (652.2.a, 438.1.a).
+    contributor: str | None = field(default=None, metadata=js("contributed_by", omit=True, check="player"))
+    token: bool = field(default=False, metadata=js("replaced_by_token", omit=True))
 
 
 @dataclass(frozen=True)
