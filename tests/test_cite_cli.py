@@ -86,14 +86,14 @@ def test_reads_standard_input(run) -> None:
 ])
 def test_bad_options_are_clear_errors(run, broken: Path, args: list[str], message: str) -> None:
     code, _, err = run("link", str(broken), *args)
-    assert code == 1 and err.startswith(message)
+    assert code == 2 and err.startswith(message)
 
 
 def test_bad_files_are_clear_errors(run, tmp_path: Path, broken: Path) -> None:
     bad = tmp_path / "latin1.md"
     bad.write_bytes(b"rule 312\ncaf\xe9\n")
     code, _, err = run("link", str(bad))
-    assert code == 1 and err.strip() == f"error: {bad}:2: not UTF-8 text (byte 12)"
+    assert code == 2 and err.strip() == f"error: {bad}:2: not UTF-8 text (byte 12)"
     code, _, err = run("link", str(broken), str(broken))
     assert code == 2 and "several articles can only be linked with --check" in err
 

@@ -87,15 +87,15 @@ BAD_INPUT = [
     ("diff --from 2030-13-45 --to 1.4", 2, ["Invalid value for '--from'", "'2030-13-45' is neither an edition's name nor a date"]),
     ("map 337.1 --from 1.4 --to 2026-02-31", 2, ["Invalid value for '--to'", "'2026-02-31' is neither"]),
     ("import {state} --ruleset riftbound --edition 9 --date 16/07/2026", 2, ["'16/07/2026' is not a date"]),
-    ("rule 337.1a 999.9", 1, ["error: rule 999.9 does not exist in riftbound 1.4", "nearest: "]),
-    ("rule 999.9 888.8", 1, ["rule 999.9 does not exist", "rule 888.8 does not exist"]),
-    ("rule 101", 1, ["rule 101 does not exist in riftbound 1.4", "this edition is an excerpt, so the rule may "
+    ("rule 337.1a 999.9", 2, ["error: rule 999.9 does not exist in riftbound 1.4", "nearest: "]),
+    ("rule 999.9 888.8", 2, ["rule 999.9 does not exist", "rule 888.8 does not exist"]),
+    ("rule 101", 2, ["rule 101 does not exist in riftbound 1.4", "this edition is an excerpt, so the rule may "
                      "exist in the full document: import it as this edition (rulekb import FILE --ruleset RULESET "
                      "--edition 1.4)"]),
-    ("rule 337.1a banana", 1, ["not a rule number: '337.1a banana'"]),
-    ("rule 116.3d --ruleset mtg", 1, ["rule 116.3d does not exist in mtg 2026-01-16; 2010-10-01's rule 116.3d (",
+    ("rule 337.1a banana", 2, ["not a rule number: '337.1a banana'"]),
+    ("rule 116.3d --ruleset mtg", 2, ["rule 116.3d does not exist in mtg 2026-01-16; 2010-10-01's rule 116.3d (",
                                       ") is rule 117.3d in 2026-01-16", "nearest: 117.3d, 116.3"]),
-    ("timing next --edition 9.9 --state {state}", 1, ["unknown edition '9.9' of riftbound (editions: ", "1.4"]),
+    ("timing next --edition 9.9 --state {state}", 2, ["unknown edition '9.9' of riftbound (editions: ", "1.4"]),
     ("timing run my-scenario.yaml", 2, ["error: my-scenario.yaml: no such file, and no worked scenario "
                                         "'my-scenario.yaml' (`rulekb timing list` names all "]),
     ("timing run riftbound/003-the-combat-showdow", 2, ["nearest: riftbound/003-the-combat-showdown"]),
@@ -107,12 +107,12 @@ BAD_INPUT = [
     ("serve --port 70000", 2, ["Invalid value for '--port'", "70000 is not in the range 1<=x<=65535"]),
     ("serve --port 0", 2, ["0 is not in the range 1<=x<=65535"]),
     ("serve --threads 0", 2, ["Invalid value for '--threads'", "0 is not in the range 1<=x<=256"]),
-    ("serve --port {busy_port}", 1, ["error: port {busy_port} on 127.0.0.1 is in use", "--port N", "PORT=N make run"]),
-    ("serve --host no-such-host.invalid", 1, ["cannot listen on address 'no-such-host.invalid'", "--host"]),
+    ("serve --port {busy_port}", 2, ["error: port {busy_port} on 127.0.0.1 is in use", "--port N", "PORT=N make run"]),
+    ("serve --host no-such-host.invalid", 2, ["cannot listen on address 'no-such-host.invalid'", "--host"]),
     ("import {missing} --ruleset riftbound --edition 9", 2, ["does not exist"]),
-    ("export {state}/pack --ruleset riftbound --edition 1.4", 1,
+    ("export {state}/pack --ruleset riftbound --edition 1.4", 2,
      ["error: cannot export to {state}/pack: {state}: File exists; choose another folder"]),
-    ("--home {state} build", 1, ["error: the data directory {state} is not a folder", "--home DIR"]),
+    ("--home {state} build", 2, ["error: the data directory {state} is not a folder", "--home DIR"]),
 ]
 
 
@@ -139,7 +139,7 @@ def test_bad_input_gets_one_clear_line(excerpt_home: Path, state_file: Path, bus
 
 def test_several_numbers_are_each_shown(excerpt_home: Path) -> None:
     code, out, err = run(excerpt_home, ["rule", "337.1a", "999.9", "337.4", "--no-subrules"])
-    assert code == 1
+    assert code == 2
     assert "337.1.a. Finalizing an item" in out and "\n337.4." in out
     assert err.count("error:") == 1 and "999.9" in err and "'337.1a 999.9'" not in err
 
@@ -274,7 +274,7 @@ def test_os_failures_get_one_line_and_leave_nothing_behind(
     fault(monkeypatch, home)
     code, out, err = run(home, command)
     monkeypatch.undo()
-    assert code == 1, (out, err)
+    assert code == 2, (out, err)
     for fragment in fragments:
         assert fragment.format(home=home) in err
     assert err.strip().splitlines()[-1].startswith(("error:", str(EXCERPT)))
@@ -296,7 +296,7 @@ def test_an_import_whose_rebuild_fails_brings_back_the_edition_it_replaced(
     _full_disk_while_building(monkeypatch, home)
     code, _, err = run(home, ["import", str(other), "--ruleset", "riftbound", "--edition", "1.3"])
     monkeypatch.undo()
-    assert code == 1 and "no space left" in err
+    assert code == 2 and "no space left" in err
     assert _tree(home) == before and (kept / EXCERPT.name).read_bytes() == document
 
 
@@ -325,7 +325,7 @@ def test_real_file_system_failures(tmp_path: Path, options: str, command: list[s
         home = disk / "home"
         proc = subprocess.run([sys.executable, "-c", "from kb.cli import main; main()",
                                "--home", str(home), *command], capture_output=True, text=True, timeout=120)
-        assert proc.returncode == 1
+        assert proc.returncode == 2
         assert f"error: " in proc.stderr and message in proc.stderr and str(home) in proc.stderr
         assert "Traceback" not in proc.stderr
         left = [str(p.relative_to(disk)) for p in disk.rglob("*") if p.is_file()]

@@ -42,7 +42,7 @@ def test_deep_rule_has_ancestors_and_references(run) -> None:
 
 def test_wrong_number_answers_with_nearest_numbers(run) -> None:
     code, out, err = run("rule", "337.9")
-    assert code == 1
+    assert code == 2
     assert "rule 337.9 does not exist" in err and "nearest: 337.4" in err
     assert "Traceback" not in out + err
 
@@ -63,7 +63,7 @@ def test_searching_an_older_editions_number_says_where_that_rule_is(run) -> None
 ])
 def test_bad_requests_get_one_line_errors(run, args: list[str], message: str) -> None:
     code, out, err = run(*args)
-    assert code == 1 and message in err and "Traceback" not in err
+    assert code == 2 and message in err and "Traceback" not in err
 
 
 def test_structure_lists_every_node_in_document_order(run) -> None:
@@ -97,7 +97,7 @@ def test_import_reports_a_bad_file_with_its_place(tmp_path: Path) -> None:
     bad.write_bytes(b"\xef\xbb\xbf**100.** A rule.\n**100.1.** Sub.\n**100.2.** \xff More.\n")
     result = CliRunner().invoke(main, ["--home", str(tmp_path / "h"), "import", str(bad),
                                        "--ruleset", "x", "--edition", "1"])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert f"{bad}:3: error: unreadable encoding" in result.stderr
 
 

@@ -41,7 +41,7 @@ def test_the_cli_looks_where_make_run_builds(monkeypatch: pytest.MonkeyPatch, tm
     monkeypatch.setattr(kb.store, "checkout_home", lambda: tmp_path / "checkout" / ".rulekb")
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["rule", "337.1.a"])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert f"no knowledge base is built in {tmp_path / 'checkout' / '.rulekb'}" in result.stderr
 
 

@@ -297,7 +297,7 @@ def test_cli_history_and_map(run) -> None:
     code, out, _ = run("history", "302.2", "-r", "synthetic", "--json")
     assert json.loads(out)["editions"][0]["number"] == "301.1.c"
     code, out, _ = run("map", "116.5", "-r", "synthetic", "--from", "1.0", "--to", "2.0")
-    assert code == 1
+    assert code == 2
     code, out, _ = run("map", "301.1.a", "-r", "synthetic", "--from", "1.0", "--to", "2.0")
     assert code == 0 and "302.1.a (2.0): renumbered" in out
     code, out, _ = run("map", "302.2", "-r", "synthetic", "--from", "1.0", "--to", "2.0")
@@ -311,4 +311,4 @@ def test_cli_history_and_map(run) -> None:
 ])
 def test_cli_errors_are_one_line(run, args: list[str], message: str) -> None:
     code, out, err = run(*args)
-    assert code == 1 and message in err and "Traceback" not in out + err
+    assert code == 2 and message in err and "Traceback" not in out + err

@@ -283,7 +283,7 @@ def test_workers_without_gunicorn_say_so_in_one_line(excerpt_home: Path,
         result = CliRunner().invoke(main, ["--home", str(excerpt_home), "serve", "--workers", "2"])
     finally:
         sys.setswitchinterval(interval)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "--workers 2 needs gunicorn" in lines[0] and "--workers 1" in lines[0]
 
@@ -301,7 +301,7 @@ def test_workers_on_a_busy_port_say_so_in_one_line(excerpt_home: Path) -> None:
                                                "--port", str(port)])
         finally:
             sys.setswitchinterval(interval)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and f"port {port} on 127.0.0.1 is in use" in lines[0]
 
@@ -323,7 +323,7 @@ def test_serve_without_a_build_says_so_in_one_line(tmp_path: Path, workers: str,
         result = CliRunner().invoke(main, ["--home", str(tmp_path), "serve", "--workers", workers])
     finally:
         sys.setswitchinterval(interval)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "no knowledge base is built in" in lines[0] and "rulekb build" in lines[0]
 

@@ -436,11 +436,11 @@ def _sparse(d: Path) -> Path:
 # (name, how to make the path, exit code, what stderr says). The device and the FIFO run in
 # a process of their own with a timeout: reading either would never end.
 IMPORTS = [
-    ("device", lambda d: Path("/dev/zero"), 1, "not a regular file"),
-    ("fifo", _fifo, 1, "not a regular file"),
-    ("socket", _socket, 1, "not a regular file"),
-    ("symlink", _symlink, 1, "is a symbolic link"),
-    ("oversized", _sparse, 1, "a rules document is at most"),
+    ("device", lambda d: Path("/dev/zero"), 2, "not a regular file"),
+    ("fifo", _fifo, 2, "not a regular file"),
+    ("socket", _socket, 2, "not a regular file"),
+    ("symlink", _symlink, 2, "is a symbolic link"),
+    ("oversized", _sparse, 2, "a rules document is at most"),
     ("directory", lambda d: d, 2, "is a directory"),
     ("missing", lambda d: d / "nope.md", 2, "does not exist"),
 ]

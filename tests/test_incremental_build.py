@@ -293,7 +293,7 @@ def test_the_edition_in_force_on_a_date_from_the_cli_and_the_api(three_editions:
                                        "--date", date, "--json"])
     answer = create_app(three_editions).test_client().get(f"/api/v1/rulesets/test/editions?date={date}")
     if expected is None:
-        assert result.exit_code == 1 and f"no edition of test was in force on {date}" in result.output
+        assert result.exit_code == 2 and f"no edition of test was in force on {date}" in result.output
         assert answer.status_code == 404 and answer.get_json()["error"]["message"] == result.output.split("error: ")[-1].strip()
         return
     assert result.exit_code == 0, result.output
@@ -353,7 +353,7 @@ def test_a_damaged_graph_is_one_line_on_the_cli(tmp_path: Path) -> None:
     assert build_dir is not None
     (build_dir / "editions" / "test" / "1.0.pickle").write_bytes(b"\x80\x05 cut short")
     result = CliRunner().invoke(main, ["--home", str(home), "rule", "103", "--ruleset", "test"])
-    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.exit_code == 2 and "Traceback" not in result.output
     assert result.output.startswith("error: the built knowledge base is damaged") and "rulekb build" in result.output
 
 

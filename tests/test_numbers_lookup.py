@@ -70,11 +70,11 @@ CLI = [
     (["rule", "337.1(a)"], 0, "337.1.a. ", ""),
     (["rule", "337.1", "a"], 0, "337.1.a. ", ""),
     (["rule", "337.1 a"], 0, "337.1.a. ", ""),
-    (["rule", "9999.9"], 1, "", "error: rule 9999.9 does not exist in riftbound 1.4\nnearest: "),
-    (["rule", "999.9"], 1, "", "error: rule 999.9 does not exist in riftbound 1.4\nnearest: "),
+    (["rule", "9999.9"], 2, "", "error: rule 9999.9 does not exist in riftbound 1.4\nnearest: "),
+    (["rule", "999.9"], 2, "", "error: rule 999.9 does not exist in riftbound 1.4\nnearest: "),
     (["rule", "-r", "mtg", "117.3 d"], 0, "117.3d. ", ""),
-    (["rule", "banana"], 1, "", "error: not a rule number: 'banana'"),
-    (["rule", "337.1(abc)"], 1, "", "error: not a rule number: '337.1(abc)'"),
+    (["rule", "banana"], 2, "", "error: not a rule number: 'banana'"),
+    (["rule", "337.1(abc)"], 2, "", "error: not a rule number: '337.1(abc)'"),
 ]
 
 

@@ -46,22 +46,22 @@ COMMANDS = [
     (["rulings", "check"], 1, "rule 338.1.c of 1.3 is rule 338.1.b in 1.4"),
     (["rulings", "check"], 1, "renumbered: ruling mtg-legend-rule: CR 704.5k: rule 704.5k of 2010-10-01 is rule 704.5j in 2026-01-16 and reworded"),
     (["rulings", "check"], 1, "reworded: ruling riftbound-finalizing-keeps-priority: rule 337.1.a: rule 337.1.a was reworded in 1.4: "),
-    (["rulings", "check", "--ruleset", "nonesuch"], 1, "unknown ruleset 'nonesuch'"),
+    (["rulings", "check", "--ruleset", "nonesuch"], 2, "unknown ruleset 'nonesuch'"),
     (["articles", "check"], 1, "mtg-priority-primer.md:8: renumbered: article mtg-priority-primer: CR 116.1a"),
     (["articles", "list", "--ruleset", "riftbound"], 0, "riftbound-chain-walkthrough  riftbound 1.3  stale"),
     (["articles", "list", "--ruleset", "riftbound"], 0, "\n1 article, 1 stale, "),
     (["rulings", "search", "two legendary creatures with the same name"], 0, "mtg-legend-rule"),
-    (["rulings", "search", "   "], 1, "the ruling search needs words"),
+    (["rulings", "search", "   "], 2, "the ruling search needs words"),
     (["search", "my opponent moved a unit onto my battlefield, when do I lose control"], 0,
      "cited by ruling riftbound-holding-a-battlefield: 'My opponent moved a unit onto my battlefield; "
      "when do I lose control of it?'"),
     (["rulings", "show", "riftbound-passing-priority"], 0, "rule 338.1.c: renumbered → 338.1.b"),
     (["rulings", "show", "riftbound-standard-move-closed-state"], 0, "rule 144.1.b: ok"),
-    (["rulings", "show", "no-such-ruling"], 1, "no ruling 'no-such-ruling'"),
+    (["rulings", "show", "no-such-ruling"], 2, "no ruling 'no-such-ruling'"),
     (["rule", "190.3"], 0, "cited by 1 ruling, 1 article: riftbound-holding-a-battlefield (as 187.3 of 1.3)"),
     (["articles", "show", "mtg-priority-primer"], 0, "written for mtg 2010-10-01"),
-    (["rulings", "import", "CORPUS/articles/mtg-priority-primer.md"], 1, "field 'question' is missing"),
-    (["articles", "add", "CORPUS/rulings/mtg-legend-rule.yaml"], 1, "is not an article file"),
+    (["rulings", "import", "CORPUS/articles/mtg-priority-primer.md"], 2, "field 'question' is missing"),
+    (["articles", "add", "CORPUS/rulings/mtg-legend-rule.yaml"], 2, "is not an article file"),
 ]
 
 
@@ -107,7 +107,7 @@ def test_a_bad_file_in_a_folder_imports_nothing(tmp_path: Path) -> None:
     shutil.copytree(CORPUS / "rulings", folder)
     (folder / "zz-broken.yaml").write_text("id: zz\nquestion: [\n", encoding="utf-8")
     code, out = run(home, "rulings", "import", str(folder))
-    assert code == 1 and "zz-broken.yaml" in out and "not valid YAML" in out
+    assert code == 2 and "zz-broken.yaml" in out and "not valid YAML" in out
     assert not (home / "records").exists()
 
 

@@ -45,15 +45,15 @@ COMMANDS = [
     (["rulings", "list"], 0, "riftbound-passing-priority", ""),
     (["rulings", "remove", "riftbound-passing-priority"], 0, "1 ruling removed; 8 stored", ""),
     (["rulings", "list"], 0, "mtg-legend-rule", "riftbound-passing-priority"),
-    (["rulings", "remove", "riftbound-passing-priority"], 1, "no ruling 'riftbound-passing-priority' in ", ""),
-    (["rulings", "remove", "riftbound-who-acts-after-finalizing"], 1,
+    (["rulings", "remove", "riftbound-passing-priority"], 2, "no ruling 'riftbound-passing-priority' in ", ""),
+    (["rulings", "remove", "riftbound-who-acts-after-finalizing"], 2,
      "'riftbound-who-acts-after-finalizing' is a sample shipped with rulekb", ""),
-    (["rulings", "remove", "mtg-legend-rule", "no-such-ruling"], 1, "no ruling 'no-such-ruling'", "removed ruling"),
+    (["rulings", "remove", "mtg-legend-rule", "no-such-ruling"], 2, "no ruling 'no-such-ruling'", "removed ruling"),
     (["rulings", "list"], 0, "mtg-legend-rule", ""),  # nothing was removed by the failed command
     (["rulings", "remove", "mtg-legend-rule", "mtg-legend-rule", "--no-build"], 0, "1 ruling removed; 7 stored", ""),
     (["articles", "remove", "mtg-priority-primer"], 0, "removed article mtg-priority-primer (mtg-priority-primer.md)", ""),
     (["articles", "list"], 0, "riftbound-chain-walkthrough", "mtg-priority-primer"),
-    (["articles", "remove", "../../etc/passwd"], 1, "no article '../../etc/passwd'", ""),
+    (["articles", "remove", "../../etc/passwd"], 2, "no article '../../etc/passwd'", ""),
 ]
 
 

@@ -280,7 +280,7 @@ def test_cli_article_front_matter_too_deep(excerpt_home: Path, tmp_path: Path) -
     article = tmp_path / "deep.md"
     article.write_text("---\na: " + "[" * 5000 + "\n---\nrule 337.1a\n", encoding="utf-8")
     result = CliRunner().invoke(main, ["--home", str(excerpt_home), "link", str(article)])
-    assert result.exit_code == 1 and "input.nesting" in result.output and "front matter" in result.output
+    assert result.exit_code == 2 and "input.nesting" in result.output and "front matter" in result.output
     assert isinstance(result.exception, SystemExit)
 
 

@@ -392,7 +392,7 @@ def test_cli_search(excerpt_home: Path) -> None:
 @pytest.mark.parametrize("query", ['"unbalanced', "AND", "*", "x" * 5000, "a\x00b"])
 def test_cli_malformed_query_is_a_message(excerpt_home: Path, query: str) -> None:
     out = CliRunner().invoke(main, ["--home", str(excerpt_home), "search", query])
-    assert out.exit_code == 1
+    assert out.exit_code == 2
     assert out.output.startswith("error: ") and "Traceback" not in out.output
 
 

@@ -228,14 +228,14 @@ def test_cli_imports_lists_and_keeps_the_last_good_list(cards_home: Path, tmp_pa
     bad = tmp_path / "bad.csv"
     bad.write_text("name,type\nA,Unit\nB,Unit,extra\n", encoding="utf-8")
     out = runner.invoke(main, [*home, "cards", "import", str(bad)])
-    assert out.exit_code == 1 and "bad.csv:3" in out.output and "Traceback" not in out.output
+    assert out.exit_code == 2 and "bad.csv:3" in out.output and "Traceback" not in out.output
     data = json.loads(runner.invoke(main, [*home, "cards", "list", "--json"]).output)
     assert len(data["cards"]) == 5  # the refused file changed nothing
     out = runner.invoke(main, [*home, "cards", "import", str(CSV_CARDS)])  # says what it replaces
     assert out.exit_code == 0 and f"from {CSV_CARDS.name}, replacing the 5 cards from {JSON_CARDS.name}" in out.output
     runner.invoke(main, [*home, "cards", "import", str(JSON_CARDS)])
     out = runner.invoke(main, [*home, "cards", "import", str(JSON_CARDS), "--ruleset", "chess"])
-    assert out.exit_code == 1 and "no ruleset 'chess'" in out.output
+    assert out.exit_code == 2 and "no ruleset 'chess'" in out.output
 
 
 def test_search_reads_the_imported_list_through_the_cli(cards_home: Path) -> None:
@@ -346,7 +346,7 @@ def test_a_kept_list_that_no_longer_reads_is_said_and_searched_without(cards_hom
     kept = cards_path(cards_home, "riftbound")
     kept.write_text("{not json", encoding="utf-8")
     out = runner.invoke(main, ["--home", str(cards_home), "cards", "list"])
-    assert out.exit_code == 1 and "does not read" in out.output and "Traceback" not in out.output
+    assert out.exit_code == 2 and "does not read" in out.output and "Traceback" not in out.output
     searched = runner.invoke(main, ["--home", str(cards_home), "search", "Can I play Lantern Warden?", "--json"])
     assert searched.exit_code == 0 and json.loads(searched.output)["understood"]["cards"] == []
     assert runner.invoke(main, ["--home", str(cards_home), "cards", "import", str(JSON_CARDS)]).exit_code == 0

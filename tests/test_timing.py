@@ -333,7 +333,7 @@ def test_cli_next(cli: Any, tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert "Ann decides." in res.stdout and "Not legal now:" in res.stdout
     res = cli("next", "--state", "-", "--json", input=json.dumps(_state(priority=["Ann", "Bo"])))
-    assert res.exit_code == 1 and "312" in res.output
+    assert res.exit_code == 2 and "312" in res.output
     res = cli("next", "--state", "-", input="{not json")
     assert res.exit_code == 2 and "not valid JSON" in res.output
 

@@ -387,7 +387,7 @@ def test_cli_run_next_and_list(cli: Any, tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert "Ann decides." in res.stdout and "Ann casts Bear" in res.stdout and "117.1a" in res.stdout
     res = cli("next", "--state", "-", "--json", input=json.dumps(_state(priority=["Ann", "Bo"])))
-    assert res.exit_code == 1 and "117.3" in res.output
+    assert res.exit_code == 2 and "117.3" in res.output
     res = cli("list", "--ruleset", "mtg")
     assert res.exit_code == 0 and "mtg/002-the-attacker-dies" in res.stdout
 
@@ -401,9 +401,9 @@ CHOOSE_CASES = [
     ([], ['{"pass": "Ann"}', '{"pass": "Bo"}'], 0, "Chosen: Bo passes."),
     ([], ['{"cast": {"player": "Ann", "card": "Bear"}}'], 0, "Chosen: Ann casts Bear."),
     (BOLT_ON_STACK, ['{"pass": "Ann"}', '{"pass": "Bo"}'], 0, "Bolt resolves."),
-    ([], ['{"pass": "Bo"}'], 1, "error: --choose 1: not one of Ann's options now"),
-    ([], ['{"pass": "Ann"}', '{"pass": "Ann"}'], 1, "error: --choose 2: not one of Bo's options now"),
-    (BOLT_ON_STACK, ['{"cast": {"player": "Ann", "card": "Bear"}}'], 1,
+    ([], ['{"pass": "Bo"}'], 2, "error: --choose 1: not one of Ann's options now"),
+    ([], ['{"pass": "Ann"}', '{"pass": "Ann"}'], 2, "error: --choose 2: not one of Bo's options now"),
+    (BOLT_ON_STACK, ['{"cast": {"player": "Ann", "card": "Bear"}}'], 2,
      "a noninstant spell only in your main phase with an empty stack"),
     ([], ['{"pass": "Ann"}', "pass"], 2, "error: --choose 2: not valid JSON"),
     ([], ['["pass", "Ann"]'], 2, "error: --choose 1: an action is a JSON object of one key"),

@@ -7,7 +7,18 @@ imports it back.
 
 Every command answers errors the same way (:func:`reported_errors`, applied once to the
 whole group): a one-line message naming the place it went wrong (file:line, the rule, the
-nearest numbers, the path or port) and what to do, on stderr, and a non-zero exit code.
+nearest numbers, the path or port) and what to do, on stderr, and exit code
+:data:`EXIT_ERROR`, whichever the command. The exit codes are one contract for every
+command, so that a CI script tells "your rulings are stale" from "the command was wrong":
+
+* :data:`EXIT_OK` (0): the command answered and found nothing to report;
+* :data:`EXIT_FINDING` (1): it answered, and what it checks for was found (a stale or
+  broken citation, a failed expectation, a broken link);
+* :data:`EXIT_ERROR` (2): it could not answer: a usage error (Click's own exit 2 too), an
+  input it cannot read (an unknown ruleset, edition or rule, a malformed file), or a
+  failure of the machine (a full disk, a port in use);
+* :data:`EXIT_INTERNAL` (3): a bug in rulekb (its traceback is printed);
+* 130: interrupted (Ctrl-C).
 """
 
 from __future__ import annotations
@@ -19,6 +30,7 @@ import importlib
 import json
 import os
 import sys
+import traceback
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -29,12 +41,19 @@ from kb.model import DocumentError
 from kb.query import KnowledgeBase, QueryError
 from kb.store import default_home
 
+EXIT_OK = 0  # answered: nothing to report
+EXIT_FINDING = 1  # answered: what the command checks for was found (stale, broken, failed)
+EXIT_ERROR = 2  # could not answer: the command line, an input or the machine was wrong
+EXIT_INTERNAL = 3  # could not answer: a bug in rulekb
+EXIT_INTERRUPTED = 130  # Ctrl-C, as a shell reports a process that SIGINT ended
+
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 USE_ANOTHER_HOME = "--home DIR or RULEKB_HOME=DIR"
 
 
 class CommandError(Exception):
-    """A failure a command reports itself: printed as ``error: <message>``, exit 1."""
+    """A failure a command reports itself: printed as ``error: <message>``, exit
+    :data:`EXIT_ERROR`."""
 
 
 def os_error_message(exc: OSError, home: Path | None = None) -> str:
@@ -81,30 +100,42 @@ def echo_query_error(exc: QueryError) -> None:
 @contextlib.contextmanager
 def reported_errors(ctx: click.Context | None = None) -> Iterator[None]:
     """Turn the project's and the operating system's errors into one-line messages and exit
-    codes, never tracebacks (``ctx`` names the data directory an OSError happened in)."""
+    :data:`EXIT_ERROR`, never tracebacks (``ctx`` names the data directory an OSError
+    happened in); a bug prints its traceback and exits :data:`EXIT_INTERNAL`, Ctrl-C exits
+    :data:`EXIT_INTERRUPTED`. Click's own exits and usage errors pass through unchanged."""
     try:
         yield
     except QueryError as exc:
         echo_query_error(exc)
-        sys.exit(1)
+        sys.exit(EXIT_ERROR)
     except DocumentError as exc:
         for d in exc.diagnostics:
             click.echo(str(d), err=True)
-        sys.exit(1)
+        sys.exit(EXIT_ERROR)
     except CommandError as exc:
         click.echo(f"error: {exc}", err=True)
-        sys.exit(1)
+        sys.exit(EXIT_ERROR)
     except BrokenPipeError:  # the reader went away (`rulekb … | head`): nothing to say
         try:  # so that the interpreter's final flush does not fail again
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         except (OSError, ValueError):
             pass
-        sys.exit(1)
+        sys.exit(EXIT_ERROR)
     except OSError as exc:
         obj = ctx.find_root().obj if ctx is not None else None
         home = obj.get("home") if isinstance(obj, dict) else None
         click.echo(f"error: {os_error_message(exc, home)}", err=True)
-        sys.exit(1)
+        sys.exit(EXIT_ERROR)
+    except (click.exceptions.Exit, click.ClickException, click.Abort):
+        raise  # Click's exit codes: a command's ctx.exit(N), a usage error's 2
+    except KeyboardInterrupt:
+        click.echo("\ninterrupted", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    except Exception:  # a bug: say so, with what a report needs, and keep exit 1 for findings
+        click.echo(traceback.format_exc().rstrip(), err=True)
+        click.echo("error: internal error in rulekb (a bug: the traceback above says where); "
+                   "please report it", err=True)
+        sys.exit(EXIT_INTERNAL)
 
 
 # Which module registers each command on :data:`main`. A command's module is imported when
@@ -150,7 +181,17 @@ class RulekbGroup(click.Group):
 @click.version_option(package_name="rulekb")
 @click.pass_context
 def main(ctx: click.Context, home: Path | None) -> None:
-    """rulekb: comprehensive rules as a cross-referenced, searchable knowledge base."""
+    """rulekb: comprehensive rules as a cross-referenced, searchable knowledge base.
+
+    \b
+    Exit codes, the same for every command:
+      0  answered, nothing to report
+      1  answered, and found what it checks for (a stale or broken citation, a failed
+         expectation, a broken link)
+      2  could not answer: a usage error, an input it cannot read (unknown ruleset,
+         edition, rule or id, a malformed file) or a failure of the machine (disk, port)
+      3  a bug in rulekb (its traceback is printed)
+    """
     ctx.obj = {"home": home or default_home()}
 
 

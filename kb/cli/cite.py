@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from kb.cli.app import edition_option, emit_json, handle_errors, main, open_kb, ruleset_option
+from kb.cli.app import EXIT_FINDING, EXIT_OK, edition_option, emit_json, handle_errors, main, open_kb, ruleset_option
 from kb.cite.annotate import check_base_url
 from kb.errors import QueryError
 
@@ -32,7 +32,7 @@ def _base_url(value: str) -> str:
 @click.option("--style", type=click.Choice(["footnotes", "preview"]), default="footnotes",
               show_default=True, help="Numbered footnotes with each rule's text, or hover previews.")
 @click.option("--check", is_flag=True, help="Only report each citation (file:line:col, citation, "
-                                            "status, suggestion); exit 1 if any is broken.")
+                                            "status, suggestion); exit 1 if any is broken (2: the command could not answer).")
 @click.option("--base-url", default="", callback=lambda ctx, param, value: _base_url(value),
               help="Prefix of the rules browser's URLs: an http(s) URL such as "
                    "https://rules.example.org, or a relative path.")
@@ -69,7 +69,7 @@ def link_cmd(ctx: click.Context, articles: tuple[Path, ...], ruleset: str | None
             for d in data["diagnostics"]:
                 click.echo(f"{name}: {d['severity']}: {d['message']}", err=True)
     if check:
-        sys.exit(1 if broken else 0)
+        sys.exit(EXIT_FINDING if broken else EXIT_OK)
 
 
 def _read(path: Path, name: str) -> str:

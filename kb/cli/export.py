@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from kb.cli.app import CommandError, emit_json, handle_errors, json_option, main, open_kb, os_error_message
+from kb.cli.app import EXIT_FINDING, CommandError, emit_json, handle_errors, json_option, main, open_kb, os_error_message
 
 
 @main.command("export")
@@ -49,4 +49,4 @@ def export_cmd(ctx: click.Context, folder: Path, rulesets: tuple[str, ...], edit
     for problem in result.problems:
         click.echo(f"broken link: {problem}", err=True)
     if result.problems:
-        ctx.exit(1)
+        ctx.exit(EXIT_FINDING)

@@ -4,7 +4,7 @@
 file and field) and rebuild the knowledge base, so a running server answers from them;
 ``remove`` takes them out again by id (all or nothing) and rebuilds;
 ``list`` shows them with what a newer edition changed; ``check`` lists every stale
-citation and exits 1 when there is one (for CI); ``rulings search`` finds earlier rulings
+citation and exits 1 when there is one, 2 when the command could not answer (for CI); ``rulings search`` finds earlier rulings
 on a question.
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from kb.cli.app import counted, emit_json, handle_errors, home_of, json_option, main, open_kb
+from kb.cli.app import EXIT_FINDING, EXIT_OK, counted, emit_json, handle_errors, home_of, json_option, main, open_kb
 from kb.records import import_records, load_records, record_report, records_report
 from kb.records.store import remove_records
 from kb.records.citing import STALE, attach_records
@@ -195,7 +195,7 @@ def _check(ctx: click.Context, kind: Kind, ruleset: str | None, as_json: bool) -
                    f"citations: {counts['ok']} ok, {counts['renumbered']} renumbered, "
                    f"{counts['reworded']} reworded, {counts['removed']} removed, "
                    f"{counts['not_found']} not found", err=True)
-    sys.exit(1 if data["stale"] or data["broken"] or data["unread"] else 0)
+    sys.exit(EXIT_FINDING if data["stale"] or data["broken"] or data["unread"] else EXIT_OK)
 
 
 def _why(c: dict[str, Any]) -> str:
@@ -247,7 +247,8 @@ def rulings_check(ctx: click.Context, ruleset: str | None, as_json: bool) -> Non
     """Every citation of a ruling that the newest edition renumbered (with the new
     number), reworded (with the word changes) or removed, one line each; exit 1 when there
     is one, a citation of a rule that does not exist, or a ruling whose citations could not
-    be read (its edition is not built)."""
+    be read (its edition is not built); exit 2 when the command could not answer (an unknown
+    ruleset, an unreadable data directory)."""
     _check(ctx, "ruling", ruleset, as_json)
 
 
@@ -259,7 +260,8 @@ def rulings_check(ctx: click.Context, ruleset: str | None, as_json: bool) -> Non
 def articles_check(ctx: click.Context, ruleset: str | None, as_json: bool) -> None:
     """Every citation of an article that the newest edition renumbered, reworded or
     removed, one line each; exit 1 when there is one, a broken citation, or an article
-    whose ruleset cannot be told (pin it with ruleset:)."""
+    whose ruleset cannot be told (pin it with ruleset:); exit 2 when the command could not
+    answer (an unknown ruleset, an unreadable data directory)."""
     _check(ctx, "article", ruleset, as_json)
 
 

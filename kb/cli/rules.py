@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from kb.cli.app import (counted, echo_query_error, edition_option, emit_json, handle_errors,
+from kb.cli.app import (EXIT_ERROR, counted, echo_query_error, edition_option, emit_json, handle_errors,
                         home_of, json_option, main, open_kb, ruleset_option)
 from kb.cli.params import DATE, DOCUMENT_FORMAT
 from kb.errors import QueryError
@@ -79,7 +79,8 @@ def rule_cmd(ctx: click.Context, number: tuple[str, ...], ruleset: str | None, e
     """Show one rule or several (numbers may be loose: 337.1a, 337.1.a, "rule 337.1.a.").
 
     Each number is shown in turn; a number that does not exist is reported with the nearest
-    ones (exit 1) and the others are still shown. With --json, several numbers print a list.
+    ones (exit 2, as any input that cannot be answered) and the others are still shown.
+    With --json, several numbers print a list.
     """
     kb = open_kb(ctx)
     ruleset = ruleset or kb.default_ruleset()
@@ -101,7 +102,7 @@ def rule_cmd(ctx: click.Context, number: tuple[str, ...], ruleset: str | None, e
                 click.echo()
             _print_rule(data, subrules)
     if failed:
-        ctx.exit(1)
+        ctx.exit(EXIT_ERROR)
 
 
 def _print_rule(data: dict[str, Any], subrules: bool) -> None:

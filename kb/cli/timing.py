@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from kb.cli.app import edition_option, emit_json, handle_errors, home_of, json_option, main, open_kb
+from kb.cli.app import EXIT_ERROR, EXIT_FINDING, EXIT_OK, edition_option, emit_json, handle_errors, home_of, json_option, main, open_kb
 from kb.graph import build_edition
 from kb.inputs import loads_json
 from kb.query import KnowledgeBase, QueryError
@@ -20,8 +20,10 @@ from kb.timing import list_scenarios, load_scenario, scenario_files
 from kb.timing.models import get_model, rulesets
 from kb.timing.scenario import ScenarioError, loads
 
-EXIT_FAILED = 1
-EXIT_MALFORMED = 2
+# The CLI's one contract (kb.cli.app): a failed expectation or model check is a finding, a
+# scenario or state that cannot be read or run, or a choice that is not legal, an error.
+EXIT_FAILED = EXIT_FINDING
+EXIT_MALFORMED = EXIT_ERROR
 
 
 @main.group("timing")
@@ -158,7 +160,7 @@ def run_cmd(ctx: click.Context, file: str, as_json: bool, quotes: bool, full: bo
         raise
     if as_json:
         emit_json(result)
-        sys.exit(0 if result["ok"] else EXIT_FAILED)
+        sys.exit(EXIT_OK if result["ok"] else EXIT_FAILED)
     click.echo(click.style(result["name"], bold=True) + click.style(
         f"  ({result['ruleset']} {result['edition']}, {result['file']})", dim=True))
     expectations = result["expectations"]
@@ -175,7 +177,7 @@ def run_cmd(ctx: click.Context, file: str, as_json: bool, quotes: bool, full: bo
     passed = sum(e["ok"] for e in expectations)
     verdict = click.style("ok", fg="green") if result["ok"] else click.style("FAILED", fg="red", bold=True)
     click.echo(f"{len(result['frames'])} frames, {passed}/{len(expectations)} expectations: {verdict}")
-    sys.exit(0 if result["ok"] else EXIT_FAILED)
+    sys.exit(EXIT_OK if result["ok"] else EXIT_FAILED)
 
 
 def _read_state(given: str) -> Any:
@@ -250,7 +252,7 @@ def next_cmd(ctx: click.Context, state_file: str, ruleset: str | None, edition: 
     """What happens next: the automatic steps, then who decides and every option, with the rules.
 
     With --choose, each option is taken in turn and the answer is what happens after the last
-    (exits 1 naming the rules when one is not legal there)."""
+    (exits 2 naming the rules when one is not legal there)."""
     data = _read_state(state_file)
     actions = [_read_action(c, i) for i, c in enumerate(choices, start=1)]
     kb = timing_kb(ctx)
@@ -263,14 +265,14 @@ def next_cmd(ctx: click.Context, state_file: str, ruleset: str | None, edition: 
             click.echo(f"error: --choose {exc.detail.get('choice', 1)}: {exc.message}", err=True)
             for option in exc.detail.get("options", []):
                 click.echo(f"    --choose '{json.dumps(option)}'", err=True)
-            sys.exit(EXIT_FAILED)
+            sys.exit(EXIT_MALFORMED)
         if exc.status in (400, 422) and isinstance(exc.detail, dict) and exc.detail.get("violations"):
             click.echo(f"error: {exc.message}", err=True)
             for v in exc.detail["violations"]:
                 for q in v["quotes"]:
                     click.echo(_clip(f"    {q['rule']}  {q['text'] or '(' + q.get('missing', '') + ')'}", full),
                                err=True)
-            sys.exit(EXIT_FAILED)
+            sys.exit(EXIT_MALFORMED)
         raise
     if as_json:
         emit_json(out)
@@ -312,7 +314,7 @@ def check_cmd(ctx: click.Context, ruleset: str, edition: str | None, as_json: bo
     out = timing_kb(ctx).timing_check(ruleset, edition)
     if as_json:
         emit_json(out)
-        sys.exit(0 if out["ok"] else EXIT_FAILED)
+        sys.exit(EXIT_OK if out["ok"] else EXIT_FAILED)
     kind = "excerpt" if out["partial"] else "complete"
     click.echo(f"{out['ruleset']} {out['edition']} ({kind}): {out['citations']} rules cited by "
                f"{out['names']} transitions, checks and invariants")
@@ -337,7 +339,7 @@ def check_cmd(ctx: click.Context, ruleset: str, edition: str | None, as_json: bo
                                                                    if r["uncited"] else ""))
     verdict = click.style("ok", fg="green") if out["ok"] else click.style("FAILED", fg="red", bold=True)
     click.echo(verdict)
-    sys.exit(0 if out["ok"] else EXIT_FAILED)
+    sys.exit(EXIT_OK if out["ok"] else EXIT_FAILED)
 
 
 @timing.command("list")
