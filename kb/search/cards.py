@@ -60,9 +60,41 @@ class Card:
         return {"name": self.name, "type": self.type, "keywords": list(self.keywords), "text": self.text}
 
 
+# The apostrophes a name is typed with: straight, curly (’, and ‘ that some keyboards give for
+# it) and the modifier letter ʼ. Inside a name's word one is part of the word ("Vex's",
+# "Kor'vash"), where the rules' WORD splits there ("player's" → player, s).
+APOSTROPHES = "'\u2019\u2018\u02bc"
+# A name's words: WORD's, with an apostrophe between letters kept inside the word.
+NAME_WORD = re.compile(rf"\w+(?:[.{APOSTROPHES}]\w+)*")
+_APOSTROPHE = re.compile(f"[{APOSTROPHES}]")
+# A possessive at a word's end ("Summoner's", "Summoner’s"): how a question names a card
+# before what it has ("Tideborn Summoner's ability").
+_POSSESSIVE = re.compile(rf"[{APOSTROPHES}]s$", re.IGNORECASE)
+
+
+def name_word(word: str) -> str:
+    """One word of a name as names are compared: lower case, its apostrophes left out
+    ("Vex's", "Vex’s" and "Vexs" → "vexs"; "Kor'vash" → "korvash")."""
+    return _APOSTROPHE.sub("", word).lower()
+
+
 def name_key(text: str) -> str:
-    """How names are compared: lower case, words only ("Vex, Apathetic" → "vex apathetic")."""
-    return " ".join(w.lower() for w in WORD.findall(text))
+    """How names are compared: lower case, words only, an apostrophe inside a word left out
+    ("Vex, Apathetic" → "vex apathetic"; "Vex’s Lantern" → "vexs lantern")."""
+    return " ".join(name_word(w) for w in NAME_WORD.findall(text))
+
+
+def name_forms(text: str) -> tuple[str, str]:
+    """The name key of a piece of a question (:func:`name_key`), and its key when it ends a
+    name: without a possessive at its end ("Summoner's" → "summoners", "summoner"). A
+    name's inner word keeps its "'s" ("Vex's Lantern"), its last may be the possessive."""
+    words = NAME_WORD.findall(text)
+    if not words:
+        return "", ""
+    key = " ".join(name_word(w) for w in words)
+    last = _POSSESSIVE.sub("", words[-1])
+    end = " ".join([name_word(w) for w in words[:-1]] + [name_word(last)]) if last else key
+    return key, end
 
 
 @dataclass
@@ -97,9 +129,13 @@ class CardList:
                 self.keys_by_first.setdefault(k[0], []).append(k)
 
     def find(self, words: list[str], capitalised: list[bool],
-             unknown: list[bool] | None = None) -> list[tuple[int, int, Card, str]]:
+             unknown: list[bool] | None = None,
+             endings: list[str] | None = None) -> list[tuple[int, int, Card, str]]:
         """The cards named in a question's words: (first word, end, card, the words as typed).
 
+        ``words`` are name keys (:func:`name_forms`), one entry a piece of the question;
+        ``endings`` the same when the piece ends a name (a possessive left out: "Summoner's"
+        names "Tideborn Summoner" as the last piece, "Vex's" begins "Vex's Lantern").
         Names typed exactly first, longest first, in any case; then misspelt ones, the
         closest first: one only when long enough and written as a title ("Lantern Wardne",
         "Guardian of the Gaet"), or, in lower case, when it is two words or more and one of
@@ -107,6 +143,7 @@ class CardList:
         "lanturn warden"), so that a run of the rules' own words is never taken for a card,
         nor an exact name with the word after it ("Thornveil Prowler got") for a slip."""
         unknown = unknown if unknown is not None else [False] * len(words)
+        endings = endings if endings is not None else words
         found: list[tuple[int, int, Card, str]] = []
         taken = [False] * len(words)
 
@@ -115,15 +152,20 @@ class CardList:
             for k in range(i, i + n):
                 taken[k] = True
         spans = [(i, n) for n in range(min(MAX_NAME_WORDS, len(words)), 0, -1) for i in range(len(words) - n + 1)]
+        def exact(i: int, n: int) -> Card | None:
+            inner = words[i:i + n - 1]
+            return (self.by_key.get(" ".join(inner + [words[i + n - 1]]).lower())
+                    or self.by_key.get(" ".join(inner + [endings[i + n - 1]]).lower()))
+
         for i, n in spans:
-            card = self.by_key.get(" ".join(words[i:i + n]).lower())
+            card = exact(i, n)
             if card is None or any(taken[i:i + n]) or (
                     n == 1 and not capitalised[i] and card.name[:1].isupper() and words[i] != card.name):
                 continue
             take(i, n, card)
         slips: list[tuple[float, int, int, Card]] = []
         for i, n in spans:
-            typed = " ".join(words[i:i + n]).lower()
+            typed = " ".join(words[i:i + n - 1] + [endings[i + n - 1]]).lower()
             if any(taken[i:i + n]) or len(typed) < FUZZY_MIN_CHARS or not (
                     _title_case(words[i:i + n], capitalised[i:i + n]) or (n > 1 and any(unknown[i:i + n]))):
                 continue
@@ -272,7 +314,7 @@ def cards_from_rows(rows: Iterable[tuple[str, int, Any]], file: str) -> list[Car
         if not name or not WORD.search(name):
             bad(where, line, "field name: a card needs a name")
             continue
-        if len(name) > MAX_NAME_CHARS or len(WORD.findall(name)) > MAX_NAME_WORDS:
+        if len(name) > MAX_NAME_CHARS or len(NAME_WORD.findall(name)) > MAX_NAME_WORDS:
             bad(where, line, f"field name: longer than {MAX_NAME_CHARS} characters or "
                              f"{MAX_NAME_WORDS} words")
             continue

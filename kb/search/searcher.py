@@ -389,17 +389,25 @@ class EditionSearcher:
     def _correct(self, parsed: ParsedQuery) -> tuple[ParsedQuery, str | None]:
         """Replace words no rule uses by the nearest word one does; the corrected text."""
         fixes: dict[str, str] = {}
+        kept: set[int] = set()  # the atoms left as typed: their correction would find nothing
         for clause in parsed.clauses:
             if clause.mode == "not" or clause.origin != "typed":
                 continue
             for atom in clause.atoms:
                 short = abbreviations(atom.text)  # "ETB" is no slip of "ETC"
+                found: dict[str, str] = {}
                 for w in atom.words if atom.kind in ("word", "phrase") else ():
                     if w in short:
                         continue
                     suggestion = self.speller.suggest(w)
                     if suggestion and suggestion != w:
-                        fixes[w] = suggestion
+                        found[w] = suggestion
+                # A correction is offered only when it finds a rule: "Kor'vash" is not read as
+                # "Kor'dash", a phrase no rule has either ("kor" is no rule's word).
+                if found and not self._atom_scores(replace(atom, words=tuple(found.get(w, w) for w in atom.words))):
+                    kept.add(id(atom))
+                else:
+                    fixes.update(found)
         if not fixes:
             return parsed, None
         text = parsed.text
@@ -408,7 +416,7 @@ class EditionSearcher:
             atoms = []
             for atom in clause.atoms:
                 if (any(w in fixes for w in atom.words) and atom.kind in ("word", "phrase")
-                        and clause.origin == "typed"):
+                        and clause.origin == "typed" and id(atom) not in kept):
                     atom = replace(atom, words=tuple(fixes.get(w, w) for w in atom.words))
                 atoms.append(atom)
             label = clause.label
@@ -420,7 +428,7 @@ class EditionSearcher:
             clauses.append(replace(clause, atoms=atoms, label=label))
         for atom in sorted((a for c in parsed.clauses if c.origin == "typed" for a in c.atoms),
                            key=lambda a: -a.start):
-            if atom.kind in ("word", "phrase") and any(w in fixes for w in atom.words):
+            if atom.kind in ("word", "phrase") and any(w in fixes for w in atom.words) and id(atom) not in kept:
                 piece = WORD.sub(lambda m: _same_case(m.group(), fixes.get(m.group().lower())),
                                  text[atom.start:atom.end])
                 text = text[:atom.start] + piece + text[atom.end:]

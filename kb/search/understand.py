@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from kb.search.cards import TITLE_SMALL, CardList, card_concepts, describe, name_key
+from kb.search.cards import TITLE_SMALL, CardList, card_concepts, describe, name_forms, name_key
 from kb.search.phrasing import read_vocabulary
 from kb.search.query import Atom, Clause, ParsedQuery
 from kb.search.schema import WORD, analyse, stem
@@ -394,7 +394,7 @@ def _cards_named(atoms: list[Atom], text: str, cards: CardList,
                if k and not atoms[k - 1].text.rstrip("'’\"”)").endswith((".", "?", "!", ":", ";")) else
                (None if k else []) for k in range(len(atoms))]
     for k in range(1, len(atoms) + 1):
-        if k < len(atoms) and atoms[k].kind in ("word", "phrase") and atoms[k - 1].kind == "word" \
+        if k < len(atoms) and atoms[k].kind in ("word", "phrase") and _in_name(atoms[k - 1], text) \
                 and between[k] is not None:
             continue
         run = atoms[start:k]
@@ -403,28 +403,38 @@ def _cards_named(atoms: list[Atom], text: str, cards: CardList,
         words: list[str] = []
         capital: list[bool] = []
         unknown: list[bool] = []
+        endings: list[str] = []
         owner: list[int | None] = []
         for n, a in enumerate(run):
             for w in between[start + n] if n else []:
                 words.append(w)
+                endings.append(w)
                 capital.append(False)
                 unknown.append(False)
                 owner.append(None)
             ws = list(a.words)
             if len(ws) > 1 and ws[-1] == "s" and re.search(r"['’]s\W*$", a.text):
                 ws = ws[:-1]
-            words.append(" ".join(ws))
+            key, end = name_forms(a.text)
+            words.append(key)
+            endings.append(end)
             capital.append(_capitalised(a))
             unknown.append(any(w.isalpha() and stem(w) and not rules_with(stem(w)) for w in ws))
             owner.append(n)
-        for i, j, card, _ in cards.find(words, capital, unknown):
+        for i, j, card, _ in cards.find(words, capital, unknown, endings):
             first, last = owner[i], owner[j - 1]
             if first is None or last is None:  # a name never starts or ends on a small word
                 continue
             out.append((start + first, start + last + 1, card,
-                        re.sub(r"['’]s$", "", text[run[first].start:run[last].end].strip(" ,.?!:;\"“”"))))
+                        re.sub(r"['’‘ʼ]s$", "", text[run[first].start:run[last].end].strip(" ,.?!:;\"“”"))))
         start = k
     return out
+
+
+def _in_name(atom: Atom, text: str) -> bool:
+    """Whether a name may go on after this atom: a word, or words joined by an apostrophe or
+    a hyphen as typed ("Vex's Lantern", "Kor'vash the Unbroken"), not a quoted phrase."""
+    return atom.kind == "word" or (atom.kind == "phrase" and text[atom.start:atom.start + 1] not in "\"“„«")
 
 
 def _title_words(gap: str) -> list[str] | None:

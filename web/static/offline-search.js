@@ -981,21 +981,27 @@
   }
 
   Edition.prototype.correct = function (parsed) {
-    var fixes = Object.create(null), any = false, self = this;
+    var fixes = Object.create(null), any = false, self = this, kept = [];
     parsed.clauses.forEach(function (c) {
       if (c.mode === "not" || origin(c) !== "typed") return;
       c.atoms.forEach(function (a) {
         if (a.kind !== "word" && a.kind !== "phrase") return;
-        var short = abbreviations(a.text);  // "ETB" is no slip of "ETC"
+        var short = abbreviations(a.text), found = Object.create(null), some = false;  // "ETB" is no slip of "ETC"
         a.words.forEach(function (w) {
           if (has(short, w)) return;
           var s = self.speller.suggest(w);
-          if (s && s !== w) { fixes[w] = s; any = true; }
+          if (s && s !== w) { found[w] = s; some = true; }
         });
+        if (!some) return;
+        // A correction is offered only when it finds a rule (EditionSearcher._correct).
+        var fixed = a.words.map(function (w) { return has(found, w) ? found[w] : w; });
+        if (!self.atomScores(new Atom(a.kind, a.text, fixed, a.segments, a.start, a.end)).size) { kept.push(a); return; }
+        Object.keys(found).forEach(function (w) { fixes[w] = found[w]; });
+        any = true;
       });
     });
     if (!any) return [parsed, null];
-    function touched(a) { return a.words.some(function (w) { return has(fixes, w); }); }
+    function touched(a) { return kept.indexOf(a) < 0 && a.words.some(function (w) { return has(fixes, w); }); }
     function fixedText(t) {
       return t.replace(wordRe(), function (m) { var low = m.toLowerCase(); return sameCase(m, has(fixes, low) ? fixes[low] : null); });
     }
