@@ -1110,6 +1110,44 @@ def _csv_export(doc: Canonical) -> Derived | None:
     return _utf8(out.getvalue())
 
 
+_LEADING_ID = re.compile(r"(?m)^(?P<lead>[^\w\n]{0,6}(?:\*\*)?)(?P<id>\d{3}(?:\.[0-9a-z]+)*\.?)(?=[ \t]|\*\*)")
+_OCR_LETTER = {"0": "O", "1": "l"}
+
+
+def _ocr_misread(number: str, n: int) -> str:
+    """A rule number as OCR misreads it (the ``n``-th so misread): a ``1`` or ``0`` of its first
+    part read as ``l``/``I`` or ``O``, or one beside another digit inside its second part."""
+    parts = number.split(".")
+    at = 1 if n % 2 and len(parts) > 1 and len(parts[1].rstrip("abcdefghijkmnpqrstuvwxyz")) > 1 else 0
+    part = parts[at]
+    for i, ch in enumerate(part):
+        if ch in _OCR_LETTER and (at == 0 or i < len(part) - 1 and part[i + 1].isdigit()):
+            letter = "I" if ch == "1" and n % 3 == 0 else _OCR_LETTER[ch]
+            parts[at] = part[:i] + letter + part[i + 1:]
+            break
+    return ".".join(parts)
+
+
+def _ocr_scan(doc: Canonical) -> Derived | None:
+    """A scan of the printed rules read by OCR and saved as text: as a PDF viewer's copy (wrapped,
+    hyphenated at line ends, the title and page number where pages end, ligatures), and in one
+    rule number in three a ``1`` or ``0`` read as a letter (``l00.1.``, ``1O3.2a``, ``702.l9b``
+    is not made: a letter before a digit inside a part, ``7O2.1O``, is). Simulated: no OCR
+    engine is installed here, and OCR's other slips (curly quotes read straight, ``rn`` for
+    ``m`` inside words) change the wording, which no reader can undo."""
+    copied = _pdf_viewer_copy(doc)
+    if copied is None:
+        return None
+    count = 0
+
+    def misread(m: re.Match[str]) -> str:
+        nonlocal count
+        count += 1
+        return m.group("lead") + (_ocr_misread(m.group("id"), count // 3) if count % 3 == 0 else m.group("id"))
+
+    return _utf8(_LEADING_ID.sub(misread, copied.data.decode("utf-8")))
+
+
 # Layouts a user could bring that the ones above do not make (each derived from the same
 # documents, read and compared the same way).
 BROUGHT: list[Layout] = [
@@ -1137,6 +1175,8 @@ BROUGHT: list[Layout] = [
            TEXT_FORMATS, _json_export, whole=True),
     Layout("the document as a spreadsheet's CSV (a row a paragraph: Rule, Text)", TEXT_FORMATS,
            _csv_export, whole=True),
+    Layout("an OCR'd scan: a viewer's copy with l, I and O for 1 and 0 in one rule number in three",
+           TEXT_FORMATS, _ocr_scan, loses="lines", whole=True),
 ]
 ALL_LAYOUTS: list[Layout] = LAYOUTS + BROUGHT
 

@@ -1,6 +1,6 @@
 """Layouts a user could bring that no test had: a page saved from a browser, text copied from a
 PDF viewer, Markdown re-exported by pandoc, subrule letters set apart or attached, the Glossary
-before the rules, an edition with a part added.
+before the rules, an edition with a part added, a scan read by OCR (letters for digits).
 
 Two tables. :data:`PAIRS` holds small inline documents, each in a layout and in the layout the
 release prints, which must read to the same rules (number, kind, title, text, examples,
@@ -20,7 +20,7 @@ import pytest
 from bench.layouts import BROUGHT, FULL, Canonical, Layout, canonical, compare, excerpts, fingerprint
 from kb.model import DocumentError
 from kb.read import read_text
-from kb.read.normalise import dehyphenated
+from kb.read.normalise import dehyphenated, normalise
 from tests.conftest import CORPORA, SKIP_REASON, shared_available
 
 MAGIC = """Magic: The Gathering Comprehensive Rules
@@ -212,6 +212,10 @@ PAIRS = [
     ("wrapped at 24 columns: a heading, a glossary term at its comma, the date sentence",
      "\n".join(_wrapped(MAGIC.replace("\nTwo-Player Game\n", "\nTwo-Player Game, Two-Handed Game\n"), 24)),
      MAGIC.replace("\nTwo-Player Game\n", "\nTwo-Player Game, Two-Handed Game\n"), "lines"),
+    ("an OCR'd scan: l and O for 1 and 0 in Magic's numbers (l00.1a, 1O1.1.)",
+     MAGIC.replace("\n100.1a ", "\nl00.1a ").replace("\n101.1. ", "\n1O1.1. "), MAGIC, ""),
+    ("an OCR'd scan: I for 1 in a Riftbound bold id and a heading (**I03.1.b.**, ### 1O4.)",
+     RIFTBOUND.replace("**103.1.b.**", "**I03.1.b.**").replace("### 104.", "### 1O4."), RIFTBOUND, ""),
     ("Riftbound as a web page: <strong> ids, <br>, footer",
      _web_page("\n".join(f"<h{len(m[1])}>{m[2]}</h{len(m[1])}>" if (m := re.match(r"^(#+) (.*)$", b))
                          else "<p>" + re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>&nbsp;", b).replace(
@@ -253,6 +257,31 @@ def test_the_pairs_change_what_they_say() -> None:
 def test_a_word_hyphenated_at_a_line_end_is_read_as_the_document_spells_it(text: str, kept: str) -> None:
     lines, joined = dehyphenated(text.split("\n"))
     assert kept in lines[0] and sum(joined.values()) == 1, lines
+
+
+@pytest.mark.parametrize("line,read", [
+    ("l00.1a A two-player game", "100.1a A two-player game"),  # the first part: digits only
+    ("7O2.l9b An ability", "702.19b An ability"),  # beside a digit inside a later part
+    ("111.I0f A Clue token", "111.10f A Clue token"),  # I and O are never an id's letters
+    ("**l03.1.b.** A Main Deck", "**103.1.b.** A Main Deck"),
+    ("100.1l An id", "100.1l An id"),  # an attached letter may be an l: kept
+    ("103.1.l. A letter part", "103.1.l. A letter part"),  # Riftbound's one-letter part: kept
+    ("Illegal. Not a number", "Illegal. Not a number"),  # no digit: a word
+    ("lol. Not a number either", "lol. Not a number either"),
+])
+def test_ocr_letters_for_digits_in_a_rule_number_are_read_as_digits(line: str, read: str) -> None:
+    clean = "".join(f"100.{n}. A clean rule.\n\n" for n in range(1, 4))
+    normal = normalise(f"{clean}{line}\n", "scan")
+    assert normal.text.split("\n")[6] == read
+    assert bool(normal.notes) == (line != read), normal.notes
+    if normal.notes:
+        assert normal.notes[0].line == 7 and "OCR" in normal.notes[0].message
+
+
+def test_ocr_letters_are_left_where_most_numbers_are_not_clean() -> None:
+    """A text with more such numbers than clean ones is no scan of a rules document: unchanged."""
+    text = "100.1. A rule.\n\nl00.2. Two.\n\nl00.3. Three.\n"
+    assert normalise(text, "scan").text == text
 
 
 # -- the layouts of bench.layouts.BROUGHT, derived from the excerpts and the full documents ---------

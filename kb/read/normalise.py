@@ -35,6 +35,11 @@ rule document, undone before a reader sniffs or reads it.
 * **Page breaks copied into the text** by a PDF viewer, which copies no form feed: a bare
   page number beside a running line (the title) at three page breaks or more; both go, and
   the paragraph they cut is one again.
+* **OCR's letters for digits in rule numbers** (``l00.1.``, ``1O3.2a``, ``7O2.l9b``: a scan read
+  by OCR) at a line's start are read as the digits they stand for, where a letter cannot be
+  meant (in a number's first part, or beside a digit inside a later part; Magic's attached
+  subrule letter and Riftbound's one-letter parts stay), in a text whose other numbers are
+  clean.
 * **A word hyphenated at a line end** (``oppon-`` | ``ents``) is read whole, or with its
   hyphen where the document spells it so or never whole with both halves its words
   (``two-`` | ``player``), the way :mod:`kb.read.containers` reads a PDF's lines; a suspended
@@ -105,14 +110,17 @@ def normalise(text: str, source: str = "") -> Normalised:
         if "\u00ad\n" in text:  # a word broken at a soft hyphen: read whole, on the first line
             text = _SOFT_BREAK.sub(r"\1\n", text)
         text = _SPACES.sub(" ", ZERO_WIDTH.sub("", text))
+    notes: list[Diagnostic] = []
+    if _OCR_SUSPECT.search(text):
+        text = _ocr_numbers(text, source, notes)
     if "<a" in text or "<A" in text:
         text = _ANCHOR_TAG.sub("", text)
     if "](#" in text:
         text = _ANCHOR_LINK.sub(r"\1", text)
     lines = text.split("\n")
-    notes: list[Diagnostic] = []
     if "..." in text or ". . ." in text or "…" in text or "   " in text:
-        lines, notes = _without_contents(lines, source)
+        lines, contents = _without_contents(lines, source)
+        notes += contents
         text = "\n".join(lines)
     if "\\" in text and len(_ESCAPED.findall(text, 0, 400_000)) >= _MIN_ESCAPES:
         text, escaped = _ESCAPED.subn(r"\1", text)
@@ -143,6 +151,64 @@ def normalise(text: str, source: str = "") -> Normalised:
     if origin is not None and paged.origin is not None:
         paged.origin = [origin[n - 1] for n in paged.origin]
     return paged
+
+
+# A rule number at a line's start in which OCR read a digit as a letter (``l00.1.``, ``1O3.2a``,
+# ``7O2.l9b``): the id's characters, digits and the letters OCR mistakes for them.
+_OCR_ID = re.compile(r"(?m)^(?P<lead>[^\w\n]{0,6}(?:\*\*|__)?)(?P<id>[0-9OoIl|]{3}(?:\.[0-9a-zOIl|]+)*\.?|"
+                     r"[0-9OoIl|]\.)(?=[ \t]+\S|(?:\*\*|__)[ \t])")
+# A line that may start with one: such a letter in the first part, an O, I or | in a later
+# part, or an l or o before a digit there.
+_OCR_SUSPECT = re.compile(r"(?m)^[^\w\n]{0,6}(?:\*\*|__)?(?:[0-9OoIl|]{0,2}[OoIl|][0-9OoIl|]{0,2}\.|"
+                          r"\d{3}\.[0-9a-z.]*(?:[OI|]|[lo]\d))")
+_OCR_DIGITS = str.maketrans("OoIl|", "00111")
+_CLEAN_ID = re.compile(r"^\d{1,3}(?:\.(?:\d+[a-z]{0,2}|[a-z]{1,2}))*\.?$")  # 100.1a, 103.1.b.1.
+
+
+def _ocr_digit_part(part: str, first: bool) -> str:
+    """One dot-separated part of an id with OCR's letters read as the digits they stand for:
+    every character of the first part (digits only, in both games); in a later part, a
+    letter beside a digit that does not end the part (``l9b``, ``1O``: Magic's attached
+    letter, ``100.1l``, and a part that is one letter, Riftbound's ``103.1.l.``, stay)."""
+    if first:
+        return part.translate(_OCR_DIGITS)
+    chars = list(part)
+    for i, ch in enumerate(chars):
+        near_digit = (i > 0 and part[i - 1].isdigit()) or (i + 1 < len(part) and part[i + 1].isdigit())
+        if ch in "OIl|o" and i < len(part) - 1 and near_digit or ch in "OI|":
+            chars[i] = ch.translate(_OCR_DIGITS)
+    return "".join(chars)
+
+
+def _ocr_numbers(text: str, source: str, notes: list[Diagnostic]) -> str:
+    """The rule numbers at lines' starts in which OCR read digits as letters (``l00.1.``,
+    ``1O3.2a``) written with the digits, in a text whose ids are mostly clean (a rules
+    document: at least as many clean ids as such ones); the text is unchanged
+    elsewhere, and a note names the first line."""
+    fixed: list[tuple[int, str, str]] = []
+    clean = 0
+
+    def repaired(m: re.Match[str]) -> str:
+        nonlocal clean
+        raw = m.group("id")
+        if _CLEAN_ID.match(raw):
+            clean += 1
+            return m.group(0)
+        parts = raw.split(".")
+        digits = ".".join(_ocr_digit_part(part, n == 0) for n, part in enumerate(parts))
+        if (digits == raw or not _CLEAN_ID.match(digits) or not any(c.isdigit() for c in raw)):
+            return m.group(0)
+        fixed.append((m.start(), raw, digits))
+        return m.group("lead") + digits
+
+    out = _OCR_ID.sub(repaired, text)
+    if not fixed or clean < len(fixed):
+        return text
+    first_line = text.count("\n", 0, fixed[0][0]) + 1
+    notes.append(Diagnostic(f"{len(fixed)} rule numbers with letters where OCR misread digits "
+                            f"('{fixed[0][1]}' at line {first_line}) read as the numbers they print "
+                            f"('{fixed[0][2]}')", source, first_line, "info"))
+    return out
 
 
 def _at(origin: list[int] | None, index: int) -> int:
