@@ -309,8 +309,10 @@ def test_the_rule_keyword_path_finds_what_the_whole_grammar_finds(text: str, lim
     if references.other_keywords(text):
         text = text.replace("C", "c").replace("U", "u").replace("ection", "ecti0n")
     assert not references.other_keywords(text)
-    assert find._rule_citations(text, limit) == find._keyword_citations(
-        text, references.phrase_matches(text), limit)
+    found, cut_short = find._rule_citations(text, limit)
+    assert found == find._keyword_citations(text, references.phrase_matches(text), limit)
+    # Told no number was cut short, find_citations skips _read_whole: it must change nothing.
+    assert cut_short or find._read_whole(text, found) == found
 
 
 @pytest.mark.parametrize("text", [
@@ -321,5 +323,6 @@ def test_the_rule_keyword_path_finds_what_the_whole_grammar_finds(text: str, lim
 ])
 def test_the_rule_keyword_path_on_phrases_that_continue(text: str) -> None:
     assert not references.other_keywords(text)
-    assert find._rule_citations(text, None) == find._keyword_citations(
-        text, references.phrase_matches(text), None)
+    found, cut_short = find._rule_citations(text, None)
+    assert found == find._keyword_citations(text, references.phrase_matches(text), None)
+    assert cut_short or find._read_whole(text, found) == found

@@ -161,17 +161,19 @@ def find_citations(text: str, limit: int | None = None) -> list[Citation]:
         return []
     if other_keywords(text):  # RULE, section or CR: the whole grammar's phrases
         out = _keyword_citations(text, phrase_matches(text), limit)
+        cut_short = True  # may be: _read_whole looks
     else:  # "rule(s)" and "Rule(s)" only: most articles' paragraphs
-        out = _rule_citations(text, limit)
+        out, cut_short = _rule_citations(text, limit)
     if may_cite(text):
         # Past a limit reached by keyword phrases nothing more was looked for.
         until = out[-1].end if limit is not None and len(out) >= limit else len(text)
         bare = _bare_citations(text, out, until, limit)
         if bare:
             out = sorted(out + bare, key=lambda c: c.start)
+            cut_short = True
             if limit is not None:
                 del out[limit:]
-    if out:
+    if out and cut_short:
         out = _read_whole(text, out)
     if out and ('"' in text or "“" in text):
         quotes = [(m.start(), m.end(), m.group(1) or m.group(2)) for m in _QUOTE.finditer(text)]
@@ -211,13 +213,19 @@ def _read_whole(text: str, citations: list[Citation]) -> list[Citation]:
     return out
 
 
-def _rule_citations(text: str, limit: int | None) -> list[Citation]:
+def _rule_citations(text: str, limit: int | None) -> tuple[list[Citation], bool]:
     """The citations of the keyword phrases of a text whose only keywords are "rule(s)" and
     "Rule(s)" (no :func:`~kb.references.other_keywords`): :func:`_keyword_citations` of
     its ``phrase_matches``, found by the keyword and first number alone
     (``kb.references._RULE_HEAD``) where nothing can continue the phrase after its number,
-    which is most phrases; elsewhere by the whole phrase's grammar at the same place."""
+    which is most phrases; elsewhere by the whole phrase's grammar at the same place.
+
+    With them, whether one of them may have a number the grammar cut short (a letter or a
+    digit right after it, :func:`_read_whole`'s case): told from the character after each
+    number, which this loop reads anyway, so that most texts skip that second pass."""
     out: list[Citation] = []
+    cut_short = False
+    goes_on = _GOES_ON
     append = out.append
     new = tuple.__new__  # Citation's own __new__, without its argument handling
     parse = _parse_alone
@@ -229,17 +237,22 @@ def _rule_citations(text: str, limit: int | None) -> list[Citation]:
         if at < pos:
             continue  # inside the list of the phrase before (a quoted title in it)
         end = m.end()
-        if end < size and (text[end] in PHRASE_CONTINUES or text[end].isspace()):
-            phrase = whole(text, at)  # a range or a list may follow: the whole phrase
-            if phrase is not None:
-                plural, written, first_written = phrase.groups()
-                pos = phrase.end()
-                _add_phrase(text, out, at - 1, pos, f"{text[at - 1]}ule{plural}", None, written,
-                            first_written, pos - len(written))
-                if limit is not None and len(out) >= limit:
-                    del out[limit:]
-                    break
-                continue
+        if end < size:
+            after = text[end]
+            if after in PHRASE_CONTINUES or after.isspace():
+                phrase = whole(text, at)  # a range or a list may follow: the whole phrase
+                if phrase is not None:
+                    plural, written, first_written = phrase.groups()
+                    pos = phrase.end()
+                    _add_phrase(text, out, at - 1, pos, f"{text[at - 1]}ule{plural}", None,
+                                written, first_written, pos - len(written))
+                    cut_short = True  # its last number's end is not read here
+                    if limit is not None and len(out) >= limit:
+                        del out[limit:]
+                        break
+                    continue
+            elif after in goes_on:
+                cut_short = True
         pos = end
         plural, first_written = m.groups()
         phrase_start = at - 1
@@ -254,7 +267,7 @@ def _rule_citations(text: str, limit: int | None) -> list[Citation]:
         if limit is not None and len(out) >= limit:
             del out[limit:]
             break
-    return out
+    return out, cut_short
 
 
 def _keyword_citations(text: str, phrases: Iterable[Phrase], limit: int | None) -> list[Citation]:

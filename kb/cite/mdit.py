@@ -213,7 +213,7 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
     # it) its footnote and the entry's footnote numbers: a list per document,
     # [*_Shared, Footnote | None, footnote numbers].
     shared: dict[int, list[Any]] = {}
-    spans_of: list[list[Any]] = []
+    parts_of: list[list[str]] = []
     find_place = places.find
     src_find = state.src.find
     line_starts = places.line_starts
@@ -229,8 +229,11 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
     skips: list[tuple[int, int]] = []
     block_end = 0
     for run in runs:
-        spans: list[Any] = []  # start, end, open tag, close tag of each linked citation, flat
+        # The run's HTML before escaping: its text's pieces at even places, each linked
+        # citation's open tag, text and close tag (footnote references included) between.
+        parts: list[str] = []
         pos = 0
+        run_text = run.text
         if run.inline is not inline:  # the runs of one inline token are consecutive
             inline = run.inline
             block = places.block(inline)
@@ -287,12 +290,13 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
             entries.append(entry)
             offsets += (offset, end)
             if start >= pos:  # (the plugin looks up every citation it finds: none is over_limit)
-                spans += (start, c_end, open_tag, close_tag)
+                parts += (run_text[pos:start], open_tag, text, close_tag)
                 pos = c_end
-        spans_of.append(spans)
+        parts.append(run_text[pos:])
+        parts_of.append(parts)
     # Each run's tokens are replaced by one token, last run first (indices stay valid).
-    for run, spans in zip(reversed(runs), reversed(spans_of)):
-        _rewrite(run, spans)
+    for run, parts in zip(reversed(runs), reversed(parts_of)):
+        _rewrite(run, parts)
     if notes.entries:
         token = Token("rule_footnotes", "", 0)
         token.meta = {"notes": notes}
@@ -559,17 +563,19 @@ def may_cite_with_keyword(text: str) -> bool:
     return "ule" in text or "ULE" in text or ("R" in text and _CANDIDATE.search(text) is not None)
 
 
-def _rewrite(run: _Run, spans: list[Any]) -> None:
-    """Replace a run's tokens with one ``rule_citations`` token: the run's text and, for
-    each citation, its span and the HTML before and after it (the element's tags, the
-    footnote references), four values per citation in one flat list. One token per run
-    instead of several per citation keeps the plugin's cost close to plain rendering."""
+def _rewrite(run: _Run, parts: list[str]) -> None:
+    """Replace a run's tokens with one ``rule_citations`` token: the run's text and its
+    HTML's ``parts`` (the text's pieces at even places, unescaped; between them each
+    citation's element with its text and footnote references). One token per run instead
+    of several per citation keeps the plugin's cost close to plain rendering, and the
+    parts are made in the pass that links the citations, so rendering only escapes and
+    joins them."""
     tokens = run.inline.children or []
     token = tokens[run.first]  # a text token, made the run's (a new Token costs more)
     token.type = "rule_citations"
     token.content = run.text
     token.markup = "rule_citations"
-    token.meta = {"spans": spans}
+    token.meta = {"parts": parts}
     if run.last - run.first > 1:
         run.inline.children = tokens[: run.first + 1] + tokens[run.last:]
 
@@ -577,23 +583,20 @@ def _rewrite(run: _Run, spans: list[Any]) -> None:
 # -- rendering -----------------------------------------------------------------------
 def _render_run(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
     """Text with its citations: ``<a …>`` (or a marked ``<span>``) and footnote references;
-    line breaks inside the run render as soft breaks do."""
+    line breaks inside the run render as soft breaks do. The token's parts are left as
+    they are (the tokens may be rendered again)."""
     token = tokens[idx]
-    text = token.content
-    # The text's pieces and the citations' tags, alternately: the pieces at even places.
-    out = []
-    pos = 0
-    spans = iter(token.meta["spans"])
-    for start, end, open_tag, close_tag in zip(spans, spans, spans, spans):
-        out += (text[pos:start], open_tag, text[start:end], close_tag)
-        pos = end
-    out.append(text[pos:])
+    parts: list[str] = token.meta["parts"]
     if options.breaks:
-        out[::2] = [escapeHtml(part).replace("\n", "<br />\n") for part in out[::2]]
-    elif "&" in text or "<" in text or ">" in text or '"' in text:
-        out[::2] = [escapeHtml(part) for part in out[::2]]
-    # else nothing to escape (most runs): escapeHtml would return each piece as it is
-    return "".join(out)
+        out = parts[:]
+        out[::2] = [escapeHtml(part).replace("\n", "<br />\n") for part in parts[::2]]
+        return "".join(out)
+    text = token.content
+    if "&" in text or "<" in text or ">" in text or '"' in text:
+        out = parts[:]
+        out[::2] = [escapeHtml(part) for part in parts[::2]]
+        return "".join(out)
+    return "".join(parts)  # nothing to escape (most runs): escapeHtml would return each piece as it is
 
 
 def _render_footnotes(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
