@@ -18,12 +18,13 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+from browser.testgame import build_testgame
 from conftest import requires_shared
 from kb.cli import main
 from kb.export import Layout, RulePlace, check_site
 from kb.export.jsrun import node_path, run_queries, stem_words
 from kb.export.search_index import read_index_script
-from kb.query import KnowledgeBase, QueryError
+from kb.query import KnowledgeBase, QueryError, searcher
 from kb.search.schema import stem
 from kb.timing import list_scenarios
 from web.export import MARKER, ExportResult, export_site, select_editions
@@ -277,6 +278,18 @@ def test_select_editions(export_kb: KnowledgeBase) -> None:
         select_editions(export_kb, ["nope"])
     with pytest.raises(QueryError, match="no built edition '9'"):
         select_editions(export_kb, ["testgame"], ["9"])
+
+
+def test_an_export_of_every_edition_derives_on_the_knowledge_base_itself(tmp_path: Path) -> None:
+    """A pack of every edition is rendered from the knowledge base itself, so what it derives
+    (here each edition's searcher) serves the knowledge base's other callers; a pack of some
+    editions, from a knowledge base of those only, derives nothing on it."""
+    every = KnowledgeBase.from_graphs(build_testgame())
+    export_site(every, tmp_path / "every", [("testgame", "1"), ("testgame", "2")])
+    assert searcher.is_held(every, "testgame", "1") and searcher.is_held(every, "testgame", "2")
+    some = KnowledgeBase.from_graphs(build_testgame())
+    export_site(some, tmp_path / "some", [("testgame", "2")])
+    assert not searcher.is_held(some, "testgame", "2")
 
 
 def test_an_earlier_export_is_replaced_and_other_folders_are_refused(export_kb: KnowledgeBase,

@@ -275,8 +275,13 @@ def _copy_static(root: Path) -> None:
 
 # -- the knowledge base and the folder ----------------------------------------------------
 def _sub_knowledge_base(kb: KnowledgeBase, editions: list[tuple[str, str]]) -> KnowledgeBase:
-    """The exported editions only, so every page links only to pages the export writes."""
+    """The exported editions only, so every page links only to pages the export writes.
+    An export of every edition is of ``kb`` itself: what it derives (the searchers, the worked
+    scenarios' runs, the rule pages' parts) is made once and serves ``kb``'s other callers
+    too (the session's pack and browser tests, a server that exports)."""
     wanted = set(editions)
+    if wanted == {(e["ruleset"], e["edition"]) for e in kb.manifest["editions"]}:
+        return kb
     manifest = {**kb.manifest, "editions": [e for e in kb.manifest["editions"]
                                             if (e["ruleset"], e["edition"]) in wanted]}
     return KnowledgeBase(kb.build_dir, manifest, {key: g for key, g in kb.graphs.items() if key in wanted})
