@@ -215,12 +215,13 @@ Last Updated: 2026-01-01
 """
 
 
-def test_a_document_with_slips_imports_and_stats_lists_its_notes(tmp_path: Path) -> None:
+def test_a_document_with_slips_imports_and_stats_lists_its_notes(own_home: Path, tmp_path: Path) -> None:
     """What was refused before (a number printed again, a rule without its parent) imports,
-    and `rulekb stats` names each slip with its line."""
+    and `rulekb stats` names each slip with its line (imported into a copy of the session's
+    embedded home: the build adds the one edition)."""
     from kb.query import KnowledgeBase
     from kb.store import build, import_document
-    home, doc = tmp_path / "home", tmp_path / "slips.md"
+    home, doc = own_home, tmp_path / "slips.md"
     doc.write_text(SLIPPED_MD, encoding="utf-8")
     import_document(home, doc, ruleset="test", edition="1.0")
     build(home)
@@ -291,12 +292,35 @@ REAL_QUIRKS = [
 ]
 
 
+class ArchiveReads:
+    """The archive's releases as :func:`kb.read.read_document` reads them, for this module.
+    A release several tests read (``kept``: the real quirks' and the formerly refused ones)
+    is read once and kept until the module ends; the others are read by one test and not kept
+    (the 70 releases read hold about 300 MB). Read the results, never change them."""
+
+    def __init__(self, kept: set[str]) -> None:
+        self.kept = kept
+        self._read: dict[str, tuple[ReadResult, str]] = {}
+
+    def __call__(self, release: str) -> tuple[ReadResult, str]:
+        found = self._read.get(release)
+        if found is None:
+            found = read_document(ARCHIVE / f"comprehensive-rules-{release}.txt")
+            if release in self.kept:
+                self._read[release] = found
+        return found
+
+
+@pytest.fixture(scope="module")
+def archive() -> ArchiveReads:
+    return ArchiveReads({r for r, *_ in REAL_QUIRKS} | set(FORMERLY_REFUSED))
+
+
 @requires_shared
 @pytest.mark.parametrize("release,line,note,number", REAL_QUIRKS)
 def test_real_release_quirk_is_repaired_and_reported(release: str, line: int, note: str,
-                                                     number: str) -> None:
-    path = ARCHIVE / f"comprehensive-rules-{release}.txt"
-    result, _ = read_document(path)
+                                                     number: str, archive: ArchiveReads) -> None:
+    result, _ = archive(release)
     found = notes_at(result, line, note)
     assert len(found) == 1 and found[0].severity == "warning", [str(d) for d in result.diagnostics]
     if number:
@@ -339,7 +363,7 @@ def _archive() -> list[Path]:
 
 
 @requires_shared
-def test_all_70_archive_releases_read_with_every_printed_number() -> None:
+def test_all_70_archive_releases_read_with_every_printed_number(archive: ArchiveReads) -> None:
     """Read only (no graph, no search): each release reads without an error; its rules are
     exactly the printed rule lines of an independent scan, at the same lines, under the
     printed number or, where the reader repaired it, under the number its note names; the
@@ -348,7 +372,7 @@ def test_all_70_archive_releases_read_with_every_printed_number() -> None:
     assert len(files) == 70
     started = time.perf_counter()
     for path in files:
-        result, fmt = read_document(path)
+        result, fmt = archive(path.stem.removeprefix("comprehensive-rules-"))
         assert fmt == "mtg-text", path.name
         assert not [d for d in result.diagnostics if d.severity == "error"], path.name
         printed, sections = _scan(decode(path.read_bytes()))
@@ -364,7 +388,7 @@ def test_all_70_archive_releases_read_with_every_printed_number() -> None:
         known = set(keys)
         assert all(sort_key(r.number[:-1]) in known for r in rules), path.name
     elapsed = time.perf_counter() - started
-    print(f"\nread {len(files)} archive releases in {elapsed:.1f}s")
+    print(f"\nchecked {len(files)} archive releases in {elapsed:.1f}s")
 
 
 # The releases that were refused before these repairs (13), built into a graph as an import does.
@@ -378,9 +402,9 @@ FORMERLY_REFUSED = ["2003-10-01", "2003-12-01", "2005-10-01", "2006-02-01", "200
 
 @requires_shared
 @pytest.mark.parametrize("release", FORMERLY_REFUSED)
-def test_formerly_refused_release_builds(release: str) -> None:
+def test_formerly_refused_release_builds(release: str, archive: ArchiveReads) -> None:
     path = ARCHIVE / f"comprehensive-rules-{release}.txt"
-    result, _ = read_document(path)
+    result, _ = archive(release)
     ed = build_edition(result, ruleset="mtg", edition=release, source=str(path)).edition
     assert ed.date == PRINTED_DATES.get(release, release)
     assert len(ed.rules) == len(result.rules)
