@@ -24,7 +24,7 @@ from kb.errors import QueryError
 from kb.graph import RuleGraph
 from kb.loaded import LoadedEditions
 from kb.model import Rule, term_key
-from kb.numbers import Segments, sort_key, try_parse_number
+from kb.numbers import Segments, loose_segments, redotted_numbers, sort_key, try_parse_number
 from kb.references import find_mentions
 from kb.store import LazyEditions, current_build, default_home, edition_notes, edition_summary, stored_notes
 from kb.timing import api as timing
@@ -112,10 +112,13 @@ class KnowledgeBase(LoadedEditions):
 
     # -- rules -------------------------------------------------------------------
     def rule(self, ruleset: str, number: str, edition: str | None = None,
-             subrules: bool = False, date: str | None = None) -> dict[str, Any]:
+             subrules: bool = False, date: str | None = None,
+             cited_by_all: bool = False) -> dict[str, Any]:
         """A rule with breadcrumbs, children, neighbours, references both ways, terms, and
-        the rulings and articles citing it (``cited_by``, :mod:`kb.records`)."""
-        from kb.records import cited_by
+        the rulings and articles citing it (``cited_by``, :mod:`kb.records`): the counts of
+        all of them and the first page of them (:data:`kb.records.CITED_BY_PAGE`; every
+        one with ``cited_by_all``); :meth:`cited_by` answers the next pages."""
+        from kb.records import CITED_BY_PAGE, cited_by, cited_by_page
         rg = self.edition(ruleset, edition, date)
         canonical = self.locate_rule(rg, number)
         out = self.rule_summary(rg, canonical, full=True)
@@ -129,11 +132,25 @@ class KnowledgeBase(LoadedEditions):
             "referenced_by": [self.rule_summary(rg, n) for n in rg.referenced_by(canonical)],
             "terms": [self.term_summary(rg, k) for k in rg.terms_used(canonical)],
             "transitions": self.transitions_for(rg, canonical),
-            "cited_by": cited_by(self, rg.edition.ruleset, rg.edition.name, canonical),
+            "cited_by": cited_by_page(cited_by(self, rg.edition.ruleset, rg.edition.name, canonical),
+                                      limit=None if cited_by_all else CITED_BY_PAGE),
         })
         if subrules:
             out["subrules"] = [self.rule_summary(rg, n, full=True) for n in rg.subtree(canonical)][1:]
         return out
+
+    def cited_by(self, ruleset: str, number: str, edition: str | None = None, date: str | None = None,
+                 offset: int = 0, limit: int | None = None, kind: str | None = None) -> dict[str, Any]:
+        """One page of the rulings and articles citing a rule (``limit`` of them from
+        ``offset``, :data:`kb.records.CITED_BY_PAGE` when None; of one ``kind``, ruling or
+        article, when given), with the counts of all and where the next page starts
+        (:func:`kb.records.cited_by_page`); the rule is found as :meth:`rule` finds it."""
+        from kb.records import CITED_BY_PAGE, cited_by, cited_by_page
+        rg = self.edition(ruleset, edition, date)
+        canonical = self.locate_rule(rg, number)
+        found = cited_by(self, rg.edition.ruleset, rg.edition.name, canonical)
+        page = cited_by_page(found, offset, CITED_BY_PAGE if limit is None else limit, kind)
+        return {"ruleset": rg.edition.ruleset, "edition": rg.edition.name, "number": canonical, **page}
 
     def locate_rule(self, rg: RuleGraph, number: str) -> str:
         """The canonical number of a rule of ``rg``, as :meth:`find_rule` finds it; a number
@@ -260,7 +277,9 @@ class KnowledgeBase(LoadedEditions):
         if asked:
             found["query"] = parsed.text
         found["no_such_rule"] = None
-        if not asked and not section and try_parse_number(query):
+        # A number typed with a dot dropped or doubled (3371a, 337..1a) is said too, re-dotted.
+        if not asked and not section and (try_parse_number(query)
+                                          or redotted_numbers(loose_segments(query) or (), rg.find)):
             try:
                 self.locate_rule(rg, query)
             except QueryError as exc:

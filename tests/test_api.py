@@ -188,6 +188,11 @@ CASES = [
     ("/api/v1/articles/mtg-passing-priority", 200, "citations.0.status", "renumbered"),
     (f"{R}/rules/337.4", 200, "cited_by.rulings", 1),
     ("/api/v1/rulesets/mtg/rules/117.3d", 200, "cited_by.articles", 1),
+    (f"{R}/rules/337.4", 200, "cited_by.next", None),  # one page holds the one ruling
+    (f"{R}/rules/337.1.c.3/cited-by?edition=1.3", 200, "records.0.cited_as", "337.1.c.3"),
+    ("/api/v1/rulesets/mtg/rules/117.3d/cited-by?kind=article&limit=1", 200, "records.0.kind", "article"),
+    (f"{R}/rules/337.4/cited-by?offset=1", 404, "error.detail.matching", 1),
+    (f"{R}/rules/337.4/cited-by?kind=rules", 400, "error.detail.parameter", "kind"),
     ("/api/v1/cards", 200, "total", 0),  # no card list is shipped; imports: test_search_cards.py
     ("/api/v1/cards?ruleset=nonesuch", 404, "error.detail.rulesets.1", "riftbound"),
     ("/api/v1/nothing-here", 404, "error.detail.path", "/api/v1/nothing-here"),

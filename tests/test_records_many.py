@@ -4,7 +4,8 @@
 The acceptance run imported 3,000 rulings citing one rule: the rule page was 518 KB (every
 citing ruling listed) and the rulings page 532 KB (every ruling on one page). A rule page's
 "Cited by" now lists the first CITED_BY_SHOWN records, its counts are of all of them and it
-links the API's answer, which lists them all; the rulings and articles lists are paged; the
+links the API's cited-by operation, which lists them all a page at a time (the rule's API
+answer, 495 KB then, lists the first CITED_BY_PAGE with the counts); the rulings and articles lists are paged; the
 stale-rulings feed (3 MB for 3,000) lists the newest FEED_ENTRIES and says how many there are.
 """
 
@@ -13,13 +14,14 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from urllib.parse import urljoin
 
 import pytest
 from flask.testing import FlaskClient
 
 from kb.feeds import FEED_ENTRIES
 from kb.query import KnowledgeBase
-from kb.records import import_records
+from kb.records import CITED_BY_PAGE, import_records
 from kb.store import build
 from tests.test_site import Page
 from web import create_app
@@ -73,11 +75,24 @@ def test_a_rule_page_lists_the_first_citing_records_and_counts_them_all(client: 
     assert len(listed) + len(listed_articles) == CITED_BY_SHOWN
     assert f"and {citing + articles - CITED_BY_SHOWN} more" in page.plain
     number = url.rsplit("/", 1)[1]
-    api = next(link for link in page.links if f"api/v1/rulesets/riftbound/rules/{number}" in link)
+    api = next(link for link in page.links if f"api/v1/rulesets/riftbound/rules/{number}/cited-by" in link)
     assert "edition=1.4" in api
-    answer = client.get(f"/api/v1/rulesets/riftbound/rules/{number}?edition=1.4").get_json()["cited_by"]
-    assert answer["total"] == len(answer["records"]) == citing + articles, "the API lists them all"
-    assert answer["rulings"] == citing
+    rule = client.get(f"/api/v1/rulesets/riftbound/rules/{number}?edition=1.4")
+    answer = rule.get_json()["cited_by"]
+    assert (answer["total"], answer["rulings"], answer["articles"]) == (citing + articles, citing, articles)
+    assert len(answer["records"]) == CITED_BY_PAGE and answer["more"] == citing + articles - CITED_BY_PAGE
+    assert len(rule.data) < 40_000, "the rule's answer lists a page of them, not all"
+    seen, link, pages = [], urljoin(url, api), 0
+    while link:  # the API lists them all, a page at a time, each page leading to the next
+        got = client.get(link)
+        assert got.status_code == 200, link
+        data = got.get_json()
+        assert len(data["records"]) <= data["limit"] and data["total"] == citing + articles
+        seen += [r["id"] for r in data["records"]]
+        link, pages = data["next"], pages + 1
+    assert len(seen) == len(set(seen)) == citing + articles and pages == -(-len(seen) // CITED_BY_PAGE)
+    only = client.get(f"/api/v1/rulesets/riftbound/rules/{number}/cited-by?edition=1.4&kind=article").get_json()
+    assert [r["kind"] for r in only["records"]] == ["article"] * articles, "asked for, no ruling hides them"
     assert len(resp.data) < 100_000
 
 

@@ -71,16 +71,21 @@ def _build(home: Path) -> None:
 @edition_option
 @click.option("--date", type=DATE, default=None, help="Use the edition in force on this date.")
 @click.option("--subrules/--no-subrules", default=True, help="Show the whole subtree.")
+@click.option("--all-cited-by", "cited_by_all", is_flag=True,
+              help="List every ruling and article citing the rule (default: the first page of "
+                   "them, as the API's rule answer lists them, and the counts of all).")
 @json_option
 @click.pass_context
 @handle_errors
 def rule_cmd(ctx: click.Context, number: tuple[str, ...], ruleset: str | None, edition: str | None,
-             date: str | None, subrules: bool, as_json: bool) -> None:
+             date: str | None, subrules: bool, cited_by_all: bool, as_json: bool) -> None:
     """Show one rule or several (numbers may be loose: 337.1a, 337.1.a, "rule 337.1.a.").
 
     Each number is shown in turn; a number that does not exist is reported with the nearest
     ones (exit 2, as any input that cannot be answered) and the others are still shown.
-    With --json, several numbers print a list.
+    With --json, several numbers print a list. The rulings and articles citing a rule
+    (cited_by) are counted, and the first of them listed, as the API's rule answer lists
+    them; --all-cited-by lists them all.
     """
     kb = open_kb(ctx)
     ruleset = ruleset or kb.default_ruleset()
@@ -89,7 +94,7 @@ def rule_cmd(ctx: click.Context, number: tuple[str, ...], ruleset: str | None, e
     found, failed = [], False
     for typed in groups:
         try:
-            found.append(kb.rule(ruleset, typed, rg.edition.name, subrules=subrules))
+            found.append(kb.rule(ruleset, typed, rg.edition.name, subrules=subrules, cited_by_all=cited_by_all))
         except QueryError as exc:  # this number only; the edition is known to exist
             echo_query_error(exc)
             failed = True
@@ -130,7 +135,8 @@ def _print_rule(data: dict[str, Any], subrules: bool) -> None:
         click.echo(f"cited by {counted(cited['rulings'], 'ruling')}, {counted(cited['articles'], 'article')}: "
                    + ", ".join(f"{r['id']}" + (f" (as {r['cited_as']} of {r['written_for']})"
                                                if r["cited_as"] != data["number"] else "")
-                               for r in cited["records"]))
+                               for r in cited["records"])
+                   + (f", and {cited['more']} more (--all-cited-by lists them)" if cited["more"] else ""))
 
 
 @main.command("structure")

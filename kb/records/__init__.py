@@ -7,6 +7,7 @@
 - :mod:`kb.records.citing`: each record's citations in the edition it was written for,
   the cited-by index of any edition (through the edition mapping) and each citation's
   status against the newest edition (ok, renumbered, reworded, removed);
+- :mod:`kb.records.paging`: a rule's ``cited_by`` a page at a time, with the counts of all;
 - :mod:`kb.records.search`: rulings searched by their question and answer (BM25);
 - :mod:`kb.records.feed`: the stale records as an Atom feed.
 
@@ -19,9 +20,11 @@ from typing import Any
 from kb.records.citing import (STALE, attach_records, cited_by, current_records, record_report,
                                records_report)
 from kb.records.model import Record
+from kb.records.paging import CITED_BY_MOST, CITED_BY_PAGE, cited_by_page
 from kb.records.store import RecordSet, import_records, load_folder, load_records
 
-__all__ = ["STALE", "Record", "RecordSet", "attach_records", "cited_by", "current_records",
+__all__ = ["CITED_BY_MOST", "CITED_BY_PAGE", "STALE", "Record", "RecordSet", "attach_records", "cited_by",
+           "cited_by_page", "current_records",
            "import_records", "load_folder", "load_records", "record_report", "records_report",
            "ruling_hits", "search_rulings"]
 

@@ -16,7 +16,7 @@ from datetime import datetime, timezone
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, g, request
+from flask import Blueprint, Flask, Response, current_app, g, request, url_for
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from kb.derived import derived
@@ -74,6 +74,20 @@ def edition_of(ruleset: str, edition: str | None, date: str | None = None) -> An
             raise QueryError(404, f"edition {edition} of {ruleset} was not in force on {date}",
                              {"edition": edition, "date": date, "in_force": in_force.edition.name})
     return rg
+
+
+CITED_BY_ROUTE = "api.cited_by"  # the operation paging a rule's cited_by (web.api.records)
+
+
+def with_next_cited_by(page: dict[str, Any], ruleset: str, edition: str, number: str) -> dict[str, Any]:
+    """A page of a rule's ``cited_by`` (:func:`kb.records.cited_by_page`) with ``next``:
+    the path of the page after it on the cited-by operation, for the same edition, kind and
+    page size (None on the last page)."""
+    start = page["next_offset"]
+    query = {k: v for k, v in (("edition", edition), ("kind", page["kind"]), ("offset", start),
+                               ("limit", page["limit"])) if v is not None}
+    return {**page, "next": None if start is None else url_for(CITED_BY_ROUTE, ruleset=ruleset,
+                                                               number=number, **query)}
 
 
 def answer(data: dict[str, Any], *names: str) -> Response:

@@ -8,10 +8,10 @@ from typing import Any
 
 from flask import Response, url_for
 
-from kb.records import record_report, records_report, search_rulings
+from kb.records import CITED_BY_MOST, CITED_BY_PAGE, record_report, records_report, search_rulings
 from kb.records.feed import stale_feed
 from web.serving import public_url
-from web.api.base import answer, bp, current_kb
+from web.api.base import DATE, EDITION, RULE_LOOKUP, RULESET, answer, bp, current_kb, edition_of, with_next_cited_by
 from web.api.feeds import ATOM_TYPE, atom
 from web.openapi import (BOOL, NAME_PATTERN, NAT, SCHEMAS, STR, Param, array, endpoint, nullable,
                          obj, ref)
@@ -34,6 +34,16 @@ PAGE_LIMIT = Param("limit", {"type": "integer", "minimum": 1, "maximum": 500, "d
 OFFSET = Param("offset", {"type": "integer", "minimum": 0, "maximum": 999_999_999, "default": 0},
                "Records skipped before the first one listed.", example=0)
 
+CITED_BY_LIMIT = Param("limit", {"type": "integer", "minimum": 1, "maximum": CITED_BY_MOST,
+                                 "default": CITED_BY_PAGE},
+                       "At most this many records in the page (the counts cover them all).", example=50)
+CITED_BY_OFFSET = Param("offset", {"type": "integer", "minimum": 0, "maximum": 999_999_999, "default": 0},
+                        "Records skipped before the first one listed (a page's `next` says where the "
+                        "next one starts); past the last record, 404.", example=50)
+CITED_BY_KIND = Param("kind", {"enum": ["ruling", "article"]},
+                      "Only the rulings, or only the articles (the counts stay those of both).",
+                      example="article")
+
 _STATUS = {"enum": ["ok", "renumbered", "reworded", "removed", "not_found"],
            "description": "Against the newest edition of the record's ruleset: ok (same number, "
                           "same words), renumbered (`now` is the number today; `ops` when reworded "
@@ -47,6 +57,25 @@ _SUMMARY = {"kind": {"enum": ["ruling", "article"]}, "id": STR, "title": STR,
 _RULING_TEXT = {"question": STR, "answer": STR}
 _DIAGNOSTIC = obj({"message": STR, "file": STR, "line": {"type": "integer"}, "severity": STR,
                    "rule": STR})
+
+_CITED_BY = {
+    "total": NAT, "rulings": NAT, "articles": NAT,
+    "kind": nullable({"enum": ["ruling", "article"], "description": "The kind listed (`?kind=`), or null: both."}),
+    "matching": {"type": "integer", "minimum": 0,
+                 "description": "Records of that kind (all, without one), listed or not."},
+    "offset": NAT,
+    "limit": {"type": ["integer", "null"], "minimum": 1,
+              "description": "The page's size (null: every record is listed)."},
+    "records": array(obj({"kind": {"enum": ["ruling", "article"]}, "id": STR, "title": STR,
+                          "written_for": STR, "cited_as": {"type": "string", "description":
+                                                            "The number it cited, in the edition it was written for."},
+                          "status": _STATUS, "stale": BOOL})),
+    "more": {"type": "integer", "minimum": 0, "description": "Records after this page."},
+    "next_offset": nullable({"type": "integer", "minimum": 0,
+                             "description": "Where the next page starts (null: this is the last)."}),
+    "next": nullable({"type": "string", "description": "The path of the next page on the cited-by "
+                                                       "operation (null: this is the last)."}),
+}
 
 SCHEMAS.update({
     "RecordSummary": obj(_SUMMARY, _RULING_TEXT, description="A ruling or an article, as filed."),
@@ -80,14 +109,12 @@ SCHEMAS.update({
                            "rules": obj({"ruleset": nullable(STR), "edition": nullable(STR),
                                          "numbers": array(STR, description="The rules it cites, "
                                                                            "as numbered in the newest edition.")})}))}),
-    "CitedBy": obj({
-        "total": NAT, "rulings": NAT, "articles": NAT,
-        "records": array(obj({"kind": {"enum": ["ruling", "article"]}, "id": STR, "title": STR,
-                              "written_for": STR, "cited_as": {"type": "string", "description":
-                                                                "The number it cited, in the edition it was written for."},
-                              "status": _STATUS, "stale": BOOL}))},
-        description="The rulings and articles citing a rule, directly or through the rule of "
-                    "an earlier edition that maps to it."),
+    "CitedBy": obj(_CITED_BY, description="The rulings and articles citing a rule, directly or through "
+                                          "the rule of an earlier edition that maps to it: the counts of all "
+                                          f"of them and one page of them (the first {CITED_BY_PAGE} in a rule's answer)."),
+    "CitedByPage": obj({"ruleset": STR, "edition": STR, "number": STR, **_CITED_BY},
+                       description="A page of the rulings and articles citing a rule (the rule's "
+                                   "canonical number in that edition), with the counts of all."),
 })
 
 
@@ -150,6 +177,26 @@ def stale_rulings_feed(ruleset: str | None) -> Response:
     root = public_url()
     return atom(stale_feed(current_kb(), lambda kind, ident: root + url_for(f"site.{kind}", ident=ident),
                            root + url_for("site.rulings"), "ruling", ruleset))
+
+
+@endpoint(bp, "GET", "/v1/rulesets/<ruleset>/rules/<number>/cited-by", tag="records",
+          response="CitedByPage", params=(RULESET, RULE_LOOKUP, EDITION, DATE, CITED_BY_KIND,
+                                          CITED_BY_OFFSET, CITED_BY_LIMIT), errors=(404,),
+          summary="The rulings and articles citing a rule, a page at a time",
+          examples=("/api/v1/rulesets/riftbound/rules/337.4/cited-by",
+                    "/api/v1/rulesets/mtg/rules/117.3d/cited-by?kind=article&limit=10"))
+def cited_by(ruleset: str, number: str, edition: str | None, date: str | None, kind: str | None,
+             offset: int, limit: int) -> Response:
+    """The records citing a rule (as a rule's ``cited_by``: directly or through the rule of
+    an earlier edition that maps to it), ``limit`` of them from ``offset``, only the rulings
+    or the articles with ``kind``. The counts (``total``, ``rulings``, ``articles``) cover
+    every one; ``next`` is the path of the next page (null on the last), as a rule answer's
+    ``cited_by.next`` leads here. An offset past the last record answers 404 naming how
+    many there are; a bad offset, limit or kind 400."""
+    rg = edition_of(ruleset, edition, date)
+    data = current_kb().cited_by(ruleset, number, rg.edition.name, offset=offset, limit=limit, kind=kind)
+    head = {k: data.pop(k) for k in ("ruleset", "edition", "number")}
+    return answer({**head, **with_next_cited_by(data, ruleset, head["edition"], head["number"])})
 
 
 @endpoint(bp, "GET", "/v1/rulings/<id>", tag="records", response="RecordReport",

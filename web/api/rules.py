@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from flask import Response
 
-from web.api.base import DATE, EDITION, NUMBER, RULE_LOOKUP, RULESET, answer, bp, edition_of, current_kb
+from web.api.base import (DATE, EDITION, NUMBER, RULE_LOOKUP, RULESET, answer, bp, current_kb, edition_of,
+                          with_next_cited_by)
 from web.openapi import Param, endpoint
 
 SUBRULES = Param("subrules", {"type": "boolean", "default": False},
@@ -59,10 +60,14 @@ def rule(ruleset: str, number: str, edition: str | None, date: str | None,
     ``CR 116.3d``) and the canonical one is returned. The answer has the rule's text and
     examples, ``ancestors`` (breadcrumbs), ``children``, ``previous``/``next``,
     ``references`` (rules it cites), ``referenced_by``, the ``terms`` it defines or uses,
-    and the timing-model ``transitions`` that cite it. An unknown number answers 404 with
-    the nearest numbers in ``detail.nearest``."""
+    and the timing-model ``transitions`` that cite it, and ``cited_by``: the counts of the
+    rulings and articles citing it and the first 50 of them, ``next`` the path of the page
+    after (the cited-by operation). An unknown number answers 404 with the nearest numbers
+    in ``detail.nearest``."""
     rg = edition_of(ruleset, edition, date)
-    return answer(current_kb().rule(ruleset, number, rg.edition.name, subrules=subrules))
+    data = current_kb().rule(ruleset, number, rg.edition.name, subrules=subrules)
+    data["cited_by"] = with_next_cited_by(data["cited_by"], ruleset, rg.edition.name, data["number"])
+    return answer(data)
 
 
 @endpoint(bp, "GET", "/v1/rulesets/<ruleset>/structure", tag="rules", response="Structure",

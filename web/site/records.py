@@ -111,7 +111,7 @@ def cited_by_block(ruleset: str, edition: str, number: str) -> dict[str, Any]:
     """What a rule page's "Cited by" block shows: the counts, the first
     :data:`CITED_BY_SHOWN` records with their links (at least half of them articles when
     that many cite the rule), how many more there are and where they are all listed (the
-    API's rule answer, when the API is served)."""
+    API's cited-by operation, a page at a time, when the API is served)."""
     found = cited_by(current_kb(), ruleset, edition, number)
     rulings = [r for r in found["records"] if r["kind"] == "ruling"]
     articles = [r for r in found["records"] if r["kind"] == "article"]
@@ -121,8 +121,8 @@ def cited_by_block(ruleset: str, edition: str, number: str) -> dict[str, Any]:
     shown = [r for r in found["records"] if id(r) in chosen]
     more = len(found["records"]) - len(shown)
     return {**found, "records": [{**r, "url": record_href(r["kind"], r["id"])} for r in shown], "more": more,
-            "all_url": href("api.rule", ruleset=ruleset, number=number, edition=edition)
-            if more and has_page("api.rule") else None}
+            "all_url": href("api.cited_by", ruleset=ruleset, number=number, edition=edition)
+            if more and has_page("api.cited_by") else None}
 
 
 @bp.app_template_global()
