@@ -1148,6 +1148,66 @@ def _ocr_scan(doc: Canonical) -> Derived | None:
     return _utf8(_LEADING_ID.sub(misread, copied.data.decode("utf-8")))
 
 
+_GDOCS_HEAD = ('<html><head><meta content="text/html; charset=UTF-8" http-equiv="content-type">'
+               '<style type="text/css">ol{margin:0;padding:0}table td,table th{padding:0}.c0{color:#000000;'
+               'font-weight:400;font-size:11pt;font-family:"Arial"}.c3{font-weight:700}.c5{font-style:italic}'
+               '.c1{padding-top:0pt;padding-bottom:0pt;line-height:1.15;text-align:left}.c4{height:11pt}'
+               '.title{padding-top:0pt;font-size:26pt}h1{padding-top:20pt;font-size:20pt}'
+               'h2{padding-top:18pt;font-size:16pt}h3{padding-top:16pt;font-size:14pt}</style></head>'
+               '<body class="c6 doc-content">')
+_GDOCS_ENTITIES = str.maketrans({"’": "&rsquo;", "‘": "&lsquo;", "“": "&ldquo;", "”": "&rdquo;",
+                                 "—": "&mdash;", "–": "&ndash;", "…": "&hellip;"})
+_MD_EMPHASIS = re.compile(r"(?<![\w*_])(\*\*|__|\*|_)(?=[^\s*_])(.+?)(?<=[^\s*_])\1(?![\w*_])")
+
+
+def _gdocs_runs(text: str) -> str:
+    """A paragraph's text as Google Docs writes its runs: a span per run, a class for its style
+    (bold and italic are classes, not tags), its characters escaped and curly quotes as entities."""
+    out, at = [], 0
+    for m in _MD_EMPHASIS.finditer(text):
+        out.append(f'<span class="c0">{html.escape(text[at:m.start()], quote=False)}</span>')
+        style = "c3" if len(m.group(1)) == 2 else "c5"
+        out.append(f'<span class="c0 {style}">{html.escape(m.group(2), quote=False)}</span>')
+        at = m.end()
+    out.append(f'<span class="c0">{html.escape(text[at:], quote=False)}</span>')
+    return "".join(out).replace('<span class="c0"></span>', "").translate(_GDOCS_ENTITIES)
+
+
+def _google_docs(doc: Canonical) -> Derived | None:
+    """The rules in a Google Doc, downloaded as a web page (File, Download, Web page): the whole
+    body on one line, every paragraph a ``<p class="c1">`` of ``<span class="c0">`` runs (bold a
+    class, the rule number a bold run followed by ``&nbsp;``), an empty paragraph between blocks,
+    headings ``<h1>``–``<h3>`` with Google's ``id="h.…"``, curly quotes as entities. Magic's
+    chapters and sections are headings 1 and 2; Riftbound's headings keep their depth."""
+    if doc.fmt not in TEXT_FORMATS:
+        return None
+    body: list[str] = []
+    empty = '<p class="c1 c4"><span class="c0"></span></p>'
+    heads = 0
+    for block in re.split(r"\n[ \t]*\n", doc.text.strip("\n")):
+        lines = block.strip("\n").split("\n")
+        if doc.fmt == "mtg-text" and len(lines) == 1 and (m := _MTG_CHAPTER.match(lines[0]) or _MTG_SECTION.match(lines[0])):
+            depth = 1 if m.re is _MTG_CHAPTER else 2
+        elif doc.fmt == "riftbound-md" and len(lines) == 1 and (h := _RB_HEADING_ANY.match(lines[0])):
+            depth, lines = min(len(h.group(1)), 6), [h.group(2)]
+        else:
+            depth = 0
+        if depth:
+            heads += 1
+            body.append(f'<h{depth} class="c1" id="h.{heads:06x}">{_gdocs_runs(lines[0])}</h{depth}>')
+            continue
+        for ln in lines:
+            m = _RB_BOLD_ID.match(ln) if doc.fmt == "riftbound-md" else _MTG_ID.match(ln)
+            if m:
+                rest = ln[m.end():].lstrip()
+                ln_html = f'<span class="c0 c3">{m.group(1)}</span><span class="c0">&nbsp;</span>{_gdocs_runs(rest)}'
+            else:
+                ln_html = _gdocs_runs(ln)
+            body.append(f'<p class="c1">{ln_html}</p>')
+        body.append(empty)
+    return _utf8(_GDOCS_HEAD + "".join(body) + "</body></html>")
+
+
 # Layouts a user could bring that the ones above do not make (each derived from the same
 # documents, read and compared the same way).
 BROUGHT: list[Layout] = [
@@ -1177,6 +1237,8 @@ BROUGHT: list[Layout] = [
            _csv_export, whole=True),
     Layout("an OCR'd scan: a viewer's copy with l, I and O for 1 and 0 in one rule number in three",
            TEXT_FORMATS, _ocr_scan, loses="lines", whole=True),
+    Layout("a Google Doc downloaded as a web page (one line, <span class> runs, &nbsp;, h1-h3 ids)",
+           TEXT_FORMATS, _google_docs, whole=True),
 ]
 ALL_LAYOUTS: list[Layout] = LAYOUTS + BROUGHT
 

@@ -111,6 +111,25 @@ def _magic_page() -> str:
     return _web_page("\n".join(out))
 
 
+def _google_doc(text: str) -> str:
+    """The Magic text as a Google Doc downloads it as a web page: one line, a ``<p>`` of
+    ``<span class>`` runs per paragraph (a glossary term and its definition two), an empty
+    ``<p>`` between blocks, chapters and sections ``<h1>``/``<h2>``, curly quotes as entities."""
+    body = []
+    for block in text.strip().split("\n\n"):
+        lines = block.split("\n")
+        heading = re.match(r"^(\d)\. |^(\d{3})\. ", lines[0]) if len(lines) == 1 else None
+        if heading:
+            tag = "h1" if heading.group(1) else "h2"
+            body.append(f'<{tag} class="c1" id="h.x{len(body)}"><span class="c0">{lines[0]}</span></{tag}>')
+            continue
+        body += [f'<p class="c1"><span class="c0">{ln.replace("’", "&rsquo;").replace("“", "&ldquo;").replace("”", "&rdquo;")}'
+                 '</span></p>' for ln in lines]
+        body.append('<p class="c1 c4"><span class="c0"></span></p>')
+    return ('<html><head><style type="text/css">.c0{font-weight:400}</style></head><body class="doc-content">'
+            + "".join(body) + "</body></html>")
+
+
 def _wrapped(text: str, width: int) -> list[str]:
     """Every line of the text wrapped at ``width`` columns."""
     lines: list[str] = []
@@ -216,6 +235,8 @@ PAIRS = [
      MAGIC.replace("\n100.1a ", "\nl00.1a ").replace("\n101.1. ", "\n1O1.1. "), MAGIC, ""),
     ("an OCR'd scan: I for 1 in a Riftbound bold id and a heading (**I03.1.b.**, ### 1O4.)",
      RIFTBOUND.replace("**103.1.b.**", "**I03.1.b.**").replace("### 104.", "### 1O4."), RIFTBOUND, ""),
+    ("a Google Doc as a web page: one line, span runs, empty <p> between blocks, a term over its definition",
+     _google_doc(MAGIC), MAGIC, ""),
     ("Riftbound as a web page: <strong> ids, <br>, footer",
      _web_page("\n".join(f"<h{len(m[1])}>{m[2]}</h{len(m[1])}>" if (m := re.match(r"^(#+) (.*)$", b))
                          else "<p>" + re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>&nbsp;", b).replace(

@@ -5,7 +5,9 @@ Riftbound's rule-row sheets and MinerU tables are HTML too, and have readers of 
 this is for any other page: the rules as ``<p>`` paragraphs, ``<h2>``/``<h3>`` headings,
 ``<li>`` items, a ``<dl>`` glossary. Each block becomes a paragraph, the way the text
 releases print them: a heading ``<hN>`` becomes ``N`` hashes, a list item ``- ``, a ``<dt>``
-term the line above its ``<dd>`` definitions (one entry, then a blank line), ``<br>`` a line
+term the line above its ``<dd>`` definitions (one entry, then a blank line); in a page that
+sets its blocks apart with empty paragraphs (a Google Doc's, a word processor's), only those
+are blank lines, the paragraphs between two being one block's lines; ``<br>`` a line
 break (a line break in the page's source is a space, as a browser shows it),
 ``<b>``/``<strong>`` bold. Entities are decoded (the invisible characters they name,
 ``&shy;`` or ``&#8203;``, dropped as the reading stage drops them from text), runs of white
@@ -28,6 +30,9 @@ _BLOCKS = frozenset("p div li dt dd h1 h2 h3 h4 h5 h6 tr blockquote pre section 
 # Never rules: the page's head and code, and a site's navigation, sidebars and footer.
 _SKIPPED = frozenset("head script style nav template aside footer noscript".split())
 _BOLD = frozenset(("b", "strong"))
+_PARAGRAPHS = frozenset(("p", "div"))
+_MIN_GAPS = 3  # empty paragraphs in a page that sets its blocks apart with them
+_GAP_SHARE = 0.1  # of its paragraphs
 
 
 def is_web_page(text: str) -> bool:
@@ -90,6 +95,8 @@ class _PageParser(HTMLParser):
         if tag in _BOLD:
             self._parts.append("**")
         elif tag in _BLOCKS:
+            if tag in _PARAGRAPHS and self._tag == tag and not "".join(self._parts).strip():
+                self.blocks.append((self._line or self.getpos()[0], [], tag))  # an empty paragraph
             self._flush()
             self._pre -= tag == "pre" and self._pre > 0
 
@@ -120,13 +127,30 @@ def to_markdown(text: str, source: str = "") -> tuple[str, list[int]]:
     parser.finish()
     lines: list[str] = []
     origin: list[int] = []
-    blocks = parser.blocks
+    # A page whose gaps are empty paragraphs (a Google Doc's or a word processor's HTML: ``<p
+    # class="c1 c4"></p>``, ``<p>&nbsp;</p>``) sets its blocks apart with them: paragraphs
+    # between two gaps are the lines of one block (a glossary term over its definition), as
+    # the text releases print them; headings stand apart whatever.
+    paragraphs = sum(1 for _, _, tag in parser.blocks if tag in _PARAGRAPHS)
+    empty = sum(1 for _, block, _ in parser.blocks if not block)
+    gapped = empty >= _MIN_GAPS and empty >= _GAP_SHARE * paragraphs
+    blocks = [b for b in parser.blocks if b[1]]
+    gap_before = set()
+    seen = 0
+    for line, block, tag in parser.blocks:
+        if not block:
+            gap_before.add(seen)
+        else:
+            seen += 1
     for i, (line, block, tag) in enumerate(blocks):
         lines.extend(block)
         origin.extend([line] * len(block))
         following = blocks[i + 1][2] if i + 1 < len(blocks) else ""
         # A term's definitions follow it, and each other, on the next lines: one entry.
-        if not (tag == "dt" or (tag == "dd" and following == "dd")):
-            lines.append("")
-            origin.append(line)
+        if tag == "dt" or (tag == "dd" and following == "dd"):
+            continue
+        if (gapped and tag in _PARAGRAPHS and following in _PARAGRAPHS and i + 1 not in gap_before):
+            continue
+        lines.append("")
+        origin.append(line)
     return "\n".join(lines), origin
