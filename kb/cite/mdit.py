@@ -49,7 +49,8 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 from kb.cite.annotate import STYLES, Footnotes, Style, citation_attrs, rule_url
 from kb.cite.find import Citation, count_phrases, find_citations, may_cite
 from kb.cite.resolve import CitedRule, Resolution, as_dict, copy_for, resolve_shared
-from kb.cite.target import LinkTarget, infer_written_for, link_target, parse_front_matter
+from kb.cite.target import (LinkTarget, infer_written_for, link_target, named_editions,
+                            parse_front_matter, prefix_names, resolve_as_named)
 from kb.limits import CITE_CITATIONS, CITE_FRONT_MATTER
 from kb.loaded import LoadedEditions
 from kb.model import Diagnostic
@@ -393,16 +394,24 @@ def _found_and_resolved(state: StateCore, options: dict[str, Any], report: dict[
             for run in _runs(token, budget)]
     report["over_limit"] = over = budget[1]
     citations = [c for run in runs for c in run.citations]
-    target: LinkTarget = link_target(options["kb"], options["ruleset"], options["edition"], pins, source)
+    kb = options["kb"]
+    target: LinkTarget = link_target(kb, options["ruleset"], options["edition"], pins, source)
     resolutions = resolve_shared(citations, target.editions, written_for=target.written_for,
                                  mapper=target.mapper)
-    inferred = infer_written_for(options["kb"], target, citations, pins.get("date"), source,
-                                 resolutions)
+    inferred = infer_written_for(kb, target, citations, pins.get("date"), source, resolutions)
+    candidates = target.editions  # several: no ruleset named by the caller or the front matter
     if inferred is not target:
         target = inferred
         resolutions = resolve_shared(citations, target.editions, written_for=target.written_for,
                                      mapper=target.mapper)
     diags.extend(target.diagnostics)
+    if len(candidates) > 1 and citations:  # a citation's own prefix may name its ruleset
+        names = prefix_names(kb)
+        named = [g for run in runs
+                 for g in named_editions(kb, candidates, run.text, run.citations, names)]
+        resolutions, said = resolve_as_named(target, citations, named, resolutions, resolve_shared,
+                                             source)
+        diags.extend(said)
     if over:
         diags.append(Diagnostic(over_limit_message(limit, over), source, 0, "warning"))
     return runs, citations, resolutions, target, diags

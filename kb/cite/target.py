@@ -19,13 +19,18 @@ stays the default, as for an article without pins): it is a guess the author did
 document, so the report shows each citation's number today. An article without a
 recognised pin is linked as written for the edition its citations resolve best in
 (:func:`infer_written_for`).
+
+In an article that names no ruleset, a citation's own prefix still names the one it
+means (``CR 116.1`` is Magic's Comprehensive Rules, ``Core Rules 337.1`` Riftbound's):
+such a citation is looked up in that ruleset's newest edition, whichever the article is
+read as (:func:`named_editions`, :func:`resolve_as_named`).
 """
 
 from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -385,3 +390,121 @@ def edition_mapper(kb: LoadedEditions, source: RuleGraph, target: RuleGraph) -> 
         pair = mapping.get(number)
         return pair.target if pair is not None else None
     return mapper
+
+
+# -- the ruleset a citation's own prefix names -------------------------------------------
+# The word right before a citation's keyword ("Comprehensive Rules 116.1", "Riftbound rule
+# 337.1"): a window of the text before the citation, ending at it.
+_WORD_BEFORE = re.compile(r"([A-Za-z]+)[ \t\u00a0]+$")
+_BEFORE = 32  # characters looked at before a citation for that word
+
+
+def prefix_names(kb: LoadedEditions) -> dict[str, str]:
+    """The words before a citation's keyword that name a ruleset, lower case, to its name:
+    the ruleset's name (``mtg rule 116.1``, ``Riftbound rule 337.1``), the word before
+    "Rules" in its title (``Comprehensive Rules 116.1``, ``Core Rules 337.1``) and its
+    title's first word (``Magic rule 116.1``). A word that would name two rulesets names
+    neither (a ruleset's own name still names it)."""
+    by_word: dict[str, set[str]] = {}
+    names: dict[str, str] = {}
+    for info in kb.rulesets():
+        name = str(info["name"])
+        names[name.lower()] = name
+        words = re.findall(r"[A-Za-z]+", str(info.get("title") or ""))
+        said = {w.lower() for w, after in zip(words, words[1:]) if after.lower() == "rules"}
+        if words:
+            said.add(words[0].lower())
+        for word in said - {"rules", "the"}:
+            by_word.setdefault(word, set()).add(name)
+    out = {word: next(iter(owners)) for word, owners in by_word.items() if len(owners) == 1}
+    out.update(names)
+    return out
+
+
+def named_editions(kb: LoadedEditions, candidates: Sequence[RuleGraph], text: str,
+                   citations: Sequence[Citation],
+                   names: dict[str, str] | None = None) -> list[RuleGraph | None]:
+    """For each of ``citations`` (found in ``text``, in order), the edition among
+    ``candidates`` (one per ruleset) of the ruleset its own prefix names, or None:
+
+    ========================================  ==========================================
+    written                                    names
+    ========================================  ==========================================
+    ``CR 116.1``, ``[CR 116.1]``               the one ruleset numbered in Magic's style
+                                               (the Comprehensive Rules' abbreviation)
+    ``Comprehensive Rules 116.1``              the ruleset whose title holds the word
+    ``Core Rules 337.1``                       before "Rules" (:func:`prefix_names`)
+    ``Riftbound rule 337.1``, ``mtg rule 5``   the ruleset of that name (or title's first word)
+    ``rule 337.1``, ``(337.1a)``               none
+    ========================================  ==========================================
+
+    The later items of a list take the prefix of its first (``CR 116.1 and 116.2``,
+    ``Core Rules 337.1 and 337.4``)."""
+    names = prefix_names(kb) if names is None else names
+    by_ruleset = {g.edition.ruleset: g for g in candidates}
+    magic = [g for g in candidates if g.edition.number_style == "mtg"]
+    out: list[RuleGraph | None] = []
+    named: RuleGraph | None = None
+    for c in citations:
+        if c.form == "cr" or c.form == "bracket":
+            named = magic[0] if len(magic) == 1 else None
+        elif c.form == "rule" and c.text[:1].isdigit():
+            pass  # a later item of a keyword's list: its first item's prefix
+        elif c.form == "rule":
+            word = _WORD_BEFORE.search(text, max(0, c.start - _BEFORE), c.start)
+            ruleset = names.get(word.group(1).lower()) if word is not None else None
+            named = by_ruleset.get(ruleset) if ruleset is not None else None
+        else:
+            named = None
+        out.append(named)
+    return out
+
+
+def resolve_as_named(target: LinkTarget, citations: Sequence[Citation],
+                     named: Sequence[RuleGraph | None],
+                     resolutions: list[Resolution],
+                     resolve: Callable[[Sequence[Citation], RuleGraph], list[Resolution]],
+                     source: str = "") -> tuple[list[Resolution], list[Diagnostic]]:
+    """``resolutions`` (against ``target``) with each citation whose prefix names a
+    ruleset (``named``: :func:`named_editions` over the newest edition of each ruleset)
+    resolved against that ruleset's edition instead, when the ruleset ``target`` is read as
+    is another or none (a tie), and where that changes its answer; with an ``info``
+    diagnostic per ruleset saying so. For an article that named no ruleset (the caller gave
+    none and its front matter pins none); ``resolve`` resolves citations against one
+    edition (:func:`~kb.cite.resolve.resolve_shared` or
+    :func:`~kb.cite.resolve.resolve_citations`)."""
+    single = target.single
+    home = single.edition.ruleset if single is not None else None
+    moved: dict[int, list[int]] = {}  # id of the named edition -> places
+    graphs: dict[int, RuleGraph] = {}
+    for i, g in enumerate(named):
+        if g is not None and g.edition.ruleset != home:
+            moved.setdefault(id(g), []).append(i)
+            graphs[id(g)] = g
+    if not moved:
+        return resolutions, []
+    out = list(resolutions)
+    diags = []
+    for key, candidates_at in moved.items():
+        g = graphs[key]
+        places = []  # where the named edition's answer is another (a CR citation among
+        # several candidates is already looked up in Magic's numbering alone)
+        for i, res in zip(candidates_at, resolve([citations[i] for i in candidates_at], g)):
+            if _answer(res) != _answer(out[i]):
+                out[i] = res
+                places.append(i)
+        if not places:
+            continue
+        shown = ", ".join(dict.fromkeys(citations[i].text for i in places[:3]))
+        several = len(places) > 1
+        diags.append(Diagnostic(
+            f"{len(places)} citation{'s' if several else ''} ({shown}"
+            f"{', …' if len(places) > 3 else ''}) name{'' if several else 's'} {g.edition.ruleset} "
+            f"by {'their' if several else 'its'} prefix: looked up in {g.edition.ruleset} "
+            f"{g.edition.name}", source, 1, "info"))
+    return out, diags
+
+
+def _answer(res: Resolution) -> tuple[Any, ...]:
+    """What a resolution tells the reader: its status, the rules it points at, its message."""
+    return (res.status, [r.key for r in res.rules], res.message)

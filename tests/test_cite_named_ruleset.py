@@ -1,0 +1,111 @@
+"""A citation's own prefix names the ruleset it cites: in an article that pins no ruleset
+and is read as Riftbound (most of its citations resolve there), ``CR 116.1`` is Magic's
+Comprehensive Rules, so it is looked up in Magic's newest edition, not reported
+``not_found`` in Riftbound's; "Comprehensive Rules", "Core Rules", "Riftbound rule" and a
+ruleset's name name theirs too. A ruleset the caller or the front matter names is never
+second-guessed. On the embedded default (Riftbound 1.3/1.4, Magic 2010-10-01/2026-01-16).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from kb.cite.find import find_citations
+from kb.cite.link import link_article, lookup
+from kb.cite.target import named_editions, prefix_names
+from kb.query import KnowledgeBase
+
+# (text, the ruleset each citation's prefix names, in order)
+PREFIXES: list[tuple[str, list[str | None]]] = [
+    ("CR 116.1", ["mtg"]),
+    ("see [CR 116.1]", ["mtg"]),
+    ("CR 116.1 and 116.2", ["mtg", "mtg"]),
+    ("Comprehensive Rules 116.1", ["mtg"]),
+    ("the Comprehensive Rules 116.1 and 116.2", ["mtg", "mtg"]),
+    ("Core Rules 337.1", ["riftbound"]),
+    ("Core Rules 337.1 and 337.4", ["riftbound", "riftbound"]),
+    ("Riftbound rule 337.1", ["riftbound"]),
+    ("riftbound rules 337.1, 338.1", ["riftbound", "riftbound"]),
+    ("Magic rule 116.1", ["mtg"]),
+    ("MTG rule 116.1", ["mtg"]),
+    ("rule 337.1", [None]),
+    ("see rule 337.1", [None]),
+    ("The rule 337.1", [None]),  # a title's "The" names nothing
+    ("(337.1a)", [None]),
+    ("See also 337.1a", [None]),
+    # each phrase its own prefix; a list's later items their first's
+    ("Core Rules 337.1, rule 116.1 and CR 116.2, rules 340.1 and 340.2",
+     ["riftbound", None, "mtg", None, None]),
+]
+
+
+@pytest.fixture(scope="module")
+def kb(excerpt_kb: KnowledgeBase) -> KnowledgeBase:
+    assert {r["name"] for r in excerpt_kb.rulesets()} >= {"riftbound", "mtg"}
+    return excerpt_kb
+
+
+@pytest.mark.parametrize("text,expected", PREFIXES)
+def test_the_ruleset_a_prefix_names(kb: KnowledgeBase, text: str, expected: list[str | None]) -> None:
+    candidates = [kb.edition(r["name"]) for r in kb.rulesets()]
+    citations = find_citations(text)
+    named = named_editions(kb, candidates, text, citations)
+    assert [g.edition.ruleset if g is not None else None for g in named] == expected
+
+
+def test_the_words_that_name_a_ruleset(kb: KnowledgeBase) -> None:
+    names = prefix_names(kb)
+    assert {w: names.get(w) for w in ("comprehensive", "core", "riftbound", "magic", "mtg", "the",
+                                      "rules")} == {
+        "comprehensive": "mtg", "core": "riftbound", "riftbound": "riftbound", "magic": "mtg",
+        "mtg": "mtg", "the": None, "rules": None}
+
+
+RIFTBOUND_WITH_CR = ("Priority passes (rule 312). The chain resolves (rule 340.1), then "
+                     "(rule 340.2). Magic says it differently, see CR 116.1.")
+
+# (text, caller's ruleset, each citation's (status, ruleset), words of a diagnostic or "")
+ARTICLES: list[tuple[str, str | None, list[tuple[str, str | None]], str]] = [
+    # read as Riftbound, its CR citation looked up in Magic
+    (RIFTBOUND_WITH_CR, None,
+     [("ok", "riftbound"), ("ok", "riftbound"), ("ok", "riftbound"), ("ok", "mtg")],
+     "1 citation (CR 116.1) names mtg by its prefix: looked up in mtg 2026-01-16"),
+    # read as Magic, its "Riftbound rule" looked up in Riftbound
+    ("Priority (CR 116.1), then CR 116.2 and CR 117.1; a chain is Riftbound rule 340.1.", None,
+     [("ok", "mtg"), ("ok", "mtg"), ("ok", "mtg"), ("ok", "riftbound")],
+     "1 citation (rule 340.1) names riftbound by its prefix: looked up in riftbound 1.4"),
+    # the caller names the ruleset: never second-guessed
+    (RIFTBOUND_WITH_CR, "riftbound",
+     [("ok", "riftbound"), ("ok", "riftbound"), ("ok", "riftbound"), ("not_found", None)], ""),
+    # the front matter pins it: the same
+    ("---\nruleset: riftbound\n---\n" + RIFTBOUND_WITH_CR, None,
+     [("ok", "riftbound"), ("ok", "riftbound"), ("ok", "riftbound"), ("not_found", None)], ""),
+    # a prefix naming the ruleset read anyway changes nothing and says nothing
+    ("Core Rules 340.1 and rule 340.2.", None, [("ok", "riftbound"), ("ok", "riftbound")], ""),
+]
+
+
+def _said(answer: dict[str, Any]) -> str:
+    return " ".join(str(d["message"]) for d in answer["diagnostics"])
+
+
+@pytest.mark.parametrize("text,ruleset,expected,said", ARTICLES)
+@pytest.mark.parametrize("how", ["lookup", "plugin"])
+def test_a_citation_is_looked_up_in_the_ruleset_its_prefix_names(
+        kb: KnowledgeBase, how: str, text: str, ruleset: str | None,
+        expected: list[tuple[str, str | None]], said: str) -> None:
+    answer = (lookup(kb, text, ruleset=ruleset) if how == "lookup"
+              else link_article(kb, text, ruleset=ruleset, fmt="json"))
+    assert [(c["status"], c["ruleset"]) for c in answer["citations"]] == expected
+    if said:
+        assert said in _said(answer), _said(answer)
+    else:
+        assert "by its prefix" not in _said(answer) and "by their prefix" not in _said(answer)
+
+
+def test_the_plugin_links_and_footnotes_the_named_rule(kb: KnowledgeBase) -> None:
+    html = link_article(kb, RIFTBOUND_WITH_CR, fmt="html")["output"]
+    assert 'href="/mtg/2026-01-16/116.1"' in html
+    assert "rule-citation-broken" not in html
