@@ -18,16 +18,21 @@ from pathlib import Path
 import pytest
 
 from bench import load
+from conftest import copy_home
+from kb.store import import_document
 
 EXCERPT = Path(load.REPO) / "rules" / "riftbound" / "core-rules-1.4-excerpt.md"
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory):
-    home = tmp_path_factory.mktemp("load-home")
+def served(excerpt_home: Path, tmp_path_factory: pytest.TempPathFactory):
+    """A copy of the session's embedded home (its build in service) with the padding
+    editions imported (as ``rulekb import --no-build`` does, in this process), then the canary
+    through ``rulekb import``, which builds the padding and the canary beside the copied
+    editions; ``rulekb serve`` on it, and the workload."""
+    home = copy_home(excerpt_home, tmp_path_factory.mktemp("load-home"))
     for name in ("e1", "e2", "e3"):
-        load.rulekb(home, "import", "--no-build", "-r", "padding", "-e", name,
-                    "--format", "riftbound-md", str(EXCERPT))
+        import_document(home, EXCERPT, ruleset="padding", edition=name, fmt="riftbound-md")
     load.import_canary(home, 0)  # and build
     with load.Server(home) as server:
         yield home, server, load.workload(server.port, rules_per_edition=60)
