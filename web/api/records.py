@@ -22,7 +22,10 @@ STALE = Param("stale", {"type": "boolean", "default": False},
               "Only the records a newer edition broke (or citing a rule that does not exist).",
               example=True)
 RECORD_ID = Param("id", {"type": "string", "pattern": r"^[a-z0-9][a-z0-9._-]{0,99}$"},
-                  "The record's id.", where="path", example="riftbound-who-acts-after-finalizing", arg="ident")
+                  "The ruling's id.", where="path", example="riftbound-who-acts-after-finalizing", arg="ident")
+# the same, with an article's id for its example (the document's example must answer)
+ARTICLE_ID = Param("id", RECORD_ID.schema, "The article's id.", where="path", example="mtg-passing-priority",
+                   arg="ident")
 QUERY = Param("q", {"type": "string", "minLength": 1, "maxLength": 500},
               "A question in words, e.g. the one a player asks at the table.", required=True,
               example="does finalizing pass priority")
@@ -223,7 +226,7 @@ def articles(ruleset: str | None, stale: bool, limit: int, offset: int) -> Respo
 
 
 @endpoint(bp, "GET", "/v1/articles/<id>", tag="records", response="RecordReport",
-          params=(RECORD_ID,), errors=(404,), summary="One article and its citations' status",
+          params=(ARTICLE_ID,), errors=(404,), summary="One article and its citations' status",
           examples=("/api/v1/articles/mtg-passing-priority",))
 def article(ident: str) -> Response:
     """One article with each rule it cites and what the newest edition made of it."""
