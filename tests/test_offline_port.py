@@ -140,6 +140,7 @@ MALFORMED = [
     "f*", "focus NOT", "AND focus", "focus OR", "-focus OR passes", "focus AND", "the of", "in:337",
     "NOT focus", "", "   ", "player's turn", "it's \"the\" one's", "OR", "focus OR OR passes",
     "focus \u201d passes", "a\ud800b",
+    "\U0001f525\U0001f525\U0001f525", "((((", "\u2764\ufe0f !! \u2192", "\u00a9", "\U0001f525" * 50, " \u0301 ",
 ]
 # Not said by reading a query: one that is not a string (no text can say it), and what a
 # search is told (tests/test_export.py compares those: in:999, a section "abc").

@@ -83,7 +83,7 @@ def test_parse_filters(text: str, section: str | None, ruleset: str | None, edit
 # (query, words the message must contain)
 MALFORMED = [
     ("", "empty"),
-    ("   ", "empty"),
+    ("   ", "left out: spaces"),
     ('"focus passes', "unbalanced quote"),
     ('focus "', "unbalanced quote"),
     ("focus” passes", "closes nothing"),

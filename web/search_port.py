@@ -99,6 +99,9 @@ def offline_search_data() -> dict[str, Any]:
             "edge_punct": query._EDGE_PUNCT,
             "filter_examples": dict(query.FILTER_EXAMPLES),
             "messages": {name: js_template(text) for name, text in query.MESSAGES.items()},
+            "ignored_kinds": dict(query.IGNORED_KINDS),
+            "emoji_ranges": [list(r) for r in query.EMOJI_RANGES],
+            "shown_chars": query.SHOWN_CHARS,
         },
         "spelling": {  # kb.search.spelling
             "abbreviation": js_pattern(spelling.ABBREVIATION),

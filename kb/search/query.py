@@ -61,6 +61,10 @@ MESSAGES: dict[str, str] = {
     "only_common_words": ("nothing to search for: {dropped!r} has only words too common to search; "
                           "add a word from the rules"),
     "empty": "the query is empty: type words, a phrase in quotes or a rule number",
+    # a query typed with no word or number in it ("🔥🔥🔥", "((((", spaces only): what was
+    # typed and what of it search leaves out (:func:`ignored_kinds`)
+    "nothing_searchable": ("nothing to search for in {typed!r} (left out: {ignored}): type words, "
+                           "a phrase in quotes or a rule number"),
     "only_left_out": "NOT and '-' only leave rules out: add a word to search for",
     "not_text": "the query must be text",
     "too_long": "the query is too long ({length} characters; at most {max_chars})",
@@ -89,6 +93,15 @@ MESSAGES: dict[str, str] = {
     "section_needs_number": "a section filter needs a rule number, e.g. in:337 (got {value!r})",
     "no_section": "there is no rule {number} to search in ({ruleset} {edition})",
 }
+# What search leaves out of a query, as "nothing_searchable" names it (:func:`ignored_kinds`),
+# by the Unicode category of each character: symbols (S), emoji being the symbols in
+# EMOJI_RANGES, punctuation (P), and any other (marks, private use); spaces only when the
+# query is nothing else.
+IGNORED_KINDS = {"emoji": "emoji", "symbol": "symbols", "punctuation": "punctuation",
+                 "other": "other characters", "space": "spaces"}
+EMOJI_RANGES = ((0x2600, 0x27BF), (0x2B00, 0x2BFF), (0x1F000, 0x1FAFF))
+# How much of such a query the message repeats (in characters, code points).
+SHOWN_CHARS = 40
 # What a filter without a value is shown as an example of.
 FILTER_EXAMPLES = {"section": "in:337", "ruleset": "ruleset:mtg", "edition": "edition:1.4"}
 
@@ -225,10 +238,40 @@ def parse_query(text: str) -> ParsedQuery:
             raise syntax_error("only_filters")
         if query.dropped:
             raise syntax_error("only_common_words", dropped=" ".join(query.dropped))
-        raise syntax_error("empty")
+        if not text:
+            raise syntax_error("empty")
+        raise nothing_searchable(text)
     if all(c.mode == "not" for c in query.clauses):
         raise syntax_error("only_left_out", 0)
     return query
+
+
+def ignored_kinds(text: str) -> str:
+    """What a query with no word or number in it held, as search leaves it out, in the words
+    of :data:`IGNORED_KINDS` ("emoji", "emoji, punctuation", "spaces")."""
+    found: set[str] = set()
+    for ch in text:
+        category = unicodedata.category(ch)[0]
+        if ch == " ":
+            found.add("space")
+        elif category == "S":
+            found.add("emoji" if any(a <= ord(ch) <= b for a, b in EMOJI_RANGES) else "symbol")
+        elif category == "P":
+            found.add("punctuation")
+        else:  # a mark (an emoji's variation selector), a private-use character
+            found.add("other")
+    kinds = [k for k in ("emoji", "symbol", "punctuation") if k in found]
+    kinds = kinds or [k for k in ("other", "space") if k in found][:1]
+    return ", ".join(IGNORED_KINDS[k] for k in kinds)
+
+
+def nothing_searchable(text: str) -> QuerySyntaxError:
+    """The error of a query typed with nothing searchable in it (emoji, punctuation or spaces
+    only): what was typed (its first :data:`SHOWN_CHARS` characters) and what was left out."""
+    shown = text.strip(" ") or text
+    if len(shown) > SHOWN_CHARS:
+        shown = shown[:SHOWN_CHARS] + "…"
+    return syntax_error("nothing_searchable", typed=shown, ignored=ignored_kinds(text))
 
 
 def _check_characters(text: str) -> str:

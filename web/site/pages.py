@@ -427,7 +427,7 @@ def search_page(kb: KnowledgeBase, q: str, ruleset: str | None, edition: str | N
     ctx: dict[str, Any] = {**base_context(kb, ruleset, edition), "q": q, "section": section or "",
                            "rulesets": rulesets, "editions": editions, "page": page,
                            "result": None, "error": None, "results": [], "pages": 0}
-    if not q.strip():
+    if not q:  # nothing typed: the search form; spaces only are said to hold nothing to search for
         return ctx, 200
     if not 1 <= page <= MAX_PAGE:
         raise QueryError(400, f"page must be between 1 and {MAX_PAGE}", {"page": page})

@@ -227,10 +227,34 @@
       if (query.dropped.length) {
         throw syntaxError("only_common_words", null, {dropped: query.dropped.join(" ")});
       }
-      throw syntaxError("empty");
+      if (!text) throw syntaxError("empty");
+      throw nothingSearchable(text);
     }
     if (query.clauses.every(function (c) { return c.mode === "not"; })) throw syntaxError("only_left_out", 0);
     return query;
+  }
+
+  /* ignored_kinds and nothing_searchable: a query with no word or number in it, what was typed
+     (its first SHOWN_CHARS code points) and what search left out of it. */
+  var IGNORED_KINDS = Q.ignored_kinds, EMOJI_RANGES = Q.emoji_ranges, SHOWN_CHARS = Q.shown_chars;
+  function ignoredKinds(text) {
+    var found = Object.create(null);
+    Array.from(text).forEach(function (ch) {
+      var cp = ch.codePointAt(0);
+      if (ch === " ") found.space = true;
+      else if (/\p{S}/u.test(ch)) {
+        found[EMOJI_RANGES.some(function (r) { return r[0] <= cp && cp <= r[1]; }) ? "emoji" : "symbol"] = true;
+      } else if (/\p{P}/u.test(ch)) found.punctuation = true;
+      else found.other = true;
+    });
+    var kinds = ["emoji", "symbol", "punctuation"].filter(function (k) { return found[k]; });
+    if (!kinds.length) kinds = ["other", "space"].filter(function (k) { return found[k]; }).slice(0, 1);
+    return kinds.map(function (k) { return IGNORED_KINDS[k]; }).join(", ");
+  }
+  function nothingSearchable(text) {
+    var shown = Array.from(strip(text, " ") || text);
+    shown = shown.length > SHOWN_CHARS ? shown.slice(0, SHOWN_CHARS).join("") + "\u2026" : shown.join("");
+    return syntaxError("nothing_searchable", null, {typed: shown, ignored: ignoredKinds(text)});
   }
 
   function allAtoms(q) { var out = []; q.clauses.forEach(function (c) { out.push.apply(out, c.atoms); }); return out; }
@@ -1433,7 +1457,7 @@
       }
       fillEditions(ruleset, edition);
     }
-    if (!q.trim()) return;
+    if (!q) return;  // spaces only are said to hold nothing to search for, as on the site
     // The page's help goes once a query runs; the note on what this copy leaves out stays.
     Array.prototype.forEach.call(main.querySelectorAll(":scope > p.meta:not(.offline-leaves-out)"), function (p) { p.hidden = true; });
     document.title = "\u201c" + q + "\u201d \u00b7 Search \u00b7 rulekb";
