@@ -20,7 +20,7 @@ from kb.derived import DerivedStore
 from kb.errors import QueryError
 from kb.graph import RuleGraph
 from kb.inputs import date_problem
-from kb.numbers import NumberError, format_number, parse_lookup_number
+from kb.numbers import NumberError, format_number, loose_segments, parse_lookup_number, redotted_numbers
 
 
 #: How a build's manifest writes when it was built (``built``, UTC); kb.store writes it.
@@ -133,15 +133,30 @@ class LoadedEditions:
     def find_rule(self, rg: RuleGraph, number: str) -> str:
         """Canonical number of a loosely written one (:func:`kb.numbers.parse_lookup_number`:
         ``337.1(a)`` and ``337.1 a`` are 337.1.a), or QueryError 400 for a text that is no
-        number, 404 with the nearest numbers for one the edition lacks (``9999.9`` too)."""
+        number, 404 with the nearest numbers for one the edition lacks (``9999.9`` too).
+
+        A number typed with a dot dropped, doubled or misplaced (``3371a``, ``337..1a``,
+        ``337 1 a``: :func:`kb.numbers.loose_segments`) is not looked up as a guess: it is
+        a 404 whose message asks whether the rules its digits and letters re-dot into
+        (:func:`kb.numbers.redotted_numbers`: 337.1.a) were meant, and they come first among
+        the nearest numbers."""
         try:
             segments = parse_lookup_number(number)
-        except NumberError as exc:
-            raise QueryError(400, str(exc), {"number": number[:64]}) from exc
-        found = rg.find(segments)
-        if found is None:
             wanted = format_number(segments, rg.edition.number_style)
-            raise QueryError(404, f"rule {wanted} does not exist in {rg.edition.ruleset} {rg.edition.name}",
-                             {"number": wanted, "nearest": rg.nearest(segments),
-                              "edition": rg.edition.name, "partial": rg.edition.partial})
-        return found
+        except NumberError as exc:
+            loose = loose_segments(number)
+            if loose is None:
+                raise QueryError(400, str(exc), {"number": number[:64]}) from exc
+            segments, wanted = loose, number.strip()
+            message = f"no rule of {rg.edition.ruleset} {rg.edition.name} is numbered {wanted!r}"
+        else:
+            found = rg.find(segments)
+            if found is not None:
+                return found
+            message = f"rule {wanted} does not exist in {rg.edition.ruleset} {rg.edition.name}"
+        redotted = redotted_numbers(segments, rg.find)
+        if redotted:
+            message += f"; did you mean {' or '.join(redotted)}?"
+        nearest = (redotted + [n for n in rg.nearest(segments) if n not in redotted])[:max(5, len(redotted))]
+        raise QueryError(404, message, {"number": wanted, "nearest": nearest,
+                                        "edition": rg.edition.name, "partial": rg.edition.partial})

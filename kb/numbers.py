@@ -17,8 +17,9 @@ False
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal
 
 Segments = tuple[str, ...]
@@ -176,3 +177,100 @@ def expand_range(first: Segments, last_tail: str) -> list[Segments]:
             return []
         return [first[:-1] + (chr(c),) for c in range(lo, hi + 1)]
     return []
+
+
+# -- a number typed with its dots dropped, doubled or misplaced ------------------------------
+# What a judge typing fast makes of 337.1.a: 3371a, 337..1a, 337,1a, 337 1 a. Only digits,
+# letters and separators (dots, commas, spaces); a word of two letters standing alone ("337
+# or 338") is a word, not a segment.
+_LOOSE_TOKEN = re.compile(r"(\d+)|([a-z]+)|([\s.,]+)|(.)", re.IGNORECASE | re.ASCII | re.DOTALL)
+#: The most digits and letters a re-dotted number is read from (the longest rule has 9).
+REDOT_MAX_CHARACTERS = 16
+
+
+def loose_segments(text: str) -> Segments | None:
+    """The digits and letters of a text typed as a rule number with stray separators,
+    split where a separator stands or digits meet letters: ``337..1a``, ``337,1a`` and
+    ``337 1 a`` are ``('337', '1', 'a')``, ``3371a`` is ``('3371', 'a')``. None for any
+    other text (``banana``, ``337 or 338``, a range ``337-340``, over 64 characters).
+
+    A lookup answers such a text with the numbers it can be re-dotted into
+    (:func:`redotted_numbers`), never with a rule it guesses.
+
+    >>> loose_segments("337..1a"), loose_segments("rule 337 1 a")
+    (('337', '1', 'a'), ('337', '1', 'a'))
+    >>> loose_segments("337 or 338") is None
+    True
+    """
+    if len(text) > 64:
+        return None
+    body = _PREFIX.sub("", text.strip().strip("[]()"), count=1).strip()
+    tokens = _LOOSE_TOKEN.findall(body)
+    if not tokens or not tokens[0][0]:  # it starts with a digit
+        return None
+    segments: list[str] = []
+    spaced = False
+    for digits, letters, separators, other in tokens:
+        if other:
+            return None
+        if digits:
+            segments.append(digits)
+        elif letters:
+            if len(letters) > 2 or (len(letters) == 2 and spaced):
+                return None
+            segments.append(letters.lower())
+        spaced = bool(separators) and separators.isspace()
+    return tuple(segments)
+
+
+def _pieces(run: str, head: bool) -> list[str]:
+    """The ways one segment may start a run of digits or letters: 1 to 3 digits (no leading
+    zero but in a rule's head: Riftbound's 000, 050) or 1 to 2 letters."""
+    longest = 3 if run[0].isdigit() else 2
+    return [run[:n] for n in range(1, min(longest, len(run)) + 1)
+            if n == 1 or head or not (run[0] == "0" and run[0].isdigit())]
+
+
+def redotted_numbers(segments: Segments, find: Callable[[Segments], str | None],
+                     limit: int = 5) -> list[str]:
+    """The existing numbers whose digits and letters, in order, are those of ``segments``
+    with the dots put elsewhere: ``3371a`` → 337.1.a, Magic's ``7045b`` → 704.5b, ``3.3.7.1.a``
+    → 337.1.a; ``segments`` themselves too when they exist. ``find`` names an edition's rule
+    (its canonical number) or None, so the edition's own numbering decides where dots go:
+    segments are tried left to right and a prefix that is no rule is abandoned, since every
+    rule's parent is a rule (:func:`kb.graph.build_edition` refuses an orphan).
+
+    Ordered by how few of the typed breaks moved (a break between a digit and a letter is
+    always one), then as the document orders them; at most ``limit``. Empty for more than
+    :data:`REDOT_MAX_CHARACTERS` digits and letters.
+
+    >>> known = {("337",): "337", ("337", "1"): "337.1", ("337", "1", "a"): "337.1.a"}
+    >>> redotted_numbers(("3371", "a"), known.get)
+    ['337.1.a']
+    """
+    characters = "".join(segments).lower()
+    if not characters or len(characters) > REDOT_MAX_CHARACTERS or limit < 1:
+        return []
+    typed_breaks = set(itertools.accumulate(len(s) for s in segments[:-1]))
+    found: dict[str, tuple[int, SortKey]] = {}
+
+    def walk(at: int, prefix: Segments, breaks: frozenset[int]) -> None:
+        if at == len(characters):
+            moved = len((breaks ^ typed_breaks) - natural)
+            number = find(prefix)
+            if number is not None and (number not in found or moved < found[number][0]):
+                found[number] = (moved, sort_key(prefix))
+            return
+        kind = str.isdigit if characters[at].isdigit() else str.isalpha
+        end = at
+        while end < len(characters) and kind(characters[end]):
+            end += 1
+        for piece in _pieces(characters[at:end], head=not prefix):
+            longer = prefix + (piece,)
+            if find(longer) is not None:
+                walk(at + len(piece), longer, breaks | {at + len(piece)} if at + len(piece) < len(characters)
+                     else breaks)
+
+    natural = {i for i in range(1, len(characters)) if characters[i].isdigit() != characters[i - 1].isdigit()}
+    walk(0, (), frozenset())
+    return sorted(found, key=lambda n: found[n])[:limit]

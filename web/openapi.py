@@ -78,7 +78,12 @@ NUMBER_PATTERN = (r"^ *(?:(?:[Cc]omprehensive +)?[Rr][Uu][Ll][Ee][Ss]? *|[Cc][Rr
 # longer than any rule's (9999.9: a rule that does not exist, answered 404 with the nearest).
 LOOKUP_NUMBER_PATTERN = (r"^ *(?:(?:[Cc]omprehensive +)?[Rr][Uu][Ll][Ee][Ss]? *|[Cc][Rr] *|[Rr]\.? *|§ *)?"
                          r"[0-9]{1,12}[A-Za-z]{0,2}(?:\.(?:[0-9]{1,3}[A-Za-z]{0,2}|[A-Za-z]{1,2})"
-                         r"| *\.? *\( *(?:[0-9]{1,3}|[A-Za-z]{1,2}) *\))*(?: +[A-Za-z])?\.? *$")
+                         r"| *\.? *\( *(?:[0-9]{1,3}|[A-Za-z]{1,2}) *\))*(?: +[A-Za-z])?\.? *$"
+                         # and a number typed with a dot dropped, doubled or misplaced (3371a,
+                         # 337..1a, 337,1a, 337 1 a: kb.numbers.loose_segments), answered 404 with
+                         # the numbers it re-dots into.
+                         r"|^ *(?:(?:[Cc]omprehensive +)?[Rr][Uu][Ll][Ee][Ss]? *|[Cc][Rr] *|[Rr]\.? *|§ *)?"
+                         r"[0-9]{1,16}(?:[ .,]+[0-9]{1,16}|[ .,]*[A-Za-z]{1,2}(?![A-Za-z])[0-9]{0,16})*[ .,]*$")
 RULE_NUMBER = {"type": "string", "description": "A canonical rule number, e.g. 337.1.a or 116.3d."}
 
 # -- the response shapes (the facade's dicts, kb/query.py) ----------------------------------
