@@ -1208,6 +1208,53 @@ def _google_docs(doc: Canonical) -> Derived | None:
     return _utf8(_GDOCS_HEAD + "".join(body) + "</body></html>")
 
 
+def _wiki_source(doc: Canonical) -> Derived | None:
+    """The rules pasted from a wiki page's source (MediaWiki): headings in ``=`` marks (Magic's
+    chapters ``==``, sections ``===``; Riftbound's at their depth), each rule a list item as deep
+    as its number (``* 100.1.``, ``** 100.1a``; Riftbound's ids bold, ``'''103.1.a.'''``), the
+    lines that go on with a rule ``:`` lines under it, Magic's Glossary a definition list
+    (``; Term`` over ``: definition``), everything else a paragraph as printed."""
+    if doc.fmt not in TEXT_FORMATS:
+        return None
+    out: list[str] = ["__NOTOC__", ""]
+    glossary = False
+    for block in re.split(r"\n[ \t]*\n", doc.text.strip("\n")):
+        lines = block.strip("\n").split("\n")
+        first = lines[0]
+        if doc.fmt == "mtg-text" and len(lines) == 1 and (m := _MTG_CHAPTER.match(first) or _MTG_SECTION.match(first)):
+            marks = "==" if m.re is _MTG_CHAPTER else "==="
+            out += [f"{marks} {first} {marks}", ""]
+            continue
+        if doc.fmt == "mtg-text" and first.strip() in ("Glossary", "Credits"):
+            glossary = first.strip() == "Glossary"
+            out += [f"== {first.strip()} ==", ""]
+            continue
+        if doc.fmt == "riftbound-md" and len(lines) == 1 and (h := _RB_HEADING_ANY.match(first)):
+            marks = "=" * len(h.group(1))
+            out += [f"{marks} {h.group(2)} {marks}", ""]
+            continue
+        rule = _MTG_RULE.match(first) if doc.fmt == "mtg-text" else _RB_BOLD_ID.match(first)
+        if rule and doc.fmt == "mtg-text" and not glossary:
+            depth = 2 if rule.group(1).rstrip(".")[-1].isalpha() else 1
+            out += ["*" * depth + " " + first] + [":" + ln for ln in lines[1:]]
+        elif doc.fmt == "riftbound-md":  # each line that starts with a bold id an item, the others go on
+            for k, ln in enumerate(lines):
+                rule = _RB_BOLD_ID.match(ln)
+                ln = re.sub(r"\*\*(.+?)\*\*", r"'''\1'''", ln)  # bold as wikitext writes it
+                if rule:
+                    number, rest = rule.group(1), ln[rule.end() + 2:].lstrip()
+                    depth = max(number.rstrip(".").count("."), 1)
+                    out.append("*" * depth + f" '''{number}''' {rest}".rstrip())
+                else:
+                    out.append(ln if k == 0 else ":" + ln)
+            out.append("")
+        elif glossary and len(lines) > 1:
+            out += [f"; {lines[0]}"] + [f": {ln}" for ln in lines[1:]]
+        else:
+            out += lines + [""]
+    return _utf8("\n".join(out) + "\n")
+
+
 # Layouts a user could bring that the ones above do not make (each derived from the same
 # documents, read and compared the same way).
 BROUGHT: list[Layout] = [
@@ -1239,6 +1286,8 @@ BROUGHT: list[Layout] = [
            TEXT_FORMATS, _ocr_scan, loses="lines", whole=True),
     Layout("a Google Doc downloaded as a web page (one line, <span class> runs, &nbsp;, h1-h3 ids)",
            TEXT_FORMATS, _google_docs, whole=True),
+    Layout("pasted from a wiki's source (== headings ==, * and ** rules, ; term : definition)",
+           TEXT_FORMATS, _wiki_source, loses="lines", whole=True),
 ]
 ALL_LAYOUTS: list[Layout] = LAYOUTS + BROUGHT
 

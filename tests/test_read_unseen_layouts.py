@@ -130,6 +130,28 @@ def _google_doc(text: str) -> str:
             + "".join(body) + "</body></html>")
 
 
+def _wiki(text: str) -> str:
+    """The Magic text as a wiki page's source: chapters ``==``, sections ``===``, rules ``*`` and
+    subrules ``**`` items, the Glossary a definition list, bold numbers, a link, a template."""
+    out = ["{{Rules header}}", ""]
+    glossary = False
+    for block in text.strip().split("\n\n"):
+        lines = block.split("\n")
+        if len(lines) == 1 and (m := re.match(r"^(\d)\. |^(\d{3})\. ", lines[0])):
+            marks = "==" if m.group(1) else "==="
+            out += [f"{marks} {lines[0]} {marks}", ""]
+        elif lines[0] in ("Glossary", "Credits"):
+            glossary = lines[0] == "Glossary"
+            out += [f"== {lines[0]} ==", ""]
+        elif glossary:
+            out += [f"; {lines[0]}"] + [f": {ln}" for ln in lines[1:]]
+        elif (m := re.match(r"^(\d{3}\.\d+([a-z]?)\.?) (.*)$", lines[0])):
+            out.append(("**" if m.group(2) else "*") + f" '''{m.group(1)}''' {m.group(3)}")
+        else:
+            out += lines + [""]
+    return "\n".join(out).replace("section 8", "[[Multiplayer Rules|section 8]]") + "\n"
+
+
 def _wrapped(text: str, width: int) -> list[str]:
     """Every line of the text wrapped at ``width`` columns."""
     lines: list[str] = []
@@ -237,6 +259,16 @@ PAIRS = [
      RIFTBOUND.replace("**103.1.b.**", "**I03.1.b.**").replace("### 104.", "### 1O4."), RIFTBOUND, ""),
     ("a Google Doc as a web page: one line, span runs, empty <p> between blocks, a term over its definition",
      _google_doc(MAGIC), MAGIC, ""),
+    ("pasted from a wiki's source: == headings ==, * and ** rules, bold ids, [[links]], ; term : definition",
+     _wiki(MAGIC), MAGIC, ""),
+    ("Riftbound pasted from a wiki's source: === headings ===, ** '''103.1.a.''' items, a : line going on",
+     "{{Rules}}\n\n= Riftbound Core Rules v9.9 =\n\nLast Updated: 2026-07-16\n\n== 100. Game Concepts ==\n"
+     "=== 103. Deck Construction ===\n* '''103.1.''' Each player needs a Champion Legend, a Main Deck and a Rune Deck.\n"
+     "** '''103.1.a.''' The Champion Legend is placed in the Legend Zone.\n"
+     "** '''103.1.b.''' A Main Deck has at least 40 cards. Exhausting a card is shown as [E].\n"
+     "*** '''103.1.b.1.''' Duplicates of a card are limited to three copies.\n=== 104. Setup ===\n"
+     "* '''104.1.''' Each player places their Champion Legend\n: and shuffles their Main Deck.\n",
+     RIFTBOUND, "lines"),
     ("Riftbound as a web page: <strong> ids, <br>, footer",
      _web_page("\n".join(f"<h{len(m[1])}>{m[2]}</h{len(m[1])}>" if (m := re.match(r"^(#+) (.*)$", b))
                          else "<p>" + re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>&nbsp;", b).replace(

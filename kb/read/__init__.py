@@ -5,8 +5,9 @@ Every reader module defines ``FORMAT`` (its name), ``sniff(text) -> int`` (how s
 outside this package knows about formats. A PDF or DOCX file is unpacked into text first
 (:mod:`kb.read.containers`), and that text is sniffed and read like any other.
 
-An export of the rules as data (a JSON document, a CSV table: :mod:`kb.read.exports`) is
-written out as the paragraphs the release prints. Before a reader sees the text, the reading
+An export of the rules as data (a JSON document, a CSV table: :mod:`kb.read.exports`) or a
+wiki page's source (:mod:`kb.read.wikitext`) is written out as the paragraphs the release
+prints. Before a reader sees the text, the reading
 stage undoes what any layout may do
 (:mod:`kb.read.normalise`: invisible characters, Unicode spaces, anchors around numbers,
 pages with running headers), and a whole web page that no reader of markup takes is turned
@@ -29,6 +30,7 @@ from kb.read.kinds import check_kind
 from kb.read.normalise import Normalised, normalise
 from kb.read.text import MIN_RULE_LINES, decode
 from kb.read.web_page import is_web_page, to_markdown
+from kb.read.wikitext import from_wikitext
 
 READERS: dict[str, ModuleType] = {
     m.FORMAT: m
@@ -130,10 +132,10 @@ def _refuse_partial(result: ReadResult, text: str, source: str, fmt: str) -> Non
 
 
 def _normalised(text: str, source: str, fmt: str | None) -> Normalised:
-    """The text as the readers read it: an export of rules as data (JSON, CSV) written out as
-    paragraphs (:mod:`kb.read.exports`), normalised, and a web page that no reader of markup
+    """The text as the readers read it: an export of rules as data (JSON, CSV) or a wiki page's
+    source written out as paragraphs (:mod:`kb.read.exports`, :mod:`kb.read.wikitext`), normalised, and a web page that no reader of markup
     takes turned into Markdown."""
-    export = exported(text, source)
+    export = exported(text, source) or from_wikitext(text, source)
     if export is not None:
         normal = normalise(export.text, source)
         return Normalised(normal.text, [export.origin[min(normal.line(n), len(export.origin)) - 1]
