@@ -43,6 +43,9 @@ FIELDS = ("name", "type", "keywords", "text")
 # names shorter than FUZZY_MIN_CHARS must be typed exactly (a short name is too often a word).
 FUZZY_SCORE = 88.0
 FUZZY_MIN_CHARS = 7
+# A legendary card's type, and the title after its name ("Kor'vash *the Unbroken*").
+LEGENDARY = re.compile(r"\blegendary\b", re.IGNORECASE)
+TITLE = re.compile(r"\s+the\s+", re.IGNORECASE)
 _RULESET = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
 
 
@@ -112,12 +115,16 @@ class CardList:
         self.by_key = {}
         for card in self.cards:
             self.by_key.setdefault(name_key(card.name), card)
-        # A champion's name before its comma ("Vex" for "Vex, Apathetic") names the card when
-        # no other card has that short name.
+        # A champion's name before its comma ("Vex" for "Vex, Apathetic"), and a legendary
+        # card's before its title ("Kor'vash" for "Kor'vash the Unbroken": a card's text may
+        # call it by a shortened name, Magic CR 201.5c), names the card when no other card
+        # has that short name.
         short: dict[str, list[Card]] = {}
         for card in self.cards:
             if "," in card.name:
                 short.setdefault(name_key(card.name.split(",", 1)[0]), []).append(card)
+            elif LEGENDARY.search(card.type) and TITLE.search(card.name):
+                short.setdefault(name_key(TITLE.split(card.name, 1)[0]), []).append(card)
         for key, found in short.items():
             if key and key not in self.by_key and len(found) == 1:
                 self.by_key[key] = found[0]
