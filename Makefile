@@ -23,6 +23,9 @@ install-test: install
 build: install
 	$(BIN)/rulekb build
 
+# Ctrl-C or SIGTERM stops the server cleanly (web.serving.serve_until_stopped): it answers the
+# requests it has and exits 0, so make reports no error (make itself, when signalled as well,
+# then ends by that signal, saying nothing).
 run: build
 	$(BIN)/rulekb serve --host $(HOST) --port $(PORT)
 

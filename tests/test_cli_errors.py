@@ -62,10 +62,13 @@ def no_server_runs(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """A `serve` that should have refused to start fails the test instead of serving forever."""
     import waitress.server
 
-    def run(self: object) -> None:
+    import web.serving
+
+    def run(self: object, *args: object) -> None:
         raise AssertionError("the server started")
     monkeypatch.setattr(waitress.server.BaseWSGIServer, "run", run)
     monkeypatch.setattr(waitress.server.MultiSocketServer, "run", run)
+    monkeypatch.setattr(web.serving, "serve_until_stopped", run)  # what `serve` runs it with
     interval = sys.getswitchinterval()  # `serve` tunes it for the server's process
     yield
     sys.setswitchinterval(interval)
@@ -104,8 +107,9 @@ BAD_INPUT = [
     ("timing next --state {bad_json}", 2, ["{bad_json}:3:11: not valid JSON: Expecting value"]),
     ('timing next --state {{"ruleset":', 2, ["error: the --state JSON:1:12: not valid JSON"]),
     ("timing next --state {folder}", 2, ["is a directory; --state takes a JSON file"]),
-    ("serve --port 70000", 2, ["Invalid value for '--port'", "70000 is not in the range 1<=x<=65535"]),
-    ("serve --port 0", 2, ["0 is not in the range 1<=x<=65535"]),
+    ("serve --port 70000", 2, ["Invalid value for '--port'", "70000 is not in the range 0<=x<=65535"]),
+    ("serve --port -1", 2, ["-1 is not in the range 0<=x<=65535"]),
+    ("serve --port 0 --workers 2", 2, ["error: --port 0 (a free port) needs --workers 1", "--port N"]),
     ("serve --threads 0", 2, ["Invalid value for '--threads'", "0 is not in the range 1<=x<=256"]),
     ("serve --port {busy_port}", 2, ["error: port {busy_port} on 127.0.0.1 is in use", "--port N", "PORT=N make run"]),
     ("serve --host no-such-host.invalid", 2, ["cannot listen on address 'no-such-host.invalid'", "--host"]),

@@ -95,7 +95,8 @@ def announce_when_ready(app: Any, who: str) -> None:
 
 @main.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", default=8000, show_default=True, type=PORT, help="Port to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, PORT.max),
+              help="Port to listen on (0: a free one, announced).")
 @click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 256),
               help="Worker threads (of each worker process).")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
@@ -110,6 +111,8 @@ def serve_cmd(ctx: click.Context, host: str, port: int, threads: int, workers: i
     The server listens at once; until the build is loaded and warmed every page and API
     operation answers 503 with Retry-After, and /api/v1/health says what is left.
     """
+    if port == 0 and workers > 1:  # gunicorn's workers would announce port 0, not the one bound
+        raise CommandError(f"--port 0 (a free port) needs --workers 1: {ANOTHER_PORT}")
     # A thread answering a quick lookup waits for the GIL each time it wakes from I/O; with
     # the default 5 ms interval a heavy request in another thread (a timing run near its
     # budgets) made a 3 ms lookup wait 50-100 ms. At 1 ms the wait shrinks with it. Both
@@ -127,15 +130,13 @@ def serve_cmd(ctx: click.Context, host: str, port: int, threads: int, workers: i
         raise CommandError(listen_error(exc, host, port)) from exc
     except ValueError as exc:  # waitress: a host it cannot resolve
         raise CommandError(_bad_host(host, exc)) from exc
+    app.config["RULEKB_LISTENING"] = listening_url(host, server.effective_port)  # --port 0: the one bound
     click.echo(f"serving rulekb on http://{host}:{server.effective_port}/ (API: /api; health: "
                f"/api/v1/health; a rebuild of {home_of(ctx)} is picked up without a restart)", err=True)
     announce_when_ready(app, "rulekb")
-    try:
-        server.run()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.close()
+    from web.serving import serve_until_stopped
+    # SIGTERM and Ctrl-C: the requests in progress are answered, then it says so and exits 0.
+    click.echo(serve_until_stopped(server).sentence(), err=True)
 
 
 def _serve_gunicorn(home: Any, host: str, port: int, threads: int, workers: int) -> None:
