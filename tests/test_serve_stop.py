@@ -114,6 +114,27 @@ def test_rulekb_serve_stops_cleanly_on_a_signal(own_home: Path, tmp_path: Path, 
     assert "Traceback" not in out and _refused(port)
 
 
+def test_rulekb_serve_with_workers_says_it_stopped(own_home: Path, tmp_path: Path) -> None:
+    """--workers 2 runs gunicorn, whose SIGTERM is its graceful stop: exit 0, and it says so."""
+    pytest.importorskip("gunicorn.app.base", reason="gunicorn does not run on this platform")
+    from bench.load import free_port
+    log, port = tmp_path / "serve.log", free_port()
+    proc = _start([*RULEKB, "--home", str(own_home), "serve", "--port", str(port), "--workers", "2",
+                   "--threads", "1"], log)
+    try:
+        def listening() -> bool:  # gunicorn sets its signal handlers before it listens
+            assert proc.poll() is None, log.read_text()
+            return not _refused(port)
+        _until(listening, "listening")
+        proc.send_signal(signal.SIGTERM)
+    finally:
+        code = _stop(proc)
+    out = log.read_text()
+    assert code == 0, out
+    assert "rulekb stopped: on SIGTERM gunicorn's workers answered the requests they had" in out, out
+    assert out.count("rulekb stopped") == 1 and "Traceback" not in out, out  # the master's, not each worker's
+
+
 @pytest.mark.parametrize("second_signal", [False, True])
 def test_the_request_in_progress_is_answered_before_it_ends(tmp_path: Path, second_signal: bool) -> None:
     entered, release, log = tmp_path / "entered", tmp_path / "release", tmp_path / "held.log"

@@ -167,7 +167,14 @@ def _serve_gunicorn(home: Any, host: str, port: int, threads: int, workers: int)
     click.echo(f"serving rulekb on http://{host}:{port}/ with {workers} gunicorn workers of "
                f"{threads} threads (API: /api; health: /api/v1/health; a rebuild of {home} is "
                "picked up without a restart)", err=True)
-    Server().run()
+    master = os.getpid()
+    try:
+        Server().run()
+    except SystemExit as exc:  # gunicorn ends by sys.exit, in its master and in each worker
+        if os.getpid() == master and exc.code in (0, None):
+            click.echo("rulekb stopped: on SIGTERM gunicorn's workers answered the requests they had "
+                       "(on Ctrl-C they stop at once)", err=True)
+        raise
 
 
 def check_port(host: str, port: int) -> None:
