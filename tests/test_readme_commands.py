@@ -170,12 +170,14 @@ def test_the_judge_pack_holds_both_rulesets(workdir: Path, excerpt_home: Path,
 
 
 @pytest.mark.skipif(not shared_available(), reason=SKIP_REASON)
-def test_readme_imports_of_the_official_documents(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The import block, in order, into a fresh home: each replaces its excerpt."""
+def test_readme_imports_of_the_official_documents(own_home: Path, tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The import block, in order, into a home with the embedded build in service (what
+    `make run` leaves; a copy of the session's): each replaces its excerpt."""
     monkeypatch.chdir(tmp_path)
     for name, rel in OFFICIAL.items():
         shutil.copyfile(CORPORA / rel, tmp_path / name)  # a symbolic link is refused by import
-    home = tmp_path / "home"
+    home = own_home
     for command in IMPORTS:
         code, out = invoke(expand(command.args), home)
         assert code in command.allowed, f"{command.line}\nexit {code}:\n{out[-3000:]}"
