@@ -31,9 +31,11 @@ import csv
 import html
 import io
 import json
+import posixpath
 import re
 import statistics
 import time
+import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -1255,6 +1257,139 @@ def _wiki_source(doc: Canonical) -> Derived | None:
     return _utf8("\n".join(out) + "\n")
 
 
+def _zip_package(mimetype: str, parts: dict[str, str]) -> bytes:
+    """A ZIP package as ODF and EPUB want it: ``mimetype`` first and stored, then the parts."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(zipfile.ZipInfo("mimetype"), mimetype, compress_type=zipfile.ZIP_STORED)
+        for name, text in parts.items():
+            archive.writestr(name, text)
+    return out.getvalue()
+
+
+def _blocks_of(doc: Canonical) -> list[tuple[int, list[str]]]:
+    """The document's blocks as (heading depth or 0, lines): Magic's chapters 1 and sections 2,
+    Riftbound's headings at their depth (its bold ids kept, for the writer to set in bold)."""
+    blocks = []
+    text = doc.text.strip("\n")
+    if doc.fmt == "riftbound-md":  # a heading printed right under a paragraph is a block of its own
+        text = re.sub(r"(?m)^(#{1,6} .*)$", r"\n\1\n", text)
+    for block in re.split(r"\n[ \t]*\n", text):
+        lines = block.strip("\n").split("\n")
+        if not block.strip():
+            continue
+        if doc.fmt == "mtg-text" and len(lines) == 1 and (m := _MTG_CHAPTER.match(lines[0]) or _MTG_SECTION.match(lines[0])):
+            blocks.append((1 if m.re is _MTG_CHAPTER else 2, lines))
+        elif doc.fmt == "riftbound-md" and len(lines) == 1 and (h := _RB_HEADING_ANY.match(lines[0])):
+            blocks.append((len(h.group(1)), [h.group(2)]))
+        else:
+            blocks.append((0, lines))
+    return blocks
+
+
+def _odt_runs(line: str) -> str:
+    """A line as an ODT paragraph's content: a bold id a span of the bold style, runs of spaces
+    ``text:s``, the rest escaped."""
+    m = _RB_BOLD_ID.match(line)
+    head = f'<text:span text:style-name="T1">{html.escape(m.group(1))}</text:span>' if m else ""
+    rest = line[m.end():] if m else line
+    rest = html.escape(re.sub(r"\*\*(.+?)\*\*", r"\1", rest), quote=False)
+    return head + re.sub(r"  +", lambda s: f' <text:s text:c="{len(s.group()) - 1}"/>', rest)
+
+
+def _odt(doc: Canonical) -> Derived | None:
+    """The rules saved by LibreOffice Writer as an OpenDocument text (simulated: LibreOffice is
+    not installed here; the parts are written as ODF 1.3 prints them): headings ``text:h`` at
+    their outline level, every line a ``text:p`` (a glossary term and its definition two), an
+    empty paragraph between blocks, bold ids in a bold span, runs of spaces ``text:s``; a
+    Markdown rule ``---`` is no paragraph (a border in Writer), a bullet before an id is typed
+    after it (``053.1. * Units``, as the PDF prints it), and the Markdown export's page marks
+    (``### Page 2``) are page breaks, not headings."""
+    if doc.fmt not in TEXT_FORMATS:
+        return None
+    body = []
+    for depth, lines in _blocks_of(doc):
+        if depth and re.fullmatch(r"Page \d+", lines[0]):  # the export's page mark: a page break in Writer
+            continue
+        if depth:
+            body.append(f'<text:h text:style-name="Heading_20_{depth}" text:outline-level="{depth}">'
+                        f"{_odt_runs(lines[0])}</text:h>")
+        else:
+            # a Markdown rule (---) is a paragraph's border in a word processor, not text; a
+            # bullet a converter moved before an id (- **053.1.** Units) is typed after it
+            lines = [re.sub(r"^[-*+] (\*\*[^*]+\*\*) ", r"\1 * ", ln) for ln in lines
+                     if not re.fullmatch(r"\s*(?:-{3,}|\*{3,}|_{3,})\s*", ln)]
+            body += [f'<text:p text:style-name="Text_20_body">{_odt_runs(ln)}</text:p>' for ln in lines]
+        body.append('<text:p text:style-name="Text_20_body"/>')
+    ns = ('xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+          'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" '
+          'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" '
+          'xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0"')
+    content = (f'<?xml version="1.0" encoding="UTF-8"?><office:document-content {ns} office:version="1.3">'
+               '<office:automatic-styles><style:style style:name="T1" style:family="text">'
+               '<style:text-properties fo:font-weight="bold"/></style:style></office:automatic-styles>'
+               '<office:body><office:text><text:sequence-decls/>' + "\n".join(body)
+               + "</office:text></office:body></office:document-content>")
+    manifest = ('<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest='
+                '"urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3">'
+                '<manifest:file-entry manifest:full-path="/" manifest:media-type='
+                '"application/vnd.oasis.opendocument.text"/><manifest:file-entry manifest:full-path='
+                '"content.xml" manifest:media-type="text/xml"/></manifest:manifest>')
+    return Derived(_zip_package("application/vnd.oasis.opendocument.text",
+                                {"content.xml": content, "META-INF/manifest.xml": manifest}))
+
+
+def _epub(doc: Canonical) -> Derived | None:
+    """The rules as an EPUB 3 e-book (simulated: no e-book converter is installed; written as
+    EPUB 3.3 lays one out): a navigation document, then one XHTML document per chapter (Magic:
+    the front matter, each chapter, the Glossary and Credits; Riftbound: each ``##`` chapter),
+    headings ``<h1>``-``<h3>``, a ``<p>`` per paragraph (its lines parted by ``<br/>``, a bold id
+    ``<strong>``), the Glossary a ``<dl>``."""
+    if doc.fmt not in TEXT_FORMATS:
+        return None
+    chapters: list[list[str]] = [[]]
+    glossary = False
+    for depth, lines in _blocks_of(doc):
+        starts = (depth == 1 if doc.fmt == "mtg-text" else depth == 2) or (
+            doc.fmt == "mtg-text" and lines[0] in ("Glossary", "Credits"))
+        if starts and chapters[-1]:
+            chapters.append([])
+        if doc.fmt == "mtg-text" and lines[0] in ("Glossary", "Credits") and len(lines) == 1:
+            glossary = lines[0] == "Glossary"
+            chapters[-1].append(f"<h1>{lines[0]}</h1>")
+        elif depth:
+            chapters[-1].append(f"<h{min(depth, 6)}>{html.escape(lines[0], quote=False)}</h{min(depth, 6)}>")
+        elif glossary and len(lines) > 1:
+            chapters[-1].append(f"<dl><dt>{html.escape(lines[0], quote=False)}</dt>"
+                                + "".join(f"<dd>{html.escape(ln, quote=False)}</dd>" for ln in lines[1:]) + "</dl>")
+        else:
+            said = "<br/>\n".join(re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", html.escape(ln, quote=False))
+                                  for ln in lines)
+            chapters[-1].append(f"<p>{said}</p>")
+    names = [f"text/chapter-{n:03d}.xhtml" for n in range(len(chapters))]
+    xhtml = ('<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE html>\n<html xmlns="http://www.w3.org/1999/xhtml" '
+             'xmlns:epub="http://www.idpf.org/2007/ops"><head><title>{title}</title></head><body>\n{body}\n</body></html>')
+    parts = {name: xhtml.format(title=html.escape(doc.result.title), body="\n".join(chapter))
+             for name, chapter in zip(names, chapters)}
+    parts["text/nav.xhtml"] = xhtml.format(title="Contents", body='<nav epub:type="toc"><ol>' + "".join(
+        f'<li><a href="{posixpath.basename(n)}">Part {k}</a></li>' for k, n in enumerate(names)) + "</ol></nav>")
+    manifest = "".join(f'<item id="c{k}" href="{n}" media-type="application/xhtml+xml"/>' for k, n in enumerate(names))
+    spine = "".join(f'<itemref idref="c{k}"/>' for k in range(len(names)))
+    parts["content.opf"] = (
+        '<?xml version="1.0" encoding="UTF-8"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" '
+        'unique-identifier="id"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:identifier id="id">'
+        f'rulekb-{doc.name}</dc:identifier><dc:title>{html.escape(doc.result.title)}</dc:title>'
+        '<dc:language>en</dc:language></metadata><manifest><item id="nav" href="text/nav.xhtml" '
+        f'media-type="application/xhtml+xml" properties="nav"/>{manifest}</manifest>'
+        f'<spine><itemref idref="nav" linear="no"/>{spine}</spine></package>')
+    parts = {("OEBPS/" + name): text for name, text in parts.items()}
+    parts["META-INF/container.xml"] = (
+        '<?xml version="1.0" encoding="UTF-8"?><container version="1.0" xmlns='
+        '"urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" '
+        'media-type="application/oebps-package+xml"/></rootfiles></container>')
+    return Derived(_zip_package("application/epub+zip", parts))
+
+
 # Layouts a user could bring that the ones above do not make (each derived from the same
 # documents, read and compared the same way).
 BROUGHT: list[Layout] = [
@@ -1288,6 +1423,10 @@ BROUGHT: list[Layout] = [
            TEXT_FORMATS, _google_docs, whole=True),
     Layout("pasted from a wiki's source (== headings ==, * and ** rules, ; term : definition)",
            TEXT_FORMATS, _wiki_source, loses="lines", whole=True),
+    Layout("saved as an OpenDocument text (ODT: text:h, text:p, text:s, an empty paragraph between blocks)",
+           TEXT_FORMATS, _odt, whole=True),
+    Layout("an EPUB e-book (a spine of XHTML chapters, <dl> glossary, a navigation document)",
+           TEXT_FORMATS, _epub, whole=True),
 ]
 ALL_LAYOUTS: list[Layout] = LAYOUTS + BROUGHT
 

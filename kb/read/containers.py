@@ -29,6 +29,9 @@ a gap), and the readers then sniff and read that text as they read any other.
   before it (``100.1a``, from ``word/numbering.xml``: :mod:`kb.read.docx_numbering`), which is
   not in its text.
 
+* **ODT and EPUB** (:mod:`kb.read.zipped`): a ZIP whose ``mimetype`` part names an OpenDocument
+  text or an EPUB is read as one (its paragraphs; its spine's XHTML documents as web pages).
+
 What a container did is told as reader notes (``info``); what it cannot do (an encrypted
 PDF, a PDF without a text layer, a corrupt ZIP, a DOCX without a body) is a
 :class:`DocumentError` naming the file, and the page for a PDF.
@@ -62,6 +65,7 @@ from kb.model import Diagnostic, DocumentError
 from kb.read.docx_numbering import ListNumbers
 from kb.read.normalise import EDGE_LINES, keeps_hyphen, running_keys
 from kb.read.text import clean
+from kb.read.zipped import epub_text, odt_text, package_of
 
 PDF_SIGNATURE = b"%PDF-"
 ZIP_SIGNATURE = b"PK\x03\x04"
@@ -692,6 +696,10 @@ def docx_text(data: bytes, source: str = "") -> Unpacked:
                 raise _refuse(source, f"a DOCX whose parts expand to {expands:,} bytes (a ZIP bomb?); "
                                       f"a rules document's are at most {MAX_DOCX_EXPANDED_BYTES:,}")
             bad = archive.testzip()
+            package = package_of(archive) if DOCX_BODY not in names and bad is None else None
+            if package is not None:  # an ODT or an EPUB: another ZIP package of text
+                text, notes = (odt_text if package == "odt" else epub_text)(archive, source)
+                return Unpacked(text, package, notes)
     except DocumentError:
         raise
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError) as exc:
@@ -699,7 +707,8 @@ def docx_text(data: bytes, source: str = "") -> Unpacked:
     if bad is not None:
         raise _refuse(source, f"a corrupt DOCX: its part {bad!r} is damaged")
     if DOCX_BODY not in names:
-        raise _refuse(source, f"a ZIP archive without {DOCX_BODY}: not a Word document (DOCX)")
+        raise _refuse(source, f"a ZIP archive without {DOCX_BODY}: not a Word document (DOCX), nor an "
+                              "OpenDocument text (ODT) or EPUB (its mimetype part names neither)")
     try:
         document = docx.Document(io.BytesIO(data))
         body = document.element.body
