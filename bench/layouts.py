@@ -1315,11 +1315,7 @@ def _odt(doc: Canonical) -> Derived | None:
             body.append(f'<text:h text:style-name="Heading_20_{depth}" text:outline-level="{depth}">'
                         f"{_odt_runs(lines[0])}</text:h>")
         else:
-            # a Markdown rule (---) is a paragraph's border in a word processor, not text; a
-            # bullet a converter moved before an id (- **053.1.** Units) is typed after it
-            lines = [re.sub(r"^[-*+] (\*\*[^*]+\*\*) ", r"\1 * ", ln) for ln in lines
-                     if not re.fullmatch(r"\s*(?:-{3,}|\*{3,}|_{3,})\s*", ln)]
-            body += [f'<text:p text:style-name="Text_20_body">{_odt_runs(ln)}</text:p>' for ln in lines]
+            body += [f'<text:p text:style-name="Text_20_body">{_odt_runs(ln)}</text:p>' for ln in _typed_lines(lines)]
         body.append('<text:p text:style-name="Text_20_body"/>')
     ns = ('xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
           'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" '
@@ -1390,6 +1386,55 @@ def _epub(doc: Canonical) -> Derived | None:
     return Derived(_zip_package("application/epub+zip", parts))
 
 
+def _typed_lines(lines: list[str]) -> list[str]:
+    """A block's lines as a word processor holds them: a Markdown rule (``---``) is a paragraph's
+    border, not text; a bullet a converter moved before an id (``- **053.1.** Units``) is typed
+    after it (``053.1. * Units``, as the PDF prints it)."""
+    return [re.sub(r"^[-*+] (\*\*[^*]+\*\*) ", r"\1 * ", ln) for ln in lines
+            if not re.fullmatch(r"\s*(?:-{3,}|\*{3,}|_{3,})\s*", ln)]
+
+
+def _rtf_escaped(text: str) -> str:
+    """Text as RTF writes it: ``\\``, braces escaped; a character of Windows-1252 as ``\\'hh``,
+    any other as ``\\uN?``."""
+    out = []
+    for ch in text.replace("\\", "\\\\").replace("{", "\\{").replace("}", "\\}"):
+        if ord(ch) < 128:
+            out.append(ch)
+            continue
+        try:
+            out.append("\\'" + ch.encode("cp1252").hex())
+        except UnicodeEncodeError:
+            out.append(f"\\u{ord(ch) if ord(ch) < 32768 else ord(ch) - 65536}?")
+    return "".join(out)
+
+
+def _rtf(doc: Canonical) -> Derived | None:
+    """The rules saved as Rich Text (RTF), as WordPad or Word writes it (simulated: written by
+    hand after the RTF 1.9 specification, no word processor being installed): a font table,
+    each paragraph ``\\pard … \\par``, headings bold and larger, a bold id ``{\\b 103.1.}``, an
+    empty paragraph between blocks, non-ASCII as ``\\'hh`` or ``\\uN?``; the Markdown export's
+    page marks are page breaks (``\\page``) and its rules borders, as in the ODT."""
+    if doc.fmt not in TEXT_FORMATS:
+        return None
+    out = [r"{\rtf1\ansi\ansicpg1252\deff0\nouicompat{\fonttbl{\f0\fswiss\fcharset0 Arial;}}",
+           r"{\*\generator Riched20 10.0.19041}\viewkind4\uc1"]
+    for depth, lines in _blocks_of(doc):
+        if depth and re.fullmatch(r"Page \d+", lines[0]):
+            out.append(r"\page")
+            continue
+        if depth:
+            out.append(r"\pard\sa120\b\fs28 " + _rtf_escaped(lines[0]) + r"\b0\fs20\par")
+        else:
+            for ln in _typed_lines(lines):
+                m = _RB_BOLD_ID.match(ln) if doc.fmt == "riftbound-md" else None
+                text = re.sub(r"\*\*(.+?)\*\*", r"\1", ln[m.end():] if m else ln)
+                head = "{\\b " + m.group(1) + "}" if m else ""
+                out.append(r"\pard\fs20 " + head + _rtf_escaped(text) + r"\par")
+        out.append(r"\pard\par")
+    return _utf8("\r\n".join(out) + "\r\n}\r\n")
+
+
 # Layouts a user could bring that the ones above do not make (each derived from the same
 # documents, read and compared the same way).
 BROUGHT: list[Layout] = [
@@ -1427,6 +1472,8 @@ BROUGHT: list[Layout] = [
            TEXT_FORMATS, _odt, whole=True),
     Layout("an EPUB e-book (a spine of XHTML chapters, <dl> glossary, a navigation document)",
            TEXT_FORMATS, _epub, whole=True),
+    Layout("saved as Rich Text (RTF: \\pard paragraphs, {\\b ids}, \\'hh and \\uN? characters)",
+           TEXT_FORMATS, _rtf, whole=True),
 ]
 ALL_LAYOUTS: list[Layout] = LAYOUTS + BROUGHT
 

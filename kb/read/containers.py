@@ -29,6 +29,7 @@ a gap), and the readers then sniff and read that text as they read any other.
   before it (``100.1a``, from ``word/numbering.xml``: :mod:`kb.read.docx_numbering`), which is
   not in its text.
 
+* **RTF** (:mod:`kb.read.rtf`, with :mod:`striprtf`): a paragraph a line, empty paragraphs the gaps.
 * **ODT and EPUB** (:mod:`kb.read.zipped`): a ZIP whose ``mimetype`` part names an OpenDocument
   text or an EPUB is read as one (its paragraphs; its spine's XHTML documents as web pages).
 
@@ -64,6 +65,7 @@ from docx.text.paragraph import Paragraph
 from kb.model import Diagnostic, DocumentError
 from kb.read.docx_numbering import ListNumbers
 from kb.read.normalise import EDGE_LINES, keeps_hyphen, running_keys
+from kb.read.rtf import is_rtf, rtf_text
 from kb.read.text import clean
 from kb.read.zipped import epub_text, odt_text, package_of
 
@@ -103,13 +105,15 @@ class Unpacked:
 
 
 def container_of(data: bytes) -> str | None:
-    """``"pdf"`` or ``"docx"`` when the bytes are one of those containers, else None
-    (a ZIP archive is a DOCX only if it holds ``word/document.xml``; any other ZIP is None)."""
+    """``"pdf"``, ``"docx"`` (any ZIP: an ODT or EPUB is told from a DOCX when it is opened) or
+    ``"rtf"`` when the bytes are one of those containers, else None."""
     # A PDF may have bytes before its signature (within its first 1024), then ends with %%EOF.
     if data.lstrip()[:5] == PDF_SIGNATURE or (PDF_SIGNATURE in data[:1024] and b"%%EOF" in data[-2048:]):
         return "pdf"
     if data.startswith(ZIP_SIGNATURE):
         return "docx"
+    if is_rtf(data):
+        return "rtf"
     return None
 
 
@@ -804,4 +808,10 @@ def _table_rows(table: Table) -> Iterator[str]:
         yield " ".join(c for c in cells if c)
 
 
-CONTAINERS: dict[str, Callable[[bytes, str], Unpacked]] = {"pdf": pdf_text, "docx": docx_text}
+def _rtf(data: bytes, source: str = "") -> Unpacked:
+    """The text of an RTF document (:mod:`kb.read.rtf`)."""
+    text, notes = rtf_text(data, source)
+    return Unpacked(text, "rtf", notes)
+
+
+CONTAINERS: dict[str, Callable[[bytes, str], Unpacked]] = {"pdf": pdf_text, "docx": docx_text, "rtf": _rtf}
