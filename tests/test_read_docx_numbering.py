@@ -120,6 +120,11 @@ def test_word_list_numbers_are_printed_before_their_paragraphs(name, abstracts, 
     assert [ln for ln in unpacked.text.split("\n") if ln.strip()] == lines, name
     numbered = sum(ln != text for ln, (text, *_rest) in zip(lines, paragraphs))
     told = [d.message for d in unpacked.notes if "numbered by Word's lists" in d.message]
+    unresolved = sum(1 for _, num_id, _, _ in paragraphs if num_id not in (None, 0) and num_id not in nums)
+    warned = [d.message for d in unpacked.notes if d.severity == "warning"]
+    assert warned == ([f"{unresolved} paragraphs are in Word lists that the document's numbering does not "
+                       "define: the numbers Word would print before them cannot be told, and they are read "
+                       "without"] if unresolved else []), name
     assert told == ([f"{numbered} paragraphs are numbered by Word's lists: the numbers Word prints "
                      "before them (not in their text) are rendered from the document's numbering"]
                     if numbered else []), name

@@ -745,6 +745,10 @@ def docx_text(data: bytes, source: str = "") -> Unpacked:
         notes.append(Diagnostic(f"{numbers.numbered} paragraphs are numbered by Word's lists: the "
                                 "numbers Word prints before them (not in their text) are rendered "
                                 "from the document's numbering", source, 0, "info"))
+    if numbers.unresolved:
+        notes.append(Diagnostic(f"{numbers.unresolved} paragraphs are in Word lists that the document's "
+                                "numbering does not define: the numbers Word would print before them "
+                                "cannot be told, and they are read without", source, 0, "warning"))
     if numbers.unnumbered:
         notes.append(Diagnostic(f"{numbers.unnumbered} paragraphs are in Word's bulleted (or "
                                 "unnumbered) lists: read without their bullets", source, 0, "info"))

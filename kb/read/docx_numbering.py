@@ -133,6 +133,7 @@ class ListNumbers:
         self.style_numbering: dict[str, tuple[str | None, int | None]] = {}
         self.numbered = 0  # paragraphs given a number
         self.unnumbered = 0  # paragraphs of a list whose level prints no number (a bullet)
+        self.unresolved = 0  # paragraphs in a list the numbering part does not define
         try:
             numbering = document.part.numbering_part.element
         except (KeyError, NotImplementedError, AttributeError):
@@ -177,10 +178,11 @@ class ListNumbers:
     def label(self, paragraph) -> str:
         """The number Word prints before this paragraph (``100.1a``), or "" when it prints
         none. Call it for every paragraph in the document's order: a list counts as it goes."""
-        if not self.nums:
-            return ""
         ppr = paragraph._p.pPr
         num_pr = ppr.numPr if ppr is not None else None
+        if not self.nums:
+            self.unresolved += num_pr is not None and _val(num_pr, "w:numId") not in (None, "0")
+            return ""
         style_id = paragraph._p.style or ""
         num_id = ilvl = None
         if num_pr is not None:
@@ -193,6 +195,7 @@ class ListNumbers:
         num = self.nums.get(num_id or "")
         abstract = self.abstracts.get(num.abstract) if num is not None else None
         if num is None or abstract is None:  # numId 0, or a list the numbering does not hold
+            self.unresolved += num_id not in (None, "0")
             return ""
         if ilvl is None:
             ilvl = next((n for n, lvl in sorted(abstract.levels.items()) if lvl.style == style_id), 0)
