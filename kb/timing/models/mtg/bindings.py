@@ -208,13 +208,18 @@ def sba_headline(m: Magic, s: State, name: str, params: dict[str, Any]) -> str:
     """One state-based action as the headline says it: what happens, so a creature that a
     replacement effect exiles instead of its dying (614.1a) "is exiled … instead of being
     destroyed", not "is destroyed" (the model's replacement is the first, 616.1)."""
-    label = m.transitions[name].label(params)
     gone = [params["permanent"]] if "permanent" in params else list(params.get("permanents", ()))
-    instead = [f"{u.name} is exiled by {found[0].name}'s replacement effect instead of {INSTEAD_OF[name]}"
-               for u in s.board if u.name in gone and name in INSTEAD_OF and (found := m.replacing(s, u))]
-    if not instead:
-        return label
-    return "; ".join(instead if "permanent" in params else [label, *instead])
+    exiled = {u.name: found[0].name for u in s.board
+              if u.name in gone and name in INSTEAD_OF and (found := m.replacing(s, u))}
+    instead = [f"{u} is exiled by {source}'s replacement effect instead of {INSTEAD_OF[name]}"
+               for u, source in exiled.items()]
+    rest = [u for u in gone if u not in exiled]  # the legend rule's others do go to the graveyard
+    if "permanent" in params and instead:
+        return "; ".join(instead)
+    # what goes to the graveyard, by name; when nothing does, the action's name ("the legend rule")
+    t = m.transitions[name]
+    label = t.label({"gone": ", ".join(rest), **params}) if rest or not gone else t.summary
+    return "; ".join([label, *instead])
 
 
 def triggers(m: Magic, s: State) -> Iterator[dict[str, Any]]:

@@ -111,6 +111,39 @@ def _effect_json(e: Effect) -> dict[str, Any]:
     return {kind: True}
 
 
+# Who an instruction acts for, as its text says it.
+_WHO_WORDS = {"you": "", "each": "each player ", "that-player": "that player ", "target": "target player "}
+
+
+def instruction_text(e: Effect) -> str:
+    """One instruction in words, as a trace says it is followed ("deal 3 damage to its target"),
+    never its scenario key."""
+    kind = e[0]
+    its = "its targets" if len(e) > 1 and e[1] == "targets" else "its target"
+    if kind == "damage":
+        amount = "that much" if e[2] == "that" else str(e[2])
+        return f"deal {amount} damage to " + (its if e[1] in ("target", "targets") else e[1])
+    if kind == "prevent":
+        return f"prevent the next {e[2]} damage that would be dealt to " + (its if e[1] == "target" else e[1])
+    if kind in ("counter", "destroy", "tap"):
+        return f"{kind} {its}"
+    if kind == "counter-unless-pay":
+        return f"counter its target unless its controller pays {{{e[1]}}}"
+    if kind in ("draw", "lose-life"):
+        verb = ("draw" if kind == "draw" else "lose") if e[1] == "you" else ("draws" if kind == "draw" else "loses")
+        return f"{_WHO_WORDS[e[1]]}{verb} {e[2]}" + (" life" if kind == "lose-life" else "")
+    if kind == "discard":
+        return "each player discards a card" if e[1] == "each" else "discard a card"
+    if kind == "sacrifice":
+        return f"each player sacrifices a {e[2]}" if e[1] == "each" else f"sacrifice a {e[2]}"
+    if kind == "boost":
+        return f"+{e[1]}/+{e[1]} until end of turn"
+    return {"extra-turn": "take an extra turn after this one", "return": "return the card to the battlefield",
+            "shuffle-graveyard": "shuffle your graveyard into your library",
+            "time-counter": "remove a time counter from the suspended card",
+            "cast-suspended": "cast the suspended card without paying its mana cost"}.get(kind, kind)
+
+
 def effects_json(effects: tuple[Effect, ...]) -> list[dict[str, Any]]:
     return [_effect_json(e) for e in effects]
 

@@ -95,6 +95,13 @@ class Decisions(Part):
             out.add(u.name)
         return out
 
+    def replaced_death(self, s: State, name: str) -> bool:
+        """Whether a replacement effect exiles the permanent ``name`` instead if it would die
+        now (614.1a): the event would then never happen (614.6), so a text says it "would be"
+        destroyed or put into the graveyard."""
+        u = s.permanent(name)
+        return u is not None and bool(self.replacing(s, u))
+
     def replacing(self, s: State, u: Permanent) -> list[Permanent]:
         """The permanents whose replacement effects would exile ``u`` instead of its dying, in
         board order (the model applies the first, 616.1)."""

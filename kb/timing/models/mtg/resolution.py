@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from kb.timing.engine import Params, Trace
 from kb.timing.models.mtg import bindings
+from kb.timing.models.mtg.cards_io import instruction_text
 from kb.timing.models.mtg.citations import registry
 from kb.timing.models.mtg.parts import Part
 from kb.timing.models.mtg.objects import (Effect, Exiled, Obj, Payment, Resolving, State, Trigger, add_count, on_text,
@@ -150,8 +151,8 @@ class Resolution(Part):
             return s
         if kind == "destroy":  # its target, or its legal targets at once
             gone = [u.name for u in (s.object(i) for i in _targeted(item, e)) if u is not None]
-            for name in gone:
-                t.note("destroy", s, {"permanent": name})
+            for name in gone:  # one a replacement effect exiles instead is never destroyed (614.6)
+                t.note("destroy-replaced" if self.replaced_death(s, name) else "destroy", s, {"permanent": name})
             return self._to_graveyard(s, t, gone) if gone else s
         if kind == "tap":
             for ident in _targeted(item, e):
@@ -252,7 +253,7 @@ def resolve(m: Magic, s: State, p: Params, t: Trace) -> State:
                                                "legal": ", ".join(n for n, _ in legal)})
         s = replace(s, resolving=Resolving(replace(top, targets=legal)))
         t.note("follow-instructions", s, {"item": top.name,
-                                          "instruction": ", ".join(e[0] for e in top.effects) or "nothing"})
+                                          "instruction": ", ".join(map(instruction_text, top.effects)) or "nothing"})
         return m._continue(s, t)
     if kind is not None and not m.target_ok(s, kind, top.target, top.id, top.target_id):
         t.note("target-illegal", s, {"item": top.name, "target": top.target})
@@ -273,5 +274,5 @@ def resolve(m: Magic, s: State, p: Params, t: Trace) -> State:
             return m._finish(s, t, top, resolved=False)
     s = replace(s, resolving=Resolving(top))
     t.note("follow-instructions", s, {"item": top.name,
-                                      "instruction": ", ".join(e[0] for e in top.effects) or "nothing"})
+                                      "instruction": ", ".join(map(instruction_text, top.effects)) or "nothing"})
     return m._continue(s, t)

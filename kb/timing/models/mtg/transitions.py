@@ -58,6 +58,8 @@ INNER_STEPS: tuple[tuple[str, str, str], ...] = (
      "{permanent} blocks no creature now: it deals no combat damage"),
     ("trample", "trample: damage beyond lethal to the blockers goes to the player",
      "{permanent} has trample: {amount} damage to {player}"),
+    ("trample-no-blockers", "trample: a blocked creature with no creatures blocking it assigns its damage to the player",
+     "{permanent} has trample and is blocked, but no creatures are blocking it: {amount} damage to {player}"),
     ("end-of-combat", "end of combat: the active player will receive priority", "end of combat"),
     ("end-step", "the end step: the active player will receive priority", "end step"),
     ("cleanup-step", "cleanup: discard to hand size, remove damage, end \"this turn\" effects", "cleanup"),
@@ -83,7 +85,13 @@ INNER_STEPS: tuple[tuple[str, str, str], ...] = (
     ("zero-toughness", "a creature with toughness 0 or less is put into the graveyard",
      "{permanent} is put into the graveyard"),
     ("lethal-damage", "a creature with lethal damage is destroyed", "{permanent} is destroyed"),
+    ("zero-toughness-replaced", "a creature with toughness 0 or less would be put into the graveyard (a "
+     "replacement effect applies)", "{permanent} would be put into the graveyard"),
+    ("lethal-damage-replaced", "a creature with lethal damage would be destroyed (a replacement effect applies)",
+     "{permanent} would be destroyed"),
     ("legend-rule", "the legend rule", "legend rule: {gone} put into the graveyard"),
+    ("legend-rule-replaced", "the legend rule would put a permanent into the graveyard (a replacement effect "
+     "applies)", "legend rule: {gone} would be put into the graveyard"),
     # resolving
     ("targets-all-illegal", "every one of its targets is illegal: it doesn't resolve",
      "{item}'s targets ({targets}) are all illegal: it doesn't resolve"),
@@ -122,6 +130,7 @@ INNER_STEPS: tuple[tuple[str, str, str], ...] = (
     ("discard", "discard", "{player} discards {card}"),
     ("sacrifice", "sacrifice", "{player} sacrifices {permanent}"),
     ("destroy", "destroy", "{permanent} is destroyed"),
+    ("destroy-replaced", "destroy, replaced (a replacement effect applies)", "{permanent} would be destroyed"),
     ("tap", "tap a permanent", "{permanent} becomes tapped"),
     ("extra-turn", "an extra turn is added after this one", "{player} will take an extra turn"),
     ("return-to-battlefield", "a card returns to the battlefield", "{card} returns to the battlefield"),

@@ -68,8 +68,9 @@ class Turn(Part):
                     give = left if i == len(blockers) - 1 and not trample else min(left, lethal)
                     dealt.append((a.name, b.name, give))
                     left -= give
-                if trample and left > 0:
-                    t.note("trample", s, {"permanent": a.name, "amount": left, "player": s.defender})
+                if trample and left > 0:  # 702.19b past lethal to blockers; 702.19d with none left
+                    t.note("trample" if blockers else "trample-no-blockers", s,
+                           {"permanent": a.name, "amount": left, "player": s.defender})
                     dealt.append((a.name, s.defender, left))
             for b in blockers:
                 dealt.append((b.name, a.name, self.power(s, b)))
@@ -239,11 +240,17 @@ def perform_sba(m: Magic, s: State, p: Params, t: Trace) -> State:
             t.note(name, s, params)
         elif name == "legend-rule":
             dying += [n for n in params["permanents"] if n not in dying]
-            t.note(name, s, {**params, "gone": ", ".join(params["permanents"])})
+            replaced = [n for n in params["permanents"] if m.replaced_death(s, n)]
+            kept = [n for n in params["permanents"] if n not in replaced]
+            if kept:
+                t.note(name, s, {**params, "gone": ", ".join(kept)})
+            if replaced:  # the event is replaced: it never happens (614.6)
+                t.note(f"{name}-replaced", s, {**params, "gone": ", ".join(replaced)})
         else:
             if params["permanent"] not in dying:
                 dying.append(params["permanent"])
-            t.note(name, s, params)
+            replaced = name in ("lethal-damage", "zero-toughness") and m.replaced_death(s, params["permanent"])
+            t.note(f"{name}-replaced" if replaced else name, s, params)
     s = m._to_graveyard(s, t, dying)  # all at once: a single event (704.3)
     if not s.over:  # a multiplayer game goes on without them (800.4)
         for player in losers:

@@ -42,7 +42,7 @@ step("focus-stays", "a chain opened by a trigger or Add ability: focus does not 
 step("back-to-finalize", "pending items remain: back to Finalize", "pending items remain")
 step("priority-to-newest", "the controller of the newest item gains priority", "{player} gains priority (controls {item})")
 step("play-contests", "a unit played to a battlefield its controller does not control contests it", "{player} contests {at}")
-step("play-effect-triggers", "a play trigger fires when the card completes play", "{item} triggers ({on})")
+step("play-effect-triggers", "a play trigger fires when the card completes play", "{item} triggers as {when}")
 
 
 def finalizing(m: Riftbound, s: State) -> tuple[Item, str] | None:
@@ -226,16 +226,19 @@ def completes_play(m: Riftbound, s: State, t: Trace, item: Item, card: Card | No
     s = replace(s, played=s.played + ((item.controller, card.name),))
     t.note("completes-play", s, {"player": item.controller, "item": item.name})
     fired: Fired = []
+    units: list[str] = []  # whose each one is, by name (a second copy is "Yeti #2")
     if card.type in ("unit", "gear"):
         fired += [(item.controller, tr, card.name) for tr in card.triggers
                   if tr.on == "play" and tr.what == "self"]
+        units += [item.name for _ in fired]
     for u in s.board:
         if u.controller != item.controller or u.card not in m.cards:
             continue
         for tr in m.cards[u.card].triggers:
             if tr.on == "play" and tr.what in (card.type, "card") and not (tr.what == "self"):
                 fired.append((u.controller, tr, u.card))
-    return fire(s, t, fired, "play-effect-triggers")
+                units.append(u.name)
+    return fire(s, t, fired, "play-effect-triggers", units)
 
 
 @transition("resolve", "automatic", "resolve the newest finalized item", "{item} resolves",

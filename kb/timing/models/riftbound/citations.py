@@ -163,6 +163,7 @@ CITATIONS: dict[str, Rules] = {
     "death-trigger-removed": ("808.1.d.1", "808.1.d", "370.1.a.1"),
     "deathknell-checked": ("808.3", "370.1"),
     "killed-instead": ("370.1.b", "370.2", "373.2", "373.2.a", "373.2.a.1"),
+    "would-be-killed-instead": ("370.1.b", "370.2", "373.2", "373.2.a", "373.2.a.1"),
     "cost-paid-though-replaced": ("357.2.a", "203.2"),
     "replacement-used-up": ("371.1", "371"),
     "apply-replacement": ("371.2", "371.2.a", "374"),

@@ -22,7 +22,7 @@ from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound.damage import prevented as damage_dealt
 from kb.timing.models.riftbound.state import Battlefield, Combat, Showdown, State
 from kb.timing.models.riftbound.scoring import check_victory, score
-from kb.timing.models.riftbound.triggers import Fired, fire, new_item
+from kb.timing.models.riftbound.triggers import Fired, condition, fire, new_item
 
 if TYPE_CHECKING:
     from kb.timing.models.riftbound.model import Riftbound
@@ -35,7 +35,7 @@ step("designation-gained", "a unit at the combat's battlefield gains its control
 step("designation-lost", "a unit away from the combat's battlefield loses its designation",
      "{unit} loses the {designation} designation")
 step("designation-triggers", "an attack or defend trigger fires as its unit gains the designation",
-     "{item} triggers ({on})")
+     "{item} triggers as {when}")
 step("trigger-checked-once", "attack and defend triggers are checked once per combat",
      "{unit} already gained the {designation} designation this combat: its triggers do not fire again")
 step("showdown-begins", "a showdown begins", "a showdown begins at {at}; {player} gains focus")
@@ -53,9 +53,9 @@ step("combat-showdown-closes", "the combat showdown closes: combat proceeds",
      "combat at {at} proceeds to the damage step")
 step("no-combat-damage", "not both sides remain: no combat damage", "no combat damage at {at}")
 step("resolution-step", "proceed to the resolution step", "proceed to the resolution step")
-step("triggers", "an ability triggers", "{item} triggers ({on})")
-step("death-triggers", "a trigger on its own death goes on the chain first", "{item} triggers ({on})")
-step("conquer-triggers", "a conquer effect triggers", "{item} triggers ({on})")
+step("triggers", "an ability triggers", "{item} triggers as {when}")
+step("death-triggers", "a trigger on its own death goes on the chain first", "{item} triggers as {when}")
+step("conquer-triggers", "a conquer effect triggers", "{item} triggers as {when}")
 step("trigger-order", "simultaneous triggers go on the chain in turn order",
      "triggers are put on the chain in turn order: {order}")
 
@@ -174,6 +174,7 @@ def designate(m: Riftbound, s: State, t: Trace) -> State:
     for u, d in lost:
         t.note("designation-lost", s, {"unit": u.name, "designation": d})
     fired: Fired = []
+    units: list[str] = []
     designated = c.designated
     for u, d in gained:
         t.note("designation-gained", s, {"unit": u.name, "designation": d})
@@ -183,8 +184,9 @@ def designate(m: Riftbound, s: State, t: Trace) -> State:
         designated += ((u.name, d),)
         event = "attack" if d == "attacker" else "defend"
         fired += [(u.controller, tr, u.card) for tr in m.triggers_of(u.card, event)]
+        units += [u.name for _ in m.triggers_of(u.card, event)]
     s = replace(s, combat=replace(c, designated=designated))
-    return fire(s, t, fired, "designation-triggers")
+    return fire(s, t, fired, "designation-triggers", units)
 
 
 def ongoing_at(s: State, at: str) -> bool:
@@ -250,13 +252,13 @@ def combat_chain(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     for player in ordered:
         for u in s.units_at(c.battlefield, player):
             event = "attack" if u.designation == "attacker" else "defend" if u.designation == "defender" else ""
-            fired += [(player, tr, u.card) for tr in m.triggers_of(u.card, event)] if event else []
+            fired += [(player, tr, u.card, u.name) for tr in m.triggers_of(u.card, event)] if event else []
     if fired:
         opened = not s.chain
-        for controller, tr, source in fired:
+        for controller, tr, source, unit in fired:
             s, item = new_item(s, name=tr.name, controller=controller, kind="trigger", source=source,
                                      effects=tr.effects, optional=tr.optional, origin="trigger")
-            t.note("triggers", s, {"item": tr.name, "on": tr.on})
+            t.note("triggers", s, {"item": tr.name, "on": tr.on, "when": condition(s, controller, tr, unit)})
         if opened:
             s = replace(s, opened_by="trigger")
         t.note("combat-state-closes", s)
@@ -336,7 +338,8 @@ def combat_cleanup(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     s, dead = replacements.replace_deaths(m, s, t, dead)
     # the deaths are simultaneous: their triggers go on the chain together, in turn order (383.3.d.1)
     s = fire(s, t, [(u.controller, tr, u.card) for u in dead for tr in m.triggers_of(u.card, "leave")],
-             "death-triggers")
+             "death-triggers",
+             [u.name for u in dead for _ in m.triggers_of(u.card, "leave")])
     s = trash.to_trash(m, replace(s, board=tuple(replace(u, damage=0) for u in s.board if u not in dead)),
                        [(u.card, u.controller) for u in dead])
     for u in dead:

@@ -53,7 +53,7 @@ step("adds-during-payment", "runes Add what the pool lacks during payment, witho
      "{player}'s runes Add during payment: {exhausted} exhausted for Energy, {recycled} recycled for Power")
 step("deflect-applies", "choosing an opponent's unit with Deflect costs Power more",
      "{unit} has Deflect: {item} costs {power} Power more")
-step("kill-as-cost", "a friendly unit is killed to pay an additional cost", "{player} kills {unit} to pay for {item}")
+step("kill-as-cost", "a friendly unit is killed to pay an additional cost", "{player} chooses to kill {unit} to pay for {item}")
 step("plays-ignoring-cost", "a card played from facedown ignores its base cost",
      "{item} is played from facedown ignoring its base cost ({cost})")
 step("pays-to-hide", "hiding a card costs one Power of any domain", "{player} pays {cost} to hide {card}")

@@ -72,6 +72,8 @@ step("deathknell-checked", "a replacement effect checks whether the dying unit h
      "{unit} has Deathknell, which {source}'s replacement checks for")
 step("killed-instead", "\"kill this instead\": the replacement's source is killed in the unit's place",
      "{source} is killed instead of {unit}")
+step("would-be-killed-instead", "\"kill this instead\": the replacement's source would be killed in the unit's "
+     "place, an event another replacement replaces in turn", "{source} would be killed instead of {unit}")
 step("cost-paid-though-replaced", "a cost whose kill was replaced is still paid",
      "{unit}'s death was replaced, yet the cost of {item} is paid")
 step("replacement-choice-due", "a \"you may\" replacement effect could apply: its controller chooses first",
@@ -84,7 +86,7 @@ step("not-yet-in-trash", "a card that enters the trash with a dying unit was not
      "replacement active in the trash cannot replace it", "{source} dies with {unit} and enters {player}'s trash "
      "only then: its replacement, active in the trash, cannot replace {unit}'s death")
 step("killed-together", "one kill of several units: their deaths are simultaneous",
-     "{units} are killed at the same time, by one game action")
+     "{units} are to be killed at the same time, by one game action")
 step("replacement-used-up", "a replacement effect applied as often as it may this turn cannot apply again",
      "{source}'s replacement (\"{times} each turn\") has been applied {count} this turn: it cannot replace "
      "{unit}'s death")
@@ -226,7 +228,10 @@ def replace_deaths(m: Riftbound, s: State, t: Trace, dead: list[Permanent],
         if not next_time and card.replacement is not None and card.replacement.kill_this:
             victim = s.permanent(source.name)
             if victim is not None:
-                t.note("killed-instead", s, {"source": source.name, "unit": u.name})
+                # a kill another replacement replaces in turn never happens (370.2): "would be"
+                replaced = bool(applicable(m, s, victim, applied | {key}))
+                t.note("would-be-killed-instead" if replaced else "killed-instead", s,
+                       {"source": source.name, "unit": u.name})
                 s, gone = replace_deaths(m, s, t, [victim], applied | {key})
                 s = die(m, s, t, gone)
         s = _choices_used(s, u)
@@ -320,7 +325,8 @@ def die(m: Riftbound, s: State, t: Trace, dead: list[Permanent]) -> State:
     if not dead:
         return s
     s = fire(s, t, [(u.controller, tr, u.card) for u in dead for tr in m.triggers_of(u.card, "leave")],
-             "death-triggers")
+             "death-triggers",
+             [u.name for u in dead for _ in m.triggers_of(u.card, "leave")])
     names = {u.name for u in dead}
     s = trash.to_trash(m, replace(s, board=tuple(x for x in s.board if x.name not in names)),
                        [(u.card, u.controller) for u in dead])

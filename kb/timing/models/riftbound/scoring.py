@@ -33,7 +33,7 @@ step("gains-point", "scoring gains the player a point", "{player} gains a point 
 step("final-point-draws", "a conquer for the Final Point without every battlefield scored draws a card instead",
      "{player} has not scored every battlefield this turn: draws 1 instead of the Final Point")
 step("scored-once", "a battlefield is scored once per turn", "{player} already scored {at} this turn")
-step("score-triggers", "score abilities trigger after the point", "{item} triggers ({on})")
+step("score-triggers", "score abilities trigger after the point", "{item} triggers as {when}")
 step("game-won", "a cleanup finds a player with the Victory Score and more points than any opponent",
      "{player} wins the game with {points} points")
 step("team-gains-point", "a point is gained by the scorer's whole team", "{team} have {points} points: points are "
@@ -77,9 +77,11 @@ def score(m: Riftbound, s: State, t: Trace, player: str, at: str, how: str) -> S
         if s.teammates(player):
             t.note("team-gains-point", s, {"team": team_name(s, player), "points": have + 1})
     fired: Fired = [(player, tr, u.card) for u in s.units_at(at, player) for tr in m.triggers_of(u.card, how)]
+    units = [u.name for u in s.units_at(at, player) for _ in m.triggers_of(u.card, how)]
     if battlefield_card(m, s, at) is not None:  # the battlefield's own, when it is a card (none on a token, 652.2.a)
         fired += [(player, tr, at) for tr in m.triggers_of(at, how)]
-    return fire(s, t, fired, "score-triggers" if how == "hold" else "conquer-triggers")
+        units += [at for _ in m.triggers_of(at, how)]
+    return fire(s, t, fired, "score-triggers" if how == "hold" else "conquer-triggers", units)
 
 
 def team_name(s: State, player: str) -> str:

@@ -18,32 +18,56 @@ if TYPE_CHECKING:
 Fired = list[tuple[str, Trigger, str]]  # (controller, trigger, source card)
 
 
+def condition(s: State, controller: str, tr: Trigger, source: str) -> str:
+    """What met ``tr``'s Condition (383.2), in the rules' words, for the text "… triggers as
+    …": a unit being killed for a Deathknell ("When I die", 808.1.c, 808.1.d), a card being
+    played (Play Effects, 383.4.a), a unit gaining the Attacker or Defender designation
+    (383.4.e, 383.4.f), a player conquering or holding a battlefield (383.4.c, 383.4.d)."""
+    if tr.on == "leave":
+        return f'{source} is killed ("When I die")'
+    if tr.on == "play":
+        if tr.what == "self":
+            return f'{source} is played ("When you play me")'
+        return f'{controller} plays a {tr.what} ("When you play a {tr.what}")'
+    if tr.on in ("attack", "defend"):
+        return f"{source} gains the {'Attacker' if tr.on == 'attack' else 'Defender'} designation"
+    if tr.on in ("conquer", "hold"):
+        verb = "conquers" if tr.on == "conquer" else "holds"
+        if s.battlefield(source) is not None:  # the battlefield's own ability: "when you conquer (hold) here"
+            return f"{controller} {verb} {source}"
+        return f"{controller} {verb} with {source} there"
+    return f"{source} moves"
+
+
 def new_item(s: State, **fields: Any) -> tuple[State, Item]:
     """A new item on top of the chain, with the next id."""
     item = Item(id=s.next_id, **fields)
     return replace(s, chain=s.chain + (item,), next_id=s.next_id + 1), item
 
 
-def fire(s: State, t: Trace, fired: Fired, step: str) -> State:
+def fire(s: State, t: Trace, fired: Fired, step: str, units: list[str] | None = None) -> State:
     """Put triggered abilities on the chain as pending items, in turn order (383.3.d); one
-    "once (N times) each turn" already performed that many times does not trigger (383.3.e.1)."""
+    "once (N times) each turn" already performed that many times does not trigger (383.3.e.1).
+    ``units``: the permanent each one is of, by its name on the board (a card's second copy is
+    "Warden #2"), where its text names it; the source card's name otherwise."""
+    entries = list(zip(fired, units if units is not None else [source for _, _, source in fired]))
     if any(turn_limits.used_up(s, tr) for _, tr, _ in fired):
         for _, tr, _ in fired:
             if turn_limits.used_up(s, tr):
                 t.note("trigger-not-triggered", s, {"item": tr.name, "times": turn_limits.times(tr.each_turn),
                                                     "count": turn_limits.times(s.times_performed(tr.name))})
-        fired = [f for f in fired if not turn_limits.used_up(s, f[1])]
-    if not fired:
+        entries = [e for e in entries if not turn_limits.used_up(s, e[0][1])]
+    if not entries:
         return s
     order = {p: i for i, p in enumerate(s.players)}
-    fired = sorted(fired, key=lambda f: order[f[0]])
-    if len(fired) > 1:
-        t.note("trigger-order", s, {"order": ", ".join(tr.name for _, tr, _ in fired)})
+    entries = sorted(entries, key=lambda e: order[e[0][0]])
+    if len(entries) > 1:
+        t.note("trigger-order", s, {"order": ", ".join(tr.name for (_, tr, _), _ in entries)})
     opened = not s.chain
-    for controller, tr, source in fired:
+    for (controller, tr, source), unit in entries:
         s, _ = new_item(s, name=tr.name, controller=controller, kind="trigger", source=source,
                         effects=tr.effects, optional=tr.optional, origin="trigger")
-        t.note(step, s, {"item": tr.name, "on": tr.on})
+        t.note(step, s, {"item": tr.name, "on": tr.on, "when": condition(s, controller, tr, unit)})
     if opened:
         s = replace(s, opened_by="trigger")
     return s
@@ -59,7 +83,8 @@ def relocate(m: Riftbound, s: State, t: Trace, u: Permanent, to: str, exhaust: b
         s = replace(s, battlefields=tuple(replace(b, contested_by=u.controller) if b.name == to else b
                                           for b in s.battlefields))
         t.note("move-contests", s, {"player": u.controller, "at": to})
-    return fire(s, t, [(u.controller, tr, u.card) for tr in m.triggers_of(u.card, "move")], "triggers")
+    moves = m.triggers_of(u.card, "move")
+    return fire(s, t, [(u.controller, tr, u.card) for tr in moves], "triggers", [u.name for _ in moves])
 
 
 def needs_cleanup(s: State) -> State:
