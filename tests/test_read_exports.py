@@ -137,4 +137,4 @@ def test_an_export_that_cannot_be_read_is_refused_at_its_line(name: str, export:
     if line:
         assert first.line == line, (name, first)
     else:  # the line the JSON breaks at, named in the message too
-        assert first.line > 1 and f"at line {first.line} " in first.message, (name, first)
+        assert first.line > 1 and f"(line {first.line}, column " in first.message, (name, first)

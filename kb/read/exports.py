@@ -98,8 +98,8 @@ def _from_json(text: str, source: str) -> Exported:
         document = json.loads(text)
     except json.JSONDecodeError as exc:
         raise DocumentError([Diagnostic(
-            f"the document starts as JSON but is not valid JSON: {exc.msg} at line {exc.lineno} "
-            f"column {exc.colno}", source, exc.lineno)]) from exc
+            f"the document starts as JSON but is not valid JSON: {exc.msg} (line {exc.lineno}, "
+            f"column {exc.colno})", source, exc.lineno)]) from exc
     records = _rule_list(document)
     if records is None:
         raise DocumentError([Diagnostic(
