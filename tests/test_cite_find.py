@@ -3,6 +3,8 @@ near misses that must stay text."""
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -326,3 +328,32 @@ def test_the_rule_keyword_path_on_phrases_that_continue(text: str) -> None:
     found, cut_short = find._rule_citations(text, None)
     assert found == find._keyword_citations(text, references.phrase_matches(text), None)
     assert cut_short or find._read_whole(text, found) == found
+
+
+def test_what_follows_a_number_is_told_as_the_grammar_tells_it() -> None:
+    """_rule_citations reads the character after a number from one table: whitespace there
+    is exactly str.isspace's (every code point checked), a range or list starts at a comma
+    or a dash, a letter or digit runs on, a colon or slash may be a time or date."""
+    spaces = {chr(i) for i in range(sys.maxunicode + 1) if chr(i).isspace()}
+    table = find._AFTER_NUMBER
+    assert {ch for ch, kind in table.items() if kind == find._MAY_CONTINUE} == (
+        spaces | set(references.PHRASE_CONTINUES))
+    assert {ch for ch, kind in table.items() if kind == find._RUNS_INTO} == set(find._GOES_ON)
+    assert {ch for ch, kind in table.items() if kind == find._TIME_OR_DATE} == {":", "/"}
+
+
+@pytest.mark.parametrize("limit,expected", [(0, []), (1, ["rule 312"]), (2, ["rule 312", "rule 313"]),
+                                            (None, ["rule 312", "rule 313", "rule 314"])])
+def test_the_rule_keyword_path_stops_at_its_limit(limit: int | None, expected: list[str]) -> None:
+    found, _ = find._rule_citations("rule 312, then rule 313 and rule 314.", limit)
+    assert [c.text for c in found] == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PHRASE_PIECES), max_size=20).map("".join))
+def test_other_keywords_is_the_test_of_its_needles(text: str) -> None:
+    """other_keywords writes out the tests of kb.references._NEEDLES (no generator per
+    paragraph): the same answer as trying each needle in turn."""
+    expected = any(letter in text and text.find(needle, back) >= 0
+                   for needle, back, letter in references._NEEDLES)
+    assert references.other_keywords(text) == expected

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import sys
 from dataclasses import dataclass
 from collections.abc import Iterable
 from typing import Literal, NamedTuple
@@ -213,6 +214,17 @@ def _read_whole(text: str, citations: list[Citation]) -> list[Citation]:
     return out
 
 
+# What the character right after a number read by _RULE_HEAD says (one dictionary lookup
+# per citation): a range or a list may follow (a comma, a dash, whitespace: str.isspace's
+# characters, all below U+3001), the number may run on into a letter or digit
+# (_read_whole's case), or into a time or a date (":", "/"); anything else ends it.
+_MAY_CONTINUE, _RUNS_INTO, _TIME_OR_DATE = 1, 2, 3
+_AFTER_NUMBER: dict[str, int] = {
+    **dict.fromkeys(_GOES_ON, _RUNS_INTO), ":": _TIME_OR_DATE, "/": _TIME_OR_DATE,
+    **dict.fromkeys([chr(i) for i in range(0x3001) if chr(i).isspace()], _MAY_CONTINUE),
+    **dict.fromkeys(PHRASE_CONTINUES, _MAY_CONTINUE)}
+
+
 def _rule_citations(text: str, limit: int | None) -> tuple[list[Citation], bool]:
     """The citations of the keyword phrases of a text whose only keywords are "rule(s)" and
     "Rule(s)" (no :func:`~kb.references.other_keywords`): :func:`_keyword_citations` of
@@ -225,34 +237,35 @@ def _rule_citations(text: str, limit: int | None) -> tuple[list[Citation], bool]
     number, which this loop reads anyway, so that most texts skip that second pass."""
     out: list[Citation] = []
     cut_short = False
-    goes_on = _GOES_ON
+    follows = _AFTER_NUMBER.get
     append = out.append
     new = tuple.__new__  # Citation's own __new__, without its argument handling
     parse = _parse_alone
     whole = _RULE_PHRASE.match
     size = len(text)
+    room = sys.maxsize if limit is None else limit
+    found = 0  # citations appended by this loop's own path (len(out) after _add_phrase)
     pos = 0  # where the last phrase ended: _RULE_PHRASE.finditer looks for the next from there
     for m in _RULE_HEAD.finditer(text):
-        at = m.start()  # the "ule" of the keyword
+        at, end = m.span()  # from the "ule" of the keyword
         if at < pos:
             continue  # inside the list of the phrase before (a quoted title in it)
-        end = m.end()
-        if end < size:
-            after = text[end]
-            if after in PHRASE_CONTINUES or after.isspace():
-                phrase = whole(text, at)  # a range or a list may follow: the whole phrase
-                if phrase is not None:
-                    plural, written, first_written = phrase.groups()
-                    pos = phrase.end()
-                    _add_phrase(text, out, at - 1, pos, f"{text[at - 1]}ule{plural}", None,
-                                written, first_written, pos - len(written))
-                    cut_short = True  # its last number's end is not read here
-                    if limit is not None and len(out) >= limit:
-                        del out[limit:]
-                        break
-                    continue
-            elif after in goes_on:
-                cut_short = True
+        after = follows(text[end], 0) if end < size else 0
+        if after == _MAY_CONTINUE:
+            phrase = whole(text, at)  # a range or a list may follow: the whole phrase
+            if phrase is not None:
+                plural, written, first_written = phrase.groups()
+                pos = phrase.end()
+                _add_phrase(text, out, at - 1, pos, f"{text[at - 1]}ule{plural}", None,
+                            written, first_written, pos - len(written))
+                cut_short = True  # its last number's end is not read here
+                found = len(out)
+                if found >= room:
+                    del out[room:]
+                    break
+                continue
+        elif after == _RUNS_INTO:
+            cut_short = True
         pos = end
         plural, first_written = m.groups()
         phrase_start = at - 1
@@ -260,12 +273,13 @@ def _rule_citations(text: str, limit: int | None) -> tuple[list[Citation], bool]
         if plural and text[phrase_start] == "R" and len(first[0]) < 3 and _TITLE_BEFORE.search(
                 text, max(0, phrase_start - 16), phrase_start):
             continue  # "Core Rules 1.4": a document and its version
-        if end < size and text[end] in ":/" and _RUNS_ON.match(text, end):
+        if after == _TIME_OR_DATE and _RUNS_ON.match(text, end):
             continue
         append(new(Citation, (phrase_start, end, text[phrase_start:end], first, alone, "rule",
                               None, phrase_start, end, None)))
-        if limit is not None and len(out) >= limit:
-            del out[limit:]
+        found += 1
+        if found >= room:
+            del out[room:]  # a limit of 0 keeps none
             break
     return out, cut_short
 
