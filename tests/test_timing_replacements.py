@@ -85,8 +85,9 @@ def violations(model: Riftbound, node: TraceNode) -> Iterator[str]:
                 allowed.remove(item)
         replaced = [c.params["unit"] for c in node.walk() if c.name == "death-replaced"]
         for unit in replaced:
-            if replaced.count(unit) > 1 and unit not in [c.params["source"] for c in node.walk()
-                                                         if c.name == "killed-instead"]:
+            killed_instead = [c.params["source"] for c in node.walk()
+                              if c.name in ("killed-instead", "would-be-killed-instead")]
+            if replaced.count(unit) > 1 and unit not in killed_instead:
                 yield f"{unit}'s one death was replaced twice (370.2)"
     points = dict(after.points)
     for team in after.teams:

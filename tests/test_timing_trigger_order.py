@@ -38,10 +38,10 @@ def test_death_triggers_of_one_cleanup_go_on_the_chain_in_turn_order(players: in
     assert stats.max_depth == depth and {"combat-cleanup", "cleanup", "death-triggers", "trigger-order"} <= seen
 
 
-def one_by_one(s: State, t: Trace, fired: Fired, step: str) -> State:
+def one_by_one(s: State, t: Trace, fired: Fired, step: str, units: list[str] | None = None) -> State:
     """A deliberately wrong ``fire``: each trigger goes on the chain on its own, in listing order."""
-    for f in fired:
-        s = fire(s, t, [f], step)
+    for i, f in enumerate(fired):
+        s = fire(s, t, [f], step, None if units is None else [units[i]])
     return s
 
 
