@@ -14,8 +14,9 @@ layouts (:data:`PAIRS`), the same agreement between its two reads.
 ``--brought`` runs only :data:`BROUGHT`, the layouts a user brings from other tools (a page
 saved from a browser, text copied from a PDF viewer, pandoc's Markdown, subrule letters set
 apart or attached, the Glossary before the rules, an added part, chapters a Markdown list
-renumbered, two columns side by side, a Markdown table, a DOCX numbered by Word's lists), one
-row per layout and document;
+renumbered, two columns side by side, a Markdown table, a DOCX numbered by Word's lists, a JSON
+or CSV export, an OCR'd scan, a Google Doc's web page, a wiki's source, an ODT, an EPUB, an RTF),
+one row per layout and document;
 ``tests/test_read_unseen_layouts.py`` runs them as a test.
 
 A layout is a function from the canonical document (its decoded text, and the game its
