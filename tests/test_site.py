@@ -369,7 +369,7 @@ def test_search_pages(client: FlaskClient) -> None:
 
 SEARCH_ERRORS = [
     # (query string, status, text)
-    ("q=%22unbalanced&ruleset=riftbound", 400, "cannot be read"),
+    ("q=%22unbalanced&ruleset=riftbound", 400, "Unbalanced quote: the \" at position 0 is never closed."),
     ("q=chain&ruleset=riftbound&page=0", 400, "page must be"),
     ("q=chain&ruleset=riftbound&page=x", 400, "page must be"),
     ("q=chain&ruleset=nosuch", 404, "unknown ruleset"),

@@ -8,6 +8,7 @@ template. Redirects and errors are decided here too, as :class:`Redirect` and
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -411,6 +412,26 @@ def glossary_letter(ruleset: str, edition: str, letter: str) -> Any:
 # -- search ----------------------------------------------------------------------------
 PAGE_SIZE = 20
 MAX_PAGE = 50  # deep pages are never what a judge wants; the query should be refined
+# A message that opens with a query filter's name ("in: needs a value, e.g. in:337") keeps
+# it as typed: the filter is written in lower case.
+FILTER_OPENING = re.compile(r"[a-z]+:")
+SENTENCE_ENDS = (".", "!", "?")
+
+
+@bp.app_template_filter("sentence")
+def as_sentence(message: str) -> str:
+    """A message of the knowledge base's (which says what is wrong in lower case, with no
+    full stop: ``unbalanced quote: the " at position 0 is never closed``) as the one
+    sentence a page shows: a capital first letter (unless it opens with a query filter's
+    name, ``in:``) and a full stop. The search page says a query's error this way, alone:
+    a lead of its own ("That query cannot be read:") before a message that already says
+    what is wrong doubled it."""
+    text = message.strip()
+    if not text:
+        return text
+    if text[0].islower() and not FILTER_OPENING.match(text):
+        text = text[0].upper() + text[1:]
+    return text if text.endswith(SENTENCE_ENDS) else text + "."
 
 
 def search_page(kb: KnowledgeBase, q: str, ruleset: str | None, edition: str | None,
