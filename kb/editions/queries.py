@@ -31,13 +31,34 @@ ONLY = ("added", "removed", "changed", "moved", "unchanged")
 
 def resolve_edition(kb: LoadedEditions, ruleset: str, edition: str | None = None,
                     date: str | None = None) -> RuleGraph:
-    """An edition by name, or the one in force on a date; a value of ``edition`` that is not
-    an edition's name but reads as a date (YYYY-MM-DD) means the edition in force then."""
+    """One side of a comparison (``diff``'s and ``map``'s ``from``/``to``, documented as an
+    edition name or a date): an edition by name, or the one in force on a date; a value that
+    is not an edition's name but reads as a date (YYYY-MM-DD) means the edition in force
+    then. An ``edition`` parameter is read by :func:`named_edition` instead."""
     if edition and (ruleset, edition) not in kb.graphs and _DATE.match(edition) and not date:
         return kb.edition(ruleset, date=edition)
     if date is not None and (why := date_problem(date)):
         raise QueryError(400, f"{date[:40]!r} is {why}", {"date": date[:40]})
     return kb.edition(ruleset, edition, date)
+
+
+def named_edition(kb: LoadedEditions, ruleset: str, edition: str | None = None,
+                  date: str | None = None) -> RuleGraph:
+    """The edition an ``edition`` and a ``date`` parameter ask for, read the same on every
+    route and command: ``edition`` is an edition's name only (a date given there is refused,
+    404 naming the edition in force on it and saying to ask by date:
+    :meth:`~kb.loaded.LoadedEditions.edition`); ``date`` alone is the edition in force on it
+    (400 for a malformed date); both: the named edition must be the one in force on the date
+    (404 naming the one that was); neither: the newest."""
+    if date is not None and (why := date_problem(date)):
+        raise QueryError(400, f"{date[:40]!r} is {why}", {"date": date[:40]})
+    rg = kb.edition(ruleset, edition, None if edition else date)
+    if edition and date:
+        in_force = kb.edition(ruleset, None, date)
+        if in_force is not rg:
+            raise QueryError(404, f"edition {edition} of {ruleset} was not in force on {date}",
+                             {"edition": edition, "date": date, "in_force": in_force.edition.name})
+    return rg
 
 
 def _order(kb: LoadedEditions, ruleset: str) -> list[str]:
@@ -240,7 +261,7 @@ def history(kb: LoadedEditions, ruleset: str, number: str, edition: str | None =
     ``absent`` (not yet in the rules) or ``unknown`` (an excerpt that lacks it).
     """
     order = _order(kb, ruleset)
-    named = resolve_edition(kb, ruleset, edition, date) if edition or date else None
+    named = named_edition(kb, ruleset, edition, date) if edition or date else None
     # A build stores every edition's rule texts and neighbours' mappings: read them there
     # rather than loading every graph (kb.editions.lineage gives the same answer).
     stored = stored_history(kb, ruleset, number, named.edition.name if named else None)

@@ -47,6 +47,8 @@ def graph_for(kb: LoadedEditions, spec: RulesetModel, edition: str | None, requi
     if spec.citations_for(edition) is None:
         known = sorted({*spec.editions, *(e for r, e in kb.graphs if r == spec.ruleset)})
         if edition not in known:
+            if kb.dated_in_force(spec.ruleset, edition) is not None:
+                kb.edition(spec.ruleset, edition)  # a date, refused as every edition parameter refuses it
             raise QueryError(404, f"unknown edition {edition!r} of {spec.ruleset} (editions: {', '.join(known)})",
                              {"field": "edition", "edition": edition, "editions": known})
         _unserved(kb, spec, edition)

@@ -20,6 +20,7 @@ from flask import Blueprint, Flask, Response, current_app, g, request, url_for
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from kb.derived import derived
+from kb.editions.queries import named_edition
 from kb.files import home_of_build
 from kb.inputs import loads_json
 from kb.limits import REQUEST_BYTES
@@ -46,8 +47,12 @@ EXPOSED = "ETag, Last-Modified, X-Rulekb-Edition, X-Rulekb-Build"
 # -- parameters shared by several operations ---------------------------------------------
 RULESET = Param("ruleset", {"type": "string", "pattern": NAME_PATTERN},
                 "Ruleset name, e.g. riftbound or mtg.", where="path", example="riftbound")
+# What an edition parameter means, the same on every operation (kb.editions.queries.named_edition).
+EDITION_IS_A_NAME = ("An edition's name only: a date that names no edition is refused (404 naming the "
+                     "edition in force then); ask by `date` for that.")
 EDITION = Param("edition", {"type": "string", "pattern": NAME_PATTERN},
-                "Edition name, e.g. 1.4 or 2026-01-16 (default: the newest).", example="1.4")
+                "Edition name, e.g. 1.4 or 2026-01-16 (default: the newest). " + EDITION_IS_A_NAME,
+                example="1.4")
 DATE = Param("date", {"type": "string", "format": "date", "pattern": DATE_PATTERN},
              "Answer from the edition in force on this date (YYYY-MM-DD); with `edition` "
              "as well, that edition must be the one in force then.",
@@ -66,14 +71,7 @@ def edition_of(ruleset: str, edition: str | None, date: str | None = None) -> An
     Given both, the named edition must be the one in force on the date (404 otherwise,
     naming the one that was).
     """
-    kb = current_kb()
-    rg = kb.edition(ruleset, edition, None if edition else date)
-    if edition and date:
-        in_force = kb.edition(ruleset, None, date)
-        if in_force is not rg:
-            raise QueryError(404, f"edition {edition} of {ruleset} was not in force on {date}",
-                             {"edition": edition, "date": date, "in_force": in_force.edition.name})
-    return rg
+    return named_edition(current_kb(), ruleset, edition, date)
 
 
 CITED_BY_ROUTE = "api.cited_by"  # the operation paging a rule's cited_by (web.api.records)

@@ -7,7 +7,7 @@ from flask import Response
 from kb import limits
 from kb.timing.fields import check_budget
 from kb.timing.scenario import check_size
-from web.api.base import EDITION, answer, bp, current_kb, read_body
+from web.api.base import EDITION, EDITION_IS_A_NAME, answer, bp, current_kb, read_body
 from web.openapi import NAME_PATTERN, SCHEMAS, STR, Param, array, endpoint, nullable, obj, ref
 
 RULESET_Q = Param("ruleset", {"type": "string", "pattern": NAME_PATTERN},
@@ -17,7 +17,8 @@ TIMING_EDITION = Param(EDITION.name, EDITION.schema,
                        "Edition to quote the rules from (default: the state's own `edition`, or the "
                        "one the model cites); a model that follows several editions (mtg) also plays by it. "
                        "In another edition of its ruleset (riftbound 1.3) the model's rules are carried to "
-                       "that edition's numbers, and a frame lists those with no counterpart there.",
+                       "that edition's numbers, and a frame lists those with no counterpart there. "
+                       + EDITION_IS_A_NAME,
                        example="1.4")
 
 RULES = array(STR, description="Rule numbers, as the model cites them.")
