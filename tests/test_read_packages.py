@@ -86,6 +86,13 @@ def test_a_package_that_cannot_be_read_is_refused_naming_the_part(name: str, dat
     assert says in first.message and first.file == "rules.zip", (name, first.message)
 
 
+@pytest.mark.parametrize("suffix", ["odt", "epub"])
+def test_a_file_named_as_a_package_that_is_not_one_is_refused(suffix: str) -> None:
+    with pytest.raises(DocumentError) as refused:
+        read_bytes(b"100.1. Plain text\n", f"rules.{suffix}")
+    assert f"is named .{suffix} but is not a {suffix.upper()} file" in refused.value.diagnostics[0].message
+
+
 def test_an_epub_reads_its_spine_in_order_without_the_navigation_document() -> None:
     page = ('<?xml version="1.0" encoding="UTF-8"?><html xmlns="http://www.w3.org/1999/xhtml"><body>{}</body>'
             "</html>")

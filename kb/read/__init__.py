@@ -2,8 +2,8 @@
 
 Every reader module defines ``FORMAT`` (its name), ``sniff(text) -> int`` (how sure it is,
 0–100, that the text is in its format) and ``read(text, source) -> ReadResult``. Nothing
-outside this package knows about formats. A PDF or DOCX file is unpacked into text first
-(:mod:`kb.read.containers`), and that text is sniffed and read like any other.
+outside this package knows about formats. A PDF, DOCX, ODT, EPUB or RTF file is unpacked into
+text first (:mod:`kb.read.containers`), and that text is sniffed and read like any other.
 
 An export of the rules as data (a JSON document, a CSV table: :mod:`kb.read.exports`) or a
 wiki page's source (:mod:`kb.read.wikitext`) is written out as the paragraphs the release
@@ -167,7 +167,7 @@ def _relocate(result: ReadResult, normal: Normalised) -> None:
 
 def read_bytes(data: bytes, source: str = "", fmt: str | None = None, *, ruleset: str = "",
                ruleset_title: str = "") -> tuple[ReadResult, str]:
-    """Read a document's bytes: a PDF or DOCX is unpacked into text first
+    """Read a document's bytes: a PDF, DOCX, ODT, EPUB or RTF is unpacked into text first
     (:mod:`kb.read.containers`), any other file decoded; returns the result and the format
     the text was read as. What the container did comes first among the notes, and a note
     on a line of an unpacked PDF names its page. Given the ruleset (and its title), a
@@ -194,7 +194,8 @@ def _placed(note: Diagnostic, place: str) -> Diagnostic:
 
 
 def read_document(path: Path, fmt: str | None = None) -> tuple[ReadResult, str]:
-    """Read a document file (text, PDF or DOCX); returns the result and the format used."""
+    """Read a document file (text, PDF, DOCX, ODT, EPUB or RTF); returns the result and the
+    format used."""
     try:
         data = path.read_bytes()
     except OSError as exc:

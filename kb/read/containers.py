@@ -118,14 +118,15 @@ def container_of(data: bytes) -> str | None:
 
 
 def unpack(data: bytes, source: str = "") -> Unpacked | None:
-    """The text of a PDF or DOCX file, or None when the bytes are no container (plain text).
+    """The text of a PDF, DOCX, ODT, EPUB or RTF file, or None when the bytes are no container
+    (plain text).
 
-    A file named ``.pdf`` or ``.docx`` whose bytes are not that container is refused: it
-    would otherwise be read as text and misread."""
+    A file named ``.pdf``, ``.docx``, ``.odt``, ``.epub`` or ``.rtf`` whose bytes are not that
+    container is refused: it would otherwise be read as text and misread."""
     kind = container_of(data)
     suffix = source.lower().rsplit(".", 1)[-1] if "." in source else ""
     if kind is None:
-        if suffix in CONTAINERS:
+        if suffix in CONTAINERS or suffix in ("odt", "epub"):
             raise _refuse(source, f"is named .{suffix} but is not a {suffix.upper()} file "
                                   f"(its bytes do not start as one); is it damaged, or mis-named?")
         return None
