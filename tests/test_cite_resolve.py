@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kb.cite import find_citations, resolve_citations
+from kb.cite.resolve import resolve_shared
 from kb.cite.link import MAX_INPUT_BYTES
 from kb.graph import RuleGraph, build_edition
 from kb.model import RawRule, ReadResult
@@ -200,3 +201,22 @@ def test_a_repeated_citation_gets_its_own_copy_of_the_first_resolution(text: str
         (first.rules, first.nearest, first.candidates, first.message)
     for name in ("rules", "nearest", "candidates"):  # nothing mutable is shared between places
         assert getattr(again, name) is not getattr(first, name)
+
+
+@pytest.mark.parametrize("text,status", [
+    ("rule 337.1, then Rule 337.1, (337.1) and rules 338.1 and 337.1", "ok"),
+    ("rule 999.1, then Rule 999.1, (999.1) and rules 998.1 and 999.1", "not_found"),
+])
+def test_one_number_in_several_forms_is_resolved_once_each_place_its_own(text: str, status: str) -> None:
+    """Against one edition a single number's resolution depends on the number alone:
+    resolve_shared gives one object per number whatever the form or text of its places,
+    and resolve_citations gives each place its own copy, with its own citation."""
+    found = find_citations(text)
+    assert len({c.form for c in found}) == 2 and len(found) == 5
+    shared = resolve_shared(found, GAME)
+    assert len({id(r) for r in shared}) == len({c.number for c in found}) == 2
+    own = resolve_citations(found, GAME)
+    assert [r.citation for r in own] == found
+    assert len({id(r) for r in own}) == len(own)
+    assert {r.status for r in own} == {status}
+    assert [(r.written, r.message) for r in own] == [(s.written, s.message) for s in shared]

@@ -152,6 +152,11 @@ def resolve_shared(citations: Sequence[Citation], editions: RuleGraph | Sequence
     # per distinct citation (most of a short article's citations are the first of their rule).
     found = _edition_cache(target).found if written_for is None or written_for is target else None
     kept = found.get if found is not None else None
+    # Against one edition, a single number's resolution depends on the number alone (not on
+    # the citation's form or text: "rule 312", "Rule 312" and "(312.1)" read the same), so
+    # most places are looked up by their number, with no key tuple made per place.
+    singles: dict[Segments, Resolution] = {}
+    single = singles.get
     for c in citations:
         # memo_key(c), inlined: this loop runs once per citation of a long article (the
         # citation unpacked at once, in the order find.CITATION_ORDER keeps).
@@ -159,15 +164,21 @@ def resolve_shared(citations: Sequence[Citation], editions: RuleGraph | Sequence
         if quote is not None:
             append(_resolve_one(c, target, written_for, mapper))
             continue
-        key = (tid, number, last, form, text if last is not None else None)
+        if last is None:
+            first = single(number)
+            if first is None:
+                # A single number another article (or this one) resolved: _resolve_memo's
+                # first step, inlined.
+                first = kept(number) if kept is not None else None
+                if first is None:
+                    first = _resolve_memo(c, target, written_for, mapper, memo)
+                singles[number] = first
+            append(first)
+            continue
+        key = (tid, number, last, form, text)  # a range: its message quotes its text
         first = known(key)
         if first is None:
-            # A single number another article (or this one) resolved: _resolve_memo's first
-            # step, inlined.
-            first = kept(number) if kept is not None and last is None else None
-            if first is None:
-                first = _resolve_memo(c, target, written_for, mapper, memo)
-            memo[key] = first
+            first = memo[key] = _resolve_memo(c, target, written_for, mapper, memo)
         append(first)
     return out
 
