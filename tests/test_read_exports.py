@@ -138,3 +138,12 @@ def test_an_export_that_cannot_be_read_is_refused_at_its_line(name: str, export:
         assert first.line == line, (name, first)
     else:  # the line the JSON breaks at, named in the message too
         assert first.line > 1 and f"(line {first.line}, column " in first.message, (name, first)
+
+
+def test_a_markdown_table_of_rules_is_no_csv_export() -> None:
+    """A document that starts with a Markdown table's head (``| Rule | Text |``) is read as the
+    table it is (:mod:`kb.read.normalise`), not as a table with ``|`` between its columns."""
+    table = "| Rule | Text |\n| --- | --- |\n" + "".join(f"| 100.{n}a | Rule text {n}. |\n" for n in range(1, 6))
+    result = read_text(table, "table.md")
+    assert [r.raw_id for r in result.rules if r.text] == [f"100.{n}a" for n in range(1, 6)]
+    assert not any("read as the paragraphs the release prints" in d.message for d in result.diagnostics)

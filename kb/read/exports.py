@@ -225,7 +225,7 @@ def _field(record: dict, names: tuple[str, ...], exclude: tuple[str | None, ...]
 
 def _from_csv(text: str, source: str) -> Exported | None:
     first = text.lstrip("\ufeff").split("\n", 1)[0]
-    delimiter = max(",;\t|", key=first.count)
+    delimiter = max(",;\t", key=first.count)  # not "|": a Markdown table (kb.read.normalise)
     if first.count(delimiter) == 0:
         return None
     header = [_key(c) for c in next(csv.reader([first], delimiter=delimiter))]
