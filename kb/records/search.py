@@ -22,7 +22,8 @@ from whoosh.lang.porter import stem
 from kb.derived import derived
 from kb.errors import QueryError
 from kb.limits import SEARCH_LIMIT, SEARCH_QUERY_CHARS
-from kb.records.citing import analyse, cited_by_index, counterpart, current_records, staleness
+from kb.records.citing import RecordCitations, analyse, cited_by_index, counterpart, current_records, staleness
+from kb.records.citing import _read as read_citations
 from kb.records.model import Record
 from kb.records.store import RecordSet
 from kb.search.query import SearchError, parse_query
@@ -93,6 +94,26 @@ def ruling_hits(kb: LoadedEditions, query: str, ruleset: str | None = None, limi
     score (e.g. ``0.5 * score / best_score`` times the best rule hit's score), so a rule an
     earlier ruling on the same question rests on rises without outranking an exact match.
     """
+    records = records if records is not None else current_records(kb)
+    scored = _scored_rulings(kb, query, ruleset, limit, records)
+    if not scored:
+        return []
+    analysis = analyse(kb, records).records
+    checked = staleness(kb, records)
+    out: list[tuple[Record, float, list[str]]] = []
+    for ruling, score in scored:
+        now = [c["now"] for c in checked.get(("ruling", ruling.id), []) if c["now"]]
+        if ("ruling", ruling.id) in analysis:  # every record of the set is analysed
+            out.append((ruling, score, list(dict.fromkeys(now))))
+    return out
+
+
+def _scored_rulings(kb: LoadedEditions, query: str, ruleset: str | None, limit: int,
+                    records: RecordSet) -> list[tuple[Record, float]]:
+    """The best ``limit`` rulings (of ``ruleset`` when given) scoring above 0 for the query,
+    with their BM25 scores (rounded to 4 places): :func:`ruling_hits` without the rules each
+    cites today, which a rule search does not read (it carries the rulings' own citations to
+    the edition searched), so it does not check every record's staleness."""
     if not isinstance(query, str) or not query.strip():
         raise QueryError(400, "the ruling search needs words", {"query": str(query)[:200]})
     SEARCH_QUERY_CHARS.check(len(query), "the query")
@@ -100,27 +121,29 @@ def ruling_hits(kb: LoadedEditions, query: str, ruleset: str | None = None, limi
         raise QueryError(400, f"limit must be between 1 and {SEARCH_LIMIT.value}", {"limit": limit})
     if ruleset is not None:
         kb.editions(ruleset)  # 404 for a ruleset that is not built
-    records = records if records is not None else current_records(kb)
     index = ruling_index(kb, records)
     terms = words(query)
     if index.retriever is None or not terms:
         return []
     docs, scores = index.retriever.retrieve([terms], k=len(index.rulings), show_progress=False)
-    analysis = analyse(kb, records).records
-    checked = staleness(kb, records)
-    out: list[tuple[Record, float, list[str]]] = []
+    out: list[tuple[Record, float]] = []
     for i, score in zip(docs[0], scores[0]):
         ruling = index.rulings[int(i)]
         if score <= 0 or (ruleset is not None and ruling.ruleset != ruleset):
             continue
-        rc = analysis.get(("ruling", ruling.id))
-        now = [c["now"] for c in checked.get(("ruling", ruling.id), []) if c["now"]]
-        if rc is None:
-            continue
-        out.append((ruling, round(float(score), 4), list(dict.fromkeys(now))))
+        out.append((ruling, round(float(score), 4)))
         if len(out) >= limit:
             break
     return out
+
+
+@derived
+def ruling_citations(kb: LoadedEditions, records: RecordSet, ruleset: str) -> dict[str, RecordCitations]:
+    """The citations of each ruling of ``ruleset`` in ``records``, by id, read as
+    :func:`kb.records.citing.analyse` reads them, but of these rulings alone: a rule search
+    of one ruleset needs no article's citations nor another ruleset's, whose reading loads
+    the editions they cite (a judge's ``rulekb search`` loaded every edition built)."""
+    return {r.id: read_citations(kb, r) for r in records.of_kind("ruling") if r.ruleset == ruleset}
 
 
 # A ruling the ruling search shows is a real match: it scores at least this share of the best
@@ -172,14 +195,14 @@ def ruling_evidence(kb: LoadedEditions, ruleset: str, edition: str, share: float
         if not ruling_index(kb, current).rulings:
             return []
         try:
-            hits = ruling_hits(kb, asked_words(parsed), ruleset, limit=SEARCH_LIMIT.value, records=current)
+            hits = _scored_rulings(kb, asked_words(parsed), ruleset, SEARCH_LIMIT.value, current)
         except QueryError:
             return []
         own = ruling_index(kb, current).own
-        rc_of = analyse(kb, current).records
+        rc_of = ruling_citations(kb, current, ruleset) if hits else {}
         found: dict[str, Evidence] = {}
-        for ruling, score, _ in hits:
-            rc = rc_of.get(("ruling", ruling.id))
+        for ruling, score in hits:
+            rc = rc_of.get(ruling.id)
             if rc is None or rc.written_for is None or (ruleset, rc.written_for) not in kb.graphs:
                 continue
             strength = share * min(1.0, score / own[ruling.id]) if own.get(ruling.id) else 0.0
