@@ -140,6 +140,12 @@ def test_an_export_that_cannot_be_read_is_refused_at_its_line(name: str, export:
         assert first.line > 1 and f"(line {first.line}, column " in first.message, (name, first)
 
 
+@pytest.mark.parametrize("text", ["[TOC]\n\n", "[Back to the rules](index.md)\n\n"])
+def test_a_markdown_text_that_starts_with_a_bracket_is_no_json(text: str) -> None:
+    markdown = text + MAGIC + "\n[Back to top]"
+    assert len(read_text(markdown, "rules.md").rules) == len(read_text(MAGIC, "rules.md").rules)
+
+
 def test_a_markdown_table_of_rules_is_no_csv_export() -> None:
     """A document that starts with a Markdown table's head (``| Rule | Text |``) is read as the
     table it is (:mod:`kb.read.normalise`), not as a table with ``|`` between its columns."""

@@ -43,6 +43,9 @@ _TERM_NAMES = ("term", "word", "keyword")
 _DEFINITION_NAMES = ("definition", "meaning", "description", "text")
 _EXAMPLE_NAMES = ("examples", "example")
 _MIN_RECORDS = 3
+# A JSON document's start: an object's first key, or a list of objects, lists or strings (a
+# Markdown text may start with "[TOC]" or a link, which is no JSON).
+_JSON_START = re.compile(r'^[\ufeff\s]*(?:\{\s*["}]|\[\s*[\[{"\]])')
 
 
 @dataclass
@@ -85,8 +88,7 @@ def _key(name: str) -> str:
 
 def exported(text: str, source: str = "") -> Exported | None:
     """The export written out as paragraphs, or None when the text is no export of rules."""
-    head = text.lstrip("\ufeff \t\r\n")[:1]
-    if head in ("[", "{") and text.rstrip()[-1:] in ("]", "}"):
+    if _JSON_START.match(text) and text.rstrip()[-1:] in ("]", "}"):
         return _from_json(text, source)
     return _from_csv(text, source)
 
