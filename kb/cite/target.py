@@ -394,8 +394,10 @@ def edition_mapper(kb: LoadedEditions, source: RuleGraph, target: RuleGraph) -> 
 
 # -- the ruleset a citation's own prefix names -------------------------------------------
 # The word right before a citation's keyword ("Comprehensive Rules 116.1", "Riftbound rule
-# 337.1"): a window of the text before the citation, ending at it.
-_WORD_BEFORE = re.compile(r"([A-Za-z]+)[ \t\u00a0]+$")
+# 337.1"), read from the window of text before the citation reversed: one match at its start
+# (a search for the word at the window's end would be tried at each of its characters).
+_WORD_BEFORE_REVERSED = re.compile(r"[ \t\u00a0]+([A-Za-z]+)")
+_SPACES = frozenset(" \t\u00a0")
 _BEFORE = 32  # characters looked at before a citation for that word
 
 
@@ -441,6 +443,10 @@ def named_editions(kb: LoadedEditions, candidates: Sequence[RuleGraph], text: st
     The later items of a list take the prefix of its first (``CR 116.1 and 116.2``,
     ``Core Rules 337.1 and 337.4``)."""
     names = prefix_names(kb) if names is None else names
+    if "CR" not in text:  # no citation of the CR form: only a word can name a ruleset
+        low = text.lower()
+        if not any(word in low for word in names):
+            return [None] * len(citations)  # most texts: no naming word anywhere in them
     by_ruleset = {g.edition.ruleset: g for g in candidates}
     magic = [g for g in candidates if g.edition.number_style == "mtg"]
     out: list[RuleGraph | None] = []
@@ -448,12 +454,15 @@ def named_editions(kb: LoadedEditions, candidates: Sequence[RuleGraph], text: st
     for c in citations:
         if c.form == "cr" or c.form == "bracket":
             named = magic[0] if len(magic) == 1 else None
-        elif c.form == "rule" and c.text[:1].isdigit():
-            pass  # a later item of a keyword's list: its first item's prefix
         elif c.form == "rule":
-            word = _WORD_BEFORE.search(text, max(0, c.start - _BEFORE), c.start)
-            ruleset = names.get(word.group(1).lower()) if word is not None else None
-            named = by_ruleset.get(ruleset) if ruleset is not None else None
+            if c.text[0].isdigit():
+                pass  # a later item of a keyword's list: its first item's prefix
+            elif c.start and text[c.start - 1] in _SPACES:
+                word = _WORD_BEFORE_REVERSED.match(text[max(0, c.start - _BEFORE):c.start][::-1])
+                ruleset = names.get(word.group(1)[::-1].lower()) if word is not None else None
+                named = by_ruleset.get(ruleset) if ruleset is not None else None
+            else:
+                named = None  # "(rule 312)": no word right before it
         else:
             named = None
         out.append(named)
