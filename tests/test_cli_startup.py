@@ -103,3 +103,23 @@ def test_every_command_is_registered_by_the_module_listed_for_it() -> None:
     modules = {f"kb.cli.{p.stem}" for p in (ROOT / "kb" / "cli").glob("*.py")
                if "@main." in p.read_text(encoding="utf-8")}
     assert modules == set(COMMAND_MODULES.values())
+
+
+# A rule search reads the rulings of the ruleset searched as evidence, and nothing of the
+# other records: the sample article (Magic 2010-10-01) once had a Riftbound search load both
+# Magic editions to resolve its citations, and every record's staleness was checked.
+@pytest.mark.parametrize("ruleset, question, evidence, other", [
+    ("riftbound", "everything on the chain has been finalized, who may act next", True, "mtg"),
+    ("riftbound", "can I respond to a unit being played", False, "mtg"),
+    ("mtg", "who receives priority after a player passes", False, "riftbound"),
+])
+def test_a_search_loads_only_the_editions_of_its_ruleset(excerpt_home: Path, ruleset: str, question: str,
+                                                        evidence: bool, other: str) -> None:
+    from kb.query import KnowledgeBase
+    kb = KnowledgeBase.open(excerpt_home)
+    found = kb.search(question, ruleset)
+    assert found["results"], found
+    cited = any("cited by ruling" in m for r in found["results"] for m in r.get("matched") or [])
+    assert cited is evidence, [r.get("matched") for r in found["results"]]
+    loaded = [key for key in kb.graphs._loaded if key[0] == other]  # what was read from disk
+    assert loaded == [], loaded
