@@ -25,6 +25,7 @@ FACADE = "kb.query"
 # at the top of the module, or move what both modules need a floor down.
 LAZY: dict[tuple[str, str], str] = {
     ("kb.cli.serve", "web"): "Flask and the site load only for `rulekb serve`",
+    ("kb.cli.serve", "web.serving"): "waitress's clean stop lives beside the app it serves; it loads only for `rulekb serve`",
     ("kb.cli.export", "web.export"): "Flask and the site load only for `rulekb export`",
     ("kb.timing.models", "kb.timing.models.riftbound"): "a game's model loads when it is first asked for",
     ("kb.timing.models", "kb.timing.models.mtg"): "a game's model loads when it is first asked for",
