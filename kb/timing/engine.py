@@ -133,8 +133,11 @@ class Transition:
     effect: Callable[[State, Params, Trace], State] | None = None
 
     def label(self, params: Params) -> str:
+        """The text about one occurrence; a field ``{flag:words}`` says ``words`` when the
+        parameter ``flag`` is true and nothing when it is false or absent. Without a parameter
+        a text names, the summary."""
         try:
-            return (self.text or self.summary).format(**params)
+            return (self.text or self.summary).format_map(_Fields(params))
         except (KeyError, IndexError, ValueError):
             return self.summary
 
@@ -144,6 +147,32 @@ class Transition:
 
     def __repr__(self) -> str:
         return f"Transition({self.name})"
+
+
+class _Fields(dict):  # type: ignore[type-arg]
+    """A transition's params as its text reads them: a flag (a boolean, or a parameter left
+    out) with a format spec is the spec's words or nothing."""
+
+    def __getitem__(self, key: str) -> Any:
+        value = super().__getitem__(key)
+        return _Flag(key, value) if isinstance(value, bool) else value
+
+    def __missing__(self, key: str) -> Any:
+        return _Flag(key, None)
+
+
+class _Flag:
+    """A boolean parameter, or one left out, as a text's field reads it."""
+
+    def __init__(self, key: str, value: bool | None):
+        self.key, self.value = key, value
+
+    def __format__(self, spec: str) -> str:
+        if not spec:  # a plain {flag}: its value, and a parameter the text needs is missing
+            if self.value is None:
+                raise KeyError(self.key)
+            return str(self.value)
+        return spec if self.value else ""
 
 
 @dataclass(frozen=True, eq=False)

@@ -27,7 +27,13 @@ heal it, exhaust it and recall it instead": a replacement effect, 369.1). A card
 ``cost: {energy, power}``, its ``additional_cost: [kill a friendly unit]``, and an ability's or
 triggered ability's ``cost`` are read by :mod:`kb.timing.models.riftbound.resources` (an
 ability's ``cost: {exhaust: true}`` exhausts its own permanent, 414.5);
-``keywords: [Deflect]`` is Deflect 1 (809.1.b.3). A unit's ``deathknell: [instructions]`` is its
+``keywords: [Deflect]`` is Deflect 1 (809.1.b.3). The combat keywords: ``Tank`` and ``Backline``
+order the combat damage a unit's side is assigned (815.1.b, 826.3), ``Assault N`` and ``Shield N``
+(``N`` omitted is 1) give +N Might while the unit is an attacker or a defender (807.1.c, 814.1.c),
+and ``Accelerate`` is an optional additional cost of [1][C] after which the unit enters ready
+(805.1.a; :mod:`kb.timing.models.riftbound.combat`, :mod:`kb.timing.models.riftbound.costs`). Core
+Rules 1.4's other keywords (:data:`NOT_MODELLED`) are refused saying why: not modelled yet, or
+not bearing on timing. A unit's ``deathknell: [instructions]`` is its
 Deathknell ("When I die, …", 808.1.c): a trigger ``on: leave``. A card of ``type: battlefield``
 names a battlefield of the scenario; its triggers (``on: conquer`` or ``on: hold``) are "when you
 conquer (hold) here" abilities, controlled by the player who scores it, and its ``here: {might: N}``
@@ -66,7 +72,30 @@ from kb.timing.fields import nearest, text as _str, whole_number as _int
 from kb.timing.models.riftbound.resources import (FREE, Cost, ability_cost_json, cost_json, parse_ability_cost,
                                                   parse_additional, parse_cost)
 
-KEYWORDS = frozenset({"Action", "Reaction", "Hidden", "Ambush", "Legion", "Deathknell", "Deflect"})
+KEYWORDS = frozenset({"Action", "Reaction", "Hidden", "Ambush", "Legion", "Deathknell", "Deflect",
+                      "Tank", "Backline", "Assault", "Shield", "Accelerate"})
+# Keywords written with a value, "Assault 2" ("Assault [X]"; X omitted is 1: 807.1.b.3, 814.1.b.3).
+VALUED = ("Assault", "Shield")
+# Core Rules 1.4's other keywords (804–829): refused by name, saying why, rather than as unknown.
+NOT_TIMING = "does not bear on the timing model's questions"
+NOT_YET = "is not modelled yet"
+NOT_MODELLED: dict[str, tuple[str, str]] = {
+    "Ganking": (NOT_YET, "810: a unit may make a Standard Move from one battlefield to another"),
+    "Temporary": (NOT_YET, "816: killed at the start of its controller's Beginning Phase, which the model "
+                           "does not play"),
+    "Vision": (NOT_TIMING, "817: a play effect that predicts; write its effect as triggers: [{on: play, …}]"),
+    "Equip": (NOT_YET, "818: an activated ability attaching gear to a unit"),
+    "Quick-Draw": (NOT_YET, "819: equipment played with Reaction and attached"),
+    "Repeat": (NOT_YET, "820: an optional additional cost that repeats the effect"),
+    "Weaponmaster": (NOT_YET, "821: a play effect attaching equipment"),
+    "Hunt": (NOT_TIMING, "823: gains XP on conquer and hold; write its effect as triggers on: conquer and "
+                         "on: hold"),
+    "Level": (NOT_TIMING, "824: makes its text active with enough XP; write the active text on the card"),
+    "Unique": (NOT_TIMING, "825: a deck-building constraint"),
+    "Empower": (NOT_YET, "827: an activated ability"),
+    "Empowered": (NOT_TIMING, "828: makes its text active while Empowered; write the active text on the card"),
+    "Flow": (NOT_YET, "829: a spell played from the trash for its flow cost"),
+}
 CARD_TYPES = ("spell", "unit", "gear", "battlefield")
 TRIGGER_EVENTS = ("play", "attack", "defend", "conquer", "hold", "leave", "move")
 BATTLEFIELD_EVENTS = ("conquer", "hold")  # a battlefield's own abilities: "when you conquer (hold) here"
@@ -153,6 +182,8 @@ class Card:
     as_enters: tuple[Effect, ...] = ()
     targets: int = 0  # "each of up to N units": how many units it may choose as targets (355.13), 0 for one target
     here_might: int = 0  # a battlefield's "Units here have +N [M]": Might of each unit there (652.2.c's example)
+    assault: int = 0  # Assault X: +X Might while an attacker (807.1.c)
+    shield: int = 0  # Shield X: +X Might while a defender (814.1.c)
 
     @property
     def deflect(self) -> int:
@@ -211,20 +242,45 @@ def parse_effects(data: Any, field: str) -> tuple[Effect, ...]:
 
 
 _KEYWORD_NAMES = {k.casefold(): k for k in KEYWORDS}
+_REFUSED_NAMES = {k.casefold(): k for k in NOT_MODELLED}
+
+
+def known_keywords() -> str:
+    """The keywords the model knows, as its refusals and the README list them."""
+    return ", ".join(sorted(KEYWORDS))
+
+
+def keyword_value(k: str, where: str) -> tuple[str, int]:
+    """One keyword as the rules spell it, whatever the case (``reaction``, ``REACTION``), with its
+    value (``Assault 2``; 1 when omitted, and for a keyword without one). A keyword of Core Rules
+    1.4 the model does not play is refused saying why; an unknown one with the nearest known."""
+    name, _, value = k.strip().partition(" ")
+    known = _KEYWORD_NAMES.get(name.casefold())
+    if known is None:
+        refused = _REFUSED_NAMES.get(k.strip().casefold()) or _REFUSED_NAMES.get(name.casefold())
+        if refused is not None:
+            why, rule = NOT_MODELLED[refused]
+            raise FormatError(f"keyword {refused!r} {why} ({rule}) (the model knows: {known_keywords()})", where)
+        raise FormatError(f"unknown keyword {k!r}{nearest(k, KEYWORDS)} (the model knows: {known_keywords()})",
+                          where)
+    value = value.strip()
+    if not value:
+        return known, 1
+    if known not in VALUED:
+        raise FormatError(f"{known} takes no value ({k!r}); only {' and '.join(VALUED)} do (\"Assault 2\")", where)
+    if not value.isdigit() or not 1 <= int(value) <= 20:
+        raise FormatError(f"{known}'s value is a whole number from 1 to 20 ({k!r})", where)
+    return known, int(value)
+
+
+def keyword_values(data: Any, field: str) -> dict[str, int]:
+    """Keywords and their values (``[Assault 2, tank]`` → Assault 2, Tank 1)."""
+    return dict(keyword_value(_str(k, f"{field}[{i}]"), f"{field}[{i}]") for i, k in enumerate(_list(data, field)))
 
 
 def keywords(data: Any, field: str) -> frozenset[str]:
     """Keywords as the rules spell them, whatever case the input uses (``reaction``, ``REACTION``)."""
-    out = set()
-    for i, k in enumerate(_list(data, field)):
-        k = _str(k, f"{field}[{i}]")
-        known = _KEYWORD_NAMES.get(k.strip().casefold())
-        if known is None:
-            raise FormatError(f"unknown keyword {k!r}{nearest(k, KEYWORDS)} (the model knows: "
-                              f"{', '.join(sorted(KEYWORDS))})",
-                              f"{field}[{i}]")
-        out.add(known)
-    return frozenset(out)
+    return frozenset(keyword_values(data, field))
 
 
 def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
@@ -256,7 +312,14 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
                                     bool(tr.get("optional", False)), what, parse_cost(tr.get("cost"), f"{tw}.cost"),
                                     None if tr.get("each_turn") is None else _int(tr["each_turn"], f"{tw}.each_turn",
                                                                                   1, 9)))
-        card_keywords = keywords(raw.get("keywords"), f"{where}.keywords")
+        valued = keyword_values(raw.get("keywords"), f"{where}.keywords")
+        card_keywords = frozenset(valued)
+        if {"Tank", "Backline"} <= card_keywords:  # 815.1.b and 826.3 would put it both first and last
+            raise FormatError("a unit with both Tank and Backline: the rules do not say where it is assigned "
+                              "damage (815.1.b, 826.3), so the model does not take it", f"{where}.keywords")
+        if card_keywords & {"Tank", "Backline", "Assault", "Shield", "Accelerate"} and ctype != "unit":
+            raise FormatError("Tank, Backline, Assault, Shield and Accelerate are on units (815.1.a, 826.2, 807.1.a, "
+                              "814.1.a, 805.1)", f"{where}.keywords")
         if raw.get("deathknell") is not None:  # "[Deathknell][>] Effect": "When I die, Effect" (808.1.c)
             triggers.append(Trigger("leave", f"{name}'s Deathknell",
                                     parse_effects(raw["deathknell"], f"{where}.deathknell")))
@@ -285,7 +348,8 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
                            *_enters(raw.get("enters"), ctype, f"{where}.enters"),
                            _several(raw.get("targets"), ctype, own, (legion, *(tr.effects for tr in triggers),
                                                                      *(a.effects for a in abilities)), where),
-                           _here(raw.get("here"), ctype, f"{where}.here"))
+                           _here(raw.get("here"), ctype, f"{where}.here"),
+                           valued.get("Assault", 0), valued.get("Shield", 0))
     for name, card in cards.items():
         _check_refs(cards, card.effects + card.legion, f"{field}.{name}")
         for tr in card.triggers:
@@ -441,7 +505,8 @@ def effects_json(effects: tuple[Effect, ...]) -> list[dict[str, Any]]:
 def card_json(card: Card) -> dict[str, Any]:
     out: dict[str, Any] = {"type": card.type}
     if card.keywords:
-        out["keywords"] = sorted(card.keywords)
+        values = {"Assault": card.assault, "Shield": card.shield}
+        out["keywords"] = sorted(k if values.get(k, 1) == 1 else f"{k} {values[k]}" for k in card.keywords)
     if card.effects:
         out["effects"] = effects_json(card.effects)
     if card.legion:

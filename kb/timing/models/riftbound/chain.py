@@ -29,6 +29,8 @@ step("lingers", "a finalized spell or ability waits on the chain", "{item} waits
 step("finalize-next", "more items are pending: finalize the next", "more items are pending")
 step("priority-to-next-item", "the controller of the next item gains priority", "{player} gains priority (controls {item})")
 step("enters-board", "the permanent enters the board", "{item} enters the board at {at}")
+step("accelerate-enters-ready", "Accelerate was paid: the unit enters ready (a delayed replacement effect)",
+     "{item} enters ready, not exhausted: Accelerate was paid")
 step("enters-ready", "\"I enter ready\": a replacement effect on how the unit enters",
      "{item} enters ready instead of exhausted (its own replacement effect)")
 step("add-resolves", "priority and focus do not pass from an Add ability", "priority stays with {player}")
@@ -158,6 +160,12 @@ def after_leaving(m: Riftbound, s: State, t: Trace) -> State:
     return proceed(m, s, t, add=False, finalizing=True)
 
 
+def enters_ready(card: Card, item: Item) -> bool:
+    """Whether the unit enters ready: "I enter ready" (369.3), or Accelerate's cost was paid for it,
+    a delayed replacement effect that has it enter ready, never exhausted (805.2.b, 805.6)."""
+    return card.enters_ready or item.accelerate
+
+
 def entering_replaced(m: Riftbound, s: State, t: Trace, item: Item, card: Card | None) -> State:
     """What the permanent's own replacement effects on its entering do (369.3): "I enter ready"
     (it entered ready), and "As I enter, …", whose instructions are part of the entering event
@@ -166,6 +174,8 @@ def entering_replaced(m: Riftbound, s: State, t: Trace, item: Item, card: Card |
         return s
     if card.enters_ready:
         t.note("enters-ready", s, {"item": item.name})
+    if item.accelerate:
+        t.note("accelerate-enters-ready", s, {"item": item.name})
     if card.as_enters:
         s = t.step("as-enters", s, {"item": item.name, "player": item.controller, "card": card.name,
                                     "id": item.id})
@@ -192,7 +202,7 @@ def resolve_immediately(m: Riftbound, s: State, p: Params, t: Trace) -> State:
         return proceed(m, s, t, add=True)
     card = m.cards[item.card] if item.card else None
     location = item.to if item.kind == "unit" and item.to else "base"
-    ready = card is not None and card.enters_ready
+    ready = card is not None and enters_ready(card, item)
     perm = Permanent(unique_name(s, item.name), item.card or item.name, item.controller, location,
                      exhausted=item.kind == "unit" and not ready)
     s = replace(s, board=s.board + (perm,))

@@ -20,7 +20,8 @@ from kb.timing.engine import Params, Trace, TraceNode
 from kb.timing.models.riftbound import damage, replacements, trash
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound.damage import prevented as damage_dealt
-from kb.timing.models.riftbound.state import Battlefield, Combat, Showdown, State
+from kb.timing.models.riftbound.cards import Card
+from kb.timing.models.riftbound.state import Battlefield, Combat, Permanent, Showdown, State
 from kb.timing.models.riftbound.scoring import check_victory, score
 from kb.timing.models.riftbound.triggers import Fired, condition, fire, new_item
 
@@ -56,6 +57,14 @@ step("resolution-step", "proceed to the resolution step", "proceed to the resolu
 step("triggers", "an ability triggers", "{item} triggers as {when}")
 step("death-triggers", "a trigger on its own death goes on the chain first", "{item} triggers as {when}")
 step("conquer-triggers", "a conquer effect triggers", "{item} triggers as {when}")
+step("tank-first", "Tank: the unit must be assigned lethal damage before its controller's units without Tank",
+     "{units} {verb} Tank: {others} may be assigned damage only once {units} {have} lethal damage")
+step("backline-last", "Backline: the unit is assigned damage only after its controller's units without Backline",
+     "{units} {verb} Backline: {units} may be assigned damage only once {others} {have} lethal damage")
+step("assault-might", "Assault: +X Might while the unit is an attacker",
+     "{unit} has Assault {value}: +{value} Might while an attacker ({might} Might)")
+step("shield-might", "Shield: +X Might while the unit is a defender",
+     "{unit} has Shield {value}: +{value} Might while a defender ({might} Might)")
 step("trigger-order", "simultaneous triggers go on the chain in turn order",
      "triggers are put on the chain in turn order: {order}")
 
@@ -299,6 +308,50 @@ def take_control(m: Riftbound, s: State, t: Trace, at: str, owner: str, step: st
     return score(m, s, t, owner, at, "conquer")
 
 
+def keyword_might(card: Card, u: Permanent) -> int:
+    """The Might a unit's keywords give it now: Assault X while it has the Attacker designation
+    (807.1.c, 807.1.d.1), Shield X while it has the Defender designation (814.1.c, 814.1.d.1)."""
+    if u.designation == "attacker":
+        return card.assault
+    if u.designation == "defender":
+        return card.shield
+    return 0
+
+
+def assignment_order(m: Riftbound, units: list[Permanent]) -> tuple[list[Permanent], list[tuple[str, Params]]]:
+    """The order one side's units (one controller's) are assigned combat damage, lethal damage to
+    each before the next (465.2.c.3): those with Tank first (815.1.b; among them any order,
+    815.1.c.2), those with Backline last (826.3, 826.4.b), the others between, each group in board
+    order (the model's choice of the order the rules leave to the player); and the steps that say
+    why, where a keyword changed it."""
+    def has(u: Permanent, keyword: str) -> bool:
+        card = m.cards.get(u.card)
+        return card is not None and keyword in card.keywords
+
+    tank = [u for u in units if has(u, "Tank")]
+    back = [u for u in units if has(u, "Backline")]
+    rest = [u for u in units if u not in tank and u not in back]
+    notes: list[tuple[str, Params]] = []
+    for step_, group, others in (("tank-first", tank, rest + back), ("backline-last", back, tank + rest)):
+        if group and others:
+            one = len(group) == 1
+            notes.append((step_, {"units": ", ".join(u.name for u in group), "verb": "has" if one else "have",
+                                  "others": ", ".join(u.name for u in others),
+                                  "have": ("has" if (one if step_ == "tank-first" else len(others) == 1)
+                                           else "have")}))
+    return tank + rest + back, notes
+
+
+def _keyword_might_notes(m: Riftbound, s: State, t: Trace, units: list[Permanent]) -> None:
+    """Say the Might Assault and Shield give the units dealing combat damage (807.1.c, 814.1.c)."""
+    for u in units:
+        card = m.cards.get(u.card)
+        value = keyword_might(card, u) if card is not None else 0
+        if value:
+            t.note("assault-might" if u.designation == "attacker" else "shield-might", s,
+                   {"unit": u.name, "value": value, "might": m.might(u, s)})
+
+
 @transition("combat-damage", "automatic", "combat damage step", "combat damage at {at}",
             bindings=task_bindings("combat-damage"))
 def combat_damage(m: Riftbound, s: State, p: Params, t: Trace) -> State:
@@ -311,7 +364,11 @@ def combat_damage(m: Riftbound, s: State, p: Params, t: Trace) -> State:
         t.note("no-combat-damage", s, {"at": c.battlefield})
     else:
         damage = {u.name: 0 for u in attackers + defenders}
+        _keyword_might_notes(m, s, t, attackers + defenders)
         for dealers, takers in ((attackers, defenders), (defenders, attackers)):
+            takers, why = assignment_order(m, takers)
+            for step_, params in why:
+                t.note(step_, s, params)
             left = sum(max(0, m.might(u, s)) for u in dealers)  # a negative Might deals 0 (143.2.b)
             for i, u in enumerate(takers):
                 need = max(1, m.might(u, s) - u.damage + u.prevent)  # lethal counts the Prevent Value (437.5.a)

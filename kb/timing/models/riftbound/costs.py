@@ -53,6 +53,8 @@ step("adds-during-payment", "runes Add what the pool lacks during payment, witho
      "{player}'s runes Add during payment: {exhausted} exhausted for Energy, {recycled} recycled for Power")
 step("deflect-applies", "choosing an opponent's unit with Deflect costs Power more",
      "{unit} has Deflect: {item} costs {power} Power more")
+step("accelerate-paid", "Accelerate: its optional additional cost is paid as the unit is played",
+     "{player} pays Accelerate's {cost} for {item} as an additional cost: it will enter ready")
 step("kill-as-cost", "a friendly unit is killed to pay an additional cost", "{player} chooses to kill {unit} to pay for {item}")
 step("plays-ignoring-cost", "a card played from facedown ignores its base cost",
      "{item} is played from facedown ignoring its base cost ({cost})")
@@ -63,6 +65,9 @@ step("exhausts-as-cost", "the ability's permanent is exhausted to pay its cost",
 
 # Hiding costs [A], one Power of any domain (811.1.b, 135.2.e.5.a).
 HIDE_COST = Cost(0, 1)
+# Accelerate's optional additional cost, [1][C]: one Energy and one Power (805.1.a; the model has no
+# domains, so the Power is any, as for a unit with none, 805.1.a.2).
+ACCELERATE_COST = Cost(1, 1)
 
 
 # -- the pool and the runes ----------------------------------------------------------------------
@@ -208,7 +213,8 @@ def printed_cost(m: Riftbound, s: State, item: Item) -> Cost:
     cost within its triggered ability's instruction (403.1.b.1)."""
     if item.kind in ("spell", "unit", "gear"):
         card = m.cards.get(item.card or "")
-        return card.cost if card and item.origin != "facedown" else FREE  # from facedown: 811.1.b
+        printed = card.cost if card and item.origin != "facedown" else FREE  # from facedown: 811.1.b
+        return printed + ACCELERATE_COST if item.accelerate else printed  # an additional cost (805.2)
     if item.kind == "ability":
         a = item_ability(m, s, item)
         return a.cost if a else FREE
@@ -310,6 +316,8 @@ def pay_for(m: Riftbound, s: State, t: Trace, item: Item) -> State:
     card = m.cards.get(item.card or "") if item.kind != "ability" else None
     if item.origin == "facedown" and card is not None and card.cost:
         t.note("plays-ignoring-cost", s, {"item": item.name, "cost": str(card.cost)})
+    if item.accelerate:
+        t.note("accelerate-paid", s, {"player": item.controller, "item": item.name, "cost": str(ACCELERATE_COST)})
     for unit, n in deflect(m, s, item.controller, item.effects, item.target, item.targets):
         t.note("deflect-applies", s, {"unit": unit, "item": item.name, "power": n})
     cost = total_cost(m, s, item)
@@ -335,6 +343,7 @@ def _cost_of(m: Riftbound, s: State, p: Params) -> tuple[Cost, Cost]:
     if "card" in p:
         card = m.cards[p["card"]]
         printed = FREE if p.get("from") == "facedown" else card.cost  # ignoring its base cost (811.1.b)
+        printed = printed + ACCELERATE_COST if p.get("accelerate") else printed  # 805.2
         return printed, _deflect_power(m, s, p["player"], card.effects, p.get("target"), p.get("targets") or ())
     if "ability" in p:
         found = ability_source(m, s, p["player"], p["ability"])
@@ -354,6 +363,14 @@ def costs_payable(m: Riftbound, s: State, p: Params) -> bool:
         return True
     printed, _ = _cost_of(m, s, p)
     return can_pay_while_adding(m, s, p["player"], printed)
+
+
+@check("accelerate", "Accelerate's cost is paid only for a unit with Accelerate, as it is played")
+def accelerate_allowed(m: Riftbound, s: State, p: Params) -> bool:
+    if not p.get("accelerate"):
+        return True
+    card = m.cards.get(p.get("card", ""))
+    return card is not None and "Accelerate" in card.keywords
 
 
 @check("exhaust-cost", "its cost exhausts its permanent, which is already exhausted")
@@ -406,7 +423,15 @@ def payment_due(m: Riftbound, s: State, p: Params) -> bool:
 
 def with_cost_choices(m: Riftbound, s: State, params: dict[str, Any]) -> Sequence[dict[str, Any]]:
     """A play's attempts with the choices its costs need: each friendly unit it could kill."""
-    if not needs_kill(m.cards.get(params["card"])):
+    card = m.cards.get(params["card"])
+    if card is not None and "Accelerate" in card.keywords:
+        # Accelerate: the player may pay its cost as they play the unit, or not (805.2)
+        return [*_kill_choices(s, card, params), *_kill_choices(s, card, {**params, "accelerate": True})]
+    return _kill_choices(s, card, params)
+
+
+def _kill_choices(s: State, card: Card | None, params: dict[str, Any]) -> Sequence[dict[str, Any]]:
+    if not needs_kill(card):
         return (params,)
     return [{**params, "kill": unit} for unit in friendly_units(s, params["player"])] or (params,)
 

@@ -28,7 +28,7 @@ transition, step = registry.transition, registry.step
 PLAY = ("has-priority", "not-mid-procedure", "own-turn-neutral-open", "in-hand", "facedown-ready",
         "closed-state-needs-reaction", "showdown-needs-action", "focus", "location", "targets", "several-targets",
         "move-outcome",
-        "costs", "deflect-cost", "additional-cost")
+        "accelerate", "costs", "deflect-cost", "additional-cost")
 ACTIVATE = ("has-priority", "not-mid-procedure", "ability-on-board", "ability-timing", "ability-focus",
             "move-outcome", "exhaust-cost", "costs", "deflect-cost")
 MOVE = ("has-priority", "not-mid-procedure", "move-timing", "unit-ready", "move-destination", "teammate-battlefield")
@@ -175,7 +175,8 @@ def timing_reason(s: State, keywords: frozenset[str]) -> str:
     return "the turn player in a Neutral Open State"
 
 
-@transition("play", "decision", "play a card", "{player} plays {card}", pre=PLAY, bindings=play_bindings)
+@transition("play", "decision", "play a card", "{player} plays {card}{accelerate:, paying its Accelerate}", pre=PLAY,
+            bindings=play_bindings)
 def play(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     card = m.cards[p["card"]]
     origin = p.get("from", "hand")
@@ -195,7 +196,8 @@ def play(m: Riftbound, s: State, p: Params, t: Trace) -> State:
         to = at
     s, item = new_item(s, name=card.name, controller=p["player"], kind=card.type, card=card.name,
                              effects=card.effects, origin=origin, to=to, target=p.get("target"),
-                             ambush=ambush, keywords=keywords, kill=p.get("kill"), targets=p.get("targets") or ())
+                             ambush=ambush, keywords=keywords, kill=p.get("kill"), targets=p.get("targets") or (),
+                             accelerate=bool(p.get("accelerate")))
     if origin == "facedown":
         t.note("play-from-facedown", s, {"item": card.name, "at": at})
     if ambush:

@@ -84,10 +84,11 @@ class Riftbound(Model):
         return [tr for tr in c.triggers if tr.on == on] if c else []
 
     def might(self, u: Permanent, s: State) -> int:
-        """A unit's current Might in ``s``: printed, plus what it was given this turn, plus what
-        the battlefield it is at gives the units there (143.2, 652.2.c)."""
+        """A unit's current Might in ``s``: printed, plus what it was given this turn, plus
+        Assault while it is an attacker and Shield while it is a defender (807.1.c, 814.1.c),
+        plus what the battlefield it is at gives the units there (143.2, 652.2.c)."""
         card = self.cards.get(u.card)
-        printed = (card.might if card else 1) + u.might_bonus
+        printed = (card.might + combat.keyword_might(card, u) if card else 1) + u.might_bonus
         return printed + battlefields.might_here(self, s, u.location) if self.battlefield_cards else printed
 
     def has_reaction(self, state: State, params: Params) -> bool:

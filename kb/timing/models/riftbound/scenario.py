@@ -14,9 +14,9 @@ defender}}`` (combat opening there), or both (the showdown becomes a combat show
 holds their battlefields, then the Main Phase begins); ``victory_score: N`` (8 by default).
 An unknown key, step, card or battlefield is answered with the nearest known one.
 
-Actions (scenario steps): ``play: {player, card, to, from: hand|facedown, target, targets, kill}`` (``kill``:
-the friendly unit that pays a "kill a friendly unit" cost; ``targets: [UNIT, …]`` the units a card
-of several targets chooses, 355.13),
+Actions (scenario steps): ``play: {player, card, to, from: hand|facedown, target, targets, kill, accelerate}``
+(``kill``: the friendly unit that pays a "kill a friendly unit" cost; ``targets: [UNIT, …]`` the units a
+card of several targets chooses, 355.13; ``accelerate: true`` pays a unit's Accelerate, 805.2),
 ``activate: {player, ability}``, ``pass: PLAYER`` (priority on a chain, focus in a showdown,
 otherwise ending the Main Phase), ``move: {player, unit, to}`` (a Standard Move),
 ``decline``/``perform: {player, item}`` (an optional triggered ability being finalized; one
@@ -244,7 +244,7 @@ def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, A
         return [("concede", {"player": who})]
     data = _map(payload, kind)
     if kind == "play":
-        _only(data, ("player", "card", "to", "from", "target", "kill", "targets"), "play")
+        _only(data, ("player", "card", "to", "from", "target", "kill", "targets", "accelerate"), "play")
         params = {"player": _str(data.get("player"), "play.player"), "card": _str(data.get("card"), "play.card")}
         for key in ("to", "target", "kill"):
             if data.get(key) is not None:
@@ -258,6 +258,11 @@ def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, A
             raise FormatError("from is hand or facedown", "play.from")
         if data.get("from") == "facedown":
             params["from"] = "facedown"
+        if data.get("accelerate") is not None:  # pay Accelerate's optional additional cost (805.2)
+            if not isinstance(data["accelerate"], bool):
+                raise FormatError("accelerate is true or false", "play.accelerate")
+            if data["accelerate"]:
+                params["accelerate"] = True
         return [("play", params)]
     if kind == "activate":
         _only(data, ("player", "ability"), "activate")

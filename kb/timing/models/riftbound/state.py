@@ -71,7 +71,7 @@ class Item:
 
     __json_keys__: ClassVar[tuple[str, ...]] = (
         "name", "controller", "status", "kind", "id", "card", "source", "to", "target", "effects", "add",
-        "optional", "decided", "ambush", "origin", "keywords", "paid", "kill", "targets")
+        "optional", "decided", "ambush", "origin", "keywords", "paid", "kill", "targets", "accelerate")
 
     id: int = field(metadata=js(low=1, high=10_000, missing=lambda raw, ctx: ctx.next_id))
     name: str
@@ -95,6 +95,8 @@ class Item:
     kill: str | None = field(default=None, metadata=js(omit=True))  # the friendly unit killed as a cost (357.2)
     # the units chosen as its several targets ("each of up to N units", 355.13), in the order chosen
     targets: tuple[str, ...] = field(default=(), metadata=js(omit=True))
+    # Accelerate's optional additional cost is paid for it as it is finalized (805.2), and it enters ready
+    accelerate: bool = field(default=False, metadata=js(omit=True))
 
 
 @dataclass(frozen=True)
