@@ -32,8 +32,9 @@ def import_cmd(ctx: click.Context, file: Path, ruleset: str, edition: str, date:
                fmt: str | None, partial: bool, no_build: bool) -> None:
     """Import a rules document as an edition, then rebuild the knowledge base.
 
-    FILE is the document as published: text, Markdown, HTML, PDF or DOCX (a PDF or DOCX is
-    unpacked into text first; --format then names the text's layout).
+    FILE is the document as published or another tool wrote it: text, Markdown, HTML, a wiki
+    page's source, PDF, DOCX, ODT, EPUB or RTF, or rules exported as JSON or CSV/TSV (a
+    container or an export is turned into text first; --format then names the text's layout).
 
     When the rebuild fails (a full disk, another document's error), the import is undone:
     the data directory is as it was before.
