@@ -468,14 +468,14 @@ GUARD_86 = 0.01
 
 
 def cv_grid() -> dict[str, Ranking]:
-    """The settings cross-validation chooses between (``--cv``): the sixth round, a section
-    whose rules between them hold more of the question's concepts than any one of them
-    scoring a share of that evidence (``from_section`` 0 / 0.3 / 0.45 / 0.6). The earlier
-    rounds' choices stay (statements 1, answers 3, roll-up 0.6, referrals 0.1, card 0.3,
-    context 0.25, idf power 1.5, card text 0; permission, kinds and the long questions'
-    coordination off: RESULTS.md)."""
+    """The settings cross-validation chooses between (``--cv``): the seventh round, the words
+    of the definition of a keyword the question names added to the rules already matching
+    (``definition_weight`` 0 / 0.25 / 0.5 / 0.75 / 1). The earlier rounds' choices stay
+    (section 0.3, statements 1, answers 3, roll-up 0.6, referrals 0.1, card 0.3, context 0.25,
+    idf power 1.5, card text 0; permission, kinds and the long questions' coordination off:
+    RESULTS.md)."""
     d = DEFAULT_RANKING
-    return {f"section {w:g}": replace(d, from_section=w) for w in (0.0, 0.3, 0.45, 0.6)}
+    return {f"definitions {w:g}": replace(d, definition_weight=w) for w in (0.0, 0.25, 0.5, 0.75, 1.0)}
 
 
 def ranking_with(changes: list[str]) -> Ranking:

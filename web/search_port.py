@@ -121,6 +121,9 @@ def offline_search_data() -> dict[str, Any]:
             "reasons": {  # a hit's reasons, as the server's searcher words them
                 "timing_model": searcher.TIMING_MODEL_REASON,
                 "section": searcher.SECTION_REASON,
+                "definition": searcher.DEFINITION_REASON,
+                "definition_shown": searcher.DEFINITION_SHOWN,
+                "definition_words_shown": searcher.DEFINITION_WORDS_SHOWN,
                 "summary_joiner": searcher.SUMMARY_JOINER,
             },
         },

@@ -31,6 +31,9 @@ ranking needs, so ``web/static/offline-search.js`` answers as the server does:
   "banish" → "Non-Board Zones");
 * ``permissions``: the rules a legality check of the timing model cites, as rule ids (a "can I
   … when" question ranks them up, ``Ranking.permission_weight``).
+* ``keyword_definitions``: each keyword → the words of its definition a question naming it
+  brings in, as [stem, word] pairs (``EditionSearcher.keyword_definitions``,
+  ``Ranking.definition_weight``).
 
 The file is a script (``index_script``) that hands the JSON to the page, because browsers do
 not let a page opened from ``file://`` fetch another file.
@@ -50,11 +53,12 @@ from kb.search.schema import WORD, analyse, defined_terms, model_answers, model_
 from kb.search.kinds import kinds_of
 from kb.search.understand import is_referral, vocabulary_data
 
-INDEX_FORMAT = 10  # 2: the judges' vocabulary; 3: roll-up, quoted card text, idf power; 4: stem_of;
+INDEX_FORMAT = 11  # 2: the judges' vocabulary; 3: roll-up, quoted card text, idf power; 4: stem_of;
 #                  5: refers, kind_lists; 6: permissions; 7: terms' referral flag;
 #                  8: english, lemmas; 9: the ranking's statement_weight (players and answers
 #                  are each rule's statements); 10: the ranking's from_section (a section
-#                  ranked by what its rules hold between them)
+#                  ranked by what its rules hold between them); 11: keyword_definitions
+#                  (the ranking's definition_weight)
 SCORE_DIGITS = 6
 DEFINITION_CHARS = 300
 KINDS = {"rule": "r", "section": "s", "chapter": "c"}
@@ -143,6 +147,8 @@ def build_search_index(rg: RuleGraph, searcher: EditionSearcher,
                        for kind, atoms in kinds_of(rg).items()},
         # The rules the timing model's legality checks cite (kb.search.schema.model_permissions).
         "permissions": sorted(doc_id[n] for n in model_permissions(rg) if n in doc_id),
+        # The words of each keyword's definition a question naming it brings in.
+        "keyword_definitions": {k: [list(p) for p in pairs] for k, pairs in searcher.keyword_definitions().items()},
         "stem_of": stems_of_words(_texts(rg, terms, speller.words + sorted(set(lemmas.values())),
                                          vocabulary, players, answers)),
     }

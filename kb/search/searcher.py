@@ -11,7 +11,8 @@ Ranking, in order:
    words), with a bonus for rules that match more of the question's concepts (weighted by
    how rare each is, so rare concepts together outweigh many common words), for a rule one
    of whose statements (in players' words, the timing model's summaries) holds several of
-   the question's concepts together, and for words next to each other; a rule then shares
+   the question's concepts together, and for words next to each other; a matching rule gains
+   on the words of the definition of a keyword the question names; a rule then shares
    its evidence with its parent and its children (rules are short: a heading and the rule
    under it often answer together), and a section whose rules between them hold more of the
    question's concepts than any one of them has evidence of its own (``from_section``).
@@ -63,6 +64,10 @@ class Evidence:
     strength: float
     reason: str
 
+
+# A keyword's definition applied to a question: its clause, the (stem, word) pairs it brought
+# in, their share, and the scores before (EditionSearcher._with_definitions).
+Defined = tuple[Clause, list[tuple[str, str]], float, Scores]
 
 # Where each stem of the rules' statements stands: (document, statement) pairs.
 StemPlaces = dict[str, list[tuple[int, int]]]
@@ -136,6 +141,11 @@ class Ranking:
                                    # evidence: each concept's best score in the section, times
                                    # the coordination over the concepts the section holds (CV:
                                    # 0.3 in 5 folds of 5; 0.45 and 0.6 lower the cited rules alone)
+    definition_weight: float = 0.5  # in a question, each rule already matching gains this share
+                                   # of its score on the words of the definition of each keyword
+                                   # the question names (their mean, times the keyword's weight;
+                                   # CV: 0.5 in 5 folds of 5; glossary terms' definitions too
+                                   # lowered the players' words: RESULTS.md)
 
 
 DEFAULT_RANKING = Ranking()
@@ -146,6 +156,10 @@ TIMING_MODEL_REASON = "in the timing model: "
 # A section ranked by the concepts its rules hold between them (Ranking.from_section).
 SECTION_REASON = "its rules between them hold: "
 SUMMARY_JOINER = " · "
+# A rule holding the words of the definition of a keyword the question names (Ranking.definition_weight).
+DEFINITION_REASON = "as the keyword's definition says: "
+DEFINITION_SHOWN = 0.1  # … said when a keyword's definition gave the rule this share of its score
+DEFINITION_WORDS_SHOWN = 5  # … naming the words of the definition that gave the most
 
 # The rules write small numbers both ways ("ten or more poison counters", "0 or less life").
 _SPELLED = "zero one two three four five six seven eight nine ten eleven twelve thirteen".split()
@@ -185,6 +199,8 @@ class EditionSearcher:
         self._players = rule_phrasings(rg.edition.ruleset, rg.edition.name)
         self._answers = model_answers(rg)  # the timing model's summaries, indexed as "answers"
         self._permissions = model_permissions(rg)  # the rules its legality checks cite
+        self._definitions: dict[str, list[tuple[str, str]]] | None = None  # keyword_definitions()
+        self._definition_scores: dict[str, Scores] = {}  # _definition_sums, by keyword
         # Each document's statements and where their stems stand (_statement_index), when first asked.
         self._statements: tuple[dict[int, list[frozenset[str]]], StemPlaces] | None = None
         self._permits: set[int] | None = None  # … as documents (_with_permissions), when first asked
@@ -255,7 +271,8 @@ class EditionSearcher:
         referred: dict[int, int] = {}
         together: dict[int, list[str]] = {}
         gathered: dict[int, list[str]] = {}
-        scores, parts = self._scores(corrected, missing, within, referred, together, gathered)
+        defined: list[Defined] = []
+        scores, parts = self._scores(corrected, missing, within, referred, together, gathered, defined)
         reasons = self._evidence(evidence(corrected), scores, within, corrected) if evidence else {}
         for d, by in referred.items():
             if d in scores:
@@ -295,6 +312,11 @@ class EditionSearcher:
                 ranked.append((n, s, "words"))
                 seen.add(n)
         marks = self._marks(corrected)
+        for n, _s, _how in ranked[offset:offset + limit] if defined else ():
+            d = docnum.get(n)  # a keyword's definition's words the rule holds, where they gave
+            said = self._definition_reason(defined, d) if d in scores else None
+            if said:
+                reasons.setdefault(d, []).append(said)
         out["total"] = len(scores) + extra
         out["results"] = [self._result(n, s, how, marks,
                                        _matched(parts, docnum.get(n)) + reasons.get(docnum.get(n, -1), []))
@@ -436,7 +458,7 @@ class EditionSearcher:
 
     def _scores(self, parsed: ParsedQuery, missing: list[Atom], within: list[str],
                 referred: dict[int, int] | None = None, together: dict[int, list[str]] | None = None,
-                gathered: dict[int, list[str]] | None = None,
+                gathered: dict[int, list[str]] | None = None, defined: list[Defined] | None = None,
                 ) -> tuple[Scores, list[tuple[Clause, list[Scores]]]]:
         """BM25F score of every rule the words match, after AND, NOT, the coordination and
         word-pair bonuses and the section filter; and each clause's scores per alternative
@@ -511,6 +533,8 @@ class EditionSearcher:
                                           {} if together is None else together)
         if r.permission_weight and total and self._asks_permission(parsed):
             total = self._with_permissions(total)
+        if r.definition_weight and parsed.question and total:
+            total = self._with_definitions(total, parsed, [] if defined is None else defined)
         # Only for a question: a phrase or an operator asks for rules that have the words.
         if (r.from_parent or r.from_children) and parsed.question and total:
             total = self._roll_up(total)
@@ -651,6 +675,89 @@ class EditionSearcher:
             permits = self._permits = {docnum[n] for n in self._permissions if n in docnum}
         gain = 1 + self.ranking.permission_weight
         return {d: s * gain if d in permits else s for d, s in total.items()}
+
+    def _with_definitions(self, total: Scores, parsed: ParsedQuery, defined: list[Defined]) -> Scores:
+        """Each matching rule gains ``definition_weight`` × the keyword's weight × the mean,
+        over the words of the definition of each keyword the question names (its reminder
+        text: "Destroy: to move a permanent from the battlefield to its owner's graveyard";
+        not its own words, the question's or question words), of that rule's score on them:
+        a rule about what the keyword does holds its definition's words where the question
+        does not say them. ``defined`` gets each keyword applied (its clause, the words it
+        brought in, their share and the scores before), for :meth:`_definition_reason`."""
+        out = dict(total)
+        definitions = self.keyword_definitions()
+        asked = {st for c in parsed.clauses for a in c.atoms for w in a.words for st in word_stems(w)}
+        for c in parsed.clauses:
+            if c.origin != "term" or c.mode != "should":
+                continue
+            match = " ".join(c.atoms[0].words)
+            if match not in definitions and match.endswith("s"):
+                match = match[:-1]
+            found = definitions.get(match, ())
+            said = [(st, w) for st, w in found if st not in asked]
+            if not said:
+                continue
+            share = self.ranking.definition_weight * c.weight / len(said)
+            sums = self._definition_sums(match)
+            # The question's own words in the definition are taken off the definition's sum.
+            minus = [self.impacts.word(st) for st, _w in found if st in asked]
+            docs = (d for d in total if d in sums) if len(total) < len(sums) else (d for d in sums if d in out)
+            for d in docs:
+                v = sums[d]
+                for m in minus:
+                    v -= m.get(d, 0.0)
+                out[d] += share * v
+            defined.append((c, said, share, total))
+        return out
+
+    def _definition_sums(self, match: str) -> Scores:
+        """Each rule's summed score on the words of a keyword's definition
+        (:meth:`keyword_definitions`, in their order; made once per keyword)."""
+        found = self._definition_scores.get(match)
+        if found is None:
+            found = {}
+            for st, _w in self.keyword_definitions().get(match, ()):
+                for d, sc in self.impacts.word(st).items():
+                    found[d] = found.get(d, 0.0) + sc
+            self._definition_scores[match] = found
+        return found
+
+    def _definition_reason(self, defined: list[Defined], d: int) -> str | None:
+        """Why a hit gained from the definitions of the keywords the question names: each
+        keyword that gave it ``DEFINITION_SHOWN`` of its score or more, with the words of its
+        definition that gave the most (``DEFINITION_WORDS_SHOWN`` at most)."""
+        labels = []
+        for c, said, share, before in defined:
+            if d not in before:
+                continue
+            gains = sorted((-share * sc, k, w) for k, (st, w) in enumerate(said)
+                           if (sc := self.impacts.word(st).get(d)) is not None)
+            if gains and -sum(g for g, _k, _w in gains) >= DEFINITION_SHOWN * before[d]:
+                labels.append(f"{_label(c)}: " + ", ".join(w for _g, _k, w in gains[:DEFINITION_WORDS_SHOWN]))
+        return DEFINITION_REASON + "; ".join(labels) if labels else None
+
+    def keyword_definitions(self) -> dict[str, list[tuple[str, str]]]:
+        """Each keyword of the edition (keyed as :attr:`_terms` keys it) → the words of its
+        definition a question naming it brings in: (stem, the word as the definition first
+        writes it), in stem order, without the keyword's own words, question words and
+        stop words (made once; the offline search's index carries them)."""
+        if self._definitions is None:
+            common = {st for w in self.vocabulary.question_words for st in word_stems(w)}
+            out: dict[str, list[tuple[str, str]]] = {}
+            for match, key in self._terms.items():
+                term = self.rg.edition.terms[key]
+                if term.kind != "keyword" or key in self._referrals or not term.definition:
+                    continue
+                own = set(analyse(key)) | common
+                first: dict[str, str] = {}
+                for m in WORD.finditer(term.definition):
+                    for st in word_stems(m.group().lower()):
+                        if st not in own:
+                            first.setdefault(st, m.group())
+                if first:
+                    out[match] = sorted(first.items())
+            self._definitions = out
+        return self._definitions
 
     def _roll_up(self, total: Scores) -> Scores:
         """A rule's evidence shared with its parent and children: rules are short, and a

@@ -730,7 +730,7 @@
   var NUMBER_WORDS = table(D.search.number_words);  /* a digit's stem ↔ its spelled-out word's */
   var MAX_LIMIT = D.search.max_limit, MAX_OFFSET = D.search.max_offset, MAX_PREFIX_WORDS = D.search.max_prefix_words;
   var KINDS = table(D.search.kinds);
-  var REASONS = D.search.reasons;  /* kb.search.searcher: TIMING_MODEL_REASON, SECTION_REASON, SUMMARY_JOINER */
+  var REASONS = D.search.reasons;  /* kb.search.searcher: TIMING_MODEL_REASON, SECTION_REASON, SUMMARY_JOINER, DEFINITION_REASON */
 
   function Edition(data) {
     addStems(data.stem_of);
@@ -760,6 +760,8 @@
     this.terms = new Map();
     var self = this;
     data.terms.forEach(function (t) { self.terms.set(t.match, t); });
+    /* EditionSearcher.keyword_definitions: a keyword → its definition's [stem, word] pairs */
+    this.definitions = new Map(Object.entries(data.keyword_definitions || {}));
     this.vocab = data.vocabulary || {question_words: [], entries: [], shapes: []};
   }
 
@@ -914,8 +916,8 @@
     }
     var term = this.ranking.pin_terms ? this.termOf(corrected) : null;
     if (term) out.term = {term: term.name, kind: term.kind, definition: term.definition, defined_by: term.defined_by};
-    var referred = new Map(), together = new Map(), gathered = new Map();
-    var scored = this.scores(corrected, missing, within, referred, together, gathered), scores = scored[0], parts = scored[1];
+    var referred = new Map(), together = new Map(), gathered = new Map(), defined = [];
+    var scored = this.scores(corrected, missing, within, referred, together, gathered, defined), scores = scored[0], parts = scored[1];
     var wanted = offset + limit + found.length + (term ? term.defined_by.length : 0);
     var best = largest(Array.from(scores.entries()), wanted);
     var hits = best.map(function (e) { return [self.numbers[e[0]], e[1]]; });
@@ -941,6 +943,8 @@
       }
       if (together.has(d) && scores.has(d)) matched.push("one statement holds: " + together.get(d).join(", "));
       if (gathered.has(d) && scores.has(d)) matched.push(REASONS.section + gathered.get(d).join(", "));
+      var said = defined.length && scores.has(d) ? self.definitionReason(defined, d) : null;
+      if (said) matched.push(said);
       return self.result(r[0], r[1], r[2], marks, matched);
     });
     return out;
@@ -1089,7 +1093,7 @@
   };
 
   /* EditionSearcher._scores: BM25F after AND, NOT, coordination, word pairs, sections. */
-  Edition.prototype.scores = function (parsed, missing, within, referred, together, gathered) {
+  Edition.prototype.scores = function (parsed, missing, within, referred, together, gathered, defined) {
     var should = [], must = [], nots = [], shouldStems = [], self = this, r = this.ranking, weights = [], parts = [], concepts = [], labels = [];
     var count = Math.max(1, this.numbers.length);
     parsed.clauses.forEach(function (c) {
@@ -1152,6 +1156,8 @@
       var gain = 1 + r.permission_weight, permits = this.permits;
       total.forEach(function (s, d) { if (permits.has(d)) total.set(d, s * gain); });
     }
+    // The words of the definition of a keyword the question names (Ranking.definition_weight).
+    if (r.definition_weight && parsed.question && total.size) total = this.withDefinitions(total, parsed, defined || []);
     if ((r.from_parent || r.from_children) && parsed.question && total.size) total = this.rollUp(total);
     sections.forEach(function (e, p) {
       var sc = e[0] * r.from_section;
@@ -1193,6 +1199,70 @@
     if (p === 3) return x * x * x;
     return Math.pow(x, p);
   }
+
+  /* EditionSearcher._with_definitions: each matching rule gains definition_weight × the
+     keyword's weight × the mean of its scores on the words of the definition of each keyword
+     the question names (not the question's own words); defined gets each keyword applied. */
+  Edition.prototype.withDefinitions = function (total, parsed, defined) {
+    var out = new Map(total), self = this, asked = new Set();
+    parsed.clauses.forEach(function (c) {
+      c.atoms.forEach(function (a) {
+        (a.words || []).forEach(function (w) { analyse(w).forEach(function (s) { asked.add(s); }); });
+      });
+    });
+    parsed.clauses.forEach(function (c) {
+      if (origin(c) !== "term" || c.mode !== "should") return;
+      var match = c.atoms[0].words.join(" ");
+      if (!self.definitions.has(match) && match.endsWith("s")) match = match.slice(0, -1);
+      var found = self.definitions.get(match) || [];
+      var said = found.filter(function (p) { return !asked.has(p[0]); });
+      if (!said.length) return;
+      var weight = c.weight === undefined ? 1 : c.weight;
+      var share = self.ranking.definition_weight * weight / said.length, sums = self.definitionSums(match);
+      // The question's own words in the definition are taken off the definition's sum.
+      var minus = found.filter(function (p) { return asked.has(p[0]); }).map(function (p) { return self.word(p[0]); });
+      function add(d) {
+        var v = sums.get(d);
+        minus.forEach(function (m) { v -= m.get(d) || 0; });
+        out.set(d, out.get(d) + share * v);
+      }
+      if (total.size < sums.size) total.forEach(function (_, d) { if (sums.has(d)) add(d); });
+      else sums.forEach(function (_, d) { if (out.has(d)) add(d); });
+      defined.push([c, said, share, total]);
+    });
+    return out;
+  };
+  /* EditionSearcher._definition_sums: each rule's summed score on a keyword's definition's words. */
+  Edition.prototype.definitionSums = function (match) {
+    if (!this.definitionScores) this.definitionScores = new Map();
+    var found = this.definitionScores.get(match), self = this;
+    if (!found) {
+      found = new Map();
+      (this.definitions.get(match) || []).forEach(function (p) {
+        self.word(p[0]).forEach(function (sc, d) { found.set(d, (found.get(d) || 0) + sc); });
+      });
+      this.definitionScores.set(match, found);
+    }
+    return found;
+  };
+  /* EditionSearcher._definition_reason: each keyword that gave the hit DEFINITION_SHOWN of its
+     score, with the words of its definition that gave the most. */
+  Edition.prototype.definitionReason = function (defined, d) {
+    var labels = [], self = this;
+    defined.forEach(function (e) {
+      var c = e[0], said = e[1], share = e[2], before = e[3];
+      if (!before.has(d)) return;
+      var gains = [];
+      said.forEach(function (p, k) { var sc = self.word(p[0]).get(d); if (sc !== undefined) gains.push([-share * sc, k, p[1]]); });
+      if (!gains.length) return;
+      gains.sort(function (x, y) { return x[0] - y[0] || x[1] - y[1]; });
+      var sum = 0;
+      gains.forEach(function (g) { sum += g[0]; });
+      if (-sum < REASONS.definition_shown * before.get(d)) return;
+      labels.push(labelOf(c) + ": " + gains.slice(0, REASONS.definition_words_shown).map(function (g) { return g[2]; }).join(", "));
+    });
+    return labels.length ? REASONS.definition + labels.join("; ") : null;
+  };
 
   /* EditionSearcher._with_statements: a rule whose statement in players' words or timing
      summary holds a share of the question's concepts together scores × (1 + w × that share). */
