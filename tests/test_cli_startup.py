@@ -58,6 +58,19 @@ def test_a_read_only_command_loads_no_document_reader(excerpt_home: Path, tmp_pa
 
 
 @pytest.mark.parametrize("args", [
+    ["search", "showdown"],  # no word of it is in the one sample ruling (a Riftbound one)
+    ["search", "who receives priority after a player passes", "--ruleset", "mtg"],  # no Magic ruling
+])
+def test_a_search_no_ruling_matches_loads_no_numpy(excerpt_home: Path, tmp_path: Path, args: list[str]) -> None:
+    """bm25s (numpy) scores the rulings only when one of the ruleset shares a word with the
+    question, and lemminflect (numpy) reads only an unknown English word."""
+    code, modules, err, out = imported_by(args, excerpt_home, tmp_path)
+    assert code == 0, err
+    assert "matching" in out
+    assert [m for m in ("numpy", "bm25s", "lemminflect") if m in modules] == []
+
+
+@pytest.mark.parametrize("args", [
     ["editions"], ["stats"], ["timing", "list"],
     ["rule", "337.2"], ["rulings", "list"],
 ])

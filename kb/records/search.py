@@ -13,10 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-import bm25s
-from bm25s.stopwords import STOPWORDS_EN
 from whoosh.lang.porter import stem
 
 from kb.derived import derived
@@ -35,12 +34,20 @@ if TYPE_CHECKING:
     from kb.search.query import ParsedQuery
 
 _WORD = re.compile(r"\w\w+")
-_STOP = frozenset(STOPWORDS_EN)
+
+
+@lru_cache(maxsize=1)
+def _stop_words() -> frozenset[str]:
+    """bm25s's English stop words (bm25s, and numpy with it, imported when a ruling is
+    first scored: a search of a ruleset without rulings loads neither)."""
+    from bm25s.stopwords import STOPWORDS_EN
+    return frozenset(STOPWORDS_EN)
 
 
 def words(text: str) -> list[str]:
     """The terms of a text as the index holds them."""
-    return [stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP]
+    stop = _stop_words()
+    return [stem(w) for w in _WORD.findall(text.lower()) if w not in stop]
 
 
 @dataclass(frozen=True)
@@ -60,12 +67,22 @@ def ruling_index(kb: LoadedEditions, records: RecordSet) -> RulingIndex:
     rulings = tuple(records.of_kind("ruling"))
     if not rulings:
         return RulingIndex((), None)
+    import bm25s
     retriever = bm25s.BM25()
     retriever.index([words(f"{r.question} {r.question} {r.answer}") or ["\0"] for r in rulings],
                     show_progress=False)
     own = {r.id: float(retriever.get_scores(words(as_asked(r.question, r.ruleset)) or ["\0"])[i])
            for i, r in enumerate(rulings)}
     return RulingIndex(rulings, retriever, own)
+
+
+@derived
+def ruling_stems(kb: LoadedEditions, records: RecordSet) -> frozenset[str]:
+    """Every stem of the rulings' questions and answers, stop words kept: a query sharing
+    none of them scores 0 against every ruling (a BM25 score is above 0 only for a shared
+    term), so it is not scored, and bm25s (numpy) is not loaded for it."""
+    return frozenset(stem(w) for r in records.of_kind("ruling")
+                     for w in _WORD.findall(f"{r.question} {r.answer}".lower()))
 
 
 def as_asked(question: str, ruleset: str | None) -> str:
@@ -121,6 +138,8 @@ def _scored_rulings(kb: LoadedEditions, query: str, ruleset: str | None, limit: 
         raise QueryError(400, f"limit must be between 1 and {SEARCH_LIMIT.value}", {"limit": limit})
     if ruleset is not None:
         kb.editions(ruleset)  # 404 for a ruleset that is not built
+    if not {stem(w) for w in _WORD.findall(query.lower())} & ruling_stems(kb, records):
+        return []  # every ruling scores 0: the BM25 index is not made
     index = ruling_index(kb, records)
     terms = words(query)
     if index.retriever is None or not terms:
@@ -192,14 +211,16 @@ def ruling_evidence(kb: LoadedEditions, ruleset: str, edition: str, share: float
     its strongest. No ruling, or a query with no words: no evidence."""
     def source(parsed: ParsedQuery) -> list[Evidence]:
         current = records if records is not None else current_records(kb)
-        if not ruling_index(kb, current).rulings:
-            return []
+        if not any(r.ruleset == ruleset for r in current.of_kind("ruling")):
+            return []  # no ruling could bring a rule in: the ruling index is not made
         try:
             hits = _scored_rulings(kb, asked_words(parsed), ruleset, SEARCH_LIMIT.value, current)
         except QueryError:
             return []
+        if not hits:
+            return []
         own = ruling_index(kb, current).own
-        rc_of = ruling_citations(kb, current, ruleset) if hits else {}
+        rc_of = ruling_citations(kb, current, ruleset)
         found: dict[str, Evidence] = {}
         for ruling, score in hits:
             rc = rc_of.get(ruling.id)

@@ -20,7 +20,6 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from lemminflect import getAllLemmas
 from rapidfuzz import process
 from rapidfuzz.distance import DamerauLevenshtein
 from spellchecker import SpellChecker
@@ -104,6 +103,9 @@ class Speller:
         return self._lemmas[word]
 
     def _lemma_of(self, word: str) -> str | None:
+        # lemminflect (and numpy with it) is imported when an unknown English word is first
+        # read, not by every search whose words the rules all use.
+        from lemminflect import getAllLemmas
         found = getAllLemmas(word)
         for pos in LEMMA_ORDER:
             for lemma in found.get(pos, ()):
