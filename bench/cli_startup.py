@@ -36,6 +36,7 @@ COMMANDS: list[list[str]] = [
     ["rule", "337.2"],
     ["search", "showdown"],
     ["search", QUESTION],  # a judge's question, as typed at an event
+    ["search", "who receives priority after a player passes", "--ruleset", "mtg"],
     ["editions"],
     ["rulings", "list"],
     ["timing", "list"],
