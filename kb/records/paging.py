@@ -9,11 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from kb.errors import QueryError
-from kb.records.model import Kind
+from kb.records.model import KINDS
 
 CITED_BY_PAGE = 50  # records in a page of a rule's cited_by (the site's "Cited by" lists as many)
 CITED_BY_MOST = 500  # records a page may ask for
-KINDS: tuple[Kind, ...] = ("ruling", "article")
 
 
 def cited_by_page(found: dict[str, Any], offset: int = 0, limit: int | None = CITED_BY_PAGE,
