@@ -10,6 +10,7 @@ from flask import Response, url_for
 
 from kb.records import CITED_BY_MOST, CITED_BY_PAGE, record_report, records_report, search_rulings
 from kb.records.feed import stale_feed
+from kb.records.model import KINDS
 from web.serving import public_url
 from web.api.base import DATE, EDITION, RULE_LOOKUP, RULESET, answer, bp, current_kb, edition_of, with_next_cited_by
 from web.api.feeds import ATOM_TYPE, atom
@@ -40,10 +41,10 @@ OFFSET = Param("offset", {"type": "integer", "minimum": 0, "maximum": 999_999_99
 CITED_BY_LIMIT = Param("limit", {"type": "integer", "minimum": 1, "maximum": CITED_BY_MOST,
                                  "default": CITED_BY_PAGE},
                        "At most this many records in the page (the counts cover them all).", example=50)
-CITED_BY_OFFSET = Param("offset", {"type": "integer", "minimum": 0, "maximum": 999_999_999, "default": 0},
+CITED_BY_OFFSET = Param("offset", {**OFFSET.schema},
                         "Records skipped before the first one listed (a page's `next` says where the "
                         "next one starts); past the last record, 404.", example=50)
-CITED_BY_KIND = Param("kind", {"enum": ["ruling", "article"]},
+CITED_BY_KIND = Param("kind", {"enum": list(KINDS)},
                       "Only the rulings, or only the articles (the counts stay those of both).",
                       example="article")
 
@@ -54,7 +55,7 @@ _STATUS = {"enum": ["ok", "renumbered", "reworded", "removed", "not_found"],
                           "counterpart), not_found (the record's own edition has no such rule)."}
 _OPS = nullable(array(obj({"op": {"enum": ["equal", "insert", "delete", "replace"]},
                            "old": STR, "new": STR}), description="Word-level changes."))
-_SUMMARY = {"kind": {"enum": ["ruling", "article"]}, "id": STR, "title": STR,
+_SUMMARY = {"kind": {"enum": list(KINDS)}, "id": STR, "title": STR,
             "ruleset": nullable(STR), "edition": nullable(STR), "date": STR, "source": STR,
             "url": nullable(STR)}
 _RULING_TEXT = {"question": STR, "answer": STR}
@@ -63,13 +64,13 @@ _DIAGNOSTIC = obj({"message": STR, "file": STR, "line": {"type": "integer"}, "se
 
 _CITED_BY = {
     "total": NAT, "rulings": NAT, "articles": NAT,
-    "kind": nullable({"enum": ["ruling", "article"], "description": "The kind listed (`?kind=`), or null: both."}),
+    "kind": nullable({"enum": list(KINDS), "description": "The kind listed (`?kind=`), or null: both."}),
     "matching": {"type": "integer", "minimum": 0,
                  "description": "Records of that kind (all, without one), listed or not."},
     "offset": NAT,
     "limit": {"type": ["integer", "null"], "minimum": 1,
               "description": "The page's size (null: every record is listed)."},
-    "records": array(obj({"kind": {"enum": ["ruling", "article"]}, "id": STR, "title": STR,
+    "records": array(obj({"kind": {"enum": list(KINDS)}, "id": STR, "title": STR,
                           "written_for": STR, "cited_as": {"type": "string", "description":
                                                             "The number it cited, in the edition it was written for."},
                           "status": _STATUS, "stale": BOOL})),
@@ -101,7 +102,7 @@ SCHEMAS.update({
                                                      "unpinned article cites no ruleset clearly."},
         "diagnostics": array(_DIAGNOSTIC)}, _RULING_TEXT),
     "RecordList": obj({
-        "kind": {"enum": ["ruling", "article"]}, "ruleset": nullable(STR),
+        "kind": {"enum": list(KINDS)}, "ruleset": nullable(STR),
         "total": {"type": "integer", "minimum": 0, "description": "Records matching, listed or not."},
         "offset": NAT, "limit": NAT, "stale": NAT, "broken": NAT, "unread": NAT,
         "citations": obj({s: NAT for s in ("ok", "renumbered", "reworded", "removed", "not_found")}),
