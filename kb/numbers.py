@@ -228,7 +228,7 @@ def _pieces(run: str, head: bool) -> list[str]:
     zero but in a rule's head: Riftbound's 000, 050) or 1 to 2 letters."""
     longest = 3 if run[0].isdigit() else 2
     return [run[:n] for n in range(1, min(longest, len(run)) + 1)
-            if n == 1 or head or not (run[0] == "0" and run[0].isdigit())]
+            if n == 1 or head or run[0] != "0"]
 
 
 def redotted_numbers(segments: Segments, find: Callable[[Segments], str | None],
@@ -252,9 +252,12 @@ def redotted_numbers(segments: Segments, find: Callable[[Segments], str | None],
     if not characters or len(characters) > REDOT_MAX_CHARACTERS or limit < 1:
         return []
     typed_breaks = set(itertools.accumulate(len(s) for s in segments[:-1]))
+    # Where a digit meets a letter: a break there is no dot moved, typed or not.
+    natural = {i for i in range(1, len(characters)) if characters[i].isdigit() != characters[i - 1].isdigit()}
     found: dict[str, tuple[int, SortKey]] = {}
 
     def walk(at: int, prefix: Segments, breaks: frozenset[int]) -> None:
+        """Record each existing number that ``prefix`` (a rule, read up to ``at``) grows into."""
         if at == len(characters):
             moved = len((breaks ^ typed_breaks) - natural)
             number = find(prefix)
@@ -271,6 +274,5 @@ def redotted_numbers(segments: Segments, find: Callable[[Segments], str | None],
                 walk(at + len(piece), longer, breaks | {at + len(piece)} if at + len(piece) < len(characters)
                      else breaks)
 
-    natural = {i for i in range(1, len(characters)) if characters[i].isdigit() != characters[i - 1].isdigit()}
     walk(0, (), frozenset())
     return sorted(found, key=lambda n: found[n])[:limit]
