@@ -494,11 +494,12 @@ def resolve_as_named(target: LinkTarget, citations: Sequence[Citation],
         return resolutions, []
     out = list(resolutions)
     diags = []
-    for key, candidates_at in moved.items():
+    for key, named_at in moved.items():
         g = graphs[key]
-        places = []  # where the named edition's answer is another (a CR citation among
-        # several candidates is already looked up in Magic's numbering alone)
-        for i, res in zip(candidates_at, resolve([citations[i] for i in candidates_at], g)):
+        # Where the named edition's answer is another (a CR citation among several
+        # candidates is already looked up in Magic's numbering alone).
+        places = []
+        for i, res in zip(named_at, resolve([citations[i] for i in named_at], g)):
             if _answer(res) != _answer(out[i]):
                 out[i] = res
                 places.append(i)
