@@ -541,9 +541,10 @@ class _Matcher:
         Blockers Step", cited by 14) are hardly evidence, and citing alike is never enough
         alone (Magic M10's 200.4, a token "See rule 216", is not 200.3, on objects that are
         not cards, though each is the only rule citing Tokens); a term weighs 1 / the most
-        rules defining it on either side; children weigh the share of the larger family that pairs across, an only child half
-        (Magic 2010's 513.1, the end step's triggers, kept its only subrule under 2026's
-        513.1, the end step's priority: the number stayed, the rule did not)."""
+        rules defining it on either side; children weigh the share of the larger family
+        that pairs across, an only child half (Magic 2010's 513.1, the end step's triggers,
+        kept its only subrule under 2026's 513.1, the end step's priority: the number
+        stayed, the rule did not)."""
         a, b = self.a, self.b
         votes: dict[tuple[int, int], dict[str, float]] = defaultdict(lambda: defaultdict(float))
         for i in range(len(a)):
