@@ -235,7 +235,7 @@ def explorer() -> Any:
         frame = request.args.get("frame", "1")
         text = None
         name = request.args.get("scenario") or None
-    if not frame.isdigit() or len(frame) > 5:
+    if not (frame.isascii() and frame.isdigit()) or len(frame) > 5:  # int("²") fails
         raise QueryError(400, "frame must be a positive whole number", {"frame": frame[:20]})
     ctx, status = explorer_page(current_kb(), name, text, int(frame))
     return render("explorer.html", ctx, status)
@@ -356,7 +356,7 @@ def explorer_next() -> Any:
         if request.args.get("choose") is not None and name is not None:  # a choice is a page of its own
             return render("explorer_next.html", Redirect("site.explorer_next", {
                 "scenario": name, "frame": frame, "path": next_steps.path_text(path)}))
-    if not frame.isdigit() or len(frame) > 5:
+    if not (frame.isascii() and frame.isdigit()) or len(frame) > 5:  # int("²") fails
         raise QueryError(400, "frame must be a positive whole number", {"frame": frame[:20]})
     kb = current_kb()
     if state_text is None and yaml_text is None and name is None:

@@ -28,7 +28,7 @@ def parse_path(path: str | None, choose: str | None = None) -> list[int]:
         if len(text) > 6 * TIMING_STEPS.value:  # before splitting it: more numbers than choices allowed
             raise TIMING_STEPS.exceeded("the choices")
         for part in text.split(".") if text else ():
-            if not part.isdigit() or len(part) > 4:
+            if not (part.isascii() and part.isdigit()) or len(part) > 4:  # int("²") fails
                 raise QueryError(400, f"{field} is option numbers joined by dots (such as 0.2.1), not {text[:40]!r}",
                                  {"field": field})
             out.append(int(part))
