@@ -71,6 +71,19 @@ def _deletions(word: str, edits: int) -> set[str]:
     return out
 
 
+@lru_cache(maxsize=None)  # bounded by the English dictionary: only its words are asked
+def english_lemmas(word: str) -> tuple[str, ...]:
+    """The words an English word is an inflection of, in :data:`LEMMA_ORDER` (lemminflect),
+    whatever the edition: kept for the process, since every edition's speller (the export
+    reads them all) asks the same words again."""
+    # lemminflect (and numpy with it) is imported when an unknown English word is first
+    # read, not by every search whose words the rules all use.
+    from lemminflect import getAllLemmas
+    found = getAllLemmas(word)
+    return tuple(lemma for pos in LEMMA_ORDER for lemma in found.get(pos, ())
+                 if lemma != word and lemma.isalpha())
+
+
 class Speller:
     """Known words of one edition and the nearest known word to an unknown one."""
 
@@ -103,14 +116,9 @@ class Speller:
         return self._lemmas[word]
 
     def _lemma_of(self, word: str) -> str | None:
-        # lemminflect (and numpy with it) is imported when an unknown English word is first
-        # read, not by every search whose words the rules all use.
-        from lemminflect import getAllLemmas
-        found = getAllLemmas(word)
-        for pos in LEMMA_ORDER:
-            for lemma in found.get(pos, ()):
-                if lemma != word and lemma.isalpha() and self.known(lemma) and stem(lemma):
-                    return lemma
+        for lemma in english_lemmas(word):
+            if self.known(lemma) and stem(lemma):
+                return lemma
         return None
 
     def suggest(self, word: str) -> str | None:
