@@ -3,8 +3,9 @@
 ``web/static/offline-search.js`` answers a search in the browser as the server does
 (:mod:`kb.search`); what it needs that is data rather than an algorithm (the word pattern,
 the stop words, the query language's operators, quotes, filter keys and question words,
-the messages of a query or a search that cannot be answered, the rule-number patterns, the
-limits, the spelled-out numbers, the kinds of rules, the search page's paging) is written
+the messages of a query or a search that cannot be answered, the rule-number patterns (and
+those that read a query of numbers only, as :func:`kb.query.numbers_asked` reads it with the
+citation finder's grammar of :mod:`kb.references`), the limits, the spelled-out numbers, the kinds of rules, the search page's paging) is written
 from the Python modules that define it into ``web/static/offline-search-data.js``, which
 the page loads first and node requires. The script is regenerated with
 ``.venv/bin/cog -r web/static/offline-search-data.js``, and ``tests/test_offline_port.py``
@@ -23,43 +24,72 @@ from typing import Any
 
 from kb import limits
 from kb import numbers as rule_numbers
+from kb import query as kb_query
+from kb import references
 from kb.export.search_index import KINDS
 from kb.search import excerpt, query, schema, scoring, searcher, spelling, understand
 from web.site import pages
 
 GLOBAL = "rulekbOfflineSearchData"  # the name a page finds the data under
+# Bounds the Python writes inline rather than by name: kb.query.numbers_asked reads a query of
+# at most 200 characters as numbers, kb.numbers.expand_range a range of at most 60 steps.
+# tests/test_offline_numbers.py checks both against the Python's behaviour.
+NUMBERS_ASKED_CHARS = 200
+RANGE_MOST = 60
 
 # Python's \w and \d are Unicode classes in a str pattern; JavaScript's need the u flag and
 # their Unicode spelling. Any other escape a ported pattern uses must be added here first.
-# Each escape: its spelling outside a character class, and inside one.
+# Each escape: its spelling outside a character class, and inside one (None: not ported there).
 _ESCAPES = {r"\w": (r"[\p{L}\p{N}_]", r"\p{L}\p{N}_"), r"\d": (r"\p{Nd}", r"\p{Nd}"),
-            r"\s": (r"\s", r"\s"), r"\.": (r"\.", r"\."), r"\-": (r"\-", r"\-")}
+            r"\s": (r"\s", r"\s"), r"\S": (r"\S", None), r"\.": (r"\.", r"\."), r"\-": (r"\-", r"\-"),
+            r"\(": (r"\(", r"\("), r"\)": (r"\)", r"\)"), r"\n": (r"\n", r"\n"), '\\"': ('"', '"'),
+            # Python's \b of a str pattern is a Unicode word's edge; JavaScript's, ASCII's.
+            r"\b": (r"(?:(?<![\p{L}\p{N}_])(?=[\p{L}\p{N}_])|(?<=[\p{L}\p{N}_])(?![\p{L}\p{N}_]))", None)}
+# Under re.ASCII the classes are ASCII's.
+_ASCII_ESCAPES = {**_ESCAPES, r"\w": (r"[A-Za-z0-9_]", r"A-Za-z0-9_"), r"\d": (r"[0-9]", r"0-9"),
+                  r"\s": (r"[ \t\n\r\f\v]", r" \t\n\r\f\v")}
+_HEX4 = re.compile(r"\\u[0-9a-fA-F]{4}")
 
 
 def js_pattern(pattern: re.Pattern[str]) -> dict[str, str]:
-    """A Python regular expression as a JavaScript one (``source`` and ``flags``, always
-    with ``u``). ValueError for a construct this port does not translate."""
+    """A Python regular expression as a JavaScript one (``source`` and ``flags``: ``u``
+    but under ASCII, whose classes and case folding are ASCII's; ``i`` for IGNORECASE, ``s``
+    for DOTALL).
+    Named groups keep their names (``(?P<n>...)`` is ``(?<n>...)``). ValueError for a
+    construct this port does not translate."""
+    escapes = _ASCII_ESCAPES if pattern.flags & re.ASCII else _ESCAPES
     out, in_class, i, src = [], False, 0, pattern.pattern
     while i < len(src):
         ch = src[i]
         if ch == "\\":
+            if _HEX4.match(src, i):  # \u2013: the same in a u-flagged JavaScript pattern
+                out.append(src[i:i + 6])
+                i += 6
+                continue
             escape = src[i:i + 2]
-            if escape not in _ESCAPES:
+            spelling = escapes.get(escape, (None, None))[in_class]
+            if spelling is None:
                 raise ValueError(f"{src!r}: no JavaScript spelling for {escape!r} at {i}")
-            out.append(_ESCAPES[escape][in_class])
+            out.append(spelling)
             i += 2
             continue
         if ch == "[" and not in_class:
             in_class = True
         elif ch == "]" and in_class:
             in_class = False
-        elif ch == "(" and src.startswith("(?P", i):
-            raise ValueError(f"{src!r}: named groups are not ported (at {i})")
+        elif ch == "(" and not in_class and src.startswith("(?P<", i):
+            out.append("(?<")
+            i += 4
+            continue
+        elif ch == "(" and not in_class and src.startswith("(?P", i):
+            raise ValueError(f"{src!r}: only named groups are ported, not (?P=...) (at {i})")
         out.append(ch)
         i += 1
-    flags = "u" + ("i" if pattern.flags & re.IGNORECASE else "")
-    if pattern.flags & (re.MULTILINE | re.DOTALL | re.VERBOSE):
-        raise ValueError(f"{src!r}: only the IGNORECASE flag is ported")
+    # Under ASCII, no u: JavaScript's u-flagged i folds ſ to s and K to k, which re.ASCII does not.
+    flags = ("" if pattern.flags & re.ASCII else "u") + ("i" if pattern.flags & re.IGNORECASE else "") \
+        + ("s" if pattern.flags & re.DOTALL else "")
+    if pattern.flags & (re.MULTILINE | re.VERBOSE):
+        raise ValueError(f"{src!r}: only the IGNORECASE, DOTALL and ASCII flags are ported")
     return {"source": "".join(out), "flags": flags}
 
 
@@ -84,6 +114,26 @@ def offline_search_data() -> dict[str, Any]:
             "prefix": js_pattern(rule_numbers._PREFIX),
             "body": js_pattern(rule_numbers._BODY),
             "segment": js_pattern(rule_numbers._SEGMENT),
+            "paren_segment": js_pattern(rule_numbers._PAREN_SEGMENT),
+            "spaced_letter": js_pattern(rule_numbers._SPACED_LETTER),
+            "long_head": js_pattern(rule_numbers._LONG_HEAD),
+            "loose_token": js_pattern(rule_numbers._LOOSE_TOKEN),
+            "redot_max_characters": rule_numbers.REDOT_MAX_CHARACTERS,
+            "range_most": RANGE_MOST,
+        },
+        "references": {  # kb.references: the citation finder's grammar, as a list of numbers reads
+            "mention": js_pattern(references._MENTION),
+            "bare": js_pattern(references._BARE),
+            "item": js_pattern(references._ITEM),
+            "quoted": js_pattern(references._QUOTED),
+        },
+        "numbers_asked": {  # kb.query.numbers_asked: a query of rule numbers only
+            "max_chars": NUMBERS_ASKED_CHARS,
+            "numbers_only": js_pattern(kb_query._NUMBERS_ONLY),
+            "excluding": js_pattern(kb_query._EXCLUDING),
+            "spaced_dash": js_pattern(kb_query._SPACED_DASH),
+            "citing": js_pattern(kb_query._CITING),
+            "between": js_pattern(kb_query._BETWEEN),
         },
         "query": {  # kb.search.query (its limits: kb.limits)
             "max_chars": limits.SEARCH_QUERY_CHARS.value,

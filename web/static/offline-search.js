@@ -905,7 +905,9 @@
     });
     if (onlyNumbers(corrected)) {
       if (missing.length && !found.length) {
-        out.did_you_mean = this.numbers.length ? this.nearest(missing[0].segments, 1)[0] : null;
+        // The numbers its digits and letters re-dot into first (3.3.7.1.a → 337.1.a), as the lookup's nearest.
+        out.did_you_mean = this.numbers.length ? (redottedNumbers(missing[0].segments, this.find.bind(this), 1)[0] ||
+                                                  this.nearest(missing[0].segments, 1)[0]) : null;
         return out;
       }
       var listing = (found.length === 1 ? this.subtree(found[0]) : found).filter(function (n) { return self.inside(n, within); });
@@ -1436,6 +1438,253 @@
             match: how, matched: why, page: this.data.pages[d]};
   };
 
+  // -- rule numbers as judges type them (kb/numbers.py, kb/references.py, kb/query.py) --------
+  var N = D.numbers, REFS = D.references, ASKED = D.numbers_asked;
+
+  /* kb.numbers.parse_lookup_number: what a lookup reads beyond parse_number. */
+  function parseLookupNumber(text) {
+    var refused;
+    try { return parseNumber(text); } catch (e) { if (!(e instanceof NumberError)) throw e; refused = e; }
+    var loose = text.trim().replace(pattern(N.paren_segment, "g"), ".$1");
+    var spaced = pattern(N.spaced_letter).exec(loose);
+    if (spaced) loose = spaced[1] + "." + spaced[2];
+    var segs = loose !== text.trim() ? tryParseNumber(loose) : null;
+    if (segs !== null) return segs;
+    var long = pattern(N.long_head).exec(loose.replace(/^[\[\]()]+|[\[\]()]+$/g, "").replace(PREFIX, "").trim());
+    if (!long) throw refused;
+    return [long[1]].concat(long[2].match(pattern(N.segment, "g")) || []).map(function (s) { return s.toLowerCase(); });
+  }
+
+  /* kb.numbers.loose_segments: a number typed with stray separators (3371a, 337..1a), or null. */
+  function looseSegments(text) {
+    if (text.length > 64) return null;
+    var body = text.trim().replace(/^[\[\]()]+|[\[\]()]+$/g, "").replace(PREFIX, "").trim();
+    var tokens = Array.from(body.matchAll(pattern(N.loose_token, "g")));
+    if (!tokens.length || !tokens[0][1]) return null;
+    var segs = [], spaced = false;
+    for (var i = 0; i < tokens.length; i++) {
+      var t = tokens[i];
+      if (t[4]) return null;
+      if (t[1]) segs.push(t[1]);
+      else if (t[2]) {
+        if (t[2].length > 2 || (t[2].length === 2 && spaced)) return null;
+        segs.push(t[2].toLowerCase());
+      }
+      spaced = !!t[3] && t[3].trim() === "";
+    }
+    return segs;
+  }
+
+  /* kb.numbers.redotted_numbers: the edition's numbers these digits and letters re-dot into. */
+  function redottedNumbers(segs, find, limit) {
+    limit = limit === undefined ? 5 : limit;
+    var chars = segs.join("").toLowerCase();
+    if (!chars || chars.length > N.redot_max_characters || limit < 1) return [];
+    var typed = new Set(), sum = 0;
+    segs.slice(0, -1).forEach(function (s) { sum += s.length; typed.add(sum); });
+    var natural = new Set();
+    for (var c = 1; c < chars.length; c++) if (/\d/.test(chars[c]) !== /\d/.test(chars[c - 1])) natural.add(c);
+    var found = new Map();
+    function pieces(run, head) {
+      var longest = /\d/.test(run[0]) ? 3 : 2, out = [];
+      for (var n = 1; n <= Math.min(longest, run.length); n++) {
+        if (n === 1 || head || run[0] !== "0") out.push(run.slice(0, n));
+      }
+      return out;
+    }
+    function walk(at, prefix, breaks) {
+      if (at === chars.length) {
+        var moved = 0;
+        breaks.forEach(function (b) { if (!typed.has(b) && !natural.has(b)) moved++; });
+        typed.forEach(function (b) { if (!breaks.has(b) && !natural.has(b)) moved++; });
+        var number = find(prefix);
+        if (number !== null && (!found.has(number) || moved < found.get(number)[0])) found.set(number, [moved, prefix]);
+        return;
+      }
+      var digit = /\d/.test(chars[at]), end = at;
+      while (end < chars.length && /\d/.test(chars[end]) === digit) end++;
+      pieces(chars.slice(at, end), !prefix.length).forEach(function (piece) {
+        var longer = prefix.concat([piece]);
+        if (find(longer) === null) return;
+        var next = at + piece.length, more = new Set(breaks);
+        if (next < chars.length) more.add(next);
+        walk(next, longer, more);
+      });
+    }
+    walk(0, [], new Set());
+    return Array.from(found.keys()).sort(function (a, b) {
+      var x = found.get(a), y = found.get(b);
+      return x[0] - y[0] || compareSegs(x[1], y[1]);
+    }).slice(0, limit);
+  }
+
+  /* kb.numbers.expand_range: 601.2a–f, 119.7–8; [] when not well formed. */
+  function expandRange(first, lastTail) {
+    var start = first[first.length - 1], head = first.slice(0, -1), out = [];
+    if (/^\d+$/.test(start) && /^\d+$/.test(lastTail)) {
+      var lo = parseInt(start, 10), hi = parseInt(lastTail, 10);
+      if (!(lo <= hi) || hi - lo > N.range_most) return [];
+      var width = start.startsWith("0") ? start.length : 0;
+      for (var n = lo; n <= hi; n++) out.push(head.concat([String(n).padStart(width, "0")]));
+      return out;
+    }
+    if (isAlpha(start) && isAlpha(lastTail) && start.length === 1 && lastTail.length === 1) {
+      var a = start.toLowerCase().charCodeAt(0), b = lastTail.toLowerCase().charCodeAt(0);
+      if (!(a <= b)) return [];
+      for (var c = a; c <= b; c++) out.push(head.concat([String.fromCharCode(c)]));
+      return out;
+    }
+    return [];
+  }
+  function rangeEnd(first, written) {
+    if (!written) return null;
+    var end = /\d/.test(written[0]) ? parseNumber(written) : [written];
+    return end.length >= first.length ? end : first.slice(0, first.length - end.length).concat(end);
+  }
+  function sameList(a, b) { return a.length === b.length && a.every(function (s, i) { return s === b[i]; }); }
+
+  /* kb.references._items: the items of one phrase's list, each {start, end, first, last, numbers}. */
+  function itemsOf(written, listStart) {
+    var items = [];
+    var masked = written.replace(pattern(REFS.quoted, "g"), function (q) { return " ".repeat(q.length); });
+    var found = Array.from(masked.matchAll(pattern(REFS.item, "g")));
+    for (var i = 0; i < found.length; i++) {
+      var m = found[i], first = parseNumber(m.groups.n);
+      if (items.length && first[0].length !== items[0].first[0].length) break;
+      var last = rangeEnd(first, m.groups.end || m.groups.tail), numbers;
+      if (last === null) numbers = [first];
+      else if (sameList(first.slice(0, -1), last.slice(0, -1))) {
+        numbers = expandRange(first, last[last.length - 1]);
+        if (!numbers.length) numbers = [first, last];
+      } else numbers = [first, last];
+      items.push({start: listStart + m.index, end: listStart + m.index + m[0].length, first: first, last: last, numbers: numbers});
+    }
+    return items;
+  }
+
+  /* kb.references.find_mentions(text, sections=False): the rule mentions, each {start, end, items}. */
+  function ruleMentions(text) {
+    var mentions = [];
+    Array.from(text.matchAll(pattern(REFS.mention, "g"))).forEach(function (m) {
+      var word = m.groups.word || m.groups.cr || "";
+      if (/^[Ss]/.test(word)) return;  // a section's phrase
+      var end = m.index + m[0].length, written = m.groups.list;
+      var items = written.length === m.groups.first.length
+        ? [{start: end - written.length, end: end, first: parseNumber(written), last: null, numbers: [parseNumber(written)]}]
+        : itemsOf(written, end - written.length);
+      if (items.length) mentions.push({start: m.index, end: items[items.length - 1].end, items: items});
+    });
+    var keyed = mentions.slice();
+    Array.from(text.matchAll(pattern(REFS.bare, "g"))).forEach(function (m) {
+      var mEnd = m.index + m[0].length;
+      if (keyed.some(function (k) { return k.start < mEnd && m.index < k.end; })) return;
+      var written = m.groups.list || m.groups.single;
+      var start = m.groups.list ? m.index : mEnd - written.length;
+      var items = itemsOf(written, start);
+      if (items.length) mentions.push({start: start, end: items[items.length - 1].end, items: items});
+    });
+    return mentions.sort(function (a, b) { return a.start - b.start; });
+  }
+
+  /* kb.query._rules_between: the rules from first to last at their depth, in document order. */
+  Edition.prototype.rulesBetween = function (first, last) {
+    var self = this;
+    if (first.length !== last.length || !sameList(first.slice(0, -1), last.slice(0, -1))) {
+      return [this.find(first), this.find(last)].filter(function (n) { return n !== null; });
+    }
+    var head = first.slice(0, -1);
+    return this.numbers.filter(function (n) {
+      var segs = parseNumber(n);
+      return segs.length === first.length && head.every(function (s, i) { return sameSeg(s, segs[i]); }) &&
+        compareSegs(first, segs) <= 0 && compareSegs(segs, last) <= 0;
+    });
+  };
+
+  /* kb.query.numbers_asked: the rules a query of rule numbers only names, in the order written
+     (one number: its canonical number), or null. */
+  Edition.prototype.numbersAsked = function (query) {
+    if (query.length > ASKED.max_chars || !pattern(ASKED.numbers_only).test(query) || pattern(ASKED.excluding).test(query)) return null;
+    var one = tryParseNumber(query), self = this;
+    if (one !== null) { var found = this.find(one); return found ? [found] : null; }
+    var closed = query.trim().replace(pattern(ASKED.spaced_dash, "g"), "$1");
+    var probe = pattern(ASKED.citing).test(closed) ? closed : "rules " + closed;
+    var mentions = ruleMentions(probe), rest = [], at = 0;
+    mentions.forEach(function (m) { rest.push(probe.slice(at, m.start)); at = m.end; });
+    rest.push(probe.slice(at));
+    if (!mentions.length || !pattern(ASKED.between).test(rest.join(""))) return null;
+    var numbers = [];
+    mentions.forEach(function (m) {
+      m.items.forEach(function (item) {
+        if (item.last !== null && item.numbers.length === 2 && sameList(item.numbers[0], item.first) &&
+            sameList(item.numbers[1], item.last)) {
+          numbers.push.apply(numbers, self.rulesBetween(item.first, item.last));
+        } else {
+          item.numbers.forEach(function (s) { var n = self.find(s); if (n !== null) numbers.push(n); });
+        }
+      });
+    });
+    numbers = numbers.filter(function (n, i) { return numbers.indexOf(n) === i; });
+    return numbers.length ? numbers : null;
+  };
+
+  /* kb.query.numbers_listed: one page of several rules, each hit as a typed number's. */
+  Edition.prototype.numbersListed = function (numbers, limit, offset) {
+    var self = this, out = this.search(parseQuery(numbers.slice(0, 2).join(" ")), {limit: 1});
+    out.total = numbers.length; out.offset = offset; out.limit = limit;
+    out.results = numbers.slice(offset, offset + limit).map(function (n) { return self.result(n, 0, "number", null); });
+    return out;
+  };
+
+  /* kb.loaded.LoadedEditions.find_rule, answered rather than raised: null when the edition
+     has the rule, else the 404's {number, message, nearest} (the re-dotted numbers first). */
+  Edition.prototype.missingRule = function (typed) {
+    var segs, wanted, message, self = this;
+    try {
+      segs = parseLookupNumber(typed);
+      wanted = formatNumber(segs, this.style);
+    } catch (e) {
+      if (!(e instanceof NumberError)) throw e;
+      segs = looseSegments(typed);
+      if (segs === null) return null;
+      wanted = typed.trim();
+      message = "no rule of " + this.ruleset + " " + this.edition + " is numbered " + pyRepr(wanted);
+    }
+    if (message === undefined) {
+      if (this.find(segs) !== null) return null;
+      message = "rule " + wanted + " does not exist in " + this.ruleset + " " + this.edition;
+    }
+    var find = function (s) { return self.find(s); };
+    var redotted = redottedNumbers(segs, find);
+    if (redotted.length) message += "; did you mean " + redotted.join(" or ") + "?";
+    var nearest = redotted.concat(this.nearest(segs).filter(function (n) { return redotted.indexOf(n) < 0; }))
+      .slice(0, Math.max(5, redotted.length));
+    return {number: wanted, message: message, nearest: nearest};
+  };
+
+  /* KnowledgeBase.search after the edition is chosen: a query of numbers only is read as a
+     lookup reads it, a list or range lists its rules, a number the edition lacks is said
+     (no_such_rule: its nearest numbers; the pack carries no other edition's history, so
+     elsewhere is always null). */
+  Edition.prototype.answer = function (query, parsed, options) {
+    options = options || {};
+    var sectioned = (options.sections || []).length > 0;
+    var asked = sectioned ? null : this.numbersAsked(query), out;
+    if (asked && asked.length > 1) {
+      var limit = options.limit === undefined ? 10 : options.limit;
+      out = this.numbersListed(asked, limit, options.offset || 0);
+    } else {
+      out = this.search(asked ? parseQuery(asked[0]) : parsed, options);
+    }
+    if (asked) out.query = parsed.text;
+    out.no_such_rule = null;
+    if (!asked && !sectioned && (tryParseNumber(query) ||
+        redottedNumbers(looseSegments(query) || [], this.find.bind(this)).length)) {
+      var missing = this.missingRule(query);
+      if (missing) out.no_such_rule = {number: missing.number, message: missing.message, nearest: missing.nearest, elsewhere: null};
+    }
+    return out;
+  };
+
   /* KnowledgeBase.search: read the query, pick the edition, answer. ``editions`` maps
      "ruleset/edition" to a loaded Edition; ``newest`` maps a ruleset to its newest. */
   function search(editions, newest, query, ruleset, edition, options) {
@@ -1443,12 +1692,13 @@
     var rs = parsed.ruleset || ruleset, ed = parsed.edition || edition || newest[rs];
     var found = editions[rs + "/" + ed];
     if (!found) throw new SearchError("edition " + ed + " of " + rs + " is not in this offline copy", {}, 404);
-    return found.search(parsed, options);
+    return found.answer(query, parsed, options);
   }
 
   var api = {porter: porter, analyse: analyse, stem: stem, parseNumber: parseNumber, tryParseNumber: tryParseNumber,
              formatNumber: formatNumber, parseQuery: parseQuery, understand: understand, Edition: Edition, SearchError: SearchError,
-             damerau: damerau, excerpt: excerpt, search: search};
+             damerau: damerau, excerpt: excerpt, search: search, parseLookupNumber: parseLookupNumber,
+             looseSegments: looseSegments};
   if (typeof module !== "undefined" && module.exports) { module.exports = api; return; }
   root.rulekbOfflineSearch = api;
 
@@ -1548,7 +1798,7 @@
     load(catalog, key, function () {
       var result;
       try {
-        result = loaded[key].search(parsed, {limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, sections: section ? [section] : []});
+        result = loaded[key].answer(q, parsed, {limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE, sections: section ? [section] : []});
       } catch (e) {
         if (e instanceof SearchError) { out.textContent = ""; problem(e.message); return; }
         throw e;
@@ -1567,7 +1817,16 @@
   function show(out, result, ed, q, section, page, title) {
     out.textContent = "";
     var rs = result.ruleset, edn = result.edition;
-    if (result.did_you_mean) {
+    var missing = result.no_such_rule;
+    if (missing) {  // as the server's page says it (web/templates/search.html)
+      var near = [];
+      missing.nearest.forEach(function (n, i) {
+        if (i) near.push(", ");
+        near.push(el("a", {href: ed.data.pages[ed.docOf.get(n)]}, [n]));
+      });
+      out.appendChild(el("p", {"class": "didyoumean no-such-rule"}, ["No rule " + missing.number + " in " + title + " " + edn]
+        .concat(near.length ? ["; the nearest: "].concat(near) : [], ["."])));
+    } else if (result.did_you_mean) {
       out.appendChild(el("p", {"class": "didyoumean"}, ["Did you mean ",
         el("a", {href: searchHref(result.did_you_mean, rs, edn, section, 1)}, [el("strong", {}, [result.did_you_mean])]), "?"]));
     }
