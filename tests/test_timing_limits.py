@@ -402,3 +402,18 @@ def test_every_part_of_an_answer_is_counted(excerpt_kb: KnowledgeBase, monkeypat
     places.clear()
     excerpt_kb.timing_run(abuse.rounds(1))
     assert {"before the first step", "step 1", "the final state"} <= set(places)
+
+
+def test_a_worked_scenario_is_not_cut_by_the_requests_deadline(excerpt_kb: KnowledgeBase,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The explorer and the export run the repository's own scenarios: a busy machine must not
+    drop them from a page (the deadline guards requests), while a scenario sent is still cut."""
+    from kb.timing.api import timing_run
+    from kb.timing.examples import load_scenario, worked_scenarios
+
+    name = next(s["name"] for s in worked_scenarios(excerpt_kb) if s["ruleset"] == "riftbound")
+    monkeypatch.setattr(kb.limits.time, "monotonic", _Clock())
+    assert timing_run(excerpt_kb, load_scenario(name), trusted=True)["frames"]
+    with pytest.raises(LimitExceeded) as exc:
+        timing_run(excerpt_kb, load_scenario(name))
+    over(exc, "timing.time", 422)
