@@ -22,14 +22,12 @@ from kb.cite.annotate import STYLES, Style, annotate_markdown, check_base_url, r
 from kb.cite.find import count_phrases, find_citations
 from kb.cite.mdit import ENV_KEY, MAX_CITATIONS, OPTIONS_KEY, over_limit_message, rule_citations
 from kb.cite.resolve import BROKEN, as_dict, resolve_citations
-from kb.cite.target import (infer_written_for, link_target, named_editions, parse_front_matter,
-                            resolve_as_named)
+from kb.cite.target import link_target, named_editions, parse_front_matter, resolve_for_target
 from kb.derived import derived
 from kb.errors import QueryError
 from kb.inputs import check_text
 from kb.limits import CITE_FRONT_MATTER, CITE_INPUT, CITE_LINES, CITE_MARKUP
 from kb.loaded import LoadedEditions
-from kb.model import Diagnostic
 
 MAX_INPUT_BYTES = CITE_INPUT.value
 # What markdown-it-py pays for (see kb.limits.CITE_MARKUP).
@@ -73,19 +71,9 @@ def lookup(kb: LoadedEditions, text: str, ruleset: str | None = None, edition: s
     scan = text if not body else " " * body + text[body:]  # the same offsets
     citations = find_citations(scan, limit=max(0, limit))
     more = count_phrases(scan, citations[-1].end if citations else 0) if len(citations) >= limit else 0
-    resolutions = resolve_citations(citations, target.editions, written_for=target.written_for,
-                                    mapper=target.mapper)
-    inferred = infer_written_for(kb, target, citations, pins.get("date"), resolved=resolutions)
-    candidates = target.editions  # several: no ruleset named by the caller or the front matter
-    if inferred is not target:
-        target = inferred
-        resolutions = resolve_citations(citations, target.editions, written_for=target.written_for,
-                                        mapper=target.mapper)
-    named_diags: list[Diagnostic] = []
-    if len(candidates) > 1 and citations:  # a citation's own prefix may name its ruleset
-        named = named_editions(kb, candidates, scan, citations)
-        resolutions, named_diags = resolve_as_named(target, citations, named, resolutions,
-                                                    resolve_citations)
+    target, resolutions, named_diags = resolve_for_target(
+        kb, target, citations, pins.get("date"), resolve_citations,
+        lambda candidates: named_editions(kb, candidates, scan, citations))
     out = []
     for res in resolutions:
         first = res.rules[0] if res.linked else None

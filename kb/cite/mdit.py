@@ -49,8 +49,9 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 from kb.cite.annotate import STYLES, Footnotes, Style, citation_attrs, rule_url
 from kb.cite.find import Citation, count_phrases, find_citations, may_cite
 from kb.cite.resolve import CitedRule, Resolution, as_dict, copy_for, resolve_shared
-from kb.cite.target import (LinkTarget, infer_written_for, link_target, named_editions,
-                            parse_front_matter, prefix_names, resolve_as_named)
+from kb.cite.target import (LinkTarget, link_target, named_editions, parse_front_matter, prefix_names,
+                            resolve_for_target)
+from kb.graph import RuleGraph
 from kb.limits import CITE_CITATIONS, CITE_FRONT_MATTER
 from kb.loaded import LoadedEditions
 from kb.model import Diagnostic
@@ -396,22 +397,16 @@ def _found_and_resolved(state: StateCore, options: dict[str, Any], report: dict[
     citations = [c for run in runs for c in run.citations]
     kb = options["kb"]
     target: LinkTarget = link_target(kb, options["ruleset"], options["edition"], pins, source)
-    resolutions = resolve_shared(citations, target.editions, written_for=target.written_for,
-                                 mapper=target.mapper)
-    inferred = infer_written_for(kb, target, citations, pins.get("date"), source, resolutions)
-    candidates = target.editions  # several: no ruleset named by the caller or the front matter
-    if inferred is not target:
-        target = inferred
-        resolutions = resolve_shared(citations, target.editions, written_for=target.written_for,
-                                     mapper=target.mapper)
-    diags.extend(target.diagnostics)
-    if len(candidates) > 1 and citations:  # a citation's own prefix may name its ruleset
+
+    def named_of(candidates: Sequence[RuleGraph]) -> list[RuleGraph | None]:
+        """Each citation's named edition, run by run (a prefix is read in its own run)."""
         names = prefix_names(kb)
-        named = [g for run in runs
-                 for g in named_editions(kb, candidates, run.text, run.citations, names)]
-        resolutions, said = resolve_as_named(target, citations, named, resolutions, resolve_shared,
-                                             source)
-        diags.extend(said)
+        return [g for run in runs for g in named_editions(kb, candidates, run.text, run.citations, names)]
+
+    target, resolutions, said = resolve_for_target(kb, target, citations, pins.get("date"),
+                                                   resolve_shared, named_of, source)
+    diags.extend(target.diagnostics)
+    diags.extend(said)
     if over:
         diags.append(Diagnostic(over_limit_message(limit, over), source, 0, "warning"))
     return runs, citations, resolutions, target, diags

@@ -23,7 +23,8 @@ recognised pin is linked as written for the edition its citations resolve best i
 In an article that names no ruleset, a citation's own prefix still names the one it
 means (``CR 116.1`` is Magic's Comprehensive Rules, ``Core Rules 337.1`` Riftbound's):
 such a citation is looked up in that ruleset's newest edition, whichever the article is
-read as (:func:`named_editions`, :func:`resolve_as_named`).
+read as (:func:`named_editions`, :func:`resolve_as_named`). :func:`resolve_for_target`
+takes citations through the three steps: the target, the edition inferred, the prefixes.
 """
 
 from __future__ import annotations
@@ -467,6 +468,34 @@ def named_editions(kb: LoadedEditions, candidates: Sequence[RuleGraph], text: st
             named = None
         out.append(named)
     return out
+
+
+def resolve_for_target(kb: LoadedEditions, target: LinkTarget, citations: Sequence[Citation],
+                       date: str | None, resolve: Callable[..., list[Resolution]],
+                       named_of: Callable[[Sequence[RuleGraph]], list[RuleGraph | None]],
+                       source: str = "") -> tuple[LinkTarget, list[Resolution], list[Diagnostic]]:
+    """The target ``citations`` are linked against, their resolutions there, and the
+    diagnostics of those whose own prefix named another ruleset: resolved against
+    ``target``, then against the edition they were written for when one is inferred
+    (:func:`infer_written_for`), then, when ``target`` left the ruleset open (several
+    candidate editions), each named citation in its ruleset (:func:`resolve_as_named`).
+    ``resolve`` resolves citations against editions
+    (:func:`~kb.cite.resolve.resolve_shared` or :func:`~kb.cite.resolve.resolve_citations`);
+    ``named_of`` gives, for the candidate editions, each citation's named edition or None
+    (:func:`named_editions` over the text or texts the citations were found in)."""
+    resolutions = resolve(citations, target.editions, written_for=target.written_for,
+                          mapper=target.mapper)
+    inferred = infer_written_for(kb, target, citations, date, source, resolutions)
+    candidates = target.editions  # several: no ruleset named by the caller or the front matter
+    if inferred is not target:
+        target = inferred
+        resolutions = resolve(citations, target.editions, written_for=target.written_for,
+                              mapper=target.mapper)
+    if len(candidates) > 1 and citations:  # a citation's own prefix may name its ruleset
+        resolutions, said = resolve_as_named(target, citations, named_of(candidates), resolutions,
+                                             resolve, source)
+        return target, resolutions, said
+    return target, resolutions, []
 
 
 def resolve_as_named(target: LinkTarget, citations: Sequence[Citation],
