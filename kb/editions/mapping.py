@@ -81,6 +81,7 @@ EVIDENCED = 0.30         # paired anywhere when citations, a defined term or chi
 ENOUGH_EVIDENCE = 1.0    # ... weighing this much together (see _Matcher._evidence)
 ONLY_CHILD = 0.5         # what one subrule on each side, paired, is worth (never enough alone)
 CITING_ALIKE = 0.5       # what citing the counterpart of what the other cites is worth (never enough alone)
+MOST_EVIDENCE = 2.0      # evidence ranks a candidate up to this weight; past it, the text decides
 SHORT_IN_CONTEXT = 0.70  # any of the above, for short texts
 TIE = 0.02               # two candidates closer than this are a tie
 SLOT_BONUS = IN_CONTEXT - SAME_SLOT  # what keeping its number among its siblings is worth
@@ -514,7 +515,7 @@ class _Matcher:
                 continue
             sim = self.s(i, j, EVIDENCED)
             if sim >= EVIDENCED:
-                proposals.append((min(weight, 2.0) + sim, i, j))
+                proposals.append((min(weight, MOST_EVIDENCE) + sim, i, j))
         added = 0
         best_a: dict[int, list[float]] = defaultdict(list)
         best_b: dict[int, list[float]] = defaultdict(list)
