@@ -75,6 +75,10 @@ class _Writer:
         self.lines.extend(parts)
         self.origin.extend([line] * len(parts))
 
+    def exported(self, note: Diagnostic) -> Exported:
+        """The paragraphs written, as the reading stage takes them, with the note."""
+        return Exported("\n".join(self.lines) + "\n", self.origin or [1], [note])
+
 
 def _printed_number(number: str) -> str:
     """A rule number as the release prints it: an all-digit one with its dot."""
@@ -145,7 +149,7 @@ def _from_json(text: str, source: str) -> Exported:
     note = Diagnostic(f"a JSON export of {count} rules{f' and {len(glossary)} glossary entries' if glossary else ''}"
                       f" (numbers in its field {number_field!r}): read as the paragraphs the "
                       "release prints", source, 0, "info")
-    return Exported("\n".join(writer.lines) + "\n", writer.origin or [1], [note])
+    return writer.exported(note)
 
 
 class _Cursor:
@@ -256,4 +260,4 @@ def _from_csv(text: str, source: str) -> Exported | None:
     note = Diagnostic(f"a {'TSV' if delimiter == chr(9) else 'CSV'} table of {rows} rows ({numbered} "
                       f"numbered, in its column {header[number_at]!r}): read as the paragraphs the "
                       "release prints", source, 0, "info")
-    return Exported("\n".join(writer.lines) + "\n", writer.origin or [1], [note])
+    return writer.exported(note)
