@@ -23,8 +23,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from docx.oxml.ns import qn
+
+if TYPE_CHECKING:
+    from docx.document import Document
+    from docx.text.paragraph import Paragraph
 
 _LEVEL_FIELD = re.compile(r"%([1-9])")
 _MC = "http://schemas.openxmlformats.org/markup-compatibility/2006"
@@ -127,7 +132,7 @@ class ListNumbers:
     document's order (:meth:`label`). Built from the document's numbering part and styles;
     a document without numbering numbers nothing."""
 
-    def __init__(self, document) -> None:
+    def __init__(self, document: Document) -> None:
         self.abstracts: dict[str, _Abstract] = {}
         self.nums: dict[str, _Num] = {}
         self.style_numbering: dict[str, tuple[str | None, int | None]] = {}
@@ -175,7 +180,7 @@ class ListNumbers:
             self.style_numbering[style_id] = found
         return self.style_numbering[style_id]
 
-    def label(self, paragraph) -> str:
+    def label(self, paragraph: Paragraph) -> str:
         """The number Word prints before this paragraph (``100.1a``), or "" when it prints
         none. Call it for every paragraph in the document's order: a list counts as it goes."""
         ppr = paragraph._p.pPr
@@ -203,7 +208,6 @@ class ListNumbers:
         level = levels.get(ilvl, _Level())
         counters = abstract.counters
         if not num.started and num.starts:
-            num.started = True
             for n, start in num.starts.items():
                 if n < ilvl:
                     counters[n] = start
