@@ -135,9 +135,9 @@ def to_markdown(text: str, source: str = "") -> tuple[str, list[int]]:
     empty = sum(1 for _, block, _ in parser.blocks if not block)
     gapped = empty >= _MIN_GAPS and empty >= _GAP_SHARE * paragraphs
     blocks = [b for b in parser.blocks if b[1]]
-    gap_before = set()
+    gap_before: set[int] = set()  # the indexes in blocks of those an empty paragraph precedes
     seen = 0
-    for line, block, tag in parser.blocks:
+    for _, block, _ in parser.blocks:
         if not block:
             gap_before.add(seen)
         else:
@@ -149,7 +149,7 @@ def to_markdown(text: str, source: str = "") -> tuple[str, list[int]]:
         # A term's definitions follow it, and each other, on the next lines: one entry.
         if tag == "dt" or (tag == "dd" and following == "dd"):
             continue
-        if (gapped and tag in _PARAGRAPHS and following in _PARAGRAPHS and i + 1 not in gap_before):
+        if gapped and tag in _PARAGRAPHS and following in _PARAGRAPHS and i + 1 not in gap_before:
             continue
         lines.append("")
         origin.append(line)
