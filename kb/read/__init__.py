@@ -7,8 +7,7 @@ text first (:mod:`kb.read.containers`), and that text is sniffed and read like a
 
 An export of the rules as data (a JSON document, a CSV table: :mod:`kb.read.exports`) or a
 wiki page's source (:mod:`kb.read.wikitext`) is written out as the paragraphs the release
-prints. Before a reader sees the text, the reading
-stage undoes what any layout may do
+prints. Before a reader sees the text, the reading stage undoes what any layout may do
 (:mod:`kb.read.normalise`: invisible characters, Unicode spaces, anchors around numbers,
 pages with running headers), and a whole web page that no reader of markup takes is turned
 into Markdown (:mod:`kb.read.web_page`). The lines of rules and notes are the document's own.
@@ -133,8 +132,8 @@ def _refuse_partial(result: ReadResult, text: str, source: str, fmt: str) -> Non
 
 def _normalised(text: str, source: str, fmt: str | None) -> Normalised:
     """The text as the readers read it: an export of rules as data (JSON, CSV) or a wiki page's
-    source written out as paragraphs (:mod:`kb.read.exports`, :mod:`kb.read.wikitext`), normalised, and a web page that no reader of markup
-    takes turned into Markdown."""
+    source written out as paragraphs (:mod:`kb.read.exports`, :mod:`kb.read.wikitext`),
+    normalised, and a web page that no reader of markup takes turned into Markdown."""
     export = exported(text, source) or from_wikitext(text, source)
     if export is not None:
         normal = normalise(export.text, source)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import posixpath
 import zipfile
+from collections.abc import Iterator
 from xml.etree import ElementTree
 
 from kb.model import Diagnostic, DocumentError
@@ -76,7 +77,7 @@ def odt_text(archive: zipfile.ZipFile, source: str = "") -> tuple[str, list[Diag
                                          source, 0, "info")]
 
 
-def _paragraphs(element: ElementTree.Element):
+def _paragraphs(element: ElementTree.Element) -> Iterator[ElementTree.Element]:
     """The headings and paragraphs under an element, in order (in lists, sections, tables)."""
     for child in element:
         if child.tag in _SKIPPED:
