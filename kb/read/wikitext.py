@@ -28,13 +28,16 @@ _BOLD = re.compile(r"'''(.+?)'''")
 _ITALIC = re.compile(r"''(.+?)''")
 _ALONE = re.compile(r"^[ \t]*(?:\{\{.*\}\}|__[A-Z]+__)[ \t]*$")
 _MIN_MARKS = 3
+# What tells a wiki page's source: a heading in two to six ``=`` marks, a list item at a line's start.
+_HEADING_LINE = re.compile(r"(?m)^={2,6}[ \t]*[^=\n].*?={2,6}[ \t]*$")
+_ITEM_LINE = re.compile(r"(?m)^[*#;][*#;:]*[ \t]*\S")
 
 
 def is_wikitext(text: str) -> bool:
     """Three headings or more in ``=`` marks and three list items or more at lines' starts."""
     head = text[:400_000]
-    headings = sum(1 for _ in zip(range(_MIN_MARKS), re.finditer(r"(?m)^={2,6}[ \t]*[^=\n].*?={2,6}[ \t]*$", head)))
-    items = sum(1 for _ in zip(range(_MIN_MARKS), re.finditer(r"(?m)^[*#;][*#;:]*[ \t]*\S", head)))
+    headings = sum(1 for _ in zip(range(_MIN_MARKS), _HEADING_LINE.finditer(head)))
+    items = sum(1 for _ in zip(range(_MIN_MARKS), _ITEM_LINE.finditer(head)))
     return headings >= _MIN_MARKS and items >= _MIN_MARKS
 
 
