@@ -963,6 +963,8 @@ def _pipe_table(doc: Canonical) -> Derived | None:
 
 _ID_PART = re.compile(r"\d+|[a-z]+")
 _RB_HEADING_ANY = re.compile(r"^(#{1,6}) (.*)$")
+_BLOCK_GAP = re.compile(r"\n[ \t]*\n")  # the blank line between two blocks
+_MD_BOLD = re.compile(r"\*\*(.+?)\*\*")
 
 
 def _word_levels(number: str) -> tuple[list[int], list[str], str] | None:
@@ -1105,7 +1107,7 @@ def _csv_export(doc: Canonical) -> Derived | None:
     out = io.StringIO()
     table = csv.writer(out, lineterminator="\r\n")
     table.writerow(["Rule", "Text"])
-    for block in re.split(r"\n[ \t]*\n", text):
+    for block in _BLOCK_GAP.split(text):
         if not block.strip():
             continue
         m = re.match(r"^(\d{1,3}\.(?:[0-9a-z]+\.?)*)[ \t]+(\S[\s\S]*)$", block.strip("\n"))
@@ -1119,7 +1121,7 @@ _OCR_LETTER = {"0": "O", "1": "l"}
 
 def _ocr_misread(number: str, n: int) -> str:
     """A rule number as OCR misreads it (the ``n``-th so misread): a ``1`` or ``0`` of its first
-    part read as ``l``/``I`` or ``O``, or one beside another digit inside its second part."""
+    part read as ``l``/``I`` or ``O``, or one before another digit inside its second part."""
     parts = number.split(".")
     at = 1 if n % 2 and len(parts) > 1 and len(parts[1].rstrip("abcdefghijkmnpqrstuvwxyz")) > 1 else 0
     part = parts[at]
@@ -1134,8 +1136,8 @@ def _ocr_misread(number: str, n: int) -> str:
 def _ocr_scan(doc: Canonical) -> Derived | None:
     """A scan of the printed rules read by OCR and saved as text: as a PDF viewer's copy (wrapped,
     hyphenated at line ends, the title and page number where pages end, ligatures), and in one
-    rule number in three a ``1`` or ``0`` read as a letter (``l00.1.``, ``1O3.2a``, ``702.l9b``
-    is not made: a letter before a digit inside a part, ``7O2.1O``, is). Simulated: no OCR
+    rule number in three a ``1`` or ``0`` read as a letter (``l00.1.``, ``1O3.2a``, ``702.l9b``;
+    in a later part only one before another digit, so ``702.1O`` is not made). Simulated: no OCR
     engine is installed here, and OCR's other slips (curly quotes read straight, ``rn`` for
     ``m`` inside words) change the wording, which no reader can undo."""
     copied = _pdf_viewer_copy(doc)
@@ -1187,7 +1189,7 @@ def _google_docs(doc: Canonical) -> Derived | None:
     body: list[str] = []
     empty = '<p class="c1 c4"><span class="c0"></span></p>'
     heads = 0
-    for block in re.split(r"\n[ \t]*\n", doc.text.strip("\n")):
+    for block in _BLOCK_GAP.split(doc.text.strip("\n")):
         lines = block.strip("\n").split("\n")
         if doc.fmt == "mtg-text" and len(lines) == 1 and (m := _MTG_CHAPTER.match(lines[0]) or _MTG_SECTION.match(lines[0])):
             depth = 1 if m.re is _MTG_CHAPTER else 2
@@ -1221,7 +1223,7 @@ def _wiki_source(doc: Canonical) -> Derived | None:
         return None
     out: list[str] = ["__NOTOC__", ""]
     glossary = False
-    for block in re.split(r"\n[ \t]*\n", doc.text.strip("\n")):
+    for block in _BLOCK_GAP.split(doc.text.strip("\n")):
         lines = block.strip("\n").split("\n")
         first = lines[0]
         if doc.fmt == "mtg-text" and len(lines) == 1 and (m := _MTG_CHAPTER.match(first) or _MTG_SECTION.match(first)):
@@ -1243,7 +1245,7 @@ def _wiki_source(doc: Canonical) -> Derived | None:
         elif doc.fmt == "riftbound-md":  # each line that starts with a bold id an item, the others go on
             for k, ln in enumerate(lines):
                 rule = _RB_BOLD_ID.match(ln)
-                ln = re.sub(r"\*\*(.+?)\*\*", r"'''\1'''", ln)  # bold as wikitext writes it
+                ln = _MD_BOLD.sub(r"'''\1'''", ln)  # bold as wikitext writes it
                 if rule:
                     number, rest = rule.group(1), ln[rule.end() + 2:].lstrip()
                     depth = max(number.rstrip(".").count("."), 1)
@@ -1275,7 +1277,7 @@ def _blocks_of(doc: Canonical) -> list[tuple[int, list[str]]]:
     text = doc.text.strip("\n")
     if doc.fmt == "riftbound-md":  # a heading printed right under a paragraph is a block of its own
         text = re.sub(r"(?m)^(#{1,6} .*)$", r"\n\1\n", text)
-    for block in re.split(r"\n[ \t]*\n", text):
+    for block in _BLOCK_GAP.split(text):
         lines = block.strip("\n").split("\n")
         if not block.strip():
             continue
@@ -1294,7 +1296,7 @@ def _odt_runs(line: str) -> str:
     m = _RB_BOLD_ID.match(line)
     head = f'<text:span text:style-name="T1">{html.escape(m.group(1))}</text:span>' if m else ""
     rest = line[m.end():] if m else line
-    rest = html.escape(re.sub(r"\*\*(.+?)\*\*", r"\1", rest), quote=False)
+    rest = html.escape(_MD_BOLD.sub(r"\1", rest), quote=False)
     return head + re.sub(r"  +", lambda s: f' <text:s text:c="{len(s.group()) - 1}"/>', rest)
 
 
@@ -1360,7 +1362,7 @@ def _epub(doc: Canonical) -> Derived | None:
             chapters[-1].append(f"<dl><dt>{html.escape(lines[0], quote=False)}</dt>"
                                 + "".join(f"<dd>{html.escape(ln, quote=False)}</dd>" for ln in lines[1:]) + "</dl>")
         else:
-            said = "<br/>\n".join(re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", html.escape(ln, quote=False))
+            said = "<br/>\n".join(_MD_BOLD.sub(r"<strong>\1</strong>", html.escape(ln, quote=False))
                                   for ln in lines)
             chapters[-1].append(f"<p>{said}</p>")
     names = [f"text/chapter-{n:03d}.xhtml" for n in range(len(chapters))]
@@ -1429,7 +1431,7 @@ def _rtf(doc: Canonical) -> Derived | None:
         else:
             for ln in _typed_lines(lines):
                 m = _RB_BOLD_ID.match(ln) if doc.fmt == "riftbound-md" else None
-                text = re.sub(r"\*\*(.+?)\*\*", r"\1", ln[m.end():] if m else ln)
+                text = _MD_BOLD.sub(r"\1", ln[m.end():] if m else ln)
                 head = "{\\b " + m.group(1) + "}" if m else ""
                 out.append(r"\pard\fs20 " + head + _rtf_escaped(text) + r"\par")
         out.append(r"\pard\par")
