@@ -153,3 +153,13 @@ def test_a_markdown_table_of_rules_is_no_csv_export() -> None:
     result = read_text(table, "table.md")
     assert [r.raw_id for r in result.rules if r.text] == [f"100.{n}a" for n in range(1, 6)]
     assert not any("read as the paragraphs the release prints" in d.message for d in result.diagnostics)
+
+
+@pytest.mark.parametrize("line_end", ["\r", "\r\n"])
+def test_a_text_not_decoded_reads_whatever_its_line_ends(line_end: str) -> None:
+    """Text that did not go through ``decode`` keeps its line ends: a printed text whose lines
+    end in CR alone (with commas in its rules) is no CSV, and a CSV so ended is one."""
+    printed = "\ufeff" + MAGIC.replace("\n", line_end)
+    assert fingerprint(read_text(printed, "rules.txt")) == fingerprint(read_text(MAGIC, "rules.txt"))
+    table = read_text(_csv(",", "Rule,Text").replace("\r\n", line_end), "rules.csv")
+    assert fingerprint(table) == fingerprint(read_text(MAGIC, "printed"))

@@ -230,7 +230,8 @@ def _field(record: dict, names: tuple[str, ...], exclude: tuple[str | None, ...]
 # -- CSV ----------------------------------------------------------------------------------------
 
 def _from_csv(text: str, source: str) -> Exported | None:
-    first = text.lstrip("\ufeff").split("\n", 1)[0]
+    # A text read without kb.read.text.decode may end its lines in CR alone (an old Mac's).
+    first = re.split(r"\r\n?|\n", text.lstrip("\ufeff"), maxsplit=1)[0]
     delimiter = max(",;\t", key=first.count)  # not "|": a Markdown table (kb.read.normalise)
     if first.count(delimiter) == 0:
         return None
@@ -239,7 +240,7 @@ def _from_csv(text: str, source: str) -> Exported | None:
     text_at = next((header.index(n) for n in _TEXT_NAMES if n in header), None)
     if number_at is None or text_at is None:
         return None
-    reader = csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=delimiter)
+    reader = csv.reader(io.StringIO(text.lstrip("\ufeff"), newline=""), delimiter=delimiter)
     writer, rows, numbered = _Writer(), 0, 0
     start = 1
     try:
