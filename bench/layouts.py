@@ -533,7 +533,8 @@ def _front_matter(doc: Canonical, pages: bool = True) -> Derived | None:
 
 
 def _truncated(doc: Canonical) -> Derived | None:
-    """The document cut in the middle of a rule's text, about 60% of the way through."""
+    """The document cut in the middle of a rule's text, about 60% of the way through, after a
+    word that no punctuation ends (the readers take a text ending in ``,`` as a sentence's end)."""
     lines = doc.text.split("\n")
     ids = _ids(doc)
     rule_lines = [i for i, ln in enumerate(lines) if ids.match(ln) and len(ln.split()) > 8]
@@ -541,7 +542,10 @@ def _truncated(doc: Canonical) -> Derived | None:
         return None
     i = rule_lines[len(rule_lines) * 3 // 5]
     words = lines[i].split(" ")
-    cut = lines[:i] + [" ".join(words[: len(words) // 2])]
+    half = len(words) // 2
+    while half > 1 and words[half - 1][-1:] in ".:;,!?":  # a cut there reads as a sentence's end
+        half -= 1
+    cut = lines[:i] + [" ".join(words[:half])]
     return Derived("\n".join(cut).encode("utf-8"), i + 1)
 
 
