@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from rapidfuzz import process
 
-from kb import limits
 from kb.derived import derived
 from kb.editions import queries as edition_queries
 from kb.editions.mapping import EditionMapping
@@ -470,21 +469,13 @@ def _rules_between(rg: RuleGraph, first: Segments, last: Segments) -> list[str]:
 def numbers_listed(s: EditionSearcher, numbers: list[str], limit: int, offset: int) -> dict[str, Any]:
     """The search answer listing several rules (``numbers``, at least two, as
     :func:`numbers_asked` reads a range or list): one page of them, each hit as a typed
-    number's, ``total`` all of them. A range may name more rules than a query may hold
-    words (``337-380``: 44), so the page is asked of the searcher in runs of at most that
-    many, none of one number alone (one number lists its subrules)."""
+    number's, ``total`` all of them. The page's hits come from the numbers themselves, not
+    from searching them again: a chapter's one digit (Magic's ``1`` of ``1-207``) is no rule
+    number to a query, and was searched as a word."""
     from kb.search import parse_query
-    most = limits.SEARCH_ATOMS.value
-    page = numbers[offset:offset + limit]
-    runs = [page[i:i + most] for i in range(0, len(page), most)]
-    if len(runs) > 1 and len(runs[-1]) == 1:
-        runs[-1].insert(0, runs[-2].pop())
-    hits: list[dict[str, Any]] = []
-    for run in runs:
-        asked = s.search(parse_query(" ".join(run)), limit=len(run))["results"]
-        hits.extend(asked[:1] if len(run) == 1 else asked)
     out = s.search(parse_query(" ".join(numbers[:2])), limit=1)  # the answer's shape: no jump
-    out.update({"total": len(numbers), "offset": offset, "limit": limit, "results": hits})
+    out.update({"total": len(numbers), "offset": offset, "limit": limit,
+                "results": s.number_hits(numbers[offset:offset + limit])})
     return out
 
 

@@ -34,6 +34,7 @@ ANSWERS = [
     ("riftbound", "337.1a", ["337.1.a"], "337.1.a"),
     ("mtg", "CR 117.3a-c", ["117.3a", "117.3b", "117.3c"], None),
     ("mtg", "117.3a–c", ["117.3a", "117.3b", "117.3c"], None),
+    ("mtg", "1-3", ["1", "3"], None),  # a chapter's one digit is listed, not searched as a word
 ]
 
 # (ruleset, typed): not numbers only, so the words' search answers as before

@@ -265,7 +265,7 @@ class EditionSearcher:
             listing = self._listing(numbers, within)
             out["jump"] = numbers[0] if len(numbers) == 1 else None
             out["total"] = len(listing)
-            out["results"] = [self._result(n, 0.0, "number", None) for n in listing[offset:offset + limit]]
+            out["results"] = self.number_hits(listing[offset:offset + limit])
             return out
 
         term = self._term(corrected) if self.ranking.pin_terms else None
@@ -902,6 +902,11 @@ class EditionSearcher:
                     stems.update(stem(w) for w in atom.words)
         stems.discard("")
         return matcher(stems, tuple(prefixes))
+
+    def number_hits(self, numbers: list[str]) -> list[dict[str, Any]]:
+        """The hits of these rules of the edition, in the order given, each as a typed
+        number's (as a search of numbers lists them: no score, no reasons)."""
+        return [self._result(n, 0.0, "number", None) for n in numbers]
 
     def breadcrumbs(self, number: str) -> list[dict[str, str]]:
         """The headings above a rule, chapter first."""
