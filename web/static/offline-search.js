@@ -1782,8 +1782,18 @@
     Array.prototype.forEach.call(main.querySelectorAll(":scope > p.meta:not(.offline-leaves-out)"), function (p) { p.hidden = true; });
     document.title = "\u201c" + q + "\u201d \u00b7 Search \u00b7 rulekb";
 
+    // The site's way (web/site/pages.py: as_sentence): the message alone, as one sentence.
+    function asSentence(message) {
+      var text = String(message).trim();
+      if (!text) return text;
+      var first = text.charAt(0);
+      if (first === first.toLowerCase() && first !== first.toUpperCase() && !/^[a-z]+:/.test(text)) {
+        text = first.toUpperCase() + text.slice(1);
+      }
+      return /[.!?]$/.test(text) ? text : text + ".";
+    }
     function problem(message) {
-      out.appendChild(el("p", {"class": "note", role: "alert"}, [el("strong", {}, ["That query cannot be read: "]), message]));
+      out.appendChild(el("p", {"class": "note", role: "alert"}, [asSentence(message)]));
     }
     var parsed;
     try { parsed = parseQuery(q); } catch (e) { if (e instanceof SearchError) { problem(e.message); return; } throw e; }
