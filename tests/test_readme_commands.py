@@ -22,7 +22,7 @@ import pytest
 from click.testing import CliRunner
 
 from kb.cli import main
-from tests.conftest import CORPORA, REPO, SKIP_REASON, shared_available
+from tests.conftest import CORPORA, REPO, SKIP_REASON, copy_home, shared_available
 
 README = REPO / "README.md"
 _FENCE = re.compile(r"^```sh\n(.*?)^```", re.M | re.S)
@@ -108,12 +108,20 @@ Finalizing an item does not pass Priority (rule 337.1.a), but rule 337.9 does no
 
 
 @pytest.fixture(scope="module")
-def workdir(excerpt_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def readme_home(excerpt_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The README user's data directory, a copy of the session's build: the usage commands
+    import rulings and articles into it, and the session's home serves this worker's other
+    test files (a Riftbound search there once found these rulings)."""
+    return copy_home(excerpt_home, tmp_path_factory.mktemp("readme-home") / "home")
+
+
+@pytest.fixture(scope="module")
+def workdir(readme_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The user's folder: the files the README's commands name, made from real material."""
     work = tmp_path_factory.mktemp("readme-user")
     scenario = REPO / "kb" / "timing" / "scenarios" / "riftbound" / "000-your-own-spell-starts-the-chain.yaml"
     shutil.copy(scenario, work / "my-scenario.yaml")
-    code, out = invoke(["timing", "run", str(scenario), "--json"], excerpt_home)
+    code, out = invoke(["timing", "run", str(scenario), "--json"], readme_home)
     assert code == 0, out
     frames = [f for f in json.loads(out)["frames"] if f.get("state")]
     (work / "state.json").write_text(json.dumps(frames[len(frames) // 2]["state"]), encoding="utf-8")
@@ -137,24 +145,24 @@ def expand(args: tuple[str, ...]) -> list[str]:
 
 @pytest.mark.parametrize("command", USAGE, ids=[c.line.split("#")[0].strip() for c in USAGE])
 def test_readme_usage_command_works_on_the_default_build(command: Command, workdir: Path,
-                                                          excerpt_home: Path,
+                                                          readme_home: Path,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(workdir)
-    code, out = invoke(expand(command.args), excerpt_home)
+    code, out = invoke(expand(command.args), readme_home)
     assert code in command.allowed, f"{command.line}\nexit {code}:\n{out[-3000:]}"
     assert "Traceback" not in out and "unknown ruleset" not in out
     assert out.strip(), "every command prints something"
 
 
-def test_link_check_reports_the_broken_citation(workdir: Path, excerpt_home: Path,
+def test_link_check_reports_the_broken_citation(workdir: Path, readme_home: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """The articles hold one citation that does not exist: the lint's documented exit 1."""
     monkeypatch.chdir(workdir)
-    code, out = invoke(["link", *sorted(glob.glob("articles/*.md")), "--check"], excerpt_home)
+    code, out = invoke(["link", *sorted(glob.glob("articles/*.md")), "--check"], readme_home)
     assert code == 1 and "337.9" in out and "stale.md:5:" in out and "not_found" in out
 
 
-def test_the_judge_pack_holds_both_rulesets(workdir: Path, excerpt_home: Path,
+def test_the_judge_pack_holds_both_rulesets(workdir: Path, readme_home: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """Runs after the usage commands (file order): `export judge-pack/ …` wrote it here,
     unless that command ran on another test worker (pytest-xdist): then it runs here."""
@@ -162,7 +170,7 @@ def test_the_judge_pack_holds_both_rulesets(workdir: Path, excerpt_home: Path,
     if not pack.is_dir():
         monkeypatch.chdir(workdir)
         export = next(c for c in USAGE if c.args[:2] == ("export", "judge-pack/"))
-        code, out = invoke(expand(export.args), excerpt_home)
+        code, out = invoke(expand(export.args), readme_home)
         assert code in export.allowed, f"{export.line}\nexit {code}:\n{out[-3000:]}"
     for ruleset, edition in (("riftbound", "1.3"), ("riftbound", "1.4"), ("mtg", "2010-10-01"),
                              ("mtg", "2026-01-16")):

@@ -9,12 +9,12 @@ import pytest
 from lemminflect.core.Lemmatizer import Lemmatizer
 
 from kb.query import KnowledgeBase, warm_speller
-from kb.search.spelling import english_words
+from kb.search.spelling import english_lemmas, english_words
 
 # (what the warm-up must have read, how to forget it, how to tell it was read)
 READ = [
     ("English words", english_words.cache_clear, lambda: english_words.cache_info().currsize > 0),
-    ("lemma dictionary", lambda: Lemmatizer().__dict__.pop("lemma_dict", None),
+    ("lemma dictionary", lambda: (english_lemmas.cache_clear(), Lemmatizer().__dict__.pop("lemma_dict", None)),
      lambda: "lemma_dict" in Lemmatizer().__dict__),
 ]
 
