@@ -16,7 +16,8 @@ from markupsafe import Markup
 
 from kb.errors import QueryError
 from kb.query import KnowledgeBase
-from kb.records import STALE, cited_by, current_records, record_report, records_report, search_rulings
+from kb.records import (CITED_BY_PAGE, STALE, cited_by, current_records, record_report, records_report,
+                        search_rulings)
 from kb.records.feed import change_sentence
 from kb.records.model import Kind
 from web.site import markup
@@ -25,8 +26,8 @@ from web.site.links import citation_base, href, rule_href
 
 RULINGS_SHOWN = 5  # rulings on the search page (the rulings page has more)
 # records listed in a rule page's "Cited by" (the counts are of all): a rule thousands of
-# rulings cite made a page of half a megabyte
-CITED_BY_SHOWN = 50
+# rulings cite made a page of half a megabyte; as many as a page of the API's cited_by
+CITED_BY_SHOWN = CITED_BY_PAGE
 # records to a page of the rulings and articles lists (3,000 rulings made one page of 530 KB)
 RECORDS_PER_PAGE = 200
 
