@@ -24,7 +24,7 @@ from kb.query import KnowledgeBase, QueryError
 from kb.timing.examples import worked_names, worked_run, worked_scenarios, worked_source
 from kb.timing.scenario import ScenarioError, read_yaml
 from web.site import checks, next_steps, svg
-from web.site.frame import Redirect, base_context, bp, current_kb, render
+from web.site.frame import Redirect, base_context, bp, current_kb, render, whole_number
 from web.site.links import href, rule_href
 
 
@@ -235,9 +235,7 @@ def explorer() -> Any:
         frame = request.args.get("frame", "1")
         text = None
         name = request.args.get("scenario") or None
-    if not (frame.isascii() and frame.isdigit()) or len(frame) > 5:  # int("²") fails
-        raise QueryError(400, "frame must be a positive whole number", {"frame": frame[:20]})
-    ctx, status = explorer_page(current_kb(), name, text, int(frame))
+    ctx, status = explorer_page(current_kb(), name, text, whole_number("frame", frame, most_digits=5))
     return render("explorer.html", ctx, status)
 
 
@@ -356,12 +354,11 @@ def explorer_next() -> Any:
         if request.args.get("choose") is not None and name is not None:  # a choice is a page of its own
             return render("explorer_next.html", Redirect("site.explorer_next", {
                 "scenario": name, "frame": frame, "path": next_steps.path_text(path)}))
-    if not (frame.isascii() and frame.isdigit()) or len(frame) > 5:  # int("²") fails
-        raise QueryError(400, "frame must be a positive whole number", {"frame": frame[:20]})
+    frame_number = whole_number("frame", frame, most_digits=5)
     kb = current_kb()
     if state_text is None and yaml_text is None and name is None:
         ctx: dict[str, Any] = {**base_context(kb), "groups": listed_groups(kb), "state_text": "", "origin": None,
                                "answer": None, "error": None, "pasted_max": TIMING_PASTED.value}
         return render("explorer_next.html", ctx)
-    ctx, status = next_page(kb, state_text=state_text, name=name, yaml_text=yaml_text, frame=int(frame), path=path)
+    ctx, status = next_page(kb, state_text=state_text, name=name, yaml_text=yaml_text, frame=frame_number, path=path)
     return render("explorer_next.html", ctx, status)

@@ -97,15 +97,20 @@ class Redirect(Exception):
     code: int = 302
 
 
-def page_number(name: str = "page") -> int:
-    """The page (or part) of a paged view asked for in the query string (``?page=``, from
-    1; default 1): QueryError 400 for anything but a whole number of at most four ASCII
-    digits, naming the parameter (``²`` is a digit to :meth:`str.isdigit`, and ``int`` of it
-    fails). Whether that page exists is the page function's to say."""
-    value = request.args.get(name, "1")
-    if not (value.isascii() and value.isdigit()) or len(value) > 4:
+def whole_number(name: str, value: str, most_digits: int = 4) -> int:
+    """``value`` of the parameter ``name`` as a whole number: QueryError 400 for anything
+    but at most ``most_digits`` ASCII digits, naming the parameter (``²`` is a digit to
+    :meth:`str.isdigit`, and ``int`` of it fails)."""
+    if not (value.isascii() and value.isdigit()) or len(value) > most_digits:
         raise QueryError(400, f"{name} must be a positive whole number", {name: value[:20]})
     return int(value)
+
+
+def page_number(name: str = "page") -> int:
+    """The page (or part) of a paged view asked for in the query string (``?page=``, from
+    1; default 1), a :func:`whole_number` of at most four digits. Whether that page exists
+    is the page function's to say."""
+    return whole_number(name, request.args.get(name, "1"))
 
 
 def render(template: str, ctx: dict[str, Any] | Redirect, status: int = 200) -> Response | tuple[str, int]:
