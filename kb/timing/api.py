@@ -5,8 +5,10 @@ Errors raise :class:`kb.errors.QueryError`: 400 for input that is not well forme
 a scenario or state the rules refuse (with the rules), 404 for an unknown edition. Every
 run and next keeps to the timing budgets of :mod:`kb.limits` (413 for an input over them,
 422 for work over them, each before the work is done): the deadline
-(:data:`kb.limits.TIMING_TIME`) covers the whole question, and the frames and bytes of the
-answer are counted into one :class:`~kb.timing.budget.AnswerBudget` as they are made.
+(:data:`kb.limits.TIMING_TIME`) covers the run or the steps worked out, not what a build
+derives once for an edition (its graph, the model's citations carried to it), and the
+frames and bytes of the answer are counted into one
+:class:`~kb.timing.budget.AnswerBudget` as they are made.
 """
 
 from __future__ import annotations
@@ -191,19 +193,6 @@ def timing_run(kb: LoadedEditions, scenario: Any, file: str = "", *,
         raise QueryError(422, str(exc), exc.as_dict()) from exc
 
 
-def timing_next(kb: LoadedEditions, state: Any, ruleset: str | None = None,
-                edition: str | None = None, choose: Any = None) -> dict[str, Any]:
-    """The automatic steps from ``state`` until a decision, then the decision with every legal
-    option and the tempting illegal ones (each with the rules that forbid it).
-
-    ``choose`` (a legal option's ``action``, as a scenario step) takes that option at the
-    decision reached; the answer is then what happens after it, with ``chosen``: the option
-    taken, with its rules and the steps inside it. An action that is not a legal option there
-    is refused with 422 (naming the rules that forbid it, or the options there are)."""
-    with deadline(TIMING_TIME):
-        return _timing_next(kb, state, ruleset, edition, choose)
-
-
 def _take(model: Any, spec: RulesetModel, explainer: Explainer, outcome: engine.Outcome,
           choose: Any) -> tuple[engine.Outcome, dict[str, Any]]:
     """Take the option whose action is ``choose`` at ``outcome``'s decision, then advance."""
@@ -225,8 +214,15 @@ def _take(model: Any, spec: RulesetModel, explainer: Explainer, outcome: engine.
     return engine.advance(model, node.after), chosen
 
 
-def _timing_next(kb: LoadedEditions, state: Any, ruleset: str | None, edition: str | None,
-                 choose: Any = None) -> dict[str, Any]:
+def timing_next(kb: LoadedEditions, state: Any, ruleset: str | None = None,
+                edition: str | None = None, choose: Any = None) -> dict[str, Any]:
+    """The automatic steps from ``state`` until a decision, then the decision with every legal
+    option and the tempting illegal ones (each with the rules that forbid it).
+
+    ``choose`` (a legal option's ``action``, as a scenario step) takes that option at the
+    decision reached; the answer is then what happens after it, with ``chosen``: the option
+    taken, with its rules and the steps inside it. An action that is not a legal option there
+    is refused with 422 (naming the rules that forbid it, or the options there are)."""
     if isinstance(state, dict) and ruleset is None:
         ruleset = state.get("ruleset")
     if ruleset is not None and not isinstance(ruleset, str):
@@ -242,42 +238,44 @@ def _timing_next(kb: LoadedEditions, state: Any, ruleset: str | None, edition: s
     # A model that follows several editions' rules reads the edition from the state.
     edition = edition or getattr(model, "citation_edition", None) or spec.citation_edition
     explainer = explainer_for(kb, spec, edition)
-    violations = violations + model.validate(s)
-    if violations:
-        raise QueryError(422, "the rules cannot produce this state: " + "; ".join(
-            f"{v.message} (rule {', '.join(explainer.rules(v.rules))})" for v in violations),
-            {"violations": [{**v.as_dict(), "rules": explainer.rules(v.rules),
-                             "quotes": [explainer.quote(r) for r in v.rules]} for v in violations]})
-    chosen = None
-    try:
-        outcome = engine.next_steps(model, s)
-        if choose is not None:
-            outcome, chosen = _take(model, spec, explainer, outcome, choose)
-    except InvalidState as exc:  # pragma: no cover - validated above
-        raise QueryError(422, str(exc), {"violations": [v.as_dict() for v in exc.violations]}) from exc
-    except TimingError as exc:
-        raise QueryError(422, str(exc), {"rules": explainer.rules(exc.rules)}) from exc
-    budget = AnswerBudget()
-    frames = []
-    for i, n in enumerate(outcome.steps, start=1):
-        budget.frame(f"automatic step {i}")
-        frames.append(budget.add(explainer.frame_json(n, 0, spec.state_json(model, n.after)),
-                                 f"automatic step {i}"))
-    decision = None
-    if outcome.decision is not None:
-        d = outcome.decision
-        decision = {"decider": d.decider,
-                    "options": [budget.add(explainer.option_json(o, spec.option_action(o)), "options")
-                                for o in d.options],
-                    "illegal": [budget.add(explainer.option_json(o, spec.option_action(o)), "illegal options")
-                                for o in d.illegal]}
-    end = None
-    if outcome.end is not None:
-        end = {"reason": outcome.end[0], "rules": explainer.rules(outcome.end[1]),
-               "quotes": [explainer.quote(r) for r in outcome.end[1]]}
-    return {"ok": True, "ruleset": spec.ruleset, "edition": edition, "steps": frames, "decision": decision,
-            "end": end, "state": budget.add(spec.state_json(model, outcome.state), "the state reached"),
-            **({"chosen": budget.add(chosen, "the option chosen")} if chosen is not None else {})}
+    # What a build derives once for the edition is not the question's time (as in timing_run).
+    with deadline(TIMING_TIME):
+        violations = violations + model.validate(s)
+        if violations:
+            raise QueryError(422, "the rules cannot produce this state: " + "; ".join(
+                f"{v.message} (rule {', '.join(explainer.rules(v.rules))})" for v in violations),
+                {"violations": [{**v.as_dict(), "rules": explainer.rules(v.rules),
+                                 "quotes": [explainer.quote(r) for r in v.rules]} for v in violations]})
+        chosen = None
+        try:
+            outcome = engine.next_steps(model, s)
+            if choose is not None:
+                outcome, chosen = _take(model, spec, explainer, outcome, choose)
+        except InvalidState as exc:  # pragma: no cover - validated above
+            raise QueryError(422, str(exc), {"violations": [v.as_dict() for v in exc.violations]}) from exc
+        except TimingError as exc:
+            raise QueryError(422, str(exc), {"rules": explainer.rules(exc.rules)}) from exc
+        budget = AnswerBudget()
+        frames = []
+        for i, n in enumerate(outcome.steps, start=1):
+            budget.frame(f"automatic step {i}")
+            frames.append(budget.add(explainer.frame_json(n, 0, spec.state_json(model, n.after)),
+                                     f"automatic step {i}"))
+        decision = None
+        if outcome.decision is not None:
+            d = outcome.decision
+            decision = {"decider": d.decider,
+                        "options": [budget.add(explainer.option_json(o, spec.option_action(o)), "options")
+                                    for o in d.options],
+                        "illegal": [budget.add(explainer.option_json(o, spec.option_action(o)), "illegal options")
+                                    for o in d.illegal]}
+        end = None
+        if outcome.end is not None:
+            end = {"reason": outcome.end[0], "rules": explainer.rules(outcome.end[1]),
+                   "quotes": [explainer.quote(r) for r in outcome.end[1]]}
+        return {"ok": True, "ruleset": spec.ruleset, "edition": edition, "steps": frames, "decision": decision,
+                "end": end, "state": budget.add(spec.state_json(model, outcome.state), "the state reached"),
+                **({"chosen": budget.add(chosen, "the option chosen")} if chosen is not None else {})}
 
 
 def timing_check(kb: LoadedEditions, ruleset: str | None = None, edition: str | None = None) -> dict[str, Any]:
