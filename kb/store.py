@@ -34,6 +34,7 @@ import tomllib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from multiprocessing.connection import Connection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -420,23 +421,48 @@ def _worker_context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
+def _end_with_builder(builder: Connection) -> None:
+    """A build worker's initializer: end this worker as soon as the building process does.
+
+    ``builder`` is the reading end of a pipe whose only writing end the building process
+    holds, so reading it meets the end of the pipe when that process ends, however it ends
+    (SIGKILL included). A worker left behind would wait for its next job forever, and hold
+    the fork server's liveness pipe open, so the fork server would stay too; once the
+    workers are gone, the fork server sees its parent gone and ends by itself.
+    """
+    def watch() -> None:
+        try:
+            while True:
+                builder.recv_bytes()  # nothing is ever sent: this returns only at the end
+        except (EOFError, OSError):
+            os._exit(1)
+    threading.Thread(target=watch, name="rulekb-builder-watch", daemon=True).start()
+
+
 def _run_jobs(jobs: list[tuple[Callable[..., Any], tuple]], on_done: Callable[[int, Any], None]) -> None:
     """Run ``fn(*args)`` for each job, in worker processes when there are several jobs and
-    cores; ``on_done(i, result)`` in this process as each finishes (exceptions propagate)."""
+    cores; ``on_done(i, result)`` in this process as each finishes (exceptions propagate).
+    The workers end with this process, even when it is killed (:func:`_end_with_builder`)."""
     workers = _workers(len(jobs))
     if workers == 1:
         for i, (fn, args) in enumerate(jobs):
             on_done(i, fn(*args))
         return
-    with ProcessPoolExecutor(max_workers=workers, mp_context=_worker_context()) as pool:
-        futures = {pool.submit(fn, *args): i for i, (fn, args) in enumerate(jobs)}
-        try:
-            for future in as_completed(futures):
-                on_done(futures[future], future.result())
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
+    watched, alive = multiprocessing.Pipe(duplex=False)
+    try:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=_worker_context(),
+                                 initializer=_end_with_builder, initargs=(watched,)) as pool:
+            futures = {pool.submit(fn, *args): i for i, (fn, args) in enumerate(jobs)}
+            try:
+                for future in as_completed(futures):
+                    on_done(futures[future], future.result())
+            except BaseException:
+                for future in futures:
+                    future.cancel()
+                raise
+    finally:
+        watched.close()
+        alive.close()
 
 
 def build(home: Path | None = None, rules: Path | None = None,
@@ -477,18 +503,28 @@ def build(home: Path | None = None, rules: Path | None = None,
                 progress(f"{label}: the stored copy is damaged ({problem}); building it again")
             missing.append(plan)
     made: list[Path] = []  # the objects this build made: gone again if it fails
+    if progress and missing:
+        progress(f"building {counted(len(missing), 'edition')} of {len(plans)} "
+                 f"({len(report.reused)} stored and unchanged)")
     try:
         errors: list[Diagnostic] = []
+        finished = [0]  # editions finished (built or refused), for the progress lines
 
         def edition_done(i: int, result: tuple[dict | None, list[Diagnostic]]) -> None:
             info, diagnostics = result
             errors.extend(diagnostics)
+            finished[0] += 1
+            step = f"[{finished[0]}/{len(missing)}] " if len(missing) > 1 else ""
+            label = f"{missing[i].src.ruleset} {missing[i].src.name}"
             if info is not None:
                 missing[i].summary = {**info["summary"], "origin": missing[i].src.origin}
-                report.built.append(f"{missing[i].src.ruleset} {missing[i].src.name}")
+                report.built.append(label)
                 made.append(objects / "editions" / missing[i].key)
                 if progress:
-                    progress(f"{report.built[-1]}: read {missing[i].src.path.name} and built")
+                    progress(f"{step}{label}: read {missing[i].src.path.name} and built")
+            elif progress:
+                progress(f"{step}{label}: {missing[i].src.path} cannot be built "
+                         f"({counted(len(diagnostics), 'error')}; nothing is swapped in)")
         _run_jobs([(_build_edition_object, (objects, p)) for p in missing], edition_done)
         if errors:
             raise DocumentError(errors)
@@ -502,11 +538,16 @@ def build(home: Path | None = None, rules: Path | None = None,
             else:
                 todo.append((key, older.key, newer.key, label))
 
+        if progress and todo:
+            progress(f"mapping {counted(len(todo), 'pair')} of neighbouring editions "
+                     f"({len(report.mappings_reused)} stored and unchanged)")
+
         def mapping_done(i: int, _: dict) -> None:
             report.mappings_built.append(todo[i][3])
             made.append(objects / "mappings" / todo[i][0])
             if progress:
-                progress(f"mapped {todo[i][3]}")
+                step = f"[{len(report.mappings_built)}/{len(todo)}] " if len(todo) > 1 else ""
+                progress(f"{step}mapped {todo[i][3]}")
         _run_jobs([(_build_mapping_object, (objects, k, a, b)) for k, a, b, _ in todo],
                   mapping_done)
         citations = _store_citations(objects, plans, report, made)
