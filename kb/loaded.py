@@ -20,7 +20,8 @@ from kb.derived import DerivedStore
 from kb.errors import QueryError
 from kb.graph import RuleGraph
 from kb.inputs import date_problem
-from kb.numbers import NumberError, format_number, loose_segments, parse_lookup_number, redotted_numbers
+from kb.numbers import (NumberError, Segments, format_number, loose_segments, parse_lookup_number,
+                        redotted_numbers)
 
 
 #: How a build's manifest writes when it was built (``built``, UTC); kb.store writes it.
@@ -157,6 +158,15 @@ class LoadedEditions:
         redotted = redotted_numbers(segments, rg.find)
         if redotted:
             message += f"; did you mean {' or '.join(redotted)}?"
-        nearest = (redotted + [n for n in rg.nearest(segments) if n not in redotted])[:max(5, len(redotted))]
-        raise QueryError(404, message, {"number": wanted, "nearest": nearest,
+        raise QueryError(404, message, {"number": wanted, "nearest": suggested_numbers(rg, segments),
                                         "edition": rg.edition.name, "partial": rg.edition.partial})
+
+
+def suggested_numbers(rg: RuleGraph, segments: Segments, limit: int = 5) -> list[str]:
+    """The numbers of ``rg`` offered for ``segments``, which it lacks: the ones their digits and
+    letters re-dot into first (:func:`kb.numbers.redotted_numbers`: ``3371a`` → 337.1.a), then
+    the nearest (:meth:`kb.graph.RuleGraph.nearest`), at most ``limit``. The rule lookup's
+    nearest numbers (:meth:`LoadedEditions.find_rule`) and the search's ``did_you_mean`` (the
+    first of one) are these."""
+    redotted = redotted_numbers(segments, rg.find, limit)
+    return (redotted + [n for n in rg.nearest(segments, limit) if n not in redotted])[:limit]

@@ -21,6 +21,7 @@ from flask.testing import FlaskClient
 
 from kb.cli import main
 from kb.errors import QueryError
+from kb.loaded import suggested_numbers
 from kb.numbers import loose_segments, redotted_numbers
 from kb.query import KnowledgeBase
 from web import create_app
@@ -150,3 +151,25 @@ def test_cli_offers_it(excerpt_home: Path, ruleset: str, edition: str, typed: st
     assert searched.exit_code == 0 and f"nearest: {first}" in searched.stdout
     as_json = CliRunner().invoke(main, [*where, "search", typed, "-r", ruleset, "--edition", edition, "--json"])
     assert json.loads(as_json.stdout)["no_such_rule"]["nearest"][0] == first
+
+
+# (ruleset, edition, a number the edition lacks, as search reads it): re-dotted or only near
+SUGGESTED = [
+    ("riftbound", "1.4", "3.3.7.1.a"),  # re-dots into 337.1.a
+    ("riftbound", "1.4", "337.9"),      # re-dots into nothing: the nearest
+    ("riftbound", "1.4", "999.9"),
+    ("mtg", "2010-10-01", "1.1.6.3.d"),
+]
+
+
+@pytest.mark.parametrize("ruleset,edition,typed", SUGGESTED)
+def test_search_suggests_the_first_of_the_lookups_nearest(excerpt_kb: KnowledgeBase, ruleset: str,
+                                                          edition: str, typed: str) -> None:
+    """kb.loaded.suggested_numbers is the one "re-dotted first, then nearest": the lookup's
+    nearest numbers are its five, the search's did_you_mean its first."""
+    rg = excerpt_kb.edition(ruleset, edition)
+    with pytest.raises(QueryError) as caught:
+        excerpt_kb.find_rule(rg, typed)
+    nearest = caught.value.detail["nearest"]
+    assert nearest == suggested_numbers(rg, loose_segments(typed) or (), 5)
+    assert excerpt_kb.search(typed, ruleset, edition, rulings=False)["did_you_mean"] == nearest[0]

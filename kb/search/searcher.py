@@ -38,7 +38,8 @@ from whoosh.index import Index
 
 from kb import limits
 from kb.graph import RuleGraph
-from kb.numbers import NumberError, format_number, parse_number, redotted_numbers
+from kb.loaded import suggested_numbers
+from kb.numbers import NumberError, format_number, parse_number
 from kb.search.excerpt import count_matches, excerpt, matcher
 from kb.search.kinds import kinds_of
 from kb.search.cards import CardList, load_cards
@@ -256,11 +257,10 @@ class EditionSearcher:
         numbers, missing = self._numbers(corrected)
         if corrected.only_numbers:
             if missing and not numbers:
-                # The numbers its digits and letters re-dot into first (3.3.7.1.a → 337.1.a), as
-                # the rule lookup's nearest numbers (kb.loaded.find_rule) begin with them.
+                # The numbers its digits and letters re-dot into first (3.3.7.1.a → 337.1.a), then
+                # the nearest: the first of the rule lookup's nearest numbers (kb.loaded.find_rule).
                 segments = missing[0].segments
-                out["did_you_mean"] = ((redotted_numbers(segments, self.rg.find, 1) or self.rg.nearest(segments, 1))[0]
-                                       if ed.rules else None)
+                out["did_you_mean"] = suggested_numbers(self.rg, segments, 1)[0] if ed.rules else None
                 return out
             listing = self._listing(numbers, within)
             out["jump"] = numbers[0] if len(numbers) == 1 else None
