@@ -8,9 +8,16 @@ digest is its key), once per build, with the declared-derived-data mechanism
   (:mod:`kb.cite.find`) and resolved (:mod:`kb.cite.resolve`) in the edition the record
   was written for: a ruling says which; an article is read as the linker reads it
   (its pins, ``rules: mtg 2010-10-01``, or the edition inferred from its citations).
+  A citation whose own prefix names another ruleset (``CR 116.1`` in a Riftbound ruling,
+  ``Core Rules 337.1`` in a Magic article: :func:`kb.cite.target.named_editions`) is
+  read in that ruleset instead, in its edition in force on the record's date (else on
+  the date of the edition the record was written for; the newest when neither is dated),
+  and counts against that ruleset everywhere below; every other citation is the record's
+  own ruleset's.
 * :func:`cited_by_index`: for one edition, which records cite each of its rules, directly
   or through a rule of an earlier edition that maps to it (:mod:`kb.editions`).
-* :func:`staleness`: each citation's status against the newest edition of its ruleset:
+* :func:`staleness`: each citation's status against the newest edition of the ruleset it
+  counts against:
   ``ok``, ``renumbered`` (with the number today, and the word diff when reworded too),
   ``reworded`` (same number, with the word diff), ``removed``; ``not_found`` when the
   record cites a rule its own edition does not have.
@@ -21,9 +28,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from kb.cite.find import find_citations
+from kb.cite.find import Citation, find_citations
 from kb.cite.link import lookup
-from kb.cite.resolve import resolve_citations
+from kb.cite.resolve import Resolution, resolve_citations
+from kb.cite.target import named_editions, prefix_names
 from kb.derived import derived
 from kb.editions.diff import display_text, number_translators, reworded, word_ops
 from kb.editions.queries import FollowedMapping
@@ -43,14 +51,19 @@ MAX_CITED = 1_000  # distinct rules one record's citations name (a range counts 
 
 @dataclass(frozen=True, slots=True)
 class CitedRule:
-    """One rule a record cites, in the edition it was written for."""
+    """One rule a record cites, in the edition it is read in: the record's own (the one it
+    was written for), or, for a citation whose prefix names another ruleset (``named``),
+    that ruleset's edition in force when the record was written."""
 
     text: str           # the citation as written ("rule 337.1.a", "CR 116.3c")
     written: str        # the number as written, formatted
-    number: str | None  # the canonical number in the edition written for; None: no such rule
+    number: str | None  # the canonical number in ``edition``; None: no such rule
     field: str          # where: question, answer or text
     line: int           # the file's line (0 where a YAML file's line is not known)
+    ruleset: str        # the ruleset it counts against
+    edition: str        # the edition of that ruleset it is read in
     message: str = ""
+    named: bool = False  # its own prefix named ``ruleset``, another than the record's
 
 
 @dataclass(frozen=True)
@@ -145,24 +158,82 @@ def _read(kb: LoadedEditions, record: Record) -> RecordCitations:
         body_at = _body_offset(record)
         scan = " " * body_at + record.text[body_at:]  # the same offsets, front matter blank
     assert ruleset is not None and edition is not None
-    rg = kb.graphs[(ruleset, edition)]
-    resolutions = resolve_citations(find_citations(scan), rg)
+    citations = find_citations(scan)
+    read_in = _editions_read_in(kb, record, ruleset, edition, scan, citations)
+    resolutions = _resolved_in(kb, citations, read_in)
     cited: list[CitedRule] = []
-    seen: set[tuple[str | None, str]] = set()
-    for res in resolutions:
+    seen: set[tuple[str, str | None, str]] = set()
+    for res, (rs, ed) in zip(resolutions, read_in):
         c = res.citation
         place, line = _place(record, c.start)
         numbers: list[str | None] = [r.number for r in res.rules] if res.rules else [None]
+        named = rs != ruleset
         for number in numbers:
-            if (number, place) in seen and number is not None:
+            if (rs, number, place) in seen and number is not None:
                 continue
-            seen.add((number, place))
+            seen.add((rs, number, place))
             if len(cited) < MAX_CITED:
                 cited.append(CitedRule(" ".join(c.text.split()), res.written, number, place, line,
-                                       res.message if number is None else ""))
+                                       rs, ed, res.message if number is None else "", named))
         if res.status == "not_found":
             diags.append(Diagnostic(f"{record.kind} {record.id}: {res.message}", where, line, "warning"))
     return RecordCitations(record, ruleset, edition, inferred, tuple(cited), tuple(diags))
+
+
+def _editions_read_in(kb: LoadedEditions, record: Record, ruleset: str, edition: str, text: str,
+                      citations: list[Citation]) -> list[tuple[str, str]]:
+    """For each of ``citations`` (found in ``text``), the ``(ruleset, edition)`` it is read
+    in: the record's own, or, where its prefix names another built ruleset
+    (:func:`kb.cite.target.named_editions`), that ruleset's edition in force on the record's
+    date (else on its own edition's date; the newest when neither is dated)."""
+    own = (ruleset, edition)
+    if not citations:
+        return []
+    names = prefix_names(kb)
+    others = {word for word, name in names.items() if name != ruleset}
+    low = text.lower()
+    if "CR" not in text and not any(word in low for word in others):
+        return [own] * len(citations)  # nothing names another ruleset: no other edition loaded
+    candidates = [kb.edition(name) for name in kb.ruleset_names()]
+    named = named_editions(kb, candidates, text, citations, names)
+    day = record.date or str(kb.graphs[own].edition.date or "")
+    out: list[tuple[str, str]] = []
+    chosen: dict[str, tuple[str, str]] = {}
+    for g in named:
+        if g is None or g.edition.ruleset == ruleset:
+            out.append(own)
+            continue
+        other = g.edition.ruleset
+        if other not in chosen:
+            chosen[other] = (other, _edition_on(kb, other, day))
+        out.append(chosen[other])
+    return out
+
+
+def _edition_on(kb: LoadedEditions, ruleset: str, day: str) -> str:
+    """The edition of ``ruleset`` in force on ``day`` (YYYY-MM-DD, or "" for none): the
+    newest dated on or before it, the oldest when ``day`` is before them all, the newest
+    when there is no day or no edition is dated."""
+    editions = kb.editions(ruleset)  # oldest first
+    dated = [e for e in editions if e["date"]]
+    if not day or not dated:
+        return str(editions[-1]["edition"])
+    in_force = [e for e in dated if e["date"] <= day]
+    return str((in_force[-1] if in_force else dated[0])["edition"])
+
+
+def _resolved_in(kb: LoadedEditions, citations: list[Citation],
+                 read_in: list[tuple[str, str]]) -> list[Resolution]:
+    """Each citation resolved in the edition it is read in, in the citations' order (those of
+    one edition resolved together, as the linker resolves an article's)."""
+    places: dict[tuple[str, str], list[int]] = {}
+    for i, key in enumerate(read_in):
+        places.setdefault(key, []).append(i)
+    out: list[Resolution | None] = [None] * len(citations)
+    for key, at in places.items():
+        for i, res in zip(at, resolve_citations([citations[i] for i in at], kb.graphs[key])):
+            out[i] = res
+    return [res for res in out if res is not None]
 
 
 def _ruleset_by_citations(kb: LoadedEditions, record: Record,
@@ -228,27 +299,27 @@ def counterpart(kb: LoadedEditions, ruleset: str, source: str, target: str, numb
 def cited_by_index(kb: LoadedEditions, records: RecordSet, ruleset: str,
                    edition: str) -> dict[str, list[dict[str, Any]]]:
     """For one edition: each rule's number → the records citing it (each record once per
-    rule), directly or through the rule of their own edition that maps to it."""
+    rule), directly or through the rule of the edition it read the citation in that maps
+    to it: a record of another ruleset counts where its citation's prefix names this one
+    (``written_for`` is then that edition, not the record's own)."""
     index: dict[str, list[dict[str, Any]]] = {}
-    stale = {key: {(c["written"], c["number"]): c for c in entries}
+    stale = {key: {(c["ruleset"], c["written"], c["number"]): c for c in entries}
              for key, entries in staleness(kb, records).items()}
     for key, rc in analyse(kb, records).records.items():
-        if rc.ruleset != ruleset or rc.written_for is None:
-            continue
-        if (ruleset, rc.written_for) not in kb.graphs:
+        if rc.written_for is None:
             continue
         done: set[str] = set()
         for cited in rc.cited:
-            if cited.number is None:
+            if cited.number is None or cited.ruleset != ruleset or (ruleset, cited.edition) not in kb.graphs:
                 continue
-            here = counterpart(kb, ruleset, rc.written_for, edition, cited.number)
+            here = counterpart(kb, ruleset, cited.edition, edition, cited.number)
             if here is None or here in done:
                 continue
             done.add(here)
-            status = stale.get(key, {}).get((cited.written, cited.number), {}).get("status", "ok")
+            status = stale.get(key, {}).get((ruleset, cited.written, cited.number), {}).get("status", "ok")
             index.setdefault(here, []).append({
                 "kind": rc.record.kind, "id": rc.record.id, "title": rc.record.title,
-                "written_for": rc.written_for, "cited_as": cited.number, "status": status,
+                "written_for": cited.edition, "cited_as": cited.number, "status": status,
                 "stale": status in STALE})
     return index
 
@@ -267,46 +338,50 @@ def cited_by(kb: LoadedEditions, ruleset: str, edition: str, number: str,
 # -- staleness ---------------------------------------------------------------------------------
 @derived
 def staleness(kb: LoadedEditions, records: RecordSet) -> dict[tuple[Kind, str], list[dict[str, Any]]]:
-    """Each record's citations checked against the newest edition of its ruleset."""
+    """Each record's citations, each checked against the newest edition of the ruleset it
+    counts against (a citation whose prefix named another ruleset: that one's)."""
     out: dict[tuple[Kind, str], list[dict[str, Any]]] = {}
     for key, rc in analyse(kb, records).records.items():
         if rc.ruleset is None or rc.written_for is None or (rc.ruleset, rc.written_for) not in kb.graphs:
             out[key] = []
             continue
-        newest = kb.edition(rc.ruleset)
-        out[key] = [_status(kb, rc, c, newest.edition.name) for c in rc.cited]
+        newest = {name: kb.editions(name)[-1]["edition"] for name in {c.ruleset for c in rc.cited}}
+        out[key] = [_status(kb, c, str(newest[c.ruleset])) for c in rc.cited]
     return out
 
 
-def _status(kb: LoadedEditions, rc: RecordCitations, c: CitedRule, newest: str) -> dict[str, Any]:
-    assert rc.ruleset is not None and rc.written_for is not None
+def _status(kb: LoadedEditions, c: CitedRule, newest: str) -> dict[str, Any]:
+    """One citation's status in ``newest``, the newest edition of its ruleset."""
+    ruleset, then = c.ruleset, c.edition
+    named = f"{ruleset} " if c.named else ""  # a message names the ruleset where it is not the record's
     out: dict[str, Any] = {"text": c.text, "written": c.written, "number": c.number, "field": c.field,
-                           "line": c.line, "written_for": rc.written_for, "newest": newest,
-                           "now": None, "status": "ok", "reworded": False, "ops": None, "message": ""}
+                           "line": c.line, "ruleset": ruleset, "named": c.named, "written_for": then,
+                           "newest": newest, "now": None, "status": "ok", "reworded": False, "ops": None,
+                           "message": ""}
     if c.number is None:
         out.update(status="not_found", message=c.message)
         return out
-    if rc.written_for == newest:
+    if then == newest:
         out["now"] = c.number
         return out
-    old = kb.graphs[(rc.ruleset, rc.written_for)]
-    new = kb.graphs[(rc.ruleset, newest)]
-    counterpart = followed(kb, rc.ruleset, rc.written_for, newest).get(c.number)
+    old = kb.graphs[(ruleset, then)]
+    new = kb.graphs[(ruleset, newest)]
+    counterpart = followed(kb, ruleset, then, newest).get(c.number)
     if counterpart is None or counterpart.target is None:
         gap = " (it is an excerpt: the rule may lie outside it)" if new.edition.partial else ""
-        out.update(status="removed", message=f"rule {c.number} of {rc.written_for} has no counterpart "
+        out.update(status="removed", message=f"{named}rule {c.number} of {then} has no counterpart "
                                              f"in {newest}{gap}")
         return out
     now = counterpart.target
-    from_old, from_new = _translators(kb, rc.ruleset, rc.written_for, newest)
+    from_old, from_new = _translators(kb, ruleset, then, newest)
     ops = word_ops(display_text(old.rule(c.number)), display_text(new.rule(now)), from_old, from_new)
     changed = reworded(ops)
     out.update(now=now, reworded=changed, ops=ops if changed else None)
     if now != c.number:
-        out.update(status="renumbered", message=f"rule {c.number} of {rc.written_for} is rule {now} in "
+        out.update(status="renumbered", message=f"{named}rule {c.number} of {then} is rule {now} in "
                                                 f"{newest}" + (", reworded" if changed else ""))
     elif changed:
-        out.update(status="reworded", message=f"rule {now} was reworded in {newest}")
+        out.update(status="reworded", message=f"{named}rule {now} was reworded in {newest}")
     return out
 
 
@@ -333,7 +408,8 @@ def _report(kb: LoadedEditions, records: RecordSet, rc: RecordCitations) -> dict
     newest = kb.edition(rc.ruleset).edition.name if rc.ruleset else None
     return {**rc.describe(), "file": rc.record.file, "newest": newest, "citations": checked,
             "stale": bool(stale), "broken": sum(1 for c in checked if c["status"] == "not_found"),
-            "changed": sorted({c["number"] for c in stale if c["number"]}),
+            "changed": sorted({f"{c['ruleset']} {c['number']}" if c["named"] else c["number"]
+                               for c in stale if c["number"]}),
             "unread": rc.ruleset is None or rc.written_for is None,
             "diagnostics": [d.as_dict() for d in rc.diagnostics]}
 

@@ -32,13 +32,16 @@ def _date(kb: LoadedEditions, ruleset: str | None) -> datetime:
 
 
 def change_sentence(c: dict[str, object]) -> str:
-    """What happened to one cited rule, in words ("338.1.c of 1.3 is 338.1.b in 1.4")."""
+    """What happened to one cited rule, in words ("338.1.c of 1.3 is 338.1.b in 1.4"; a rule
+    of another ruleset than the record's, which its citation's prefix named, with that
+    ruleset's name: "mtg rule 116.3c of 2010-10-01 is rule 117.3c in 2026-01-16")."""
+    rule = f"{c['ruleset']} rule" if c.get("named") else "rule"
     if c["status"] == "removed":
-        return f"rule {c['number']} of {c['written_for']} was removed in {c['newest']}"
+        return f"{rule} {c['number']} of {c['written_for']} was removed in {c['newest']}"
     if c["status"] == "renumbered":
         tail = " and reworded" if c["reworded"] else ""
-        return f"rule {c['number']} of {c['written_for']} is rule {c['now']} in {c['newest']}{tail}"
-    return f"rule {c['number']} was reworded in {c['newest']}"
+        return f"{rule} {c['number']} of {c['written_for']} is rule {c['now']} in {c['newest']}{tail}"
+    return f"{rule} {c['number']} was reworded in {c['newest']}"
 
 
 def stale_feed(kb: LoadedEditions, record_link: RecordLink, feed_link: str, kind: Kind = "ruling",
@@ -48,8 +51,14 @@ def stale_feed(kb: LoadedEditions, record_link: RecordLink, feed_link: str, kind
 
     def entry(item: dict[str, object]) -> FeedEntry:
         changed = [c for c in item["citations"] if c["status"] in STALE]  # type: ignore[union-attr]
-        numbers = list(dict.fromkeys(str(c["number"]) for c in changed))
-        rules = f"rule{'s' if len(numbers) > 1 else ''} {', '.join(numbers)}"
+        # each ruleset's changed rules with its newest edition (the record's own first)
+        by_ruleset: dict[tuple[str, str], list[str]] = {}
+        for c in sorted(changed, key=lambda c: bool(c["named"])):
+            numbers = by_ruleset.setdefault((str(c["ruleset"]), str(c["newest"])), [])
+            if str(c["number"]) not in numbers:
+                numbers.append(str(c["number"]))
+        rules = "; ".join(f"rule{'s' if len(numbers) > 1 else ''} {', '.join(numbers)} changed in {name} {newest}"
+                          for (name, newest), numbers in by_ruleset.items())
         body = [f"<p>{html.escape(str(item['title']))}</p><ul>"]
         for c in changed:
             body.append(f"<li>{html.escape(change_sentence(c))}")
@@ -59,15 +68,22 @@ def stale_feed(kb: LoadedEditions, record_link: RecordLink, feed_link: str, kind
         body.append("</ul>")
         return FeedEntry(
             id=f"urn:rulekb:{kind}:{item['id']}:stale:{item['newest']}",
-            title=f"{kind.capitalize()} {item['id']}: {rules} changed in {item['ruleset']} {item['newest']}",
-            updated=dates[str(item["ruleset"])], link=record_link(kind, str(item["id"])),
+            title=f"{kind.capitalize()} {item['id']}: {rules}",
+            updated=went_stale(item), link=record_link(kind, str(item["id"])),
             content_html="".join(body))
 
     stale = [i for i in report["records"] if i["stale"]]
     # each ruleset's newest date read once, not once per stale record for the order and again per entry
-    dates = {name: _date(kb, name) for name in {str(i["ruleset"]) for i in stale}}
+    dates = {name: _date(kb, name) for name in {str(c["ruleset"]) for i in stale
+                                                for c in i["citations"] if c["status"] in STALE}}
+
+    def went_stale(item: dict[str, object]) -> datetime:
+        """The newest date of the editions that changed a rule the record cites."""
+        return max(dates[str(c["ruleset"])] for c in item["citations"]  # type: ignore[union-attr]
+                   if c["status"] in STALE)
+
     # the newest FEED_ENTRIES, as the edition feeds list: 3,000 stale rulings made a feed of 3 MB
-    stale.sort(key=lambda i: dates[str(i["ruleset"])], reverse=True)
+    stale.sort(key=went_stale, reverse=True)
     shown = stale[:FEED_ENTRIES]
     scope = f" of {ruleset}" if ruleset else ""
     more = (f" {len(stale)} are stale; the {len(shown)} newest are listed here, every one on the "

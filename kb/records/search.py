@@ -119,7 +119,8 @@ def ruling_hits(kb: LoadedEditions, query: str, ruleset: str | None = None, limi
     checked = staleness(kb, records)
     out: list[tuple[Record, float, list[str]]] = []
     for ruling, score in scored:
-        now = [c["now"] for c in checked.get(("ruling", ruling.id), []) if c["now"]]
+        now = [c["now"] for c in checked.get(("ruling", ruling.id), [])
+               if c["now"] and c["ruleset"] == ruling.ruleset]  # the hit's rules are its ruleset's
         if ("ruling", ruling.id) in analysis:  # every record of the set is analysed
             out.append((ruling, score, list(dict.fromkeys(now))))
     return out
@@ -231,7 +232,9 @@ def ruling_evidence(kb: LoadedEditions, ruleset: str, edition: str, share: float
                 continue
             reason = f"cited by ruling {ruling.id}: {_quoted(ruling.question)}"
             for cited in rc.cited:
-                here = cited.number and counterpart(kb, ruleset, rc.written_for, edition, cited.number)
+                if cited.ruleset != ruleset:
+                    continue  # its prefix named another ruleset: no rule of this edition
+                here = cited.number and counterpart(kb, ruleset, cited.edition, edition, cited.number)
                 if here and (here not in found or found[here].strength < strength):
                     found[here] = Evidence(here, strength, reason)
         return list(found.values())
@@ -260,7 +263,8 @@ def warm_records(kb: LoadedEditions) -> None:
     edition and the ruling index (a server's warming step)."""
     records = current_records(kb)
     staleness(kb, records)
-    for ruleset in sorted({r.ruleset for r in records.records if r.ruleset and
-                           any(r.ruleset == name for name, _ in kb.graphs)}):
+    cited = {c.ruleset for rc in analyse(kb, records).records.values() for c in rc.cited}
+    for ruleset in sorted(({r.ruleset for r in records.records if r.ruleset} | cited)
+                          & set(kb.ruleset_names())):
         cited_by_index(kb, records, ruleset, kb.edition(ruleset).edition.name)
     ruling_index(kb, records)

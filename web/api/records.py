@@ -85,7 +85,12 @@ SCHEMAS.update({
     "RecordSummary": obj(_SUMMARY, _RULING_TEXT, description="A ruling or an article, as filed."),
     "RecordCitation": obj({
         "text": STR, "written": STR, "number": nullable(STR), "field": STR,
-        "line": {"type": "integer", "minimum": 0}, "written_for": STR, "newest": STR,
+        "line": {"type": "integer", "minimum": 0},
+        "ruleset": {"type": "string", "description": "The ruleset it counts against: the record's, "
+                                                      "or the one its own prefix names (CR 116.1)."},
+        "named": {"type": "boolean", "description": "Its prefix named another ruleset than the record's."},
+        "written_for": {"type": "string", "description": "The edition of that ruleset it is read in."},
+        "newest": STR,
         "now": nullable(STR), "status": _STATUS, "reworded": BOOL, "ops": _OPS, "message": STR},
         description="One rule a record cites, and what the newest edition made of it."),
     "RecordReport": obj({
@@ -96,7 +101,9 @@ SCHEMAS.update({
         "citations": array(ref("RecordCitation")),
         "stale": {"type": "boolean", "description": "A rule it cites was renumbered, reworded or removed."},
         "broken": {"type": "integer", "minimum": 0, "description": "Citations of rules that do not exist."},
-        "changed": array(STR, description="The numbers (in the edition written for) that changed."),
+        "changed": array(STR, description="The numbers (in the edition written for) that changed; "
+                                           "one of another ruleset, which its prefix named, after that "
+                                           "ruleset's name (`mtg 116.3c`)."),
         "unread": {"type": "boolean", "description": "Its citations could not be read: the ruleset or "
                                                      "edition it was written for is not built, or an "
                                                      "unpinned article cites no ruleset clearly."},

@@ -39,17 +39,20 @@ def record_href(kind: Kind, ident: str) -> str:
 
 def record_page(kb: KnowledgeBase, kind: Kind, ident: str) -> dict[str, Any]:
     """One record: its text, source, the edition it was written for and each citation with
-    its status today; ``banner`` lists the rules a newer edition changed (empty: none)."""
+    its status today (with its ruleset where its prefix named another than the record's);
+    ``banner`` lists the rules a newer edition changed (empty: none)."""
     report = record_report(kb, kind, ident)
     citations = []
     for c in report["citations"]:
+        # a citation whose prefix named another ruleset (CR 116.1 in a Riftbound ruling)
+        # links to that ruleset's rules, and the page names it (c["named"])
         target = c["now"] or c["number"]
-        edition = report["newest"] if c["now"] else report["written_for"]
+        edition = c["newest"] if c["now"] else c["written_for"]
         citations.append({**c, "diff_html": markup.inline_diff(c["ops"]) if c["ops"] else None,
                           "sentence": change_sentence(c) if c["status"] in STALE else c["message"],
-                          "then_url": rule_href(report["ruleset"], report["written_for"], c["number"])
+                          "then_url": rule_href(c["ruleset"], c["written_for"], c["number"])
                           if c["number"] else None,
-                          "now_url": rule_href(report["ruleset"], edition, target) if target else None})
+                          "now_url": rule_href(c["ruleset"], edition, target) if target else None})
     banner = [c for c in citations if c["status"] in STALE]
     body = None
     stored = current_records(kb).get(kind, ident) if kind == "article" else None
