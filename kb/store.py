@@ -503,18 +503,28 @@ def build(home: Path | None = None, rules: Path | None = None,
                 progress(f"{label}: the stored copy is damaged ({problem}); building it again")
             missing.append(plan)
     made: list[Path] = []  # the objects this build made: gone again if it fails
+    if progress and missing:
+        progress(f"building {_counted(len(missing), 'edition')} of {len(plans)} "
+                 f"({len(report.reused)} stored and unchanged)")
     try:
         errors: list[Diagnostic] = []
+        finished = [0]  # editions finished (built or refused), for the progress lines
 
         def edition_done(i: int, result: tuple[dict | None, list[Diagnostic]]) -> None:
             info, diagnostics = result
             errors.extend(diagnostics)
+            finished[0] += 1
+            step = f"[{finished[0]}/{len(missing)}] " if len(missing) > 1 else ""
+            label = f"{missing[i].src.ruleset} {missing[i].src.name}"
             if info is not None:
                 missing[i].summary = {**info["summary"], "origin": missing[i].src.origin}
-                report.built.append(f"{missing[i].src.ruleset} {missing[i].src.name}")
+                report.built.append(label)
                 made.append(objects / "editions" / missing[i].key)
                 if progress:
-                    progress(f"{report.built[-1]}: read {missing[i].src.path.name} and built")
+                    progress(f"{step}{label}: read {missing[i].src.path.name} and built")
+            elif progress:
+                progress(f"{step}{label}: {missing[i].src.path} cannot be built "
+                         f"({_counted(len(diagnostics), 'error')}; nothing is swapped in)")
         _run_jobs([(_build_edition_object, (objects, p)) for p in missing], edition_done)
         if errors:
             raise DocumentError(errors)
@@ -528,11 +538,16 @@ def build(home: Path | None = None, rules: Path | None = None,
             else:
                 todo.append((key, older.key, newer.key, label))
 
+        if progress and todo:
+            progress(f"mapping {_counted(len(todo), 'pair')} of neighbouring editions "
+                     f"({len(report.mappings_reused)} stored and unchanged)")
+
         def mapping_done(i: int, _: dict) -> None:
             report.mappings_built.append(todo[i][3])
             made.append(objects / "mappings" / todo[i][0])
             if progress:
-                progress(f"mapped {todo[i][3]}")
+                step = f"[{len(report.mappings_built)}/{len(todo)}] " if len(todo) > 1 else ""
+                progress(f"{step}mapped {todo[i][3]}")
         _run_jobs([(_build_mapping_object, (objects, k, a, b)) for k, a, b, _ in todo],
                   mapping_done)
         citations = _store_citations(objects, plans, report, made)
@@ -579,6 +594,11 @@ def build(home: Path | None = None, rules: Path | None = None,
     collect_garbage(objects)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _counted(n: int, noun: str) -> str:
+    """``n`` and the noun, plural unless one (for the build's progress lines)."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _store_citations(objects: Path, plans: list[_Planned], report: BuildReport,

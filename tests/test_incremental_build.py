@@ -201,7 +201,8 @@ def test_a_damaged_stored_edition_is_built_again(tmp_path: Path) -> None:
     report = build(home, rules=tmp_path / "no-rules", progress=messages.append)
     assert report.built == ["test 1.0"] and report.reused == ["test 1.1"]
     assert messages[0].startswith("test 1.0: the stored copy is damaged (graph.pickle is damaged")
-    assert messages[1:] == ["test 1.0: read rules-1.0.md and built"]
+    assert messages[1:] == ["building 1 edition of 2 (1 stored and unchanged)",
+                            "test 1.0: read rules-1.0.md and built"]
     assert load_edition(current_build(home), "test", "1.0").edition.name == "1.0"  # type: ignore[arg-type]
 
 
