@@ -80,16 +80,20 @@ class KnowledgeBase(LoadedEditions):
     def warm_steps(self) -> list[tuple[str, Callable[[], Any]]]:
         """What :meth:`warm` does, one named step at a time (a server reports what is left).
 
-        A build stores the mappings between neighbouring editions, so warming reads them
-        (milliseconds each) instead of computing them; each ruleset's newest edition (what
-        a question without an edition asks) gets its graph, searcher and timing model. The
-        other editions load on first use, their mappings and rule texts already built."""
+        A build stores the mappings between neighbouring editions, and history, map, feeds
+        and citations follow numbers through the stored files one at a time, so warming
+        reads none of them (with 77 editions, reading all took 0.7 s CPU and 66 MB before
+        the first answer); only a mapping a build did not store (a knowledge base held in
+        memory) is computed here. Each ruleset's newest edition (what a question without an
+        edition asks) gets its graph, searcher and timing model. The other editions load on
+        first use, their mappings and rule texts already built."""
         steps: list[tuple[str, Callable[[], Any]]] = []
         for ruleset in self.ruleset_names():
             eds = [e["edition"] for e in self.editions(ruleset)]
             for old, new in zip(eds, eds[1:]):
-                steps.append((f"mapping {ruleset} {old} -> {new}",
-                              functools.partial(self.edition_mapping, ruleset, old, new)))
+                if not edition_queries.mapping_is_stored(self, ruleset, old, new):
+                    steps.append((f"mapping {ruleset} {old} -> {new}",
+                                  functools.partial(self.edition_mapping, ruleset, old, new)))
             newest = eds[-1]
             steps.append((f"searcher {ruleset} {newest}",
                           functools.partial(self.search, "rule", ruleset, newest, limit=1)))
@@ -359,9 +363,10 @@ class KnowledgeBase(LoadedEditions):
                     unchanged=unchanged, limit=limit, offset=offset)
 
     def history(self, ruleset: str, number: str, edition: str | None = None,
-                date: str | None = None) -> dict[str, Any]:
-        """In which editions a rule exists, under which numbers, with what wording."""
-        return edition_queries.history(self, ruleset, number, edition, date)
+                date: str | None = None, *, limit: int | None = None, offset: int = 0) -> dict[str, Any]:
+        """In which editions a rule exists, under which numbers, with what wording (the
+        editions oldest first, paged with ``offset``/``limit``; ``total`` counts them all)."""
+        return edition_queries.history(self, ruleset, number, edition, date, limit=limit, offset=offset)
 
     def map_number(self, ruleset: str, number: str, from_edition: str,
                    to_edition: str) -> dict[str, Any]:

@@ -171,7 +171,7 @@ def test_history_from_the_stored_mappings_equals_history_from_the_graphs(tmp_pat
     fast = stored_history(kb, "test", number)
     assert fast is not None
     from_graphs = history(kb.from_graphs([kb.graphs[("test", e)] for e, *_ in EDITIONS]), "test", number)
-    assert fast == from_graphs
+    assert {**fast, "total": len(fast["editions"]), "offset": 0} == from_graphs
 
 
 def test_lazy_editions_keep_at_most_their_bound_loaded(tmp_path: Path) -> None:
@@ -253,13 +253,13 @@ def test_opening_a_build_loads_no_graph_and_history_loads_none(tmp_path: Path, m
     assert kb.diff("test", "1.0", "1.2")["summary"]  # composed from the stored mappings
 
 
-def test_warming_makes_only_the_newest_editions_and_reads_the_stored_mappings(tmp_path: Path) -> None:
+def test_warming_makes_only_the_newest_editions_and_leaves_the_stored_mappings_on_disk(tmp_path: Path) -> None:
     from kb.query import KnowledgeBase
     home = home_with(tmp_path, EDITIONS)
     kb = KnowledgeBase.open(home)
     names = [name for name, _ in kb.warm_steps()]
-    assert names[:4] == ["mapping test 1.0 -> 1.1", "mapping test 1.1 -> 1.2", "searcher test 1.2",
-                         "timing model test 1.2"]
+    assert names[:2] == ["searcher test 1.2", "timing model test 1.2"]  # numbers are followed in the files
+    assert not [n for n in names if n.startswith("mapping")]
     assert not [n for n in names if n.startswith(("searcher", "timing")) and not n.endswith(" 1.2")]
     for name, step in kb.warm_steps():
         if name.startswith(("mapping", "searcher", "timing")):  # the editions' own steps

@@ -215,11 +215,16 @@ class FollowedMapping:
         return c
 
 
+def mapping_is_stored(kb: LoadedEditions, ruleset: str, older: str, newer: str) -> bool:
+    """Whether the build stores the mapping between two neighbouring editions, so that
+    following numbers through it reads them one at a time (no whole mapping in memory)."""
+    return kb.build_dir is not None and stored_mapping_path(kb.build_dir, ruleset, older, newer).is_file()
+
+
 def _step(kb: LoadedEditions, ruleset: str, older: str, newer: str) -> EditionMapping | StoredMapping:
     """One adjacent mapping to follow numbers through: in memory when it is already made,
     else read a number at a time from the build's stored file (no whole mapping read)."""
-    if not adjacent_mapping.is_held(kb, ruleset, older, newer) and kb.build_dir is not None \
-            and stored_mapping_path(kb.build_dir, ruleset, older, newer).is_file():
+    if not adjacent_mapping.is_held(kb, ruleset, older, newer) and mapping_is_stored(kb, ruleset, older, newer):
         return stored_step(kb, ruleset, older, newer)
     return adjacent_mapping(kb, ruleset, older, newer)
 
@@ -240,17 +245,16 @@ def _path(kb: LoadedEditions, ruleset: str, number: str, source: str, target: st
     for older, newer in pairs:
         if current is None:
             c = None
-        elif forward:
-            c = adjacent_mapping(kb, ruleset, older, newer).get(current)
-        else:
-            c = adjacent_mapping(kb, ruleset, older, newer).back(current)
+        else:  # a number at a time: seventy steps read no whole mapping (FollowedMapping)
+            step = _step(kb, ruleset, older, newer)
+            c = step.get(current) if forward else step.back(current)
         current = c.target if c else None
         out.append({"edition": newer if forward else older, "number": current, "confidence": c.confidence if c else None})
     return out
 
 
 def history(kb: LoadedEditions, ruleset: str, number: str, edition: str | None = None,
-            date: str | None = None) -> dict[str, Any]:
+            date: str | None = None, *, limit: int | None = None, offset: int = 0) -> dict[str, Any]:
     """In which editions a rule exists, under which numbers and with what wording.
 
     The rule is named in one edition (by default the newest edition that has the number);
@@ -259,7 +263,22 @@ def history(kb: LoadedEditions, ruleset: str, number: str, edition: str | None =
     oldest edition), ``added``, ``unchanged``, ``changed`` (same number, new wording),
     ``moved`` (new number; ``reworded`` says whether the wording changed too), ``removed``,
     ``absent`` (not yet in the rules) or ``unknown`` (an excerpt that lacks it).
+
+    The entries, oldest first, are paged with ``offset``/``limit`` (``total`` counts them
+    all): each entry's status is still said against the rule's previous appearance, on
+    this page or an earlier one, so the pages joined are the whole history.
     """
+    if limit is not None and limit < 0 or offset < 0:
+        raise QueryError(400, "limit and offset must not be negative", {"limit": limit, "offset": offset})
+    found = _history(kb, ruleset, number, edition, date)
+    rows = found["editions"]
+    return {**found, "total": len(rows), "offset": offset,
+            "editions": rows[offset:offset + limit if limit is not None else None]}
+
+
+def _history(kb: LoadedEditions, ruleset: str, number: str, edition: str | None,
+             date: str | None) -> dict[str, Any]:
+    """Every entry of a rule's history (:func:`history`, unpaged)."""
     order = _order(kb, ruleset)
     named = named_edition(kb, ruleset, edition, date) if edition or date else None
     # A build stores every edition's rule texts and neighbours' mappings: read them there

@@ -24,6 +24,8 @@ UNCHANGED = Param("unchanged", {"type": "boolean", "default": False},
                   "Include unchanged rules too.", example=False)
 LIMIT = Param("limit", {"type": "integer", "minimum": 1, "maximum": 1000, "default": 100},
               "Entries per page.", example=100)
+HISTORY_LIMIT = Param("limit", {"type": "integer", "minimum": 1, "maximum": 1000, "default": 100},
+                      "Editions per page.", example=100)
 OFFSET = Param("offset", {"type": "integer", "minimum": 0, "maximum": 100000, "default": 0},
                "Entries to skip (paging).", example=0)
 
@@ -66,6 +68,8 @@ SCHEMAS.update({
                                        description="The nearest ancestor that has a counterpart."))}),
     "History": obj({
         "ruleset": STR, "number": STR, "edition": STR,
+        "total": {"type": "integer", "minimum": 0, "description": "Editions in the history, all pages."},
+        "offset": {"type": "integer", "minimum": 0},
         "editions": array(obj(
             {"edition": STR, "date": STR, "partial": {"type": "boolean"}, "number": _NUM,
              "status": {"enum": ["absent", "present", "added", "removed", "moved", "changed",
@@ -107,13 +111,17 @@ def map_number(ruleset: str, number: str, from_edition: str, to_edition: str) ->
 
 
 @endpoint(bp, "GET", "/v1/rulesets/<ruleset>/rules/<number>/history", tag="editions",
-          response="History", params=(RULESET, NUMBER, EDITION, DATE), errors=(404,),
+          response="History", params=(RULESET, NUMBER, EDITION, DATE, HISTORY_LIMIT, OFFSET), errors=(404,),
           summary="A rule through every edition",
-          examples=("/api/v1/rulesets/riftbound/rules/337.1.a/history",))
-def history(ruleset: str, number: str, edition: str | None, date: str | None) -> Response:
+          examples=("/api/v1/rulesets/riftbound/rules/337.1.a/history",
+                    "/api/v1/rulesets/riftbound/rules/337.1.a/history?limit=2&offset=2"))
+def history(ruleset: str, number: str, edition: str | None, date: str | None, limit: int,
+            offset: int) -> Response:
     """In which editions a rule exists, under which number and with what wording (eCFR's
     versions): each edition says whether the rule was added, changed, moved, unchanged or
     removed there, with the word-level changes. The number is read in ``edition`` (default:
-    the newest edition that has it) and followed both ways."""
-    data = current_kb().history(ruleset, number, edition, date)
+    the newest edition that has it) and followed both ways. The editions are listed oldest
+    first, ``limit`` at a time from ``offset`` (``total`` counts them all); each one's status
+    is said against the rule's previous appearance, whatever the page."""
+    data = current_kb().history(ruleset, number, edition, date, limit=limit, offset=offset)
     return answer(data, *(f"{ruleset} {e['edition']}" for e in data["editions"]))
