@@ -25,6 +25,13 @@ archive releases, Magic 2010-10-01 and 2026-01-16, Riftbound 1.0–1.4; see benc
 documents (:data:`RENUMBERINGS`, right or wrong, with the confidence), then each change feed
 made cold in a fresh process's knowledge base, its time, size and RFC 4287 checks.
 
+    .venv/bin/python -m bench.editions --serve HOME [--rulekb PATH]
+
+``--serve HOME`` starts ``rulekb serve`` on a home holding every edition and times what a
+rules site's visitors ask across them (:data:`SERVED`): seconds until health says ready and
+the server's RSS then, each address once cold and once again (status, wall time, size), and
+the RSS after. ``--rulekb`` names the command to run (e.g. a script running a snapshot).
+
     .venv/bin/python -m bench.editions --compare HOME [--ruleset mtg]
 
 ``--compare HOME`` times the compare page (``/RULESET/compare/OLD/NEW``, its context and
@@ -182,6 +189,91 @@ def acceptance(home: Path) -> int:
     return 0
 
 
+#: What ``--serve`` asks, in this order (the first is the first request after start).
+SERVED = [
+    "/mtg/2026-01-16/117.3",
+    "/mtg/2003-03-15/420.5e",
+    "/mtg/2005-10-01/420.5e",
+    "/mtg/2026-01-16/601.2",
+    "/mtg/2026-01-16/601.2/history",
+    "/mtg/2026-01-16/704.5j/history",
+    "/api/v1/rulesets/mtg/rules/117.3/history",
+    "/api/v1/rulesets/mtg/rules/601.2/history",
+    "/api/v1/rulesets/mtg/rules/420.5e/history?edition=2005-10-01",
+    "/api/v1/rulesets/mtg/rules/420.5e/map?from=2005-10-01&to=2026-01-16",
+    "/api/v1/rulesets/mtg/diff?from=2003-03-15&to=2026-01-16&limit=5",
+    "/api/v1/rulesets/mtg/diff?from=2003-03-15&to=2026-01-16&limit=100&offset=2000",
+    "/mtg/compare/2003-03-15/2026-01-16",
+    "/riftbound/compare/1.0/1.4",
+    "/api/v1/rulesets",
+    "/api/v1/rulesets/mtg/editions",
+    "/api/v1/stats",
+    "/api/v1/rulesets/mtg/changes.atom",
+    "/api/v1/rulesets/mtg/changes.atom?section=704",
+    "/api/v1/rulesets/mtg/rules/704.5j/changes.atom",
+    "/api/v1/rulesets/riftbound/changes.atom",
+    "/api/v1/search?q=mana+burn&ruleset=mtg&edition=2005-10-01",
+    "/search?q=mana+burn&ruleset=mtg&edition=2005-10-01",
+    "/api/v1/rulesets/mtg/rules/100.1?edition=2003-03-15",
+]
+
+
+def serve(home: Path, rulekb: str) -> int:
+    """``rulekb serve`` on ``home``: ready after, RSS, each of :data:`SERVED` cold and again."""
+    import json
+    import os
+    import socket
+    import subprocess
+    import urllib.error
+    import urllib.request
+
+    from bench.load import memory_kb
+
+    def get(url: str) -> tuple[int, int, float]:
+        started = time.perf_counter()
+        try:
+            with urllib.request.urlopen(url, timeout=300) as answer:
+                status, body = answer.status, answer.read()
+        except urllib.error.HTTPError as exc:
+            status, body = exc.code, exc.read()
+        return status, len(body), time.perf_counter() - started
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    started = time.perf_counter()
+    server = subprocess.Popen([rulekb, "serve", "--port", str(port)], env={**os.environ, "RULEKB_HOME": str(home)},
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        while True:
+            if server.poll() is not None:
+                print(f"rulekb serve exited with {server.returncode}", file=sys.stderr)
+                return 1
+            try:
+                with urllib.request.urlopen(f"{base}/api/v1/health", timeout=5) as answer:
+                    if json.loads(answer.read()).get("ready"):
+                        break
+            except (OSError, ValueError):
+                pass
+            time.sleep(0.05)
+        ready = time.perf_counter() - started
+        print(f"ready {ready:.1f} s after start, RSS {memory_kb(server.pid)['VmRSS'] / 1024:.0f} MB "
+              f"(load average {os.getloadavg()[0]:.1f})\n")
+        print("| address | status | cold | again | size |\n|---|---:|---:|---:|---:|")
+        for path in SERVED:
+            status, size, cold = get(base + path)
+            _, _, warm = get(base + path)
+            print(f"| `{path}` | {status} | {cold * 1000:.0f} ms | {warm * 1000:.0f} ms | {size / 1024:.0f} KB |",
+                  flush=True)
+        print(f"\nRSS after: {memory_kb(server.pid)['VmRSS'] / 1024:.0f} MB, peak "
+              f"{memory_kb(server.pid)['VmHWM'] / 1024:.0f} MB (load average {os.getloadavg()[0]:.1f})")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    return 0
+
+
 def compare_pages(home: Path, ruleset: str) -> int:
     """The compare page of each step of ``ruleset``, cold, from the stored comparison and
     from the diff (process CPU time; see the module docstring)."""
@@ -228,7 +320,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--compare", type=Path, metavar="HOME", default=None,
                         help="time every step's compare page of a data home, cold")
     parser.add_argument("--ruleset", default="mtg", help="the ruleset whose steps --compare times")
+    parser.add_argument("--serve", type=Path, metavar="HOME", default=None,
+                        help="serve a home holding every edition and time what visitors ask")
+    parser.add_argument("--rulekb", default=str(Path(sys.executable).with_name("rulekb")),
+                        help="the rulekb command --serve runs")
     args = parser.parse_args(argv)
+    if args.serve is not None:
+        return serve(args.serve, args.rulekb)
     if args.acceptance is not None:
         return acceptance(args.acceptance)
     if args.compare is not None:
