@@ -170,7 +170,7 @@ steps:
     ("Vision", "does not bear on the timing model"),
     ("Unique", "does not bear on the timing model"),
     ("Equip", "not modelled yet"),
-    ("Ganking", "not modelled yet"),
+    ("Empower", "not modelled yet"),
     ("Tankk", "unknown keyword 'Tankk', did you mean 'Tank'?"),
     ("Assault x", "Assault's value is a whole number"),
     ("Tank 2", "Tank takes no value"),

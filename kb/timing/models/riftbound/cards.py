@@ -31,9 +31,13 @@ ability's ``cost: {exhaust: true}`` exhausts its own permanent, 414.5);
 order the combat damage a unit's side is assigned (815.1.b, 826.3), ``Assault N`` and ``Shield N``
 (``N`` omitted is 1) give +N Might while the unit is an attacker or a defender (807.1.c, 814.1.c),
 and ``Accelerate`` is an optional additional cost of [1][C] after which the unit enters ready
-(805.1.a; :mod:`kb.timing.models.riftbound.combat`, :mod:`kb.timing.models.riftbound.costs`). Core
-Rules 1.4's other keywords (:data:`NOT_MODELLED`) are refused saying why: not modelled yet, or
-not bearing on timing. A unit's ``deathknell: [instructions]`` is its
+(805.1.a; :mod:`kb.timing.models.riftbound.combat`, :mod:`kb.timing.models.riftbound.costs`).
+``Ganking`` lets a unit's Standard Move go from a battlefield to another (810.1.b, 144.4.c.1);
+``Temporary`` on a unit or gear is "At the start of this permanent's controller's Beginning Phase,
+before scoring, kill this" (816.1.b: :mod:`kb.timing.models.riftbound.beginning`); a spell's
+``repeat: COST`` is "Repeat [Cost]", an optional additional cost after which its instructions are
+executed once more as it resolves (820.1.d). Core Rules 1.4's other keywords (:data:`NOT_MODELLED`)
+are refused saying why: not modelled yet, or not bearing on timing. A unit's ``deathknell: [instructions]`` is its
 Deathknell ("When I die, …", 808.1.c): a trigger ``on: leave``. A card of ``type: battlefield``
 names a battlefield of the scenario; its triggers (``on: conquer`` or ``on: hold``) are "when you
 conquer (hold) here" abilities, controlled by the player who scores it, and its ``here: {might: N}``
@@ -73,21 +77,19 @@ from kb.timing.models.riftbound.resources import (FREE, Cost, ability_cost_json,
                                                   parse_additional, parse_cost)
 
 KEYWORDS = frozenset({"Action", "Reaction", "Hidden", "Ambush", "Legion", "Deathknell", "Deflect",
-                      "Tank", "Backline", "Assault", "Shield", "Accelerate"})
+                      "Tank", "Backline", "Assault", "Shield", "Accelerate", "Ganking", "Temporary", "Repeat"})
 # Keywords written with a value, "Assault 2" ("Assault [X]"; X omitted is 1: 807.1.b.3, 814.1.b.3).
 VALUED = ("Assault", "Shield")
 # Core Rules 1.4's other keywords (804–829): refused by name, saying why, rather than as unknown.
 NOT_TIMING = "does not bear on the timing model's questions"
 NOT_YET = "is not modelled yet"
+NO_ATTACHING = "is not modelled yet: the model has no attached gear (716), which it needs"
 NOT_MODELLED: dict[str, tuple[str, str]] = {
-    "Ganking": (NOT_YET, "810: a unit may make a Standard Move from one battlefield to another"),
-    "Temporary": (NOT_YET, "816: killed at the start of its controller's Beginning Phase, which the model "
-                           "does not play"),
     "Vision": (NOT_TIMING, "817: a play effect that predicts; write its effect as triggers: [{on: play, …}]"),
-    "Equip": (NOT_YET, "818: an activated ability attaching gear to a unit"),
-    "Quick-Draw": (NOT_YET, "819: equipment played with Reaction and attached"),
-    "Repeat": (NOT_YET, "820: an optional additional cost that repeats the effect"),
-    "Weaponmaster": (NOT_YET, "821: a play effect attaching equipment"),
+    "Equip": (NO_ATTACHING, "818: an activated ability attaching gear to a unit"),
+    "Quick-Draw": (NO_ATTACHING, "819: equipment played with Reaction and attached as it is played; write its "
+                                 "Reaction as keywords: [Reaction]"),
+    "Weaponmaster": (NO_ATTACHING, "821: a play effect attaching equipment"),
     "Hunt": (NOT_TIMING, "823: gains XP on conquer and hold; write its effect as triggers on: conquer and "
                          "on: hold"),
     "Level": (NOT_TIMING, "824: makes its text active with enough XP; write the active text on the card"),
@@ -184,6 +186,9 @@ class Card:
     here_might: int = 0  # a battlefield's "Units here have +N [M]": Might of each unit there (652.2.c's example)
     assault: int = 0  # Assault X: +X Might while an attacker (807.1.c)
     shield: int = 0  # Shield X: +X Might while a defender (814.1.c)
+    # Repeat [Cost]: an optional additional cost; paid, the spell's instructions are executed once
+    # more as it resolves (820.1.d); None without the keyword
+    repeat: Cost | None = None
 
     @property
     def deflect(self) -> int:
@@ -291,7 +296,7 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
         where = f"{field}.{name}"
         raw = _map(raw, where)
         _only(raw, ("type", "keywords", "effects", "legion", "triggers", "abilities", "might", "deathknell", "cost",
-                    "additional_cost", "replacement", "enters", "targets", "here"), where)
+                    "additional_cost", "replacement", "enters", "targets", "here", "repeat"), where)
         ctype = raw.get("type")
         if ctype not in CARD_TYPES:
             raise FormatError(f"type must be one of: {', '.join(CARD_TYPES)}", f"{where}.type")
@@ -320,6 +325,13 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
         if card_keywords & {"Tank", "Backline", "Assault", "Shield", "Accelerate"} and ctype != "unit":
             raise FormatError("Tank, Backline, Assault, Shield and Accelerate are on units (815.1.a, 826.2, 807.1.a, "
                               "814.1.a, 805.1)", f"{where}.keywords")
+        if "Ganking" in card_keywords and ctype != "unit":
+            raise FormatError("Ganking is on units (810.1.a)", f"{where}.keywords")
+        if "Temporary" in card_keywords and ctype not in ("unit", "gear"):
+            raise FormatError("Temporary is on permanents, units and gear (816.1.a)", f"{where}.keywords")
+        repeat = _repeat(raw, ctype, card_keywords, where)
+        if repeat is not None:
+            card_keywords |= {"Repeat"}
         if raw.get("deathknell") is not None:  # "[Deathknell][>] Effect": "When I die, Effect" (808.1.c)
             triggers.append(Trigger("leave", f"{name}'s Deathknell",
                                     parse_effects(raw["deathknell"], f"{where}.deathknell")))
@@ -349,12 +361,31 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
                            _several(raw.get("targets"), ctype, own, (legion, *(tr.effects for tr in triggers),
                                                                      *(a.effects for a in abilities)), where),
                            _here(raw.get("here"), ctype, f"{where}.here"),
-                           valued.get("Assault", 0), valued.get("Shield", 0))
+                           valued.get("Assault", 0), valued.get("Shield", 0), repeat)
     for name, card in cards.items():
         _check_refs(cards, card.effects + card.legion, f"{field}.{name}")
         for tr in card.triggers:
             _check_refs(cards, tr.effects, f"{field}.{name}")
     return cards
+
+
+def _repeat(raw: dict[str, Any], ctype: str, card_keywords: frozenset[str], where: str) -> Cost | None:
+    """A card's ``repeat: COST`` ("Repeat [Cost]", 820.1.c): the optional additional cost that
+    executes its instructions once more (820.1.d). The keyword is written with its cost, so
+    ``keywords: [Repeat]`` alone says which cost is missing; the model has it on spells (820.1.a
+    also puts it on abilities, which it does not take yet)."""
+    if raw.get("repeat") is None:
+        if "Repeat" in card_keywords:
+            raise FormatError("Repeat is written with its cost as repeat: COST (\"Repeat [Cost]\", 820.1.c), "
+                              "e.g. repeat: 2 or repeat: {energy: 1, power: 1}", f"{where}.keywords")
+        return None
+    if ctype != "spell":
+        raise FormatError("Repeat is on spells and abilities (820.1.a); the model takes it on spells", f"{where}.repeat")
+    cost = parse_cost(raw["repeat"], f"{where}.repeat")
+    if not cost:
+        raise FormatError("Repeat's cost is at least one Energy or Power (a free repeat is no cost)",
+                          f"{where}.repeat")
+    return cost
 
 
 def _names(effects: tuple[Effect, ...], word: str) -> bool:
@@ -504,9 +535,10 @@ def effects_json(effects: tuple[Effect, ...]) -> list[dict[str, Any]]:
 
 def card_json(card: Card) -> dict[str, Any]:
     out: dict[str, Any] = {"type": card.type}
-    if card.keywords:
+    shown = card.keywords - {"Repeat"}  # Repeat is written with its cost, as repeat: COST
+    if shown:
         values = {"Assault": card.assault, "Shield": card.shield}
-        out["keywords"] = sorted(k if values.get(k, 1) == 1 else f"{k} {values[k]}" for k in card.keywords)
+        out["keywords"] = sorted(k if values.get(k, 1) == 1 else f"{k} {values[k]}" for k in shown)
     if card.effects:
         out["effects"] = effects_json(card.effects)
     if card.legion:
@@ -538,6 +570,8 @@ def card_json(card: Card) -> dict[str, Any]:
                               **({"banish_this": True} if card.replacement.banish_this else {})}
     if card.targets:
         out["targets"] = card.targets
+    if card.repeat is not None:
+        out["repeat"] = cost_json(card.repeat)
     if card.here_might:
         out["here"] = {"might": card.here_might}
     if card.enters_ready or card.as_enters:

@@ -166,9 +166,15 @@ def move_destination(m: Riftbound, s: State, p: Params) -> bool:
     to = p["to"]
     if to == "base":
         return u.location != "base"
-    if u.location != "base" or s.battlefield(to) is None:
+    if u.location == to or s.battlefield(to) is None:
         return False
     return not m.invalid_destination(s, p["player"], to)
+
+
+@check("ganking", "a Standard Move goes from a battlefield to another only for a unit with Ganking")
+def ganking(m: Riftbound, s: State, p: Params) -> bool:
+    u = s.permanent(p["unit"])
+    return u is None or u.location == "base" or p["to"] == "base" or m.ganks(u)
 
 
 @check("hide-timing", "hiding only on your turn during an Open State")

@@ -269,6 +269,14 @@ CITATIONS: dict[str, Rules] = {
     "state.team-turn-order": ("489.5.c", "489.5.c.1", "489.2"),
     "state.team-points": ("489.8.d.1",),
     "state.trash-owners": ("108.2.a",),
+    # -- keywords: Ganking, Temporary, Repeat (decisions.py, beginning.py, costs.py, effects.py) --
+    "ganking-move": ("810.1.b", "144.4.c.1", "810.1.c", "810.1.c.1", "810.1.c.3"),
+    "check.ganking": ("144.4.c.1", "810.1.b", "144.4.a", "144.4.b"),
+    "beginning-step": ("315.2.a", "315.2.a.1", "816.1.b", "816.1.c"),
+    "temporary-triggers": ("816.1.b", "816.1.c", "816.2.a", "816.1.a", "383.3"),
+    "check.repeat": ("820.1.a", "820.1.d", "820.1.c.1"),
+    "repeat-paid": ("820.1.d", "820.1.c.1", "820.1.c.3", "820.3.a"),
+    "repeat-executes": ("820.1.d.1", "820.1.d", "820.2.a", "820.1.d.2", "820.3.a"),
 }
 
 # What each state check refuses (the ``state.*`` citations above).

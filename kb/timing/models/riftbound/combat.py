@@ -116,7 +116,8 @@ def staging(s: State, bf: Battlefield) -> str | None:
 
 @transition("cleanup", "automatic", "a cleanup", "cleanup", bindings=task_bindings("cleanup"))
 def cleanup(m: Riftbound, s: State, p: Params, t: Trace) -> State:
-    s = check_victory(replace(s, tasks=s.tasks[1:]), t)
+    done = s.tasks.index("cleanup")  # the first task, or after the Scoring Step's hold waiting for it
+    s = check_victory(replace(s, tasks=s.tasks[:done] + s.tasks[done + 1:]), t)
     if s.winner is not None:
         return s
     if s.sides_established:

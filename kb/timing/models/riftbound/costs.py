@@ -55,6 +55,8 @@ step("deflect-applies", "choosing an opponent's unit with Deflect costs Power mo
      "{unit} has Deflect: {item} costs {power} Power more")
 step("accelerate-paid", "Accelerate: its optional additional cost is paid as the unit is played",
      "{player} pays Accelerate's {cost} for {item} as an additional cost: it will enter ready")
+step("repeat-paid", "Repeat: its optional additional cost is paid as the spell is played",
+     "{player} pays Repeat's {cost} for {item} as an additional cost: its instructions will be executed twice")
 step("kill-as-cost", "a friendly unit is killed to pay an additional cost", "{player} chooses to kill {unit} to pay for {item}")
 step("plays-ignoring-cost", "a card played from facedown ignores its base cost",
      "{item} is played from facedown ignoring its base cost ({cost})")
@@ -214,7 +216,8 @@ def printed_cost(m: Riftbound, s: State, item: Item) -> Cost:
     if item.kind in ("spell", "unit", "gear"):
         card = m.cards.get(item.card or "")
         printed = card.cost if card and item.origin != "facedown" else FREE  # from facedown: 811.1.b
-        return printed + ACCELERATE_COST if item.accelerate else printed  # an additional cost (805.2)
+        printed = printed + ACCELERATE_COST if item.accelerate else printed  # an additional cost (805.2)
+        return printed + card.repeat if item.repeat and card and card.repeat else printed  # 820.1.c.1
     if item.kind == "ability":
         a = item_ability(m, s, item)
         return a.cost if a else FREE
@@ -318,6 +321,8 @@ def pay_for(m: Riftbound, s: State, t: Trace, item: Item) -> State:
         t.note("plays-ignoring-cost", s, {"item": item.name, "cost": str(card.cost)})
     if item.accelerate:
         t.note("accelerate-paid", s, {"player": item.controller, "item": item.name, "cost": str(ACCELERATE_COST)})
+    if item.repeat and card is not None and card.repeat is not None:
+        t.note("repeat-paid", s, {"player": item.controller, "item": item.name, "cost": str(card.repeat)})
     for unit, n in deflect(m, s, item.controller, item.effects, item.target, item.targets):
         t.note("deflect-applies", s, {"unit": unit, "item": item.name, "power": n})
     cost = total_cost(m, s, item)
@@ -344,6 +349,7 @@ def _cost_of(m: Riftbound, s: State, p: Params) -> tuple[Cost, Cost]:
         card = m.cards[p["card"]]
         printed = FREE if p.get("from") == "facedown" else card.cost  # ignoring its base cost (811.1.b)
         printed = printed + ACCELERATE_COST if p.get("accelerate") else printed  # 805.2
+        printed = printed + card.repeat if p.get("repeat") and card.repeat else printed  # 820.1.c.1
         return printed, _deflect_power(m, s, p["player"], card.effects, p.get("target"), p.get("targets") or ())
     if "ability" in p:
         found = ability_source(m, s, p["player"], p["ability"])
@@ -359,9 +365,9 @@ def _cost_of(m: Riftbound, s: State, p: Params) -> tuple[Cost, Cost]:
 @check("costs", "its Energy and Power cost cannot be paid: the Rune Pool and the runes that can Add do not "
        "cover it")
 def costs_payable(m: Riftbound, s: State, p: Params) -> bool:
-    if "card" in p and (not m.cards[p["card"]].cost or p.get("from") == "facedown"):
-        return True
     printed, _ = _cost_of(m, s, p)
+    if "card" in p and not printed:  # a free card (or one from facedown, 811.1.b) and no additional cost
+        return True
     return can_pay_while_adding(m, s, p["player"], printed)
 
 
@@ -371,6 +377,14 @@ def accelerate_allowed(m: Riftbound, s: State, p: Params) -> bool:
         return True
     card = m.cards.get(p.get("card", ""))
     return card is not None and "Accelerate" in card.keywords
+
+
+@check("repeat", "Repeat's cost is paid only for a spell with Repeat, as it is played")
+def repeat_allowed(m: Riftbound, s: State, p: Params) -> bool:
+    if not p.get("repeat"):
+        return True
+    card = m.cards.get(p.get("card", ""))
+    return card is not None and card.repeat is not None
 
 
 @check("exhaust-cost", "its cost exhausts its permanent, which is already exhausted")
@@ -427,6 +441,9 @@ def with_cost_choices(m: Riftbound, s: State, params: dict[str, Any]) -> Sequenc
     if card is not None and "Accelerate" in card.keywords:
         # Accelerate: the player may pay its cost as they play the unit, or not (805.2)
         return [*_kill_choices(s, card, params), *_kill_choices(s, card, {**params, "accelerate": True})]
+    if card is not None and card.repeat is not None:
+        # Repeat: the player may pay its cost as they play the spell, or not (820.1.d)
+        return [*_kill_choices(s, card, params), *_kill_choices(s, card, {**params, "repeat": True})]
     return _kill_choices(s, card, params)
 
 

@@ -28,10 +28,11 @@ transition, step = registry.transition, registry.step
 PLAY = ("has-priority", "not-mid-procedure", "own-turn-neutral-open", "in-hand", "facedown-ready",
         "closed-state-needs-reaction", "showdown-needs-action", "focus", "location", "targets", "several-targets",
         "move-outcome",
-        "accelerate", "costs", "deflect-cost", "additional-cost")
+        "accelerate", "repeat", "costs", "deflect-cost", "additional-cost")
 ACTIVATE = ("has-priority", "not-mid-procedure", "ability-on-board", "ability-timing", "ability-focus",
             "move-outcome", "exhaust-cost", "costs", "deflect-cost")
-MOVE = ("has-priority", "not-mid-procedure", "move-timing", "unit-ready", "move-destination", "teammate-battlefield")
+MOVE = ("has-priority", "not-mid-procedure", "move-timing", "unit-ready", "move-destination", "ganking",
+        "teammate-battlefield")
 HIDE = ("has-priority", "not-mid-procedure", "hide-timing", "in-hand", "hide-battlefield", "hide-cost")
 PASS = ("has-priority", "not-mid-procedure")
 TRIGGER = ("trigger-controller", "trigger-optional")
@@ -43,6 +44,8 @@ step("legally-timed", "the item is legally timed", "{item} is legally timed ({wh
 step("play-from-facedown", "played from facedown: it has Reaction", "{item} is played from facedown at {at}")
 step("ambush-permission", "Ambush: played to a battlefield with Reaction", "{item} is played with Ambush to {at}")
 step("move-contests", "the unit contests the battlefield", "{player} contests {at}")
+step("ganking-move", "Ganking: the unit's Standard Move goes from a battlefield to another",
+     "{unit} has Ganking: its Standard Move takes it from {at} to {to}")
 step("pass-step-resolve", "all players passed in sequence: resolve", "all players passed in sequence")
 step("pass-step-continue", "priority passes to the next player", "{player} gains priority")
 step("focus-passes", "focus passes to the next player", "{player} gains focus and priority")
@@ -125,6 +128,8 @@ def move_bindings(m: Riftbound, s: State) -> Iterator[dict[str, Any]]:
         if card is None or card.type != "unit":
             continue
         dests = ["base"] if u.location != "base" else [b.name for b in s.battlefields]
+        if u.location != "base" and m.ganks(u):  # battlefield to battlefield (810.1.b)
+            dests += [b.name for b in s.battlefields if b.name != u.location]
         for to in dests:
             yield {"player": u.controller, "unit": u.name, "to": to}
 
@@ -175,7 +180,8 @@ def timing_reason(s: State, keywords: frozenset[str]) -> str:
     return "the turn player in a Neutral Open State"
 
 
-@transition("play", "decision", "play a card", "{player} plays {card}{accelerate:, paying its Accelerate}", pre=PLAY,
+@transition("play", "decision", "play a card",
+            "{player} plays {card}{accelerate:, paying its Accelerate}{repeat:, paying its Repeat}", pre=PLAY,
             bindings=play_bindings)
 def play(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     card = m.cards[p["card"]]
@@ -197,7 +203,7 @@ def play(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     s, item = new_item(s, name=card.name, controller=p["player"], kind=card.type, card=card.name,
                              effects=card.effects, origin=origin, to=to, target=p.get("target"),
                              ambush=ambush, keywords=keywords, kill=p.get("kill"), targets=p.get("targets") or (),
-                             accelerate=bool(p.get("accelerate")))
+                             accelerate=bool(p.get("accelerate")), repeat=bool(p.get("repeat")))
     if origin == "facedown":
         t.note("play-from-facedown", s, {"item": card.name, "at": at})
     if ambush:
@@ -231,6 +237,8 @@ def hide(m: Riftbound, s: State, p: Params, t: Trace) -> State:
 def standard_move(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     u = s.permanent(p["unit"])
     assert u is not None
+    if u.location != "base" and p["to"] != "base":  # only with Ganking (the ganking check holds)
+        t.note("ganking-move", s, {"unit": u.name, "at": u.location, "to": p["to"]})
     s = relocate(m, s, t, u, p["to"], exhaust=True)
     return replace(s, tasks=s.tasks + ("cleanup",))
 

@@ -46,6 +46,8 @@ step("add-resources", "add resources", "{player} adds resources")
 step("instruction-skipped", "an instruction that cannot be followed is ignored",
      "{instruction} cannot be followed: ignored")
 step("discard", "discard cards from hand to the trash", "{player} discards {n} ({cards}, in hand order)")
+step("repeat-executes", "Repeat was paid: the item's instructions are executed one additional time",
+     "Repeat was paid for {item}: its instructions are executed again, with the same choices")
 step("legion-active", "Legion: another card was finalized this turn", "{item}'s Legion text is active")
 step("no-target-legal", "every target of an instruction is illegal: it is not executed, and the item still resolves",
      "{instruction}: none of its targets ({targets}) is legal any more, so it is not executed; {item} still "
@@ -65,7 +67,9 @@ def instruction(kind: str) -> Callable[[Run], Run]:
 
 
 def run_effects(m: Riftbound, s: State, t: Trace, item: Item) -> State:
-    """Follow an item's instructions in order, its card's Legion text too when it is active."""
+    """Follow an item's instructions in order, its card's Legion text too when it is active; all of
+    them once more when its Repeat was paid (820.1.d.1), with the same choices (the model's fixed
+    way of making the choices 820.2.a leaves free: a target gone by then is skipped, 820.1.d.2)."""
     effects = list(item.effects)
     card = m.cards.get(item.card or "")
     if card is not None and card.legion and any(pl == item.controller and i != item.id
@@ -73,12 +77,21 @@ def run_effects(m: Riftbound, s: State, t: Trace, item: Item) -> State:
         t.note("legion-active", s, {"item": item.name})
         effects += card.legion
     for e in effects:
-        try:
-            run = RUNS[e[0]]
-        except KeyError:
-            raise ValueError(f"unknown instruction {e[0]!r}") from None
-        s = each_target(m, s, t, item, e) if e[1:2] == (SEVERAL_TARGETS,) and e[0] in SEVERAL else run(m, s, t, item, e)
+        s = _execute(m, s, t, item, e)
+    if item.repeat:  # executed one additional time (820.1.d.1); played once all the same (820.3.a)
+        t.note("repeat-executes", s, {"item": item.name})
+        for e in effects:
+            s = _execute(m, s, t, item, e)
     return s
+
+
+def _execute(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
+    """Follow one instruction of a resolving item (on each of its several targets, or once)."""
+    try:
+        run = RUNS[e[0]]
+    except KeyError:
+        raise ValueError(f"unknown instruction {e[0]!r}") from None
+    return each_target(m, s, t, item, e) if e[1:2] == (SEVERAL_TARGETS,) and e[0] in SEVERAL else run(m, s, t, item, e)
 
 
 def each_target(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:

@@ -12,7 +12,7 @@ from typing import Any
 from kb.timing.engine import Model, Option, Params, Rules, Violation
 from kb.timing.models.riftbound import checks, combat, decisions, effects, scoring  # noqa: F401 (they register)
 from kb.timing.models.riftbound import adding, costs, damage, paying, replacements  # noqa: F401 (they register)
-from kb.timing.models.riftbound import conceding  # noqa: F401 (it registers)
+from kb.timing.models.riftbound import beginning, conceding  # noqa: F401 (they register)
 from kb.timing.models.riftbound import battlefields, invariants, teams
 from kb.timing.models.riftbound.cards import SEVERAL_TARGETS, Card, Effect, Trigger
 from kb.timing.models.riftbound.citations import CITATION_EDITION, CITATIONS, cite, registry
@@ -90,6 +90,12 @@ class Riftbound(Model):
         card = self.cards.get(u.card)
         printed = (card.might + combat.keyword_might(card, u) if card else 1) + u.might_bonus
         return printed + battlefields.might_here(self, s, u.location) if self.battlefield_cards else printed
+
+    def ganks(self, u: Permanent) -> bool:
+        """Whether the unit has Ganking: its Standard Move may go from a battlefield to another
+        (810.1.b, 144.4.c.1)."""
+        card = self.cards.get(u.card)
+        return card is not None and "Ganking" in card.keywords
 
     def has_reaction(self, state: State, params: Params) -> bool:
         """Reaction: printed (813), from facedown (811.6), or Ambush to your units (822.1.b)."""

@@ -10,15 +10,17 @@ Pool pay costs, :mod:`kb.timing.models.riftbound.costs`). ``battlefields``: a li
 contributed_by, units: {player: [cards]}}`` (``contributed_by``: the player who brought it to the game, 652.2), or a mapping by name (``{Temple: {controller: Bo}, Hill: null}``).
 ``start``: ``{showdown: {at, focus}}`` (a showdown in progress), ``{combat: {at, attacker,
 defender}}`` (combat opening there), or both (the showdown becomes a combat showdown);
-``{phase: beginning}`` starts the turn at the Beginning Phase's Scoring Step (the turn player
-holds their battlefields, then the Main Phase begins); ``victory_score: N`` (8 by default).
+``{phase: beginning}`` starts the turn at the Beginning Phase (its Beginning Step when the turn
+player controls a permanent with Temporary, which triggers and is killed before scoring, 816.1.b;
+then the Scoring Step: the turn player holds their battlefields; then the Main Phase begins); ``victory_score: N`` (8 by default).
 An unknown key, step, card or battlefield is answered with the nearest known one.
 
-Actions (scenario steps): ``play: {player, card, to, from: hand|facedown, target, targets, kill, accelerate}``
+Actions (scenario steps): ``play: {player, card, to, from: hand|facedown, target, targets, kill, accelerate, repeat}``
 (``kill``: the friendly unit that pays a "kill a friendly unit" cost; ``targets: [UNIT, …]`` the units a
-card of several targets chooses, 355.13; ``accelerate: true`` pays a unit's Accelerate, 805.2),
+card of several targets chooses, 355.13; ``accelerate: true`` pays a unit's Accelerate, 805.2;
+``repeat: true`` pays a spell's Repeat, 820.1.d),
 ``activate: {player, ability}``, ``pass: PLAYER`` (priority on a chain, focus in a showdown,
-otherwise ending the Main Phase), ``move: {player, unit, to}`` (a Standard Move),
+otherwise ending the Main Phase), ``move: {player, unit, to}`` (a Standard Move; from a battlefield to another with Ganking, 810.1.b),
 ``decline``/``perform: {player, item}`` (an optional triggered ability being finalized; one
 the scenario does not decline is performed; ``decline`` also refuses a triggered ability's cost),
 ``pay: {player, item}`` (pay a triggered ability's cost, 404.1), ``hide: {player, card, at}``,
@@ -49,7 +51,7 @@ from kb.timing.engine import FormatError, Option
 from kb.timing.fields import a_list as _list, a_mapping as _map, named_entry, only_keys as _only, players as _player_list
 from kb.timing.fields import nearest, one_of as _one_of, text as _str, whole_number as _int
 from kb.timing.models.codec import Context, field_json, json_keys
-from kb.timing.models.riftbound import costs, teams, trash
+from kb.timing.models.riftbound import beginning, costs, teams, trash
 from kb.timing.models.riftbound.cards import parse_cards
 from kb.timing.models.riftbound.costs import resources_of
 from kb.timing.models.riftbound.model import Riftbound, model_for
@@ -167,10 +169,10 @@ def setup(data: Mapping[str, Any]) -> tuple[Riftbound, State]:
         allies = state.teammates(players[0])
         state = replace(state, victory_score=teams.TEAM_VICTORY_SCORE,
                         disqualified=tuple(b.name for b in battlefields if b.controller in allies))
-    return model, _start(state, _map(data.get("start"), "start"))
+    return model, _start(model, state, _map(data.get("start"), "start"))
 
 
-def _start(s: State, start: dict[str, Any]) -> State:
+def _start(model: Riftbound, s: State, start: dict[str, Any]) -> State:
     _only(start, ("showdown", "combat", "phase", "victory_score"), "start")
     if "victory_score" in start:
         s = replace(s, victory_score=_int(start["victory_score"], "start.victory_score", 1, 99))
@@ -178,7 +180,9 @@ def _start(s: State, start: dict[str, Any]) -> State:
         if _one_of(start["phase"], ("beginning", "main"), "start.phase") == "beginning":
             if "showdown" in start or "combat" in start:
                 raise FormatError("a showdown or combat starts in the Main Phase", "start.phase")
-            s = replace(s, phase="beginning", tasks=("hold",))  # the Scoring Step (315.2.b)
+            # the Beginning Step when Temporary has something to kill (315.2.a, 816.1.b), then the
+            # Scoring Step (315.2.b)
+            s = replace(s, phase="beginning", tasks=beginning.beginning_tasks(model, s))
     if "showdown" in start:
         sd = _map(start["showdown"], "start.showdown")
         _only(sd, ("at", "focus"), "start.showdown")
@@ -244,7 +248,7 @@ def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, A
         return [("concede", {"player": who})]
     data = _map(payload, kind)
     if kind == "play":
-        _only(data, ("player", "card", "to", "from", "target", "kill", "targets", "accelerate"), "play")
+        _only(data, ("player", "card", "to", "from", "target", "kill", "targets", "accelerate", "repeat"), "play")
         params = {"player": _str(data.get("player"), "play.player"), "card": _str(data.get("card"), "play.card")}
         for key in ("to", "target", "kill"):
             if data.get(key) is not None:
@@ -258,11 +262,13 @@ def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, A
             raise FormatError("from is hand or facedown", "play.from")
         if data.get("from") == "facedown":
             params["from"] = "facedown"
-        if data.get("accelerate") is not None:  # pay Accelerate's optional additional cost (805.2)
-            if not isinstance(data["accelerate"], bool):
-                raise FormatError("accelerate is true or false", "play.accelerate")
-            if data["accelerate"]:
-                params["accelerate"] = True
+        # pay Accelerate's (805.2) or Repeat's (820.1.d) optional additional cost
+        for key in ("accelerate", "repeat"):
+            if data.get(key) is not None:
+                if not isinstance(data[key], bool):
+                    raise FormatError(f"{key} is true or false", f"play.{key}")
+                if data[key]:
+                    params[key] = True
         return [("play", params)]
     if kind == "activate":
         _only(data, ("player", "ability"), "activate")

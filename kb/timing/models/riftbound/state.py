@@ -18,10 +18,13 @@ from kb.timing.models.riftbound.cards import Effect, effects_json, keywords, par
 
 # Tasks that wait until the chain is empty ("Resolve any items on the chain … before
 # performing this step", 466.2, 466.4, 466.6).
-DEFERRED_TASKS = frozenset({"combat-result", "establish-control", "combat-ends"})
+# The Scoring Step's holding waits for the Beginning Step's effects on the chain too: Temporary
+# kills "at the start of … Beginning Phase, before scoring" (315.2.a.1, 816.1.b).
+DEFERRED_TASKS = frozenset({"combat-result", "establish-control", "combat-ends", "hold"})
 TASKS = ("cleanup", "hold", "combat-opens", "start-of-combat", "establish-attacker-defender", "attacker-gains-focus",
-         "combat-chain", "combat-damage", "combat-cleanup", "combat-result", "establish-control", "combat-ends")
-COMBAT_TASKS = frozenset(TASKS) - {"cleanup", "hold"}
+         "combat-chain", "combat-damage", "combat-cleanup", "combat-result", "establish-control", "combat-ends",
+         "beginning-step")
+COMBAT_TASKS = frozenset(TASKS) - {"beginning-step", "cleanup", "hold"}
 ORIGINS = ("hand", "facedown", "effect", "activated", "trigger", "reflexive")
 ITEM_KINDS = ("spell", "unit", "gear", "ability", "trigger")
 TURN_STATES = ("neutral-open", "neutral-closed", "showdown-open", "showdown-closed")
@@ -71,7 +74,7 @@ class Item:
 
     __json_keys__: ClassVar[tuple[str, ...]] = (
         "name", "controller", "status", "kind", "id", "card", "source", "to", "target", "effects", "add",
-        "optional", "decided", "ambush", "origin", "keywords", "paid", "kill", "targets", "accelerate")
+        "optional", "decided", "ambush", "origin", "keywords", "paid", "kill", "targets", "accelerate", "repeat")
 
     id: int = field(metadata=js(low=1, high=10_000, missing=lambda raw, ctx: ctx.next_id))
     name: str
@@ -97,6 +100,9 @@ class Item:
     targets: tuple[str, ...] = field(default=(), metadata=js(omit=True))
     # Accelerate's optional additional cost is paid for it as it is finalized (805.2), and it enters ready
     accelerate: bool = field(default=False, metadata=js(omit=True))
+    # Repeat's optional additional cost is paid for it (820.1.c.1): its instructions are executed
+    # one additional time as it resolves (820.1.d)
+    repeat: bool = field(default=False, metadata=js(omit=True))
 
 
 @dataclass(frozen=True)
@@ -337,10 +343,13 @@ class State:
         return self.combat is not None and not {"combat-opens", "establish-attacker-defender"} & set(self.tasks)
 
     def ready_task(self) -> str | None:
-        """The outstanding task to handle now (tasks go first: HOT FEPR, 334)."""
+        """The outstanding task to handle now (tasks go first: HOT FEPR, 334). The Scoring Step's
+        holding waits for the chain and the cleanups of the Beginning Step before it."""
         if not self.tasks:
             return None
         task = self.tasks[0]
+        if task == "hold" and "cleanup" in self.tasks:  # the Beginning Step's cleanups come first (321.1, 315.2)
+            return "cleanup"
         return None if task in DEFERRED_TASKS and self.chain else task
 
 

@@ -29,6 +29,8 @@ def condition(s: State, controller: str, tr: Trigger, source: str) -> str:
         if tr.what == "self":
             return f'{source} is played ("When you play me")'
         return f'{controller} plays a {tr.what} ("When you play a {tr.what}")'
+    if tr.on == "beginning":  # Temporary's condition (816.1.c)
+        return f"{controller}'s Beginning Phase starts (Temporary: \"before scoring, kill this\")"
     if tr.on in ("attack", "defend"):
         return f"{source} gains the {'Attacker' if tr.on == 'attack' else 'Defender'} designation"
     if tr.on in ("conquer", "hold"):
