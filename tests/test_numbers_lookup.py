@@ -100,7 +100,7 @@ WEB = [
     ("/riftbound/1.4/9999.9", 404, "Nearest rules in riftbound 1.4"),
     ("/riftbound/1.4/" + quote("337.1(a)"), 200, "Finalizing an item to the chain"),
     ("/riftbound/1.4/" + quote("337.1 a"), 200, "Finalizing an item to the chain"),
-    ("/riftbound/1.4/not-a-number", 400, "not a rule number"),
+    ("/riftbound/1.4/not-a-number", 400, "Not a rule number"),
     ("/api/v1/rulesets/riftbound/rules/9999.9?edition=1.4", 404, "rule 9999.9 does not exist"),
     ("/api/v1/rulesets/riftbound/rules/" + quote("337.1(a)") + "?edition=1.4", 200, '"number":"337.1.a"'),
     ("/api/v1/rulesets/riftbound/rules/" + quote("337.1 a") + "?edition=1.4", 200, '"number":"337.1.a"'),

@@ -131,10 +131,10 @@ def test_a_pages_links_keep_its_filters(client: FlaskClient) -> None:
 
 
 PAGE_ERRORS = [
-    ("/rulings/?page=4", 404, "this list has 3 page(s), not 4"),
+    ("/rulings/?page=4", 404, "This list has 3 page(s), not 4"),
     ("/rulings/?page=0", 404, "not 0"),
-    ("/rulings/?page=two", 400, "page must be a positive whole number"),
-    ("/articles/?page=2", 404, "this list has 1 page(s), not 2"),
+    ("/rulings/?page=two", 400, "Page must be a positive whole number"),
+    ("/articles/?page=2", 404, "This list has 1 page(s), not 2"),
 ]
 
 

@@ -176,10 +176,10 @@ def test_the_rulings_page_links_its_feed(client: CheckedClient) -> None:
 
 # url, status, words the error page shows
 PAGE_ERRORS = [
-    ("/rulings/no-such-ruling", 404, "no ruling 'no-such-ruling'"),
-    ("/articles/no-such-article", 404, "no article 'no-such-article'"),
-    ("/rulings/?ruleset=nonesuch", 404, "unknown ruleset 'nonesuch'"),
-    ("/articles/?ruleset=nonesuch", 404, "unknown ruleset 'nonesuch'"),
+    ("/rulings/no-such-ruling", 404, "No ruling 'no-such-ruling'"),
+    ("/articles/no-such-article", 404, "No article 'no-such-article'"),
+    ("/rulings/?ruleset=nonesuch", 404, "Unknown ruleset 'nonesuch'"),
+    ("/articles/?ruleset=nonesuch", 404, "Unknown ruleset 'nonesuch'"),
     ("/rulings/?q=" + "word+" * 120, 400, "search.query"),
     ("/rulings/?q=%FF", 400, "not UTF-8"),
 ]

@@ -347,7 +347,7 @@ def test_the_site_error_page_encodes_whatever_the_message_holds(app: Flask) -> N
     with app.test_request_context("/riftbound/1.4/x"):
         resp = error_page(400, "no rule 'x\ud800'")
         html = resp.get_data().decode("utf-8")
-    assert resp.status_code == 400 and "no rule" in html
+    assert resp.status_code == 400 and "No rule" in html
 
 
 # -- links never follow the Host header ------------------------------------------------------

@@ -180,14 +180,14 @@ ERRORS = [
     ("/riftbound/1.4/999", 404, "Nearest rules in riftbound 1.4"),
     ("/riftbound/1.4/337.9", 404, "337.4"),
     ("/riftbound/9.9/337.1", 404, "Editions of riftbound"),
-    ("/mtg/2001-06-01/116.3", 404, "unknown edition '2001-06-01' of mtg"),  # before every edition
-    ("/nosuchgame/1/100", 404, "unknown ruleset"),
-    ("/riftbound/1.4/not-a-number", 400, "not a rule number"),
+    ("/mtg/2001-06-01/116.3", 404, "Unknown edition '2001-06-01' of mtg"),  # before every edition
+    ("/nosuchgame/1/100", 404, "Unknown ruleset"),
+    ("/riftbound/1.4/not-a-number", 400, "Not a rule number"),
     ("/mtg/2026-01-16/116.3d", 404, "2010-10-01's rule 116.3d (If a player has priority and chooses not "
                                     "to take any actions, …) is rule 117.3d in 2026-01-16"),
     ("/riftbound/337.1.c.3", 404, "1.3's rule 337.1.c.3"),
     ("/riftbound/1.4/300?part=99", 404, "part"),
-    ("/riftbound/1.4/300?part=x", 400, "part must be"),
+    ("/riftbound/1.4/300?part=x", 400, "Part must be"),
     ("/riftbound/1.4/glossary/zz", 404, "one letter"),
     ("/no/such/page/at/all", 404, "no page at this address"),
     ("/no/such/page/", 404, "no page at this address"),
@@ -370,10 +370,10 @@ def test_search_pages(client: FlaskClient) -> None:
 SEARCH_ERRORS = [
     # (query string, status, text)
     ("q=%22unbalanced&ruleset=riftbound", 400, "Unbalanced quote: the \" at position 0 is never closed."),
-    ("q=chain&ruleset=riftbound&page=0", 400, "page must be"),
-    ("q=chain&ruleset=riftbound&page=x", 400, "page must be"),
-    ("q=chain&ruleset=nosuch", 404, "unknown ruleset"),
-    ("q=chain&ruleset=riftbound&edition=9", 404, "unknown edition"),
+    ("q=chain&ruleset=riftbound&page=0", 400, "Page must be"),
+    ("q=chain&ruleset=riftbound&page=x", 400, "Page must be"),
+    ("q=chain&ruleset=nosuch", 404, "Unknown ruleset"),
+    ("q=chain&ruleset=riftbound&edition=9", 404, "Unknown edition"),
 ]
 
 
@@ -410,8 +410,8 @@ def test_explorer_steps_through_frames_without_script(client: FlaskClient) -> No
 
 EXPLORER_ERRORS = [
     (f"/timing?scenario={SCENARIO}&frame=999", 404, "does not exist"),
-    (f"/timing?scenario={SCENARIO}&frame=x", 400, "frame must be"),
-    ("/timing?scenario=no-such-scenario", 404, "no worked scenario"),
+    (f"/timing?scenario={SCENARIO}&frame=x", 400, "Frame must be"),
+    ("/timing?scenario=no-such-scenario", 404, "No worked scenario"),
 ]
 
 
@@ -505,7 +505,7 @@ def test_compare_shows_word_level_changes_and_counts(client: FlaskClient) -> Non
 
 COMPARE_ERRORS = [
     ("/testgame/compare/2/2", 400, "two different editions"),
-    ("/testgame/compare/1/9", 404, "unknown edition"),
+    ("/testgame/compare/1/9", 404, "Unknown edition"),
     ("/testgame/compare/1/2?page=9", 404, "page"),
 ]
 

@@ -188,8 +188,8 @@ def test_the_rules_a_state_breaks_are_quoted(client: FlaskClient) -> None:
 FRAME_ERRORS = [
     (f"/timing/next?scenario={RIFTBOUND}&frame=999", 404, "does not exist"),
     (f"/timing/next?scenario={RIFTBOUND}&frame=0", 404, "does not exist"),
-    (f"/timing/next?scenario={RIFTBOUND}&frame=x", 400, "frame must be"),
-    ("/timing/next?scenario=no-such-scenario", 404, "no worked scenario"),
+    (f"/timing/next?scenario={RIFTBOUND}&frame=x", 400, "Frame must be"),
+    ("/timing/next?scenario=no-such-scenario", 404, "No worked scenario"),
 ]
 
 

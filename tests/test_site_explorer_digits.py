@@ -13,15 +13,15 @@ SCENARIO = "000-your-own-spell-starts-the-chain"
 
 # (method, route, the form or query, what the page says)
 CASES = [
-    ("GET", "/timing", {"scenario": SCENARIO, "frame": "²"}, "frame must be a positive whole number"),
-    ("POST", "/timing", {"yaml": "steps: []", "frame": "²"}, "frame must be a positive whole number"),
-    ("GET", "/timing/next", {"scenario": SCENARIO, "frame": "²"}, "frame must be a positive whole number"),
-    ("POST", "/timing/next", {"yaml": "steps: []", "frame": "①"}, "frame must be a positive whole number"),
+    ("GET", "/timing", {"scenario": SCENARIO, "frame": "²"}, "Frame must be a positive whole number"),
+    ("POST", "/timing", {"yaml": "steps: []", "frame": "²"}, "Frame must be a positive whole number"),
+    ("GET", "/timing/next", {"scenario": SCENARIO, "frame": "²"}, "Frame must be a positive whole number"),
+    ("POST", "/timing/next", {"yaml": "steps: []", "frame": "①"}, "Frame must be a positive whole number"),
     ("GET", "/timing/next", {"scenario": SCENARIO, "frame": "1", "path": "0.²"},
-     "path is option numbers joined by dots"),
+     "Path is option numbers joined by dots"),
     ("GET", "/timing/next", {"scenario": SCENARIO, "frame": "1", "path": "", "choose": "³"},
-     "choose is option numbers joined by dots"),
-    ("GET", "/timing", {"scenario": SCENARIO, "frame": "x"}, "frame must be a positive whole number"),
+     "Choose is option numbers joined by dots"),
+    ("GET", "/timing", {"scenario": SCENARIO, "frame": "x"}, "Frame must be a positive whole number"),
 ]
 
 

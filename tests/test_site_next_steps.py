@@ -103,10 +103,10 @@ def test_choose_from_a_pasted_scenarios_frame(client: FlaskClient, site_kb: Know
 
 # (the query, the status, what the page says): a choice is refused naming it.
 BAD_CHOICES = [
-    ("path=first", 400, "path is option numbers joined by dots"),
-    ("path=0.x", 400, "path is option numbers joined by dots"),
-    ("path=&choose=-1", 400, "choose is option numbers joined by dots"),
-    ("path=99", 404, "choice 1 is option 100"),
+    ("path=first", 400, "Path is option numbers joined by dots"),
+    ("path=0.x", 400, "Path is option numbers joined by dots"),
+    ("path=&choose=-1", 400, "Choose is option numbers joined by dots"),
+    ("path=99", 404, "Choice 1 is option 100"),
     ("path=0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0."
      "0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0."
      "0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0."

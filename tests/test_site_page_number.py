@@ -39,7 +39,7 @@ def test_a_bad_page_is_the_same_400_page_on_every_view(client: FlaskClient, view
     assert r.status_code == 400, (view, value)
     assert r.mimetype == "text/html"
     text = r.get_data(as_text=True)
-    assert f"{name} must be a positive whole number" in text and "Traceback" not in text
+    assert f"{name.capitalize()} must be a positive whole number." in text and "Traceback" not in text
 
 
 @pytest.mark.parametrize("view,name,past", PAGED, ids=[v for v, _, _ in PAGED])

@@ -37,11 +37,11 @@ SEARCH_ERRORS = [
     ({"q": "priority", "in": "abc"}, 400, "A section filter needs a rule number, e.g. in:337 (got 'abc')."),
     # too long
     ({"q": LONG}, 400, f"The query is too long ({len(LONG)} characters; at most {MAX_QUERY_CHARS})."),
-    # a ruleset, an edition or a page the search does not have: the error page
-    ({"q": "chain", "ruleset": "nosuch"}, 404, "unknown ruleset 'nosuch'"),
-    ({"q": "ruleset:nosuch chain"}, 404, "unknown ruleset 'nosuch'"),
-    ({"q": "chain", "ruleset": "riftbound", "edition": "9.9"}, 404, "unknown edition '9.9' of riftbound"),
-    ({"q": "chain", "page": "99"}, 400, "page must be between 1 and 50"),
+    # a ruleset, an edition or a page the search does not have: the error page, a sentence too
+    ({"q": "chain", "ruleset": "nosuch"}, 404, "Unknown ruleset 'nosuch'."),
+    ({"q": "ruleset:nosuch chain"}, 404, "Unknown ruleset 'nosuch'."),
+    ({"q": "chain", "ruleset": "riftbound", "edition": "9.9"}, 404, "Unknown edition '9.9' of riftbound."),
+    ({"q": "chain", "page": "99"}, 400, "Page must be between 1 and 50."),
     # a rule number the edition lacks
     # ({nearest}: the edition's own nearest numbers, which move as the excerpt grows)
     ({"q": "999.9"}, 200, "No rule 999.9 in Riftbound Core Rules 1.4; the nearest: {nearest}."),

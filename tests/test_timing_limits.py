@@ -281,7 +281,7 @@ def test_the_timing_page_answers_an_abusive_request_with_the_limit(api: CheckedC
     if case.limit:
         assert case.limit in page
     elif case.path.startswith("/timing?scenario="):
-        assert "no worked scenario" in page
+        assert "No worked scenario" in page
     assert "Traceback" not in page
 
 
@@ -333,7 +333,7 @@ def test_an_unknown_scenario_name_keeps_nothing_and_reads_no_file(excerpt_home: 
     monkeypatch.setattr("kb.timing.yaml.safe_load", lambda text: parsed.append(1) or real(text))
     for i in range(100):
         r = client.get(f"/timing?scenario=no-such-{i}-" + "x" * 500)
-        assert r.status_code == 404 and "no worked scenario" in r.get_data(as_text=True)
+        assert r.status_code == 404 and "No worked scenario" in r.get_data(as_text=True)
     # (the build's warm-up may add its own keys meanwhile: only the names asked for matter)
     assert not [k for k in set(knowledge.derived.keys()) - keys if "no-such" in str(k)], "a miss keeps nothing"
     assert not [k for k in set(knowledge.derived.pending()) - locks if "no-such" in str(k)], \

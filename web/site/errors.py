@@ -1,8 +1,9 @@
 """HTML error pages for the site: a clear message and somewhere to go, never a traceback.
 
 A :class:`~kb.query.QueryError` raised while building a page (unknown rule, edition or
-ruleset; a malformed number) becomes a page with its status and, for a missing rule, links
-to the nearest existing numbers. Paths no route knows answer 404 as HTML, except under
+ruleset; a malformed number) becomes a page with its status, its message said as a sentence
+(a capital letter, a full stop) and, for a missing rule, links to the nearest existing
+numbers. Paths no route knows answer 404 as HTML, except under
 ``/api``, which always answers in the API's JSON error shape; a page's address typed with a
 slash at its end (``/timing/``) is sent on to the page (``/timing``); the API's addresses
 are exact.
@@ -18,7 +19,7 @@ from werkzeug.exceptions import HTTPException
 
 from kb.numbers import try_parse_number
 from kb.errors import QueryError
-from web.site.frame import bp, secure
+from web.site.frame import as_sentence, bp, secure
 
 log = logging.getLogger(__name__)
 
@@ -34,8 +35,9 @@ def error_page(status: int, message: str, detail: Any = None) -> Any:
     if status == 404 and (without := _without_trailing_slash()) is not None:
         return redirect(without, 308)
     # The page is encoded as UTF-8: a lone surrogate echoed in a message must not make the
-    # error page itself fail.
-    message = message.encode("utf-8", errors="replace").decode("utf-8")
+    # error page itself fail. The knowledge base's messages are written in lower case without
+    # a full stop (the API's JSON keeps them so): the page says each as a sentence.
+    message = as_sentence(message.encode("utf-8", errors="replace").decode("utf-8"))
     ruleset = request.view_args.get("ruleset") if request.view_args else None
     edition = request.view_args.get("edition") if request.view_args else None
     detail = detail if isinstance(detail, dict) else {}

@@ -11,6 +11,7 @@ this module and never each other's internals; this module imports no page module
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,6 +63,28 @@ def edition_by_date() -> Response | None:
     if ruleset not in kb.ruleset_names() or (in_force := kb.dated_in_force(ruleset, edition)) is None:
         return None
     return redirect(url_for(request.endpoint, **{**request.args.to_dict(), **args, "edition": in_force}), 302)
+
+
+# A message that opens with a query filter's name ("in: needs a value, e.g. in:337") keeps
+# it as typed: the filter is written in lower case.
+FILTER_OPENING = re.compile(r"[a-z]+:")
+SENTENCE_ENDS = (".", "!", "?")
+
+
+@bp.app_template_filter("sentence")
+def as_sentence(message: str) -> str:
+    """A message of the knowledge base's (which says what is wrong in lower case, with no
+    full stop: ``unbalanced quote: the " at position 0 is never closed``) as the one
+    sentence a page shows: a capital first letter (unless it opens with a query filter's
+    name, ``in:``) and a full stop. The search page says a query's error this way, alone
+    (a lead of its own, "That query cannot be read:", before a message that already says
+    what is wrong doubled it), and so does every error page (:mod:`web.site.errors`)."""
+    text = message.strip()
+    if not text:
+        return text
+    if text[0].islower() and not FILTER_OPENING.match(text):
+        text = text[0].upper() + text[1:]
+    return text if text.endswith(SENTENCE_ENDS) else text + "."
 
 
 @bp.app_template_global()

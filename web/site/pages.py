@@ -8,7 +8,6 @@ template. Redirects and errors are decided here too, as :class:`Redirect` and
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -22,6 +21,7 @@ from kb.timing.examples import example_of
 from web.site import markup, svg
 from web.site.frame import (Redirect, base_context, bp, current_kb, definition_html, edition_info,
                             page_number, render, ruleset_title, term_index, titles)
+from web.site.frame import as_sentence as as_sentence  # the search page's errors; kept here by name
 from web.site.links import frame_href, href, rule_href
 
 # Estimated bytes of HTML for the rules and terms of one part of a long rule page (a
@@ -412,28 +412,6 @@ def glossary_letter(ruleset: str, edition: str, letter: str) -> Any:
 # -- search ----------------------------------------------------------------------------
 PAGE_SIZE = 20
 MAX_PAGE = 50  # deep pages are never what a judge wants; the query should be refined
-# A message that opens with a query filter's name ("in: needs a value, e.g. in:337") keeps
-# it as typed: the filter is written in lower case.
-FILTER_OPENING = re.compile(r"[a-z]+:")
-SENTENCE_ENDS = (".", "!", "?")
-
-
-@bp.app_template_filter("sentence")
-def as_sentence(message: str) -> str:
-    """A message of the knowledge base's (which says what is wrong in lower case, with no
-    full stop: ``unbalanced quote: the " at position 0 is never closed``) as the one
-    sentence a page shows: a capital first letter (unless it opens with a query filter's
-    name, ``in:``) and a full stop. The search page says a query's error this way, alone:
-    a lead of its own ("That query cannot be read:") before a message that already says
-    what is wrong doubled it."""
-    text = message.strip()
-    if not text:
-        return text
-    if text[0].islower() and not FILTER_OPENING.match(text):
-        text = text[0].upper() + text[1:]
-    return text if text.endswith(SENTENCE_ENDS) else text + "."
-
-
 def search_page(kb: KnowledgeBase, q: str, ruleset: str | None, edition: str | None,
                 page: int = 1, section: str | None = None) -> tuple[dict[str, Any] | Redirect, int]:
     """Results of a query with their breadcrumbs and highlighted excerpts, "did you mean",
