@@ -133,6 +133,19 @@ def try_parse_number(text: str) -> Segments | None:
         return None
 
 
+def try_parse_lookup_number(text: str) -> Segments | None:
+    """Like :func:`parse_lookup_number` but returns None instead of raising: also the shapes
+    only a lookup reads, for which :func:`try_parse_number` is None (``9999.9``, ``337.1(a)``).
+
+    >>> try_parse_number("9999.9"), try_parse_lookup_number("9999.9")
+    (None, ('9999', '9'))
+    """
+    try:
+        return parse_lookup_number(text)
+    except NumberError:
+        return None
+
+
 def sort_key(segments: Segments) -> SortKey:
     """A key that orders numbers the way the documents do (``9`` before ``10``)."""
     return tuple((0, int(s)) if s.isdigit() else (1, s) for s in segments)

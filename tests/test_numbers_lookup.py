@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from flask.testing import FlaskClient
 
 from kb.cli import main
-from kb.numbers import NumberError, parse_lookup_number, parse_number, try_parse_number
+from kb.numbers import NumberError, parse_lookup_number, parse_number, try_parse_lookup_number, try_parse_number
 from kb.query import KnowledgeBase
 from web import create_app
 
@@ -47,6 +47,13 @@ def test_a_lookup_reads_loose_and_long_numbers(typed: str, segments: tuple[str, 
 def test_a_lookup_refuses_what_is_no_number(typed: str) -> None:
     with pytest.raises(NumberError, match="not a rule number|at most"):
         parse_lookup_number(typed)
+    assert try_parse_lookup_number(typed) is None
+
+
+@pytest.mark.parametrize("typed, segments", PARSED)
+def test_the_lookup_reading_without_raising(typed: str, segments: tuple[str, ...]) -> None:
+    """try_parse_lookup_number: the site's search page asks it of a number search leaves unread."""
+    assert try_parse_lookup_number(typed) == segments
 
 
 @pytest.mark.parametrize("typed", ["9999.9", "2026.1", "337.1(a)", "337.1 a", "rule 1000"])

@@ -1,7 +1,9 @@
 """Every error the site shows is a sentence: a capital letter and a full stop (web/site/errors.py,
 web.site.frame.as_sentence). The knowledge base writes its messages in lower case without a
 full stop, which the API's JSON keeps as they are; the error page, the search page's alert and
-the linker's say each as a sentence of its own, the same words. On the embedded excerpts.
+the linker's say each as a sentence of its own, the same words. A search for a number only the
+rule lookup reads (``9999.9``: a head longer than any rule's) says there is no such rule, with
+the nearest numbers as links, as ``999.9`` and the rule page do. On the embedded excerpts.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import re
 import pytest
 from flask.testing import FlaskClient
 
+from kb.errors import QueryError
 from kb.query import KnowledgeBase
 from web import create_app
 from web.site.frame import as_sentence
@@ -113,3 +116,34 @@ def test_the_api_keeps_its_message_and_the_site_says_it_as_a_sentence(client: Fl
     message = answer.get_json()["error"]["message"]
     assert message[0].islower() and not message.endswith(".")  # the API's shape, as before
     assert _said(client.get(page).get_data(as_text=True)) == [as_sentence(message)]
+
+
+# (query, what the search page says: {nearest}, the rule page's nearest numbers)
+MISSING_NUMBERS = [
+    ("9999.9", "No rule 9999.9 in Riftbound Core Rules 1.4; the nearest: {nearest}."),  # only a lookup reads it
+    ("2026.1", "No rule 2026.1 in Riftbound Core Rules 1.4; the nearest: {nearest}."),
+    ("337.99", "No rule 337.99 in Riftbound Core Rules 1.4; the nearest: {nearest}."),  # search reads it
+    ("999.9", "No rule 999.9 in Riftbound Core Rules 1.4; the nearest: {nearest}."),
+]
+
+
+@pytest.mark.parametrize("q,sentence", MISSING_NUMBERS)
+def test_a_search_for_a_number_no_edition_has_names_it_and_its_nearest(
+        client: FlaskClient, excerpt_kb: KnowledgeBase, q: str, sentence: str) -> None:
+    resp = client.get("/search", query_string={"q": q})
+    assert resp.status_code == 200
+    page = resp.get_data(as_text=True)
+    rg = excerpt_kb.edition("riftbound", "1.4")
+    with pytest.raises(QueryError) as lookup:
+        excerpt_kb.locate_rule(rg, q)  # the rule page's answer
+    numbers = lookup.value.detail["nearest"]
+    line = re.search(r'<p class="didyoumean no-such-rule">(.*?)</p>', page, re.S)
+    assert line is not None and _text(line.group(1)) == sentence.format(nearest=", ".join(numbers))
+    for n in numbers:
+        assert f'href="riftbound/1.4/{n}"' in line.group(1)
+    assert "No rule of Riftbound Core Rules 1.4 matches." not in page
+
+
+def test_a_number_only_the_lookup_reads_jumps_to_its_rule(client: FlaskClient) -> None:
+    resp = client.get("/search", query_string={"q": "337.1(a)"})
+    assert resp.status_code == 302 and resp.headers["Location"].endswith("/riftbound/1.4/337.1.a")
