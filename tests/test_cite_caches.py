@@ -156,3 +156,32 @@ def test_rules_of_the_same_number_from_two_builds_keep_their_own_footnotes_and_l
     for i, rule in enumerate(rules):
         assert f"Wording {i}." in annotate._footnote_html(rule)[0]
     assert [kept[0] for kept in annotate._FOOTNOTE_HTML.values()] == [rules[2]]
+
+
+def test_a_rules_kept_footnote_parts_follow_its_object_and_its_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A footnote's kept parts (its text and link, its examples, its report entry) are the
+    rule object's for one URL: another base URL, a twin rule of another build (same number,
+    other text) and a full cache each get their own, and the report's footnotes are each
+    render's own dicts."""
+    annotate = importlib.import_module("kb.cite.annotate")  # kb.cite.annotate is also a function
+    old, new = edition("1", "Old wording."), edition("1", "New wording.")
+    monkeypatch.setattr(annotate, "_FOOTNOTE_PARTS", {})
+    for base_url, graph, text in [("", old, "Old wording."), ("https://rules.example", old, "Old wording."),
+                                  ("", new, "New wording."), ("", old, "Old wording.")]:
+        kb = KnowledgeBase.from_graphs([graph])
+        md = MarkdownIt().use(rule_citations, kb=kb, ruleset="game", base_url=base_url)
+        for _ in range(2):
+            env: dict = {}
+            html = md.render("See rule 312.1, rule 312.1.", env)
+            assert footnote_texts(html) == [text]
+            assert f'<a class="rule-open" href="{base_url}/game/1/312.1">' in html
+            assert html.count('class="rule-footnote-backref"') == 2
+            notes = env["rule_citations"]["footnotes"]
+            assert notes == [{"index": 1, "ruleset": "game", "edition": "1", "number": "312.1",
+                              "text": text, "url": f"{base_url}/game/1/312.1"}]
+            notes[0]["index"] = 99  # the caller's own: the next render is not changed
+    monkeypatch.setattr(annotate, "_MAX_FOOTNOTE_HTML", 1)
+    kb = KnowledgeBase.from_graphs([old])
+    html = MarkdownIt().use(rule_citations, kb=kb, ruleset="game").render("rule 312.1 and rule 312.2")
+    assert footnote_texts(html) == ["Old wording.", "Pass it on."]
+    assert len(annotate._FOOTNOTE_PARTS) == 1

@@ -14,7 +14,7 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 from urllib.parse import quote, urlsplit
 
 from markdown_it.common.utils import escapeHtml
@@ -112,6 +112,26 @@ _FOOTNOTE_HTML: dict[int, tuple[CitedRule, tuple[str, str]]] = {}
 _MAX_FOOTNOTE_HTML = 4096
 
 
+def _footnote_parts(rule: CitedRule, url: str) -> tuple[CitedRule, str, str, str, dict[str, Any]]:
+    """What a footnote of ``rule`` linking to ``url`` shows that its place in an article
+    does not change: ``(rule, url, its text and link to the browser, its examples, its
+    report entry with the index left 0)``, made once per rule rather than once per
+    article's footnote, kept by the rule object's identity as :func:`_footnote_html`'s."""
+    text_html, examples_html = _footnote_html(rule)
+    kept = (rule, url, text_html + _open_link(url), examples_html,
+            {"index": 0, "ruleset": rule.ruleset, "edition": rule.edition, "number": rule.number,
+             "text": rule.body, "url": url})
+    if len(_FOOTNOTE_PARTS) >= _MAX_FOOTNOTE_HTML:
+        _FOOTNOTE_PARTS.clear()  # bounded: a rule comes back at its next footnote
+    _FOOTNOTE_PARTS[id(rule)] = kept
+    return kept
+
+
+_FOOTNOTE_PARTS: dict[int, tuple[CitedRule, str, str, str, dict[str, Any]]] = {}
+# The end of a footnote's back link to a reference (its start names the reference's id).
+_BACK_TAIL = '" class="rule-footnote-backref" aria-label="Back to citation">↩︎</a>'
+
+
 @functools.lru_cache(maxsize=4096)
 def _ref_parts(prefix: str, index: int) -> tuple[str, str]:
     """The HTML of a reference to footnote ``index`` before and after its ordinal, the
@@ -193,20 +213,42 @@ class Footnotes:
         """The footnote section: each rule's full text and a link to the rules browser."""
         if not self.entries:
             return ""
+        prefix = self.prefix
         out = ['<section class="rule-footnotes">\n<ol class="rule-footnotes-list">\n']
+        kept_parts = _FOOTNOTE_PARTS.get
         for note in self.entries:
-            text_html, examples_html = _footnote_html(note.rule)
+            rule = note.rule
+            kept = kept_parts(id(rule))
+            if kept is None or kept[0] is not rule or kept[1] != note.url:
+                kept = _footnote_parts(rule, note.url)
             # The back links to each reference (ref_id's ids), the first without an ordinal.
-            head = f'<a href="#{self.prefix}ref-{note.index}'
-            tail = '" class="rule-footnote-backref" aria-label="Back to citation">↩︎</a>'
-            back = head + tail if note.refs else ""
-            if note.refs > 1:  # the later ones joined around their ordinals (one join, not a string each)
-                back += f" {head}-" + f"{tail} {head}-".join(map(str, range(2, note.refs + 1))) + tail
-            out.append(f'<li id="{self.prefix}-{note.index}"{text_html}'
-                       f'{_open_link(note.url)}{back}</p>'
-                       f'{examples_html}</li>\n')
+            refs = note.refs
+            head = f'<a href="#{prefix}ref-{note.index}'
+            if refs == 1:
+                back = head + _BACK_TAIL
+            elif refs:  # the later ones joined around their ordinals (one join, not a string each)
+                back = (f"{head}{_BACK_TAIL} {head}-"
+                        + f"{_BACK_TAIL} {head}-".join(map(str, range(2, refs + 1))) + _BACK_TAIL)
+            else:
+                back = ""
+            out.append(f'<li id="{prefix}-{note.index}"{kept[2]}{back}</p>{kept[3]}</li>\n')
         out.append("</ol>\n</section>\n")
         return "".join(out)
+
+    def report(self) -> list[dict[str, Any]]:
+        """The footnotes as the report lists them (``index``, ``ruleset``, ``edition``,
+        ``number``, ``text``, ``url``), each dict the caller's own."""
+        out = []
+        kept_parts = _FOOTNOTE_PARTS.get
+        for note in self.entries:
+            rule = note.rule
+            kept = kept_parts(id(rule))
+            if kept is None or kept[0] is not rule or kept[1] != note.url:
+                kept = _footnote_parts(rule, note.url)
+            entry = kept[4].copy()
+            entry["index"] = note.index
+            out.append(entry)
+        return out
 
     def markdown(self) -> str:
         """The same footnotes as Markdown footnote definitions (``[^rule-fn-1]: …``)."""

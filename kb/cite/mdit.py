@@ -305,9 +305,7 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
         token.block = True
         state.tokens.append(token)
     report["resolutions"] = PlacedResolutions(offsets, citations, resolutions)
-    report["footnotes"] = [{"index": n.index, "ruleset": n.rule.ruleset, "edition": n.rule.edition,
-                            "number": n.rule.number, "text": n.rule.body, "url": n.url}
-                           for n in notes.entries]
+    report["footnotes"] = notes.report()
     report["diagnostics"] = [d.as_dict() for d in diags]
     report["target"] = target.describe()
 
