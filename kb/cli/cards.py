@@ -51,16 +51,21 @@ def import_cards_cmd(ctx: click.Context, file: Path, ruleset: str | None) -> Non
     """Import a card list (JSON: a list of {name, type, keywords, text}; CSV: a header row
     naming those columns, keywords separated by ';'), replacing the ruleset's cards.
 
-    A bad file changes nothing and is refused with each problem's row and field."""
+    Every card needs a name and a type. A bad file (a quote left open, a header without name
+    or type, a card without a type) changes nothing and is refused with each problem's row
+    and field."""
     home = home_of(ctx)
     name = _ruleset(home, ruleset)
-    cards = read_card_file(file)
+    notes: list[str] = []
+    cards = read_card_file(file, notes)
     before = load_cards(home, name)
     target = save_cards(home, name, cards, file.name)
     replaced = (f", replacing the {counted(len(before.cards), 'card')} from {before.source}"
                 if before is not None and before.cards else "")
     click.echo(f"imported {counted(len(cards), 'card')} of {name} from "
                f"{file.name}{replaced} ({target})")
+    for note in notes:
+        click.echo(f"note: {note}")
 
 
 @cards_group.command("list")

@@ -39,6 +39,7 @@ MAX_NAME_CHARS = 120
 MAX_TEXT_CHARS = 4_000
 MAX_NAME_WORDS = 6
 FIELDS = ("name", "type", "keywords", "text")
+REQUIRED_COLUMNS = ("name", "type")   # a CSV header without them is refused
 # A name typed with a slip ("Abandonned Hall") still names the card at this similarity (0–100);
 # names shorter than FUZZY_MIN_CHARS must be typed exactly (a short name is too often a word).
 FUZZY_SCORE = 88.0
@@ -198,12 +199,15 @@ def _title_case(words: list[str], capitalised: list[bool]) -> bool:
 
 
 # -- reading a user's file ----------------------------------------------------------
-def read_card_file(path: Path) -> list[Card]:
+def read_card_file(path: Path, notes: list[str] | None = None) -> list[Card]:
     """The cards of a JSON or CSV file (``.json``, ``.csv``; any other name by its content:
-    JSON starts with ``[`` or ``{``).
+    JSON starts with ``[`` or ``{``). Every card needs a name and a type; a CSV header must
+    name the columns ``name`` and ``type`` (``keywords`` and ``text`` may be left out, which
+    ``notes``, when given, is told).
 
     Raises DocumentError naming the file, the row (a CSV line, a JSON entry) and the field
-    of every problem found; OSError when the file cannot be read."""
+    of every problem found (a quote left open names the line it opens on); OSError when the
+    file cannot be read."""
     size = path.stat().st_size
     if size > MAX_CARD_FILE_BYTES:
         raise DocumentError([Diagnostic(f"the card file is {size:,} bytes; at most "
@@ -222,8 +226,8 @@ def read_card_file(path: Path) -> list[Card]:
     if suffix == ".json" or (suffix != ".csv" and text.lstrip()[:1] in "[{"):
         rows = _json_rows(text, str(path))
     else:
-        rows = _csv_rows(text, str(path))
-    return cards_from_rows(rows, str(path))
+        rows = _csv_rows(text, str(path), notes)
+    return cards_from_rows(rows, str(path), type_required=True)
 
 
 def _json_rows(text: str, file: str) -> list[tuple[str, int, Any]]:
@@ -240,43 +244,73 @@ def _json_rows(text: str, file: str) -> list[tuple[str, int, Any]]:
     return [(f"card {i + 1}", 0, entry) for i, entry in enumerate(data)]
 
 
-def _csv_rows(text: str, file: str) -> list[tuple[str, int, Any]]:
-    reader = csv.reader(io.StringIO(text, newline=""))
+def _csv_rows(text: str, file: str, notes: list[str] | None = None) -> list[tuple[str, int, Any]]:
+    # strict: a quote left open is an error at the end of the file, not a field swallowing
+    # every line after it (which would replace a card list with one garbage card).
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     try:
         header = next(reader)
-    except (StopIteration, csv.Error) as exc:
+    except StopIteration as exc:
         raise DocumentError([Diagnostic(f"not CSV: {exc}", file, 1)]) from None
+    except csv.Error as exc:
+        raise DocumentError([Diagnostic(f"not CSV: {_csv_problem(exc)} in the header", file, 1)]) from None
     columns = [h.strip().lower() for h in header]
-    missing = [f for f in ("name",) if f not in columns]
+    missing = [f for f in REQUIRED_COLUMNS if f not in columns]
     unknown = [h for h in columns if h and h not in FIELDS]
     if missing or unknown:
-        what = (f"no column {', '.join(missing)}" if missing else
-                f"unknown column {', '.join(unknown)}")
+        # name first, then the columns it does not know (a misspelt "type"?), then type.
+        parts = (["no column name"] if "name" in missing else []) + (
+            [f"unknown column {', '.join(unknown)}"] if unknown else []) + (
+            ["no column type"] if "type" in missing else [])
+        what = "; ".join(parts)
         raise DocumentError([Diagnostic(f"{what}: the header must name the columns "
-                                        f"{', '.join(FIELDS)} (name is required)", file, 1)])
+                                        f"{', '.join(FIELDS)} ({' and '.join(REQUIRED_COLUMNS)} "
+                                        "are required)", file, 1)])
+    absent = [f for f in FIELDS if f not in columns]
+    if absent and notes is not None:
+        notes.append(f"the file has no {' or '.join(absent)} column"
+                     f"{'s' if len(absent) > 1 else ''}: its cards have none")
     rows: list[tuple[str, int, Any]] = []
+    start = reader.line_num + 1
     try:
         for values in reader:
-            line = reader.line_num
+            line, last = start, reader.line_num
+            start = last + 1
             if not any(v.strip() for v in values):
                 continue
             if len(values) > len(columns):
                 rows.append((f"line {line}", line,
                              RowProblem(f"{len(values)} values for {len(columns)} columns")))
                 continue
-            rows.append((f"line {line}", line, dict(zip(columns, values))))
+            row = dict(zip(columns, values))
+            if last > line and any("\n" in row.get(f, "") for f in ("name", "type", "keywords")):
+                field_name = next(f for f in ("name", "type", "keywords") if "\n" in row.get(f, ""))
+                rows.append((f"line {line}", line, RowProblem(
+                    f"field {field_name}: runs over lines {line}-{last} (a quote left open?)")))
+                continue
+            rows.append((f"line {line}", line, row))
     except csv.Error as exc:
-        raise DocumentError([Diagnostic(f"not CSV: {exc}", file, reader.line_num)]) from None
+        raise DocumentError([Diagnostic(f"not CSV: {_csv_problem(exc)}", file, start)]) from None
     return rows
+
+
+def _csv_problem(exc: csv.Error) -> str:
+    """The csv module's complaint in the file's words."""
+    message = str(exc)
+    if "unexpected end of data" in message:
+        return "unterminated quote: the quoted field opened on this line is never closed"
+    return message
 
 
 class RowProblem(str):
     """A row the file's reader already found wrong (a CSV row with too many values)."""
 
 
-def cards_from_rows(rows: Iterable[tuple[str, int, Any]], file: str) -> list[Card]:
+def cards_from_rows(rows: Iterable[tuple[str, int, Any]], file: str, *,
+                    type_required: bool = False) -> list[Card]:
     """Check every row (a mapping of the four fields) and make the cards; every problem is
-    reported at once, each with its row and field."""
+    reported at once, each with its row and field. ``type_required`` refuses a card without
+    a type (a user's import; bench's question-derived lists may leave it out)."""
     problems: list[Diagnostic] = []
     cards: list[Card] = []
     seen: dict[str, str] = {}
@@ -333,6 +367,9 @@ def cards_from_rows(rows: Iterable[tuple[str, int, Any]], file: str) -> list[Car
             bad(where, line, f"field name: {name!r} is already the card of {seen[key]}")
             continue
         seen[key] = where
+        if type_required and not values["type"]:
+            bad(where, line, "field type: a card needs a type (Unit, Spell, Creature, …)")
+            continue
         cards.append(Card(name, values["type"], tuple(k.strip() for k in keywords if k.strip()),
                           values["text"]))
     if problems:
