@@ -12,9 +12,11 @@ collection (untimed; the collector stays on while timing), in CPU time of this p
 (``time.process_time``: the code is single-threaded, and other jobs on a shared machine
 do not count): plain ``MarkdownIt("commonmark").render`` (the baseline), the same parser
 with the ``rule_citations`` plugin (find, resolve, link, footnotes, the report in
-``env``), the plugin with every cache emptied before each run ("cold": a knowledge base
-just loaded, nothing linked yet), and the facade ``KnowledgeBase.citations_annotate`` (the
-plugin plus the response the API and ``rulekb link`` return). Ratios are against the
+``env``), the facade ``KnowledgeBase.citations_annotate`` (the plugin plus the response
+the API and ``rulekb link`` return; its parser also reads GFM tables), and last the plugin
+with every cache emptied before each run ("cold": a knowledge base just loaded, nothing
+linked yet; the warm parser renders once after it, untimed, so that the next round's
+timings find the caches as warm as before). Ratios are against the
 baseline at the same size; µs/KB shows whether growth is linear. The knowledge base is the
 embedded 1.4 excerpt, built once into a temporary folder.
 
@@ -31,6 +33,13 @@ template, whose tuples places share, and the place's two offsets; a place's own
 ``Resolution`` is made only when ``resolutions`` is read), made with no logic at all, and
 the grammar's regex matches at the places the finder matches, each against plain rendering
 (the collector on, as in the other tables).
+
+``--fixed`` adds what linking costs per document rather than per citation: an empty
+document, 1 KB without a citation, a one-line document citing one rule, 1 KB and 10 KB of
+the lessons, and 10 KB of the lessons with every citation naming one rule; each the plugin
+and the facade against plain rendering, the added time per document and per citation, so
+that a per-document cost (set-up, the edition's choice, the footnote section) shows apart
+from the cost of a citation and of a rule's first citation in the document.
 
 Hostile inputs (goal: bounded time, no error): 1 MB of digits and dots; a list of 100 000
 citations ("rules 100.1, 101.2, …", about 0.7 MB) through the finder, the lookup and the
@@ -54,7 +63,7 @@ from typing import Any
 from markdown_it import MarkdownIt
 
 from kb.cite import find_citations, rule_citations
-from kb.cite.annotate import _FOOTNOTE_HTML, _open_link, _ref_parts, rule_url
+from kb.cite.annotate import _FOOTNOTE_HTML, _FOOTNOTE_PARTS, _open_link, _ref_parts, rule_url
 from kb.cite.find import Citation
 from kb.cite.mdit import _SHARED_OK, ENV_KEY
 from kb.references import _MENTION, _parse, _parse_alone, phrase_matches
@@ -66,8 +75,8 @@ LESSONS = ["lesson-passing-and-resolving.md", "lesson-combat-showdown.md"]
 # What "cold caches" empties: the process-wide caches of rendering and parsing (an
 # edition's own caches go with the knowledge base loaded anew).
 CACHES: list[Callable[[], None]] = [
-    _FOOTNOTE_HTML.clear, _ref_parts.cache_clear, _open_link.cache_clear, rule_url.cache_clear,
-    _SHARED_OK.clear, _parse.cache_clear, _parse_alone.cache_clear]
+    _FOOTNOTE_HTML.clear, _FOOTNOTE_PARTS.clear, _ref_parts.cache_clear, _open_link.cache_clear,
+    rule_url.cache_clear, _SHARED_OK.clear, _parse.cache_clear, _parse_alone.cache_clear]
 GOAL = 1.5  # the plugin against plain rendering
 
 
@@ -100,9 +109,11 @@ def distinct_article(size_kb: int, numbers: list[str]) -> str:
 
 
 def interleaved(timings: dict[str, Callable[[], Any]], runs: int,
-                before: dict[str, Callable[[], Any]] | None = None) -> dict[str, float]:
+                before: dict[str, Callable[[], Any]] | None = None,
+                after: dict[str, Callable[[], Any]] | None = None) -> dict[str, float]:
     """Median CPU time of each function, the runs interleaved; ``before[name]`` runs
-    untimed before each run of ``name``, and so does a garbage collection."""
+    untimed before each run of ``name``, and so does a garbage collection; ``after[name]``
+    runs untimed after it."""
     times: dict[str, list[float]] = {name: [] for name in timings}
     for _ in range(runs):
         for name, fn in timings.items():
@@ -112,6 +123,8 @@ def interleaved(timings: dict[str, Callable[[], Any]], runs: int,
             start = time.process_time()
             fn()
             times[name].append(time.process_time() - start)
+            if after and name in after:
+                after[name]()
     return {name: statistics.median(ts) for name, ts in times.items()}
 
 
@@ -148,11 +161,15 @@ def sizes_table(home: Path, kb: KnowledgeBase, sizes: list[int], runs: int, keep
         n = len(cited)
         r = max(3, runs)
         linked.render(text, {})  # warm the edition's caches
+        # The cold run empties the process-wide caches and fills them with another load's
+        # rules: a render of the warm parser after it (untimed) fills them again, so that
+        # the next timing is as warm as the plugin's (the facade timed straight after the
+        # cold run paid a first render's work for every rule of the article).
         t = interleaved({"plain": lambda: plain.render(text),
                          "plugin": lambda: linked.render(text, {}),
-                         "cold": lambda: fresh["md"].render(text, {}),
-                         "facade": lambda: kb.citations_annotate(text, "riftbound", "1.4")},
-                        r, before={"cold": empty_caches})
+                         "facade": lambda: kb.citations_annotate(text, "riftbound", "1.4"),
+                         "cold": lambda: fresh["md"].render(text, {})},
+                        r, before={"cold": empty_caches}, after={"cold": lambda: linked.render(text, {})})
         base = t["plain"]
         shown = f"{n} ({len({c.number for c in cited})} distinct)" if distinct else str(n)
         rows.append(f"| {size} KB | {shown} | {base * 1000:.1f} ms | {against(t['plugin'], base)} | "
@@ -206,6 +223,54 @@ def floor_table(kb: KnowledgeBase, sizes: list[int], runs: int) -> list[str]:
     return rows
 
 
+def fixed_documents() -> dict[str, str]:
+    """The documents of :func:`fixed_table`, by the name its rows give them."""
+    lessons = article(10)
+    return {"empty": "", "1 KB, no citation": "Just some words in a paragraph of text.\n\n" * 25,
+            "one citation": "See rule 337.1 here.\n", "1 KB of the lessons": article(1),
+            "10 KB of the lessons": lessons,
+            "10 KB, every citation rule 337.1": _CITED_NUMBER.sub("337.1", lessons)}
+
+
+def fixed_table(kb: KnowledgeBase, runs: int) -> list[str]:
+    """What the plugin and the facade add per document (see the module docstring), each
+    timing the median of ``runs`` rounds, a round timing as many renders as take about
+    2 ms of plain rendering (so that a short document's figure is not the clock's grain)."""
+    plain = MarkdownIt("commonmark", {"html": False})
+    linked = MarkdownIt("commonmark", {"html": False}).use(
+        rule_citations, kb=kb, ruleset="riftbound", edition="1.4")
+    rows = ["| document | citations (distinct) | plain markdown-it | plugin | × plain | added per document "
+            "| added per citation | facade | × plain | added per document |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    print("\n".join(rows), flush=True)
+    for name, text in fixed_documents().items():
+        cited = find_citations(text)
+        linked.render(text, {})
+        kb.citations_annotate(text, "riftbound", "1.4")
+        start = time.process_time()
+        plain.render(text)
+        repeat = max(1, min(2000, int(0.002 / max(time.process_time() - start, 1e-6))))
+
+        def times(fn: Callable[[], Any]) -> Callable[[], None]:
+            def many() -> None:
+                for _ in range(repeat):
+                    fn()
+            return many
+
+        t = interleaved({"plain": times(lambda: plain.render(text)),
+                         "plugin": times(lambda: linked.render(text, {})),
+                         "facade": times(lambda: kb.citations_annotate(text, "riftbound", "1.4"))},
+                        max(3, runs))
+        base, plugin, facade = (t[k] / repeat for k in ("plain", "plugin", "facade"))
+        per_citation = f"{(plugin - base) / len(cited) * 1e6:.1f} µs" if cited else "–"
+        rows.append(f"| {name} | {len(cited)} ({len({c.number for c in cited})}) | {base * 1e6:.0f} µs | "
+                    f"{plugin * 1e6:.0f} µs | {plugin / base:.2f}× | {(plugin - base) * 1e6:.0f} µs | "
+                    f"{per_citation} | {facade * 1e6:.0f} µs | {facade / base:.2f}× | "
+                    f"{(facade - base) * 1e6:.0f} µs |")
+        print(rows[-1], flush=True)
+    return rows
+
+
 def hostile_table(kb: KnowledgeBase) -> list[str]:
     digits = ("1." * 600_000)[: 1024 * 1024]
     many = "rules " + ", ".join(f"{100 + i % 700}.{1 + i % 9}" for i in range(100_000)) + "\n"
@@ -235,11 +300,14 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="runs per timing (median)")
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 100, 1000], help="sizes in KB")
-    parser.add_argument("--keep", type=int, nargs="+", default=[1, 4, 8],
-                        help="densities: keep every Nth citation of the lessons (1: all)")
+    parser.add_argument("--keep", type=int, nargs="*", default=[1, 4, 8],
+                        help="densities: keep every Nth citation of the lessons (1: all; "
+                             "none given: no density table)")
     parser.add_argument("--no-distinct", action="store_true",
                         help="skip the article whose citations each name another rule")
     parser.add_argument("--no-hostile", action="store_true", help="skip the hostile inputs")
+    parser.add_argument("--fixed", action="store_true",
+                        help="add what linking costs per document (short documents, 10 KB)")
     parser.add_argument("--floor", action="store_true",
                         help="add what the report's values and the grammar's matches cost alone")
     args = parser.parse_args(argv)
@@ -256,6 +324,9 @@ def main(argv: list[str] | None = None) -> None:
         if args.floor:
             print("\nThe floor at the lessons' density: the report's values and the grammar's matches alone:")
             floor_table(kb, args.sizes, args.runs)
+        if args.fixed:
+            print("\nWhat linking costs per document:")
+            fixed_table(kb, args.runs)
         if not args.no_hostile:
             print()
             hostile_table(kb)
