@@ -189,7 +189,7 @@ def _editions_read_in(kb: LoadedEditions, record: Record, ruleset: str, edition:
     own = (ruleset, edition)
     if not citations:
         return []
-    names = prefix_names(kb)
+    names = _prefix_words(kb)
     others = {word for word, name in names.items() if name != ruleset}
     low = text.lower()
     if "CR" not in text and not any(word in low for word in others):
@@ -208,6 +208,14 @@ def _editions_read_in(kb: LoadedEditions, record: Record, ruleset: str, edition:
             chosen[other] = (other, _edition_on(kb, other, day))
         out.append(chosen[other])
     return out
+
+
+@derived
+def _prefix_words(kb: LoadedEditions) -> dict[str, str]:
+    """The words before a citation that name a ruleset (:func:`kb.cite.target.prefix_names`),
+    read once per build: reading them again for each of thousands of records was most of
+    what their prefixes cost (read only, never changed)."""
+    return prefix_names(kb)
 
 
 def _edition_on(kb: LoadedEditions, ruleset: str, day: str) -> str:
