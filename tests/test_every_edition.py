@@ -137,9 +137,15 @@ def test_the_history_api_is_paged(grown: dict, url: str, status: int, total: int
 
 
 def test_a_diff_between_the_farthest_editions_loads_those_two_graphs_only(kb: KnowledgeBase) -> None:
+    """...and holds no step's whole mapping after composing them (only the composition)."""
+    from kb.editions.queries import adjacent_mapping
     assert kb.graphs.loaded() == []
     whole = kb.diff("mtg", EVERY[0], EVERY[-1])
     assert sorted(kb.graphs.loaded()) == [("mtg", EVERY[0]), ("mtg", EVERY[-1])]
+    assert not any(adjacent_mapping.is_held(kb, "mtg", a, b) for a, b in zip(EVERY, EVERY[1:]))
+    back = kb.edition_mapping("mtg", EVERY[-1], EVERY[0])  # backwards: the steps inverted
+    assert {n: c.target for n, c in kb.edition_mapping("mtg", EVERY[0], EVERY[-1]).pairs.items()
+            if c.target is not None and back.get(c.target) and back.get(c.target).target == n}
     pages = [kb.diff("mtg", EVERY[0], EVERY[-1], limit=250, offset=at)["entries"]
              for at in range(0, whole["total"], 250)]
     assert [e for page in pages for e in page] == whole["entries"]

@@ -97,23 +97,39 @@ def edition_mapping(kb: LoadedEditions, ruleset: str, source: str, target: str) 
 
     if abs(k - i) == 1 and k > i:
         return adjacent_mapping(kb, ruleset, source, target)
-    # The steps are fetched first: a derived value's lock is held while it is made.
+    # The steps to compute are made first: a derived value's lock is held while it is made.
+    # A step the build stored is read inside the composition and let go after it.
     for older, newer in _walk(order, source, target)[1]:
-        adjacent_mapping(kb, ruleset, older, newer)
+        if not mapping_is_stored(kb, ruleset, older, newer):
+            adjacent_mapping(kb, ruleset, older, newer)
     return _chain_mapping(kb, ruleset, source, target)
 
 
 @derived
 def _chain_mapping(kb: LoadedEditions, ruleset: str, source: str, target: str) -> EditionMapping:
-    """The adjacent mappings from ``source`` to ``target`` composed (inverted backwards)."""
+    """The adjacent mappings from ``source`` to ``target`` composed (inverted backwards).
+
+    Only the composition is kept: a step the build stored is read from its file for it and
+    not held (a diff from 2003 to 2026 kept 71 whole Magic mappings in memory, 66 MB, for
+    the build's life)."""
     forward, pairs = _walk(_order(kb, ruleset), source, target)
     result: EditionMapping | None = None
     for older, newer in pairs:
-        m = adjacent_mapping(kb, ruleset, older, newer)
+        m = _whole_step(kb, ruleset, older, newer)
         m = m if forward else m.inverse()
         result = m if result is None else result.then(m)
     assert result is not None
     return result
+
+
+def _whole_step(kb: LoadedEditions, ruleset: str, older: str, newer: str) -> EditionMapping:
+    """One adjacent mapping whole, to compose: the one in memory when it is made, else the
+    build's stored file read for this use only, else made (and kept) from the graphs."""
+    if not adjacent_mapping.is_held(kb, ruleset, older, newer):
+        stored = stored_mapping(kb.build_dir, ruleset, older, newer)
+        if stored is not None:
+            return stored
+    return adjacent_mapping(kb, ruleset, older, newer)
 
 
 def diff(kb: LoadedEditions, ruleset: str, from_edition: str, to_edition: str, *,
