@@ -326,15 +326,19 @@ def load_development(graphs: dict[tuple[str, str], RuleGraph]) -> tuple[list[Dev
     return dev, cards_of
 
 
+OWN_IN_CV = "own (development)"  # the first own set's kind among --cv's questions
+
+
 def development_for_cv(dev: list[DevQuestion], cards_of: CardsOf, own: list[DevQuestion],
                        own_cards: dict[tuple[str, str], CardList]) -> tuple[list[DevQuestion], CardsOf]:
     """The questions ``--cv`` chooses on: the development sets and the project's first own
-    set (``HELD_OUT``, each question asked with its set's card list); ``HELD_OUT_2`` stays out."""
+    set (``HELD_OUT``, each question asked with its set's card list, its kind named
+    ``OWN_IN_CV`` in the CV's tables); ``HELD_OUT_2`` stays out."""
     kinds = {kind for _r, _e, kind, _c in HELD_OUT.values()}
 
     def cards(q: DevQuestion) -> CardList | None:
-        return own_cards.get((q.ruleset, q.edition)) if q.kind in kinds else cards_of(q)
-    return dev + [q for q in own if q.kind in kinds], cards
+        return own_cards.get((q.ruleset, q.edition)) if q.kind == OWN_IN_CV else cards_of(q)
+    return dev + [replace(q, kind=OWN_IN_CV) for q in own if q.kind in kinds], cards
 
 
 def accepted_answers(rg: RuleGraph, cited: list[str]) -> set[str]:

@@ -74,3 +74,15 @@ def test_no_question_is_asked_twice_here_or_in_the_first_held_out_set() -> None:
             key = normalised(row["question"])
             assert key not in seen, f"{row['source_ref']} repeats {seen[key]}"
             seen[key] = row["source_ref"]
+
+
+def test_cross_validation_chooses_on_the_first_own_set_with_its_cards_never_on_this_one() -> None:
+    from bench.search import (HELD_OUT, HELD_OUT_2, HELD_OUT_DIR, OWN_IN_CV, development_for_cv,
+                              load_dev_questions, load_held_out_cards)
+    first = load_dev_questions(HELD_OUT_DIR, HELD_OUT)
+    second = load_dev_questions(HELD_OUT_DIR, HELD_OUT_2)
+    chosen_on, cards_of = development_for_cv([], lambda q: None, first + second, load_held_out_cards())
+    assert [q.query for q in chosen_on] == [q.query for q in first] and len(first) == 100
+    assert {q.kind for q in chosen_on} == {OWN_IN_CV}
+    assert not {q.query for q in second} & {q.query for q in chosen_on}
+    assert all(cards_of(q) is not None and cards_of(q).ruleset == q.ruleset for q in chosen_on)
