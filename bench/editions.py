@@ -32,6 +32,12 @@ rules site's visitors ask across them (:data:`SERVED`): seconds until health say
 the server's RSS then, each address once cold and once again (status, wall time, size), and
 the RSS after. ``--rulekb`` names the command to run (e.g. a script running a snapshot).
 
+    .venv/bin/python -m bench.editions --far HOME
+
+``--far HOME`` asks a fresh knowledge base for two diffs between far Magic editions (the
+oldest to the newest, then 2010-10-01 to the newest) and a later page of the first: process
+CPU time of each and the RSS before and after (what a far diff costs and keeps).
+
     .venv/bin/python -m bench.editions --compare HOME [--ruleset mtg]
 
 ``--compare HOME`` times the compare page (``/RULESET/compare/OLD/NEW``, its context and
@@ -274,6 +280,26 @@ def serve(home: Path, rulekb: str) -> int:
     return 0
 
 
+def far_diffs(home: Path) -> int:
+    """Two diffs between far Magic editions in a fresh knowledge base: CPU and RSS."""
+    import os
+
+    from bench.load import memory_kb
+
+    kb = KnowledgeBase.open(home)
+    names = [e["edition"] for e in kb.editions("mtg")]
+    gc.collect()
+    before = memory_kb(os.getpid())["VmRSS"] / 1024
+    out = []
+    for old, new, offset in [(names[0], names[-1], 0), (names[0], names[-1], 2000), ("2010-10-01", names[-1], 0)]:
+        started = time.process_time()
+        kb.diff("mtg", old, new, limit=100, offset=offset)
+        out.append(f"{old} → {new} (offset {offset}) {(time.process_time() - started) * 1000:.0f} ms CPU")
+    gc.collect()
+    print("; ".join(out) + f"; RSS {before:.0f} → {memory_kb(os.getpid())['VmRSS'] / 1024:.0f} MB")
+    return 0
+
+
 def compare_pages(home: Path, ruleset: str) -> int:
     """The compare page of each step of ``ruleset``, cold, from the stored comparison and
     from the diff (process CPU time; see the module docstring)."""
@@ -324,7 +350,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="serve a home holding every edition and time what visitors ask")
     parser.add_argument("--rulekb", default=str(Path(sys.executable).with_name("rulekb")),
                         help="the rulekb command --serve runs")
+    parser.add_argument("--far", type=Path, metavar="HOME", default=None,
+                        help="two diffs between far Magic editions of a home: CPU and RSS")
     args = parser.parse_args(argv)
+    if args.far is not None:
+        return far_diffs(args.far)
     if args.serve is not None:
         return serve(args.serve, args.rulekb)
     if args.acceptance is not None:
