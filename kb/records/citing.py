@@ -221,11 +221,12 @@ def _prefix_words(kb: LoadedEditions) -> dict[str, str]:
 def _edition_on(kb: LoadedEditions, ruleset: str, day: str) -> str:
     """The edition of ``ruleset`` in force on ``day`` (YYYY-MM-DD, or "" for none): the
     newest dated on or before it, the oldest when ``day`` is before them all, the newest
-    when there is no day or no edition is dated."""
+    (as every question reads it, :meth:`~kb.loaded.LoadedEditions.edition`) when there is
+    no day or no edition is dated."""
     editions = kb.editions(ruleset)  # oldest first
     dated = [e for e in editions if e["date"]]
     if not day or not dated:
-        return str(editions[-1]["edition"])
+        return kb.edition(ruleset).edition.name
     in_force = [e for e in dated if e["date"] <= day]
     return str((in_force[-1] if in_force else dated[0])["edition"])
 
@@ -353,7 +354,8 @@ def staleness(kb: LoadedEditions, records: RecordSet) -> dict[tuple[Kind, str], 
         if rc.ruleset is None or rc.written_for is None or (rc.ruleset, rc.written_for) not in kb.graphs:
             out[key] = []
             continue
-        newest = {name: kb.editions(name)[-1]["edition"] for name in {c.ruleset for c in rc.cited}}
+        # the newest edition as every question reads it (kb.edition), per ruleset cited
+        newest = {name: kb.edition(name).edition.name for name in {c.ruleset for c in rc.cited}}
         out[key] = [_status(kb, c, str(newest[c.ruleset])) for c in rc.cited]
     return out
 
