@@ -159,19 +159,21 @@ TIMING_DIAGRAMS: dict[str, dict[str, Any]] = {
                        ("resolve", "tasks", "")],
         "events": {
             "execute": "play activate hide standard-move perform-trigger decline-trigger receive-priority "
-                       "focus-holder-priority priority-to-next-item priority-to-newest end-main-phase",
+                       "focus-holder-priority priority-to-next-item priority-to-newest end-main-phase concede",
             "finalize": "finalize finalize-next lingers resolves-immediately counts-as-finalized trigger-removed "
-                        "play-undone back-to-finalize add-resolves",
+                        "play-undone back-to-finalize add-resolves pay-cost decline-cost cost-unpaid "
+                        "add-while-paying trigger-used-up",
             "pass": "pass-priority pass-focus pass-step-resolve pass-step-continue focus-passes showdown-closes",
             "resolve": "resolve completes-play counter draw create-reflexive-trigger play-from-effect "
                        "no-eligible-card kill move-unit add-resources instruction-skipped legion-active triggers "
                        "play-effect-triggers death-triggers conquer-triggers enters-board open-state "
-                       "focus-passes-after-chain focus-stays",
+                       "focus-passes-after-chain focus-stays apply-replacement decline-replacement",
             "tasks": "cleanup control-lost showdown-begins combat-begins becomes-combat-showdown combat-opens "
                      "start-of-combat establish-attacker-defender attacker-gains-focus focus-maintained combat-chain "
                      "combat-state-closes combat-state-open settle-control conquer showdown-ends "
                      "combat-showdown-closes combat-damage no-combat-damage resolution-step combat-cleanup "
-                     "combat-result establish-control combat-ends trigger-order",
+                     "combat-result establish-control combat-ends trigger-order beginning-step hold-battlefields "
+                     "main-phase-begins",
         },
     },
     "mtg": {
@@ -192,13 +194,14 @@ TIMING_DIAGRAMS: dict[str, dict[str, Any]] = {
             "begin": "begin-step untap upkeep draw-for-turn main-phase beginning-of-combat declare-attackers-step "
                      "declare-blockers-step combat-damage-step end-of-combat end-step cleanup-step "
                      "beginning-triggers no-priority-in-untap declare-attackers declare-blockers "
-                     "untap-triggers-wait attack-tapped no-attackers",
+                     "untap-triggers-wait attack-tapped no-attackers choose-defender",
             "sba": "state-based-actions loses-game zero-toughness lethal-damage legend-rule",
             "triggers": "put-triggers-on-stack triggers dies-triggers cast-triggers",
             "priority": "receive-priority-step receive-priority-resolved receive-priority-action cast activate "
                         "activate-mana play-land turn-face-up pass pay retract next-player-priority in-response "
                         "becomes-cast becomes-activated special-action mana-added cost-to-pay "
-                        "draw-step-priority cleanup-priority all-passed",
+                        "draw-step-priority cleanup-priority all-passed receive-priority-special foretell "
+                        "cast-foretold plot cast-plotted suspend concede",
             "resolve": "resolve target-illegal follow-instructions condition-false permanent-enters "
                        "finish-resolution payment-asked nothing-to-choose choose pay-unless decline-payment "
                        "damage counter draw lose-life discard sacrifice destroy tap extra-turn "
