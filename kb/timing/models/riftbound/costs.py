@@ -365,9 +365,10 @@ def _cost_of(m: Riftbound, s: State, p: Params) -> tuple[Cost, Cost]:
 @check("costs", "its Energy and Power cost cannot be paid: the Rune Pool and the runes that can Add do not "
        "cover it")
 def costs_payable(m: Riftbound, s: State, p: Params) -> bool:
+    if "card" in p and not p.get("accelerate") and not p.get("repeat") and (
+            not m.cards[p["card"]].cost or p.get("from") == "facedown"):
+        return True  # a free card (or one from facedown, 811.1.b) with no optional additional cost paid
     printed, _ = _cost_of(m, s, p)
-    if "card" in p and not printed:  # a free card (or one from facedown, 811.1.b) and no additional cost
-        return True
     return can_pay_while_adding(m, s, p["player"], printed)
 
 
