@@ -45,10 +45,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from datetime import datetime
 
 from kb.model import Diagnostic, RawRule, RawTerm, ReadResult, term_key
 from kb.numbers import Segments, SortKey, format_number, parse_number, sort_key
+from kb.read.dates import edition_date
+from kb.read.normalise import without_contents_list
 from kb.read.text import MIN_RULE_LINES, clean
 from kb.references import find_mentions
 
@@ -75,7 +76,6 @@ _LOOKS_NUMBERED = re.compile(r"^\d+\.\d")
 _SENSE = re.compile(r"^\d{1,2}\. ")
 _STARTS_DEFINITION = re.compile(r"^[\dA-Z“\"‘'(]")
 _ENDS_SENTENCE = re.compile(r"[.:;!?][)\]”\"’']*$")
-_EFFECTIVE = re.compile(r"(?:effective|current) as of ([A-Z][a-z]+ \d{1,2}, \d{4})")
 # Italic markers of the older releases: runs of one or two underscores. Runs of three or
 # more are printed blanks ("Wolf in ________ Clothing") and stay.
 # An underscore inside a word (``x=UTR_Intro`` in a 2003 address) is text.
@@ -218,13 +218,8 @@ def _unmarked(line: str) -> str:
 
 
 def _effective_date(head: str) -> str:
-    m = _EFFECTIVE.search(" ".join(head.split()))  # the sentence may be wrapped over lines
-    if not m:
-        return ""
-    try:
-        return datetime.strptime(m.group(1), "%B %d, %Y").date().isoformat()
-    except ValueError:
-        return ""
+    """The date the release says it is effective as of (:func:`kb.read.dates.edition_date`)."""
+    return edition_date(head)
 
 
 def _body_start(lines: list[str]) -> int | None:

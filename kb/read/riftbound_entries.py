@@ -28,6 +28,7 @@ from html.parser import HTMLParser
 
 from kb.model import Diagnostic, RawRule, RuleKind
 from kb.numbers import Segments, format_number, sort_key, try_parse_number
+from kb.read.dates import edition_date
 from kb.read.examples import split_examples
 from kb.read.text import clean
 
@@ -37,8 +38,6 @@ _ID = re.compile(ID)
 _SPLIT_TOKEN = re.compile(r"^(\d{1,2}|[a-z])\s+(?=\S)")
 _GLUED = re.compile(r"^([A-Za-z]{1,8})?(\d{3}(?:\.(?:\d{1,3}|[a-z]))*\.)\s+(?=\S)")
 _SENTENCE_BREAK = re.compile(r"[.!?]\s")
-_DATE = re.compile(r"Last Updated:?\s*(?:(\d{4}-\d{2}-\d{2})|(\d{1,2})/(\d{1,2})/(\d{4}))",
-                   re.IGNORECASE)
 _MAX_TITLE_WORDS = 8
 # Bold terms in the PDF leave spaces inside quotes and brackets: " Add ", [ Reaction ], Units ."
 _SPACE_BEFORE_CLOSER = re.compile(r"(?<=\w) +(?=[,.;:!?]+[\"”’)\]])")
@@ -98,14 +97,9 @@ def looks_like_title(text: str) -> bool:
 
 
 def find_date(text: str) -> str:
-    """The ISO date of a ``Last Updated: 2026-03-30`` or ``Last Updated 4/29/2026`` line."""
-    m = _DATE.search(text)
-    if not m:
-        return ""
-    if m.group(1):
-        return m.group(1)
-    month, day, year = int(m.group(2)), int(m.group(3)), m.group(4)
-    return f"{year}-{month:02d}-{day:02d}" if 1 <= month <= 12 and 1 <= day <= 31 else ""
+    """The ISO date of a ``Last Updated: 2026-03-30`` or ``Last Updated 4/29/2026`` line, or
+    another way of writing it (:func:`kb.read.dates.edition_date`)."""
+    return edition_date(text)
 
 
 def feed_markup(parser: HTMLParser, text: str, entries: Entries) -> None:
