@@ -381,6 +381,7 @@ _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 _HYPHENATED_END = re.compile(r"(?<![-\w])([^\W\d_]+)[-\u00ad]$")
 _SUSPENDING = frozenset(("and", "or", "nor", "to"))  # "power- and toughness-changing"
 _FIRST_WORD = re.compile(r"^([^\W\d_]+(?:-[^\W\d_]+)*)")  # a compound whole: "and-green"
+_STUCK = re.compile(r"\S*")  # what a word's second half is printed with up to a space: "board." "er’s"
 
 
 def word_counts(texts: list[str]) -> Counter[str]:
@@ -424,23 +425,36 @@ def dehyphenated(lines: list[str]) -> tuple[list[str], Counter[str]]:
     for i in ends:
         current, following = out[i].rstrip(), out[i + 1].lstrip()
         m, n = _HYPHENATED_END.search(current), _FIRST_WORD.match(following)
-        if not (m and n) or not following[n.end():].strip():
-            continue  # the second half alone on its line: left as printed
+        if not (m and n):
+            continue
         first, second = m.group(1), n.group(1)
         if second.lower() in _SUSPENDING and vocabulary[(first + second).lower()] == 0:
             continue  # a suspended hyphen ("power-" | "and toughness-changing"): as printed
         keep = keeps_hyphen(first, second, vocabulary, current.endswith("\u00ad"))
-        out[i] = (current if keep else current[:-1]) + second
-        out[i + 1] = following[n.end():].lstrip()
+        word = (current[m.start():] if keep else current[m.start():-1]) + second
+        # what sticks to the second half ("board." | "er’s") goes with it
+        tail = _STUCK.match(following, n.end()).group()
+        rest = following[n.end() + len(tail):].lstrip()
+        before = current[:m.start()].rstrip()
+        if rest:
+            out[i], out[i + 1] = current[:m.start()] + word + tail, rest
+        elif before:  # the second half ends its line: the word goes down, no line left empty
+            out[i], out[i + 1] = before, word + tail
+        else:
+            continue  # the word alone on both lines: left as printed
         joined[f"{first}-{second}" if keep else first + second] += 1
     return out, joined
 
 
-def without_contents_list(lines: list[str], source: str) -> tuple[list[str], list[Diagnostic]]:
+def without_contents_list(lines: list[str], source: str, *, rules_only: bool = False
+                          ) -> tuple[list[str], list[Diagnostic]]:
     """The lines with a table of contents without page numbers blanked, and the note saying
-    so (for readers whose numbering gives a heading no mark of its own: Riftbound's; the
-    Magic reader skips its Contents itself)."""
+    so (for readers whose numbering gives a heading no mark of its own: Riftbound's). With
+    ``rules_only``, only a contents that lists rule numbers too (``100.1``), not only
+    headings: the Magic reader skips a Contents of chapters and sections itself."""
     listed = _contents_list(lines)
+    if rules_only and not any("." in _LISTED.match(lines[k]).group(1) for k in listed):
+        return lines, []
     if not listed:
         return lines, []
     out = list(lines)
