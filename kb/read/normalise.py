@@ -58,7 +58,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from kb.model import Diagnostic, DocumentError
-from kb.read.text import ZERO_WIDTH
+from kb.read.text import LIGATURE, LIGATURES, ZERO_WIDTH
 
 _SPACES = re.compile("[\u00a0\u2000-\u200a\u202f\u205f\u3000]")
 _ANCHOR_TAG = re.compile(r"<a\b[^<>]*\b(?:id|name|href)\s*=[^<>]*>|</a>", re.IGNORECASE)
@@ -110,6 +110,8 @@ def normalise(text: str, source: str = "") -> Normalised:
         if "\u00ad\n" in text:  # a word broken at a soft hyphen: read whole, on the first line
             text = _SOFT_BREAK.sub(r"\1\n", text)
         text = _SPACES.sub(" ", ZERO_WIDTH.sub("", text))
+        if LIGATURE.search(text):  # a font's ﬁ, ﬂ: the letters
+            text = LIGATURE.sub(lambda m: LIGATURES[m.group()], text)
     notes: list[Diagnostic] = []
     if _OCR_SUSPECT.search(text):
         text = _ocr_numbers(text, source, notes)

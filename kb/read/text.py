@@ -17,10 +17,10 @@ from kb.model import Diagnostic, DocumentError
 # with fewer is read only with the format named (``--format``).
 MIN_RULE_LINES = 3
 
-_LIGATURES = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl"}
+LIGATURES = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl"}
 # Characters no reader sees: zero-width spaces and joiners, a BOM inside the text, soft hyphens.
 ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
-_LIGATURE = re.compile("[\ufb00-\ufb04]")
+LIGATURE = re.compile("[\ufb00-\ufb04]")
 _SPACE_BEFORE_PUNCT = re.compile(r"(?<=\w) +(?=[,.;:!?](?:\s|$))")
 
 
@@ -76,7 +76,7 @@ def clean(text: str, *, unescape: bool = False, pdf_spacing: bool = False) -> st
     if unescape:
         text = html.unescape(text)
     if not text.isascii():  # the common case skips the Unicode work
-        text = _LIGATURE.sub(lambda m: _LIGATURES[m.group()], text)
+        text = LIGATURE.sub(lambda m: LIGATURES[m.group()], text)
         text = ZERO_WIDTH.sub("", text)
         text = unicodedata.normalize("NFC", text)
     # str.split() folds every Unicode space (tabs, NBSP, thin and ideographic spaces) too.
