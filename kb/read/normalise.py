@@ -607,5 +607,10 @@ def _continues(last: str, first: str, second: str, width: int) -> bool:
         return True
     # After a sentence's end: a short last line ended its paragraph; a short first line with
     # more lines under it stands alone (a glossary term, a heading).
+    # So does a first line the next line's first word would have fitted on: a line the writer
+    # ended, not the wrapping ("Remove from the Game, … (Obsolete)" over its definition).
+    below = second.split()
     return not (len(last.rstrip()) < _SHORT_LINE * width
-                or (len(first.strip()) < _SHORT_LINE * width and bool(second.strip())))
+                or (len(first.strip()) < _SHORT_LINE * width and bool(second.strip()))
+                or (below and not _ENDS_SENTENCE.search(first.rstrip())
+                    and len(first.rstrip()) + 1 + len(below[0]) <= width))
