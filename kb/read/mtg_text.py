@@ -61,6 +61,9 @@ _SECTION = re.compile(r"^(\d{3})\.\s+(\S.*)$")
 # ``100.1.`` / ``606.5`` (missing dot) and ``100.1a`` / ``119.1d.`` (stray dot).
 _RULE = re.compile(r"^(\d{3}\.\d+)\.?\s+(\S.*)$")
 _SUBRULE = re.compile(r"^(\d{3}\.\d+[a-z])\.?\s+(\S.*)$")
+# A part after a subrule's letter (``702.19b.1``, ``702.19b.i``): a level deeper than the
+# releases number, which a future edition may add.
+_DEEPER = re.compile(r"^(\d{3}\.\d+[a-z]\.(?:\d+|[ivx]+))\.?\s+(\S.*)$")
 # The same with the publisher's slips: a space inside the id (``606. 8b``), one or two
 # spaces before it, no space after it (``901.4.All``). A split id needs its letter or dot.
 _QUIRKY_ID = re.compile(r"^(?P<indent> {0,2})(?P<head>\d{3})\.(?P<gap> ?)(?P<tail>\d+[a-z]?)"
@@ -425,6 +428,9 @@ def _numbered(raw: str) -> tuple[str, str, str] | None:
     m = _SUBRULE.match(raw) or _RULE.match(raw)
     if m:
         return m.group(1), m.group(2), ""
+    m = _DEEPER.match(raw)
+    if m:
+        return m.group(1), m.group(2), "numbered one level deeper than the releases' subrules"
     m = _QUIRKY_ID.match(raw)
     if not m:
         return None
