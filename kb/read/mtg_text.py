@@ -97,6 +97,7 @@ _MAX_TERM_WORDS = 12  # the longest printed term: "Remove from the Game, Removed
 # around the whole line.
 _MARKED = re.compile(r"(?m)^(?:#{1,6}[ \t]|[-*+>][ \t]+(?:\*\*|__)?\d|(?:\*\*|__)\S)")
 _LINE_MARK = re.compile(r"^(?P<indent>[ \t]*)(?:#{1,6}[ \t]+|>[ \t]?|[-*+][ \t]+)")
+_ITEM_NUMBER = re.compile(r"(?:\*\*|__)?\d{1,3}\.")  # a list item's rule or heading number
 _BOLD_NUMBER = re.compile(r"^(\*\*|__)(\d{1,3}(?:\.\d+[a-z]?)?\.?)\1")
 _BOLD_LINE = re.compile(r"^(\*\*|__)(\S(?:.*\S)?)\1$")
 # A subrule's letter set apart from its rule's number, as another tool writes it: ``100.1.a``,
@@ -127,7 +128,10 @@ def read(text: str, source: str = "") -> ReadResult:
     text = _letters_attached(text.removeprefix("\ufeff"), source, diagnostics)
     lines = _LINES.split(text)
     if _MARKED.search(text):
-        lines = [_unmarked(ln) for ln in lines]
+        lines = _unmarked_lines(lines)
+    # a contents that repeats every rule number (an indexing tool's) is no rules
+    lines, contents = without_contents_list(lines, source, rules_only=True)
+    diagnostics += contents
     title = next((ln.strip() for ln in lines[:20] if ln.strip()), "")
     start = _body_start(lines)
     # The date follows the title; a cover page or contents may come between them.
@@ -202,6 +206,25 @@ def _letters_attached(text: str, source: str, diagnostics: list[Diagnostic]) -> 
         f"{found} subrule numbers are written with their letter set apart ('100.1.a', '100.1 a'): "
         "read as the release prints them ('100.1a')", source, 0, "info"))
     return text
+
+
+def _unmarked_lines(lines: list[str]) -> list[str]:
+    """The lines as the text release prints them (:func:`_unmarked`), but for a line that
+    starts with ``-``, ``*`` or ``+`` inside a paragraph of text: a hard-wrapped line going on
+    with ``* instead of a number`` or ``- 3), and``, no list item (one follows a blank line or
+    another item, or starts with a rule's number)."""
+    out = []
+    above_blank, above_item = True, False
+    for line in lines:
+        m = _LINE_MARK.match(line)
+        item = bool(m) and m.group(0).strip()[:1] in ("-", "*", "+")
+        if item and not (above_blank or above_item or _ITEM_NUMBER.match(line, m.end())):
+            out.append(line)
+            item = False
+        else:
+            out.append(_unmarked(line))
+        above_blank, above_item = not line.strip(), item
+    return out
 
 
 def _unmarked(line: str) -> str:

@@ -72,6 +72,7 @@ _STARTS_PARAGRAPH = re.compile(r"^(?:[#>*+-]+\s+)?(?:\*\*|__)?(?:\d{1,3}\.(?:\s|
 _ENDS_SENTENCE = re.compile(r"[.:;!?][)\]”\"’']*$")
 _CONTENTS_LINE = re.compile(r"^\S.*?\S(?:\s*(?:\.\s?){3,}|\s*…+|\s{3,})\s*\d{1,4}\s*$")
 _CONTENTS_RUN = 3
+_CONTENTS_UNMATCHED = 50  # of a contents' numbers, one in this many may be printed otherwise after it
 _LISTED = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?(\d{1,3}(?:\.[0-9a-z]+)*)\.?(?:\*\*|__)?[ \t]+"
                      r"(\S.{0,80})$")
 _NUMBER_AT_START = re.compile(r"^[^\w\n]{0,8}(\d{1,3}(?:\.[0-9a-z]+)*)\.?(?=[\s*_]|$)", re.M)
@@ -470,8 +471,9 @@ def without_contents_list(lines: list[str], source: str, *, rules_only: bool = F
 def _contents_list(lines: list[str]) -> list[int]:
     """The lines of a table of contents without page numbers, or []: the run of short
     numbered lines (blank lines apart) that the document's first numbered line starts, when
-    it is three lines or more and every number in it is printed again after it (a
-    document's rules are printed once: that is what tells its contents from its body)."""
+    it is three lines or more and every number in it is printed again after it, but one in
+    fifty the body may print otherwise (a document's rules are printed once: that is what
+    tells its contents from its body)."""
     run: list[int] = []
     for i, line in enumerate(lines):
         if _LISTED.match(line):
@@ -484,7 +486,8 @@ def _contents_list(lines: list[str]) -> list[int]:
         return []
     later = {m.group(1) for m in _NUMBER_AT_START.finditer("\n".join(lines[run[-1] + 1:]))}
     listed = {_LISTED.match(lines[k]).group(1) for k in run}
-    return run if listed <= later else []
+    # a number or two the body prints otherwise ("606. 8b") leaves it a contents
+    return run if len(listed - later) <= len(listed) // _CONTENTS_UNMATCHED else []
 
 
 def _without_contents(lines: list[str], source: str) -> tuple[list[str], list[Diagnostic]]:
