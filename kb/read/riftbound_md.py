@@ -51,6 +51,10 @@ _HEADING = re.compile(r"^(#{1,6})\s+(" + ID + r")(?=\s|$)\s*(.*)$")
 # A setext heading's underline: ``===`` under a first-level heading, ``---`` under a second.
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 _MARKERS = re.compile(r"^(?:>\s*)?(?:[-*+]\s+)?")
+# A numbered line, and one that is a list item: where most are, the list is the layout (a
+# web page's <li>s), and its bullets are no rule's text.
+_ANY_ID = re.compile(r"^\s*(?:>\s*)?(?:[-*+]\s+)?(?:\*\*|__|_)?\d{3}\.")
+_LISTED_ID = re.compile(r"^\s*(?:>\s*)?[-*+]\s+(?:\*\*|__|_)?\d{3}\.")
 _EMPHASIS = re.compile(r"^(\*\*|__|\*|_)(" + ID + r")\1(?=\s|$)\s*(.*)$")
 _PLAIN = re.compile(r"^(" + ID + r")([ \t\u00a0]+)(\S.*)$")
 _PLAIN_PADDED = re.compile(r"^" + ID + r"[ \t\u00a0]{2,}\S")
@@ -112,6 +116,8 @@ def read(text: str, source: str = "") -> ReadResult:
     paragraph_start = True
     lines, contents = without_contents_list(text.split("\n"), source)
     lines, dotted = _letters_dotted(lines)
+    listed, numbered_lines = _listed(lines)
+    keep_bullets = not (listed >= MIN_RULE_LINES and 2 * listed > numbered_lines)
     for lineno, line in enumerate(_atx(lines), start=1):
         stripped = line.strip()
         if not stripped or _PAGE.match(stripped) or _RULE_LINE.match(stripped):
@@ -121,7 +127,7 @@ def read(text: str, source: str = "") -> ReadResult:
             title = clean(m.group(1))
             paragraph_start = True
             continue
-        numbered = _numbered(stripped, line, lineno, paragraph_start)
+        numbered = _numbered(stripped, line, lineno, paragraph_start, keep_bullets)
         if numbered is not None:
             numbered.text = _plain(numbered.text)
             items.append(numbered)
@@ -132,6 +138,10 @@ def read(text: str, source: str = "") -> ReadResult:
         paragraph_start = stripped.startswith("#")
     entries = Entries(source)
     entries.diagnostics.extend(contents)
+    if not keep_bullets:
+        entries.diagnostics.append(Diagnostic(
+            f"{listed} of the {numbered_lines} numbered lines are list items: the list is the "
+            "layout, its bullets are not read as the rules' text", source, 0, "info"))
     if dotted:
         entries.diagnostics.append(Diagnostic(
             f"{dotted} rule ids attach their letters to the number before them ('135.2e.5a.'): "
@@ -211,8 +221,20 @@ def _atx(lines: list[str]) -> list[str]:
     return out
 
 
-def _numbered(stripped: str, line: str, lineno: int, paragraph_start: bool) -> _Line | None:
-    """The numbered entry a line starts, or None for a line of text."""
+def _listed(lines: list[str]) -> tuple[int, int]:
+    """How many lines start with a number after a list bullet, and with a number at all."""
+    listed = numbered = 0
+    for line in lines:
+        if line[:1] in "-*+> \t0123456789_" and _ANY_ID.match(line):
+            numbered += 1
+            listed += bool(_LISTED_ID.match(line))
+    return listed, numbered
+
+
+def _numbered(stripped: str, line: str, lineno: int, paragraph_start: bool,
+              keep_bullets: bool = True) -> _Line | None:
+    """The numbered entry a line starts, or None for a line of text (a list bullet before its
+    id kept as the text's unless ``keep_bullets`` is false)."""
     m = _HEADING.match(stripped)
     if m:
         return _Line(lineno, m.group(2), m.group(3), len(m.group(1)), _is_top(m.group(2)))
@@ -222,7 +244,7 @@ def _numbered(stripped: str, line: str, lineno: int, paragraph_start: bool) -> _
     bare = stripped[markers.end():] if markers else stripped
     # The publisher bullets a few rules ("053.1. • Units…"); a converter that makes them a
     # list moves the bullet before the id. It stays the text's, as the PDF text prints it.
-    bullet = "* " if markers and markers.group(0).lstrip(">").strip() else ""
+    bullet = "* " if keep_bullets and markers and markers.group(0).lstrip(">").strip() else ""
     m = _EMPHASIS.match(bare)
     if m:
         return _Line(lineno, m.group(2), bullet + m.group(3), 0, _is_top(m.group(2)))
