@@ -27,10 +27,10 @@ _TITLE = re.compile(r"^#\s+(\S.*)$")
 # An id, then the text; an id without its last dot needs a dotted part (``747.4``) so that a
 # wrapped line starting with a count ("100  cards") is not taken for a rule.
 _RULE = re.compile(r"^(\d{3}\.(?:(?:\d{1,3}|[a-z])\.)*(?:\d{1,3}|[a-z])?)(?:\s+(\S.*))?$")
-_DOUBLE_SPACED = re.compile(r"(?m)^" + ID + r"  \S+  \S")
+_DOUBLE_SPACED = re.compile(r"(?m)^" + ID + r"(?:  |\t)\S+  \S")  # a tab after the id too
 # Plain single-spaced lines: ids three levels deep with a letter (``103.1.a. This…``), which
 # Magic's numbering never has; any markup a richer format reads wins over them.
-_PLAIN_DEEP = re.compile(r"(?m)^\d{3}\.\d{1,3}\.[a-z]\.? \S")
+_PLAIN_DEEP = re.compile(r"(?m)^\d{3}\.\d{1,3}\.[a-z]\.?[ \t]\S")
 # A wrapped reference: "See  rule" at the end of one line, "346.  Playing  Cards…" on the next.
 _ENDS_WITH_REFERENCE_WORD = re.compile(r"(?:\b(?:rules?|see|and|or|through)|[,–-])\s*$",
                                        re.IGNORECASE)
