@@ -21,6 +21,7 @@ from werkzeug.wrappers import Response
 
 from kb.derived import derived
 from kb.errors import QueryError
+from kb.inputs import date_problem
 from kb.query import KnowledgeBase
 from web.serving import current_kb, harden
 from web.site import links, markup
@@ -53,14 +54,19 @@ bp.add_app_template_global(links.frame_href, "frame_href")
 def edition_by_date() -> Response | None:
     """A page's address whose edition is a date (``/mtg/2015-06-01/117.3``) redirects (302)
     to the same page of the edition in force on that date, so no address answers another
-    edition's page under its own name; a date before every edition, or a name that is not a
-    date, goes on to the page's 404."""
+    edition's page under its own name; a name that is not a date goes on to the page's 404,
+    and a date before every edition is a 404 in the API's words ("no edition of riftbound was
+    in force on 1999-01-01"), not "unknown edition '1999-01-01'"."""
     args = request.view_args or {}
     ruleset, edition = args.get("ruleset"), args.get("edition")
     if not isinstance(ruleset, str) or not isinstance(edition, str) or request.endpoint is None:
         return None
     kb = current_kb()
-    if ruleset not in kb.ruleset_names() or (in_force := kb.dated_in_force(ruleset, edition)) is None:
+    if ruleset not in kb.ruleset_names():
+        return None
+    if (in_force := kb.dated_in_force(ruleset, edition)) is None:
+        if not date_problem(edition) and all(e["edition"] != edition for e in kb.editions(ruleset)):
+            kb.in_force(ruleset, edition)  # raises the 404 a date before every edition is
         return None
     return redirect(url_for(request.endpoint, **{**request.args.to_dict(), **args, "edition": in_force}), 302)
 
