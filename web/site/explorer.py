@@ -24,8 +24,17 @@ from kb.query import KnowledgeBase, QueryError
 from kb.timing.examples import worked_names, worked_run, worked_scenarios, worked_source
 from kb.timing.scenario import ScenarioError, read_yaml
 from web.site import checks, next_steps, svg
-from web.site.frame import Redirect, base_context, bp, current_kb, render, whole_number
+from web.site.frame import SENTENCE_ENDS, Redirect, base_context, bp, current_kb, render, whole_number
 from web.site.links import href, rule_href
+
+
+def alert(message: str, detail: Any = None) -> dict[str, Any]:
+    """An explorer page's own alert (after its lead, "The scenario cannot run:" or "No answer
+    from this state:"): the message as the end of that sentence, with its full stop, as every
+    other error the site shows is one (:func:`web.site.frame.as_sentence`). Its first letter
+    is kept: it may open with a file's name (``s4.yaml: step 1 …``)."""
+    text = message.strip()
+    return {"message": text if not text or text.endswith(SENTENCE_ENDS) else text + ".", "detail": detail}
 
 
 def parse_scenario(text: str) -> dict[str, Any]:
@@ -179,11 +188,13 @@ def explorer_page(kb: KnowledgeBase, name: str | None = None, text: str | None =
     except QueryError as exc:
         if name is not None and exc.status == 404:
             raise
-        ctx["error"] = {"message": exc.message, "detail": exc.detail}
+        ctx["error"] = alert(exc.message, exc.detail)
         return ctx, exc.status
     frames = run["frames"]
     if not frames:
-        ctx["error"] = {"message": run.get("error") or "the scenario produced no frames", "detail": None}
+        error = run.get("error")
+        ctx["error"] = alert(error.get("message", "") if isinstance(error, dict) else error
+                             or "the scenario produced no frames")
         return ctx, 422
     if not 1 <= frame <= len(frames):
         raise QueryError(404, f"frame {frame} does not exist: the scenario has {len(frames)} frames",
@@ -301,7 +312,7 @@ def next_page(kb: KnowledgeBase, *, state_text: str | None = None, name: str | N
     except QueryError as exc:
         if name is not None and exc.status == 404:
             raise
-        ctx["error"] = {"message": exc.message, "detail": exc.detail}
+        ctx["error"] = alert(exc.message, exc.detail)
         return ctx, exc.status
     ruleset, edition = answer["ruleset"], answer["edition"]
     loaded = {(r["name"], e) for r in kb.rulesets() for e in r["editions"]}
