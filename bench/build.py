@@ -229,11 +229,15 @@ def history_serve(home: Path) -> None:
 def history_import_all(home: Path) -> None:
     """The 70 archive releases and the 2026-01-16 release imported without building (the
     quickest way to a home for ``full``, ``serve`` and ``stats``)."""
-    from kb.store import import_document
+    from kb.store import CutShortError, import_document
     files = sorted((CORPORA / "mtg" / "archive").glob("comprehensive-rules-*.txt"))
     files.append(CORPORA / "mtg" / "comprehensive-rules-2026-01-16.txt")
     for file in files:
-        import_document(home, file, ruleset="mtg", edition=file.stem.removeprefix("comprehensive-rules-"))
+        edition = file.stem.removeprefix("comprehensive-rules-")
+        try:
+            import_document(home, file, ruleset="mtg", edition=edition)
+        except CutShortError:  # the archive's 2013-02-01 file is cut short: kept as an excerpt
+            import_document(home, file, ruleset="mtg", edition=edition, partial=True)
     print(f"imported {len(files)} editions without building ({_load()})")
 
 

@@ -206,16 +206,35 @@ def read_document_file(file: Path, limit: int = MAX_DOCUMENT_BYTES, what: str = 
     return data
 
 
+# A reader's note that the document stops where the file does, mid-rule or mid-Glossary
+# ("the document ends inside rule 373.2, whose text stops mid-sentence (is it truncated?)",
+# "the Glossary runs to the end of the file ...: the file looks truncated"); a rule with no
+# text ("is the document truncated?") is not one: the document goes on after it.
+_CUT_SHORT = re.compile(r"^the (document ends|file ends|Glossary runs to the end)\b.*\btruncated\b")
+
+
+class CutShortError(DocumentError):
+    """A document the reader found cut short, refused unless imported as an excerpt."""
+
+
+def cut_short_notes(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """The reader's notes saying the document is cut short where the file ends."""
+    return [d for d in diagnostics if d.severity != "error" and _CUT_SHORT.search(d.message)]
+
+
 def import_document(home: Path, file: Path, *, ruleset: str, edition: str, date: str = "",
                     fmt: str | None = None, partial: bool = False, title: str = "",
-                    rebuild: Callable[[], object] | None = None) -> Path:
+                    rebuild: Callable[[], object] | None = None,
+                    notes: list[Diagnostic] | None = None) -> Path:
     """Check that a document reads and builds, then keep a copy under ``imports/``.
 
     Only a regular file is imported (:func:`read_document_file`); the bytes checked are
-    the bytes kept. Nothing is kept when the document has errors (DocumentError lists them)
-    or when writing the copy fails (a full disk, a read-only data directory). ``rebuild``,
-    when given, runs once the copy is in place; if it fails, the import is undone (the
-    edition imported before, if any, is back) and its error raised.
+    the bytes kept. Nothing is kept when the document has errors (DocumentError lists them),
+    when the reader found it cut short and it is not imported as an excerpt (``partial``;
+    CutShortError names the line and the reader's note), or when writing the copy fails (a
+    full disk, a read-only data directory). ``notes``, when given, receives the reader's
+    warnings and notes. ``rebuild``, when given, runs once the copy is in place; if it fails,
+    the import is undone (the edition imported before, if any, is back) and its error raised.
     """
     from kb.read import READERS, read_bytes
     check_name(ruleset, "ruleset")
@@ -232,6 +251,17 @@ def import_document(home: Path, file: Path, *, ruleset: str, edition: str, date:
             f"the document reads as {used}, whose rules are numbered in the {result.number_style} style, "
             f"but {ruleset}'s rules are numbered in the {info.number_style} style: is --ruleset right?",
             str(file), 0)])
+    cut = cut_short_notes(result.diagnostics)
+    if cut and not partial:
+        # Imported whole, a cut document would become the newest edition and every rule
+        # after the cut would read as removed.
+        raise CutShortError([Diagnostic(
+            f"the document looks cut short: {d.message}. Import the whole document; or, to keep "
+            "what it holds as an excerpt (not the default edition while the ruleset has a "
+            "whole one), import it with --partial", d.file or str(file), d.line) for d in cut])
+    if notes is not None:
+        notes.extend(d for d in result.diagnostics if d.severity in ("warning", "info")
+                     and not d.message.startswith("unresolved reference"))
     build_edition(result, ruleset=ruleset, edition=edition, date=date, source=str(file),
                   external_citations=info.external_citations if info else None)
     target = home / "imports" / ruleset / edition

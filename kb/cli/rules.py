@@ -3,6 +3,7 @@ stats, editions."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,8 @@ from kb.cli.app import (EXIT_ERROR, counted, echo_query_error, edition_option, e
 from kb.cli.params import DATE, DOCUMENT_FORMAT
 from kb.errors import QueryError
 from kb.numbers import group_numbers
-from kb.store import build, import_document
+from kb.model import Diagnostic
+from kb.store import build, cut_short_notes, import_document, stored_notes_path
 
 
 @main.command("import")
@@ -24,7 +26,8 @@ from kb.store import build, import_document
                                                     "document when omitted.")
 @click.option("--format", "fmt", type=DOCUMENT_FORMAT, default=None,
               help="Document format (default: detected).")
-@click.option("--partial", is_flag=True, help="Mark the document as an excerpt.")
+@click.option("--partial", is_flag=True, help="Mark the document as an excerpt (also lets a "
+              "document cut short import; an excerpt is never the default edition).")
 @click.option("--no-build", is_flag=True, help="Only check and store the document.")
 @click.pass_context
 @handle_errors
@@ -36,13 +39,23 @@ def import_cmd(ctx: click.Context, file: Path, ruleset: str, edition: str, date:
     page's source, PDF, DOCX, ODT, EPUB or RTF, or rules exported as JSON or CSV/TSV (a
     container or an export is turned into text first; --format then names the text's layout).
 
-    When the rebuild fails (a full disk, another document's error), the import is undone:
-    the data directory is as it was before.
+    A document the reader finds cut short (it ends inside a rule) is refused, naming the
+    line and the reader's note, unless --partial imports it as an excerpt. The reader's
+    warnings are printed. When the rebuild fails (a full disk, another document's error),
+    the import is undone: the data directory is as it was before.
     """
     home = home_of(ctx)
+    notes: list[Diagnostic] = []
     target = import_document(home, file, ruleset=ruleset, edition=edition, date=date, fmt=fmt,
-                             partial=partial, rebuild=None if no_build else lambda: _build(home))
-    click.echo(f"imported {file.name} as {ruleset} {edition} ({target})")
+                             partial=partial, rebuild=None if no_build else lambda: _build(home),
+                             notes=notes)
+    click.echo(f"imported {file.name} as {ruleset} {edition}{' (partial)' if partial else ''} ({target})")
+    warnings = [d for d in notes if d.severity == "warning"]
+    for d in warnings[:SHOWN_WARNINGS]:
+        click.echo(f"    {reader_note_line(d.as_dict())}")
+    if len(notes) > min(len(warnings), SHOWN_WARNINGS):
+        click.echo(f"    {counted(len(notes), 'reader note')} in all "
+                   f"({counted(len(warnings), 'warning')}): see `rulekb stats`")
 
 
 @main.command("build")
@@ -53,13 +66,22 @@ def build_cmd(ctx: click.Context) -> None:
     _build(home_of(ctx))
 
 
+# At most this many of a document's reader warnings are printed by an import.
+SHOWN_WARNINGS = 5
+
+
 def _build(home: Path) -> None:
     report = build(home, progress=lambda msg: click.echo(msg, err=True))
     for e in report.editions:
-        notes = f", {counted(e['warnings'], 'reader note')} (see `rulekb stats`)" if e["warnings"] else ""
+        warned = _stored_warnings(report.build, e) if e["warnings"] else []
+        warning = f"{counted(len(warned), 'warning')}; " if warned else ""
+        notes = (f", {counted(e['warnings'], 'reader note')} ({warning}see `rulekb stats`)"
+                 if e["warnings"] else "")
         click.echo(f"{e['ruleset']} {e['edition']}: {counted(e['rules'], 'rule')}, "
                    f"{counted(e['headings'], 'heading')}, {counted(e['terms'], 'term')}"
                    f"{' (partial)' if e['partial'] else ''}{notes}")
+        for d in cut_short_notes(warned):  # the warning a judge must know: it stops early
+            click.echo(f"    {reader_note_line(d.as_dict())}")
     click.echo(f"built {report.build.name} in {report.seconds:.1f}s: "
                f"{counted(len(report.built), 'edition')} built, {len(report.reused)} reused unchanged; "
                f"{counted(len(report.mappings_built), 'mapping')} between neighbouring editions built, "
@@ -176,6 +198,17 @@ def stats_cmd(ctx: click.Context, as_json: bool) -> None:
             click.echo(f"    unresolved in {u['rule']} (line {u['line']}): {u['text']}")
         for d in e["diagnostics"]:
             click.echo(f"    {reader_note_line(d)}")
+
+
+def _stored_warnings(build_dir: Path, summary: dict[str, Any]) -> list[Diagnostic]:
+    """The reader's warnings the build kept for an edition (``rulekb stats`` lists them all)."""
+    try:
+        kept = json.loads(stored_notes_path(build_dir, summary["ruleset"], summary["edition"])
+                          .read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return [Diagnostic(d["message"], d.get("file", ""), d.get("line", 0), d["severity"])
+            for d in kept.get("diagnostics", []) if d.get("severity") == "warning"]
 
 
 def reader_note_line(note: dict[str, Any]) -> str:
