@@ -13,6 +13,7 @@ lost when one goes bad later.
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -158,21 +159,31 @@ def test_a_rules_history_and_the_editions_list_load_no_graph(kb: KnowledgeBase) 
 
 
 def test_a_document_gone_bad_later_is_named_and_nothing_is_lost(grown: dict) -> None:
-    home = grown["home"]
+    """A build failing on one document swaps nothing in, and keeps what it built meanwhile:
+    once the document is fixed, the next build reuses the edition it had built."""
+    home, rules, added = grown["home"], grown["rules"], "2005-02-01"
     before = current_build(home)
     kept = home / "imports" / "mtg" / RELEASES[1] / f"comprehensive-rules-{RELEASES[1]}.txt"
     data = kept.read_bytes()
+    import_document(home, _release(added), ruleset="mtg", edition=added)  # --no-build
     kept.write_bytes(b"\x00\x01 not a rules document any more\n" * 50)
     try:
         messages: list[str] = []
         with pytest.raises(DocumentError) as caught:
-            build(home, rules=grown["rules"], progress=messages.append)
+            build(home, rules=rules, progress=messages.append)
         assert str(kept) in str(caught.value)
         assert any(str(kept) in m and "cannot be built" in m for m in messages), messages
+        assert any(f"mtg {added}: read" in m for m in messages), messages
         assert current_build(home) == before  # the last good build still serves every edition
         assert [e["edition"] for e in KnowledgeBase.open(home).editions("mtg")] == EVERY
+        kept.write_bytes(data)
+        fixed = build(home, rules=rules)
+        assert fixed.built == [] and f"mtg {added}" in fixed.reused
+        assert fixed.mappings_built == [f"mtg 2004-10-01 -> {added}"]
     finally:
         kept.write_bytes(data)
+        shutil.rmtree(home / "imports" / "mtg" / added, ignore_errors=True)
+        build(home, rules=rules)  # the module's home as it was: the four releases
 
 
 def test_warming_reads_no_mapping_and_a_numbers_path_reads_none_whole(kb: KnowledgeBase) -> None:
