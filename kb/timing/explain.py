@@ -97,8 +97,7 @@ class Explainer:
     def _no_counterpart(self, number: str) -> dict[str, Any]:
         assert self.renumbering is not None
         gap = self.renumbering.gap(number)
-        why = (f"{self.ruleset} {gap['edition']} rule {number} has no counterpart in {self.edition}: "
-               f"{gap['status']}" + (f"; nearest: {gap['nearest']}" if gap["nearest"] else ""))
+        why = no_counterpart_words(self.ruleset, gap, self.edition)
         return {"rule": None, "text": None, "missing": why, "cited": {"rule": number, "edition": gap["edition"]}}
 
     def _quote(self, number: str) -> dict[str, Any]:
@@ -173,6 +172,17 @@ class Explainer:
                                     "quotes": [self.quote(r) for r in c.rules]} for c in option.forbidden_by]
             out["why"] = self.forbidden(option.forbidden_by)
         return out
+
+
+def no_counterpart_words(ruleset: str, gap: dict[str, Any], edition: str) -> str:
+    """A frame's ``no_counterpart`` entry (:meth:`Renumbering.gap`) in words, as a frame's
+    explanation and the explorer say it: ``riftbound 1.4 rule 464.2.b has no counterpart in
+    1.3: removed; nearest: 459.2``. The status ``unknown`` is the mapping's for an edition
+    that is an excerpt (it cannot tell a rule removed from one it does not hold), and is said
+    so: ``…: 1.3 is an excerpt and lacks it``."""
+    why = f"{edition} is an excerpt and lacks it" if gap["status"] == "unknown" else gap["status"]
+    return (f"{ruleset} {gap['edition']} rule {gap['rule']} has no counterpart in {edition}: {why}"
+            + (f"; nearest: {gap['nearest']}" if gap["nearest"] else ""))
 
 
 def _sentence(text: str) -> str:

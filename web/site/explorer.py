@@ -22,6 +22,7 @@ from kb.limits import TIMING_PASTED
 from kb.numbers import try_parse_number
 from kb.query import KnowledgeBase, QueryError
 from kb.timing.examples import worked_names, worked_run, worked_scenarios, worked_source
+from kb.timing.explain import no_counterpart_words
 from kb.timing.scenario import ScenarioError, read_yaml
 from web.site import checks, next_steps, svg
 from web.site.frame import SENTENCE_ENDS, Redirect, base_context, bp, current_kb, render, whole_number
@@ -344,6 +345,7 @@ def next_href(name: str | None, n: int) -> str:
 
 
 bp.add_app_template_global(next_href, "next_href")
+bp.add_app_template_global(no_counterpart_words, "no_counterpart_words")  # a frame's gaps, as its "why" says them
 
 
 @bp.route("/timing/next", methods=["GET", "POST"])
