@@ -13,6 +13,11 @@ It also says whether it is ready (:meth:`LiveKnowledgeBase.readiness`): ready on
 build in service is loaded *and* warmed, so it answers at full speed. Given
 ``background=True`` (``rulekb serve``) even the first build loads in the background, so a
 server can listen at once and say it is starting instead of refusing connections.
+
+A health check notices a new build too (``readiness`` reads the symlink as ``current``
+does), and with ``background=True`` a watcher thread reads it once per ``interval`` while
+the server is idle, so the new build is loaded and warmed before the first request after a
+rebuild, not by it; :meth:`LiveKnowledgeBase.close` stops the watcher (serve's clean stop).
 """
 
 from __future__ import annotations
@@ -66,6 +71,8 @@ class LiveKnowledgeBase:
         self._warming: KnowledgeBase | None = None  # the first build, loaded, while it warms
         self._state = "ready"
         self._left: list[str] = []  # warming steps of the build in service not yet done
+        self._closed = threading.Event()
+        self._watcher: threading.Thread | None = None
         if kb is not None:
             self.home: Path | None = None
             self._kb, self._target = kb, None
@@ -77,6 +84,7 @@ class LiveKnowledgeBase:
             check_built(self.home)  # the same refusal as a synchronous load, at once
             self._kb, self._target, self._state = None, None, "loading"
             self._start_loading()
+            self._watch()
             return
         self._kb = loader(self.home)
         self._target = self._build_of(self._kb)
@@ -109,6 +117,7 @@ class LiveKnowledgeBase:
         """What a health check reports: ``status`` (loading, warming, ready or failed), the
         build in service and its editions (none while loading), the warming steps still to
         do, whether a newer build is being loaded, and the error of a failed first load."""
+        self._notice()  # a deploy waiting on health for the new build_id sees it load
         kb = self._kb
         shown = kb if kb is not None else self._warming
         loading = self._loading
@@ -139,7 +148,26 @@ class LiveKnowledgeBase:
             time.sleep(0.02)
         return self.ready()
 
+    def close(self) -> None:
+        """Stop the watcher thread (a server's clean stop); answering goes on without it."""
+        self._closed.set()
+        watcher = self._watcher
+        if watcher is not None and watcher is not threading.current_thread():
+            watcher.join()
+
     # -- internals ---------------------------------------------------------------
+    def _watch(self) -> None:
+        """Read the symlink once per ``interval`` in a thread until :meth:`close`: a new
+        build is loaded and warmed while nobody asks (no request discovers it)."""
+        def watch() -> None:
+            while not self._closed.wait(max(self.interval, 0.05)):
+                try:
+                    self._notice()
+                except Exception:  # never let the watcher die of one bad look
+                    log.exception("could not check for a new knowledge base build")
+        self._watcher = threading.Thread(target=watch, name="rulekb-watch", daemon=True)
+        self._watcher.start()
+
     def _notice(self) -> None:
         """At most once per ``interval``: start loading the build ``current`` names if new."""
         if self.home is not None:

@@ -136,7 +136,9 @@ def serve_cmd(ctx: click.Context, host: str, port: int, threads: int, workers: i
     announce_when_ready(app, "rulekb")
     from web.serving import serve_until_stopped
     # SIGTERM and Ctrl-C: the requests in progress are answered, then it says so and exits 0.
-    click.echo(serve_until_stopped(server).sentence(), err=True)
+    stopped = serve_until_stopped(server)
+    app.extensions["rulekb"].close()  # the watcher for new builds stops with the server
+    click.echo(stopped.sentence(), err=True)
 
 
 def _serve_gunicorn(home: Any, host: str, port: int, threads: int, workers: int) -> None:
