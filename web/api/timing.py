@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Response
 
 from kb import limits
+from kb.errors import QueryError
 from kb.timing.fields import check_budget
 from kb.timing.scenario import check_size
 from web.api.base import EDITION, EDITION_IS_A_NAME, answer, bp, current_kb, read_body
@@ -125,6 +126,11 @@ def timing_next(ruleset: str | None, edition: str | None) -> Response:
     at the decision reached and the answer is what happens after it (``chosen``: the option)."""
     body = read_body(check_budget)
     state, choose = body, None
+    if isinstance(body, dict) and isinstance(body.get("state"), dict):
+        # {"state": {...}} as the CLI's --state suggests: the body is the state itself
+        raise QueryError(400, "the body is the state itself, not {\"state\": …}: send the state "
+                              "itself as the body (choose beside it: {\"ruleset\": …, \"players\": …, "
+                              "\"choose\": …})", {"field": "state", "keys": sorted(body)[:10]})
     if isinstance(body, dict) and "choose" in body:
         state = {k: v for k, v in body.items() if k != "choose"}
         choose = body["choose"]
