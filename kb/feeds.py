@@ -138,7 +138,10 @@ def _step_entry(kb: LoadedEditions, ruleset: str, old: dict[str, Any], new: dict
     shown = changes[:ENTRY_CHANGES]
     said = ", ".join(f"{n} {_STATUS_WORDS[s]}" for s, n in counts.items())
     where = f" in {chapter}" if chapter else ""
-    title = f"{_ruleset_title(kb, ruleset)} {new['edition']}: {said}{where}"
+    # a step to or from an excerpt says so where a reader sees it first (its body explains)
+    to_excerpt = " (excerpt)" if new.get("partial") else ""
+    from_excerpt = f" (from the excerpt {old['edition']})" if old.get("partial") else ""
+    title = f"{_ruleset_title(kb, ruleset)} {new['edition']}{to_excerpt}: {said}{from_excerpt}{where}"
     compare = links.compare(ruleset, old["edition"], new["edition"])
     body = [f"<p>From {html.escape(old['edition'])} ({html.escape(old['date'] or 'undated')}) to "
             f"{html.escape(new['edition'])} ({html.escape(new['date'] or 'undated')}){html.escape(where)}: "

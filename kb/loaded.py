@@ -79,8 +79,21 @@ class LoadedEditions:
                              {"rulesets": self.ruleset_names()})
         return sorted(found, key=lambda e: (e["date"], e["edition"]))
 
+    def default_edition(self, ruleset: str) -> dict[str, Any]:
+        """The edition a question naming none reads, as the manifest lists it: the newest full
+        edition (an excerpt is passed over while the ruleset has a full edition: its missing
+        rules would read as removed); the newest excerpt in a ruleset of excerpts only."""
+        return preferring_full(self.editions(ruleset))
+
+    def excerpts_passed_over(self, ruleset: str) -> list[str]:
+        """The excerpts of a ruleset that no default choice reads: those the ruleset also
+        has a full edition beside (reachable by name; importing the official document under
+        the same edition name replaces one)."""
+        return passed_over_excerpts(self.editions(ruleset))
+
     def edition(self, ruleset: str, edition: str | None = None, date: str | None = None) -> RuleGraph:
-        """One edition: by name, or the one in force on ``date``, or the newest."""
+        """One edition: by name, or the one in force on ``date``, or the default (the newest
+        full edition: :meth:`default_edition`)."""
         eds = self.editions(ruleset)
         if edition:
             if (ruleset, edition) not in self.graphs:
@@ -95,13 +108,14 @@ class LoadedEditions:
             return self.graphs[(ruleset, edition)]
         if date:
             return self.graphs[(ruleset, self.in_force(ruleset, date)["edition"])]
-        return self.graphs[(ruleset, eds[-1]["edition"])]
+        return self.graphs[(ruleset, preferring_full(eds)["edition"])]
 
     def in_force(self, ruleset: str, date: str) -> dict[str, Any]:
-        """The edition of a ruleset in force on ``date`` (the newest dated on or before it),
-        as the manifest lists it: nothing is loaded. QueryError 400 when ``date`` is not a
-        calendar date written YYYY-MM-DD (``2026-02-30`` sorted between real days and chose
-        an edition), 404 before the first one."""
+        """The edition of a ruleset in force on ``date`` (the newest full edition dated on or
+        before it; an excerpt only when none of those is full), as the manifest lists it:
+        nothing is loaded. QueryError 400 when ``date`` is not a calendar date written
+        YYYY-MM-DD (``2026-02-30`` sorted between real days and chose an edition), 404 before
+        the first one."""
         if why := date_problem(date):
             raise QueryError(400, f"{date[:40]!r} is {why}", {"date": date[:40]})
         eds = self.editions(ruleset)
@@ -109,7 +123,7 @@ class LoadedEditions:
         if not in_force:
             raise QueryError(404, f"no edition of {ruleset} was in force on {date}",
                              {"editions": [{"edition": e["edition"], "date": e["date"]} for e in eds]})
-        return in_force[-1]
+        return preferring_full(in_force)
 
     def dated_in_force(self, ruleset: str, name: str) -> str | None:
         """When ``name`` is no edition's name but a calendar date (YYYY-MM-DD) on which an
@@ -160,6 +174,21 @@ class LoadedEditions:
             message += f"; did you mean {' or '.join(redotted)}?"
         raise QueryError(404, message, {"number": wanted, "nearest": suggested_numbers(rg, segments),
                                         "edition": rg.edition.name, "partial": rg.edition.partial})
+
+
+def preferring_full(editions: list[dict[str, Any]]) -> dict[str, Any]:
+    """The last of ``editions`` (oldest first) that is not an excerpt; the last of all when
+    every one is an excerpt."""
+    full = [e for e in editions if not e.get("partial")]
+    return (full or editions)[-1]
+
+
+def passed_over_excerpts(editions: list[dict[str, Any]]) -> list[str]:
+    """The names of the excerpts among one ruleset's ``editions`` that a full edition beside
+    them keeps from being the default (none when every edition is an excerpt)."""
+    if all(e.get("partial") for e in editions):
+        return []
+    return [str(e["edition"]) for e in editions if e.get("partial")]
 
 
 def suggested_numbers(rg: RuleGraph, segments: Segments, limit: int = 5) -> list[str]:

@@ -84,7 +84,7 @@ class KnowledgeBase(LoadedEditions):
         and citations follow numbers through the stored files one at a time, so warming
         reads none of them (with 77 editions, reading all took 0.7 s CPU and 66 MB before
         the first answer); only a mapping a build did not store (a knowledge base held in
-        memory) is computed here. Each ruleset's newest edition (what a question without an
+        memory) is computed here. Each ruleset's default edition (its newest full one: what a question without an
         edition asks) gets its graph, searcher and timing model. The other editions load on
         first use, their mappings and rule texts already built."""
         steps: list[tuple[str, Callable[[], Any]]] = []
@@ -94,7 +94,7 @@ class KnowledgeBase(LoadedEditions):
                 if not edition_queries.mapping_is_stored(self, ruleset, old, new):
                     steps.append((f"mapping {ruleset} {old} -> {new}",
                                   functools.partial(self.edition_mapping, ruleset, old, new)))
-            newest = eds[-1]
+            newest = self.default_edition(ruleset)["edition"]  # the newest full edition
             steps.append((f"searcher {ruleset} {newest}",
                           functools.partial(self.search, "rule", ruleset, newest, limit=1)))
             # The first rule's transitions build the edition's timing model.

@@ -14,6 +14,7 @@ from kb.cli.app import (EXIT_ERROR, counted, echo_query_error, edition_option, e
 from kb.cli.params import DATE, DOCUMENT_FORMAT
 from kb.errors import QueryError
 from kb.numbers import group_numbers
+from kb.loaded import passed_over_excerpts, preferring_full
 from kb.model import Diagnostic
 from kb.store import build, cut_short_notes, import_document, stored_notes_path
 
@@ -82,6 +83,8 @@ def _build(home: Path) -> None:
                    f"{' (partial)' if e['partial'] else ''}{notes}")
         for d in cut_short_notes(warned):  # the warning a judge must know: it stops early
             click.echo(f"    {reader_note_line(d.as_dict())}")
+    for line in excerpt_lines(report.editions):
+        click.echo(line)
     click.echo(f"built {report.build.name} in {report.seconds:.1f}s: "
                f"{counted(len(report.built), 'edition')} built, {len(report.reused)} reused unchanged; "
                f"{counted(len(report.mappings_built), 'mapping')} between neighbouring editions built, "
@@ -198,6 +201,25 @@ def stats_cmd(ctx: click.Context, as_json: bool) -> None:
             click.echo(f"    unresolved in {u['rule']} (line {u['line']}): {u['text']}")
         for d in e["diagnostics"]:
             click.echo(f"    {reader_note_line(d)}")
+    for line in excerpt_lines(data):
+        click.echo(line)
+
+
+def excerpt_lines(summaries: list[dict[str, Any]]) -> list[str]:
+    """For each ruleset holding excerpts beside full editions, a line naming the excerpts
+    (which no default choice reads: :func:`kb.loaded.preferring_full`) and how to replace one."""
+    by_ruleset: dict[str, list[dict[str, Any]]] = {}
+    for e in sorted(summaries, key=lambda e: (e["ruleset"], e["date"], e["edition"])):
+        by_ruleset.setdefault(e["ruleset"], []).append(e)
+    lines = []
+    for ruleset, eds in by_ruleset.items():
+        if names := passed_over_excerpts(eds):
+            lines.append(f"{ruleset}: {counted(len(names), 'excerpt')} ({', '.join(names)}) beside full "
+                         f"editions, read only when named (the default is the newest full edition, "
+                         f"{preferring_full(eds)['edition']}): import the official document under "
+                         f"the same name to replace one (rulekb import FILE --ruleset {ruleset} "
+                         f"--edition {names[-1]})")
+    return lines
 
 
 def _stored_warnings(build_dir: Path, summary: dict[str, Any]) -> list[Diagnostic]:

@@ -97,7 +97,7 @@ def contents_page(kb: KnowledgeBase, ruleset: str, edition: str) -> dict[str, An
 @bp.get("/<ruleset:ruleset>/")
 def ruleset_home(ruleset: str) -> Any:
     kb = current_kb()
-    newest = kb.editions(ruleset)[-1]["edition"]
+    newest = kb.default_edition(ruleset)["edition"]  # the newest full edition
     return redirect(url_for("site.contents", ruleset=ruleset, edition=newest), 302)
 
 
@@ -393,7 +393,7 @@ def default_ruleset_page() -> Any:
     newest edition's contents or glossary (they were 'unknown ruleset' before)."""
     kb = current_kb()
     ruleset = kb.default_ruleset()
-    newest = kb.editions(ruleset)[-1]["edition"]
+    newest = kb.default_edition(ruleset)["edition"]
     page = "site.glossary" if request.path.endswith("glossary") else "site.contents"
     return redirect(url_for(page, ruleset=ruleset, edition=newest), 302)
 
