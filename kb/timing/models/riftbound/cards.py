@@ -36,7 +36,9 @@ and ``Accelerate`` is an optional additional cost of [1][C] after which the unit
 ``Temporary`` on a unit or gear is "At the start of this permanent's controller's Beginning Phase,
 before scoring, kill this" (816.1.b: :mod:`kb.timing.models.riftbound.beginning`); a spell's
 ``repeat: COST`` is "Repeat [Cost]", an optional additional cost after which its instructions are
-executed once more as it resolves (820.1.d). Core Rules 1.4's other keywords (:data:`NOT_MODELLED`)
+executed once more as it resolves (820.1.d); a spell's ``flow: COST`` is "Flow [Cost]": it may be
+played from its owner's trash for that cost (a play's ``from: trash``), and is banished instead of
+going anywhere else as it leaves the chain (829.1.b). Core Rules 1.4's other keywords (:data:`NOT_MODELLED`)
 are refused saying why: not modelled yet, or not bearing on timing. A unit's ``deathknell: [instructions]`` is its
 Deathknell ("When I die, …", 808.1.c): a trigger ``on: leave``. A card of ``type: battlefield``
 names a battlefield of the scenario; its triggers (``on: conquer`` or ``on: hold``) are "when you
@@ -77,7 +79,8 @@ from kb.timing.models.riftbound.resources import (FREE, Cost, ability_cost_json,
                                                   parse_additional, parse_cost)
 
 KEYWORDS = frozenset({"Action", "Reaction", "Hidden", "Ambush", "Legion", "Deathknell", "Deflect",
-                      "Tank", "Backline", "Assault", "Shield", "Accelerate", "Ganking", "Temporary", "Repeat"})
+                      "Tank", "Backline", "Assault", "Shield", "Accelerate", "Ganking", "Temporary", "Repeat",
+                      "Flow"})
 # Keywords written with a value, "Assault 2" ("Assault [X]"; X omitted is 1: 807.1.b.3, 814.1.b.3).
 VALUED = ("Assault", "Shield")
 # Core Rules 1.4's other keywords (804–829): refused by name, saying why, rather than as unknown.
@@ -96,7 +99,6 @@ NOT_MODELLED: dict[str, tuple[str, str]] = {
     "Unique": (NOT_TIMING, "825: a deck-building constraint"),
     "Empower": (NOT_YET, "827: an activated ability"),
     "Empowered": (NOT_TIMING, "828: makes its text active while Empowered; write the active text on the card"),
-    "Flow": (NOT_YET, "829: a spell played from the trash for its flow cost"),
 }
 CARD_TYPES = ("spell", "unit", "gear", "battlefield")
 TRIGGER_EVENTS = ("play", "attack", "defend", "conquer", "hold", "leave", "move")
@@ -189,6 +191,9 @@ class Card:
     # Repeat [Cost]: an optional additional cost; paid, the spell's instructions are executed once
     # more as it resolves (820.1.d); None without the keyword
     repeat: Cost | None = None
+    # Flow [Cost]: "You may play this from your trash for its flow cost. Then banish it." (829.1.b);
+    # None without the keyword
+    flow: Cost | None = None
 
     @property
     def deflect(self) -> int:
@@ -296,7 +301,7 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
         where = f"{field}.{name}"
         raw = _map(raw, where)
         _only(raw, ("type", "keywords", "effects", "legion", "triggers", "abilities", "might", "deathknell", "cost",
-                    "additional_cost", "replacement", "enters", "targets", "here", "repeat"), where)
+                    "additional_cost", "replacement", "enters", "targets", "here", "repeat", "flow"), where)
         ctype = raw.get("type")
         if ctype not in CARD_TYPES:
             raise FormatError(f"type must be one of: {', '.join(CARD_TYPES)}", f"{where}.type")
@@ -332,6 +337,9 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
         repeat = _repeat(raw, ctype, card_keywords, where)
         if repeat is not None:
             card_keywords |= {"Repeat"}
+        flow = _flow(raw, ctype, card_keywords, where)
+        if flow is not None:
+            card_keywords |= {"Flow"}
         if raw.get("deathknell") is not None:  # "[Deathknell][>] Effect": "When I die, Effect" (808.1.c)
             triggers.append(Trigger("leave", f"{name}'s Deathknell",
                                     parse_effects(raw["deathknell"], f"{where}.deathknell")))
@@ -361,7 +369,7 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
                            _several(raw.get("targets"), ctype, own, (legion, *(tr.effects for tr in triggers),
                                                                      *(a.effects for a in abilities)), where),
                            _here(raw.get("here"), ctype, f"{where}.here"),
-                           valued.get("Assault", 0), valued.get("Shield", 0), repeat)
+                           valued.get("Assault", 0), valued.get("Shield", 0), repeat, flow)
     for name, card in cards.items():
         _check_refs(cards, card.effects + card.legion, f"{field}.{name}")
         for tr in card.triggers:
@@ -386,6 +394,19 @@ def _repeat(raw: dict[str, Any], ctype: str, card_keywords: frozenset[str], wher
         raise FormatError("Repeat's cost is at least one Energy or Power (a free repeat is no cost)",
                           f"{where}.repeat")
     return cost
+
+
+def _flow(raw: dict[str, Any], ctype: str, card_keywords: frozenset[str], where: str) -> Cost | None:
+    """A spell's ``flow: COST`` ("Flow [Cost]", 829.1.c): it may be played from its owner's trash
+    for that cost instead of its own (829.1.c.1), and is banished as it leaves the chain (829.1.b.1)."""
+    if raw.get("flow") is None:
+        if "Flow" in card_keywords:
+            raise FormatError("Flow is written with its cost as flow: COST (\"Flow [Cost]\", 829.1.c), "
+                              "e.g. flow: 2 or flow: {energy: 1, power: 1}", f"{where}.keywords")
+        return None
+    if ctype != "spell":
+        raise FormatError("Flow is on spells (829.1.a)", f"{where}.flow")
+    return parse_cost(raw["flow"], f"{where}.flow")
 
 
 def _names(effects: tuple[Effect, ...], word: str) -> bool:
@@ -535,7 +556,7 @@ def effects_json(effects: tuple[Effect, ...]) -> list[dict[str, Any]]:
 
 def card_json(card: Card) -> dict[str, Any]:
     out: dict[str, Any] = {"type": card.type}
-    shown = card.keywords - {"Repeat"}  # Repeat is written with its cost, as repeat: COST
+    shown = card.keywords - {"Repeat", "Flow"}  # written with their costs, as repeat: COST and flow: COST
     if shown:
         values = {"Assault": card.assault, "Shield": card.shield}
         out["keywords"] = sorted(k if values.get(k, 1) == 1 else f"{k} {values[k]}" for k in shown)
@@ -572,6 +593,8 @@ def card_json(card: Card) -> dict[str, Any]:
         out["targets"] = card.targets
     if card.repeat is not None:
         out["repeat"] = cost_json(card.repeat)
+    if card.flow is not None:
+        out["flow"] = cost_json(card.flow)
     if card.here_might:
         out["here"] = {"might": card.here_might}
     if card.enters_ready or card.as_enters:

@@ -258,7 +258,7 @@ def resolve(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     s = run_effects(m, s, t, item)
     s = replace(s, chain=without(s.chain, item.id))
     if item.kind == "spell":
-        s = trash.to_trash(m, s, [(item.name, item.controller)])  # its controller's trash (157)
+        s = trash.leaves_chain(m, s, t, item, item.name)  # its controller's trash (157), or banished
         s = completes_play(m, s, t, item, m.cards.get(item.card or ""))
     return proceed(m, s, t, add=False)
 

@@ -54,8 +54,18 @@ def focus(m: Riftbound, s: State, p: Params) -> bool:
 def in_hand(m: Riftbound, s: State, p: Params) -> bool:
     if p.get("from") == "facedown":
         return any(c == p["card"] and pl == p["player"] for c, pl, _, _ in s.facedown)
+    if p.get("from") == "trash":  # the in-trash check's
+        return True
     hand = s.hand(p["player"])
     return hand is None or p["card"] in hand
+
+
+@check("in-trash", "only a spell with Flow is played from a trash, and only from its owner's own")
+def in_trash(m: Riftbound, s: State, p: Params) -> bool:
+    if p.get("from") != "trash":
+        return True
+    card = m.cards.get(p["card"])
+    return card is not None and card.flow is not None and (p["card"], p["player"]) in s.owners
 
 
 @check("facedown-ready", "a card hidden this turn can be played from facedown only from the next turn")

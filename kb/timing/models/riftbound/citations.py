@@ -277,6 +277,9 @@ CITATIONS: dict[str, Rules] = {
     "check.repeat": ("820.1.a", "820.1.d", "820.1.c.1"),
     "repeat-paid": ("820.1.d", "820.1.c.1", "820.1.c.3", "820.3.a"),
     "repeat-executes": ("820.1.d.1", "820.1.d", "820.2.a", "820.1.d.2", "820.3.a"),
+    "flow-play": ("829.1.b", "829.1.c.1", "829.1.b.2", "829.1.c"),
+    "flow-banished": ("829.1.b.1", "829.1.b"),
+    "check.in-trash": ("829.1.b", "829.1.a", "108.2.a"),
 }
 
 # What each state check refuses (the ``state.*`` citations above).

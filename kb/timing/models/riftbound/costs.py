@@ -216,6 +216,8 @@ def printed_cost(m: Riftbound, s: State, item: Item) -> Cost:
     if item.kind in ("spell", "unit", "gear"):
         card = m.cards.get(item.card or "")
         printed = card.cost if card and item.origin != "facedown" else FREE  # from facedown: 811.1.b
+        if card and item.origin == "trash" and card.flow is not None:
+            printed = card.flow  # Flow's cost replaces its base cost (829.1.c.1)
         printed = printed + ACCELERATE_COST if item.accelerate else printed  # an additional cost (805.2)
         return printed + card.repeat if item.repeat and card and card.repeat else printed  # 820.1.c.1
     if item.kind == "ability":
@@ -348,6 +350,8 @@ def _cost_of(m: Riftbound, s: State, p: Params) -> tuple[Cost, Cost]:
     if "card" in p:
         card = m.cards[p["card"]]
         printed = FREE if p.get("from") == "facedown" else card.cost  # ignoring its base cost (811.1.b)
+        if p.get("from") == "trash" and card.flow is not None:
+            printed = card.flow  # Flow's cost instead of its base cost (829.1.c.1)
         printed = printed + ACCELERATE_COST if p.get("accelerate") else printed  # 805.2
         printed = printed + card.repeat if p.get("repeat") and card.repeat else printed  # 820.1.c.1
         return printed, _deflect_power(m, s, p["player"], card.effects, p.get("target"), p.get("targets") or ())
@@ -365,7 +369,7 @@ def _cost_of(m: Riftbound, s: State, p: Params) -> tuple[Cost, Cost]:
 @check("costs", "its Energy and Power cost cannot be paid: the Rune Pool and the runes that can Add do not "
        "cover it")
 def costs_payable(m: Riftbound, s: State, p: Params) -> bool:
-    if "card" in p and not p.get("accelerate") and not p.get("repeat") and (
+    if "card" in p and not p.get("accelerate") and not p.get("repeat") and p.get("from") != "trash" and (
             not m.cards[p["card"]].cost or p.get("from") == "facedown"):
         return True  # a free card (or one from facedown, 811.1.b) with no optional additional cost paid
     printed, _ = _cost_of(m, s, p)

@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from kb.timing.engine import Params, Trace
-from kb.timing.models.riftbound import costs
+from kb.timing.models.riftbound import costs, trash
 from kb.timing.models.riftbound.cards import Card
 from kb.timing.models.riftbound.chain import after_leaving
 from kb.timing.models.riftbound.checks import ability_source
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 transition, step = registry.transition, registry.step
 
 # The checks each decision must pass, in the order an explanation lists the ones that fail.
-PLAY = ("has-priority", "not-mid-procedure", "own-turn-neutral-open", "in-hand", "facedown-ready",
+PLAY = ("has-priority", "not-mid-procedure", "own-turn-neutral-open", "in-hand", "in-trash", "facedown-ready",
         "closed-state-needs-reaction", "showdown-needs-action", "focus", "location", "targets", "several-targets",
         "move-outcome",
         "accelerate", "repeat", "costs", "deflect-cost", "additional-cost")
@@ -42,6 +42,8 @@ step("joins-chain", "the item joins the existing chain", "{item} joins the chain
 step("starts-chain-in-showdown", "the player with Focus starts a chain", "{player} starts a chain in the showdown")
 step("legally-timed", "the item is legally timed", "{item} is legally timed ({why})")
 step("play-from-facedown", "played from facedown: it has Reaction", "{item} is played from facedown at {at}")
+step("flow-play", "Flow: the spell is played from its owner's trash for its Flow cost, at its usual timing",
+     "{item} is played from {player}'s trash for its Flow cost ({cost}), instead of its own")
 step("ambush-permission", "Ambush: played to a battlefield with Reaction", "{item} is played with Ambush to {at}")
 step("move-contests", "the unit contests the battlefield", "{player} contests {at}")
 step("ganking-move", "Ganking: the unit's Standard Move goes from a battlefield to another",
@@ -57,11 +59,13 @@ def play_bindings(m: Riftbound, s: State) -> Iterator[dict[str, Any]]:
         names = list(dict.fromkeys(hand)) if hand is not None else list(m.cards)
         attempts = [(n, "hand") for n in names if n in m.cards and m.cards[n].type != "battlefield"]
         attempts += [(c, "facedown") for c, pl, _, _ in s.facedown if pl == player and c in m.cards]
+        attempts += [(c, "trash") for c in dict.fromkeys(c for c, pl in s.owners if pl == player)
+                     if c in m.cards and m.cards[c].flow is not None]  # Flow: from its owner's trash (829.1.b)
         for name, origin in attempts:
             card = m.cards[name]
             base: dict[str, Any] = {"player": player, "card": name}
-            if origin == "facedown":
-                base["from"] = "facedown"
+            if origin != "hand":
+                base["from"] = origin
             for to in destinations(s, player, card, origin):
                 params = dict(base)
                 if to is not None:
@@ -192,6 +196,8 @@ def play(m: Riftbound, s: State, p: Params, t: Trace) -> State:
         at = next(bf for c, pl, bf, _ in s.facedown if c == card.name and pl == p["player"])
         s = replace(s, facedown=tuple(f for f in s.facedown if not (f[0] == card.name and f[1] == p["player"])))
         keywords = keywords | {"Reaction"}
+    elif origin == "trash":  # Flow (829.1.b): its timing and permissions are unchanged (829.1.b.2)
+        s = trash.take(s, card.name, p["player"])
     else:
         s = without_card(s, p["player"], card.name)
     ambush = m.ambush(s, p) and "Reaction" not in card.keywords and origin != "facedown"
@@ -206,6 +212,8 @@ def play(m: Riftbound, s: State, p: Params, t: Trace) -> State:
                              accelerate=bool(p.get("accelerate")), repeat=bool(p.get("repeat")))
     if origin == "facedown":
         t.note("play-from-facedown", s, {"item": card.name, "at": at})
+    if origin == "trash":
+        t.note("flow-play", s, {"item": card.name, "player": p["player"], "cost": str(card.flow)})
     if ambush:
         t.note("ambush-permission", s, {"item": card.name, "at": to})
     t.note("legally-timed", s, {"item": card.name, "why": reason})

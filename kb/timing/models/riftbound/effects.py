@@ -146,7 +146,7 @@ def counter(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
         return s
     s = replace(s, chain=without(s.chain, victim.id))
     if victim.card is not None:
-        s = trash.to_trash(m, s, [(victim.card, victim.controller)])
+        s = trash.leaves_chain(m, s, t, victim, victim.card)  # to the trash, or banished (Flow, 829.1.b.1)
     t.note("counter", s, {"item": victim.name})
     return s
 

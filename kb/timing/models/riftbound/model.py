@@ -48,6 +48,8 @@ class Riftbound(Model):
         self.battlefield_cards = any(c.type == "battlefield" and c.here_might for c in self.cards.values())
         self.active_in_trash = any(c.replacement is not None and c.replacement.zone == "trash"
                                    for c in self.cards.values())
+        # whether whose trash holds a card is recorded: cards active there, or with Flow (829.1.b)
+        self.owners_kept = self.active_in_trash or any(c.flow is not None for c in self.cards.values())
         if self._optional:
             self._wait_for_replacement_choices()
 

@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from kb.timing.engine import Params, Trace
+from kb.timing.models.riftbound import trash
 from kb.timing.models.riftbound.chain import after_leaving, finalize_bindings
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound.costs import awaiting_payment
@@ -54,6 +55,8 @@ def cost_unpaid(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     item = next(i for i in s.chain if i.id == p["id"])
     s = replace(s, chain=without(s.chain, item.id))
     hand = s.hand(item.controller)
-    if hand is not None and item.card and item.kind in ("spell", "unit", "gear"):
+    if item.origin == "trash" and item.card:  # back to the zone it was played from (358.5): its trash
+        s = trash.to_trash(m, s, [(item.card, item.controller)])
+    elif hand is not None and item.card and item.kind in ("spell", "unit", "gear"):
         s = replace(s, hands=with_hand(s, item.controller, hand + (item.card,)))
     return after_leaving(m, s, t)

@@ -15,10 +15,11 @@ player controls a permanent with Temporary, which triggers and is killed before 
 then the Scoring Step: the turn player holds their battlefields; then the Main Phase begins); ``victory_score: N`` (8 by default).
 An unknown key, step, card or battlefield is answered with the nearest known one.
 
-Actions (scenario steps): ``play: {player, card, to, from: hand|facedown, target, targets, kill, accelerate, repeat}``
+Actions (scenario steps): ``play: {player, card, to, from: hand|facedown|trash, target, targets, kill, accelerate, repeat}``
 (``kill``: the friendly unit that pays a "kill a friendly unit" cost; ``targets: [UNIT, …]`` the units a
 card of several targets chooses, 355.13; ``accelerate: true`` pays a unit's Accelerate, 805.2;
-``repeat: true`` pays a spell's Repeat, 820.1.d),
+``repeat: true`` pays a spell's Repeat, 820.1.d; ``from: trash`` plays a spell with Flow from the
+player's own trash for its Flow cost, 829.1.b),
 ``activate: {player, ability}``, ``pass: PLAYER`` (priority on a chain, focus in a showdown,
 otherwise ending the Main Phase), ``move: {player, unit, to}`` (a Standard Move; from a battlefield to another with Ganking, 810.1.b),
 ``decline``/``perform: {player, item}`` (an optional triggered ability being finalized; one
@@ -258,10 +259,10 @@ def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, A
             if not 1 <= len(chosen) <= 4:
                 raise FormatError("targets lists 1 to 4 units", "play.targets")
             params["targets"] = tuple(_str(u, f"play.targets[{i}]") for i, u in enumerate(chosen))
-        if data.get("from") not in (None, "hand", "facedown"):
-            raise FormatError("from is hand or facedown", "play.from")
-        if data.get("from") == "facedown":
-            params["from"] = "facedown"
+        if data.get("from") not in (None, "hand", "facedown", "trash"):
+            raise FormatError("from is hand, facedown or trash (a spell with Flow, 829.1.b)", "play.from")
+        if data.get("from") in ("facedown", "trash"):
+            params["from"] = data["from"]
         # pay Accelerate's (805.2) or Repeat's (820.1.d) optional additional cost
         for key in ("accelerate", "repeat"):
             if data.get(key) is not None:

@@ -25,7 +25,7 @@ TASKS = ("cleanup", "hold", "combat-opens", "start-of-combat", "establish-attack
          "combat-chain", "combat-damage", "combat-cleanup", "combat-result", "establish-control", "combat-ends",
          "beginning-step")
 COMBAT_TASKS = frozenset(TASKS) - {"beginning-step", "cleanup", "hold"}
-ORIGINS = ("hand", "facedown", "effect", "activated", "trigger", "reflexive")
+ORIGINS = ("hand", "facedown", "effect", "activated", "trigger", "reflexive", "trash")
 ITEM_KINDS = ("spell", "unit", "gear", "ability", "trigger")
 TURN_STATES = ("neutral-open", "neutral-closed", "showdown-open", "showdown-closed")
 

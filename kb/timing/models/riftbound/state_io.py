@@ -16,7 +16,7 @@ from kb.timing.models.codec import Context, Json, decode, encode, json_keys, rea
 from kb.timing.models.riftbound.cards import card_json, parse_cards
 from kb.timing.models.riftbound.citations import cite
 from kb.timing.models.riftbound.model import Riftbound, model_for
-from kb.timing.models.riftbound.trash import active_in_trash
+from kb.timing.models.riftbound.trash import active_in_trash, kept_in_trash
 from kb.timing.models.riftbound.state import COMBAT_TASKS, TURN_STATES, Battlefield, Combat, Item, Showdown, State
 
 # The keys of a state's JSON, in the order they are written: the state's fields, and what is
@@ -132,9 +132,11 @@ def state_from_json(data: Any) -> tuple[Riftbound, State, list[Violation]]:
         if name in names[:i]:
             raise FormatError(f"two permanents are named {name!r}", f"board[{i}].name")
     owned = Counter(c for c, _ in state.owners)
-    for i, card in enumerate(state.trash if model.active_in_trash else ()):
-        if active_in_trash(model, card) and state.trash[:i + 1].count(card) > owned[card]:
-            raise FormatError(f"{card} has a replacement effect active in its owner's trash: say whose trash holds "
+    for i, card in enumerate(state.trash if model.owners_kept else ()):
+        if kept_in_trash(model, card) and state.trash[:i + 1].count(card) > owned[card]:
+            why = ("has a replacement effect active in its owner's trash" if active_in_trash(model, card)
+                   else "has Flow: it may be played from its owner's trash")
+            raise FormatError(f"{card} {why}: say whose trash holds "
                               "it in trash_owners (each player has their own trash, 108.2.a)", f"trash[{i}]")
     next_id = read_value(data.get("next_id", ctx.next_id), int, _ids, "next_id", ctx)
     opened_by = state.opened_by
