@@ -185,10 +185,16 @@ class Footnotes:
         known = self._by_rule.get(id(rule))
         if known is not None and known[0] is rule:
             note = known[1]
-        else:
-            key = rule.key
-            note = self._by_key.get(key) or self._add(rule, key)
+        else:  # the rule object's first reference in this article
+            key = (rule.ruleset, rule.edition, rule.number)  # rule.key, without its call
+            note = self._by_key.get(key)
+            if note is None:
+                note = self._add(rule, key)
             self._by_rule[id(rule)] = (rule, note)
+            if not note.refs:  # the footnote's first reference: no ordinal
+                note.refs = 1
+                head, tail = note.ref_parts
+                return note, head + tail
         note.refs += 1
         head, tail = note.ref_parts
         return note, (f"{head}-{note.refs}{tail}" if note.refs > 1 else head + tail)

@@ -103,6 +103,7 @@ def rule_citations(md: MarkdownIt, *, kb: LoadedEditions, ruleset: str | None = 
     _check_style(style)
     if "front_matter" not in md.block.ruler.get_all_rules():
         md.use(front_matter_plugin)
+        _front_matter_at_the_start_only(md)
     md.block.ruler.before(md.block.ruler.get_all_rules()[0], "rule_citations_lines", _keep_line_starts)
     options = {"kb": kb, "ruleset": ruleset, "edition": edition, "style": style,
                "base_url": base_url, "limit": limit, "prefix": prefix, "source": source}
@@ -111,6 +112,19 @@ def rule_citations(md: MarkdownIt, *, kb: LoadedEditions, ruleset: str | None = 
     md.core.ruler.after(anchor, "rule_citations", lambda state: _link(state, options))
     md.add_render_rule("rule_citations", _render_run)
     md.add_render_rule("rule_footnotes", _render_footnotes)
+
+
+def _front_matter_at_the_start_only(md: MarkdownIt) -> None:
+    """``mdit_py_plugins``' front matter rule, tried at block starts only. The plugin also
+    registers it as a rule that may end a paragraph, a list, a block quote or a reference,
+    so it was tried at every continuation line of a wrapped paragraph; but it matches at the
+    document's first line only (it returns at once for any other), and a line that ends
+    such a block is never the first: taken out of those chains, the parse is the same."""
+    ruler = md.block.ruler
+    for rule in ruler.__rules__:
+        if rule.name == "front_matter":
+            ruler.at("front_matter", rule.fn)  # the same function, no "alt" chains
+            return
 
 
 # Where the block parser's line starts wait for the core rule, in ``env`` (which takes
