@@ -179,6 +179,7 @@ def timing_run(kb: LoadedEditions, scenario: Any, file: str = "", *,
     frames and bytes but not to the wall-time deadline, which guards a request against a
     scenario someone sent: on a busy machine a worked scenario must not drop out of a page."""
     budget = AnswerBudget()
+    explainer: Explainer | None = None
     try:
         sc = parse(scenario, file)
         spec = get_model(sc.ruleset)
@@ -190,7 +191,17 @@ def timing_run(kb: LoadedEditions, scenario: Any, file: str = "", *,
             result = run(sc, budget, renumber=explainer.rules)
             return run_json(result, explainer, budget)
     except ScenarioError as exc:
+        exc = _said_in_rules(exc, explainer)
         raise QueryError(422, str(exc), exc.as_dict()) from exc
+
+
+def _said_in_rules(exc: ScenarioError, explainer: Explainer | None) -> ScenarioError:
+    """A model's refusal that can say more with the run's edition (a Magic keyword the model
+    does not play, named by its rule 702.N: its ``said_in(graph)``), said with it."""
+    said_in = getattr(exc.__cause__, "said_in", None)
+    if said_in is None or explainer is None:
+        return exc
+    return ScenarioError(said_in(explainer.graph), exc.file, exc.step, exc.field, exc.line)
 
 
 def _take(model: Any, spec: RulesetModel, explainer: Explainer, outcome: engine.Outcome,
@@ -234,6 +245,13 @@ def timing_next(kb: LoadedEditions, state: Any, ruleset: str | None = None,
     try:
         model, s, violations = spec.state_from_json(state, edition)
     except FormatError as exc:
+        if (said_in := getattr(exc, "said_in", None)) is not None:  # with the rules (see _said_in_rules)
+            own = state.get("edition") if isinstance(state, dict) else None
+            try:
+                exc = FormatError(said_in(graph_for(kb, spec, edition or (own if isinstance(own, str) else None))),
+                                  exc.field)
+            except QueryError:  # an edition the model cannot serve: the refusal as the model says it
+                pass
         raise QueryError(400, f"malformed state: {exc}", {"field": exc.field}) from exc
     # A model that follows several editions' rules reads the edition from the state.
     edition = edition or getattr(model, "citation_edition", None) or spec.citation_edition

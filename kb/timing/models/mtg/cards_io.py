@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import datetime
+import difflib
 from typing import Any
 
 from kb.timing.engine import FormatError
 from kb.timing.fields import (one_of as _choice, flag as _flag, whole_number as _int, a_list as _list,
-                              a_mapping as _map, only_keys as _only, text as _str)
+                              a_mapping as _map, nearest, only_keys as _only, text as _str)
 from kb.timing.models.mtg.citations import EDITIONS
+from kb.timing.models.mtg.keywords import keyword
 from kb.timing.models.mtg.objects import (Ability, CARD_TYPES, COLORS, PERMANENT_TYPES, Card, Effect, STEPS, Static,
                                           TARGETS, TIMINGS, TRIGGER_EVENTS, Trigger)
 
@@ -16,7 +18,6 @@ from kb.timing.models.mtg.objects import (Ability, CARD_TYPES, COLORS, PERMANENT
 INSTRUCTIONS = ("damage", "counter", "counter-unless-pay", "draw", "lose-life", "discard", "sacrifice",
                 "destroy", "tap", "extra-turn", "return", "boost", "shuffle-graveyard", "time-counter",
                 "cast-suspended", "prevent")
-KEYWORDS = ("flash", "haste", "trample", "split-second")
 WHO = ("you", "each", "that-player", "target")
 EXPECT_KEYS = ("priority", "step", "phase", "active", "turn", "stack", "waiting", "resolving", "payment",
                "life", "graveyard", "battlefield", "tapped", "hand", "pool", "drawn", "lands_played",
@@ -90,8 +91,23 @@ def parse_effects(data: Any, field: str) -> tuple[Effect, ...]:
         elif kind == "boost":
             out.append(("boost", _int(arg, w, 1, 20)))
         else:
-            raise FormatError(f"unknown instruction {kind!r} (expected one of: {', '.join(INSTRUCTIONS)})", where)
+            raise FormatError(f"unknown instruction {kind!r}{_nearest_instruction(kind)} "
+                              f"(expected one of: {', '.join(INSTRUCTIONS)})", where)
     return tuple(out)
+
+
+def _nearest_instruction(kind: Any) -> str:
+    """", did you mean 'X'?" for the known instruction nearest an unknown one: the nearest
+    spelling, read with ``_`` for ``-`` (``lose_life``, ``destory``), else the nearest of
+    those sharing one of its words (``gain_life``: ``lose-life``); or ""."""
+    written = str(kind).casefold().replace("_", "-")
+    if close := nearest(written, INSTRUCTIONS):
+        return close
+    words = set(written.split("-"))
+    sharing = [i for i in INSTRUCTIONS if words & set(i.split("-"))]
+    if not sharing:
+        return ""
+    return f", did you mean {max(sharing, key=lambda i: difflib.SequenceMatcher(None, written, i).ratio())!r}?"
 
 
 def _effect_json(e: Effect) -> dict[str, Any]:
@@ -184,7 +200,7 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
                             _choice(st.get("color", ""), ("",) + COLORS, f"{sw}.color"),
                             _choice(st.get("whose", "your"), ("your", "each"), f"{sw}.whose"))
         types = _types(raw.get("type"), f"{where}.type")
-        keywords = frozenset(_choice(k, KEYWORDS, f"{where}.keywords[{i}]")
+        keywords = frozenset(keyword(_str(k, f"{where}.keywords[{i}]"), f"{where}.keywords[{i}]")
                              for i, k in enumerate(_list(raw.get("keywords"), f"{where}.keywords")))
         triggers = []
         for i, tr in enumerate(_list(raw.get("triggers"), f"{where}.triggers")):
