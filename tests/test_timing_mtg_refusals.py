@@ -17,6 +17,7 @@ from kb.timing import load_scenario
 from kb.timing.engine import FormatError
 from kb.timing.models.mtg.cards_io import parse_cards
 from kb.timing.models.mtg.keywords import WRITE_INSTEAD, KeywordRefused, keyword, keyword_rules, refusal
+from web import create_app
 
 
 def ward_scenario(keywords: list[Any], effects: list[Any] | None = None) -> dict[str, Any]:
@@ -174,3 +175,13 @@ def test_a_state_sent_to_next_names_the_rule_of_its_edition(full_kb: KnowledgeBa
     assert caught.value.status == 400
     assert words in caught.value.message
     assert caught.value.message.startswith("malformed state: cards.Sentinel.keywords[0]: ")
+
+
+# -- every face: the API and the site run scenarios through kb.timing_run -------------------
+def test_the_api_and_the_site_say_the_same_refusal(excerpt_kb: KnowledgeBase) -> None:
+    client = create_app(kb=excerpt_kb).test_client()
+    words = "keyword 'Ward 2' is not modelled (the mtg 2026-01-16 excerpt lacks its rule): its effect is a triggered"
+    api = client.post("/api/v1/timing/run", json=ward_scenario(["Ward 2"]))
+    assert api.status_code == 422 and words in api.get_json()["error"]["message"]
+    site = client.post("/timing", data={"yaml": yaml.safe_dump(ward_scenario(["Ward 2"]), sort_keys=False)})
+    assert site.status_code == 422 and words in site.get_data(as_text=True).replace("&#39;", "'").replace("&#34;", '"')
