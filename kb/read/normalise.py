@@ -67,6 +67,7 @@ _PAGE_NUMBER = re.compile(r"^(?:[-–—]\s*)?(?:page\s+)?\d{1,4}(?:\s*(?:of|/)\
                           re.IGNORECASE)
 EDGE_LINES = 3  # lines at the top and the bottom of a page where running lines stand
 _RUNNING_SHARE = 0.5  # a line on the edge of at least half the pages is a running line
+_TITLED_SHARE = 0.75  # pages starting with a line another page starts with: each has a running title
 _MIN_PAGES = 3
 _STARTS_PARAGRAPH = re.compile(r"^(?:[#>*+-]+\s+)?(?:\*\*|__)?(?:\d{1,3}\.(?:\s|\d)|Examples?:)")
 _ENDS_SENTENCE = re.compile(r"[.:;!?][)\]”\"’']*$")
@@ -549,12 +550,16 @@ def running_keys(edge_keys: list[set[str]]) -> set[str]:
 def _without_pages(lines: list[str], source: str) -> Normalised:
     pages = _pages(lines)
     running = running_keys([{_edge_key(page[i][1]) for i in _edges(page)} for page in pages])
+    titled = _running_titles(pages)
     width = _width(lines)
     out: list[tuple[int, str]] = []
     removed = 0
     for page in pages:
         drop = {i for i in _edges(page)
                 if _edge_key(page[i][1]) in running or _PAGE_NUMBER.match(page[i][1].strip())}
+        top = next((i for i, (_, t) in enumerate(page) if t.strip()), None)
+        if titled and top is not None:
+            drop.add(top)
         removed += len(drop)
         kept = [pl for i, pl in enumerate(page) if i not in drop]
         while kept and not kept[0][1].strip():
@@ -571,6 +576,16 @@ def _without_pages(lines: list[str], source: str) -> Normalised:
                         "and page-number lines removed, paragraphs cut by a page break joined",
                         source, 0, "info")]
     return Normalised("\n".join(t for _, t in out), [n for n, _ in out] or [1], notes)
+
+
+def _running_titles(pages: list[list[tuple[int, str]]]) -> bool:
+    """Does every page start with a running title that changes through the document (the
+    chapter a page is in, over it)? So it is where at least three pages in four start with a
+    line another page starts with too, which no text repeats; a chapter of one page then has
+    its title dropped too."""
+    tops = [next((_edge_key(t) for _, t in page if t.strip()), "") for page in pages]
+    repeated = {key for key, n in Counter(tops).items() if key and n >= 2}
+    return len(pages) >= _MIN_PAGES and sum(t in repeated for t in tops) >= _TITLED_SHARE * len(tops)
 
 
 def _next_sense(before: list[tuple[int, str]], first: str) -> bool:
