@@ -180,7 +180,7 @@ ERRORS = [
     ("/riftbound/1.4/999", 404, "Nearest rules in riftbound 1.4"),
     ("/riftbound/1.4/337.9", 404, "337.4"),
     ("/riftbound/9.9/337.1", 404, "Editions of riftbound"),
-    ("/mtg/2001-06-01/116.3", 404, "Unknown edition '2001-06-01' of mtg"),  # before every edition
+    ("/mtg/2001-06-01/116.3", 404, "No edition of mtg was in force on 2001-06-01."),  # before every edition
     ("/nosuchgame/1/100", 404, "Unknown ruleset"),
     ("/riftbound/1.4/not-a-number", 400, "Not a rule number"),
     ("/mtg/2026-01-16/116.3d", 404, "2010-10-01's rule 116.3d (If a player has priority and chooses not "
