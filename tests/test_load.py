@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from bench import load
-from conftest import copy_home
+from conftest import POOL_WORKERS, build_workers, copy_home
 from kb.store import import_document
 
 EXCERPT = Path(load.REPO) / "rules" / "riftbound" / "core-rules-1.4-excerpt.md"
@@ -54,8 +54,9 @@ def test_mixed_load_answers_every_request(served) -> None:
 @pytest.mark.load
 def test_rebuilds_and_a_killed_build_lose_nothing(served) -> None:
     home, server, reqs = served
-    out = load.rebuild_under_load(home, server.port, reqs, rounds=3, kill_after=2,
-                                  clients=16, procs=2)
+    with build_workers(POOL_WORKERS):  # the killed build's editions read in its pool
+        out = load.rebuild_under_load(home, server.port, reqs, rounds=3, kill_after=2,
+                                      clients=16, procs=2)
     assert out["problems"] == []
     assert out["failed"] == 0, out["load"]["problems"]
     assert [r["round"] for r in out["rounds"]] == [1, 2, 3]
