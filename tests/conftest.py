@@ -178,3 +178,125 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
         raise RuntimeError(f"background threads still running {BACKGROUND_WAIT:.0f} s after "
                            f"{item.nodeid} ended: {names}")
 
+
+# -- which files share a worker, and in which order the workers take them ------------------
+# make test runs the suite as `-n auto --dist loadfile`: each file whole on one worker, the
+# files handed out one at a time to whichever worker is free. xdist hands them out by their
+# number of tests, most first, so the heaviest files (a few slow tests each: the browser, the
+# load, the exports, the full documents' reads) came last, and one worker ran the last of them
+# while the other had nothing left. Here they are handed out by their cost, heaviest first
+# (the longest-processing-time order), so the run ends with the cheap ones; and the files
+# that read the session's offline pack are one unit, made once on one worker.
+
+# Files that read the session's ``exported_site`` (about 14 s of CPU to make, per worker).
+SHARE_A_WORKER: tuple[tuple[str, ...], ...] = (
+    ("tests/test_export.py", "tests/browser/test_export_offline.py",
+     "tests/browser/test_offline_numbers_page.py", "tests/browser/test_offline_search_reading.py"),
+)
+# About the CPU seconds of the suite's heaviest files in a whole run (bench/RESULTS.md, "Test
+# suite time", task F: this process's CPU and its reaped children's, per file; the browser
+# files, whose CPU is mostly chromium's, from CI's durations). They only order the work: a file
+# missing here is counted at DEFAULT_TEST_CPU a test, and a wrong figure costs only balance.
+FILE_CPU: dict[str, float] = {
+    "tests/test_read_containers.py": 64,
+    "tests/test_export.py": 62,
+    "tests/test_timing_mtg_invariants.py": 53,
+    "tests/test_load.py": 41,
+    "tests/test_timing_invariants.py": 35,
+    "tests/browser/test_no_injection.py": 35,
+    "tests/test_read_unseen_layouts.py": 32,
+    "tests/test_reader_quirks.py": 27,
+    "tests/test_api_schemathesis.py": 15,
+    "tests/test_readme_commands.py": 26,
+    "tests/browser/test_export_offline.py": 45,
+    "tests/browser/test_site_browser.py": 25,
+    "tests/test_abuse_live.py": 12,
+    "tests/test_timing_replacements.py": 20,
+    "tests/test_health.py": 19,
+    "tests/test_cli_errors.py": 16,
+    "tests/test_dependencies.py": 13,
+    "tests/test_search_questions.py": 14,
+    "tests/test_reader_layouts.py": 13,
+    "tests/browser/test_explorer_next_browser.py": 13,
+    "tests/test_cli_startup.py": 12,
+    "tests/test_api_live.py": 12,
+    "tests/test_timing_costs_and_damage.py": 11,
+    "tests/test_timing_mtg.py": 11,
+    "tests/test_readers_riftbound.py": 11,
+    "tests/test_hostile_input.py": 11,
+    "tests/test_incremental_build.py": 10,
+    "tests/test_timing.py": 10,
+    "tests/browser/test_offline_numbers_page.py": 10,
+    "tests/browser/test_records_browser.py": 10,
+    "tests/test_api.py": 9,
+    "tests/browser/test_offline_search_reading.py": 8,
+    "tests/test_build_killed.py": 8,
+    "tests/test_timing_limits.py": 8,
+    "tests/test_search.py": 8,
+    "tests/test_serve_stop.py": 7,
+    "tests/test_editions.py": 7,
+}
+DEFAULT_TEST_CPU = 0.02
+
+
+def work_unit(path: str) -> str:
+    """The unit of work a test file belongs to: its SHARE_A_WORKER group's first file, or
+    itself."""
+    for group in SHARE_A_WORKER:
+        if path in group:
+            return group[0]
+    return path
+
+
+def _file_of(item: pytest.Item) -> str:
+    return item.nodeid.split("::", 1)[0]
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Order the tests by their unit of work, the costliest unit first (FILE_CPU, else
+    DEFAULT_TEST_CPU a test); a unit's files stay together, each file's tests in their order."""
+    tests: dict[str, int] = {}
+    first: dict[str, int] = {}
+    for i, item in enumerate(items):
+        path = _file_of(item)
+        tests[path] = tests.get(path, 0) + 1
+        first.setdefault(work_unit(path), i)
+    cost: dict[str, float] = {}
+    for path, n in tests.items():
+        unit = work_unit(path)
+        cost[unit] = cost.get(unit, 0.0) + FILE_CPU.get(path, n * DEFAULT_TEST_CPU)
+    group_rank = {path: rank for group in SHARE_A_WORKER for rank, path in enumerate(group)}
+
+    def order(pair: tuple[int, pytest.Item]) -> tuple[float, int, int, int]:
+        i, item = pair
+        path = _file_of(item)
+        unit = work_unit(path)
+        return (-cost[unit], first[unit], group_rank.get(path, 0), i)
+    items[:] = [item for _, item in sorted(enumerate(items), key=order)]
+
+
+try:
+    from xdist.scheduler import LoadFileScheduling
+except ImportError:  # pytest-xdist is a test dependency; without it the suite runs serially
+    LoadFileScheduling = None
+
+if LoadFileScheduling is not None:
+    class CostliestFirstScheduling(LoadFileScheduling):
+        """``--dist loadfile`` with two changes: the files of a SHARE_A_WORKER group are one
+        unit of work, and the units are handed out in the collection's order (costliest
+        first, pytest_collection_modifyitems) instead of by their number of tests."""
+
+        def __init__(self, config: pytest.Config, log: object = None) -> None:
+            super().__init__(config, log)
+            config.option.loadscopereorder = False  # the collection's order is the schedule
+
+        def _split_scope(self, nodeid: str) -> str:
+            return work_unit(super()._split_scope(nodeid))
+
+    @pytest.hookimpl(tryfirst=True, optionalhook=True)
+    def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+        """The scheduler of ``--dist loadfile`` (make test's); xdist's own for the others."""
+        if config.getvalue("dist") != "loadfile":
+            return None
+        return CostliestFirstScheduling(config, log)
