@@ -33,8 +33,9 @@ run: build
 # runs it in this one process. Each test file runs whole, in its order, on one worker
 # (loadfile): some files are a sequence against one home (import, then list, then check), and
 # a worker given only a file's tail would run them against a home that never imported; a
-# file's fixtures are built once. pytest exits 5 when it collects no test; that is not a
-# failure of the suite.
+# file's fixtures are built once; tests/conftest.py hands the files out costliest first and keeps
+# the files reading the session's offline pack on one worker. pytest exits 5 when it collects
+# no test; that is not a failure of the suite.
 PYTEST_XDIST ?= auto
 XDIST_ARGS := $(if $(filter 0,$(PYTEST_XDIST)),-p no:xdist,-n $(PYTEST_XDIST) --dist loadfile)
 test: install-test
