@@ -115,6 +115,21 @@ def nearest(word: Any, known: Iterable[str]) -> str:
     return f", did you mean {by_case[found[0]]!r}?" if found else ""
 
 
+def nearest_instruction(kind: Any, known: Iterable[str]) -> str:
+    """", did you mean 'X'?" for the known instruction nearest an unknown one: the nearest
+    spelling, read with ``_`` for ``-`` (``lose_life``, ``drwa``), else the nearest of those
+    sharing one of its words (``gain_life``: ``lose-life``); or ""."""
+    names = list(known)
+    written = str(kind).casefold().replace("_", "-")
+    if close := nearest(written, names):
+        return close
+    words = set(written.split("-"))
+    sharing = [i for i in names if words & set(i.split("-"))]
+    if not sharing:
+        return ""
+    return f", did you mean {max(sharing, key=lambda i: difflib.SequenceMatcher(None, written, i).ratio())!r}?"
+
+
 def only_keys(data: Mapping[str, Any], allowed: tuple[str, ...], field: str) -> None:
     """Refuse keys a model does not know (a typo must not be silently ignored), naming the
     nearest known key."""

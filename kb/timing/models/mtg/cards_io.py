@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import datetime
-import difflib
 from typing import Any
 
 from kb.timing.engine import FormatError
 from kb.timing.fields import (one_of as _choice, flag as _flag, whole_number as _int, a_list as _list,
-                              a_mapping as _map, nearest, only_keys as _only, text as _str)
+                              a_mapping as _map, nearest, nearest_instruction, only_keys as _only, text as _str)
 from kb.timing.models.mtg.citations import EDITIONS
 from kb.timing.models.mtg.keywords import keyword
 from kb.timing.models.mtg.objects import (Ability, CARD_TYPES, COLORS, PERMANENT_TYPES, Card, Effect, STEPS, Static,
@@ -97,17 +96,9 @@ def parse_effects(data: Any, field: str) -> tuple[Effect, ...]:
 
 
 def _nearest_instruction(kind: Any) -> str:
-    """", did you mean 'X'?" for the known instruction nearest an unknown one: the nearest
-    spelling, read with ``_`` for ``-`` (``lose_life``, ``destory``), else the nearest of
-    those sharing one of its words (``gain_life``: ``lose-life``); or ""."""
-    written = str(kind).casefold().replace("_", "-")
-    if close := nearest(written, INSTRUCTIONS):
-        return close
-    words = set(written.split("-"))
-    sharing = [i for i in INSTRUCTIONS if words & set(i.split("-"))]
-    if not sharing:
-        return ""
-    return f", did you mean {max(sharing, key=lambda i: difflib.SequenceMatcher(None, written, i).ratio())!r}?"
+    """", did you mean 'X'?" for the known instruction nearest an unknown one (see
+    :func:`kb.timing.fields.nearest_instruction`), or ""."""
+    return nearest_instruction(kind, INSTRUCTIONS)
 
 
 def _effect_json(e: Effect) -> dict[str, Any]:

@@ -74,7 +74,7 @@ from typing import Any
 
 from kb.timing.engine import FormatError
 from kb.timing.fields import a_list as _list, a_mapping as _map, only_keys as _only
-from kb.timing.fields import nearest, text as _str, whole_number as _int
+from kb.timing.fields import nearest, nearest_instruction, text as _str, whole_number as _int
 from kb.timing.models.riftbound.resources import (FREE, Cost, ability_cost_json, cost_json, parse_ability_cost,
                                                   parse_additional, parse_cost)
 
@@ -247,7 +247,8 @@ def parse_effects(data: Any, field: str) -> tuple[Effect, ...]:
             else:
                 out.append(("play", _str(arg, f"{where}.play"), None))
         else:
-            raise FormatError(f"unknown instruction {kind!r} (expected one of: {', '.join(INSTRUCTIONS)})", where)
+            raise FormatError(f"unknown instruction {kind!r}{nearest_instruction(kind, INSTRUCTIONS)} "
+                              f"(expected one of: {', '.join(INSTRUCTIONS)})", where)
     return tuple(out)
 
 
