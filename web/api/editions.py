@@ -26,6 +26,10 @@ LIMIT = Param("limit", {"type": "integer", "minimum": 1, "maximum": 1000, "defau
               "Entries per page.", example=100)
 HISTORY_LIMIT = Param("limit", {"type": "integer", "minimum": 1, "maximum": 1000, "default": 100},
                       "Editions per page.", example=100)
+SUMMARY = Param("summary", {"type": "boolean", "default": False},
+                "Counts only (as `rulekb diff --summary`): the summary and the per-chapter "
+                "counts, with `total` still counting the entries the filters select, and "
+                "`entries` empty.", example=False)
 OFFSET = Param("offset", {"type": "integer", "minimum": 0, "maximum": 100000, "default": 0},
                "Entries to skip (paging).", example=0)
 
@@ -82,19 +86,22 @@ SCHEMAS.update({
 
 
 @endpoint(bp, "GET", "/v1/rulesets/<ruleset>/diff", tag="editions", response="Diff",
-          params=(RULESET, FROM, TO, ONLY, CHAPTER, UNCHANGED, LIMIT, OFFSET), errors=(404,),
+          params=(RULESET, FROM, TO, ONLY, CHAPTER, UNCHANGED, SUMMARY, LIMIT, OFFSET), errors=(404,),
           summary="What changed between two editions, rule by rule",
           examples=("/api/v1/rulesets/riftbound/diff?from=1.3&to=1.4",
-                    "/api/v1/rulesets/riftbound/diff?from=1.3&to=1.4&only=added,removed&chapter=300"))
+                    "/api/v1/rulesets/riftbound/diff?from=1.3&to=1.4&only=added,removed&chapter=300",
+                    "/api/v1/rulesets/riftbound/diff?from=1.3&to=1.4&summary=true"))
 def diff(ruleset: str, from_edition: str, to_edition: str, only: str | None,
-         chapter: str | None, unchanged: bool, limit: int, offset: int) -> Response:
+         chapter: str | None, unchanged: bool, summary: bool, limit: int, offset: int) -> Response:
     """Every rule of two editions matched up (eCFR's compare): each entry is added,
     removed, changed (reworded in place), moved (renumbered, perhaps reworded) or
     unchanged, with both numbers, both texts and the word-level changes; with counts
     overall and per chapter. Rules are matched even when renumbered, so a move is not
-    reported as a removal and an addition."""
+    reported as a removal and an addition. With ``summary=true``, the counts alone (those
+    ``rulekb diff --summary`` prints): no entries, ``total`` still counting them."""
     data = current_kb().diff(ruleset, from_edition, to_edition, only=only.split(",") if only else None,
-                     chapter=chapter, unchanged=unchanged, limit=limit, offset=offset)
+                             chapter=chapter, unchanged=unchanged, limit=0 if summary else limit,
+                             offset=offset)
     return answer(data, f"{ruleset} {data['from']['edition']}", f"{ruleset} {data['to']['edition']}")
 
 
@@ -120,7 +127,7 @@ def history(ruleset: str, number: str, edition: str | None, date: str | None, li
     """In which editions a rule exists, under which number and with what wording (eCFR's
     versions): each edition says whether the rule was added, changed, moved, unchanged or
     removed there, with the word-level changes. The number is read in ``edition`` (default:
-    the newest edition that has it) and followed both ways. The editions are listed oldest
+    the newest full edition that has it) and followed both ways. The editions are listed oldest
     first, ``limit`` at a time from ``offset`` (``total`` counts them all); each one's status
     is said against the rule's previous appearance, whatever the page."""
     data = current_kb().history(ruleset, number, edition, date, limit=limit, offset=offset)
