@@ -5,6 +5,8 @@ heading and everything under it) or one rule (under each number it had). Each en
 step between consecutive editions, newest first, carrying what changed in that scope with
 the word-level changes the edition diff computes (:mod:`kb.editions.queries`); a step in
 which nothing in the scope changed has no entry, so a reader hears only about real change.
+A ruleset's or section's feed holds the newest :data:`FEED_STEPS` steps; older steps are
+its next pages (RFC 5005 3, a paged feed: ``before`` names the edition the page ends before).
 
 The feeds are built from the same diff and history the site's compare pages and the API
 answer from (each step's changes as the build stored them, so a feed of 50 steps loads no
@@ -16,7 +18,7 @@ callable, so this module knows nothing of URLs. :func:`render_atom` turns any li
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Protocol
@@ -32,8 +34,14 @@ from kb.store import stored_rules_path
 
 #: Changes listed in one entry; the rest are counted and linked (the compare page has all).
 ENTRY_CHANGES = 60
-#: Entries in one feed (consecutive edition steps), newest first.
+#: Entries in one rule's feed (the editions that changed it), newest first.
 FEED_ENTRIES = 50
+#: Edition steps in one page of a ruleset's or section's feed, newest first. Ten steps are
+#: two to three years of Magic's releases (about four a year) and every Riftbound release so
+#: far; a reader polling hourly sees each new step in the first page, and keeps older
+#: entries itself (RFC 5005 3: the older pages are linked ``rel="next"``). Fifty steps over
+#: the 77-edition archive were a 1.3 MB document fetched every hour.
+FEED_STEPS = 10
 #: The feeds' atom:author (RFC 4287 requires one on a feed whose entries have none).
 FEED_AUTHOR = "rulekb"
 _STATUS_WORDS = {"added": "added", "removed": "removed", "changed": "reworded", "moved": "renumbered"}
@@ -69,6 +77,12 @@ class Feed:
     subtitle: str
     link: str
     entries: tuple[FeedEntry, ...]
+    #: Paging (RFC 5005 3): the ``before`` of the next, older page (None on the oldest page),
+    #: and of the previous, newer page (None when that is the first page, which has no
+    #: ``before``); ``paged`` says whether the feed has more than one page at all.
+    older: str | None = None
+    newer: str | None = None
+    paged: bool = False
 
 
 #: The time of what has none (a feed without entries stays byte-identical).
@@ -158,13 +172,24 @@ def _step_entry(kb: LoadedEditions, ruleset: str, old: dict[str, Any], new: dict
                      updated=edition_time(new["date"], _built(kb)), link=compare, content_html="".join(body))
 
 
-def changes_feed(kb: LoadedEditions, ruleset: str, links: Links, chapter: str | None = None) -> Feed:
+def changes_feed(kb: LoadedEditions, ruleset: str, links: Links, chapter: str | None = None,
+                 before: str | None = None, steps: int | None = None) -> Feed:
     """What changed at each step between consecutive editions of a ruleset (or, with
-    ``chapter``, inside one section). QueryError 404 for an unknown ruleset or a section that
-    no edition has."""
+    ``chapter``, inside one section), the newest ``steps`` steps (default
+    :data:`FEED_STEPS`). With ``before`` (an edition
+    name), the ``steps`` steps to editions older than it: the feed's older pages, which
+    ``Feed.older`` and ``Feed.newer`` name. QueryError 404 for an unknown ruleset, a section
+    that no edition has or a ``before`` that is not an edition of the ruleset."""
     eds = kb.editions(ruleset)
     if not eds:
         raise QueryError(404, f"unknown ruleset {ruleset!r}", {"rulesets": [r["name"] for r in kb.rulesets()]})
+    steps = FEED_STEPS if steps is None else steps
+    if steps < 1:
+        raise ValueError(f"a feed page has at least one step, not {steps}")
+    names = [e["edition"] for e in eds]
+    if before is not None and before not in names:
+        raise QueryError(404, f"before: {before[:40]!r} is not an edition of {ruleset}",
+                         {"ruleset": ruleset, "editions": names})
     if chapter is not None:
         kb_numbers = [n for e in eds if (n := _holding(kb, ruleset, e["edition"], chapter))]
         if not kb_numbers:
@@ -172,8 +197,11 @@ def changes_feed(kb: LoadedEditions, ruleset: str, links: Links, chapter: str | 
                              {"ruleset": ruleset, "chapter": chapter[:40]})
         chapter = kb_numbers[-1]
     scope = f"urn:rulekb:{ruleset}:changes" + (f":{chapter}" if chapter else "")
-    steps = list(zip(eds, eds[1:]))[::-1][:FEED_ENTRIES]
-    entries = tuple(e for old, new in steps
+    # step i goes from eds[i - 1] to eds[i]; a page holds the steps i in [low, end)
+    end = names.index(before) if before is not None else len(eds)
+    low = max(1, end - steps)
+    page = [(eds[i - 1], eds[i]) for i in range(end - 1, low - 1, -1)]
+    entries = tuple(e for old, new in page
                     if (e := _step_entry(kb, ruleset, old, new, chapter, scope, links)) is not None)
     title = _ruleset_title(kb, ruleset)
     return Feed(id=scope, title=f"{title}: changes" + (f" in {chapter}" if chapter else ""),
@@ -181,7 +209,9 @@ def changes_feed(kb: LoadedEditions, ruleset: str, links: Links, chapter: str | 
                          f"from one edition to the next.",
                 link=links.compare(ruleset, eds[-2]["edition"], eds[-1]["edition"]) if len(eds) > 1
                 else links.rule(ruleset, eds[-1]["edition"], chapter or ""),
-                entries=entries)
+                entries=entries, older=names[low] if low > 1 else None,
+                newer=names[end + steps] if end + steps < len(eds) else None,
+                paged=len(eds) - 1 > steps)
 
 
 def _holding(kb: LoadedEditions, ruleset: str, edition: str, number: str) -> str | None:
@@ -240,26 +270,36 @@ def rule_feed(kb: LoadedEditions, ruleset: str, number: str, links: Links) -> Fe
 
 class _Atom(Atom1Feed):
     """feedgenerator's Atom feed with a given ``<updated>`` (its own uses the clock when
-    no entry has a date, which would make an unchanged feed look new)."""
+    no entry has a date, which would make an unchanged feed look new) and paging links."""
 
-    def __init__(self, updated: datetime, **kwargs: Any) -> None:
+    def __init__(self, updated: datetime, page_links: Mapping[str, str] | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._updated = updated
+        self._page_links = dict(page_links or {})
 
     def latest_post_date(self) -> datetime:
         return self._updated
 
+    def add_root_elements(self, handler: Any) -> None:
+        super().add_root_elements(handler)
+        for rel, href in self._page_links.items():
+            handler.addQuickElement("link", "", {"rel": rel, "href": href})
 
-def render_atom(feed: Feed, self_link: str = "", updated: datetime | None = None) -> bytes:
+
+def render_atom(feed: Feed, self_link: str = "", updated: datetime | None = None,
+                page_links: Mapping[str, str] | None = None) -> bytes:
     """An Atom 1.0 document (UTF-8) for a feed. ``updated`` defaults to the newest entry's
-    time (the epoch for a feed without entries, so an unchanged feed stays byte-identical)."""
+    time (the epoch for a feed without entries, so an unchanged feed stays byte-identical).
+    ``page_links`` are more ``<link>`` elements, relation to address (RFC 5005's paging
+    relations ``first``, ``next``, ``previous``)."""
     newest = max((e.updated for e in feed.entries), default=None)
     stamp = updated or newest or EPOCH
     # RFC 4287 4.1.1: a feed whose entries carry no author names one itself; what the
     # entries say is computed by rulekb from the publishers' documents.
     doc = _Atom(stamp, title=feed.title, link=feed.link, description=feed.subtitle,
                     subtitle=feed.subtitle, feed_url=self_link or None, feed_guid=feed.id,
-                    language="en", author_name=FEED_AUTHOR)
+                    language="en", author_name=FEED_AUTHOR, page_links=page_links)
     for e in feed.entries:
         doc.add_item(title=e.title, link=e.link, description=e.content_html, unique_id=e.id,
                      updateddate=e.updated, pubdate=e.updated)
