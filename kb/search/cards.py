@@ -472,7 +472,8 @@ def card_concepts(card: Card, terms: dict[str, str], rules_with: Callable[[str],
         if words:
             add(words, t.strip(), "type")
     for k in card.keywords:
-        add(tuple(w.lower() for w in WORD.findall(k)), k.strip(), "keyword")
+        words, name = keyword_name(k, terms)
+        add(words, name, "keyword")
     by_stem = _term_stems(tuple(terms))
     words = [w.lower() for w in WORD.findall(card.text)]
     plain: list[str] = []
@@ -495,6 +496,27 @@ def card_concepts(card: Card, terms: dict[str, str], rules_with: Callable[[str],
     for w in plain:
         add((w,), w, "word")
     return out
+
+
+# What follows a keyword's name on a card is its value: a number or X ("Assault 2", "Toxic 1",
+# "Annihilator X"), a cost ("Ward {2}", "Equip {1}{W}") or a cost after a dash or colon
+# ("Ward—Pay 3 life"). The rules name the keyword without it (807 "Assault", 702.21 "Ward").
+KEYWORD_VALUE = re.compile(r"\s*(?:[\u2014\u2013:]|\s-\s|\{|(?<!\w)(?:\d+|X)(?!\w)).*$")
+
+
+def keyword_name(keyword: str, terms: dict[str, str]) -> tuple[tuple[str, ...], str]:
+    """A card's keyword as the rules name it, without its value: the words (lower case) and
+    the name as written. The longest run of its first words that is a term of the edition
+    ("assault" of "Assault 2", "ward" of "Ward {2}"); else the keyword with a trailing value
+    (:data:`KEYWORD_VALUE`) cut off; a keyword with no value is itself ("Deathknell")."""
+    typed = keyword.strip()
+    found = list(WORD.finditer(typed))
+    words = tuple(m.group().lower() for m in found)
+    for j in range(len(words), 0, -1):
+        if " ".join(words[:j]) in terms:
+            return words[:j], typed[:found[j - 1].end()]
+    name = KEYWORD_VALUE.sub("", typed).strip() or typed
+    return tuple(w.lower() for w in WORD.findall(name)), name
 
 
 @lru_cache(maxsize=16)
