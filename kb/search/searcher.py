@@ -115,7 +115,11 @@ class Ranking:
     card_text_weight: float = 0.0  # … and the other words of its text, a share of that (CV: none)
     card_keyword_weight: float = 1.0  # a named card's keyword, as a share of a keyword the
                                    # question names itself (not measured: no development card
-                                   # has keywords, the questions do not give them)
+                                   # has keywords, the questions do not give them; 0.3 lowered
+                                   # every set with cards: RESULTS.md, task A2)
+    card_alone: float = 1.0        # in a question, the share a named card's concepts keep in a
+                                   # rule that holds none of the question's own concepts (a
+                                   # card's knowledge adds to the question's, never outranks it)
     context_weight: float = 0.25   # the words of a bracketed earlier question ("[follow-up to: …]";
                                    # CV: 0.25)
     evidence_weight: float = 1.0   # a rule an evidence source names gains this share of the
@@ -322,8 +326,10 @@ class EditionSearcher:
             if said:
                 reasons.setdefault(d, []).append(said)
         out["total"] = len(scores) + extra
+        told: set[str] = set()  # the timing model's summaries a hit above already said
         out["results"] = [self._result(n, s, how, marks,
-                                       _matched(parts, docnum.get(n)) + reasons.get(docnum.get(n, -1), []))
+                                       _matched(parts, docnum.get(n)) + reasons.get(docnum.get(n, -1), []),
+                                       told)
                           for n, s, how in ranked[offset:offset + limit]]
         return out
 
@@ -480,6 +486,7 @@ class EditionSearcher:
         missing_ids = {id(a) for a in missing}
         concepts: list[list[tuple[str, ...]]] = []  # each should clause's alternatives, as stems
         labels: list[str] = []  # … and how it is named
+        origins: list[str] = []  # … and where it came from (Clause.origin)
         for clause in parsed.clauses:
             alternatives = [self._atom_scores(a) for a in clause.atoms
                             if a.kind != "number" or id(a) in missing_ids]
@@ -501,6 +508,7 @@ class EditionSearcher:
                 parts.append((clause, alternatives))
             {"should": should, "must": must, "not": nots}[clause.mode].append(part)
             if clause.mode == "should":
+                origins.append(clause.origin)
                 weights.append(clause.weight * _power(self._idf(len(part)), self.ranking.idf_power)
                                if self.ranking.idf_coverage else 1.0)
                 concepts.append([tuple(s for w in a.words for s in word_stems(w)) for a in clause.atoms
@@ -521,10 +529,21 @@ class EditionSearcher:
                         total[d] += s
         elif should:
             hits: dict[int, float] = {}
-            for part, weight in zip(should, weights):
+            # A rule that holds none of the question's own concepts keeps card_alone of what a
+            # named card's concepts give it: Trample's rules do not answer "ETB trigger, does
+            # it use the stack" about a card with Trample.
+            alone = r.card_alone if parsed.question and r.card_alone != 1.0 else 1.0
+            own: set[int] = set()
+            if alone != 1.0:
+                for part, origin in zip(should, origins):
+                    if origin not in ("card", "shape"):
+                        own.update(part)
+            for part, weight, origin in zip(should, weights, origins):
+                lowered = alone != 1.0 and origin == "card"
                 for d, s in part.items():
-                    total[d] = total.get(d, 0.0) + s
-                    hits[d] = hits.get(d, 0.0) + weight
+                    share = alone if lowered and d not in own else 1.0
+                    total[d] = total.get(d, 0.0) + s * share
+                    hits[d] = hits.get(d, 0.0) + weight * share
             whole = sum(weights)
             coord = r.coord_long if parsed.question and len(should) >= r.long_question else r.coord
             if len(should) > 1 and coord and whole > 0:
@@ -918,7 +937,9 @@ class EditionSearcher:
         return crumbs
 
     def _result(self, number: str, score: float, how: str, marks: Any,
-                matched: list[str] | None = None) -> dict[str, Any]:
+                matched: list[str] | None = None, said: set[str] | None = None) -> dict[str, Any]:
+        """One hit: its rule, excerpt and reasons. ``said``: the timing model's summaries the
+        hits above it on the page already gave, which it does not repeat (it adds its own)."""
         rule = self.rg.edition.rules[number]
         parts = [p for p in (rule.text or rule.title, *rule.examples) if p]
         text = parts[0] if parts else ""
@@ -931,7 +952,11 @@ class EditionSearcher:
                            if count_matches(p, marks))
             # The timing model's summaries of the rule (the field weighed most) that matched
             # too, as one reason: a rule that many transitions cite would repeat the prefix.
-            told = [a for a in self._answers.get(number, ()) if count_matches(a, marks)]
+            # A summary a hit above already said is not said again (sibling rules share them).
+            told = [a for a in self._answers.get(number, ()) if count_matches(a, marks)
+                    and (said is None or a not in said)]
+            if said is not None:
+                said.update(told)
             if told:
                 matched.append(TIMING_MODEL_REASON + SUMMARY_JOINER.join(told))
         return {"number": number, "title": rule.label,

@@ -937,6 +937,7 @@
     hits.forEach(function (h) { if (!seen.has(h[0])) { ranked.push([h[0], h[1], "words"]); seen.add(h[0]); } });
     var marks = this.marks(corrected), permission = this.ranking.permission_weight && this.asksPermission(corrected);
     out.total = scores.size + extra;
+    var told = new Set();  // the timing model's summaries a hit above already said
     out.results = ranked.slice(offset, offset + limit).map(function (r) {
       var d = self.docOf.get(r[0]), matched = matchedOf(parts, d);
       if (referred.has(d) && scores.has(d)) matched.push("referred to by " + self.numbers[referred.get(d)]);
@@ -947,7 +948,7 @@
       if (gathered.has(d) && scores.has(d)) matched.push(REASONS.section + gathered.get(d).join(", "));
       var said = defined.length && scores.has(d) ? self.definitionReason(defined, d) : null;
       if (said) matched.push(said);
-      return self.result(r[0], r[1], r[2], marks, matched);
+      return self.result(r[0], r[1], r[2], marks, matched, told);
     });
     return out;
   };
@@ -1415,7 +1416,7 @@
     return this.ancestors(number).map(function (a) { return {number: a, title: self.data.labels[self.docOf.get(a)]}; });
   };
 
-  Edition.prototype.result = function (number, score, how, marks, matched) {
+  Edition.prototype.result = function (number, score, how, marks, matched, said) {
     var d = this.docOf.get(number), parts = this.data.texts[d].filter(Boolean);
     var text = parts.length ? parts[0] : "";
     if (marks && parts.length > 1 && !countMatches(text, marks)) {
@@ -1429,7 +1430,11 @@
         if (countMatches(p, marks)) why.push("in players' words: " + p);
       });
       var answers = this.data.answers || {};  // the timing model's summaries that matched too, as one reason
-      var told = (has(answers, number) ? answers[number] : []).filter(function (a) { return countMatches(a, marks); });
+      // A summary a hit above already said (said) is not said again.
+      var told = (has(answers, number) ? answers[number] : []).filter(function (a) {
+        return countMatches(a, marks) && !(said && said.has(a));
+      });
+      if (said) told.forEach(function (a) { said.add(a); });
       if (told.length) why.push(REASONS.timing_model + told.join(REASONS.summary_joiner));
     }
     return {number: number, title: this.data.labels[d], excerpt: excerpt(text, m),
