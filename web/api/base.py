@@ -51,7 +51,7 @@ RULESET = Param("ruleset", {"type": "string", "pattern": NAME_PATTERN},
 EDITION_IS_A_NAME = ("An edition's name only: a date that names no edition is refused (404 naming the "
                      "edition in force then); ask by `date` for that.")
 EDITION = Param("edition", {"type": "string", "pattern": NAME_PATTERN},
-                "Edition name, e.g. 1.4 or 2026-01-16 (default: the newest). " + EDITION_IS_A_NAME,
+                "Edition name, e.g. 1.4 or 2026-01-16 (default: the newest full edition). " + EDITION_IS_A_NAME,
                 example="1.4")
 DATE = Param("date", {"type": "string", "format": "date", "pattern": DATE_PATTERN},
              "Answer from the edition in force on this date (YYYY-MM-DD); with `edition` "

@@ -92,5 +92,5 @@ def ruleset_changes(ruleset: str, section: str | None, before: str | None) -> Re
 def rule_changes(ruleset: str, number: str) -> Response:
     """One entry per edition in which the rule was added, reworded, renumbered (under the
     number it had then) or removed, newest first, with the word-level changes. The number is
-    read in the newest edition that has it and followed back through every edition."""
+    read in the newest full edition that has it and followed back through every edition."""
     return atom(rule_feed(current_kb(), ruleset, number, SiteLinks()))

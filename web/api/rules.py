@@ -26,8 +26,11 @@ def _build() -> dict[str, str]:
           summary="Rulesets and their editions", examples=("/api/v1/rulesets",))
 def rulesets() -> Response:
     """Every ruleset in the knowledge base with the names of its editions, oldest first,
-    and the newest (the one answering when no edition is asked for)."""
-    found = [{**r, "newest": r["editions"][-1]} for r in current_kb().rulesets()]
+    and ``newest``: the default edition, the one answering when no edition is asked for (the
+    newest full edition; an excerpt only in a ruleset of excerpts:
+    :meth:`~kb.loaded.LoadedEditions.default_edition`)."""
+    kb = current_kb()
+    found = [{**r, "newest": kb.default_edition(r["name"])["edition"]} for r in kb.rulesets()]
     return answer({"build": _build(), "rulesets": found})
 
 
@@ -38,10 +41,11 @@ def rulesets() -> Response:
 def editions(ruleset: str, date: str | None) -> Response:
     """The editions of a ruleset, oldest first: date, rule and heading counts, resolved and
     unresolved references, terms, and whether the edition is an excerpt (``partial``).
-    With ``date``, only the edition in force that day (404 before the first edition)."""
+    With ``date``, only the edition in force that day (404 before the first edition).
+    ``newest`` is the default edition (the newest full one), which answers when none is named."""
     kb = current_kb()
     found = kb.editions(ruleset)
-    newest = found[-1]["edition"]
+    newest = kb.default_edition(ruleset)["edition"]
     if date is not None:
         found = [kb.in_force(ruleset, date)]
     return answer({"ruleset": ruleset, "newest": newest, "editions": found},

@@ -46,7 +46,8 @@ HISTORY_CONTEXT = 12
 
 # -- home ------------------------------------------------------------------------------
 def home_page(kb: KnowledgeBase) -> dict[str, Any]:
-    rulesets = [{**r, "editions": list(reversed(kb.editions(r["name"])))} for r in kb.rulesets()]
+    rulesets = [{**r, "editions": list(reversed(kb.editions(r["name"]))),
+                 "default": kb.default_edition(r["name"])["edition"]} for r in kb.rulesets()]
     return {**base_context(kb), "rulesets": rulesets, "default_ruleset": kb.default_ruleset()}
 
 
@@ -112,8 +113,9 @@ def contents(ruleset: str, edition: str) -> Any:
 
 @bp.get("/<ruleset:ruleset>/<number>")
 def newest_rule(ruleset: str, number: str) -> Any:
-    """``/riftbound/337.1a``: the rule in the newest edition; ``/riftbound/1.4``: that
-    edition's contents; ``/riftbound/glossary``: the newest edition's glossary."""
+    """``/riftbound/337.1a``: the rule in the default edition (the newest full one);
+    ``/riftbound/1.4``: that edition's contents; ``/riftbound/glossary``: the default
+    edition's glossary."""
     kb = current_kb()
     names = [e["edition"] for e in kb.editions(ruleset)]
     if number in names:
@@ -294,6 +296,10 @@ def rule_page(kb: KnowledgeBase, ruleset: str, edition: str, number: str,
               else (canonical if canonical in titles(kb, ruleset, e["edition"]) else None)}
              for e in reversed(eds)]
     info = edition_info(kb, ruleset, edition)
+    # the default edition (the newest full one: kb.loaded.preferring_full), which the page's
+    # notice names, linking to the rule's counterpart there
+    default = kb.default_edition(ruleset)["edition"]
+    there = next((e["number"] for e in other if e["edition"] == default), None)
     rs_title = ruleset_title(kb, ruleset)
     heading = f"{canonical}. {r['title']}" if r["kind"] != "rule" else f"Rule {canonical}"
     return {
@@ -309,7 +315,7 @@ def rule_page(kb: KnowledgeBase, ruleset: str, edition: str, number: str,
         if history else None,
         "citation": f"{rs_title} {edition} ({info['date']}), rule {canonical}" if info.get("date")
         else f"{rs_title} {edition}, rule {canonical}",
-        "newest": eds[-1]["edition"],
+        "newest": default, "newest_url": rule_href(ruleset, default, there) if there else None,
     }
 
 
@@ -421,7 +427,7 @@ def search_page(kb: KnowledgeBase, q: str, ruleset: str | None, edition: str | N
     rulesets = kb.rulesets()
     ruleset = ruleset or kb.default_ruleset()
     editions = [e["edition"] for e in kb.editions(ruleset)]
-    edition = edition or editions[-1]
+    edition = edition or kb.default_edition(ruleset)["edition"]  # the newest full edition
     if edition not in editions:
         raise QueryError(404, f"unknown edition {edition!r} of {ruleset}", {"editions": editions})
     ctx: dict[str, Any] = {**base_context(kb, ruleset, edition), "q": q, "section": section or "",
