@@ -90,7 +90,7 @@ def rule_citations(md: MarkdownIt, *, kb: LoadedEditions, ruleset: str | None = 
     :param kb: the knowledge base the citations are resolved in.
     :param ruleset: link against this ruleset (default: the front matter's, else decided
         per citation among the newest edition of each ruleset).
-    :param edition: link against this edition (default: the front matter's, else the newest).
+    :param edition: link against this edition (default: the front matter's, else the newest full one).
     :param style: ``footnotes`` (numbered footnotes with each rule's text) or ``preview``.
     :param base_url: prefix of the rules browser's URLs.
     :param limit: citations found, looked up and listed per document; the rest are only

@@ -235,7 +235,8 @@ def _choose(kb: LoadedEditions, ruleset: str | None, edition: str | None, pins: 
         else:
             diags.append(Diagnostic(
                 f"front matter names unknown edition {pins['edition']!r} of {name} (editions: "
-                + ", ".join(e["edition"] for e in kb.editions(name)) + "); the newest is used",
+                + ", ".join(e["edition"] for e in kb.editions(name))
+                + "); the default (the newest full edition) is used",
                 source, 1, "warning"))
     if edition:
         target = kb.edition(name, edition)

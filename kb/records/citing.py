@@ -16,8 +16,8 @@ digest is its key), once per build, with the declared-derived-data mechanism
   own ruleset's.
 * :func:`cited_by_index`: for one edition, which records cite each of its rules, directly
   or through a rule of an earlier edition that maps to it (:mod:`kb.editions`).
-* :func:`staleness`: each citation's status against the newest edition of the ruleset it
-  counts against:
+* :func:`staleness`: each citation's status against the default edition (the newest full
+  edition: an excerpt only in a ruleset of excerpts) of the ruleset it counts against:
   ``ok``, ``renumbered`` (with the number today, and the word diff when reworded too),
   ``reworded`` (same number, with the word diff), ``removed``; ``not_found`` when the
   record cites a rule its own edition does not have.
@@ -37,6 +37,7 @@ from kb.editions.diff import display_text, number_translators, reworded, word_op
 from kb.editions.queries import FollowedMapping
 from kb.errors import QueryError
 from kb.files import home_of_build
+from kb.loaded import preferring_full
 from kb.model import Diagnostic
 from kb.records.model import Kind, Record, split_front_matter
 from kb.records.store import RecordSet, load_records
@@ -220,7 +221,9 @@ def _prefix_words(kb: LoadedEditions) -> dict[str, str]:
 
 def _edition_on(kb: LoadedEditions, ruleset: str, day: str) -> str:
     """The edition of ``ruleset`` in force on ``day`` (YYYY-MM-DD, or "" for none): the
-    newest dated on or before it, the oldest when ``day`` is before them all, the newest
+    newest full edition dated on or before it (an excerpt only when none of those is full,
+    as :meth:`~kb.loaded.LoadedEditions.in_force` chooses: an excerpt's missing rules would
+    read as removed), the oldest full one when ``day`` is before them all, the default
     (as every question reads it, :meth:`~kb.loaded.LoadedEditions.edition`) when there is
     no day or no edition is dated."""
     editions = kb.editions(ruleset)  # oldest first
@@ -228,7 +231,9 @@ def _edition_on(kb: LoadedEditions, ruleset: str, day: str) -> str:
     if not day or not dated:
         return kb.edition(ruleset).edition.name
     in_force = [e for e in dated if e["date"] <= day]
-    return str((in_force[-1] if in_force else dated[0])["edition"])
+    if in_force:
+        return str(preferring_full(in_force)["edition"])
+    return str(next((e for e in dated if not e.get("partial")), dated[0])["edition"])
 
 
 def _resolved_in(kb: LoadedEditions, citations: list[Citation],
@@ -347,21 +352,22 @@ def cited_by(kb: LoadedEditions, ruleset: str, edition: str, number: str,
 # -- staleness ---------------------------------------------------------------------------------
 @derived
 def staleness(kb: LoadedEditions, records: RecordSet) -> dict[tuple[Kind, str], list[dict[str, Any]]]:
-    """Each record's citations, each checked against the newest edition of the ruleset it
-    counts against (a citation whose prefix named another ruleset: that one's)."""
+    """Each record's citations, each checked against the default edition of the ruleset it
+    counts against (its newest full edition, :meth:`~kb.loaded.LoadedEditions.default_edition`;
+    a citation whose prefix named another ruleset: that one's)."""
     out: dict[tuple[Kind, str], list[dict[str, Any]]] = {}
     for key, rc in analyse(kb, records).records.items():
         if rc.ruleset is None or rc.written_for is None or (rc.ruleset, rc.written_for) not in kb.graphs:
             out[key] = []
             continue
-        # the newest edition as every question reads it (kb.edition), per ruleset cited
+        # the default edition (the newest full one) as every question reads it (kb.edition), per ruleset cited
         newest = {name: kb.edition(name).edition.name for name in {c.ruleset for c in rc.cited}}
         out[key] = [_status(kb, c, str(newest[c.ruleset])) for c in rc.cited]
     return out
 
 
 def _status(kb: LoadedEditions, c: CitedRule, newest: str) -> dict[str, Any]:
-    """One citation's status in ``newest``, the newest edition of its ruleset."""
+    """One citation's status in ``newest``, the default edition of its ruleset (the newest full one)."""
     ruleset, then = c.ruleset, c.edition
     named = f"{ruleset} " if c.named else ""  # a message names the ruleset where it is not the record's
     out: dict[str, Any] = {"text": c.text, "written": c.written, "number": c.number, "field": c.field,
