@@ -151,14 +151,26 @@ class Transition:
 
 class _Fields(dict):  # type: ignore[type-arg]
     """A transition's params as its text reads them: a flag (a boolean, or a parameter left
-    out) with a format spec is the spec's words or nothing."""
+    out) with a format spec is the spec's words or nothing; a text parameter with a spec
+    holding ``%s`` is those words with its value in place of ``%s`` (``{target: choosing %s}``)."""
 
     def __getitem__(self, key: str) -> Any:
         value = super().__getitem__(key)
-        return _Flag(key, value) if isinstance(value, bool) else value
+        if isinstance(value, bool):
+            return _Flag(key, value)
+        return _Words(value) if isinstance(value, str) else value
 
     def __missing__(self, key: str) -> Any:
         return _Flag(key, None)
+
+
+class _Words(str):
+    """A text parameter: ``%s`` in its format spec stands for its value; other specs as ``str``'s."""
+
+    __slots__ = ()
+
+    def __format__(self, spec: str) -> str:
+        return spec.replace("%s", str(self)) if "%s" in spec else str.__format__(self, spec)
 
 
 class _Flag:

@@ -38,7 +38,9 @@ before scoring, kill this" (816.1.b: :mod:`kb.timing.models.riftbound.beginning`
 ``repeat: COST`` is "Repeat [Cost]", an optional additional cost after which its instructions are
 executed once more as it resolves (820.1.d); a spell's ``flow: COST`` is "Flow [Cost]": it may be
 played from its owner's trash for that cost (a play's ``from: trash``), and is banished instead of
-going anywhere else as it leaves the chain (829.1.b). Core Rules 1.4's other keywords (:data:`NOT_MODELLED`)
+going anywhere else as it leaves the chain (829.1.b); a gear's ``equip: COST`` is "Equip [Cost]",
+the activated ability ``CARD's Equip`` attaching it to a unit its controller controls, whose Might
+its ``might_bonus: N`` modulates while attached (818, 718.4: :mod:`kb.timing.models.riftbound.attaching`). Core Rules 1.4's other keywords (:data:`NOT_MODELLED`)
 are refused saying why: not modelled yet, or not bearing on timing. A unit's ``deathknell: [instructions]`` is its
 Deathknell ("When I die, …", 808.1.c): a trigger ``on: leave``. A card of ``type: battlefield``
 names a battlefield of the scenario; its triggers (``on: conquer`` or ``on: hold``) are "when you
@@ -80,19 +82,19 @@ from kb.timing.models.riftbound.resources import (FREE, Cost, ability_cost_json,
 
 KEYWORDS = frozenset({"Action", "Reaction", "Hidden", "Ambush", "Legion", "Deathknell", "Deflect",
                       "Tank", "Backline", "Assault", "Shield", "Accelerate", "Ganking", "Temporary", "Repeat",
-                      "Flow"})
+                      "Flow", "Equip"})
 # Keywords written with a value, "Assault 2" ("Assault [X]"; X omitted is 1: 807.1.b.3, 814.1.b.3).
 VALUED = ("Assault", "Shield")
 # Core Rules 1.4's other keywords (804–829): refused by name, saying why, rather than as unknown.
 NOT_TIMING = "does not bear on the timing model's questions"
 NOT_YET = "is not modelled yet"
-NO_ATTACHING = "is not modelled yet: the model has no attached gear (716), which it needs"
+NO_PLAY_ATTACH = ("is not modelled yet: the model attaches gear by Equip's activated ability alone (818), and "
+                  "has no attaching as a card is played, which it needs")
 NOT_MODELLED: dict[str, tuple[str, str]] = {
     "Vision": (NOT_TIMING, "817: a play effect that predicts; write its effect as triggers: [{on: play, …}]"),
-    "Equip": (NO_ATTACHING, "818: an activated ability attaching gear to a unit"),
-    "Quick-Draw": (NO_ATTACHING, "819: equipment played with Reaction and attached as it is played; write its "
+    "Quick-Draw": (NO_PLAY_ATTACH, "819: equipment played with Reaction and attached as it is played; write its "
                                  "Reaction as keywords: [Reaction]"),
-    "Weaponmaster": (NO_ATTACHING, "821: a play effect attaching equipment"),
+    "Weaponmaster": (NO_PLAY_ATTACH, "821: a play effect attaching equipment, paying its Equip cost less [1]"),
     "Hunt": (NOT_TIMING, "823: gains XP on conquer and hold; write its effect as triggers on: conquer and "
                          "on: hold"),
     "Level": (NOT_TIMING, "824: makes its text active with enough XP; write the active text on the card"),
@@ -141,6 +143,8 @@ class Ability:
     add: bool = False
     cost: Cost = FREE  # the cost before the ":" (403.1.a)
     exhaust: bool = False  # the cost exhausts the ability's own permanent ([E], 414.5)
+    # Equip: "[Cost]: Attach this gear to a unit you control" (818.1.c.2); its choice is a target (818.1.b.1)
+    attach: bool = False
 
     @property
     def adds(self) -> Cost:
@@ -194,6 +198,11 @@ class Card:
     # Flow [Cost]: "You may play this from your trash for its flow cost. Then banish it." (829.1.b);
     # None without the keyword
     flow: Cost | None = None
+    # Equip [Cost]: an activated ability attaching this gear to a unit its controller controls
+    # (818.1.c.2); None without the keyword. Its Might Bonus modulates that unit's Might while
+    # attached (718.4, 137.3.a).
+    equip: Cost | None = None
+    might_bonus: int = 0
 
     @property
     def deflect(self) -> int:
@@ -239,6 +248,11 @@ def parse_effects(data: Any, field: str) -> tuple[Effect, ...]:
             out.append(("create", _str(m.get("name"), f"{where}.create.name"),
                         parse_effects(m.get("effects"), f"{where}.create.effects"),
                         _int(m.get("times", 1), f"{where}.create.times", 1, 9)))
+        elif kind == "attach":  # an Equip ability's own instruction: attach this gear to its target (818.1.c.2)
+            if arg != "target":
+                raise FormatError("attach is an Equip ability's instruction: attach: target (818.1.b.1)",
+                                  f"{where}.attach")
+            out.append(("attach", "target"))
         elif kind == "play":
             if isinstance(arg, dict):
                 _only(arg, ("card", "to"), f"{where}.play")
@@ -302,7 +316,8 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
         where = f"{field}.{name}"
         raw = _map(raw, where)
         _only(raw, ("type", "keywords", "effects", "legion", "triggers", "abilities", "might", "deathknell", "cost",
-                    "additional_cost", "replacement", "enters", "targets", "here", "repeat", "flow"), where)
+                    "additional_cost", "replacement", "enters", "targets", "here", "repeat", "flow", "equip",
+                    "might_bonus"), where)
         ctype = raw.get("type")
         if ctype not in CARD_TYPES:
             raise FormatError(f"type must be one of: {', '.join(CARD_TYPES)}", f"{where}.type")
@@ -357,6 +372,10 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
             abilities.append(Ability(_str(ab.get("name"), f"{aw}.name"), keywords(ab.get("keywords"), f"{aw}.keywords"),
                                      parse_effects(ab.get("effects"), f"{aw}.effects"), bool(ab.get("add", False)),
                                      cost, exhaust))
+        equip, bonus = _equip(raw, ctype, card_keywords, where)
+        if equip is not None:
+            card_keywords |= {"Equip"}
+            abilities.append(Ability(equip_ability(name), effects=(("attach", "target"),), cost=equip, attach=True))
         if ctype == "spell" and (triggers or abilities):
             raise FormatError("a spell has no triggers or abilities of its own (put them on a unit or gear)", where)
         own = parse_effects(raw.get("effects"), f"{where}.effects")
@@ -370,7 +389,7 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
                            _several(raw.get("targets"), ctype, own, (legion, *(tr.effects for tr in triggers),
                                                                      *(a.effects for a in abilities)), where),
                            _here(raw.get("here"), ctype, f"{where}.here"),
-                           valued.get("Assault", 0), valued.get("Shield", 0), repeat, flow)
+                           valued.get("Assault", 0), valued.get("Shield", 0), repeat, flow, equip, bonus)
     for name, card in cards.items():
         _check_refs(cards, card.effects + card.legion, f"{field}.{name}")
         for tr in card.triggers:
@@ -408,6 +427,29 @@ def _flow(raw: dict[str, Any], ctype: str, card_keywords: frozenset[str], where:
     if ctype != "spell":
         raise FormatError("Flow is on spells (829.1.a)", f"{where}.flow")
     return parse_cost(raw["flow"], f"{where}.flow")
+
+
+def equip_ability(card: str) -> str:
+    """The name of a card's Equip ability, as ``timing next`` and a scenario's ``activate`` say it."""
+    return f"{card}'s Equip"
+
+
+def _equip(raw: dict[str, Any], ctype: str, card_keywords: frozenset[str], where: str) -> tuple[Cost | None, int]:
+    """A gear's ``equip: COST`` ("Equip [Cost]", 818.1.c; the cost may be ``0``) and its
+    ``might_bonus: N`` (the Might Bonus of an Equipment, 150.2, 718.4). The keyword without
+    the cost, or the cost on anything but gear, is refused."""
+    if raw.get("equip") is None:
+        if "Equip" in card_keywords:
+            raise FormatError("Equip is written with its cost: equip: COST (\"Equip [Cost]\", 818.1.c)",
+                              f"{where}.keywords")
+        if raw.get("might_bonus") is not None:
+            raise FormatError("a Might Bonus applies while attached (718.4): only gear with equip: COST has one",
+                              f"{where}.might_bonus")
+        return None, 0
+    if ctype != "gear":
+        raise FormatError("Equip is present on gear (818.1.a)", f"{where}.equip")
+    return (parse_cost(raw["equip"], f"{where}.equip"),
+            _int(raw.get("might_bonus", 0), f"{where}.might_bonus", 0, 99))
 
 
 def _names(effects: tuple[Effect, ...], word: str) -> bool:
@@ -557,7 +599,7 @@ def effects_json(effects: tuple[Effect, ...]) -> list[dict[str, Any]]:
 
 def card_json(card: Card) -> dict[str, Any]:
     out: dict[str, Any] = {"type": card.type}
-    shown = card.keywords - {"Repeat", "Flow"}  # written with their costs, as repeat: COST and flow: COST
+    shown = card.keywords - {"Repeat", "Flow", "Equip"}  # written with their costs (repeat: COST, flow: COST…)
     if shown:
         values = {"Assault": card.assault, "Shield": card.shield}
         out["keywords"] = sorted(k if values.get(k, 1) == 1 else f"{k} {values[k]}" for k in shown)
@@ -576,7 +618,9 @@ def card_json(card: Card) -> dict[str, Any]:
                              **({"effects": effects_json(a.effects)} if a.effects else {}),
                              **({"add": True} if a.add else {}),
                              **({"cost": ability_cost_json(a.cost, a.exhaust)} if a.cost or a.exhaust else {})}
-                            for a in card.abilities]
+                            for a in card.abilities if not a.attach]
+        if not out["abilities"]:
+            del out["abilities"]
     if card.type == "unit" and card.might != 1:
         out["might"] = card.might
     if card.cost:
@@ -596,6 +640,10 @@ def card_json(card: Card) -> dict[str, Any]:
         out["repeat"] = cost_json(card.repeat)
     if card.flow is not None:
         out["flow"] = cost_json(card.flow)
+    if card.equip is not None:
+        out["equip"] = cost_json(card.equip)
+        if card.might_bonus:
+            out["might_bonus"] = card.might_bonus
     if card.here_might:
         out["here"] = {"might": card.here_might}
     if card.enters_ready or card.as_enters:

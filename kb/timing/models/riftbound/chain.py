@@ -204,7 +204,7 @@ def resolve_immediately(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     location = item.to if item.kind == "unit" and item.to else "base"
     ready = card is not None and enters_ready(card, item)
     perm = Permanent(unique_name(s, item.name), item.card or item.name, item.controller, location,
-                     exhausted=item.kind == "unit" and not ready)
+                     exhausted=item.kind == "unit" and not ready, gear=item.kind == "gear")
     s = replace(s, board=s.board + (perm,))
     t.note("enters-board", s, {"item": item.name, "at": location})
     s = entering_replaced(m, s, t, item, card)

@@ -140,6 +140,17 @@ def ability_on_board(m: Riftbound, s: State, p: Params) -> bool:
     return ability_of(m, s, p) is not None
 
 
+@check("equip-target", "Equip attaches its gear to a unit its controller controls, chosen as its target; "
+       "another ability chooses no target as it is activated")
+def equip_target(m: Riftbound, s: State, p: Params) -> bool:
+    ability = ability_of(m, s, p)
+    target = p.get("target")
+    if ability is None or not ability.attach:
+        return target is None
+    unit = s.permanent(target) if isinstance(target, str) else None
+    return unit is not None and not unit.gear and unit.controller == p["player"]
+
+
 @check("ability-timing", "that ability is not legally timed now")
 def ability_timing(m: Riftbound, s: State, p: Params) -> bool:
     a = ability_of(m, s, p)

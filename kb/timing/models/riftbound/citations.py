@@ -280,6 +280,14 @@ CITATIONS: dict[str, Rules] = {
     "flow-play": ("829.1.b", "829.1.c.1", "829.1.b.2", "829.1.c"),
     "flow-banished": ("829.1.b.1", "829.1.b"),
     "check.in-trash": ("829.1.b", "829.1.a", "108.2.a"),
+    # -- gear attached to units: Equip (attaching.py) ---------------------------------------
+    "check.equip-target": ("818.1.b.1", "818.1.c.2", "818.1.a"),
+    "equip-chooses": ("818.1.b.1", "818.1.c.2", "818.1.c.3", "818.1.c.1"),
+    "equip-attaches": ("818.1.b", "818.1.b.2", "434.4", "434.5", "718.4", "137.3.a", "719.3", "818.2", "818.3"),
+    "equip-reattaches": ("434.1.f",),
+    "equip-same-unit": ("434.1.g",),
+    "gear-detaches": ("719.5", "435.4.b", "435.1.b", "435.1.e"),
+    "gear-recalled": ("323.7", "149.3", "435.4.a", "457.1"),
 }
 
 # What each state check refuses (the ``state.*`` citations above).

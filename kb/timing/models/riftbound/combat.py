@@ -17,11 +17,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from kb.timing.engine import Params, Trace, TraceNode
-from kb.timing.models.riftbound import damage, replacements, trash
+from kb.timing.models.riftbound import attaching, damage, replacements, trash
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound.damage import prevented as damage_dealt
 from kb.timing.models.riftbound.cards import Card
-from kb.timing.models.riftbound.state import Battlefield, Combat, Permanent, Showdown, State
+from kb.timing.models.riftbound.state import Battlefield, Combat, Permanent, Showdown, State, with_permanent
 from kb.timing.models.riftbound.scoring import check_victory, score
 from kb.timing.models.riftbound.triggers import Fired, condition, fire, new_item
 
@@ -123,6 +123,8 @@ def cleanup(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     if s.sides_established:
         s = designate(m, s, t)
     s = damage.kill_lethal(m, s, t)
+    if m.equipment:
+        s = attaching.recall_unattached(s, t)  # step 5 (323.7)
     open_state = not s.chain
     if open_state:
         for bf in s.battlefields:
@@ -402,11 +404,11 @@ def combat_cleanup(m: Riftbound, s: State, p: Params, t: Trace) -> State:
                        [(u.card, u.controller) for u in dead])
     for u in dead:
         t.note("kill", s, {"unit": u.name})
+    s = attaching.detach_from_gone(s, t) if m.equipment else s
     recalled = False
     if s.units_at(c.battlefield, c.defender):
         for u in s.units_at(c.battlefield, c.attacker):
-            s = replace(s, board=tuple(replace(x, location="base", designation=None) if x.name == u.name
-                                       else x for x in s.board))
+            s = with_permanent(s, u.name, location="base", designation=None)  # its gear with it (719.3.a)
             recalled = True
     if recalled:
         s = replace(s, combat=replace(c, result="recalled"))

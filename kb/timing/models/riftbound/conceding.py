@@ -29,6 +29,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from kb.timing.engine import Params, Trace
+from kb.timing.models.riftbound import attaching
 from kb.timing.models.riftbound.battlefields import remove_contributed
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound.combat import cleanup_if_due
@@ -118,6 +119,8 @@ def remove(m: Riftbound, s: State, t: Trace, who: str) -> State:
                 replacement_choices=tuple(c for c in s.replacement_choices if c[1] not in gone))
     if what:
         t.note("banished-on-removal", s, {"player": who, "what": " and ".join(what)})
+    if m.equipment:  # another player's gear attached to a unit banished with them detaches (719.5)
+        s = attaching.detach_from_gone(s, t)
 
     countered = [i for i in s.chain if i.controller == who]
     if countered:

@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from kb.timing.engine import Params, Trace
-from kb.timing.models.riftbound import costs, trash
+from kb.timing.models.riftbound import attaching, costs, trash
 from kb.timing.models.riftbound.cards import Card
 from kb.timing.models.riftbound.chain import after_leaving
 from kb.timing.models.riftbound.checks import ability_source
@@ -30,7 +30,7 @@ PLAY = ("has-priority", "not-mid-procedure", "own-turn-neutral-open", "in-hand",
         "move-outcome",
         "accelerate", "repeat", "costs", "deflect-cost", "additional-cost")
 ACTIVATE = ("has-priority", "not-mid-procedure", "ability-on-board", "ability-timing", "ability-focus",
-            "move-outcome", "exhaust-cost", "costs", "deflect-cost")
+            "equip-target", "move-outcome", "exhaust-cost", "costs", "deflect-cost")
 MOVE = ("has-priority", "not-mid-procedure", "move-timing", "unit-ready", "move-destination", "ganking",
         "teammate-battlefield")
 HIDE = ("has-priority", "not-mid-procedure", "hide-timing", "in-hand", "hide-battlefield", "hide-cost")
@@ -111,7 +111,13 @@ def activate_bindings(m: Riftbound, s: State) -> Iterator[dict[str, Any]]:
         for a in card.abilities if card else ():
             if (u.controller, a.name) not in seen:
                 seen.add((u.controller, a.name))
-                yield {"player": u.controller, "ability": a.name}
+                if not a.attach:
+                    yield {"player": u.controller, "ability": a.name}
+                    continue
+                # Equip chooses a unit its controller controls as its target (818.1.b.1, 818.1.c.2)
+                for unit in s.board:
+                    if unit.controller == u.controller and not unit.gear:
+                        yield {"player": u.controller, "ability": a.name, "target": unit.name}
 
 
 def hide_bindings(m: Riftbound, s: State) -> Iterator[dict[str, Any]]:
@@ -220,7 +226,8 @@ def play(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     return add_by_action(s, t, item, "play")
 
 
-@transition("activate", "decision", "activate an ability", "{player} activates {ability}", pre=ACTIVATE,
+@transition("activate", "decision", "activate an ability", "{player} activates {ability}{target: choosing %s}",
+            pre=ACTIVATE,
             bindings=activate_bindings)
 def activate(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     found = ability_source(m, s, p["player"], p["ability"])
@@ -229,8 +236,10 @@ def activate(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     reason = timing_reason(s, ability.keywords)
     s, item = new_item(s, name=ability.name, controller=p["player"], kind="ability",
                              source=source.name, effects=ability.effects, add=ability.add,
-                             origin="activated", keywords=ability.keywords)
+                             origin="activated", keywords=ability.keywords, target=p.get("target"))
     t.note("legally-timed", s, {"item": ability.name, "why": reason})
+    if ability.attach:
+        attaching.equip_chooses(t, s, item)
     return add_by_action(s, t, item, "add" if ability.add else "play")
 
 

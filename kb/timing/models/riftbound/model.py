@@ -12,7 +12,7 @@ from typing import Any
 from kb.timing.engine import Model, Option, Params, Rules, Violation
 from kb.timing.models.riftbound import checks, combat, decisions, effects, scoring  # noqa: F401 (they register)
 from kb.timing.models.riftbound import adding, costs, damage, paying, replacements  # noqa: F401 (they register)
-from kb.timing.models.riftbound import beginning, conceding  # noqa: F401 (they register)
+from kb.timing.models.riftbound import attaching, beginning, conceding  # noqa: F401 (they register)
 from kb.timing.models.riftbound import battlefields, invariants, teams
 from kb.timing.models.riftbound.cards import SEVERAL_TARGETS, Card, Effect, Trigger
 from kb.timing.models.riftbound.citations import CITATION_EDITION, CITATIONS, cite, registry
@@ -45,6 +45,7 @@ class Riftbound(Model):
         # active in the trash (370.3): without them, their checks return at once
         self.limited_triggers = any(tr.each_turn is not None for c in self.cards.values() for tr in c.triggers)
         # whether battlefields of the game are cards with a static ability on the units there
+        self.equipment = any(c.equip is not None for c in self.cards.values())  # gear that attaches (818)
         self.battlefield_cards = any(c.type == "battlefield" and c.here_might for c in self.cards.values())
         self.active_in_trash = any(c.replacement is not None and c.replacement.zone == "trash"
                                    for c in self.cards.values())
@@ -91,6 +92,8 @@ class Riftbound(Model):
         plus what the battlefield it is at gives the units there (143.2, 652.2.c)."""
         card = self.cards.get(u.card)
         printed = (card.might + combat.keyword_might(card, u) if card else 1) + u.might_bonus
+        if self.equipment:  # the Might Bonus of each gear attached to it (718.4, 434.1.d)
+            printed += sum(self.cards[g.card].might_bonus for g in s.board if g.attached_to == u.name)
         return printed + battlefields.might_here(self, s, u.location) if self.battlefield_cards else printed
 
     def ganks(self, u: Permanent) -> bool:

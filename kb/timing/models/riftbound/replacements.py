@@ -49,7 +49,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from kb.timing.engine import Params, Trace, TraceNode, Transition
-from kb.timing.models.riftbound import effects, trash
+from kb.timing.models.riftbound import attaching, effects, trash
 from kb.timing.models.riftbound.cards import Effect
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound.state import Item, Permanent, State, with_permanent
@@ -332,7 +332,7 @@ def die(m: Riftbound, s: State, t: Trace, dead: list[Permanent]) -> State:
                        [(u.card, u.controller) for u in dead])
     for u in dead:
         t.note("kill", s, {"unit": u.name})
-    return s
+    return attaching.detach_from_gone(s, t) if m.equipment else s
 
 
 @effects.instruction("kill")

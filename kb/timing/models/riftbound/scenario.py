@@ -20,7 +20,7 @@ Actions (scenario steps): ``play: {player, card, to, from: hand|facedown|trash, 
 card of several targets chooses, 355.13; ``accelerate: true`` pays a unit's Accelerate, 805.2;
 ``repeat: true`` pays a spell's Repeat, 820.1.d; ``from: trash`` plays a spell with Flow from the
 player's own trash for its Flow cost, 829.1.b),
-``activate: {player, ability}``, ``pass: PLAYER`` (priority on a chain, focus in a showdown,
+``activate: {player, ability}`` (``target: UNIT`` for an Equip ability, ``CARD's Equip``), ``pass: PLAYER`` (priority on a chain, focus in a showdown,
 otherwise ending the Main Phase), ``move: {player, unit, to}`` (a Standard Move; from a battlefield to another with Ganking, 810.1.b),
 ``decline``/``perform: {player, item}`` (an optional triggered ability being finalized; one
 the scenario does not decline is performed; ``decline`` also refuses a triggered ability's cost),
@@ -106,7 +106,7 @@ def setup(data: Mapping[str, Any]) -> tuple[Riftbound, State]:
         unique, n = name, 2
         while unique in taken:
             unique, n = f"{name} #{n}", n + 1
-        board.append(Permanent(unique, name, controller, location))
+        board.append(Permanent(unique, name, controller, location, gear=cards[name].type == "gear"))
 
     hands: list[tuple[str, tuple[str, ...] | None]] = []
     trashed: list[tuple[str, str]] = []  # each player's trash at the start (108.2.a)
@@ -272,9 +272,12 @@ def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, A
                     params[key] = True
         return [("play", params)]
     if kind == "activate":
-        _only(data, ("player", "ability"), "activate")
-        return [("activate", {"player": _str(data.get("player"), "activate.player"),
-                              "ability": _str(data.get("ability"), "activate.ability")})]
+        _only(data, ("player", "ability", "target"), "activate")
+        params = {"player": _str(data.get("player"), "activate.player"),
+                  "ability": _str(data.get("ability"), "activate.ability")}
+        if data.get("target") is not None:  # an Equip ability's unit (818.1.b.1)
+            params["target"] = _str(data["target"], "activate.target")
+        return [("activate", params)]
     if kind == "add":
         _only(data, ("player", "ability"), "add")
         pend = state.pending
@@ -364,6 +367,7 @@ OBSERVERS: dict[str, Observer] = {
     "control": lambda m, s: {b.name: b.controller for b in s.battlefields},
     "trash": lambda m, s: list(s.trash),
     "board": lambda m, s: {u.name: u.location for u in s.board},
+    "attached": lambda m, s: {g.name: g.attached_to for g in s.board if g.gear},
     "tasks": lambda m, s: list(s.tasks),
     "designations": lambda m, s: {u.name: u.designation for u in s.board},
     "scored": lambda m, s: [{"player": p, "at": at} for p, at in s.scored],

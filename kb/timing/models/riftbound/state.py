@@ -105,6 +105,12 @@ class Item:
     repeat: bool = field(default=False, metadata=js(omit=True))
 
 
+def _is_gear(raw: dict[str, Any], ctx: Context) -> bool:
+    """Whether a permanent's card is gear (a permanent names its card, or is named as it)."""
+    card = ctx.cards.get(raw.get("card") or raw.get("name") or "") if hasattr(ctx, "cards") else None
+    return card is not None and card.type == "gear"
+
+
 @dataclass(frozen=True)
 class Permanent:
     """A unit or gear on the board: at its controller's base or at a battlefield."""
@@ -121,6 +127,10 @@ class Permanent:
     saved: bool = field(default=False, metadata=js("next_death_replaced", omit=True))
     # "Prevent the next N damage that would be dealt to it this turn": its Prevent Value (437.1.b.1.a, 437.3)
     prevent: int = field(default=0, metadata=js("prevent_value", omit=True, low=0, high=99))
+    # The unit this gear is Attached to (718, 719): at that unit's location, moving with it (719.3.a)
+    attached_to: str | None = field(default=None, metadata=js(omit=True))
+    # Whether it is gear, not a unit (its card's type): never written, read from the card
+    gear: bool = field(default=False, metadata=js(write=lambda u, v, ctx: OMIT, missing=_is_gear))
 
 
 @dataclass(frozen=True)
@@ -328,7 +338,8 @@ class State:
         return None
 
     def units_at(self, location: str, controller: str | None = None) -> list[Permanent]:
-        return [u for u in self.board if u.location == location
+        """The units (not gear, 149) at ``location``, of ``controller`` if given."""
+        return [u for u in self.board if u.location == location and not u.gear
                 and (controller is None or u.controller == controller)]
 
     def permanent(self, name: str) -> Permanent | None:
@@ -377,7 +388,10 @@ def without_card(state: State, player: str, card: str) -> State:
 
 def with_permanent(state: State, name: str, **changes: Any) -> State:
     """The state with the permanent ``name`` changed (``exhausted=True``, ``location="base"``…)."""
-    return replace(state, board=tuple(replace(x, **changes) if x.name == name else x for x in state.board))
+    board = tuple(replace(x, **changes) if x.name == name else x for x in state.board)
+    if "location" in changes:  # the cards attached to it change locations with it (719.3.a)
+        board = tuple(replace(x, location=changes["location"]) if x.attached_to == name else x for x in board)
+    return replace(state, board=board)
 
 
 def replace_item(chain: tuple[Item, ...], item: Item) -> tuple[Item, ...]:

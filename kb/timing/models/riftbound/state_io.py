@@ -131,6 +131,16 @@ def state_from_json(data: Any) -> tuple[Riftbound, State, list[Violation]]:
     for i, name in enumerate(names):
         if name in names[:i]:
             raise FormatError(f"two permanents are named {name!r}", f"board[{i}].name")
+    for i, u in enumerate(state.board):
+        if u.attached_to is None:
+            continue
+        unit = state.permanent(u.attached_to)
+        if not u.gear or unit is None or unit.gear:
+            raise FormatError("only gear is attached, to a unit on the board (818.1.c.2, 718.5.d)",
+                              f"board[{i}].attached_to")
+        if u.location != unit.location:
+            raise FormatError(f"an attached gear is where its unit is: {unit.location} (719.3)",
+                              f"board[{i}].location")
     owned = Counter(c for c, _ in state.owners)
     for i, card in enumerate(state.trash if model.owners_kept else ()):
         if kept_in_trash(model, card) and state.trash[:i + 1].count(card) > owned[card]:

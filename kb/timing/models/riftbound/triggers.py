@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from kb.timing.engine import Trace
 from kb.timing.models.riftbound import turn_limits
 from kb.timing.models.riftbound.cards import Trigger
-from kb.timing.models.riftbound.state import Item, Permanent, State
+from kb.timing.models.riftbound.state import Item, Permanent, State, with_permanent
 
 if TYPE_CHECKING:
     from kb.timing.models.riftbound.model import Riftbound
@@ -78,8 +78,7 @@ def fire(s: State, t: Trace, fired: Fired, step: str, units: list[str] | None = 
 def relocate(m: Riftbound, s: State, t: Trace, u: Permanent, to: str, exhaust: bool = False) -> State:
     """``u`` moves to ``to``: it contests a battlefield its controller does not control
     (190.3.a) and its move triggers fire."""
-    moved = replace(u, location=to, exhausted=u.exhausted or exhaust)
-    s = replace(s, board=tuple(moved if x.name == u.name else x for x in s.board))
+    s = with_permanent(s, u.name, location=to, exhausted=u.exhausted or exhaust)  # its gear with it (719.3.a)
     bf = s.battlefield(to)
     if bf is not None and bf.controller != u.controller and bf.contested_by is None:
         s = replace(s, battlefields=tuple(replace(b, contested_by=u.controller) if b.name == to else b
