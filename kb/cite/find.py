@@ -31,7 +31,7 @@ from typing import Literal, NamedTuple
 
 from kb.numbers import Segments
 from kb.references import (
-    PHRASE_CONTINUES, WORD_START, _BARE_LIST, _RULE_HEAD, _RULE_PHRASE, _SEP, Item, Phrase, _items,
+    FOOTNOTE_MARKS, PHRASE_CONTINUES, WORD_START, _BARE_LIST, _RULE_HEAD, _RULE_PHRASE, _SEP, Item, Phrase, _items,
     _parse_alone, other_keywords, phrase_matches)
 
 CitationForm = Literal["rule", "cr", "bracket", "bare"]
@@ -62,6 +62,34 @@ _SEE_BEFORE = re.compile(rf"{WORD_START}[Ss]ee[ \t\n]+$")
 # What may hold a bare citation, for a caller's pretest (see may_cite).
 _PAREN_HINT = re.compile(r"\([ \t]?(?:[Ss]ee[ \t\n]+(?:also[ \t\n]+)?)?\d{3}\.")
 _ALSO_HINT = re.compile(r"also[ \t\n]+\d{3}")
+# Loose keywords before a rule-shaped number (the bare grammar's: a three-digit head and a
+# dotted part), the forms the search box reads too (kb.numbers' prefix: "§ 702.2b", "r337.2"):
+# the section sign ("§ 702.2b", "§702.19b", "§§ 702.19b–d"), "r" or "r." right before the
+# number ("r117.3b", "R 117.3b", "r. 117.3b"), and "see" or "see also" ("see 601.2a-f";
+# "See", "SEE"; "also", "Also", "ALSO"), one space, tab or line break after each word. Never
+# "§ 5", "see 3 cards" or "see 5.2" (no rule-shaped number), nor "for 117.3b" or "oversee
+# 337.1a" (the keyword starts a word).
+_LOOSE_LIST = rf"(?P<list>{_BARE_LIST}(?:{_SEP}{_BARE_LIST})*)"
+_NOT_WORD = rf"[^\W{FOOTNOTE_MARKS}]"
+_HEAD = r"\d\d\d\."
+# A loose keyword's first number, found by its head's dot: a literal the regex engine scans
+# for at memchr speed, the number's head and the keyword before it checked by lookbehinds
+# (each of one width), so a text without these forms costs one scan for dots (the finder is
+# the annotator's hot path). A superset of where _LOOSE_PATTERNS match.
+_LOOSE_HINT = re.compile(
+    rf"\.(?<={_HEAD})(?:(?<=[§Rr]{_HEAD})|(?<=[§Rr.][ \t\u00a0.]{_HEAD})"
+    rf"|(?<=(?:[Ss]ee|SEE)[ \t\n]{_HEAD})|(?<=(?:[Aa]lso|ALSO)[ \t\n]{_HEAD}))")
+_ALSO_WORD = r"[ \t\n](?:(?:also|Also|ALSO)[ \t\n])?"
+# Each loose keyword's phrase, the literal a text must hold for it to match, and whether it
+# is "see" (the number alone is linked). Each starts with its literal, which the regex
+# engine scans for at memchr speed (tried only in a text _LOOSE_HINT let through).
+_LOOSE_PATTERNS: tuple[tuple[re.Pattern[str], str, bool], ...] = (
+    (re.compile(rf"§§?[ \t\u00a0]?{_LOOSE_LIST}"), "§", False),
+    (re.compile(rf"ee(?<=[Ss]ee)(?<!{_NOT_WORD}[Ss]ee){_ALSO_WORD}{_LOOSE_LIST}"), "ee", True),
+    (re.compile(rf"EE(?<=[Ss]EE)(?<!{_NOT_WORD}[Ss]EE){_ALSO_WORD}{_LOOSE_LIST}"), "EE", True),
+    (re.compile(rf"r(?<![\w.]r)\.?[ \t]?{_LOOSE_LIST}"), "r", False),
+    (re.compile(rf"R(?<![\w.]R)\.?[ \t]?{_LOOSE_LIST}"), "R", False),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +153,7 @@ if Citation._fields != CITATION_ORDER:
 _PHRASE = re.compile(rf"{WORD_START}(?:[Rr][Uu][Ll][Ee][Ss]?|CR)[ \t\n\u00a0]*\[?\d")
 
 
-def count_phrases(text: str, start: int = 0) -> int:
+def count_phrases(text: str, start: int = 0, loose: bool = True) -> int:
     """How many citation phrases (a keyword and a number) ``text`` holds from ``start``:
     what is left uncounted past a limit, counted at the regex engine's speed (a phrase
     may hold several citations, and a few phrases turn out not to be citations)."""
@@ -134,14 +162,53 @@ def count_phrases(text: str, start: int = 0) -> int:
         phrases += sum(1 for _ in _PAREN.finditer(text, start))
     if "also" in text:
         phrases += sum(1 for m in _ALSO.finditer(text, start) if _see_before(text, m.start()))
+    if loose:
+        phrases += len(_loose_phrases(text, start, len(text)))
     return phrases
 
 
-def may_cite(text: str) -> bool:
+def may_cite(text: str, loose: bool = True) -> bool:
     """Whether ``text`` may hold a bare citation (``(337.1a)``, "See also 337.1a"): a cheap
     pretest for callers that skip text without a keyword (a superset of what is found)."""
+    return _may_cite_bare(text) or loose and may_cite_loosely(text)
+
+
+def _may_cite_bare(text: str) -> bool:
+    """Whether ``text`` may hold a number in parentheses or after "See also" (:func:`may_cite`'s
+    first half)."""
     return ("(" in text and _PAREN_HINT.search(text) is not None
             or "also" in text and _ALSO_HINT.search(text) is not None)
+
+
+def may_cite_loosely(text: str) -> bool:
+    """Whether ``text`` may hold a citation with a loose keyword ("§ 702.2b", "r117.3b",
+    "see 601.2a"): a superset of where the finder finds one. A caller linking the texts of
+    one document (kb.cite.mdit) asks once for the whole document and, when it holds none,
+    passes ``loose=False`` to the finder for each text (one scan instead of one per text)."""
+    return "." in text and _LOOSE_HINT.search(text) is not None
+
+
+def _loose_phrases(text: str, start: int, until: int) -> list[tuple[int, bool, re.Match[str]]]:
+    """Each phrase of a loose keyword and its list whose keyword starts between ``start``
+    and ``until``, in order, non-overlapping: where its keyword starts, whether the
+    keyword is "see" (the number alone is linked), and the match (its ``list`` group)."""
+    found: list[tuple[int, bool, re.Match[str]]] = []
+    if not may_cite_loosely(text):
+        return found  # most texts
+    for pattern, literal, see in _LOOSE_PATTERNS:
+        if literal in text:
+            for m in pattern.finditer(text, start, until):
+                # "see" and "SEE" are matched from their second letter
+                found.append((m.start() - 1 if see else m.start(), see, m))
+    if len(found) > 1:
+        found.sort(key=lambda f: f[0])
+        kept, end = [], -1
+        for f in found:
+            if f[0] >= end:
+                kept.append(f)
+                end = f[2].end()
+        found = kept
+    return found
 
 
 def _see_before(text: str, at: int) -> bool:
@@ -149,9 +216,10 @@ def _see_before(text: str, at: int) -> bool:
     return _SEE_BEFORE.search(text, max(0, at - 16), at) is not None
 
 
-def find_citations(text: str, limit: int | None = None) -> list[Citation]:
+def find_citations(text: str, limit: int | None = None, loose: bool = True) -> list[Citation]:
     """Every rule citation in ``text``, in document order (the first ``limit`` only, when
-    given: finding stops there).
+    given: finding stops there). ``loose=False`` says that the text holds no loose keyword
+    (:func:`may_cite_loosely` is false for it or for the document it is part of).
 
     Never raises; time is linear in the length of the text.
 
@@ -165,10 +233,14 @@ def find_citations(text: str, limit: int | None = None) -> list[Citation]:
         cut_short = True  # may be: _read_whole looks
     else:  # "rule(s)" and "Rule(s)" only: most articles' paragraphs
         out, cut_short = _rule_citations(text, limit)
-    if may_cite(text):
+    loosely = _loose_phrases(text, 0, len(text)) if loose else None
+    parenthesised = _may_cite_bare(text)
+    if loosely or parenthesised:
         # Past a limit reached by keyword phrases nothing more was looked for.
         until = out[-1].end if limit is not None and len(out) >= limit else len(text)
-        bare = _bare_citations(text, out, until, limit)
+        bare = _bare_citations(text, out, until, limit) if parenthesised else []
+        if loosely:
+            bare += _loose_citations(text, out, bare, until, loosely)
         if bare:
             out = sorted(out + bare, key=lambda c: c.start)
             cut_short = True
@@ -393,6 +465,40 @@ def _bare_citations(text: str, keyworded: list[Citation], until: int,
         for start, end, first, last, numbers in items:
             out.append(Citation(start, end, text[start:end], first, tuple(numbers), "bare", last,
                                 full_start if enclosed else start, full_end if enclosed else end))
+    return out
+
+
+def _loose_citations(text: str, keyworded: list[Citation], bare: list[Citation], until: int,
+                     phrases: list[tuple[int, bool, re.Match[str]]]) -> list[Citation]:
+    """Citations of the loose keyword ``phrases`` (:func:`_loose_phrases`) whose keyword starts
+    before ``until`` and that overlap none of the ``keyworded`` or ``bare`` citations. After "§" or "r"
+    the citation's first span holds the keyword, as after "Rule" (form ``rule``: a word
+    before it may name the ruleset, "Magic § 702.2b"); after "see" the number alone, as
+    after "See also" (form ``bare``)."""
+    taken = sorted((c.full_start, c.full_end) for c in (*keyworded, *bare))
+    starts = [s for s, _ in taken]
+    ends = [e for _, e in taken]
+    out: list[Citation] = []
+    for keyword_start, see, phrase in phrases:
+        if keyword_start >= until:
+            break
+        items = _items(phrase.group("list"), phrase.start("list"))
+        if not items:
+            continue
+        first_start, last_end = keyword_start, items[-1][1]
+        i = bisect.bisect_right(ends, first_start)
+        if i < len(starts) and starts[i] < last_end:
+            continue  # part of a citation found otherwise ("(see 601.2b)", "See also 337.1a")
+        if not all(_rule_shaped(item[2]) and (item[3] is None or _rule_shaped(item[3])) for item in items):
+            continue
+        form: CitationForm = "bare" if see else "rule"
+        for k, (start, end, first, last, numbers) in enumerate(items):
+            if end < len(text) and text[end] in ":/" and _RUNS_ON.match(text, end):
+                break
+            if k == 0 and not see:
+                start = keyword_start
+            out.append(Citation(start, end, text[start:end], first, tuple(numbers), form, last,
+                                start, end))
     return out
 
 
