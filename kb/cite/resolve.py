@@ -72,6 +72,9 @@ class Resolution:
     nearest: list[str] = field(default_factory=list)
     candidates: list[dict[str, str]] = field(default_factory=list)
     quote_similarity: float | None = None
+    # A number the edition lacks and another edition of its ruleset has: where that rule
+    # is now (kb.query.KnowledgeBase.number_elsewhere's answer), as the rule lookup says.
+    elsewhere: dict[str, Any] | None = None
 
     @property
     def number(self) -> str | None:
@@ -234,13 +237,14 @@ def copy_for(res: Resolution, c: Citation) -> Resolution:
     out.nearest = res.nearest[:]
     out.candidates = [dict(d) for d in res.candidates] if res.candidates else []
     out.quote_similarity = res.quote_similarity
+    out.elsewhere = dict(res.elsewhere) if res.elsewhere is not None else None
     return out
 
 
 _new_resolution = object.__new__
 # The fields copy_for fills in, in Resolution's order.
 _COPIED = ("citation", "status", "rules", "written", "message", "nearest", "candidates",
-           "quote_similarity")
+           "quote_similarity", "elsewhere")
 if tuple(f.name for f in fields(Resolution)) != _COPIED:
     raise ImportError("kb.cite.resolve: copy_for fills in the fields " + ", ".join(_COPIED)
                       + "; Resolution's fields changed")
@@ -520,6 +524,8 @@ def as_dict(res: Resolution, url: str | None = None) -> dict[str, Any]:
         out["nearest"] = res.nearest
     if res.candidates:
         out["candidates"] = res.candidates
+    if res.elsewhere is not None:
+        out["elsewhere"] = res.elsewhere
     if c.quote is not None:
         out["quote"] = {"text": c.quote.text, "start": c.quote.start, "end": c.quote.end,
                         "similarity": res.quote_similarity}

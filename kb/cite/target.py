@@ -38,7 +38,7 @@ from typing import Any
 import yaml
 
 from kb.cite.find import Citation
-from kb.cite.resolve import Mapper, Resolution, count_found
+from kb.cite.resolve import Mapper, Resolution, copy_for, count_found
 from kb.derived import derived_holding_editions
 from kb.editions.lineage import stored_rules
 from kb.editions.queries import FollowedMapping
@@ -495,8 +495,49 @@ def resolve_for_target(kb: LoadedEditions, target: LinkTarget, citations: Sequen
     if len(candidates) > 1 and citations:  # a citation's own prefix may name its ruleset
         resolutions, said = resolve_as_named(target, citations, named_of(candidates), resolutions,
                                              resolve, source)
-        return target, resolutions, said
-    return target, resolutions, []
+        return target, _with_elsewhere(kb, target, resolutions), said
+    return target, _with_elsewhere(kb, target, resolutions), []
+
+
+def _with_elsewhere(kb: LoadedEditions, target: LinkTarget,
+                    resolutions: list[Resolution]) -> list[Resolution]:
+    """``resolutions`` with each ``not_found`` of a single number that another edition of
+    the target's ruleset has told where that rule is now, as the rule lookup tells it
+    (``rulekb rule 116.3d --ruleset mtg``: "2010-10-01's rule 116.3d (…) is rule 117.3d in
+    2026-01-16"): the sentence after its message (the CLI's ``--check`` line, the HTML
+    link's title), the new number first among the nearest, and ``elsewhere`` (the report
+    entry's field). Only against one edition the article was not written for elsewhere
+    (then the mapping has said it). A resolution several places share is replaced by one
+    new one for them all (the resolver's caches keep theirs unchanged)."""
+    if len(target.editions) != 1 or (target.written_for is not None
+                                     and target.written_for is not target.editions[0]):
+        return resolutions
+    number_elsewhere = getattr(kb, "number_elsewhere", None)  # the facade's (kb.query)
+    if number_elsewhere is None or not any(r.status == "not_found" for r in resolutions):
+        return resolutions
+    from kb.query import elsewhere_sentence  # kb.query imports the linker
+    rg = target.editions[0]
+    told: dict[int, Resolution] = {}
+    out = []
+    for res in resolutions:
+        if res.status == "not_found" and res.citation.last is None and res.written and not res.rules:
+            new = told.get(id(res))
+            if new is None:
+                new = res
+                where = number_elsewhere(rg, res.written)
+                if where is not None:
+                    new = copy_for(res, res.citation)
+                    new.elsewhere = where
+                    said = elsewhere_sentence(where, rg.edition.name)
+                    new.message = f"{res.message}; {said}" if res.message else said
+                    if where["here"]:
+                        new.nearest = [where["here"]] + [n for n in res.nearest if n != where["here"]]
+                told[id(res)] = new
+            if new is not res and new.citation is not res.citation:
+                new = copy_for(new, res.citation)
+            res = new
+        out.append(res)
+    return out
 
 
 def resolve_as_named(target: LinkTarget, citations: Sequence[Citation],
