@@ -8,7 +8,7 @@
 ``run`` opens the knowledge base ``build`` made (building under valgrind would trace the
 build's worker processes too), and per size renders the lessons' article of
 :func:`bench.cite.article` once in each way (a warm-up), then, after a garbage collection,
-``--renders`` times plain ``MarkdownIt("commonmark").render``, the ``rule_citations`` plugin
+``--renders`` times plain ``MarkdownIt("commonmark").use(footnote_plugin).render`` (``bench.cite.plain_parser``), the ``rule_citations`` plugin
 and the facade ``KnowledgeBase.citations_annotate``, each phase dumped by ``callgrind_control
 -d``; an empty phase measures what a dump itself costs (a subprocess), which ``summary``
 subtracts from each. ``summary`` prints each phase's events (instructions, data reads and
@@ -39,12 +39,12 @@ def run(home: Path, renders: int, sizes: list[int]) -> None:
     """The phases (see the module docstring), under callgrind."""
     from markdown_it import MarkdownIt
 
-    from bench.cite import article
+    from bench.cite import article, plain_parser
     from kb.cite import rule_citations
     from kb.query import KnowledgeBase
 
     kb = KnowledgeBase.open(home)
-    plain = MarkdownIt("commonmark", {"html": False})
+    plain = plain_parser()
     linked = MarkdownIt("commonmark", {"html": False}).use(
         rule_citations, kb=kb, ruleset="riftbound", edition="1.4")
     for size in sizes:

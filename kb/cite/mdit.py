@@ -44,10 +44,11 @@ from markdown_it.common.utils import escapeHtml, isLinkClose, isLinkOpen
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
+from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from kb.cite.annotate import STYLES, Footnotes, Style, citation_attrs, rule_url
-from kb.cite.find import Citation, count_phrases, find_citations, may_cite
+from kb.cite.find import Citation, count_phrases, find_citations, may_cite, may_cite_loosely
 from kb.cite.resolve import CitedRule, Resolution, as_dict, copy_for, resolve_shared
 from kb.cite.target import (LinkTarget, link_target, named_editions, parse_front_matter, prefix_names,
                             resolve_for_target)
@@ -104,6 +105,13 @@ def rule_citations(md: MarkdownIt, *, kb: LoadedEditions, ruleset: str | None = 
     if "front_matter" not in md.block.ruler.get_all_rules():
         md.use(front_matter_plugin)
         _front_matter_at_the_start_only(md)
+    # The author's own footnotes ("[^1]" and "[^1]: …") are rendered as markdown-it-py's
+    # users expect, by mdit_py_plugins' footnote plugin (ids fn1, fnref1; a section of
+    # class "footnotes"); the linker's keep their own ids (``prefix``), their own section
+    # (class "rule-footnotes") and come after the author's (this plugin's core rule runs
+    # after the footnote plugin's tail).
+    if "footnote_def" not in md.block.ruler.get_all_rules():
+        md.use(footnote_plugin)
     md.block.ruler.before(md.block.ruler.get_all_rules()[0], "rule_citations_lines", _keep_line_starts)
     options = {"kb": kb, "ruleset": ruleset, "edition": edition, "style": style,
                "base_url": base_url, "limit": limit, "prefix": prefix, "source": source}
@@ -401,9 +409,12 @@ def _found_and_resolved(state: StateCore, options: dict[str, Any], report: dict[
         CITE_FRONT_MATTER.check(len(content), f"{source or 'the article'}'s front matter")
         pins, diags = parse_front_matter(content, source, options["kb"])
     report["front_matter"] = pins
-    budget = [max(0, limit), 0]  # citations still to find; phrases counted past the limit
+    # Citations still to find; phrases counted past the limit; whether the document may
+    # hold a loose keyword ("§ 702.2b", "see 601.2a", "r117.3b": asked once, not per text).
+    loose = may_cite_loosely(state.src)
+    budget = [max(0, limit), 0, loose]
     runs = [run for token in state.tokens if token.type == "inline" and token.children
-            and (may_cite_with_keyword(token.content) or may_cite(token.content))
+            and (may_cite_with_keyword(token.content) or may_cite(token.content, loose))
             for run in _runs(token, budget)]
     report["over_limit"] = over = budget[1]
     citations = [c for run in runs for c in run.citations]
@@ -512,7 +523,8 @@ def _href(res: Resolution, base_url: str) -> str | None:
 
 def _runs(inline: Token, budget: list[int]) -> list[_Run]:
     """Runs of text tokens outside Markdown links and HTML ``<a>`` elements, with their
-    citations: ``budget[0]`` more at most, those past it counted into ``budget[1]``.
+    citations: ``budget[0]`` more at most, those past it counted into ``budget[1]``;
+    ``budget[2]`` is whether the document may hold a loose keyword (find.may_cite_loosely).
     ``inline``'s content is one that may cite (:func:`may_cite_with_keyword`, :func:`may_cite`)."""
     tokens = inline.children or []
     if len(tokens) == 1 and tokens[0].type == "text":  # a paragraph of plain text, most often
@@ -557,14 +569,15 @@ def _runs(inline: Token, budget: list[int]) -> list[_Run]:
 def _run_citations(text: str, inline: Token, budget: list[int]) -> list[Citation]:
     """The citations of one run's ``text`` (see :func:`_runs`)."""
     # The caller tested the token's own text already (a run is often all of it).
-    if text == inline.content or may_cite_with_keyword(text) or may_cite(text):
+    loose = budget[2]
+    if text == inline.content or may_cite_with_keyword(text) or may_cite(text, loose):
         if budget[0] <= 0:
-            budget[1] += count_phrases(text)
+            budget[1] += count_phrases(text, 0, loose)
         else:
-            found = find_citations(text, limit=budget[0])
+            found = find_citations(text, budget[0], loose)
             budget[0] -= len(found)
             if budget[0] <= 0:
-                budget[1] += count_phrases(text, found[-1].end if found else 0)
+                budget[1] += count_phrases(text, found[-1].end if found else 0, loose)
             return found
     return []
 
