@@ -27,8 +27,9 @@ from kb.store import stored_changes_path, stored_mapping_path, stored_rules_path
 
 
 def stored_history(kb: LoadedEditions, ruleset: str, number: str, start: str | None = None) -> dict[str, Any] | None:
-    """The history of ``number`` named in edition ``start`` (default: the newest edition
-    holding it), as :func:`kb.editions.queries.history` gives it; None when the build did
+    """The history of ``number`` named in edition ``start`` (default: the newest full edition
+    holding it, else the newest excerpt holding it), as :func:`kb.editions.queries.history`
+    gives it; None when the build did
     not store what it needs or the number is not a rule there."""
     build = kb.build_dir
     segments = try_parse_number(number)
@@ -43,8 +44,9 @@ def stored_history(kb: LoadedEditions, ruleset: str, number: str, start: str | N
     # The stored files stay open for the build's life (one connection each).
     texts = [stored_rules(kb, ruleset, name) for name in order]
     maps = [stored_step(kb, ruleset, a, b) for a, b in zip(order, order[1:])]
-    if start is None:
-        idx = next((i for i in reversed(range(len(order))) if texts[i].find(segments)), None)
+    if start is None:  # the newest full edition holding it, else the newest excerpt holding it
+        newest_first = sorted(reversed(range(len(order))), key=lambda i: bool(eds[i].get("partial")))
+        idx = next((i for i in newest_first if texts[i].find(segments)), None)
     else:
         idx = order.index(start)
     canonical = texts[idx].find(segments) if idx is not None else None

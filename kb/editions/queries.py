@@ -49,7 +49,7 @@ def named_edition(kb: LoadedEditions, ruleset: str, edition: str | None = None,
     404 naming the edition in force on it and saying to ask by date:
     :meth:`~kb.loaded.LoadedEditions.edition`); ``date`` alone is the edition in force on it
     (400 for a malformed date); both: the named edition must be the one in force on the date
-    (404 naming the one that was); neither: the newest."""
+    (404 naming the one that was); neither: the default, the newest full edition."""
     if date is not None and (why := date_problem(date)):
         raise QueryError(400, f"{date[:40]!r} is {why}", {"date": date[:40]})
     rg = kb.edition(ruleset, edition, None if edition else date)
@@ -273,7 +273,8 @@ def history(kb: LoadedEditions, ruleset: str, number: str, edition: str | None =
             date: str | None = None, *, limit: int | None = None, offset: int = 0) -> dict[str, Any]:
     """In which editions a rule exists, under which numbers and with what wording.
 
-    The rule is named in one edition (by default the newest edition that has the number);
+    The rule is named in one edition (by default the newest full edition that has the number,
+    else the newest excerpt that has it);
     it is followed backwards and forwards through the adjacent mappings. Each edition's
     entry has a ``status`` relative to the rule's previous appearance: ``present`` (the
     oldest edition), ``added``, ``unchanged``, ``changed`` (same number, new wording),
@@ -318,12 +319,14 @@ def _history(kb: LoadedEditions, ruleset: str, number: str, edition: str | None,
 
 
 def _newest_with(kb: LoadedEditions, ruleset: str, number: str, order: list[str]) -> RuleGraph:
-    """The newest edition holding the number (the newest edition when none does, so the
-    error names the nearest numbers there)."""
+    """The newest full edition holding the number, else the newest excerpt holding it (an
+    excerpt is passed over as the default is: :func:`kb.loaded.preferring_full`); the
+    default edition when none does, so the error names the nearest numbers there."""
     segs = try_parse_number(number)
     if segs is not None:
-        for name in reversed(order):
-            rg = kb.graphs[(ruleset, name)]
+        # newest first, the full editions before the excerpts (as the manifest says: none loaded yet)
+        for e in sorted(reversed(kb.editions(ruleset)), key=lambda e: bool(e.get("partial"))):
+            rg = kb.graphs[(ruleset, e["edition"])]
             if rg.find(segs) is not None:
                 return rg
-    return kb.graphs[(ruleset, order[-1])]
+    return kb.edition(ruleset)
