@@ -254,7 +254,8 @@ def _search_indexes(kb: KnowledgeBase, layout: Layout, editions: list[tuple[str,
         indexes[f"{ruleset}/{edition}"] = rel
     rulesets = []
     for r in kb.rulesets():
-        rulesets.append({"name": r["name"], "title": r["title"], "editions": layout.editions[r["name"]]})
+        rulesets.append({"name": r["name"], "title": r["title"], "editions": layout.editions[r["name"]],
+                         "default": layout.newest[r["name"]]})  # the newest full edition exported
     return {"rulesets": rulesets, "default_ruleset": kb.default_ruleset(), "indexes": indexes,
             "search_page": "search.html"}
 

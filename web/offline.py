@@ -88,8 +88,10 @@ def edition_pages(kb: KnowledgeBase, ruleset: str, edition: str) -> dict[str, An
             target = url_for("site.rule", ruleset=ruleset, edition=edition, number=place.root,
                              part=place.part if place.part > 1 else None)
         rules[number] = target + ("" if number == place.root and place.part == 1 else "#" + number)
-    date = next((e["date"] for e in kb.editions(ruleset) if e["edition"] == edition), None)
-    return {"ruleset": ruleset, "edition": edition, "date": date, "build": kb.build_id, "pages": pages,
+    listed = next((e for e in kb.editions(ruleset) if e["edition"] == edition), {})
+    date, partial = listed.get("date"), bool(listed.get("partial"))
+    # partial: the service worker's /ruleset/ address passes over a kept excerpt as the site's default does
+    return {"ruleset": ruleset, "edition": edition, "date": date, "partial": partial, "build": kb.build_id, "pages": pages,
             "rules": rules, "search_index": url_for("offline.search_index", ruleset=ruleset, edition=edition)}
 
 

@@ -17,6 +17,7 @@ from jinja2.utils import htmlsafe_json_dumps
 
 from kb.errors import QueryError
 from kb.export import Layout, RulePlace, build_search_index, index_script
+from kb.loaded import preferring_full
 from kb.query import KnowledgeBase, searcher
 from web.site.pages import rule_parts
 
@@ -30,7 +31,9 @@ def plan_layout(kb: KnowledgeBase, editions: list[tuple[str, str]]) -> Layout:
         names = [e for r, e in editions if r == ruleset]
         order = [e["edition"] for e in kb.editions(ruleset)]
         layout.editions[ruleset] = sorted(names, key=order.index)
-        layout.newest[ruleset] = layout.editions[ruleset][-1]
+        # the pack's /ruleset/ address: the newest full edition exported (an excerpt only when
+        # all exported are), as the site's default (kb.loaded.preferring_full)
+        layout.newest[ruleset] = preferring_full([e for e in kb.editions(ruleset) if e["edition"] in names])["edition"]
         rules = kb.edition(ruleset, edition).edition.rules
         places: dict[str, RulePlace] = {}
         for number, rule in rules.items():

@@ -32,7 +32,7 @@ class RulePlace:
 @dataclass
 class Layout:
     """The files of an export. ``places[(ruleset, edition)][number]`` says where each rule
-    is shown; ``newest[ruleset]`` is the newest exported edition (for the site's
+    is shown; ``newest[ruleset]`` is the default exported edition, the newest full one (for the site's
     edition-less links)."""
 
     places: dict[tuple[str, str], dict[str, RulePlace]] = field(default_factory=dict)

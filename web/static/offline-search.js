@@ -1752,7 +1752,8 @@
     var catalog = JSON.parse(node.textContent);
     searchPage = catalog.search_page || searchPage;
     var newest = {}, titles = {};
-    catalog.rulesets.forEach(function (r) { newest[r.name] = r.editions[r.editions.length - 1]; titles[r.name] = r.title; });
+    // each ruleset's default edition: the newest full one exported (an older pack's catalog: its last)
+    catalog.rulesets.forEach(function (r) { newest[r.name] = r["default"] || r.editions[r.editions.length - 1]; titles[r.name] = r.title; });
     var params = new URLSearchParams(location.search);
     var q = (params.get("q") || "").slice(0, 5000), section = params.get("in") || "";
     var ruleset = params.get("ruleset") || catalog.default_ruleset;

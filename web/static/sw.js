@@ -126,7 +126,8 @@ function keptPage(list, name) {
 }
 
 /* The kept edition of RULESET that a ruleset address (/riftbound/NAME) means: the edition
-   NAME itself when it is kept, else the newest kept (by its date). */
+   NAME itself when it is kept, else the newest kept full edition (by its date), as the site's
+   default edition is; the newest kept excerpt only when every kept edition is one. */
 function newestKept(ruleset, name) {
   return status().then(function (kept) {
     var mine = kept.filter(function (k) { return k.ruleset === ruleset; });
@@ -135,7 +136,9 @@ function newestKept(ruleset, name) {
     lists = lists.filter(Boolean);
     var named = lists.filter(function (l) { return l.edition === name; });
     if (named.length) return named[0];
-    lists.sort(function (a, b) { return String(a.date || "").localeCompare(String(b.date || "")); });
+    lists.sort(function (a, b) {  // excerpts first, then by date: the last is the default
+      return (b.partial ? 1 : 0) - (a.partial ? 1 : 0) || String(a.date || "").localeCompare(String(b.date || ""));
+    });
     return lists.length ? lists[lists.length - 1] : null;
   });
 }
