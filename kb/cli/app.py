@@ -229,5 +229,5 @@ def emit_json(data: Any) -> None:
 ruleset_option = click.option("--ruleset", "-r", default=None,
                               help="Ruleset name (default: riftbound, or the only one built).")
 edition_option = click.option("--edition", "-e", default=None,
-                              help="Edition name (default: the newest).")
+                              help="Edition name (default: the newest full edition).")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")

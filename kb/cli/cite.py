@@ -47,7 +47,7 @@ def link_cmd(ctx: click.Context, articles: tuple[Path, ...], ruleset: str | None
 
     The article's front matter (ruleset:, edition:) names the edition it was written for;
     --ruleset/--edition name the one to link against (default: the front matter's, else the
-    newest). Without a pin, the edition it was written for is inferred from its citations.
+    newest full edition). Without a pin, the edition it was written for is inferred from its citations.
     Statuses: ok, not_found, ambiguous, renumbered, quote_mismatch, over_limit.
     """
     if len(articles) > 1 and not check:

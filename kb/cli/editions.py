@@ -110,7 +110,7 @@ def _print_entry(e: dict[str, Any]) -> None:
 @click.argument("number")
 @ruleset_option
 @click.option("--edition", "-e", default=None,
-              help="The edition the number belongs to (default: the newest that has it).")
+              help="The edition the number belongs to (default: the newest full edition that has it).")
 @click.option("--date", type=DATE, default=None, help="Use the edition in force on this date.")
 @json_option
 @click.pass_context

@@ -29,12 +29,12 @@ from kb.store import build
 @main.group("rulings")
 def rulings_group() -> None:
     """Rulings (a judge's question and answer, written for an edition): import, list,
-    check against the newest edition, search."""
+    check against the newest full edition, search."""
 
 
 @main.group("articles")
 def articles_group() -> None:
-    """Articles citing rules (Markdown): add, list, check against the newest edition."""
+    """Articles citing rules (Markdown): add, list, check against the newest full edition."""
 
 
 def _import(ctx: click.Context, paths: tuple[Path, ...], kind: Kind, no_build: bool) -> None:
@@ -244,7 +244,7 @@ def articles_list(ctx: click.Context, ruleset: str | None, stale: bool, as_json:
 @click.pass_context
 @handle_errors
 def rulings_check(ctx: click.Context, ruleset: str | None, as_json: bool) -> None:
-    """Every citation of a ruling that the newest edition renumbered (with the new
+    """Every citation of a ruling that the newest full edition renumbered (with the new
     number), reworded (with the word changes) or removed, one line each; exit 1 when there
     is one, a citation of a rule that does not exist, or a ruling whose citations could not
     be read (its edition is not built); exit 2 when the command could not answer (an unknown
@@ -258,7 +258,7 @@ def rulings_check(ctx: click.Context, ruleset: str | None, as_json: bool) -> Non
 @click.pass_context
 @handle_errors
 def articles_check(ctx: click.Context, ruleset: str | None, as_json: bool) -> None:
-    """Every citation of an article that the newest edition renumbered, reworded or
+    """Every citation of an article that the newest full edition renumbered, reworded or
     removed, one line each; exit 1 when there is one, a broken citation, or an article
     whose ruleset cannot be told (pin it with ruleset:); exit 2 when the command could not
     answer (an unknown ruleset, an unreadable data directory)."""
@@ -315,7 +315,7 @@ def _show(ctx: click.Context, kind: Kind, ident: str, as_json: bool) -> None:
 @handle_errors
 def rulings_show(ctx: click.Context, ident: str, as_json: bool) -> None:
     """One ruling: its question, answer and source, and each rule it cites with its
-    status in the newest edition (the number today, the word changes)."""
+    status in the newest full edition (the number today, the word changes)."""
     _show(ctx, "ruling", ident, as_json)
 
 
@@ -326,5 +326,5 @@ def rulings_show(ctx: click.Context, ident: str, as_json: bool) -> None:
 @handle_errors
 def articles_show(ctx: click.Context, ident: str, as_json: bool) -> None:
     """One article: the edition it was written for (pinned or inferred) and each rule it
-    cites with its status in the newest edition."""
+    cites with its status in the newest full edition."""
     _show(ctx, "article", ident, as_json)
