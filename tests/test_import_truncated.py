@@ -9,6 +9,7 @@ The documents are written here, in the Riftbound Markdown layout; one case a lin
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -51,6 +52,11 @@ def cut_after(words: str) -> str:
     return WHOLE[: WHOLE.index(words) + len(words)]
 
 
+def plain(text: str) -> str:
+    """The document as PDF-extracted text: rule numbers without emphasis, no Markdown headings."""
+    return re.sub(r"^#+ ", "", re.sub(r"\*\*(\d[\d.]*)\*\*", r"\1", text), flags=re.M)
+
+
 def last_line(text: str) -> int:
     return text.count("\n") + 1
 
@@ -61,6 +67,8 @@ CUT = [
     ("emphasis-open", cut_after("**102.3"), "the document looks cut short: the document ends inside Markdown emphasis"),
     ("heading-alone", cut_after("### 102. Turns\n"), "the document looks cut short: the document ends at heading 102"),
     ("early-sentence", cut_after("A game is played by two"), "the document ends inside rule 101.1"),
+    # cut at a capital letter: only the missing line end tells
+    ("capital-cut", cut_after("**102.2.** The"), "the document looks cut short: the document ends inside rule 102.2"),
 ]
 
 
@@ -143,3 +151,13 @@ def test_the_archives_cut_release_is_refused_and_imports_as_an_excerpt(runner: C
     assert out.exit_code == 2 and ":4609: error: the document looks cut short: the Glossary runs" in out.output
     out = runner.invoke(main, [*args, "--partial"])
     assert out.exit_code == 0 and "warning at line 4609: the Glossary runs to the end" in out.output
+
+
+def test_the_pdf_text_reader_also_notes_a_cut_at_a_capital_letter() -> None:
+    """The PDF-text layout (how ../shared's Riftbound 1.2 Markdown file reads) says a cut the
+    Markdown reader says: a document ending at "... on the Chain as P" was refused by neither."""
+    from kb.read import riftbound_pdftext
+    result = riftbound_pdftext.read(plain(cut_after("**102.2.** The")), "cut.txt")
+    assert [n for n in cut_short_notes(result.diagnostics) if "ends inside rule 102.2" in n.message]
+    whole = riftbound_pdftext.read(plain(WHOLE), "whole.txt")
+    assert not cut_short_notes(whole.diagnostics)

@@ -339,3 +339,17 @@ class Entries:
         if number[0].endswith("00") and not has_subrules:
             return "chapter"
         return "section"
+
+
+def note_cut_without_line_end(text: str, rules: list[RawRule], entries: Entries) -> None:
+    """Report a file that ends inside a rule's sentence without a line end (``... on the Chain
+    as P``): it was cut there, whatever the case of its last word (:meth:`Entries.finish` can
+    only tell a cut at a lower-case word, since a title ends at a capital one)."""
+    if not rules or text.endswith("\n") or any("truncated?" in d.message for d in entries.diagnostics):
+        return
+    rule = rules[-1]
+    said = rule.examples[-1] if rule.examples else rule.text
+    if rule.kind == "rule" and said and not ends_sentence(said):
+        entries.note(f"the document ends inside rule {format_number(rule.number)}, whose text stops "
+                     "mid-sentence where the file ends without a line end (is it truncated?); what "
+                     "precedes the cut is read", text.rstrip().count("\n") + 1)

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 from kb.model import Diagnostic, RawRule, ReadResult, RuleKind
 from kb.numbers import format_number, try_parse_number
-from kb.read.riftbound_entries import ID, Entries, ends_sentence, find_date
+from kb.read.riftbound_entries import ID, Entries, find_date, note_cut_without_line_end
 from kb.read.normalise import without_contents_list
 from kb.read.text import MIN_RULE_LINES, clean
 
@@ -198,11 +198,7 @@ def _note_cut(text: str, rules: list[RawRule], entries: Entries) -> None:
         entries.note(f"the document ends at heading {format_number(rule.number)}, with no rule under "
                      "it (is it truncated?); what precedes the cut is read", len(lines))
         return
-    said = rule.examples[-1] if rule.examples else rule.text
-    if not text.endswith("\n") and said and not ends_sentence(said):
-        entries.note(f"the document ends inside rule {format_number(rule.number)}, whose text stops "
-                     "mid-sentence where the file ends without a line end (is it truncated?); what "
-                     "precedes the cut is read", len(lines))
+    note_cut_without_line_end(text, rules, entries)
 
 
 def _atx(lines: list[str]) -> list[str]:

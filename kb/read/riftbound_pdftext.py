@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from kb.model import ReadResult
-from kb.read.riftbound_entries import ID, Entries, find_date
+from kb.read.riftbound_entries import ID, Entries, find_date, note_cut_without_line_end
 from kb.read.normalise import without_contents_list
 from kb.read.text import MIN_RULE_LINES, clean
 
@@ -74,6 +74,7 @@ def read(text: str, source: str = "") -> ReadResult:
             header.append(clean(stripped))
         last_text = stripped
     rules = entries.finish()
+    note_cut_without_line_end(text, rules, entries)
     head = "\n".join(header)
     return ReadResult(rules, [], title or (header[0] if header else "") or "Riftbound Core Rules",
                       find_date(head) or find_date(clean(text[:3000])), "dotted", entries.diagnostics)
