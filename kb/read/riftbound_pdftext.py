@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from kb.model import ReadResult
-from kb.read.riftbound_entries import ID, Entries, find_date, note_cut_without_line_end
+from kb.read.riftbound_entries import ID, Entries, find_date, looks_like_title, note_cut_without_line_end
 from kb.read.normalise import without_contents_list
 from kb.read.text import MIN_RULE_LINES, clean
 
@@ -57,6 +57,7 @@ def read(text: str, source: str = "") -> ReadResult:
     title = ""
     header: list[str] = []
     last_text = ""
+    heading_line = False
     for lineno, line in enumerate(lines, start=1):
         stripped = line.strip()
         if not stripped or _PAGE.match(stripped):
@@ -66,10 +67,14 @@ def read(text: str, source: str = "") -> ReadResult:
             title = clean(m.group(1))
             continue
         m = _RULE.match(stripped)
-        if m and not (entries.started and _ENDS_WITH_REFERENCE_WORD.search(last_text)):
+        # A heading ('700. Additional Rules') ends with no reference to wrap: only running text does.
+        if m and not (entries.started and not heading_line
+                      and _ENDS_WITH_REFERENCE_WORD.search(last_text)):
             entries.start(m.group(1), m.group(2) or "", lineno)
+            heading_line = looks_like_title(clean(m.group(2) or ""))
         elif entries.started:
             entries.extend(stripped, lineno)
+            heading_line = False
         else:
             header.append(clean(stripped))
         last_text = stripped
