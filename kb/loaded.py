@@ -28,6 +28,13 @@ from kb.numbers import (NumberError, Segments, format_number, loose_segments, pa
 BUILT_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 
 
+def elsewhere_sentence(elsewhere: dict[str, Any], edition: str) -> str:
+    """:meth:`KnowledgeBase.number_elsewhere`'s answer as a sentence: "2010-10-01's rule
+    116.3d (If a player has priority …) is rule 117.3d in 2026-01-16", or "… was removed in …"."""
+    now = f"is rule {elsewhere['here']}" if elsewhere["here"] else "was removed"
+    return f"{elsewhere['edition']}'s rule {elsewhere['number']} ({elsewhere['title']}) {now} in {edition}"
+
+
 @dataclass
 class LoadedEditions:
     """All built editions of one build, keyed by (ruleset, edition)."""

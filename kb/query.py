@@ -21,7 +21,7 @@ from kb.editions import queries as edition_queries
 from kb.editions.mapping import EditionMapping
 from kb.errors import QueryError
 from kb.graph import RuleGraph
-from kb.loaded import LoadedEditions
+from kb.loaded import LoadedEditions, elsewhere_sentence
 from kb.model import Rule, term_key
 from kb.numbers import Segments, loose_segments, redotted_numbers, sort_key, try_parse_number
 from kb.references import find_mentions
@@ -38,13 +38,6 @@ if TYPE_CHECKING:
 # (bench/cli_startup.py, tests/test_cli_startup.py).
 
 __all__ = ["KnowledgeBase", "QueryError", "searcher", "structure_of", "term_pattern"]
-
-
-def elsewhere_sentence(elsewhere: dict[str, Any], edition: str) -> str:
-    """:meth:`KnowledgeBase.number_elsewhere`'s answer as a sentence: "2010-10-01's rule
-    116.3d (If a player has priority …) is rule 117.3d in 2026-01-16", or "… was removed in …"."""
-    now = f"is rule {elsewhere['here']}" if elsewhere["here"] else "was removed"
-    return f"{elsewhere['edition']}'s rule {elsewhere['number']} ({elsewhere['title']}) {now} in {edition}"
 
 
 class KnowledgeBase(LoadedEditions):

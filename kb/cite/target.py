@@ -45,7 +45,7 @@ from kb.editions.queries import FollowedMapping
 from kb.errors import QueryError
 from kb.graph import RuleGraph
 from kb.inputs import date_problem, load_yaml
-from kb.loaded import LoadedEditions
+from kb.loaded import LoadedEditions, elsewhere_sentence
 from kb.model import Diagnostic
 from kb.store import stored_rules_path
 
@@ -515,7 +515,6 @@ def _with_elsewhere(kb: LoadedEditions, target: LinkTarget,
     number_elsewhere = getattr(kb, "number_elsewhere", None)  # the facade's (kb.query)
     if number_elsewhere is None or not any(r.status == "not_found" for r in resolutions):
         return resolutions
-    from kb.query import elsewhere_sentence  # kb.query imports the linker
     rg = target.editions[0]
     told: dict[int, Resolution] = {}
     out = []
