@@ -117,6 +117,9 @@ def _footnote_parts(rule: CitedRule, url: str) -> tuple[CitedRule, str, str, str
     does not change: ``(rule, url, its text and link to the browser, its examples, its
     report entry with the index left 0)``, made once per rule rather than once per
     article's footnote, kept by the rule object's identity as :func:`_footnote_html`'s."""
+    kept = _FOOTNOTE_PARTS.get(id(rule))
+    if kept is not None and kept[0] is rule and kept[1] == url:
+        return kept
     text_html, examples_html = _footnote_html(rule)
     kept = (rule, url, text_html + _open_link(url), examples_html,
             {"index": 0, "ruleset": rule.ruleset, "edition": rule.edition, "number": rule.number,
@@ -221,12 +224,8 @@ class Footnotes:
             return ""
         prefix = self.prefix
         out = ['<section class="rule-footnotes">\n<ol class="rule-footnotes-list">\n']
-        kept_parts = _FOOTNOTE_PARTS.get
         for note in self.entries:
-            rule = note.rule
-            kept = kept_parts(id(rule))
-            if kept is None or kept[0] is not rule or kept[1] != note.url:
-                kept = _footnote_parts(rule, note.url)
+            kept = _footnote_parts(note.rule, note.url)
             # The back links to each reference (ref_id's ids), the first without an ordinal.
             refs = note.refs
             head = f'<a href="#{prefix}ref-{note.index}'
@@ -245,13 +244,8 @@ class Footnotes:
         """The footnotes as the report lists them (``index``, ``ruleset``, ``edition``,
         ``number``, ``text``, ``url``), each dict the caller's own."""
         out = []
-        kept_parts = _FOOTNOTE_PARTS.get
         for note in self.entries:
-            rule = note.rule
-            kept = kept_parts(id(rule))
-            if kept is None or kept[0] is not rule or kept[1] != note.url:
-                kept = _footnote_parts(rule, note.url)
-            entry = kept[4].copy()
+            entry = _footnote_parts(note.rule, note.url)[4].copy()
             entry["index"] = note.index
             out.append(entry)
         return out
