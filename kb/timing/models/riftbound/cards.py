@@ -402,15 +402,9 @@ def _repeat(raw: dict[str, Any], ctype: str, card_keywords: frozenset[str], wher
     executes its instructions once more (820.1.d). The keyword is written with its cost, so
     ``keywords: [Repeat]`` alone says which cost is missing; the model has it on spells (820.1.a
     also puts it on abilities, which it does not take yet)."""
-    if raw.get("repeat") is None:
-        if "Repeat" in card_keywords:
-            raise FormatError("Repeat is written with its cost as repeat: COST (\"Repeat [Cost]\", 820.1.c), "
-                              "e.g. repeat: 2 or repeat: {energy: 1, power: 1}", f"{where}.keywords")
-        return None
-    if ctype != "spell":
-        raise FormatError("Repeat is on spells and abilities (820.1.a); the model takes it on spells", f"{where}.repeat")
-    cost = parse_cost(raw["repeat"], f"{where}.repeat")
-    if not cost:
+    cost = _keyword_cost(raw, "Repeat", "820.1.c", "Repeat is on spells and abilities (820.1.a); the model "
+                         "takes it on spells", ctype, card_keywords, where)
+    if cost is not None and not cost:
         raise FormatError("Repeat's cost is at least one Energy or Power (a free repeat is no cost)",
                           f"{where}.repeat")
     return cost
@@ -419,14 +413,23 @@ def _repeat(raw: dict[str, Any], ctype: str, card_keywords: frozenset[str], wher
 def _flow(raw: dict[str, Any], ctype: str, card_keywords: frozenset[str], where: str) -> Cost | None:
     """A spell's ``flow: COST`` ("Flow [Cost]", 829.1.c): it may be played from its owner's trash
     for that cost instead of its own (829.1.c.1), and is banished as it leaves the chain (829.1.b.1)."""
-    if raw.get("flow") is None:
-        if "Flow" in card_keywords:
-            raise FormatError("Flow is written with its cost as flow: COST (\"Flow [Cost]\", 829.1.c), "
-                              "e.g. flow: 2 or flow: {energy: 1, power: 1}", f"{where}.keywords")
+    return _keyword_cost(raw, "Flow", "829.1.c", "Flow is on spells (829.1.a)", ctype, card_keywords, where)
+
+
+def _keyword_cost(raw: dict[str, Any], keyword: str, rule: str, on_spells: str, ctype: str,
+                  card_keywords: frozenset[str], where: str) -> Cost | None:
+    """A spell keyword written with its cost (``repeat: COST``, "Repeat [Cost]" at ``rule``):
+    the cost, or None without it; the keyword listed alone, or on a card not a spell, is
+    refused (``on_spells`` says where the keyword goes)."""
+    key = keyword.lower()
+    if raw.get(key) is None:
+        if keyword in card_keywords:
+            raise FormatError(f"{keyword} is written with its cost as {key}: COST (\"{keyword} [Cost]\", {rule}), "
+                              f"e.g. {key}: 2 or {key}: {{energy: 1, power: 1}}", f"{where}.keywords")
         return None
     if ctype != "spell":
-        raise FormatError("Flow is on spells (829.1.a)", f"{where}.flow")
-    return parse_cost(raw["flow"], f"{where}.flow")
+        raise FormatError(on_spells, f"{where}.{key}")
+    return parse_cost(raw[key], f"{where}.{key}")
 
 
 def equip_ability(card: str) -> str:
