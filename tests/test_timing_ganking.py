@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from exploring import explore_checked
+from exploring import explore_checked, with_options
 from kb.timing import engine
 from kb.timing.engine import TraceNode
 from kb.timing.models.riftbound import Riftbound, State, decisions, scenario
@@ -97,12 +97,7 @@ def option_violations(model: Riftbound, s: State) -> Iterator[str]:
 
 def _explore(players: int, depth: int) -> tuple[Any, Any, list[str]]:
     model, start = setup(players)
-
-    def checked(m: Riftbound, node: TraceNode) -> Iterator[str]:
-        yield from node_violations(m, node)
-        if node.transition.kind == "decision" or node.name == "receive-priority":
-            yield from option_violations(m, node.after)
-    return explore_checked(model, start, depth, checked)
+    return explore_checked(model, start, depth, with_options(node_violations, option_violations))
 
 
 @pytest.mark.parametrize("players,depth", CASES)

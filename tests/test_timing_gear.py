@@ -30,7 +30,7 @@ from collections.abc import Iterator  # noqa: E402
 from dataclasses import replace  # noqa: E402
 from typing import Any  # noqa: E402
 
-from exploring import explore_checked  # noqa: E402
+from exploring import explore_checked, with_options  # noqa: E402
 from kb.timing import engine  # noqa: E402
 from kb.timing.engine import TraceNode  # noqa: E402
 from kb.timing.models import get_model  # noqa: E402
@@ -121,12 +121,7 @@ def option_violations(model: Riftbound, s: State) -> Iterator[str]:
 
 def _explore() -> tuple[Any, Any, list[str]]:
     model, start = setup()
-
-    def checked(m: Riftbound, node: TraceNode) -> Iterator[str]:
-        yield from node_violations(m, node)
-        if node.transition.kind == "decision" or node.name == "receive-priority":
-            yield from option_violations(m, node.after)
-    return explore_checked(model, start, DEPTH, checked)
+    return explore_checked(model, start, DEPTH, with_options(node_violations, option_violations))
 
 
 STEPS = ("equip-attaches", "equip-reattaches", "instruction-skipped", "gear-detaches", "gear-recalled",

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from exploring import explore_checked
+from exploring import explore_checked, with_options
 from kb.timing import engine
 from kb.timing.engine import TraceNode
 from kb.timing.models.riftbound import Riftbound, State, chain, costs, scenario
@@ -102,12 +102,7 @@ def option_violations(model: Riftbound, s: State) -> Iterator[str]:
 
 def _explore() -> tuple[Any, Any, list[str]]:
     model, start = setup()
-
-    def checked(m: Riftbound, node: TraceNode) -> Iterator[str]:
-        yield from node_violations(m, node)
-        if node.transition.kind == "decision" or node.name == "receive-priority":
-            yield from option_violations(m, node.after)
-    return explore_checked(model, start, DEPTH, checked)
+    return explore_checked(model, start, DEPTH, with_options(node_violations, option_violations))
 
 
 def test_every_decision_sequence_keeps_repeat(capsys: Any) -> None:
