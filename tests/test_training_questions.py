@@ -36,8 +36,8 @@ NEAR = 0.9
 # (question file, its ruleset, its edition as rulekb names it, its card list, its source_ref
 #  prefix, how many questions)
 SETS = [
-    ("riftbound-1.4.tsv", "riftbound", "1.4", "cards-riftbound.yaml", "train:rb", 98),
-    ("mtg-2026.tsv", "mtg", "2026-01-16", "cards-mtg.yaml", "train:mtg", 80),
+    ("riftbound-1.4.tsv", "riftbound", "1.4", "cards-riftbound.yaml", "train:rb", 105),
+    ("mtg-2026.tsv", "mtg", "2026-01-16", "cards-mtg.yaml", "train:mtg", 85),
 ]
 
 
