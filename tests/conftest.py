@@ -216,6 +216,7 @@ FILE_CPU: dict[str, float] = {
     "tests/test_cli_errors.py": 16,
     "tests/test_dependencies.py": 13,
     "tests/test_search_questions.py": 14,
+    "tests/test_own_questions.py": 8,
     "tests/test_reader_layouts.py": 13,
     "tests/browser/test_explorer_next_browser.py": 13,
     "tests/test_cli_startup.py": 12,
