@@ -49,8 +49,10 @@ def inline(ops: list[dict[str, str]] | None, fallback: str = "") -> str:
 @click.option("--chapter", default=None, metavar="NUMBER",
               help="Only rules under this chapter or heading (either edition's numbering).")
 @click.option("--unchanged", is_flag=True, help="Also list unchanged rules.")
-@click.option("--summary", "summary_only", is_flag=True, help="Print the counts only.")
-@click.option("--limit", type=click.IntRange(min=0), default=None, help="Print at most N entries.")
+@click.option("--summary", "summary_only", is_flag=True,
+              help="Print the counts only (with --json: no entries and no offset).")
+@click.option("--limit", type=click.IntRange(min=0), default=None,
+              help="Print at most N entries (not with --summary, which prints none).")
 @json_option
 @click.pass_context
 @handle_errors
@@ -59,9 +61,14 @@ def diff_cmd(ctx: click.Context, ruleset: str | None, from_edition: str, to_edit
              limit: int | None, as_json: bool) -> None:
     """Rule-by-rule differences between two editions: added, removed, changed (word by
     word) and moved (renumbered, with or without new wording)."""
+    if summary_only and limit is not None:
+        # As the API refuses limit with summary=true: paging a summary is a mistake to hear of.
+        raise click.UsageError("--limit pages the entries, which --summary leaves out: use one or the other")
     kb = open_kb(ctx)
     data = kb.diff(ruleset or kb.default_ruleset(), from_edition, to_edition, only=list(only) or None,
-                   chapter=chapter, unchanged=unchanged, limit=limit)
+                   chapter=chapter, unchanged=unchanged, limit=0 if summary_only else limit)
+    if summary_only:
+        del data["offset"]  # the summary's shape, as the API's summary=true answers it
     if as_json:
         emit_json(data)
         return

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Response
+from flask import Response, request
 
+from kb.errors import QueryError
 from web.api.base import DATE, EDITION, NUMBER, RULESET, answer, bp, current_kb
 from web.openapi import (NAME_PATTERN, NUMBER_PATTERN, SCHEMAS, STR, Param, array, endpoint,
                          nullable, obj, ref)
@@ -23,15 +24,20 @@ CHAPTER = Param("chapter", {"type": "string", "maxLength": 64, "pattern": NUMBER
 UNCHANGED = Param("unchanged", {"type": "boolean", "default": False},
                   "Include unchanged rules too.", example=False)
 LIMIT = Param("limit", {"type": "integer", "minimum": 1, "maximum": 1000, "default": 100},
-              "Entries per page.", example=100)
+              "Entries per page (not with `summary=true`: 400).", example=100)
 HISTORY_LIMIT = Param("limit", {"type": "integer", "minimum": 1, "maximum": 1000, "default": 100},
                       "Editions per page.", example=100)
 SUMMARY = Param("summary", {"type": "boolean", "default": False},
                 "Counts only (as `rulekb diff --summary`): the summary and the per-chapter "
-                "counts, with `total` still counting the entries the filters select, and "
-                "`entries` empty.", example=False)
+                "counts, with `total` still counting the entries the filters select, "
+                "`entries` empty and no `offset`. It pages nothing, so `limit` or `offset` "
+                "sent with it is refused (400), not ignored.", example=False)
 OFFSET = Param("offset", {"type": "integer", "minimum": 0, "maximum": 100000, "default": 0},
                "Entries to skip (paging).", example=0)
+DIFF_OFFSET = Param("offset", OFFSET.schema, "Entries to skip (paging; not with `summary=true`: 400).",
+                    example=0)
+#: The parameters that page a diff's entries, which a summary does not list.
+PAGING = (LIMIT.name, DIFF_OFFSET.name)
 
 _NUM = nullable(STR)
 _COUNTS = {s: {"type": "integer", "minimum": 0} for s in STATUSES}
@@ -59,8 +65,9 @@ SCHEMAS.update({
         "filter": obj({"only": array({"enum": list(STATUSES)}), "chapter": _NUM,
                        "unchanged": {"type": "boolean"}}),
         "total": {"type": "integer", "minimum": 0, "description": "Entries after filtering, all pages."},
-        "offset": {"type": "integer", "minimum": 0},
-        "entries": array(ref("DiffEntry"))}),
+        "entries": array(ref("DiffEntry"))},
+        {"offset": {"type": "integer", "minimum": 0,
+                    "description": "The entries skipped; absent from a summary, which pages nothing."}}),
     "NumberMap": obj({
         "ruleset": STR, "number": STR, "from": STR, "to": STR, "target": _NUM,
         "status": {"enum": ["same", "renumbered", "removed", "unknown"],
@@ -86,7 +93,7 @@ SCHEMAS.update({
 
 
 @endpoint(bp, "GET", "/v1/rulesets/<ruleset>/diff", tag="editions", response="Diff",
-          params=(RULESET, FROM, TO, ONLY, CHAPTER, UNCHANGED, SUMMARY, LIMIT, OFFSET), errors=(404,),
+          params=(RULESET, FROM, TO, ONLY, CHAPTER, UNCHANGED, SUMMARY, LIMIT, DIFF_OFFSET), errors=(404,),
           summary="What changed between two editions, rule by rule",
           examples=("/api/v1/rulesets/riftbound/diff?from=1.3&to=1.4",
                     "/api/v1/rulesets/riftbound/diff?from=1.3&to=1.4&only=added,removed&chapter=300",
@@ -98,10 +105,21 @@ def diff(ruleset: str, from_edition: str, to_edition: str, only: str | None,
     unchanged, with both numbers, both texts and the word-level changes; with counts
     overall and per chapter. Rules are matched even when renumbered, so a move is not
     reported as a removal and an addition. With ``summary=true``, the counts alone (those
-    ``rulekb diff --summary`` prints): no entries, ``total`` still counting them."""
+    ``rulekb diff --summary`` prints): no entries, ``total`` still counting them, and no
+    ``offset``. A summary pages nothing, so ``limit`` or ``offset`` sent with it is a 400
+    naming the parameter: a client that pages a summary has a bug it should hear of, as a
+    misspelt parameter is refused rather than ignored."""
+    if summary:
+        paging = [name for name in PAGING if name in request.args]
+        if paging:
+            raise QueryError(400, f"query parameter {paging[0]!r} pages the entries, which summary=true "
+                             "leaves out: send one or the other",
+                             {"parameter": paging[0], "summary": True})
     data = current_kb().diff(ruleset, from_edition, to_edition, only=only.split(",") if only else None,
                              chapter=chapter, unchanged=unchanged, limit=0 if summary else limit,
-                             offset=offset)
+                             offset=0 if summary else offset)
+    if summary:
+        del data["offset"]
     return answer(data, f"{ruleset} {data['from']['edition']}", f"{ruleset} {data['to']['edition']}")
 
 
