@@ -289,3 +289,28 @@ def redotted_numbers(segments: Segments, find: Callable[[Segments], str | None],
 
     walk(0, (), frozenset())
     return sorted(found, key=lambda n: found[n])[:limit]
+
+
+def typed_number(text: str, find: Callable[[Segments], str | None]) -> Segments | None:
+    """The segments of a text typed as one rule number, for a search to say whether the
+    edition has that rule: every form the rule lookup reads (:func:`parse_lookup_number`:
+    ``337.1a``, ``rule 9999``, ``9999.9``, ``CR 999.9z``, ``337.1(a)``), and a number typed
+    with its dots dropped, doubled or misplaced (:func:`loose_segments`) whose digits and
+    letters re-dot into a rule ``find`` names (``3371a``); None for any other text.
+
+    Whether the number is a rule is not decided here by its shape (four digits, more parts
+    or a letter where the edition writes digits): ``find``, the edition's own numbering,
+    says so, so a ruleset whose heads had four digits would find ``1000``. The loose forms
+    need a re-dotted rule, since ``1 2`` alone is no one's way of writing a rule.
+
+    >>> known = {("337",): "337", ("337", "1"): "337.1", ("337", "1", "a"): "337.1.a"}
+    >>> typed_number("rule 9999", known.get), typed_number("3371a", known.get)
+    (('9999',), ('3371', 'a'))
+    >>> typed_number("1 2", known.get) is None, typed_number("priority", known.get) is None
+    (True, True)
+    """
+    segments = try_parse_lookup_number(text)
+    if segments is not None:
+        return segments
+    loose = loose_segments(text)
+    return loose if loose and redotted_numbers(loose, find, limit=1) else None

@@ -23,7 +23,7 @@ from kb.errors import QueryError
 from kb.graph import RuleGraph
 from kb.loaded import LoadedEditions, elsewhere_sentence
 from kb.model import Rule, term_key
-from kb.numbers import Segments, loose_segments, redotted_numbers, sort_key, try_parse_number
+from kb.numbers import Segments, format_number, sort_key, try_parse_lookup_number, try_parse_number, typed_number
 from kb.references import find_mentions
 from kb.store import LazyEditions, current_build, default_home, edition_notes, edition_summary, stored_notes
 from kb.timing import api as timing
@@ -249,7 +249,9 @@ class KnowledgeBase(LoadedEditions):
         A query that is only rule numbers is read as ``rulekb rule`` and an article's
         citation read them: any number ``rule`` reads jumps (``r337.2``), a range or a list
         lists its rules (``337-340``, ``601.2a–f``, ``337.1a and 337.4``), and a number the
-        edition lacks is said in ``no_such_rule`` (the message, the nearest numbers and,
+        edition lacks, in any form ``rulekb rule`` reads (:func:`kb.numbers.typed_number`:
+        ``9999.9``, ``rule 9999``, ``337.1.z``, ``CR 999.9z``, ``3371a``), is said in
+        ``no_such_rule`` as ``rulekb rule`` says it (the message, the nearest numbers and,
         for a number another edition has, ``elsewhere``: where that rule is now); None
         otherwise."""
         from kb.records.search import ruling_evidence
@@ -261,21 +263,25 @@ class KnowledgeBase(LoadedEditions):
             name = rg.edition.ruleset, rg.edition.name
             s = searcher(self, *name)
             asked = None if section else numbers_asked(rg, query)
+            typed = None if asked or section else typed_number(query, rg.find)
+            # A number only the rule lookup reads (9999.9, rule 9999): the searcher would
+            # search its words (the "rule" beside 9999), so it searches the number alone.
+            alone = (format_number(typed, rg.edition.number_style)
+                     if typed and try_parse_number(query) is None and try_parse_lookup_number(query) else None)
             if asked and len(asked) > 1:
                 found = numbers_listed(s, asked, limit, offset)
             else:
-                found = s.search(parse_query(asked[0]) if asked else parsed, limit=limit, offset=offset,
+                found = s.search(parse_query(asked[0] if asked else alone) if asked or alone else parsed,
+                                 limit=limit, offset=offset,
                                  sections=[section] if section else None,
                                  evidence=ruling_evidence(self, *name) if rulings else None)
         except SearchError as exc:
             raise QueryError(exc.status, exc.message,
                              {"query": str(query)[:200], **exc.detail}) from exc
-        if asked:
+        if asked or alone:
             found["query"] = parsed.text
         found["no_such_rule"] = None
-        # A number typed with a dot dropped or doubled (3371a, 337..1a) is said too, re-dotted.
-        if not asked and not section and (try_parse_number(query)
-                                          or redotted_numbers(loose_segments(query) or (), rg.find)):
+        if typed:  # a number the edition lacks (a dot dropped or doubled too: 3371a, 337..1a)
             try:
                 self.locate_rule(rg, query)
             except QueryError as exc:
@@ -428,12 +434,14 @@ def numbers_asked(rg: RuleGraph, query: str) -> list[str] | None:
     or a range or list as an article's citation is read (``337-340`` → 337, 338, 339, 340;
     ``601.2a–f``; ``337.1a and 337.4``). None when the query is anything else, names no
     rule of ``rg`` (the search then says what it can), or is one number ``rg`` lacks."""
-    if len(query) > 200 or not _NUMBERS_ONLY.match(query) or _EXCLUDING.search(query):
+    if len(query) > 200:
         return None
-    one = try_parse_number(query)
+    one = try_parse_lookup_number(query)  # also 337.1(a) and 337.1 a, as rulekb rule reads them
     if one is not None:
         found = rg.find(one)
         return [found] if found else None
+    if not _NUMBERS_ONLY.match(query) or _EXCLUDING.search(query):
+        return None
     # "337 - 340" is the range 337-340, as the citation finder reads a range written closed up.
     closed = _SPACED_DASH.sub(r"\1", query.strip())
     probe = closed if _CITING.match(closed) else "rules " + closed

@@ -118,7 +118,8 @@ def test_the_full_magic_document_re_dots_by_its_own_numbering(full_kb: Knowledge
     _check_lookup(full_kb, "riftbound", "1.4", "3371a", "337.1.a")
 
 
-@pytest.mark.parametrize("typed", ["banana", "337 or 338", "9999.9", "priority"])
+# (9999.9 is a number the edition lacks, which search says: tests/test_search_missing_numbers.py)
+@pytest.mark.parametrize("typed", ["banana", "337 or 338", "1 2", "priority"])
 def test_what_re_dots_into_no_rule_answers_as_before(excerpt_kb: KnowledgeBase, typed: str) -> None:
     with pytest.raises(QueryError) as caught:
         excerpt_kb.rule("riftbound", typed)

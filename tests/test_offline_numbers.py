@@ -55,6 +55,19 @@ PARITY = [
     ("riftbound", "337,1a", 10, 0),
     ("riftbound", "337 1 a", 10, 0),
     ("riftbound", "9999.9", 10, 0),
+    ("riftbound", "337.1.z", 10, 0),             # a number the edition lacks, as judges type them
+    ("riftbound", "337.99", 10, 0),
+    ("riftbound", "1000", 10, 0),                # more digits than the edition's heads
+    ("riftbound", "rule 9999", 10, 0),           # the number alone searched, not the word "rule"
+    ("riftbound", "0.1", 10, 0),
+    ("riftbound", "116.3d", 10, 0),              # Magic's way of writing a number
+    ("riftbound", "337.1.a.b.c.d", 10, 0),       # more parts than the edition uses
+    ("riftbound", "337.a", 10, 0),               # a letter where the edition writes digits
+    ("riftbound", "2026", 10, 0),
+    ("riftbound", "337.1(a)", 10, 0),            # forms only the rule lookup read: they jump
+    ("riftbound", "337.1 a", 10, 0),
+    ("riftbound", "[337.1a]", 10, 0),
+    ("riftbound", "1 2", 10, 0),                 # digits that re-dot into no rule: the words' search
     ("riftbound", "337-340 priority", 10, 0),    # not numbers only: the words' search
     ("riftbound", "337 AND 338", 10, 0),
     ("riftbound", "337 to 340", 10, 0),
@@ -67,6 +80,13 @@ PARITY = [
     ("mtg", "117.3a and 117.3c", 10, 0),
     ("mtg", "117.3z", 10, 0),
     ("mtg", "1173d", 10, 0),
+    ("mtg", "CR 999.9z", 10, 0),
+    ("mtg", "CR 9999.9z", 10, 0),
+    ("mtg", "9999.9", 10, 0),
+    ("mtg", "1000", 10, 0),
+    ("mtg", "0.1", 10, 0),
+    ("mtg", "117.3d.1", 10, 0),
+    ("mtg", "117.a", 10, 0),
 ]
 
 # (ruleset, typed): a number only another edition has; the pack says the edition's own nearest

@@ -15,7 +15,6 @@ from flask import Response, current_app, redirect, request, send_from_directory,
 from markupsafe import Markup, escape
 
 from kb.derived import derived
-from kb.graph import RuleGraph
 from kb.numbers import try_parse_lookup_number, try_parse_number
 from kb.query import KnowledgeBase, QueryError, numbers_asked
 from kb.timing.examples import example_of
@@ -244,7 +243,7 @@ def rule_page(kb: KnowledgeBase, ruleset: str, edition: str, number: str,
     """A rule with its subrules (one part of them for long headings), links, terms,
     neighbours, the transitions that implement it and its other editions."""
     rg = kb.edition(ruleset, edition)
-    if try_parse_number(number) is None and numbers_asked(rg, number):
+    if try_parse_lookup_number(number) is None and numbers_asked(rg, number):
         # A range or list typed as a rule's address (/riftbound/1.4/337-340): its rules, listed.
         return Redirect("site.search", {"q": number, "ruleset": ruleset, "edition": edition}, 302)
     canonical = kb.locate_rule(rg, number)
@@ -445,25 +444,15 @@ def search_page(kb: KnowledgeBase, q: str, ruleset: str | None, edition: str | N
             raise
         ctx["error"] = exc.message
         return ctx, 400
-    if result.get("jump") and page == 1 and try_parse_number(q):
+    if result.get("jump") and page == 1 and try_parse_lookup_number(q):
         return Redirect("site.rule", {"ruleset": result["ruleset"], "edition": result["edition"],
                                       "number": result["jump"]}), 302
     rs, ed = result["ruleset"], result["edition"]
     ctx.update(base_context(kb, rs, ed))
-    # A rule number this edition lacks: the nearest numbers and, when another edition has it
-    # (an older article's), where that rule went (the facade's answer, as the API and CLI say).
-    missing = result.get("no_such_rule")
-    if missing is None and not result["total"] and not section and try_parse_number(q) is None \
-            and try_parse_lookup_number(q) is not None:
-        # A number only the rule lookup reads (9999.9, 337.1(a)): the search finds no rule and
-        # says nothing of it, so the page answers it as the rule's own page does.
-        found = _looked_up(kb, kb.edition(rs, ed), q)
-        if isinstance(found, str):
-            if page == 1:
-                return Redirect("site.rule", {"ruleset": rs, "edition": ed, "number": found}), 302
-        else:
-            missing = found
-    ctx["missing"] = missing
+    # A rule number this edition lacks, in any form the rule lookup reads (9999.9, rule 9999,
+    # 337.1.z): the nearest numbers and, when another edition has it (an older article's),
+    # where that rule went; the facade's answer, as the API and CLI say it.
+    ctx["missing"] = result.get("no_such_rule")
     ctx["elsewhere"] = (ctx["missing"] or {}).get("elsewhere")
     results = [{**hit, "excerpt_html": markup.highlight(hit.get("excerpt") or ""),
                 "url": rule_href(rs, ed, hit["number"])} for hit in result["results"]]
@@ -476,20 +465,6 @@ def search_page(kb: KnowledgeBase, q: str, ruleset: str | None, edition: str | N
                 "first": (page - 1) * PAGE_SIZE + 1 if results else 0,
                 "last": (page - 1) * PAGE_SIZE + len(results)})
     return ctx, 200
-
-
-def _looked_up(kb: KnowledgeBase, rg: RuleGraph, typed: str) -> str | dict[str, Any]:
-    """The number of the rule ``typed`` names in ``rg`` as the rule lookup reads it
-    (:meth:`~kb.query.KnowledgeBase.locate_rule`), or, for one ``rg`` lacks, what the search
-    page says of it (``no_such_rule``'s shape: the number, the message, the nearest numbers,
-    where another edition's rule of that number is now)."""
-    try:
-        return kb.locate_rule(rg, typed)
-    except QueryError as exc:
-        if exc.status != 404 or not isinstance(exc.detail, dict):
-            raise
-        return {"number": exc.detail.get("number", typed.strip()), "message": exc.message,
-                "nearest": list(exc.detail.get("nearest", [])), "elsewhere": exc.detail.get("elsewhere")}
 
 
 @bp.get("/search")

@@ -1460,6 +1460,10 @@
     return [long[1]].concat(long[2].match(pattern(N.segment, "g")) || []).map(function (s) { return s.toLowerCase(); });
   }
 
+  function tryParseLookupNumber(text) {
+    try { return parseLookupNumber(text); } catch (e) { if (e instanceof NumberError) return null; throw e; }
+  }
+
   /* kb.numbers.loose_segments: a number typed with stray separators (3371a, 337..1a), or null. */
   function looseSegments(text) {
     if (text.length > 64) return null;
@@ -1521,6 +1525,15 @@
       var x = found.get(a), y = found.get(b);
       return x[0] - y[0] || compareSegs(x[1], y[1]);
     }).slice(0, limit);
+  }
+
+  /* kb.numbers.typed_number: a text typed as one rule number (any form the lookup reads, or
+     one with its dots misplaced that re-dots into a rule of the edition), or null. */
+  function typedNumber(text, find) {
+    var segs = tryParseLookupNumber(text);
+    if (segs !== null) return segs;
+    var loose = looseSegments(text);
+    return loose && loose.length && redottedNumbers(loose, find, 1).length ? loose : null;
   }
 
   /* kb.numbers.expand_range: 601.2a–f, 119.7–8; [] when not well formed. */
@@ -1608,9 +1621,10 @@
   /* kb.query.numbers_asked: the rules a query of rule numbers only names, in the order written
      (one number: its canonical number), or null. */
   Edition.prototype.numbersAsked = function (query) {
-    if (query.length > ASKED.max_chars || !pattern(ASKED.numbers_only).test(query) || pattern(ASKED.excluding).test(query)) return null;
-    var one = tryParseNumber(query), self = this;
+    if (query.length > ASKED.max_chars) return null;
+    var one = tryParseLookupNumber(query), self = this;
     if (one !== null) { var found = this.find(one); return found ? [found] : null; }
+    if (!pattern(ASKED.numbers_only).test(query) || pattern(ASKED.excluding).test(query)) return null;
     var closed = query.trim().replace(pattern(ASKED.spaced_dash, "g"), "$1");
     var probe = pattern(ASKED.citing).test(closed) ? closed : "rules " + closed;
     var mentions = ruleMentions(probe), rest = [], at = 0;
@@ -1674,16 +1688,19 @@
     options = options || {};
     var sectioned = (options.sections || []).length > 0;
     var asked = sectioned ? null : this.numbersAsked(query), out;
+    var typed = asked || sectioned ? null : typedNumber(query, this.find.bind(this));
+    // A number only the lookup reads (9999.9, rule 9999): the number alone is searched.
+    var alone = typed && tryParseNumber(query) === null && tryParseLookupNumber(query) !== null
+      ? formatNumber(typed, this.style) : null;
     if (asked && asked.length > 1) {
       var limit = options.limit === undefined ? 10 : options.limit;
       out = this.numbersListed(asked, limit, options.offset || 0);
     } else {
-      out = this.search(asked ? parseQuery(asked[0]) : parsed, options);
+      out = this.search(asked || alone ? parseQuery(asked ? asked[0] : alone) : parsed, options);
     }
-    if (asked) out.query = parsed.text;
+    if (asked || alone) out.query = parsed.text;
     out.no_such_rule = null;
-    if (!asked && !sectioned && (tryParseNumber(query) ||
-        redottedNumbers(looseSegments(query) || [], this.find.bind(this)).length)) {
+    if (typed) {  // a number the edition lacks, in any form the lookup reads (and 3371a, re-dotted)
       var missing = this.missingRule(query);
       if (missing) out.no_such_rule = {number: missing.number, message: missing.message, nearest: missing.nearest, elsewhere: null};
     }
