@@ -74,3 +74,30 @@ def test_a_hint_leaves_the_shared_resolutions_unchanged(kb: KnowledgeBase) -> No
     assert first["citations"] == second["citations"]
     assert [c["elsewhere"]["here"] for c in first["citations"]] == ["117.3d", "117.3d"]
     assert all(c["message"].count("is rule 117.3d") == 1 for c in first["citations"])
+
+
+# A range the pinned edition cannot resolve, whose two ends another edition has and maps
+# here: (text, the pinned edition, the range it names here, or None: no hint).
+RANGES: list[tuple[str, str, str | None]] = [
+    ("Priority: rules 116.3–116.5.", "2026-01-16", "117.3–117.5"),     # one end still exists
+    ("Who passes: rules 116.3a–116.3d.", "2026-01-16", "117.3a–117.3d"),  # neither does
+    ("Back then: rules 117.3a–117.3d.", "2010-10-01", "116.3a–116.3d"),  # a newer edition's numbers
+    ("Too far: rules 116.3–116.9.", "2026-01-16", None),  # no edition resolves the whole range
+    ("Fine: rules 117.3a–117.3d.", "2026-01-16", None),   # found: nothing to hint
+]
+
+
+@pytest.mark.parametrize("text,edition,here", RANGES)
+def test_a_missing_range_says_where_its_rules_are_now(kb: KnowledgeBase, text: str, edition: str,
+                                                      here: str | None) -> None:
+    article = pinned(text, "mtg", edition)
+    for answer in (lookup(kb, article), link_article(kb, article, fmt="json")):
+        (c,) = answer["citations"]
+        where = c.get("elsewhere")
+        if here is None:
+            assert where is None, c["message"]
+            continue
+        assert c["status"] == "not_found"
+        assert where is not None and where["here"] == here and where["status"] == "renumbered"
+        assert c["message"].endswith(f"are rules {here} in {edition}"), c["message"]
+        assert c["nearest"][0] == here.split("–")[0]

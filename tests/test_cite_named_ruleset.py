@@ -3,18 +3,26 @@ and is read as Riftbound (most of its citations resolve there), ``CR 116.1`` is 
 Comprehensive Rules, so it is looked up in Magic's newest edition, not reported
 ``not_found`` in Riftbound's; "Comprehensive Rules", "Core Rules", "Riftbound rule" and a
 ruleset's name name theirs too. A ruleset the caller or the front matter names is never
-second-guessed. On the embedded default (Riftbound 1.3/1.4, Magic 2010-10-01/2026-01-16).
+pinned by the caller or the front matter holds for the citations that name none; one that
+names another is still read in the ruleset it names (never a silent wrong link or a false
+``not_found``), in that ruleset's edition in force on the article's date, else on the date
+of the edition it is pinned to or inferred for, else its default, with a note saying which
+and why. On the embedded default (Riftbound 1.3 of 2026-03-30 and 1.4, Magic 2010-10-01 and
+2026-01-16).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
 from kb.cite.find import find_citations
 from kb.cite.link import link_article, lookup
 from kb.cite.target import named_editions, prefix_names
+from kb.cli import main
 from kb.query import KnowledgeBase
 
 # (text, the ruleset each citation's prefix names, in order)
@@ -76,12 +84,19 @@ ARTICLES: list[tuple[str, str | None, list[tuple[str, str | None]], str]] = [
     ("Priority (CR 116.1), then CR 116.2 and CR 117.1; a chain is Riftbound rule 340.1.", None,
      [("ok", "mtg"), ("ok", "mtg"), ("ok", "mtg"), ("ok", "riftbound")],
      "1 citation (rule 340.1) names riftbound by its prefix: looked up in riftbound 1.4"),
-    # the caller names the ruleset: never second-guessed
+    # the caller names the ruleset: it holds for the citations naming none; CR 116.1 is Magic's
     (RIFTBOUND_WITH_CR, "riftbound",
-     [("ok", "riftbound"), ("ok", "riftbound"), ("ok", "riftbound"), ("not_found", None)], ""),
+     [("ok", "riftbound"), ("ok", "riftbound"), ("ok", "riftbound"), ("ok", "mtg")],
+     "1 citation (CR 116.1) names mtg by its prefix: looked up in mtg 2026-01-16 (the default "
+     "edition: no date or pinned edition to choose another), not in riftbound"),
     # the front matter pins it: the same
     ("---\nruleset: riftbound\n---\n" + RIFTBOUND_WITH_CR, None,
-     [("ok", "riftbound"), ("ok", "riftbound"), ("ok", "riftbound"), ("not_found", None)], ""),
+     [("ok", "riftbound"), ("ok", "riftbound"), ("ok", "riftbound"), ("ok", "mtg")],
+     "1 citation (CR 116.1) names mtg by its prefix: looked up in mtg 2026-01-16"),
+    # a Magic article pinned by the caller: its Riftbound rule is Riftbound's
+    ("Priority (CR 116.1); a chain is Riftbound rule 340.1.", "mtg",
+     [("ok", "mtg"), ("ok", "riftbound")],
+     "1 citation (rule 340.1) names riftbound by its prefix: looked up in riftbound 1.4"),
     # a prefix naming the ruleset read anyway changes nothing and says nothing
     ("Core Rules 340.1 and rule 340.2.", None, [("ok", "riftbound"), ("ok", "riftbound")], ""),
 ]
@@ -109,3 +124,60 @@ def test_the_plugin_links_and_footnotes_the_named_rule(kb: KnowledgeBase) -> Non
     html = link_article(kb, RIFTBOUND_WITH_CR, fmt="html")["output"]
     assert 'href="/mtg/2026-01-16/116.1"' in html
     assert "rule-citation-broken" not in html
+
+
+# A ruleset pinned, and a citation naming another: (front matter, caller's ruleset and
+# edition, each citation's (status, ruleset, edition, number), words of the note).
+OLD_MAGIC = "Chain (rule 340.1). Magic: CR 116.3d and Magic rule 117.3."
+PINNED: list[tuple[str, str | None, str | None, list[tuple[str, str | None, str | None, str | None]], str]] = [
+    # dated 2011: Magic as it was then, where 116.3d and 117.1 are what the author read
+    ("ruleset: riftbound\nedition: '1.3'\ndate: 2011-01-05", None, None,
+     [("ok", "riftbound", "1.3", "340.1"), ("ok", "mtg", "2010-10-01", "116.3d"),
+      ("ok", "mtg", "2010-10-01", "117.3")],
+     "2 citations (CR 116.3d, rule 117.3) name mtg by their prefix: looked up in mtg 2010-10-01 "
+     "(in force on 2011-01-05, the article's date), not in riftbound"),
+    # the same, linked against Riftbound 1.4: the Magic citations are carried to 2026 too
+    ("ruleset: riftbound\nedition: '1.3'\ndate: 2011-01-05", None, "1.4",
+     [("ok", "riftbound", "1.4", "340.1"), ("renumbered", "mtg", "2026-01-16", "117.3d"),
+      ("renumbered", "mtg", "2026-01-16", "118.3")],
+     "looked up in mtg 2010-10-01 (in force on 2011-01-05, the article's date), carried to "
+     "2026-01-16, not in riftbound"),
+    # no date: the Magic edition in force on the pinned edition's date, where 116.3d is gone
+    # (and the hint says where it is now)
+    ("ruleset: riftbound\nedition: '1.3'", None, None,
+     [("ok", "riftbound", "1.3", "340.1"), ("not_found", None, None, None),
+      ("ok", "mtg", "2026-01-16", "117.3")],
+     "looked up in mtg 2026-01-16 (in force on 2026-03-30, the date of riftbound 1.3)"),
+    # pinned by the caller only, undated: the default editions of both
+    ("title: no pins", "riftbound", None,
+     [("ok", "riftbound", "1.4", "340.1"), ("not_found", None, None, None),
+      ("ok", "mtg", "2026-01-16", "117.3")],
+     "looked up in mtg 2026-01-16 (the default edition: no date or pinned edition to choose another)"),
+]
+
+
+@pytest.mark.parametrize("front,ruleset,edition,expected,said", PINNED)
+@pytest.mark.parametrize("how", ["lookup", "plugin"])
+def test_a_pinned_ruleset_leaves_a_citation_naming_another_to_it(
+        kb: KnowledgeBase, how: str, front: str, ruleset: str | None, edition: str | None,
+        expected: list[tuple[str, str | None, str | None, str | None]], said: str) -> None:
+    text = f"---\n{front}\n---\n{OLD_MAGIC}\n"
+    answer = (lookup(kb, text, ruleset=ruleset, edition=edition) if how == "lookup"
+              else link_article(kb, text, ruleset=ruleset, edition=edition, fmt="json"))
+    assert [(c["status"], c["ruleset"], c["edition"], c["number"]) for c in answer["citations"]] == expected
+    assert said in _said(answer), _said(answer)
+    for c in answer["citations"]:
+        if c["status"] == "not_found":  # never a silent miss: where the rule is now
+            assert c["elsewhere"]["here"] == "117.3d" and "is rule 117.3d in 2026-01-16" in c["message"]
+
+
+def test_link_check_reads_a_named_citation_in_its_ruleset(kb: KnowledgeBase, tmp_path: Path) -> None:
+    """``rulekb link --check --ruleset riftbound``: the CR citation is Magic's, said in a note."""
+    article = tmp_path / "a.md"
+    article.write_text(f"---\ndate: 2011-01-05\n---\n{OLD_MAGIC}\n", encoding="utf-8")
+    run = CliRunner().invoke(main, ["--home", str(Path(kb.build_dir).parent.parent), "link", "--check",
+                                    "--ruleset", "riftbound", str(article)])
+    assert run.exit_code == 0, run.output
+    assert f"{article}:4:28: ok: CR 116.3d → mtg 2010-10-01 116.3d" in run.output
+    assert "against riftbound 1.4 (mtg 2010-10-01 for the citations whose prefix names it)" in run.output
+    assert "name mtg by their prefix: looked up in mtg 2010-10-01 (in force on 2011-01-05" in run.output

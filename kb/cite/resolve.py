@@ -313,8 +313,9 @@ def _find(c: Citation, rg: RuleGraph) -> list[str] | str:
     return members
 
 
-def _found(c: Citation, rg: RuleGraph) -> list[str] | None:
-    """:func:`_find` without the reason (the reason is only written for a citation found nowhere)."""
+def found_numbers(c: Citation, rg: RuleGraph) -> list[str] | None:
+    """The canonical numbers a citation names in an edition (a range's members), or None
+    when it names none there."""
     if c.last is None:
         first = _canonical(rg, c.number)
         return None if first is None else [first]
@@ -413,7 +414,7 @@ def _resolve_among(citations: list[Citation], targets: list[RuleGraph],
         key = (c.number, c.last, c.form, c.text if c.last is not None else None)
         if key not in seen:
             cands = [rg for rg in targets if _form_fits(c, rg)]
-            seen[key] = (cands, [(rg, f) for rg in cands if (f := _found(c, rg)) is not None])
+            seen[key] = (cands, [(rg, f) for rg in cands if (f := found_numbers(c, rg)) is not None])
         keys.append(key)
     tally: Counter[str] = Counter()
     for key, times in Counter(keys).items():
@@ -464,7 +465,7 @@ def count_found(citations: Sequence[Citation], rg: RuleGraph,
     how well an article's citations fit an edition."""
     found = 0
     for i, c in enumerate(citations):
-        if _form_fits(c, rg) and _found(c, rg) is not None:
+        if _form_fits(c, rg) and found_numbers(c, rg) is not None:
             found += times[i] if times is not None else 1
     return found
 

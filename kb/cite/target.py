@@ -38,15 +38,16 @@ from typing import Any
 import yaml
 
 from kb.cite.find import Citation
-from kb.cite.resolve import Mapper, Resolution, copy_for, count_found
+from kb.cite.resolve import Mapper, Resolution, copy_for, count_found, found_numbers
 from kb.derived import derived_holding_editions
 from kb.editions.lineage import stored_rules
 from kb.editions.queries import FollowedMapping
 from kb.errors import QueryError
 from kb.graph import RuleGraph
 from kb.inputs import date_problem, load_yaml
-from kb.loaded import LoadedEditions, elsewhere_sentence
+from kb.loaded import LoadedEditions, elsewhere_sentence, preferring_full
 from kb.model import Diagnostic
+from kb.numbers import format_number
 from kb.store import stored_rules_path
 
 
@@ -478,12 +479,15 @@ def resolve_for_target(kb: LoadedEditions, target: LinkTarget, citations: Sequen
     """The target ``citations`` are linked against, their resolutions there, and the
     diagnostics of those whose own prefix named another ruleset: resolved against
     ``target``, then against the edition they were written for when one is inferred
-    (:func:`infer_written_for`), then, when ``target`` left the ruleset open (several
-    candidate editions), each named citation in its ruleset (:func:`resolve_as_named`).
+    (:func:`infer_written_for`), then each citation whose prefix names another ruleset than
+    the one the document is read in (or any, when that was left open) in the edition of
+    that ruleset the document's date or edition calls for (:func:`resolve_as_named`):
+    a ruleset pinned by the caller or the front matter holds for the citations that name
+    none. ``date`` is the document's own (front matter), or None.
     ``resolve`` resolves citations against editions
     (:func:`~kb.cite.resolve.resolve_shared` or :func:`~kb.cite.resolve.resolve_citations`);
-    ``named_of`` gives, for the candidate editions, each citation's named edition or None
-    (:func:`named_editions` over the text or texts the citations were found in)."""
+    ``named_of`` gives, for candidate editions (one per ruleset), each citation's named
+    edition or None (:func:`named_editions` over the text or texts the citations were found in)."""
     resolutions = resolve(citations, target.editions, written_for=target.written_for,
                           mapper=target.mapper)
     inferred = infer_written_for(kb, target, citations, date, source, resolutions)
@@ -492,96 +496,231 @@ def resolve_for_target(kb: LoadedEditions, target: LinkTarget, citations: Sequen
         target = inferred
         resolutions = resolve(citations, target.editions, written_for=target.written_for,
                               mapper=target.mapper)
-    if len(candidates) > 1 and citations:  # a citation's own prefix may name its ruleset
-        resolutions, said = resolve_as_named(target, citations, named_of(candidates), resolutions,
-                                             resolve, source)
-        return target, _with_elsewhere(kb, target, resolutions), said
-    return target, _with_elsewhere(kb, target, resolutions), []
+    home = _home_elsewhere(target)
+    if not citations or len(kb.ruleset_names()) < 2:
+        return target, _with_elsewhere(kb, home, resolutions), []
+    every = candidates if len(candidates) > 1 else [kb.edition(name) for name in kb.ruleset_names()]
+    return (target, *resolve_as_named(kb, target, citations, named_of(every), resolutions,
+                                      resolve, date, source))
 
 
-def _with_elsewhere(kb: LoadedEditions, target: LinkTarget,
-                    resolutions: list[Resolution]) -> list[Resolution]:
-    """``resolutions`` with each ``not_found`` of a single number that another edition of
-    the target's ruleset has told where that rule is now, as the rule lookup tells it
-    (``rulekb rule 116.3d --ruleset mtg``: "2010-10-01's rule 116.3d (…) is rule 117.3d in
-    2026-01-16"): the sentence after its message (the CLI's ``--check`` line, the HTML
-    link's title), the new number first among the nearest, and ``elsewhere`` (the report
-    entry's field). Only against one edition the article was not written for elsewhere
-    (then the mapping has said it). A resolution several places share is replaced by one
-    new one for them all (the resolver's caches keep theirs unchanged)."""
+def _home_elsewhere(target: LinkTarget) -> RuleGraph | None:
+    """The edition whose ``not_found`` citations are told where their rules are now: the one
+    edition linked against, unless the document was written for another (then the mapping
+    has said it); None when several are candidates."""
     if len(target.editions) != 1 or (target.written_for is not None
                                      and target.written_for is not target.editions[0]):
+        return None
+    return target.editions[0]
+
+
+def named_day(kb: LoadedEditions, date: str | None, read_in: RuleGraph | None) -> tuple[str, str]:
+    """The day a citation naming another ruleset than its document's is read on, and what
+    that day is: the document's ``date``; else the date of the edition the document is
+    read in (``read_in``) when that is not its ruleset's default (an edition pinned, asked
+    for or inferred says when it was written); else none ("", ""): the named ruleset's
+    default edition is read, as for any question naming no edition. The linker and the
+    records (:mod:`kb.records.citing`) choose alike."""
+    if date:
+        return date, "the article's date"
+    if read_in is None or not read_in.edition.date:
+        return "", ""
+    ed = read_in.edition
+    if ed.name == kb.default_edition(ed.ruleset)["edition"]:
+        return "", ""
+    return str(ed.date), f"the date of {ed.ruleset} {ed.name}"
+
+
+def edition_on(kb: LoadedEditions, ruleset: str, day: str) -> str:
+    """The edition of ``ruleset`` in force on ``day`` (YYYY-MM-DD, or "" for none): the
+    newest full edition dated on or before it (an excerpt only when none of those is full,
+    as :meth:`~kb.loaded.LoadedEditions.in_force` chooses: an excerpt's missing rules would
+    read as removed), the oldest full one when ``day`` is before them all, the default
+    (as every question reads it, :meth:`~kb.loaded.LoadedEditions.edition`) when there is
+    no day or no edition is dated."""
+    editions = kb.editions(ruleset)  # oldest first
+    dated = [e for e in editions if e["date"]]
+    if not day or not dated:
+        return kb.edition(ruleset).edition.name
+    in_force = [e for e in dated if e["date"] <= day]
+    if in_force:
+        return str(preferring_full(in_force)["edition"])
+    return str(next((e for e in dated if not e.get("partial")), dated[0])["edition"])
+
+
+@dataclass(frozen=True)
+class NamedReading:
+    """Where the citations naming another ruleset are read: the edition of it they were
+    written for, the one they are linked against (the same, or a later one when the
+    document is carried to a later edition of its own ruleset, with the ``mapper``
+    between the two), and why that edition (for the note)."""
+
+    written_for: RuleGraph
+    target: RuleGraph
+    why: str
+    mapper: Mapper | None = None
+
+
+def named_reading(kb: LoadedEditions, ruleset: str, target: LinkTarget, date: str | None) -> NamedReading:
+    """The editions of ``ruleset`` that a document linked against ``target`` reads the
+    citations naming it in (:func:`named_day` of the edition the document was written for,
+    or read in); when ``target`` carries the document to a later edition of its own
+    ruleset, those citations are carried too: to ``ruleset``'s default when the document
+    is linked against its own default, else to its edition in force on the target's date."""
+    single = target.single
+    read_in = target.written_for or single
+    day, what = named_day(kb, date, read_in)
+    written_for = kb.graphs[(ruleset, edition_on(kb, ruleset, day))]
+    why = (f"in force on {day}, {what}" if day else
+           "the default edition: no date or pinned edition to choose another")
+    if single is None or target.written_for is None or target.written_for is single:
+        return NamedReading(written_for, written_for, why)
+    to_day, _ = named_day(kb, None, single)
+    linked = kb.graphs[(ruleset, edition_on(kb, ruleset, to_day))]
+    if linked.edition.name == written_for.edition.name:
+        return NamedReading(written_for, written_for, why)
+    return NamedReading(written_for, linked, why, edition_mapper(kb, written_for, linked))
+
+
+def _with_elsewhere(kb: LoadedEditions, rg: RuleGraph | None, resolutions: list[Resolution],
+                    places: Sequence[int] | None = None) -> list[Resolution]:
+    """``resolutions`` (those at ``places``, or all) with each ``not_found`` that another
+    edition of ``rg``'s ruleset resolves told where that rule is now, as the rule lookup
+    tells it (``rulekb rule 116.3d --ruleset mtg``: "2010-10-01's rule 116.3d (…) is rule
+    117.3d in 2026-01-16"; a range whose two ends another edition has and maps here, "…'s
+    rules 116.3–116.9 (…) are rules 117.3–117.9 in …"): the sentence after its message (the
+    CLI's ``--check`` line, the HTML link's title), the new number first among the nearest,
+    and ``elsewhere`` (the report entry's field). ``rg`` is the one edition they were
+    linked against (None: no hint, :func:`_home_elsewhere`). A resolution several places
+    share is replaced by one new one for them all (the resolver's caches keep theirs
+    unchanged)."""
+    if rg is None:
         return resolutions
     number_elsewhere = getattr(kb, "number_elsewhere", None)  # the facade's (kb.query)
     if number_elsewhere is None or not any(r.status == "not_found" for r in resolutions):
         return resolutions
-    rg = target.editions[0]
     told: dict[int, Resolution] = {}
-    out = []
-    for res in resolutions:
-        if res.status == "not_found" and res.citation.last is None and res.written and not res.rules:
-            new = told.get(id(res))
-            if new is None:
-                new = res
+    out = list(resolutions)
+    for i in range(len(out)) if places is None else places:
+        res = out[i]
+        if res.status != "not_found" or not res.written or res.rules:
+            continue
+        new = told.get(id(res))
+        if new is None:
+            new = res
+            if res.citation.last is None:
                 where = number_elsewhere(rg, res.written)
-                if where is not None:
-                    new = copy_for(res, res.citation)
-                    new.elsewhere = where
-                    said = elsewhere_sentence(where, rg.edition.name)
-                    new.message = f"{res.message}; {said}" if res.message else said
-                    if where["here"]:
-                        new.nearest = [where["here"]] + [n for n in res.nearest if n != where["here"]]
-                told[id(res)] = new
-            if new is not res and new.citation is not res.citation:
-                new = copy_for(new, res.citation)
-            res = new
-        out.append(res)
+                said = elsewhere_sentence(where, rg.edition.name) if where is not None else ""
+            else:
+                where = range_elsewhere(kb, rg, res.citation)
+                said = range_elsewhere_sentence(where, rg.edition.name) if where is not None else ""
+            if where is not None:
+                new = copy_for(res, res.citation)
+                new.elsewhere = where
+                new.message = f"{res.message}; {said}" if res.message else said
+                if where["here"]:
+                    first = where["here"].split("–", 1)[0]
+                    new.nearest = [first] + [n for n in res.nearest if n != first]
+            told[id(res)] = new
+        if new is not res and new.citation is not res.citation:
+            new = copy_for(new, res.citation)
+        out[i] = new
     return out
 
 
-def resolve_as_named(target: LinkTarget, citations: Sequence[Citation],
-                     named: Sequence[RuleGraph | None],
-                     resolutions: list[Resolution],
-                     resolve: Callable[[Sequence[Citation], RuleGraph], list[Resolution]],
+def range_elsewhere(kb: LoadedEditions, rg: RuleGraph, c: Citation) -> dict[str, Any] | None:
+    """Where the rules of a range ``rg`` cannot resolve are now, as
+    :meth:`~kb.query.KnowledgeBase.number_elsewhere` answers it for one number: the newest
+    other edition holding either end (by the rule's history) in which the whole range
+    resolves, the range and its first rule's title there, and the range ``here`` its two
+    ends map to (``status`` ``renumbered``); None when no such edition has it or an end has
+    no counterpart here (an excerpt lacking an end is one: its history knows no row there)."""
+    number_elsewhere = getattr(kb, "number_elsewhere", None)
+    if number_elsewhere is None or c.last is None:
+        return None
+    style = rg.edition.number_style
+    holders = []
+    for end in (c.number, c.last):
+        where = number_elsewhere(rg, format_number(end, style))
+        if where is not None and where["edition"] not in holders:
+            holders.append(where["edition"])
+    for name in holders:
+        if (rg.edition.ruleset, name) not in kb.graphs:
+            continue
+        there = kb.graphs[(rg.edition.ruleset, name)]
+        numbers = found_numbers(c, there)
+        mapper = edition_mapper(kb, there, rg)
+        if not numbers or mapper is None:
+            continue
+        first, last = mapper(numbers[0]), mapper(numbers[-1])
+        if first is None or last is None or first not in rg.edition.rules or last not in rg.edition.rules:
+            continue
+        return {"edition": name, "number": f"{numbers[0]}–{numbers[-1]}",
+                "title": there.rule(numbers[0]).label, "here": f"{first}–{last}",
+                "status": "renumbered"}
+    return None
+
+
+def range_elsewhere_sentence(elsewhere: dict[str, Any], edition: str) -> str:
+    """:func:`range_elsewhere`'s answer as a sentence.
+
+    >>> range_elsewhere_sentence({"edition": "2010-10-01", "number": "116.3–116.5",
+    ...                           "title": "Which player has priority", "here": "117.3–117.5"}, "2026-01-16")
+    "2010-10-01's rules 116.3–116.5 (Which player has priority) are rules 117.3–117.5 in 2026-01-16"
+    """
+    return (f"{elsewhere['edition']}'s rules {elsewhere['number']} ({elsewhere['title']}) "
+            f"are rules {elsewhere['here']} in {edition}")
+
+
+def resolve_as_named(kb: LoadedEditions, target: LinkTarget, citations: Sequence[Citation],
+                     named: Sequence[RuleGraph | None], resolutions: list[Resolution],
+                     resolve: Callable[..., list[Resolution]], date: str | None = None,
                      source: str = "") -> tuple[list[Resolution], list[Diagnostic]]:
     """``resolutions`` (against ``target``) with each citation whose prefix names a
-    ruleset (``named``: :func:`named_editions` over the newest edition of each ruleset)
-    resolved against that ruleset's edition instead, when the ruleset ``target`` is read as
-    is another or none (a tie), and where that changes its answer; with an ``info``
-    diagnostic per ruleset saying so. For an article that named no ruleset (the caller gave
-    none and its front matter pins none); ``resolve`` resolves citations against one
-    edition (:func:`~kb.cite.resolve.resolve_shared` or
+    ruleset (``named``: :func:`named_editions` over an edition of each ruleset) other than
+    the one ``target`` is read in (any, when that is open: a tie) resolved in that
+    ruleset instead, in the editions :func:`named_reading` chooses (renumbered when the
+    document is carried to a later edition), where that changes its answer; with an
+    ``info`` diagnostic per ruleset saying so and why that edition; the ``not_found`` ones
+    told where their rules are now (:func:`_with_elsewhere`), the others' too. ``resolve``
+    resolves citations against editions (:func:`~kb.cite.resolve.resolve_shared` or
     :func:`~kb.cite.resolve.resolve_citations`)."""
     single = target.single
     home = single.edition.ruleset if single is not None else None
-    moved: dict[int, list[int]] = {}  # id of the named edition -> places
-    graphs: dict[int, RuleGraph] = {}
+    moved: dict[str, list[int]] = {}  # the named ruleset -> places
     for i, g in enumerate(named):
         if g is not None and g.edition.ruleset != home:
-            moved.setdefault(id(g), []).append(i)
-            graphs[id(g)] = g
-    if not moved:
-        return resolutions, []
+            moved.setdefault(g.edition.ruleset, []).append(i)
     out = list(resolutions)
+    if not moved:
+        return _with_elsewhere(kb, _home_elsewhere(target), out), []
+    own = [i for i in range(len(out)) if named[i] is None or named[i].edition.ruleset == home]  # type: ignore[union-attr]
+    out = _with_elsewhere(kb, _home_elsewhere(target), out, own)
     diags = []
-    for key, named_at in moved.items():
-        g = graphs[key]
+    for ruleset, named_at in moved.items():
+        reading = named_reading(kb, ruleset, target, date)
+        mapper = reading.mapper
+        found = resolve([citations[i] for i in named_at], [reading.target],
+                        written_for=reading.written_for if mapper is not None else None, mapper=mapper)
         # Where the named edition's answer is another (a CR citation among several
         # candidates is already looked up in Magic's numbering alone).
         places = []
-        for i, res in zip(named_at, resolve([citations[i] for i in named_at], g)):
+        for i, res in zip(named_at, found):
             if _answer(res) != _answer(out[i]):
                 out[i] = res
                 places.append(i)
         if not places:
             continue
+        out = _with_elsewhere(kb, reading.target if mapper is None else None, out, places)
         shown = ", ".join(dict.fromkeys(citations[i].text for i in places[:3]))
         several = len(places) > 1
+        carried = f", carried to {reading.target.edition.name}" if mapper is not None else ""
+        instead = f", not in {home}" if home is not None else ""
         diags.append(Diagnostic(
             f"{len(places)} citation{'s' if several else ''} ({shown}"
-            f"{', …' if len(places) > 3 else ''}) name{'' if several else 's'} {g.edition.ruleset} "
-            f"by {'their' if several else 'its'} prefix: looked up in {g.edition.ruleset} "
-            f"{g.edition.name}", source, 1, "info"))
+            f"{', …' if len(places) > 3 else ''}) name{'' if several else 's'} {ruleset} "
+            f"by {'their' if several else 'its'} prefix: looked up in {ruleset} "
+            f"{reading.written_for.edition.name} ({reading.why}){carried}{instead}", source, 1, "info"))
     return out, diags
 
 

@@ -93,7 +93,7 @@ def _print_check(name: str, data: dict[str, Any], quiet: bool) -> int:
             continue
         where = f"{name}:{c['line']}:{c['column']}"
         cited = " ".join(c["text"].split())
-        click.echo(f"{where}: {c['status']}: {cited}{_suggestion(c)}")
+        click.echo(f"{where}: {c['status']}: {cited}{_suggestion(c, _other_edition(data, c))}")
     s = data["summary"]
     click.echo(f"{name}: {s['total']} citation{'' if s['total'] == 1 else 's'} against "
                f"{_linked_against(data)}: {s['ok']} ok, "
@@ -107,17 +107,33 @@ def _linked_against(data: dict[str, Any]) -> str:
     pinning none, the editions its citations were found in (a Riftbound article's are all
     Riftbound's, where every candidate edition was named), else any of the candidates."""
     if data["edition"]:
-        return f"{data['ruleset']} {data['edition']}"
+        named = sorted({other for c in data["citations"] if (other := _other_edition(data, c))})
+        return f"{data['ruleset']} {data['edition']}" + (
+            f" ({', '.join(named)} for the citations whose prefix names it)" if named else "")
     found = sorted({f"{c['ruleset']} {c['edition']}" for c in data["citations"]
                     if c["ruleset"] and c["edition"]})
     return ", ".join(found) if found else "any of " + ", ".join(data["candidates"])
 
 
-def _suggestion(c: dict[str, Any]) -> str:
+def _other_edition(data: dict[str, Any], c: dict[str, Any]) -> str:
+    """"mtg 2010-10-01" for a citation read in another edition than the one the article
+    was linked against (its prefix named another ruleset: "CR 116.3d" in a Riftbound
+    article), else ""."""
+    if not data["edition"] or not c["ruleset"]:
+        return ""
+    if (c["ruleset"], c["edition"]) == (data["ruleset"], data["edition"]):
+        return ""
+    return f"{c['ruleset']} {c['edition']}"
+
+
+def _suggestion(c: dict[str, Any], other: str = "") -> str:
+    """What follows a citation's status in a ``--check`` line; ``other``, the edition it
+    was read in when not the article's (:func:`_other_edition`), goes before its number."""
+    where = f"{other} " if other else ""
     if c["status"] == "ok":
-        return f" → {c['number']}"
+        return f" → {where}{c['number']}"
     if c["status"] == "renumbered":
-        return f" → now rule {c['target']} ({c['message']})"
+        return f" → now {where}rule {c['target']} ({c['message']})"
     if c["status"] == "not_found":
         near = ", ".join(c.get("nearest", [])[:5])
         return f" ({c['message']})" + (f"; nearest: {near}" if near else "")

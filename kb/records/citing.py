@@ -11,7 +11,8 @@ digest is its key), once per build, with the declared-derived-data mechanism
   A citation whose own prefix names another ruleset (``CR 116.1`` in a Riftbound ruling,
   ``Core Rules 337.1`` in a Magic article: :func:`kb.cite.target.named_editions`) is
   read in that ruleset instead, in its edition in force on the record's date (else on
-  the date of the edition the record was written for; the newest when neither is dated),
+  the date of the edition the record was written for when that is not its ruleset's
+  default; else the named ruleset's default: :func:`kb.cite.target.named_day`),
   and counts against that ruleset everywhere below; every other citation is the record's
   own ruleset's.
 * :func:`cited_by_index`: for one edition, which records cite each of its rules, directly
@@ -31,13 +32,12 @@ from typing import TYPE_CHECKING, Any, Literal
 from kb.cite.find import Citation, find_citations
 from kb.cite.link import lookup
 from kb.cite.resolve import Resolution, resolve_citations
-from kb.cite.target import named_editions, prefix_names
+from kb.cite.target import edition_on, named_day, named_editions, prefix_names
 from kb.derived import derived
 from kb.editions.diff import display_text, number_translators, reworded, word_ops
 from kb.editions.queries import FollowedMapping
 from kb.errors import QueryError
 from kb.files import home_of_build
-from kb.loaded import preferring_full
 from kb.model import Diagnostic
 from kb.records.model import Kind, Record, split_front_matter
 from kb.records.store import RecordSet, load_records
@@ -186,7 +186,8 @@ def _editions_read_in(kb: LoadedEditions, record: Record, ruleset: str, edition:
     """For each of ``citations`` (found in ``text``), the ``(ruleset, edition)`` it is read
     in: the record's own, or, where its prefix names another built ruleset
     (:func:`kb.cite.target.named_editions`), that ruleset's edition in force on the record's
-    date (else on its own edition's date; the newest when neither is dated)."""
+    date, else on its own edition's date when that is not its ruleset's default, else the
+    named ruleset's default (:func:`kb.cite.target.named_day`, as the linker reads it)."""
     own = (ruleset, edition)
     if not citations:
         return []
@@ -197,7 +198,7 @@ def _editions_read_in(kb: LoadedEditions, record: Record, ruleset: str, edition:
         return [own] * len(citations)  # nothing names another ruleset: no other edition loaded
     candidates = [kb.edition(name) for name in kb.ruleset_names()]
     named = named_editions(kb, candidates, text, citations, names)
-    day = record.date or str(kb.graphs[own].edition.date or "")
+    day, _ = named_day(kb, record.date, kb.graphs[own])
     out: list[tuple[str, str]] = []
     chosen: dict[str, tuple[str, str]] = {}
     for g in named:
@@ -206,7 +207,7 @@ def _editions_read_in(kb: LoadedEditions, record: Record, ruleset: str, edition:
             continue
         other = g.edition.ruleset
         if other not in chosen:
-            chosen[other] = (other, _edition_on(kb, other, day))
+            chosen[other] = (other, edition_on(kb, other, day))
         out.append(chosen[other])
     return out
 
@@ -217,23 +218,6 @@ def _prefix_words(kb: LoadedEditions) -> dict[str, str]:
     read once per build: reading them again for each of thousands of records was most of
     what their prefixes cost (read only, never changed)."""
     return prefix_names(kb)
-
-
-def _edition_on(kb: LoadedEditions, ruleset: str, day: str) -> str:
-    """The edition of ``ruleset`` in force on ``day`` (YYYY-MM-DD, or "" for none): the
-    newest full edition dated on or before it (an excerpt only when none of those is full,
-    as :meth:`~kb.loaded.LoadedEditions.in_force` chooses: an excerpt's missing rules would
-    read as removed), the oldest full one when ``day`` is before them all, the default
-    (as every question reads it, :meth:`~kb.loaded.LoadedEditions.edition`) when there is
-    no day or no edition is dated."""
-    editions = kb.editions(ruleset)  # oldest first
-    dated = [e for e in editions if e["date"]]
-    if not day or not dated:
-        return kb.edition(ruleset).edition.name
-    in_force = [e for e in dated if e["date"] <= day]
-    if in_force:
-        return str(preferring_full(in_force)["edition"])
-    return str(next((e for e in dated if not e.get("partial")), dated[0])["edition"])
 
 
 def _resolved_in(kb: LoadedEditions, citations: list[Citation],
@@ -263,7 +247,9 @@ def _ruleset_by_citations(kb: LoadedEditions, record: Record,
             answer = lookup(kb, record.text, ruleset=ruleset)
         except QueryError:
             continue
-        resolved = sum(1 for c in answer["citations"] if c["status"] not in ("not_found", "ambiguous"))
+        # resolved there (not those whose prefix named another ruleset, read in it anyway)
+        resolved = sum(1 for c in answer["citations"]
+                       if c["status"] not in ("not_found", "ambiguous") and c["ruleset"] == ruleset)
         scored.append((resolved, ruleset, answer))
     scored.sort(key=lambda s: -s[0])
     if not scored or scored[0][0] == 0 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
