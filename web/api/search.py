@@ -43,9 +43,12 @@ SCHEMAS["Search"] = obj({
         "number": STR, "message": STR, "nearest": array(STR),
         "elsewhere": nullable(obj({"edition": STR, "number": STR, "title": STR, "here": nullable(STR),
                                    "status": STR}))},
-        description="A query that is one rule number the edition lacks: the message, the nearest "
+        description="A query that is one rule number the edition lacks, in any form the rule "
+                    "lookup reads (9999.9, rule 9999, 337.1.z, CR 999.9z, 3371a), as "
+                    "/rulesets/{ruleset}/rules/{number} says it: the message, the nearest "
                     "numbers (where the rule another edition numbered so is now, first) and, "
-                    "for a number another edition has, where that rule is in this edition.")),
+                    "for a number another edition has, where that rule is in this edition. "
+                    "Null otherwise.")),
     "results": array(obj({
         "number": STR, "title": STR,
         "excerpt": {"type": "string", "description": "HTML: the text around the first match, "
@@ -69,6 +72,7 @@ SCHEMAS["Search"] = obj({
           examples=("/api/v1/search?q=finalize+chain+item",
                     "/api/v1/search?q=what+is+a+task&ruleset=riftbound",
                     "/api/v1/search?q=337.1a",
+                    "/api/v1/search?q=9999.9",
                     "/api/v1/search?q=priority+in:337&limit=5"))
 def search(q: str, ruleset: str | None, edition: str | None, limit: int, offset: int,
            section: str | None) -> Response:
