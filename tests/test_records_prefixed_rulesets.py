@@ -23,7 +23,7 @@ from click.testing import CliRunner
 
 from kb.cli import main
 from kb.query import KnowledgeBase
-from kb.records import RecordSet, cited_by, import_records, load_folder, record_report
+from kb.records import RecordSet, cited_by, import_records, load_folder, record_report, records_report
 from kb.store import build
 from tests.conftest import copy_home
 from tests.test_api import CheckedClient
@@ -157,7 +157,74 @@ CHECKS: list[tuple[list[str], int, str]] = [
     (["articles", "check"], 1, "rb-dated-2011.md:8: renumbered: article rb-dated-2011: CR 116.1: mtg rule "
                                "116.1 of 2010-10-01 is rule 117.1 in 2026-01-16"),
     (["rulings", "list"], 0, "rb-unlike-magic-2010  riftbound 1.3  stale (changed: 337.1.a, mtg 116.3c)"),
+    # --ruleset selects by the ruleset a citation counts for, and the line says where it is filed
+    (["rulings", "check", "--ruleset", "mtg"], 1,
+     "renumbered: ruling rb-unlike-magic-2010 (filed under riftbound): CR 116.3c: mtg rule 116.3c of "
+     "2010-10-01 is rule 117.3c in 2026-01-16"),
+    (["rulings", "check", "--ruleset", "mtg"], 1,
+     "(citations counting for mtg: a record's own, and those whose prefix names mtg in a record of "
+     "another ruleset)"),
+    (["articles", "check", "--ruleset", "mtg"], 1,
+     "rb-dated-2011.md:8: renumbered: article rb-dated-2011 (filed under riftbound): CR 116.1: mtg rule "
+     "116.1 of 2010-10-01 is rule 117.1 in 2026-01-16"),
+    (["rulings", "list", "--ruleset", "riftbound"], 0,
+     "mtg-unlike-riftbound  mtg 2026-01-16  ok (filed under mtg)"),
+    (["rulings", "list", "--ruleset", "mtg"], 0,
+     "rb-unlike-magic-2010  riftbound 1.3  stale (changed: mtg 116.3c) (filed under riftbound)"),
 ]
+
+# command, a line the output must not hold: the citations counting for another ruleset
+NOT_LISTED: list[tuple[list[str], str]] = [
+    (["rulings", "check", "--ruleset", "mtg"], "rule 337.1.a"),        # rb-unlike-magic-2010's own
+    (["rulings", "check", "--ruleset", "riftbound"], "CR 116.3c"),     # its Magic one
+    (["rulings", "check", "--ruleset", "riftbound"], "rule 116.3d"),   # mtg-unlike-riftbound's own
+    (["articles", "check", "--ruleset", "riftbound"], "CR 116.1"),
+]
+
+
+@pytest.mark.parametrize("args,words", NOT_LISTED)
+def test_the_check_for_a_ruleset_leaves_out_the_citations_of_another(home: Path, args: list[str],
+                                                                      words: str) -> None:
+    result = CliRunner().invoke(main, ["--home", str(home), *args])
+    assert result.exit_code in (0, 1), result.output
+    assert words not in result.output, result.output
+
+
+# ruleset asked for, kind, id, (counted_for, left_out, the citations listed) or None: not listed
+LISTED: list[tuple[str, str, str, tuple[str, int, set[str]] | None]] = [
+    ("mtg", "ruling", "rb-unlike-magic-2010", ("mtg", 1, {"CR 116.3c"})),
+    ("riftbound", "ruling", "rb-unlike-magic-2010", ("riftbound", 1, {"rule 337.1.a"})),
+    ("riftbound", "ruling", "mtg-unlike-riftbound", ("riftbound", 1, {"Rules 340.2"})),
+    ("mtg", "ruling", "mtg-unlike-riftbound", ("mtg", 1, {"rule 116.3d"})),
+    ("mtg", "article", "rb-dated-2011", ("mtg", 1, {"CR 116.1"})),
+    ("mtg", "article", "rb-two-cr-citations", ("mtg", 1, {"CR 116.1"})),
+]
+
+
+@pytest.mark.parametrize("ruleset,kind,ident,expected", LISTED)
+def test_the_listing_for_a_ruleset_holds_the_citations_counting_for_it(
+        excerpt_kb: KnowledgeBase, records: RecordSet, ruleset: str, kind: str, ident: str,
+        expected: tuple[str, int, set[str]] | None) -> None:
+    listing = records_report(excerpt_kb, kind, ruleset, records=records)  # type: ignore[arg-type]
+    found = [r for r in listing["records"] if r["id"] == ident]
+    if expected is None:
+        assert not found
+        return
+    (item,) = found
+    assert (item["counted_for"], item["left_out"], {c["text"] for c in item["citations"]}) == expected
+    assert all(c["ruleset"] == ruleset for c in item["citations"])
+    # the counts are those of the citations listed
+    assert sum(listing["citations"].values()) == sum(len(r["citations"]) for r in listing["records"])
+
+
+@pytest.mark.parametrize("ruleset", ["mtg", "riftbound"])
+def test_the_listing_for_a_ruleset_holds_every_record_citing_it_and_no_other(
+        excerpt_kb: KnowledgeBase, records: RecordSet, ruleset: str) -> None:
+    citing = {ident for ident, _, counts_for, *_ in CITATIONS if counts_for == ruleset}
+    listed = {r["id"] for kind in ("ruling", "article")
+              for r in records_report(excerpt_kb, kind, ruleset, records=records)["records"]}  # type: ignore[arg-type]
+    assert listed == citing
+
 
 
 @pytest.mark.parametrize("args,code,line", CHECKS)
@@ -221,3 +288,28 @@ def test_the_record_page_links_a_citation_to_its_own_ruleset(client: CheckedClie
     page = client.get(url)
     assert page.status_code == 200
     assert words in page.get_data(as_text=True)
+
+
+# url, id, counted_for, left_out: a listing for a ruleset, in the API and the feed
+LISTINGS: list[tuple[str, str, str | None, int]] = [
+    ("/api/v1/rulings?ruleset=mtg", "rb-unlike-magic-2010", "mtg", 1),
+    ("/api/v1/rulings?ruleset=riftbound", "mtg-unlike-riftbound", "riftbound", 1),
+    ("/api/v1/articles?ruleset=mtg", "rb-dated-2011", "mtg", 1),
+    ("/api/v1/rulings", "rb-unlike-magic-2010", None, 0),
+]
+
+
+@pytest.mark.parametrize("url,ident,counted_for,left_out", LISTINGS)
+def test_the_api_lists_a_record_for_the_ruleset_its_citations_count_for(
+        client: CheckedClient, url: str, ident: str, counted_for: str | None, left_out: int) -> None:
+    resp = client.get(url)
+    assert resp.status_code == 200, resp.get_data(as_text=True)[:300]
+    item = next(r for r in resp.get_json()["records"] if r["id"] == ident)
+    assert (item["counted_for"], item["left_out"]) == (counted_for, left_out)
+
+
+def test_the_stale_feed_and_the_site_list_it_for_that_ruleset(client: CheckedClient) -> None:
+    feed = client.get("/api/v1/rulings/stale.atom?ruleset=mtg").get_data(as_text=True)
+    assert "rb-unlike-magic-2010" in feed
+    page = client.get("/rulings/?ruleset=mtg").get_data(as_text=True)
+    assert "riftbound 1.3 · listed for its mtg citations" in page

@@ -168,9 +168,10 @@ def _list(ctx: click.Context, kind: Kind, ruleset: str | None, stale: bool, as_j
         mark = ("stale" if item["stale"] else "broken" if item["broken"] else
                 "unread" if item["unread"] else "ok")
         changed = f" (changed: {', '.join(item['changed'])})" if item["changed"] else ""
-        click.echo(f"{item['id']}  {item['ruleset']} {item['written_for']}  {mark}{changed}  {item['title']}")
+        click.echo(f"{item['id']}  {item['ruleset']} {item['written_for']}  {mark}{changed}{_filed(item)}  "
+                   f"{item['title']}")
     click.echo(f"{counted(data['total'], kind)}, {data['stale']} stale, {data['broken']} with citations "
-               "that do not exist", err=True)
+               f"that do not exist{_counting(data)}", err=True)
 
 
 def _check(ctx: click.Context, kind: Kind, ruleset: str | None, as_json: bool) -> None:
@@ -187,15 +188,32 @@ def _check(ctx: click.Context, kind: Kind, ruleset: str | None, as_json: bool) -
                 if c["status"] not in STALE and c["status"] != "not_found":
                     continue
                 where = f"{item['file']}:{c['line']}" if c["line"] else f"{item['file']} ({c['field']})"
-                click.echo(f"{where}: {c['status']}: {kind} {item['id']}: {c['text']}: {_why(c)}")
+                click.echo(f"{where}: {c['status']}: {kind} {item['id']}{_filed(item)}: {c['text']}: {_why(c)}")
         counts = data["citations"]
         unread = f", {data['unread']} whose citations could not be read" if data["unread"] else ""
         click.echo(f"{data['stale']} stale {kind if data['stale'] == 1 else kind + 's'}, "
                    f"{data['broken']} with broken citations{unread}; "
                    f"citations: {counts['ok']} ok, {counts['renumbered']} renumbered, "
                    f"{counts['reworded']} reworded, {counts['removed']} removed, "
-                   f"{counts['not_found']} not found", err=True)
+                   f"{counts['not_found']} not found{_counting(data)}", err=True)
     sys.exit(EXIT_FINDING if data["stale"] or data["broken"] or data["unread"] else EXIT_OK)
+
+
+def _filed(item: dict[str, Any]) -> str:
+    """" (filed under riftbound)" for a record listed for another ruleset than its own
+    (``--ruleset mtg``: a Riftbound ruling whose "CR 116.1" counts for Magic), else ""."""
+    counted = item.get("counted_for")
+    if counted is None or item["ruleset"] == counted:
+        return ""
+    return f" (filed under {item['ruleset']})"
+
+
+def _counting(data: dict[str, Any]) -> str:
+    """What ``--ruleset`` selected, said after the counts."""
+    if data["ruleset"] is None:
+        return ""
+    return (f" (citations counting for {data['ruleset']}: a record's own, and those whose prefix "
+            f"names {data['ruleset']} in a record of another ruleset)")
 
 
 def _why(c: dict[str, Any]) -> str:
@@ -210,7 +228,8 @@ def _why(c: dict[str, Any]) -> str:
 
 
 ruleset_option = click.option("--ruleset", "-r", default=None,
-                               help="Only the records of this ruleset (default: every one).")
+                               help="Only the citations counting for this ruleset: a record's own, and "
+                                    "those whose prefix names it in a record of another (default: every one).")
 _stale_option = click.option("--stale", is_flag=True, help="Only the stale ones (or with broken citations).")
 
 
@@ -267,7 +286,7 @@ def articles_check(ctx: click.Context, ruleset: str | None, as_json: bool) -> No
 
 @rulings_group.command("search")
 @click.argument("query")
-@ruleset_option
+@click.option("--ruleset", "-r", default=None, help="Only the rulings of this ruleset (default: every one).")
 @click.option("--limit", type=click.IntRange(1, 100), default=10, show_default=True,
               help="At most N rulings.")
 @json_option

@@ -404,8 +404,15 @@ def record_report(kb: LoadedEditions, kind: Kind, ident: str,
     return _report(kb, records, rc)
 
 
-def _report(kb: LoadedEditions, records: RecordSet, rc: RecordCitations) -> dict[str, Any]:
+def _report(kb: LoadedEditions, records: RecordSet, rc: RecordCitations,
+            counted_for: str | None = None) -> dict[str, Any]:
+    """One record's report; with ``counted_for``, only its citations that count for that
+    ruleset (its own, or those whose prefix names it), the others counted in ``left_out``."""
     checked = staleness(kb, records).get(rc.key, [])
+    left_out = 0
+    if counted_for is not None:
+        kept = [c for c in checked if c["ruleset"] == counted_for]
+        left_out, checked = len(checked) - len(kept), kept
     stale = [c for c in checked if c["status"] in STALE]
     newest = kb.edition(rc.ruleset).edition.name if rc.ruleset else None
     return {**rc.describe(), "file": rc.record.file, "newest": newest, "citations": checked,
@@ -413,22 +420,32 @@ def _report(kb: LoadedEditions, records: RecordSet, rc: RecordCitations) -> dict
             "changed": sorted({f"{c['ruleset']} {c['number']}" if c["named"] else c["number"]
                                for c in stale if c["number"]}),
             "unread": rc.ruleset is None or rc.written_for is None,
+            "counted_for": counted_for, "left_out": left_out,
             "diagnostics": [d.as_dict() for d in rc.diagnostics]}
+
+
+def counts_for(rc: RecordCitations, ruleset: str) -> bool:
+    """Whether a record counts for ``ruleset``: it is filed under it, or one of its
+    citations counts against it (its prefix named it: ``CR 116.1`` in a Riftbound
+    ruling counts for Magic), as in ``cited_by`` and staleness."""
+    return rc.ruleset == ruleset or any(c.ruleset == ruleset for c in rc.cited)
 
 
 def records_report(kb: LoadedEditions, kind: Kind, ruleset: str | None = None,
                    stale_only: bool = False, records: RecordSet | None = None) -> dict[str, Any]:
-    """Every record of a kind (of a ruleset), each with its citations' statuses, and the
-    counts: ``total``, ``stale`` (records a newer edition broke), ``citations`` per status."""
+    """Every record of a kind, each with its citations' statuses, and the counts:
+    ``total``, ``stale`` (records a newer edition broke), ``citations`` per status. With
+    ``ruleset``, the records that count for it (:func:`counts_for`), each with only the
+    citations counting for it (``counted_for``; the others are ``left_out``)."""
     records = records if records is not None else current_records(kb)
     if ruleset is not None:
         kb.editions(ruleset)  # 404 for an unknown ruleset
     items = []
     counts = {s: 0 for s in ("ok", "renumbered", "reworded", "removed", "not_found")}
     for rc in analyse(kb, records).records.values():
-        if rc.record.kind != kind or (ruleset is not None and rc.ruleset != ruleset):
+        if rc.record.kind != kind or (ruleset is not None and not counts_for(rc, ruleset)):
             continue
-        report = _report(kb, records, rc)
+        report = _report(kb, records, rc, ruleset)
         for c in report["citations"]:
             counts[c["status"]] += 1
         if stale_only and not (report["stale"] or report["broken"] or report["unread"]):

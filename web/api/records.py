@@ -18,7 +18,9 @@ from web.openapi import (BOOL, NAME_PATTERN, NAT, SCHEMAS, STR, Param, array, en
                          obj, ref)
 
 RULESET_FILTER = Param("ruleset", {"type": "string", "pattern": NAME_PATTERN},
-                       "Only the records of this ruleset.", example="riftbound")
+                       "Only the citations counting for this ruleset: a record's own, and those whose "
+                       "prefix names it in a record of another (CR 116.1 in a Riftbound ruling counts "
+                       "for mtg); the records holding none are left out.", example="riftbound")
 STALE = Param("stale", {"type": "boolean", "default": False},
               "Only the records a newer edition broke (or citing a rule that does not exist).",
               example=True)
@@ -107,6 +109,12 @@ SCHEMAS.update({
         "unread": {"type": "boolean", "description": "Its citations could not be read: the ruleset or "
                                                      "edition it was written for is not built, or an "
                                                      "unpinned article cites no ruleset clearly."},
+        "counted_for": nullable({"type": "string", "description": "The ruleset a listing was asked "
+                                                                  "for (`?ruleset=`): only the citations "
+                                                                  "counting for it are given, and the "
+                                                                  "counts are theirs; null: every citation."}),
+        "left_out": {"type": "integer", "minimum": 0, "description": "Its citations counting for another "
+                                                                     "ruleset than `counted_for`, left out."},
         "diagnostics": array(_DIAGNOSTIC)}, _RULING_TEXT),
     "RecordList": obj({
         "kind": {"enum": list(KINDS)}, "ruleset": nullable(STR),
