@@ -602,6 +602,33 @@
     var st = analyse(a.words.join(" ")).join(" ");
     return !!st && vocab.entries.some(function (e) { return e.players.join(" ") === st; });
   }
+  /* understand.is_participant: an atom naming a question's participant, whole ("opponent"). */
+  function isParticipant(a, vocab) {
+    var stems = analyse(a.words.join(" ")), who = vocab.participants || [];
+    return stems.length > 0 && stems.every(function (s) { return who.indexOf(s) >= 0; });
+  }
+  /* understand.named_once_only: a rules' word a players' word or the shape brings in that the
+     question names itself is left out of its alternatives (a shape left with none is dropped). */
+  function namedOnceOnly(clauses) {
+    var own = new Set();
+    clauses.forEach(function (c) {
+      if ((origin(c) === "typed" || origin(c) === "term") && c.mode !== "not") own.add(analyse(c.atoms[0].words.join(" ")).join(" "));
+    });
+    var out = [];
+    clauses.forEach(function (c) {
+      var o = origin(c);
+      if (o === "vocabulary" || o === "shape") {
+        var first = o === "vocabulary" ? c.atoms.slice(0, 1) : [];
+        var rest = c.atoms.slice(first.length).filter(function (a) { return !own.has(analyse(a.words.join(" ")).join(" ")); });
+        if (first.length + rest.length < c.atoms.length) {
+          if (!first.length && !rest.length) return;
+          c = Object.assign({}, c, {atoms: first.concat(rest)});
+        }
+      }
+      out.push(c);
+    });
+    return out;
+  }
   function understand(parsed, vocab, rulesWith, terms, r) {
     // One word or phrase alone is read as typed, unless it is a players' phrase of the
     // vocabulary and no term of the edition ("the stack", "ETB").
@@ -695,6 +722,8 @@
       var start = c.atoms[0].start;
       if (contextEnd && start < contextEnd) c.weight *= r.context_weight;
       else if (origin(c) !== "shape" && quotes.some(function (q) { return q[0] <= start && start < q[1]; })) c.weight *= r.quote_weight;
+      // A concept naming a participant ("my opponent") weighs r.participant_weight (understand.is_participant).
+      if (r.participant_weight !== undefined && r.participant_weight !== 1 && isParticipant(c.atoms[0], vocab)) c.weight *= r.participant_weight;
     });
     var body = text.replace(/^\s*\[[^\]]*\]\s*/, ""), shape = null;
     for (k = 0; k < vocab.shapes.length; k++) {
@@ -704,6 +733,7 @@
       clauses.push(clause(shape.rules.map(function (x) { return new Atom(x.words.length > 1 ? "phrase" : "word", x.text, x.words, [], 0, 0); }),
                           {weight: r.shape_weight, origin: "shape", label: "'" + shape.name + "'"}));
     }
+    if (r.named_once) clauses = namedOnceOnly(clauses);
     return Object.assign({}, parsed, {clauses: clauses, dropped: parsed.dropped.concat(dropped), names: names,
                                       shape: shape ? shape.name : null, question: true});
   }
