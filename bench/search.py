@@ -491,14 +491,17 @@ GUARD_86 = 0.01
 
 
 def cv_grid() -> dict[str, Ranking]:
-    """The settings cross-validation chooses between (``--cv``): the seventh round, the words
-    of the definition of a keyword the question names added to the rules already matching
-    (``definition_weight`` 0 / 0.25 / 0.5 / 0.75 / 1). The earlier rounds' choices stay
-    (section 0.3, statements 1, answers 3, roll-up 0.6, referrals 0.1, card 0.3, context 0.25,
-    idf power 1.5, card text 0; permission, kinds and the long questions' coordination off:
-    RESULTS.md)."""
+    """The settings cross-validation chooses between (``--cv``): the eighth round, a concept
+    counted once (``named_once``: the rules' words a players' word or the shape brings in are
+    left out when the question names them itself) and the weight of a question's participants
+    ("my opponent": ``participant_weight`` 1 / 0.75 / 0.5 / 0.25), each with the other. The
+    earlier rounds' choices stay (definitions 0.5, section 0.3, statements 1, answers 3,
+    roll-up 0.6, referrals 0.1, card 0.3, context 0.25, idf power 1.5, card text 0;
+    permission, kinds and the long questions' coordination off: RESULTS.md)."""
     d = DEFAULT_RANKING
-    return {f"definitions {w:g}": replace(d, definition_weight=w) for w in (0.0, 0.25, 0.5, 0.75, 1.0)}
+    return {f"{'once' if once else 'twice'}, participants {w:g}":
+            replace(d, named_once=once, participant_weight=w)
+            for once in (False, True) for w in (1.0, 0.75, 0.5, 0.25)}
 
 
 def ranking_with(changes: list[str]) -> Ranking:

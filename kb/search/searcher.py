@@ -18,8 +18,9 @@ Ranking, in order:
    question's concepts than any one of them has evidence of its own (``from_section``).
 
 A plain query is first read as a question (:mod:`kb.search.understand`): names left out,
-the game's terms weighted up, players' words given the rules' words as alternatives,
-question words dropped. Every result says which concepts it matched (``matched``).
+the game's terms weighted up, players' words given the rules' words as alternatives (each
+concept counted once: not a rules' word the question names itself), its participants ("my
+opponent") weighed down, question words dropped. Every result says which concepts it matched (``matched``).
 
 Words the rules never use are corrected to the nearest word they do use, and the corrected
 query is reported as ``did_you_mean``.
@@ -81,8 +82,9 @@ EvidenceSource = Callable[[ParsedQuery], list[Evidence]]
 class Ranking:
     """The tunable parts of the ranking (chosen by ``bench/search.py``; see RESULTS.md: the
     roll-up, quotation, idf power, card knowledge, context, the timing model's summaries
-    (``answers``, 3.0), the long questions' coordination and kinds by 5-fold
-    cross-validation on the judges' questions, checked on the held-out sets)."""
+    (``answers``, 3.0), the long questions' coordination and kinds, a concept counted once
+    and the participants' weight by 5-fold cross-validation on the judges' questions, checked
+    on the held-out sets)."""
 
     boosts: dict[str, float] = field(default_factory=lambda: {
         "title": 2.0, "path": 1.0, "text": 1.0, "examples": 0.3, "terms": 2.0, "answers": 3.0,
@@ -151,6 +153,12 @@ class Ranking:
                                    # the question names (their mean, times the keyword's weight;
                                    # CV: 0.5 in 5 folds of 5; glossary terms' definitions too
                                    # lowered the players' words: RESULTS.md)
+    named_once: bool = True        # in a question, a rules' word a players' word or the shape
+                                   # brings in is left out when the question names it itself
+                                   # (kb.search.understand.named_once_only; CV: in 4 folds of 5)
+    participant_weight: float = 0.5  # in a question, a concept naming its participants ("my
+                                   # opponent": the vocabulary's ``participants``) weighs this
+                                   # (CV: 0.5 in 5 folds of 5, against 1 / 0.75 / 0.25)
 
 
 DEFAULT_RANKING = Ranking()
@@ -243,7 +251,8 @@ class EditionSearcher:
                                 synonym_weight=r.synonym_weight, shape_weight=r.shape_weight,
                                 quote_weight=r.quote_weight, cards=cards, card_weight=r.card_weight,
                                 card_text_weight=r.card_text_weight, context_weight=r.context_weight,
-                                card_keyword_weight=r.card_keyword_weight, referrals=self._referrals)
+                                card_keyword_weight=r.card_keyword_weight, referrals=self._referrals,
+                                named_once=r.named_once, participant_weight=r.participant_weight)
         corrected, did_you_mean = self._correct(parsed)
         if r.kind_weight and corrected.question:
             corrected = self._with_kinds(corrected)

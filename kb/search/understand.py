@@ -19,6 +19,11 @@ into *concepts*, each one clause of the ranking:
   glossary entry that only points to another ("If: See Intervening 'If' Clause.") or says
   it is obsolete ("During (Obsolete)") is no term of its own (:func:`is_referral`);
 * **shapes**: "who acts next" brings in priority and focus;
+* **each concept once**: a rules' word that a players' word or the shape brings in and that
+  the question names itself ("responds" → reaction in "… responds with a reaction") is left
+  out of them (:func:`named_once_only`);
+* **participants**: the words naming who acts in the question's situation ("my opponent
+  plays a unit": ``participants`` of ``vocabulary/common.yaml``) weigh less than a concept;
 * **quoted card text**: a quotation of four words or more inside a question ("Destroy target
   creature.") is a card's text, not a phrase to find word for word: its words are read like
   the question's own (names, terms, players' words) and weigh ``quote_weight``.
@@ -38,7 +43,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -124,6 +129,8 @@ class Vocabulary:
     clause_words: frozenset[str] = frozenset()
     # The endings a question word is contracted with ("what's", "I'm": common.yaml).
     contractions: frozenset[str] = frozenset()
+    # The stems of the words naming a question's participants ("opponent": common.yaml).
+    participants: frozenset[str] = frozenset()
 
     def is_question_word(self, atom: Atom) -> bool:
         """A question word as typed: alone, or contracted ("what's", "it's", "I'm")."""
@@ -164,7 +171,8 @@ def vocabulary(ruleset: str) -> Vocabulary:
     return Vocabulary(ruleset, question_words, tuple(entries), shapes,
                       {k: tuple(v) for k, v in by_first.items()},
                       words("auxiliaries"), words("subjects"), words("clause_words"),
-                      words("contractions"))
+                      words("contractions"),
+                      frozenset(st for w in words("participants") for st in analyse(w)))
 
 
 def vocabulary_data(ruleset: str) -> dict[str, Any]:
@@ -178,7 +186,8 @@ def vocabulary_data(ruleset: str) -> dict[str, Any]:
             "entries": [{"players": list(e.players), "rules": atoms(e.rules)}
                         for e in sorted(v.entries, key=lambda e: -len(e.players))],
             "shapes": [{"name": s.name, "pattern": s.pattern, "rules": atoms(s.rules), "prior": s.prior}
-                       for s in v.shapes]}
+                       for s in v.shapes],
+            "participants": sorted(v.participants)}
 
 
 def question_verb(text: str, start: int, vocab: Vocabulary) -> int | None:
@@ -216,7 +225,8 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
                quote_weight: float = 0.0, cards: CardList | None = None,
                card_weight: float = 1.0, card_text_weight: float = 0.5,
                context_weight: float = 0.5, card_keyword_weight: float = 1.0,
-               referrals: frozenset[str] = frozenset()) -> ParsedQuery:
+               referrals: frozenset[str] = frozenset(), named_once: bool = False,
+               participant_weight: float = 1.0) -> ParsedQuery:
     """The concepts of a plain query (see the module's docstring); any other query as it is.
 
     ``rules_with(stem)`` is how many rules use a word, ``terms`` maps a term's words (as
@@ -227,6 +237,10 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
     ``card_keyword_weight`` of a keyword the question names; :mod:`kb.search.cards`).
     ``referrals``: the keys of terms that are no term of the edition's own (an entry that only
     points to another or an obsolete one: :func:`is_referral`); their words are plain words.
+    ``named_once``: the rules' words a players' word or the shape brings in that the question
+    names itself are left out of them (:func:`named_once_only`). A concept naming one of
+    the question's participants ("my opponent": the vocabulary's ``participants``) weighs
+    ``participant_weight``.
     """
     # One word or phrase alone is read as typed, unless it is a players' phrase of the
     # vocabulary and no term of the edition ("the stack", "ETB"): it reads as in a question.
@@ -326,6 +340,8 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
             c.weight *= context_weight  # the earlier question, not this one
         elif c.origin != "shape" and any(a <= c.atoms[0].start < b for a, b in quotes):
             c.weight *= quote_weight
+        if participant_weight != 1.0 and is_participant(c.atoms[0], vocab):
+            c.weight *= participant_weight
     card_labels: list[str] = []
     for _i, _j, card, typed in named_cards:
         concepts = card_concepts(card, terms, rules_with, vocab.question_words)
@@ -355,6 +371,8 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
     if shape is not None and shape.rules:
         clauses.append(Clause(list(shape.rules), "should", weight=shape_weight, origin="shape",
                               label=f"'{shape.name}'"))
+    if named_once:
+        clauses = named_once_only(clauses)
     out = ParsedQuery(text, clauses, parsed.sections, parsed.ruleset, parsed.edition,
                       parsed.dropped + dropped)
     out.names = names
@@ -363,6 +381,13 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
     out.question = True
     out.cut = parsed.cut
     return out
+
+
+def is_participant(atom: Atom, vocab: Vocabulary) -> bool:
+    """True when an atom names one of a question's participants, whole ("opponent",
+    "opponent's": the vocabulary's ``participants``)."""
+    stems = analyse(" ".join(atom.words))
+    return bool(stems) and all(st in vocab.participants for st in stems)
 
 
 def is_players_phrase(atom: Atom, vocab: Vocabulary) -> bool:
@@ -497,3 +522,25 @@ def _entry_at(stems: list[tuple[str, ...]], i: int, vocab: Vocabulary) -> tuple[
         if tuple(flat) == entry.players:
             return entry, j
     return None, i
+
+
+def named_once_only(clauses: list[Clause]) -> list[Clause]:
+    """The concepts with each counted once: a rules' word that a players' word ("responds" →
+    reaction) or the question's shape ("who acts" → focus) brings in, and that the question
+    names itself ("… with a reaction", "… with focus"), is left out of the alternatives
+    (the players' word keeps its other alternatives and itself; a shape left with none is
+    dropped). Otherwise a rule holding that one word scores it twice, and it outranks the
+    rules holding the rest of the question."""
+    own = {tuple(analyse(" ".join(c.atoms[0].words))) for c in clauses
+           if c.origin in ("typed", "term") and c.mode != "not"}
+    out = []
+    for c in clauses:
+        if c.origin in ("vocabulary", "shape"):
+            first = c.atoms[:1] if c.origin == "vocabulary" else []
+            rest = [a for a in c.atoms[len(first):] if tuple(analyse(" ".join(a.words))) not in own]
+            if len(first) + len(rest) < len(c.atoms):
+                if not first and not rest:
+                    continue
+                c = replace(c, atoms=[*first, *rest])
+        out.append(c)
+    return out
