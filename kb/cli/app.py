@@ -92,9 +92,11 @@ def echo_query_error(exc: QueryError) -> None:
     detail = exc.detail if isinstance(exc.detail, dict) else {}
     if detail.get("nearest"):
         click.echo("nearest: " + ", ".join(map(str, detail["nearest"])), err=True)
-    for known in ("rulesets", "editions"):  # an unknown one: what there is, as the site's 404 lists it
-        if exc.status == 404 and detail.get(known) and f"{known}:" not in exc.message:
-            click.echo(f"{known}: " + ", ".join(map(str, detail[known])), err=True)
+    for known in ("rulesets", "editions"):  # an unknown one: the names there are, as the site's 404 lists them
+        names = detail.get(known)
+        if (exc.status == 404 and names and isinstance(names, list) and all(isinstance(n, str) for n in names)
+                and f"{known}:" not in exc.message):
+            click.echo(f"{known}: " + ", ".join(names), err=True)
     if detail.get("partial") and detail.get("edition") and "number" in detail:
         click.echo(f"this edition is an excerpt, so the rule may exist in the full document: import it "
                    f"as this edition (rulekb import FILE --ruleset RULESET --edition {detail['edition']})", err=True)
