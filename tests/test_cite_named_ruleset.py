@@ -181,3 +181,15 @@ def test_link_check_reads_a_named_citation_in_its_ruleset(kb: KnowledgeBase, tmp
     assert f"{article}:4:28: ok: CR 116.3d → mtg 2010-10-01 116.3d" in run.output
     assert "against riftbound 1.4 (mtg 2010-10-01 for the citations whose prefix names it)" in run.output
     assert "name mtg by their prefix: looked up in mtg 2010-10-01 (in force on 2011-01-05" in run.output
+
+
+def test_a_date_before_every_edition_of_the_named_ruleset_says_so(kb: KnowledgeBase) -> None:
+    """A Magic article of 2011 citing Riftbound's Core Rules: no Riftbound edition was in
+    force then, so its oldest full one is read (the oldest at all here: every embedded edition is
+    an excerpt), and the note does not claim it was in force."""
+    text = "---\nruleset: mtg\nedition: 2010-10-01\ndate: 2011-02-01\n---\nPriority (rule 116.3d); Core Rules 340.1.\n"
+    answer = lookup(kb, text)
+    assert [(c["status"], c["ruleset"], c["edition"]) for c in answer["citations"]] == [
+        ("ok", "mtg", "2010-10-01"), ("ok", "riftbound", "1.3")]
+    assert ("1 citation (Rules 340.1) names riftbound by its prefix: looked up in riftbound 1.3 (its oldest "
+            "edition: none was in force on 2011-02-01, the article's date), not in mtg") in _said(answer)

@@ -313,3 +313,21 @@ def test_the_stale_feed_and_the_site_list_it_for_that_ruleset(client: CheckedCli
     assert "rb-unlike-magic-2010" in feed
     page = client.get("/rulings/?ruleset=mtg").get_data(as_text=True)
     assert "riftbound 1.3 · listed for its mtg citations" in page
+
+
+# id, citation, the end of its message: a rule its edition lacks says where it is now, as the
+# linker says it ("" for a citation no edition of its ruleset resolves)
+ELSEWHERE: list[tuple[str, str, str]] = [
+    ("mtg-unlike-riftbound", "rule 116.3d", "2010-10-01's rule 116.3d (If a player has priority and "
+                                            "chooses not to take any actions, …) is rule 117.3d in 2026-01-16"),
+    ("rb-unlike-magic-2026", "rule 704.5f", "rule 704.5.f does not exist in riftbound 1.3 (a partial edition)"),
+]
+
+
+@pytest.mark.parametrize("ident,text,ending", ELSEWHERE)
+def test_a_missing_rule_says_where_it_is_now(excerpt_kb: KnowledgeBase, records: RecordSet, ident: str,
+                                            text: str, ending: str) -> None:
+    report = record_report(excerpt_kb, _kind(ident), ident, records)  # type: ignore[arg-type]
+    c = next(c for c in report["citations"] if c["text"] == text)
+    assert c["status"] == "not_found"
+    assert c["message"].endswith(ending), c["message"]

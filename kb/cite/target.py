@@ -498,7 +498,7 @@ def resolve_for_target(kb: LoadedEditions, target: LinkTarget, citations: Sequen
                               mapper=target.mapper)
     home = _home_elsewhere(target)
     if not citations or len(kb.ruleset_names()) < 2:
-        return target, _with_elsewhere(kb, home, resolutions), []
+        return target, with_elsewhere(kb, home, resolutions), []
     every = candidates if len(candidates) > 1 else [kb.edition(name) for name in kb.ruleset_names()]
     return (target, *resolve_as_named(kb, target, citations, named_of(every), resolutions,
                                       resolve, date, source))
@@ -571,8 +571,13 @@ def named_reading(kb: LoadedEditions, ruleset: str, target: LinkTarget, date: st
     read_in = target.written_for or single
     day, what = named_day(kb, date, read_in)
     written_for = kb.graphs[(ruleset, edition_on(kb, ruleset, day))]
-    why = (f"in force on {day}, {what}" if day else
-           "the default edition: no date or pinned edition to choose another")
+    if not day:
+        why = "the default edition: no date or pinned edition to choose another"
+    elif written_for.edition.date and str(written_for.edition.date) > day:
+        oldest = "oldest edition" if written_for.edition.partial else "oldest full edition"
+        why = f"its {oldest}: none was in force on {day}, {what}"
+    else:
+        why = f"in force on {day}, {what}"
     if single is None or target.written_for is None or target.written_for is single:
         return NamedReading(written_for, written_for, why)
     to_day, _ = named_day(kb, None, single)
@@ -582,7 +587,7 @@ def named_reading(kb: LoadedEditions, ruleset: str, target: LinkTarget, date: st
     return NamedReading(written_for, linked, why, edition_mapper(kb, written_for, linked))
 
 
-def _with_elsewhere(kb: LoadedEditions, rg: RuleGraph | None, resolutions: list[Resolution],
+def with_elsewhere(kb: LoadedEditions, rg: RuleGraph | None, resolutions: list[Resolution],
                     places: Sequence[int] | None = None) -> list[Resolution]:
     """``resolutions`` (those at ``places``, or all) with each ``not_found`` that another
     edition of ``rg``'s ruleset resolves told where that rule is now, as the rule lookup
@@ -682,7 +687,7 @@ def resolve_as_named(kb: LoadedEditions, target: LinkTarget, citations: Sequence
     ruleset instead, in the editions :func:`named_reading` chooses (renumbered when the
     document is carried to a later edition), where that changes its answer; with an
     ``info`` diagnostic per ruleset saying so and why that edition; the ``not_found`` ones
-    told where their rules are now (:func:`_with_elsewhere`), the others' too. ``resolve``
+    told where their rules are now (:func:`with_elsewhere`), the others' too. ``resolve``
     resolves citations against editions (:func:`~kb.cite.resolve.resolve_shared` or
     :func:`~kb.cite.resolve.resolve_citations`)."""
     single = target.single
@@ -693,9 +698,9 @@ def resolve_as_named(kb: LoadedEditions, target: LinkTarget, citations: Sequence
             moved.setdefault(g.edition.ruleset, []).append(i)
     out = list(resolutions)
     if not moved:
-        return _with_elsewhere(kb, _home_elsewhere(target), out), []
+        return with_elsewhere(kb, _home_elsewhere(target), out), []
     own = [i for i in range(len(out)) if named[i] is None or named[i].edition.ruleset == home]  # type: ignore[union-attr]
-    out = _with_elsewhere(kb, _home_elsewhere(target), out, own)
+    out = with_elsewhere(kb, _home_elsewhere(target), out, own)
     diags = []
     for ruleset, named_at in moved.items():
         reading = named_reading(kb, ruleset, target, date)
@@ -711,7 +716,7 @@ def resolve_as_named(kb: LoadedEditions, target: LinkTarget, citations: Sequence
                 places.append(i)
         if not places:
             continue
-        out = _with_elsewhere(kb, reading.target if mapper is None else None, out, places)
+        out = with_elsewhere(kb, reading.target if mapper is None else None, out, places)
         shown = ", ".join(dict.fromkeys(citations[i].text for i in places[:3]))
         several = len(places) > 1
         carried = f", carried to {reading.target.edition.name}" if mapper is not None else ""

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from kb.cite.find import Citation, find_citations
 from kb.cite.link import lookup
 from kb.cite.resolve import Resolution, resolve_citations
-from kb.cite.target import edition_on, named_day, named_editions, prefix_names
+from kb.cite.target import edition_on, named_day, named_editions, prefix_names, with_elsewhere
 from kb.derived import derived
 from kb.editions.diff import display_text, number_translators, reworded, word_ops
 from kb.editions.queries import FollowedMapping
@@ -223,13 +223,16 @@ def _prefix_words(kb: LoadedEditions) -> dict[str, str]:
 def _resolved_in(kb: LoadedEditions, citations: list[Citation],
                  read_in: list[tuple[str, str]]) -> list[Resolution]:
     """Each citation resolved in the edition it is read in, in the citations' order (those of
-    one edition resolved together, as the linker resolves an article's)."""
+    one edition resolved together, as the linker resolves an article's); a ``not_found``
+    one told where its rule is now (:func:`kb.cite.target.with_elsewhere`)."""
     places: dict[tuple[str, str], list[int]] = {}
     for i, key in enumerate(read_in):
         places.setdefault(key, []).append(i)
     out: list[Resolution | None] = [None] * len(citations)
     for key, at in places.items():
-        for i, res in zip(at, resolve_citations([citations[i] for i in at], kb.graphs[key])):
+        rg = kb.graphs[key]
+        # a rule the edition lacks says where it is now, as the linker says it
+        for i, res in zip(at, with_elsewhere(kb, rg, resolve_citations([citations[i] for i in at], rg))):
             out[i] = res
     return [res for res in out if res is not None]
 
