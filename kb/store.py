@@ -35,14 +35,15 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from multiprocessing.connection import Connection
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kb.errors import QueryError
 from kb.graph import RuleGraph, build_edition
 from kb.loaded import BUILT_FORMAT
-from kb.model import Diagnostic, DocumentError, RulesetInfo
+from kb.model import Diagnostic, DocumentError, ReadResult, RulesetInfo
+from kb.numbers import format_number
 from kb.objects import (CHANGES_FILE, EDITION_CODE, GRAPH_FILE, INDEX_CODE, MAPPING_FILE, NOTES_FILE, RULES_FILE, check_object,
                         collect_garbage, edition_key, graph_key, link_file, link_tree, mapping_key, put_object,
                         read_mapping, write_mapping, write_rules)
@@ -222,6 +223,138 @@ def cut_short_notes(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     return [d for d in diagnostics if d.severity != "error" and _CUT_SHORT.search(d.message)]
 
 
+# A document's top-level sections: its chapters ("## 300.", Magic's "5. Turn Structure") by
+# number, then the Glossary, which follows every chapter where a ruleset has one.
+GLOSSARY = "Glossary"
+TopSections = tuple[tuple[str, str], ...]  # (number or "Glossary", title), in the document's order
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def top_sections(result: ReadResult) -> TopSections:
+    """A read document's top-level sections: each chapter's number and title, in order, then
+    the Glossary when the document has glossary entries (Magic's; Riftbound's have none)."""
+    chapters = tuple((format_number(r.number, result.number_style), r.title)
+                     for r in result.rules if r.kind == "chapter" and len(r.number) == 1 and r.number[0].isdigit())
+    glossary = ((GLOSSARY, GLOSSARY),) if any(t.kind == "glossary" for t in result.terms) else ()
+    return chapters + glossary
+
+
+def _rank(number: str) -> tuple[int, int]:
+    """Where a top-level section comes: chapters by number, the Glossary after them all."""
+    return (1, 0) if number == GLOSSARY else (0, int(number))
+
+
+@dataclass(frozen=True)
+class EditionSections:
+    """Another edition of the ruleset, as the cut-short check compares a document with it."""
+
+    name: str
+    date: str
+    partial: bool
+    sections: TopSections
+
+
+def _not_later(other: str, date: str) -> bool:
+    """Whether an edition dated ``other`` is dated on or before ``date`` (or either is unknown)."""
+    return not (_ISO_DATE.match(other) and _ISO_DATE.match(date)) or other <= date
+
+
+def stops_where_others_go_on(sections: TopSections, date: str, others: Iterable[EditionSections]
+                             ) -> tuple[list[EditionSections], list[tuple[str, str]]]:
+    """The editions that go on where a document stops, and the top-level sections they go on
+    with: ``([], [])`` unless the document is cut short between two top-level sections.
+
+    The editions compared are those dated on or before the document (a later edition may add
+    a chapter: Riftbound 1.3 added 800, Magic's 2009 renumbering 6 to 9; or undated). The
+    document is cut short when every full edition among them, and at least one edition, has a
+    top-level section after the document's last. An excerpt is only evidence that its edition
+    goes on: it may lack any chapter, so one that stops early tells nothing.
+    """
+    if not sections:
+        return [], []
+    end = max(_rank(n) for n, _ in sections)
+    compared = [e for e in others if _not_later(e.date, date)]
+    going = [e for e in compared if any(_rank(n) > end for n, _ in e.sections)]
+    if not going or any(not e.partial and e not in going for e in compared):
+        return [], []
+    missing: dict[str, str] = {}
+    for e in sorted(going, key=lambda e: e.date, reverse=True):  # the newest edition's titles
+        for n, title in e.sections:
+            if _rank(n) > end:
+                missing.setdefault(n, title)
+    return going, sorted(missing.items(), key=lambda item: _rank(item[0]))
+
+
+def _sections_named(sections: Iterable[tuple[str, str]]) -> str:
+    """``chapters 300 (Playing the Game) and 800 (Keywords)``, ``chapter 9 (…) and the Glossary``."""
+    chapters = [f"{n} ({t})" if t else n for n, t in sections if n != GLOSSARY]
+    parts = ([f"chapter{'s' if len(chapters) > 1 else ''} {_listed(chapters)}"] if chapters else [])
+    parts += ["the Glossary"] if any(n == GLOSSARY for n, _ in sections) else []
+    return _listed(parts)
+
+
+def _listed(words: list[str]) -> str:
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
+
+
+def _stored_sections(src: EditionSource) -> TopSections | None:
+    """An edition's top-level sections: as its import recorded them in ``edition.toml``, else
+    read from its document (an embedded edition, or one imported before they were recorded);
+    None when it cannot be read (the build names that document)."""
+    if src.origin == "imported":
+        try:
+            kept = tomllib.loads((src.path.parent / "edition.toml").read_text(encoding="utf-8")).get("sections")
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            kept = None
+        if isinstance(kept, list) and all(isinstance(s, list) and len(s) == 2 and all(isinstance(w, str) for w in s)
+                                          and (s[0] == GLOSSARY or s[0].isdigit()) for s in kept):
+            return tuple((n, t) for n, t in kept)
+    from kb.read import read_bytes
+    try:
+        result, _ = read_bytes(read_document_file(src.path), str(src.path), src.format or None)
+    except (DocumentError, OSError):
+        return None
+    return top_sections(result)
+
+
+def _editions_beside(sources: Sources, ruleset: str, edition: str, date: str) -> list[EditionSections]:
+    """The ruleset's other editions dated on or before ``date`` (the edition being replaced is
+    not one), with their top-level sections."""
+    out = []
+    for src in sources.editions:
+        if src.ruleset == ruleset and src.name != edition and _not_later(src.date, date):
+            sections = _stored_sections(src)
+            if sections is not None:
+                out.append(EditionSections(src.name, src.date, src.partial, sections))
+    return out
+
+
+def _stopped_early_note(file: Path, result: ReadResult, ruleset: str, date: str,
+                        going: list[EditionSections], missing: list[tuple[str, str]]) -> Diagnostic:
+    """What the cut-short check says of a document stopping where the other editions go on,
+    at its last rule's line."""
+    last = max(result.rules, key=lambda r: r.line)
+    end = max(top_sections(result), key=lambda s: _rank(s[0]))
+    stopped = _sections_named([end])
+    editions = _listed([f"{e.name} ({e.date or 'undated'}{', an excerpt' if e.partial else ''})"
+                        for e in sorted(going, key=lambda e: e.date)])
+    undated = ("" if _ISO_DATE.match(date) else
+               " (the document has no date, so editions of every date were compared: give --date "
+               "if it is an older edition)")
+    return Diagnostic(
+        f"the document stops after {stopped}, at rule {format_number(last.number, result.number_style)}, "
+        f"where {ruleset} {'edition' if len(going) == 1 else 'editions'} {editions} "
+        f"{'goes' if len(going) == 1 else 'go'} on: {_sections_named(missing)} "
+        f"{'is' if len(missing) == 1 else 'are'} missing{undated}", str(file), last.line, "warning")
+
+
+def _toml_value(value: object) -> str:
+    """A value written in ``edition.toml``: JSON's strings and lists are TOML's, once every
+    character outside the BMP is written as itself (TOML has no surrogate escapes) and DEL,
+    which TOML wants escaped, is."""
+    return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
 def import_document(home: Path, file: Path, *, ruleset: str, edition: str, date: str = "",
                     fmt: str | None = None, partial: bool = False, title: str = "",
                     rebuild: Callable[[], object] | None = None,
@@ -230,8 +363,10 @@ def import_document(home: Path, file: Path, *, ruleset: str, edition: str, date:
 
     Only a regular file is imported (:func:`read_document_file`); the bytes checked are
     the bytes kept. Nothing is kept when the document has errors (DocumentError lists them),
-    when the reader found it cut short and it is not imported as an excerpt (``partial``;
-    CutShortError names the line and the reader's note), or when writing the copy fails (a
+    when it is cut short and not imported as an excerpt (``partial``; CutShortError names the
+    line and why: the reader's note of a cut inside a rule or the Glossary, or the chapters
+    that the ruleset's other editions go on with after the document's last,
+    :func:`stops_where_others_go_on`), or when writing the copy fails (a
     full disk, a read-only data directory). ``notes``, when given, receives the reader's
     warnings and notes. ``rebuild``, when given, runs once the copy is in place; if it fails,
     the import is undone (the edition imported before, if any, is back) and its error raised.
@@ -242,7 +377,8 @@ def import_document(home: Path, file: Path, *, ruleset: str, edition: str, date:
     if fmt is not None and fmt not in READERS:
         raise DocumentError([Diagnostic(f"unknown format {fmt!r} (formats: {', '.join(sorted(READERS))})")])
     data = read_document_file(file)
-    info = collect_sources(home).rulesets.get(ruleset)
+    sources = collect_sources(home)
+    info = sources.rulesets.get(ruleset)
     # the Tournament Rules imported as the Core Rules' ruleset are refused (kb.read.kinds)
     result, used = read_bytes(data, str(file), fmt, ruleset=ruleset, ruleset_title=info.title if info else "")
     if info is not None and info.default_format and result.number_style != info.number_style:
@@ -259,16 +395,28 @@ def import_document(home: Path, file: Path, *, ruleset: str, edition: str, date:
             f"the document looks cut short: {d.message}. Import the whole document; or, to keep "
             "what it holds as an excerpt (not the default edition while the ruleset has a "
             "whole one), import it with --partial", d.file or str(file), d.line) for d in cut])
+    # Cut between two chapters, no reader can tell: the ruleset's other editions can.
+    used_date = date or result.date
+    going, missing = stops_where_others_go_on(
+        top_sections(result), used_date, _editions_beside(sources, ruleset, edition, used_date))
+    stopped = _stopped_early_note(file, result, ruleset, used_date, going, missing) if going else None
+    if stopped is not None and not partial:
+        raise CutShortError([replace(
+            stopped, severity="error", message=f"the document looks cut short: {stopped.message}. Import "
+            "the whole document; or, to keep what it holds as an excerpt (not the default edition while "
+            "the ruleset has a whole one), import it with --partial")])
     if notes is not None:
         notes.extend(d for d in result.diagnostics if d.severity in ("warning", "info")
                      and not d.message.startswith("unresolved reference"))
+        notes.extend([stopped] if stopped is not None else [])
     build_edition(result, ruleset=ruleset, edition=edition, date=date, source=str(file),
                   external_citations=info.external_citations if info else None)
     target = home / "imports" / ruleset / edition
     staging = target.with_name(f".{edition}.tmp-{os.getpid()}-{time.time_ns()}")
     name = file.name if _PLAIN_FILE.match(file.name) and file.name != "edition.toml" else "document"
     meta = {"ruleset": ruleset, "edition": edition, "date": date or result.date,
-            "file": name, "format": used, "partial": partial, "title": title or result.title}
+            "file": name, "format": used, "partial": partial, "title": title or result.title,
+            "sections": [list(s) for s in top_sections(result)]}  # what the next import compares
     created = [d for d in (home, home / "imports", target.parent) if not d.exists()]
     try:  # a full disk or a permission error halfway leaves no half-written folder behind
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -276,7 +424,7 @@ def import_document(home: Path, file: Path, *, ruleset: str, edition: str, date:
         staging.mkdir()
         (staging / name).write_bytes(data)
         (staging / "edition.toml").write_text(
-            "".join(f"{k} = {json.dumps(v)}\n" for k, v in meta.items()), encoding="utf-8")
+            "".join(f"{k} = {_toml_value(v)}\n" for k, v in meta.items()), encoding="utf-8")
         old = _swap_in(staging, target)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)

@@ -9,6 +9,7 @@ The documents are written here, in the Riftbound Markdown layout; one case a lin
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -17,8 +18,9 @@ from click.testing import CliRunner
 
 from kb.cli import main
 from kb.model import Diagnostic
-from kb.store import cut_short_notes
-from tests.conftest import CORPORA, SKIP_REASON, shared_available
+from kb.store import (GLOSSARY, CutShortError, EditionSections, TopSections, collect_sources, cut_short_notes,
+                      import_document, stops_where_others_go_on, top_sections)
+from tests.conftest import CORPORA, REPO, SKIP_REASON, shared_available
 
 WHOLE = """# Test Core Rules
 
@@ -161,3 +163,232 @@ def test_the_pdf_text_reader_also_notes_a_cut_at_a_capital_letter() -> None:
     assert [n for n in cut_short_notes(result.diagnostics) if "ends inside rule 102.2" in n.message]
     whole = riftbound_pdftext.read(plain(WHOLE), "whole.txt")
     assert not cut_short_notes(whole.diagnostics)
+
+
+# --- A document cut between two chapters: the ruleset's other editions tell -----------------
+#
+# No reader can see a cut at a chapter boundary (the finding: Riftbound 1.4's first 400 lines,
+# ending after chapter 100, imported as the newest full edition and became the default). The
+# import compares the document's top-level sections (chapters, then the Glossary) with the
+# ruleset's other editions dated on or before it: when every full one, and at least one, goes on
+# after the document's last, it is refused like a cut inside a rule.
+
+CHAPTERS = """# Test Core Rules
+
+Last Updated: 2027-01-15
+
+## 100. Game Concepts
+
+### 101. Players
+
+**101.1.** A game is played by two or more players, each with their own deck.
+
+**101.2.** A player who has no cards left to draw loses the game at the next check.
+
+## 200. Turns
+
+### 201. Phases
+
+**201.1.** Each turn has a beginning phase, a main phase and an ending phase.
+
+**201.2.** The turn player acts first in each phase of their turn.
+
+## 300. Winning
+
+### 301. Scoring
+
+**301.1.** A player who scores eight points wins the game.
+"""
+
+
+def chapters_until(chapter: str, text: str = CHAPTERS) -> str:
+    """The document up to the chapter heading ``chapter``, which is cut off with all after it."""
+    return text[: text.index(f"## {chapter}.")]
+
+
+def dated(text: str, day: str) -> str:
+    return text.replace("Last Updated: 2027-01-15", f"Last Updated: {day}" if day else "")
+
+
+def last_rule_line(text: str) -> int:
+    """The line of the last numbered entry of a document in the CHAPTERS layout."""
+    lines = text.split("\n")
+    return max(i + 1 for i, ln in enumerate(lines) if re.match(r"^(\*\*|#+ )\d", ln))
+
+
+# (name, the editions already in the home: (edition, document, --partial), the document
+# imported as 9.9, what the refusal says after "error: the document looks cut short: "; None
+# when it imports)
+BESIDE = [
+    ("after chapter 100", [("1.0", CHAPTERS, False)], chapters_until("200"),
+     "the document stops after chapter 100 (Game Concepts), at rule 101.2, where test edition 1.0 "
+     "(2027-01-15) goes on: chapters 200 (Turns) and 300 (Winning) are missing"),
+    ("after chapter 200", [("1.0", CHAPTERS, False)], chapters_until("300"),
+     "the document stops after chapter 200 (Turns), at rule 201.2, where test edition 1.0 "
+     "(2027-01-15) goes on: chapter 300 (Winning) is missing"),
+    ("only an excerpt goes on", [("1.0", CHAPTERS, True)], chapters_until("300"),
+     "where test edition 1.0 (2027-01-15, an excerpt) goes on: chapter 300 (Winning) is missing"),
+    ("every full edition goes on", [("0.9", dated(CHAPTERS, "2026-06-01"), False), ("1.0", CHAPTERS, False)],
+     chapters_until("200"), "where test editions 0.9 (2026-06-01) and 1.0 (2027-01-15) go on"),
+    ("undated, so compared with all", [("1.0", CHAPTERS, False)], dated(chapters_until("300"), ""),
+     "chapter 300 (Winning) is missing (the document has no date, so editions of every date were "
+     "compared: give --date if it is an older edition)"),
+    # imports as before
+    ("a first edition", [], chapters_until("300"), None),
+    ("the whole document", [("1.0", CHAPTERS, False)], dated(CHAPTERS, "2027-06-01"), None),
+    ("an older edition may lack a later chapter", [("1.0", CHAPTERS, False)],
+     dated(chapters_until("300"), "2026-06-01"), None),
+    ("an older full edition stops there too", [("0.9", dated(chapters_until("300"), "2026-06-01"), False),
+                                               ("1.0", CHAPTERS, False)],
+     dated(chapters_until("300"), "2027-06-01"), None),
+    ("an excerpt that stops early tells nothing", [("1.0", chapters_until("200"), True)],
+     chapters_until("300"), None),
+    ("the edition it replaces is not compared", [("9.9", CHAPTERS, False)], chapters_until("300"), None),
+]
+
+
+@pytest.mark.parametrize("name, home_editions, text, says", BESIDE, ids=[c[0] for c in BESIDE])
+def test_a_document_stopping_where_the_other_editions_go_on_is_refused(
+        runner: CliRunner, tmp_path: Path, name: str, home_editions: list[tuple[str, str, bool]],
+        text: str, says: str | None) -> None:
+    home = tmp_path / "home"
+    for edition, document, partial in home_editions:
+        (tmp_path / f"{edition}.md").write_text(document, encoding="utf-8")
+        out = runner.invoke(main, ["--home", str(home), "import", str(tmp_path / f"{edition}.md"), "-r", "test",
+                                   "-e", edition, "--no-build", *(["--partial"] if partial else [])])
+        assert out.exit_code == 0, out.output
+    doc = tmp_path / "doc.md"
+    doc.write_text(text, encoding="utf-8")
+    out = runner.invoke(main, ["--home", str(home), "import", str(doc), "-r", "test", "-e", "9.9", "--no-build"])
+    assert "Traceback" not in out.output
+    if says is None:
+        assert out.exit_code == 0 and "stops after" not in out.output, out.output
+        return
+    assert out.exit_code == 2, out.output
+    assert f"{doc}:{last_rule_line(text)}: error: the document looks cut short: " in out.output
+    assert says in out.output and "import it with --partial" in out.output
+    kept = home / "imports" / "test" / "9.9" / "edition.toml"
+    assert not kept.exists() or "Winning" in kept.read_text()  # nothing of the cut document kept
+    out = runner.invoke(main, ["--home", str(home), "import", str(doc), "-r", "test", "-e", "9.9", "--no-build",
+                               "--partial"])
+    assert out.exit_code == 0 and "(partial)" in out.output, out.output
+    assert f"warning at line {last_rule_line(text)}: the document stops after chapter" in out.output
+
+
+def test_an_import_records_the_sections_the_next_one_compares(runner: CliRunner, tmp_path: Path) -> None:
+    """The top-level sections go into edition.toml, so an import reads no other document; one
+    imported before they were recorded is read instead."""
+    home = tmp_path / "home"
+    (tmp_path / "1.0.md").write_text(CHAPTERS, encoding="utf-8")
+    assert runner.invoke(main, ["--home", str(home), "import", str(tmp_path / "1.0.md"), "-r", "test",
+                                "-e", "1.0", "--no-build"]).exit_code == 0
+    meta = home / "imports" / "test" / "1.0" / "edition.toml"
+    recorded = 'sections = [["100", "Game Concepts"], ["200", "Turns"], ["300", "Winning"]]'
+    assert recorded in meta.read_text()
+    meta.write_text(meta.read_text().replace(recorded + "\n", ""))  # as an older import wrote it
+    doc = tmp_path / "doc.md"
+    doc.write_text(chapters_until("300"), encoding="utf-8")
+    out = runner.invoke(main, ["--home", str(home), "import", str(doc), "-r", "test", "-e", "9.9", "--no-build"])
+    assert out.exit_code == 2 and "chapter 300 (Winning) is missing" in out.output, out.output
+
+
+# Sections as data: (name, the document's sections, its date, the other editions, the editions
+# said to go on, the sections said missing)
+G = (GLOSSARY, GLOSSARY)
+MAGIC = (("1", "Game Concepts"), ("5", "Turn Structure"), ("9", "Casual Variants"), G)
+SECTIONS = [
+    ("a cut before the Glossary", MAGIC[:3], "2026-01-16", [EditionSections("old", "2025-11-14", False, MAGIC)],
+     ["old"], [G]),
+    ("the Glossary ends every release", MAGIC[:2] + (G,), "2026-01-16",
+     [EditionSections("old", "2025-11-14", False, MAGIC)], [], []),
+    ("a chapter renumbered away", (("000", ""), ("100", ""), ("700", "")), "2026-01-01",
+     [EditionSections("1.0", "2025-06-02", False, (("000", ""), ("500", ""), ("700", "")))], [], []),
+    ("nothing to compare", MAGIC[:1], "2026-01-16", [], [], []),
+    ("no sections read", (), "2026-01-16", [EditionSections("old", "2025-11-14", False, MAGIC)], [], []),
+]
+
+
+@pytest.mark.parametrize("name, sections, date, others, going, missing", SECTIONS, ids=[c[0] for c in SECTIONS])
+def test_which_documents_stop_where_the_others_go_on(name: str, sections: tuple, date: str, others: list,
+                                                      going: list[str], missing: list) -> None:
+    said_going, said_missing = stops_where_others_go_on(sections, date, others)
+    assert [e.name for e in said_going] == going and said_missing == missing
+
+
+# --- No real document is refused --------------------------------------------------------------
+#
+# Every real document of ../shared/corpora (SOURCES.md): the 70 Magic releases of the archive
+# (2003-2025) and the two beside them, every Riftbound edition in every layout there, the
+# Tournament Rules; and the embedded excerpts. Read by the readers only: no import builds them.
+
+def _real_documents() -> list[tuple[str, Path]]:
+    riftbound = [("riftbound", p) for p in sorted(CORPORA.glob("riftbound/core-rules-*.md"))]
+    tournament = [("riftbound-tournament", p) for p in sorted(CORPORA.glob("riftbound/tournament-rules-*.md"))]
+    mtg = [("mtg", p) for p in sorted(CORPORA.glob("mtg/comprehensive-rules-*.txt"))
+           + sorted(CORPORA.glob("mtg/archive/comprehensive-rules-*.txt"))]
+    return riftbound + tournament + mtg
+
+
+REAL = _real_documents() if shared_available() else []
+
+
+@functools.cache
+def _read_sections(path: Path) -> tuple[TopSections, str]:
+    from kb.read import read_bytes
+    result, _ = read_bytes(path.read_bytes(), str(path))
+    return top_sections(result), result.date
+
+
+def _excerpts(ruleset: str) -> list[EditionSections]:
+    return [EditionSections(src.name, src.date, True, _read_sections(src.path)[0])
+            for src in collect_sources(Path("/nonexistent-home"), REPO / "rules").editions
+            if src.ruleset == ruleset]
+
+
+def test_the_real_documents_are_all_there() -> None:
+    if not shared_available():
+        pytest.skip(SKIP_REASON)
+    counts = {rs: sum(1 for r, _ in REAL if r == rs) for rs in ("mtg", "riftbound", "riftbound-tournament")}
+    assert counts == {"mtg": 72, "riftbound": 5, "riftbound-tournament": 1}
+
+
+@pytest.mark.parametrize("ruleset, path", REAL, ids=[p.name for _, p in REAL])
+def test_no_real_document_stops_where_another_goes_on(ruleset: str, path: Path) -> None:
+    """Beside any of the ruleset's other real documents (each alone, the hardest case: the
+    nearest older edition is then all the check has) or beside all of them and the excerpts."""
+    if not shared_available():
+        pytest.skip(SKIP_REASON)
+    sections, date = _read_sections(path)
+    assert sections and date, "the reader found its chapters and its date"
+    others = [EditionSections(p.name, _read_sections(p)[1], False, _read_sections(p)[0])
+              for rs, p in REAL if rs == ruleset and p != path]
+    for other in [*others, *_excerpts(ruleset)]:
+        assert stops_where_others_go_on(sections, date, [other]) == ([], []), other.name
+    assert stops_where_others_go_on(sections, date, others + _excerpts(ruleset)) == ([], [])
+
+
+def test_real_editions_import_beside_each_other_and_a_cut_one_does_not(tmp_path: Path) -> None:
+    """Through import_document into one home (the embedded excerpts beside): the Tournament
+    Rules as a first edition, Riftbound 1.4 and then the older 1.2 and 1.0, which lack 1.4's
+    chapter 800; then the finding's document, 1.4's first 400 lines."""
+    if not shared_available():
+        pytest.skip(SKIP_REASON)
+    home = tmp_path / "home"
+    for ruleset, edition, name in [("riftbound-tournament", "2026-05-02", "tournament-rules-2026-05-02.md"),
+                                   ("riftbound", "1.4", "core-rules-2026-07-16.md"),
+                                   ("riftbound", "1.2", "core-rules-2025-12-01-markdown.md"),
+                                   ("riftbound", "1.0", "core-rules-2025-06-02.md")]:
+        import_document(home, CORPORA / "riftbound" / name, ruleset=ruleset, edition=edition)
+    cut = tmp_path / "partial-rb.md"
+    cut.write_bytes(b"".join((CORPORA / "riftbound" / "core-rules-2026-07-16.md").read_bytes()
+                             .splitlines(keepends=True)[:400]))
+    with pytest.raises(CutShortError) as refused:
+        import_document(home, cut, ruleset="riftbound", edition="9.9811")
+    [note] = refused.value.diagnostics
+    assert (note.file, note.line) == (str(cut), 396)
+    assert note.message.startswith("the document looks cut short: the document stops after chapter 100 "
+                                   "(Game Concepts), at rule 123, where riftbound editions 1.0 (2025-06-02), "
+                                   "1.2 (2025-12-01), 1.3 (2026-03-30, an excerpt) and 1.4 (2026-07-16) go on: "
+                                   "chapters 300 (Playing the Game), 500 (Playing the Game), "
+                                   "700 (Additional Rules) and 800 (Keywords) are missing"), note.message
+    assert not (home / "imports" / "riftbound" / "9.9811").exists()

@@ -40,9 +40,10 @@ def import_cmd(ctx: click.Context, file: Path, ruleset: str, edition: str, date:
     page's source, PDF, DOCX, ODT, EPUB or RTF, or rules exported as JSON or CSV/TSV (a
     container or an export is turned into text first; --format then names the text's layout).
 
-    A document the reader finds cut short (it ends inside a rule) is refused, naming the
-    line and the reader's note, unless --partial imports it as an excerpt. The reader's
-    warnings are printed. When the rebuild fails (a full disk, another document's error),
+    A document cut short is refused, naming the line and why, unless --partial imports it as
+    an excerpt: one that ends inside a rule or its Glossary, or that stops after a chapter
+    where the ruleset's other editions dated on or before it go on. The reader's warnings are
+    printed. When the rebuild fails (a full disk, another document's error),
     the import is undone: the data directory is as it was before.
     """
     home = home_of(ctx)
