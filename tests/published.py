@@ -17,6 +17,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -94,15 +95,14 @@ def printed_text(blocks: list[Block]) -> str:
 
 def pdf_of(blocks: list[Block], layout: Layout = Layout()) -> bytes:
     """A PDF printing the blocks (A4, one or two columns) with the layout's habits; a
-    footer's ``{pages}`` is the number of pages (the document is laid out twice)."""
-    make = _flowing if layout.flow else _pdf
-    pages = make(blocks, layout, "0").pages_count if "{pages}" in layout.footer else 0
-    return bytes(make(blocks, layout, str(pages)).output())
+    footer's ``{pages}`` is the number of pages."""
+    return bytes((_flowing if layout.flow else _pdf)(blocks, layout).output())
 
 
-def _flowing(blocks: list[Block], layout: Layout, pages: str) -> FPDF:
+def _flowing(blocks: list[Block], layout: Layout) -> FPDF:
     """Another engine's layout: fpdf2 breaks the lines and pages itself, justified, and prints
-    the running header and footer from its own hooks (a first-line indent is lost)."""
+    the running header and footer from its own hooks (a first-line indent is lost); the
+    footer's number of pages is fpdf2's own alias, filled in when the document is written."""
     class Document(FPDF):
         def header(self) -> None:
             if layout.header:
@@ -113,7 +113,7 @@ def _flowing(blocks: list[Block], layout: Layout, pages: str) -> FPDF:
         def footer(self) -> None:
             if layout.footer:
                 self.set_y(-14)
-                text = layout.footer.replace("{page}", str(self.page_no())).replace("{pages}", pages)
+                text = layout.footer.replace("{page}", str(self.page_no())).replace("{pages}", "{nb}")
                 self.cell(0, 5, text, align="C")
 
     if FONT is None:
@@ -130,51 +130,73 @@ def _flowing(blocks: list[Block], layout: Layout, pages: str) -> FPDF:
     return pdf
 
 
-def _pdf(blocks: list[Block], layout: Layout, pages: str) -> FPDF:
+def _string_width(pdf: FPDF) -> Callable[[str], float]:
+    """``pdf.get_string_width`` for its font and size as set now, the same sum of the glyphs'
+    widths without fpdf2's styling of each string on the way (most of a large document's
+    printing time went there: every word tried on a line is measured)."""
+    font, size, k = pdf.current_font, pdf.font_size_pt, pdf.k
+    assert font is not None and not getattr(font, "is_symbol", False)
+    widths = font.cw
+    return lambda text: sum(widths[ord(c)] for c in text) * size * 0.001 / k  # fpdf2's own order
+
+
+Placed = tuple[float, float, str]  # where a line is printed on its page (x, baseline y), and the line
+
+
+def _pdf(blocks: list[Block], layout: Layout) -> FPDF:
+    """The blocks laid out line by line, a page at a time (so the number of pages is known
+    before the first footer is printed), then printed."""
     if FONT is None:
         raise RuntimeError("no Unicode TrueType font found (" + ", ".join(map(str, FONT_CANDIDATES)) + ")")
     pdf = FPDF(format="A4", unit="pt")
     pdf.set_auto_page_break(False)
     pdf.add_font("body", fname=str(FONT))
     pdf.set_font("body", size=layout.size)
-    left, top, bottom, gutter = 56.0, 70.0, 780.0, 24.0
-    width = (595.0 - 2 * left - gutter * (layout.columns - 1)) / layout.columns
-    pitch = layout.size * 1.3
-    state = {"column": layout.columns, "y": bottom, "lines": 0}
-
-    def new_column() -> None:
-        state["column"] += 1
-        if state["column"] >= layout.columns:
-            pdf.add_page()
-            state["column"] = 0
-            number = str(pdf.page_no())
-            if layout.header:
-                pdf.text(left, 40, layout.header.replace("{page}", number))
-            if layout.footer:
-                footer = layout.footer.replace("{page}", number).replace("{pages}", pages)
-                pdf.text((595 - pdf.get_string_width(footer)) / 2, 815, footer)
-        state["y"], state["lines"] = top, 0
-
-    def put(line: str, indent: float) -> None:
-        full = layout.page_lines and state["lines"] >= layout.page_lines
-        if state["y"] + pitch > bottom or full:
-            new_column()
-        x = left + state["column"] * (width + gutter) + indent
-        pdf.text(x, state["y"], line)
-        state["y"] += pitch
-        state["lines"] += 1
-
-    for block in blocks:
-        for paragraph in block:
-            indent = pdf.get_string_width(" ") * (len(paragraph) - len(paragraph.lstrip()))
-            for line in _wrap(pdf, paragraph.strip(), width, indent, layout.hyphenate):
-                put(line, indent)
-                indent = 0.0
-        state["y"] += layout.gap
+    width_of = _string_width(pdf)
+    left = 56.0
+    pages = _pages(blocks, layout, width_of, left)
+    for number, lines in enumerate(pages, 1):
+        pdf.add_page()
+        if layout.header:
+            pdf.text(left, 40, layout.header.replace("{page}", str(number)))
+        if layout.footer:
+            footer = layout.footer.replace("{page}", str(number)).replace("{pages}", str(len(pages)))
+            pdf.text((595 - width_of(footer)) / 2, 815, footer)
+        for x, y, line in lines:
+            pdf.text(x, y, line)
     return pdf
 
 
-def _wrap(pdf: FPDF, text: str, width: float, indent: float, hyphenate: bool) -> list[str]:
+def _pages(blocks: list[Block], layout: Layout, width_of: Callable[[str], float], left: float
+           ) -> list[list[Placed]]:
+    """Each page's lines: paragraphs wrapped at the column's width, the next column (or page)
+    when a column is full (or holds ``page_lines``), a gap after each block."""
+    top, bottom, gutter = 70.0, 780.0, 24.0
+    width = (595.0 - 2 * left - gutter * (layout.columns - 1)) / layout.columns
+    pitch = layout.size * 1.3
+    pages: list[list[Placed]] = []
+    column, y, lines = layout.columns, bottom, 0
+
+    for block in blocks:
+        for paragraph in block:
+            indent = width_of(" ") * (len(paragraph) - len(paragraph.lstrip()))
+            for line in _wrap(width_of, paragraph.strip(), width, indent, layout.hyphenate):
+                if y + pitch > bottom or (layout.page_lines and lines >= layout.page_lines):
+                    column += 1
+                    if column >= layout.columns:
+                        pages.append([])
+                        column = 0
+                    y, lines = top, 0
+                pages[-1].append((left + column * (width + gutter) + indent, y, line))
+                y += pitch
+                lines += 1
+                indent = 0.0
+        y += layout.gap
+    return pages
+
+
+def _wrap(width_of: Callable[[str], float], text: str, width: float, indent: float,
+          hyphenate: bool) -> list[str]:
     """The lines a paragraph is printed in: as many words as fit (the first line indented);
     a long word that does not fit is split with a hyphen where its first part fits, when
     the layout hyphenates."""
@@ -183,13 +205,13 @@ def _wrap(pdf: FPDF, text: str, width: float, indent: float, hyphenate: bool) ->
     for word in text.split(" "):
         candidate = f"{line} {word}" if line else word
         limit = width - indent if not lines else width
-        if pdf.get_string_width(candidate) <= limit or not line:
+        if width_of(candidate) <= limit or not line:
             line = candidate
             continue
         if hyphenate and re.fullmatch(r"[A-Za-z]{8,}[,.]?", word):
             for cut in range(len(word.rstrip(",.")) - 3, 2, -1):
                 head = f"{line} {word[:cut]}-"
-                if pdf.get_string_width(head) <= limit:
+                if width_of(head) <= limit:
                     lines.append(head)
                     line = word[cut:]
                     break
