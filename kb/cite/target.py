@@ -39,7 +39,7 @@ import yaml
 
 from kb.cite.find import Citation
 from kb.cite.resolve import Mapper, Resolution, copy_for, count_found, found_numbers
-from kb.derived import derived_holding_editions
+from kb.derived import derived, derived_holding_editions
 from kb.editions.lineage import stored_rules
 from kb.editions.queries import FollowedMapping
 from kb.errors import QueryError
@@ -409,7 +409,13 @@ def prefix_names(kb: LoadedEditions) -> dict[str, str]:
     the ruleset's name (``mtg rule 116.1``, ``Riftbound rule 337.1``), the word before
     "Rules" in its title (``Comprehensive Rules 116.1``, ``Core Rules 337.1``) and its
     title's first word (``Magic rule 116.1``). A word that would name two rulesets names
-    neither (a ruleset's own name still names it)."""
+    neither (a ruleset's own name still names it). Read once per build (every document
+    linked asks, a pinned one too): the dict is shared, read only."""
+    return _prefix_names(kb)
+
+
+@derived
+def _prefix_names(kb: LoadedEditions) -> dict[str, str]:
     by_word: dict[str, set[str]] = {}
     names: dict[str, str] = {}
     for info in kb.rulesets():
@@ -614,7 +620,7 @@ def with_elsewhere(kb: LoadedEditions, rg: RuleGraph | None, resolutions: list[R
         if new is None:
             new = res
             if res.citation.last is None:
-                where = number_elsewhere(rg, res.written)
+                where = _number_elsewhere(kb, number_elsewhere, rg, res.written)
                 said = elsewhere_sentence(where, rg.edition.name) if where is not None else ""
             else:
                 where = range_elsewhere(kb, rg, res.citation)
@@ -631,6 +637,31 @@ def with_elsewhere(kb: LoadedEditions, rg: RuleGraph | None, resolutions: list[R
             new = copy_for(new, res.citation)
         out[i] = new
     return out
+
+
+_ELSEWHERE_KEPT = 10_000  # answers kept per build: numbers a hostile text makes up are not
+
+
+def _number_elsewhere(kb: LoadedEditions, number_elsewhere: Callable[[RuleGraph, str], Any],
+                      rg: RuleGraph, written: str) -> dict[str, Any] | None:
+    """``number_elsewhere(rg, written)``, kept for the build (it reads the rule's history
+    through the edition mappings; an article citing a number its edition lacks asks again
+    each time it is linked). A copy: the caller may change what it is given."""
+    kept = _elsewhere_answers(kb)
+    key = (rg.edition.ruleset, rg.edition.name, written)
+    if key in kept:
+        found = kept[key]
+    else:
+        found = number_elsewhere(rg, written)
+        if len(kept) < _ELSEWHERE_KEPT:
+            kept[key] = found
+    return dict(found) if found is not None else None
+
+
+@derived
+def _elsewhere_answers(kb: LoadedEditions) -> dict[tuple[str, str, str], dict[str, Any] | None]:
+    """The answers :func:`_number_elsewhere` keeps, by (ruleset, edition, number)."""
+    return {}
 
 
 def range_elsewhere(kb: LoadedEditions, rg: RuleGraph, c: Citation) -> dict[str, Any] | None:

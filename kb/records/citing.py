@@ -191,7 +191,7 @@ def _editions_read_in(kb: LoadedEditions, record: Record, ruleset: str, edition:
     own = (ruleset, edition)
     if not citations:
         return []
-    names = _prefix_words(kb)
+    names = prefix_names(kb)
     others = {word for word, name in names.items() if name != ruleset}
     low = text.lower()
     if "CR" not in text and not any(word in low for word in others):
@@ -210,14 +210,6 @@ def _editions_read_in(kb: LoadedEditions, record: Record, ruleset: str, edition:
             chosen[other] = (other, edition_on(kb, other, day))
         out.append(chosen[other])
     return out
-
-
-@derived
-def _prefix_words(kb: LoadedEditions) -> dict[str, str]:
-    """The words before a citation that name a ruleset (:func:`kb.cite.target.prefix_names`),
-    read once per build: reading them again for each of thousands of records was most of
-    what their prefixes cost (read only, never changed)."""
-    return prefix_names(kb)
 
 
 def _resolved_in(kb: LoadedEditions, citations: list[Citation],
