@@ -8,11 +8,15 @@ citation's status, and the number the hint names (None: no hint)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from kb.cite.link import link_article, lookup
 from kb.errors import QueryError
 from kb.query import KnowledgeBase, elsewhere_sentence
+from tests.test_api import CheckedClient
+from web import create_app
 
 CASES: list[tuple[str, str, str, str, str | None]] = [
     ("Priority is CR 116.3d.", "mtg", "2026-01-16", "not_found", "117.3d"),
@@ -101,3 +105,29 @@ def test_a_missing_range_says_where_its_rules_are_now(kb: KnowledgeBase, text: s
         assert where is not None and where["here"] == here and where["status"] == "renumbered"
         assert c["message"].endswith(f"are rules {here} in {edition}"), c["message"]
         assert c["nearest"][0] == here.split("–")[0]
+
+
+@pytest.fixture(scope="module")
+def api(excerpt_home: Path) -> CheckedClient:
+    app = create_app(excerpt_home)
+    assert app.extensions["rulekb"].wait_ready(60)
+    return CheckedClient(app)
+
+
+# the text posted, the operation, the hint's range or number
+POSTED: list[tuple[str, str, str]] = [
+    ("Priority is CR 116.3d.", "/api/v1/citations/lookup", "117.3d"),
+    ("Priority: rules 116.3–116.5.", "/api/v1/citations/lookup", "117.3–117.5"),
+    ("Priority: rules 116.3–116.5.", "/api/v1/citations/annotate", "117.3–117.5"),
+]
+
+
+@pytest.mark.parametrize("text,url,here", POSTED)
+def test_the_api_describes_the_hint(api: CheckedClient, text: str, url: str, here: str) -> None:
+    """The API's answer with a hint is the one its OpenAPI document describes (the client
+    checks every answer against it)."""
+    field = "text" if url.endswith("lookup") else "markdown"
+    resp = api.post(url, json={field: pinned(text, "mtg", "2026-01-16"), **({"format": "json"} if field == "markdown" else {})})
+    assert resp.status_code == 200, resp.get_data(as_text=True)[:300]
+    (c,) = resp.get_json()["citations"]
+    assert c["elsewhere"]["here"] == here

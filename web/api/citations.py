@@ -51,6 +51,11 @@ _CITATION_EXTRA = {
                   "similarity": nullable({"type": "number"})}),
     "line": {"type": "integer"}, "column": {"type": "integer"},
     "footnotes": array({"type": "integer"}),
+    "elsewhere": obj({"edition": STR, "number": STR, "title": STR, "here": nullable(STR), "status": STR},
+                     description="A not_found number (or range, both of whose ends map) that another "
+                                 "edition of the ruleset has: that edition, the number or range there "
+                                 "and its (first) rule's title, and where it is in the edition linked "
+                                 "against (`here`, a range `117.3–117.5`; null: removed)."),
 }
 _SUMMARY = obj({k: {"type": "integer", "minimum": 0} for k in (
     "total", "broken", "ok", "not_found", "ambiguous", "renumbered", "quote_mismatch", "over_limit")})
