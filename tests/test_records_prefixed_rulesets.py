@@ -331,3 +331,19 @@ def test_a_missing_rule_says_where_it_is_now(excerpt_kb: KnowledgeBase, records:
     c = next(c for c in report["citations"] if c["text"] == text)
     assert c["status"] == "not_found"
     assert c["message"].endswith(ending), c["message"]
+
+
+@pytest.mark.parametrize("ident", [i for kind, i, _, _ in RECORDS if kind == "article"])
+def test_the_linker_reads_a_pinned_articles_citations_where_the_record_does(
+        excerpt_kb: KnowledgeBase, records: RecordSet, ident: str) -> None:
+    """The same article through ``rulekb link`` (its front matter pins the edition, so it
+    is linked in the edition it was written for) and as a record: each citation in the same
+    ruleset and edition, the named ones too."""
+    from kb.cite.link import lookup
+
+    text = next(content for _, i, _, content in RECORDS if i == ident)
+    linked = [(c["text"], c["ruleset"], c["edition"]) for c in lookup(excerpt_kb, text)["citations"]
+              if c["status"] == "ok"]
+    report = record_report(excerpt_kb, "article", ident, records)
+    read = {(c["text"], c["ruleset"], c["written_for"]) for c in report["citations"] if c["number"]}
+    assert linked and set(linked) == read
