@@ -677,7 +677,7 @@ def range_elsewhere(kb: LoadedEditions, rg: RuleGraph, c: Citation) -> dict[str,
     style = rg.edition.number_style
     holders = []
     for end in (c.number, c.last):
-        where = number_elsewhere(rg, format_number(end, style))
+        where = _number_elsewhere(kb, number_elsewhere, rg, format_number(end, style))
         if where is not None and where["edition"] not in holders:
             holders.append(where["edition"])
     for name in holders:
