@@ -20,11 +20,15 @@ document, so the report shows each citation's number today. An article without a
 recognised pin is linked as written for the edition its citations resolve best in
 (:func:`infer_written_for`).
 
-In an article that names no ruleset, a citation's own prefix still names the one it
-means (``CR 116.1`` is Magic's Comprehensive Rules, ``Core Rules 337.1`` Riftbound's):
-such a citation is looked up in that ruleset's newest edition, whichever the article is
-read as (:func:`named_editions`, :func:`resolve_as_named`). :func:`resolve_for_target`
-takes citations through the three steps: the target, the edition inferred, the prefixes.
+A citation's own prefix names the ruleset it means (``CR 116.1`` is Magic's Comprehensive
+Rules, ``Core Rules 337.1`` Riftbound's), whichever ruleset the article is read as, named by
+the caller, pinned or inferred (that one holds for the citations naming none): such a
+citation is looked up in the named ruleset's edition in force on the article's date, else
+on the date of the edition the article is read in when that is not its default, else the
+named ruleset's default (:func:`named_editions`, :func:`named_day`, :func:`named_reading`,
+:func:`resolve_as_named`), with a note saying which and why. :func:`resolve_for_target`
+takes citations through the three steps: the target, the edition inferred, the prefixes;
+a ``not_found`` one, a range too, is told where its rules are now (:func:`with_elsewhere`).
 """
 
 from __future__ import annotations
