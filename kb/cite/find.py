@@ -62,6 +62,11 @@ _SEE_BEFORE = re.compile(rf"{WORD_START}[Ss]ee[ \t\n]+$")
 # What may hold a bare citation, for a caller's pretest (see may_cite).
 _PAREN_HINT = re.compile(r"\([ \t]?(?:[Ss]ee[ \t\n]+(?:also[ \t\n]+)?)?\d{3}\.")
 _ALSO_HINT = re.compile(r"also[ \t\n]+\d{3}")
+# The same hints read in a Markdown source whose texts are its own characters (see
+# may_cite_bare_in_source): a text's line break may stand for the source's line break and the
+# line prefix the block parser takes off (a block quote's ">", a list item's indentation).
+_PAREN_HINT_SOURCE = re.compile(r"\([ \t]?(?:[Ss]ee[ \t\n>]+(?:also[ \t\n>]+)?)?\d{3}\.")
+_ALSO_HINT_SOURCE = re.compile(r"also[ \t\n>]+\d{3}")
 # Loose keywords before a rule-shaped number (the bare grammar's: a three-digit head and a
 # dotted part), the forms the search box reads too (kb.numbers' prefix: "§ 702.2b", "r337.2"):
 # the section sign ("§ 702.2b", "§702.19b", "§§ 702.19b–d"), "r" or "r." right before the
@@ -167,10 +172,12 @@ def count_phrases(text: str, start: int = 0, loose: bool = True) -> int:
     return phrases
 
 
-def may_cite(text: str, loose: bool = True) -> bool:
+def may_cite(text: str, loose: bool = True, bare: bool = True) -> bool:
     """Whether ``text`` may hold a bare citation (``(337.1a)``, "See also 337.1a"): a cheap
-    pretest for callers that skip text without a keyword (a superset of what is found)."""
-    return _may_cite_bare(text) or loose and may_cite_loosely(text)
+    pretest for callers that skip text without a keyword (a superset of what is found).
+    ``loose=False`` and ``bare=False`` say that the text holds no loose keyword and no bare
+    citation (a caller asked once for the document it is part of)."""
+    return bare and _may_cite_bare(text) or loose and may_cite_loosely(text)
 
 
 def _may_cite_bare(text: str) -> bool:
@@ -178,6 +185,23 @@ def _may_cite_bare(text: str) -> bool:
     first half)."""
     return ("(" in text and _PAREN_HINT.search(text) is not None
             or "also" in text and _ALSO_HINT.search(text) is not None)
+
+
+def may_cite_bare_in_source(source: str) -> bool:
+    """Whether a Markdown ``source`` may hold a bare citation in any of its texts, when
+    every text of it is made of the source's own characters (no entity or backslash escape
+    decoded, no typographer: kb.cite.mdit checks): a superset of :func:`may_cite`'s bare
+    half over each text, asked once for a document instead of once per text."""
+    if "(" in source and _PAREN_HINT_SOURCE.search(source) is not None:
+        return True
+    # "also" is looked for by str.find, several times faster than the pattern's own scan
+    # for its literal, and the pattern tried where it is (a word an article holds a few times).
+    at = source.find("also")
+    while at >= 0:
+        if _ALSO_HINT_SOURCE.match(source, at) is not None:
+            return True
+        at = source.find("also", at + 4)
+    return False
 
 
 def may_cite_loosely(text: str) -> bool:
@@ -216,10 +240,15 @@ def _see_before(text: str, at: int) -> bool:
     return _SEE_BEFORE.search(text, max(0, at - 16), at) is not None
 
 
-def find_citations(text: str, limit: int | None = None, loose: bool = True) -> list[Citation]:
+def find_citations(text: str, limit: int | None = None, loose: bool = True, *,
+                   others: bool = True, bare: bool = True, quotes: bool = True) -> list[Citation]:
     """Every rule citation in ``text``, in document order (the first ``limit`` only, when
     given: finding stops there). ``loose=False`` says that the text holds no loose keyword
-    (:func:`may_cite_loosely` is false for it or for the document it is part of).
+    (:func:`may_cite_loosely` is false for it or for the document it is part of); so do
+    ``others=False`` of a keyword other than "rule(s)"/"Rule(s)" (RULE, section, CR:
+    :func:`~kb.references.other_keywords`), ``bare=False`` of a bare citation
+    (:func:`may_cite_bare_in_source`) and ``quotes=False`` of a quotation mark: what a
+    caller linking the texts of one document asks once for all of them (kb.cite.mdit).
 
     Never raises; time is linear in the length of the text.
 
@@ -228,13 +257,13 @@ def find_citations(text: str, limit: int | None = None, loose: bool = True) -> l
     """
     if not isinstance(text, str) or not text:
         return []
-    if other_keywords(text):  # RULE, section or CR: the whole grammar's phrases
+    if others and other_keywords(text):  # RULE, section or CR: the whole grammar's phrases
         out = _keyword_citations(text, phrase_matches(text), limit)
         cut_short = True  # may be: _read_whole looks
     else:  # "rule(s)" and "Rule(s)" only: most articles' paragraphs
         out, cut_short = _rule_citations(text, limit)
     loosely = _loose_phrases(text, 0, len(text)) if loose else None
-    parenthesised = _may_cite_bare(text)
+    parenthesised = bare and _may_cite_bare(text)
     if loosely or parenthesised:
         # Past a limit reached by keyword phrases nothing more was looked for.
         until = out[-1].end if limit is not None and len(out) >= limit else len(text)
@@ -248,7 +277,7 @@ def find_citations(text: str, limit: int | None = None, loose: bool = True) -> l
                 del out[limit:]
     if out and cut_short:
         out = _read_whole(text, out)
-    if out and ('"' in text or "“" in text):
+    if out and quotes and ('"' in text or "“" in text):
         quotes = [(m.start(), m.end(), m.group(1) or m.group(2)) for m in _QUOTE.finditer(text)]
         out = _attach_quotes(text, out, quotes)
     return out

@@ -48,7 +48,8 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from kb.cite.annotate import STYLES, Footnotes, Style, citation_attrs, rule_url
-from kb.cite.find import Citation, count_phrases, find_citations, may_cite, may_cite_loosely
+from kb.cite.find import (Citation, count_phrases, find_citations, may_cite, may_cite_bare_in_source,
+                          may_cite_loosely)
 from kb.cite.resolve import CitedRule, Resolution, as_dict, copy_for, resolve_shared
 from kb.cite.target import (LinkTarget, link_target, named_editions, parse_front_matter, prefix_names,
                             resolve_for_target)
@@ -56,6 +57,7 @@ from kb.graph import RuleGraph
 from kb.limits import CITE_CITATIONS, CITE_FRONT_MATTER
 from kb.loaded import LoadedEditions
 from kb.model import Diagnostic
+from kb.references import other_keywords
 
 ENV_KEY = "rule_citations"
 # ``env[OPTIONS_KEY]`` overrides the plugin's options for one render (``ruleset``,
@@ -410,11 +412,15 @@ def _found_and_resolved(state: StateCore, options: dict[str, Any], report: dict[
         pins, diags = parse_front_matter(content, source, options["kb"])
     report["front_matter"] = pins
     # Citations still to find; phrases counted past the limit; whether the document may
-    # hold a loose keyword ("§ 702.2b", "see 601.2a", "r117.3b": asked once, not per text).
-    loose = may_cite_loosely(state.src)
-    budget = [max(0, limit), 0, loose]
+    # hold a loose keyword ("§ 702.2b", "see 601.2a", "r117.3b"), and (_document_hints)
+    # another keyword than "rule(s)", a bare citation, a quotation mark: asked once, not per text.
+    src = state.src
+    loose = may_cite_loosely(src)
+    own_text = _texts_are_source(state)
+    budget = [max(0, limit), 0, loose, *_document_hints(src, own_text)]
+    bare = budget[4]
     runs = [run for token in state.tokens if token.type == "inline" and token.children
-            and (may_cite_with_keyword(token.content) or may_cite(token.content, loose))
+            and (may_cite_with_keyword(token.content) or may_cite(token.content, loose, bare))
             for run in _runs(token, budget)]
     report["over_limit"] = over = budget[1]
     citations = [c for run in runs for c in run.citations]
@@ -424,6 +430,12 @@ def _found_and_resolved(state: StateCore, options: dict[str, Any], report: dict[
     def named_of(candidates: Sequence[RuleGraph]) -> list[RuleGraph | None]:
         """Each citation's named edition, run by run (a prefix is read in its own run)."""
         names = prefix_names(kb)
+        # named_editions' own pretest, once for the document: without "CR" and a naming word
+        # anywhere in it, none of its texts names a ruleset.
+        if own_text and "CR" not in src:
+            low = src.lower()
+            if not any(word in low for word in names):
+                return [None] * len(citations)
         return [g for run in runs for g in named_editions(kb, candidates, run.text, run.citations, names)]
 
     target, resolutions, said = resolve_for_target(kb, target, citations, pins.get("date"),
@@ -433,6 +445,46 @@ def _found_and_resolved(state: StateCore, options: dict[str, Any], report: dict[
     if over:
         diags.append(Diagnostic(over_limit_message(limit, over), source, 0, "warning"))
     return runs, citations, resolutions, target, diags
+
+
+# The rules whose text tokens hold the source's own characters, each text a slice of the
+# source (the block parser taking off line prefixes): markdown-it-py's own and those of the
+# plugins the linker brings in (front matter, footnotes) or the facade enables (tables),
+# entities and backslash escapes aside, which decode to characters the source may not hold.
+_SOURCE_TEXT_RULES = frozenset({
+    "normalize", "block", "inline", "footnote_tail", "linkify", "replacements", "smartquotes",
+    "text_join", "rule_citations",  # core ("replacements", "smartquotes": only with the typographer)
+    "rule_citations_lines", "front_matter", "table", "code", "fence", "blockquote", "hr", "list",
+    "footnote_def", "reference", "html_block", "heading", "lheading", "paragraph",  # block
+    "text", "newline", "escape", "backticks", "strikethrough", "emphasis", "link", "image",
+    "footnote_inline", "footnote_ref", "autolink", "html_inline", "entity",  # inline
+    "balance_pairs", "fragments_join"})  # inline, after
+
+
+def _texts_are_source(state: StateCore) -> bool:
+    """Whether every text markdown-it makes of ``state``'s source is made of the source's own
+    characters, in order, but for line breaks and the line prefixes the block parser takes
+    off: no entity (``&``) or backslash escape in the source, no typographer, and only
+    the rules of :data:`_SOURCE_TEXT_RULES` (a parser with another plugin may make any text).
+    Then what no part of the source holds, no text holds: the pretests of every text
+    can be asked once of the source."""
+    src = state.src
+    md = state.md
+    if "&" in src or "\\" in src or md.options.get("typographer"):
+        return False
+    return all(name in _SOURCE_TEXT_RULES for ruler in (md.core.ruler, md.block.ruler, md.inline.ruler,
+                                                        md.inline.ruler2)
+               for name in ruler.get_active_rules())
+
+
+def _document_hints(src: str, own_text: bool) -> tuple[bool, bool, bool]:
+    """Whether any text of the document may hold a keyword other than "rule(s)"/"Rule(s)"
+    (RULE, section, CR), a bare citation, a quotation mark (find_citations' ``others``,
+    ``bare``, ``quotes``): asked of the source when its texts are its own characters
+    (:func:`_texts_are_source`), else True (each text is asked)."""
+    if not own_text:
+        return True, True, True
+    return other_keywords(src), may_cite_bare_in_source(src), '"' in src or "“" in src
 
 
 # A resolution's report entry with every key in its order, its place's values left None
@@ -524,7 +576,8 @@ def _href(res: Resolution, base_url: str) -> str | None:
 def _runs(inline: Token, budget: list[int]) -> list[_Run]:
     """Runs of text tokens outside Markdown links and HTML ``<a>`` elements, with their
     citations: ``budget[0]`` more at most, those past it counted into ``budget[1]``;
-    ``budget[2]`` is whether the document may hold a loose keyword (find.may_cite_loosely).
+    ``budget[2]`` is whether the document may hold a loose keyword (find.may_cite_loosely),
+    ``budget[3:6]`` another keyword, a bare citation, a quotation mark (_document_hints).
     ``inline``'s content is one that may cite (:func:`may_cite_with_keyword`, :func:`may_cite`)."""
     tokens = inline.children or []
     if len(tokens) == 1 and tokens[0].type == "text":  # a paragraph of plain text, most often
@@ -570,11 +623,12 @@ def _run_citations(text: str, inline: Token, budget: list[int]) -> list[Citation
     """The citations of one run's ``text`` (see :func:`_runs`)."""
     # The caller tested the token's own text already (a run is often all of it).
     loose = budget[2]
-    if text == inline.content or may_cite_with_keyword(text) or may_cite(text, loose):
+    if text == inline.content or may_cite_with_keyword(text) or may_cite(text, loose, budget[4]):
         if budget[0] <= 0:
             budget[1] += count_phrases(text, 0, loose)
         else:
-            found = find_citations(text, budget[0], loose)
+            found = find_citations(text, budget[0], loose, others=budget[3], bare=budget[4],
+                                   quotes=budget[5])
             budget[0] -= len(found)
             if budget[0] <= 0:
                 budget[1] += count_phrases(text, found[-1].end if found else 0, loose)
