@@ -100,7 +100,10 @@ def test_a_cut_file_is_read_up_to_the_cut_and_says_it_looks_truncated(document: 
     assert result.rules
 
 
-def test_the_first_50_kb_of_the_core_rules_are_reported_cut_inside_rule_174_1(tmp_path: Path) -> None:
+def test_the_first_50_kb_of_the_core_rules_are_reported_cut_inside_rule_174_1(tmp_path: Path,
+                                                                            own_home: Path) -> None:
+    """Read, then imported (into a copy of the session's embedded home: the build makes only
+    the cut edition) and reported by ``rulekb stats``."""
     if not shared_available():
         pytest.skip(SKIP_REASON)
     data = (CORPORA / "riftbound" / "core-rules-2026-07-16.md").read_bytes()[:50_000]
@@ -110,7 +113,7 @@ def test_the_first_50_kb_of_the_core_rules_are_reported_cut_inside_rule_174_1(tm
         [data.decode().count("\n") + 1]
     cut = tmp_path / "cut.md"
     cut.write_bytes(data)
-    home = tmp_path / "home"
+    home = own_home
     runner = CliRunner()
     imported = runner.invoke(main, ["--home", str(home), "import", str(cut), "--ruleset", "riftbound",
                                     "--edition", "9.9", "--date", "2027-01-01", "--partial"])

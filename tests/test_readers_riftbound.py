@@ -473,17 +473,24 @@ def test_seed_citations_match_the_full_document() -> None:
 
 
 @requires_shared
-def test_seed_citations_through_the_cli_on_an_imported_document(tmp_path: Path,
+def test_seed_citations_through_the_cli_on_an_imported_document(own_home: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("RULEKB_HOME", str(tmp_path / "home"))
+    """The full 1.4 imported over the embedded excerpt's 1.4 (in a copy of the session's
+    embedded home: the build makes only the imported edition), then every seed citation
+    asked of ``rulekb rule`` at once (--json: a list, one answer per number, in order;
+    each call opens the home and loads its editions again, about 0.1 s)."""
+    monkeypatch.setenv("RULEKB_HOME", str(own_home))
     runner = CliRunner()
     imported = runner.invoke(main, ["import", str(RIFTBOUND / "core-rules-2026-07-16.md"),
                                     "--ruleset", "riftbound", "--edition", "1.4", "--date", "2026-07-16"])
     assert imported.exit_code == 0, imported.output
-    for c in _seed_citations():
-        result = runner.invoke(main, ["rule", c["rule"], "--edition", "1.4", "--json"])
-        data = json.loads(result.stdout)
-        assert result.exit_code == 0 and data["number"] == ".".join(parse_number(c["rule"]))
+    citations = _seed_citations()
+    result = runner.invoke(main, ["rule", *(c["rule"] for c in citations), "--edition", "1.4", "--json"])
+    assert result.exit_code == 0, result.output
+    answers = json.loads(result.stdout)
+    assert len(answers) == len(citations)
+    for c, data in zip(citations, answers):
+        assert data["number"] == ".".join(parse_number(c["rule"]))
         assert fold(data["text"]) == fold(c["seed_text"]), c["rule"]
     result = runner.invoke(main, ["stats", "--json"])
     [full] = [e for e in json.loads(result.stdout) if e["ruleset"] == "riftbound" and e["edition"] == "1.4"]
