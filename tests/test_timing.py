@@ -218,6 +218,8 @@ MALFORMED = [
     ("unknown step", {"steps": [{"pass": "Ann"}, {"dance": "Ann"}]}, 2, "unknown step 'dance'"),
     ("two keys in a step", {"steps": [{"pass": "Ann", "play": {}}]}, 1, "one key"),
     ("unknown expectation", {"steps": [{"expect": {"mood": "calm"}}]}, 1, "cannot expect 'mood'"),
+    ("cited not a list of rules", {"steps": [{"expect": {"cited": "310.1"}}]}, 1, "expect.cited"),
+    ("not_cited empty", {"steps": [{"expect": {"not_cited": []}}]}, 1, "a list of rule numbers"),
     ("expect_illegal without an action", {"steps": [{"expect_illegal": {"rule": "312"}}]}, 1, "names one action"),
     ("unknown card in a step", {"steps": [{"play": {"player": "Ann", "card": "Meteor"}}]}, 1, "unknown card"),
     ("unknown player", {"steps": [{"pass": "Zed"}]}, 1, "'Zed' is not one of the players"),

@@ -47,7 +47,12 @@ from kb.timing.models import RulesetModel, get_model
 
 TOP_KEYS = ("name", "description", "ruleset", "edition", "players", "cards", "battlefields", "start", "steps")
 CHECK_STEPS = ("expect", "expect_illegal")
-GENERIC_EXPECT = ("resolved", "decider")
+GENERIC_EXPECT = ("resolved", "decider", "cited", "not_cited")
+# The rules the steps since the previous ``expect`` cite (every node of their trace): ``cited``
+# names rules that must be among them, ``not_cited`` rules that must not (a rule whose condition
+# does not hold there), both in the scenario edition's numbering; the actual value is the named
+# rules that are (are not) cited, so a failure shows which are missing (or cited).
+CITING_EXPECT = ("cited", "not_cited")
 
 
 class ScenarioError(Exception):
@@ -146,6 +151,8 @@ def parse(data: Any, file: str = "") -> Scenario:
                 if key not in allowed:
                     raise ScenarioError(f"cannot expect {key!r}{nearest(key, allowed)} (expect: {', '.join(allowed)})",
                                         file, i, f"expect.{key}")
+                if key in CITING_EXPECT:
+                    _rule_list(payload[key], file, i, f"expect.{key}")
         if kind == "expect_illegal":
             if not isinstance(payload, dict):
                 raise ScenarioError("expect_illegal takes {ACTION: ..., rule: N (optional)}", file, i)
@@ -155,6 +162,13 @@ def parse(data: Any, file: str = "") -> Scenario:
                                     file, i, "expect_illegal")
         steps.append(Step(i, kind, payload))
     return Scenario(data["name"].strip(), spec.ruleset, edition, data, steps, file)
+
+
+def _rule_list(value: Any, file: str, step: int, field: str) -> None:
+    """Refuse a ``cited``/``not_cited`` that is not a non-empty list of rule numbers."""
+    if not isinstance(value, list) or not value or not all(isinstance(r, (str, int, float)) and str(r).strip()
+                                                          for r in value):
+        raise ScenarioError("a list of rule numbers, e.g. [\"310.1\", \"313.5\"]", file, step, field)
 
 
 def load(path: str | Path) -> Scenario:
@@ -265,6 +279,7 @@ def run(scenario: Scenario, budget: AnswerBudget | None = None,
         raise ScenarioError(exc.message, file, field=exc.field) from exc
     result = RunResult(scenario, spec, model, [], [])
     resolved: list[str] = []
+    cited: list[str] = []  # the rules the steps since the last expect cite, in the model's numbering
 
     def record(node: TraceNode, step: int, note: str = "") -> None:
         where = f"step {step}" if step else "before the first step"
@@ -272,6 +287,7 @@ def run(scenario: Scenario, budget: AnswerBudget | None = None,
         state = budget.add(spec.state_json(model, node.after), where)
         result.frames.append(Frame(node, step, state, note))
         resolved.extend(spec.resolved(node))
+        cited.extend(r for n in node.walk() for r in n.rules)
 
     def advance(step: int) -> Any:
         outcome = engine.advance(model, state, with_illegal=False)
@@ -287,9 +303,16 @@ def run(scenario: Scenario, budget: AnswerBudget | None = None,
             if step.kind == "expect":
                 actual: dict[str, Any] = {}
                 failed = []
+                said = set(renumber(dict.fromkeys(cited)))
                 for key, want in step.payload.items():
+                    if key in CITING_EXPECT:  # the wanted rules that are (cited) or are not (not_cited) cited
+                        got: Any = [str(r) for r in want if (str(r) in said) == (key == "cited")]
+                        actual[key] = got
+                        if got != [str(r) for r in want]:
+                            failed.append(key)
+                        continue
                     if key == "resolved":
-                        got: Any = list(resolved)
+                        got = list(resolved)
                     elif key == "decider":
                         d = engine.decision(model, state, with_illegal=False)
                         got = d.decider if d else None
@@ -301,6 +324,7 @@ def run(scenario: Scenario, budget: AnswerBudget | None = None,
                     if not _matches(key, want, got):
                         failed.append(key)
                 resolved.clear()
+                cited.clear()
                 result.expectations.append(Expectation(step.index, not failed, step.payload, actual,
                                                        failed=failed))
                 continue
