@@ -53,10 +53,19 @@ step("pass-step-continue", "priority passes to the next player", "{player} gains
 step("focus-passes", "focus passes to the next player", "{player} gains focus and priority")
 
 
+def unknown_hand(m: Riftbound, s: State) -> list[str]:
+    """The cards an unknown hand (``hands: null``) may hold: the pool's, but for the permanents
+    the state shows on the board or facedown. A unit or gear there is that card, so no player is
+    offered to play it again (nor an opponent to play it as theirs); a spell on the chain or in
+    a trash may have another copy in a hand, as cards are replayed."""
+    placed = {u.card for u in s.board} | {c for c, _, _, _ in s.facedown}
+    return [n for n in m.cards if n not in placed]
+
+
 def play_bindings(m: Riftbound, s: State) -> Iterator[dict[str, Any]]:
     for player in s.players:
         hand = s.hand(player)
-        names = list(dict.fromkeys(hand)) if hand is not None else list(m.cards)
+        names = list(dict.fromkeys(hand)) if hand is not None else unknown_hand(m, s)
         attempts = [(n, "hand") for n in names if n in m.cards and m.cards[n].type != "battlefield"]
         attempts += [(c, "facedown") for c, pl, _, _ in s.facedown if pl == player and c in m.cards]
         attempts += [(c, "trash") for c in dict.fromkeys(c for c, pl in s.owners if pl == player)
