@@ -36,3 +36,28 @@ def with_options(node_violations: Callable[[Any, TraceNode], Iterable[str]],
         if node.transition.kind == "decision" or node.name == "receive-priority":
             yield from option_violations(model, node.after)
     return checked
+
+
+# A rule a step may cite only where its condition holds: (rule, the condition in words, whether
+# it holds for a node given the nodes it is a step of, outermost first).
+CitedCondition = tuple[str, str, Callable[[TraceNode, tuple[TraceNode, ...]], bool]]
+
+
+def cited_where_they_apply(conditions: Iterable[CitedCondition]) -> Callable[[Any, TraceNode], Iterator[str]]:
+    """A check for :func:`explore_checked`: every node of a whole transition (and each of its
+    steps, which see the nodes they are part of) that cites a rule of ``conditions`` where the
+    rule's condition does not hold: a step quoting a rule that does not apply in its state."""
+    table = tuple(conditions)
+
+    def check(model: Any, node: TraceNode) -> Iterator[str]:
+        if node.transition.kind == "step":  # seen inside the whole transition, with its ancestors
+            return
+
+        def walk(n: TraceNode, ancestors: tuple[TraceNode, ...]) -> Iterator[str]:
+            for rule, condition, holds in table:
+                if rule in n.rules and not holds(n, ancestors):
+                    yield f"{n.name} cites {rule} but not {condition}"
+            for child in n.children:
+                yield from walk(child, ancestors + (n,))
+        yield from walk(node, ())
+    return check

@@ -75,7 +75,7 @@ def violations(model: Riftbound, node: TraceNode) -> Iterator[str]:
             yield "a replacement effect used the chain or moved priority or focus (370.1.c)"
     if node.transition.kind != "step":
         cards = _cards_by_unit(node)
-        killed = [cards[c.params["unit"]] for c in node.walk() if c.name == "kill"]
+        killed = [cards[c.params["unit"]] for c in node.walk() if c.name in ("kill", "killed-by-cleanup", "killed-as-cost")]
         allowed = [tr.name for card in killed for tr in model.triggers_of(card, "leave")]
         fired = [c.params["item"] for c in node.walk() if c.name == "death-triggers"]
         for item in fired:

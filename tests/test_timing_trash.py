@@ -127,11 +127,12 @@ def test_a_model_that_lets_a_dying_card_save_a_unit_dying_with_it_is_caught(monk
     are replaced, so the Lantern Ghost saves the Recruit it dies with (370.3's own example)."""
     right = replacements.replace_deaths
 
-    def trash_first(m: Riftbound, s: State, t: Any, dead: list[Any], applied: frozenset[str] = frozenset()) -> Any:
+    def trash_first(m: Riftbound, s: State, t: Any, dead: list[Any], applied: frozenset[str] = frozenset(),
+                    step: str = "kill") -> Any:
         early = [(u.card, u.controller) for u in dead if trash.active_in_trash(m, u.card)]
         if len(dead) > 1 and early:
             s = trash.to_trash(m, s, early)
-        return right(m, s, t, dead, applied)
+        return right(m, s, t, dead, applied, step)
     monkeypatch.setattr(replacements, "replace_deaths", trash_first)
     assert _caught("370.3", players=2, depth=7)
 

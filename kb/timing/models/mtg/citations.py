@@ -112,6 +112,8 @@ CITATIONS: dict[str, Rules] = {
     "condition-false": ("603.4",),
     "permanent-enters": ("608.3", "608.3a", "302.6"),
     "finish-resolution": ("608.2n", "117.3b"),
+    "removed-unresolved": ("608.2b", "117.3b"),
+    "removed-condition-false": ("603.4", "117.3b"),
     "payment-asked": ("118.12a", "605.3a", "117.1d"),
     "nothing-to-choose": ("608.2c",),
     # -- instructions and events ------------------------------------------------------------------

@@ -37,11 +37,15 @@ class Resolution(Part):
                         return a.target
         return None
 
-    def _finish(self, s: State, t: Trace, obj: Obj, resolved: bool = True) -> State:
+    def _finish(self, s: State, t: Trace, obj: Obj, resolved: bool = True, removed: str = "removed-unresolved"
+                ) -> State:
+        """The item leaves the stack: as the final part of its resolution (608.2n), or, when it
+        did not resolve, removed by the step ``removed`` names (its targets illegal, 608.2b; its
+        intervening "if" false, 603.4), which 608.2n does not describe."""
         s = replace(s, stack=tuple(o for o in s.stack if o.id != obj.id), resolving=None)
         if obj.kind == "spell" and obj.card:
             s = replace(s, graveyard=s.graveyard + ((obj.controller, obj.card),))
-        t.note("finish-resolution", s, {"item": obj.name, "resolved": resolved})
+        t.note("finish-resolution" if resolved else removed, s, {"item": obj.name, "resolved": resolved})
         return self._due(s, s.active, "resolved")
 
     def _counter(self, s: State, t: Trace, target: int | None) -> State:
@@ -271,7 +275,7 @@ def resolve(m: Magic, s: State, p: Params, t: Trace) -> State:
         src = s.object(top.source_id) if top.source_id is not None else s.permanent(top.source)
         if src is None or src.tapped:  # the intervening "if" is checked again (603.4)
             t.note("condition-false", s, {"item": top.name})
-            return m._finish(s, t, top, resolved=False)
+            return m._finish(s, t, top, resolved=False, removed="removed-condition-false")
     s = replace(s, resolving=Resolving(top))
     t.note("follow-instructions", s, {"item": top.name,
                                       "instruction": ", ".join(map(instruction_text, top.effects)) or "nothing"})

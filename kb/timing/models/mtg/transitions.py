@@ -104,6 +104,10 @@ INNER_STEPS: tuple[tuple[str, str, str], ...] = (
      "{item}'s condition is false: it does nothing"),
     ("permanent-enters", "a permanent spell enters the battlefield", "{item} enters the battlefield"),
     ("finish-resolution", "the spell goes to the graveyard (an ability ceases to exist)", "{item} leaves the stack"),
+    ("removed-unresolved", "a spell or ability whose targets are all illegal doesn't resolve: it is removed from "
+     "the stack (a spell to its owner's graveyard)", "{item} is removed from the stack without resolving"),
+    ("removed-condition-false", "an ability whose intervening \"if\" is false is removed from the stack",
+     "{item} is removed from the stack without resolving"),
     ("payment-asked", "a payment is asked: its payer may activate mana abilities", "{player} is asked to pay {amount}"),
     ("nothing-to-choose", "nothing to choose: that part does nothing", "{player} has nothing to {what}"),
     # instructions and events

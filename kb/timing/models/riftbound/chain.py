@@ -25,17 +25,28 @@ transition, step = registry.transition, registry.step
 step("trigger-performed", "a \"once (N times) each turn\" triggered ability is performed and counted this turn",
      "{item} (\"{times} each turn\") is performed: {count} this turn")
 step("counts-as-finalized", "the card counts as played for Legion-style checks", "{player} has finalized {item} this turn")
-step("lingers", "a finalized spell or ability waits on the chain", "{item} waits on the chain")
+step("lingers", "a finalized spell lingers on the chain", "{item} waits on the chain")
+step("ability-lingers", "a finalized ability waits on the chain", "{item} waits on the chain")
 step("finalize-next", "more items are pending: finalize the next", "more items are pending")
+step("finalize-next-after-ability", "more items are pending after a finalized ability: finalize the next",
+     "more items are pending")
+step("finalize-next-after-leaving", "an item left the chain and more are pending: finalize the next",
+     "more items are pending")
+step("spell-executes", "the spell's instructions are executed, top to bottom", "{item}'s instructions are executed")
+step("ability-executes", "the ability is executed just like a spell", "{item}'s instructions are executed")
 step("priority-to-next-item", "the controller of the next item gains priority", "{player} gains priority (controls {item})")
-step("enters-board", "the permanent enters the board", "{item} enters the board at {at}")
+step("enters-board", "the unit enters the board", "{item} enters the board at {at}")
+step("gear-enters-board", "the gear enters the board", "{item} enters the board at {at}")
 step("accelerate-enters-ready", "Accelerate was paid: the unit enters ready (a delayed replacement effect)",
      "{item} enters ready, not exhausted: Accelerate was paid")
 step("enters-ready", "\"I enter ready\": a replacement effect on how the unit enters",
      "{item} enters ready instead of exhausted (its own replacement effect)")
 step("add-resolves", "priority and focus do not pass from an Add ability", "priority stays with {player}")
-step("completes-play", "the card is played", "{player} has played {item}")
-step("open-state", "the chain is empty: open state", "the chain is empty")
+step("completes-play", "the spell is played", "{player} has played {item}")
+step("permanent-completes-play", "the unit or gear is played", "{player} has played {item}")
+step("open-state", "the chain is empty: neutral open state", "the chain is empty")
+step("showdown-open-state", "the chain is empty during a showdown or combat: showdown open state",
+     "the chain is empty: the showdown goes on open")
 step("open-state-cleanup", "the turn became open: a cleanup is outstanding", "the turn is open again: a cleanup follows")
 step("status-cleanup", "the showdown or combat ended, changing statuses: a cleanup is outstanding",
      "statuses changed: a cleanup follows")
@@ -120,9 +131,10 @@ def finalize(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     if item.kind in ("unit", "gear") or item.add:
         return t.step("resolves-immediately", s, {"item": item.name, "id": item.id,
                                                    "player": item.controller})
-    t.note("lingers", s, {"item": item.name})
+    spell = item.kind == "spell"
+    t.note("lingers" if spell else "ability-lingers", s, {"item": item.name})
     if s.pending:
-        t.note("finalize-next", s)
+        t.note("finalize-next" if spell else "finalize-next-after-ability", s)
         return s
     top = s.chain[-1]
     s = replace(s, priority=top.controller, passes=0)
@@ -206,7 +218,7 @@ def resolve_immediately(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     perm = Permanent(unique_name(s, item.name), item.card or item.name, item.controller, location,
                      exhausted=item.kind == "unit" and not ready, gear=item.kind == "gear")
     s = replace(s, board=s.board + (perm,))
-    t.note("enters-board", s, {"item": item.name, "at": location})
+    t.note("gear-enters-board" if item.kind == "gear" else "enters-board", s, {"item": item.name, "at": location})
     s = entering_replaced(m, s, t, item, card)
     if location != "base":
         bf = s.battlefield(location)
@@ -234,7 +246,8 @@ def completes_play(m: Riftbound, s: State, t: Trace, item: Item, card: Card | No
     if card is None:
         return s
     s = replace(s, played=s.played + ((item.controller, card.name),))
-    t.note("completes-play", s, {"player": item.controller, "item": item.name})
+    t.note("permanent-completes-play" if card.type in ("unit", "gear") else "completes-play", s,
+           {"player": item.controller, "item": item.name})
     fired: Fired = []
     units: list[str] = []  # whose each one is, by name (a second copy is "Yeti #2")
     if card.type in ("unit", "gear"):
@@ -255,6 +268,7 @@ def completes_play(m: Riftbound, s: State, t: Trace, item: Item, card: Card | No
             bindings=resolve_bindings)
 def resolve(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     item = next(i for i in s.chain if i.id == p["id"])
+    t.note("spell-executes" if item.kind == "spell" else "ability-executes", s, {"item": item.name})
     s = run_effects(m, s, t, item)
     s = replace(s, chain=without(s.chain, item.id))
     if item.kind == "spell":
@@ -269,7 +283,7 @@ def proceed(m: Riftbound, s: State, t: Trace, add: bool, finalizing: bool = Fals
     if not s.chain:
         opener = s.opened_by
         s = replace(s, opened_by=None)
-        t.note("open-state", s)
+        open_state(s, t)
         if s.showdown is not None and s.focus is not None:
             if opener == "play":
                 nxt = s.next_player(s.focus)
@@ -282,7 +296,7 @@ def proceed(m: Riftbound, s: State, t: Trace, add: bool, finalizing: bool = Fals
             s = replace(s, priority=None)
         return cleanup_if_due(m, s, t, "open-state-cleanup")
     if s.pending:
-        t.note("finalize-next" if finalizing else "back-to-finalize", s)
+        t.note("finalize-next-after-leaving" if finalizing else "back-to-finalize", s)
         return s
     if add:
         return s
@@ -291,6 +305,12 @@ def proceed(m: Riftbound, s: State, t: Trace, add: bool, finalizing: bool = Fals
     t.note("priority-to-next-item" if finalizing else "priority-to-newest", s,
            {"player": top.controller, "item": top.name})
     return s
+
+
+def open_state(s: State, t: Trace) -> None:
+    """Record that the chain is empty: a Neutral Open State (310.1), or Showdown Open while a
+    showdown or combat is in progress (310.3)."""
+    t.note("showdown-open-state" if s.in_showdown else "open-state", s)
 
 
 @transition("receive-priority", "automatic", "the turn player receives priority",

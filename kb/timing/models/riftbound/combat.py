@@ -48,6 +48,12 @@ step("combat-state-closes", "a combat chain was created: the state closes", "the
 step("combat-state-open", "no combat chain: the showdown continues open", "the state stays open")
 step("settle-control", "a non-combat showdown settles control", "control of {at}: {player}")
 step("conquer", "establishing control results in a conquer", "{player} conquers {at}")
+step("combat-control", "after combat, the player with units remaining establishes control", "control of {at}: {player}")
+step("combat-conquer", "establishing control after combat results in a conquer", "{player} conquers {at}")
+step("killed-by-cleanup", "a unit with lethal damage is killed by a cleanup", "{unit} is killed")
+step("killed-as-cost", "a unit is killed to pay a cost", "{unit} is killed")
+step("battlefield-uncontrolled", "after combat no units remain: the battlefield becomes uncontrolled",
+     "no units remain at {at}: it becomes uncontrolled")
 step("hold", "the turn player holds a battlefield they control", "{player} holds {at}")
 step("showdown-ends", "the showdown ends: neutral state", "the showdown at {at} ends")
 step("combat-showdown-closes", "the combat showdown closes: combat proceeds",
@@ -297,18 +303,20 @@ def close_showdown(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     if len(owners) == 1 and bf is not None:
         (owner,) = owners
         if bf.controller != owner:
-            s = take_control(m, s, t, at, owner, "settle-control")
+            s = take_control(m, s, t, at, owner, "settle-control", "conquer")
     s = replace(s, battlefields=tuple(replace(b, contested_by=None) if b.name == at else b
                                       for b in s.battlefields))
     t.note("showdown-ends", s, {"at": at})
     return cleanup_if_due(m, s, t, "status-cleanup")
 
 
-def take_control(m: Riftbound, s: State, t: Trace, at: str, owner: str, step: str) -> State:
+def take_control(m: Riftbound, s: State, t: Trace, at: str, owner: str, step: str, conquer: str) -> State:
+    """``owner`` establishes control of ``at`` (the ``step`` saying so), which is a conquer
+    (recorded as ``conquer``): a non-combat showdown's (348.2.a) or a combat's (466.5)."""
     s = replace(s, battlefields=tuple(replace(b, controller=owner) if b.name == at else b
                                       for b in s.battlefields))
     t.note(step, s, {"at": at, "player": owner})
-    return score(m, s, t, owner, at, "conquer")
+    return score(m, s, t, owner, at, "conquer", conquer)
 
 
 def keyword_might(card: Card, u: Permanent) -> int:
@@ -395,15 +403,15 @@ def combat_cleanup(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     c = s.combat
     s = replace(s, tasks=s.tasks[1:])
     dead = [u for u in s.board if u.damage and u.damage >= max(1, m.might(u, s))]
-    s, dead = replacements.replace_deaths(m, s, t, dead)
+    s, dead = replacements.replace_deaths(m, s, t, dead, step="killed-by-cleanup")
     # the deaths are simultaneous: their triggers go on the chain together, in turn order (383.3.d.1)
     s = fire(s, t, [(u.controller, tr, u.card) for u in dead for tr in m.triggers_of(u.card, "leave")],
              "death-triggers",
              [u.name for u in dead for _ in m.triggers_of(u.card, "leave")])
     s = trash.to_trash(m, replace(s, board=tuple(replace(u, damage=0) for u in s.board if u not in dead)),
                        [(u.card, u.controller) for u in dead])
-    for u in dead:
-        t.note("kill", s, {"unit": u.name})
+    for u in dead:  # killed by the cleanup (lethal damage), not during a chain item's resolution
+        t.note("killed-by-cleanup", s, {"unit": u.name})
     s = attaching.detach_from_gone(s, t) if m.equipment else s
     recalled = False
     if s.units_at(c.battlefield, c.defender):
@@ -448,10 +456,11 @@ def establish_control(m: Riftbound, s: State, p: Params, t: Trace) -> State:
                                       for b in s.battlefields))
     bf = s.battlefield(at)
     if len(owners) == 1 and bf is not None and bf.controller != next(iter(owners)):
-        s = take_control(m, s, t, at, next(iter(owners)), "settle-control")
+        s = take_control(m, s, t, at, next(iter(owners)), "combat-control", "combat-conquer")
     elif not owners:
         s = replace(s, battlefields=tuple(replace(b, controller=None) if b.name == at else b
                                           for b in s.battlefields))
+        t.note("battlefield-uncontrolled", s, {"at": at})
     return s
 
 

@@ -29,7 +29,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from kb.timing.engine import Params, Trace
-from kb.timing.models.riftbound import attaching
+from kb.timing.models.riftbound import attaching, chain
 from kb.timing.models.riftbound.battlefields import remove_contributed
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound.combat import cleanup_if_due
@@ -163,7 +163,7 @@ def remove(m: Riftbound, s: State, t: Trace, who: str) -> State:
 
     if not s.chain and countered:  # the chain is gone with their items: the state opens (340.2)
         s = replace(s, priority=None, passes=0, opened_by=None)
-        t.note("open-state", s)
+        chain.open_state(s, t)
     elif s.chain:
         priority = s.priority
         if priority == who:

@@ -338,7 +338,7 @@ def pay_for(m: Riftbound, s: State, t: Trace, item: Item) -> State:
         unit = kill_choice(s, item)
         if unit is not None:
             t.note("kill-as-cost", s, {"player": item.controller, "unit": unit, "item": item.name})
-            s = replacements.kill(m, s, t, item, ("kill", unit))
+            s = replacements.kill(m, s, t, item, ("kill", unit), "killed-as-cost")
             if s.permanent(unit) is not None:  # its death was replaced: the cost is still paid (357.2.a)
                 t.note("cost-paid-though-replaced", s, {"unit": unit, "item": item.name})
     return s

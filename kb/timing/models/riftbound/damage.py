@@ -133,5 +133,5 @@ def kill_lethal(m: Riftbound, s: State, t: Trace) -> State:
         return s
     for u in dead:
         t.note("lethal-damage", s, {"unit": u.name, "damage": u.damage, "might": m.might(u, s)})
-    s, dead = replacements.replace_deaths(m, s, t, dead)
-    return replacements.die(m, s, t, dead)
+    s, dead = replacements.replace_deaths(m, s, t, dead, step="killed-by-cleanup")
+    return replacements.die(m, s, t, dead, "killed-by-cleanup")

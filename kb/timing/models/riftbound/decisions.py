@@ -51,6 +51,7 @@ step("ganking-move", "Ganking: the unit's Standard Move goes from a battlefield 
 step("pass-step-resolve", "all players passed in sequence: resolve", "all players passed in sequence")
 step("pass-step-continue", "priority passes to the next player", "{player} gains priority")
 step("focus-passes", "focus passes to the next player", "{player} gains focus and priority")
+step("retains-focus", "the player with focus passes priority and keeps focus", "{player} keeps focus")
 
 
 def unknown_hand(m: Riftbound, s: State) -> list[str]:
@@ -274,6 +275,8 @@ def standard_move(m: Riftbound, s: State, p: Params, t: Trace) -> State:
 def pass_priority(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     nxt = s.next_player(p["player"])
     s = replace(s, passes=s.passes + 1, priority=nxt)
+    if s.focus == p["player"]:  # only in a showdown does anyone have focus (313.5)
+        t.note("retains-focus", s, {"player": p["player"]})
     if s.passes >= len(s.players):
         t.note("pass-step-resolve", s)
     else:

@@ -180,9 +180,10 @@ def replacement_source(m: Riftbound, s: State, p: Params) -> Permanent | None:
 
 
 def replace_deaths(m: Riftbound, s: State, t: Trace, dead: list[Permanent],
-                   applied: frozenset[str] = frozenset()) -> tuple[State, list[Permanent]]:
+                   applied: frozenset[str] = frozenset(), step: str = "kill") -> tuple[State, list[Permanent]]:
     """Apply replacement effects to deaths about to happen (370.1.c), one event at a time
-    (373): the state after them, and the units that still die."""
+    (373): the state after them, and the units that still die. A replacement that kills its
+    own source instead kills it the way of the death it replaced (``step``, as :func:`die`)."""
     still: list[Permanent] = []
     replaceable = [u.name for u in dead if applicable(m, s, u, applied)]
     if len(replaceable) > 1:
@@ -232,8 +233,8 @@ def replace_deaths(m: Riftbound, s: State, t: Trace, dead: list[Permanent],
                 replaced = bool(applicable(m, s, victim, applied | {key}))
                 t.note("would-be-killed-instead" if replaced else "killed-instead", s,
                        {"source": source.name, "unit": u.name})
-                s, gone = replace_deaths(m, s, t, [victim], applied | {key})
-                s = die(m, s, t, gone)
+                s, gone = replace_deaths(m, s, t, [victim], applied | {key}, step)
+                s = die(m, s, t, gone, step)
         s = _choices_used(s, u)
     return s, still
 
@@ -319,9 +320,11 @@ def banished_from_trash(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     return trash.banish(s, p["card"], p["player"])
 
 
-def die(m: Riftbound, s: State, t: Trace, dead: list[Permanent]) -> State:
+def die(m: Riftbound, s: State, t: Trace, dead: list[Permanent], step: str = "kill") -> State:
     """Units (or gear) die: their death triggers go on the chain, noting where they were
-    (808.1.d.2, 323.4), then they go to the trash."""
+    (808.1.d.2, 323.4), then they go to the trash. ``step`` records each death: ``kill`` while a
+    chain item resolves (its cleanup outstanding, 321.1), ``killed-by-cleanup`` for lethal damage
+    in a cleanup, ``killed-as-cost`` for a cost paid as an item is finalized."""
     if not dead:
         return s
     s = fire(s, t, [(u.controller, tr, u.card) for u in dead for tr in m.triggers_of(u.card, "leave")],
@@ -331,19 +334,20 @@ def die(m: Riftbound, s: State, t: Trace, dead: list[Permanent]) -> State:
     s = trash.to_trash(m, replace(s, board=tuple(x for x in s.board if x.name not in names)),
                        [(u.card, u.controller) for u in dead])
     for u in dead:
-        t.note("kill", s, {"unit": u.name})
+        t.note(step, s, {"unit": u.name})
     return attaching.detach_from_gone(s, t) if m.equipment else s
 
 
 @effects.instruction("kill")
-def kill(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
+def kill(m: Riftbound, s: State, t: Trace, item: Item, e: Effect, step: str = "kill") -> State:
     """Kill a unit (428.1): unless a replacement effect replaces its death, its death triggers
-    go on the chain and it goes to the trash; a cleanup follows (321.1)."""
+    go on the chain and it goes to the trash; a cleanup follows (321.1 while the item resolves;
+    ``step`` is ``killed-as-cost`` for a unit killed to pay a cost, see :func:`die`)."""
     u = effects.unit_of(s, t, item, e)
     if u is None:
         return s
-    s, dead = replace_deaths(m, s, t, [u])
-    return needs_cleanup(die(m, s, t, dead))
+    s, dead = replace_deaths(m, s, t, [u], step=step)
+    return needs_cleanup(die(m, s, t, dead, step))
 
 
 @effects.instruction("kill-together")

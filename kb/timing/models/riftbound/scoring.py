@@ -32,6 +32,8 @@ transition, step = registry.transition, registry.step
 step("gains-point", "scoring gains the player a point", "{player} gains a point ({points} in all)")
 step("final-point-draws", "a conquer for the Final Point without every battlefield scored draws a card instead",
      "{player} has not scored every battlefield this turn: draws 1 instead of the Final Point")
+step("final-point-held", "the Final Point gained by a hold: the restrictions on a conquer's Final Point do not apply",
+     "{player} gains the Final Point by holding {at}: the restrictions on a conquer's do not apply")
 step("scored-once", "a battlefield is scored once per turn", "{player} already scored {at} this turn")
 step("score-triggers", "score abilities trigger after the point", "{item} triggers as {when}")
 step("game-won", "a cleanup finds a player with the Victory Score and more points than any opponent",
@@ -57,8 +59,10 @@ def with_points(s: State, player: str, n: int) -> State:
     return replace(s, points=tuple((p, counts[p]) for p in s.players if p in counts))
 
 
-def score(m: Riftbound, s: State, t: Trace, player: str, at: str, how: str) -> State:
-    """``player`` scores ``at`` by ``how`` ("conquer" or "hold"): the point, then the triggers."""
+def score(m: Riftbound, s: State, t: Trace, player: str, at: str, how: str, step: str | None = None) -> State:
+    """``player`` scores ``at`` by ``how`` ("conquer" or "hold"): the point, then the triggers.
+    ``step`` names the step that records the score when it is not ``how`` (``combat-conquer``:
+    a conquer after combat, cited by 466.5.d, not by the non-combat showdown's 348.2.a.1)."""
     if (player, at) in s.scored:
         t.note("scored-once", s, {"player": player, "at": at})
         return s
@@ -66,7 +70,7 @@ def score(m: Riftbound, s: State, t: Trace, player: str, at: str, how: str) -> S
         t.note("teammate-battlefield-disqualified", s, {"player": player, "at": at})
         return s
     s = replace(s, scored=s.scored + ((player, at),))
-    t.note(how, s, {"player": player, "at": at})
+    t.note(step or how, s, {"player": player, "at": at})
     have = points_of(s, player)
     every = {b.name for b in s.battlefields} - set(s.disqualified) <= {a for p, a in s.scored if p == player}
     if how == "conquer" and have + 1 >= s.victory_score and not every:
@@ -74,6 +78,8 @@ def score(m: Riftbound, s: State, t: Trace, player: str, at: str, how: str) -> S
     else:
         s = with_points(s, player, have + 1)
         t.note("gains-point", s, {"player": player, "points": have + 1})
+        if how == "hold" and have + 1 >= s.victory_score:
+            t.note("final-point-held", s, {"player": player, "at": at})
         if s.teammates(player):
             t.note("team-gains-point", s, {"team": team_name(s, player), "points": have + 1})
     fired: Fired = [(player, tr, u.card) for u in s.units_at(at, player) for tr in m.triggers_of(u.card, how)]
