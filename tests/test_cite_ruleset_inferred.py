@@ -75,7 +75,8 @@ def test_the_article_linker_chooses_the_same_ruleset(
 def test_a_magic_article_links_to_magic_rules(kb: KnowledgeBase) -> None:
     report = link_article(kb, "[CR 117.3d] and CR 601.2a", fmt="json")
     assert {(c["ruleset"], c["edition"]) for c in report["citations"]} == {("mtg", "2026-01-16")}
-    assert report["inferred"] is None  # how the edition written for was inferred: none was
+    # the ruleset inferred infers its edition too, said as an edition inferred alone is (issue #20, 21)
+    assert report["inferred"] == "written for mtg 2026-01-16, inferred from 2 of 2 citations"
     assert any(d["message"].startswith("no ruleset pinned: read as mtg") and d["severity"] == "info"
                for d in report["diagnostics"])
 

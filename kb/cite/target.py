@@ -327,9 +327,11 @@ def infer_written_for(kb: LoadedEditions, target: LinkTarget, citations: Sequenc
     ruleset, name = max(tied, key=lambda t: t[0])[1]
     home = next(g for g in target.editions if g.edition.ruleset == ruleset)
     if len(target.editions) > 1 and home.edition.name == name:
-        said = ruleset_read(ruleset, best, len(citations), _best_of_others(scored, ruleset))
+        # the ruleset inferred, and with it the edition: said as an edition inferred alone is
+        inferred = f"written for {ruleset} {name}, inferred from {best} of {len(citations)} citations"
+        said = ruleset_read(ruleset, best, len(citations), _best_of_others(scored, ruleset), inferred)
         return LinkTarget([home], diagnostics=[*target.diagnostics, Diagnostic(
-            said, source, 1, "info")])
+            said, source, 1, "info")], inferred=inferred)
     if home.edition.name == name:
         return target
     written_for = kb.graphs[(ruleset, name)]
@@ -346,19 +348,21 @@ def infer_written_for(kb: LoadedEditions, target: LinkTarget, citations: Sequenc
     return LinkTarget([home], written_for, mapper, diags, inferred=inferred)
 
 
-def ruleset_read(ruleset: str, resolved: int, total: int, others: dict[str, int]) -> str:
+def ruleset_read(ruleset: str, resolved: int, total: int, others: dict[str, int],
+                 inferred: str = "") -> str:
     """The sentence saying an unpinned article was read in ``ruleset``, in which
     ``resolved`` of its ``total`` citations resolve (``others``: how many resolve in each
-    other ruleset built).
+    other ruleset built), and ``inferred``, the edition it was so read as written for.
 
-    >>> ruleset_read("mtg", 2, 2, {"riftbound": 0})
-    'no ruleset pinned: read as mtg, in which 2 of its 2 citations resolve (0 in riftbound): they resolve only there; pin it with ruleset: and edition:'
+    >>> ruleset_read("mtg", 2, 2, {"riftbound": 0}, "written for mtg 2026-01-16, inferred from 2 of 2 citations")
+    'no ruleset pinned: read as mtg, in which 2 of its 2 citations resolve (0 in riftbound): they resolve only there; written for mtg 2026-01-16, inferred from 2 of 2 citations; pin it with ruleset: and edition:'
     """
     elsewhere = ", ".join(f"{n} in {name}" for name, n in sorted(others.items())) or "no other ruleset built"
     why = ("they resolve only there" if not any(others.values())
            else "more resolve there than in any other ruleset")
     return (f"no ruleset pinned: read as {ruleset}, in which {resolved} of its {total} citations "
-            f"resolve ({elsewhere}): {why}; pin it with ruleset: and edition:")
+            f"resolve ({elsewhere}): {why}; {inferred + '; ' if inferred else ''}"
+            "pin it with ruleset: and edition:")
 
 
 def _best_of_others(scored: Sequence[tuple[int, int, tuple[str, str]]], ruleset: str) -> dict[str, int]:
