@@ -113,7 +113,7 @@ def link_article(kb: LoadedEditions, markdown: str, ruleset: str | None = None,
     markdown returns the article's own Markdown with links and footnote definitions added;
     json returns the report only.
     """
-    encoded = _check_input(markdown, "article")
+    encoded = _check_input(markdown, source or "markdown")  # the file, else the field
     check_base_url(base_url)
     _check_front_matter(markdown, source)
     CITE_LINES.check(encoded.count(b"\n") + 1, f"{source or 'article'}")
