@@ -185,3 +185,40 @@ def test_a_rules_kept_footnote_parts_follow_its_object_and_its_url(monkeypatch: 
     html = MarkdownIt().use(rule_citations, kb=kb, ruleset="game").render("rule 312.1 and rule 312.2")
     assert footnote_texts(html) == ["Old wording.", "Pass it on."]
     assert len(annotate._FOOTNOTE_PARTS) == 1
+
+
+def test_a_rules_first_reference_and_an_ok_template_are_kept_by_object(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a rule's first reference in an article reads (its key, URL and footnote parts,
+    ``annotate._rule_note``) and what an ``ok`` resolution's places share (``mdit._known``)
+    are kept by the object's identity, for one base URL and style: a twin rule or
+    resolution, another base URL or style each get their own, and a full cache starts again."""
+    annotate = importlib.import_module("kb.cite.annotate")  # kb.cite.annotate is also a function
+    from kb.cite import mdit
+    from kb.cite.resolve import CitedRule, Resolution
+
+    monkeypatch.setattr(annotate, "_RULE_NOTES", {})
+    rule = CitedRule("game", "1", "312.1", "rule", "", "Old wording.")
+    twin = CitedRule("game", "1", "312.1", "rule", "", "New wording.")
+    for base_url in ("", "https://rules.example", ""):
+        for r, text in [(rule, "Old wording."), (twin, "New wording.")]:
+            kept = annotate._rule_note(r, base_url)
+            assert kept[0] is r and kept[2] == ("game", "1", "312.1")
+            assert kept[3] == f"{base_url}/game/1/312.1" and kept[4][1] == kept[3]
+            assert text in kept[4][2] and kept[4][4]["text"] == text
+    monkeypatch.setattr(annotate, "_RULE_NOTES", {})
+    monkeypatch.setattr(annotate, "_MAX_FOOTNOTE_HTML", 1)
+    annotate._rule_note(rule, "")
+    assert annotate._rule_note(twin, "")[0] is twin and len(annotate._RULE_NOTES) == 1
+
+    monkeypatch.setattr(mdit, "_KNOWN_OK", {})
+    citation = find_citations("rule 312.1")[0]
+    old, new = Resolution(citation, "ok", [rule], "312.1"), Resolution(citation, "ok", [twin], "312.1")
+    for style in ("footnotes", "preview", "footnotes"):
+        for res, text in [(old, "Old wording."), (new, "New wording.")]:
+            known = mdit._known(res, style, "")
+            assert known[4] == (res.rules[0],) and known[5:] == [None, ()]
+            assert (text in known[1]) is (style == "preview")  # the preview's title holds the text
+    monkeypatch.setattr(mdit, "_KNOWN_OK", {})
+    monkeypatch.setattr(mdit, "_MAX_SHARED_OK", 1)
+    mdit._known(old, "footnotes", "")
+    assert mdit._known(new, "footnotes", "")[4] == (twin,) and len(mdit._KNOWN_OK) == 1

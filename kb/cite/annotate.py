@@ -131,6 +131,27 @@ def _footnote_parts(rule: CitedRule, url: str) -> tuple[CitedRule, str, str, str
 
 
 _FOOTNOTE_PARTS: dict[int, tuple[CitedRule, str, str, str, dict[str, Any]]] = {}
+
+
+def _rule_note(rule: CitedRule, base_url: str) -> tuple[CitedRule, str, tuple[str, str, str], str,
+                                                        tuple[CitedRule, str, str, str, dict[str, Any]]]:
+    """What a rule's first reference in an article needs that no article changes:
+    ``(rule, base_url, its key, its URL, its footnote's parts)`` (:func:`_footnote_parts`),
+    kept by the rule object's identity as :func:`_footnote_html`'s: one lookup instead of
+    the key, the URL's and the parts' caches at each footnote made."""
+    kept = _RULE_NOTES.get(id(rule))
+    if kept is not None and kept[0] is rule and kept[1] == base_url:
+        return kept
+    url = rule_url(rule.ruleset, rule.edition, rule.number, base_url)
+    kept = (rule, base_url, (rule.ruleset, rule.edition, rule.number), url, _footnote_parts(rule, url))
+    if len(_RULE_NOTES) >= _MAX_FOOTNOTE_HTML:
+        _RULE_NOTES.clear()  # bounded: a rule comes back at its next footnote
+    _RULE_NOTES[id(rule)] = kept
+    return kept
+
+
+_RULE_NOTES: dict[int, tuple[CitedRule, str, tuple[str, str, str], str,
+                             tuple[CitedRule, str, str, str, dict[str, Any]]]] = {}
 # The end of a footnote's back link to a reference (its start names the reference's id).
 _BACK_TAIL = '" class="rule-footnote-backref" aria-label="Back to citation">↩︎</a>'
 
@@ -159,6 +180,9 @@ class Footnote:
     url: str
     refs: int = 0
     ref_parts: tuple[str, str] = ("", "")
+    # _footnote_parts(rule, url), found when the footnote is made (the section and the
+    # report read it; empty: looked up then).
+    parts: tuple[Any, ...] = ()
 
 
 @dataclass
@@ -189,10 +213,10 @@ class Footnotes:
         if known is not None and known[0] is rule:
             note = known[1]
         else:  # the rule object's first reference in this article
-            key = (rule.ruleset, rule.edition, rule.number)  # rule.key, without its call
+            _, _, key, url, parts = _rule_note(rule, self.base_url)
             note = self._by_key.get(key)
             if note is None:
-                note = self._add(rule, key)
+                note = self._add(rule, key, url, parts)
             self._by_rule[id(rule)] = (rule, note)
             if not note.refs:  # the footnote's first reference: no ordinal
                 note.refs = 1
@@ -202,10 +226,12 @@ class Footnotes:
         head, tail = note.ref_parts
         return note, (f"{head}-{note.refs}{tail}" if note.refs > 1 else head + tail)
 
-    def _add(self, rule: CitedRule, key: tuple[str, str, str]) -> Footnote:
+    def _add(self, rule: CitedRule, key: tuple[str, str, str], url: str | None = None,
+             parts: tuple[Any, ...] = ()) -> Footnote:
         index = len(self.entries) + 1
-        note = Footnote(index, rule, rule_url(rule.ruleset, rule.edition, rule.number, self.base_url),
-                        0, _ref_parts(self.prefix, index))
+        if url is None:
+            url = rule_url(rule.ruleset, rule.edition, rule.number, self.base_url)
+        note = Footnote(index, rule, url, 0, _ref_parts(self.prefix, index), parts)
         self._by_key[key] = note
         self.entries.append(note)
         return note
@@ -225,7 +251,7 @@ class Footnotes:
         prefix = self.prefix
         out = ['<section class="rule-footnotes">\n<ol class="rule-footnotes-list">\n']
         for note in self.entries:
-            kept = _footnote_parts(note.rule, note.url)
+            kept = note.parts or _footnote_parts(note.rule, note.url)
             # The back links to each reference (ref_id's ids), the first without an ordinal.
             refs = note.refs
             head = f'<a href="#{prefix}ref-{note.index}'
@@ -245,7 +271,7 @@ class Footnotes:
         ``number``, ``text``, ``url``), each dict the caller's own."""
         out = []
         for note in self.entries:
-            entry = _footnote_parts(note.rule, note.url)[4].copy()
+            entry = (note.parts or _footnote_parts(note.rule, note.url))[4].copy()
             entry["index"] = note.index
             out.append(entry)
         return out

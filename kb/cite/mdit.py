@@ -516,9 +516,22 @@ _FOOTNOTE_NUMBERS: list[tuple[int]] = []
 
 
 def _known(res: Resolution, style: Style, base_url: str) -> list[Any]:
-    """What the places of one document sharing ``res`` share (see ``_link_document``)."""
+    """What the places of one document sharing ``res`` share (see ``_link_document``).
+
+    An ``ok`` citation of one rule is most places, and its resolution is most often the
+    one its edition keeps for the number (``resolve._EditionCache.found``), the same object
+    in every article: what it shares is kept by that object's identity too (each kept
+    value holding it, so an id is never reused while kept), one lookup for a rule's first
+    place in a document instead of the checks and the key :func:`_shared_ok` is found by."""
+    kept = _KNOWN_OK.get(id(res))
+    if kept is not None and kept[0] is res and kept[1] == style and kept[2] == base_url:
+        return [*kept[3], None, ()]
     if res.status == "ok" and len(res.rules) == 1 and not res.message and res.citation.quote is None:
-        return [*_shared_ok(res.rules[0], res.written, style, base_url), None, ()]
+        shared = _shared_ok(res.rules[0], res.written, style, base_url)
+        if len(_KNOWN_OK) >= _MAX_SHARED_OK:
+            _KNOWN_OK.clear()  # bounded, as _SHARED_OK
+        _KNOWN_OK[id(res)] = (res, style, base_url, shared)
+        return [*shared, None, ()]
     return [*_shared(res, style, base_url), None, ()]
 
 
@@ -562,6 +575,8 @@ def _shared_ok(rule: CitedRule, written: str, style: Style, base_url: str) -> _S
 
 
 _SHARED_OK: dict[tuple[int, str, str, str], tuple[CitedRule, _Shared]] = {}
+# _known's: an ok resolution's id -> (the resolution, style, base URL, its _shared_ok).
+_KNOWN_OK: dict[int, tuple[Resolution, str, str, _Shared]] = {}
 _MAX_SHARED_OK = 4096
 
 
