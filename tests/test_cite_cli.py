@@ -109,6 +109,16 @@ def test_bad_files_are_clear_errors(run, tmp_path: Path, broken: Path) -> None:
     ("Priority moves (rule 312).\n", "1 citation against riftbound 1.4: 1 ok, 0 broken"),
     ("As CR 116.3d says.\n", "1 citation against mtg 2026-01-16: 0 ok, 0 broken, 1 renumbered"),
     ("No rule is cited here.\n", "0 citations against any of mtg 2026-01-16, riftbound 1.4: 0 ok"),
+    # issue #20, finding 21: a citation read in another ruleset counts there, not "against" this one
+    ("Priority (CR 117.3b); the chain (Riftbound rule 340.4, rule 337.4).\n",
+     "3 citations: 2 against riftbound 1.4 (2 ok, 0 broken, 0 renumbered), 1 against mtg 2026-01-16, "
+     "named by their prefix (1 ok, 0 broken, 0 renumbered)"),
+    ("---\nruleset: mtg\nedition: 2026-01-16\n---\nSee Core Rules 337.4 and Riftbound rule 340.4.\n",
+     "2 citations: 2 against riftbound 1.4, named by their prefix (2 ok, 0 broken, 0 renumbered)"),
+    # a tie between rulesets: linked against none, each edition's own counts
+    ("Open again (rule 340.2); toughness 0 dies (CR 704.5f).\n",
+     "2 citations: 1 against riftbound 1.4 (1 ok, 0 broken, 0 renumbered), 1 against mtg 2026-01-16 "
+     "(1 ok, 0 broken, 0 renumbered)"),
 ])
 def test_an_unpinned_articles_summary_names_the_editions_its_citations_were_found_in(
         run, tmp_path: Path, article: str, summary: str) -> None:
@@ -116,3 +126,17 @@ def test_an_unpinned_articles_summary_names_the_editions_its_citations_were_foun
     path.write_text(article, encoding="utf-8")
     _, _, err = run("link", "--check", str(path))
     assert f"{path}: {summary}" in err
+
+
+@pytest.mark.parametrize(("name", "text", "where"), [
+    # issue #20, finding 24: the byte budget names the file, as the line budget does
+    ("big.md", "rule 312\n" + "x" * 2_000_000, "big.md"),
+    ("lines.md", "rule 312\n" * 10_001, "lines.md"),
+])
+def test_an_article_over_a_budget_is_refused_naming_its_file(run, tmp_path: Path, name: str,
+                                                             text: str, where: str) -> None:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    code, _, err = run("link", str(path))
+    assert code == 2 and err.startswith("error: over the limit cite.")
+    assert err.rstrip().endswith(f" at {tmp_path / where}"), err

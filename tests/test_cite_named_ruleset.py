@@ -179,7 +179,9 @@ def test_link_check_reads_a_named_citation_in_its_ruleset(kb: KnowledgeBase, tmp
                                     "--ruleset", "riftbound", str(article)])
     assert run.exit_code == 0, run.output
     assert f"{article}:4:28: ok: CR 116.3d → mtg 2010-10-01 116.3d" in run.output
-    assert "against riftbound 1.4 (mtg 2010-10-01 for the citations whose prefix names it)" in run.output
+    # each edition's own counts (issue #20, 21: not every citation "against riftbound 1.4")
+    assert ": 1 against riftbound 1.4 (1 ok, 0 broken, 0 renumbered), 2 against mtg 2010-10-01, " \
+        "named by their prefix (" in run.output
     assert "name mtg by their prefix: looked up in mtg 2010-10-01 (in force on 2011-01-05" in run.output
 
 

@@ -95,21 +95,53 @@ def _print_check(name: str, data: dict[str, Any], quiet: bool) -> int:
         cited = " ".join(c["text"].split())
         click.echo(f"{where}: {c['status']}: {cited}{_suggestion(c, _other_edition(data, c))}")
     s = data["summary"]
-    click.echo(f"{name}: {s['total']} citation{'' if s['total'] == 1 else 's'} against "
-               f"{_linked_against(data)}: {s['ok']} ok, "
-               f"{s['broken']} broken, {s['renumbered']} renumbered"
-               + (f", {s['over_limit']} over the limit" if s["over_limit"] else ""), err=True)
+    over = f", {s['over_limit']} over the limit" if s["over_limit"] else ""
+    per_edition = _counts_per_edition(data)
+    if per_edition:  # read in another edition too: each one's counts, not one sum "against" one
+        click.echo(f"{name}: {s['total']} citation{'' if s['total'] == 1 else 's'}: "
+                   + ", ".join(per_edition) + over, err=True)
+    else:
+        click.echo(f"{name}: {s['total']} citation{'' if s['total'] == 1 else 's'} against "
+                   f"{_linked_against(data)}: {s['ok']} ok, "
+                   f"{s['broken']} broken, {s['renumbered']} renumbered{over}", err=True)
     return int(s["broken"])
 
 
+def _counts_per_edition(data: dict[str, Any]) -> list[str]:
+    """"4 against riftbound 1.4 (4 ok, 0 broken, 0 renumbered)" for each edition the
+    listed citations were read in, the one linked against first (a citation whose prefix
+    named another ruleset, "CR 117.3b" in a Riftbound article, counts in its own), and
+    those found in none ("1 found in no edition (1 broken)"); empty when every citation
+    was read in the edition linked against (one line says it)."""
+    linked = f"{data['ruleset']} {data['edition']}" if data["edition"] else ""
+    groups: dict[str, list[dict[str, Any]]] = {linked: []} if linked else {}
+    for c in data["citations"]:
+        # one not found where it was looked up has no edition: the one linked against, if any
+        key = f"{c['ruleset']} {c['edition']}" if c["ruleset"] and c["edition"] else linked
+        groups.setdefault(key, []).append(c)
+    if set(groups) <= {linked} or (not linked and len(groups) == 1):
+        return []
+    out = []
+    for key, cited in groups.items():
+        if not cited:
+            continue
+        where = f"against {key}" if key else "found in no edition"
+        if key and data["edition"] and key != f"{data['ruleset']} {data['edition']}":
+            where += ", named by their prefix"
+        ok = sum(1 for c in cited if c["status"] == "ok")
+        broken = sum(1 for c in cited if c["broken"])
+        renumbered = sum(1 for c in cited if c["status"] == "renumbered")
+        out.append(f"{len(cited)} {where} ({ok} ok, {broken} broken, {renumbered} renumbered)")
+    return out
+
+
 def _linked_against(data: dict[str, Any]) -> str:
-    """The edition an article was linked against: the one named or pinned; for an article
-    pinning none, the editions its citations were found in (a Riftbound article's are all
-    Riftbound's, where every candidate edition was named), else any of the candidates."""
+    """The edition an article's citations were all read in: the one named or pinned; for an
+    article linked against none, the one its citations were found in (a Riftbound article's
+    are all Riftbound's, where every candidate edition was named), else any of the
+    candidates (several editions: :func:`_counts_per_edition`)."""
     if data["edition"]:
-        named = sorted({other for c in data["citations"] if (other := _other_edition(data, c))})
-        return f"{data['ruleset']} {data['edition']}" + (
-            f" ({', '.join(named)} for the citations whose prefix names it)" if named else "")
+        return f"{data['ruleset']} {data['edition']}"
     found = sorted({f"{c['ruleset']} {c['edition']}" for c in data["citations"]
                     if c["ruleset"] and c["edition"]})
     return ", ".join(found) if found else "any of " + ", ".join(data["candidates"])
