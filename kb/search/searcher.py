@@ -169,6 +169,10 @@ TIMING_MODEL_REASON = "in the timing model: "
 # A section ranked by the concepts its rules hold between them (Ranking.from_section).
 SECTION_REASON = "its rules between them hold: "
 SUMMARY_JOINER = " · "
+# Two statements of a rule holding weights this close hold as much: the first is said. The
+# browser's Math.pow may round an idf ** 1.5 otherwise than Python in the last bit, and two
+# statements holding other concepts of equal weight would then be told apart by it.
+STATEMENT_TIE = 1e-9
 # A rule holding the words of the definition of a keyword the question names (Ranking.definition_weight).
 DEFINITION_REASON = "as the keyword's definition says: "
 DEFINITION_SHOWN = 0.1  # … said when a keyword's definition gave the rule this share of its score
@@ -664,7 +668,7 @@ class EditionSearcher:
                 holds.setdefault(at, []).append(i)
         best: dict[int, tuple[float, int]] = {}  # document → (weight held, its statement)
         for (d, k), h in sorted(held.items()):
-            if h > best.get(d, (0.0, -1))[0]:
+            if h > best.get(d, (0.0, -1))[0] + STATEMENT_TIE:
                 best[d] = (h, k)
         out = dict(total)
         for d, (h, k) in best.items():
