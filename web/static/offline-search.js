@@ -1325,7 +1325,8 @@
             heldHere.push(i);
           }
         });
-        if (sum > best) { best = sum; bestHeld = heldHere; }
+        // searcher.STATEMENT_TIE: statements holding weights this close hold as much (the first is said).
+        if (sum > best + 1e-9) { best = sum; bestHeld = heldHere; }
       });
       if (best) {
         out.set(d, s * (1 + gain * best / whole));
