@@ -19,10 +19,10 @@ from typing import Any, Callable
 import pytest
 from click.testing import CliRunner
 
+from kb.cite.target import edition_on
 from kb.cli import main
 from kb.query import KnowledgeBase
 from kb.records import load_folder, record_report
-from kb.records.citing import _edition_on
 from tests.conftest import CORPORA, REPO, SKIP_REASON, shared_available
 from web import create_app
 from web.pack import plan_layout
@@ -100,10 +100,11 @@ CASES: list[tuple[str, Callable[[KnowledgeBase, Any], Any], Any]] = [
      (FULL, [("338.1.c", "ok"), ("339", "ok")])),
     ("records: staleness of a rule the excerpt lacks", lambda kb, c: staleness_of(kb, "riftbound-activating-abilities")[1][:1],
      [("338.1.b", "ok")]),
-    # a citation prefixed with another ruleset's name is read in its edition in force on the day
-    ("records: the edition in force on a day", lambda kb, c: _edition_on(kb, "riftbound", "2026-08-01"), FULL),
-    ("records: a day before every edition", lambda kb, c: _edition_on(kb, "riftbound", "2020-01-01"), FULL),
-    ("records: no day", lambda kb, c: _edition_on(kb, "riftbound", ""), FULL),
+    # kb/cite/target.py (the records and the linker alike): a citation prefixed with another
+    # ruleset's name is read in its edition in force on the day
+    ("records: the edition in force on a day", lambda kb, c: edition_on(kb, "riftbound", "2026-08-01"), FULL),
+    ("records: a day before every edition", lambda kb, c: edition_on(kb, "riftbound", "2020-01-01"), FULL),
+    ("records: no day", lambda kb, c: edition_on(kb, "riftbound", ""), FULL),
     # web/api/rules.py
     ("api: /rulesets newest", lambda kb, c: [r["newest"] for r in c.get("/api/v1/rulesets").get_json()["rulesets"]],
      [FULL]),
