@@ -1,7 +1,8 @@
 """``rulekb rulings …`` and ``rulekb articles …`` (issue #20), in a data home of their own.
 
-The commands run in the order of the table, against one home: the test corpus is imported,
-then listed, checked, searched; ``check`` exits 1 while a cited rule changed.
+The commands run against one home into which the test corpus was imported first (by the
+fixture: each row holds whatever order, or worker, runs it; the rows importing import the
+same corpus again); ``check`` exits 1 while a cited rule changed.
 """
 
 from __future__ import annotations
@@ -23,6 +24,10 @@ CORPUS = Path(__file__).parent / "fixtures" / "records"
 def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     home = tmp_path_factory.mktemp("records-home")
     build(home)
+    for args in (["rulings", "import", str(CORPUS / "rulings"), "--no-build"],
+                 ["articles", "add", str(CORPUS / "articles")]):
+        code, out = run(home, *args)
+        assert code == 0, out
     return home
 
 

@@ -21,7 +21,7 @@ from kb.cli.app import EXIT_FINDING, EXIT_OK, counted, emit_json, handle_errors,
 from kb.records import import_records, load_records, record_report, records_report
 from kb.records.store import remove_records
 from kb.records.citing import STALE, attach_records
-from kb.records.feed import change_sentence
+from kb.records.feed import change_sentence, word_diff_line
 from kb.records.model import Kind
 from kb.store import build
 
@@ -187,8 +187,10 @@ def _check(ctx: click.Context, kind: Kind, ruleset: str | None, as_json: bool) -
             for c in item["citations"]:
                 if c["status"] not in STALE and c["status"] != "not_found":
                     continue
-                where = f"{item['file']}:{c['line']}" if c["line"] else f"{item['file']} ({c['field']})"
-                click.echo(f"{where}: {c['status']}: {kind} {item['id']}{_filed(item)}: {c['text']}: {_why(c)}")
+                file = item["imported_from"] or item["file"]  # the user's file, else the copy kept
+                where = f"{file}:{c['line']}" if c["line"] else f"{file} ({c['field']})"
+                click.echo(f"{where}: {c['status']}: {kind} {item['id']}{_filed(item)}: {c['text']}: "
+                           f"{_why(c, bounded=True)}")
         counts = data["citations"]
         unread = f", {data['unread']} whose citations could not be read" if data["unread"] else ""
         click.echo(f"{data['stale']} stale {kind if data['stale'] == 1 else kind + 's'}, "
@@ -216,11 +218,15 @@ def _counting(data: dict[str, Any]) -> str:
             f"names {data['ruleset']} in a record of another ruleset)")
 
 
-def _why(c: dict[str, Any]) -> str:
+def _why(c: dict[str, Any], bounded: bool = False) -> str:
+    """What happened to a cited rule, with its word changes: ``bounded``, the changes with a
+    little context (a check's line: :func:`~kb.records.feed.word_diff_line`), else whole."""
     if c["status"] == "not_found":
         return c["message"]
     sentence = change_sentence(c)
-    if c["ops"]:
+    if c["ops"] and bounded:
+        sentence += ": " + word_diff_line(c["ops"])
+    elif c["ops"]:
         sentence += ": " + "".join(op["new"] if op["op"] == "equal" else
                                    (f"[-{op['old']}-]" if op["old"] else "") +
                                    (f"{{+{op['new']}+}}" if op["new"] else "") for op in c["ops"])

@@ -60,7 +60,7 @@ class CitedRule:
     written: str        # the number as written, formatted
     number: str | None  # the canonical number in ``edition``; None: no such rule
     field: str          # where: question, answer or text
-    line: int           # the file's line (0 where a YAML file's line is not known)
+    line: int           # the line of the file imported (Record.lines; 0 where not known)
     ruleset: str        # the ruleset it counts against
     edition: str        # the edition of that ruleset it is read in
     message: str = ""
@@ -125,7 +125,7 @@ def analyse(kb: LoadedEditions, records: RecordSet) -> Analysis:
 
 
 def _read(kb: LoadedEditions, record: Record) -> RecordCitations:
-    where = record.file
+    where = record.imported_from or record.file  # the file whose lines the citations' are
     if record.kind == "ruling":
         if (record.ruleset, record.edition) not in kb.graphs:
             return RecordCitations(record, record.ruleset, None, None, (), (Diagnostic(
@@ -266,11 +266,8 @@ def _place(record: Record, offset: int) -> tuple[str, int]:
     if record.kind == "article":
         return "text", record.text.count("\n", 0, offset) + 1
     if offset < len(record.question):
-        return "question", 0
-    into = offset - len(record.question) - 2
-    if record.file.lower().endswith((".md", ".markdown")):
-        return "answer", record.body_line + record.answer.count("\n", 0, max(0, into))
-    return "answer", 0
+        return "question", record.line_of("question", offset)
+    return "answer", record.line_of("answer", offset - len(record.question) - 2)
 
 
 # -- moving numbers between editions ------------------------------------------------------------
@@ -410,7 +407,8 @@ def _report(kb: LoadedEditions, records: RecordSet, rc: RecordCitations,
         left_out, checked = len(checked) - len(kept), kept
     stale = [c for c in checked if c["status"] in STALE]
     newest = kb.edition(rc.ruleset).edition.name if rc.ruleset else None
-    return {**rc.describe(), "file": rc.record.file, "newest": newest, "citations": checked,
+    return {**rc.describe(), "file": rc.record.file, "imported_from": rc.record.imported_from or None,
+            "newest": newest, "citations": checked,
             "stale": bool(stale), "broken": sum(1 for c in checked if c["status"] == "not_found"),
             "changed": sorted({f"{c['ruleset']} {c['number']}" if c["named"] else c["number"]
                                for c in stale if c["number"]}),

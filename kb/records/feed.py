@@ -44,6 +44,53 @@ def change_sentence(c: dict[str, object]) -> str:
     return f"{rule} {c['number']} was reworded in {c['newest']}"
 
 
+def word_diff_line(ops: list[dict[str, str]], context: int = 4, changes: int = 6, words: int = 12) -> str:
+    """A rule's word changes on one line, bounded: each change (``[-old-]``, ``{+new+}``; a
+    change of more than ``words`` words keeps its first and last ones), ``context`` words of
+    the unchanged text either side, "…" for the rest; past ``changes`` changes, how many
+    more there are (the whole diff is a report's ``ops``: ``--json``).
+
+    >>> word_diff_line([{"op": "equal", "old": "a b c d e f g ", "new": "a b c d e f g "},
+    ...                 {"op": "replace", "old": "h", "new": "H"},
+    ...                 {"op": "equal", "old": " i j k l m n o p q", "new": " i j k l m n o p q"}], context=2)
+    '… f g [-h-]{+H+} i j …'
+    """
+    out: list[str] = []
+    shown = 0
+    total = sum(1 for op in ops if op["op"] != "equal")
+    for i, op in enumerate(ops):
+        if op["op"] == "equal":
+            out.append(_context(op["new"], context, i > 0, i < len(ops) - 1))
+            continue
+        shown += 1
+        if shown > changes:
+            out.append(f"{'' if out and out[-1].endswith(' ') else ' '}… ({total - changes} more change{'s' if total - changes > 1 else ''}: --json has them all)")
+            break
+        out.append((f"[-{_clipped(op['old'], words)}-]" if op["old"] else "") +
+                   (f"{{+{_clipped(op['new'], words)}+}}" if op["new"] else ""))
+    return "".join(out)
+
+
+def _context(text: str, context: int, after_change: bool, before_change: bool) -> str:
+    """Unchanged text between changes: ``context`` words next to each, "…" between."""
+    parts = text.split()
+    lead = " " if text[:1].isspace() else ""
+    trail = " " if text[-1:].isspace() and before_change else ""
+    keep = context * (after_change + before_change)
+    if len(parts) <= keep:
+        return text
+    head = " ".join(parts[:context]) + " " if after_change else ""
+    tail = " " + " ".join(parts[-context:]) if before_change else ""
+    return f"{lead}{head}…{tail}{trail}" if after_change else f"…{tail}{trail}"
+
+
+def _clipped(text: str, words: int) -> str:
+    parts = text.split()
+    if len(parts) <= words:
+        return text
+    return " ".join(parts[: words * 2 // 3]) + " … " + " ".join(parts[-(words // 3):])
+
+
 def stale_feed(kb: LoadedEditions, record_link: RecordLink, feed_link: str, kind: Kind = "ruling",
                ruleset: str | None = None, records: RecordSet | None = None) -> Feed:
     """The feed of the stale records of a kind (of one ruleset, or all)."""

@@ -53,7 +53,11 @@ class Record:
 
     ``edition`` is the edition it was written for as its file says (a ruling must say; an
     article may not, and the linker infers it). ``body_line`` is the file line the body
-    starts on, so a citation's line is a line of the file.
+    starts on, so a citation's line is a line of the file. ``lines``: for a ruling's
+    question and answer, the line of ``file`` each starts on, where its line breaks are the
+    file's (a Markdown body, a YAML ``|`` block or one-line value; a field absent: not
+    known). ``imported_from``: the file it was imported from, whose lines ``lines`` are
+    (the data home keeps a copy: ``file``); empty for a record not imported.
     """
 
     kind: Kind
@@ -70,6 +74,15 @@ class Record:
     file: str = ""
     body_line: int = 1
     front_matter: tuple[tuple[str, str], ...] = ()
+    lines: tuple[tuple[str, int], ...] = ()
+    imported_from: str = ""
+
+    def line_of(self, name: str, offset: int) -> int:
+        """The file line of ``offset`` into the field ``name`` (question, answer), 0 when
+        not known (``lines``)."""
+        start = dict(self.lines).get(name, 0)
+        value = self.question if name == "question" else self.answer
+        return start + value.count("\n", 0, max(0, offset)) if start else 0
 
     def summary(self) -> dict[str, Any]:
         """The fields every listing shows (the API's ``RecordSummary``)."""
@@ -143,7 +156,9 @@ def parse_ruling_file(text: str, file: str) -> Parsed:
                                                 "body, not a front matter field", 1))
             return out
         data = {**data, "answer": body.strip()}
-        _ruling(data, file, "", line, out)
+        lines = _value_lines(front, "question", 1)  # the front matter starts on line 2
+        lines["answer"] = line + _leading_breaks(body)
+        _ruling(data, file, "", line, out, lines)
         return out
     data, problem = _load(text, file, "file")
     if problem is not None:
@@ -154,19 +169,60 @@ def parse_ruling_file(text: str, file: str) -> Parsed:
         out.diagnostics.append(_error(file, f"the file holds {len(items)} rulings; at most "
                                             f"{MAX_PER_FILE} a file (split it)"))
         return out
+    positions = _mapping_lines(text, ("question", "answer"))
     for i, item in enumerate(items):
         where = f"ruling {i + 1}: " if isinstance(data, list) else ""
         if not isinstance(item, dict):
             out.diagnostics.append(_error(file, f"{where}a ruling is a mapping of fields "
                                                 f"({', '.join(RULING_FIELDS)})"))
             continue
-        _ruling(item, file, where, 1, out)
+        _ruling(item, file, where, 1, out, positions[i] if i < len(positions) else {})
     if not items:
         out.diagnostics.append(_error(file, "the file holds no ruling"))
     return out
 
 
-def _ruling(data: dict[str, Any], file: str, where: str, body_line: int, out: Parsed) -> None:
+_COMPOSER = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
+
+
+def _mapping_lines(text: str, names: tuple[str, ...], before: int = 0) -> list[dict[str, int]]:
+    """For each mapping of a YAML text (the document, or each item of a list), the line
+    each field of ``names`` starts on where the value's line breaks are the text's (a
+    ``|`` block, or a value on one line; other values are left out), plus ``before``
+    lines. The text is known to parse (its values were read)."""
+    try:
+        root = yaml.compose(text, Loader=_COMPOSER)  # noqa: S506 (nodes only, nothing constructed)
+    except yaml.YAMLError:
+        return []
+    items = root.value if isinstance(root, yaml.SequenceNode) else [root]
+    out: list[dict[str, int]] = []
+    for item in items:
+        found: dict[str, int] = {}
+        if isinstance(item, yaml.MappingNode):
+            for key, value in item.value:
+                if not isinstance(key, yaml.ScalarNode) or key.value not in names \
+                        or not isinstance(value, yaml.ScalarNode):
+                    continue
+                if value.style == "|":  # its text starts on the line after the indicator
+                    found[key.value] = value.start_mark.line + 2 + before + _leading_breaks(value.value)
+                elif value.start_mark.line == value.end_mark.line:
+                    found[key.value] = value.start_mark.line + 1 + before
+        out.append(found)
+    return out
+
+
+def _value_lines(text: str, name: str, before: int) -> dict[str, int]:
+    found = _mapping_lines(text, (name,), before)
+    return found[0] if found else {}
+
+
+def _leading_breaks(value: str) -> int:
+    """Line breaks before a value's first character (its text is read stripped)."""
+    return value[: len(value) - len(value.lstrip())].count("\n")
+
+
+def _ruling(data: dict[str, Any], file: str, where: str, body_line: int, out: Parsed,
+            lines: dict[str, int] | None = None) -> None:
     problems: list[Diagnostic] = []
     values: dict[str, str] = {}
     for name in RULING_FIELDS:
@@ -205,7 +261,8 @@ def _ruling(data: dict[str, Any], file: str, where: str, body_line: int, out: Pa
         ruleset=values["ruleset"], edition=values["edition"], date=values["date"],
         source=values["source"], url=url.strip() if isinstance(url, str) else None,
         question=question, answer=answer, file=file, body_line=body_line,
-        front_matter=tuple((k, values[k]) for k in RULING_FIELDS)))
+        front_matter=tuple((k, values[k]) for k in RULING_FIELDS),
+        lines=tuple(sorted((lines or {}).items()))))
 
 
 def article_id(stem: str) -> str:

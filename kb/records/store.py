@@ -4,6 +4,12 @@ Layout (``<home>`` is the data directory, ``RULEKB_HOME``)::
 
     <home>/records/rulings/<id>.yaml     one ruling per file, as imported (its fields)
     <home>/records/articles/<id>.md      an article, byte for byte as added
+    <home>/records/<kind>/.imported.json each record's file as imported, and the lines
+                                         its question and answer start on there
+
+Records are imported by copy, so what a check names is the file the user imported (a
+Markdown ruling is kept as YAML fields, its lines not the copy's): ``.imported.json``
+keeps that file's path and lines, and :func:`read_folder` gives them to its records.
 
 Records are imported by copy: every file is read and checked first (fields, ruleset and
 edition against the knowledge base), and only when all of them are good is each written,
@@ -17,13 +23,14 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import os
 import threading
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -40,6 +47,7 @@ FOLDERS: dict[Kind, str] = {"ruling": "rulings", "article": "articles"}
 SUFFIXES: dict[Kind, tuple[str, ...]] = {"ruling": (".yaml", ".yml", ".md", ".markdown"),
                                           "article": (".md", ".markdown")}
 MAX_FILES = 5_000  # files of one import (a folder), and records of one kind in a home
+IMPORTED = ".imported.json"  # in each kind's folder: where its records were imported from
 
 
 @dataclass(frozen=True, eq=False)
@@ -197,13 +205,42 @@ def import_records(home: Path, paths: Iterable[Path], kind: Kind, kb: LoadedEdit
     if errors:
         raise DocumentError(errors)
     folder.mkdir(parents=True, exist_ok=True)
+    origins = _read_origins(folder)
     for ident, (record, data) in chosen.items():
         target = folder / (f"{ident}.yaml" if kind == "ruling" else f"{ident}.md")
         existed = target.exists()
         write_atomically(target, data)
+        origins[ident] = {"file": str(Path(record.file).absolute()), "lines": dict(record.lines)}
         report.written.append((record, existed))
+    _write_origins(folder, origins)
     _forget_loaded(home)  # this process reads what it wrote at once, not a second later
     return report
+
+
+def _read_origins(folder: Path) -> dict[str, dict[str, Any]]:
+    """``folder``'s ``.imported.json``: each id's file as imported and its lines there
+    (empty when there is none, or it does not read: the records then name their copies)."""
+    try:
+        data = json.loads((folder / IMPORTED).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {k: v for k, v in data.items() if isinstance(v, dict) and isinstance(v.get("file"), str)}
+
+
+def _write_origins(folder: Path, origins: dict[str, dict[str, Any]]) -> None:
+    write_atomically(folder / IMPORTED, json.dumps(origins, indent=1, sort_keys=True).encode("utf-8"))
+
+
+def _with_origin(record: Record, origin: dict[str, Any] | None) -> Record:
+    """A stored record named by the file it was imported from, with that file's lines."""
+    if origin is None:
+        return record
+    lines = origin.get("lines")
+    kept = tuple(sorted((str(k), v) for k, v in lines.items() if isinstance(v, int) and v > 0)) \
+        if isinstance(lines, dict) else ()
+    return replace(record, imported_from=origin["file"], lines=kept)
 
 
 def remove_records(home: Path, idents: Iterable[str], kind: Kind) -> list[Record]:
@@ -241,6 +278,9 @@ def remove_records(home: Path, idents: Iterable[str], kind: Kind) -> list[Record
         raise DocumentError(errors)
     for path in dict.fromkeys(r.file for r in chosen):
         Path(path).unlink(missing_ok=True)
+    origins = _read_origins(folder)
+    if any(r.id in origins for r in chosen):
+        _write_origins(folder, {k: v for k, v in origins.items() if k not in {r.id for r in chosen}})
     _forget_loaded(home)
     return chosen
 
@@ -280,6 +320,10 @@ def _signature(folder: Path) -> tuple[object, ...]:
         except (FileNotFoundError, NotADirectoryError):
             continue
         for e in entries:
+            if e.name == IMPORTED and e.is_file(follow_symlinks=False):
+                st = e.stat(follow_symlinks=False)
+                out.append((f"{kind}-origins", e.name, st.st_mtime_ns, st.st_size))
+                continue
             if e.name.startswith(".") or not e.is_file(follow_symlinks=False):
                 continue
             st = e.stat(follow_symlinks=False)
@@ -305,7 +349,14 @@ def read_folder(folder: Path) -> RecordSet:
     diagnostics: list[Diagnostic] = []
     digest = hashlib.blake2b(digest_size=16)
     per_kind: dict[object, int] = {}
+    origins: dict[object, dict[str, dict[str, Any]]] = {}
+    for kind, name in FOLDERS.items():
+        if (f"{kind}-origins", IMPORTED) in {(k, n) for k, n, *_ in signature}:  # type: ignore[misc]
+            origins[kind] = _read_origins(folder / name)
+            digest.update(json.dumps(origins[kind], sort_keys=True).encode("utf-8"))
     for kind, name, _, _ in signature:  # type: ignore[misc]
+        if kind not in FOLDERS:
+            continue
         per_kind[kind] = per_kind.get(kind, 0) + 1
         if per_kind[kind] > MAX_FILES:  # an import refuses to go over; files put there by hand
             if per_kind[kind] == MAX_FILES + 1:
@@ -323,7 +374,7 @@ def read_folder(folder: Path) -> RecordSet:
         digest.update(f"{kind}\0{name}\0".encode() + text.encode("utf-8") + b"\0")
         parsed = parse_file(path, kind, text)  # type: ignore[arg-type]
         diagnostics.extend(parsed.diagnostics)
-        records.extend(parsed.records)
+        records.extend(_with_origin(r, origins.get(kind, {}).get(r.id)) for r in parsed.records)
     found = RecordSet(tuple(records), tuple(diagnostics), digest.hexdigest() if signature else "empty",
                       folder)
     with _LOADED_LOCK:

@@ -99,7 +99,11 @@ SCHEMAS.update({
         **_SUMMARY, "written_for": nullable(STR),
         "inferred": nullable({"type": "string", "description": "How the edition an unpinned "
                                                                "article was written for was inferred."}),
-        "file": STR, "newest": nullable(STR),
+        "file": STR,
+        "imported_from": nullable({"type": "string", "description": "The name of the file it was "
+                                   "imported from, whose lines the citations' `line` are (`file` is "
+                                   "the copy the data home keeps); null for a record not imported."}),
+        "newest": nullable(STR),
         "citations": array(ref("RecordCitation")),
         "stale": {"type": "boolean", "description": "A rule it cites was renumbered, reworded or removed."},
         "broken": {"type": "integer", "minimum": 0, "description": "Citations of rules that do not exist."},
@@ -150,6 +154,8 @@ def _by_name(data: dict[str, Any]) -> dict[str, Any]:
                                    for d in data.get("diagnostics", [])]}
     if "file" in data:
         out["file"] = PurePath(data["file"]).name
+    if data.get("imported_from"):
+        out["imported_from"] = PurePath(data["imported_from"]).name
     return out
 
 
