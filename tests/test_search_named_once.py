@@ -14,13 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from kb.export.jsrun import node_path, run_queries
-from kb.export.search_index import build_search_index, index_script
+from kb.export.jsrun import node_path
 from kb.query import KnowledgeBase, searcher
 from kb.search import EditionSearcher, Ranking, parse_query
 from kb.search.understand import understand
 
-from tests.test_search_questions import assert_same_answers
+from tests.test_search_questions import assert_offline_answers_as_the_server
 
 # (question, a concept's label, its alternatives read with named_once off, and on)
 ONCE = [
@@ -102,19 +101,9 @@ OFFLINE = [
 
 @pytest.mark.skipif(node_path() is None, reason="needs node to run the offline search script")
 def test_the_offline_search_reads_them_as_the_server(excerpt_kb: KnowledgeBase, tmp_path: Path) -> None:
-    scripts, asked, servers = [], [], []
-    for ruleset, edition in sorted({(r, e) for r, e, _q in OFFLINE}):
+    def named_once(ruleset: str, edition: str) -> EditionSearcher:
         shared = searcher(excerpt_kb, ruleset, edition)
-        on = EditionSearcher(excerpt_kb.edition(ruleset, edition), shared.index, shared.speller.counts,
-                             Ranking(named_once=True, participant_weight=0.5))
-        script = tmp_path / f"{ruleset}-{edition}.js"
-        script.write_text(index_script(build_search_index(excerpt_kb.edition(ruleset, edition), on, lambda n: n)),
-                          encoding="utf-8")
-        scripts.append(script)
-        for r, e, question in OFFLINE:
-            if (r, e) == (ruleset, edition):
-                asked.append({"query": question, "ruleset": r, "edition": e})
-                servers.append(on.search(parse_query(question), limit=10))
-    answers, _ = run_queries(scripts, asked)
-    for ask, offline, server in zip(asked, answers, servers):
-        assert_same_answers(offline, server, ask["query"])
+        return EditionSearcher(excerpt_kb.edition(ruleset, edition), shared.index, shared.speller.counts,
+                               Ranking(named_once=True, participant_weight=0.5))
+
+    assert_offline_answers_as_the_server(excerpt_kb, tmp_path, OFFLINE, named_once)

@@ -5,6 +5,7 @@ may act. One case per line."""
 from __future__ import annotations
 
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -132,17 +133,40 @@ def assert_same_answers(offline: dict[str, Any], server: dict[str, Any], query: 
         pytest.approx([h["score"] for h in server["results"]], abs=2e-4), query
 
 
+def assert_offline_answers_as_the_server(kb: KnowledgeBase, tmp_path: Path,
+                                         questions: list[tuple[str, str, str]],
+                                         searcher_of: Callable[[str, str], EditionSearcher]) -> list[dict[str, Any]]:
+    """Each ``(ruleset, edition, question)`` asked of the offline search script (an edition's
+    index built with ``searcher_of(ruleset, edition)``'s ranking, run in node) and of that
+    searcher: the same answers (:func:`assert_same_answers`). Returns the offline answers,
+    in the order of the questions asked edition by edition."""
+    scripts, asked, servers = [], [], []
+    for ruleset, edition in sorted({(r, e) for r, e, _q in questions}):
+        on = searcher_of(ruleset, edition)
+        script = tmp_path / f"{ruleset}-{edition}.js"
+        script.write_text(index_script(build_search_index(kb.edition(ruleset, edition), on, lambda n: n)),
+                          encoding="utf-8")
+        scripts.append(script)
+        for r, e, question in questions:
+            if (r, e) == (ruleset, edition):
+                asked.append({"query": question, "ruleset": r, "edition": e})
+                servers.append(on.search(parse_query(question), limit=10))
+    answers, _ = run_queries(scripts, asked)
+    for ask, offline, server in zip(asked, answers, servers):
+        assert_same_answers(offline, server, ask["query"])
+    return answers
+
+
 @pytest.mark.skipif(node_path() is None, reason="needs node to run the offline search script")
 def test_the_offline_search_ranks_permissions_as_the_server(full_kb: KnowledgeBase, tmp_path: Path) -> None:
-    rg = full_kb.edition("riftbound", "1.4")
-    shared = searcher(full_kb, "riftbound", "1.4")
-    on = EditionSearcher(rg, shared.index, shared.speller.counts, Ranking(permission_weight=0.5))
-    script = tmp_path / "1.4.js"
-    script.write_text(index_script(build_search_index(rg, on, lambda n: n)), encoding="utf-8")
-    questions = [q for rs, _e, q, _r, _a in PERMISSIONS if rs == "riftbound"]
-    answers, _ = run_queries([script], [{"query": q, "ruleset": "riftbound", "edition": "1.4"} for q in questions])
-    for question, offline in zip(questions, answers):
-        assert_same_answers(offline, on.search(parse_query(question), limit=10), question)
+    def with_permissions(ruleset: str, edition: str) -> EditionSearcher:
+        shared = searcher(full_kb, ruleset, edition)
+        return EditionSearcher(full_kb.edition(ruleset, edition), shared.index, shared.speller.counts,
+                               Ranking(permission_weight=0.5))
+
+    answers = assert_offline_answers_as_the_server(
+        full_kb, tmp_path, [(rs, e, q) for rs, e, q, _r, _a in PERMISSIONS if rs == "riftbound"],
+        with_permissions)
     # the first case does go through the prior in both
     assert any("says when a player may act" in m for h in answers[0]["results"] for m in h["matched"])
 
@@ -217,17 +241,6 @@ def test_the_statements_weigh_only_in_a_question(excerpt_kb: KnowledgeBase, quer
 
 @pytest.mark.skipif(node_path() is None, reason="needs node to run the offline search script")
 def test_the_offline_search_weighs_the_statements_as_the_server(excerpt_kb: KnowledgeBase, tmp_path: Path) -> None:
-    scripts, asked, servers = [], [], []
-    for ruleset, edition in sorted({(r, e) for r, e, *_ in STATEMENTS}):
-        on = _statement_searcher(excerpt_kb, ruleset, edition, 1.0)
-        script = tmp_path / f"{ruleset}-{edition}.js"
-        script.write_text(index_script(build_search_index(excerpt_kb.edition(ruleset, edition), on, lambda n: n)),
-                          encoding="utf-8")
-        scripts.append(script)
-        for r, e, question, _rule, _first in STATEMENTS:
-            if (r, e) == (ruleset, edition):
-                asked.append({"query": question, "ruleset": r, "edition": e})
-                servers.append(on.search(parse_query(question), limit=10))
-    answers, _ = run_queries(scripts, asked)
-    for ask, offline, server in zip(asked, answers, servers):
-        assert_same_answers(offline, server, ask["query"])
+    assert_offline_answers_as_the_server(
+        excerpt_kb, tmp_path, [(r, e, question) for r, e, question, _rule, _first in STATEMENTS],
+        lambda ruleset, edition: _statement_searcher(excerpt_kb, ruleset, edition, 1.0))
