@@ -329,12 +329,12 @@ def _editions_beside(sources: Sources, ruleset: str, edition: str, date: str) ->
     return out
 
 
-def _stopped_early_note(file: Path, result: ReadResult, ruleset: str, date: str,
+def _stopped_early_note(file: Path, result: ReadResult, sections: TopSections, ruleset: str, date: str,
                         going: list[EditionSections], missing: list[tuple[str, str]]) -> Diagnostic:
-    """What the cut-short check says of a document stopping where the other editions go on,
-    at its last rule's line."""
+    """What the cut-short check says of a document (``result``, its :func:`top_sections`)
+    stopping where the other editions go on, at its last rule's line."""
     last = max(result.rules, key=lambda r: r.line)
-    end = max(top_sections(result), key=lambda s: _rank(s[0]))
+    end = max(sections, key=lambda s: _rank(s[0]))
     stopped = _sections_named([end])
     editions = _listed([f"{e.name} ({e.date or 'undated'}{', an excerpt' if e.partial else ''})"
                         for e in sorted(going, key=lambda e: e.date)])
@@ -346,6 +346,13 @@ def _stopped_early_note(file: Path, result: ReadResult, ruleset: str, date: str,
         f"where {ruleset} {'edition' if len(going) == 1 else 'editions'} {editions} "
         f"{'goes' if len(going) == 1 else 'go'} on: {_sections_named(missing)} "
         f"{'is' if len(missing) == 1 else 'are'} missing{undated}", str(file), last.line, "warning")
+
+
+def _cut_short_refusal(why: str) -> str:
+    """The refusal of a document found cut short (``why``: where and how), with what to do."""
+    return (f"the document looks cut short: {why}. Import the whole document; or, to keep what it "
+            "holds as an excerpt (not the default edition while the ruleset has a whole one), "
+            "import it with --partial")
 
 
 def _toml_value(value: object) -> str:
@@ -391,20 +398,16 @@ def import_document(home: Path, file: Path, *, ruleset: str, edition: str, date:
     if cut and not partial:
         # Imported whole, a cut document would become the newest edition and every rule
         # after the cut would read as removed.
-        raise CutShortError([Diagnostic(
-            f"the document looks cut short: {d.message}. Import the whole document; or, to keep "
-            "what it holds as an excerpt (not the default edition while the ruleset has a "
-            "whole one), import it with --partial", d.file or str(file), d.line) for d in cut])
+        raise CutShortError([Diagnostic(_cut_short_refusal(d.message), d.file or str(file), d.line)
+                             for d in cut])
     # Cut between two chapters, no reader can tell: the ruleset's other editions can.
     used_date = date or result.date
+    sections = top_sections(result)
     going, missing = stops_where_others_go_on(
-        top_sections(result), used_date, _editions_beside(sources, ruleset, edition, used_date))
-    stopped = _stopped_early_note(file, result, ruleset, used_date, going, missing) if going else None
+        sections, used_date, _editions_beside(sources, ruleset, edition, used_date))
+    stopped = _stopped_early_note(file, result, sections, ruleset, used_date, going, missing) if going else None
     if stopped is not None and not partial:
-        raise CutShortError([replace(
-            stopped, severity="error", message=f"the document looks cut short: {stopped.message}. Import "
-            "the whole document; or, to keep what it holds as an excerpt (not the default edition while "
-            "the ruleset has a whole one), import it with --partial")])
+        raise CutShortError([replace(stopped, severity="error", message=_cut_short_refusal(stopped.message))])
     if notes is not None:
         notes.extend(d for d in result.diagnostics if d.severity in ("warning", "info")
                      and not d.message.startswith("unresolved reference"))
@@ -416,7 +419,7 @@ def import_document(home: Path, file: Path, *, ruleset: str, edition: str, date:
     name = file.name if _PLAIN_FILE.match(file.name) and file.name != "edition.toml" else "document"
     meta = {"ruleset": ruleset, "edition": edition, "date": date or result.date,
             "file": name, "format": used, "partial": partial, "title": title or result.title,
-            "sections": [list(s) for s in top_sections(result)]}  # what the next import compares
+            "sections": [list(s) for s in sections]}  # what the next import compares
     created = [d for d in (home, home / "imports", target.parent) if not d.exists()]
     try:  # a full disk or a permission error halfway leaves no half-written folder behind
         target.parent.mkdir(parents=True, exist_ok=True)
