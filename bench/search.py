@@ -235,6 +235,13 @@ HELD_OUT_2 = {
     "own2-riftbound-1.4.tsv": ("riftbound", "1.4", "held-out 2", ""),
     "own2-mtg-2026.tsv": ("mtg", "2026-01-16", "held-out 2", ""),
 }
+# The third own set (engineer J, 2026-12-02, written before reading kb/search; no card list).
+# Its held-out figure is the first run's (bench/RESULTS.md, task J); from then on it is
+# development data: reported in every run and seen by ``--cv``.
+OWN_3 = {
+    "own3-riftbound-1.4.tsv": ("riftbound", "1.4", "own3", ""),
+    "own3-mtg-2026.tsv": ("mtg", "2026-01-16", "own3", ""),
+}
 # Development questions in players' words (bench/training/README.md: engineer Q's, written
 # without the search), with the made-up cards they name: a development set like
 # ../shared/questions (``--cv``, ``--misses``, the re-ranker's training), never a held-out figure.
@@ -330,15 +337,20 @@ OWN_IN_CV = "own (development)"  # the first own set's kind among --cv's questio
 
 
 def development_for_cv(dev: list[DevQuestion], cards_of: CardsOf, own: list[DevQuestion],
-                       own_cards: dict[tuple[str, str], CardList]) -> tuple[list[DevQuestion], CardsOf]:
-    """The questions ``--cv`` chooses on: the development sets and the project's first own
+                       own_cards: dict[tuple[str, str], CardList],
+                       own_3: Sequence[DevQuestion] = ()) -> tuple[list[DevQuestion], CardsOf]:
+    """The questions ``--cv`` chooses on: the development sets, the project's first own
     set (``HELD_OUT``, each question asked with its set's card list, its kind named
-    ``OWN_IN_CV`` in the CV's tables); ``HELD_OUT_2`` stays out."""
+    ``OWN_IN_CV`` in the CV's tables) and the third (``OWN_3``, asked without a card list, as
+    its questions say each card's text); ``HELD_OUT_2`` stays out."""
     kinds = {kind for _r, _e, kind, _c in HELD_OUT.values()}
+    no_cards = {kind for _r, _e, kind, _c in OWN_3.values()}
 
     def cards(q: DevQuestion) -> CardList | None:
+        if q.kind in no_cards:
+            return None
         return own_cards.get((q.ruleset, q.edition)) if q.kind == OWN_IN_CV else cards_of(q)
-    return dev + [replace(q, kind=OWN_IN_CV) for q in own if q.kind in kinds], cards
+    return dev + [replace(q, kind=OWN_IN_CV) for q in own if q.kind in kinds] + list(own_3), cards
 
 
 def accepted_answers(rg: RuleGraph, cited: list[str]) -> set[str]:
@@ -792,8 +804,13 @@ def main(argv: list[str] | None = None) -> int:
                 print_judges(judges_table(held_2, graphs, {n: e for n, e in judge_engines.items()
                                                            if n != "rulekb + dev cards"}),
                              "Second held-out set (bench/questions/own2-*: never used to choose a setting)")
+            own_3 = [q for q in load_dev_questions(HELD_OUT_DIR, OWN_3) if (q.ruleset, q.edition) in graphs]
+            if own_3:
+                print_judges(judges_table(own_3, graphs, {n: e for n, e in judge_engines.items()
+                                                          if n != "rulekb + dev cards"}),
+                             "Third own set (bench/questions/own3-*: development data after its first run)")
             if args.cv:
-                cv_dev, cv_cards = development_for_cv(dev, cards_of, held, load_held_out_cards())
+                cv_dev, cv_cards = development_for_cv(dev, cards_of, held, load_held_out_cards(), own_3)
                 cross_validate(cv_dev, graphs, questions, cv_cards, folds=args.folds)
         if args.judges:
             return 0

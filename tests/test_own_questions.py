@@ -42,6 +42,8 @@ SETS = [
     QuestionSet("own-mtg-2026.tsv", "mtg", "2026-01-16", "own", 40, "own-cards-mtg.yaml"),
     QuestionSet("own2-riftbound-1.4.tsv", "riftbound", "1.4", "own2", 25, None),
     QuestionSet("own2-mtg-2026.tsv", "mtg", "2026-01-16", "own2", 25, None),
+    QuestionSet("own3-riftbound-1.4.tsv", "riftbound", "1.4", "own3", 28, None),
+    QuestionSet("own3-mtg-2026.tsv", "mtg", "2026-01-16", "own3", 28, None),
 ]
 SET_IDS = [s.file for s in SETS]
 WITH_CARDS = [s for s in SETS if s.cards]
