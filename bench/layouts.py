@@ -15,7 +15,8 @@ layouts (:data:`PAIRS`), the same agreement between its two reads.
 saved from a browser, text copied from a PDF viewer, pandoc's Markdown, subrule letters set
 apart or attached, the Glossary before the rules, an added part, chapters a Markdown list
 renumbered, two columns side by side, a Markdown table, a DOCX numbered by Word's lists, a JSON
-or CSV export, an OCR'd scan, a Google Doc's web page, a wiki's source, an ODT, an EPUB, an RTF),
+or CSV export, an OCR'd scan, a Google Doc's web page, a wiki's source, an ODT, an EPUB, an RTF,
+reStructuredText, AsciiDoc, Org mode),
 one row per layout and document;
 ``tests/test_read_unseen_layouts.py`` runs them as a test.
 
@@ -1442,6 +1443,89 @@ def _rtf(doc: Canonical) -> Derived | None:
     return _utf8("\r\n".join(out) + "\r\n}\r\n")
 
 
+def _markup_blocks(doc: Canonical) -> list[tuple[int, list[str], str]]:
+    """The document's blocks for a markup writer, as (heading depth or 0, lines, role): a Magic
+    chapter or section heading printed right above its first rule is a heading block of its own
+    (the body's, not the contents'); role "term" for a Glossary entry, else ""."""
+    out: list[tuple[int, list[str], str]] = []
+    glossary = False
+    for depth, lines in _blocks_of(doc):
+        if doc.fmt == "mtg-text" and not depth and any(_MTG_RULE.match(ln) and "." in ln[:5] for ln in lines):
+            while len(lines) > 1 and (m := _MTG_CHAPTER.match(lines[0]) or _MTG_SECTION.match(lines[0])):
+                out.append((1 if m.re is _MTG_CHAPTER else 2, lines[:1], ""))
+                lines = lines[1:]
+        if doc.fmt == "mtg-text" and len(lines) == 1 and lines[0].strip() in ("Glossary", "Credits"):
+            glossary = lines[0].strip() == "Glossary"
+            out.append((1, [lines[0].strip()], ""))
+            continue
+        out.append((depth, lines, "term" if glossary and not depth and len(lines) > 1 else ""))
+    return out
+
+
+def _lightweight_markup(doc: Canonical, heading: Callable[[int, str], list[str]], bold: str,
+                        term: Callable[[str, list[str]], list[str]], head: list[str]) -> Derived | None:
+    """The rules in a lightweight markup: ``head`` (the markup's own first lines), each heading as
+    ``heading(depth, text)`` writes it, Riftbound's ``**bold**`` ids with ``bold`` around them, a
+    Glossary entry as ``term(term, definition lines)`` writes it, every other paragraph as printed."""
+    if doc.fmt not in TEXT_FORMATS:
+        return None
+    out = list(head)
+    for depth, lines, role in _markup_blocks(doc):
+        if depth:
+            out += heading(depth, _MD_BOLD.sub(lambda m: bold + m.group(1) + bold, lines[0])) + [""]
+        elif role == "term":
+            out += term(lines[0], lines[1:]) + [""]
+        else:
+            out += [_MD_BOLD.sub(lambda m: bold + m.group(1) + bold, ln) for ln in lines] + [""]
+    return _utf8("\n".join(out))
+
+
+_RST_ADORNMENTS = "=-~^\"'"
+
+
+def _rst_heading(depth: int, text: str) -> list[str]:
+    """A reStructuredText section title: the first level over- and underlined with '=', the
+    next ones underlined with '-', '~', '^', '"', "'" (as pandoc writes them)."""
+    line = _RST_ADORNMENTS[min(depth, len(_RST_ADORNMENTS)) - 1] * len(text)
+    return [line, text, line] if depth == 1 else [text, line]
+
+
+def _rst(doc: Canonical) -> Derived | None:
+    """The rules as reStructuredText (pandoc's or Sphinx's): a ``.. contents::`` directive with
+    an option, titles adorned as :func:`_rst_heading` writes them, bold ids ``**103.1.**``, the
+    Glossary a definition list (the term, its definition indented three spaces), a ``*`` that
+    could open emphasis escaped (``\\*``)."""
+    derived = _lightweight_markup(doc, _rst_heading, "**", lambda t, ds: [t] + ["   " + d for d in ds],
+                                  [".. contents:: Contents", "   :depth: 2", ""])
+    return derived and _utf8(re.sub(r"(?<![*\\])\*(?=[^\s*])", r"\\*", derived.data.decode("utf-8")))
+
+
+def _asciidoc(doc: Canonical) -> Derived | None:
+    """The rules as an AsciiDoc book: ``:toc:`` and ``:doctype: book`` attributes, headings
+    ``== 1. Game Concepts`` (one ``=`` more than the depth), an anchor ``[[r103-1]]`` over each
+    chapter, bold ids ``*103.1.*``, the Glossary a labelled list (``Term::`` over its definition)."""
+    def heading(depth: int, text: str) -> list[str]:
+        anchor = re.match(r"\d+", text)
+        return ([f"[[r{anchor.group()}]]"] if anchor else []) + ["=" * (depth + 1) + " " + text]
+
+    return _lightweight_markup(doc, heading, "*", lambda t, ds: [t + "::"] + ds,
+                               [":doctype: book", ":toc: left", ""])
+
+
+def _org(doc: Canonical) -> Derived | None:
+    """The rules as an Org mode file: ``#+OPTIONS:`` and ``#+STARTUP:`` lines, headings as deep
+    stars (``* 1. Game Concepts``, ``** 100. General``) each with a ``:PROPERTIES:`` drawer holding
+    its ``CUSTOM_ID``, bold ids ``*103.1.*``, the Glossary a description list (``- Term :: its
+    definition``, further paragraphs indented under it)."""
+    def heading(depth: int, text: str) -> list[str]:
+        custom_id = re.sub(r"\W+", "-", text.lower()).strip("-")[:40]
+        return ["*" * depth + " " + text, ":PROPERTIES:", f":CUSTOM_ID: {custom_id}", ":END:"]
+
+    return _lightweight_markup(doc, heading, "*",
+                               lambda t, ds: [f"- {t} :: {ds[0]}"] + ["  " + d for d in ds[1:]],
+                               ["#+OPTIONS: toc:2 num:nil", "#+STARTUP: overview", ""])
+
+
 # Layouts a user could bring that the ones above do not make (each derived from the same
 # documents, read and compared the same way).
 BROUGHT: list[Layout] = [
@@ -1481,6 +1565,12 @@ BROUGHT: list[Layout] = [
            TEXT_FORMATS, _epub, whole=True),
     Layout("saved as Rich Text (RTF: \\pard paragraphs, {\\b ids}, \\'hh and \\uN? characters)",
            TEXT_FORMATS, _rtf, whole=True),
+    Layout("reStructuredText (over- and underlined titles, .. contents::, definition-list glossary, \\* escapes)",
+           TEXT_FORMATS, _rst, whole=True),
+    Layout("AsciiDoc (== headings, [[anchors]], :attributes:, *bold* ids, Term:: glossary)", TEXT_FORMATS,
+           _asciidoc, whole=True),
+    Layout("Org mode (* headings with :PROPERTIES: drawers, #+OPTIONS:, *bold* ids, - term :: glossary)",
+           TEXT_FORMATS, _org, whole=True),
 ]
 ALL_LAYOUTS: list[Layout] = LAYOUTS + BROUGHT
 

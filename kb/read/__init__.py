@@ -7,7 +7,8 @@ text first (:mod:`kb.read.containers`), and that text is sniffed and read like a
 
 An export of the rules as data (a JSON document, a CSV table: :mod:`kb.read.exports`) or a
 wiki page's source (:mod:`kb.read.wikitext`) is written out as the paragraphs the release
-prints. Before a reader sees the text, the reading stage undoes what any layout may do
+prints; a text in reStructuredText, AsciiDoc or Org mode has its marks made Markdown's
+(:mod:`kb.read.markup`). Before a reader sees the text, the reading stage undoes what any layout may do
 (:mod:`kb.read.normalise`: invisible characters, Unicode spaces, anchors around numbers,
 pages with running headers), and a whole web page that no reader of markup takes is turned
 into Markdown (:mod:`kb.read.web_page`). The lines of rules and notes are the document's own.
@@ -26,6 +27,7 @@ from kb.read import mtg_text, riftbound_html, riftbound_md, riftbound_pdftext, r
 from kb.read.containers import unpack
 from kb.read.exports import exported
 from kb.read.kinds import check_kind
+from kb.read.markup import from_markup
 from kb.read.normalise import Normalised, normalise
 from kb.read.text import MIN_RULE_LINES, decode
 from kb.read.web_page import is_web_page, to_markdown
@@ -134,7 +136,7 @@ def _normalised(text: str, source: str, fmt: str | None) -> Normalised:
     """The text as the readers read it: an export of rules as data (JSON, CSV) or a wiki page's
     source written out as paragraphs (:mod:`kb.read.exports`, :mod:`kb.read.wikitext`),
     normalised, and a web page that no reader of markup takes turned into Markdown."""
-    export = exported(text, source) or from_wikitext(text, source)
+    export = exported(text, source) or from_wikitext(text, source) or from_markup(text, source)
     if export is not None:
         normal = normalise(export.text, source)
         return Normalised(normal.text, [export.origin[min(normal.line(n), len(export.origin)) - 1]
