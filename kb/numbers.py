@@ -310,7 +310,17 @@ def typed_number(text: str, find: Callable[[Segments], str | None]) -> Segments 
     (True, True)
     """
     segments = try_parse_lookup_number(text)
-    if segments is not None:
-        return segments
+    return segments if segments is not None else loose_number(text, find)
+
+
+def loose_number(text: str, find: Callable[[Segments], str | None]) -> Segments | None:
+    """The loose half of :func:`typed_number`, for a caller that has already tried the rule
+    lookup's forms: a number typed with its dots dropped, doubled or misplaced whose digits
+    and letters re-dot into a rule ``find`` names (``3371a``); None for any other text.
+
+    >>> known = {("337",): "337", ("337", "1"): "337.1", ("337", "1", "a"): "337.1.a"}
+    >>> loose_number("3371a", known.get), loose_number("rule 9999", known.get)
+    (('3371', 'a'), None)
+    """
     loose = loose_segments(text)
     return loose if loose and redotted_numbers(loose, find, limit=1) else None

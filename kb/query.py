@@ -23,7 +23,7 @@ from kb.errors import QueryError
 from kb.graph import RuleGraph
 from kb.loaded import LoadedEditions, elsewhere_sentence
 from kb.model import Rule, term_key
-from kb.numbers import Segments, format_number, sort_key, try_parse_lookup_number, try_parse_number, typed_number
+from kb.numbers import Segments, format_number, loose_number, sort_key, try_parse_lookup_number, try_parse_number
 from kb.references import find_mentions
 from kb.store import LazyEditions, current_build, default_home, edition_notes, edition_summary, stored_notes
 from kb.timing import api as timing
@@ -263,11 +263,14 @@ class KnowledgeBase(LoadedEditions):
             name = rg.edition.ruleset, rg.edition.name
             s = searcher(self, *name)
             asked = None if section else numbers_asked(rg, query)
-            typed = None if asked or section else typed_number(query, rg.find)
+            # The number is parsed once: in a form the rule lookup reads, else typed loosely
+            # (kb.numbers.typed_number's two halves).
+            lookup = None if asked or section else try_parse_lookup_number(query)
+            typed = lookup if lookup is not None or asked or section else loose_number(query, rg.find)
             # A number only the rule lookup reads (9999.9, rule 9999): the searcher would
             # search its words (the "rule" beside 9999), so it searches the number alone.
-            alone = (format_number(typed, rg.edition.number_style)
-                     if typed and try_parse_number(query) is None and try_parse_lookup_number(query) else None)
+            alone = (format_number(lookup, rg.edition.number_style)
+                     if lookup and try_parse_number(query) is None else None)
             if asked and len(asked) > 1:
                 found = numbers_listed(s, asked, limit, offset)
             else:
