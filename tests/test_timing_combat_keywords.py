@@ -169,7 +169,7 @@ steps:
 @pytest.mark.parametrize("keyword,says", [
     ("Vision", "does not bear on the timing model"),
     ("Unique", "does not bear on the timing model"),
-    ("Quick-Draw", "not modelled yet"),
+    ("Level", "does not bear on the timing model"),
     ("Empower", "not modelled yet"),
     ("Tankk", "unknown keyword 'Tankk', did you mean 'Tank'?"),
     ("Assault x", "Assault's value is a whole number"),

@@ -21,6 +21,8 @@ MODELS = {"riftbound": Riftbound({}), "mtg": Magic({})}
     ("riftbound", "cost-unpaid", "finalize"),
     ("riftbound", "add-while-paying", "finalize"),
     ("riftbound", "trigger-used-up", "finalize"),
+    # an attaching play effect's unit or Equipment is chosen as it is finalized (402.2)
+    ("riftbound", "choose-attachment", "finalize"),
     # a "you may" replacement is chosen before the death it replaces, as an item resolves (371.2.a)
     ("riftbound", "apply-replacement", "resolve"),
     ("riftbound", "decline-replacement", "resolve"),

@@ -196,8 +196,12 @@ steps:
     ("{type: gear, might_bonus: 2}", "only gear with equip: COST has one"),
     ("{type: gear, equip: {energy: 1, rune: 2}}", "cards.Sword.equip"),
     ("{type: gear, equip: 1, might_bonus: -1}", "cards.Sword.might_bonus"),
-    ("{type: gear, keywords: [Quick-Draw], equip: 1}", "keyword 'Quick-Draw' is not modelled yet: the model "
-                                                      "attaches gear by Equip's activated ability alone"),
+    ("{type: gear, keywords: [Quick-Draw]}", "Quick-Draw is present on gear with Equip (819.1.a)"),
+    ("{type: unit, keywords: [Weaponmaster], equip: 1}", "Equip is present on gear (818.1.a)"),
+    ("{type: gear, keywords: [Weaponmaster], equip: 1}", "Weaponmaster is present on units (821.1.a)"),
+    ("{type: gear, equip: 1, triggers: [{on: play, effects: [{attach: chosen}, {draw: 1}]}]}",
+     "attach: chosen is the only instruction of a gear's triggered ability"),
+    ("{type: gear, equip: 1, triggers: [{on: play, effects: [{attach_equipment: target}]}]}", "attach_equipment: chosen"),
 ])
 def test_a_malformed_equip_is_refused_with_its_place(card: str, says: str) -> None:
     with pytest.raises(ScenarioError) as err:

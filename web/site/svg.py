@@ -162,7 +162,7 @@ TIMING_DIAGRAMS: dict[str, dict[str, Any]] = {
                        "focus-holder-priority priority-to-next-item priority-to-newest end-main-phase concede",
             "finalize": "finalize finalize-next lingers resolves-immediately counts-as-finalized trigger-removed "
                         "play-undone back-to-finalize add-resolves pay-cost decline-cost cost-unpaid "
-                        "add-while-paying trigger-used-up",
+                        "add-while-paying trigger-used-up choose-attachment",
             "pass": "pass-priority pass-focus pass-step-resolve pass-step-continue focus-passes showdown-closes",
             "resolve": "resolve completes-play counter draw create-reflexive-trigger play-from-effect "
                        "no-eligible-card kill move-unit add-resources instruction-skipped legion-active triggers "

@@ -13,22 +13,16 @@ While attached the gear moves with its unit (719.3.a: :func:`kb.timing.models.ri
 with_permanent` carries it). When the unit leaves the board the gear detaches, staying on the
 board at the unit's last location (719.5, 435.4.b); an unattached gear at a battlefield is
 recalled in the next cleanup (435.4.a, 149.3, 323.7). Quick-Draw and Weaponmaster, which attach
-as a card is played, are not modelled (:data:`kb.timing.models.riftbound.cards.NOT_MODELLED`).
+as a card is played, are :mod:`kb.timing.models.riftbound.play_attaching`.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from kb.timing.engine import Trace
-from kb.timing.models.riftbound import effects
-from kb.timing.models.riftbound.cards import Effect
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound.state import Item, Permanent, State, with_permanent
-
-if TYPE_CHECKING:
-    from kb.timing.models.riftbound.model import Riftbound
 
 step = registry.step
 step("equip-chooses", "an Equip ability is activated choosing the unit it attaches to as its target",
@@ -51,13 +45,14 @@ def equip_chooses(t: Trace, s: State, item: Item) -> None:
     t.note("equip-chooses", s, {"player": item.controller, "item": item.name, "unit": item.target})
 
 
-@effects.instruction("attach")
-def attach(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
-    """Attach the Equip ability's gear (its source) to its target (818.1.b, 434)."""
-    gear = s.permanent(item.source or "")
-    unit = s.permanent(item.target or "")
+def attach_gear(s: State, t: Trace, item: Item, gear: Permanent | None, unit: Permanent | None, attaches: str) -> State:
+    """Attach ``gear`` to ``unit`` for ``item`` (434): skipped when either has left the board or
+    the unit is no longer its controller's (359.3.e.6); a gear attached elsewhere detaches
+    (434.1.f), one attached to that unit already stays (434.1.g). ``attaches`` is the step
+    that says so (Equip's, or a play effect's)."""
     if gear is None or unit is None or unit.gear or unit.controller != item.controller:
-        t.note("instruction-skipped", s, {"instruction": f"attach {item.source} to {item.target}"})
+        t.note("instruction-skipped", s, {"instruction": f"attach {gear.name if gear else item.source} to "
+                                                         f"{unit.name if unit else item.target}"})
         return s
     if gear.attached_to == unit.name:
         t.note("equip-same-unit", s, {"gear": gear.name, "unit": unit.name})
@@ -65,7 +60,7 @@ def attach(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
     if gear.attached_to is not None:
         t.note("equip-reattaches", s, {"gear": gear.name, "previous": gear.attached_to, "unit": unit.name})
     s = with_permanent(s, gear.name, attached_to=unit.name, location=unit.location)
-    t.note("equip-attaches", s, {"gear": gear.name, "unit": unit.name, "at": unit.location})
+    t.note(attaches, s, {"gear": gear.name, "unit": unit.name, "at": unit.location})
     return s
 
 

@@ -40,7 +40,11 @@ executed once more as it resolves (820.1.d); a spell's ``flow: COST`` is "Flow [
 played from its owner's trash for that cost (a play's ``from: trash``), and is banished instead of
 going anywhere else as it leaves the chain (829.1.b); a gear's ``equip: COST`` is "Equip [Cost]",
 the activated ability ``CARD's Equip`` attaching it to a unit its controller controls, whose Might
-its ``might_bonus: N`` modulates while attached (818, 718.4: :mod:`kb.timing.models.riftbound.attaching`). Core Rules 1.4's other keywords (:data:`NOT_MODELLED`)
+its ``might_bonus: N`` modulates while attached (818, 718.4: :mod:`kb.timing.models.riftbound.attaching`);
+``Quick-Draw`` on such a gear gives it Reaction and the play effect ``{attach: chosen}``, "attach
+it to a unit you control" (819), and ``Weaponmaster`` on a unit the play effect
+``{attach_equipment: chosen}``, "you may choose an Equipment you control; pay its Equip cost less
+[A] to attach it to me" (821: :mod:`kb.timing.models.riftbound.play_attaching`). Core Rules 1.4's other keywords (:data:`NOT_MODELLED`)
 are refused saying why: not modelled yet, or not bearing on timing. A unit's ``deathknell: [instructions]`` is its
 Deathknell ("When I die, …", 808.1.c): a trigger ``on: leave``. A card of ``type: battlefield``
 names a battlefield of the scenario; its triggers (``on: conquer`` or ``on: hold``) are "when you
@@ -82,19 +86,14 @@ from kb.timing.models.riftbound.resources import (FREE, Cost, ability_cost_json,
 
 KEYWORDS = frozenset({"Action", "Reaction", "Hidden", "Ambush", "Legion", "Deathknell", "Deflect",
                       "Tank", "Backline", "Assault", "Shield", "Accelerate", "Ganking", "Temporary", "Repeat",
-                      "Flow", "Equip"})
+                      "Flow", "Equip", "Quick-Draw", "Weaponmaster"})
 # Keywords written with a value, "Assault 2" ("Assault [X]"; X omitted is 1: 807.1.b.3, 814.1.b.3).
 VALUED = ("Assault", "Shield")
 # Core Rules 1.4's other keywords (804–829): refused by name, saying why, rather than as unknown.
 NOT_TIMING = "does not bear on the timing model's questions"
 NOT_YET = "is not modelled yet"
-NO_PLAY_ATTACH = ("is not modelled yet: the model attaches gear by Equip's activated ability alone (818), and "
-                  "has no attaching as a card is played, which it needs")
 NOT_MODELLED: dict[str, tuple[str, str]] = {
     "Vision": (NOT_TIMING, "817: a play effect that predicts; write its effect as triggers: [{on: play, …}]"),
-    "Quick-Draw": (NO_PLAY_ATTACH, "819: equipment played with Reaction and attached as it is played; write its "
-                                 "Reaction as keywords: [Reaction]"),
-    "Weaponmaster": (NO_PLAY_ATTACH, "821: a play effect attaching equipment, paying its Equip cost less [1]"),
     "Hunt": (NOT_TIMING, "823: gains XP on conquer and hold; write its effect as triggers on: conquer and "
                          "on: hold"),
     "Level": (NOT_TIMING, "824: makes its text active with enough XP; write the active text on the card"),
@@ -118,6 +117,10 @@ Effect = tuple[Any, ...]  # ("draw", 1), ("counter", "target"), ("create", name,
 # The instructions that may act on each of an item's several targets, and the word naming them.
 SEVERAL = ("kill", "move", "deal", "give", "ready", "save", "prevent")
 SEVERAL_TARGETS = "targets"
+# A play effect's choice of what it attaches, made as it is finalized (402.2): the unit a gear
+# attaches to (Quick-Draw, 819.1.d), or the Equipment attached to a unit (Weaponmaster, 821.1.c).
+CHOSEN = "chosen"
+ATTACHING = ("attach", "attach_equipment")
 
 
 @dataclass(frozen=True)
@@ -131,6 +134,7 @@ class Trigger:
     what: str = "self"  # for on: play — self (a Play Effect), or spell|unit|gear|card you play
     cost: Cost = FREE  # a cost within its instruction ("pay [1] to draw 2", 403.1.b.1)
     each_turn: int | None = None  # "once (N times) each turn": performed that many times a turn at most (383.3.e.1)
+    keyword: str | None = None  # the keyword it is short for (Quick-Draw, Weaponmaster): not written back
 
 
 @dataclass(frozen=True)
@@ -249,10 +253,16 @@ def parse_effects(data: Any, field: str) -> tuple[Effect, ...]:
                         parse_effects(m.get("effects"), f"{where}.create.effects"),
                         _int(m.get("times", 1), f"{where}.create.times", 1, 9)))
         elif kind == "attach":  # an Equip ability's own instruction: attach this gear to its target (818.1.c.2)
-            if arg != "target":
-                raise FormatError("attach is an Equip ability's instruction: attach: target (818.1.b.1)",
+            if arg not in ("target", CHOSEN):  # chosen: "When you play this, attach it to a unit you control" (819.1.d)
+                raise FormatError("attach is an Equip ability's instruction (attach: target, 818.1.b.1) or a gear's "
+                                  "play effect choosing a unit it controls (attach: chosen, 819.1.d)",
                                   f"{where}.attach")
-            out.append(("attach", "target"))
+            out.append(("attach", arg))
+        elif kind == "attach_equipment":  # Weaponmaster's: an Equipment chosen, attached to this unit (821.1.c)
+            if arg != CHOSEN:
+                raise FormatError("attach_equipment is a unit's play effect choosing an Equipment its controller "
+                                  "controls: attach_equipment: chosen (821.1.c)", f"{where}.attach_equipment")
+            out.append(("attach_equipment", arg))
         elif kind == "play":
             if isinstance(arg, dict):
                 _only(arg, ("card", "to"), f"{where}.play")
@@ -376,6 +386,9 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
         if equip is not None:
             card_keywords |= {"Equip"}
             abilities.append(Ability(equip_ability(name), effects=(("attach", "target"),), cost=equip, attach=True))
+        card_keywords, added = _attaching_keywords(name, ctype, card_keywords, equip, where)
+        triggers += added
+        _attaching_on_play(ctype, triggers, where)
         if ctype == "spell" and (triggers or abilities):
             raise FormatError("a spell has no triggers or abilities of its own (put them on a unit or gear)", where)
         own = parse_effects(raw.get("effects"), f"{where}.effects")
@@ -453,6 +466,48 @@ def _equip(raw: dict[str, Any], ctype: str, card_keywords: frozenset[str], where
         raise FormatError("Equip is present on gear (818.1.a)", f"{where}.equip")
     return (parse_cost(raw["equip"], f"{where}.equip"),
             _int(raw.get("might_bonus", 0), f"{where}.might_bonus", 0, 99))
+
+
+def _attaching_keywords(name: str, ctype: str, card_keywords: frozenset[str], equip: Cost | None,
+                        where: str) -> tuple[frozenset[str], list[Trigger]]:
+    """Quick-Draw on a gear with Equip: Reaction, and "When you play this, attach it to a Unit you
+    control" (819.1.a, 819.1.b, 819.1.d); Weaponmaster on a unit: "When you play me, you may choose
+    a card you control with the Equipment tag … Pay the cost of its Equip ability, reduced by [A],
+    to attach it to this unit" (821.1.a, 821.1.c). Each is its card's play effect (383.4.a)."""
+    added: list[Trigger] = []
+    if "Quick-Draw" in card_keywords:
+        if ctype != "gear" or equip is None:
+            raise FormatError("Quick-Draw is present on gear with Equip (819.1.a): write the gear's equip: COST",
+                              f"{where}.keywords")
+        card_keywords |= {"Reaction"}  # 819.1.b
+        added.append(Trigger("play", f"{name}'s Quick-Draw", (("attach", CHOSEN),), keyword="Quick-Draw"))
+    if "Weaponmaster" in card_keywords:
+        if ctype != "unit":
+            raise FormatError("Weaponmaster is present on units (821.1.a)", f"{where}.keywords")
+        added.append(Trigger("play", f"{name}'s Weaponmaster", (("attach_equipment", CHOSEN),), optional=True,
+                             keyword="Weaponmaster"))
+    return card_keywords, added
+
+
+def attaching_choice(effects: tuple[Effect, ...]) -> str | None:
+    """``attach`` (a gear attaching itself to a unit chosen) or ``attach_equipment`` (an
+    Equipment chosen, attached to the unit) when ``effects`` attach a card chosen as their
+    triggered ability is finalized (819.1.d, 821.1.c); None otherwise."""
+    return next((e[0] for e in effects if e[0] in ATTACHING and e[1] == CHOSEN), None)
+
+
+def _attaching_on_play(ctype: str, triggers: list[Trigger], where: str) -> None:
+    """An attaching choice (``attach: chosen``, ``attach_equipment: chosen``) is a triggered
+    ability's, made as it is finalized (402.2): on a gear's triggers (it attaches itself) or a
+    unit's (it is attached to), and as the ability's only instruction."""
+    for i, tr in enumerate(triggers):
+        kind = attaching_choice(tr.effects)
+        if kind is None:
+            continue
+        wants = "gear" if kind == "attach" else "unit"
+        if ctype != wants or len(tr.effects) != 1:
+            raise FormatError(f"{kind}: chosen is the only instruction of a {wants}'s triggered ability "
+                              f"({'819.1.d' if wants == 'gear' else '821.1.c'})", f"{where}.triggers[{i}]")
 
 
 def _names(effects: tuple[Effect, ...], word: str) -> bool:
@@ -615,7 +670,10 @@ def card_json(card: Card) -> dict[str, Any]:
                             **({"optional": True} if t.optional else {}),
                             **({"what": t.what} if t.what != "self" else {}),
                             **({"cost": cost_json(t.cost)} if t.cost else {}),
-                            **({"each_turn": t.each_turn} if t.each_turn else {})} for t in card.triggers]
+                            **({"each_turn": t.each_turn} if t.each_turn else {})}
+                           for t in card.triggers if t.keyword is None]  # a keyword's own is its keyword
+        if not out["triggers"]:
+            del out["triggers"]
     if card.abilities:
         out["abilities"] = [{"name": a.name, **({"keywords": sorted(a.keywords)} if a.keywords else {}),
                              **({"effects": effects_json(a.effects)} if a.effects else {}),

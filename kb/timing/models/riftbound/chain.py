@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from kb.timing.engine import Params, Trace
 from kb.timing.models.riftbound.cards import Card
 from kb.timing.models.riftbound.citations import registry
-from kb.timing.models.riftbound import costs, trash, turn_limits
+from kb.timing.models.riftbound import costs, play_attaching, trash, turn_limits
 from kb.timing.models.riftbound.combat import cleanup_if_due
 from kb.timing.models.riftbound.effects import run_effects
 from kb.timing.models.riftbound.state import Item, Permanent, State, replace_item, with_hand, without
@@ -73,6 +73,8 @@ def finalizing(m: Riftbound, s: State) -> tuple[Item, str] | None:
         return item, "trigger-used-up"
     if item.optional and not item.decided:
         return None
+    if m.attaching_on_play and play_attaching.awaits_choice(item):  # its choice is made now (402.2, 402.4)
+        return (item, "trigger-removed") if not play_attaching.choices(m, s, item) else None
     if item.kind == "trigger" and not m.targets_ok(s, item.effects, item.target, item.id):
         return item, "trigger-removed"
     if item.ambush and not s.units_at(item.to or "", item.controller):

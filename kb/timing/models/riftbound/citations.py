@@ -301,6 +301,14 @@ CITATIONS: dict[str, Rules] = {
     "equip-attaches": ("818.1.b", "818.1.b.2", "434.4", "434.5", "718.4", "137.3.a", "719.3", "818.2", "818.3"),
     "equip-reattaches": ("434.1.f",),
     "equip-same-unit": ("434.1.g",),
+    # -- attaching as a card is played: Quick-Draw, Weaponmaster (play_attaching.py) ---------
+    "check.attachment-choice": ("402.2", "355.5", "819.1.d", "821.1.c"),
+    "choose-attachment": ("402.2", "355.5", "355.7", "383.4.a.2"),
+    "quick-draw-reaction": ("819.1.b", "819.1.c", "813.1.c.1"),
+    "quick-draw-attaches": ("819.1.d", "434.3", "434.4", "434.4.a", "434.5", "718.4", "137.3.a", "719.3", "818.3"),
+    "weaponmaster-pays": ("821.1.c", "821.1.c.2", "821.1.c.3", "740.4.a.2.a", "135.2.e.5.a"),
+    "weaponmaster-attaches": ("821.1.b", "821.1.c.6", "434.4", "434.4.a", "434.5", "718.4", "137.3.a", "818.3"),
+    "weaponmaster-stays": ("821.1.c.5",),
     "gear-detaches": ("719.5", "435.4.b", "435.1.b", "435.1.e"),
     "gear-recalled": ("323.7", "149.3", "435.4.a", "457.1"),
 }

@@ -228,6 +228,8 @@ def play(m: Riftbound, s: State, p: Params, t: Trace) -> State:
                              accelerate=bool(p.get("accelerate")), repeat=bool(p.get("repeat")))
     if origin == "facedown":
         t.note("play-from-facedown", s, {"item": card.name, "at": at})
+    if "Quick-Draw" in card.keywords:
+        t.note("quick-draw-reaction", s, {"item": card.name})
     if origin == "trash":
         t.note("flow-play", s, {"item": card.name, "player": p["player"], "cost": str(card.flow)})
     if ambush:

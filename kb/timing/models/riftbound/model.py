@@ -12,9 +12,9 @@ from typing import Any
 from kb.timing.engine import Model, Option, Params, Rules, Violation
 from kb.timing.models.riftbound import checks, combat, decisions, effects, scoring  # noqa: F401 (they register)
 from kb.timing.models.riftbound import adding, costs, damage, paying, replacements  # noqa: F401 (they register)
-from kb.timing.models.riftbound import attaching, beginning, conceding  # noqa: F401 (they register)
+from kb.timing.models.riftbound import attaching, beginning, conceding, play_attaching  # noqa: F401 (they register)
 from kb.timing.models.riftbound import battlefields, invariants, teams
-from kb.timing.models.riftbound.cards import SEVERAL_TARGETS, Card, Effect, Trigger
+from kb.timing.models.riftbound.cards import SEVERAL_TARGETS, Card, Effect, Trigger, attaching_choice
 from kb.timing.models.riftbound.citations import CITATION_EDITION, CITATIONS, cite, registry
 from kb.timing.models.riftbound.costs import UNIT_CHOICES
 from kb.timing.models.riftbound.state import Permanent, State
@@ -46,6 +46,8 @@ class Riftbound(Model):
         self.limited_triggers = any(tr.each_turn is not None for c in self.cards.values() for tr in c.triggers)
         # whether battlefields of the game are cards with a static ability on the units there
         self.equipment = any(c.equip is not None for c in self.cards.values())  # gear that attaches (818)
+        # play effects attaching a card chosen as they are finalized (Quick-Draw 819.1.d, Weaponmaster 821.1.c)
+        self.attaching_on_play = any(attaching_choice(tr.effects) for c in self.cards.values() for tr in c.triggers)
         self.battlefield_cards = any(c.type == "battlefield" and c.here_might for c in self.cards.values())
         self.active_in_trash = any(c.replacement is not None and c.replacement.zone == "trash"
                                    for c in self.cards.values())

@@ -27,6 +27,9 @@ the scenario does not decline is performed; ``decline`` also refuses a triggered
 ``pay: {player, item}`` (pay a triggered ability's cost, 404.1), ``hide: {player, card, at}``,
 ``add: {player, ability}`` (a Reaction Add ability activated while a cost the Rune Pool and
 runes do not cover is paid, 429.3: :mod:`kb.timing.models.riftbound.adding`),
+``choose: {player, item, choice}`` (the unit a Quick-Draw play effect attaches its gear to, or the
+Equipment a Weaponmaster play effect attaches, chosen as it is finalized, 402.2:
+:mod:`kb.timing.models.riftbound.play_attaching`),
 ``apply``/``decline: {player, replacement, unit}`` (a "you may" replacement effect's
 controller choosing, before the death it could replace, 371.2.a), ``concede: PLAYER`` (650: the
 player leaves the game, :mod:`kb.timing.models.riftbound.conceding`).
@@ -225,7 +228,8 @@ def _contest(s: State, at: str, player: str) -> tuple[Battlefield, ...]:
 
 
 # -- scenario actions and observations ---------------------------------------------------------
-ACTIONS = ("play", "activate", "pass", "move", "decline", "perform", "hide", "pay", "add", "apply", "concede")
+ACTIONS = ("play", "activate", "pass", "move", "decline", "perform", "hide", "pay", "add", "apply", "concede",
+           "choose")
 
 
 def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, Any]]]:
@@ -301,6 +305,9 @@ def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, A
         names = {"decline": ("decline-trigger", "decline-cost"), "perform": ("perform-trigger",),
                  "pay": ("pay-cost",)}[kind]
         return [(name, dict(params)) for name in names]
+    if kind == "choose":  # an attaching play effect's choice, as it is finalized (402.2: play_attaching)
+        _only(data, ("player", "item", "choice"), "choose")
+        return [("choose-attachment", {k: _str(data.get(k), f"choose.{k}") for k in ("player", "item", "choice")})]
     if kind == "hide":
         _only(data, ("player", "card", "at"), "hide")
         return [("hide", {k: _str(data.get(k), f"hide.{k}") for k in ("player", "card", "at")})]
@@ -340,6 +347,8 @@ def option_action(option: Option) -> dict[str, Any]:
         return {name.split("-")[0]: {"player": p["player"], "replacement": p["source"], "unit": p["unit"]}}
     if name in ("decline-trigger", "perform-trigger", "decline-cost", "pay-cost"):
         return {name.split("-")[0]: {"player": p["player"], "item": p["item"]}}
+    if name == "choose-attachment":
+        return {"choose": p}
     if "targets" in p:
         p["targets"] = list(p["targets"])
     return {name: p}
