@@ -21,8 +21,9 @@ The variants come in three levels:
 * **structure**: a future edition with a new top-level part, a rule numbered one level deeper
   than any the document has, the date line rewritten in another format, the Glossary before
   the rules, Markdown headings one level deeper, web pages exported by other tools (nested
-  ``<ol>``/``<li>``; ``<p class>`` paragraphs with the number in a ``<span>``), and a table of
-  contents that repeats every rule number.
+  ``<ol>``/``<li>``; ``<p class>`` paragraphs with the number in a ``<span>``), a rule viewer's
+  page whose numbers its style draws (``data-number``, the lists' ``type``, ``start`` and
+  ``value``), and a table of contents that repeats every rule number.
 
 A variant's text may be changed on purpose (quotes curled, Latin-1's missing characters): it
 then names the :attr:`Variant.fold` that both reads are compared through, so only what the
@@ -583,16 +584,43 @@ def _is_rule_number(number: str) -> bool:
     return "." in number.rstrip(".")
 
 
-def _html_nested_lists(doc: Canonical) -> Made | None:
+def _list_item(printed: str, text: str, number: tuple, open_items: list[tuple[str, ...]], drawn: bool,
+               sibling: tuple | None) -> str:
+    """One rule's ``<li>`` (opening its ``<ol>`` when it is the list's first, ``sibling`` None):
+    its number in a span, or, ``drawn``, in ``data-number`` when it is an outermost item and
+    else by the list's count (a ``type``, a ``start``, a ``value`` where the count skips)."""
+    opens = "<ol>" if sibling is None else ""
+    if not drawn:
+        return f'{opens}<li><span class="num">{printed}</span> {text}'
+    if not open_items:
+        return f'{opens}<li data-number="{printed.rstrip(".")}">{text}'
+    part = str(number[-1])
+    ordinal = ord(part) - 96 if part.isalpha() else int(part)
+    expected = 1 if sibling is None else (ord(str(sibling[-1])) - 96 if str(sibling[-1]).isalpha()
+                                         else int(sibling[-1])) + 1
+    if sibling is None:
+        kind = ' type="a"' if part.isalpha() else ""
+        start = f' start="{ordinal}"' if ordinal != 1 else ""
+        opens = f"<ol{kind}{start}>"
+        return f"{opens}<li>{text}"
+    return f'<li value="{ordinal}">{text}' if ordinal != expected else f"<li>{text}"
+
+
+def _html_nested_lists(doc: Canonical, drawn: bool = False) -> Made | None:
     """A web page whose rules are nested ordered lists (``<ol>``/``<li>``, a subrule's list
     inside its parent's item), each item's number in a ``<span class="num">`` (the list's own
     counters hidden by the page's style), headings ``<h2>``/``<h3>``, other paragraphs
-    ``<p>``."""
+    ``<p>``. ``drawn``: as a rule viewer's page, no number in an item's text: an outermost
+    item's number in its ``data-number`` (the style draws it with ``attr()``), a subrule's by
+    its list (``<ol type="a">`` for letters, ``start`` and ``value`` where the count skips, as
+    Magic's letters skip ``l`` and ``o``)."""
     if doc.fmt not in ("mtg-text", "riftbound-md"):
         return None
     esc = html.escape
+    style = ("ol { list-style: none; } li[data-number]::before { content: attr(data-number) \". \"; }"
+             if drawn else "ol { list-style: none; }")
     out = ["<!DOCTYPE html>", '<html><head><meta charset="utf-8">',
-           "<style>ol { list-style: none; }</style>", f"<title>{esc(_title(doc))}</title></head><body>"]
+           f"<style>{style}</style>", f"<title>{esc(_title(doc))}</title></head><body>"]
     stack: list[tuple[str, ...]] = []  # the numbers of the open items, outermost first
 
     def close_to(depth: int) -> None:
@@ -606,10 +634,11 @@ def _html_nested_lists(doc: Canonical) -> Made | None:
             number = tuple(parse_number(m.group(1).rstrip(".")))
             popped = 0
             while stack and not (len(stack[-1]) < len(number) and number[:len(stack[-1])] == stack[-1]):
-                stack.pop()
+                previous = stack.pop()
                 popped += 1
-            item = f'<li><span class="num">{m.group(1)}</span> {m.group(2)}'
-            out.append("</li></ol>" * (popped - 1) + "</li>" + item if popped else "<ol>" + item)
+            item = _list_item(m.group(1), m.group(2), number, stack, drawn,
+                              previous if popped else None)
+            out.append("</li></ol>" * (popped - 1) + "</li>" + item if popped else item)
             stack.append(number)
             continue
         titled = len(paragraph) == 1 and len(text.split()) <= 6 and not re.search(r"[.:;!?”\"]$", text)
@@ -694,6 +723,8 @@ VARIANTS: list[Variant] = [
             _mtg_markdown_deeper),
     Variant("HTML from another tool: <p class>, number in <span>", "structure", TEXTS, _html_paragraphs),
     Variant("HTML from another tool: nested <ol>/<li>", "structure", TEXTS, _html_nested_lists, whole=True),
+    Variant("a rule viewer's page: nested <ol>, numbers drawn (data-number, <ol type=a>, value)", "structure",
+            TEXTS, lambda d: _html_nested_lists(d, drawn=True), whole=True),
     Variant("a table of contents of every number, page numbers", "structure", TEXTS, _every_number_contents),
     Variant("a table of contents of every number, no pages", "structure", TEXTS,
             lambda d: _every_number_contents(d, pages=False), whole=True),

@@ -65,12 +65,15 @@ _EMPHASIS_IN_TEXT = re.compile(r"(?<![\w*_])(\*\*|__|\*|_)(?=[^\s*_])(.+?)(?<=[^
 
 def sniff(text: str) -> int:
     """Bold rule ids (``**103.1.a.**``, also after a bullet) and headings holding ids
-    (``### 101. Deck Construction``) mark this format."""
+    (``### 101. Deck Construction``) mark this format; Magic's attached letters (``100.1a``)
+    or one-digit chapter headings (``## 1. Game Concepts``) mark Magic's."""
     head = text[:200_000]
     # Magic's subrule ids glue their letter to the number (100.1a); Riftbound's never do.
     magic = len(re.findall(r"(?m)^(?:[#>*+-]+[ \t]+)?(?:\*\*|__)?\d{3}\.\d+[a-z](?![.\w])", head))
     riftbound = len(re.findall(r"(?m)^(?:[#>*+-]+[ \t]+)?(?:\*\*|__)?\d{3}\.\d+\.[a-z]\b", head))
-    if magic > riftbound:
+    # Magic numbers its chapters with one digit ("## 1. Game Concepts"), Riftbound with three.
+    magic_chapters = len(re.findall(r"(?m)^#{1,6}[ \t]+(?:\*\*|__)?\d\.[ \t]", head))
+    if magic > riftbound or magic_chapters >= MIN_RULE_LINES:
         return 0
     bold = len(re.findall(r"(?m)^(?:[-*+>]\s+)?(?:\*\*|__)\d{3}(?:\.\w+)*\.?(?:\*\*|__)", head))
     headings = len(re.findall(r"(?m)^#{2,6}\s+\d{3}(?:\.\w+)*\.?(?:\s|$)", head))

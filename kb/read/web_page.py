@@ -14,6 +14,18 @@ break (a line break in the page's source is a space, as a browser shows it),
 space folded (not in ``<pre>``), and ``<head>``, ``<script>``, ``<style>``, and a site's
 chrome around the rules (``<nav>``, ``<aside>``, ``<footer>``) skipped. The Magic and
 Riftbound readers then read the Markdown as they read a Markdown export.
+
+A rule viewer's page may leave the numbers out of its text and draw them with its style: a
+list item whose text starts with no number of its own is given the one its page draws, the
+rule number its ``id`` or a ``data-`` attribute holds (``data-number="103.1"``, ``id="rule-103.1"``:
+three digits first, as both games' sections and rules), else, in an ordered list inside a
+numbered item, that item's number and the item's ordinal (``value``, or the count from the
+list's ``start``, as its ``type`` or inline ``list-style-type`` prints it: ``1``, ``a``, ``A``, ``i``,
+``I``), joined with a dot (``103.1.b``; Magic's ``100.1.a`` reads as ``100.1a``). A number the
+text prints is the item's where it is the drawn one or one part deeper than the item above
+(a page that prints its numbers and hides its counters); otherwise it is the text's
+(``1. The Turn Player…``). An ordered list outside any numbered item (a list of steps) and a
+``<ul>`` draw no numbers.
 """
 
 from __future__ import annotations
@@ -22,6 +34,7 @@ import re
 from html.parser import HTMLParser
 
 from kb.model import Diagnostic, DocumentError
+from kb.numbers import parse_number
 from kb.read.text import ZERO_WIDTH
 
 _PAGE_START = re.compile(r"^\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|body)\b", re.IGNORECASE | re.DOTALL)
@@ -33,6 +46,60 @@ _BOLD = frozenset(("b", "strong"))
 _PARAGRAPHS = frozenset(("p", "div"))
 _MIN_GAPS = 3  # empty paragraphs in a page that sets its blocks apart with them
 _GAP_SHARE = 0.1  # of its paragraphs
+# A rule number an item's attribute holds (``id="rule-103.1.b"``, ``data-number="100.1"``): three
+# digits first, as both games' sections and rules (a chapter's number is its heading's text).
+_HELD_NUMBER = re.compile(r"^[A-Za-z_-]{0,12}(\d{3}(?:\.[0-9a-z]+)*)\.?$")
+# A number the item prints itself: a dot in it or after it ("1 Champion Legend" is a text).
+_PRINTED_NUMBER = re.compile(r"^(?:\*\*)?(\d{1,3}(?:\.[0-9a-z]+)+\.?|\d{1,3}\.)(?:\*\*)?(?=\s|$)")
+_LIST_STYLES = {"decimal": "1", "lower-alpha": "a", "lower-latin": "a", "upper-alpha": "A",
+                "upper-latin": "A", "lower-roman": "i", "upper-roman": "I"}
+_ROMAN = ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"),
+          (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"))
+
+
+def _printed_is_number(printed: str, drawn: str, parent: str) -> bool:
+    """Whether the number an item's text starts with is the item's (the page drawing none, or
+    the same one, ``100.1a`` for ``100.1.a``, or one part deeper than the item it is listed
+    in: a page that prints its numbers and hides its list's counters), not a text's own
+    (``1. The Turn Player…`` under 315.1.b)."""
+    if not drawn:
+        return True
+    try:
+        number = parse_number(printed.rstrip("."))
+        return number == parse_number(drawn) or bool(parent) and number[:-1] == parse_number(parent)
+    except ValueError:
+        return False
+
+
+def _integer(attrs: list[tuple[str, str | None]], name: str, default: int) -> int:
+    value = dict(attrs).get(name)
+    return int(value) if value and value.strip().lstrip("-").isdigit() else default
+
+
+def _list_type(attrs: list[tuple[str, str | None]]) -> str:
+    """An ``<ol>``'s numbering: its ``type`` attribute, or its inline style's ``list-style-type``."""
+    given = dict(attrs)
+    style = re.search(r"list-style(?:-type)?\s*:\s*([a-z-]+)", given.get("style") or "")
+    if style and style.group(1) in _LIST_STYLES:
+        return _LIST_STYLES[style.group(1)]
+    return given.get("type") if given.get("type") in ("1", "a", "A", "i", "I") else "1"
+
+
+def _ordinal(n: int, kind: str) -> str:
+    """A list item's ordinal as the list's type prints it."""
+    if kind in "aA" and 0 < n:
+        letters = ""
+        while n:
+            n, rest = divmod(n - 1, 26)
+            letters = chr(97 + rest) + letters
+        return letters if kind == "a" else letters.upper()
+    if kind in "iI" and 0 < n < 4000:
+        roman = ""
+        for value, numeral in _ROMAN:
+            count, n = divmod(n, value)
+            roman += numeral * count
+        return roman if kind == "i" else roman.upper()
+    return str(n)
 
 
 def is_web_page(text: str) -> bool:
@@ -52,6 +119,12 @@ class _PageParser(HTMLParser):
         self._skipping = 0
         self._pre = 0
         self._tag = ""  # the block the text is in
+        # The page's lists: per open <ol> its type and next ordinal (None for a <ul>), and per
+        # open <li> the rule number it draws (see _item_number); the number the next block
+        # starts with, when its text has none.
+        self._lists: list[list | None] = []
+        self._items: list[str] = []
+        self._drawn: str | None = None  # None: the block is not an item's first
 
     def finish(self) -> None:
         """Take the text after the last block."""
@@ -61,6 +134,15 @@ class _PageParser(HTMLParser):
         text = "".join(self._parts)
         lines = [ln if self._pre else " ".join(ln.split()) for ln in text.split("\n")]
         lines = [ln for ln in lines if ln.strip()]
+        if lines and self._drawn is not None:
+            printed = _PRINTED_NUMBER.match(lines[0])
+            parent = self._items[-2] if len(self._items) > 1 else ""
+            if printed and _printed_is_number(printed.group(1), self._drawn, parent):
+                # the item prints its number: its sublists count on from it
+                self._items[-1] = printed.group(1).rstrip(".")
+            elif self._drawn:  # a text may start with a number of its own ("1. The Turn Player…")
+                lines[0] = f"{self._drawn}. {lines[0]}"
+            self._drawn = None
         if lines:
             lines[0] = self._prefix + lines[0]
             self.blocks.append((self._line, lines, self._tag))
@@ -72,6 +154,8 @@ class _PageParser(HTMLParser):
             return
         if self._skipping:
             return
+        if tag in ("ol", "ul"):
+            self._lists.append([_list_type(attrs), _integer(attrs, "start", 1)] if tag == "ol" else None)
         if tag == "br":
             self._parts.append("\n")
         elif tag in _BOLD:
@@ -85,6 +169,27 @@ class _PageParser(HTMLParser):
                 self._prefix = "#" * int(tag[1:]) + " "
             elif tag == "li":
                 self._prefix = "- "
+                self._items.append(self._item_number(attrs))
+                self._drawn = self._items[-1]
+
+    def _item_number(self, attrs: list[tuple[str, str | None]]) -> str:
+        """The rule number a list item's page draws where its text has none: one its ``id`` or
+        a ``data-`` attribute holds (a style's ``content: attr(data-number)``), else, in an
+        ordered list inside a numbered item, that item's number and this one's ordinal (its
+        ``value``, or the list's count from its ``start``, in the list's ``type``: 1, a, A, i, I),
+        as both games number a rule's subrules; "" for none."""
+        for name, value in attrs:
+            if value and (name == "id" or name.startswith("data-")):
+                held = _HELD_NUMBER.match(value.strip())
+                if held:
+                    return held.group(1)
+        ordered = self._lists[-1] if self._lists else None
+        if ordered is None:
+            return ""
+        ordinal = _integer(attrs, "value", ordered[1])
+        ordered[1] = ordinal + 1
+        parent = self._items[-1] if self._items else ""
+        return f"{parent}.{_ordinal(ordinal, ordered[0])}" if parent else ""
 
     def handle_endtag(self, tag: str) -> None:
         if tag in _SKIPPED:
@@ -92,6 +197,11 @@ class _PageParser(HTMLParser):
             return
         if self._skipping:
             return
+        if tag in ("ol", "ul") and self._lists:
+            self._lists.pop()
+        if tag == "li" and self._items:
+            self._flush()
+            self._items.pop()
         if tag in _BOLD:
             self._parts.append("**")
         elif tag in _BLOCKS:
