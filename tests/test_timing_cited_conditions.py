@@ -37,6 +37,14 @@ def _item_kind(n: TraceNode, ancestors: tuple[TraceNode, ...]) -> str | None:
     return None
 
 
+def _one_side_remains(s: Any) -> bool:
+    """In a combat whose result is due: exactly one of its two players has units at its battlefield."""
+    c = s.combat
+    if c is None or "recalled" in (c.result or ""):
+        return False
+    return len({u.controller for u in s.units_at(c.battlefield)} & {c.attacker, c.defender}) == 1
+
+
 def _in_showdown(s: Any) -> bool:
     return s.showdown is not None or s.combat is not None
 
@@ -47,6 +55,10 @@ RIFTBOUND: tuple[CitedCondition, ...] = (
     ("310.3", "a showdown or combat in progress", lambda n, a: _in_showdown(n.after)),
     *((r, "a non-combat showdown", lambda n, a: n.before.combat is None) for r in ("348.2", "348.2.a", "348.2.a.1")),
     *((r, "a combat", lambda n, a: n.before.combat is not None) for r in ("466.5", "466.5.a", "466.5.d")),
+    *((r, "a combat one player won: only they have units remaining at its battlefield",
+       lambda n, a: _one_side_remains(n.after)) for r in ("466.3.a", "466.3.b")),
+    ("466.3.d", "a combat with No Result: both or neither player has units there, or units were recalled",
+     lambda n, a: not _one_side_remains(n.after)),
     ("466.5.b", "a combat with no units remaining at its battlefield",
      lambda n, a: n.before.combat is not None and not n.after.units_at(n.before.combat.battlefield)),
     ("321.1", "a chain item resolving", lambda n, a: any(x.name in RESOLVING for x in (*a, n))),
@@ -123,7 +135,7 @@ def test_magic_steps_cite_only_rules_whose_condition_holds() -> None:
 
 
 @pytest.mark.parametrize("transition,rule", [("pass-priority", "313.3"), ("establish-control", "348.2"),
-                                             ("resolve", "406.4")])
+                                             ("resolve", "406.4"), ("combat-result", "466.3.d")])
 def test_a_riftbound_model_citing_a_rule_where_it_does_not_apply_is_caught(transition: str, rule: str) -> None:
     """The old mistakes put back (313.3 on every pass, 348.2 after a combat…) are found."""
     model, state = rift.setup(2)

@@ -138,7 +138,9 @@ CITATIONS: dict[str, Rules] = {
     "no-combat-damage": ("465.1",),
     "resolution-step": ("465.3", "466"),
     "combat-cleanup": ("466.1", "466.1.a", "466.1.a.1", "466.1.a.2", "323.5"),
-    "combat-result": ("466.2", "466.3", "466.3.a", "466.3.b", "466.3.c", "466.3.d"),
+    "combat-result": ("466.2", "466.3"),
+    "combat-won": ("466.3.a", "466.3.b", "466.3.c"),
+    "combat-no-result": ("466.3.d",),
     "establish-control": ("466.4", "466.5", "466.5.a", "466.5.e"),
     "combat-ends": ("466.6", "466.7", "466.7.a", "466.7.b", "466.7.c"),
     # -- costs and resources (costs.py) --------------------------------------------------

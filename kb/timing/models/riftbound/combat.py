@@ -58,6 +58,10 @@ step("hold", "the turn player holds a battlefield they control", "{player} holds
 step("showdown-ends", "the showdown ends: neutral state", "the showdown at {at} ends")
 step("combat-showdown-closes", "the combat showdown closes: combat proceeds",
      "combat at {at} proceeds to the damage step")
+step("combat-won", "one player alone has units remaining: they won the combat and the other lost",
+     "{player} alone has units at {at}: {player} won the combat, {loser} lost it, and their units share it")
+step("combat-no-result", "both or neither player has units remaining, or attackers were recalled: No Result",
+     "the combat at {at} has No Result ({why})")
 step("no-combat-damage", "not both sides remain: no combat damage", "no combat damage at {at}")
 step("resolution-step", "proceed to the resolution step", "proceed to the resolution step")
 step("triggers", "an ability triggers", "{item} triggers as {when}")
@@ -441,8 +445,21 @@ def combat_result_of(s: State) -> str:
 @transition("combat-result", "automatic", "determine the combat result", "combat result at {at}: {result}",
             bindings=task_bindings("combat-result"))
 def combat_result(m: Riftbound, s: State, p: Params, t: Trace) -> State:
+    """Record the combat result; the step that says it cites only the part of 466.3 that
+    applies: one player won and the other lost (466.3.a, 466.3.b), or "No Result" (466.3.d)."""
     assert s.combat is not None
-    return replace(s, tasks=s.tasks[1:], combat=replace(s.combat, result=p["result"]))
+    s = replace(s, tasks=s.tasks[1:], combat=replace(s.combat, result=p["result"]))
+    if p["result"].endswith(" wins"):
+        winner = p["result"].removesuffix(" wins")
+        loser = s.combat.defender if winner == s.combat.attacker else s.combat.attacker
+        t.note("combat-won", s, {"player": winner, "loser": loser, "at": s.combat.battlefield})
+    else:
+        c = s.combat
+        why = ("units were recalled" if c.result.endswith("(attackers recalled)")
+               else "both players have units there" if s.units_at(c.battlefield, c.attacker)
+               else "neither player has units there")
+        t.note("combat-no-result", s, {"at": c.battlefield, "why": why})
+    return s
 
 
 @transition("establish-control", "automatic", "establish control after combat", "control of {at}",
