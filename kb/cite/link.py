@@ -126,15 +126,16 @@ def link_article(kb: LoadedEditions, markdown: str, ruleset: str | None = None,
                                          "base_url": base_url, "limit": limit, "source": source}}
     html = _parser(kb, bool(allow_html)).render(markdown, env)
     report = env[ENV_KEY]
+    citations = list(report["citations"])  # the entries, made when read (mdit.PlacedEntries)
     output: str | None = None
     if fmt == "html":
         output = html.lstrip("\n")  # markdown-it starts a line after hidden front matter
     elif fmt == "markdown":
         output = _markdown_output(markdown, report, style, base_url)
     return {**report["target"], "format": fmt, "style": style, "output": output,
-            "front_matter": report["front_matter"], "citations": report["citations"],
+            "front_matter": report["front_matter"], "citations": citations,
             "footnotes": report["footnotes"],
-            "summary": summary(report["citations"], report["over_limit"]),
+            "summary": summary(citations, report["over_limit"]),
             "diagnostics": report["diagnostics"],
             "limits": {"bytes": MAX_INPUT_BYTES, "citations": limit}}
 

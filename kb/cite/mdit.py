@@ -3,7 +3,7 @@
     md = MarkdownIt("commonmark", {"html": False}).use(
         rule_citations, kb=kb, ruleset="riftbound", edition="1.4", style="footnotes")
     html = md.render(article, env := {})
-    env["rule_citations"]["citations"]   # each citation with its status and place
+    env["rule_citations"]["citations"]   # each citation with its status and place, made when read
     env["rule_citations"]["resolutions"] # each place's (start, end, Resolution), made when read
 
     # one parser, many articles: options for one render
@@ -26,6 +26,9 @@ kept for the next article. A report entry's sequences (``numbers``, ``nearest``,
 ``footnotes``) are tuples, which its places and other articles share (JSON arrays all the
 same; ``candidates`` are each place's own dicts), and each place's own ``Resolution`` is
 copied from the shared one only when ``resolutions`` is read (``format=markdown`` does).
+Each place's entry in ``citations`` (its span, line and column in the source) is made when
+``citations`` is first read too (:class:`PlacedEntries`, a sequence: ``list()`` of it is the
+list of dicts JSON needs), so a render that only wants HTML does not place its citations.
 """
 
 from __future__ import annotations
@@ -228,93 +231,51 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
     base_url = options["base_url"]
     style = options["style"]
     runs, citations, resolutions, target, diags = _found_and_resolved(state, options, report)
-    places = _Locator(state.src, env.pop(_LINE_STARTS_KEY, None) if isinstance(env, dict) else None)
+    line_starts = env.pop(_LINE_STARTS_KEY, None) if isinstance(env, dict) else None
     notes = Footnotes(base_url, options["prefix"])
     footnotes = style == "footnotes"
-    entries: list[dict[str, Any]] = report["citations"]
-    # Each place's offsets in the source, two values per citation, for report["resolutions"].
-    offsets: list[int | None] = []
     # What every place citing the same thing (the same shared resolution) shares: its
     # report entry (less the place), its element's tags, and (once the document has cited
     # it) its footnote and the entry's footnote numbers: a list per document,
     # [*_Shared, Footnote | None, footnote numbers].
     shared: dict[int, list[Any]] = {}
+    # Each place's footnote numbers (None: its template's), for its report entry.
+    numbers: list[tuple[int, ...] | None] = []
+    keep = numbers.append
     parts_of: list[list[str]] = []
-    find_place = places.find
-    src_find = state.src.find
-    line_starts = places.line_starts
-    bisect_right = bisect.bisect_right
-    # The line of the citation placed last: its number, where it starts and where the next
-    # starts (citations of a paragraph are most often on one line: no bisection for them).
-    line, line_start, next_line = 0, 0, 0
-    lines = len(line_starts)
     ref = notes.ref
     results = iter(resolutions)
-    inline: Token | None = None
-    block: list[Any] = []
-    skips: list[tuple[int, int]] = []
-    block_end = 0
     for run in runs:
         # The run's HTML before escaping: its text's pieces at even places, each linked
         # citation's open tag, text and close tag (footnote references included) between.
         parts: list[str] = []
         pos = 0
         run_text = run.text
-        if run.inline is not inline:  # the runs of one inline token are consecutive
-            inline = run.inline
-            block = places.block(inline)
-            block_end, skips = block[2], block[3]
         for c, res in zip(run.citations, results):  # zip takes from results only with a citation
-            start, c_end, text, _, _, form, _, _, _, quote = c  # find.CITATION_ORDER
-            # Its place in the source: _Locator.find, its commonest case (found as written,
-            # in a block that skips nothing) inlined.
-            at = -1 if skips else src_find(text, block[0], block_end)
-            if at >= 0:
-                offset, end = at, at + len(text)
-                block[0] = end
-                if not line_start <= at < next_line:
-                    line = bisect_right(line_starts, at)
-                    line_start = line_starts[line - 1]
-                    next_line = line_starts[line] if line < lines else len(state.src) + 1
-                col = at - line_start + 1
-            else:
-                line, col, offset, end = find_place(block, text)
-                next_line = 0  # the next citation's line is looked up
+            start, c_end, text = c[0], c[1], c[2]  # find.CITATION_ORDER
             known = shared.get(id(res))
             if known is None:
                 known = shared[id(res)] = _known(res, style, base_url)
-            template, open_tag, close_tag, candidates, linked, note, numbered = known
-            # The template has every key of an entry in its place: copied and filled in
-            # (its other values are strings, numbers and tuples, which places may share).
-            entry = template.copy()
-            # Offsets into the Markdown source (None when escapes or entities hide the text).
-            entry["start"] = offset
-            entry["end"] = end
-            entry["text"] = text
-            entry["form"] = form
-            if candidates:  # dicts: each place its own
-                entry["candidates"] = [dict(d) for d in template["candidates"]]
-            if quote is not None:  # its offsets would be into the token's text, not the source
-                entry["quote"] = {"text": quote.text, "similarity": res.quote_similarity}
-            entry["line"] = line
-            entry["column"] = col
+            open_tag, close_tag, linked = known[1], known[2], known[4]
             if footnotes and linked:
                 if len(linked) > 1:
                     refs = [ref(r) for r in linked]
-                    entry["footnotes"] = tuple([note.index for note, _ in refs])
+                    keep(tuple([note.index for note, _ in refs]))
                     close_tag += "".join([html for _, html in refs])
-                elif note is None:  # the document's first place citing it
+                elif known[5] is None:  # the document's first place citing it
                     note, html = ref(linked[0])
                     known[5] = note
-                    entry["footnotes"] = known[6] = footnote_numbers(note.index)
+                    keep(footnote_numbers(note.index))
+                    known[6] = numbers[-1]
                     close_tag += html
                 else:  # Footnotes.ref of a rule cited before, inlined
+                    note = known[5]
                     note.refs += 1
                     head, tail = note.ref_parts
-                    entry["footnotes"] = numbered
+                    keep(known[6])
                     close_tag += f"{head}-{note.refs}{tail}"
-            entries.append(entry)
-            offsets += (offset, end)
+            else:
+                keep(None)
             if start >= pos:  # (the plugin looks up every citation it finds: none is over_limit)
                 parts += (run_text[pos:start], open_tag, text, close_tag)
                 pos = c_end
@@ -328,58 +289,174 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
         token.meta = {"notes": notes}
         token.block = True
         state.tokens.append(token)
-    report["resolutions"] = PlacedResolutions(offsets, citations, resolutions)
+    entries = PlacedEntries(state.src, line_starts, runs, resolutions, shared, numbers)
+    report["citations"] = entries
+    report["resolutions"] = PlacedResolutions(entries, citations, resolutions)
     report["footnotes"] = notes.report()
     report["diagnostics"] = [d.as_dict() for d in diags]
     report["target"] = target.describe()
 
 
-class PlacedResolutions(Sequence[tuple[int | None, int | None, Resolution]]):
-    """``report["resolutions"]``: each place's span in the source (None when it cannot be
-    placed exactly) with its own :class:`~kb.cite.resolve.Resolution`, for callers that
-    rewrite the source (``format=markdown``). The resolutions are copied from the shared
-    ones when first asked for: an HTML render needs none of them, and a place's copy with
-    its three lists cost as much as a tenth of rendering the text around it."""
+class _Placed(Sequence[Any]):
+    """A sequence made when first read (:meth:`_places`), compared as a list: what the
+    report's ``citations`` and ``resolutions`` have in common."""
 
-    def __init__(self, offsets: list[int | None], citations: list[Citation],
-                 resolutions: list[Resolution]):
-        self._offsets = offsets
-        self._citations = citations
-        self._shared = resolutions
-        self._made: list[tuple[int | None, int | None, Resolution]] | None = None
+    _made: list[Any] | None
 
-    def _places(self) -> list[tuple[int | None, int | None, Resolution]]:
-        if self._made is None:
-            spans = iter(self._offsets)
-            self._made = [(start, end, copy_for(res, c)) for start, end, res, c
-                          in zip(spans, spans, self._shared, self._citations)]
-            self._offsets, self._citations, self._shared = [], [], []
-        return self._made
+    def _places(self) -> list[Any]:
+        raise NotImplementedError
 
     def __len__(self) -> int:
-        return len(self._made) if self._made is not None else len(self._citations)
+        return len(self._places())
 
     @overload
-    def __getitem__(self, index: int) -> tuple[int | None, int | None, Resolution]: ...
+    def __getitem__(self, index: int) -> Any: ...
 
     @overload
-    def __getitem__(self, index: slice) -> list[tuple[int | None, int | None, Resolution]]: ...
+    def __getitem__(self, index: slice) -> list[Any]: ...
 
     def __getitem__(self, index: int | slice) -> Any:
         return self._places()[index]
 
-    def __iter__(self) -> Iterator[tuple[int | None, int | None, Resolution]]:
+    def __iter__(self) -> Iterator[Any]:
         return iter(self._places())
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, PlacedResolutions):
+        if isinstance(other, _Placed):
             other = other._places()
         return isinstance(other, (list, tuple)) and list(self._places()) == list(other)
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return f"PlacedResolutions({self._places()!r})"
+        return f"{type(self).__name__}({self._places()!r})"
+
+
+class PlacedEntries(_Placed):
+    """``report["citations"]``: each place's report entry (its status, rules and message,
+    its span, line and column in the source, its footnote numbers), a list of dicts made
+    when first read. Rendering HTML needs none of them (its footnote references are made
+    as the citations are linked): placing each citation in the source and filling in its
+    entry cost about a sixth of rendering the text around it, which a caller that only
+    renders no longer pays. ``list(report["citations"])`` is the list of dicts (JSON
+    needs it: the facade's answer holds it)."""
+
+    def __init__(self, src: str, line_starts: list[int] | None, runs: list[_Run],
+                 resolutions: list[Resolution], shared: dict[int, list[Any]],
+                 numbers: list[tuple[int, ...] | None]):
+        self._args: tuple[Any, ...] | None = (src, line_starts, runs, resolutions, shared, numbers)
+        self._made: list[dict[str, Any]] | None = None
+        self._offsets: list[int | None] = []
+        self._count = len(numbers)
+
+    def __len__(self) -> int:
+        return self._count
+
+    def offsets(self) -> list[int | None]:
+        """Each place's start and end in the source (two values per place; None when
+        escapes or entities hide its text)."""
+        self._places()
+        return self._offsets
+
+    def _places(self) -> list[dict[str, Any]]:
+        if self._made is None:
+            assert self._args is not None
+            self._made = _entries(*self._args, self._offsets)
+            self._args = None
+        return self._made
+
+
+def _entries(src: str, line_starts: list[int] | None, runs: list[_Run], resolutions: list[Resolution],
+             shared: dict[int, list[Any]], numbers: list[tuple[int, ...] | None],
+             offsets: list[int | None]) -> list[dict[str, Any]]:
+    """Each place's report entry (see :class:`PlacedEntries`), its offsets added to
+    ``offsets``: the citations placed in the source one after another, each found after
+    the one before in its block."""
+    places = _Locator(src, line_starts)
+    entries: list[dict[str, Any]] = []
+    find_place = places.find
+    src_find = src.find
+    line_starts = places.line_starts
+    bisect_right = bisect.bisect_right
+    # The line of the citation placed last: its number, where it starts and where the next
+    # starts (citations of a paragraph are most often on one line: no bisection for them).
+    line, line_start, next_line = 0, 0, 0
+    lines = len(line_starts)
+    results = iter(resolutions)
+    footnotes = iter(numbers)
+    inline: Token | None = None
+    block: list[Any] = []
+    skips: list[tuple[int, int]] = []
+    block_end = 0
+    for run in runs:
+        if run.inline is not inline:  # the runs of one inline token are consecutive
+            inline = run.inline
+            block = places.block(inline)
+            block_end, skips = block[2], block[3]
+        for c, res, numbered in zip(run.citations, results, footnotes):
+            _, _, text, _, _, form, _, _, _, quote = c  # find.CITATION_ORDER
+            # Its place in the source: _Locator.find, its commonest case (found as written,
+            # in a block that skips nothing) inlined.
+            at = -1 if skips else src_find(text, block[0], block_end)
+            if at >= 0:
+                offset, end = at, at + len(text)
+                block[0] = end
+                if not line_start <= at < next_line:
+                    line = bisect_right(line_starts, at)
+                    line_start = line_starts[line - 1]
+                    next_line = line_starts[line] if line < lines else len(src) + 1
+                col = at - line_start + 1
+            else:
+                line, col, offset, end = find_place(block, text)
+                next_line = 0  # the next citation's line is looked up
+            known = shared[id(res)]
+            template = known[0]
+            # The template has every key of an entry in its place: copied and filled in
+            # (its other values are strings, numbers and tuples, which places may share).
+            entry = template.copy()
+            # Offsets into the Markdown source (None when escapes or entities hide the text).
+            entry["start"] = offset
+            entry["end"] = end
+            entry["text"] = text
+            entry["form"] = form
+            if known[3]:  # candidates, dicts: each place its own
+                entry["candidates"] = [dict(d) for d in template["candidates"]]
+            if quote is not None:  # its offsets would be into the token's text, not the source
+                entry["quote"] = {"text": quote.text, "similarity": res.quote_similarity}
+            entry["line"] = line
+            entry["column"] = col
+            if numbered is not None:
+                entry["footnotes"] = numbered
+            entries.append(entry)
+            offsets += (offset, end)
+    return entries
+
+
+class PlacedResolutions(_Placed):
+    """``report["resolutions"]``: each place's span in the source (None when it cannot be
+    placed exactly) with its own :class:`~kb.cite.resolve.Resolution`, for callers that
+    rewrite the source (``format=markdown``). The resolutions are copied from the shared
+    ones when first asked for: an HTML render needs none of them, and a place's copy with
+    its three lists cost as much as a tenth of rendering the text around it."""
+
+    def __init__(self, entries: PlacedEntries, citations: list[Citation],
+                 resolutions: list[Resolution]):
+        self._entries: PlacedEntries | None = entries
+        self._citations = citations
+        self._shared = resolutions
+        self._made: list[tuple[int | None, int | None, Resolution]] | None = None
+
+    def _places(self) -> list[tuple[int | None, int | None, Resolution]]:
+        if self._made is None:
+            assert self._entries is not None
+            spans = iter(self._entries.offsets())
+            self._made = [(start, end, copy_for(res, c)) for start, end, res, c
+                          in zip(spans, spans, self._shared, self._citations)]
+            self._entries, self._citations, self._shared = None, [], []
+        return self._made
+
+    def __len__(self) -> int:
+        return len(self._made) if self._made is not None else len(self._citations)
 
 
 def _with_overrides(options: dict[str, Any], override: dict[str, Any] | None) -> dict[str, Any]:
