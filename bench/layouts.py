@@ -1099,10 +1099,11 @@ def _json_export(doc: Canonical) -> Derived | None:
     return _utf8(json.dumps(export, ensure_ascii=False, indent=2) + "\n")
 
 
-def _csv_export(doc: Canonical) -> Derived | None:
+def _csv_export(doc: Canonical, header: bool = True, delimiter: str = ",") -> Derived | None:
     """The document as a spreadsheet saved as CSV: a header ``Rule,Text``, then each paragraph a
     row, its rule number (when it starts with one: ``1.``, ``100.1a``, not a bare ``1``) in the first column and the rest in the
-    second (Riftbound's heading marks and bold ids dropped, as a spreadsheet holds none)."""
+    second (Riftbound's heading marks and bold ids dropped, as a spreadsheet holds none); or
+    without the header row, or with another delimiter (a TSV, ``\\t``)."""
     if doc.fmt == "mtg-text":
         text = doc.text
     elif doc.fmt == "riftbound-md":
@@ -1110,8 +1111,9 @@ def _csv_export(doc: Canonical) -> Derived | None:
     else:
         return None
     out = io.StringIO()
-    table = csv.writer(out, lineterminator="\r\n")
-    table.writerow(["Rule", "Text"])
+    table = csv.writer(out, lineterminator="\r\n", delimiter=delimiter)
+    if header:
+        table.writerow(["Rule", "Text"])
     for block in _BLOCK_GAP.split(text):
         if not block.strip():
             continue
@@ -1565,6 +1567,8 @@ BROUGHT: list[Layout] = [
            TEXT_FORMATS, _epub, whole=True),
     Layout("saved as Rich Text (RTF: \\pard paragraphs, {\\b ids}, \\'hh and \\uN? characters)",
            TEXT_FORMATS, _rtf, whole=True),
+    Layout("a spreadsheet's TSV copied without its header row (number, text; a cell's line breaks quoted)",
+           TEXT_FORMATS, lambda d: _csv_export(d, header=False, delimiter="\t"), whole=True),
     Layout("reStructuredText (over- and underlined titles, .. contents::, definition-list glossary, \\* escapes)",
            TEXT_FORMATS, _rst, whole=True),
     Layout("AsciiDoc (== headings, [[anchors]], :attributes:, *bold* ids, Term:: glossary)", TEXT_FORMATS,

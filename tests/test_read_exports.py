@@ -14,6 +14,7 @@ import pytest
 from bench.layouts import fingerprint
 from kb.model import DocumentError
 from kb.read import read_bytes, read_text
+from kb.read.exports import exported
 
 MAGIC = """Magic: The Gathering Comprehensive Rules
 
@@ -100,6 +101,8 @@ CASES = [
     ("CSV: a spreadsheet of paragraphs, 'Rule,Text', quoted cells, CRLF", _csv(",", "Rule,Text"), ""),
     ("CSV with semicolons and other column names", _csv(";", "Rule number;Rule text"), ""),
     ("TSV", _csv("\t", "no\ttext"), ""),
+    ("TSV copied without its header row", _csv("\t", "no\ttext").split("\r\n", 1)[1], ""),
+    ("CSV copied without its header row", _csv(",", "Rule,Text").split("\r\n", 1)[1], ""),
 ]
 
 
@@ -163,3 +166,17 @@ def test_a_text_not_decoded_reads_whatever_its_line_ends(line_end: str) -> None:
     assert fingerprint(read_text(printed, "rules.txt")) == fingerprint(read_text(MAGIC, "rules.txt"))
     table = read_text(_csv(",", "Rule,Text").replace("\r\n", line_end), "rules.csv")
     assert fingerprint(table) == fingerprint(read_text(MAGIC, "printed"))
+
+
+NO_TABLE_OF_RULES = [
+    ("a table whose first column holds words", "Player,Score\nAnn,3\nBo,4\nCy,5\nDee,6\n"),
+    ("rules printed with commas in their text", "100.1. These rules apply to any game, including two-player games.\n\n"
+     "100.2. To play, each player needs a deck, some counters, and a way to track life.\n\n"
+     "100.3. Some, not all, rules apply.\n"),
+    ("a headerless table with too few numbered rows", "\tTitle\n\tIntroduction\n100.1.\tOne.\n\tMore.\n\tAnd more.\n"),
+]
+
+
+@pytest.mark.parametrize("name,text", NO_TABLE_OF_RULES, ids=[c[0] for c in NO_TABLE_OF_RULES])
+def test_a_text_without_a_header_row_is_no_table_of_rules_unless_its_rows_are_numbered(name: str, text: str) -> None:
+    assert exported(text, name) is None

@@ -16,7 +16,10 @@ sees it, it is written out as the paragraphs the release prints, and read as any
 * **CSV / TSV** with a header row: a column named as a rule number is (``number``, ``rule``,
   ``id``, ``no``…) and one named as its text (``text``, ``rule text``, ``body``…); each row is
   a paragraph, its number (when it has one) then its text; a row without a number is a
-  paragraph of its own (a heading, an example, the Glossary).
+  paragraph of its own (a heading, an example, the Glossary). Without a header row (copied
+  from a spreadsheet without its head), a table whose first rows all have a second column and
+  a rule number or nothing in their first, numbered in at least half of them, is read the
+  same way, the number from the first column and the text from the second.
 
 A number whose parts are all digits is printed with its dot (``100.``, ``1.``), as both
 games print chapters and sections; deeper numbers as the export wrote them. Each paragraph
@@ -238,14 +241,18 @@ def _from_csv(text: str, source: str) -> Exported | None:
     header = [_key(c) for c in next(csv.reader([first], delimiter=delimiter))]
     number_at = next((header.index(n) for n in _NUMBER_NAMES if n in header), None)
     text_at = next((header.index(n) for n in _TEXT_NAMES if n in header), None)
-    if number_at is None or text_at is None:
-        return None
+    headed = number_at is not None and text_at is not None
+    if not headed:
+        if not _numbered_rows(text, delimiter):
+            return None
+        number_at, text_at = 0, 1
     reader = csv.reader(io.StringIO(text.lstrip("\ufeff"), newline=""), delimiter=delimiter)
     writer, rows, numbered = _Writer(), 0, 0
     start = 1
     try:
-        next(reader)
-        start = reader.line_num + 1
+        if headed:
+            next(reader)
+            start = reader.line_num + 1
         for row in reader:
             if row and len(row) > max(number_at, text_at):
                 number, said = row[number_at].strip(), row[text_at]
@@ -258,7 +265,32 @@ def _from_csv(text: str, source: str) -> Exported | None:
                                         source, start)]) from exc
     if numbered < _MIN_RECORDS:
         return None
+    column = f"in its column {header[number_at]!r}" if headed else "in its first column, no header row"
     note = Diagnostic(f"a {'TSV' if delimiter == chr(9) else 'CSV'} table of {rows} rows ({numbered} "
-                      f"numbered, in its column {header[number_at]!r}): read as the paragraphs the "
-                      "release prints", source, 0, "info")
+                      f"numbered, {column}): read as the paragraphs the release prints", source, 0, "info")
     return writer.exported(note)
+
+
+_SAMPLE_ROWS = 60
+
+
+def _numbered_rows(text: str, delimiter: str) -> bool:
+    """Whether a table without a header row is one of rules: its first rows (a spreadsheet's
+    export, copied without its head) all have a second column, and their first column is a
+    rule number (``100.1a``, ``103.1.b.``) or empty, numbered in at least half of them."""
+    head = text.lstrip("\ufeff")[:50_000]
+    rows = []
+    try:
+        for row in csv.reader(io.StringIO(head, newline=""), delimiter=delimiter):
+            if any(cell.strip() for cell in row):
+                rows.append(row)
+            if len(rows) == _SAMPLE_ROWS:
+                break
+    except csv.Error:
+        return False
+    if len(head) < len(text.lstrip("\ufeff")):
+        rows = rows[:-1]  # the last row sampled may be cut short by the sample
+    if any(len(row) < 2 or row[0].strip() and not _RULE_NUMBER.match(row[0].strip()) for row in rows):
+        return False
+    numbered = sum(bool(row[0].strip()) for row in rows)
+    return numbered >= _MIN_RECORDS and 2 * numbered >= len(rows)
