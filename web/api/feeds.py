@@ -77,7 +77,7 @@ def ruleset_changes(ruleset: str, section: str | None, before: str | None) -> Re
     """One entry per step between consecutive editions (newest first) in which something
     changed: the rules added, removed, reworded and renumbered, with their word-level
     changes, and a link to the whole comparison. With ``section``, only what changed inside
-    that chapter or heading. The feed holds the newest ten steps (``kb.feeds.FEED_STEPS``);
+    that chapter or heading. The feed holds the newest ten steps;
     older ones are its next pages (``before``, linked ``rel="next"``: a feed reader keeps what
     it has read). A feed reader polling it answers 304 until a build adds an edition."""
     kb = current_kb()

@@ -27,8 +27,7 @@ def _build() -> dict[str, str]:
 def rulesets() -> Response:
     """Every ruleset in the knowledge base with the names of its editions, oldest first,
     and ``newest``: the default edition, the one answering when no edition is asked for (the
-    newest full edition; an excerpt only in a ruleset of excerpts:
-    :meth:`~kb.loaded.LoadedEditions.default_edition`)."""
+    newest full edition; an excerpt only in a ruleset of excerpts)."""
     kb = current_kb()
     found = [{**r, "newest": kb.default_edition(r["name"])["edition"]} for r in kb.rulesets()]
     return answer({"build": _build(), "rulesets": found})
