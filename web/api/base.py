@@ -26,7 +26,7 @@ from kb.inputs import loads_json
 from kb.limits import REQUEST_BYTES
 from kb.query import KnowledgeBase, QueryError
 from kb.search.cards import cards_stamp
-from web.openapi import (DATE_PATTERN, LOOKUP_NUMBER_PATTERN, NAME_PATTERN, NUMBER_PATTERN, Param, body_validator,
+from web.openapi import (DATE_PATTERN, LOOKUP_NUMBER_PATTERN, NAME_PATTERN, Param, body_validator,
                          endpoint_of)
 from web.serving import current_kb
 
@@ -57,9 +57,6 @@ DATE = Param("date", {"type": "string", "format": "date", "pattern": DATE_PATTER
              "Answer from the edition in force on this date (YYYY-MM-DD); with `edition` "
              "as well, that edition must be the one in force then.",
              example="2026-01-01")
-NUMBER = Param("number", {"type": "string", "maxLength": 64, "pattern": NUMBER_PATTERN},
-               "A rule number, written loosely or not: 337.1.a, 337.1a, rule 337.1.a., CR 116.3d.",
-               where="path", example="337.1.a")
 RULE_LOOKUP = Param("number", {"type": "string", "maxLength": 64, "pattern": LOOKUP_NUMBER_PATTERN},
                     "A rule number, written loosely or not: 337.1.a, 337.1a, 337.1(a), 337.1 a, "
                     "rule 337.1.a., CR 116.3d.", where="path", example="337.1.a")

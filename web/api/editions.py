@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Response, request
 
 from kb.errors import QueryError
-from web.api.base import DATE, EDITION, NUMBER, RULESET, answer, bp, current_kb
+from web.api.base import DATE, EDITION, RULE_LOOKUP, RULESET, answer, bp, current_kb
 from web.openapi import (NAME_PATTERN, NUMBER_PATTERN, SCHEMAS, STR, Param, array, endpoint,
                          nullable, obj, ref)
 
@@ -124,7 +124,7 @@ def diff(ruleset: str, from_edition: str, to_edition: str, only: str | None,
 
 
 @endpoint(bp, "GET", "/v1/rulesets/<ruleset>/rules/<number>/map", tag="editions",
-          response="NumberMap", params=(RULESET, NUMBER, FROM, TO), errors=(404,),
+          response="NumberMap", params=(RULESET, RULE_LOOKUP, FROM, TO), errors=(404,),
           summary="Where a rule number of one edition is in another",
           examples=("/api/v1/rulesets/riftbound/rules/337.1.a/map?from=1.4&to=1.3",))
 def map_number(ruleset: str, number: str, from_edition: str, to_edition: str) -> Response:
@@ -136,7 +136,7 @@ def map_number(ruleset: str, number: str, from_edition: str, to_edition: str) ->
 
 
 @endpoint(bp, "GET", "/v1/rulesets/<ruleset>/rules/<number>/history", tag="editions",
-          response="History", params=(RULESET, NUMBER, EDITION, DATE, HISTORY_LIMIT, OFFSET), errors=(404,),
+          response="History", params=(RULESET, RULE_LOOKUP, EDITION, DATE, HISTORY_LIMIT, OFFSET), errors=(404,),
           summary="A rule through every edition",
           examples=("/api/v1/rulesets/riftbound/rules/337.1.a/history",
                     "/api/v1/rulesets/riftbound/rules/337.1.a/history?limit=2&offset=2"))

@@ -12,7 +12,7 @@ from flask import Response, request, url_for
 
 from kb.feeds import FEED_STEPS, Feed, changes_feed, render_atom, rule_feed
 from web.serving import public_url
-from web.api.base import NUMBER, RULESET, bp, current_kb
+from web.api.base import RULE_LOOKUP, RULESET, bp, current_kb
 from web.openapi import NAME_PATTERN, NUMBER_PATTERN, SCHEMAS, Param, endpoint
 
 ATOM_TYPE = "application/atom+xml"
@@ -86,7 +86,7 @@ def ruleset_changes(ruleset: str, section: str | None, before: str | None) -> Re
 
 
 @endpoint(bp, "GET", "/v1/rulesets/<ruleset>/rules/<number>/changes.atom", tag="editions",
-          response="AtomFeed", media_type=ATOM_TYPE, params=(RULESET, NUMBER), errors=(404,),
+          response="AtomFeed", media_type=ATOM_TYPE, params=(RULESET, RULE_LOOKUP), errors=(404,),
           summary="An Atom feed of how one rule changed through the editions",
           examples=("/api/v1/rulesets/riftbound/rules/337.2/changes.atom",))
 def rule_changes(ruleset: str, number: str) -> Response:

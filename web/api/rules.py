@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Response
 
-from web.api.base import (DATE, EDITION, NUMBER, RULE_LOOKUP, RULESET, answer, bp, current_kb, edition_of,
+from web.api.base import (DATE, EDITION, RULE_LOOKUP, RULESET, answer, bp, current_kb, edition_of,
                           with_next_cited_by)
 from web.openapi import Param, endpoint
 
@@ -86,7 +86,7 @@ def structure(ruleset: str, edition: str | None, date: str | None) -> Response:
 
 @endpoint(bp, "GET", "/v1/rulesets/<ruleset>/graph/<number>", tag="rules", response="Graph",
           summary="The neighbourhood of a rule in the reference graph",
-          params=(RULESET, NUMBER, EDITION, DATE, DEPTH), errors=(404,),
+          params=(RULESET, RULE_LOOKUP, EDITION, DATE, DEPTH), errors=(404,),
           examples=("/api/v1/rulesets/riftbound/graph/337?depth=1",))
 def graph(ruleset: str, number: str, edition: str | None, date: str | None, depth: int) -> Response:
     """The rules within ``depth`` steps of a rule, as nodes and edges; an edge's kind is
