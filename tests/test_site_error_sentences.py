@@ -45,6 +45,8 @@ ERRORS: list[tuple[str, str, str, int, str]] = [
     ("site.search", "POST", "/search", 405, "This page does not accept that kind of request."),
     ("site.explorer", "GET", "/timing?frame=x", 400, "Frame must be a positive whole number."),
     ("site.explorer", "GET", "/timing?scenario=nosuch", 404, "No worked scenario 'nosuch'."),
+    ("site.explorer_path", "GET", "/timing/nosuch", 404,
+     "No worked scenario 'nosuch'; the worked scenarios are listed below."),
     ("site.explorer_next", "GET", "/timing/next?frame=x", 400, "Frame must be a positive whole number."),
     ("site.explorer_next", "GET", "/timing/next?scenario=nosuch", 404, "No worked scenario 'nosuch'."),
     ("site.linker", "POST", "/cite", 400, "Style must be one of footnotes, preview."),

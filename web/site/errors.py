@@ -47,7 +47,8 @@ def error_page(status: int, message: str, detail: Any = None) -> Any:
            "nearest": nearest if ruleset and ed else [], "in_ruleset": ruleset, "in_edition": ed,
            "editions": detail.get("editions") if isinstance(detail.get("editions"), list) else [],
            "rulesets": detail.get("rulesets") if isinstance(detail.get("rulesets"), list) else [],
-           "partial": detail.get("partial", False), "query": _guess_query()}
+           "partial": detail.get("partial", False), "query": _guess_query(),
+           "scenarios": [n for n in detail.get("scenarios") or [] if isinstance(n, str)]}
     return secure(make_response(render_template("error.html", **ctx), status))
 
 

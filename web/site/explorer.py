@@ -251,6 +251,21 @@ def explorer() -> Any:
     return render("explorer.html", ctx, status)
 
 
+@bp.route("/timing/<path:name>")
+def explorer_path(name: str) -> Any:
+    """A worked scenario asked for by its path (``/timing/NAME``, ``/timing/RULESET/NAME``):
+    sent on to its page, ``/timing?scenario=NAME`` (its frame kept); an unknown name is a 404
+    page listing the worked scenarios."""
+    kb = current_kb()
+    if name not in worked_names(kb):
+        raise QueryError(404, f"no worked scenario {name[:200]!r}; the worked scenarios are listed below",
+                         {"scenarios": [s["name"] for s in worked_scenarios(kb)]})
+    values = {"scenario": name}
+    if "frame" in request.args:
+        values["frame"] = request.args["frame"]
+    return render("explorer.html", Redirect("site.explorer", values, 302))
+
+
 # -- what happens next ----------------------------------------------------------------------
 def parse_state(text: str) -> dict[str, Any]:
     """A pasted state (JSON, as ``rulekb timing next --state`` takes) as data, or QueryError
