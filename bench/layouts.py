@@ -1528,6 +1528,36 @@ def _org(doc: Canonical) -> Derived | None:
                                ["#+OPTIONS: toc:2 num:nil", "#+STARTUP: overview", ""])
 
 
+_ROMAN_NUMERALS = ((10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"))
+
+
+def _roman(n: int) -> str:
+    out = ""
+    for value, numeral in _ROMAN_NUMERALS:
+        count, n = divmod(n, value)
+        out += numeral * count
+    return out
+
+
+def _roman_fourth_part(doc: Canonical) -> Derived | None:
+    """Riftbound's next edition numbering its fourth part in roman numerals (``103.1.b.ii.``,
+    ``135.2.b.v.a.``), as another numbering style may; a reader that cannot read such a part must
+    refuse the document rather than lose those rules. The line is the first id so numbered."""
+    if doc.fmt != "riftbound-md":
+        return None
+
+    def renumber(m: re.Match[str]) -> str:
+        parts = m.group(1).rstrip(".").split(".")
+        if len(parts) >= 4 and parts[3].isdigit() and int(parts[3]) > 1:
+            parts[3] = _roman(int(parts[3]))
+        return m.group(0).replace(m.group(1), ".".join(parts) + ".")
+
+    text = _RB_BOLD_ID.sub(renumber, doc.text)
+    first = next((n for n, ln in enumerate(text.split("\n"), start=1)
+                  if (m := _RB_BOLD_ID.match(ln)) and re.search(r"\.[ivx]{2,}\.", m.group(1))), 0)
+    return Derived(text.encode("utf-8"), first) if first else None
+
+
 # Layouts a user could bring that the ones above do not make (each derived from the same
 # documents, read and compared the same way).
 BROUGHT: list[Layout] = [
@@ -1569,6 +1599,8 @@ BROUGHT: list[Layout] = [
            TEXT_FORMATS, _rtf, whole=True),
     Layout("a spreadsheet's TSV copied without its header row (number, text; a cell's line breaks quoted)",
            TEXT_FORMATS, lambda d: _csv_export(d, header=False, delimiter="\t"), whole=True),
+    Layout("Riftbound's next edition numbering a fourth part in roman numerals (103.1.b.ii.)", ("riftbound-md",),
+           _roman_fourth_part, "refused"),
     Layout("reStructuredText (over- and underlined titles, .. contents::, definition-list glossary, \\* escapes)",
            TEXT_FORMATS, _rst, whole=True),
     Layout("AsciiDoc (== headings, [[anchors]], :attributes:, *bold* ids, Term:: glossary)", TEXT_FORMATS,

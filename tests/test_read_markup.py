@@ -1,6 +1,8 @@
 """Rules kept in reStructuredText, AsciiDoc or Org mode (:mod:`kb.read.markup`).
 
-Each case is a small document in a markup beside the same rules as the release prints them:
+Each case is a small document in a markup beside the same rules as the release prints them
+(the printed documents of ``tests/test_read_unseen_layouts.py``, each markup's text made of
+their blocks, with its own headings, definition lists and extras):
 both must read to the same rules (number, kind, title, text, examples, parent) and glossary,
 and the markup's read says what it was read as. Texts that only look like a markup (Markdown's
 setext headings, its ``*`` list items) are left to the readers as they are. The same layouts
@@ -15,265 +17,65 @@ import pytest
 from bench.layouts import fingerprint
 from kb.read import read_text
 from kb.read.markup import from_markup
-
-MAGIC = """Magic: The Gathering Comprehensive Rules
-
-These rules are effective as of January 16, 2026.
-
-1. Game Concepts
-
-100. General
-
-100.1. These Magic rules apply to any Magic game with two or more players.
-
-100.1a A two-player game is a game that begins with only two players.
-
-100.1b A multiplayer game is a game that begins with more than two players.
-
-100.2. To play, each player needs their own deck of traditional Magic cards.
-
-100.2a In constructed play, each deck has a minimum deck size of 60 cards.
-
-Example: A deck of sixty permanently assembled cards is legal.
-
-101. The Magic Golden Rules
-
-101.1. Whenever a card’s text directly contradicts these rules, the card takes precedence.
-
-Glossary
-
-Abandon
-To turn a face-up ongoing scheme card face down. See rule 701.31, “Abandon.”
-
-Two-Player Game
-A game that begins with only two players. See rule 100.1a.
-
-Credits
-
-Magic: The Gathering Original Game Design: Richard Garfield
-"""
-
-RIFTBOUND = """# Riftbound Core Rules v9.9
-
-Last Updated: 2026-07-16
-
-## 100. Game Concepts
-
-### 103. Deck Construction
-
-**103.1.** Each player needs a Champion Legend, a Main Deck and a Rune Deck.
-
-**103.1.a.** The Champion Legend is placed in the Legend Zone.
-
-**103.1.b.** A Main Deck has at least 40 cards. Exhausting a card is shown as [E].
-
-**103.1.b.1.** Duplicates of a card are limited to three copies.
-
-### 104. Setup
-
-**104.1.** Each player places their Champion Legend and shuffles their Main Deck.
-"""
-
-MAGIC_RST = """.. contents:: Contents
-   :depth: 2
-
-Magic: The Gathering Comprehensive Rules
-
-These rules are effective as of January 16, 2026.
-
-================
-1. Game Concepts
-================
-
-100. General
-------------
-
-100.1. These Magic rules apply to any Magic game with two or more players.
-
-100.1a A two-player game is a game that begins with only two players.
-
-100.1b A multiplayer game is a game that begins with more than two players.
-
-100.2. To play, each player needs their own deck of traditional Magic cards.
-
-100.2a In constructed play, each deck has a minimum deck size of 60 cards.
-
-Example: A deck of sixty permanently assembled cards is legal.
-
-101. The Magic Golden Rules
----------------------------
-
-101.1. Whenever a card’s text directly contradicts these rules, the card takes precedence.
-
-========
-Glossary
-========
-
-Abandon
-   To turn a face-up ongoing scheme card face down. See rule 701.31, “Abandon.”
-
-Two-Player Game
-   A game that begins with only two players. See rule 100.1a.
-
-=======
-Credits
-=======
-
-Magic: The Gathering Original Game Design: Richard Garfield
-"""
-
-RIFTBOUND_RST = """.. _top:
-
-=========================
-Riftbound Core Rules v9.9
-=========================
-
-Last Updated: 2026-07-16
-
-100. Game Concepts
-==================
-
-103. Deck Construction
-----------------------
-
-**103.1.** Each player needs a Champion Legend, a Main Deck and a Rune Deck.
-
-**103.1.a.** The Champion Legend is placed in the ``Legend Zone``.
-
-**103.1.b.** A Main Deck has at least 40 cards. Exhausting a card is shown as \\[E\\].
-
-**103.1.b.1.** Duplicates of a card are limited to three copies.
-
-104. Setup
-----------
-
-**104.1.** Each player places their Champion Legend and shuffles their Main Deck.
-"""
-
-MAGIC_ADOC = """:doctype: book
-:toc: left
-
-Magic: The Gathering Comprehensive Rules
-
-These rules are effective as of January 16, 2026.
-
-[[r1]]
-== 1. Game Concepts
-
-=== 100. General
-
-100.1. These Magic rules apply to any Magic game with two or more players.
-
-100.1a A two-player game is a game that begins with only two players.
-
-// a comment, no text
-100.1b A multiplayer game is a game that begins with more than two players.
-
-100.2. To play, each player needs their own deck of traditional Magic cards.
-
-100.2a In constructed play, each deck has a minimum deck size of 60 cards.
-
-Example: A deck of sixty permanently assembled cards is legal.
-
-=== 101. The Magic Golden Rules
-
-101.1. Whenever a card’s text directly contradicts these rules, the card takes precedence.
-
-== Glossary
-
-Abandon:: To turn a face-up ongoing scheme card face down. See rule 701.31, “Abandon.”
-
-Two-Player Game::
-A game that begins with only two players. See rule 100.1a.
-
-== Credits
-
-Magic: The Gathering Original Game Design: Richard Garfield
-"""
-
-RIFTBOUND_ADOC = """= Riftbound Core Rules v9.9
-:revnumber: 9.9
-
-Last Updated: 2026-07-16
-
-== 100. Game Concepts
-
-=== 103. Deck Construction
-
-*103.1.* Each player needs a Champion Legend, a Main Deck and a Rune Deck.
-
-*103.1.a.* The Champion Legend is placed in the Legend Zone.
-
-*103.1.b.* A Main Deck has at least 40 cards. Exhausting a card is shown as [E].
-
-*103.1.b.1.* Duplicates of a card are limited to three copies.
-
-=== 104. Setup
-
-*104.1.* Each player places their Champion Legend and shuffles their Main Deck.
-"""
-
-MAGIC_ORG = """#+OPTIONS: toc:2 num:nil
-
-Magic: The Gathering Comprehensive Rules
-
-These rules are effective as of January 16, 2026.
-
-* 1. Game Concepts
-:PROPERTIES:
-:CUSTOM_ID: game-concepts
-:END:
-
-** 100. General
-
-100.1. These Magic rules apply to any Magic game with two or more players.
-
-100.1a A two-player game is a game that begins with only two players.
-
-100.1b A multiplayer game is a game that begins with more than two players.
-
-100.2. To play, each player needs their own deck of traditional Magic cards.
-
-100.2a In constructed play, each deck has a minimum deck size of 60 cards.
-
-Example: A deck of sixty permanently assembled cards is legal.
-
-** 101. The Magic Golden Rules
-
-101.1. Whenever a card’s text directly contradicts these rules, the card takes precedence.
-
-* Glossary
-
-- Abandon :: To turn a face-up ongoing scheme card face down. See rule 701.31, “Abandon.”
-
-- Two-Player Game :: A game that begins with only two players. See rule 100.1a.
-
-* Credits
-
-Magic: The Gathering Original Game Design: Richard Garfield
-"""
-
-RIFTBOUND_ORG = """#+TITLE: Riftbound Core Rules v9.9
-# an Org comment, no text
-
-Last Updated: 2026-07-16
-
-** 100. Game Concepts
-
-*** 103. Deck Construction
-
-*103.1.* Each player needs a Champion Legend, a Main Deck and a Rune Deck.
-
-*103.1.a.* The Champion Legend is placed in the Legend Zone.
-
-*103.1.b.* A Main Deck has at least 40 cards. Exhausting a card is shown as [E].
-
-*103.1.b.1.* Duplicates of a card are limited to three copies.
-
-*** 104. Setup
-
-*104.1.* Each player places their Champion Legend and shuffles their Main Deck.
-"""
+from tests.test_read_unseen_layouts import MAGIC, RIFTBOUND
+
+def _between(text: str, after: str, before: str) -> str:
+    """The printed text's blocks between the line ``after`` and the line ``before`` (the body
+    of a section, as every markup below writes it unchanged)."""
+    return text.split(f"\n{after}\n\n", 1)[1].split(f"\n\n{before}\n", 1)[0]
+
+
+_TITLE, _DATE = MAGIC.split("\n\n")[:2]
+_CONTENTS = _between(MAGIC, _DATE, "1. Game Concepts")
+_RULES_100 = _between(MAGIC, "100. General", "101. The Magic Golden Rules")
+_RULES_101 = _between(MAGIC, "101. The Magic Golden Rules", "Glossary")
+_ENTRIES = [tuple(e.split("\n", 1)) for e in _between(MAGIC, "Glossary", "Credits").split("\n\n")]
+_CREDITS = MAGIC.split("\nCredits\n\n", 1)[1].strip()
+_RB_TITLE = RIFTBOUND.split("\n", 1)[0].removeprefix("# ")
+_RB_DATE = RIFTBOUND.split("\n\n")[1]
+_RB_103 = _between(RIFTBOUND, "### 103. Deck Construction", "### 104. Setup")
+_RB_104 = RIFTBOUND.split("### 104. Setup\n\n", 1)[1].strip()
+
+
+def _bold_once(text: str) -> str:
+    """Riftbound's bold ids as AsciiDoc and Org write bold: ``*103.1.*``."""
+    return text.replace("**", "*")
+
+
+def _lines(*parts: str) -> str:
+    return "\n\n".join(parts) + "\n"
+
+
+MAGIC_RST = _lines(
+    ".. contents:: Contents\n   :depth: 2", _TITLE, _DATE, _CONTENTS,
+    "================\n1. Game Concepts\n================", "100. General\n------------", _RULES_100,
+    "101. The Magic Golden Rules\n---------------------------", _RULES_101, "========\nGlossary\n========",
+    *(f"{term}\n   {definition}" for term, definition in _ENTRIES), "=======\nCredits\n=======", _CREDITS)
+
+RIFTBOUND_RST = _lines(
+    ".. _top:", f"{'=' * len(_RB_TITLE)}\n{_RB_TITLE}\n{'=' * len(_RB_TITLE)}", _RB_DATE,
+    "100. Game Concepts\n==================", "103. Deck Construction\n----------------------",
+    _RB_103.replace("[E]", "\\[E\\]").replace("Legend Zone", "``Legend Zone``"), "104. Setup\n----------", _RB_104)
+
+MAGIC_ADOC = _lines(
+    ":doctype: book\n:toc: left", _TITLE, _DATE, _CONTENTS, "[[r1]]\n== 1. Game Concepts", "=== 100. General",
+    "// a comment, no text\n" + _RULES_100, "=== 101. The Magic Golden Rules", _RULES_101, "== Glossary",
+    f"{_ENTRIES[0][0]}:: {_ENTRIES[0][1]}", *(f"{term}::\n{definition}" for term, definition in _ENTRIES[1:]),
+    "== Credits", _CREDITS)
+
+RIFTBOUND_ADOC = _lines(
+    f"= {_RB_TITLE}\n:revnumber: 9.9", _RB_DATE, "== 100. Game Concepts", "=== 103. Deck Construction",
+    _bold_once(_RB_103), "=== 104. Setup", _bold_once(_RB_104))
+
+MAGIC_ORG = _lines(
+    "#+OPTIONS: toc:2 num:nil", _TITLE, _DATE, _CONTENTS,
+    "* 1. Game Concepts\n:PROPERTIES:\n:CUSTOM_ID: game-concepts\n:END:", "** 100. General", _RULES_100,
+    "** 101. The Magic Golden Rules", _RULES_101, "* Glossary",
+    *(f"- {term} :: {definition}" for term, definition in _ENTRIES), "* Credits", _CREDITS)
+
+RIFTBOUND_ORG = _lines(
+    f"#+TITLE: {_RB_TITLE}\n# an Org comment, no text", _RB_DATE, "** 100. Game Concepts",
+    "*** 103. Deck Construction", _bold_once(_RB_103), "*** 104. Setup", _bold_once(_RB_104))
 
 PAIRS = [
     ("Magic as reStructuredText", MAGIC_RST, MAGIC, "reStructuredText"),

@@ -56,6 +56,9 @@ _MARKERS = re.compile(r"^(?:>\s*)?(?:[-*+]\s+)?")
 _ANY_ID = re.compile(r"^\s*(?:>\s*)?(?:[-*+]\s+)?(?:\*\*|__|_)?\d{3}\.")
 _LISTED_ID = re.compile(r"^\s*(?:>\s*)?[-*+]\s+(?:\*\*|__|_)?\d{3}\.")
 _EMPHASIS = re.compile(r"^(\*\*|__|\*|_)(" + ID + r")\1(?=\s|$)\s*(.*)$")
+# An id in emphasis whose parts the reader does not know: a part of several letters, as a
+# future edition numbering a level in roman numerals may print ("**103.1.b.ii.**").
+_UNKNOWN_ID = re.compile(r"^(\*\*|__)(\d{3}(?:\.[0-9a-z]+)+\.?)\1(?=\s|$)")
 _PLAIN = re.compile(r"^(" + ID + r")([ \t\u00a0]+)(\S.*)$")
 _PLAIN_PADDED = re.compile(r"^" + ID + r"[ \t\u00a0]{2,}\S")
 # Emphasis a converter added to words (``_Fury_``, ``**Tank**``); a lone ``*`` (``A*``,
@@ -116,6 +119,7 @@ def read(text: str, source: str = "") -> ReadResult:
     """Read the document; see the module docstring for the layout."""
     title = ""
     items: list[_Line | tuple[int, str]] = []  # numbered lines, and (line, text) between them
+    unread: list[tuple[int, str]] = []  # (line, id) of the ids whose parts the reader does not know
     paragraph_start = True
     lines, contents = without_contents_list(text.split("\n"), source)
     lines, dotted = _letters_dotted(lines)
@@ -131,6 +135,8 @@ def read(text: str, source: str = "") -> ReadResult:
             paragraph_start = True
             continue
         numbered = _numbered(stripped, line, lineno, paragraph_start, keep_bullets)
+        if numbered is None and (unknown := _UNKNOWN_ID.match(_MARKERS.sub("", stripped, count=1))):
+            unread.append((lineno, unknown.group(2)))
         if numbered is not None:
             numbered.text = _plain(numbered.text)
             items.append(numbered)
@@ -149,6 +155,7 @@ def read(text: str, source: str = "") -> ReadResult:
         entries.diagnostics.append(Diagnostic(
             f"{dotted} rule ids attach their letters to the number before them ('135.2e.5a.'): "
             "read as Riftbound numbers them ('135.2.e.5.a.')", source, 0, "info"))
+    entries.diagnostics.extend(_unread_ids(unread, source))
     header: list[str] = []
     kinds = _heading_kinds([i for i in items if isinstance(i, _Line)])
     rule_numbers = {try_parse_number(i.raw_id) for i in items if isinstance(i, _Line) and not i.hashes}
@@ -179,6 +186,24 @@ def read(text: str, source: str = "") -> ReadResult:
     head = "\n".join(header)
     return ReadResult(rules, [], title or "Riftbound Core Rules",
                       find_date(head) or find_date(clean(text[:5000])), "dotted", entries.diagnostics)
+
+
+def _unread_ids(unread: list[tuple[int, str]], source: str) -> list[Diagnostic]:
+    """What to say of the ids whose parts the reader does not know (each part after the first
+    is a number or one letter): a warning at each, whose paragraph joins the rule above; an
+    error naming the first where there are several (a numbering the reader does not know, not
+    a slip), so that the import is refused rather than read without those rules."""
+    expected = ("each part after the first is a number or one letter, as '103.1.b.2.' or "
+                "'103.1.b.'")
+    if len(unread) >= MIN_RULE_LINES:
+        line, raw = unread[0]
+        return [Diagnostic(
+            f"{len(unread)} rule ids have a part the reader does not know ({raw!r} at line {line}; "
+            f"{expected}): a numbering this reader cannot read, so their rules would be lost",
+            source, line)]
+    return [Diagnostic(f"rule id {raw!r} has a part the reader does not know ({expected}); its "
+                       "paragraph is read as text of the rule above", source, line, "warning")
+            for line, raw in unread]
 
 
 def _note_cut(text: str, rules: list[RawRule], entries: Entries) -> None:
