@@ -265,6 +265,12 @@ FILE_CPU: dict[str, float] = {
     "tests/test_records_limit.py": 4,
     "tests/test_own_questions.py": 4,
     "tests/test_records_remove.py": 4,
+    # timing files the table missed (task T, 2026-12-02): each file alone, its process CPU less
+    # pytest's start-up and collection (3.3 s), at load ~8; those of 4 s or more
+    "tests/test_timing_cited_conditions.py": 10,
+    "tests/test_timing_play_attaching.py": 5,
+    "tests/test_timing_carried_runs.py": 4,
+    "tests/test_timing_mtg_refusals.py": 4,
 }
 DEFAULT_TEST_CPU = 0.02
 
