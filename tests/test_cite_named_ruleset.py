@@ -21,7 +21,7 @@ from click.testing import CliRunner
 
 from kb.cite.find import find_citations
 from kb.cite.link import link_article, lookup
-from kb.cite.target import named_editions, prefix_names
+from kb.cite.target import may_name_a_ruleset, named_editions, prefix_names
 from kb.cli import main
 from kb.query import KnowledgeBase
 
@@ -61,6 +61,29 @@ def test_the_ruleset_a_prefix_names(kb: KnowledgeBase, text: str, expected: list
     citations = find_citations(text)
     named = named_editions(kb, candidates, text, citations)
     assert [g.edition.ruleset if g is not None else None for g in named] == expected
+
+
+# named_editions' pretest (target.may_name_a_ruleset: the last two letters of the word
+# before each citation): true wherever a naming word is right before a citation, in any
+# case or after several spaces, and false for the commonest words before a citation.
+# (text, whether a name may be right before one of its citations)
+MAY_NAME: list[tuple[str, bool]] = [
+    ("Riftbound rule 337.1", True), ("MTG rule 116.1", True), ("the Core Rules 337.1", True),
+    ("COMPREHENSIVE RULES 116.1", True), ("magic  rule 116.1", True), ("Magic\u00a0rule 116.1", True),
+    ("see rule 337.1 and (rule 337.2)", False), ("rule 337.1", False), ("The rule 337.1", False),
+    ("Under rule 337.1, then rule 337.2", False), ("x rule 337.1", False),
+    ("see rule 337.1, Riftbound rule 337.2", True),
+]
+
+
+@pytest.mark.parametrize("text,expected", MAY_NAME, ids=[t for t, _ in MAY_NAME])
+def test_a_word_before_a_citation_may_name_a_ruleset(kb: KnowledgeBase, text: str, expected: bool) -> None:
+    names = prefix_names(kb)
+    citations = find_citations(text)
+    assert may_name_a_ruleset([(text, citations)], names) is expected
+    if not expected:  # a superset: where it says no, no citation's prefix names a ruleset
+        candidates = [kb.edition(r["name"]) for r in kb.rulesets()]
+        assert named_editions(kb, candidates, text, citations) == [None] * len(citations)
 
 
 def test_the_words_that_name_a_ruleset(kb: KnowledgeBase) -> None:

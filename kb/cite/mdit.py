@@ -54,8 +54,8 @@ from kb.cite.annotate import STYLES, Footnotes, Style, citation_attrs, rule_url
 from kb.cite.find import (Citation, count_phrases, find_citations, may_cite, may_cite_bare_in_source,
                           may_cite_loosely)
 from kb.cite.resolve import CitedRule, Resolution, as_dict, copy_for, resolve_shared
-from kb.cite.target import (LinkTarget, link_target, named_editions, parse_front_matter, prefix_names,
-                            resolve_for_target)
+from kb.cite.target import (LinkTarget, link_target, may_name_a_ruleset, named_editions, parse_front_matter,
+                            prefix_names, resolve_for_target)
 from kb.graph import RuleGraph
 from kb.limits import CITE_CITATIONS, CITE_FRONT_MATTER
 from kb.loaded import LoadedEditions
@@ -507,13 +507,13 @@ def _found_and_resolved(state: StateCore, options: dict[str, Any], report: dict[
     def named_of(candidates: Sequence[RuleGraph]) -> list[RuleGraph | None]:
         """Each citation's named edition, run by run (a prefix is read in its own run)."""
         names = prefix_names(kb)
-        # named_editions' own pretest, once for the document: without "CR" and a naming word
-        # anywhere in it, none of its texts names a ruleset.
-        if own_text and "CR" not in src:
-            low = src.lower()
-            if not any(word in low for word in names):
-                return [None] * len(citations)
-        return [g for run in runs for g in named_editions(kb, candidates, run.text, run.citations, names)]
+        # named_editions' own pretest, once for the document: without "CR" in any text (none
+        # when the source holds no other keyword than "rule(s)": _document_hints) and a
+        # naming word before any citation, none of its citations names a ruleset.
+        if (not (own_text and not budget[3]) and any("CR" in run.text for run in runs)
+                or may_name_a_ruleset([(run.text, run.citations) for run in runs], names)):
+            return [g for run in runs for g in named_editions(kb, candidates, run.text, run.citations, names)]
+        return [None] * len(citations)
 
     target, resolutions, said = resolve_for_target(kb, target, citations, pins.get("date"),
                                                    resolve_shared, named_of, source)
