@@ -9,7 +9,10 @@ term the line above its ``<dd>`` definitions (one entry, then a blank line); in 
 sets its blocks apart with empty paragraphs (a Google Doc's, a word processor's), only those
 are blank lines, the paragraphs between two being one block's lines; ``<br>`` a line
 break (a line break in the page's source is a space, as a browser shows it),
-``<b>``/``<strong>`` bold. Entities are decoded (the invisible characters they name,
+``<b>``/``<strong>`` bold. A source line break before a rule number (``<strong>103.2.d.</strong>``,
+``100.1a``) is kept, as the Markdown a converter rendered had it: consecutive rule lines in one
+``<p>`` (a soft break) are each their own line, and the reader reads them as it reads that
+Markdown. Entities are decoded (the invisible characters they name,
 ``&shy;`` or ``&#8203;``, dropped as the reading stage drops them from text), runs of white
 space folded (not in ``<pre>``), and ``<head>``, ``<script>``, ``<style>``, and a site's
 chrome around the rules (``<nav>``, ``<aside>``, ``<footer>``) skipped. The Magic and
@@ -53,6 +56,14 @@ _HELD_NUMBER = re.compile(r"^[A-Za-z_-]{0,12}(\d{3}(?:\.[0-9a-z]+)*)\.?$")
 _PRINTED_NUMBER = re.compile(r"^(?:\*\*)?(\d{1,3}(?:\.[0-9a-z]+)+\.?|\d{1,3}\.)(?:\*\*)?(?=\s|$)")
 _LIST_STYLES = {"decimal": "1", "lower-alpha": "a", "lower-latin": "a", "upper-alpha": "A",
                 "upper-latin": "A", "lower-roman": "i", "upper-roman": "I"}
+# A line break in the page's source, kept apart from the text's own until a block is flushed.
+_SOURCE_BREAK = "\x00"
+# A source line that starts with a rule number in bold ("**103.2.d.** …", "**100.1a** …": three
+# digits first, as both games' sections and rules; a chapter is a heading of its own) or padded
+# with spaces (edition 1.4's fifth-level ids, which the Markdown reader reads so): a number a
+# source wrapped to its line's start ("See rule\n    505.1") is neither.
+_SOURCE_RULE_LINE = re.compile(r"^[ \t]*(\*\*\d{3}\.[0-9a-z.]*\*\*\.?(?=\s|$)|\d{3}\.[0-9a-z.]*(?=[ \t\u00a0]{2}))"
+                               r"([ \t\u00a0]*)")
 _ROMAN = ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"),
           (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"))
 
@@ -132,7 +143,8 @@ class _PageParser(HTMLParser):
 
     def _flush(self) -> None:
         text = "".join(self._parts)
-        lines = [ln if self._pre else " ".join(ln.split()) for ln in text.split("\n")]
+        lines = text.split("\n") if self._pre else [
+            folded for ln in text.split("\n") for folded in _source_lines(ln)]
         lines = [ln for ln in lines if ln.strip()]
         if lines and self._drawn is not None:
             printed = _PRINTED_NUMBER.match(lines[0])
@@ -220,8 +232,26 @@ class _PageParser(HTMLParser):
         if not self._parts and not self._line:
             self._line = self.getpos()[0]
         # A line break in the page's source is white space, as a browser shows it; only
-        # ``<br>`` (and ``<pre>``) break a line.
-        self._parts.append(data if self._pre else data.replace("\n", " "))
+        # ``<br>`` (and ``<pre>``) break a line, and one before a rule number (_source_lines).
+        if _SOURCE_BREAK in data:
+            data = data.replace(_SOURCE_BREAK, "")
+        self._parts.append(data if self._pre else data.replace("\n", _SOURCE_BREAK))
+
+
+def _source_lines(line: str) -> list[str]:
+    """A line of a block (up to a ``<br>``) with its white space folded: its source lines are
+    one line, but for those that start with a rule number, which start a line of their own (the
+    rule line of a Markdown paragraph a converter rendered), two spaces kept after a padded id."""
+    lines: list[list[str]] = []  # per line: its start ("" or an id and its gap), then its parts
+    for part in line.split(_SOURCE_BREAK):
+        rule = _SOURCE_RULE_LINE.match(part) if lines and "".join(lines[-1]).strip() else None
+        if rule:
+            lines.append([rule.group(1) + ("  " if len(rule.group(2)) > 1 else " "), part[rule.end():]])
+        elif lines:
+            lines[-1].append(part)
+        else:
+            lines.append(["", part])
+    return [start + " ".join(" ".join(parts).split()) for start, *parts in lines]
 
 
 def to_markdown(text: str, source: str = "") -> tuple[str, list[int]]:
