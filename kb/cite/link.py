@@ -113,19 +113,9 @@ def link_article(kb: LoadedEditions, markdown: str, ruleset: str | None = None,
     markdown returns the article's own Markdown with links and footnote definitions added;
     json returns the report only.
     """
-    encoded = _check_input(markdown, source or "markdown")  # the file, else the field
-    check_base_url(base_url)
-    _check_front_matter(markdown, source)
-    CITE_LINES.check(encoded.count(b"\n") + 1, f"{source or 'article'}")
-    CITE_MARKUP.check(_markup_count(encoded), f"{source or 'article'}")
-    if style not in STYLES:
-        raise QueryError(400, f"unknown style {style!r}", {"styles": list(STYLES)})
     if fmt not in FORMATS:
         raise QueryError(400, f"unknown format {fmt!r}", {"formats": list(FORMATS)})
-    env: dict[str, Any] = {OPTIONS_KEY: {"ruleset": ruleset, "edition": edition, "style": style,
-                                         "base_url": base_url, "limit": limit, "source": source}}
-    html = _parser(kb, bool(allow_html)).render(markdown, env)
-    report = env[ENV_KEY]
+    html, report = read_article(kb, markdown, ruleset, edition, style, allow_html, base_url, source, limit)
     citations = list(report["citations"])  # the entries, made when read (mdit.PlacedEntries)
     output: str | None = None
     if fmt == "html":
@@ -138,6 +128,26 @@ def link_article(kb: LoadedEditions, markdown: str, ruleset: str | None = None,
             "summary": summary(citations, report["over_limit"]),
             "diagnostics": report["diagnostics"],
             "limits": {"bytes": MAX_INPUT_BYTES, "citations": limit}}
+
+
+def read_article(kb: LoadedEditions, markdown: str, ruleset: str | None = None,
+                 edition: str | None = None, style: Style = "footnotes", allow_html: bool = False,
+                 base_url: str = "", source: str = "", limit: int = MAX_CITATIONS
+                 ) -> tuple[str, dict[str, Any]]:
+    """An article read as the linker reads it (its budgets checked first): the HTML and the
+    plugin's report (``kb.cite.mdit``: citations, resolutions placed in the source, target,
+    front matter, diagnostics). What :func:`link_article` and the stored records share."""
+    encoded = _check_input(markdown, source or "markdown")  # the file, else the field
+    check_base_url(base_url)
+    _check_front_matter(markdown, source)
+    CITE_LINES.check(encoded.count(b"\n") + 1, f"{source or 'article'}")
+    CITE_MARKUP.check(_markup_count(encoded), f"{source or 'article'}")
+    if style not in STYLES:
+        raise QueryError(400, f"unknown style {style!r}", {"styles": list(STYLES)})
+    env: dict[str, Any] = {OPTIONS_KEY: {"ruleset": ruleset, "edition": edition, "style": style,
+                                         "base_url": base_url, "limit": limit, "source": source}}
+    html = _parser(kb, bool(allow_html)).render(markdown, env)
+    return html, env[ENV_KEY]
 
 
 def _markup_count(encoded: bytes) -> int:

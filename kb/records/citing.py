@@ -7,7 +7,9 @@ digest is its key), once per build, with the declared-derived-data mechanism
 * :func:`analyse`: each record's citations, found by the citation finder
   (:mod:`kb.cite.find`) and resolved (:mod:`kb.cite.resolve`) in the edition the record
   was written for: a ruling says which; an article is read as the linker reads it
-  (its pins, ``rules: mtg 2010-10-01``, or the edition inferred from its citations).
+  (:func:`kb.cite.link.read_article`: the same citations as ``rulekb link``, none in a
+  code span or block; its pins, ``rules: mtg 2010-10-01``, or the edition inferred
+  from its citations).
   A citation whose own prefix names another ruleset (``CR 116.1`` in a Riftbound ruling,
   ``Core Rules 337.1`` in a Magic article: :func:`kb.cite.target.named_editions`) is
   read in that ruleset instead, in its edition in force on the record's date (else on
@@ -30,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from kb.cite.find import Citation, find_citations
-from kb.cite.link import lookup
+from kb.cite.link import read_article
 from kb.cite.resolve import Resolution, resolve_citations
 from kb.cite.target import edition_on, named_day, named_editions, prefix_names, with_elsewhere
 from kb.derived import derived
@@ -126,6 +128,7 @@ def analyse(kb: LoadedEditions, records: RecordSet) -> Analysis:
 
 def _read(kb: LoadedEditions, record: Record) -> RecordCitations:
     where = record.imported_from or record.file  # the file whose lines the citations' are
+    found: list[Citation] = []  # an article's citations, as the linker found them
     if record.kind == "ruling":
         if (record.ruleset, record.edition) not in kb.graphs:
             return RecordCitations(record, record.ruleset, None, None, (), (Diagnostic(
@@ -135,7 +138,7 @@ def _read(kb: LoadedEditions, record: Record) -> RecordCitations:
         scan = record.text
     else:
         try:
-            linked = lookup(kb, record.text)
+            linked, found = _as_linked(kb, record.text)
         except QueryError as exc:
             return RecordCitations(record, None, None, None, (), (Diagnostic(
                 f"article {record.id}: {exc.message}", where, 0, "warning"),))
@@ -143,7 +146,7 @@ def _read(kb: LoadedEditions, record: Record) -> RecordCitations:
         chosen = _ruleset_by_citations(kb, record, linked) if linked["ruleset"] is None else None
         said = ""
         if chosen is not None:
-            linked, said = chosen
+            linked, found, said = chosen
         diags = [Diagnostic(str(d["message"]), where, int(d.get("line") or 0),
                             d.get("severity", "warning")) for d in linked["diagnostics"]]
         if chosen is not None:
@@ -159,7 +162,7 @@ def _read(kb: LoadedEditions, record: Record) -> RecordCitations:
         body_at = _body_offset(record)
         scan = " " * body_at + record.text[body_at:]  # the same offsets, front matter blank
     assert ruleset is not None and edition is not None
-    citations = find_citations(scan)
+    citations = find_citations(scan) if record.kind == "ruling" else found
     read_in = _editions_read_in(kb, record, ruleset, edition, scan, citations)
     resolutions = _resolved_in(kb, citations, read_in)
     cited: list[CitedRule] = []
@@ -229,30 +232,53 @@ def _resolved_in(kb: LoadedEditions, citations: list[Citation],
     return [res for res in out if res is not None]
 
 
-def _ruleset_by_citations(kb: LoadedEditions, record: Record,
-                          linked: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
+def _as_linked(kb: LoadedEditions, text: str, ruleset: str | None = None
+               ) -> tuple[dict[str, Any], list[Citation]]:
+    """An article as ``rulekb link`` reads it (:func:`kb.cite.link.read_article`: Markdown
+    aware, so a number in a code span or block is no citation): its target, citation
+    entries and diagnostics, and its citations placed in ``text`` (one the linker cannot
+    place exactly, behind an escape or entity, at the start of its line)."""
+    _, report = read_article(kb, text, ruleset=ruleset)
+    entries = list(report["citations"])
+    lines = text.splitlines(keepends=True)
+    placed: list[Citation] = []
+    for entry, (start, end, res) in zip(entries, report["resolutions"]):
+        c = res.citation
+        if start is None or end is None:
+            line = min(max(int(entry.get("line") or 1), 1), len(lines))
+            start = sum(map(len, lines[:line - 1]))
+            end = start + len(c.text)
+        shift = start - c.start
+        placed.append(c._replace(start=start, end=end, full_start=c.full_start + shift,
+                                 full_end=c.full_end + shift))
+    linked = {**report["target"], "citations": entries, "diagnostics": report["diagnostics"]}
+    return linked, placed
+
+
+def _ruleset_by_citations(kb: LoadedEditions, record: Record, linked: dict[str, Any]
+                          ) -> tuple[dict[str, Any], list[Citation], str] | None:
     """An unpinned article the linker could not give a ruleset (its citations are looked
     up in every ruleset's newest edition): the linker's answer for the one ruleset in which
     more of its citations resolve than in any other, and a sentence saying so; None when
     no ruleset is alone in first place (a tie, or no citation resolving anywhere)."""
-    scored: list[tuple[int, str, dict[str, Any]]] = []
+    scored: list[tuple[int, str, tuple[dict[str, Any], list[Citation]]]] = []
     for candidate in linked.get("candidates") or []:
         ruleset = str(candidate).split(" ", 1)[0]
         try:
-            answer = lookup(kb, record.text, ruleset=ruleset)
+            answer = _as_linked(kb, record.text, ruleset=ruleset)
         except QueryError:
             continue
         # resolved there (not those whose prefix named another ruleset, read in it anyway)
-        resolved = sum(1 for c in answer["citations"]
+        resolved = sum(1 for c in answer[0]["citations"]
                        if c["status"] not in ("not_found", "ambiguous") and c["ruleset"] == ruleset)
         scored.append((resolved, ruleset, answer))
     scored.sort(key=lambda s: -s[0])
     if not scored or scored[0][0] == 0 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
         return None
-    resolved, ruleset, answer = scored[0]
+    resolved, ruleset, (answer, found) = scored[0]
     others = ", ".join(f"{n} in {rs}" for n, rs, _ in scored[1:])
     total = len(answer["citations"])
-    return answer, (f"no ruleset pinned: read as {ruleset}, in which {resolved} of its {total} citations "
+    return answer, found, (f"no ruleset pinned: read as {ruleset}, in which {resolved} of its {total} citations "
                     f"resolve ({others or 'no other ruleset built'}); pin it with ruleset: and edition:")
 
 
