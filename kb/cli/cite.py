@@ -48,6 +48,8 @@ def link_cmd(ctx: click.Context, articles: tuple[Path, ...], ruleset: str | None
     The article's front matter (ruleset:, edition:) names the edition it was written for;
     --ruleset/--edition name the one to link against (default: the front matter's, else the
     newest full edition). Without a pin, the edition it was written for is inferred from its citations.
+    Front matter that is not valid YAML is a warning here: the article is linked as if it had
+    none (`rulekb articles add` refuses it, as a stored article keeps its pin).
     Statuses: ok, not_found, ambiguous, renumbered, quote_mismatch, over_limit.
     """
     if len(articles) > 1 and not check:

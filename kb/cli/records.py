@@ -104,7 +104,10 @@ def articles_add(ctx: click.Context, paths: tuple[Path, ...], no_build: bool) ->
 
     The front matter is read as `rulekb link` reads it (ruleset:, edition:; without a pin
     the edition written for is inferred from the citations); the id is its id: or the
-    file's name. An id added again replaces that article.
+    file's name. An id added again replaces that article. Front matter that is not valid
+    YAML is an error here, where `rulekb link` only warns: a stored article is checked
+    against every later edition from its pin, so a pin lost to a typo would have it read in
+    a guessed edition from then on; nothing is added until the file is fixed.
     """
     _import(ctx, paths, "article", no_build)
 
