@@ -68,6 +68,11 @@ _NON_WORD = re.compile(r"[\W_]+")
 # Examples a reader left inside the text ("… its definition. EXAMPLE: Legion …") are not
 # part of the rule's wording.
 _INLINE_EXAMPLE = re.compile(r"(?<=\S)\s+EXAMPLES?:|(?<=[.!?\"”])\s*Examples?:\s")
+# A sentence that only points elsewhere: "See rule 197. Locations for more information.",
+# "See rule 702.19.", "(See rule 613, “Interaction of Continuous Effects.”)".
+_REFERENCE_SENTENCE = re.compile(
+    r"\(?\b(?:For more information(?: on [^,.]*)?, see|See(?: also)?) (?:rules?|section) \d{3}(?:\.\d+[a-z]?|\.[a-z])*\.?"
+    r"(?:,? ?“[^”]*”|,? ?\"[^\"]*\")?(?: ?[^.()]*? for more information)?[.)]*", re.IGNORECASE)
 
 # Similarity thresholds (0–1), tuned on the labelled samples in tests/fixtures/editions.
 # Unrelated rules of one ruleset score about 0.3–0.5 (they share the game's vocabulary).
@@ -214,6 +219,7 @@ class _Side:
 
     numbers: list[str]
     keys: list[str]
+    wordings: list[str]      # the texts the keys were made from (rule numbers kept)
     parent: list[int]        # -1 for a top-level node
     children: list[list[int]]
     last: list[str]          # the last segment of the number
@@ -228,8 +234,8 @@ class _Side:
     def of(cls, rg: RuleGraph) -> _Side:
         rules = list(rg.edition.rules.values())
         index = {r.number: i for i, r in enumerate(rules)}
-        keys = [normalise(_INLINE_EXAMPLE.split(" ".join(x for x in (r.title, r.text) if x), 1)[0])
-                for r in rules]
+        wordings = [_INLINE_EXAMPLE.split(" ".join(x for x in (r.title, r.text) if x), 1)[0] for r in rules]
+        keys = [normalise(w) for w in wordings]
         parent = [index[r.parent] if r.parent is not None else -1 for r in rules]
         children = [[index[c] for c in r.children] for r in rules]
         size = [1] * len(rules)
@@ -249,7 +255,7 @@ class _Side:
             definers[key] = found
             for k in found:
                 defines[k].append(key)
-        return cls([r.number for r in rules], keys, parent, children,
+        return cls([r.number for r in rules], keys, wordings, parent, children,
                    [r.segments[-1] for r in rules], index, size, cites, cited, defines, definers)
 
     def __len__(self) -> int:
@@ -301,6 +307,17 @@ class _Matcher:
 
     def short(self, i: int, j: int) -> bool:
         return min(len(self.a.keys[i]), len(self.b.keys[j])) < SHORT
+
+    def extends(self, i: int, j: int) -> bool:
+        """Whether one of the two texts is the other with sentences added at its end, or
+        with sentences that only point to other rules added anywhere ("Each Base is a
+        Location." gaining "See rule 197. Locations for more information."): a short rule
+        whose length such a sentence doubles is still the same rule, reworded."""
+        x, y = sorted((self.a.keys[i], self.b.keys[j]), key=len)
+        if x and (y == x or y.startswith(x + " ")):
+            return True
+        bare_a = normalise(_REFERENCE_SENTENCE.sub(" ", self.a.wordings[i]))
+        return bool(bare_a) and bare_a == normalise(_REFERENCE_SENTENCE.sub(" ", self.b.wordings[j]))
 
     # 1. exact wording, unique on both sides
     def exact(self) -> None:
@@ -448,6 +465,8 @@ class _Matcher:
                 base = SANDWICH if sandwich else SAME_SLOT if same_slot else IN_CONTEXT
                 floor = self._floor(i, j, base)
                 sim = self.s(i, j, floor)
+                if sim < floor and same_number and self.extends(i, j):
+                    sim = max(floor, self._floor(i, j, IN_CONTEXT))  # at its number, a sentence more
                 if sim >= floor:
                     # the floor says whether a pair may be made, the excess which is made:
                     # a rule at its place is preferred by SLOT_BONUS, whether its place is
