@@ -365,7 +365,8 @@ def _toml_value(value: object) -> str:
 def import_document(home: Path, file: Path, *, ruleset: str, edition: str, date: str = "",
                     fmt: str | None = None, partial: bool = False, title: str = "",
                     rebuild: Callable[[], object] | None = None,
-                    notes: list[Diagnostic] | None = None) -> Path:
+                    notes: list[Diagnostic] | None = None,
+                    check: Callable[[ReadResult, str], object] | None = None) -> Path:
     """Check that a document reads and builds, then keep a copy under ``imports/``.
 
     Only a regular file is imported (:func:`read_document_file`); the bytes checked are
@@ -377,6 +378,8 @@ def import_document(home: Path, file: Path, *, ruleset: str, edition: str, date:
     full disk, a read-only data directory). ``notes``, when given, receives the reader's
     warnings and notes. ``rebuild``, when given, runs once the copy is in place; if it fails,
     the import is undone (the edition imported before, if any, is back) and its error raised.
+    ``check``, when given, sees the document as read and the date it takes effect before
+    anything is kept; an error it raises refuses the import (the CLI's doubtful-default check).
     """
     from kb.read import READERS, read_bytes
     check_name(ruleset, "ruleset")
@@ -408,6 +411,8 @@ def import_document(home: Path, file: Path, *, ruleset: str, edition: str, date:
     stopped = _stopped_early_note(file, result, sections, ruleset, used_date, going, missing) if going else None
     if stopped is not None and not partial:
         raise CutShortError([replace(stopped, severity="error", message=_cut_short_refusal(stopped.message))])
+    if check is not None:
+        check(result, used_date)
     if notes is not None:
         notes.extend(d for d in result.diagnostics if d.severity in ("warning", "info")
                      and not d.message.startswith("unresolved reference"))
