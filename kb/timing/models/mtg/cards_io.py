@@ -241,7 +241,8 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
             None if morph is None else _int(morph, f"{where}.morph", 0, 20), "haste" in keywords, colors, static,
             "trample" in keywords, "split-second" in keywords, suspend, exiling["foretell"], exiling["plot"],
             _exile_instead(raw.get("replacement"), types, f"{where}.replacement"),
-            _several(raw.get("targets"), raw.get("target"), own, tuple(triggers), tuple(abilities), where))
+            _several(raw.get("targets"), raw.get("target"), own, tuple(triggers), tuple(abilities), where),
+            first_strike="first-strike" in keywords)
         if static is not None and not cards[name].permanent:
             raise FormatError("only a permanent's static ability is modelled (it applies while on the battlefield)",
                               f"{where}.static")
@@ -310,7 +311,8 @@ def card_json(card: Card) -> dict[str, Any]:
     if card.legendary:
         out["legendary"] = True
     keywords = [k for k, on in (("flash", card.flash), ("haste", card.haste), ("trample", card.trample),
-                                         ("split-second", card.split_second)) if on]
+                                         ("split-second", card.split_second), ("first-strike", card.first_strike))
+                if on]
     if keywords:
         out["keywords"] = keywords
     if card.target:

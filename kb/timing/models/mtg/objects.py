@@ -122,6 +122,8 @@ class Card:
     # "each of up to N target creatures (permanents)": a spell choosing 1 to N different objects
     # of its target kind, its instructions naming them ``targets`` (0: one target, or none)
     targets: int = 0
+    # First strike: it assigns combat damage in a first combat damage step of its own (702.7b, 510.4)
+    first_strike: bool = False
 
     @property
     def permanent(self) -> bool:
@@ -249,6 +251,9 @@ class State:
     passes: int = field(default=0, metadata=js(high=9))
     awaiting: str | None = None  # declare-attackers | declare-blockers (a turn-based choice)
     no_attackers: bool = False  # none were declared: skip declare blockers and combat damage (508.8)
+    # Which combat damage step this is when a creature in combat has first strike (510.4): 1, the
+    # first (first strikers only), 2, the second (the others); 0, the only one, or none yet.
+    damage_step: int = field(default=0, metadata=js(omit=True, high=2))
     stack: tuple[Obj, ...] = ()
     waiting: tuple[Obj, ...] = ()
     board: tuple[Permanent, ...] = field(default=(), metadata=js("battlefield"))

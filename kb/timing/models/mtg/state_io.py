@@ -22,7 +22,7 @@ from kb.timing.models.mtg.objects import Exiled, Obj, Payment, Permanent, Resolv
 # derived from them (the phase) or from the model (its ruleset, edition and card pool).
 DERIVED_KEYS = ("ruleset", "edition", "phase", "cards")
 STATE_KEYS = ("ruleset", "edition", "players", "active", "turn", "step", "phase", "begun", "priority", "due",
-              "due_reason", "passes", "awaiting", "no_attackers", "stack", "waiting", "resolving", "payment",
+              "due_reason", "passes", "awaiting", "no_attackers", "damage_step", "stack", "waiting", "resolving", "payment",
               "battlefield", "hands", "graveyard", "exile", "life", "prevention", "pool", "lands_played", "drawn",
               "extra_turns", "lost", "defending", "next_id", "cards")
 OBJ_KEYS = json_keys(Obj)

@@ -51,6 +51,12 @@ INNER_STEPS: tuple[tuple[str, str, str], ...] = (
     ("declare-attackers-step", "the active player declares attackers", "{player} declares attackers"),
     ("declare-blockers-step", "the defending player declares blockers", "{player} declares blockers"),
     ("combat-damage-step", "combat damage is dealt simultaneously", "combat damage"),
+    ("first-strike-damage-step", "a creature in combat has first strike: only first strikers deal combat damage, "
+     "and a second combat damage step follows", "first-strike combat damage: only creatures with first strike "
+     "deal it; a second combat damage step follows"),
+    ("second-combat-damage-step", "the second combat damage step: the creatures without first strike deal "
+     "combat damage", "the second combat damage step: the creatures without first strike that remain deal "
+     "combat damage"),
     ("stays-blocked", "a blocked creature whose blockers are gone stays blocked and deals no "
   "combat damage",
      "{permanent} is still blocked, by no creature: it deals no combat damage"),

@@ -12,7 +12,7 @@ from kb.timing.engine import Params, Trace
 from kb.timing.models.mtg import bindings
 from kb.timing.models.mtg.citations import registry
 from kb.timing.models.mtg.parts import Part
-from kb.timing.models.mtg.objects import MAIN, MAX_HAND, STEPS, State, Trigger, add_count, with_hand
+from kb.timing.models.mtg.objects import MAIN, MAX_HAND, STEPS, Permanent, State, Trigger, add_count, with_hand
 
 if TYPE_CHECKING:
     from kb.timing.models.mtg.model import Magic
@@ -49,31 +49,32 @@ class Turn(Part):
         t.note(step, s, {"player": player, "n": n})
         return s
 
-    def _combat_damage(self, s: State, t: Trace) -> State:
+    def _first_strikes(self, u: Permanent) -> bool:
+        card = self.card_of(u)
+        return card is not None and card.first_strike
+
+    def _damage_step(self, s: State) -> int:
+        """Which combat damage step begins now (510.4): 1, the first, when a creature in combat
+        has first strike; 2, the second, after it; 0, the only one."""
+        if s.damage_step == 1:
+            return 2
+        in_combat = [u for u in s.board if u.attacking or u.blocking is not None]
+        return 1 if any(self._first_strikes(u) for u in in_combat) else 0
+
+    def _combat_damage(self, s: State, t: Trace, step: int = 0) -> State:
+        """Combat damage assigned and dealt at once (510.1, 510.2); in the first of two combat
+        damage steps (``step`` 1) only creatures with first strike assign it, in the second
+        (2) only those without (510.4, 702.7b)."""
+        def assigns(u: Permanent) -> bool:
+            return step == 0 or self._first_strikes(u) == (step == 1)
+
         attackers = [u for u in s.board if u.attacking]
         dealt: list[tuple[str, str, int]] = []
         for a in attackers:
             blockers = [u for u in s.board if u.blocking == a.id]
-            power = self.power(s, a)
-            card = self.card_of(a)
-            trample = card is not None and card.trample
-            if not a.blocked:
-                dealt.append((a.name, s.defender, power))
-            elif not blockers and not trample:
-                t.note("stays-blocked", s, {"permanent": a.name})
-            else:
-                left = power
-                for i, b in enumerate(blockers):
-                    lethal = max(0, self.toughness(s, b) - b.damage)
-                    give = left if i == len(blockers) - 1 and not trample else min(left, lethal)
-                    dealt.append((a.name, b.name, give))
-                    left -= give
-                if trample and left > 0:  # 702.19b past lethal to blockers; 702.19d with none left
-                    t.note("trample" if blockers else "trample-no-blockers", s,
-                           {"permanent": a.name, "amount": left, "player": s.defender})
-                    dealt.append((a.name, s.defender, left))
-            for b in blockers:
-                dealt.append((b.name, a.name, self.power(s, b)))
+            if assigns(a):
+                dealt += self._assigned_by_attacker(s, t, a, blockers)
+            dealt += [(b.name, a.name, self.power(s, b)) for b in blockers if assigns(b)]
         for b in s.board:
             if b.blocking is not None and not any(a.id == b.blocking for a in attackers):
                 t.note("blocks-nothing", s, {"permanent": b.name})
@@ -83,6 +84,30 @@ class Turn(Part):
                 continue
             s = self._damage(s, t, source, to, amount)
         return s
+
+    def _assigned_by_attacker(self, s: State, t: Trace, a: Permanent,
+                              blockers: list[Permanent]) -> list[tuple[str, str, int]]:
+        """Where attacker ``a`` assigns its combat damage (510.1b, 510.1c; trample 702.19b, 702.19d)."""
+        power = self.power(s, a)
+        card = self.card_of(a)
+        trample = card is not None and card.trample
+        if not a.blocked:
+            return [(a.name, s.defender, power)]
+        if not blockers and not trample:
+            t.note("stays-blocked", s, {"permanent": a.name})
+            return []
+        dealt = []
+        left = power
+        for i, b in enumerate(blockers):
+            lethal = max(0, self.toughness(s, b) - b.damage)
+            give = left if i == len(blockers) - 1 and not trample else min(left, lethal)
+            dealt.append((a.name, b.name, give))
+            left -= give
+        if trample and left > 0:  # 702.19b past lethal to blockers; 702.19d with none left
+            t.note("trample" if blockers else "trample-no-blockers", s,
+                   {"permanent": a.name, "amount": left, "player": s.defender})
+            dealt.append((a.name, s.defender, left))
+        return dealt
 
     def _cleanup(self, s: State, t: Trace) -> State:
         hand = s.hand(s.active)
@@ -166,8 +191,9 @@ def begin_step(m: Magic, s: State, p: Params, t: Trace) -> State:
         t.note("declare-blockers-step", s, {"player": s.defender})
         return replace(s, awaiting="declare-blockers")
     elif step == "combat-damage":
-        s = m._combat_damage(s, t)
-        t.note("combat-damage-step", s)
+        which = m._damage_step(s)
+        s = m._combat_damage(replace(s, damage_step=which), t, which)
+        t.note(("combat-damage-step", "first-strike-damage-step", "second-combat-damage-step")[which], s)
     elif step == "end-of-combat":
         t.note("end-of-combat", s)
     elif step == "end":
@@ -189,6 +215,8 @@ def advance_step(m: Magic, s: State, p: Params, t: Trace) -> State:
     nxt = STEPS[i + 1] if i + 1 < len(STEPS) else "cleanup"
     if s.step == "declare-attackers" and s.no_attackers:
         nxt = "end-of-combat"  # 508.8
+    if s.step == "combat-damage" and s.damage_step == 1:
+        nxt = "combat-damage"  # the second combat damage step (510.4)
     if nxt == "draw" and m.first_draw_skipped(s):
         t.note("skip-first-draw", s, {"player": s.active})
         nxt = "main1"  # skipped: it happens as though it didn't exist (500.11)
@@ -197,7 +225,7 @@ def advance_step(m: Magic, s: State, p: Params, t: Trace) -> State:
         board = tuple(replace(u, attacking=False, blocking=None, blocked=False) for u in board)
     defending = None if s.step == "end-of-combat" else s.defending
     return replace(s, step=nxt, begun=False, passes=0, board=board, defending=defending,
-                   no_attackers=s.no_attackers and nxt != "main2")
+                   no_attackers=s.no_attackers and nxt != "main2", damage_step=s.damage_step if nxt == s.step else 0)
 
 
 @transition("step-ends", "automatic", "all players passed with an empty stack: the step ends", "the {step_name} ends",
