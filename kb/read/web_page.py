@@ -62,8 +62,8 @@ _SOURCE_BREAK = "\x00"
 # digits first, as both games' sections and rules; a chapter is a heading of its own) or padded
 # with spaces (edition 1.4's fifth-level ids, which the Markdown reader reads so): a number a
 # source wrapped to its line's start ("See rule\n    505.1") is neither.
-_SOURCE_RULE_LINE = re.compile(r"^[ \t]*(\*\*\d{3}\.[0-9a-z.]*\*\*\.?(?=\s|$)|\d{3}\.[0-9a-z.]*(?=[ \t\u00a0]{2}))"
-                               r"([ \t\u00a0]*)")
+_SOURCE_RULE_LINE = re.compile(r"^[ \t]*(\*\*\d{3}\.[0-9a-z.]*\*\*\.?(?=\s|$)"
+                               r"|\d{3}\.[0-9a-z.]*(?=[ \t\u00a0]{2}))([ \t\u00a0]*)")
 _ROMAN = ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"),
           (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"))
 
