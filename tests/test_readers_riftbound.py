@@ -66,7 +66,8 @@ def test_embedded_excerpt_and_fixtures_are_detected(path: Path, fmt: str) -> Non
 
 # (ruleset, edition, file, how ids are printed, adjustment, rules, chapters, sections)
 # The adjustment is what the reader's repairs change, each visible as a diagnostic:
-#   1.2: 744.5 is printed twice in a row (the second paragraph continues the first): -1
+#   1.2: 744.5 is printed twice in a row (the second paragraph continues the first): -1;
+#        721.1 is printed without its parent 721, which is kept as an empty rule: +1
 #   1.3: rule 391 is glued into a continuation row ("Refl391. Delayed…"): +1
 #   1.4: four "###" headings repeat the number of a bold rule (the rule wins): -4
 ID_PATTERNS = {
@@ -77,7 +78,7 @@ ID_PATTERNS = {
 }
 COUNTS = [
     ("riftbound", "1.0", "core-rules-2025-06-02.md", "table", 0, 1364, 4, 108),
-    ("riftbound", "1.2", "core-rules-2025-12-01.md", "pdftext", -1, 1794, 4, 130),
+    ("riftbound", "1.2", "core-rules-2025-12-01.md", "pdftext", 0, 1795, 4, 130),
     ("riftbound", "1.3", "core-rules-2026-03-30.md", "html", +1, 2089, 5, 151),
     ("riftbound", "1.4", "core-rules-2026-07-16.md", "md", -4, 2381, 5, 164),
     (*TOURNAMENT, "tournament-rules-2026-05-02.md", "html", 0, 885, 8, 41),
@@ -152,11 +153,12 @@ SAMPLES = [
      "Gear and may be checked or referenced by other Game Effects. Whether or not a Gear has Equip may be "
      "referenced even if the Rules Text of the Gear is Inactive. See rule 716 Attachment for more "
      "information.", 0),
-    # 1.2 prints 721.1 / 721.1.a / 721.1.b under "720. Inactive" (1.3: 721 / 721.1 / 721.2)
-    ("1.2", "721", "rule", 1786, "Card text can occasionally be assigned to be ignored, disregarded, or "
+    # 1.2 prints 721.1 / 721.1.a / 721.1.b under "720. Inactive" (1.3: 721 / 721.1 / 721.2): read
+    # as printed, so that a citation of 1.2's 721.1 answers with the text 1.2 prints for it
+    ("1.2", "721.1", "rule", 1786, "Card text can occasionally be assigned to be ignored, disregarded, or "
      "otherwise rendered as not applicable during the course of play. This state is referred to as "
      "Inactive.", 0),
-    ("1.2", "721.2", "rule", 1788, "Inactive Abilities do not trigger, do not apply, and cannot be "
+    ("1.2", "721.1.b", "rule", 1788, "Inactive Abilities do not trigger, do not apply, and cannot be "
      "activated. Inactive instructions are not processed.", 0),
     ("1.2", "400", "section", 1140, "Draw", 0),
     ("1.2", "700", "chapter", 1723, "Additional Rules", 0),
@@ -211,7 +213,7 @@ HIERARCHY = [
     ("1.0", "625.1.e", ["500", "625", "625.1"]),
     ("1.0", "106.4.d", ["100", "105", "106", "106.4"]),
     ("1.2", "466.8.e.1.a", ["300", "466", "466.8", "466.8.e", "466.8.e.1"]),
-    ("1.2", "721.2", ["700", "720", "721"]),
+    ("1.2", "721.1.b", ["700", "720", "721", "721.1"]),
     ("1.3", "359.3.f.3.a.1", ["300", "353", "359", "359.3", "359.3.f", "359.3.f.3", "359.3.f.3.a"]),
     ("1.3", "461.4", ["300", "461"]),
     # 464 "Step 1: The Combat Showdown Step" is a section, as 1.3's 459 is (bold in the Markdown)
@@ -233,8 +235,7 @@ def test_ancestors_of_deep_rules(edition: str, number: str, ancestors: list[str]
 REPAIRS = [
     ("1.0", 182, "625.1.e", "lost a level"),
     ("1.2", 2038, "744.5", "printed twice in a row"),
-    ("1.2", 1786, "721", "has no parent 721"),
-    ("1.2", 1788, "721.2", "read as 721.2"),
+    ("1.2", 1786, "721", "printed without its parent 721; 721 is kept as an empty rule"),
     ("1.3", 1827, "359.3.f.3.a.1", "mis-split id"),
     ("1.3", 3083, "461.4", "mis-split id"),
     ("1.3", 3103, "461.7.b", "mis-split id"),
@@ -313,7 +314,8 @@ FIXTURE_RULES = [
                     "102.1.a": "This rule is split across a page break and continues here.",
                     "102.1.b": "The last dot of this id is lost. See rule 101. Deck Construction for more "
                                "information. The same id printed twice: this continues it.",
-                    "104": "Card text is sometimes Inactive.", "104.2": "Inactive abilities do not trigger."}),
+                    "104": "rule", "104.1": "Card text is sometimes Inactive.",
+                    "104.1.b": "Inactive abilities do not trigger."}),
     ("table.md", {"500": "chapter", "501": "section",
                   "502": "Units have [S] and can be exhausted with [T].",
                   "502.1": "A Main Deck of at least 40 cards 1 Chosen Champion Unit Units",

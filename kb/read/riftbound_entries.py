@@ -52,14 +52,6 @@ def fits_numbering(segments: Segments) -> bool:
             and all(seg.isdigit() == (i % 2 == 0) for i, seg in enumerate(rest)))
 
 
-def _other_kind(segment: str) -> str:
-    """A segment one level up or down: ``a`` ↔ ``1``, ``b`` ↔ ``2``."""
-    if segment.isdigit():
-        n = int(segment)
-        return chr(ord("a") + n - 1) if 1 <= n <= 26 else segment
-    return str(ord(segment[0]) - ord("a") + 1) if len(segment) == 1 else segment
-
-
 def tidy_bold_spacing(text: str) -> str:
     """Remove the spaces a PDF export leaves around bold terms inside quotes and brackets.
 
@@ -128,7 +120,6 @@ class Entries:
         self.diagnostics: list[Diagnostic] = []
         self._entries: list[_Entry] = []
         self._seen: set[tuple] = set()
-        self._promotion: tuple[Segments, Segments] | None = None  # (printed, actual) prefix
 
     @property
     def started(self) -> bool:
@@ -164,23 +155,6 @@ class Entries:
                           "the line is ignored", line)
             return
         prev = self.last_number()
-        if self._promotion is not None:
-            printed, actual = self._promotion
-            if number[:len(printed)] == printed and len(number) > len(printed):
-                promoted = actual + tuple(_other_kind(s) for s in number[len(printed):])
-                self._warn(f"id {raw_id.strip()} read as {format_number(promoted)} (its parent "
-                           f"{format_number(printed)} was printed for {format_number(actual)})",
-                           line, promoted)
-                number = promoted
-            else:
-                self._promotion = None
-        if prev is not None and len(number) > 1 and sort_key(number[:-1]) not in self._seen:
-            parent = self._promote(number, prev)
-            if parent:
-                self._warn(f"rule {raw_id.strip()} has no parent {format_number(number[:-1])}; "
-                           f"read as {format_number(parent)}, the number the document skips "
-                           f"(it follows {format_number(prev)})", line, parent)
-                number = parent
         if prev is not None and not fits_numbering(number):
             filled = self._fill_level(number, prev)
             if filled:
@@ -219,7 +193,7 @@ class Entries:
                 if sort_key(ancestor) not in self._seen:
                     self._warn(f"rule {raw_id.strip()} is printed without its parent "
                                f"{format_number(ancestor)}; {format_number(ancestor)} is kept as an "
-                               "empty rule", line, ancestor)
+                               f"empty rule{self._joined_into(ancestor)}", line, ancestor)
                     self._seen.add(sort_key(ancestor))
                     self._entries.append(_Entry(RawRule(ancestor, "rule", "", line,
                                                         raw_id=format_number(ancestor) + "."),
@@ -295,17 +269,15 @@ class Entries:
                 return candidate
         return None
 
-    def _promote(self, number: Segments, prev: Segments) -> Segments | None:
-        """``720. Inactive`` then ``721.1.``: the first child of a missing rule is that rule
-        (1.2 prints 721.1, 721.1.a, 721.1.b where 1.3 prints 721, 721.1, 721.2)."""
-        candidate = number[:-1]
-        if number[-1] not in ("1", "a") or not fits_numbering(candidate):
-            return None
-        if (sort_key(candidate) > sort_key(prev) and sort_key(candidate) not in self._seen
-                and (len(candidate) == 1 or sort_key(candidate[:-1]) in self._seen)):
-            self._promotion = (number, candidate)
-            return candidate
-        return None
+    def _joined_into(self, number: Segments) -> str:
+        """Where the number of a missing parent is printed in the text of the entry above (a
+        layout that joined two rules' lines): what to add to the warning, else ""."""
+        above = self._entries[-1]
+        printed = re.compile(r"(?<![\w.])" + re.escape(format_number(number)) + r"\.?(?![\w.])")
+        if not printed.search("\n".join(above.parts)):
+            return ""
+        return (f"; its number is printed in the text of {format_number(above.rule.number)} above: "
+                "the layout may have joined its lines to that rule's")
 
     def _split_token(self, number: Segments, text: str, prev: Segments) -> tuple[Segments, str] | None:
         """``461.`` + ``4 The following…`` after 461.3.d.1: the id's last segment was split off."""
