@@ -3,6 +3,7 @@ stats, editions."""
 
 from __future__ import annotations
 
+import difflib
 import json
 from pathlib import Path
 from typing import Any
@@ -15,8 +16,9 @@ from kb.cli.params import DATE, DOCUMENT_FORMAT
 from kb.errors import QueryError
 from kb.numbers import group_numbers
 from kb.loaded import passed_over_excerpts, preferring_full
-from kb.model import Diagnostic
-from kb.store import build, cut_short_notes, import_document, stored_notes_path
+from kb.model import Diagnostic, ReadResult
+from kb.store import (build, collect_sources, current_build, cut_short_notes, import_document,
+                      stored_notes_path)
 
 
 @main.command("import")
@@ -30,10 +32,15 @@ from kb.store import build, cut_short_notes, import_document, stored_notes_path
 @click.option("--partial", is_flag=True, help="Mark the document as an excerpt (also lets a "
               "document cut short import; an excerpt is never the default edition).")
 @click.option("--no-build", is_flag=True, help="Only check and store the document.")
+@click.option("--new-ruleset", is_flag=True, help="Confirm that --ruleset names a new ruleset "
+              "although it is spelt like a known one (refused otherwise, as a likely typo).")
+@click.option("--make-default", is_flag=True, help="Let a document the reader doubted (many "
+              "warnings, or fewer rules than the default edition) become the default edition.")
 @click.pass_context
 @handle_errors
 def import_cmd(ctx: click.Context, file: Path, ruleset: str, edition: str, date: str,
-               fmt: str | None, partial: bool, no_build: bool) -> None:
+               fmt: str | None, partial: bool, no_build: bool, new_ruleset: bool,
+               make_default: bool) -> None:
     """Import a rules document as an edition, then rebuild the knowledge base.
 
     FILE is the document as published or another tool wrote it: text, Markdown, HTML, a wiki
@@ -45,12 +52,22 @@ def import_cmd(ctx: click.Context, file: Path, ruleset: str, edition: str, date:
     where the ruleset's other editions dated on or before it go on. The reader's warnings are
     printed. When the rebuild fails (a full disk, another document's error),
     the import is undone: the data directory is as it was before.
+
+    A ruleset not known yet is said as new; one spelt like a known ruleset (riftbond) is
+    refused unless --new-ruleset confirms it. A full document the reader doubted (warnings
+    for 1 % or more of its rules, or 2 % fewer rules than the default edition) that would
+    become the default over a full edition is refused unless --make-default says so
+    (--partial keeps it beside the default as an excerpt instead).
     """
     home = home_of(ctx)
+    said_new = _new_ruleset_line(home, ruleset, new_ruleset)
     notes: list[Diagnostic] = []
     target = import_document(home, file, ruleset=ruleset, edition=edition, date=date, fmt=fmt,
                              partial=partial, rebuild=None if no_build else lambda: _build(home),
-                             notes=notes)
+                             notes=notes, check=lambda result, day: _doubtful_default(
+                                 home, ruleset, edition, day, result, partial, make_default))
+    if said_new:
+        click.echo(said_new)
     click.echo(f"imported {file.name} as {ruleset} {edition}{' (partial)' if partial else ''} ({target})")
     warnings = [d for d in notes if d.severity == "warning"]
     for d in warnings[:SHOWN_WARNINGS]:
@@ -58,6 +75,98 @@ def import_cmd(ctx: click.Context, file: Path, ruleset: str, edition: str, date:
     if len(notes) > min(len(warnings), SHOWN_WARNINGS):
         click.echo(f"    {counted(len(notes), 'reader note')} in all "
                    f"({counted(len(warnings), 'warning')}): see `rulekb stats`")
+
+
+# A ruleset name this close to a known one (difflib's ratio) is taken for a typo of it.
+TYPO_RATIO = 0.75
+# A full document is doubted when its reader warns for this share of its rules or more, or
+# when it has this share fewer rules than the edition it would replace as the default.
+DOUBTFUL_WARNINGS = 0.01
+DOUBTFUL_LOSS = 0.02
+
+
+def _new_ruleset_line(home: Path, ruleset: str, confirmed: bool) -> str:
+    """"new ruleset 'x' (known: mtg, riftbound)" for a ruleset the home has no edition of ("" for
+    a known one); a QueryError for one spelt like a known ruleset, unless ``confirmed``."""
+    known = sorted(collect_sources(home).rulesets)
+    if ruleset in known:
+        return ""
+    said = f"new ruleset {ruleset!r} (known: {', '.join(known) or 'none'})"
+    close = difflib.get_close_matches(ruleset, known, n=1, cutoff=TYPO_RATIO)
+    if close and not confirmed:
+        raise QueryError(400, f"{said}: did you mean {close[0]!r}? Nothing imported; "
+                         f"pass --new-ruleset to create {ruleset!r}", {"known": known})
+    return said
+
+
+def _doubtful_default(home: Path, ruleset: str, edition: str, day: str, result: ReadResult,
+                      partial: bool, confirmed: bool) -> None:
+    """Refuse a full document the reader doubted that would become ``ruleset``'s default over a
+    full edition, unless ``confirmed``; say the doubt when it would not become the default."""
+    warned = [d for d in result.diagnostics if d.severity == "warning"
+              and not d.message.startswith("unresolved reference")]
+    rules = sum(1 for r in result.rules if r.kind == "rule")  # counted as the build counts them
+    built = current_build(home)
+    if partial or built is None:
+        return
+    try:
+        manifest = json.loads((built / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return  # no readable build: nothing is the default yet
+    others = [e for e in manifest.get("editions", [])
+              if e.get("ruleset") == ruleset and e.get("edition") != edition]
+    full = [e for e in others if not e.get("partial")]
+    if not full:
+        return  # only excerpts: a full document is better whatever its warnings
+    before = preferring_full(sorted(others, key=lambda e: (e["date"], e["edition"])))
+    after = preferring_full(sorted([*others, {"edition": edition, "date": day, "partial": False}],
+                                   key=lambda e: (e["date"], e["edition"])))
+    doubts = _doubts(rules, len(warned), before)
+    if not doubts:
+        return
+    doubt = f"{ruleset} {edition} read with {' and '.join(doubts)}"
+    if after.get("edition") != edition or confirmed:
+        click.echo(f"note: {doubt}" + (" (made the default by --make-default)" if confirmed
+                                       and after.get("edition") == edition else ""))
+        return
+    for d in warned[:SHOWN_WARNINGS]:
+        click.echo(f"    {reader_note_line(d.as_dict())}")
+    raise QueryError(400, f"{doubt}: it would become the default edition over {before['edition']}. "
+                     f"Nothing imported: check the reader's warnings (`rulekb import ... --partial` keeps it "
+                     f"beside {before['edition']} as an excerpt; --make-default makes it the default anyway)",
+                     {"warnings": len(warned), "rules": rules, "default": before["edition"]})
+
+
+def _doubts(rules: int, warnings: int, other: dict[str, Any]) -> list[str]:
+    """Why an edition of ``rules`` rules read with ``warnings`` reader warnings is doubtful
+    beside the full edition ``other`` (a manifest entry): none when it is not."""
+    doubts = []
+    if warnings >= max(1, DOUBTFUL_WARNINGS * rules):
+        doubts.append(counted(warnings, "reader warning"))
+    lost = int(other.get("rules", 0)) - rules
+    if lost > DOUBTFUL_LOSS * int(other.get("rules", 0)):
+        doubts.append(f"{counted(rules, 'rule')}, {lost} fewer than {other['edition']}'s {other['rules']}")
+    return doubts
+
+
+def doubtful_default_lines(editions: list[dict[str, Any]], warnings: dict[tuple[str, str], int]) -> list[str]:
+    """A line for each ruleset whose default edition (among the build's ``editions``) is
+    doubtful beside one of its other full editions (:func:`_doubts`; ``warnings``: each
+    edition's reader warnings): a judge reading it should know."""
+    out = []
+    for ruleset in sorted({e["ruleset"] for e in editions}):
+        eds = sorted((e for e in editions if e["ruleset"] == ruleset), key=lambda e: (e["date"], e["edition"]))
+        default = preferring_full(eds)
+        others = [e for e in eds if not e.get("partial") and e is not default]
+        if default.get("partial") or not others:
+            continue
+        fullest = max(others, key=lambda e: int(e.get("rules", 0)))
+        doubts = _doubts(int(default["rules"]), warnings.get((ruleset, default["edition"]), 0), fullest)
+        if doubts:
+            out.append(f"note: {ruleset}'s default edition {default['edition']} was read with "
+                       f"{' and '.join(doubts)} (see `rulekb stats`); "
+                       f"name the edition to read another (-e {fullest['edition']})")
+    return out
 
 
 @main.command("build")
@@ -74,8 +183,10 @@ SHOWN_WARNINGS = 5
 
 def _build(home: Path) -> None:
     report = build(home, progress=lambda msg: click.echo(msg, err=True))
+    warnings: dict[tuple[str, str], int] = {}
     for e in report.editions:
         warned = _stored_warnings(report.build, e) if e["warnings"] else []
+        warnings[(e["ruleset"], e["edition"])] = len(warned)
         warning = f"{counted(len(warned), 'warning')}; " if warned else ""
         notes = (f", {counted(e['warnings'], 'reader note')} ({warning}see `rulekb stats`)"
                  if e["warnings"] else "")
@@ -84,7 +195,7 @@ def _build(home: Path) -> None:
                    f"{' (partial)' if e['partial'] else ''}{notes}")
         for d in cut_short_notes(warned):  # the warning a judge must know: it stops early
             click.echo(f"    {reader_note_line(d.as_dict())}")
-    for line in excerpt_lines(report.editions):
+    for line in [*excerpt_lines(report.editions), *doubtful_default_lines(report.editions, warnings)]:
         click.echo(line)
     click.echo(f"built {report.build.name} in {report.seconds:.1f}s: "
                f"{counted(len(report.built), 'edition')} built, {len(report.reused)} reused unchanged; "
