@@ -9,8 +9,13 @@ headings or more in ``=`` marks and three list items or more; then each heading 
 Markdown's (``## 1. Game Concepts``), a list item's markers go (the items are the layout's,
 not the publisher's bullets) and it stands apart as a paragraph of its own, a ``:`` line goes
 on with the item or term above it (as its next line), bold becomes ``**…**``, italics
-``_…_``, a link its label, and a line that is only a template (``{{…}}``) or a magic word
-(``__TOC__``) is left blank. Each line keeps its line of the page.
+``_…_``, a link its label, and a line that is only a template (``{{…}}``), a magic word
+(``__TOC__``) or a category link (``[[Category:Rules]]``, which a wiki shows under the page,
+not in it) is left blank. Each line keeps its line of the page.
+
+A page may instead print each rule as a paragraph of its own whose number is bold
+(``'''103.1.''' Each player…``): three such paragraphs or more tell it too, as no other layout
+writes ``'''``, and they read as the Markdown exports' bold ids (``**103.1.** Each player…``).
 """
 
 from __future__ import annotations
@@ -26,19 +31,27 @@ _LINK = re.compile(r"\[\[(?:[^\]|]*\|)?([^\]|]*)\]\]")
 _EXTERNAL = re.compile(r"\[(?:https?|ftp)://\S+[ \t]+([^\]]+)\]")
 _BOLD = re.compile(r"'''(.+?)'''")
 _ITALIC = re.compile(r"''(.+?)''")
-_ALONE = re.compile(r"^[ \t]*(?:\{\{.*\}\}|__[A-Z]+__)[ \t]*$")
+_ALONE = re.compile(r"^[ \t]*(?:\{\{.*\}\}|__[A-Z]+__|\[\[[ \t]*:?[ \t]*Category[ \t]*:[^\]]*\]\])[ \t]*$",
+                    re.IGNORECASE)
 _MIN_MARKS = 3
 # What tells a wiki page's source: a heading in two to six ``=`` marks, a list item at a line's start.
 _HEADING_LINE = re.compile(r"(?m)^={2,6}[ \t]*[^=\n].*?={2,6}[ \t]*$")
 _ITEM_LINE = re.compile(r"(?m)^[*#;][*#;:]*[ \t]*\S")
+# A paragraph that starts with a bold rule number, three digits first as both games' sections
+# and rules ("'''103.1.''' …", "'''100.1a''' …").
+_BOLD_NUMBER_LINE = re.compile(r"(?m)^'''\d{3}\.[0-9a-z.]*'''")
+
+
+def _at_least_three(pattern: re.Pattern[str], text: str) -> bool:
+    return sum(1 for _ in zip(range(_MIN_MARKS), pattern.finditer(text))) >= _MIN_MARKS
 
 
 def is_wikitext(text: str) -> bool:
-    """Three headings or more in ``=`` marks and three list items or more at lines' starts."""
+    """Three headings or more in ``=`` marks and three list items or more at lines' starts, or
+    three paragraphs or more that start with a rule number in wiki bold."""
     head = text[:400_000]
-    headings = sum(1 for _ in zip(range(_MIN_MARKS), _HEADING_LINE.finditer(head)))
-    items = sum(1 for _ in zip(range(_MIN_MARKS), _ITEM_LINE.finditer(head)))
-    return headings >= _MIN_MARKS and items >= _MIN_MARKS
+    return (_at_least_three(_HEADING_LINE, head) and _at_least_three(_ITEM_LINE, head)
+            or _at_least_three(_BOLD_NUMBER_LINE, head))
 
 
 def from_wikitext(text: str, source: str = "") -> Exported | None:
@@ -47,11 +60,12 @@ def from_wikitext(text: str, source: str = "") -> Exported | None:
         return None
     lines: list[str] = []
     origin: list[int] = []
-    items = headings = 0
+    items = headings = bold_numbers = 0
     for n, line in enumerate(text.split("\n"), start=1):
         if _ALONE.match(line):
             line = ""
         heading = _HEADING.match(line)
+        bold_numbers += bool(_BOLD_NUMBER_LINE.match(line))
         item = _ITEM.match(line) if heading is None else None
         if heading:
             headings += 1
@@ -72,7 +86,8 @@ def from_wikitext(text: str, source: str = "") -> Exported | None:
         lines.append(_inline(line))
         origin.append(n)
     note = Diagnostic(f"a wiki page's source (MediaWiki: {headings} headings in '=' marks, {items} "
-                      "list items): read as Markdown paragraphs, without the list markers", source, 0, "info")
+                      f"list items, {bold_numbers} paragraphs starting with a bold rule number): read "
+                      "as Markdown paragraphs, without the list markers", source, 0, "info")
     return Exported("\n".join(lines), origin, [note])
 
 
