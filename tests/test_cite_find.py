@@ -283,7 +283,8 @@ def _phrases_by_the_grammar_alone(text: str) -> list[tuple[object, ...]]:
 # Pieces that make keywords, near keywords and lists run into each other.
 PHRASE_PIECES = ["rule", "Rule", "RULE", "rules ", "Rules", "RULES", "CR", "Section", "section",
                  "sections", "ule", "ULE", "ection", "_", "é", "²", "₃", " ", "\n", "\u00a0", "1", "23", "100",
-                 ".", "a", "–", "-", ",", " and ", " or ", " through ", "“T,” ", '"x," ', "(", "R", "s", "x"]
+                 ".", "a", "–", "-", ",", " and ", " or ", " through ", "“T,” ", '"x," ', "(", "R", "s", "x",
+                 " says", "and", "or", "through", "\t", "  "]
 
 
 # A keyword, a space and a list of numbers: phrases that run on, overlap and nest.
@@ -320,6 +321,10 @@ def test_the_rule_keyword_path_finds_what_the_whole_grammar_finds(text: str, lim
     "rule 601.2a–f then rule 602", "rule 312: 10:30", "rules 702.109, “rule 5,” and 702.152",
     "rule 312 through 315", "rule 312 ,313", "rule 312\u00a0and 313", "rule 312.", "rule 312",
     "¹Rule 312. At any given time", "rule 312-", "rules 312 or", "rule 3/4",
+    # whitespace after the number that starts no range or list: the keyword and number alone
+    "rule 601.2 says", "Rules 1.4 here", "rule 312 andrew", "rule 312 order", "rule 312 \u2013 315",
+    "rule 312\n\u2013315", "rule 312  , 313", "rule 312\tand\t313", "rule 312 through", "rule 312 thorough",
+    "rule 312 or 313", "rule 312 and\n313", "rule 312 -315", "rule 312 \u00a0 and 313", "rule 5 x",
 ])
 def test_the_rule_keyword_path_on_phrases_that_continue(text: str) -> None:
     assert not references.other_keywords(text)

@@ -326,12 +326,20 @@ _AFTER_NUMBER: dict[str, int] = {
     **dict.fromkeys(PHRASE_CONTINUES, _MAY_CONTINUE)}
 
 
+# What a range or a list's next item starts with after a number (_RULE_PHRASE's tail after
+# its first number: kb.references' _RANGE and _SEP): a dash, whitespace and a dash, "through",
+# a comma, "and" or "or". After whitespace that starts none of them ("rule 601.2 says"), the
+# phrase is its keyword and first number, as where no whitespace follows.
+_CONTINUES = re.compile(r"\s?[\u2013\u2014]|-|\s+through\s|\s*,|\s+(?:and|or)\s")
+
+
 def _rule_citations(text: str, limit: int | None) -> tuple[list[Citation], bool]:
     """The citations of the keyword phrases of a text whose only keywords are "rule(s)" and
     "Rule(s)" (no :func:`~kb.references.other_keywords`): :func:`_keyword_citations` of
     its ``phrase_matches``, found by the keyword and first number alone
-    (``kb.references._RULE_HEAD``) where nothing can continue the phrase after its number,
-    which is most phrases; elsewhere by the whole phrase's grammar at the same place.
+    (``kb.references._RULE_HEAD``) where nothing can continue the phrase after its number
+    (:data:`_CONTINUES`), which is most phrases; elsewhere by the whole phrase's grammar at
+    the same place.
 
     With them, whether one of them may have a number the grammar cut short (a letter or a
     digit right after it, :func:`_read_whole`'s case): told from the character after each
@@ -343,6 +351,7 @@ def _rule_citations(text: str, limit: int | None) -> tuple[list[Citation], bool]
     new = tuple.__new__  # Citation's own __new__, without its argument handling
     parse = _parse_alone
     whole = _RULE_PHRASE.match
+    continues = _CONTINUES.match
     size = len(text)
     room = sys.maxsize if limit is None else limit
     found = 0  # citations appended by this loop's own path (len(out) after _add_phrase)
@@ -352,7 +361,7 @@ def _rule_citations(text: str, limit: int | None) -> tuple[list[Citation], bool]
         if at < pos:
             continue  # inside the list of the phrase before (a quoted title in it)
         after = follows(text[end], 0) if end < size else 0
-        if after == _MAY_CONTINUE:
+        if after == _MAY_CONTINUE and continues(text, end) is not None:
             phrase = whole(text, at)  # a range or a list may follow: the whole phrase
             if phrase is not None:
                 plural, written, first_written = phrase.groups()
