@@ -8,10 +8,14 @@ finder's alone."""
 
 from __future__ import annotations
 
-import pytest
+from typing import Any
 
-from kb.cite import find_citations
+import pytest
+from markdown_it import MarkdownIt
+
+from kb.cite import find_citations, rule_citations
 from kb.cite.find import count_phrases, may_cite
+from kb.cite.mdit import ENV_KEY
 from kb.numbers import parse_number
 
 # (text, [(linked text, numbers, form)])
@@ -74,3 +78,37 @@ def test_the_search_box_reads_what_the_finder_links(written: str) -> None:
 def test_a_limit_counts_loose_citations_in_document_order() -> None:
     text = "§ 702.2b, then rule 601.2a, then see 116.3d."
     assert [c.text for c in find_citations(text, limit=2)] == ["§ 702.2b", "rule 601.2a"]
+
+
+# Loose keywords in documents: the linker asks once of the source whether any text may hold
+# one, and each inline token's content (the source less its line prefixes); a "see" or "see
+# also" that ends a line of a block quote or of a list item is "see\n601.2a" in the text, as
+# is one before a space and a line break, and an entity or an escape can make a keyword the
+# source does not hold. (source, [(linked text, line, column, start in the source or None)])
+IN_DOCUMENTS: list[tuple[str, list[tuple[str, int, int, int | None]]]] = [
+    ("> Casting: see\n> 337.1a here.\n", [("337.1a", 2, 3, 17)]),
+    ("> > Casting: see\n> > 337.1a here.\n", [("337.1a", 2, 5, 21)]),
+    ("- an item, see\n  337.1a here\n", [("337.1a", 2, 3, 17)]),
+    ("1. an item, SEE\n   337.1a here\n", [("337.1a", 2, 4, 19)]),
+    ("> see also\n> 337.1a.\n", [("337.1a", 2, 3, 13)]),
+    ("> see \n> 337.1a\n", [("337.1a", 2, 3, 9)]),
+    ("see\n337.1a\n", [("337.1a", 2, 1, 4)]),
+    ("&sect; 337.1a and\n", [("§ 337.1a", 1, 1, None)]),
+    # Near misses: a hard break (two spaces) ends the text; a block quote that interrupts a
+    # paragraph is a block of its own; a tab is no space before a line break.
+    ("> see  \n> 337.1a\n", []),
+    ("Blocked, see also\n> 337.1a.\n", []),
+    ("> see\t\n> 337.1a\n", []),
+    ("> oversee\n> 337.1a\n", []),
+]
+
+
+@pytest.mark.parametrize("source,expected", IN_DOCUMENTS, ids=[s for s, _ in IN_DOCUMENTS])
+def test_loose_keywords_in_documents(excerpt_kb: Any, source: str,
+                                     expected: list[tuple[str, int, int, int | None]]) -> None:
+    md = MarkdownIt("commonmark", {"html": False}).use(
+        rule_citations, kb=excerpt_kb, ruleset="riftbound", edition="1.4")
+    env: dict[str, Any] = {}
+    md.render(source, env)
+    found = [(c["text"], c["line"], c["column"], c["start"]) for c in env[ENV_KEY]["citations"]]
+    assert found == expected

@@ -84,6 +84,13 @@ _HEAD = r"\d\d\d\."
 _LOOSE_HINT = re.compile(
     rf"\.(?<={_HEAD})(?:(?<=[§Rr]{_HEAD})|(?<=[§Rr.][ \t\u00a0.]{_HEAD})"
     rf"|(?<=(?:[Ss]ee|SEE)[ \t\n]{_HEAD})|(?<=(?:[Aa]lso|ALSO)[ \t\n]{_HEAD}))")
+# The same in a Markdown source whose texts are its own characters (see
+# may_cite_loosely_in_source): "see" or "also" ending a line, one space at most after it (more
+# make a hard break, which ends the text), and a rule-shaped head after the line prefix the
+# block parser takes off the next line (a block quote's ">", a list item's indentation):
+# "> see\n> 601.2a" is the text "see\n601.2a". Found by the line break, a literal the regex
+# engine scans for at memchr speed, the keyword's last two letters checked by lookbehinds.
+_LOOSE_WRAPPED_SOURCE = re.compile(r"\n(?:(?<=(?:ee|EE|so|SO)\n)|(?<=(?:ee|EE|so|SO) \n))[ \t>]*\d\d\d\.")
 _ALSO_WORD = r"[ \t\n](?:(?:also|Also|ALSO)[ \t\n])?"
 # Each loose keyword's phrase, the literal a text must hold for it to match, and whether it
 # is "see" (the number alone is linked). Each starts with its literal, which the regex
@@ -210,6 +217,16 @@ def may_cite_loosely(text: str) -> bool:
     one document (kb.cite.mdit) asks once for the whole document and, when it holds none,
     passes ``loose=False`` to the finder for each text (one scan instead of one per text)."""
     return "." in text and _LOOSE_HINT.search(text) is not None
+
+
+def may_cite_loosely_in_source(source: str) -> bool:
+    """Whether a Markdown ``source`` may hold a citation with a loose keyword in any of its
+    texts, when every text of it is made of the source's own characters (kb.cite.mdit
+    checks): a superset of :func:`may_cite_loosely` over each text, asked once for a
+    document. Besides what :func:`may_cite_loosely` finds in the source itself, a "see" or
+    "also" at a line's end followed by a number after the next line's prefix ("> see\n>
+    601.2a", a wrapped list item's "see\n  601.2a"), which the text reads as "see\n601.2a"."""
+    return may_cite_loosely(source) or "\n" in source and _LOOSE_WRAPPED_SOURCE.search(source) is not None
 
 
 def _loose_phrases(text: str, start: int, until: int) -> list[tuple[int, bool, re.Match[str]]]:

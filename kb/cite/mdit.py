@@ -52,7 +52,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 
 from kb.cite.annotate import STYLES, Footnotes, Style, citation_attrs, rule_url
 from kb.cite.find import (Citation, count_phrases, find_citations, may_cite, may_cite_bare_in_source,
-                          may_cite_loosely)
+                          may_cite_loosely_in_source)
 from kb.cite.resolve import CitedRule, Resolution, as_dict, copy_for, resolve_shared
 from kb.cite.target import (LinkTarget, link_target, may_name_a_ruleset, named_editions, parse_front_matter,
                             prefix_names, resolve_for_target)
@@ -492,12 +492,18 @@ def _found_and_resolved(state: StateCore, options: dict[str, Any], report: dict[
     # hold a loose keyword ("§ 702.2b", "see 601.2a", "r117.3b"), and (_document_hints)
     # another keyword than "rule(s)", a bare citation, a quotation mark: asked once, not per text.
     src = state.src
-    loose = may_cite_loosely(src)
     own_text = _texts_are_source(state)
+    # Asked of the source when its texts are its own characters; else an entity or an escape
+    # may make one ("&sect; 702.2b"), and each text is asked.
+    loose = may_cite_loosely_in_source(src) if own_text else True
     budget = [max(0, limit), 0, loose, *_document_hints(src, own_text)]
     bare = budget[4]
+    # An inline token's content is its source (entities and escapes as written, a space
+    # before a line break kept, which its text drops): a loose keyword is looked for there
+    # as in the source, and in every text of a document whose texts are not its own.
     runs = [run for token in state.tokens if token.type == "inline" and token.children
-            and (may_cite_with_keyword(token.content) or may_cite(token.content, loose, bare))
+            and (may_cite_with_keyword(token.content) or may_cite(token.content, False, bare)
+                 or loose and (not own_text or may_cite_loosely_in_source(token.content)))
             for run in _runs(token, budget)]
     report["over_limit"] = over = budget[1]
     citations = [c for run in runs for c in run.citations]
@@ -668,7 +674,7 @@ def _href(res: Resolution, base_url: str) -> str | None:
 def _runs(inline: Token, budget: list[int]) -> list[_Run]:
     """Runs of text tokens outside Markdown links and HTML ``<a>`` elements, with their
     citations: ``budget[0]`` more at most, those past it counted into ``budget[1]``;
-    ``budget[2]`` is whether the document may hold a loose keyword (find.may_cite_loosely),
+    ``budget[2]`` is whether the document may hold a loose keyword (find.may_cite_loosely_in_source),
     ``budget[3:6]`` another keyword, a bare citation, a quotation mark (_document_hints).
     ``inline``'s content is one that may cite (:func:`may_cite_with_keyword`, :func:`may_cite`)."""
     tokens = inline.children or []
