@@ -77,9 +77,10 @@ def rule_url(ruleset: str, edition: str, number: str, base_url: str = "") -> str
 _URL_SAFE = re.compile(r"[A-Za-z0-9_.~-]*")
 
 
-def rule_heading(rule: CitedRule) -> str:
-    """``Rule 337.1.a.``, the words a footnote starts with."""
-    return f"Rule {rule.number}."
+def rule_heading(rule: CitedRule, named: bool = False) -> str:
+    """``Rule 337.1.a.``, the words a footnote starts with; ``named``, with its ruleset and
+    edition (``Rule 116.1 of mtg 2026-01-16.``: a rule of another edition than the article's)."""
+    return f"Rule {rule.number} of {rule.ruleset} {rule.edition}." if named else f"Rule {rule.number}."
 
 
 def preview_text(rule: CitedRule, limit: int = PREVIEW_CHARS) -> str:
@@ -97,15 +98,21 @@ def _footnote_html(rule: CitedRule) -> tuple[str, str]:
     kept = _FOOTNOTE_HTML.get(id(rule))
     if kept is not None and kept[0] is rule:
         return kept[1]
-    text_html = (f' class="rule-footnote" data-rule="{escapeHtml(rule.number)}">'
-                 f'<p><span class="rule-footnote-number">{escapeHtml(rule_heading(rule))}</span> '
-                 f'<span class="rule-footnote-text">{escapeHtml(rule.body)}</span> ')
+    text_html = _footnote_text_html(rule, False)
     examples_html = "".join([f'<p class="rule-example">Example: {escapeHtml(ex)}</p>'
                              for ex in rule.examples])
     if len(_FOOTNOTE_HTML) >= _MAX_FOOTNOTE_HTML:
         _FOOTNOTE_HTML.clear()  # bounded: a rule comes back at its next footnote
     _FOOTNOTE_HTML[id(rule)] = (rule, (text_html, examples_html))
     return text_html, examples_html
+
+
+def _footnote_text_html(rule: CitedRule, named: bool) -> str:
+    """A footnote's opening tag's rest and its paragraph up to the link to the browser
+    (``named``: its heading names the rule's ruleset and edition, :func:`rule_heading`)."""
+    return (f' class="rule-footnote" data-rule="{escapeHtml(rule.number)}">'
+            f'<p><span class="rule-footnote-number">{escapeHtml(rule_heading(rule, named))}</span> '
+            f'<span class="rule-footnote-text">{escapeHtml(rule.body)}</span> ')
 
 
 _FOOTNOTE_HTML: dict[int, tuple[CitedRule, tuple[str, str]]] = {}
@@ -192,6 +199,9 @@ class Footnotes:
 
     base_url: str = ""
     prefix: str = "rule-fn"
+    # The (ruleset, edition) the article is linked against, when one: a footnote of a rule
+    # of another names the rule's (rule_heading); None, no footnote does.
+    home: tuple[str, str] | None = None
     entries: list[Footnote] = field(default_factory=list)
     _by_key: dict[tuple[str, str, str], Footnote] = field(default_factory=dict)
     # The footnote of each rule object cited (an edition's cited rules are made once), kept
@@ -262,9 +272,16 @@ class Footnotes:
                         + f"{_BACK_TAIL} {head}-".join(map(str, range(2, refs + 1))) + _BACK_TAIL)
             else:
                 back = ""
-            out.append(f'<li id="{prefix}-{note.index}"{kept[2]}{back}</p>{kept[3]}</li>\n')
+            text = kept[2] if not self._named(note.rule) else (
+                _footnote_text_html(note.rule, True) + _open_link(note.url))
+            out.append(f'<li id="{prefix}-{note.index}"{text}{back}</p>{kept[3]}</li>\n')
         out.append("</ol>\n</section>\n")
         return "".join(out)
+
+    def _named(self, rule: CitedRule) -> bool:
+        """Whether ``rule``'s footnote names its ruleset and edition: not the article's."""
+        home = self.home
+        return home is not None and (rule.ruleset != home[0] or rule.edition != home[1])
 
     def report(self) -> list[dict[str, Any]]:
         """The footnotes as the report lists them (``index``, ``ruleset``, ``edition``,
@@ -281,7 +298,7 @@ class Footnotes:
         lines = []
         for note in self.entries:
             rule = note.rule
-            body = md_escape(f"{rule_heading(rule)} {rule.body}")
+            body = md_escape(f"{rule_heading(rule, self._named(rule))} {rule.body}")
             lines.append(f"[^{self.prefix}-{note.index}]: {body} [{OPEN_LABEL}]({note.url})")
             lines.extend(f"    Example: {md_escape(ex)}" for ex in rule.examples)
         return "\n".join(lines) + ("\n" if lines else "")
@@ -348,10 +365,12 @@ def annotate(text: str, resolutions: Sequence[Resolution], *, style: Style = "fo
 
 def annotate_markdown(source: str, placed: Sequence[tuple[int, int, Resolution]], *,
                       style: Style = "footnotes", base_url: str = "",
-                      prefix: str = "rule-fn") -> str:
+                      prefix: str = "rule-fn", home: tuple[str, str] | None = None) -> str:
     """Markdown with citations turned into Markdown links (and footnote references), the
-    footnotes appended as definitions. ``placed`` gives each citation's span in ``source``."""
-    notes = Footnotes(base_url, prefix)
+    footnotes appended as definitions. ``placed`` gives each citation's span in ``source``;
+    ``home``, the (ruleset, edition) the article is linked against: a footnote of a rule of
+    another names the rule's (:class:`Footnotes`)."""
+    notes = Footnotes(base_url, prefix, home)
     out, pos = [], 0
     for start, end, res in sorted(placed, key=lambda p: p[0]):
         if start < pos or not res.linked:

@@ -190,7 +190,9 @@ def _markdown_output(markdown: str, report: dict[str, Any], style: Style, base_u
     """Link the report's citations in place in the article's own Markdown."""
     placed = [(start, end, res) for start, end, res in report["resolutions"]
               if start is not None and end is not None and res.linked]
-    return annotate_markdown(markdown, placed, style=style, base_url=base_url)
+    target = report["target"]
+    home = (target["ruleset"], target["edition"]) if target["ruleset"] is not None else None
+    return annotate_markdown(markdown, placed, style=style, base_url=base_url, home=home)
 
 
 def summary(citations: list[dict[str, Any]], over_limit: int = 0) -> dict[str, Any]:

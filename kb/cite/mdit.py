@@ -232,7 +232,8 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
     style = options["style"]
     runs, citations, resolutions, target, diags = _found_and_resolved(state, options, report)
     line_starts = env.pop(_LINE_STARTS_KEY, None) if isinstance(env, dict) else None
-    notes = Footnotes(base_url, options["prefix"])
+    one = target.single
+    notes = Footnotes(base_url, options["prefix"], (one.edition.ruleset, one.edition.name) if one else None)
     footnotes = style == "footnotes"
     # What every place citing the same thing (the same shared resolution) shares: its
     # report entry (less the place), its element's tags, and (once the document has cited
