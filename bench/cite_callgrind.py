@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.cite_callgrind build /tmp/kbhome        # once, outside valgrind
     valgrind --tool=callgrind --cache-sim=yes --callgrind-out-file=/tmp/cg/callgrind.out.%p \\
-        .venv/bin/python -m bench.cite_callgrind run /tmp/kbhome --renders 3 --sizes 10 100
+        .venv/bin/python -m bench.cite_callgrind run /tmp/kbhome --renders 3 --sizes 10 100 [--keep 4]
     .venv/bin/python -m bench.cite_callgrind summary /tmp/cg
 
 ``run`` opens the knowledge base ``build`` made (building under valgrind would trace the
@@ -35,7 +35,7 @@ def _dump(label: str) -> None:
                    stdout=subprocess.DEVNULL, check=True)
 
 
-def run(home: Path, renders: int, sizes: list[int]) -> None:
+def run(home: Path, renders: int, sizes: list[int], keep: int = 1) -> None:
     """The phases (see the module docstring), under callgrind."""
     from markdown_it import MarkdownIt
 
@@ -48,7 +48,7 @@ def run(home: Path, renders: int, sizes: list[int]) -> None:
     linked = MarkdownIt("commonmark", {"html": False}).use(
         rule_citations, kb=kb, ruleset="riftbound", edition="1.4")
     for size in sizes:
-        text = article(size)
+        text = article(size, keep)
         ways = {"noop": lambda: None, "plain": lambda: plain.render(text),
                 "plugin": lambda: linked.render(text, {}),
                 "facade": lambda: kb.citations_annotate(text, "riftbound", "1.4")}
@@ -101,6 +101,8 @@ def main(argv: list[str] | None = None) -> None:
     r.add_argument("home", type=Path)
     r.add_argument("--renders", type=int, default=3)
     r.add_argument("--sizes", type=int, nargs="+", default=[10, 100])
+    r.add_argument("--keep", type=int, default=1,
+                   help="keep every Nth citation of the lessons only (bench.cite's --keep)")
     s = sub.add_parser("summary", help="the table of a run's dumps")
     s.add_argument("folder", type=Path)
     args = parser.parse_args(argv)
@@ -111,7 +113,7 @@ def main(argv: list[str] | None = None) -> None:
     elif args.command == "run":
         if not (args.home / "current").exists():
             parser.error(f"no knowledge base in {args.home}: run 'build {args.home}' first")
-        run(args.home, args.renders, args.sizes)
+        run(args.home, args.renders, args.sizes, args.keep)
     else:
         rows = summary(args.folder)
         if len(rows) == 2:
