@@ -1558,6 +1558,19 @@ def _roman_fourth_part(doc: Canonical) -> Derived | None:
     return Derived(text.encode("utf-8"), first) if first else None
 
 
+def _viewer_copy(doc: Canonical) -> Derived | None:
+    """Text copied from a rule viewer's page whose style draws the rule numbers (its lists'
+    counters, ``attr(data-number)``): a browser copies the words without them, so every rule
+    below a section loses its number; the headings and top-level numbers, in the text, stay."""
+    if doc.fmt not in TEXT_FORMATS:
+        return None
+    if doc.fmt == "mtg-text":
+        text = re.sub(r"(?m)^\d{3}\.\d+[a-z]?\.? ", "", doc.text)
+    else:
+        text = re.sub(r"(?m)^\*\*\d{3}(?:\.[0-9a-z]+)+\.?\*\* ?", "", doc.text)
+    return _utf8(text)
+
+
 # Layouts a user could bring that the ones above do not make (each derived from the same
 # documents, read and compared the same way).
 BROUGHT: list[Layout] = [
@@ -1601,6 +1614,8 @@ BROUGHT: list[Layout] = [
            TEXT_FORMATS, lambda d: _csv_export(d, header=False, delimiter="\t"), whole=True),
     Layout("Riftbound's next edition numbering a fourth part in roman numerals (103.1.b.ii.)", ("riftbound-md",),
            _roman_fourth_part, "refused"),
+    Layout("copied from a rule viewer's page whose style draws the numbers (the rules' numbers lost)",
+           TEXT_FORMATS, _viewer_copy, "refused"),
     Layout("reStructuredText (over- and underlined titles, .. contents::, definition-list glossary, \\* escapes)",
            TEXT_FORMATS, _rst, whole=True),
     Layout("AsciiDoc (== headings, [[anchors]], :attributes:, *bold* ids, Term:: glossary)", TEXT_FORMATS,

@@ -6,7 +6,9 @@ attr(…)``, a subrule's by its list's count (``type``, ``start``, ``value``). T
 Markdown must carry those numbers, and nothing else may gain one: a list of steps outside any
 rule, a bulleted list, a text that starts with a number of its own. The same layout derived
 from the excerpts and the full documents runs in ``tests/test_read_variants.py``
-(``bench.variants``: "a rule viewer's page").
+(``bench.variants``: "a rule viewer's page"). Text a browser copies from such a page has lost
+those numbers: it is refused at its first unnumbered paragraph (``bench.layouts.BROUGHT``:
+"copied from a rule viewer's page").
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import pytest
 
 from bench.layouts import fingerprint
+from kb.model import DocumentError
 from kb.read import read_text
 from kb.read.web_page import to_markdown
 
@@ -102,3 +105,26 @@ def test_a_rule_viewers_page_reads_as_the_printed_rules() -> None:
     got = read_text(RIFTBOUND_VIEWER, "viewer")
     assert fingerprint(got) == fingerprint(want)
     assert [r.number for r in got.rules] == [r.number for r in want.rules]
+
+
+def _copied(rules: int, numbered: int) -> str:
+    """Riftbound text as a browser copies a rule viewer's page: the headings keep their numbers,
+    the rules after the first ``numbered`` lost theirs."""
+    lines = ["# Riftbound Core Rules v9.9", "Last Updated: 2026-07-16", "## 100. Game Concepts",
+             "### 103. Deck Construction"]
+    lines += [(f"**103.{n}.** " if n <= numbered else "") + f"A player does the thing numbered {n}."
+              for n in range(1, rules + 1)]
+    return "\n\n".join(lines) + "\n"
+
+
+def test_text_copied_without_the_numbers_its_page_drew_is_refused_at_the_first_unnumbered_paragraph() -> None:
+    with pytest.raises(DocumentError) as caught:
+        read_text(_copied(30, 2), "copied.md")
+    first = caught.value.diagnostics[0]
+    assert (first.file, first.line) == ("copied.md", 13)  # "A player does the thing numbered 3."
+    assert "numbers are missing" in first.message and "saved as HTML" in first.message
+
+
+@pytest.mark.parametrize("numbered", [30, 12])
+def test_text_whose_unnumbered_paragraphs_are_fewer_than_its_rules_reads(numbered: int) -> None:
+    assert len(read_text(_copied(30, numbered), "printed.md").rules) == 2 + numbered

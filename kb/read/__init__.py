@@ -96,9 +96,15 @@ def _read(text: str, source: str, fmt: str | None, ruleset: str = "",
             f"unknown format {fmt!r} (formats: {', '.join(sorted(READERS))})", source, 0)])
     normal = _normalised(text, source, fmt)
     try:
-        fmt = fmt or detect_format(normal.text, source)
+        if fmt is None:
+            try:
+                fmt = detect_format(normal.text, source)
+            except DocumentError:
+                _refuse_unnumbered(0, normal.text, source)  # what is missing, where it is so
+                raise
         reader: Callable[[str, str], ReadResult] = READERS[fmt].read
         result = reader(normal.text, source)
+        _refuse_unnumbered(len(result.rules), normal.text, source)
         if ruleset:
             check_kind(normal.text, source, ruleset, ruleset_title, fmt)
     except DocumentError as err:
@@ -130,6 +136,37 @@ def _refuse_partial(result: ReadResult, text: str, source: str, fmt: str) -> Non
         f"only {len(result.rules)} rules read (as {fmt}) from {len(shaped)} lines shaped like rule "
         f"lines: the layout is not one the reader knows; line {first} starts {shown!r}, which is "
         f"not read as a rule. Expected {EXPECTED}", source, first)])
+
+
+_GAP = re.compile(r"\n[ \t]*\n")  # the blank line between two paragraphs
+_UNNUMBERED_SHARE = 0.6  # of the paragraphs after the first numbered one (the releases: 0.31 at most)
+_MIN_UNNUMBERED = 20
+
+
+def _refuse_unnumbered(rules_read: int, text: str, source: str) -> None:
+    """Refuse a text whose rules lost their numbers: text copied from a page that draws them
+    (a rule viewer's lists, whose numbers a browser does not copy) keeps its headings' numbers
+    and nothing else, and would read as a few rules holding all the others' words, or as no
+    layout at all. Where most paragraphs after the first numbered one start with no number,
+    and they outnumber the rules read, the error names the first of them (its line in
+    ``text``)."""
+    blocks = _GAP.split(text)
+    numbered = [bool(_NUMBERED_LINE.match(b.lstrip())) for b in blocks]
+    first = next((i for i, n in enumerate(numbered) if n), None)
+    if first is None:
+        return
+    unnumbered = [i for i in range(first, len(blocks)) if not numbered[i] and blocks[i].strip()]
+    body = len(unnumbered) + sum(numbered)
+    if len(unnumbered) < max(_MIN_UNNUMBERED, rules_read, _UNNUMBERED_SHARE * body):
+        return
+    at = unnumbered[0]  # its line: the lines of the paragraphs above, two per blank line between
+    line = 1 + sum(b.count("\n") for b in blocks[:at]) + 2 * at + len(blocks[at]) - len(blocks[at].lstrip("\n"))
+    raise DocumentError([Diagnostic(
+        f"{len(unnumbered)} of the {body} paragraphs after the first numbered one start with no rule "
+        f"number ({rules_read} rules read): the rules' numbers are missing, as in text copied from a "
+        "page that draws them (a rule viewer's lists, which a browser copies without their numbers). "
+        "Import the page itself (saved as HTML, its lists keep the numbers) or the publisher's PDF; "
+        f"expected {EXPECTED}", source, line)])
 
 
 def _normalised(text: str, source: str, fmt: str | None) -> Normalised:
