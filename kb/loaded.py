@@ -126,11 +126,11 @@ class LoadedEditions:
         if why := date_problem(date):
             raise QueryError(400, f"{date[:40]!r} is {why}", {"date": date[:40]})
         eds = self.editions(ruleset)
-        in_force = [e for e in eds if e["date"] and e["date"] <= date]
-        if not in_force:
+        found = in_force_among(eds, date)
+        if found is None:
             raise QueryError(404, f"no edition of {ruleset} was in force on {date}",
                              {"editions": [{"edition": e["edition"], "date": e["date"]} for e in eds]})
-        return preferring_full(in_force)
+        return found
 
     def dated_in_force(self, ruleset: str, name: str) -> str | None:
         """When ``name`` is no edition's name but a calendar date (YYYY-MM-DD) on which an
@@ -181,6 +181,15 @@ class LoadedEditions:
             message += f"; did you mean {' or '.join(redotted)}?"
         raise QueryError(404, message, {"number": wanted, "nearest": suggested_numbers(rg, segments),
                                         "edition": rg.edition.name, "partial": rg.edition.partial})
+
+
+def in_force_among(editions: list[dict[str, Any]], date: str) -> dict[str, Any] | None:
+    """The edition of ``editions`` (one ruleset's, oldest first) in force on ``date``: the
+    newest full one dated on or before it (an excerpt only when none of those is full), or
+    None. The dates compare as written (:meth:`LoadedEditions.in_force` refuses a date that
+    is none first; kb.cite.target.edition_on reads an article's as it is)."""
+    dated = [e for e in editions if e["date"] and e["date"] <= date]
+    return preferring_full(dated) if dated else None
 
 
 def preferring_full(editions: list[dict[str, Any]]) -> dict[str, Any]:

@@ -49,7 +49,7 @@ from kb.editions.queries import FollowedMapping
 from kb.errors import QueryError
 from kb.graph import RuleGraph
 from kb.inputs import date_problem, load_yaml
-from kb.loaded import LoadedEditions, elsewhere_sentence, preferring_full
+from kb.loaded import LoadedEditions, elsewhere_sentence, in_force_among
 from kb.model import Diagnostic
 from kb.numbers import format_number
 from kb.store import stored_rules_path
@@ -574,9 +574,10 @@ def edition_on(kb: LoadedEditions, ruleset: str, day: str) -> str:
     dated = [e for e in editions if e["date"]]
     if not day or not dated:
         return kb.edition(ruleset).edition.name
-    in_force = [e for e in dated if e["date"] <= day]
-    if in_force:
-        return str(preferring_full(in_force)["edition"])
+    # in_force's choice, without its refusal of a day that is no calendar date (compared as written)
+    found = in_force_among(dated, day)
+    if found is not None:
+        return str(found["edition"])
     return str(next((e for e in dated if not e.get("partial")), dated[0])["edition"])
 
 
