@@ -30,7 +30,7 @@ from kb.model import Diagnostic, RawRule, RuleKind
 from kb.numbers import Segments, format_number, sort_key, try_parse_number
 from kb.read.dates import edition_date
 from kb.read.examples import split_examples
-from kb.read.text import clean
+from kb.read.text import MIN_RULE_LINES, clean
 
 # A Riftbound id as printed: ``103.``, ``103.1.b.``, ``747.4`` (the last dot is sometimes lost).
 ID = r"\d{3}(?:\.(?:\d{1,3}|[a-z]))*\.?"
@@ -50,6 +50,24 @@ def fits_numbering(segments: Segments) -> bool:
     head, rest = segments[0], segments[1:]
     return (len(head) == 3 and head.isdigit()
             and all(seg.isdigit() == (i % 2 == 0) for i, seg in enumerate(rest)))
+
+
+def unknown_ids_said(unread: list[tuple[int, str]], source: str) -> list[Diagnostic]:
+    """What to say of the ids whose parts the reader does not know (each part after the first
+    is a number or one letter): a warning at each, whose paragraph joins the rule above; an
+    error naming the first where there are several (a numbering the reader does not know, not
+    a slip), so that the import is refused rather than read without those rules."""
+    expected = ("each part after the first is a number or one letter, as '103.1.b.2.' or "
+                "'103.1.b.'")
+    if len(unread) >= MIN_RULE_LINES:
+        line, raw = unread[0]
+        return [Diagnostic(
+            f"{len(unread)} rule ids have a part the reader does not know ({raw!r} at line {line}; "
+            f"{expected}): a numbering this reader cannot read, so their rules would be lost",
+            source, line)]
+    return [Diagnostic(f"rule id {raw!r} has a part the reader does not know ({expected}); its "
+                       "paragraph is read as text of the rule above", source, line, "warning")
+            for line, raw in unread]
 
 
 def tidy_bold_spacing(text: str) -> str:

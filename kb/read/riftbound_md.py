@@ -38,7 +38,8 @@ from dataclasses import dataclass
 
 from kb.model import Diagnostic, RawRule, ReadResult, RuleKind
 from kb.numbers import format_number, try_parse_number
-from kb.read.riftbound_entries import ID, Entries, find_date, note_cut_without_line_end
+from kb.read.riftbound_entries import (ID, Entries, find_date, note_cut_without_line_end,
+                                       unknown_ids_said)
 from kb.read.normalise import without_contents_list
 from kb.read.text import MIN_RULE_LINES, clean
 
@@ -155,7 +156,7 @@ def read(text: str, source: str = "") -> ReadResult:
         entries.diagnostics.append(Diagnostic(
             f"{dotted} rule ids attach their letters to the number before them ('135.2e.5a.'): "
             "read as Riftbound numbers them ('135.2.e.5.a.')", source, 0, "info"))
-    entries.diagnostics.extend(_unread_ids(unread, source))
+    entries.diagnostics.extend(unknown_ids_said(unread, source))
     header: list[str] = []
     kinds = _heading_kinds([i for i in items if isinstance(i, _Line)])
     rule_numbers = {try_parse_number(i.raw_id) for i in items if isinstance(i, _Line) and not i.hashes}
@@ -186,24 +187,6 @@ def read(text: str, source: str = "") -> ReadResult:
     head = "\n".join(header)
     return ReadResult(rules, [], title or "Riftbound Core Rules",
                       find_date(head) or find_date(clean(text[:5000])), "dotted", entries.diagnostics)
-
-
-def _unread_ids(unread: list[tuple[int, str]], source: str) -> list[Diagnostic]:
-    """What to say of the ids whose parts the reader does not know (each part after the first
-    is a number or one letter): a warning at each, whose paragraph joins the rule above; an
-    error naming the first where there are several (a numbering the reader does not know, not
-    a slip), so that the import is refused rather than read without those rules."""
-    expected = ("each part after the first is a number or one letter, as '103.1.b.2.' or "
-                "'103.1.b.'")
-    if len(unread) >= MIN_RULE_LINES:
-        line, raw = unread[0]
-        return [Diagnostic(
-            f"{len(unread)} rule ids have a part the reader does not know ({raw!r} at line {line}; "
-            f"{expected}): a numbering this reader cannot read, so their rules would be lost",
-            source, line)]
-    return [Diagnostic(f"rule id {raw!r} has a part the reader does not know ({expected}); its "
-                       "paragraph is read as text of the rule above", source, line, "warning")
-            for line, raw in unread]
 
 
 def _note_cut(text: str, rules: list[RawRule], entries: Entries) -> None:

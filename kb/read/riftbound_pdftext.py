@@ -16,7 +16,8 @@ from __future__ import annotations
 import re
 
 from kb.model import ReadResult
-from kb.read.riftbound_entries import ID, Entries, find_date, looks_like_title, note_cut_without_line_end
+from kb.read.riftbound_entries import (ID, Entries, find_date, looks_like_title, note_cut_without_line_end,
+                                       unknown_ids_said)
 from kb.read.normalise import without_contents_list
 from kb.read.text import MIN_RULE_LINES, clean
 
@@ -27,6 +28,8 @@ _TITLE = re.compile(r"^#\s+(\S.*)$")
 # An id, then the text; an id without its last dot needs a dotted part (``747.4``) so that a
 # wrapped line starting with a count ("100  cards") is not taken for a rule.
 _RULE = re.compile(r"^(\d{3}\.(?:(?:\d{1,3}|[a-z])\.)*(?:\d{1,3}|[a-z])?)(?:\s+(\S.*))?$")
+# An id with a part the reader does not know (several letters: roman numerals, "103.1.b.ii.").
+_UNKNOWN_ID = re.compile(r"^(\d{3}(?:\.[0-9a-z]+)*\.[a-z]{2,}(?:\.[0-9a-z]+)*\.)(?=\s|$)")
 _DOUBLE_SPACED = re.compile(r"(?m)^" + ID + r"(?:  |\t)\S+  \S")  # a tab after the id too
 # Plain single-spaced lines: ids three levels deep with a letter (``103.1.a. This…``), which
 # Magic's numbering never has; any markup a richer format reads wins over them.
@@ -58,6 +61,7 @@ def read(text: str, source: str = "") -> ReadResult:
     header: list[str] = []
     last_text = ""
     heading_line = False
+    unread: list[tuple[int, str]] = []  # (line, id) of the ids whose parts the reader does not know
     for lineno, line in enumerate(lines, start=1):
         stripped = line.strip()
         if not stripped or _PAGE.match(stripped):
@@ -73,11 +77,14 @@ def read(text: str, source: str = "") -> ReadResult:
             entries.start(m.group(1), m.group(2) or "", lineno)
             heading_line = looks_like_title(clean(m.group(2) or ""))
         elif entries.started:
+            if unknown := _UNKNOWN_ID.match(stripped):
+                unread.append((lineno, unknown.group(1)))
             entries.extend(stripped, lineno)
             heading_line = False
         else:
             header.append(clean(stripped))
         last_text = stripped
+    entries.diagnostics.extend(unknown_ids_said(unread, source))
     rules = entries.finish()
     note_cut_without_line_end(text, rules, entries)
     head = "\n".join(header)
