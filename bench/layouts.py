@@ -1687,13 +1687,13 @@ def by_layout(outcomes: list[Outcome], layouts: list[Layout] | None = None) -> l
     return rows
 
 
-def brought_table(docs: list[Canonical], repeat: int = 1) -> list[str]:
+def brought_table(docs: list[Canonical], repeat: int = 1, layouts: list[Layout] | None = None) -> list[str]:
     """The Markdown table of :data:`BROUGHT`: per layout and document, the rules read, how many
     are identical to the canonical parse, how many disagree on kind or parent, the added rules
     read otherwise, or the refusal and where; and the reading-time ratio."""
     rows = ["| layout | document | expected | rules read | identical | kind or parent disagreeing "
             "| added, read otherwise | time ÷ canonical |", "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |"]
-    for o in run(docs, repeat, BROUGHT):
+    for o in run(docs, repeat, BROUGHT if layouts is None else layouts):
         layout = next(lay for lay in BROUGHT if lay.name == o.layout)
         expected = layout.expect + (f" ({layout.loses} folded)" if layout.loses else "")
         if o.error:
@@ -1702,7 +1702,8 @@ def brought_table(docs: list[Canonical], repeat: int = 1) -> list[str]:
         else:
             what = (f"{o.rules} | {o.identical}/{o.canonical_rules} | {len(o.disagreeing)} | "
                     f"{len(o.added_wrong) if layout.expect == 'added' else '-'}")
-        rows.append(f"| {o.layout} | {o.document} | {expected} | {what} | x{o.seconds / o.canonical_seconds:.2f} |")
+        rows.append(f"| {o.layout} | {o.document} | {expected} | {what} | x{o.seconds / o.canonical_seconds:.2f} "
+                    f"({o.seconds * 1000:.0f} ms) |")
     return rows
 
 
@@ -1712,10 +1713,13 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="readings timed per document (the best)")
     parser.add_argument("--brought", action="store_true",
                         help="only the layouts a user brings (BROUGHT), one row per layout and document")
+    parser.add_argument("--only", action="append",
+                        help="with --brought: only the layouts whose name contains this (repeatable)")
     args = parser.parse_args()
     docs = excerpts() if args.excerpts else (full_documents() or excerpts())
     if args.brought:
-        print("\n".join(brought_table(docs, args.repeat)))
+        chosen = [lay for lay in BROUGHT if not args.only or any(o in lay.name for o in args.only)]
+        print("\n".join(brought_table(docs, args.repeat, chosen)))
         return
     print("| layout | document | read as | rules read | identical to the canonical parse | "
           "kind or parent disagreeing | reading time (canonical) |")
