@@ -218,3 +218,32 @@ def test_a_date_before_every_edition_of_the_named_ruleset_says_so(kb: KnowledgeB
         ("ok", "mtg", "2010-10-01"), ("ok", "riftbound", "1.3")]
     assert ("1 citation (Rules 340.1) names riftbound by its prefix: looked up in riftbound 1.3 (its oldest "
             "edition: none was in force on 2011-02-01, the article's date), not in mtg") in _said(answer)
+
+
+# A document's title before "Rules" (issue #20 leftover 2): "Core Rules 340.1" links 340.1,
+# its link text the keyword and number ("Rules 340.1": the title word stays before the link,
+# where it names the ruleset), in the ruleset it names whatever the article is pinned to;
+# "Core Rules 1.4" (a document and its version) is no citation. (text, pins, [(linked text,
+# ruleset, number)], the HTML's link text and what precedes it)
+TITLED: list[tuple[str, dict[str, str], list[tuple[str, str, str]], str]] = [
+    ("See Riftbound Core Rules 340.1 for the chain.", {},
+     [("Rules 340.1", "riftbound", "340.1")], "Riftbound Core <a"),
+    ("See Riftbound Core Rules 340.1 for the chain.", {"ruleset": "mtg"},
+     [("Rules 340.1", "riftbound", "340.1")], "Riftbound Core <a"),
+    ("per Core Rules 340.1 and 340.2", {"ruleset": "riftbound", "edition": "1.4"},
+     [("Rules 340.1", "riftbound", "340.1"), ("340.2", "riftbound", "340.2")], "per Core <a"),
+    ("Comprehensive Rules 116.1", {"ruleset": "riftbound"}, [("Rules 116.1", "mtg", "116.1")],
+     "Comprehensive <a"),
+    ("the Core Rules 1.4 say so", {}, [], ""),
+    ("Riftbound Core Rules 1.4, rule 340.1", {"ruleset": "riftbound"},
+     [("rule 340.1", "riftbound", "340.1")], "1.4, <a"),
+]
+
+
+@pytest.mark.parametrize("text,pins,expected,html", TITLED, ids=[f"{t} {p}" for t, p, _, _ in TITLED])
+def test_a_documents_title_before_rules(kb: KnowledgeBase, text: str, pins: dict[str, str],
+                                        expected: list[tuple[str, str, str]], html: str) -> None:
+    answer = kb.citations_annotate(text, pins.get("ruleset"), pins.get("edition"))
+    assert [(c["text"], c["ruleset"], c["number"]) for c in answer["citations"]] == expected
+    assert all(c["status"] == "ok" for c in answer["citations"])
+    assert html in str(answer["output"])
