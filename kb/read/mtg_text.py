@@ -10,7 +10,8 @@ the Glossary, Credits and a trademark/contact block. Every paragraph is one line
 * a line starting ``Example:`` belongs to the rule above it;
 * an indented line without a number continues the rule above it (a paragraph of its own);
 * a Glossary entry is a term line followed by its definition lines, entries separated by
-  blank lines.
+  blank lines (where the blank lines do not part the entries, as in a DOCX without empty
+  paragraphs, an entry starts at each term-shaped line: :func:`_entries_by_shape`).
 
 The rules body starts at the chapter heading above the first numbered rule, so the
 Contents (which also lists ``Glossary`` and ``Credits``) is skipped without counting
@@ -43,6 +44,7 @@ around a rule number or a whole line (a Glossary term) are dropped (see :func:`_
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 
@@ -79,6 +81,7 @@ _LOOKS_NUMBERED = re.compile(r"^\d+\.\d")
 _SENSE = re.compile(r"^\d{1,2}\. ")
 _STARTS_DEFINITION = re.compile(r"^[\dA-Z“\"‘'(]")
 _ENDS_SENTENCE = re.compile(r"[.:;!?][)\]”\"’']*$")
+_ENDS_STATEMENT = re.compile(r"[.:;?][)\]”\"’']*$")  # a sentence, not an exclamation (a term's)
 # Italic markers of the older releases: runs of one or two underscores. Runs of three or
 # more are printed blanks ("Wolf in ________ Clothing") and stay.
 # An underscore inside a word (``x=UTR_Intro`` in a 2003 address) is text.
@@ -92,6 +95,7 @@ _KEYWORD_SECTIONS = ("keyword actions", "keyword abilities")
 _TERM_AND_DEFINITION = re.compile(r"^([A-Z“\"][^:]{0,90}?): (\S.*)$")
 # a glossary paragraph that is only a cross-reference ("See rule 406, “Exile.”")
 _CROSS_REFERENCE = re.compile(r"^See (?:also )?rules? \d")
+_REFERS = re.compile(r"\bSee (?:also )?(?:rules?|section) \d")  # in a definition, never in a term
 _MAX_TERM_WORDS = 12  # the longest printed term: "Remove from the Game, Removed, …" (9)
 # Markdown marks: a heading, a list item or a quote before a line, bold around its number or
 # around the whole line.
@@ -658,18 +662,27 @@ def _read_glossary(lines: list[str], start: int, end: int, tidy: Callable[[str],
                    source: str, diagnostics: list[Diagnostic], wrapped: bool) -> list[RawTerm]:
     """Entries are blocks of lines between blank lines: the term, then its definition (in a
     hard-wrapped release its lines are one paragraph, apart from numbered senses); a term
-    may share its line with the definition's first (``Abandon: To turn…``)."""
+    may share its line with the definition's first (``Abandon: To turn…``). A block that
+    starts with a numbered sense (``2. An activated…``) goes on with the entry above, as no
+    term is numbered; and where the blocks hold several entries each (a Glossary that does not
+    set its entries apart, :func:`_entries_by_shape`), an entry starts at each term's line."""
     terms: list[RawTerm] = []
+    blocks: list[list[tuple[int, str]]] = []
     block: list[tuple[int, str]] = []
     for i in range(start, end + 1):
         line = lines[i].strip() if i < end else ""
         if line:
             block.append((i + 1, line))
-            continue
-        if not block:
-            continue
-        (lineno, name), body = block[0], block[1:]
-        block = []
+        elif block:
+            blocks.append(block)
+            block = []
+    entries: list[list[tuple[int, str]]] = []
+    for block in _entries_by_shape(blocks) if not wrapped else blocks:
+        if entries and _SENSE.match(block[0][1]):
+            entries[-1].extend(block)
+        else:
+            entries.append(block)
+    for (lineno, name), *body in entries:
         m = _TERM_AND_DEFINITION.match(name)
         if m and len(m.group(1).split()) <= _MAX_TERM_WORDS:
             # "Abandon: To turn a faceup…": the term and its definition on one line
@@ -696,6 +709,38 @@ def _read_glossary(lines: list[str], start: int, end: int, tidy: Callable[[str],
         definition = "\n".join(tidy(b) for _, b in body)
         terms.append(RawTerm(tidy(name), definition, lineno, "glossary"))
     return terms
+
+
+def _term_shaped(line: str) -> bool:
+    """A line that can be a Glossary term: a few words, starting as a term does and ending no
+    sentence (but for an exclamation, ``Start Your Engines!``), neither a numbered sense nor
+    referring to a rule (``Ability Word``, ``Remove from the Game, Removed, Removed-from-the-Game
+    Zone (Obsolete)``)."""
+    return (len(line.split()) <= _MAX_TERM_WORDS and bool(_STARTS_DEFINITION.match(line))
+            and not _ENDS_STATEMENT.search(line) and not _SENSE.match(line)
+            and not _REFERS.search(line))
+
+
+def _entries_by_shape(blocks: list[list[tuple[int, str]]]) -> list[list[tuple[int, str]]]:
+    """The Glossary's entries where its blocks are not its entries: a Glossary that does not set
+    its entries apart (a DOCX without empty paragraphs: the blocks hold a term's line after a
+    definition's, ``…“Abandon.”`` | ``Ability Word``, more often than there are blocks), or
+    one that sets every paragraph apart (most blocks a single line). There an entry starts at
+    each term-shaped line between a definition's line and a definition (or its first sense)
+    below it. Elsewhere the blocks are the entries, as the releases print them."""
+    if not blocks:
+        return blocks
+    lines = [line for block in blocks for line in block]
+    firsts = set(itertools.accumulate((len(block) for block in blocks[:-1]), initial=0))
+    shaped = [_term_shaped(text) for _, text in lines]
+    starts = [i for i in range(len(lines) - 1)
+              if shaped[i] and not shaped[i + 1] and (i == 0 or not shaped[i - 1])]
+    inside = sum(1 for i in starts if i not in firsts)
+    single = sum(1 for block in blocks if len(block) == 1)
+    if inside < len(blocks) and 2 * single < len(blocks):
+        return blocks
+    cuts = sorted({0, *starts})
+    return [lines[a:b] for a, b in zip(cuts, cuts[1:] + [len(lines)])]
 
 
 def _unwrap(body: list[tuple[int, str]]) -> list[tuple[int, str]]:
