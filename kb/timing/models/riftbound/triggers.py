@@ -70,7 +70,7 @@ def fire(s: State, t: Trace, fired: Fired, step: str, units: list[str] | None = 
         s, _ = new_item(s, name=tr.name, controller=controller, kind="trigger", source=source,
                         effects=tr.effects, optional=tr.optional, origin="trigger")
         t.note(step, s, {"item": tr.name, "on": tr.on, "when": condition(s, controller, tr, unit)})
-    if opened:
+    if opened and s.opened_by is None:  # a chain a play opened stays the play's (340.2.a, 346.1)
         s = replace(s, opened_by="trigger")
     return s
 
