@@ -1099,6 +1099,22 @@ def _json_export(doc: Canonical) -> Derived | None:
     return _utf8(json.dumps(export, ensure_ascii=False, indent=2) + "\n")
 
 
+def _keyed_json(doc: Canonical) -> Derived | None:
+    """The rules as a community API serves them: an object ``{"title", "rules": {number: …},
+    "glossary": […]}`` whose rules are keyed by their numbers, each value the text (a heading's
+    title) or, where there is more to say, ``{"title", "text", "examples"}``."""
+    if doc.fmt not in TEXT_FORMATS:
+        return None
+    rules: dict[str, object] = {}
+    for r in doc.result.rules:
+        fields = {k: v for k, v in (("title", r.title), ("text", r.text), ("examples", r.examples)) if v}
+        rules[r.raw_id.rstrip(".")] = next(iter(fields.values())) if len(fields) == 1 and not r.examples else fields
+    export: dict[str, object] = {"title": doc.result.title, "rules": rules}
+    if doc.result.terms:
+        export["glossary"] = [{"term": t.name, "definition": t.definition} for t in doc.result.terms]
+    return _utf8(json.dumps(export, ensure_ascii=False, indent=1) + "\n")
+
+
 def _csv_export(doc: Canonical, header: bool = True, delimiter: str = ",") -> Derived | None:
     """The document as a spreadsheet saved as CSV: a header ``Rule,Text``, then each paragraph a
     row, its rule number (when it starts with one: ``1.``, ``100.1a``, not a bare ``1``) in the first column and the rest in the
@@ -1610,6 +1626,8 @@ BROUGHT: list[Layout] = [
            TEXT_FORMATS, _epub, whole=True),
     Layout("saved as Rich Text (RTF: \\pard paragraphs, {\\b ids}, \\'hh and \\uN? characters)",
            TEXT_FORMATS, _rtf, whole=True),
+    Layout("a community API's JSON: rules keyed by number ({\"100.1\": \"text\"}), a record where there is more",
+           TEXT_FORMATS, _keyed_json, whole=True),
     Layout("a spreadsheet's TSV copied without its header row (number, text; a cell's line breaks quoted)",
            TEXT_FORMATS, lambda d: _csv_export(d, header=False, delimiter="\t"), whole=True),
     Layout("Riftbound's next edition numbering a fourth part in roman numerals (103.1.b.ii.)", ("riftbound-md",),

@@ -98,6 +98,10 @@ CASES = [
     ("JSON: a tree of rules (children, subrules), numbers without their last dot, titles as 'name'",
      json.dumps({"document": {"name": "Magic: The Gathering Comprehensive Rules", "chapters": _tree()},
                  "terms": GLOSSARY}, ensure_ascii=False, indent=1), ""),
+    ("JSON: an API's object keyed by number, a text or a record each, a glossary beside it",
+     json.dumps({"title": "Magic: The Gathering Comprehensive Rules",
+                 "rules": {n.rstrip("."): ({"text": x, "examples": e} if e else t or x) for n, _k, t, x, e in RULES},
+                 "glossary": GLOSSARY}, ensure_ascii=False, indent=2), ""),
     ("CSV: a spreadsheet of paragraphs, 'Rule,Text', quoted cells, CRLF", _csv(",", "Rule,Text"), ""),
     ("CSV with semicolons and other column names", _csv(";", "Rule number;Rule text"), ""),
     ("TSV", _csv("\t", "no\ttext"), ""),
@@ -166,6 +170,12 @@ def test_a_text_not_decoded_reads_whatever_its_line_ends(line_end: str) -> None:
     assert fingerprint(read_text(printed, "rules.txt")) == fingerprint(read_text(MAGIC, "rules.txt"))
     table = read_text(_csv(",", "Rule,Text").replace("\r\n", line_end), "rules.csv")
     assert fingerprint(table) == fingerprint(read_text(MAGIC, "printed"))
+
+
+def test_an_object_keyed_by_words_is_no_list_of_rules() -> None:
+    with pytest.raises(DocumentError) as caught:
+        read_bytes(json.dumps({"100.1": "One.", "name": "x", "id": "y", "kind": "z"}).encode(), "keyed.json")
+    assert "without a list of rules" in caught.value.diagnostics[0].message
 
 
 NO_TABLE_OF_RULES = [

@@ -9,7 +9,9 @@ sees it, it is written out as the paragraphs the release prints, and read as any
   the document's order. A record's number is its field whose values look like rule numbers
   (``number``, ``id``, ``rule``…: ``100.1a``, ``103.1.b``, ``100``), its text the field that
   holds the most words (``text``, ``body``…), a heading's title a ``title`` or ``name``, its
-  examples an ``examples`` list (each an ``Example:`` paragraph). A record that holds a term
+  examples an ``examples`` list (each an ``Example:`` paragraph). An object keyed by rule
+  numbers (a community API's ``{"100.1": "These Magic rules…", …}``, a value a text or a
+  record) holds one record per key, the key its number. A record that holds a term
   and its definition (``term``, ``definition``) is a glossary entry, printed under a
   ``Glossary`` heading after the rules. The document's own strings before its rules (a
   title, an effective date) are its first paragraphs.
@@ -21,8 +23,10 @@ sees it, it is written out as the paragraphs the release prints, and read as any
   a rule number or nothing in their first, numbered in at least half of them, is read the
   same way, the number from the first column and the text from the second.
 
-A number whose parts are all digits is printed with its dot (``100.``, ``1.``), as both
-games print chapters and sections; deeper numbers as the export wrote them. Each paragraph
+A number is printed with a last dot, as both games print their numbers (``1.``, ``100.``,
+``100.1.``, ``103.1.b.``), but for one that ends in a letter attached to a digit (Magic's
+``100.1a``); an export's ``478.1.b`` is then no wrapped reference after a text ending in
+"or" (the PDF text's reader takes a number without its dot for one). Each paragraph
 keeps the line of the export its record starts at, so notes and rules keep their places. A
 text that starts as JSON but is not valid JSON, or a JSON without a list of rules, is refused
 naming the line.
@@ -38,6 +42,7 @@ from dataclasses import dataclass, field
 
 from kb.model import Diagnostic, DocumentError
 
+_ATTACHED_LETTER = re.compile(r"\d[a-z]$")
 _RULE_NUMBER = re.compile(r"^\d{1,3}(?:\.[0-9a-z]+)*\.?$")
 _NUMBER_NAMES = ("number", "rule number", "rule_number", "rulenumber", "rule", "id", "no", "num", "ref")
 _TEXT_NAMES = ("text", "rule text", "rule_text", "ruletext", "body", "content", "description", "wording")
@@ -84,9 +89,10 @@ class _Writer:
 
 
 def _printed_number(number: str) -> str:
-    """A rule number as the release prints it: an all-digit one with its dot."""
+    """A rule number as the release prints it: with a last dot (``100.``, ``100.1.``,
+    ``103.1.b.``), but for a letter attached to a digit (Magic's ``100.1a``)."""
     number = number.strip()
-    return number + "." if number.isdigit() else number
+    return number if number.endswith(".") or _ATTACHED_LETTER.search(number) else number + "."
 
 
 def _key(name: str) -> str:
@@ -120,8 +126,8 @@ def _from_json(text: str, source: str) -> Exported:
         for value in document.values():
             if isinstance(value, str) and value.strip():
                 writer.paragraph(value, cursor.line_of(json.dumps(value)))
-            elif isinstance(value, list):
-                break
+            elif isinstance(value, list) or isinstance(value, dict) and _keyed_rules(value) is not None:
+                break  # the rules: what follows them is not the document's opening
     glossary: list[tuple[str, str, int]] = []
     count = 0
     for record in _flattened(records) + _glossary(document, records):
@@ -179,11 +185,25 @@ def _rule_list(document: object) -> list[dict] | None:
             return objects
         return None
     if isinstance(document, dict):
+        keyed = _keyed_rules(document)
+        if keyed is not None:
+            return keyed
         for value in document.values():
             found = _rule_list(value)
             if found is not None:
                 return found
     return None
+
+
+def _keyed_rules(document: dict) -> list[dict] | None:
+    """An object keyed by rule numbers (a community API's ``{"100.1": "These Magic rules…"}`` or
+    ``{"100.1": {"text": …, "examples": […]}}``) as its records, each with its key as its
+    ``number``; None unless most of its keys (three or more) are rule numbers."""
+    keys = [k for k in document if _RULE_NUMBER.match(k.strip())]
+    if len(keys) < _MIN_RECORDS or 2 * len(keys) < len(document):
+        return None
+    return [{"number": k.strip(), **value} if isinstance(value, dict) else {"number": k.strip(), "text": value}
+            for k in keys if isinstance(value := document[k], (str, dict))]
 
 
 def _glossary(document: object, rules: list[dict]) -> list[dict]:
