@@ -159,6 +159,10 @@ class Ranking:
     participant_weight: float = 0.5  # in a question, a concept naming its participants ("my
                                    # opponent": the vocabulary's ``participants``) weighs this
                                    # (CV: 0.5 in 5 folds of 5, against 1 / 0.75 / 0.25)
+    situation_weight: float = 2.0  # in a question, each situation of the vocabulary it tells
+                                   # without naming it ("units of two players at one
+                                   # battlefield" → combat) is a concept of this weight (CV: 2
+                                   # in 5 folds of 5 against 0 / 1 / 1.5 / 3; RESULTS.md, task J)
 
 
 DEFAULT_RANKING = Ranking()
@@ -256,7 +260,8 @@ class EditionSearcher:
                                 quote_weight=r.quote_weight, cards=cards, card_weight=r.card_weight,
                                 card_text_weight=r.card_text_weight, context_weight=r.context_weight,
                                 card_keyword_weight=r.card_keyword_weight, referrals=self._referrals,
-                                named_once=r.named_once, participant_weight=r.participant_weight)
+                                named_once=r.named_once, participant_weight=r.participant_weight,
+                                situation_weight=r.situation_weight)
         corrected, did_you_mean = self._correct(parsed)
         if r.kind_weight and corrected.question:
             corrected = self._with_kinds(corrected)

@@ -19,6 +19,9 @@ into *concepts*, each one clause of the ranking:
   glossary entry that only points to another ("If: See Intervening 'If' Clause.") or says
   it is obsolete ("During (Obsolete)") is no term of its own (:func:`is_referral`);
 * **shapes**: "who acts next" brings in priority and focus;
+* **situations**: a situation the question tells without naming it ("my two units walk onto
+  the battlefield where his unit is": units of two players at one battlefield) brings in the
+  rules' words for it (combat), each situation of the vocabulary that matches, beside the shape;
 * **each concept once**: a rules' word that a players' word or the shape brings in and that
   the question names itself ("responds" → reaction in "… responds with a reaction") is left
   out of them (:func:`named_once_only`);
@@ -100,6 +103,10 @@ class Entry:
     players: tuple[str, ...]
     rules: tuple[Atom, ...]
     source: str
+    # The word's sense: when given, the players' word means the rules' concept only in a
+    # question holding one of these stems (its companions in that sense: Magic's "lands" are
+    # Riftbound's runes beside "tap", "mana", "play"; "my unit lands there" is no rune).
+    only_with: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -121,6 +128,9 @@ class Vocabulary:
     question_words: frozenset[str]
     entries: tuple[Entry, ...] = ()
     shapes: tuple[Shape, ...] = ()
+    # Situations told without their name (vocabulary ``situations``): every one that
+    # matches adds its concept, as a shape does.
+    situations: tuple[Shape, ...] = ()
     by_first: dict[str, tuple[Entry, ...]] = field(default_factory=dict)
     # The frame of a yes/no question (common.yaml): its auxiliaries, the pronouns that are a
     # whole subject, and the words that open what follows its verb (:func:`question_verb`).
@@ -131,6 +141,10 @@ class Vocabulary:
     contractions: frozenset[str] = frozenset()
     # The stems of the words naming a question's participants ("opponent": common.yaml).
     participants: frozenset[str] = frozenset()
+    # A term that is also a plain word ("Hold" scores a battlefield; "the card holds a
+    # counter" does not): its key's stems → the stems one of which a question must hold to
+    # read it as the term (vocabulary ``senses``); otherwise it is a plain word.
+    senses: dict[tuple[str, ...], frozenset[str]] = field(default_factory=dict)
 
     def is_question_word(self, atom: Atom) -> bool:
         """A question word as typed: alone, or contracted ("what's", "it's", "I'm")."""
@@ -158,21 +172,31 @@ def vocabulary(ruleset: str) -> Vocabulary:
         for phrase in raw.get("players", []):
             stems = tuple(analyse(str(phrase)))
             if stems and rules:
-                entries.append(Entry(stems, rules, str(raw["source"])))
-    shapes = tuple(Shape(str(s["name"]), str(s["pattern"]),
-                         tuple(_atom(str(r)) for r in s.get("rules", []) if analyse(str(r))),
-                         str(s.get("source", "")), str(s.get("prior", ""))) for s in data.get("shapes", []))
+                entries.append(Entry(stems, rules, str(raw["source"]),
+                                     frozenset(st for w in raw.get("only_with", []) for st in analyse(str(w)))))
+    def shapes_of(key: str) -> tuple[Shape, ...]:
+        out = []
+        for i, s in enumerate(data.get(key, [])):
+            if key == "situations" and not (s.get("source") and s.get("rules")):
+                raise ValueError(f"kb/search/vocabulary/{ruleset}.yaml: situation {i + 1} needs rules and a source")
+            out.append(Shape(str(s["name"]), str(s["pattern"]),
+                             tuple(_atom(str(r)) for r in s.get("rules", []) if analyse(str(r))),
+                             str(s.get("source", "")), str(s.get("prior", ""))))
+        return tuple(out)
+    shapes = shapes_of("shapes")
     by_first: dict[str, list[Entry]] = {}
     # Longest phrase first, so "instant speed" wins over "instant".
     for e in sorted(entries, key=lambda e: -len(e.players)):
         by_first.setdefault(e.players[0], []).append(e)
     def words(key: str) -> frozenset[str]:
         return frozenset(str(common.get(key, "")).split())
-    return Vocabulary(ruleset, question_words, tuple(entries), shapes,
+    return Vocabulary(ruleset, question_words, tuple(entries), shapes, shapes_of("situations"),
                       {k: tuple(v) for k, v in by_first.items()},
                       words("auxiliaries"), words("subjects"), words("clause_words"),
                       words("contractions"),
-                      frozenset(st for w in words("participants") for st in analyse(w)))
+                      frozenset(st for w in words("participants") for st in analyse(w)),
+                      {tuple(analyse(str(t["term"]))): frozenset(st for w in t.get("with", []) for st in analyse(str(w)))
+                       for t in data.get("senses", []) if analyse(str(t["term"]))})
 
 
 def vocabulary_data(ruleset: str) -> dict[str, Any]:
@@ -183,10 +207,13 @@ def vocabulary_data(ruleset: str) -> dict[str, Any]:
     return {"question_words": sorted(v.question_words),
             "auxiliaries": sorted(v.auxiliaries), "subjects": sorted(v.subjects),
             "clause_words": sorted(v.clause_words), "contractions": sorted(v.contractions),
-            "entries": [{"players": list(e.players), "rules": atoms(e.rules)}
+            "entries": [{"players": list(e.players), "rules": atoms(e.rules), "only_with": sorted(e.only_with)}
                         for e in sorted(v.entries, key=lambda e: -len(e.players))],
+            "senses": [{"term": list(k), "with": sorted(w)} for k, w in v.senses.items()],
             "shapes": [{"name": s.name, "pattern": s.pattern, "rules": atoms(s.rules), "prior": s.prior}
                        for s in v.shapes],
+            "situations": [{"name": s.name, "pattern": s.pattern, "rules": atoms(s.rules)}
+                           for s in v.situations],
             "participants": sorted(v.participants)}
 
 
@@ -226,7 +253,7 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
                card_weight: float = 1.0, card_text_weight: float = 0.5,
                context_weight: float = 0.5, card_keyword_weight: float = 1.0,
                referrals: frozenset[str] = frozenset(), named_once: bool = False,
-               participant_weight: float = 1.0) -> ParsedQuery:
+               participant_weight: float = 1.0, situation_weight: float = 0.0) -> ParsedQuery:
     """The concepts of a plain query (see the module's docstring); any other query as it is.
 
     ``rules_with(stem)`` is how many rules use a word, ``terms`` maps a term's words (as
@@ -240,7 +267,8 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
     ``named_once``: the rules' words a players' word or the shape brings in that the question
     names itself are left out of them (:func:`named_once_only`). A concept naming one of
     the question's participants ("my opponent": the vocabulary's ``participants``) weighs
-    ``participant_weight``.
+    ``participant_weight``. Each situation of the vocabulary the question tells brings in its
+    rules' words as one concept weighing ``situation_weight`` (0: none).
     """
     # One word or phrase alone is read as typed, unless it is a players' phrase of the
     # vocabulary and no term of the edition ("the stack", "ETB"): it reads as in a question.
@@ -306,10 +334,14 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
     if not kept and not named_cards:  # nothing but names and question words: as typed
         return parsed
     stems = [tuple(analyse(" ".join(a.words))) for a in kept]
+    asked = frozenset(st for row in stems for st in row)  # every stem the question holds
     clauses: list[Clause] = []
     i = 0
     while i < len(kept):
         found = _term_at(kept, i, own, verb)
+        if found is not None and not in_sense(tuple(st for a in kept[i:found[0]] for st in analyse(" ".join(a.words))),
+                                              vocab.senses, asked):
+            found = None  # a plain word here, not the term ("the card holds a counter")
         if found is not None:
             j, key = found
             words = tuple(w for a in kept[i:j] for w in a.words)
@@ -323,6 +355,8 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
             i = j
             continue
         entry, j = _entry_at(stems, i, vocab)
+        if entry is not None and entry.only_with and not entry.only_with & asked:
+            entry, j = None, i  # the players' word in another sense ("my unit lands there")
         if entry is not None:
             typed = kept[i:j]
             words = tuple(w for a in typed for w in a.words)
@@ -371,6 +405,10 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
     if shape is not None and shape.rules:
         clauses.append(Clause(list(shape.rules), "should", weight=shape_weight, origin="shape",
                               label=f"'{shape.name}'"))
+    for situation in vocab.situations if situation_weight else ():
+        if re.search(situation.pattern, body, re.IGNORECASE):
+            clauses.append(Clause(list(situation.rules), "should", weight=situation_weight,
+                                  origin="shape", label=f"'{situation.name}'"))
     if named_once:
         clauses = named_once_only(clauses)
     out = ParsedQuery(text, clauses, parsed.sections, parsed.ruleset, parsed.edition,
@@ -381,6 +419,17 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
     out.question = True
     out.cut = parsed.cut
     return out
+
+
+def in_sense(term: tuple[str, ...], senses: dict[tuple[str, ...], frozenset[str]],
+             asked: frozenset[str]) -> bool:
+    """Whether a term the question names (its stems) is read as the term: always, unless the
+    vocabulary gives it a sense (``senses``: "hold" → battlefield, control, score …), and then
+    only in a question holding one of that sense's stems (``asked``) beside the term itself."""
+    need = senses.get(term)
+    if need is None and term and term[-1].endswith("s"):
+        need = senses.get((*term[:-1], term[-1][:-1]))
+    return need is None or bool(need & (asked - set(term)))
 
 
 def is_participant(atom: Atom, vocab: Vocabulary) -> bool:

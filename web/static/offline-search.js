@@ -602,6 +602,22 @@
     var st = analyse(a.words.join(" ")).join(" ");
     return !!st && vocab.entries.some(function (e) { return e.players.join(" ") === st; });
   }
+  /* understand.in_sense: a term the question names (its stems) is read as the term unless the
+     vocabulary gives it a sense, and then only beside one of that sense's stems. */
+  function stemsOf(atoms) {
+    var out = [];
+    atoms.forEach(function (a) { out.push.apply(out, analyse(a.words.join(" "))); });
+    return out;
+  }
+  function inSense(term, senses, asked) {
+    function find(key) {
+      for (var n = 0; n < senses.length; n++) if (senses[n].term.join(" ") === key.join(" ")) return senses[n].with;
+      return null;
+    }
+    var need = find(term), last = term.length ? term[term.length - 1] : "";
+    if (need === null && /s$/.test(last)) need = find(term.slice(0, -1).concat([last.slice(0, -1)]));
+    return need === null || need.some(function (st) { return asked.has(st) && term.indexOf(st) < 0; });
+  }
   /* understand.is_participant: an atom naming a question's participant, whole ("opponent"). */
   function isParticipant(a, vocab) {
     var stems = analyse(a.words.join(" ")), who = vocab.participants || [];
@@ -693,10 +709,14 @@
     var kept = atoms.filter(function (_, n) { return keep[n]; });
     if (!kept.length) return parsed;
     var stems = kept.map(function (a) { return analyse(a.words.join(" ")); });
+    var asked = new Set();  // every stem the question holds (understand: asked)
+    stems.forEach(function (row) { row.forEach(function (st) { asked.add(st); }); });
     var clauses = [];
     i = 0;
     while (i < kept.length) {
       var found = termAt(kept, i, own, verb);  // an obsolete entry or a referral is no term
+      // A term that is also a plain word is the term only beside a word of its sense (in_sense).
+      if (found && !inSense(stemsOf(kept.slice(i, found[0])), vocab.senses || [], asked)) found = null;
       if (found) {
         var ta = joinAtom(text, kept.slice(i, found[0]));
         // A term the question words hold ("might") weighs as a word does.
@@ -707,6 +727,8 @@
         continue;
       }
       var entry = entryAt(stems, i, vocab);
+      // A players' word in another sense than the entry's ("my unit lands there": Entry.only_with).
+      if (entry && (entry[0].only_with || []).length && !entry[0].only_with.some(function (st) { return asked.has(st); })) entry = null;
       if (entry) {
         var va = joinAtom(text, kept.slice(i, entry[1]));
         var rules = entry[0].rules.map(function (x) { return new Atom(x.words.length > 1 ? "phrase" : "word", x.text, x.words, [], 0, 0); });
@@ -733,6 +755,12 @@
       clauses.push(clause(shape.rules.map(function (x) { return new Atom(x.words.length > 1 ? "phrase" : "word", x.text, x.words, [], 0, 0); }),
                           {weight: r.shape_weight, origin: "shape", label: "'" + shape.name + "'"}));
     }
+    // Situations told without their name (understand: vocab.situations), each one that matches.
+    (r.situation_weight ? vocab.situations || [] : []).forEach(function (sit) {
+      if (!new RegExp(sit.pattern, "i").test(body)) return;
+      clauses.push(clause(sit.rules.map(function (x) { return new Atom(x.words.length > 1 ? "phrase" : "word", x.text, x.words, [], 0, 0); }),
+                          {weight: r.situation_weight, origin: "shape", label: "'" + sit.name + "'"}));
+    });
     if (r.named_once) clauses = namedOnceOnly(clauses);
     return Object.assign({}, parsed, {clauses: clauses, dropped: parsed.dropped.concat(dropped), names: names,
                                       shape: shape ? shape.name : null, question: true});
