@@ -50,8 +50,10 @@ CASES = [
     ("numbers printed, the list's counters hidden", '<ol><li><span class="num">100.1.</span> One.<ol>'
      '<li><span class="num">100.1a</span> Two.</li><li><span class="num">100.1b</span> Three.</li></ol></li></ol>',
      ["100.1. One.", "100.1a Two.", "100.1b Three."]),
-    ("a printed item's sublist drawn", '<ol><li>103.2. Printed.<ol type="a"><li>Drawn.</li></ol></li></ol>',
-     ["103.2. Printed.", "103.2.a. Drawn."]),
+    ("a list under an item that prints its number is its text", '<ol><li>103.2. Printed.<ol><li>First step.</li>'
+     "<li>Second step.</li></ol></li></ol>", ["103.2. Printed.", "First step.", "Second step."]),
+    ("a drawn item's sublist under a drawn one", '<ol><li data-number="103.4">A.<ol type="a"><li>B.<ol><li>C.</li>'
+     "</ol></li></ol></li></ol>", ["103.4. A.", "103.4.a. B.", "103.4.a.1. C."]),
     ("a list of steps outside any rule", "<p>How to read:</p><ol><li>Find the rule.</li><li>Read it.</li></ol>",
      ["Find the rule.", "Read it."]),
     ("a bulleted list inside a rule", '<ol><li data-number="103.3">Three kinds:<ul><li>units</li>'

@@ -21,14 +21,15 @@ Riftbound readers then read the Markdown as they read a Markdown export.
 A rule viewer's page may leave the numbers out of its text and draw them with its style: a
 list item whose text starts with no number of its own is given the one its page draws, the
 rule number its ``id`` or a ``data-`` attribute holds (``data-number="103.1"``, ``id="rule-103.1"``:
-three digits first, as both games' sections and rules), else, in an ordered list inside a
-numbered item, that item's number and the item's ordinal (``value``, or the count from the
+three digits first, as both games' sections and rules), else, in an ordered list inside an
+item whose number the page draws, that item's number and the item's ordinal (``value``, or the count from the
 list's ``start``, as its ``type`` or inline ``list-style-type`` prints it: ``1``, ``a``, ``A``, ``i``,
 ``I``), joined with a dot (``103.1.b``; Magic's ``100.1.a`` reads as ``100.1a``). A number the
 text prints is the item's where it is the drawn one or one part deeper than the item above
 (a page that prints its numbers and hides its counters); otherwise it is the text's
-(``1. The Turn Player…``). An ordered list outside any numbered item (a list of steps) and a
-``<ul>`` draw no numbers.
+(``1. The Turn Player…``). An ordered list outside any numbered item (a list of steps), one
+under an item that prints its number (the rule's own list, in a page that prints its numbers)
+and a ``<ul>`` draw no numbers.
 """
 
 from __future__ import annotations
@@ -135,6 +136,7 @@ class _PageParser(HTMLParser):
         # starts with, when its text has none.
         self._lists: list[list | None] = []
         self._items: list[str] = []
+        self._printed: list[bool] = []  # per open <li>: its number is its text's
         self._drawn: str | None = None  # None: the block is not an item's first
 
     def finish(self) -> None:
@@ -150,8 +152,9 @@ class _PageParser(HTMLParser):
             printed = _PRINTED_NUMBER.match(lines[0])
             parent = self._items[-2] if len(self._items) > 1 else ""
             if printed and _printed_is_number(printed.group(1), self._drawn, parent):
-                # the item prints its number: its sublists count on from it
+                # the item prints its number: its sublists print theirs too
                 self._items[-1] = printed.group(1).rstrip(".")
+                self._printed[-1] = True
             elif self._drawn:  # a text may start with a number of its own ("1. The Turn Player…")
                 lines[0] = f"{self._drawn}. {lines[0]}"
             self._drawn = None
@@ -182,14 +185,16 @@ class _PageParser(HTMLParser):
             elif tag == "li":
                 self._prefix = "- "
                 self._items.append(self._item_number(attrs))
+                self._printed.append(False)
                 self._drawn = self._items[-1]
 
     def _item_number(self, attrs: list[tuple[str, str | None]]) -> str:
         """The rule number a list item's page draws where its text has none: one its ``id`` or
         a ``data-`` attribute holds (a style's ``content: attr(data-number)``), else, in an
-        ordered list inside a numbered item, that item's number and this one's ordinal (its
-        ``value``, or the list's count from its ``start``, in the list's ``type``: 1, a, A, i, I),
-        as both games number a rule's subrules; "" for none."""
+        ordered list inside an item whose number the page draws too, that item's number and this
+        one's ordinal (its ``value``, or the list's count from its ``start``, in the list's
+        ``type``: 1, a, A, i, I), as both games number a rule's subrules; "" for none (under an
+        item that prints its number, a list that prints none is that rule's text)."""
         for name, value in attrs:
             if value and (name == "id" or name.startswith("data-")):
                 held = _HELD_NUMBER.match(value.strip())
@@ -200,7 +205,7 @@ class _PageParser(HTMLParser):
             return ""
         ordinal = _integer(attrs, "value", ordered[1])
         ordered[1] = ordinal + 1
-        parent = self._items[-1] if self._items else ""
+        parent = self._items[-1] if self._items and not self._printed[-1] else ""
         return f"{parent}.{_ordinal(ordinal, ordered[0])}" if parent else ""
 
     def handle_endtag(self, tag: str) -> None:
@@ -214,6 +219,7 @@ class _PageParser(HTMLParser):
         if tag == "li" and self._items:
             self._flush()
             self._items.pop()
+            self._printed.pop()
         if tag in _BOLD:
             self._parts.append("**")
         elif tag in _BLOCKS:
