@@ -7,7 +7,8 @@
   removed, changed, moved or unchanged, with word-level changes and counts per chapter.
 - :mod:`kb.editions.queries`: what the facade answers (``KnowledgeBase.diff``, ``history``,
   ``map_number``, ``edition_mapping``); mappings between editions further apart than one
-  step are composed through the editions in between, and everything is derived once per build (:mod:`kb.derived`).
+  step are composed through the editions in between and bridged where that chain loses a
+  rule (:func:`~kb.editions.mapping.bridge`), and everything is derived once per build (:mod:`kb.derived`).
 - :mod:`kb.editions.evaluate`: precision and recall of a mapping on a labelled sample.
 
 Anything that carries rule numbers between editions (the citation linker, the timing

@@ -4,7 +4,9 @@ Rule numbers move between editions (Riftbound's chain went from the 530s to the 
 Magic's Timing and Priority from 116 to 117), so a citation written against one edition
 is carried to another through this mapping, the way version control detects renames:
 
-1. **Exact text.** Rules whose normalised wording is unique in both editions are paired.
+1. **Exact text.** A rule at the same number with the same wording in both editions is
+   kept, when most of its subrules are kept too (Magic's "General" headings changed
+   chapters at M10); then rules whose normalised wording is unique in both are paired.
 2. **Near-identical text.** Mutual best matches with a very high similarity anywhere in
    the edition (a rule that moved far away, slightly reworded); a near tie is left alone.
 3. **Structure**, repeated until nothing changes:
@@ -34,7 +36,9 @@ Similarity is the mean of rapidfuzz's normalised Indel similarity over character
 words, on folded text without rule numbers (so a renumbered cross-reference does not count
 against a rule). The bar is lowest where the structure vouches for a pair (the only
 unpaired rule on each side between the same paired neighbours) and highest for pairs far
-apart; short texts ("Units", "Pass Priority") need the structure's support. Among the
+apart; short texts ("Units", "Pass Priority") need the structure's support, and a rule
+kept at its number under paired parents that only gained or lost sentences (above all a
+"See rule 197. Locations for more information.") is the same rule. Among the
 children of paired parents, a rule's place is its number, or the place its paired
 neighbours moved to: a rule inserted or removed shifts its siblings, and a pair continuing
 that shift is vouched for as much as one keeping its number, so the text decides between
@@ -78,6 +82,7 @@ _REFERENCE_SENTENCE = re.compile(
 # Unrelated rules of one ruleset score about 0.3–0.5 (they share the game's vocabulary).
 NEAR_IDENTICAL = 0.85    # paired anywhere in the edition, if mutual best
 ANYWHERE = 0.75          # paired anywhere among the leftovers, if mutual best
+FAR_ANYWHERE = 0.80      # ... between editions that are not neighbours (see bridge)
 IN_SECTION = 0.56        # paired anywhere inside the counterpart of a paired ancestor
 IN_CONTEXT = 0.55        # paired inside an aligned gap or between paired parents
 SAME_SLOT = 0.45         # ... when the two sit at the same place under paired parents
@@ -95,6 +100,7 @@ WEAK = 0.75              # a pair the structure made below this is open to a bet
 RIVAL_MARGIN = 0.10      # ... which must beat it by this much
 SHORT = 24               # characters of normalised text below which a text is "short"
 MAX_ALIGN_CELLS = 200_000
+SETTLED = ("exact", "text", "kept", "composed")  # pairs no rival undoes (see bridge for the last two)
 MAX_SCOPE = 1500         # rules searched below one paired ancestor
 
 
@@ -104,6 +110,12 @@ def normalise(text: str) -> str:
     text = text.lower().replace("’", "'").replace("‘", "'")
     text = _NUMBER_IN_TEXT.sub(" ", text)
     return " ".join(_NON_WORD.sub(" ", text.replace("'", "")).split())
+
+
+def rule_wording(title: str | None, text: str | None) -> str:
+    """The words of a rule the mapping compares: its title and text, without the examples a
+    reader left inside the text (:func:`normalise` folds them into a rule's key)."""
+    return _INLINE_EXAMPLE.split(" ".join(x for x in (title, text) if x), 1)[0]
 
 
 def similarity(a: str, b: str, cutoff: float = 0.0) -> float:
@@ -130,7 +142,7 @@ class Counterpart:
     target: str | None
     confidence: float
     similarity: float
-    method: str  # exact, text, heading, children, sequence, anywhere, section, evidence, rival, composed, removed
+    method: str  # exact, text, heading, children, sequence, anywhere, section, evidence, rival, composed, kept, removed
 
 
 @dataclass
@@ -234,7 +246,7 @@ class _Side:
     def of(cls, rg: RuleGraph) -> _Side:
         rules = list(rg.edition.rules.values())
         index = {r.number: i for i, r in enumerate(rules)}
-        wordings = [_INLINE_EXAMPLE.split(" ".join(x for x in (r.title, r.text) if x), 1)[0] for r in rules]
+        wordings = [rule_wording(r.title, r.text) for r in rules]
         keys = [normalise(w) for w in wordings]
         parent = [index[r.parent] if r.parent is not None else -1 for r in rules]
         children = [[index[c] for c in r.children] for r in rules]
@@ -319,6 +331,27 @@ class _Matcher:
         bare_a = normalise(_REFERENCE_SENTENCE.sub(" ", self.a.wordings[i]))
         return bool(bare_a) and bare_a == normalise(_REFERENCE_SENTENCE.sub(" ", self.b.wordings[j]))
 
+    # 1. the same number with the same wording (unique or not: "Keywords", "Action")
+    def kept(self) -> None:
+        """Pair the rules both editions hold at one number with one wording, when their
+        subrules agree as much: most of them kept at their numbers and wordings too (Magic's
+        "General" headings at 300 or 500 held other chapters' rules before and after M10)."""
+        for i, number in enumerate(self.a.numbers):
+            j = self.b.index.get(number)
+            if j is not None and self._kept(i, j) and self.free_a(i) and self.free_b(j):
+                self.pair(i, j, 1.0, "kept")
+
+    def _kept(self, i: int, j: int) -> bool:
+        a, b = self.a, self.b
+        if not a.keys[i] or a.keys[i] != b.keys[j]:
+            return False
+        kids_a, kids_b = a.children[i], b.children[j]
+        if not kids_a and not kids_b:
+            return True
+        alike = sum(1 for c in kids_a if (d := b.index.get(a.numbers[c])) is not None
+                    and b.parent[d] == j and a.keys[c] == b.keys[d])
+        return 2 * alike > max(len(kids_a), len(kids_b))
+
     # 1. exact wording, unique on both sides
     def exact(self) -> None:
         where_a: dict[str, list[int]] = defaultdict(list)
@@ -329,7 +362,7 @@ class _Matcher:
             where_b[k].append(j)
         for k, xs in where_a.items():
             ys = where_b.get(k)
-            if k and ys and len(xs) == 1 and len(ys) == 1:
+            if k and ys and len(xs) == 1 and len(ys) == 1 and self.free_a(xs[0]) and self.free_b(ys[0]):
                 self.pair(xs[0], ys[0], 1.0, "exact")
 
     # 2. near-identical text anywhere (mutual best among candidates)
@@ -602,7 +635,7 @@ class _Matcher:
         matches it clearly better, the two being each other's best; the rule left behind is
         freed for the structural steps. Returns the number of pairs changed."""
         weak = [(i, j) for i, j in self.fwd.items()
-                if self.sim[i] < WEAK and self.method[i] not in ("exact", "text")]
+                if self.sim[i] < WEAK and self.method[i] not in SETTLED]
         if not weak:
             return 0
         free_a = _Postings(self.a.keys, [i for i in range(len(self.a)) if self.free_a(i)], every_word=True)
@@ -684,6 +717,7 @@ class _Matcher:
         del self.method[i]
 
     def run(self) -> None:
+        self.kept()
         self.exact()
         self.mutual_best(NEAR_IDENTICAL, "text")
         steps: list[Callable[[], int]] = [self.headings, self.children, self.sequence]
@@ -816,6 +850,65 @@ def map_editions(source: RuleGraph, target: RuleGraph) -> EditionMapping:
     added = [b.numbers[j] for j in range(len(b)) if j not in m.back]
     return EditionMapping(source.edition.ruleset, source.edition.name, target.edition.name, pairs, added,
                           source.edition.partial or target.edition.partial)
+
+
+def bridge(chain: EditionMapping, source: RuleGraph, target: RuleGraph) -> EditionMapping:
+    """The mapping between two editions that are not neighbours: the neighbours' mappings
+    composed (``chain``), compared with the two editions themselves.
+
+    A chain breaks wherever an edition between lacks a rule (an excerpt, a lossy import, a
+    rule dropped and restored): the two ends' identical rules came out removed and added,
+    and a wrong pair in one step made a move neither end shows. So:
+
+    1. a rule at the same number with the same wording in both editions is kept (``kept``);
+    2. every other pair of the chain stands (``composed``), when both its rules are free;
+    3. what is left on either side is matched directly, as neighbours are matched
+       (:func:`map_editions`'s steps, the pairs above as anchors; no rival undoes them).
+
+    A rule's counterpart is then the chain's unless the two ends say otherwise (1), or the
+    chain lost it (3): :class:`kb.editions.queries.FollowedMapping` asks this mapping in just
+    those cases, so a number carried and a diff agree."""
+    if source.edition.ruleset != target.edition.ruleset:
+        raise ValueError("editions of different rulesets cannot be mapped")
+    a, b = _Side.of(source), _Side.of(target)
+    m = _Matcher(a, b)
+    m.kept()
+    composed: dict[int, Counterpart] = {}
+    for i, number in enumerate(a.numbers):
+        c = chain.get(number)
+        j = b.index.get(c.target) if c is not None and c.target is not None else None
+        if j is not None and m.free_a(i) and m.free_b(j):
+            m.pair(i, j, c.similarity, "composed")  # type: ignore[union-attr]
+            composed[i] = c  # type: ignore[assignment]
+    m.run()
+    for i in [i for i in m.fwd if m.method[i] not in SETTLED]:
+        # Far apart, the game's templates recur ("Phasing is a static ability that modifies
+        # the rules of the untap step" / Vigilance's): what the chain lost is paired on
+        # clearer text than neighbours need (Magic 2003 -> 2026: 404 "Triggered Abilities"
+        # is not 607 "Linked Abilities").
+        if m.sim[i] < (NEAR_IDENTICAL if m.short(i, m.fwd[i]) else FAR_ANYWHERE if m.method[i] == "anywhere" else 0.0):
+            m._unpair(i)
+    pairs: dict[str, Counterpart] = {}
+    for i, number in enumerate(a.numbers):
+        if i in composed:
+            pairs[number] = composed[i]
+        elif i in m.fwd:
+            pairs[number] = Counterpart(number, b.numbers[m.fwd[i]], m.confidence(i),
+                                        round(m.sim[i], 3), m.method[i])
+        else:
+            pairs[number] = Counterpart(number, None, _removal_confidence(m, i), 0.0, "removed")
+    added = [b.numbers[j] for j in range(len(b)) if j not in m.back]
+    return EditionMapping(chain.ruleset, chain.source, chain.target, pairs, added, chain.partial)
+
+
+def same_wording(source: RuleGraph, target: RuleGraph, number: str) -> bool:
+    """Whether both editions hold ``number`` with the same wording (as the mapping compares
+    wordings): such a rule is kept by :func:`bridge` whatever the chain between says."""
+    old, new = source.edition.rules.get(number), target.edition.rules.get(number)
+    if old is None or new is None:
+        return False
+    key = normalise(rule_wording(old.title, old.text))
+    return bool(key) and key == normalise(rule_wording(new.title, new.text))
 
 
 def _removal_confidence(m: _Matcher, i: int) -> float:

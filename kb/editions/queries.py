@@ -1,9 +1,12 @@
 """The questions about editions that the facade answers: mappings between any two editions
 of a ruleset, diffs, where one number went, and a rule's history.
 
-Only adjacent editions (by date) are matched directly; a mapping between editions further
-apart is composed through the ones in between, so a rule's history and a citation carried
-from 1.0 to 1.4 always agree. Mappings and diffs are derived data (:mod:`kb.derived`): computed on first use and kept for
+Adjacent editions (by date) are matched directly; a mapping between editions further apart
+is composed through the ones in between and compared with the two ends where the chain
+loses a rule or the ends say otherwise (:func:`kb.editions.mapping.bridge`: a lossy import
+or an excerpt between them broke the chain). A number carried one at a time
+(:class:`FollowedMapping`: ``map``, citations) follows the chain and asks the bridged
+mapping in just those cases, so a carried citation and the diff always agree. Mappings and diffs are derived data (:mod:`kb.derived`): computed on first use and kept for
 the life of the build.
 """
 
@@ -16,7 +19,7 @@ from kb.derived import derived
 
 from kb.editions.diff import diff_editions, display_text, number_translators, reworded, select, word_ops
 from kb.editions.lineage import follow_numbers, history_rows, stored_history, stored_step
-from kb.editions.mapping import Counterpart, EditionMapping, compose, map_editions
+from kb.editions.mapping import Counterpart, EditionMapping, bridge, compose, map_editions, same_wording
 from kb.errors import QueryError
 from kb.graph import RuleGraph
 from kb.inputs import date_problem
@@ -85,8 +88,9 @@ def adjacent_mapping(kb: LoadedEditions, ruleset: str, older: str, newer: str) -
 
 
 def edition_mapping(kb: LoadedEditions, ruleset: str, source: str, target: str) -> EditionMapping:
-    """The mapping from any edition of a ruleset to any other, composed through the editions
-    in between (backwards when ``target`` is older)."""
+    """The mapping from any edition of a ruleset to any other: composed through the editions
+    in between (backwards when ``target`` is older), bridged where that chain loses a rule or
+    the two editions disagree with it (:func:`kb.editions.mapping.bridge`)."""
     order = _order(kb, ruleset)
     for name in (source, target):
         if name not in order:
@@ -102,7 +106,18 @@ def edition_mapping(kb: LoadedEditions, ruleset: str, source: str, target: str) 
     for older, newer in _walk(order, source, target)[1]:
         if not mapping_is_stored(kb, ruleset, older, newer):
             adjacent_mapping(kb, ruleset, older, newer)
-    return _chain_mapping(kb, ruleset, source, target)
+    chain = _chain_mapping(kb, ruleset, source, target)
+    if abs(k - i) == 1:
+        return chain  # one step read backwards: the two editions' own mapping
+    return _bridged_mapping(kb, ruleset, source, target)
+
+
+@derived
+def _bridged_mapping(kb: LoadedEditions, ruleset: str, source: str, target: str) -> EditionMapping:
+    """The chain between two editions that are not neighbours, compared with the two
+    editions themselves where it loses a rule or they disagree with it (:func:`bridge`)."""
+    return bridge(_chain_mapping(kb, ruleset, source, target),
+                  kb.graphs[(ruleset, source)], kb.graphs[(ruleset, target)])
 
 
 @derived
@@ -212,12 +227,14 @@ class FollowedMapping:
     """The mapping from one edition to another read a number at a time: ``get`` gives what
     :func:`edition_mapping`'s ``get`` gives, by following the adjacent mappings in between,
     without composing whole mappings (carrying a few numbers across seventy editions costs
-    lookups, not seventy compositions of thousands of rules)."""
+    lookups, not seventy compositions of thousands of rules); only a number the chain loses,
+    or one the two ends hold otherwise, asks the bridged mapping (made once per build)."""
 
     def __init__(self, kb: LoadedEditions, ruleset: str, source: str, target: str):
         forward, pairs = _walk(_order(kb, ruleset), source, target)
         steps = [_step(kb, ruleset, older, newer) for older, newer in pairs]
         self._steps = [m.get if forward else m.back for m in steps]
+        self._kb, self._ruleset, self._source, self._target = kb, ruleset, source, target
 
     def get(self, number: str) -> Counterpart | None:
         """The counterpart of a source number in the target edition (None when the number is
@@ -228,7 +245,22 @@ class FollowedMapping:
             if c is None:
                 return None
             c = compose(c, step(c.target) if c.target is not None else None)
+        if c is not None and rest and not self._chain_stands(c):
+            return edition_mapping(self._kb, self._ruleset, self._source, self._target).get(number)
         return c
+
+    def _chain_stands(self, c: Counterpart) -> bool:
+        """Whether the chain's answer is the one :func:`bridge` gives, so that no whole
+        mapping is needed: the chain found a counterpart, and neither the rule's own number
+        nor its counterpart's is a rule both ends keep with the same wording (the bridge
+        pairs those first)."""
+        if c.target is None:
+            return False
+        if c.target == c.number:
+            return True
+        graphs = self._kb.graphs
+        old, new = graphs[(self._ruleset, self._source)], graphs[(self._ruleset, self._target)]
+        return not (same_wording(old, new, c.number) or same_wording(old, new, c.target))
 
 
 def mapping_is_stored(kb: LoadedEditions, ruleset: str, older: str, newer: str) -> bool:
