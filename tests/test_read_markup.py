@@ -132,3 +132,10 @@ def test_rst_titles_take_their_depth_from_the_order_styles_appear(name: str, tex
     out = from_markup(text, name)
     assert out is not None
     assert [ln for ln in out.text.split("\n") if ln.startswith("#")] == headings
+
+
+def test_asciidoc_blanks_its_own_lines_and_keeps_a_line_of_card_symbols() -> None:
+    text = "= Rules\n:toc:\n\n== 100. A\n\n=== 101. B\n\n[source,json]\n----\n[E]\n----\n// note\n[[r1]]\n[NOTE]\n"
+    out = from_markup(text, "adoc")
+    assert out is not None
+    assert [ln for ln in out.text.split("\n") if ln] == ["# Rules", "## 100. A", "### 101. B", "[E]"]

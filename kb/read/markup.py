@@ -54,7 +54,10 @@ _RST_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 # -- AsciiDoc -----------------------------------------------------------------------------------
 
 _ADOC_HEADING = re.compile(r"^(={1,6})[ \t]+(\S.*?)[ \t]*$")
-_ADOC_BLANKED = re.compile(r"^(?::[\w-]+!?:.*|\[\[[^\]]*\]\]|\[[\w#.%,= \"-]*\]|//.*|(?:-{4,}|={4,}|\*{4,}|_{4,}|\.{4,}))[ \t]*$")
+# Lines AsciiDoc keeps for itself: attribute entries, anchors, block attributes (``[source,json]``,
+# ``[#id]``, ``[NOTE]``; not a line that is a card symbol, ``[E]``), comments, block delimiters.
+_ADOC_BLANKED = re.compile(r"^(?::[\w-]+!?:.*|\[\[[^\]]*\]\]|\[(?:[#.%][^\]]*|[a-z][\w-]*(?:,[^\]]*)?"
+                           r"|NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]|//.*|(?:-{4,}|={4,}|\*{4,}|_{4,}|\.{4,}))[ \t]*$")
 _ADOC_TERM = re.compile(r"^(\S[^:\n]*?)::(?:[ \t]+(\S.*))?$")
 _ADOC_BREAK = re.compile(r"[ \t]\+$")
 # Constrained bold, ``*word*`` (not Markdown's ``**word**``, nor a ``*`` beside a space).
