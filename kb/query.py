@@ -239,7 +239,7 @@ class KnowledgeBase(LoadedEditions):
     # -- search ------------------------------------------------------------------
     def search(self, query: str, ruleset: str | None = None, edition: str | None = None,
                limit: int = 10, offset: int = 0, section: str | None = None,
-               rulings: bool = True) -> dict[str, Any]:
+               rulings: bool = True, others: bool = True) -> dict[str, Any]:
         """Search an edition (the query language is in :mod:`kb.search.query`): numbers jump,
         defined terms come first, words rank by BM25F, and a question an earlier ruling asked
         brings in the rules that ruling cites, as numbered in this edition, each hit saying
@@ -253,13 +253,22 @@ class KnowledgeBase(LoadedEditions):
         ``9999.9``, ``rule 9999``, ``337.1.z``, ``CR 999.9z``, ``3371a``), is said in
         ``no_such_rule`` as ``rulekb rule`` says it (the message, the nearest numbers and,
         for a number another edition has, ``elsewhere``: where that rule is now); None
-        otherwise."""
+        otherwise.
+
+        With no ruleset asked for (``ruleset``, ``ruleset:``, an edition), a query whose
+        citation names a ruleset by its own prefix searches that one (:meth:`ruleset_named_in`:
+        ``CR 702.19b`` is Magic's); an empty answer (or a number the edition lacks) lists in
+        ``other_rulesets`` each other ruleset whose default edition matches, with its count
+        (``others=False``: not looked for)."""
         from kb.records.search import ruling_evidence
         from kb.search import SearchError, parse_query
         try:
             parsed = parse_query(query)
-            rg = self.edition(parsed.ruleset or ruleset or self.default_ruleset(),
-                              parsed.edition or edition)
+            # No ruleset asked for: the one the query's own prefix names (CR 702.19b is Magic's,
+            # as the linker reads it), else the default.
+            implicit = not (parsed.ruleset or ruleset or parsed.edition or edition)
+            rg = self.edition(parsed.ruleset or ruleset or (self.ruleset_named_in(query) if implicit else None)
+                              or self.default_ruleset(), parsed.edition or edition)
             name = rg.edition.ruleset, rg.edition.name
             s = searcher(self, *name)
             asked = None if section else numbers_asked(rg, query)
@@ -298,7 +307,42 @@ class KnowledgeBase(LoadedEditions):
                     # An older article's number: suggest where that rule is now (117.3d for
                     # 2010's 116.3d), not the edition's numerically nearest rule (116.3).
                     found["did_you_mean"] = elsewhere["here"]
+        found["other_rulesets"] = []
+        if others and (found["no_such_rule"] or not found["total"]) and not section and not offset:
+            found["other_rulesets"] = self._other_rulesets_matching(query, rg.edition.ruleset, rulings)
         return found
+
+    def ruleset_named_in(self, text: str) -> str | None:
+        """The ruleset a text's first citation names by its own prefix, as the linker reads it
+        (:func:`kb.cite.target.named_editions`: ``CR 702.19b`` and ``Comprehensive Rules
+        702.19b`` are Magic's, ``Core Rules 337.1`` Riftbound's); None when it names none."""
+        from kb.cite.find import find_citations
+        from kb.cite.target import named_editions
+        names = self.ruleset_names()
+        if len(names) < 2:
+            return None
+        citations = find_citations(text, limit=1)
+        if not citations:
+            return None
+        named = named_editions(self, [self.edition(n) for n in names], text, citations)[0]
+        return named.edition.ruleset if named is not None else None
+
+    def _other_rulesets_matching(self, query: str, searched: str, rulings: bool) -> list[dict[str, Any]]:
+        """For a query one ruleset answers with nothing (or lacks the number it is): each
+        other ruleset whose default edition matches it, with how many rules match there."""
+        out = []
+        titles = {str(r["name"]): str(r.get("title") or r["name"]) for r in self.rulesets()}
+        for name in self.ruleset_names():
+            if name == searched:
+                continue
+            try:
+                there = self.search(query, name, limit=1, rulings=rulings, others=False)
+            except QueryError:
+                continue  # a query this ruleset's language refuses: it has nothing to say
+            if there["total"] and not there["no_such_rule"]:
+                out.append({"ruleset": name, "edition": there["edition"], "title": titles.get(name, name),
+                            "total": there["total"]})
+        return out
 
     # -- terms -------------------------------------------------------------------
     def term_summary(self, rg: RuleGraph, key: str) -> dict[str, Any]:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+import shlex
 
 import click
 
-from kb.cli.app import edition_option, emit_json, handle_errors, json_option, main, open_kb, ruleset_option
+from kb.cli.app import counted, edition_option, emit_json, handle_errors, json_option, main, open_kb, ruleset_option
 from kb.query import elsewhere_sentence
 
 _MARK = re.compile(r"<mark>(.*?)</mark>")
@@ -50,6 +51,9 @@ def search_cmd(ctx: click.Context, query: str, ruleset: str | None, edition: str
                    + (f"; nearest: {', '.join(missing['nearest'])}" if missing["nearest"] else ""))
     elif data["did_you_mean"]:
         click.echo(f"did you mean: {data['did_you_mean']}")
+    for other in data.get("other_rulesets") or []:  # nothing here: where the query does match
+        click.echo(f"{counted(other['total'], 'match', 'matches')} in {other['title']} {other['edition']}: "
+                   f"rulekb search -r {other['ruleset']} {shlex.quote(query)}")
     read = data.get("understood") or {}
     for card in read.get("cards") or []:
         click.echo(click.style("card: " + card, dim=True))

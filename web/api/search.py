@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Response
+from flask import Response, url_for
 
 from web.api.base import EDITION, answer, bp, current_kb
 from web.openapi import (NAME_PATTERN, NUMBER_PATTERN, SCHEMAS, STR, Param, array, endpoint,
@@ -49,6 +49,13 @@ SCHEMAS["Search"] = obj({
                     "numbers (where the rule another edition numbered so is now, first) and, "
                     "for a number another edition has, where that rule is in this edition. "
                     "Null otherwise.")),
+    "other_rulesets": array(obj({
+        "ruleset": STR, "edition": STR, "title": STR,
+        "total": {"type": "integer", "minimum": 1, "description": "Rules matching there."},
+        "url": {"type": "string", "description": "This search in that ruleset."}}),
+        description="When the edition searched has no match (or lacks the number asked "
+                    "for): each other ruleset whose default edition matches, with how many "
+                    "rules and a link to the search there. Empty otherwise."),
     "results": array(obj({
         "number": STR, "title": STR,
         "excerpt": {"type": "string", "description": "HTML: the text around the first match, "
@@ -80,5 +87,10 @@ def search(q: str, ruleset: str | None, edition: str | None, limit: int, offset:
     first (a query of one number lists that rule and its subrules, with ``jump`` set), then
     the rules defining a term the words name, then rules by their words (BM25F), with
     excerpts and breadcrumbs. Misspelt words are corrected and the corrected query is given
-    as ``did_you_mean``. A malformed query answers 400 with the position that is wrong."""
-    return answer(current_kb().search(q, ruleset, edition, limit=limit, offset=offset, section=section))
+    as ``did_you_mean``. Without ``ruleset``, a query whose citation names a ruleset by its
+    prefix searches that one (``CR 702.19b``, ``Comprehensive Rules 702.19b``: Magic), and an
+    empty answer lists the other rulesets that match (``other_rulesets``). A malformed query answers 400 with the position that is wrong."""
+    data = current_kb().search(q, ruleset, edition, limit=limit, offset=offset, section=section)
+    data["other_rulesets"] = [{**o, "url": url_for("api.search", q=q, ruleset=o["ruleset"], limit=limit)}
+                              for o in data["other_rulesets"]]
+    return answer(data)

@@ -424,6 +424,7 @@ def search_page(kb: KnowledgeBase, q: str, ruleset: str | None, edition: str | N
     the defined term it names, and paging. A query that is a rule number jumps to the rule.
     Returns the context and the status (400 with the message for a malformed query)."""
     rulesets = kb.rulesets()
+    asked_ruleset, asked_edition = ruleset, edition
     ruleset = ruleset or kb.default_ruleset()
     editions = [e["edition"] for e in kb.editions(ruleset)]
     edition = edition or kb.default_edition(ruleset)["edition"]  # the newest full edition
@@ -437,8 +438,9 @@ def search_page(kb: KnowledgeBase, q: str, ruleset: str | None, edition: str | N
     if not 1 <= page <= MAX_PAGE:
         raise QueryError(400, f"page must be between 1 and {MAX_PAGE}", {"page": page})
     try:
-        result = kb.search(q, ruleset, edition, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE,
-                          section=section or None)
+        # the ruleset and edition as asked (none: the query's own prefix may name one, CR 702.19b)
+        result = kb.search(q, asked_ruleset, asked_edition, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE,
+                           section=section or None)
     except QueryError as exc:
         if exc.status != 400:
             raise
@@ -449,6 +451,10 @@ def search_page(kb: KnowledgeBase, q: str, ruleset: str | None, edition: str | N
                                       "number": result["jump"]}), 302
     rs, ed = result["ruleset"], result["edition"]
     ctx.update(base_context(kb, rs, ed))
+    ctx["editions"] = [e["edition"] for e in kb.editions(rs)]
+    # nothing here: the other rulesets that match, each a link to the search there
+    ctx["others"] = [{**o, "url": href("site.search", q=q, ruleset=o["ruleset"])}
+                     for o in result.get("other_rulesets") or []]
     # A rule number this edition lacks, in any form the rule lookup reads (9999.9, rule 9999,
     # 337.1.z): the nearest numbers and, when another edition has it (an older article's),
     # where that rule went; the facade's answer, as the API and CLI say it.
