@@ -22,6 +22,7 @@ from kb.graph import RuleGraph, build_edition
 from kb.model import RawRule, ReadResult
 from kb.numbers import parse_number
 from kb.query import KnowledgeBase
+from kb.store import build
 
 CASES = yaml.safe_load((Path(__file__).parent / "fixtures" / "editions" / "far" / "cases.yaml")
                        .read_text(encoding="utf-8"))
@@ -110,3 +111,56 @@ def test_a_heading_kept_in_name_only_is_not_kept() -> None:
                   "500.2": "Each phase has steps."})
     m = map_editions(old, new)
     assert {n: m.get(n).target for n in ("300", "500", "300.1")} == {"300": "500", "500": "300", "300.1": "500.1"}
+
+
+# -- a rule's history steps over an edition that lacks it -------------------------------------
+
+@pytest.mark.parametrize("case", CASES[:3], ids=[c["name"] for c in CASES[:3]])
+def test_history_steps_over_the_edition_that_lacks_the_rule(case: dict) -> None:
+    kb = case_kb(case)
+    first, middle, last = case["editions"]
+    missing = [n for n, text in first.items() if last.get(n) == text and text not in middle.values()]
+    assert missing
+    for number in missing:
+        for start in (NAMES[2], NAMES[0]):  # named in the newest, then in the oldest edition
+            rows = kb.history("far", number, start)["editions"]
+            assert [(r["number"], r["status"]) for r in rows] == [
+                (number, "present"), (None, "removed"), (number, "unchanged")], (number, start)
+
+
+def _markdown(rules: dict[str, str], date: str) -> str:
+    """A case's edition as Riftbound's Markdown prints one (chapters 100, 300, ...)."""
+    lines = ["# Far Rules", "", f"Last Updated: {date}", ""]
+    for number, text in rules.items():
+        if len(number) == 1:
+            continue  # the cases' chapters: the sections' own hundreds stand for them
+        if "." not in number:
+            chapter = number[0] + "00"
+            if f"## {chapter}." not in "\n".join(lines):
+                lines += [f"## {chapter}. Chapter {number[0]}", ""]
+            lines += [f"### {number}. {text}", ""]
+        else:
+            lines += [f"**{number}.** {text}", ""]
+    return "\n".join(lines)
+
+
+def test_history_read_from_the_build_steps_over_it_too(tmp_path: Path) -> None:
+    """The build stores neighbours' steps and texts: the stored history (kb.editions.lineage)
+    answers as the graphs do."""
+    case = CASES[1]
+    rules = tmp_path / "rules" / "far"
+    rules.mkdir(parents=True)
+    toml = ['name = "far"', 'title = "Far Rules"', 'number_style = "dotted"', 'default_format = "riftbound-md"']
+    for editions, name, date in zip(case["editions"], NAMES, DATES):
+        (rules / f"{name}.md").write_text(_markdown(editions, date), encoding="utf-8")
+        toml += ["", "[[editions]]", f'name = "{name}"', f'date = "{date}"', f'source = "{name}.md"']
+    (rules / "ruleset.toml").write_text("\n".join(toml) + "\n", encoding="utf-8")
+    build(tmp_path / "home", rules=tmp_path / "rules")
+    kb = KnowledgeBase.open(tmp_path / "home")
+    for start in (NAMES[2], NAMES[0]):
+        rows = kb.history("far", "301.2", start)["editions"]
+        assert [(r["number"], r["status"]) for r in rows] == [
+            ("301.2", "present"), (None, "removed"), ("301.2", "unchanged")]
+    rows = kb.history("far", "301.3", NAMES[2])["editions"]  # renumbered by the middle, and back
+    assert [(r["number"], r["status"]) for r in rows] == [("301.3", "present"), ("301.2", "moved"), ("301.3", "moved")]
+    assert counts(kb.diff("far", NAMES[0], NAMES[2])["summary"]) == case["counts"]

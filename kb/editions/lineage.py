@@ -19,6 +19,7 @@ from typing import Any
 
 from kb.derived import derived
 from kb.editions.diff import chapter_counts, display_text, number_translators, select, summarise, wording_change
+from kb.editions.mapping import same_wording
 from kb.errors import QueryError
 from kb.loaded import LoadedEditions
 from kb.numbers import try_parse_number
@@ -26,7 +27,8 @@ from kb.objects import StoredMapping, StoredRules
 from kb.store import stored_changes_path, stored_mapping_path, stored_rules_path
 
 
-def stored_history(kb: LoadedEditions, ruleset: str, number: str, start: str | None = None) -> dict[str, Any] | None:
+def stored_history(kb: LoadedEditions, ruleset: str, number: str, start: str | None = None,
+                   between: Callable[[str, str], Any] | None = None) -> dict[str, Any] | None:
     """The history of ``number`` named in edition ``start`` (default: the newest full edition
     holding it, else the newest excerpt holding it), as :func:`kb.editions.queries.history`
     gives it; None when the build did
@@ -52,46 +54,72 @@ def stored_history(kb: LoadedEditions, ruleset: str, number: str, start: str | N
     canonical = texts[idx].find(segments) if idx is not None else None
     if idx is None or canonical is None:
         return None
-    numbers = follow_numbers(len(order), idx, canonical, maps.__getitem__)
-    def edition_at(x: int) -> tuple[str, str, bool, StoredRules]:
-        e = eds[x]
-        return e["edition"], e["date"], e["partial"], texts[x]
 
     def rule_of(stored: StoredRules, n: str) -> Any:
         rule = stored.rule(n)
         return SimpleNamespace(**rule) if rule is not None else None
 
-    rows = history_rows(len(order), edition_at, numbers, rule_of, maps.__getitem__)
+    def kept_at(x: int, y: int, n: str) -> bool:
+        return same_wording(rule_of(texts[x], n), rule_of(texts[y], n))
+
+    numbers = follow_numbers(len(order), idx, canonical, maps.__getitem__, kept_at)
+
+    def edition_at(x: int) -> tuple[str, str, bool, StoredRules]:
+        e = eds[x]
+        return e["edition"], e["date"], e["partial"], texts[x]
+
+    rows = history_rows(len(order), edition_at, numbers, rule_of, maps.__getitem__,
+                        (lambda x, y: between(order[x], order[y])) if between else None)
     return {"ruleset": ruleset, "number": canonical, "edition": order[idx], "editions": rows}
 
 
-def follow_numbers(count: int, idx: int, number: str, step_at: Callable[[int], Any]) -> list[str | None]:
+def follow_numbers(count: int, idx: int, number: str, step_at: Callable[[int], Any],
+                   kept_at: Callable[[int, int, str], bool] | None = None) -> list[str | None]:
     """The number of the rule numbered ``number`` in edition ``idx`` in each of ``count``
     editions (None where it is not), followed back and forth through ``step_at(x)``, the
-    mapping from edition ``x`` to the next."""
+    mapping from edition ``x`` to the next.
+
+    An edition that lacks the rule (an excerpt, a lossy import, a rule dropped and restored)
+    is stepped over when the edition past it holds the rule at the same number with the
+    same wording (``kept_at(x, y, number)``), as the diff of the two does
+    (:func:`kb.editions.mapping.bridge`); otherwise the rule is gone from there on."""
     numbers: list[str | None] = [None] * count
     numbers[idx] = number
-    for x in range(idx, 0, -1):
-        current = numbers[x]
-        numbers[x - 1] = step_at(x - 1).origin(current) if current else None
-    for x in range(idx, count - 1):
-        current = numbers[x]
-        c = step_at(x).get(current) if current else None
+    x = idx
+    while x > 0 and (current := numbers[x]) is not None:
+        numbers[x - 1] = step_at(x - 1).origin(current)
+        if numbers[x - 1] is None and kept_at is not None and x >= 2 and kept_at(x - 2, x, current):
+            numbers[x - 2] = current
+            x -= 2
+        else:
+            x -= 1
+    x = idx
+    while x < count - 1 and (current := numbers[x]) is not None:
+        c = step_at(x).get(current)
         numbers[x + 1] = c.target if c else None
+        if numbers[x + 1] is None and kept_at is not None and x + 2 < count and kept_at(x, x + 2, current):
+            numbers[x + 2] = current
+            x += 2
+        else:
+            x += 1
     return numbers
 
 
 def history_rows(count: int, edition_at: Callable[[int], tuple[str, str, bool, Any]],
                  numbers: list[str | None], rule_of: Callable[[Any, str], Any],
-                 step_at: Callable[[int], Any]) -> list[dict[str, Any]]:
+                 step_at: Callable[[int], Any],
+                 between: Callable[[int, int], Any] | None = None) -> list[dict[str, Any]]:
     """The rows of a rule's history, one per edition (both :func:`stored_history` and
     :func:`kb.editions.queries.history` answer with them): ``edition_at(x)`` gives edition
     ``x``'s name, date, partial flag and its rules (a graph or its stored texts),
     ``numbers[x]`` the rule's number there (None: not there), ``rule_of(rules, n)`` the rule
     (kind, title, label, text, examples; None when absent) and ``step_at(x)`` the mapping from
-    edition ``x`` to the next."""
+    edition ``x`` to the next. A rule found again past an edition that lacked it
+    (:func:`follow_numbers`) is said against its last appearance, through ``between(x, y)``,
+    the mapping between those two editions."""
     rows: list[dict[str, Any]] = []
     previous: tuple[int, str, Any, Any] | None = None
+    last: tuple[int, str, Any, Any] | None = None  # the rule's last appearance, across a gap
     for x in range(count):
         name, date, partial, rules = edition_at(x)
         n = numbers[x]
@@ -104,12 +132,14 @@ def history_rows(count: int, edition_at: Callable[[int], tuple[str, str, bool, A
             rows.append(row)
             continue
         row.update({"kind": rule.kind, "title": rule.label, "text": rule.text, "examples": rule.examples})
+        if previous is None and last is not None and between is not None:
+            previous = last  # found again past an edition that lacked it
         if previous is None:
             row.update({"status": "added" if rows else "present", "renumbered": False,
                         "reworded": False, "ops": None, "confidence": None})
         else:
             px, pn, prules, prule = previous
-            mapping = step_at(px)
+            mapping = step_at(px) if x == px + 1 or between is None else between(px, x)
             from_old, from_new = number_translators(prules, rules, mapping)
             ops = wording_change(display_text(prule), display_text(rule), from_old, from_new)
             changed = ops is not None
@@ -117,7 +147,7 @@ def history_rows(count: int, edition_at: Callable[[int], tuple[str, str, bool, A
             row.update({"status": "moved" if pn != n else "changed" if changed else "unchanged",
                         "renumbered": pn != n, "reworded": changed, "previous_number": pn,
                         "ops": ops, "confidence": c.confidence if c else None})
-        previous = (x, n, rules, rule)  # type: ignore[assignment]
+        previous = last = (x, n, rules, rule)  # type: ignore[assignment]
         rows.append(row)
     return rows
 

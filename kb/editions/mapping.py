@@ -60,6 +60,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Indel
@@ -901,10 +902,10 @@ def bridge(chain: EditionMapping, source: RuleGraph, target: RuleGraph) -> Editi
     return EditionMapping(chain.ruleset, chain.source, chain.target, pairs, added, chain.partial)
 
 
-def same_wording(source: RuleGraph, target: RuleGraph, number: str) -> bool:
-    """Whether both editions hold ``number`` with the same wording (as the mapping compares
-    wordings): such a rule is kept by :func:`bridge` whatever the chain between says."""
-    old, new = source.edition.rules.get(number), target.edition.rules.get(number)
+def same_wording(old: Any, new: Any) -> bool:
+    """Whether two rules (anything with a ``title`` and a ``text``; None: no rule) have the
+    same wording as the mapping compares wordings: a rule both ends of a comparison hold at
+    one number so worded is kept by :func:`bridge` whatever the chain between says."""
     if old is None or new is None:
         return False
     key = normalise(rule_wording(old.title, old.text))

@@ -260,7 +260,7 @@ class FollowedMapping:
             return True
         graphs = self._kb.graphs
         old, new = graphs[(self._ruleset, self._source)], graphs[(self._ruleset, self._target)]
-        return not (same_wording(old, new, c.number) or same_wording(old, new, c.target))
+        return not any(same_wording(old.edition.rules.get(n), new.edition.rules.get(n)) for n in (c.number, c.target))
 
 
 def mapping_is_stored(kb: LoadedEditions, ruleset: str, older: str, newer: str) -> bool:
@@ -332,7 +332,10 @@ def _history(kb: LoadedEditions, ruleset: str, number: str, edition: str | None,
     named = named_edition(kb, ruleset, edition, date) if edition or date else None
     # A build stores every edition's rule texts and neighbours' mappings: read them there
     # rather than loading every graph (kb.editions.lineage gives the same answer).
-    stored = stored_history(kb, ruleset, number, named.edition.name if named else None)
+    def between(older: str, newer: str) -> FollowedMapping:
+        return FollowedMapping(kb, ruleset, older, newer)
+
+    stored = stored_history(kb, ruleset, number, named.edition.name if named else None, between)
     if stored is not None:
         return stored
     start = named or _newest_with(kb, ruleset, number, order)
@@ -345,8 +348,13 @@ def _history(kb: LoadedEditions, ruleset: str, number: str, edition: str | None,
         rg = kb.graphs[(ruleset, order[x])]
         return order[x], rg.edition.date, rg.edition.partial, rg
 
-    numbers = follow_numbers(len(order), order.index(start.edition.name), canonical, step_at)
-    rows = history_rows(len(order), edition_at, numbers, lambda rg, n: rg.rule(n), step_at)
+    def kept_at(x: int, y: int, n: str) -> bool:
+        return same_wording(kb.graphs[(ruleset, order[x])].edition.rules.get(n),
+                            kb.graphs[(ruleset, order[y])].edition.rules.get(n))
+
+    numbers = follow_numbers(len(order), order.index(start.edition.name), canonical, step_at, kept_at)
+    rows = history_rows(len(order), edition_at, numbers, lambda rg, n: rg.rule(n), step_at,
+                        lambda x, y: between(order[x], order[y]))
     return {"ruleset": ruleset, "number": canonical, "edition": start.edition.name, "editions": rows}
 
 
