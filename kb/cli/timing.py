@@ -14,6 +14,7 @@ import click
 from kb.cli.app import EXIT_ERROR, EXIT_FINDING, EXIT_OK, edition_option, emit_json, handle_errors, home_of, json_option, main, open_kb
 from kb.graph import build_edition
 from kb.inputs import loads_json
+from kb.limits import TIMING_FILE, LimitExceeded
 from kb.query import KnowledgeBase, QueryError
 from kb.store import collect_sources
 from kb.timing import list_scenarios, load_scenario, scenario_files
@@ -140,7 +141,7 @@ def run_cmd(ctx: click.Context, file: str, as_json: bool, quotes: bool, full: bo
     path = Path(file)
     try:
         if path.exists():
-            sc = loads(path.read_text(encoding="utf-8"), str(path))
+            sc = loads(_scenario_text(path), str(path))
             data = sc.data
         else:
             try:
@@ -149,6 +150,9 @@ def run_cmd(ctx: click.Context, file: str, as_json: bool, quotes: bool, full: bo
                 raise ScenarioError(no_scenario(file), file) from exc
     except (ScenarioError, OSError, UnicodeDecodeError) as exc:
         click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_MALFORMED)
+    except LimitExceeded as exc:
+        click.echo(f"error: {exc.message}", err=True)
         sys.exit(EXIT_MALFORMED)
     kb = timing_kb(ctx)
     try:
@@ -178,6 +182,20 @@ def run_cmd(ctx: click.Context, file: str, as_json: bool, quotes: bool, full: bo
     verdict = click.style("ok", fg="green") if result["ok"] else click.style("FAILED", fg="red", bold=True)
     click.echo(f"{len(result['frames'])} frames, {passed}/{len(expectations)} expectations: {verdict}")
     sys.exit(EXIT_OK if result["ok"] else EXIT_FAILED)
+
+
+def _scenario_text(path: Path) -> str:
+    """A scenario file's text: refused by its size (``timing.file``) before anything parses it,
+    and named with its line and byte when it is not UTF-8 (as ``rulekb link`` names a file)."""
+    with path.open("rb") as f:
+        data = f.read(TIMING_FILE.value + 1)
+        if len(data) > TIMING_FILE.value:
+            TIMING_FILE.check(path.stat().st_size, str(path))
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise ScenarioError(f"not UTF-8 text (byte {exc.start})", str(path), line=line) from exc
 
 
 def _read_state(given: str) -> Any:
