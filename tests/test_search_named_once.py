@@ -19,7 +19,7 @@ from kb.query import KnowledgeBase, searcher
 from kb.search import EditionSearcher, Ranking, parse_query
 from kb.search.understand import understand
 
-from tests.test_search_questions import assert_offline_answers_as_the_server
+from tests.test_search_questions import assert_offline_answers_as_the_server, searcher_with
 
 # (question, a concept's label, its alternatives read with named_once off, and on)
 ONCE = [
@@ -101,9 +101,5 @@ OFFLINE = [
 
 @pytest.mark.skipif(node_path() is None, reason="needs node to run the offline search script")
 def test_the_offline_search_reads_them_as_the_server(excerpt_kb: KnowledgeBase, tmp_path: Path) -> None:
-    def named_once(ruleset: str, edition: str) -> EditionSearcher:
-        shared = searcher(excerpt_kb, ruleset, edition)
-        return EditionSearcher(excerpt_kb.edition(ruleset, edition), shared.index, shared.speller.counts,
-                               Ranking(named_once=True, participant_weight=0.5))
-
-    assert_offline_answers_as_the_server(excerpt_kb, tmp_path, OFFLINE, named_once)
+    assert_offline_answers_as_the_server(excerpt_kb, tmp_path, OFFLINE,
+                                         searcher_with(excerpt_kb, Ranking(named_once=True, participant_weight=0.5)))

@@ -157,16 +157,19 @@ def assert_offline_answers_as_the_server(kb: KnowledgeBase, tmp_path: Path,
     return answers
 
 
+def searcher_with(kb: KnowledgeBase, ranking: Ranking) -> Callable[[str, str], EditionSearcher]:
+    """Each edition's searcher over the build's index (made once) with ``ranking``."""
+    def make(ruleset: str, edition: str) -> EditionSearcher:
+        shared = searcher(kb, ruleset, edition)
+        return EditionSearcher(kb.edition(ruleset, edition), shared.index, shared.speller.counts, ranking)
+    return make
+
+
 @pytest.mark.skipif(node_path() is None, reason="needs node to run the offline search script")
 def test_the_offline_search_ranks_permissions_as_the_server(full_kb: KnowledgeBase, tmp_path: Path) -> None:
-    def with_permissions(ruleset: str, edition: str) -> EditionSearcher:
-        shared = searcher(full_kb, ruleset, edition)
-        return EditionSearcher(full_kb.edition(ruleset, edition), shared.index, shared.speller.counts,
-                               Ranking(permission_weight=0.5))
-
     answers = assert_offline_answers_as_the_server(
         full_kb, tmp_path, [(rs, e, q) for rs, e, q, _r, _a in PERMISSIONS if rs == "riftbound"],
-        with_permissions)
+        searcher_with(full_kb, Ranking(permission_weight=0.5)))
     # the first case does go through the prior in both
     assert any("says when a player may act" in m for h in answers[0]["results"] for m in h["matched"])
 
@@ -211,9 +214,7 @@ STATEMENTS = [
 
 
 def _statement_searcher(excerpt_kb: KnowledgeBase, ruleset: str, edition: str, weight: float) -> EditionSearcher:
-    shared = searcher(excerpt_kb, ruleset, edition)  # the build's index, made once
-    return EditionSearcher(excerpt_kb.edition(ruleset, edition), shared.index, shared.speller.counts,
-                           Ranking(statement_weight=weight))
+    return searcher_with(excerpt_kb, Ranking(statement_weight=weight))(ruleset, edition)
 
 
 @pytest.mark.parametrize("ruleset, edition, question, rule, first", STATEMENTS)

@@ -17,10 +17,10 @@ import pytest
 
 from kb.export.jsrun import node_path
 from kb.query import KnowledgeBase, searcher
-from kb.search import EditionSearcher, Ranking, parse_query
+from kb.search import Ranking, parse_query
 from kb.search.understand import understand
 
-from tests.test_search_questions import assert_offline_answers_as_the_server
+from tests.test_search_questions import assert_offline_answers_as_the_server, searcher_with
 
 EDITION = {"riftbound": "1.4", "mtg": "2026-01-16"}
 
@@ -118,12 +118,8 @@ OFFLINE = [
 
 @pytest.mark.skipif(node_path() is None, reason="needs node to run the offline search script")
 def test_the_offline_search_reads_them_as_the_server(excerpt_kb: KnowledgeBase, tmp_path: Path) -> None:
-    def situations(ruleset: str, edition: str) -> EditionSearcher:
-        shared = searcher(excerpt_kb, ruleset, edition)
-        return EditionSearcher(excerpt_kb.edition(ruleset, edition), shared.index, shared.speller.counts,
-                               Ranking(situation_weight=1.0))
-
-    answers = assert_offline_answers_as_the_server(excerpt_kb, tmp_path, OFFLINE, situations)
+    answers = assert_offline_answers_as_the_server(excerpt_kb, tmp_path, OFFLINE,
+                                                   searcher_with(excerpt_kb, Ranking(situation_weight=1.0)))
     read = dict(zip(sorted(OFFLINE, key=lambda q: q[:2]), answers))  # asked edition by edition
     assert "'units of two players at one battlefield'" in read[OFFLINE[0]]["understood"]["concepts"]
     assert "holds" in read[OFFLINE[1]]["understood"]["concepts"]  # no Hold here
