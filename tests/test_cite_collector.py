@@ -113,3 +113,21 @@ def test_only_a_long_document_is_linked_with_the_collector_paused(
     gc.enable()
     MarkdownIt().use(rule_citations, kb=excerpt_kb, ruleset="riftbound", edition="1.4").render(document)
     assert seen == [running] and gc.isenabled()
+
+
+@pytest.mark.parametrize("size,paused", [(_PAUSE_FROM // 2, False), (_PAUSE_FROM + 100, True)])
+def test_a_long_documents_entries_are_made_with_the_collector_paused(
+        restore_collector, excerpt_kb: KnowledgeBase, monkeypatch: pytest.MonkeyPatch, size: int,
+        paused: bool) -> None:
+    """The report's entries are made when first read (mdit.PlacedEntries), after the render:
+    for a long document, with the collector paused as the render was, and then resumed."""
+    gc.enable()
+    text = ("See rule 312. " * (size // 14 + 1))[:size]
+    md = MarkdownIt().use(rule_citations, kb=excerpt_kb, ruleset="riftbound", edition="1.4")
+    env: dict = {}
+    md.render(text, env)
+    seen: list[bool] = []
+    made = mdit._entries
+    monkeypatch.setattr(mdit, "_entries", lambda *args: seen.append(gc.isenabled()) or made(*args))
+    assert len(list(env[mdit.ENV_KEY]["citations"])) > 0
+    assert seen == [not paused] and gc.isenabled()

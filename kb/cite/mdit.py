@@ -362,7 +362,11 @@ class PlacedEntries(_Placed):
     def _places(self) -> list[dict[str, Any]]:
         if self._made is None:
             assert self._args is not None
-            self._made = _entries(*self._args, self._offsets)
+            if len(self._args[0]) < _PAUSE_FROM:  # as _link: a long document's entries
+                self._made = _entries(*self._args, self._offsets)
+            else:  # are many objects that stay alive: no collector pass while they are made
+                with collector_paused():
+                    self._made = _entries(*self._args, self._offsets)
             self._args = None
         return self._made
 
