@@ -836,14 +836,27 @@ def map_editions(source: RuleGraph, target: RuleGraph) -> EditionMapping:
 
     Both editions must belong to the same ruleset.
     """
+    m = _matcher(source, target)
+    m.run()
+    return _mapping(m, source, target)
+
+
+def _matcher(source: RuleGraph, target: RuleGraph) -> _Matcher:
     if source.edition.ruleset != target.edition.ruleset:
         raise ValueError("editions of different rulesets cannot be mapped")
-    a, b = _Side.of(source), _Side.of(target)
-    m = _Matcher(a, b)
-    m.run()
+    return _Matcher(_Side.of(source), _Side.of(target))
+
+
+def _mapping(m: _Matcher, source: RuleGraph, target: RuleGraph,
+             given: dict[int, Counterpart] | None = None) -> EditionMapping:
+    """The pairs a matching run made, as a mapping (``given``: pairs of source rules taken
+    as they were given, by index)."""
+    a, b = m.a, m.b
     pairs: dict[str, Counterpart] = {}
     for i, number in enumerate(a.numbers):
-        if i in m.fwd:
+        if given and i in given:
+            pairs[number] = given[i]
+        elif i in m.fwd:
             pairs[number] = Counterpart(number, b.numbers[m.fwd[i]], m.confidence(i),
                                         round(m.sim[i], 3), m.method[i])
         else:
@@ -869,10 +882,8 @@ def bridge(chain: EditionMapping, source: RuleGraph, target: RuleGraph) -> Editi
     A rule's counterpart is then the chain's unless the two ends say otherwise (1), or the
     chain lost it (3): :class:`kb.editions.queries.FollowedMapping` asks this mapping in just
     those cases, so a number carried and a diff agree."""
-    if source.edition.ruleset != target.edition.ruleset:
-        raise ValueError("editions of different rulesets cannot be mapped")
-    a, b = _Side.of(source), _Side.of(target)
-    m = _Matcher(a, b)
+    m = _matcher(source, target)
+    a, b = m.a, m.b
     m.kept()
     composed: dict[int, Counterpart] = {}
     for i, number in enumerate(a.numbers):
@@ -889,17 +900,7 @@ def bridge(chain: EditionMapping, source: RuleGraph, target: RuleGraph) -> Editi
         # is not 607 "Linked Abilities").
         if m.sim[i] < (NEAR_IDENTICAL if m.short(i, m.fwd[i]) else FAR_ANYWHERE if m.method[i] == "anywhere" else 0.0):
             m._unpair(i)
-    pairs: dict[str, Counterpart] = {}
-    for i, number in enumerate(a.numbers):
-        if i in composed:
-            pairs[number] = composed[i]
-        elif i in m.fwd:
-            pairs[number] = Counterpart(number, b.numbers[m.fwd[i]], m.confidence(i),
-                                        round(m.sim[i], 3), m.method[i])
-        else:
-            pairs[number] = Counterpart(number, None, _removal_confidence(m, i), 0.0, "removed")
-    added = [b.numbers[j] for j in range(len(b)) if j not in m.back]
-    return EditionMapping(chain.ruleset, chain.source, chain.target, pairs, added, chain.partial)
+    return _mapping(m, source, target, composed)
 
 
 def same_wording(old: Any, new: Any) -> bool:
