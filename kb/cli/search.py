@@ -35,7 +35,11 @@ def _terminal(excerpt: str) -> str:
 def search_cmd(ctx: click.Context, query: str, ruleset: str | None, edition: str | None, limit: int,
                offset: int, section: str | None, as_json: bool) -> None:
     """Search the rules: words, "quoted phrases", a rule number (337.1a), in:337,
-    word*, -word, a AND b, a OR b."""
+    word*, -word, a AND b, a OR b.
+
+    Without --ruleset, a citation's own prefix picks the ruleset as `rulekb link` reads it
+    (CR 702.19b, Comprehensive Rules 702.19b: Magic); an answer with no match, or a number
+    the edition lacks, names the other rulesets that match and how to search there."""
     kb = open_kb(ctx)
     data = kb.search(query, ruleset, edition, limit=limit, offset=offset, section=section)
     if as_json:
