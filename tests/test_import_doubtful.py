@@ -77,6 +77,14 @@ DOUBTFUL = [
 ]
 
 
+def test_a_doubtful_document_replacing_the_default_edition_is_refused(home: Path, tmp_path: Path) -> None:
+    got, output = run(home, tmp_path, LOSSY, "-r", "test", "-e", "1.0")
+    assert got == 2, output
+    assert "test 1.0 read with 57 rules, 3 fewer than 1.0's 60: it would replace the default edition 1.0" \
+        in " ".join(output.split()), output
+    assert "3 fewer" not in run(home, tmp_path, FULL, "-r", "test", "-e", "1.0")[1]  # the same document
+
+
 @pytest.mark.parametrize(("name", "text", "extra", "code", "says", "kept"), DOUBTFUL,
                          ids=[c[0] for c in DOUBTFUL])
 def test_a_doubtful_document_becomes_the_default_only_when_the_user_says(

@@ -113,12 +113,12 @@ def _doubtful_default(home: Path, ruleset: str, edition: str, day: str, result: 
         manifest = json.loads((built / "manifest.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return  # no readable build: nothing is the default yet
-    others = [e for e in manifest.get("editions", [])
-              if e.get("ruleset") == ruleset and e.get("edition") != edition]
-    full = [e for e in others if not e.get("partial")]
-    if not full:
+    existing = [e for e in manifest.get("editions", []) if e.get("ruleset") == ruleset]
+    others = [e for e in existing if e.get("edition") != edition]
+    if all(e.get("partial") for e in existing):
         return  # only excerpts: a full document is better whatever its warnings
-    before = preferring_full(sorted(others, key=lambda e: (e["date"], e["edition"])))
+    # the default now (the edition this import replaces, when it is the default, included)
+    before = preferring_full(sorted(existing, key=lambda e: (e["date"], e["edition"])))
     after = preferring_full(sorted([*others, {"edition": edition, "date": day, "partial": False}],
                                    key=lambda e: (e["date"], e["edition"])))
     doubts = _doubts(rules, len(warned), before)
@@ -131,7 +131,9 @@ def _doubtful_default(home: Path, ruleset: str, edition: str, day: str, result: 
         return
     for d in warned[:SHOWN_WARNINGS]:
         click.echo(f"    {reader_note_line(d.as_dict())}")
-    raise QueryError(400, f"{doubt}: it would become the default edition over {before['edition']}. "
+    over = (f"it would replace the default edition {edition}" if before["edition"] == edition
+            else f"it would become the default edition over {before['edition']}")
+    raise QueryError(400, f"{doubt}: {over}. "
                      f"Nothing imported: check the reader's warnings (`rulekb import ... --partial` keeps it "
                      f"beside {before['edition']} as an excerpt; --make-default makes it the default anyway)",
                      {"warnings": len(warned), "rules": rules, "default": before["edition"]})
