@@ -360,3 +360,4 @@ def test_other_keywords_is_the_test_of_its_needles(text: str) -> None:
     expected = any(letter in text and text.find(needle, back) >= 0
                    for needle, back, letter in references._NEEDLES)
     assert references.other_keywords(text) == expected
+    assert references.other_keywords_in_source(text) == expected  # the document's, by patterns

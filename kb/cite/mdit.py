@@ -60,7 +60,7 @@ from kb.graph import RuleGraph
 from kb.limits import CITE_CITATIONS, CITE_FRONT_MATTER
 from kb.loaded import LoadedEditions
 from kb.model import Diagnostic
-from kb.references import other_keywords
+from kb.references import other_keywords_in_source
 
 ENV_KEY = "rule_citations"
 # ``env[OPTIONS_KEY]`` overrides the plugin's options for one render (``ruleset``,
@@ -572,7 +572,7 @@ def _document_hints(src: str, own_text: bool) -> tuple[bool, bool, bool]:
     (:func:`_texts_are_source`), else True (each text is asked)."""
     if not own_text:
         return True, True, True
-    return other_keywords(src), may_cite_bare_in_source(src), '"' in src or "“" in src
+    return other_keywords_in_source(src), may_cite_bare_in_source(src), '"' in src or "“" in src
 
 
 # A resolution's report entry with every key in its order, its place's values left None
