@@ -721,6 +721,12 @@ def _term_shaped(line: str) -> bool:
             and not _REFERS.search(line))
 
 
+def _one_line_entry(line: str) -> bool:
+    """A line holding a term and its definition (``Abandon: To turn a faceup…``)."""
+    m = _TERM_AND_DEFINITION.match(line)
+    return m is not None and len(m.group(1).split()) <= _MAX_TERM_WORDS
+
+
 def _entries_by_shape(blocks: list[list[tuple[int, str]]]) -> list[list[tuple[int, str]]]:
     """The Glossary's entries where its blocks are not its entries: a Glossary that does not set
     its entries apart (a DOCX without empty paragraphs: the blocks hold a term's line after a
@@ -736,7 +742,9 @@ def _entries_by_shape(blocks: list[list[tuple[int, str]]]) -> list[list[tuple[in
     starts = [i for i in range(len(lines) - 1)
               if shaped[i] and not shaped[i + 1] and (i == 0 or not shaped[i - 1])]
     inside = sum(1 for i in starts if i not in firsts)
-    single = sum(1 for block in blocks if len(block) == 1)
+    # A block of one line that is a whole entry ("Abandon: To turn…") is no paragraph set
+    # apart: a Glossary printing every entry so is read by its blocks.
+    single = sum(1 for block in blocks if len(block) == 1 and not _one_line_entry(block[0][1]))
     if inside < len(blocks) and 2 * single < len(blocks):
         return blocks
     cuts = sorted({0, *starts})
