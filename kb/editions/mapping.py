@@ -295,6 +295,7 @@ class _Matcher:
         self.sim: dict[int, float] = {}
         self.method: dict[int, str] = {}
         self._memo: dict[tuple[int, int], float] = {}
+        self._bare_keys: dict[tuple[bool, int], str] = {}
 
     def s(self, i: int, j: int, cutoff: float = 0.0) -> float:
         """Similarity of A's rule i and B's rule j (memoised once computed in full)."""
@@ -329,8 +330,15 @@ class _Matcher:
         x, y = sorted((self.a.keys[i], self.b.keys[j]), key=len)
         if x and (y == x or y.startswith(x + " ")):
             return True
-        bare_a = normalise(_REFERENCE_SENTENCE.sub(" ", self.a.wordings[i]))
-        return bool(bare_a) and bare_a == normalise(_REFERENCE_SENTENCE.sub(" ", self.b.wordings[j]))
+        bare_a, bare_b = self._bare(self.a, i), self._bare(self.b, j)
+        return bool(bare_a) and bare_a == bare_b
+
+    def _bare(self, side: _Side, k: int) -> str:
+        """A rule's key without its reference sentences (made once per rule)."""
+        found = self._bare_keys.get((side is self.a, k))
+        if found is None:
+            found = self._bare_keys[(side is self.a, k)] = normalise(_REFERENCE_SENTENCE.sub(" ", side.wordings[k]))
+        return found
 
     # 1. the same number with the same wording (unique or not: "Keywords", "Action")
     def kept(self) -> None:
