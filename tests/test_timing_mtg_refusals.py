@@ -67,9 +67,10 @@ WITHOUT_RULES = [
                   "suspend: {time: N, cost: COST}"),
     ("persist", "triggers: [{on: dies, effects: [{return: true}]}]"),
     ("Trampel", "unknown keyword 'Trampel', did you mean 'trample'? (the model knows: flash, haste, trample, "
-                "split-second, first-strike)"),
+                "split-second, first-strike, double-strike, vigilance)"),
     ("hast", "unknown keyword 'hast', did you mean 'haste'?"),
-    ("Flying", "unknown keyword 'Flying' (the model knows: flash, haste, trample, split-second, first-strike)"),
+    ("Flying", "unknown keyword 'Flying' (the model knows: flash, haste, trample, split-second, first-strike, "
+                "double-strike, vigilance)"),
 ]
 
 
@@ -99,7 +100,7 @@ def test_an_unknown_instruction_gets_the_nearest(excerpt_kb: KnowledgeBase, effe
 
 
 def test_the_keywords_the_model_plays_still_run(excerpt_kb: KnowledgeBase) -> None:
-    run = excerpt_kb.timing_run(ward_scenario(["Trample", "Haste", "First strike"]))
+    run = excerpt_kb.timing_run(ward_scenario(["Trample", "Haste", "First strike", "Double Strike", "Vigilance"]))
     assert run["ok"] and run["error"] is None
 
 
@@ -109,9 +110,9 @@ WITH_RULES = [
     ("2026-01-16", "Ward 2", "keyword 'Ward 2' is Ward (702.21), which the model does not play: its effect is a "
                              "triggered ability"),
     ("2026-01-16", "Flying", "keyword 'Flying' is Flying (702.9), which the model does not play: it is not "
-                             "modelled (the model knows: flash, haste, trample, split-second, first-strike)"),
-    ("2026-01-16", "double strike", "keyword 'double strike' is Double Strike (702.4), which the model does not "
-                                    "play"),
+                             "modelled (the model knows: flash, haste, trample, split-second, first-strike, "
+                             "double-strike, vigilance)"),
+    ("2026-01-16", "Reach", "keyword 'Reach' is Reach (702.17), which the model does not play"),
     ("2026-01-16", "Protection from red", "is Protection (702.16), which the model does not play"),
     ("2026-01-16", "Suspend 3—{R}", "is Suspend (702.62), which the model does not play: write it as the card's "
                                    "suspend: {time: N, cost: COST}"),

@@ -30,8 +30,10 @@ do not change timing are made by the model in a fixed way and said so in the tra
 player's simultaneous triggered abilities go on the stack in the order they triggered
 (603.3b lets the player choose), combat damage is assigned to blockers in listing order,
 a suspended card is cast at the first legal target (opponents first), the 2026 legend rule keeps the permanent that came first, and a
-hand over its maximum size discards its last cards. First strike gives the combat a first
-combat damage step of its own (510.4); double strike is not modelled. Colours of mana,
+hand over its maximum size discards its last cards. First strike and double strike give the combat a first
+combat damage step of their own (510.4), a double striker dealing damage in both (702.4b);
+vigilance keeps an attacker untapped (702.20b). Keywords are the card's and never gained or lost
+(702.4c-d, 702.7c do not arise). Colours of mana,
 layers beyond adding +N/+N, replacement effects, copies, casting face down and shortcuts are
 out of scope.
 

@@ -406,10 +406,11 @@ def retract(m: Magic, s: State, p: Params, t: Trace) -> State:
             pre=("declarer", "attackers"), bindings=bindings.attack)
 def declare_attackers(m: Magic, s: State, p: Params, t: Trace) -> State:
     attackers = set(p["attackers"])
-    s = replace(s, awaiting=None, board=tuple(replace(u, attacking=True, tapped=True) if u.name in attackers
-                                              else u for u in s.board))
+    vigilant = {u.name for u in s.board if u.name in attackers and (c := m.card_of(u)) is not None and c.vigilance}
+    s = replace(s, awaiting=None, board=tuple(replace(u, attacking=True, tapped=u.name not in vigilant or u.tapped)
+                                              if u.name in attackers else u for u in s.board))
     for name in p["attackers"]:
-        t.note("attack-tapped", s, {"permanent": name})
+        t.note("vigilance" if name in vigilant else "attack-tapped", s, {"permanent": name})
     if not attackers:
         t.note("no-attackers", s)
         s = replace(s, no_attackers=True)

@@ -124,6 +124,10 @@ class Card:
     targets: int = 0
     # First strike: it assigns combat damage in a first combat damage step of its own (702.7b, 510.4)
     first_strike: bool = False
+    # Double strike: it assigns combat damage in both combat damage steps (702.4b, 510.4)
+    double_strike: bool = False
+    # Vigilance: attacking doesn't cause it to tap (702.20b)
+    vigilance: bool = False
 
     @property
     def permanent(self) -> bool:

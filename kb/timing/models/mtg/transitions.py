@@ -57,6 +57,13 @@ INNER_STEPS: tuple[tuple[str, str, str], ...] = (
     ("second-combat-damage-step", "the second combat damage step: the creatures without first strike deal "
      "combat damage", "the second combat damage step: the creatures without first strike that remain deal "
      "combat damage"),
+    ("double-strike-first", "a creature with double strike deals combat damage in the first combat damage step, "
+     "and again in the second", "{permanent} has double strike: it deals combat damage in this first step and "
+     "again in the second"),
+    ("double-strike-second", "a creature with double strike deals combat damage in the second combat damage step "
+     "too", "{permanent} has double strike: it deals combat damage again in the second step"),
+    ("vigilance", "attacking doesn't cause a creature with vigilance to tap", "{permanent} has vigilance: it "
+     "attacks and stays untapped"),
     ("stays-blocked", "a blocked creature whose blockers are gone stays blocked and deals no "
   "combat damage",
      "{permanent} is still blocked, by no creature: it deals no combat damage"),

@@ -50,12 +50,18 @@ class Turn(Part):
         return s
 
     def _first_strikes(self, u: Permanent) -> bool:
+        """It assigns combat damage in the first of two combat damage steps: it has first strike
+        or double strike (510.4)."""
         card = self.card_of(u)
-        return card is not None and card.first_strike
+        return card is not None and (card.first_strike or card.double_strike)
+
+    def _double_strikes(self, u: Permanent) -> bool:
+        card = self.card_of(u)
+        return card is not None and card.double_strike
 
     def _damage_step(self, s: State) -> int:
         """Which combat damage step begins now (510.4): 1, the first, when a creature in combat
-        has first strike; 2, the second, after it; 0, the only one."""
+        has first strike or double strike; 2, the second, after it; 0, the only one."""
         if s.damage_step == 1:
             return 2
         in_combat = [u for u in s.board if u.attacking or u.blocking is not None]
@@ -63,10 +69,18 @@ class Turn(Part):
 
     def _combat_damage(self, s: State, t: Trace, step: int = 0) -> State:
         """Combat damage assigned and dealt at once (510.1, 510.2); in the first of two combat
-        damage steps (``step`` 1) only creatures with first strike assign it, in the second
-        (2) only those without (510.4, 702.7b)."""
+        damage steps (``step`` 1) only creatures with first strike or double strike assign it,
+        in the second (2) those with neither and those with double strike (510.4, 702.4b,
+        702.7b). A card's keywords do not change in the model, so a creature that had neither as
+        the first step began is one that has neither now (702.4c-d, 702.7c cannot arise)."""
         def assigns(u: Permanent) -> bool:
-            return step == 0 or self._first_strikes(u) == (step == 1)
+            if step == 0:
+                return True
+            first = self._first_strikes(u)
+            if step == 1 or not self._double_strikes(u):
+                return first == (step == 1)
+            t.note("double-strike-second", s, {"permanent": u.name})
+            return True
 
         attackers = [u for u in s.board if u.attacking]
         dealt: list[tuple[str, str, int]] = []
@@ -192,6 +206,10 @@ def begin_step(m: Magic, s: State, p: Params, t: Trace) -> State:
         return replace(s, awaiting="declare-blockers")
     elif step == "combat-damage":
         which = m._damage_step(s)
+        if which == 1:
+            for u in s.board:
+                if (u.attacking or u.blocking is not None) and m._double_strikes(u):
+                    t.note("double-strike-first", s, {"permanent": u.name})
         s = m._combat_damage(replace(s, damage_step=which), t, which)
         t.note(("combat-damage-step", "first-strike-damage-step", "second-combat-damage-step")[which], s)
     elif step == "end-of-combat":
