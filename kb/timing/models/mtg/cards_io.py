@@ -233,6 +233,7 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
             suspend = (_int(sp.get("time"), f"{where}.suspend.time", 1, 20), _int(sp.get("cost", 0), f"{where}.suspend.cost", 0, 20))
         exiling = {k: None if raw.get(k) is None else _int(raw[k], f"{where}.{k}", 0, 20) for k in ("foretell", "plot")}
         own = parse_effects(raw.get("effects"), f"{where}.effects")
+        _power_toughness_written(raw, types, where)
         cards[name] = Card(
             name, types, _int(raw.get("cost", 0), f"{where}.cost", 0, 20),
             _int(raw.get("power", 0), f"{where}.power", 0, 99), _int(raw.get("toughness", 0), f"{where}.toughness", 0, 99),
@@ -253,6 +254,18 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
             raise FormatError("an instruction says target, so the card needs a target (creature, player, any, "
                               "spell, permanent)", f"{where}.target")
     return cards
+
+
+def _power_toughness_written(raw: dict[str, Any], types: frozenset[str], where: str) -> None:
+    """A creature card says its power and toughness (208.1): left out, the creature would be a
+    0/0 that dies at once (704.5f) without the scenario saying so; 0/0 is written as 0/0."""
+    if "creature" not in types:
+        return
+    missing = [k for k in ("power", "toughness") if raw.get(k) is None]
+    if missing:
+        raise FormatError(f"a creature card needs its power and toughness (e.g. power: 2, toughness: 2; a 0/0 "
+                          f"is written power: 0, toughness: 0): {' and '.join(missing)} missing",
+                          f"{where}.{missing[0]}")
 
 
 def _names_targets(effects: tuple[Effect, ...]) -> bool:
