@@ -316,16 +316,8 @@ class KnowledgeBase(LoadedEditions):
         """The ruleset a text's first citation names by its own prefix, as the linker reads it
         (:func:`kb.cite.target.named_editions`: ``CR 702.19b`` and ``Comprehensive Rules
         702.19b`` are Magic's, ``Core Rules 337.1`` Riftbound's); None when it names none."""
-        from kb.cite.find import find_citations
-        from kb.cite.target import named_editions
-        names = self.ruleset_names()
-        if len(names) < 2:
-            return None
-        citations = find_citations(text, limit=1)
-        if not citations:
-            return None
-        named = named_editions(self, [self.edition(n) for n in names], text, citations)[0]
-        return named.edition.ruleset if named is not None else None
+        from kb.cite.link import ruleset_named_in
+        return ruleset_named_in(self, text)
 
     def _other_rulesets_matching(self, query: str, searched: str, rulings: bool) -> list[dict[str, Any]]:
         """For a query one ruleset answers with nothing (or lacks the number it is): each

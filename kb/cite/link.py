@@ -89,6 +89,20 @@ def lookup(kb: LoadedEditions, text: str, ruleset: str | None = None, edition: s
             "diagnostics": diagnostics, "limits": {"bytes": MAX_INPUT_BYTES, "citations": limit}}
 
 
+def ruleset_named_in(kb: LoadedEditions, text: str) -> str | None:
+    """The ruleset ``text``'s first citation names by its own prefix, as the linker reads it
+    (:func:`kb.cite.target.named_editions`: ``CR 702.19b`` is Magic's); None when it names none
+    or only one ruleset is loaded."""
+    names = kb.ruleset_names()
+    if len(names) < 2:
+        return None
+    citations = find_citations(text, limit=1)
+    if not citations:
+        return None
+    named = named_editions(kb, [kb.edition(n) for n in names], text, citations)[0]
+    return named.edition.ruleset if named is not None else None
+
+
 def _lookup_front_matter(kb: LoadedEditions, text: str) -> tuple[dict[str, str], list[Any], int]:
     """The pins and warnings of a plain text's front matter, and where its body starts (0:
     no front matter, which needs a closing line here, as a pasted article has)."""
