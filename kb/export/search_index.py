@@ -53,12 +53,12 @@ from kb.search.schema import WORD, analyse, defined_terms, model_answers, model_
 from kb.search.kinds import kinds_of
 from kb.search.understand import is_referral, vocabulary_data
 
-INDEX_FORMAT = 11  # 2: the judges' vocabulary; 3: roll-up, quoted card text, idf power; 4: stem_of;
+INDEX_FORMAT = 12  # 2: the judges' vocabulary; 3: roll-up, quoted card text, idf power; 4: stem_of;
 #                  5: refers, kind_lists; 6: permissions; 7: terms' referral flag;
 #                  8: english, lemmas; 9: the ranking's statement_weight (players and answers
 #                  are each rule's statements); 10: the ranking's from_section (a section
 #                  ranked by what its rules hold between them); 11: keyword_definitions
-#                  (the ranking's definition_weight)
+#                  (the ranking's definition_weight); 12: model_shares (model_words)
 SCORE_DIGITS = 6
 DEFINITION_CHARS = 300
 KINDS = {"rule": "r", "section": "s", "chapter": "c"}
@@ -147,6 +147,10 @@ def build_search_index(rg: RuleGraph, searcher: EditionSearcher,
                        for kind, atoms in kinds_of(rg).items()},
         # The rules the timing model's legality checks cite (kb.search.schema.model_permissions).
         "permissions": sorted(doc_id[n] for n in model_permissions(rg) if n in doc_id),
+        # The share of each word the timing model's summaries say more than the rules do
+        # (Impacts.rules_share, below 1 only), for their statements' boost.
+        "model_shares": {s: round(share, SCORE_DIGITS) for s in stems
+                         if searcher.ranking.model_words and (share := impacts.rules_share(s)) < 1},
         # The words of each keyword's definition a question naming it brings in.
         "keyword_definitions": {k: [list(p) for p in pairs] for k, pairs in searcher.keyword_definitions().items()},
         "stem_of": stems_of_words(_texts(rg, terms, speller.words + sorted(set(lemmas.values())),

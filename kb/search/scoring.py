@@ -26,6 +26,9 @@ from kb.search.schema import TEXT_FIELDS, analyse, defined_terms
 
 Scores = dict[int, float]
 MAX_PREFIX_WORDS = 64
+# The field of the timing model's summaries of a rule, and the fields of the rule's own words.
+MODEL_FIELD = "answers"
+RULES_OWN_FIELDS = ("title", "text", "examples", "terms")
 
 
 class Impacts:
@@ -35,11 +38,12 @@ class Impacts:
     """
 
     def __init__(self, rg: RuleGraph, index: Index, boosts: Mapping[str, float],
-                 b: float = 0.75, k1: float = 1.2):
+                 b: float = 0.75, k1: float = 1.2, model_words: bool = False):
         self.rg = rg
+        self.model_words = model_words
         self.boosts = {f: w for f, w in boosts.items() if w and f in TEXT_FIELDS}
         self.b, self.k1 = b, k1
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # RLock: a word's scores, filled under it, ask rules_share
         self._reader = index.reader()
         reader = self._reader
         self.number: list[str] = [""] * reader.doc_count_all()
@@ -62,6 +66,7 @@ class Impacts:
             avg = (sum(lengths) / having) if having else 1.0
             self._norm[field] = [1.0 / ((1 - b) + b * n / avg) if n else 0.0 for n in lengths]
         self._scores: dict[str, Scores] = {}
+        self._shares: dict[str, float] = {}
         self._tokens: dict[int, list[str]] = {}
         self._defines = defined_terms(rg)
 
@@ -80,6 +85,7 @@ class Impacts:
 
     def _compute(self, stem: str) -> Scores:
         weighted: dict[int, float] = {}
+        own: set[int] = set()  # the rules holding it in a field of their own (not the summaries')
         reader = self._reader
         for field, boost in self.boosts.items():
             if (field, stem) not in reader:
@@ -88,12 +94,40 @@ class Impacts:
             postings = reader.postings(field, stem)
             for docnum, tf in postings.items_as("weight"):
                 weighted[docnum] = weighted.get(docnum, 0.0) + boost * tf * norm[docnum]
+                if field != MODEL_FIELD:
+                    own.add(docnum)
         if not weighted:
             return {}
         df = len(weighted)
         idf = math.log(1 + (self.count - df + 0.5) / (df + 0.5))
         k1 = self.k1
-        return {d: idf * w * (k1 + 1) / (w + k1) for d, w in weighted.items()}
+        # A rule holding the word only in the timing model's summaries of it keeps the share
+        # the rules' own words give the word (rules_share).
+        share = self.rules_share(stem) if self.model_words else 1.0
+        return {d: idf * w * (k1 + 1) / (w + k1) * (1.0 if d in own else share)
+                for d, w in weighted.items()}
+
+    def rules_share(self, stem: str) -> float:
+        """How much the rules' own words use a word the timing model's summaries use: the
+        rules holding it in their own fields (title, text, examples, terms) over the summaries
+        holding it, at most 1 (1 for a word no summary holds). A word the summaries say far more often than the rules
+        ("goes on the chain", "what is there stays") is the model's phrasing, not a concept of
+        the rules; a question's weak word matching it must not outrank its content words."""
+        found = self._shares.get(stem)
+        if found is None:
+            reader = self._reader
+            said = reader.doc_frequency(MODEL_FIELD, stem) if (MODEL_FIELD, stem) in reader else 0
+            if not said:
+                found = 1.0
+            else:
+                own: set[int] = set()
+                with self._lock:  # the reader is shared; only one thread reads it at a time
+                    for field in RULES_OWN_FIELDS:
+                        if (field, stem) in reader:
+                            own.update(reader.postings(field, stem).all_ids())
+                found = min(1.0, len(own) / said)
+            self._shares[stem] = found
+        return found
 
     def prefix(self, prefix: str) -> Scores:
         """The best score per rule of any word starting with ``prefix`` (at most 64 words)."""

@@ -163,6 +163,10 @@ class Ranking:
                                    # without naming it ("units of two players at one
                                    # battlefield" → combat) is a concept of this weight (CV: 2
                                    # in 5 folds of 5 against 0 / 1 / 1.5 / 3; RESULTS.md, task J)
+    model_words: bool = True       # a question's word matching the timing model's summaries
+                                   # (the "answers" field, their statements' boost) counts as
+                                   # much as the rules' own words use it (Impacts.rules_share):
+                                   # "goes", "stays" are the model's phrasing (RESULTS.md, task S)
 
 
 DEFAULT_RANKING = Ranking()
@@ -209,7 +213,8 @@ class EditionSearcher:
         self.cards_home = cards_home  # where the user's card list is kept (None: no list)
         self.index = index
         self.ranking = ranking
-        self.impacts = Impacts(rg, index, ranking.boosts, ranking.bm25_b, ranking.bm25_k1)
+        self.impacts = Impacts(rg, index, ranking.boosts, ranking.bm25_b, ranking.bm25_k1,
+                              ranking.model_words)
         self.speller = Speller(vocabulary)
         self._crumbs: dict[str, list[dict[str, str]]] = {}
         self._within: dict[str, set[int]] = {}
@@ -669,7 +674,7 @@ class EditionSearcher:
                     found.update(at for at in where.get(a[0], ()) if at[0] in total
                                  and (len(a) == 1 or statements[at[0]][at[1]].issuperset(a)))
             for at in found:
-                held[at] = held.get(at, 0.0) + w
+                held[at] = held.get(at, 0.0) + w * self._model_share(at, alternatives)
                 holds.setdefault(at, []).append(i)
         best: dict[int, tuple[float, int]] = {}  # document → (weight held, its statement)
         for (d, k), h in sorted(held.items()):
@@ -682,6 +687,17 @@ class EditionSearcher:
             if len(named) > 1:
                 together[d] = named
         return out
+
+    def _model_share(self, at: tuple[int, int], alternatives: list[tuple[str, ...]]) -> float:
+        """The share a concept keeps in statement ``at`` (document, statement): 1 in a statement
+        in players' words, else its best word's :meth:`Impacts.rules_share` in the timing
+        model's summaries (with ``model_words``)."""
+        d, k = at
+        if not self.ranking.model_words or k < len(self._players.get(self.impacts.number[d], ())):
+            return 1.0
+        words = self._statement_index()[0][d][k]
+        return max((min(self.impacts.rules_share(s) for s in a) for a in alternatives
+                    if a and words.issuperset(a)), default=1.0)
 
     def _statement_index(self) -> tuple[dict[int, list[frozenset[str]]], StemPlaces]:
         """Each document's statements (players' words, then the timing model's summaries) as

@@ -1341,15 +1341,25 @@
       });
     }
     var gain = this.ranking.statement_weight, out = new Map(total), held = this.statements;
+    var self = this, data = this.data, shares = data.model_shares || {};
     total.forEach(function (s, d) {
       var sets = held.get(d);
       if (!sets) return;
       var best = 0, bestHeld = [];
-      sets.forEach(function (words) {
+      var players = ((data.players || {})[self.numbers[d]] || []).length;
+      sets.forEach(function (words, k) {
         var sum = 0, heldHere = [];
         concepts.forEach(function (alternatives, i) {
-          if (alternatives.some(function (a) { return a.length && a.every(function (w) { return words.has(w); }); })) {
-            sum += weights[i];
+          // searcher._model_share: in a timing summary, a concept keeps its best word's share.
+          var share = -1;
+          alternatives.forEach(function (a) {
+            if (!a.length || !a.every(function (w) { return words.has(w); })) return;
+            var least = 1;
+            if (k >= players && self.ranking.model_words) a.forEach(function (w) { least = Math.min(least, shares[w] === undefined ? 1 : shares[w]); });
+            share = Math.max(share, least);
+          });
+          if (share >= 0) {
+            sum += weights[i] * share;
             heldHere.push(i);
           }
         });
