@@ -110,9 +110,10 @@ class Impacts:
     def rules_share(self, stem: str) -> float:
         """How much the rules' own words use a word the timing model's summaries use: the
         rules holding it in their own fields (title, text, examples, terms) over the summaries
-        holding it, at most 1 (1 for a word no summary holds). A word the summaries say far more often than the rules
-        ("goes on the chain", "what is there stays") is the model's phrasing, not a concept of
-        the rules; a question's weak word matching it must not outrank its content words."""
+        holding it, at most 1 (1 for a word no summary holds). A word the summaries say far
+        more often than the rules ("goes on the chain", "what is there stays") is the model's
+        phrasing, not a concept of the rules; a question's weak word matching it must not
+        outrank its content words."""
         found = self._shares.get(stem)
         if found is None:
             reader = self._reader
