@@ -7,6 +7,8 @@ scenario of 200,000 steps is refused at once instead of after seconds of parsing
 
 from __future__ import annotations
 
+import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -42,3 +44,33 @@ def test_the_file_is_named_and_sized_first(excerpt_home: Path, tmp_path: Path, n
     if "timing.file" in says:
         assert f"{len(data):,} > {TIMING_FILE.value:,} bytes" in out.output
         assert "step" not in out.output  # refused before the steps were read
+
+
+def test_a_pipe_over_the_limit_is_refused_not_cut(excerpt_home: Path, tmp_path: Path) -> None:
+    """A FIFO has no size to stat (0): what was read is over the limit, so it is refused,
+    not parsed cut at the limit (review V2: a cut scenario could pass)."""
+    fifo = tmp_path / "scenario.fifo"
+    os.mkfifo(fifo)
+    data = SMALL + b"#" * TIMING_FILE.value + b"\n"
+
+    def write() -> None:
+        with fifo.open("wb") as f:
+            try:
+                f.write(data)
+            except BrokenPipeError:  # the reader stops at the limit
+                pass
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    out = CliRunner().invoke(main, ["--home", str(excerpt_home), "timing", "run", str(fifo)])
+    writer.join(timeout=30)
+    assert "Traceback" not in out.output
+    assert out.exit_code == 2, out.output
+    assert "over the limit timing.file" in out.output, out.output
+
+
+def test_a_directory_is_named_without_errno(excerpt_home: Path, tmp_path: Path) -> None:
+    out = CliRunner().invoke(main, ["--home", str(excerpt_home), "timing", "run", str(tmp_path)])
+    assert out.exit_code == 2, out.output
+    assert f"error: {tmp_path}: Is a directory" in out.output, out.output
+    assert "Errno" not in out.output

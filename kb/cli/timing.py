@@ -148,8 +148,11 @@ def run_cmd(ctx: click.Context, file: str, as_json: bool, quotes: bool, full: bo
                 data = load_scenario(file)
             except KeyError as exc:
                 raise ScenarioError(no_scenario(file), file) from exc
-    except (ScenarioError, OSError, UnicodeDecodeError) as exc:
+    except (ScenarioError, UnicodeDecodeError) as exc:
         click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_MALFORMED)
+    except OSError as exc:  # a directory, a file that cannot be read: named, without Errno
+        click.echo(f"error: {file}: {exc.strerror or exc}", err=True)
         sys.exit(EXIT_MALFORMED)
     except LimitExceeded as exc:
         click.echo(f"error: {exc.message}", err=True)
@@ -190,7 +193,8 @@ def _scenario_text(path: Path) -> str:
     with path.open("rb") as f:
         data = f.read(TIMING_FILE.value + 1)
         if len(data) > TIMING_FILE.value:
-            TIMING_FILE.check(path.stat().st_size, str(path))
+            # A pipe or FIFO has no size to stat (0): what was read is over the limit already.
+            TIMING_FILE.check(max(path.stat().st_size, len(data)), str(path))
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
