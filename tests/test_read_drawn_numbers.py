@@ -58,6 +58,14 @@ CASES = [
      ["Find the rule.", "Read it."]),
     ("a bulleted list inside a rule", '<ol><li data-number="103.3">Three kinds:<ul><li>units</li>'
      "<li>gear</li></ul></li></ol>", ["103.3. Three kinds:", "units", "gear"]),
+    # review V7: counts no rule part can be are not drawn as numbers
+    ("a reversed list counts down from its start", '<ol><li data-number="103.1">R.<ol reversed start="3">'
+     "<li>Three.</li><li>Two.</li></ol></li></ol>", ["103.1. R.", "103.1.3. Three.", "103.1.2. Two."]),
+    ("a reversed list without a start draws no number", '<ol><li data-number="103.1">R.<ol reversed>'
+     "<li>Down.</li></ol></li></ol>", ["103.1. R.", "Down."]),
+    ("a count of 0, below it or past any part draws no number", '<ol><li data-number="103.1">R.<ol start="-5">'
+     '<li>Minus.</li></ol><ol start="0"><li>Zero.</li></ol><ol start="12345678901234567890123456">'
+     "<li>Huge.</li></ol></li></ol>", ["103.1. R.", "Minus.", "Zero.", "Huge."]),
     ("an attribute that is no rule number", '<ol><li id="h.4f3a2c">Intro.</li><li data-n="7">Seven.</li></ol>',
      ["Intro.", "Seven."]),
 ]

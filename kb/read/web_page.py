@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+from typing import Any
 
 from kb.model import Diagnostic, DocumentError
 from kb.numbers import parse_number
@@ -88,6 +89,20 @@ def _integer(attrs: list[tuple[str, str | None]], name: str, default: int) -> in
     return int(value) if value and value.strip().lstrip("-").isdigit() else default
 
 
+# The highest ordinal a drawn rule part may have (a part is at most three digits, kb.numbers).
+_MAX_ORDINAL = 999
+
+
+def _counter(attrs: list[tuple[str, str | None]]) -> list[Any]:
+    """An ``<ol>``'s counter: [its type, the next item's ordinal, the step]. A ``reversed`` list
+    counts down from its ``start``; without one, from its length, which is not known yet (None:
+    its items get no drawn number)."""
+    given = dict(attrs)
+    if "reversed" in given:
+        return [_list_type(attrs), _integer(attrs, "start", 0) or None, -1]
+    return [_list_type(attrs), _integer(attrs, "start", 1), 1]
+
+
 def _list_type(attrs: list[tuple[str, str | None]]) -> str:
     """An ``<ol>``'s numbering: its ``type`` attribute, or its inline style's ``list-style-type``."""
     given = dict(attrs)
@@ -134,7 +149,7 @@ class _PageParser(HTMLParser):
         # The page's lists: per open <ol> its type and next ordinal (None for a <ul>), and per
         # open <li> the rule number it draws (see _item_number); the number the next block
         # starts with, when its text has none.
-        self._lists: list[list | None] = []
+        self._lists: list[list[Any] | None] = []
         self._items: list[str] = []
         self._printed: list[bool] = []  # per open <li>: its number is its text's
         self._drawn: str | None = None  # None: the block is not an item's first
@@ -170,7 +185,7 @@ class _PageParser(HTMLParser):
         if self._skipping:
             return
         if tag in ("ol", "ul"):
-            self._lists.append([_list_type(attrs), _integer(attrs, "start", 1)] if tag == "ol" else None)
+            self._lists.append(_counter(attrs) if tag == "ol" else None)
         if tag == "br":
             self._parts.append("\n")
         elif tag in _BOLD:
@@ -203,10 +218,15 @@ class _PageParser(HTMLParser):
         ordered = self._lists[-1] if self._lists else None
         if ordered is None:
             return ""
-        ordinal = _integer(attrs, "value", ordered[1])
-        ordered[1] = ordinal + 1
+        kind, count, step = ordered
+        ordinal = _integer(attrs, "value", count) if count is not None else None
+        if ordinal is None:
+            return ""  # a reversed list without its start counts down from its length, unknown here
+        ordered[1] = ordinal + step
         parent = self._items[-1] if self._items and not self._printed[-1] else ""
-        return f"{parent}.{_ordinal(ordinal, ordered[0])}" if parent else ""
+        if not parent or not 0 < ordinal <= _MAX_ORDINAL:
+            return ""  # no rule part is numbered 0, below it, or past any rule's count
+        return f"{parent}.{_ordinal(ordinal, kind)}"
 
     def handle_endtag(self, tag: str) -> None:
         if tag in _SKIPPED:
