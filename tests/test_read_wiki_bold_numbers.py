@@ -69,3 +69,27 @@ def test_a_category_link_on_a_line_of_its_own_is_no_text() -> None:
     exported = from_wikitext(page)
     assert exported is not None and "Category" not in exported.text
     assert exported.text.split("\n")[:3] == ["**101.** Deck.", "", "**101.1.** Forty cards."]
+
+
+# review V8: what a wiki shows elsewhere, or renders from elsewhere, is not the rule's text
+INLINE = [
+    ("a category link inside a line", "Third rule. [[Category:Rules]]", "Third rule."),
+    ("a footnote reference", "Forty cards.<ref>Errata, 2026.</ref> Exactly.", "Forty cards. Exactly."),
+    ("a named reference, self-closed", "Forty cards.<ref name=\"e\" /> Exactly.", "Forty cards. Exactly."),
+    ("a template inside a line", "Pay {{Energy|2}} to play it.", "Pay to play it."),
+    ("a link to the category page stays", "See [[:Category:Rules|the rules]].", "See the rules."),
+    ("bold italics read as bold", "'''''103.1.''''' Each player.", "**103.1.** Each player."),
+]
+
+
+@pytest.mark.parametrize("line,markdown", [t[1:] for t in INLINE], ids=[t[0] for t in INLINE])
+def test_a_line_keeps_only_the_rules_text(line: str, markdown: str) -> None:
+    page = f"'''101.''' Deck.\n\n'''101.1.''' Forty.\n\n'''101.2.''' One.\n\n{line}"
+    exported = from_wikitext(page)
+    assert exported is not None and exported.text.split("\n")[-1] == markdown
+
+
+def test_bold_italic_numbers_tell_a_wiki_page() -> None:
+    page = "'''''101.''''' Deck.\n\n'''''101.1.''''' Forty cards.\n\n'''''101.2.''''' One legend."
+    assert is_wikitext(page)
+    assert [r.number for r in read_text(page, "rules.wiki").rules] == [("101",), ("101", "1"), ("101", "2")]

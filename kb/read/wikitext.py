@@ -30,6 +30,12 @@ _ITEM = re.compile(r"^([*#;:]+)[ \t]*(.*)$")
 _LINK = re.compile(r"\[\[(?:[^\]|]*\|)?([^\]|]*)\]\]")
 _EXTERNAL = re.compile(r"\[(?:https?|ftp)://\S+[ \t]+([^\]]+)\]")
 _BOLD = re.compile(r"'''(.+?)'''")
+# Bold italics (five quotes): read as bold, so that a number in them is a bold id.
+_BOLD_ITALIC = re.compile(r"'''''(.+?)'''''")
+# What a wiki shows elsewhere than in the line (a category link, under the page; a <ref>, as
+# a footnote) or renders from elsewhere (a template, without nesting): not the rule's text.
+_NOT_TEXT = re.compile(r"[ \t]*(?:\[\[[ \t]*Category[ \t]*:[^\]]*\]\]|<ref\b[^>]*/>"
+                       r"|<ref\b[^>]*>.*?</ref\s*>|\{\{[^{}]*\}\})", re.IGNORECASE)
 _ITALIC = re.compile(r"''(.+?)''")
 _ALONE = re.compile(r"^[ \t]*(?:\{\{.*\}\}|__[A-Z]+__|\[\[[ \t]*:?[ \t]*Category[ \t]*:[^\]]*\]\])[ \t]*$",
                     re.IGNORECASE)
@@ -39,7 +45,7 @@ _HEADING_LINE = re.compile(r"(?m)^={2,6}[ \t]*[^=\n].*?={2,6}[ \t]*$")
 _ITEM_LINE = re.compile(r"(?m)^[*#;][*#;:]*[ \t]*\S")
 # A paragraph that starts with a bold rule number, three digits first as both games' sections
 # and rules ("'''103.1.''' …", "'''100.1a''' …").
-_BOLD_NUMBER_LINE = re.compile(r"(?m)^'''\d{3}\.[0-9a-z.]*'''")
+_BOLD_NUMBER_LINE = re.compile(r"(?m)^(?:'')?'''\d{3}\.[0-9a-z.]*'''")
 
 
 def _at_least_three(pattern: re.Pattern[str], text: str) -> bool:
@@ -92,7 +98,12 @@ def from_wikitext(text: str, source: str = "") -> Exported | None:
 
 
 def _inline(line: str) -> str:
-    """A line's wiki markup as Markdown: bold, italics, links their labels."""
+    """A line's wiki markup as Markdown: bold, italics, links their labels; a category link, a
+    <ref> or a template inside the line (:data:`_NOT_TEXT`) dropped."""
+    if "[[" in line or "<ref" in line or "{{" in line:
+        line = _NOT_TEXT.sub("", line)
+    if "'''''" in line:
+        line = _BOLD_ITALIC.sub(r"**\1**", line)
     if "[" in line:
         line = _EXTERNAL.sub(r"\1", _LINK.sub(r"\1", line))
     if "''" in line:
