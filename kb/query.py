@@ -255,20 +255,19 @@ class KnowledgeBase(LoadedEditions):
         for a number another edition has, ``elsewhere``: where that rule is now); None
         otherwise.
 
-        With no ruleset asked for (``ruleset``, ``ruleset:``, an edition), a query whose
-        citation names a ruleset by its own prefix searches that one (:meth:`ruleset_named_in`:
-        ``CR 702.19b`` is Magic's); an empty answer (or a number the edition lacks) lists in
+        With no ruleset asked for (``ruleset``, ``ruleset:``), a query whose citation names a
+        ruleset by its own prefix searches that one (:meth:`ruleset_named_in`: ``CR 702.19b``
+        is Magic's), and an edition asked for picks the ruleset having it
+        (:meth:`_ruleset_asked_by`); an empty answer (or a number the edition lacks) lists in
         ``other_rulesets`` each other ruleset whose default edition matches, with its count
         (``others=False``: not looked for)."""
         from kb.records.search import ruling_evidence
         from kb.search import SearchError, parse_query
         try:
             parsed = parse_query(query)
-            # No ruleset asked for: the one the query's own prefix names (CR 702.19b is Magic's,
-            # as the linker reads it), else the default.
-            implicit = not (parsed.ruleset or ruleset or parsed.edition or edition)
-            rg = self.edition(parsed.ruleset or ruleset or (self.ruleset_named_in(query) if implicit else None)
-                              or self.default_ruleset(), parsed.edition or edition)
+            asked_edition = parsed.edition or edition
+            rg = self.edition(parsed.ruleset or ruleset or self._ruleset_asked_by(query, asked_edition)
+                              or self.default_ruleset(), asked_edition)
             name = rg.edition.ruleset, rg.edition.name
             s = searcher(self, *name)
             asked = None if section else numbers_asked(rg, query)
@@ -311,6 +310,18 @@ class KnowledgeBase(LoadedEditions):
         if others and (found["no_such_rule"] or not found["total"]) and not section and not offset:
             found["other_rulesets"] = self._other_rulesets_matching(query, rg.edition.ruleset, rulings)
         return found
+
+    def _ruleset_asked_by(self, query: str, edition: str | None) -> str | None:
+        """The ruleset a search naming none searches: the one the query's citation prefix names
+        (CR 702.19b is Magic's, as the linker reads it) when it has ``edition`` (if one is
+        asked), else the only ruleset having an edition of that name; None: the default."""
+        named = self.ruleset_named_in(query)
+        if not edition:
+            return named
+        having = sorted({e["ruleset"] for e in self.manifest["editions"] if e["edition"] == edition})
+        if named in having:
+            return named
+        return having[0] if len(having) == 1 else None
 
     def ruleset_named_in(self, text: str) -> str | None:
         """The ruleset a text's first citation names by its own prefix, as the linker reads it

@@ -1,7 +1,9 @@
 """Search with no ruleset asked for (acceptance F19).
 
 A query whose citation names a ruleset by its own prefix searches that ruleset, as the
-linker reads the prefix ("CR 702.19b", "Comprehensive Rules 702.19b": Magic); an answer
+linker reads the prefix ("CR 702.19b", "Comprehensive Rules 702.19b": Magic), and with an
+edition asked for (``-e``) that ruleset when it has the edition, else the only ruleset that
+has it (review V6: ``-e 2026-01-16 "CR 702.19b"`` searched Riftbound); an answer
 with no match, or a number the edition lacks, lists the other rulesets that match, with
 how many rules, in the facade, the API (with a link), the site and the CLI. On the
 embedded excerpts (Riftbound the default, Magic beside it).
@@ -15,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from kb.cli import main
+from kb.errors import QueryError
 from kb.query import KnowledgeBase
 from web import create_app
 
@@ -45,6 +48,35 @@ def test_facade(excerpt_kb: KnowledgeBase, query: str, asked: str | None, search
     assert [o["ruleset"] for o in data["other_rulesets"]] == others
     for o in data["other_rulesets"]:
         assert o["total"] >= 1 and o["title"] and o["edition"]
+
+
+# query, edition asked, ruleset searched (None: refused), words of the refusal
+EDITION_CASES = [
+    ("CR 702.19b", "2026-01-16", "mtg", ""),        # the prefix's ruleset has the edition
+    ("702.19b", "2026-01-16", "mtg", ""),           # no prefix: the only ruleset having it
+    ("deathtouch", "2010-10-01", "mtg", ""),
+    ("CR 702.19b", "1.4", "riftbound", ""),         # the prefix's ruleset lacks it: the one having it
+    ("Core Rules 337.1a", "1.3", "riftbound", ""),
+    ("337.1a", "1.4", "riftbound", ""),
+    ("CR 702.19b", "9.9", None, "unknown edition '9.9' of riftbound"),  # nobody has it: the default says so
+]
+
+
+@pytest.mark.parametrize(("query", "edition", "searched", "refused"), EDITION_CASES)
+def test_an_edition_asked_for_picks_the_ruleset_having_it(excerpt_kb: KnowledgeBase, query: str, edition: str,
+                                                          searched: str | None, refused: str) -> None:
+    if searched is None:
+        with pytest.raises(QueryError, match=refused):
+            excerpt_kb.search(query, None, edition, limit=3)
+        return
+    data = excerpt_kb.search(query, None, edition, limit=3)
+    assert (data["ruleset"], data["edition"]) == (searched, edition)
+
+
+def test_cli_edition_with_a_citation_prefix(excerpt_home: Path) -> None:
+    out = CliRunner().invoke(main, ["--home", str(excerpt_home), "search", "-e", "2026-01-16", "CR 702.19b"])
+    assert out.exit_code == 0, out.output
+    assert out.output.startswith("mtg 2026-01-16: 1 matching") and "702.19b" in out.output
 
 
 def test_the_counts_are_the_other_rulesets_own(excerpt_kb: KnowledgeBase) -> None:

@@ -38,7 +38,8 @@ def search_cmd(ctx: click.Context, query: str, ruleset: str | None, edition: str
     word*, -word, a AND b, a OR b.
 
     Without --ruleset, a citation's own prefix picks the ruleset as `rulekb link` reads it
-    (CR 702.19b, Comprehensive Rules 702.19b: Magic); an answer with no match, or a number
+    (CR 702.19b, Comprehensive Rules 702.19b: Magic); with --edition, that ruleset when it
+    has the edition, else the only ruleset that has it. An answer with no match, or a number
     the edition lacks, names the other rulesets that match and how to search there."""
     kb = open_kb(ctx)
     data = kb.search(query, ruleset, edition, limit=limit, offset=offset, section=section)
