@@ -51,12 +51,12 @@ INNER_STEPS: tuple[tuple[str, str, str], ...] = (
     ("declare-attackers-step", "the active player declares attackers", "{player} declares attackers"),
     ("declare-blockers-step", "the defending player declares blockers", "{player} declares blockers"),
     ("combat-damage-step", "combat damage is dealt simultaneously", "combat damage"),
-    ("first-strike-damage-step", "a creature in combat has first strike: only first strikers deal combat damage, "
-     "and a second combat damage step follows", "first-strike combat damage: only creatures with first strike "
-     "deal it; a second combat damage step follows"),
+    ("first-strike-damage-step", "a creature in combat has first strike or double strike: only those creatures "
+     "deal combat damage, and a second combat damage step follows", "first-strike combat damage: only creatures "
+     "with first strike or double strike deal it; a second combat damage step follows"),
     ("second-combat-damage-step", "the second combat damage step: the creatures without first strike deal "
-     "combat damage", "the second combat damage step: the creatures without first strike that remain deal "
-     "combat damage"),
+     "combat damage, and those with double strike again", "the second combat damage step: the creatures without "
+     "first strike that remain, and those with double strike, deal combat damage"),
     ("double-strike-first", "a creature with double strike deals combat damage in the first combat damage step, "
      "and again in the second", "{permanent} has double strike: it deals combat damage in this first step and "
      "again in the second"),
