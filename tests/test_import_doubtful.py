@@ -6,17 +6,21 @@ refused unless ``--new-ruleset`` confirms it. A full document the reader doubted
 warnings for 1 % of its rules or more, or 2 % fewer rules than the default edition) that
 would become the default over a full edition is refused, nothing kept, unless
 ``--make-default`` says so; as an excerpt (``--partial``) or dated before the default it
-imports with a note. The documents are written here, in the Riftbound Markdown layout.
+imports with a note. Under the default full edition's own name ``--partial`` would replace
+it: a doubtful document is refused there too, and each refusal's advice is one that keeps
+the default (review V1). The documents are written here, in the Riftbound Markdown layout.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from kb.cli import main
+from kb.store import current_build
 
 
 def document(day: str, skip: frozenset[str] = frozenset(), orphans: int = 0) -> str:
@@ -96,6 +100,51 @@ def test_a_doubtful_document_becomes_the_default_only_when_the_user_says(
     assert (home / "imports" / "test" / "2.0").exists() is kept
     if code == 2:
         assert "--make-default" in output and "--partial" in output
+
+
+def edition_built(home: Path, ruleset: str, edition: str) -> tuple[int, bool]:
+    """The rules and the partial flag of an edition in the build in service."""
+    built = current_build(home)
+    assert built is not None
+    manifest = json.loads((built / "manifest.json").read_text(encoding="utf-8"))
+    (entry,) = [e for e in manifest["editions"] if (e["ruleset"], e["edition"]) == (ruleset, edition)]
+    return int(entry["rules"]), bool(entry["partial"])
+
+
+# re-importing test 1.0 (the default, 60 rules): an older full edition imported first, the
+# document, extra options, exit code, words of the output, test 1.0's rules and partial flag after
+SAME_NAME = [
+    ("lossy", False, LOSSY, (), 2, "it would replace the default edition 1.0. Nothing imported: check the "
+     "reader's warnings (imported under another edition name with --partial, it is kept beside 1.0 as an "
+     "excerpt; --make-default makes it the default anyway)", (60, False)),
+    ("lossy as an excerpt", False, LOSSY, ("--partial",), 2, "test 1.0 read with 57 rules, 3 fewer than 1.0's "
+     "60: as an excerpt under the same name it would replace the default edition 1.0, the only full edition "
+     "of test, and its rules. Nothing imported: check the reader's warnings (import it under another edition "
+     "name with --partial to keep it beside 1.0, or without --partial with --make-default to replace 1.0 as "
+     "the default)", (60, False)),
+    ("warned as an excerpt", False, WARNED, ("--partial",), 2, "test 1.0 read with 4 reader warnings: as an "
+     "excerpt under the same name it would replace the default edition 1.0, the only", (60, False)),
+    ("lossy as an excerpt, another full edition", True, LOSSY, ("--partial",), 2,
+     "it would replace the default edition 1.0 and its rules. Nothing imported", (60, False)),
+    ("clean as an excerpt", False, FULL, ("--partial",), 0, "imported doc.md as test 1.0 (partial)", (60, True)),
+    ("lossy, confirmed", False, LOSSY, ("--make-default",), 0, "(made the default by --make-default)",
+     (57, False)),
+]
+
+
+@pytest.mark.parametrize(("name", "older", "text", "extra", "code", "says", "after"), SAME_NAME,
+                         ids=[c[0] for c in SAME_NAME])
+def test_a_doubtful_document_under_the_default_editions_name_keeps_it(
+        home: Path, tmp_path: Path, name: str, older: bool, text: str, extra: tuple[str, ...], code: int,
+        says: str, after: tuple[int, bool]) -> None:
+    if older:
+        assert run(home, tmp_path, document("2026-01-15"), "-r", "test", "-e", "0.9")[0] == 0
+    got, output = run(home, tmp_path, text, "-r", "test", "-e", "1.0", *extra)
+    assert got == code, output
+    assert says in " ".join(output.split()), output
+    assert edition_built(home, "test", "1.0") == after
+    if older:
+        assert "the only full edition" not in output
 
 
 # the ruleset named, extra options, exit code, words of the output

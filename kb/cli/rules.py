@@ -57,7 +57,9 @@ def import_cmd(ctx: click.Context, file: Path, ruleset: str, edition: str, date:
     refused unless --new-ruleset confirms it. A full document the reader doubted (warnings
     for 1 % or more of its rules, or 2 % fewer rules than the default edition) that would
     become the default over a full edition is refused unless --make-default says so
-    (--partial keeps it beside the default as an excerpt instead).
+    (--partial under another edition name keeps it beside the default as an excerpt
+    instead). Under the default full edition's own name, --partial would replace that
+    edition: a doubtful document is refused there too.
     """
     home = home_of(ctx)
     said_new = _new_ruleset_line(home, ruleset, new_ruleset)
@@ -107,7 +109,7 @@ def _doubtful_default(home: Path, ruleset: str, edition: str, day: str, result: 
               and not d.message.startswith("unresolved reference")]
     rules = sum(1 for r in result.rules if r.kind == "rule")  # counted as the build counts them
     built = current_build(home)
-    if partial or built is None:
+    if built is None:
         return
     try:
         manifest = json.loads((built / "manifest.json").read_text(encoding="utf-8"))
@@ -119,24 +121,37 @@ def _doubtful_default(home: Path, ruleset: str, edition: str, day: str, result: 
         return  # only excerpts: a full document is better whatever its warnings
     # the default now (the edition this import replaces, when it is the default, included)
     before = preferring_full(sorted(existing, key=lambda e: (e["date"], e["edition"])))
-    after = preferring_full(sorted([*others, {"edition": edition, "date": day, "partial": False}],
+    after = preferring_full(sorted([*others, {"edition": edition, "date": day, "partial": partial}],
                                    key=lambda e: (e["date"], e["edition"])))
+    if partial and before["edition"] != edition:
+        return  # an excerpt beside the default: it never becomes the default
     doubts = _doubts(rules, len(warned), before)
     if not doubts:
         return
     doubt = f"{ruleset} {edition} read with {' and '.join(doubts)}"
-    if after.get("edition") != edition or confirmed:
+    if not partial and (after.get("edition") != edition or confirmed):
         click.echo(f"note: {doubt}" + (" (made the default by --make-default)" if confirmed
                                        and after.get("edition") == edition else ""))
         return
     for d in warned[:SHOWN_WARNINGS]:
         click.echo(f"    {reader_note_line(d.as_dict())}")
-    over = (f"it would replace the default edition {edition}" if before["edition"] == edition
-            else f"it would become the default edition over {before['edition']}")
-    raise QueryError(400, f"{doubt}: {over}. "
-                     f"Nothing imported: check the reader's warnings (`rulekb import ... --partial` keeps it "
-                     f"beside {before['edition']} as an excerpt; --make-default makes it the default anyway)",
-                     {"warnings": len(warned), "rules": rules, "default": before["edition"]})
+    default = before["edition"]
+    if partial:  # the excerpt would take the default full edition's place, the full text lost
+        only = "" if any(not e.get("partial") for e in others) else f", the only full edition of {ruleset},"
+        over = (f"as an excerpt under the same name it would replace the default edition {default}{only} "
+                f"and its rules")
+        advice = (f"import it under another edition name with --partial to keep it beside {default}, or "
+                  f"without --partial with --make-default to replace {default} as the default")
+    else:
+        over = (f"it would replace the default edition {edition}" if default == edition
+                else f"it would become the default edition over {default}")
+        # --partial under a name already taken would replace that edition, not sit beside it
+        beside = ("imported under another edition name with --partial, it is kept"
+                  if any(e.get("edition") == edition for e in existing)
+                  else "`rulekb import ... --partial` keeps it")
+        advice = f"{beside} beside {default} as an excerpt; --make-default makes it the default anyway"
+    raise QueryError(400, f"{doubt}: {over}. Nothing imported: check the reader's warnings ({advice})",
+                     {"warnings": len(warned), "rules": rules, "default": default})
 
 
 def _doubts(rules: int, warnings: int, other: dict[str, Any]) -> list[str]:
