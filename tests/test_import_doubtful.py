@@ -8,7 +8,8 @@ would become the default over a full edition is refused, nothing kept, unless
 ``--make-default`` says so; as an excerpt (``--partial``) or dated before the default it
 imports with a note. Under the default full edition's own name ``--partial`` would replace
 it: a doubtful document is refused there too, and each refusal's advice is one that keeps
-the default (review V1). The documents are written here, in the Riftbound Markdown layout.
+the default (review V1); ``--partial --make-default`` is a usage error (review V9). The
+documents are written here, in the Riftbound Markdown layout.
 """
 
 from __future__ import annotations
@@ -78,6 +79,10 @@ DOUBTFUL = [
     ("lossy and older", document("2026-06-01", frozenset({"101.4", "101.5", "101.6"})), (), 0,
      "note: test 2.0 read with 57 rules, 3 fewer than 1.0's 60", True),
     ("warned and newer", WARNED, (), 2, "test 2.0 read with 4 reader warnings: it would become the default", False),
+    ("excerpt made the default", LOSSY, ("--partial", "--make-default"), 2,
+     "--partial and --make-default conflict: an excerpt is never the default edition", False),
+    ("clean made the default as an excerpt", document("2027-06-01"), ("--make-default", "--partial"), 2,
+     "--partial and --make-default conflict", False),
 ]
 
 

@@ -59,8 +59,11 @@ def import_cmd(ctx: click.Context, file: Path, ruleset: str, edition: str, date:
     become the default over a full edition is refused unless --make-default says so
     (--partial under another edition name keeps it beside the default as an excerpt
     instead). Under the default full edition's own name, --partial would replace that
-    edition: a doubtful document is refused there too.
+    edition: a doubtful document is refused there too. --partial and --make-default conflict.
     """
+    if partial and make_default:
+        raise click.UsageError("--partial and --make-default conflict: an excerpt is never the default "
+                               "edition (use one or the other)", ctx)
     home = home_of(ctx)
     said_new = _new_ruleset_line(home, ruleset, new_ruleset)
     notes: list[Diagnostic] = []
