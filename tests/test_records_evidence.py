@@ -78,7 +78,8 @@ def test_without_rulings_the_facade_answers_as_the_rule_search_alone(excerpt_hom
     attach_records(kb, RecordSet())
     for case in CASES:
         alone = searcher(kb, case["ruleset"], case["edition"]).search(parse_query(case["question"]), limit=10)
-        assert kb.search(case["question"], case["ruleset"], case["edition"]) == {**alone, "no_such_rule": None}
+        answer = kb.search(case["question"], case["ruleset"], case["edition"])
+        assert answer == {**alone, "no_such_rule": None, "other_rulesets": []}
 
 
 def test_a_weak_ruling_match_adds_less_than_asking_its_question_again(
@@ -130,5 +131,5 @@ def test_rulings_false_answers_from_the_rules_alone_as_the_offline_pack_does(rul
     question = "my unit moved to a different battlefield, can it still attack"
     alone = searcher(ruled_kb, "riftbound", "1.4").search(parse_query(question), limit=10)
     # The facade adds only its rule-number field (None: the question is not a number).
-    assert ruled_kb.search(question, rulings=False) == {**alone, "no_such_rule": None}
-    assert ruled_kb.search(question) != {**alone, "no_such_rule": None}
+    assert ruled_kb.search(question, rulings=False) == {**alone, "no_such_rule": None, "other_rulesets": []}
+    assert ruled_kb.search(question) != {**alone, "no_such_rule": None, "other_rulesets": []}
