@@ -344,7 +344,13 @@ def test_a_followed_mapping_gives_what_the_composed_mapping_gives(tmp_path_facto
     adjacent = (source, target) == ("1.0", "1.1")
     assert (FollowedMapping(kb, "test", source, target)._steps != followed._steps) == adjacent
     for number in [*kb.graphs[("test", source)].edition.rules, "999"]:
-        assert followed.get(number) == composed.get(number)
+        got, want = followed.get(number), composed.get(number)
+        if got is None or want is None or got.method == want.method:
+            assert got == want
+        else:
+            # A rule both ends hold at one number with one wording: the bridge says "kept"
+            # (with its own confidence), the chain followed "composed"; the counterpart is one.
+            assert (got.target, got.method, want.method) == (want.target, "composed", "kept"), number
 
 
 def test_a_damaged_graph_is_one_line_on_the_cli(tmp_path: Path) -> None:

@@ -224,8 +224,10 @@ def map_number(kb: LoadedEditions, ruleset: str, number: str, from_edition: str,
 
 
 class FollowedMapping:
-    """The mapping from one edition to another read a number at a time: ``get`` gives what
-    :func:`edition_mapping`'s ``get`` gives, by following the adjacent mappings in between,
+    """The mapping from one edition to another read a number at a time: ``get`` gives the
+    counterpart :func:`edition_mapping`'s ``get`` gives, by following the adjacent mappings in between
+    (where the bridge pairs a rule both ends hold at one number with one wording, ``kept``, the
+    chain's pair says ``composed`` with the chain's confidence: the same counterpart),
     without composing whole mappings (carrying a few numbers across seventy editions costs
     lookups, not seventy compositions of thousands of rules); only a number the chain loses,
     or one the two ends hold otherwise, asks the bridged mapping (made once per build)."""
