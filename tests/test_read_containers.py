@@ -213,13 +213,15 @@ def _container(name: str, container: str, quirk: str) -> tuple[bytes, ReadResult
 def test_a_published_document_imports_as_its_text(name: str, container: str, quirk: str,
                                                   compared: str) -> None:
     """The same rules (and glossary, where the table says), title and date; a difference
-    only where the reader reported the line end as uncertain, and at most two."""
+    only where the reader reported the line end as uncertain, and at most two such places."""
     data, expected = _container(name, container, quirk)
     kind = container.split()[-1]
     got, fmt = read_bytes(data, f"{name}.{kind}")
     found = differences(expected, got, rules_only=compared == RULES_ONLY)
     assert unreported(found, got, data) == []
-    assert len(found) <= 2, found
+    # at most two places: a glossary entry read on into the next at an uncertain line end is
+    # two differences there (its definition, the next entry missing)
+    assert len({line for line, _ in found}) <= 2, found
     assert fmt == ("mtg-text" if name.startswith("mtg") else "riftbound-pdftext")
     notes = [d.message for d in got.diagnostics if d.severity == "info"]
     assert notes[0].startswith(f"read from a {kind.upper()}")
