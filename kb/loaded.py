@@ -11,6 +11,7 @@ It is read-only once loaded, so any number of threads may share it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -84,7 +85,7 @@ class LoadedEditions:
         if not found:
             raise QueryError(404, f"unknown ruleset {ruleset!r}",
                              {"rulesets": self.ruleset_names()})
-        return sorted(found, key=lambda e: (e["date"], e["edition"]))
+        return oldest_first(found)
 
     def default_edition(self, ruleset: str) -> dict[str, Any]:
         """The edition a question naming none reads, as the manifest lists it: the newest full
@@ -190,6 +191,12 @@ def in_force_among(editions: list[dict[str, Any]], date: str) -> dict[str, Any] 
     is none first; kb.cite.target.edition_on reads an article's as it is)."""
     dated = [e for e in editions if e["date"] and e["date"] <= date]
     return preferring_full(dated) if dated else None
+
+
+def oldest_first(editions: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One ruleset's editions (manifest entries) in the order the defaults read them: by date,
+    then by name."""
+    return sorted(editions, key=lambda e: (e["date"], e["edition"]))
 
 
 def preferring_full(editions: list[dict[str, Any]]) -> dict[str, Any]:

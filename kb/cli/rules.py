@@ -15,7 +15,7 @@ from kb.cli.app import (EXIT_ERROR, counted, echo_query_error, edition_option, e
 from kb.cli.params import DATE, DOCUMENT_FORMAT
 from kb.errors import QueryError
 from kb.numbers import group_numbers
-from kb.loaded import passed_over_excerpts, preferring_full
+from kb.loaded import oldest_first, passed_over_excerpts, preferring_full
 from kb.model import Diagnostic, ReadResult
 from kb.store import (build, collect_sources, current_build, cut_short_notes, import_document,
                       stored_notes_path)
@@ -123,9 +123,8 @@ def _doubtful_default(home: Path, ruleset: str, edition: str, day: str, result: 
     if all(e.get("partial") for e in existing):
         return  # only excerpts: a full document is better whatever its warnings
     # the default now (the edition this import replaces, when it is the default, included)
-    before = preferring_full(sorted(existing, key=lambda e: (e["date"], e["edition"])))
-    after = preferring_full(sorted([*others, {"edition": edition, "date": day, "partial": partial}],
-                                   key=lambda e: (e["date"], e["edition"])))
+    before = preferring_full(oldest_first(existing))
+    after = preferring_full(oldest_first([*others, {"edition": edition, "date": day, "partial": partial}]))
     if partial and before["edition"] != edition:
         return  # an excerpt beside the default: it never becomes the default
     doubts = _doubts(rules, len(warned), before)
@@ -175,7 +174,7 @@ def doubtful_default_lines(editions: list[dict[str, Any]], warnings: dict[tuple[
     edition's reader warnings): a judge reading it should know."""
     out = []
     for ruleset in sorted({e["ruleset"] for e in editions}):
-        eds = sorted((e for e in editions if e["ruleset"] == ruleset), key=lambda e: (e["date"], e["edition"]))
+        eds = oldest_first(e for e in editions if e["ruleset"] == ruleset)
         default = preferring_full(eds)
         others = [e for e in eds if not e.get("partial") and e is not default]
         if default.get("partial") or not others:
