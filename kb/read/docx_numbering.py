@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING
 
 from docx.oxml.ns import qn
 
+from kb.read.text import roman_numeral
+
 if TYPE_CHECKING:
     from docx.document import Document
     from docx.text.paragraph import Paragraph
@@ -34,8 +36,6 @@ if TYPE_CHECKING:
 _LEVEL_FIELD = re.compile(r"%([1-9])")
 _MC = "http://schemas.openxmlformats.org/markup-compatibility/2006"
 _ZERO_PADDED = re.compile(r"zero(\d)")
-_ROMAN = ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"),
-          (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"))
 # The formats printed as numbers; any other (a bullet, none, a picture) prints nothing.
 _NUMBERED = {"decimal", "decimalZero", "lowerLetter", "upperLetter", "lowerRoman", "upperRoman",
              "ordinal", "cardinalText", "ordinalText", "decimalEnclosedParen", "decimalFullWidth",
@@ -111,11 +111,8 @@ def formatted(value: int, fmt: str) -> str:
         letter = chr(ord("a") + (value - 1) % 26) * ((value - 1) // 26 + 1) if value > 0 else ""
         return letter.upper() if fmt == "upperLetter" else letter
     if fmt in ("lowerRoman", "upperRoman") and 0 < value < 4000:
-        out, rest = "", value
-        for amount, digits in _ROMAN:
-            while rest >= amount:
-                out, rest = out + digits, rest - amount
-        return out.upper() if fmt == "upperRoman" else out
+        roman = roman_numeral(value)
+        return roman.upper() if fmt == "upperRoman" else roman
     if fmt == "decimalZero":
         return f"{value:02d}"
     if (padded := _ZERO_PADDED.fullmatch(fmt)):

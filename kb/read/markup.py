@@ -38,6 +38,7 @@ from collections.abc import Callable
 
 from kb.model import Diagnostic
 from kb.read.exports import Exported
+from kb.read.text import at_least
 
 _MIN_HEADINGS = 3
 _SCAN = 400_000  # the head of a text its markup is told from
@@ -151,7 +152,7 @@ def _rst_inline(line: str) -> str:
 
 def _is_asciidoc(head: str) -> bool:
     found = (m for m in map(_ADOC_HEADING.match, head.split("\n")) if m and not m.group(2).endswith("="))
-    return sum(1 for _ in zip(range(_MIN_HEADINGS), found)) >= _MIN_HEADINGS
+    return at_least(_MIN_HEADINGS, found)
 
 
 def _from_asciidoc(lines: list[str]) -> tuple[list[str], list[int], int]:

@@ -683,8 +683,8 @@ def _read_glossary(lines: list[str], start: int, end: int, tidy: Callable[[str],
         else:
             entries.append(block)
     for (lineno, name), *body in entries:
-        m = _TERM_AND_DEFINITION.match(name)
-        if m and len(m.group(1).split()) <= _MAX_TERM_WORDS:
+        m = _one_line_entry(name)
+        if m:
             # "Abandon: To turn a faceup…": the term and its definition on one line
             name, body = m.group(1), [(lineno, m.group(2))] + body
         if not body and terms and _CROSS_REFERENCE.match(name):
@@ -721,10 +721,11 @@ def _term_shaped(line: str) -> bool:
             and not _REFERS.search(line))
 
 
-def _one_line_entry(line: str) -> bool:
-    """A line holding a term and its definition (``Abandon: To turn a faceup…``)."""
+def _one_line_entry(line: str) -> re.Match[str] | None:
+    """A line holding a term and its definition (``Abandon: To turn a faceup…``): the match of
+    its term (group 1) and definition (group 2), or None."""
     m = _TERM_AND_DEFINITION.match(line)
-    return m is not None and len(m.group(1).split()) <= _MAX_TERM_WORDS
+    return m if m is not None and len(m.group(1).split()) <= _MAX_TERM_WORDS else None
 
 
 def _entries_by_shape(blocks: list[list[tuple[int, str]]]) -> list[list[tuple[int, str]]]:
@@ -744,7 +745,7 @@ def _entries_by_shape(blocks: list[list[tuple[int, str]]]) -> list[list[tuple[in
     inside = sum(1 for i in starts if i not in firsts)
     # A block of one line that is a whole entry ("Abandon: To turn…") is no paragraph set
     # apart: a Glossary printing every entry so is read by its blocks.
-    single = sum(1 for block in blocks if len(block) == 1 and not _one_line_entry(block[0][1]))
+    single = sum(1 for block in blocks if len(block) == 1 and _one_line_entry(block[0][1]) is None)
     if inside < len(blocks) and 2 * single < len(blocks):
         return blocks
     cuts = sorted({0, *starts})

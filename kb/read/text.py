@@ -10,6 +10,7 @@ import codecs
 import html
 import re
 import unicodedata
+from collections.abc import Iterable
 
 from kb.model import Diagnostic, DocumentError
 
@@ -89,3 +90,23 @@ def clean(text: str, *, unescape: bool = False, pdf_spacing: bool = False) -> st
 def fold(text: str) -> str:
     """Whitespace-folded text for comparisons (the way the seeds are compared)."""
     return " ".join(clean(text).split())
+
+
+def at_least(count: int, items: Iterable[object]) -> bool:
+    """Whether ``items`` holds ``count`` items or more, taking no more than ``count`` of them (a
+    layout's sniff stops at its third heading)."""
+    return sum(1 for _ in zip(range(count), items)) >= count
+
+
+# Roman numerals' values, largest first, as lists and Word number their items.
+_ROMAN = ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"),
+          (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"))
+
+
+def roman_numeral(n: int) -> str:
+    """``n`` (1 to 3999) in lower-case roman numerals: 4 is ``iv``, 1994 ``mcmxciv``."""
+    out = ""
+    for value, numeral in _ROMAN:
+        count, n = divmod(n, value)
+        out += numeral * count
+    return out

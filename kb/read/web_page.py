@@ -40,7 +40,7 @@ from typing import Any
 
 from kb.model import Diagnostic, DocumentError
 from kb.numbers import parse_number
-from kb.read.text import ZERO_WIDTH
+from kb.read.text import ZERO_WIDTH, roman_numeral
 
 _PAGE_START = re.compile(r"^\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|body)\b", re.IGNORECASE | re.DOTALL)
 _BLOCKS = frozenset("p div li dt dd h1 h2 h3 h4 h5 h6 tr blockquote pre section article header "
@@ -66,8 +66,6 @@ _SOURCE_BREAK = "\x00"
 # source wrapped to its line's start ("See rule\n    505.1") is neither.
 _SOURCE_RULE_LINE = re.compile(r"^[ \t]*(\*\*\d{3}\.[0-9a-z.]*\*\*\.?(?=\s|$)"
                                r"|\d{3}\.[0-9a-z.]*(?=[ \t\u00a0]{2}))([ \t\u00a0]*)")
-_ROMAN = ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"),
-          (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"))
 
 
 def _printed_is_number(printed: str, drawn: str, parent: str) -> bool:
@@ -121,10 +119,7 @@ def _ordinal(n: int, kind: str) -> str:
             letters = chr(97 + rest) + letters
         return letters if kind == "a" else letters.upper()
     if kind in "iI" and 0 < n < 4000:
-        roman = ""
-        for value, numeral in _ROMAN:
-            count, n = divmod(n, value)
-            roman += numeral * count
+        roman = roman_numeral(n)
         return roman if kind == "i" else roman.upper()
     return str(n)
 

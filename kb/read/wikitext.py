@@ -24,6 +24,7 @@ import re
 
 from kb.model import Diagnostic
 from kb.read.exports import Exported
+from kb.read.text import at_least
 
 _HEADING = re.compile(r"^(={1,6})[ \t]*([^=\n].*?)[ \t]*\1[ \t]*$")
 _ITEM = re.compile(r"^([*#;:]+)[ \t]*(.*)$")
@@ -49,7 +50,7 @@ _BOLD_NUMBER_LINE = re.compile(r"(?m)^(?:'')?'''\d{3}\.[0-9a-z.]*'''")
 
 
 def _at_least_three(pattern: re.Pattern[str], text: str) -> bool:
-    return sum(1 for _ in zip(range(_MIN_MARKS), pattern.finditer(text))) >= _MIN_MARKS
+    return at_least(_MIN_MARKS, pattern.finditer(text))
 
 
 def is_wikitext(text: str) -> bool:
