@@ -726,7 +726,13 @@ class _Matcher:
         del self.method[i]
 
     def run(self) -> None:
+        """Every step: the rules kept where they were first, then the rest (:meth:`match`)."""
         self.kept()
+        self.match()
+
+    def match(self) -> None:
+        """The steps after :meth:`kept`: the same wording anywhere, then the structure, the
+        evidence that is not the words and the rivals."""
         self.exact()
         self.mutual_best(NEAR_IDENTICAL, "text")
         steps: list[Callable[[], int]] = [self.headings, self.children, self.sequence]
@@ -900,7 +906,7 @@ def bridge(chain: EditionMapping, source: RuleGraph, target: RuleGraph) -> Editi
         if j is not None and m.free_a(i) and m.free_b(j):
             m.pair(i, j, c.similarity, "composed")  # type: ignore[union-attr]
             composed[i] = c  # type: ignore[assignment]
-    m.run()
+    m.match()  # kept() ran first: the chain's pairs only take more rules, so it would pair none
     for i in [i for i in m.fwd if m.method[i] not in SETTLED]:
         # Far apart, the game's templates recur ("Phasing is a static ability that modifies
         # the rules of the untap step" / Vigilance's): what the chain lost is paired on
