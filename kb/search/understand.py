@@ -339,7 +339,7 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
     i = 0
     while i < len(kept):
         found = _term_at(kept, i, own, verb)
-        if found is not None and not in_sense(tuple(st for a in kept[i:found[0]] for st in analyse(" ".join(a.words))),
+        if found is not None and not in_sense(tuple(st for row in stems[i:found[0]] for st in row),
                                               vocab.senses, asked):
             found = None  # a plain word here, not the term ("the card holds a counter")
         if found is not None:

@@ -604,11 +604,6 @@
   }
   /* understand.in_sense: a term the question names (its stems) is read as the term unless the
      vocabulary gives it a sense, and then only beside one of that sense's stems. */
-  function stemsOf(atoms) {
-    var out = [];
-    atoms.forEach(function (a) { out.push.apply(out, analyse(a.words.join(" "))); });
-    return out;
-  }
   function inSense(term, senses, asked) {
     function find(key) {
       for (var n = 0; n < senses.length; n++) if (senses[n].term.join(" ") === key.join(" ")) return senses[n].with;
@@ -716,7 +711,7 @@
     while (i < kept.length) {
       var found = termAt(kept, i, own, verb);  // an obsolete entry or a referral is no term
       // A term that is also a plain word is the term only beside a word of its sense (in_sense).
-      if (found && !inSense(stemsOf(kept.slice(i, found[0])), vocab.senses || [], asked)) found = null;
+      if (found && !inSense([].concat.apply([], stems.slice(i, found[0])), vocab.senses || [], asked)) found = null;
       if (found) {
         var ta = joinAtom(text, kept.slice(i, found[0]));
         // A term the question words hold ("might") weighs as a word does.
