@@ -116,19 +116,23 @@ class Impacts:
         outrank its content words."""
         found = self._shares.get(stem)
         if found is None:
-            reader = self._reader
-            said = reader.doc_frequency(MODEL_FIELD, stem) if (MODEL_FIELD, stem) in reader else 0
-            if not said:
-                found = 1.0
-            else:
-                own: set[int] = set()
-                with self._lock:  # the reader is shared; only one thread reads it at a time
-                    for field in RULES_OWN_FIELDS:
-                        if (field, stem) in reader:
-                            own.update(reader.postings(field, stem).all_ids())
-                found = min(1.0, len(own) / said)
-            self._shares[stem] = found
+            with self._lock:  # the reader is shared; only one thread reads it at a time
+                found = self._shares.get(stem)
+                if found is None:
+                    found = self._shares[stem] = self._share(stem)
         return found
+
+    def _share(self, stem: str) -> float:
+        """:meth:`rules_share` read from the index (under the lock)."""
+        reader = self._reader
+        said = reader.doc_frequency(MODEL_FIELD, stem) if (MODEL_FIELD, stem) in reader else 0
+        if not said:
+            return 1.0
+        own: set[int] = set()
+        for field in RULES_OWN_FIELDS:
+            if (field, stem) in reader:
+                own.update(reader.postings(field, stem).all_ids())
+        return min(1.0, len(own) / said)
 
     def prefix(self, prefix: str) -> Scores:
         """The best score per rule of any word starting with ``prefix`` (at most 64 words)."""
