@@ -82,10 +82,9 @@ def awaits_choice(item: Item) -> bool:
 
 def due(m: Riftbound, s: State) -> Item | None:
     """The pending item whose controller is to make its attaching choice now."""
-    if not m.attaching_on_play or s.ready_task() is not None:
+    if not m.attaching_on_play:
         return None
-    pend = s.pending
-    item = pend[0] if pend else None
+    item = s.due_item
     if item is None or (item.optional and not item.decided) or not awaits_choice(item):
         return None
     return item if choices(m, s, item) else None

@@ -300,13 +300,17 @@ class State:
         return [i for i in self.chain if i.status == "pending"]
 
     @property
+    def due_item(self) -> Item | None:
+        """The chain's pending item due now: its first, when no task is ready before it."""
+        pend = self.pending
+        return pend[0] if pend and self.ready_task() is None else None
+
+    @property
     def awaiting_choice(self) -> Item | None:
         """The optional triggered ability due now whose controller has not yet decided to
         perform or decline it."""
-        pend = self.pending
-        if pend and self.ready_task() is None and pend[0].optional and not pend[0].decided:
-            return pend[0]
-        return None
+        item = self.due_item
+        return item if item is not None and item.optional and not item.decided else None
 
     def chose(self, source: str, unit: str) -> bool | None:
         """Whether the controller of ``source``'s "you may" replacement chose to apply it to
