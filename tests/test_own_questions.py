@@ -44,6 +44,10 @@ SETS = [
     QuestionSet("own2-mtg-2026.tsv", "mtg", "2026-01-16", "own2", 25, None),
     QuestionSet("own3-riftbound-1.4.tsv", "riftbound", "1.4", "own3", 28, None),
     QuestionSet("own3-mtg-2026.tsv", "mtg", "2026-01-16", "own3", 28, None),
+    QuestionSet("own4-tune-riftbound-1.4.tsv", "riftbound", "1.4", "own4t", 20, None),
+    QuestionSet("own4-tune-mtg-2026.tsv", "mtg", "2026-01-16", "own4t", 20, None),
+    QuestionSet("own4-held-riftbound-1.4.tsv", "riftbound", "1.4", "own4h", 20, None),
+    QuestionSet("own4-held-mtg-2026.tsv", "mtg", "2026-01-16", "own4h", 20, None),
 ]
 SET_IDS = [s.file for s in SETS]
 WITH_CARDS = [s for s in SETS if s.cards]
