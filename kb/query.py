@@ -116,7 +116,10 @@ class KnowledgeBase(LoadedEditions):
         one with ``cited_by_all``); :meth:`cited_by` answers the next pages."""
         from kb.records import CITED_BY_PAGE, cited_by, cited_by_page
         rg = self.edition(ruleset, edition, date)
-        canonical = self.locate_rule(rg, number)
+        try:
+            canonical = self.locate_rule(rg, number)
+        except QueryError as exc:
+            raise self.with_other_rulesets(exc, rg, number) from exc
         out = self.rule_summary(rg, canonical, full=True)
         prev, nxt = rg.previous_next(canonical)
         out.update({
@@ -168,6 +171,26 @@ class KnowledgeBase(LoadedEditions):
                 exc.detail.get("nearest", [])
             raise QueryError(404, f"{exc.message}; {said}",
                              {**exc.detail, "nearest": nearest, "elsewhere": elsewhere}) from exc
+
+    def with_other_rulesets(self, exc: QueryError, rg: RuleGraph, number: str) -> QueryError:
+        """A rule's 404 in ``rg`` saying which other rulesets' default editions hold that number
+        (``120.3b`` is Magic's, asked of Riftbound), as the search's ``other_rulesets`` finds
+        them, each with the rule's number and title there (``detail["other_rulesets"]``);
+        ``exc`` unchanged when none does or it is not a 404."""
+        if exc.status != 404 or not isinstance(exc.detail, dict) or "number" not in exc.detail:
+            return exc
+        having = []
+        for other in self._other_rulesets_matching(number, rg.edition.ruleset, rulings=False):
+            there = self.edition(other["ruleset"], other["edition"])
+            try:  # a search also matches words: only the rule numbered so is meant
+                found = self.find_rule(there, number)
+            except QueryError:
+                continue
+            having.append({**other, "number": found, "rule_title": self.rule_summary(there, found)["title"]})
+        if not having:
+            return exc
+        said = "; ".join(f"{o['ruleset']} {o['edition']} has {o['number']}: {o['rule_title']}" for o in having)
+        return QueryError(404, f"{exc.message}; {said}", {**exc.detail, "other_rulesets": having})
 
     def number_elsewhere(self, rg: RuleGraph, number: str) -> dict[str, Any] | None:
         """Where the rule another edition numbers ``number`` is in ``rg`` (which lacks the

@@ -88,8 +88,11 @@ def os_error_message(exc: OSError, home: Path | None = None) -> str:
 
 def echo_query_error(exc: QueryError) -> None:
     """Print a QueryError as the CLI shows every one: the message, then the nearest numbers."""
-    click.echo(f"error: {exc.message}", err=True)
     detail = exc.detail if isinstance(exc.detail, dict) else {}
+    others = [o["ruleset"] for o in detail.get("other_rulesets") or [] if isinstance(o, dict)]
+    # a number another ruleset has (KnowledgeBase.with_other_rulesets): how to ask it there
+    hint = f"; try {' or '.join(f'--ruleset {name}' for name in others)}" if others else ""
+    click.echo(f"error: {exc.message}{hint}", err=True)
     if detail.get("nearest"):
         click.echo("nearest: " + ", ".join(map(str, detail["nearest"])), err=True)
     for known in ("rulesets", "editions"):  # an unknown one: the names there are, as the site's 404 lists them

@@ -239,7 +239,9 @@ def rule_cmd(ctx: click.Context, number: tuple[str, ...], ruleset: str | None, e
     """Show one rule or several (numbers may be loose: 337.1a, 337.1.a, "rule 337.1.a.").
 
     Each number is shown in turn; a number that does not exist is reported with the nearest
-    ones (exit 2, as any input that cannot be answered) and the others are still shown.
+    ones (exit 2, as any input that cannot be answered) and the others are still shown; one
+    another ruleset's default edition has (Magic's 120.3b asked of Riftbound) is named there,
+    with its title and the --ruleset to ask, as `rulekb search` names it.
     With --json, several numbers print a list. The rulings and articles citing a rule
     (cited_by) are counted, and the first of them listed, as the API's rule answer lists
     them; --all-cited-by lists them all.

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Response
+from flask import Response, url_for
+
+from kb.errors import QueryError
 
 from web.api.base import (DATE, EDITION, RULE_LOOKUP, RULESET, answer, bp, current_kb, edition_of,
                           with_next_cited_by)
@@ -66,9 +68,18 @@ def rule(ruleset: str, number: str, edition: str | None, date: str | None,
     and the timing-model ``transitions`` that cite it, and ``cited_by``: the counts of the
     rulings and articles citing it and the first 50 of them, ``next`` the path of the page
     after (the cited-by operation). An unknown number answers 404 with the nearest numbers
-    in ``detail.nearest``."""
+    in ``detail.nearest``; a number another ruleset's default edition has (Magic's 120.3b asked
+    of Riftbound) is named in the message and in ``detail.other_rulesets`` (ruleset, edition,
+    number, rule_title, url)."""
     rg = edition_of(ruleset, edition, date)
-    data = current_kb().rule(ruleset, number, rg.edition.name, subrules=subrules)
+    try:
+        data = current_kb().rule(ruleset, number, rg.edition.name, subrules=subrules)
+    except QueryError as exc:  # a number another ruleset has: where to ask for it, as search links it
+        others = exc.detail.get("other_rulesets") if isinstance(exc.detail, dict) else None
+        if not others:
+            raise
+        linked = [{**o, "url": url_for("api.rule", ruleset=o["ruleset"], number=o["number"])} for o in others]
+        raise QueryError(exc.status, exc.message, {**exc.detail, "other_rulesets": linked}) from exc
     data["cited_by"] = with_next_cited_by(data["cited_by"], ruleset, rg.edition.name, data["number"])
     return answer(data)
 
