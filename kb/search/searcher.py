@@ -228,7 +228,7 @@ class EditionSearcher:
         self._definitions: dict[str, list[tuple[str, str]]] | None = None  # keyword_definitions()
         self._definition_scores: dict[str, Scores] = {}  # _definition_sums, by keyword
         # Each document's statements and where their stems stand (_statement_index), when first asked.
-        self._statements: tuple[dict[int, list[frozenset[str]]], StemPlaces] | None = None
+        self._statements: tuple[dict[int, list[frozenset[str]]], StemPlaces, dict[int, int]] | None = None
         self._permits: set[int] | None = None  # … as documents (_with_permissions), when first asked
         self._kinds: dict[tuple[str, ...], list[Atom]] | None = None  # kinds_of(rg), when first asked
         self._refers: list[list[int]] | None = None  # each document's references (_references)
@@ -663,7 +663,7 @@ class EditionSearcher:
         whole = sum(weights)
         if whole <= 0:
             return total
-        statements, where = self._statement_index()
+        statements, where, first_summary = self._statement_index()
         gain = self.ranking.statement_weight
         held: dict[tuple[int, int], float] = {}  # (document, statement) → weight of what it holds
         holds: dict[tuple[int, int], list[int]] = {}  # … and which concepts
@@ -673,8 +673,13 @@ class EditionSearcher:
                 if a:
                     found.update(at for at in where.get(a[0], ()) if at[0] in total
                                  and (len(a) == 1 or statements[at[0]][at[1]].issuperset(a)))
+            shares = self._model_shares(alternatives) if found else []
             for at in found:
-                held[at] = held.get(at, 0.0) + w * self._model_share(at, alternatives)
+                d, k = at
+                share = 1.0 if k < first_summary[d] else max(
+                    (sh for a, sh in zip(alternatives, shares) if a and statements[d][k].issuperset(a)),
+                    default=1.0)
+                held[at] = held.get(at, 0.0) + w * share
                 holds.setdefault(at, []).append(i)
         best: dict[int, tuple[float, int]] = {}  # document → (weight held, its statement)
         for (d, k), h in sorted(held.items()):
@@ -688,33 +693,36 @@ class EditionSearcher:
                 together[d] = named
         return out
 
-    def _model_share(self, at: tuple[int, int], alternatives: list[tuple[str, ...]]) -> float:
-        """The share a concept keeps in statement ``at`` (document, statement): 1 in a statement
-        in players' words, else its best word's :meth:`Impacts.rules_share` in the timing
-        model's summaries (with ``model_words``)."""
-        d, k = at
-        if not self.ranking.model_words or k < len(self._players.get(self.impacts.number[d], ())):
-            return 1.0
-        words = self._statement_index()[0][d][k]
-        return max((min(self.impacts.rules_share(s) for s in a) for a in alternatives
-                    if a and words.issuperset(a)), default=1.0)
+    def _model_shares(self, alternatives: list[tuple[str, ...]]) -> list[float]:
+        """The share each alternative of a concept keeps in a timing model's summary holding it:
+        its words' least :meth:`Impacts.rules_share` (with ``model_words``; else 1). A statement
+        in players' words keeps the whole concept; in a summary the concept keeps its best
+        alternative's share among those the summary holds (:meth:`_with_statements`)."""
+        if not self.ranking.model_words:
+            return [1.0] * len(alternatives)
+        share = self.impacts.rules_share
+        return [min((share(s) for s in a), default=1.0) for a in alternatives]
 
-    def _statement_index(self) -> tuple[dict[int, list[frozenset[str]]], StemPlaces]:
+    def _statement_index(self) -> tuple[dict[int, list[frozenset[str]]], StemPlaces, dict[int, int]]:
         """Each document's statements (players' words, then the timing model's summaries) as
-        sets of stems, and where each stem stands: (document, statement) pairs (made once)."""
+        sets of stems, where each stem stands ((document, statement) pairs), and each document's
+        first summary (its statements before it are in players' words). Made once per searcher."""
         if self._statements is None:
             docnum = self.impacts.docnum
             statements: dict[int, list[frozenset[str]]] = {}
             where: StemPlaces = {}
+            first_summary: dict[int, int] = {}
             for number in sorted({*self._players, *self._answers}):
                 if number in docnum:
-                    said = [*self._players.get(number, ()), *self._answers.get(number, ())]
+                    players = self._players.get(number, ())
+                    said = [*players, *self._answers.get(number, ())]
                     d = docnum[number]
                     statements[d] = [frozenset(analyse(x)) for x in said]
+                    first_summary[d] = len(players)
                     for k, words in enumerate(statements[d]):
                         for w in words:
                             where.setdefault(w, []).append((d, k))
-            self._statements = (statements, where)
+            self._statements = (statements, where, first_summary)
         return self._statements
 
     def _asks_permission(self, parsed: ParsedQuery) -> bool:

@@ -1326,32 +1326,40 @@
     var whole = 0;
     weights.forEach(function (w) { whole += w; });
     if (whole <= 0) return total;
-    if (!this.statements) {
-      var statements = this.statements = new Map(), data = this.data, self = this, seen = Object.create(null);
+    if (!this.statements) {  /* searcher._statement_index: made once, with each rule's first summary */
+      var statements = this.statements = new Map(), firsts = this.firstSummary = new Map();
+      var data = this.data, self = this, seen = Object.create(null);
       Object.keys(data.players || {}).concat(Object.keys(data.answers || {})).forEach(function (n) {
         if (seen[n] || !self.docOf.has(n)) return;
         seen[n] = true;
-        var said = ((data.players || {})[n] || []).concat((data.answers || {})[n] || []);
+        var players = (data.players || {})[n] || [], said = players.concat((data.answers || {})[n] || []);
         statements.set(self.docOf.get(n), said.map(function (x) { return new Set(analyse(x)); }));
+        firsts.set(self.docOf.get(n), players.length);
       });
     }
     var gain = this.ranking.statement_weight, out = new Map(total), held = this.statements;
-    var self = this, data = this.data, shares = data.model_shares || {};
+    var firstSummary = this.firstSummary, shares = this.data.model_shares || {}, modelWords = this.ranking.model_words;
+    // searcher._model_shares: each alternative's least share in a timing summary, once per query.
+    var least = concepts.map(function (alternatives) {
+      return alternatives.map(function (a) {
+        var m = 1;
+        if (modelWords) a.forEach(function (w) { m = Math.min(m, shares[w] === undefined ? 1 : shares[w]); });
+        return m;
+      });
+    });
     total.forEach(function (s, d) {
       var sets = held.get(d);
       if (!sets) return;
       var best = 0, bestHeld = [];
-      var players = ((data.players || {})[self.numbers[d]] || []).length;
+      var players = firstSummary.get(d);
       sets.forEach(function (words, k) {
         var sum = 0, heldHere = [];
         concepts.forEach(function (alternatives, i) {
-          // searcher._model_share: in a timing summary, a concept keeps its best word's share.
+          // In a timing summary, a concept keeps its best alternative's share; in players' words, all of it.
           var share = -1;
-          alternatives.forEach(function (a) {
+          alternatives.forEach(function (a, j) {
             if (!a.length || !a.every(function (w) { return words.has(w); })) return;
-            var least = 1;
-            if (k >= players && self.ranking.model_words) a.forEach(function (w) { least = Math.min(least, shares[w] === undefined ? 1 : shares[w]); });
-            share = Math.max(share, least);
+            share = Math.max(share, k >= players ? least[i][j] : 1);
           });
           if (share >= 0) {
             sum += weights[i] * share;
