@@ -108,11 +108,23 @@ def a_mapping(value: Any, field: str) -> dict[str, Any]:
 
 
 def nearest(word: Any, known: Iterable[str]) -> str:
-    """", did you mean 'X'?" for the known word nearest a mistyped one (any case), or ""."""
+    """", did you mean 'X'?" for the known word nearest a mistyped one (any case), or "".
+
+    A boolean (or ``true``/``false``, as it reads once sent as JSON) is YAML 1.1's reading of
+    an unquoted ``on``/``yes`` or ``off``/``no`` (PyYAML's): that is said, and how to keep the word."""
     words = list(known)
+    if (read := str(word).casefold()) in _YAML_BOOLEANS:
+        meant = [w for w in _YAML_BOOLEANS[read] if w in words]
+        wrote = " or ".join(f"`{w}`" for w in (meant or _YAML_BOOLEANS[read]))
+        return (f"{f', did you mean {meant[0]!r}?' if meant else ';'} YAML 1.1 reads {wrote} as {read}: "
+                f"quote it ('{(meant or _YAML_BOOLEANS[read])[0]}')")
     by_case = {w.casefold(): w for w in words}
     found = difflib.get_close_matches(str(word).casefold(), list(by_case), n=1, cutoff=0.6)
     return f", did you mean {by_case[found[0]]!r}?" if found else ""
+
+
+# The words YAML 1.1 reads as a boolean unquoted, as a key or a value (PyYAML does), by what it reads.
+_YAML_BOOLEANS = {"true": ("on", "yes"), "false": ("off", "no")}
 
 
 def nearest_instruction(kind: Any, known: Iterable[str]) -> str:
