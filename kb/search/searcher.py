@@ -177,6 +177,9 @@ TIMING_MODEL_REASON = "in the timing model: "
 # A section ranked by the concepts its rules hold between them (Ranking.from_section).
 SECTION_REASON = "its rules between them hold: "
 SUMMARY_JOINER = " · "
+# A hit that matched none of the question's concepts itself, ranked by what its children hold
+# (the roll-up): what matched in the best of them is said, after this (its number's place).
+LIFTED_REASON = "in its rule {number}: "
 # Two statements of a rule holding weights this close hold as much: the first is said. The
 # browser's Math.pow may round an idf ** 1.5 otherwise than Python in the last bit, and two
 # statements holding other concepts of equal weight would then be told apart by it.
@@ -232,6 +235,7 @@ class EditionSearcher:
         self._permits: set[int] | None = None  # … as documents (_with_permissions), when first asked
         self._kinds: dict[tuple[str, ...], list[Atom]] | None = None  # kinds_of(rg), when first asked
         self._refers: list[list[int]] | None = None  # each document's references (_references)
+        self._children: list[list[int]] | None = None  # each document's children (_concepts_held)
         self._orders: list[int] | None = None
         self._referring: list[int] = []  # the documents that refer to any (_references)
         self.learned = LearnedRanking(load_model(), self.impacts) if ranking.learned else None
@@ -351,10 +355,36 @@ class EditionSearcher:
         out["total"] = len(scores) + extra
         told: set[str] = set()  # the timing model's summaries a hit above already said
         out["results"] = [self._result(n, s, how, marks,
-                                       _matched(parts, docnum.get(n)) + reasons.get(docnum.get(n, -1), []),
+                                       self._concepts_held(parts, docnum.get(n), scores)
+                                       + reasons.get(docnum.get(n, -1), []),
                                        told)
                           for n, s, how in ranked[offset:offset + limit]]
         return out
+
+    def _concepts_held(self, parts: list[tuple[Clause, list[Scores]]], d: int | None,
+                       scores: Scores) -> list[str]:
+        """The question's concepts a hit holds (:func:`_matched`); for a hit holding none
+        itself, ranked by its children's evidence (the roll-up: 608.2 by 608.2n), those its
+        best matching child holds, said with that child's number (:data:`LIFTED_REASON`). The
+        best child: the highest score, the first in document order among equals."""
+        own = _matched(parts, d)
+        if own or d is None or d not in scores:
+            return own
+        children = self._children
+        if children is None:
+            children = self._children = [[] for _ in self.impacts.parent]
+            for c, p in enumerate(self.impacts.parent):
+                if p >= 0:
+                    children[p].append(c)
+        best: tuple[float, int, list[str]] | None = None
+        for c in children[d]:
+            if c in scores and (best is None or scores[c] > best[0]):
+                held = _matched(parts, c)
+                if held:
+                    best = (scores[c], c, held)
+        if best is None:
+            return own
+        return [LIFTED_REASON.format(number=self.impacts.number[best[1]]) + ", ".join(best[2])]
 
     # -- parts ------------------------------------------------------------------------
     def _evidence(self, found: list[Evidence], scores: Scores, within: list[str],

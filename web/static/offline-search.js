@@ -992,7 +992,7 @@
     out.total = scores.size + extra;
     var told = new Set();  // the timing model's summaries a hit above already said
     out.results = ranked.slice(offset, offset + limit).map(function (r) {
-      var d = self.docOf.get(r[0]), matched = matchedOf(parts, d);
+      var d = self.docOf.get(r[0]), matched = self.conceptsHeld(parts, d, scores);
       if (referred.has(d) && scores.has(d)) matched.push("referred to by " + self.numbers[referred.get(d)]);
       if (permission && self.permits.has(d) && scores.has(d)) {
         matched.push("'" + corrected.shape + "' \u2192 says when a player may act (a legality check of the timing model cites it)");
@@ -1004,6 +1004,22 @@
       return self.result(r[0], r[1], r[2], marks, matched, told);
     });
     return out;
+  };
+
+  /* EditionSearcher._concepts_held: a hit's concepts; for one holding none itself (lifted by the
+     roll-up), those its best matching child holds (highest score, first in document order). */
+  Edition.prototype.conceptsHeld = function (parts, d, scores) {
+    var own = matchedOf(parts, d);
+    if (own.length || d === undefined || !scores.has(d)) return own;
+    var best = null;
+    this.children[d].forEach(function (c) {
+      if (scores.has(c) && (best === null || scores.get(c) > best[0])) {
+        var held = matchedOf(parts, c);
+        if (held.length) best = [scores.get(c), c, held];
+      }
+    });
+    if (best === null) return own;
+    return [REASONS.lifted.replace("{number}", this.numbers[best[1]]) + best[2].join(", ")];
   };
 
   Edition.prototype.sectionsOf = function (wanted) {
