@@ -44,7 +44,12 @@ def _who(value: Any, field: str) -> str:
     return _choice(value if value is not None else "you", WHO, field)
 
 
-def parse_effects(data: Any, field: str) -> tuple[Effect, ...]:
+BOOST_TO = ("self", "target", "targets")
+
+
+def parse_effects(data: Any, field: str, targeted: bool = False) -> tuple[Effect, ...]:
+    """A list of instructions; ``targeted``: they belong to a card, ability or object with a
+    target, so ``{boost: N}`` is its target's (else its own permanent's)."""
     out: list[Effect] = []
     for i, raw in enumerate(_list(data, field)):
         where = f"{field}[{i}]"
@@ -87,8 +92,13 @@ def parse_effects(data: Any, field: str) -> tuple[Effect, ...]:
             if arg is not True:
                 raise FormatError("expected true", w)
             out.append((kind,))
-        elif kind == "boost":
-            out.append(("boost", _int(arg, w, 1, 20)))
+        elif kind == "boost":  # "[its target | this creature] gets +N/+N until end of turn"
+            if isinstance(arg, dict):
+                _only(arg, ("to", "amount"), w)
+                to = _choice(arg.get("to", "target" if targeted else "self"), BOOST_TO, f"{w}.to")
+                out.append(("boost", to, _int(arg.get("amount"), f"{w}.amount", 1, 20)))
+            else:
+                out.append(("boost", "target" if targeted else "self", _int(arg, w, 1, 20)))
         else:
             raise FormatError(f"unknown instruction {kind!r}{_nearest_instruction(kind)} "
                               f"(expected one of: {', '.join(INSTRUCTIONS)})", where)
@@ -101,13 +111,16 @@ def _nearest_instruction(kind: Any) -> str:
     return nearest_instruction(kind, INSTRUCTIONS)
 
 
-def _effect_json(e: Effect) -> dict[str, Any]:
+def _effect_json(e: Effect, targeted: bool = False) -> dict[str, Any]:
     kind = e[0]
+    if kind == "boost":  # the short form where it reads back the same (see parse_effects)
+        short = e[1] == ("target" if targeted else "self")
+        return {"boost": e[2] if short else {"to": e[1], "amount": e[2]}}
     if kind in ("damage", "prevent"):
         return {kind: {"to": e[1], "amount": e[2]}}
     if kind in ("counter", "destroy", "tap"):
         return {kind: e[1]}
-    if kind in ("counter-unless-pay", "boost"):
+    if kind == "counter-unless-pay":
         return {kind: e[1]}
     if kind in ("draw", "lose-life"):
         return {kind: {"who": e[1], "n": e[2]}}
@@ -144,15 +157,17 @@ def instruction_text(e: Effect) -> str:
     if kind == "sacrifice":
         return f"each player sacrifices a {e[2]}" if e[1] == "each" else f"sacrifice a {e[2]}"
     if kind == "boost":
-        return f"+{e[1]}/+{e[1]} until end of turn"
+        gets = "" if e[1] == "self" else f"{its} gets " if e[1] == "target" else f"{its} each get "
+        return f"{gets}+{e[2]}/+{e[2]} until end of turn"
     return {"extra-turn": "take an extra turn after this one", "return": "return the card to the battlefield",
             "shuffle-graveyard": "shuffle your graveyard into your library",
             "time-counter": "remove a time counter from the suspended card",
             "cast-suspended": "cast the suspended card without paying its mana cost"}.get(kind, kind)
 
 
-def effects_json(effects: tuple[Effect, ...]) -> list[dict[str, Any]]:
-    return [_effect_json(e) for e in effects]
+def effects_json(effects: tuple[Effect, ...], targeted: bool = False) -> list[dict[str, Any]]:
+    """Instructions as a scenario writes them; ``targeted`` as :func:`parse_effects` reads them."""
+    return [_effect_json(e, targeted) for e in effects]
 
 
 def _types(value: Any, field: str) -> frozenset[str]:
@@ -215,11 +230,12 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
             _only(ab, ("name", "cost", "tap", "mana", "effects", "timing", "zone", "artifacts", "target"), aw)
             mana = _int(ab.get("mana", 0), f"{aw}.mana", 0, 20)
             target = _choice(ab.get("target"), (None,) + TARGETS, f"{aw}.target")
+            ab_effects = parse_effects(ab.get("effects"), f"{aw}.effects", target is not None)
             if mana and (target or ab.get("effects")):
                 raise FormatError("a mana ability has no target and no other instructions here", aw)
             abilities.append(Ability(_str(ab.get("name"), f"{aw}.name"), _int(ab.get("cost", 0), f"{aw}.cost", 0, 20),
                                      _flag(ab.get("tap"), f"{aw}.tap"), mana,
-                                     parse_effects(ab.get("effects"), f"{aw}.effects"),
+                                     ab_effects,
                                      _choice(ab.get("timing", "any"), TIMINGS, f"{aw}.timing"),
                                      _choice(ab.get("zone", "battlefield"), ("battlefield", "graveyard"), f"{aw}.zone"),
                                      _int(ab.get("artifacts", 0), f"{aw}.artifacts", 0, 20), target))
@@ -232,7 +248,7 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
             _only(sp, ("time", "cost"), f"{where}.suspend")
             suspend = (_int(sp.get("time"), f"{where}.suspend.time", 1, 20), _int(sp.get("cost", 0), f"{where}.suspend.cost", 0, 20))
         exiling = {k: None if raw.get(k) is None else _int(raw[k], f"{where}.{k}", 0, 20) for k in ("foretell", "plot")}
-        own = parse_effects(raw.get("effects"), f"{where}.effects")
+        own = parse_effects(raw.get("effects"), f"{where}.effects", raw.get("target") is not None)
         _power_toughness_written(raw, types, where)
         cards[name] = Card(
             name, types, _int(raw.get("cost", 0), f"{where}.cost", 0, 20),
@@ -253,7 +269,41 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
         if needs and cards[name].target is None:
             raise FormatError("an instruction says target, so the card needs a target (creature, player, any, "
                               "spell, permanent)", f"{where}.target")
+        _boosts_modelled(cards[name], where)
     return cards
+
+
+def _boosts_modelled(card: Card, where: str) -> None:
+    """Every ``boost`` of ``card`` gives +N/+N to a creature the model can find as it resolves
+    (608.2c): its target, which must be a creature (only creatures have power and toughness,
+    208.1), or the permanent whose ability it is; one with nobody to boost is refused here
+    rather than resolving and doing nothing."""
+    owners: list[tuple[str, tuple[Effect, ...], str | None, str]] = [(f"{where}.effects", card.effects, card.target,
+                                                                        "spell" if not card.permanent else "")]
+    owners += [(f"{where}.abilities[{i}].effects", a.effects, a.target, "graveyard" if a.zone == "graveyard" else "")
+               for i, a in enumerate(card.abilities)]
+    owners += [(f"{where}.triggers[{i}].effects", tr.effects, None, "dies" if tr.on == "dies" else "")
+               for i, tr in enumerate(card.triggers)]
+    for field, effects, target, gone in owners:
+        for i, e in enumerate(effects):
+            if e[0] != "boost":
+                continue
+            w = f"{field}[{i}].boost"
+            if e[1] != "self":
+                if target is None:
+                    raise FormatError("a boost of its target needs a target, and a triggered ability has none here: "
+                                      "write it on a spell or an activated ability with target: creature", w)
+                if target != "creature":
+                    raise FormatError(f"only a creature has power and toughness (208.1), and target: {target} may be "
+                                      "another object or a player: say target: creature", w)
+                continue
+            if not card.permanent or gone:
+                why = {"spell": f"{card.name} is a spell, not a permanent, so it has no power and toughness of its "
+                                "own: give the card target: creature for \"target creature gets +N/+N\"",
+                       "graveyard": "an ability of a card in the graveyard has no creature of its own to boost",
+                       "dies": "a dies trigger's creature has left the battlefield (400.7): there is nothing of "
+                               "its own to boost"}[gone or "spell"]
+                raise FormatError(why, w)
 
 
 def _power_toughness_written(raw: dict[str, Any], types: frozenset[str], where: str) -> None:
@@ -335,7 +385,7 @@ def card_json(card: Card) -> dict[str, Any]:
     if card.targets:
         out["targets"] = card.targets
     if card.effects:
-        out["effects"] = effects_json(card.effects)
+        out["effects"] = effects_json(card.effects, card.target is not None)
     if card.morph is not None:
         out["morph"] = card.morph
     if card.suspend is not None:
@@ -360,7 +410,7 @@ def card_json(card: Card) -> dict[str, Any]:
     if abilities:
         out["abilities"] = [{"name": a.name, **({"cost": a.cost} if a.cost else {}), **({"tap": True} if a.tap else {}),
                              **({"mana": a.mana} if a.mana else {}),
-                             **({"effects": effects_json(a.effects)} if a.effects else {}),
+                             **({"effects": effects_json(a.effects, a.target is not None)} if a.effects else {}),
                              **({"timing": a.timing} if a.timing != "any" else {}),
                              **({"zone": a.zone} if a.zone != "battlefield" else {}),
                              **({"artifacts": a.artifacts} if a.artifacts else {}),

@@ -42,8 +42,16 @@ def _first_player(raw: Any, ctx: Context) -> str:
 
 
 def _effects(obj: Any, effects: tuple[Effect, ...], ctx: Context) -> Any:
-    """An object's instructions as JSON (left out when it has none): the context's writer."""
-    return ctx.effects_json(effects) if effects else OMIT
+    """An object's instructions as JSON (left out when it has none): the context's writer, told
+    whether the object has a target (``{boost: N}`` is then its target's)."""
+    return ctx.effects_json(effects, targeted(obj)) if effects else OMIT
+
+
+def targeted(obj: Any) -> bool:
+    """A spell or ability with a target: a name, an object's id or several targets (an object or
+    its JSON mapping)."""
+    get = obj.get if isinstance(obj, dict) else lambda k: getattr(obj, k, None)
+    return any(get(k) not in (None, (), []) for k in ("target", "target_id", "targets"))
 
 
 # -- cards ---------------------------------------------------------------------------------

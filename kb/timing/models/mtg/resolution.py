@@ -178,12 +178,15 @@ class Resolution(Part):
                 t.note("return-to-battlefield", s, {"card": card, "name": u.name})
                 s = self._static_applies(s, t, u)
             return s
-        if kind == "boost":  # the source itself: not a new object with its name (400.7)
-            src = s.object(item.source_id) if item.source_id is not None else s.permanent(item.source)
-            if src is not None:
-                s = replace(s, board=tuple(replace(u, boost=u.boost + e[1]) if u.id == src.id else u
-                                           for u in s.board))
-                t.note("boost", s, {"permanent": src.name, "n": e[1]})
+        if kind == "boost":  # its target(s), or the source itself: not a new object with its name (400.7)
+            if e[1] == "self":
+                src = s.object(item.source_id) if item.source_id is not None else s.permanent(item.source)
+                ids = (src.id,) if src is not None else ()
+            else:  # a target gone is illegal, and the spell did not get this far for it (608.2b)
+                ids = _targeted(item, e)
+            for u in [x for x in s.board if x.id in ids]:
+                s = replace(s, board=tuple(replace(x, boost=x.boost + e[2]) if x.id == u.id else x for x in s.board))
+                t.note("boost", s, {"permanent": u.name, "n": e[2]})
             return s
         if kind == "time-counter":
             return self._remove_time_counter(s, t, s.exiled(item.source_id))

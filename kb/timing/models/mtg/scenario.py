@@ -37,7 +37,9 @@ would be dealt, no stack, ending in the cleanup step; damage all prevented is ne
 ``{counter-unless-pay: N}``, ``{draw: N}`` or ``{draw: {who: you|each|that-player|target, n}}``,
 ``{lose-life: N}`` (or ``{who, n}``), ``{discard: each|you}``, ``{sacrifice: {who, type}}``,
 ``{destroy: target}``, ``{tap: target}``, ``{extra-turn: true}``, ``{return: true}`` (this card from the
-graveyard to the battlefield), ``{boost: N}`` (the source gets +N/+N until end of turn),
+graveyard to the battlefield), ``{boost: N}`` (+N/+N until end of turn: to the target of a card or ability with one, 613.4c,
+else to the permanent whose ability it is; ``{boost: {to: self|target|targets, amount: N}}`` says
+which; a boost with no creature to give it to is refused),
 ``{shuffle-graveyard: true}``; ``{time-counter: true}`` and ``{cast-suspended: true}`` are
 suspend's triggered abilities (remove a time counter; cast the card), on the stack with the
 exiled card as ``source_id``.

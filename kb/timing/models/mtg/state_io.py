@@ -16,7 +16,8 @@ from kb.timing.models.codec import Context, decode, encode, json_keys
 from kb.timing.models.mtg.cards_io import card_json, edition_of, effects_json, parse_cards, parse_effects
 from kb.timing.models.mtg.citations import EDITIONS
 from kb.timing.models.mtg.model import Magic, model_for
-from kb.timing.models.mtg.objects import Exiled, Obj, Payment, Permanent, Resolving, STEPS, STEP_NAMES, State
+from kb.timing.models.mtg.objects import (Exiled, Obj, Payment, Permanent, Resolving, STEPS, STEP_NAMES, State,
+                                          targeted)
 
 # The keys of a state's JSON, in the order they are written: the state's fields, and what is
 # derived from them (the phase) or from the model (its ruleset, edition and card pool).
@@ -87,8 +88,11 @@ def _obj(raw: Any, where: str, ctx: Context, ids: _Ids, cards: dict[str, Any], n
     card = cards.get(given or name) if kind == "spell" else None
     if kind == "spell" and card is None:
         raise FormatError(f"a spell is a card of the pool; {name!r} is not (add it to cards)", f"{where}.name")
-    effects = (parse_effects(raw["effects"], f"{where}.effects") if "effects" in raw
+    effects = (parse_effects(raw["effects"], f"{where}.effects", targeted(raw)) if "effects" in raw
                else card.effects if card else ())
+    if kind == "spell" and any(e[0] == "boost" and e[1] == "self" for e in effects):
+        raise FormatError("a spell is not a permanent, so it has no power and toughness of its own: its boost is "
+                          "its target's (give it a target)", f"{where}.effects")
     return decode(Obj, raw, where, ctx, given={"id": ids.take(raw, where, new), "name": name, "kind": kind,
                                                 "card": card.name if card else None, "effects": effects})
 
