@@ -58,8 +58,9 @@ def import_cmd(ctx: click.Context, file: Path, ruleset: str, edition: str, date:
     for 1 % or more of its rules, or 2 % fewer rules than the default edition) that would
     become the default over a full edition is refused unless --make-default says so
     (--partial under another edition name keeps it beside the default as an excerpt
-    instead). Under the default full edition's own name, --partial would replace that
-    edition: a doubtful document is refused there too. --partial and --make-default conflict.
+    instead). Under a full edition's own name (the default or another), --partial would
+    replace that edition: a doubtful document is refused there too, and a clean one says the
+    full edition it replaces. --partial and --make-default conflict.
     """
     if partial and make_default:
         raise click.UsageError("--partial and --make-default conflict: an excerpt is never the default "
@@ -125,8 +126,13 @@ def _doubtful_default(home: Path, ruleset: str, edition: str, day: str, result: 
     # the default now (the edition this import replaces, when it is the default, included)
     before = preferring_full(oldest_first(existing))
     after = preferring_full(oldest_first([*others, {"edition": edition, "date": day, "partial": partial}]))
+    # the full edition of the same name this import replaces, if any
+    replaced = next((e for e in existing if e.get("edition") == edition and not e.get("partial")), None)
     if partial and before["edition"] != edition:
-        return  # an excerpt beside the default: it never becomes the default
+        if replaced is None:
+            return  # an excerpt beside the default (or in another excerpt's place): never the default
+        _full_edition_kept(ruleset, edition, rules, warned, replaced, before["edition"])
+        return
     doubts = _doubts(rules, len(warned), before)
     if not doubts:
         return
@@ -154,6 +160,26 @@ def _doubtful_default(home: Path, ruleset: str, edition: str, day: str, result: 
         advice = f"{beside} beside {default} as an excerpt; --make-default makes it the default anyway"
     raise QueryError(400, f"{doubt}: {over}. Nothing imported: check the reader's warnings ({advice})",
                      {"warnings": len(warned), "rules": rules, "default": default})
+
+
+def _full_edition_kept(ruleset: str, edition: str, rules: int, warned: list[Diagnostic],
+                       replaced: dict[str, Any], default: str) -> None:
+    """Refuse an excerpt (``--partial``) the reader doubted beside ``replaced``, the full edition
+    of the same name that is not the default, which it would replace (its full text lost);
+    say the replacement when the document is not doubted."""
+    doubts = _doubts(rules, len(warned), replaced)
+    if not doubts:
+        click.echo(f"note: {ruleset} {edition} was a full edition ({counted(int(replaced.get('rules', 0)), 'rule')}); "
+                   f"it is now the excerpt imported ({counted(rules, 'rule')})")
+        return
+    for d in warned[:SHOWN_WARNINGS]:
+        click.echo(f"    {reader_note_line(d.as_dict())}")
+    raise QueryError(400, f"{ruleset} {edition} read with {' and '.join(doubts)}: as an excerpt under the same "
+                     f"name it would replace the full edition {edition} (not the default, {default}) and its "
+                     f"rules. Nothing imported: check the reader's warnings (import it under another edition "
+                     f"name with --partial to keep it beside {edition}, or without --partial to replace "
+                     f"{edition} as a full edition)",
+                     {"warnings": len(warned), "rules": rules, "replaced": edition, "default": default})
 
 
 def _doubts(rules: int, warnings: int, other: dict[str, Any]) -> list[str]:
