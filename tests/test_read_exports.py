@@ -190,3 +190,84 @@ NO_TABLE_OF_RULES = [
 @pytest.mark.parametrize("name,text", NO_TABLE_OF_RULES, ids=[c[0] for c in NO_TABLE_OF_RULES])
 def test_a_text_without_a_header_row_is_no_table_of_rules_unless_its_rows_are_numbered(name: str, text: str) -> None:
     assert exported(text, name) is None
+
+
+def _keyed(rules: dict[str, str]) -> str:
+    """An API's object keyed by rule number, one key a line (its line is the key's index + 2)."""
+    return json.dumps(rules, ensure_ascii=False, indent=1)
+
+
+RIFTBOUND_RULES = {"103.1": "Each player needs a Champion Legend, a Main Deck and a Rune Deck.",
+                   "103.1.a": "The Champion Legend is placed in the Legend Zone.",
+                   "103.1.b": "A Main Deck has at least 40 cards.",
+                   "103.1.b.1": "Duplicates of a card are limited to three copies.",
+                   "104.1": "Each player shuffles their Main Deck."}
+MAGIC_RULES = {"100.1": "These Magic rules apply to any Magic game with two or more players.",
+               "100.2": "To play, each player needs their own deck of traditional Magic cards.",
+               "100.2a": "In constructed play, each deck has a minimum deck size of 60 cards.",
+               "101.1": "Whenever a card’s text directly contradicts these rules, the card takes precedence."}
+_PRINTED = {"riftbound-pdftext": "Riftbound Core Rules\n\n", "mtg-text": "Magic: The Gathering Comprehensive Rules\n\n"}
+
+# name | the rules keyed by number | the reader their numbers call for
+HEADINGLESS = [
+    ("Riftbound, letter parts (103.1.a), no chapter or section keys", RIFTBOUND_RULES, "riftbound-pdftext"),
+    ("Riftbound under a section key", {"103": "Deck Construction", **RIFTBOUND_RULES}, "riftbound-pdftext"),
+    ("Magic, an attached letter (100.2a), no chapter or section keys", MAGIC_RULES, "mtg-text"),
+    ("Magic under a chapter and a section key", {"1": "Game Concepts", "100": "General", **MAGIC_RULES}, "mtg-text"),
+]
+
+
+@pytest.mark.parametrize("name,rules,fmt", HEADINGLESS, ids=[c[0] for c in HEADINGLESS])
+def test_a_keyed_export_too_short_for_a_layout_reads_as_its_numbers_say(name: str, rules: dict[str, str],
+                                                                        fmt: str) -> None:
+    """An object keyed by rule numbers prints no layout's marks (no headings, no bold ids), and
+    a few rules are too few for a reader's sniffer: its numbers tell whose rules they are, and
+    each rule reads as the same text printed plain does with that reader, at its key's line."""
+    result, read_as = read_bytes(_keyed(rules).encode("utf-8"), "api.json")
+    printed = read_text(_PRINTED[fmt] + "\n\n".join(f"{k}. {v}" for k, v in rules.items()) + "\n", "printed", fmt)
+    assert read_as == fmt, name
+    assert fingerprint(result) == fingerprint(printed), name
+    assert any(f"read as {fmt}, the reader its rule numbers call for" in d.message for d in result.diagnostics)
+    lines = _keyed(rules).split("\n")
+    for rule in result.rules:
+        if rule.raw_id.rstrip(".") in rules:
+            assert f'"{rule.raw_id.rstrip(".")}":' in lines[rule.line - 1], (name, rule.raw_id, rule.line)
+
+
+def test_a_keyed_export_whose_numbers_say_no_game_is_refused_at_its_first_rule() -> None:
+    """Numbers of two parts alone (``100.1``) are both games': no reader is guessed, and the
+    refusal names the key's line, in the message too."""
+    rules = {"title": "Rules", **{f"10{n}.1": f"Rule text number {n}." for n in range(3)}}
+    with pytest.raises(DocumentError) as refused:
+        read_bytes(_keyed(rules).encode("utf-8"), "api.json")
+    first = refused.value.diagnostics[0]
+    assert "unknown document format" in first.message and first.line == 3, first
+    assert "line 3 starts '100.1. Rule text number 0.'" in first.message, first
+
+
+def test_a_keyed_export_read_only_in_part_is_refused_at_the_key_it_holds_unread_rules_under() -> None:
+    """An API that folds each rule's subrules into its text in another shape ("Rule 100.1a: …")
+    reads as fewer rules than the lines shaped like rules: refused, at the line of the first
+    key whose text holds one (not a line of the paragraphs it was written out as), which the
+    message names too."""
+    rules = {"1": "Game Concepts", "100": "General"}
+    for n in range(1, 5):
+        rules[f"100.{n}"] = f"Rule {n} of the general rules.\n" + "\n".join(
+            f"Rule 100.{n}{letter}: subrule {letter} of rule {n}." for letter in "abcd")
+    rules |= {"100.5a": "One.", "100.5b": "Two.", "100.5c": "Three."}
+    with pytest.raises(DocumentError) as refused:
+        read_bytes(_keyed({"title": "Magic: The Gathering Comprehensive Rules", "rules": rules}).encode(), "api.json")
+    first = refused.value.diagnostics[0]
+    lines = _keyed({"title": "Magic: The Gathering Comprehensive Rules", "rules": rules}).split("\n")
+    assert "lines shaped like rule lines" in first.message, first
+    assert lines[first.line - 1].lstrip().startswith('"100.1": "Rule 1 of'), (first.line, lines[first.line - 1])
+    assert f"line {first.line} starts 'Rule 100.1a: subrule a of rule 1.'" in first.message, first
+
+
+def test_a_document_keyed_by_number_opens_with_its_other_strings_only() -> None:
+    """The rules' own texts are no opening paragraphs of a document keyed by their numbers."""
+    rules = {"title": "Magic: The Gathering Comprehensive Rules", **MAGIC_RULES}
+    written = exported(_keyed(rules), "api.json")
+    assert written is not None
+    assert written.text.startswith("Magic: The Gathering Comprehensive Rules\n\n100.1. These Magic rules")
+    assert written.text.count("These Magic rules apply") == 1

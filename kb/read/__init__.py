@@ -51,17 +51,20 @@ _READ_SHARE = 0.5  # fewer rules than this share of the rule-shaped lines: a par
 __all__ = ["EXPECTED", "READERS", "detect_format", "read_bytes", "read_document", "read_text"]
 
 
-def detect_format(text: str, source: str = "") -> str:
+def detect_format(text: str, source: str = "", place: Callable[[int], int] | None = None) -> str:
     """Name the format of a document, or raise DocumentError when no reader knows it: the
     error says what a rule line was expected to look like, at the first line that looks
-    numbered (line 1 when none does)."""
+    numbered (line 1 when none does). ``place`` gives the document's line of a line of
+    ``text`` (a normalised text's lines are not the document's) for the lines the message
+    names; the error's own line is ``text``'s."""
+    place = place or (lambda n: n)
     scores = sorted(((m.sniff(text), name) for name, m in READERS.items()), reverse=True)
     best, name = scores[0]
     if best <= 0:
         lines = text.split("\n")
         numbered = [i for i, ln in enumerate(lines) if _NUMBERED_LINE.match(ln.strip())]
         if 0 < len(numbered) < MIN_RULE_LINES:  # too short to tell its layout, whatever it is
-            shown = ", ".join(f"line {i + 1} {lines[i].strip()[:40]!r}" for i in numbered)
+            shown = ", ".join(f"line {place(i + 1)} {lines[i].strip()[:40]!r}" for i in numbered)
             raise DocumentError([Diagnostic(
                 f"unknown document format: the document has only {len(numbered)} numbered "
                 f"line{'s' if len(numbered) > 1 else ''} ({shown}), and a reader needs "
@@ -70,7 +73,7 @@ def detect_format(text: str, source: str = "") -> str:
         # the first line shaped like a rule line ("Rule 100.1: …"), else the first numbered one
         at = next((i for i, ln in enumerate(lines) if _RULE_SHAPED.match(ln.strip())),
                   numbered[0] if numbered else None)
-        seen = (f"; line {at + 1} starts {lines[at].strip()[:40]!r}, which no reader takes for a "
+        seen = (f"; line {place(at + 1)} starts {lines[at].strip()[:40]!r}, which no reader takes for a "
                 "rule" if at is not None else "; no line starts with a number")
         raise DocumentError([Diagnostic(
             f"unknown document format: no reader recognises its layout. Expected {EXPECTED}{seen} "
@@ -98,19 +101,26 @@ def _read(text: str, source: str, fmt: str | None, ruleset: str = "",
     try:
         if fmt is None:
             try:
-                fmt = detect_format(normal.text, source)
+                fmt = detect_format(normal.text, source, normal.line)
             except DocumentError:
                 _refuse_unnumbered(0, normal.text, source)  # what is missing, where it is so
-                raise
+                if normal.reader is None:
+                    raise
+                fmt = normal.reader  # an export's records are rules: their numbers tell whose
+                normal.notes.append(Diagnostic(
+                    f"the export's paragraphs carry no layout's marks a reader knows (too few "
+                    f"rules, no headings): read as {fmt}, the reader its rule numbers call for",
+                    source, 0, "info"))
         reader: Callable[[str, str], ReadResult] = READERS[fmt].read
         result = reader(normal.text, source)
         _refuse_unnumbered(len(result.rules), normal.text, source)
+        # on the reader's own lines, which are the normalised text's: refused at the document's
+        _refuse_partial(result, normal, source, fmt)
         if ruleset:
             check_kind(normal.text, source, ruleset, ruleset_title, fmt)
     except DocumentError as err:
         raise DocumentError([_relocated(d, normal) for d in err.diagnostics]) from err
     _relocate(result, normal)
-    _refuse_partial(result, normal.text, source, fmt)
     if not result.rules:
         raise DocumentError([Diagnostic(f"no numbered rules found (read as {fmt}); expected {EXPECTED}",
                                         source, 1)]
@@ -121,10 +131,13 @@ def _read(text: str, source: str, fmt: str | None, ruleset: str = "",
     return result, fmt
 
 
-def _refuse_partial(result: ReadResult, text: str, source: str, fmt: str) -> None:
+def _refuse_partial(result: ReadResult, normal: Normalised, source: str, fmt: str) -> None:
     """Refuse a silent partial parse: a reader that took fewer than half of the lines shaped
     like rule lines for rules read a layout it does not know (``Rule 100.1: …``); the error
-    names the first such line no rule starts at."""
+    names the first such line no rule starts at. The rules' lines are the normalised text's
+    (as the reader read it, before :func:`_relocate`): the error is at its line there, and
+    its message names the document's line."""
+    text = normal.text
     shaped = [m.start() for m in _RULE_SHAPED.finditer(text)]
     if not result.rules or len(result.rules) >= _READ_SHARE * len(shaped):
         return
@@ -134,7 +147,7 @@ def _refuse_partial(result: ReadResult, text: str, source: str, fmt: str) -> Non
     shown = text.split("\n")[first - 1].strip()[:40]
     raise DocumentError([Diagnostic(
         f"only {len(result.rules)} rules read (as {fmt}) from {len(shaped)} lines shaped like rule "
-        f"lines: the layout is not one the reader knows; line {first} starts {shown!r}, which is "
+        f"lines: the layout is not one the reader knows; line {normal.line(first)} starts {shown!r}, which is "
         f"not read as a rule. Expected {EXPECTED}", source, first)])
 
 
@@ -178,7 +191,7 @@ def _normalised(text: str, source: str, fmt: str | None) -> Normalised:
         normal = normalise(export.text, source)
         return Normalised(normal.text, [export.origin[min(normal.line(n), len(export.origin)) - 1]
                                         for n in range(1, normal.text.count("\n") + 2)],
-                          export.notes + normal.notes)
+                          export.notes + normal.notes, export.reader)
     normal = normalise(text, source)
     if not is_web_page(normal.text) or (fmt in MARKUP_FORMATS if fmt else
                                         any(READERS[f].sniff(normal.text) > 0 for f in MARKUP_FORMATS)):

@@ -64,6 +64,24 @@ class Exported:
     text: str
     origin: list[int]
     notes: list[Diagnostic] = field(default_factory=list)
+    # The reader the records' numbers call for (:func:`reader_for`): an export prints no
+    # layout's marks, so a short one, or one without headings, may be no layout a reader sniffs.
+    reader: str | None = None
+
+
+_MAGIC_NUMBER = re.compile(r"^\d{3}\.\d+[a-z]\.?$")  # a letter attached to a digit: 100.1a
+_RIFTBOUND_NUMBER = re.compile(r"^\d{3}(?:\.[0-9a-z]+)*\.[a-z]+(?:\.[0-9a-z]+)*\.?$")  # a letter part: 103.1.b
+
+
+def reader_for(numbers: list[str]) -> str | None:
+    """The reader of the rules an export numbers so: Magic's where a letter is attached to a
+    digit (``100.1a``), Riftbound's plain-text one where a letter is a part of its own
+    (``103.1.b``), none where the numbers say neither (``100.1`` alone) or both."""
+    magic = any(_MAGIC_NUMBER.match(n) for n in numbers)
+    riftbound = any(_RIFTBOUND_NUMBER.match(n) for n in numbers)
+    if magic == riftbound:
+        return None
+    return "mtg-text" if magic else "riftbound-pdftext"
 
 
 class _Writer:
@@ -83,9 +101,11 @@ class _Writer:
         self.lines.extend(parts)
         self.origin.extend([line] * len(parts))
 
-    def exported(self, note: Diagnostic) -> Exported:
-        """The paragraphs written, as the reading stage takes them, with the note."""
-        return Exported("\n".join(self.lines) + "\n", self.origin or [1], [note])
+    def exported(self, note: Diagnostic, numbers: list[str]) -> Exported:
+        """The paragraphs written, as the reading stage takes them, with the note and the
+        reader the records' ``numbers`` call for."""
+        return Exported("\n".join(self.lines) + "\n", self.origin or [1], [note],
+                        reader_for([n.strip() for n in numbers]))
 
 
 def _printed_number(number: str) -> str:
@@ -123,13 +143,17 @@ def _from_json(text: str, source: str) -> Exported:
     number_field = _number_field(records)
     writer, cursor = _Writer(), _Cursor(text)
     if isinstance(document, dict):
-        for value in document.values():
+        # A document keyed by rule numbers itself opens with its other keys' strings only.
+        keyed = _keyed_rules(document) is not None
+        for key, value in document.items():
+            if keyed and _RULE_NUMBER.match(key.strip()):
+                continue
             if isinstance(value, str) and value.strip():
                 writer.paragraph(value, cursor.line_of(json.dumps(value)))
             elif isinstance(value, list) or isinstance(value, dict) and _keyed_rules(value) is not None:
                 break  # the rules: what follows them is not the document's opening
     glossary: list[tuple[str, str, int]] = []
-    count = 0
+    numbers: list[str] = []
     for record in _flattened(records) + _glossary(document, records):
         term = _field(record, _TERM_NAMES)
         number = record.get(number_field) if number_field else None
@@ -142,7 +166,7 @@ def _from_json(text: str, source: str) -> Exported:
         number = str(number)
         line = cursor.line_of(json.dumps(number if isinstance(record.get(number_field), str)
                                          else record.get(number_field)))
-        count += 1
+        numbers.append(number)
         body = _field(record, _TEXT_NAMES, exclude=(number_field,))
         title = _field(record, _TITLE_NAMES, exclude=(number_field,))
         writer.paragraph(f"{_printed_number(number)} {body if body else title or ''}".rstrip(), line)
@@ -155,10 +179,10 @@ def _from_json(text: str, source: str) -> Exported:
         writer.paragraph("Glossary", glossary[0][2])
         for term, definition, line in glossary:
             writer.paragraph(f"{term}\n{definition}", line)
-    note = Diagnostic(f"a JSON export of {count} rules{f' and {len(glossary)} glossary entries' if glossary else ''}"
+    note = Diagnostic(f"a JSON export of {len(numbers)} rules{f' and {len(glossary)} glossary entries' if glossary else ''}"
                       f" (numbers in its field {number_field!r}): read as the paragraphs the "
                       "release prints", source, 0, "info")
-    return writer.exported(note)
+    return writer.exported(note, numbers)
 
 
 class _Cursor:
@@ -267,7 +291,7 @@ def _from_csv(text: str, source: str) -> Exported | None:
             return None
         number_at, text_at = 0, 1
     reader = csv.reader(io.StringIO(text.lstrip("\ufeff"), newline=""), delimiter=delimiter)
-    writer, rows, numbered = _Writer(), 0, 0
+    writer, rows, numbers = _Writer(), 0, []
     start = 1
     try:
         if headed:
@@ -276,19 +300,20 @@ def _from_csv(text: str, source: str) -> Exported | None:
         for row in reader:
             if row and len(row) > max(number_at, text_at):
                 number, said = row[number_at].strip(), row[text_at]
-                numbered += bool(number)
+                if number:
+                    numbers.append(number)
                 writer.paragraph(f"{_printed_number(number)} {said.strip()}" if number else said, start)
                 rows += 1
             start = reader.line_num + 1
     except csv.Error as exc:
         raise DocumentError([Diagnostic(f"a CSV table of rules that cannot be read past line {start}: {exc}",
                                         source, start)]) from exc
-    if numbered < _MIN_RECORDS:
+    if len(numbers) < _MIN_RECORDS:
         return None
     column = f"in its column {header[number_at]!r}" if headed else "in its first column, no header row"
-    note = Diagnostic(f"a {'TSV' if delimiter == chr(9) else 'CSV'} table of {rows} rows ({numbered} "
+    note = Diagnostic(f"a {'TSV' if delimiter == chr(9) else 'CSV'} table of {rows} rows ({len(numbers)} "
                       f"numbered, {column}): read as the paragraphs the release prints", source, 0, "info")
-    return writer.exported(note)
+    return writer.exported(note, numbers)
 
 
 _SAMPLE_ROWS = 60

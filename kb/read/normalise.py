@@ -96,6 +96,9 @@ class Normalised:
     text: str
     origin: list[int] | None = None  # 1-based line in the document of each line; None: the same
     notes: list[Diagnostic] = field(default_factory=list)
+    # The reader an export's numbers call for where no reader's sniffer takes its text
+    # (:attr:`kb.read.exports.Exported.reader`); None for a text that is no export.
+    reader: str | None = None
 
     def line(self, line: int) -> int:
         """The document's line for line ``line`` of the normalised text (0 stays 0)."""
