@@ -15,6 +15,8 @@ from kb.timing.models.mtg import Magic, State
 from kb.timing.models.mtg import scenario as mtg_scenario
 from kb.timing.models.mtg.cards_io import card_json, parse_cards
 
+DAMAGE = ("damage-to-creature", "damage-to-player")  # the notes of damage dealt (120.3e, 120.3a)
+
 CARDS: dict[str, dict[str, Any]] = {
     "Paladin": {"type": "creature", "power": 2, "toughness": 2, "keywords": ["double strike"]},
     "Duelist": {"type": "creature", "power": 1, "toughness": 3, "keywords": ["first strike"]},
@@ -56,7 +58,7 @@ def node_violations(model: Magic, node: TraceNode) -> Iterator[str]:
         return
     before = node.before
     in_combat = [u for u in before.board if u.attacking or u.blocking is not None]
-    dealers = {_card(before, n.params["source"]) for n in node.walk() if n.name == "damage"}
+    dealers = {_card(before, n.params["source"]) for n in node.walk() if n.name in DAMAGE}
     first = before.damage_step == 0 and any(u.card in FIRST | DOUBLE for u in in_combat)
     second = before.damage_step == 1
     if first and dealers - FIRST - DOUBLE:
@@ -64,7 +66,7 @@ def node_violations(model: Magic, node: TraceNode) -> Iterator[str]:
     if second and dealers & FIRST - DOUBLE:
         yield f"{sorted(dealers & FIRST - DOUBLE)} dealt combat damage again in the second step (702.7b)"
     if second:
-        dealt_by = {n.params["source"] for n in node.walk() if n.name == "damage"}
+        dealt_by = {n.params["source"] for n in node.walk() if n.name in DAMAGE}
         for u in in_combat:
             if u.card in DOUBLE and _has_a_recipient(before, u.name) and u.name not in dealt_by:
                 yield f"{u.name} has double strike and dealt no combat damage in the second step (702.4b)"
@@ -83,7 +85,7 @@ def test_every_decision_sequence_keeps_double_strike(capsys: Any) -> None:
         print(f"\n  double strike, 2 players, depth {DEPTH}: {ex.states} states; "
               + ", ".join(f"{n} {taken[n]}" for n in ("double-strike-first", "double-strike-second",
                                                       "first-strike-damage-step", "second-combat-damage-step",
-                                                      "damage")))
+                                                      *DAMAGE)))
     assert not wrong, wrong[:5]
     for name in ("double-strike-first", "double-strike-second", "second-combat-damage-step"):
         assert taken[name], f"no decision sequence reached {name}"

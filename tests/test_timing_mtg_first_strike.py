@@ -17,6 +17,8 @@ from kb.timing.models.mtg import scenario as mtg_scenario
 from kb.timing.models.mtg import turn
 from kb.timing.models.mtg.cards_io import card_json, parse_cards
 
+DAMAGE = ("damage-to-creature", "damage-to-player")  # the notes of damage dealt (120.3e, 120.3a)
+
 CARDS: dict[str, dict[str, Any]] = {
     "Duelist": {"type": "creature", "power": 2, "toughness": 1, "keywords": ["first strike"]},
     "Bear": {"type": "creature", "power": 2, "toughness": 2},
@@ -47,7 +49,7 @@ def node_violations(model: Magic, node: TraceNode) -> Iterator[str]:
         return
     before = node.before
     in_combat = [u for u in before.board if u.attacking or u.blocking is not None]
-    dealers = {_card(before, n.params["source"]) for n in node.walk() if n.name == "damage"}
+    dealers = {_card(before, n.params["source"]) for n in node.walk() if n.name in DAMAGE}
     first = before.damage_step == 0 and any(u.card in FIRST for u in in_combat)
     second = before.damage_step == 1
     if first and dealers - FIRST:
@@ -76,7 +78,7 @@ def test_every_decision_sequence_keeps_first_strike(capsys: Any) -> None:
     with capsys.disabled():
         print(f"\n  first strike, 2 players, depth {DEPTH}: {ex.states} states; "
               + ", ".join(f"{n} {taken[n]}" for n in ("first-strike-damage-step", "second-combat-damage-step",
-                                                      "combat-damage-step", "damage")))
+                                                      "combat-damage-step", *DAMAGE)))
     assert not wrong, wrong[:5]
     for name in ("first-strike-damage-step", "second-combat-damage-step", "combat-damage-step"):
         assert taken[name], f"no decision sequence reached {name}"

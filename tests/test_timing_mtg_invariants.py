@@ -230,7 +230,8 @@ def test_invariants_hold_in_every_decision_sequence(players: int, step: str, dep
                   "receive-priority-resolved"]
     elif step == "main1":
         wanted += ["in-response", "counter", "state-based-actions", "put-triggers-on-stack", "activate-mana",
-                   "pay", "play-land", "receive-priority-special", "choose", "lethal-damage", "damage"]
+                   "pay", "play-land", "receive-priority-special", "choose", "lethal-damage", "damage-to-creature",
+                   "damage-to-player"]
     else:
         wanted += ["turn-ends", "untap-step-ends", "beginning-triggers", "draw-for-turn", "cleanup-step"]
     for name in wanted:

@@ -18,6 +18,8 @@ from kb.timing.engine import FormatError, TraceNode
 from kb.timing.models.mtg import Magic, State
 from kb.timing.models.mtg import scenario as mtg_scenario
 
+DAMAGE = ("damage-to-creature", "damage-to-player")  # the notes of damage dealt (120.3e, 120.3a)
+
 CARDS = {
     "Lightning Bolt": {"type": "instant", "target": "any", "effects": [{"damage": {"to": "target", "amount": 3}}]},
     "Healing Salve": {"type": "instant", "target": "any", "effects": [{"prevent": {"to": "target", "amount": 3}}]},
@@ -59,9 +61,9 @@ def violations(model: Magic, node: TraceNode) -> Iterator[str]:
             if p["prevented"] != min(shields[p["to"]], p["amount"]) or p["prevented"] + p["dealt"] != p["amount"]:
                 yield f"{p['to']}'s shield of {shields[p['to']]} prevented {p['prevented']} of {p['amount']} (615.7)"
             shields[p["to"]] -= p["prevented"]
-        elif c.name == "damage" and shields[c.params["to"]] > 0:
+        elif c.name in DAMAGE and shields[c.params["to"]] > 0:
             yield f"{c.params['to']} was dealt damage through a shield of {shields[c.params['to']]} (615.7)"
-    damaged = {c.params["to"] for c in walk if c.name == "damage"}
+    damaged = {c.params["to"] for c in walk if c.name in DAMAGE}
     for c in walk:
         if c.name == "triggers" and c.params.get("item") == "Jackal Pup's ability" and "Jackal Pup" not in damaged:
             yield "Jackal Pup's ability triggered though no damage was dealt to it (615.6, 120.8)"
@@ -80,10 +82,11 @@ def test_prevention_shields_keep_their_rules_in_every_decision_sequence(players:
     stats, seen, broken = explore_checked(*setup(players), depth, violations)
     with capsys.disabled():
         print(f"\n  prevention shields, {players} players, depth {depth}: {stats.states} states visited; "
-              f"prevent {seen['prevent']}, damage-prevented {seen['damage-prevented']}, damage {seen['damage']}")
+              f"prevent {seen['prevent']}, damage-prevented {seen['damage-prevented']}, "
+              + ", ".join(f"{n} {seen[n]}" for n in DAMAGE))
     assert not broken, broken[:5]
     assert stats.states > 1000 and stats.max_depth == depth
-    assert seen["prevent"] and seen["damage-prevented"] and seen["damage"]
+    assert seen["prevent"] and seen["damage-prevented"] and all(seen[n] for n in DAMAGE)
 
 
 class IgnoresShields(Magic):

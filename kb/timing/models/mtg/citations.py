@@ -129,7 +129,9 @@ CITATIONS: dict[str, Rules] = {
     "death-replaced": ("614.1", "614.1a", "614.6", "614.5", "400.7"),
     "replacement-order": ("616.1",),
     "dies-trigger-not-triggered": ("614.6", "700.4", "603.6c"),
-    "damage": ("120.3", "120.3a", "120.3e"),
+    # the result of damage by its recipient: marked on a creature, lost as life by a player
+    "damage-to-creature": ("120.3e", "120.3"),
+    "damage-to-player": ("120.3a", "120.3"),
     "counter": ("701.6a",),
     "draw": ("121.1", "121.2"),
     "lose-life": ("119.3",),

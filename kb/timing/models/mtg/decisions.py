@@ -167,13 +167,13 @@ class Decisions(Part):
         if u is not None:
             s = replace(s, board=tuple(replace(x, damage=x.damage + amount) if x.name == to else x
                                        for x in s.board))
-            t.note("damage", s, {"source": source, "to": to, "amount": amount})
+            t.note("damage-to-creature", s, {"source": source, "to": to, "amount": amount})
             for tr in self.triggers_of(u, "dealt-damage"):
                 s = self._trigger(s, t, "triggers", u.controller, tr, u.name, amount=amount, source_id=u.id)
             return s
         if to in s.players:
             s = replace(s, life=add_count(s.life if s.life else tuple((p, 20) for p in s.players), to, -amount))
-            t.note("damage", s, {"source": source, "to": to, "amount": amount})
+            t.note("damage-to-player", s, {"source": source, "to": to, "amount": amount})
         return s
 
     # -- decision effects ---------------------------------------------------------------------------

@@ -135,7 +135,10 @@ INNER_STEPS: tuple[tuple[str, str, str], ...] = (
      "{player} chooses which replacement applies to {permanent} (the model takes the first of {order})"),
     ("dies-trigger-not-triggered", "a permanent exiled instead of dying never died: its dies abilities don't "
      "trigger", "{permanent} never died: {item} doesn't trigger"),
-    ("damage", "damage is dealt", "{source} deals {amount} damage to {to}"),
+    ("damage-to-creature", "damage is dealt to a creature: it is marked on it", "{source} deals {amount} damage to "
+     "{to}"),
+    ("damage-to-player", "damage is dealt to a player: they lose that much life", "{source} deals {amount} damage "
+     "to {to}"),
     ("prevent", "a prevention shield: the next N damage that would be dealt to it this turn is prevented",
      "the next {amount} damage that would be dealt to {to} this turn will be prevented"),
     ("damage-prevented", "a prevention shield prevents damage as it would be dealt: no stack, no priority",
