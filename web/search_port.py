@@ -155,6 +155,7 @@ def offline_search_data() -> dict[str, Any]:
         },
         "spelling": {  # kb.search.spelling
             "abbreviation": js_pattern(spelling.ABBREVIATION),
+            "split": {"min_letters": spelling.SPLIT_MIN_LETTERS, "part": spelling.SPLIT_PART},
         },
         "understand": {  # kb.search.understand
             "max_term_words": understand.MAX_TERM_WORDS,

@@ -136,6 +136,7 @@ def build_search_index(rg: RuleGraph, searcher: EditionSearcher,
         "words": speller.words, "counts": [speller.counts.get(w, 0) for w in speller.words],
         "known": sorted(speller.known_stems),
         "english": speller.protected(), "lemmas": lemmas,
+        "closed_up": speller.closed_up,  # "quickdraw" → "quick-draw" (Speller.splits)
         "terms": terms,
         "vocabulary": vocabulary,
         "players": players,

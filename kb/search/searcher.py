@@ -262,6 +262,7 @@ class EditionSearcher:
         r = self.ranking
         if cards is None:
             cards = load_cards(self.cards_home, ed.ruleset)
+        parsed, splits = self._split_compounds(parsed)
         if r.understand:
             parsed = understand(parsed, self.vocabulary, lambda s: len(self.impacts.word(s)), self._terms,
                                 self._term_kind, term_weight=r.term_weight,
@@ -271,7 +272,7 @@ class EditionSearcher:
                                 card_keyword_weight=r.card_keyword_weight, referrals=self._referrals,
                                 named_once=r.named_once, participant_weight=r.participant_weight,
                                 situation_weight=r.situation_weight)
-        corrected, did_you_mean = self._correct(parsed)
+        corrected, did_you_mean = self._correct(parsed, splits)
         if r.kind_weight and corrected.question:
             corrected = self._with_kinds(corrected)
         understood = None
@@ -471,8 +472,46 @@ class EditionSearcher:
                     return term
         return None
 
-    def _correct(self, parsed: ParsedQuery) -> tuple[ParsedQuery, str | None]:
-        """Replace words no rule uses by the nearest word one does; the corrected text."""
+    def _split_compounds(self, parsed: ParsedQuery) -> tuple[ParsedQuery, list[tuple[int, int, str]]]:
+        """Each typed word no rule uses that is a closed-up compound of the rules' words read
+        as those words, as a hyphenated word is read: "quickdraw" as the rules' "Quick-Draw",
+        "doublestrike" as the keyword "double strike" (:meth:`_compound`). Before the question
+        is read, so a split keyword is the keyword. Returns the query and, for the text said as
+        ``did_you_mean``, each split word's place and how the rules write it."""
+        spans: list[tuple[int, int, str]] = []
+        clauses = []
+        for clause in parsed.clauses:
+            atoms = []
+            for atom in clause.atoms:
+                if clause.mode != "not" and clause.origin == "typed" and atom.kind == "word" \
+                        and len(atom.words) == 1 and atom.words[0] not in abbreviations(atom.text):
+                    found = self._compound(atom.words[0])
+                    if found is not None:
+                        atom = replace(atom, kind="phrase", words=found[0])
+                        spans.append((atom.start, atom.end, found[1]))
+                atoms.append(atom)
+            clauses.append(replace(clause, atoms=atoms) if atoms != clause.atoms else clause)
+        if not spans:
+            return parsed, spans
+        return replace(parsed, clauses=clauses), spans
+
+    def _compound(self, word: str) -> tuple[tuple[str, ...], str] | None:
+        """The words a closed-up compound is read as and how the rules write them: the rules'
+        hyphenated word with its letters ("quickdraw": quick-draw), else the first cut of it
+        (:meth:`Speller.splits`) into two words naming a term or keyword of the edition
+        ("doublestrike": double strike); None for any other word."""
+        hyphenated = self.speller.closed_up.get(word)
+        for words in self.speller.splits(word):
+            if hyphenated is not None and words == tuple(hyphenated.split("-")):
+                return words, hyphenated
+            if " ".join(words) in self._terms:
+                return words, " ".join(words)
+        return None
+
+    def _correct(self, parsed: ParsedQuery, splits: list[tuple[int, int, str]] | None = None
+                 ) -> tuple[ParsedQuery, str | None]:
+        """Replace words no rule uses by the nearest word one does; the corrected text, with
+        the closed-up compounds split (``splits``: :meth:`_split_compounds`)."""
         fixes: dict[str, str] = {}
         kept: set[int] = set()  # the atoms left as typed: their correction would find nothing
         for clause in parsed.clauses:
@@ -493,7 +532,7 @@ class EditionSearcher:
                     kept.add(id(atom))
                 else:
                     fixes.update(found)
-        if not fixes:
+        if not fixes and not splits:
             return parsed, None
         text = parsed.text
         clauses = []
@@ -511,12 +550,14 @@ class EditionSearcher:
                                  for a in clause.atoms).strip(LABEL_EDGES)
                 label = f"{fixed} (read from '{_label(clause)}')"
             clauses.append(replace(clause, atoms=atoms, label=label))
-        for atom in sorted((a for c in parsed.clauses if c.origin == "typed" for a in c.atoms),
-                           key=lambda a: -a.start):
+        edits = [(start, end, _same_case(text[start:end], words)) for start, end, words in splits or ()]
+        for atom in (a for c in parsed.clauses if c.origin == "typed" for a in c.atoms):
             if atom.kind in ("word", "phrase") and any(w in fixes for w in atom.words) and id(atom) not in kept:
-                piece = WORD.sub(lambda m: _same_case(m.group(), fixes.get(m.group().lower())),
-                                 text[atom.start:atom.end])
-                text = text[:atom.start] + piece + text[atom.end:]
+                edits.append((atom.start, atom.end,
+                              WORD.sub(lambda m: _same_case(m.group(), fixes.get(m.group().lower())),
+                                       text[atom.start:atom.end])))
+        for start, end, piece in sorted(edits, key=lambda e: -e[0]):
+            text = text[:start] + piece + text[end:]
         return replace(parsed, clauses=clauses), text
 
     def _scores(self, parsed: ParsedQuery, missing: list[Atom], within: list[str],

@@ -13,6 +13,12 @@ its sources. Such a word that is a form of a word the rules use, which the stemm
 see ("drew", "chose", "paid", "forgot"), reads as that word (lemminflect's English lemmas,
 verbs first). The offline search gets, per edition, both lists (:meth:`Speller.protected`,
 :meth:`Speller.inflections`), so it reads the same words the same way.
+
+A word typed closed up ("quickdraw", "doublestrike") is the rules' compound of two words
+when the rules write it hyphenated ("Quick-Draw") or as two words of theirs ("double
+strike"): :meth:`Speller.splits` gives the readings, the searcher keeps the rules' hyphenated
+word or the first that names a term (:meth:`kb.search.searcher.EditionSearcher._split_compounds`);
+the offline search gets the hyphenated words by their letters (``closed_up``).
 """
 
 from __future__ import annotations
@@ -33,6 +39,10 @@ from kb.search.schema import WORD, stem
 ENGLISH_MIN_COUNT = 300
 # Words up to this length allow one edit, longer ones two.
 ONE_EDIT_LETTERS = 6
+# A closed-up compound is split only from this length on, and into parts of at least
+# SPLIT_PART letters each ("doublestrike": double + strike).
+SPLIT_MIN_LETTERS = 6
+SPLIT_PART = 3
 # The lemmas a word is read as, the first first: "saw" is a form of "see" before it is a
 # tool; only inflections (a verb's forms, a noun's plural), never a comparison ("better" is
 # no form of "well" to search for).
@@ -93,6 +103,9 @@ class Speller:
         self.known_stems = {stem(w) for w in vocabulary} - {""}
         self._english = english  # None: english_words(), read when first needed
         self._lemmas: dict[str, str | None] = {}  # lemma's answers: the export asks each twice
+        # The rules' hyphenated words by their letters closed up ("quickdraw" → "quick-draw").
+        self.closed_up = {w.replace("-", ""): w for w in sorted(vocabulary)
+                          if "-" in w and all(p.isalpha() for p in w.split("-"))}
 
     @property
     def english(self) -> frozenset[str]:
@@ -138,6 +151,27 @@ class Speller:
             return None
         best = min(found, key=lambda f: (f[1], -self.counts.get(f[0], 0), f[0]))
         return best[0]
+
+    def splits(self, word: str) -> list[tuple[str, ...]]:
+        """The readings of a word no rule uses as a closed-up compound of the rules' words, the
+        likeliest first: the rules' hyphenated word with its letters ("quickdraw" →
+        ("quick", "draw") for "Quick-Draw"), then each cut into two words of the rules
+        ("doublestrike" → ("double", "strike")), the one whose rarer word the rules use most
+        first (then the earlier cut). None for a known word, a short one or one with other
+        characters than letters."""
+        if len(word) < SPLIT_MIN_LETTERS or not word.isalpha() or self.known(word):
+            return []
+        out: list[tuple[str, ...]] = []
+        hyphenated = self.closed_up.get(word)
+        if hyphenated is not None:
+            out.append(tuple(hyphenated.split("-")))
+        counts = self.counts
+        cuts = [(min(counts[word[:i]], counts[word[i:]]), i) for i in range(SPLIT_PART, len(word) - SPLIT_PART + 1)
+                if word[:i] in counts and word[i:] in counts]
+        for _n, i in sorted(cuts, key=lambda c: (-c[0], c[1])):
+            if (word[:i], word[i:]) not in out:
+                out.append((word[:i], word[i:]))
+        return out
 
     def protected(self) -> list[str]:
         """The English words this speller would otherwise correct, sorted: every ordinary

@@ -56,7 +56,8 @@
   "shown_chars": 40
  },
  "spelling": {
-  "abbreviation": {"source": "[A-Z]{2,5}s?", "flags": "u"}
+  "abbreviation": {"source": "[A-Z]{2,5}s?", "flags": "u"},
+  "split": {"min_letters": 6, "part": 3}
  },
  "understand": {
   "max_term_words": 4,

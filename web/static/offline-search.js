@@ -458,7 +458,8 @@
 
   /* english: the ordinary English words it leaves alone ("work" is not "word"); lemmas: those
      it reads as the word of the rules they are a form of ("drew" → "draw"). */
-  function Speller(wordsList, counts, known, english, lemmas) {
+  function Speller(wordsList, counts, known, english, lemmas, closedUp) {
+    this.closedUp = closedUp || {};  /* the rules' hyphenated words by their letters: "quickdraw" → "quick-draw" */
     this.words = wordsList;
     this.counts = Object.create(null);
     for (var i = 0; i < wordsList.length; i++) this.counts[wordsList[i]] = counts[i];
@@ -490,6 +491,26 @@
       return x[1] - y[1] || (self.counts[y[0]] || 0) - (self.counts[x[0]] || 0) || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0);
     });
     return found[0][0];
+  };
+
+  /* Speller.splits: a word no rule uses read as a closed-up compound of the rules' words, the
+     likeliest first: their hyphenated word with its letters, then each cut into two of their words
+     (the one whose rarer word they use most first, then the earlier cut). */
+  var SPLIT = D.spelling.split;
+  Speller.prototype.splits = function (word) {
+    if (Array.from(word).length < SPLIT.min_letters || !isAlpha(word) || this.isKnown(word)) return [];
+    var out = [], counts = this.counts, cuts = [];
+    if (has(this.closedUp, word)) out.push(this.closedUp[word].split("-"));
+    for (var i = SPLIT.part; i <= word.length - SPLIT.part; i++) {
+      var a = word.slice(0, i), b = word.slice(i);
+      if (has(counts, a) && has(counts, b)) cuts.push([Math.min(counts[a], counts[b]), i]);
+    }
+    cuts.sort(function (x, y) { return y[0] - x[0] || x[1] - y[1]; });
+    cuts.forEach(function (c) {
+      var a = word.slice(0, c[1]), b = word.slice(c[1]);
+      if (!out.some(function (o) { return o.length === 2 && o[0] === a && o[1] === b; })) out.push([a, b]);
+    });
+    return out;
   };
 
   // -- excerpts (kb/search/excerpt.py) ---------------------------------------------
@@ -809,7 +830,7 @@
     this.docOf = new Map(data.numbers.map(function (n, i) { return [n, i]; }));
     this.stemId = new Map(data.stems.map(function (s, i) { return [s, i]; }));
     this.cache = new Map();
-    this.speller = new Speller(data.words, data.counts, data.known, data.english, data.lemmas);
+    this.speller = new Speller(data.words, data.counts, data.known, data.english, data.lemmas, data.closed_up);
     this.terms = new Map();
     var self = this;
     data.terms.forEach(function (t) { self.terms.set(t.match, t); });
@@ -937,10 +958,12 @@
     if (!(offset >= 0 && offset <= MAX_OFFSET)) throw new SearchError(say("offset_out_of_range", {max_offset: MAX_OFFSET}), {offset: offset});
     var self = this;
     var within = this.sectionsOf(parsed.sections.concat((options.sections || []).map(function (s) { return [s, null]; })));
+    var split = this.splitCompounds(parsed);
+    parsed = split[0];
     if (this.ranking.understand) {
       parsed = understand(parsed, this.vocab, function (s) { return self.word(s).size; }, this.terms, this.ranking);
     }
-    var fixed = this.correct(parsed), corrected = fixed[0], understood = null;
+    var fixed = this.correct(parsed, split[1]), corrected = fixed[0], understood = null;
     if (this.ranking.kind_weight && corrected.question) corrected = this.withKinds(corrected);
     if (parsed.clauses.some(function (c) { return origin(c) !== "typed"; }) || (parsed.names || []).length || parsed.shape ||
         (parsed.cut || []).length) {
@@ -1080,7 +1103,39 @@
     return out;
   }
 
-  Edition.prototype.correct = function (parsed) {
+  /* EditionSearcher._split_compounds: a typed word no rule uses that is a closed-up compound of
+     the rules' words reads as those words ("quickdraw" as quick-draw, "doublestrike" as the
+     keyword double strike), before the question is read; [query, each split's [start, end, shown]]. */
+  Edition.prototype.splitCompounds = function (parsed) {
+    var self = this, spans = [];
+    var clauses = parsed.clauses.map(function (c) {
+      var changed = false, atoms = c.atoms.map(function (a) {
+        if (c.mode === "not" || origin(c) !== "typed" || a.kind !== "word" || a.words.length !== 1 ||
+            has(abbreviations(a.text), a.words[0])) return a;
+        var found = self.compound(a.words[0]);
+        if (!found) return a;
+        changed = true;
+        spans.push([a.start, a.end, found[1]]);
+        return new Atom("phrase", a.text, found[0], a.segments, a.start, a.end);
+      });
+      return changed ? Object.assign({}, c, {atoms: atoms}) : c;
+    });
+    if (!spans.length) return [parsed, spans];
+    return [Object.assign({}, parsed, {clauses: clauses}), spans];
+  };
+  /* EditionSearcher._compound: the rules' hyphenated word with its letters, else the first cut
+     into two words naming a term or keyword: [words, as the rules write them], or null. */
+  Edition.prototype.compound = function (word) {
+    var hyphenated = has(this.speller.closedUp, word) ? this.speller.closedUp[word] : null, readings = this.speller.splits(word);
+    for (var i = 0; i < readings.length; i++) {
+      var words = readings[i];
+      if (hyphenated !== null && words.join("-") === hyphenated) return [words, hyphenated];
+      if (this.terms.has(words.join(" "))) return [words, words.join(" ")];
+    }
+    return null;
+  };
+
+  Edition.prototype.correct = function (parsed, splits) {
     var fixes = Object.create(null), any = false, self = this, kept = [];
     parsed.clauses.forEach(function (c) {
       if (c.mode === "not" || origin(c) !== "typed") return;
@@ -1100,7 +1155,7 @@
         any = true;
       });
     });
-    if (!any) return [parsed, null];
+    if (!any && !(splits || []).length) return [parsed, null];
     function touched(a) { return kept.indexOf(a) < 0 && a.words.some(function (w) { return has(fixes, w); }); }
     function fixedText(t) {
       return t.replace(wordRe(), function (m) { var low = m.toLowerCase(); return sameCase(m, has(fixes, low) ? fixes[low] : null); });
@@ -1120,17 +1175,19 @@
       }
       return Object.assign({}, c, {atoms: atoms, label: label});
     });
-    var text = parsed.text, typedAtoms = [];
-    parsed.clauses.forEach(function (c) { if (origin(c) === "typed") typedAtoms.push.apply(typedAtoms, c.atoms); });
-    typedAtoms.sort(function (x, y) { return y.start - x.start; }).forEach(function (a) {
-      if ((a.kind === "word" || a.kind === "phrase") && touched(a)) {
-        var piece = text.slice(a.start, a.end).replace(wordRe(), function (m) {
-          var low = m.toLowerCase();
-          return sameCase(m, has(fixes, low) ? fixes[low] : null);
-        });
-        text = text.slice(0, a.start) + piece + text.slice(a.end);
-      }
+    var text = parsed.text, edits = (splits || []).map(function (sp) { return [sp[0], sp[1], sameCase(text.slice(sp[0], sp[1]), sp[2])]; });
+    parsed.clauses.forEach(function (c) {
+      if (origin(c) !== "typed") return;
+      c.atoms.forEach(function (a) {
+        if ((a.kind === "word" || a.kind === "phrase") && touched(a)) {
+          edits.push([a.start, a.end, text.slice(a.start, a.end).replace(wordRe(), function (m) {
+            var low = m.toLowerCase();
+            return sameCase(m, has(fixes, low) ? fixes[low] : null);
+          })]);
+        }
+      });
     });
+    edits.sort(function (x, y) { return y[0] - x[0]; }).forEach(function (e) { text = text.slice(0, e[0]) + e[2] + text.slice(e[1]); });
     var copy = Object.assign({}, parsed, {clauses: clauses});
     return [copy, text];
   };
