@@ -145,6 +145,9 @@ class Vocabulary:
     # counter" does not): its key's stems → the stems one of which a question must hold to
     # read it as the term (vocabulary ``senses``); otherwise it is a plain word.
     senses: dict[tuple[str, ...], frozenset[str]] = field(default_factory=dict)
+    # English idioms (common.yaml ``idioms``), longest first: each the words as typed (lower
+    # case) and the rules' words for what it means (none: left out). :func:`_idioms`.
+    idioms: tuple[tuple[tuple[str, ...], tuple[Atom, ...]], ...] = ()
 
     def is_question_word(self, atom: Atom) -> bool:
         """A question word as typed: alone, or contracted ("what's", "it's", "I'm")."""
@@ -190,13 +193,18 @@ def vocabulary(ruleset: str) -> Vocabulary:
         by_first.setdefault(e.players[0], []).append(e)
     def words(key: str) -> frozenset[str]:
         return frozenset(str(common.get(key, "")).split())
+    idioms = sorted(((tuple(w.lower() for w in WORD.findall(str(phrase))),
+                      tuple(_atom(str(r)) for r in raw.get("rules", []) if analyse(str(r))))
+                     for raw in common.get("idioms", []) for phrase in raw.get("players", [])),
+                    key=lambda idiom: (-len(idiom[0]), idiom[0]))
     return Vocabulary(ruleset, question_words, tuple(entries), shapes, shapes_of("situations"),
                       {k: tuple(v) for k, v in by_first.items()},
                       words("auxiliaries"), words("subjects"), words("clause_words"),
                       words("contractions"),
                       frozenset(st for w in words("participants") for st in analyse(w)),
                       {tuple(analyse(str(t["term"]))): frozenset(st for w in t.get("with", []) for st in analyse(str(w)))
-                       for t in data.get("senses", []) if analyse(str(t["term"]))})
+                       for t in data.get("senses", []) if analyse(str(t["term"]))},
+                      tuple(i for i in idioms if len(i[0]) > 1))
 
 
 def vocabulary_data(ruleset: str) -> dict[str, Any]:
@@ -214,7 +222,8 @@ def vocabulary_data(ruleset: str) -> dict[str, Any]:
                        for s in v.shapes],
             "situations": [{"name": s.name, "pattern": s.pattern, "rules": atoms(s.rules)}
                            for s in v.situations],
-            "participants": sorted(v.participants)}
+            "participants": sorted(v.participants),
+            "idioms": [{"words": list(words), "rules": atoms(rules)} for words, rules in v.idioms]}
 
 
 def question_verb(text: str, start: int, vocab: Vocabulary) -> int | None:
@@ -319,19 +328,20 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
             for k in range(i, j + 1):
                 keep[k] = False
         i = j + 1
+    # English idioms ("right away"): one unit each, read before the terms and question words.
+    idioms, dropped = _idioms(atoms, keep, text, vocab, synonym_weight, label_end)
     # A term of several words never ends on the verb of a yes/no question ("does playing a
     # unit to a battlefield count as …": not "battlefield count").
     verb = question_verb(text, context_end, vocab)
     # A question word inside one of the edition's terms ("its might") is the term.
     own = {w: key for w, key in terms.items() if key not in referrals}
     in_terms = _inside_terms(atoms, keep, own, verb)
-    dropped = []
     for k, a in enumerate(atoms):
         if keep[k] and k not in in_terms and vocab.is_question_word(a):
             keep[k] = False
             dropped.append(a.text)
     kept = [a for k, a in enumerate(atoms) if keep[k]]
-    if not kept and not named_cards:  # nothing but names and question words: as typed
+    if not kept and not named_cards and not idioms:  # nothing but names and question words: as typed
         return parsed
     stems = [tuple(analyse(" ".join(a.words))) for a in kept]
     asked = frozenset(st for row in stems for st in row)  # every stem the question holds
@@ -369,6 +379,8 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
             continue
         clauses.append(Clause([kept[i]], "should"))
         i += 1
+    if idioms:  # in the question's order
+        clauses = sorted(clauses + idioms, key=lambda c: c.atoms[0].start)
     for c in clauses:
         if context_end and c.atoms[0].start < context_end:
             c.weight *= context_weight  # the earlier question, not this one
@@ -419,6 +431,46 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
     out.question = True
     out.cut = parsed.cut
     return out
+
+
+def _idioms(atoms: list[Atom], keep: list[bool], text: str, vocab: Vocabulary, synonym_weight: float,
+            after: int = 0) -> tuple[list[Clause], list[str]]:
+    """The English idioms of the question (``vocab.idioms``, longest first, then left to right):
+    its words as typed, next to each other (stop words too, which the parser has left out),
+    from ``after`` on, over kept atoms only (one at least, none part of a name, a card or a
+    quotation). Each idiom's atoms leave ``keep``, and it becomes one concept of the rules'
+    words for what it means (its own words as a phrase beside them) or, meaning nothing for
+    the rules, is left out. Returns those concepts and the idioms left out, in the question's
+    order."""
+    tokens = [(m.start(), m.end(), m.group().lower()) for m in WORD.finditer(text, after)]
+    found: list[tuple[int, int, tuple[str, ...], tuple[Atom, ...], list[int]]] = []
+    for words, rules in vocab.idioms:
+        n = len(words)
+        for i in range(len(tokens) - n + 1):
+            run = tokens[i:i + n]
+            if tuple(t[2] for t in run) != words or any(text[a[1]:b[0]].strip() for a, b in zip(run, run[1:])):
+                continue
+            begin, end = run[0][0], run[-1][1]
+            if any(begin < f[1] and f[0] < end for f in found):
+                continue
+            inside = [k for k, a in enumerate(atoms) if a.start < end and begin < a.end]
+            # An atom may end on punctuation after the idiom ("right away, can I …").
+            if inside and all(keep[k] and atoms[k].kind == "word" and begin <= atoms[k].start
+                              and not WORD.search(text, end, max(end, atoms[k].end)) for k in inside):
+                found.append((begin, end, words, rules, inside))
+    clauses: list[Clause] = []
+    dropped: list[str] = []
+    for begin, end, words, rules, inside in sorted(found, key=lambda f: f[0]):
+        for k in inside:
+            keep[k] = False
+        typed = text[begin:end]
+        if rules:
+            atom = Atom("phrase", typed, words, start=begin, end=end)
+            clauses.append(Clause([atom, *rules], "should", origin="vocabulary", label=typed.strip(" ,.?!;:"),
+                                  alternative_weight=synonym_weight))
+        else:
+            dropped.append(typed)
+    return clauses, dropped
 
 
 def in_sense(term: tuple[str, ...], senses: dict[tuple[str, ...], frozenset[str]],

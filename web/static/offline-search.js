@@ -661,6 +661,48 @@
     });
     return out;
   }
+  /* understand._idioms: the English idioms of the question (longest first, then left to right):
+     its words as typed, next to each other (stop words too), from after on, over kept atoms only
+     (one at least, none of a name or a quotation); each idiom's atoms leave keep, and it becomes
+     one concept of the rules' words for it (its own words as a phrase beside them), or is left out. */
+  function idiomsOf(atoms, keep, text, vocab, synonymWeight, after) {
+    var re = wordRe(), m, tokens = [], found = [];
+    re.lastIndex = after || 0;
+    while ((m = re.exec(text)) !== null) tokens.push([m.index, m.index + m[0].length, m[0].toLowerCase()]);
+    (vocab.idioms || []).forEach(function (idiom) {
+      var said = idiom.words, n = said.length;
+      for (var i = 0; i + n <= tokens.length; i++) {
+        var ok = true;
+        for (var j = 0; ok && j < n; j++) {
+          ok = tokens[i + j][2] === said[j] && (j === 0 || !text.slice(tokens[i + j - 1][1], tokens[i + j][0]).trim());
+        }
+        if (!ok) continue;
+        var begin = tokens[i][0], end = tokens[i + n - 1][1];
+        if (found.some(function (f) { return begin < f[1] && f[0] < end; })) continue;
+        var inside = [];
+        atoms.forEach(function (a, k) { if (a.start < end && begin < a.end) inside.push(k); });
+        // An atom may end on punctuation after the idiom ("right away, can I …").
+        if (inside.length && inside.every(function (k) {
+          return keep[k] && atoms[k].kind === "word" && begin <= atoms[k].start && !words(text.slice(end, Math.max(end, atoms[k].end))).length;
+        })) {
+          found.push([begin, end, idiom, inside]);
+        }
+      }
+    });
+    var clauses = [], dropped = [];
+    found.sort(function (x, y) { return x[0] - y[0]; }).forEach(function (f) {
+      f[3].forEach(function (k) { keep[k] = false; });
+      var typed = text.slice(f[0], f[1]);
+      if (f[2].rules.length) {
+        var atom = new Atom("phrase", typed, f[2].words.slice(), [], f[0], f[1]);
+        var rules = f[2].rules.map(function (x) { return new Atom(x.words.length > 1 ? "phrase" : "word", x.text, x.words, [], 0, 0); });
+        clauses.push(clause([atom].concat(rules), {origin: "vocabulary", label: strip(typed, " ,.?!;:"), alternative_weight: synonymWeight}));
+      } else {
+        dropped.push(typed);
+      }
+    });
+    return [clauses, dropped];
+  }
   function understand(parsed, vocab, rulesWith, terms, r) {
     // One word or phrase alone is read as typed, unless it is a players' phrase of the
     // vocabulary and no term of the edition ("the stack", "ETB").
@@ -706,6 +748,8 @@
     // that only points to another ("If: See …") or is obsolete ("During (Obsolete)"), its
     // referral flag, is no term of its own.
     // A term of several words never ends on the verb of a yes/no question.
+    // English idioms ("right away"): one unit each, read before the terms and question words.
+    var idiomed = idiomsOf(atoms, keep, text, vocab, r.synonym_weight, labelEnd), idiomClauses = idiomed[0], dropped = idiomed[1];
     var verb = questionVerb(text, contextEnd, vocab);
     var at = [], run = [], inTerms = new Set(), own = new Map();
     terms.forEach(function (t, w) { if (!t.referral) own.set(w, t); });
@@ -716,14 +760,14 @@
       for (k = i; k < inside[0]; k++) inTerms.add(at[k]);
       i = inside[0];
     }
-    var qw = toSet(vocab.question_words), dropped = [];
+    var qw = toSet(vocab.question_words);
     atoms.forEach(function (a, n) {
       // A question word alone, or contracted ("what's", "I'm": Vocabulary.is_question_word).
       var contracted = a.kind === "phrase" && a.words.length === 2 && (vocab.contractions || []).indexOf(a.words[1]) >= 0;
       if (keep[n] && !inTerms.has(n) && (a.kind === "word" || contracted) && has(qw, a.words[0])) { keep[n] = false; dropped.push(a.text); }
     });
     var kept = atoms.filter(function (_, n) { return keep[n]; });
-    if (!kept.length) return parsed;
+    if (!kept.length && !idiomClauses.length) return parsed;
     var stems = kept.map(function (a) { return analyse(a.words.join(" ")); });
     var asked = new Set();  // every stem the question holds (understand: asked)
     stems.forEach(function (row) { row.forEach(function (st) { asked.add(st); }); });
@@ -755,6 +799,9 @@
       }
       clauses.push(clause([kept[i]]));
       i++;
+    }
+    if (idiomClauses.length) {  // in the question's order
+      clauses = clauses.concat(idiomClauses).sort(function (x, y) { return x.atoms[0].start - y.atoms[0].start; });
     }
     clauses.forEach(function (c) {
       var start = c.atoms[0].start;
