@@ -1,8 +1,8 @@
 """The report's entries are made when first read (kb.cite.mdit.PlacedEntries): a render
 that only wants HTML does not place its citations in the source. Read, they are what the
 linker listed before: a list of dicts in document order, each with its span, line and
-column, the same as the facade's answer, and each place's offsets in ``resolutions`` are
-its entry's. Each document is a row: its Markdown and, per citation, (text, line, column)."""
+column, the same as the facade's answer (whose entries are made while it links:
+mdit.PLACE_NOW_KEY), and each place's offsets in ``resolutions`` are its entry's. Each document is a row: its Markdown and, per citation, (text, line, column)."""
 
 from __future__ import annotations
 
@@ -23,6 +23,9 @@ DOCUMENTS: list[tuple[str, list[tuple[str, int, int]]]] = [
     ("- `rule 337.1` is code, rule 337.2 is not\n", [("rule 337.2", 1, 25)]),
     ("[rule 337.1](x) and rules 337.1–337.3\n", [("rules 337.1–337.3", 1, 21)]),
     ("No citation.\n", []),
+    ('Rule 337.1 says: "a quotation" and rule 999.9 is none.\n', [("Rule 337.1", 1, 1), ("rule 999.9", 1, 36)]),
+    ("A table:\n\n| a | rule 337.1 |\n|---|---|\n| rules 337.1 and 337.2 | x |\n", [
+        ("rule 337.1", 3, 7), ("rules 337.1", 5, 3), ("337.2", 5, 19)]),
 ]
 
 

@@ -21,7 +21,7 @@ from markdown_it import MarkdownIt
 
 from kb.cite.annotate import STYLES, Style, annotate_markdown, check_base_url, rule_url
 from kb.cite.find import count_phrases, find_citations
-from kb.cite.mdit import ENV_KEY, MAX_CITATIONS, OPTIONS_KEY, over_limit_message, rule_citations
+from kb.cite.mdit import ENV_KEY, MAX_CITATIONS, OPTIONS_KEY, PLACE_NOW_KEY, over_limit_message, rule_citations
 from kb.cite.resolve import BROKEN, as_dict, resolve_citations
 from kb.cite.target import link_target, named_editions, parse_front_matter, resolve_for_target
 from kb.derived import derived
@@ -159,7 +159,8 @@ def read_article(kb: LoadedEditions, markdown: str, ruleset: str | None = None,
     if style not in STYLES:
         raise QueryError(400, f"unknown style {style!r}", {"styles": list(STYLES)})
     env: dict[str, Any] = {OPTIONS_KEY: {"ruleset": ruleset, "edition": edition, "style": style,
-                                         "base_url": base_url, "limit": limit, "source": source}}
+                                         "base_url": base_url, "limit": limit, "source": source},
+                           PLACE_NOW_KEY: True}  # both callers read every entry
     html = _parser(kb, bool(allow_html)).render(markdown, env)
     return html, env[ENV_KEY]
 

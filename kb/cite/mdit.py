@@ -72,6 +72,9 @@ MAX_CITATIONS = CITE_CITATIONS.value
 # the pretest of citations without one): see may_cite_with_keyword.
 _CANDIDATE = re.compile(r"[RrC](?:ule|ULE|R)")
 _OPTION_NAMES = ("ruleset", "edition", "style", "base_url", "limit", "prefix", "source")
+# ``env[PLACE_NOW_KEY] = True``: the caller reads every entry of ``citations`` (the facade,
+# the records), so they are made while the document is linked, not when first read.
+PLACE_NOW_KEY = "rule_citations_place_now"
 
 
 class _Run(NamedTuple):
@@ -246,12 +249,33 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
     parts_of: list[list[str]] = []
     ref = notes.ref
     results = iter(resolutions)
+    # A caller that reads every entry (the facade: env[PLACE_NOW_KEY]) has them made here,
+    # in the pass that links each place, rather than in a second pass over the places when
+    # read (PlacedEntries): each place's citation, resolution, template and footnote
+    # numbers are at hand. Placing a citation is _entries' loop (the same steps, inlined
+    # in both: a call per place costs as much as placing it).
+    now = isinstance(env, dict) and env.get(PLACE_NOW_KEY) is True
+    if now:
+        src = state.src
+        places = _Locator(src, line_starts)
+        made: list[dict[str, Any]] = []
+        offsets: list[int | None] = []
+        src_find, find_place, line_at = src.find, places.find, places.line_starts
+        lines, bisect_right = len(line_at), bisect.bisect_right
+        line, line_start, next_line, block_end = 0, 0, 0, 0
+        inline: Token | None = None
+        block: list[Any] = []
+        skips: list[tuple[int, int]] = []
     for run in runs:
         # The run's HTML before escaping: its text's pieces at even places, each linked
         # citation's open tag, text and close tag (footnote references included) between.
         parts: list[str] = []
         pos = 0
         run_text = run.text
+        if now and run.inline is not inline:  # the runs of one inline token are consecutive
+            inline = run.inline
+            block = places.block(inline)
+            block_end, skips = block[2], block[3]
         for c, res in zip(run.citations, results):  # zip takes from results only with a citation
             start, c_end, text = c[0], c[1], c[2]  # find.CITATION_ORDER
             known = shared.get(id(res))
@@ -261,25 +285,55 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
             if footnotes and linked:
                 if len(linked) > 1:
                     refs = [ref(r) for r in linked]
-                    keep(tuple([note.index for note, _ in refs]))
+                    numbered = tuple([note.index for note, _ in refs])
                     close_tag += "".join([html for _, html in refs])
                 elif known[5] is None:  # the document's first place citing it
                     note, html = ref(linked[0])
                     known[5] = note
-                    keep(footnote_numbers(note.index))
-                    known[6] = numbers[-1]
+                    numbered = known[6] = footnote_numbers(note.index)
                     close_tag += html
                 else:  # Footnotes.ref of a rule cited before, inlined
                     note = known[5]
                     note.refs += 1
                     head, tail = note.ref_parts
-                    keep(known[6])
+                    numbered = known[6]
                     close_tag += f"{head}-{note.refs}{tail}"
             else:
-                keep(None)
+                numbered = None
+            keep(numbered)
             if start >= pos:  # (the plugin looks up every citation it finds: none is over_limit)
                 parts += (run_text[pos:start], open_tag, text, close_tag)
                 pos = c_end
+            if now:  # its entry (see _entries)
+                at = -1 if skips else src_find(text, block[0], block_end)
+                if at >= 0:
+                    offset, end = at, at + len(text)
+                    block[0] = end
+                    if not line_start <= at < next_line:
+                        line = bisect_right(line_at, at)
+                        line_start = line_at[line - 1]
+                        next_line = line_at[line] if line < lines else len(src) + 1
+                    col = at - line_start + 1
+                else:
+                    line, col, offset, end = find_place(block, text)
+                    next_line = 0  # the next citation's line is looked up
+                template = known[0]
+                entry = template.copy()
+                entry["start"] = offset
+                entry["end"] = end
+                entry["text"] = text
+                entry["form"] = c[5]
+                if known[3]:  # candidates, dicts: each place its own
+                    entry["candidates"] = [dict(d) for d in template["candidates"]]
+                quote = c[9]
+                if quote is not None:  # its offsets would be into the token's text, not the source
+                    entry["quote"] = {"text": quote.text, "similarity": res.quote_similarity}
+                entry["line"] = line
+                entry["column"] = col
+                if numbered is not None:
+                    entry["footnotes"] = numbered
+                made.append(entry)
+                offsets += (offset, end)
         parts.append(run_text[pos:])
         parts_of.append(parts)
     # Each run's tokens are replaced by one token, last run first (indices stay valid).
@@ -291,6 +345,8 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
         token.block = True
         state.tokens.append(token)
     entries = PlacedEntries(state.src, line_starts, runs, resolutions, shared, numbers)
+    if now:
+        entries.made(made, offsets)
     report["citations"] = entries
     report["resolutions"] = PlacedResolutions(entries, citations, resolutions)
     report["footnotes"] = notes.report()
@@ -352,6 +408,10 @@ class PlacedEntries(_Placed):
 
     def __len__(self) -> int:
         return self._count
+
+    def made(self, entries: list[dict[str, Any]], offsets: list[int | None]) -> None:
+        """The entries and their offsets, made by the linker already (``PLACE_NOW_KEY``)."""
+        self._made, self._offsets, self._args = entries, offsets, None
 
     def offsets(self) -> list[int | None]:
         """Each place's start and end in the source (two values per place; None when
