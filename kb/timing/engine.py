@@ -152,12 +152,15 @@ class Transition:
 class _Fields(dict):  # type: ignore[type-arg]
     """A transition's params as its text reads them: a flag (a boolean, or a parameter left
     out) with a format spec is the spec's words or nothing; a text parameter with a spec
-    holding ``%s`` is those words with its value in place of ``%s`` (``{target: choosing %s}``)."""
+    holding ``%s`` is those words with its value in place of ``%s`` (``{target: choosing %s}``);
+    a tuple of texts (several units moved together) reads as the texts joined by commas."""
 
     def __getitem__(self, key: str) -> Any:
         value = super().__getitem__(key)
         if isinstance(value, bool):
             return _Flag(key, value)
+        if isinstance(value, tuple) and value and all(isinstance(v, str) for v in value):
+            return _Words(", ".join(value))
         return _Words(value) if isinstance(value, str) else value
 
     def __missing__(self, key: str) -> Any:

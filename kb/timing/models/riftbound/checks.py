@@ -173,29 +173,45 @@ def move_timing(m: Riftbound, s: State, p: Params) -> bool:
     return not s.chain and not s.in_showdown and p["player"] == s.turn_player
 
 
+def moved_units(p: Params) -> tuple[str, ...]:
+    """The units a Standard Move moves: one (``unit`` a name), or several moved together as one
+    game action (``unit`` a tuple of names, 144.3)."""
+    unit = p.get("unit", "")
+    return tuple(unit) if isinstance(unit, tuple) else (unit,)
+
+
 @check("unit-ready", "the unit must be that player's and ready (exhausting it is the cost)")
 def unit_ready(m: Riftbound, s: State, p: Params) -> bool:
-    u = s.permanent(p["unit"])
-    return u is not None and u.controller == p["player"] and not u.exhausted
+    for name in moved_units(p):
+        u = s.permanent(name)
+        if u is None or u.controller != p["player"] or u.exhausted:
+            return False
+    return True
 
 
 @check("move-destination", "not a valid destination for a Standard Move")
 def move_destination(m: Riftbound, s: State, p: Params) -> bool:
-    u = s.permanent(p["unit"])
-    if u is None:
-        return False
     to = p["to"]
-    if to == "base":
-        return u.location != "base"
-    if u.location == to or s.battlefield(to) is None:
-        return False
-    return not m.invalid_destination(s, p["player"], to)
+    for name in moved_units(p):  # units moved together have one destination (144.3.a)
+        u = s.permanent(name)
+        if u is None:
+            return False
+        if to == "base":
+            if u.location == "base":
+                return False
+            continue
+        if u.location == to or s.battlefield(to) is None:
+            return False
+    return to == "base" or not m.invalid_destination(s, p["player"], to)
 
 
 @check("ganking", "a Standard Move goes from a battlefield to another only for a unit with Ganking")
 def ganking(m: Riftbound, s: State, p: Params) -> bool:
-    u = s.permanent(p["unit"])
-    return u is None or u.location == "base" or p["to"] == "base" or m.ganks(u)
+    for name in moved_units(p):  # the origins of units moved together may differ (144.3.b)
+        u = s.permanent(name)
+        if not (u is None or u.location == "base" or p["to"] == "base" or m.ganks(u)):
+            return False
+    return True
 
 
 @check("hide-timing", "hiding only on your turn during an Open State")

@@ -35,6 +35,7 @@ CITATIONS: dict[str, Rules] = {
     "legally-timed": ("338.1.a.6", "358.4", "338.1.a.3", "358.5"),
     "play-from-facedown": ("811.1.c.3", "811.6", "811.1.d.1", "421.3"),
     "ambush-permission": ("822.1.b", "822.1.c"),
+    "moves-together": ("144.3", "144.3.a", "144.3.b", "144.3.c"),
     "move-contests": ("190.3.a", "190.3.a.1", "450"),
     "play-contests": ("190.3.a.1", "190.3.a", "323.8"),
     "pass-step-resolve": ("339.1",),

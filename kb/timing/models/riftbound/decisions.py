@@ -14,7 +14,7 @@ from kb.timing.engine import Params, Trace
 from kb.timing.models.riftbound import attaching, costs, trash
 from kb.timing.models.riftbound.cards import Card
 from kb.timing.models.riftbound.chain import after_leaving
-from kb.timing.models.riftbound.checks import ability_source
+from kb.timing.models.riftbound.checks import ability_source, moved_units
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound.state import Item, State, replace_item, without, without_card
 from kb.timing.models.riftbound.triggers import new_item, relocate
@@ -46,6 +46,8 @@ step("flow-play", "Flow: the spell is played from its owner's trash for its Flow
      "{item} is played from {player}'s trash for its Flow cost ({cost}), instead of its own")
 step("ambush-permission", "Ambush: played to a battlefield with Reaction", "{item} is played with Ambush to {at}")
 step("move-contests", "the unit contests the battlefield", "{player} contests {at}")
+step("moves-together", "several units' Standard Moves performed simultaneously, as one game action",
+     "{player} moves {units} together to {to}: one game action, their exhausting paid at once")
 step("ganking-move", "Ganking: the unit's Standard Move goes from a battlefield to another",
      "{unit} has Ganking: its Standard Move takes it from {at} to {to}")
 step("pass-step-resolve", "all players passed in sequence: resolve", "all players passed in sequence")
@@ -264,11 +266,19 @@ def hide(m: Riftbound, s: State, p: Params, t: Trace) -> State:
 @transition("standard-move", "decision", "move a unit (Standard Move)", "{player} moves {unit} to {to}",
             pre=MOVE, bindings=move_bindings)
 def standard_move(m: Riftbound, s: State, p: Params, t: Trace) -> State:
-    u = s.permanent(p["unit"])
-    assert u is not None
-    if u.location != "base" and p["to"] != "base":  # only with Ganking (the ganking check holds)
-        t.note("ganking-move", s, {"unit": u.name, "at": u.location, "to": p["to"]})
-    s = relocate(m, s, t, u, p["to"], exhaust=True)
+    """One unit's Standard Move, or several units' as one game action (``unit`` a tuple, 144.3):
+    one destination, their origins as they are, each exhausted as the cost, then one cleanup.
+    The bindings list single moves only (the sets of units that could move together are many);
+    a scenario step names the units of a move together."""
+    names = moved_units(p)
+    if len(names) > 1:
+        t.note("moves-together", s, {"player": p["player"], "units": ", ".join(names), "to": p["to"]})
+    for name in names:
+        u = s.permanent(name)
+        assert u is not None
+        if u.location != "base" and p["to"] != "base":  # only with Ganking (the ganking check holds)
+            t.note("ganking-move", s, {"unit": u.name, "at": u.location, "to": p["to"]})
+        s = relocate(m, s, t, u, p["to"], exhaust=True)
     return replace(s, tasks=s.tasks + ("cleanup",))
 
 

@@ -21,7 +21,9 @@ card of several targets chooses, 355.13; ``accelerate: true`` pays a unit's Acce
 ``repeat: true`` pays a spell's Repeat, 820.1.d; ``from: trash`` plays a spell with Flow from the
 player's own trash for its Flow cost, 829.1.b),
 ``activate: {player, ability}`` (``target: UNIT`` for an Equip ability, ``CARD's Equip``), ``pass: PLAYER`` (priority on a chain, focus in a showdown,
-otherwise ending the Main Phase), ``move: {player, unit, to}`` (a Standard Move; from a battlefield to another with Ganking, 810.1.b),
+otherwise ending the Main Phase), ``move: {player, unit, to}`` (a Standard Move; from a battlefield to another with Ganking, 810.1.b;
+``unit: [UNIT, …]`` moves several units together to one destination, from any origins, as one
+game action, 144.3),
 ``decline``/``perform: {player, item}`` (an optional triggered ability being finalized; one
 the scenario does not decline is performed; ``decline`` also refuses a triggered ability's cost),
 ``pay: {player, item}`` (pay a triggered ability's cost, 404.1), ``hide: {player, card, at}``,
@@ -290,7 +292,9 @@ def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, A
                                       "item": pend[0].name if pend else "nothing"})]
     if kind == "move":
         _only(data, ("player", "unit", "to"), "move")
-        return [("standard-move", {k: _str(data.get(k), f"move.{k}") for k in ("player", "unit", "to")})]
+        player = _str(data.get("player"), "move.player")
+        return [("standard-move", {"player": player, "unit": _moved(data.get("unit")),
+                                   "to": _str(data.get("to"), "move.to")})]
     if kind == "apply" or kind == "decline" and "replacement" in data:
         # a "you may" replacement effect applied to a unit's death about to happen, or not (371.2.a)
         _only(data, ("player", "replacement", "unit"), kind)
@@ -312,6 +316,21 @@ def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, A
         _only(data, ("player", "card", "at"), "hide")
         return [("hide", {k: _str(data.get(k), f"hide.{k}") for k in ("player", "card", "at")})]
     raise FormatError(f"unknown action {kind!r}{nearest(kind, ACTIONS)} (actions: {', '.join(ACTIONS)})")
+
+
+def _moved(unit: Any) -> str | tuple[str, ...]:
+    """A move's ``unit``: one unit's name, or a list of the different units whose Standard Moves
+    are performed together, as one game action (144.3); a list of one is that unit's move."""
+    if not isinstance(unit, list):
+        return _str(unit, "move.unit")
+    names = [_str(u, f"move.unit[{i}]") for i, u in enumerate(_list(unit, "move.unit"))]
+    if not names:
+        raise FormatError("expected a unit's name or a non-empty list of units", "move.unit")
+    for i, name in enumerate(names):
+        if name in names[:i]:
+            raise FormatError(f"{name} is listed twice: units moved together are different units (144.3)",
+                              f"move.unit[{i}]")
+    return names[0] if len(names) == 1 else tuple(names)
 
 
 def check_references(model: Riftbound, state: State, kind: str, params: Mapping[str, Any]) -> None:
@@ -340,7 +359,7 @@ def option_action(option: Option) -> dict[str, Any]:
     if name == "concede":
         return {"concede": p["player"]}
     if name == "standard-move":
-        return {"move": p}
+        return {"move": {**p, "unit": list(p["unit"])} if isinstance(p["unit"], tuple) else p}
     if name == "add-while-paying":
         return {"add": {"player": p["player"], "ability": p["ability"]}}
     if name in ("apply-replacement", "decline-replacement"):

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from kb.timing.engine import FormatError, Params, Violation
 from kb.timing.fields import text
+from kb.timing.models.riftbound.checks import moved_units
 from kb.timing.models.riftbound.citations import cite, registry
 from kb.timing.models.riftbound.state import State
 
@@ -110,5 +111,8 @@ def teammates_here(s: State, player: str, to: str) -> bool:
 
 @registry.check("teammate-battlefield", "a battlefield where a teammate has units is no destination for your units")
 def teammate_battlefield(m: Riftbound, s: State, p: Params) -> bool:
-    u = s.permanent(p.get("unit", ""))
-    return u is None or not teammates_here(s, u.controller, p.get("to", ""))
+    for name in moved_units(p):
+        u = s.permanent(name)
+        if u is not None and teammates_here(s, u.controller, p.get("to", "")):
+            return False
+    return True
