@@ -1902,16 +1902,42 @@
   /* KnowledgeBase.search: read the query, pick the edition, answer. ``editions`` maps
      "ruleset/edition" to a loaded Edition; ``newest`` maps a ruleset to its newest. */
   function search(editions, newest, query, ruleset, edition, options) {
+    options = options || {};
     var parsed = parseQuery(query);
     var rs = parsed.ruleset || ruleset, ed = parsed.edition || edition || newest[rs];
     var found = editions[rs + "/" + ed];
     if (!found) throw new SearchError("edition " + ed + " of " + rs + " is not in this offline copy", {}, 404);
-    return found.answer(query, parsed, options);
+    var out = found.answer(query, parsed, options);
+    // KnowledgeBase.search: an empty answer (or a number the edition lacks) names the other
+    // rulesets whose default edition matches (options.others false: not looked for).
+    out.other_rulesets = [];
+    if (options.others !== false && (out.no_such_rule || !out.total) && !(options.sections || []).length && !options.offset) {
+      out.other_rulesets = otherRulesets(editions, newest, query, out.ruleset, options.titles || {});
+    }
+    return out;
+  }
+
+  /* KnowledgeBase._other_rulesets_matching: each other ruleset (by name) whose default edition,
+     loaded here, matches the query: its name, edition, title and how many rules match there. */
+  function otherRulesets(editions, newest, query, searched, titles) {
+    var out = [];
+    Object.keys(newest).sort().forEach(function (name) {
+      if (name === searched || !editions[name + "/" + newest[name]]) return;
+      var there;
+      try {
+        there = search(editions, newest, query, name, null, {limit: 1, others: false});
+      } catch (e) {
+        if (e instanceof SearchError) return;  // a query this ruleset's language refuses
+        throw e;
+      }
+      if (there.total && !there.no_such_rule) out.push({ruleset: name, edition: there.edition, title: titles[name] || name, total: there.total});
+    });
+    return out;
   }
 
   var api = {porter: porter, analyse: analyse, stem: stem, parseNumber: parseNumber, tryParseNumber: tryParseNumber,
              formatNumber: formatNumber, parseQuery: parseQuery, understand: understand, Edition: Edition, SearchError: SearchError,
-             damerau: damerau, excerpt: excerpt, search: search, parseLookupNumber: parseLookupNumber,
+             damerau: damerau, excerpt: excerpt, search: search, otherRulesets: otherRulesets, parseLookupNumber: parseLookupNumber,
              looseSegments: looseSegments};
   if (typeof module !== "undefined" && module.exports) { module.exports = api; return; }
   root.rulekbOfflineSearch = api;
@@ -1946,7 +1972,7 @@
     return e;
   }
 
-  var searchPage = "search.html";
+  var searchPage = "search.html", currentCatalog = null;
   function searchHref(q, rs, ed, section, page) {
     var p = new URLSearchParams();
     p.set("q", q); p.set("ruleset", rs); p.set("edition", ed);
@@ -1958,7 +1984,7 @@
   function start() {
     var node = document.getElementById("rulekb-offline-catalog");
     if (!node) return;
-    var catalog = JSON.parse(node.textContent);
+    var catalog = currentCatalog = JSON.parse(node.textContent);
     searchPage = catalog.search_page || searchPage;
     var newest = {}, titles = {};
     // each ruleset's default edition: the newest full one exported (an older pack's catalog: its last)
@@ -2033,10 +2059,40 @@
         return;
       }
       show(out, result, loaded[key], q, section, page, titles[rs] || rs);
+      if ((result.no_such_rule || !result.total) && !section && page === 1) showOthers(out, q, rs);
     }, function () {
       out.textContent = "";
       problem("the search index " + catalog.indexes[key] + " could not be loaded");
     });
+  }
+
+  /* Nothing here: the other rulesets whose default edition matches, each a link to the search
+     there, as the server's page says it (web/templates/search.html, others), once their
+     indexes are loaded; before the status line. */
+  function showOthers(out, q, rs) {
+    var catalog = currentCatalog, newest = {}, titles = {}, keys = [];
+    catalog.rulesets.forEach(function (r) {
+      var ed = r["default"] || r.editions[r.editions.length - 1];
+      titles[r.name] = r.title;
+      if (r.name !== rs && catalog.indexes[r.name + "/" + ed]) { newest[r.name] = ed; keys.push(r.name + "/" + ed); }
+    });
+    var left = keys.length;
+    if (!left) return;
+    function done() {
+      if (--left) return;
+      var others = otherRulesets(loaded, newest, q, rs, titles);
+      if (!others.length) return;
+      var parts = [];
+      others.forEach(function (o, i) {
+        if (i) parts.push("; ");
+        parts.push(el("a", {href: searchHref(q, o.ruleset, o.edition, "", 1)},
+                      [el("strong", {}, [o.total + " match" + (o.total !== 1 ? "es" : "")]), " in " + o.title + " " + o.edition]));
+      });
+      parts.push(".");
+      var status = out.querySelector("p.meta[role=status]");
+      out.insertBefore(el("p", {"class": "didyoumean other-rulesets"}, parts), status);
+    }
+    keys.forEach(function (key) { load(catalog, key, done, done); });
   }
 
   function show(out, result, ed, q, section, page, title) {
