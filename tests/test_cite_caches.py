@@ -120,8 +120,32 @@ def test_the_facade_reuses_one_parser_and_each_call_keeps_its_own_options() -> N
     assert 'title="Rule 312.1. Old."' in a["output"] and 'href="/x/game/1/312.1"' in a["output"]
     assert footnote_texts(b["output"]) == ["New."] and 'href="/game/2/312.1"' in b["output"]
     assert c["output"].startswith("<p><b><a ")
-    assert _parser.is_held(kb, False) and _parser.is_held(kb, True)
-    assert _parser(kb, False) is not _parser(kb, True)
+    # None of the three holds a "|": read without the table rule (see the test below)
+    assert _parser.is_held(kb, False, False) and _parser.is_held(kb, True, False)
+    assert _parser(kb, False, False) is not _parser(kb, True, False)
+
+
+# Articles with and without a "|": the facade reads each as a parser with GFM tables does
+# (one without a "|" by a parser without the table rule, which can match no line of it).
+TABLE_CHOICE = [
+    ("rule 312.1 and no pipe\n", False),
+    ("| a | rule 312.1 |\n|---|---|\n| rule 312.2 | b |\n", True),
+    ("a pipe | in prose, rule 312.1\n---|---\n", True),
+    ("- item\n  rule 312.1\n  ---\n  next\n", False),
+    ("rule 312.1\n---\n", False),
+]
+
+
+@pytest.mark.parametrize("text,pipes", TABLE_CHOICE, ids=[t for t, _ in TABLE_CHOICE])
+def test_an_article_without_a_pipe_is_read_as_with_tables(text: str, pipes: bool) -> None:
+    kb = KnowledgeBase.from_graphs([edition("1", "Old.")])
+    tables = MarkdownIt("commonmark", {"html": False}).enable("table").use(rule_citations, kb=kb)
+    env: dict = {OPTIONS_KEY: {"ruleset": "game", "edition": "1"}}
+    expected = tables.render(text, env)
+    got = kb.citations_annotate(text, "game", "1")
+    assert got["output"] == expected.lstrip("\n")
+    assert json.loads(json.dumps(got["citations"])) == json.loads(json.dumps(list(env["rule_citations"]["citations"])))
+    assert _parser.is_held(kb, False, pipes) and not _parser.is_held(kb, False, not pipes)
 
 
 def test_a_warning_about_the_front_matter_is_given_every_time() -> None:
