@@ -210,7 +210,8 @@ CITATIONS: dict[str, Rules] = {
     "team-gains-point": ("489.8.d", "489.8.d.1", "489.8.d.2"),
     "team-wins": ("489.6.a", "489.6.a.3", "489.6"),
     # -- conceding: a player leaves the game (649-652) -----------------------------------------
-    "concede": ("650", "651", "651.2", "651.3", "652"),
+    "concede": ("650", "651"),
+    "player-removed": ("651.2", "651.3", "652"),
     "team-concedes": ("651.4", "489.6.a.1"),
     "wins-by-concession": ("651.1", "651"),
     "banished-on-removal": ("652.1",),

@@ -43,6 +43,8 @@ step = registry.step
 step("team-concedes", "a player's teammates lose with them and are removed too", "{team} lose and leave the game")
 step("wins-by-concession", "only one player (or team) is left: they win", "{player} is the only one left: "
      "{player} wins")
+step("player-removed", "more than one player remains: the player is removed and the game continues",
+     "{others} remain: {player} is removed from the game, which continues")
 step("banished-on-removal", "the permanents, runes and facedown cards of a player removed are banished",
      "{player}'s {what} are banished")
 step("cards-removed-on-removal", "the cards a player removed owns leave the game", "{player}'s {what} leave the game")
@@ -69,7 +71,8 @@ def game_in_progress(m: Riftbound, s: State, p: Params) -> bool:
 
 @registry.transition("concede", "decision", "concede the game", "{player} concedes", pre=("game-in-progress",))
 def concede(m: Riftbound, s: State, p: Params, t: Trace) -> State:
-    """A player concedes (650): removed from the game (651, 652), or the game ends (651.1)."""
+    """A player concedes (650) and is removed from the game (651): the one player left wins (651.1),
+    or more remain and the removal's steps are followed (651.2, 652: cited only then)."""
     who = p["player"]
     leaving = (who, *s.teammates(who))
     if len(leaving) > 1:  # 2v2: the team loses (651.4, 489.6.a.1)
@@ -105,6 +108,7 @@ def remove(m: Riftbound, s: State, t: Trace, who: str) -> State:
                     if s.showdown is not None else [])
     turn_player = s.turn_player
     nxt = next_left(s, who, left)
+    t.note("player-removed", s, {"player": who, "others": ", ".join(left)})
 
     gone = [u.name for u in s.board if u.controller == who]
     runes = [r for r in s.runes if r[0] == who and (r[1] or r[2])]
