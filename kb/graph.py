@@ -4,6 +4,13 @@ Nodes are rule numbers (canonical strings) and terms (``term:<key>``). Edges car
 ``kind``: ``contains`` (parent → child), ``refers`` (rule → rule it cites), ``defines``
 (rule → term) and ``uses`` (rule → term it mentions). Building checks the document:
 duplicate numbers and children without parents are errors with their source line.
+
+A Glossary entry whose whole definition sends the reader to another entry ("Deal: See
+Damage.") is an *alias* of that entry: its term node carries ``alias_of`` (the entry's key).
+An alias that is one ordinary English word ("If", "Deal", "Independent") is a *plain* alias
+(``plain``): its word is no term in the rules' text, so no rule uses or defines it. A coined
+word ("Forestwalk", "Plainscycling", "APNAP") or a phrase ("Range of Influence") names only
+that concept, and is linked where the rules write it, as any term.
 """
 
 from __future__ import annotations
@@ -11,11 +18,13 @@ from __future__ import annotations
 import datetime
 import re
 from collections.abc import Iterable, Iterator
+from functools import cache
 
 import networkx as nx
+from spellchecker import SpellChecker
 
 from kb.model import (Diagnostic, DocumentError, Edition, RawRule, RawTerm, ReadResult,
-                      Reference, Rule, Term)
+                      Reference, Rule, Term, term_key)
 from kb.numbers import Segments, format_number, parse_number, sort_key
 from kb.references import find_mentions
 
@@ -29,6 +38,14 @@ _MAX_TERM_WORDS = 4
 # Subjects of "X is …" sentences that are not terms of art.
 _NOT_TERMS = frozenset("""this that these those it there each any all some a an the one two
     they he she you we i on riftbound magic game player players card cards""".split())
+# A Glossary entry that only sends the reader to another: "See Damage.", "See Intervening “If”
+# Clause.", "See “Intervening ‘If’ Clause.”" (older releases), read with its quotes left out.
+_SEE_ENTRY = re.compile(r"See (?:also )?([^.]{1,80}?)\.?")
+_QUOTES = re.compile(r"[“”‘’\"']")
+# A word pyspellchecker's English frequency dictionary has seen this many times is ordinary
+# English (the threshold kb.search.spelling keeps its words from being "corrected" by: "if"
+# 8.7 million, "deal" 309,516, "independent" 17,328; "forestwalk", "plainscycling", "apnap" 0).
+ORDINARY_ENGLISH_MIN_COUNT = 300
 
 
 class RuleGraph:
@@ -77,6 +94,22 @@ class RuleGraph:
 
     def terms_used(self, number: str) -> list[str]:
         return [t[5:] for _, t, k in self.graph.out_edges(number, data="kind") if k in ("uses", "defines")]
+
+    def alias_of(self, key: str) -> str | None:
+        """The key of the entry a Glossary alias sends the reader to ("deal" → "damage"), or None."""
+        node = self.graph.nodes.get("term:" + key)
+        return node.get("alias_of") if node else None
+
+    def is_plain_alias(self, key: str) -> bool:
+        """True for an alias that is one ordinary English word ("If", "Deal"): no term of the
+        rules' text (see the module's docstring)."""
+        node = self.graph.nodes.get("term:" + key)
+        return bool(node and node.get("plain"))
+
+    def linked_terms(self) -> list[str]:
+        """The keys of the terms found by their words in rules' text: every term and keyword
+        of the edition but the plain aliases."""
+        return [k for k in self.edition.terms if not self.is_plain_alias(k)]
 
     def rules_using(self, key: str) -> list[str]:
         node = "term:" + key
@@ -252,12 +285,61 @@ def _link_terms(rg: RuleGraph, raw_terms: list[RawTerm]) -> None:
         _add_term(ed, Term(t.name, t.definition, t.kind, defined, t.line))
     for term in _terms_from_rules(ed):
         _add_term(ed, term)
+    aliases = _aliases(ed)
     for term in ed.terms.values():
         node = "term:" + term.key
         rg.graph.add_node(node, kind="term")
+        target = aliases.get(term.key)
+        if target is not None:
+            rg.graph.nodes[node]["alias_of"] = target
+            if is_plain_word(term.name):
+                rg.graph.nodes[node]["plain"] = True
+                continue  # it borrowed its rules from its target: it defines nothing there
         for n in term.defined_by:
             rg.graph.add_edge(n, node, kind="defines")
     _link_uses(rg)
+
+
+def alias_target(term: Term, terms: dict[str, Term]) -> str | None:
+    """The key of the entry a Glossary entry whose whole definition is "See X." sends the
+    reader to, when the edition has that entry; None for any other term."""
+    if term.kind != "glossary":
+        return None
+    m = _SEE_ENTRY.fullmatch(_QUOTES.sub("", term.definition).strip())
+    if m is None:
+        return None
+    wanted = _unquoted_key(m.group(1))
+    found = next((k for k in terms if _unquoted_key(k) == wanted), None)
+    return found if found is not None and found != term.key else None
+
+
+def _aliases(ed: Edition) -> dict[str, str]:
+    """Each alias's key → the key of the entry it sends the reader to."""
+    out = {}
+    for key, term in ed.terms.items():
+        target = alias_target(term, ed.terms)
+        if target is not None:
+            out[key] = target
+    return out
+
+
+def _unquoted_key(name: str) -> str:
+    return term_key(_QUOTES.sub("", name))
+
+
+def is_plain_word(name: str) -> bool:
+    """True for a name that is one ordinary English word ("If", "Deal"), not a coined one
+    ("Forestwalk", "APNAP") nor a phrase ("Range of Influence"): see
+    :data:`ORDINARY_ENGLISH_MIN_COUNT`."""
+    words = _WORD.findall(name.lower())
+    return len(words) == 1 and _english().word_frequency[words[0]] >= ORDINARY_ENGLISH_MIN_COUNT
+
+
+@cache
+def _english() -> SpellChecker:
+    """pyspellchecker's English dictionary (shipped in the package), loaded once, when an
+    edition first has a one-word alias."""
+    return SpellChecker(distance=1)
 
 
 def _segs(text: str) -> Segments:
@@ -304,7 +386,7 @@ _WORD = re.compile(r"[a-z0-9’'-]+")
 def _link_uses(rg: RuleGraph) -> None:
     ed = rg.edition
     index: dict[str, str] = {}
-    for key in ed.terms:
+    for key in rg.linked_terms():
         index[key] = key
         if not key.endswith("s"):
             index[key + "s"] = key

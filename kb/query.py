@@ -372,10 +372,15 @@ class KnowledgeBase(LoadedEditions):
 
     # -- terms -------------------------------------------------------------------
     def term_summary(self, rg: RuleGraph, key: str) -> dict[str, Any]:
-        """A defined term or keyword: name, key, kind, definition and the rules defining it."""
+        """A defined term or keyword: name, key, kind, definition and the rules defining it;
+        a Glossary entry that only sends the reader to another ("See Landwalk.") has ``see``,
+        that entry's key."""
         t = rg.edition.terms[key]
-        return {"term": t.name, "key": key, "kind": t.kind, "definition": t.definition,
-                "defined_by": t.defined_by}
+        out = {"term": t.name, "key": key, "kind": t.kind, "definition": t.definition,
+               "defined_by": t.defined_by}
+        if (see := rg.alias_of(key)) is not None:
+            out["see"] = see
+        return out
 
     def terms(self, ruleset: str, edition: str | None = None) -> list[dict[str, Any]]:
         """Every defined term and keyword of an edition, by key."""
@@ -383,13 +388,20 @@ class KnowledgeBase(LoadedEditions):
         return [self.term_summary(rg, k) for k in sorted(rg.edition.terms)]
 
     def term(self, ruleset: str, name: str, edition: str | None = None) -> dict[str, Any]:
-        """One term with the rules using it; QueryError 404 with the nearest terms."""
+        """One term with the rules using it; QueryError 404 with the nearest terms. An alias
+        that is a plain word ("If": See Intervening “If” Clause.) answers with the entry it
+        sends the reader to, naming the alias asked (``alias``)."""
         rg = self.edition(ruleset, edition)
         key = term_key(name)
         if key not in rg.edition.terms:
             close = [m[0] for m in process.extract(key, list(rg.edition.terms), limit=5, score_cutoff=60)]
             raise QueryError(404, f"no term {name!r} in {ruleset} {rg.edition.name}", {"nearest": close})
+        alias = rg.edition.terms[key].name if rg.is_plain_alias(key) else None
+        if alias is not None:
+            key = rg.alias_of(key) or key
         out = self.term_summary(rg, key)
+        if alias is not None:
+            out["alias"] = alias
         out["used_by"] = [self.rule_summary(rg, n) for n in rg.rules_using(key)[:200]]
         return out
 
@@ -582,8 +594,9 @@ def structure_of(kb: LoadedEditions, ruleset: str, edition: str) -> list[dict[st
 
 @derived
 def term_pattern(kb: LoadedEditions, ruleset: str, edition: str) -> re.Pattern[str] | None:
-    """The regex of an edition's defined terms (:func:`_term_pattern`), compiled once per build."""
-    return _term_pattern(list(kb.graphs[(ruleset, edition)].edition.terms))
+    """The regex of an edition's defined terms but its plain aliases (:meth:`RuleGraph.linked_terms`,
+    :func:`_term_pattern`), compiled once per build."""
+    return _term_pattern(kb.graphs[(ruleset, edition)].linked_terms())
 
 
 _TERM_EDGE = r"[\w\u2019'-]"

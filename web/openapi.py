@@ -96,6 +96,8 @@ RULE = {**RULE_REF, "text": STR, "examples": array(STR),
         "parent": nullable(RULE_NUMBER), "depth": NAT}
 TERM = {"term": STR, "key": STR, "kind": {"enum": ["glossary", "keyword", "term"]},
         "definition": STR, "defined_by": array(RULE_NUMBER)}
+TERM_SEE = {"see": {"type": "string", "description": "A Glossary entry that only sends the reader to "
+                                                     "another (\"See Landwalk.\"): that entry's key."}}
 EDITION = {"ruleset": STR, "edition": STR, "date": STR, "title": STR,
            "partial": {"type": "boolean", "description": "An excerpt, not the whole document."},
            "origin": STR, "format": STR, "rules": NAT, "headings": NAT,
@@ -116,7 +118,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     "BuildInfo": obj({"build_id": STR, "built": STR}),
     "RuleRef": obj(RULE_REF, description="A rule named by number, with its title (breadcrumbs, links)."),
     "Rule": obj(RULE, description="A rule with its text."),
-    "Term": obj(TERM),
+    "Term": obj(TERM, TERM_SEE),
     "Transition": obj({"name": STR, "model": STR,
                        "kind": {"type": "string", "description": "transition, check, invariant, "
                                                                  "state-check, …"},
@@ -149,7 +151,10 @@ SCHEMAS: dict[str, dict[str, Any]] = {
                   "edges": array(obj({"source": STR, "target": STR,
                                       "kind": {"enum": ["contains", "refers", "defines", "uses"]}}))}),
     "Terms": obj({"ruleset": STR, "edition": STR, "terms": array(ref("Term"))}),
-    "TermDetail": obj({**TERM, "ruleset": STR, "edition": STR, "used_by": array(ref("RuleRef"))}),
+    "TermDetail": obj({**TERM, "ruleset": STR, "edition": STR, "used_by": array(ref("RuleRef"))},
+                      {**TERM_SEE, "alias": {"type": "string", "description": (
+                          "The term asked when it is a plain word that only sends the reader to this "
+                          "entry (\"If\": See Intervening “If” Clause.): this entry answers for it.")}}),
     "Stats": obj({"build": ref("BuildInfo"), "editions": array(obj({
         **EDITION, "unresolved": array(obj({"rule": STR, "text": STR, "line": INT})),
         "diagnostics": array(obj({"message": STR, "file": STR, "line": INT,

@@ -1,0 +1,231 @@
+"""A Glossary entry whose whole definition is "See X." is an alias of X (finding A19).
+
+An alias that is one ordinary English word ("If: See Intervening “If” Clause.", "Deal: See
+Damage.", "Independent: See Dependency.") is no term of the rules' text: no rule uses or
+defines it, it marks no word of a rule, and looking it up answers with X naming the alias.
+A coined word ("Forestwalk: See Landwalk.", "APNAP Order") or a phrase ("Range of Influence")
+names only that concept and is linked where the rules write it, as before.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from kb.graph import RuleGraph, build_edition, is_plain_word
+from kb.query import KnowledgeBase
+from kb.read import read_bytes, read_text
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "mtg"
+MAGIC_2026 = SHARED / "comprehensive-rules-2026-01-16.txt"
+MAGIC_2010 = SHARED / "comprehensive-rules-2010-10-01.txt"
+MAGIC_2008 = SHARED / "archive" / "comprehensive-rules-2008-05-01.txt"
+
+# A small Magic document of our own: rules writing "if", "deal", "independent", "forestwalk"
+# and "range of influence" as the rules do, and a Glossary with four pointers and their targets.
+DOCUMENT = """Magic: The Gathering Comprehensive Rules
+
+These rules are effective as of January 16, 2026.
+
+Contents
+
+1. Game Concepts
+100. General
+Glossary
+Credits
+
+1. Game Concepts
+
+100. General
+
+100.1. If a source would deal damage to a player, that player loses that much life.
+
+100.1a Damage dealt by a source is dealt all at once, if nothing prevents it.
+
+100.2. A triggered ability with an intervening if clause checks its condition twice.
+
+100.3. Landwalk is an evasion ability.
+
+100.3a A creature with forestwalk can't be blocked while the defending player controls a Forest.
+
+100.4. Some games limit whom a player can affect.
+
+100.4a Each player's range of influence is the players they can affect, if the game limits it.
+
+100.5. An effect that doesn't depend on another is independent of it, if both apply in one layer.
+
+Glossary
+
+Damage
+What a source deals to a creature or player. See rule 100.1.
+
+Deal
+See Damage.
+
+Dependency
+An effect that waits for another to apply first. See rule 100.5.
+
+Forestwalk
+See Landwalk.
+
+If
+See Intervening “If” Clause.
+
+Independent
+See Dependency.
+
+Intervening “If” Clause
+A condition a triggered ability checks when it triggers and again as it resolves. See rule 100.2.
+
+Landwalk
+An evasion ability tied to a land type. See rule 100.3.
+
+Limited Range of Influence
+An option that limits whom each player can affect. See rule 100.4.
+
+Range of Influence
+See Limited Range of Influence.
+
+Nowhere
+See Elsewhere.
+
+Credits
+
+Written for the tests of rulekb.
+"""
+
+# alias key              its target's key               plain   rules using it          lookup answers
+FIXTURE = [
+    ("if",                 "intervening “if” clause",     True,   [],                     "intervening “if” clause"),
+    ("deal",               "damage",                      True,   [],                     "damage"),
+    ("independent",        "dependency",                  True,   [],                     "dependency"),
+    ("forestwalk",         "landwalk",                    False,  ["100.3a"],             "forestwalk"),
+    ("range of influence", "limited range of influence",  False,  ["100.4a"],             "range of influence"),
+    ("nowhere",            None,                          False,  [],                     "nowhere"),  # points to no entry
+]
+
+
+@cache
+def fixture() -> RuleGraph:
+    return build_edition(read_text(DOCUMENT, "own.txt", "mtg-text"), ruleset="mtg", edition="own")
+
+
+@cache
+def release(path: Path) -> RuleGraph:
+    if not path.exists():
+        pytest.skip(f"{path} is absent (the shared corpora are not checked out beside the repo)")
+    result, _ = read_bytes(path.read_bytes(), str(path), ruleset="mtg")
+    return build_edition(result, ruleset="mtg", edition=path.stem)
+
+
+@pytest.mark.parametrize("key,target,plain,using,answers", FIXTURE, ids=[c[0] for c in FIXTURE])
+def test_a_pointer_entry_is_an_alias_of_its_target(key: str, target: str | None, plain: bool,
+                                                   using: list[str], answers: str) -> None:
+    rg = fixture()
+    assert key in rg.edition.terms  # the Glossary as printed keeps every entry
+    assert rg.alias_of(key) == target
+    assert rg.is_plain_alias(key) is plain
+    assert rg.rules_using(key) == using
+    assert (key in rg.linked_terms()) is not plain
+    on_pages = [n for n in rg.edition.rules if key in rg.terms_used(n)]  # used or defined there
+    assert on_pages == [] if plain else set(using) <= set(on_pages)
+
+
+def test_a_plain_alias_leaves_its_target_and_the_rules_words_alone() -> None:
+    rg = fixture()
+    assert rg.rules_using("damage") == ["100.1a"]  # "damage dealt": the target keeps its own uses
+    assert "100.1" in rg.edition.terms["damage"].defined_by
+    assert "if" not in rg.terms_used("100.1") and "deal" not in rg.terms_used("100.1")
+
+
+@pytest.mark.parametrize("key,target,plain,using,answers", FIXTURE, ids=[c[0] for c in FIXTURE])
+def test_looking_up_an_alias(key: str, target: str | None, plain: bool, using: list[str], answers: str) -> None:
+    kb = KnowledgeBase.from_graphs([fixture()])
+    found = kb.term("mtg", key.title(), "own")
+    assert found["key"] == answers
+    assert found.get("alias") == (fixture().edition.terms[key].name if plain else None)
+    assert found.get("see") == (None if plain else target)
+    listed = {t["key"]: t for t in kb.terms("mtg", "own")}
+    assert listed[key].get("see") == target
+
+
+@pytest.mark.parametrize("text,marked", [
+    ("If a source would deal damage, it deals it.",   ["damage"]),
+    ("A creature with forestwalk.",                    ["forestwalk"]),
+    ("Within a player's range of influence.",          ["range of influence"]),
+    ("It is independent if it doesn't depend on it.", []),
+])
+def test_a_plain_alias_marks_no_word_of_a_text(text: str, marked: list[str]) -> None:
+    kb = KnowledgeBase.from_graphs([fixture()])
+    spans = kb.mentions("mtg", text, "own")
+    assert [s["key"] for s in spans if s["kind"] == "term"] == marked
+
+
+# word              plain: an ordinary English word
+WORDS = [
+    ("If",            True),
+    ("Deal",          True),
+    ("Independent",   True),
+    ("Forestwalk",    False),
+    ("Plainscycling", False),
+    ("APNAP",         False),
+    ("Range of Influence", False),  # a phrase names its concept
+]
+
+
+@pytest.mark.parametrize("name,plain", WORDS, ids=[w for w, _ in WORDS])
+def test_a_plain_word_is_one_ordinary_english_word(name: str, plain: bool) -> None:
+    assert is_plain_word(name) is plain
+
+
+# The releases: every entry "See X." of the Glossary, and which are plain words.
+# edition     aliases  plain aliases
+RELEASES = [
+    (MAGIC_2026, 19, ["deal", "if", "independent"]),
+    (MAGIC_2010, 19, ["deal", "if", "independent"]),
+    (MAGIC_2008, 16, ["if"]),
+]
+
+
+@pytest.mark.parametrize("path,aliases,plain", RELEASES, ids=[p.stem for p, _, _ in RELEASES])
+def test_the_releases_aliases(path: Path, aliases: int, plain: list[str]) -> None:
+    rg = release(path)
+    found = [k for k in rg.edition.terms if rg.alias_of(k)]
+    assert len(found) == aliases
+    assert sorted(k for k in found if rg.is_plain_alias(k)) == plain
+    for key in plain:
+        assert rg.rules_using(key) == []
+        assert rg.alias_of(key) in rg.edition.terms
+
+
+# edition     coined alias        its target         rules writing it (at least)
+COINED = [
+    (MAGIC_2026, "islandwalk",      "landwalk",                               1),
+    (MAGIC_2026, "mountaincycling", "typecycling",                            1),
+    (MAGIC_2026, "apnap order",     "active player, nonactive player order",  10),
+    (MAGIC_2026, "range of influence", "limited range of influence",          40),
+    (MAGIC_2010, "swampwalk",       "landwalk",                               1),
+    (MAGIC_2010, "apnap order",     "active player, nonactive player order",  5),
+]
+
+
+@pytest.mark.parametrize("path,key,target,using", COINED, ids=[f"{p.stem}-{k}" for p, k, _, _ in COINED])
+def test_a_coined_alias_is_still_linked_where_the_rules_write_it(path: Path, key: str, target: str,
+                                                                 using: int) -> None:
+    rg = release(path)
+    assert rg.alias_of(key) == target
+    assert not rg.is_plain_alias(key)
+    assert len(rg.rules_using(key)) >= using
+
+
+def test_117_3d_names_no_if_term_in_magic_2026() -> None:
+    rg = release(MAGIC_2026)
+    assert "if" not in rg.terms_used("117.3d")
+    kb = KnowledgeBase.from_graphs([rg])
+    spans = kb.mentions("mtg", rg.rule("117.3d").text, rg.edition.name, "117.3d")
+    assert "if" not in [s.get("key") for s in spans]
+    found = kb.term("mtg", "If", rg.edition.name)
+    assert (found["key"], found["alias"]) == ("intervening “if” clause", "If")
+    assert found["defined_by"] == ["603.4"]
