@@ -22,10 +22,10 @@ from kb.editions.mapping import EditionMapping
 from kb.errors import QueryError
 from kb.graph import RuleGraph
 from kb.loaded import LoadedEditions, elsewhere_sentence
-from kb.model import Rule, term_key
+from kb.model import Diagnostic, DocumentError, Rule, term_key
 from kb.numbers import Segments, format_number, loose_number, sort_key, try_parse_lookup_number, try_parse_number
 from kb.references import find_mentions
-from kb.store import LazyEditions, current_build, default_home, edition_notes, edition_summary, stored_notes
+from kb.store import DAMAGED, LazyEditions, current_build, default_home, edition_notes, edition_summary, stored_notes
 from kb.timing import api as timing
 from kb.timing.examples import first_steps
 
@@ -52,9 +52,15 @@ class KnowledgeBase(LoadedEditions):
         build = current_build(home)
         if build is None or not (build / "manifest.json").exists():
             raise QueryError(503, f"no knowledge base is built in {home}; run `rulekb build`")
-        manifest = json.loads((build / "manifest.json").read_text(encoding="utf-8"))
+        path = build / "manifest.json"
+        try:  # cut short or overwritten (a disk's fault: a build swaps it in whole) is damage, said so
+            manifest = json.loads(path.read_text(encoding="utf-8"))
+            names = [(e["ruleset"], e["edition"]) for e in manifest["editions"]]
+        except (ValueError, KeyError, TypeError) as exc:
+            damage = DAMAGED.format(f"unreadable: {type(exc).__name__}")
+            raise DocumentError([Diagnostic(damage, str(path), 0)]) from exc
         # Graphs load on first use, at most RULEKB_MAX_EDITIONS at once (kb.store.LazyEditions).
-        return cls(build, manifest, LazyEditions(build, [(e["ruleset"], e["edition"]) for e in manifest["editions"]]))
+        return cls(build, manifest, LazyEditions(build, names))
 
     @classmethod
     def from_graphs(cls, graphs: list[RuleGraph]) -> KnowledgeBase:

@@ -37,6 +37,7 @@ from typing import Any
 
 import click
 
+from kb.cli.params import EDITION_NAME, RULESET_NAME
 from kb.model import DocumentError
 from kb.query import KnowledgeBase, QueryError
 from kb.store import default_home
@@ -234,8 +235,8 @@ def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
-ruleset_option = click.option("--ruleset", "-r", default=None,
+ruleset_option = click.option("--ruleset", "-r", default=None, type=RULESET_NAME,
                               help="Ruleset name (default: riftbound, or the only one built).")
-edition_option = click.option("--edition", "-e", default=None,
+edition_option = click.option("--edition", "-e", default=None, type=EDITION_NAME,
                               help="Edition name (default: the newest full edition).")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")

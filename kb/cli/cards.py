@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from kb.cli.app import CommandError, counted, emit_json, handle_errors, home_of, json_option, main
+from kb.cli.params import RULESET_NAME
 from kb.search.cards import cards_path, load_cards, read_card_file, save_cards
 from kb.store import collect_sources
 
@@ -32,7 +33,7 @@ def _ruleset(home: Path, ruleset: str | None) -> str:
     return ruleset
 
 
-ruleset_option = click.option("--ruleset", "-r", default=None,
+ruleset_option = click.option("--ruleset", "-r", default=None, type=RULESET_NAME,
                               help="Ruleset the cards belong to (default: riftbound, or the only one).")
 
 

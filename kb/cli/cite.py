@@ -80,10 +80,16 @@ def _read(path: Path, name: str) -> str:
     except OSError as exc:
         raise QueryError(400, f"{name}: cannot read the file: {exc.strerror}") from exc
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise QueryError(400, f"{name}:{line}: not UTF-8 text (byte {exc.start})") from exc
+    if (nul := data.find(b"\0")) >= 0:  # valid UTF-8, but binary data: no article holds one
+        line = data[:nul].count(b"\n") + 1
+        raise QueryError(400, f"{name}:{line}: a NUL byte (byte {nul}): binary data, not an article's text")
+    if not text.strip():
+        raise QueryError(400, f"{name} is empty: nothing to link")
+    return text
 
 
 def _print_check(name: str, data: dict[str, Any], quiet: bool) -> int:

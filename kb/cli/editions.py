@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from kb.cli.app import emit_json, handle_errors, json_option, main, open_kb, ruleset_option
-from kb.cli.params import DATE, EDITION_OR_DATE
+from kb.cli.params import DATE, EDITION_NAME, EDITION_OR_DATE
 
 STATUS_MARK = {"added": "+", "removed": "-", "changed": "~", "moved": ">", "unchanged": "="}
 
@@ -116,7 +116,7 @@ def _print_entry(e: dict[str, Any]) -> None:
 @main.command("history")
 @click.argument("number")
 @ruleset_option
-@click.option("--edition", "-e", default=None,
+@click.option("--edition", "-e", default=None, type=EDITION_NAME,
               help="The edition the number belongs to (default: the newest full edition that has it).")
 @click.option("--date", type=DATE, default=None, help="Use the edition in force on this date.")
 @json_option

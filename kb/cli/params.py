@@ -14,6 +14,50 @@ import click
 from kb.inputs import date_problem
 
 _DATE_LIKE = re.compile(r"^\d{4}-\d{1,2}-\d{1,2}$")
+# The longest ruleset or edition name there can be: kb.store keeps them as folder names of at
+# most 64 characters (the API's NAME_PATTERN says the same).
+NAME_MOST = 64
+# How much of a value too long to be anything a message repeats.
+SHOWN = 40
+
+
+def shown(value: Any) -> str:
+    """A value as a message repeats it: quoted, and cut with its length said when long (an
+    argument of a megabyte is not echoed whole)."""
+    text = str(value)
+    if len(text) <= SHOWN:
+        return repr(text)
+    return f"{text[:SHOWN]!r}… ({len(text):,} characters)"
+
+
+def name_problem(text: str, what: str, param: click.Parameter | None = None) -> str | None:
+    """Why ``text`` cannot be a ruleset's or an edition's name (``what``), read after the value
+    (empty, or longer than any name kept), or None: whether one of that name exists is the
+    knowledge base's to say, with the names there are. An option ``param`` that may be left out
+    says so (its default is then read)."""
+    if not text.strip():
+        omit = "" if param is not None and param.required else ", or leave the option out for the default"
+        return f"empty: name {'a' if what == 'ruleset' else 'an'} {what}{omit}"
+    if len(text) > NAME_MOST:
+        return f"not {'a' if what == 'ruleset' else 'an'} {what} name: a name has at most {NAME_MOST} characters"
+    return None
+
+
+class NameType(click.ParamType):
+    """A ruleset's or an edition's name (:func:`name_problem`)."""
+
+    name = "text"
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if value is None:
+            return value
+        text = str(value)
+        if problem := name_problem(text, self.what, param):
+            self.fail(f"{shown(text)} is {problem}", param, ctx)
+        return text
 
 
 class DateType(click.ParamType):
@@ -30,7 +74,7 @@ class DateType(click.ParamType):
         text = str(value).strip()
         problem = date_problem(text)
         if problem:
-            self.fail(f"{value!r} is {problem}", param, ctx)
+            self.fail(f"{shown(value)} is {problem}", param, ctx)
         return text
 
 
@@ -52,6 +96,8 @@ class EditionOrDateType(click.ParamType):
             problem = date_problem(text)
             if problem:
                 self.fail(f"{value!r} is neither an edition's name nor a date: {problem}", param, ctx)
+        elif problem := name_problem(text, "edition", param):
+            self.fail(f"{shown(value)} is {problem}", param, ctx)
         return text
 
 
@@ -77,6 +123,8 @@ class DocumentFormatType(click.Choice):
 
 
 DATE = DateType()
+RULESET_NAME = NameType("ruleset")
+EDITION_NAME = NameType("edition")
 DOCUMENT_FORMAT = DocumentFormatType()
 EDITION_OR_DATE = EditionOrDateType()
 PORT = click.IntRange(1, 65535)

@@ -18,6 +18,7 @@ from typing import Any
 import click
 
 from kb.cli.app import EXIT_FINDING, EXIT_OK, counted, emit_json, handle_errors, home_of, json_option, main, open_kb
+from kb.cli.params import RULESET_NAME
 from kb.records import import_records, load_records, record_report, records_report
 from kb.records.store import remove_records
 from kb.records.citing import STALE, attach_records
@@ -236,7 +237,7 @@ def _why(c: dict[str, Any], bounded: bool = False) -> str:
     return sentence
 
 
-ruleset_option = click.option("--ruleset", "-r", default=None,
+ruleset_option = click.option("--ruleset", "-r", default=None, type=RULESET_NAME,
                                help="Only the citations counting for this ruleset: a record's own, and "
                                     "those whose prefix names it in a record of another (default: every one).")
 _stale_option = click.option("--stale", is_flag=True, help="Only the stale ones (or with broken citations).")
@@ -295,7 +296,8 @@ def articles_check(ctx: click.Context, ruleset: str | None, as_json: bool) -> No
 
 @rulings_group.command("search")
 @click.argument("query")
-@click.option("--ruleset", "-r", default=None, help="Only the rulings of this ruleset (default: every one).")
+@click.option("--ruleset", "-r", default=None, type=RULESET_NAME,
+              help="Only the rulings of this ruleset (default: every one).")
 @click.option("--limit", type=click.IntRange(1, 100), default=10, show_default=True,
               help="At most N rulings.")
 @json_option

@@ -276,6 +276,9 @@ def parse_article_file(text: str, file: str, stem: str) -> Parsed:
     heading, else its id), pins, date and url. Citations are read from the whole text, as
     the linker reads it (front matter first)."""
     out = Parsed()
+    if not text.strip():  # a file saved empty: kept, it would be an article citing nothing
+        out.diagnostics.append(_error(file, "the article is empty: nothing to add", 1))
+        return out
     front, body, line = split_front_matter(text)
     data: dict[str, Any] = {}
     if front is not None:
