@@ -13,6 +13,7 @@ import click
 from kb.cli.app import (EXIT_ERROR, counted, echo_query_error, edition_option, emit_json, handle_errors,
                         home_of, json_option, main, open_kb, ruleset_option)
 from kb.cli.params import DATE, DOCUMENT_FORMAT, EDITION_NAME, RULESET_NAME
+from kb.editions.queries import named_edition
 from kb.errors import QueryError
 from kb.numbers import group_numbers
 from kb.loaded import oldest_first, passed_over_excerpts, preferring_full
@@ -274,7 +275,7 @@ def rule_cmd(ctx: click.Context, number: tuple[str, ...], ruleset: str | None, e
     """
     kb = open_kb(ctx)
     ruleset = ruleset or kb.default_ruleset()
-    rg = kb.edition(ruleset, edition, date)
+    rg = named_edition(kb, ruleset, edition, date)  # -e with --date: the one in force then, as the API reads them
     groups = group_numbers(number)
     found, failed = [], False
     for typed in groups:
