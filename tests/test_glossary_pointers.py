@@ -14,9 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from kb.export.jsrun import node_path, run_queries
+from kb.export.search_index import build_search_index, index_script
 from kb.graph import RuleGraph, build_edition, is_plain_word
 from kb.query import KnowledgeBase
 from kb.read import read_bytes, read_text
+from kb.search import open_searcher, parse_query
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "mtg"
 MAGIC_2026 = SHARED / "comprehensive-rules-2026-01-16.txt"
@@ -229,3 +232,28 @@ def test_117_3d_names_no_if_term_in_magic_2026() -> None:
     found = kb.term("mtg", "If", rg.edition.name)
     assert (found["key"], found["alias"]) == ("intervening “if” clause", "If")
     assert found["defined_by"] == ["603.4"]
+
+
+# query typed    the term card's entry
+CARDS = [
+    ("if",           "Intervening “If” Clause"),
+    ("deal",         "Damage"),
+    ("Independent",  "Dependency"),
+    ("forestwalk",   "Forestwalk"),
+    ("damage",       "Damage"),
+]
+
+
+@pytest.mark.parametrize("query,card", CARDS, ids=[q for q, _ in CARDS])
+def test_the_search_term_card_of_an_alias(query: str, card: str) -> None:
+    found = open_searcher(fixture(), None).search(parse_query(query))
+    assert found["term"]["term"] == card
+
+
+@pytest.mark.skipif(node_path() is None, reason="needs node to run the offline search script")
+def test_the_offline_search_shows_the_same_term_cards(tmp_path: Path) -> None:
+    searcher = open_searcher(fixture(), None)
+    script = tmp_path / "own.js"
+    script.write_text(index_script(build_search_index(fixture(), searcher, lambda n: n)), encoding="utf-8")
+    answers, _ = run_queries([script], [{"query": q, "ruleset": "mtg", "edition": "own"} for q, _ in CARDS])
+    assert [a["term"]["term"] for a in answers] == [card for _, card in CARDS]

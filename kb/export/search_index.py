@@ -53,12 +53,13 @@ from kb.search.schema import WORD, analyse, defined_terms, model_answers, model_
 from kb.search.kinds import kinds_of
 from kb.search.understand import is_referral, vocabulary_data
 
-INDEX_FORMAT = 12  # 2: the judges' vocabulary; 3: roll-up, quoted card text, idf power; 4: stem_of;
+INDEX_FORMAT = 13  # 2: the judges' vocabulary; 3: roll-up, quoted card text, idf power; 4: stem_of;
 #                  5: refers, kind_lists; 6: permissions; 7: terms' referral flag;
 #                  8: english, lemmas; 9: the ranking's statement_weight (players and answers
 #                  are each rule's statements); 10: the ranking's from_section (a section
 #                  ranked by what its rules hold between them); 11: keyword_definitions
-#                  (the ranking's definition_weight); 12: model_shares (model_words)
+#                  (the ranking's definition_weight); 12: model_shares (model_words);
+#                  13: a plain alias's "see" (its term card is its target's)
 SCORE_DIGITS = 6
 DEFINITION_CHARS = 300
 KINDS = {"rule": "r", "section": "s", "chapter": "c"}
@@ -118,9 +119,12 @@ def build_search_index(rg: RuleGraph, searcher: EditionSearcher,
         definition = term.definition
         if len(definition) > DEFINITION_CHARS:
             definition = definition[:DEFINITION_CHARS].rsplit(" ", 1)[0] + " …"
-        terms.append({"match": " ".join(WORD.findall(key)), "name": term.name, "kind": term.kind,
-                      "definition": definition, "defined_by": list(term.defined_by),
-                      "referral": is_referral(term.definition)})
+        entry = {"match": " ".join(WORD.findall(key)), "name": term.name, "kind": term.kind,
+                 "definition": definition, "defined_by": list(term.defined_by),
+                 "referral": is_referral(term.definition)}
+        if rg.is_plain_alias(key) and (target := rg.alias_of(key)) is not None:
+            entry["see"] = " ".join(WORD.findall(target))  # "if": the card is its target's
+        terms.append(entry)
     return {
         "format": INDEX_FORMAT, "ruleset": ed.ruleset, "edition": ed.name, "title": ed.title,
         "style": ed.number_style, "partial": ed.partial,

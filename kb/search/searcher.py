@@ -467,6 +467,8 @@ class EditionSearcher:
         for cand in candidates:
             key = self._terms.get(" ".join(cand))
             if key is not None:
+                if self.rg.is_plain_alias(key):  # "if": the entry it sends the reader to
+                    key = self.rg.alias_of(key) or key
                 term = self.rg.edition.terms[key]
                 if term.defined_by:
                     return term

@@ -1128,6 +1128,7 @@
     }
     for (var i = 0; i < candidates.length; i++) {
       var t = this.terms.get(candidates[i].join(" "));
+      if (t && t.see) t = this.terms.get(t.see) || t;  // a plain alias ("if"): the entry it sends to
       if (t && t.defined_by.length) return t;
     }
     return null;
