@@ -37,7 +37,7 @@ from typing import Any
 
 import click
 
-from kb.cli.params import EDITION_NAME, RULESET_NAME
+from kb.cli.params import EDITION_NAME, RULESET_NAME, PathType
 from kb.model import DocumentError
 from kb.query import KnowledgeBase, QueryError
 from kb.store import default_home
@@ -183,7 +183,7 @@ class RulekbGroup(click.Group):
 
 
 @click.group(cls=RulekbGroup, context_settings=CONTEXT_SETTINGS)
-@click.option("--home", type=click.Path(path_type=Path), envvar="RULEKB_HOME",
+@click.option("--home", type=PathType(path_type=Path), envvar="RULEKB_HOME",
               help="Data directory of the built knowledge base. Default: $RULEKB_HOME; else, "
                    "when rulekb runs from a source checkout (as `make run` installs it), that "
                    "checkout's .rulekb/; else ~/.local/share/rulekb.")

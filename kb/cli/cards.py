@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from kb.cli.app import CommandError, counted, emit_json, handle_errors, home_of, json_option, main
-from kb.cli.params import RULESET_NAME
+from kb.cli.params import RULESET_NAME, PathType
 from kb.search.cards import cards_path, load_cards, read_card_file, save_cards
 from kb.store import collect_sources
 
@@ -44,7 +44,7 @@ def cards_group() -> None:
 
 
 @cards_group.command("import")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("file", type=PathType(exists=True, dir_okay=False, path_type=Path))
 @ruleset_option
 @click.pass_context
 @handle_errors

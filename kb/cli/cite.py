@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from kb.cli.app import EXIT_FINDING, EXIT_OK, edition_option, emit_json, handle_errors, main, open_kb, ruleset_option
+from kb.cli.params import PathType
 from kb.cite.annotate import check_base_url
 from kb.errors import QueryError
 
@@ -23,7 +24,7 @@ def _base_url(value: str) -> str:
 
 @main.command("link")
 @click.argument("articles", nargs=-1, required=True,
-                type=click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path))
+                type=PathType(exists=True, dir_okay=False, allow_dash=True, path_type=Path))
 @ruleset_option
 @edition_option
 @click.option("--format", "fmt", type=click.Choice(["html", "markdown", "json"]), default="html",

@@ -7,11 +7,11 @@ from pathlib import Path
 import click
 
 from kb.cli.app import EXIT_FINDING, CommandError, emit_json, handle_errors, json_option, main, open_kb, os_error_message
-from kb.cli.params import EDITION_NAME, RULESET_NAME
+from kb.cli.params import EDITION_NAME, RULESET_NAME, PathType
 
 
 @main.command("export")
-@click.argument("folder", type=click.Path(path_type=Path, file_okay=False))
+@click.argument("folder", type=PathType(path_type=Path, file_okay=False))
 @click.option("--ruleset", "-r", "rulesets", multiple=True, type=RULESET_NAME,
               help="Export this ruleset (repeatable; default: every built one).")
 @click.option("--edition", "-e", "editions", multiple=True, type=EDITION_NAME,

@@ -122,6 +122,20 @@ class DocumentFormatType(click.Choice):
         pass
 
 
+# No path is longer (Linux's PATH_MAX); one that is was not meant as a path.
+PATH_MOST = 4096
+
+
+class PathType(click.Path):
+    """click.Path, refusing a value longer than any path can be (:data:`PATH_MOST`) before
+    looking it up, so that the message does not repeat it whole."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if len(str(value)) > PATH_MOST:
+            self.fail(f"{shown(value)} is not a path: a path has at most {PATH_MOST:,} characters", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 DATE = DateType()
 RULESET_NAME = NameType("ruleset")
 EDITION_NAME = NameType("edition")

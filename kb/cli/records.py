@@ -18,7 +18,7 @@ from typing import Any
 import click
 
 from kb.cli.app import EXIT_FINDING, EXIT_OK, counted, emit_json, handle_errors, home_of, json_option, main, open_kb
-from kb.cli.params import RULESET_NAME
+from kb.cli.params import RULESET_NAME, PathType
 from kb.records import import_records, load_records, record_report, records_report
 from kb.records.store import remove_records
 from kb.records.citing import STALE, attach_records
@@ -81,7 +81,7 @@ def _importing(kind: Kind) -> Callable[[Callable[..., None]], Callable[..., None
             f"Only check and store the {kind}s (the API's kept answers follow builds: run "
             "`rulekb build` later)."))(command)
         return click.argument("paths", nargs=-1, required=True,
-                              type=click.Path(exists=True, path_type=Path))(command)
+                              type=PathType(exists=True, path_type=Path))(command)
     return decorate
 
 

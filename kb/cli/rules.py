@@ -12,7 +12,7 @@ import click
 
 from kb.cli.app import (EXIT_ERROR, counted, echo_query_error, edition_option, emit_json, handle_errors,
                         home_of, json_option, main, open_kb, ruleset_option)
-from kb.cli.params import DATE, DOCUMENT_FORMAT, EDITION_NAME, RULESET_NAME
+from kb.cli.params import DATE, DOCUMENT_FORMAT, EDITION_NAME, RULESET_NAME, PathType
 from kb.editions.queries import named_edition
 from kb.errors import QueryError
 from kb.numbers import group_numbers
@@ -23,7 +23,7 @@ from kb.store import (build, collect_sources, current_build, cut_short_notes, im
 
 
 @main.command("import")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("file", type=PathType(exists=True, dir_okay=False, path_type=Path))
 @click.option("--ruleset", "-r", required=True, type=RULESET_NAME, help="Ruleset the document belongs to.")
 @click.option("--edition", "-e", required=True, type=EDITION_NAME, help="Edition name, e.g. 1.4 or 2026-01-16.")
 @click.option("--date", type=DATE, default="", help="Date the edition took effect; read from the "
