@@ -126,7 +126,7 @@ def _caught(rule: str) -> list[str]:
 
 def test_a_model_that_ignores_tank_is_caught(monkeypatch: Any) -> None:
     """Wrong: damage is assigned in board order, Tank or not."""
-    monkeypatch.setattr(combat, "assignment_order", lambda m, units: (list(units), []))
+    monkeypatch.setattr(combat, "assignment_order", lambda m, units, chosen=(): (list(units), []))
     assert _caught("815.1.c.2")
 
 
@@ -134,8 +134,8 @@ def test_a_model_that_ignores_backline_is_caught(monkeypatch: Any) -> None:
     """Wrong: Tank units first, then the others in board order, Backline or not."""
     right = combat.assignment_order
     monkeypatch.setattr(combat, "assignment_order",
-                        lambda m, units: (sorted(units, key=lambda u: "Tank" not in m.cards[u.card].keywords),
-                                          right(m, units)[1]))
+                        lambda m, units, chosen=(): (sorted(units, key=lambda u: "Tank" not in m.cards[u.card].keywords),
+                                                     right(m, units, chosen)[1]))
     assert _caught("826.4.b")
 
 

@@ -159,7 +159,8 @@ TIMING_DIAGRAMS: dict[str, dict[str, Any]] = {
                        ("resolve", "tasks", "")],
         "events": {
             "execute": "play activate hide standard-move perform-trigger decline-trigger receive-priority "
-                       "focus-holder-priority priority-to-next-item priority-to-newest end-main-phase concede",
+                       "focus-holder-priority priority-to-next-item priority-to-newest end-main-phase concede "
+                       "assign-damage",
             "finalize": "finalize finalize-next lingers resolves-immediately counts-as-finalized trigger-removed "
                         "play-undone back-to-finalize add-resolves pay-cost decline-cost cost-unpaid "
                         "add-while-paying trigger-used-up choose-attachment",

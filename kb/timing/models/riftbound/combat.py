@@ -5,13 +5,15 @@ empty chains (318–323), the non-combat showdown's end (348.2) and the steps of
 A cleanup follows every move, arrival and departure, every opening of the turn (319.1) and
 every end of a showdown or combat (319.7), and is shown only when it changes something the
 timing depends on (designations and the attack or defend triggers they fire, control,
-staging a showdown or combat). Combat damage is assigned to units in listing order, lethal
-damage first (465.2.c.3); when several battlefields are staged the first listed is chosen
-(461.1).
+staging a showdown or combat). Combat damage is assigned lethal damage first (465.2.c.3), in
+the order the assigning player chose with an ``assign`` step (465.2.c), else in board order,
+which the trace says where the choice was real; when several battlefields are staged the first
+listed is chosen (461.1).
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -67,6 +69,8 @@ step("resolution-step", "proceed to the resolution step", "proceed to the resolu
 step("triggers", "an ability triggers", "{item} triggers as {when}")
 step("death-triggers", "a trigger on its own death goes on the chain first", "{item} triggers as {when}")
 step("conquer-triggers", "a conquer effect triggers", "{item} triggers as {when}")
+step("damage-assigned", "a player assigns their combat damage among the other side's units",
+     "{player} assigns {amount} damage: {given} ({how})")
 step("tank-first", "Tank: the unit must be assigned lethal damage before its controller's units without Tank",
      "{units} {verb} Tank: {others} may be assigned damage only once {units} {have} lethal damage")
 step("backline-last", "Backline: the unit is assigned damage only after its controller's units without Backline",
@@ -333,19 +337,31 @@ def keyword_might(card: Card, u: Permanent) -> int:
     return 0
 
 
-def assignment_order(m: Riftbound, units: list[Permanent]) -> tuple[list[Permanent], list[tuple[str, Params]]]:
+def _has(m: Riftbound, u: Permanent, keyword: str) -> bool:
+    card = m.cards.get(u.card)
+    return card is not None and keyword in card.keywords
+
+
+def assignment_groups(m: Riftbound, units: list[Permanent]) -> tuple[list[Permanent], list[Permanent],
+                                                                      list[Permanent]]:
+    """One side's units as their keywords order their combat damage: those with Tank (assigned
+    first, 815.1.b), the others, those with Backline (last, 826.3), each group in the order given."""
+    tank = [u for u in units if _has(m, u, "Tank")]
+    back = [u for u in units if _has(m, u, "Backline")]
+    return tank, [u for u in units if u not in tank and u not in back], back
+
+
+def assignment_order(m: Riftbound, units: list[Permanent],
+                     chosen: tuple[str, ...] = ()) -> tuple[list[Permanent], list[tuple[str, Params]]]:
     """The order one side's units (one controller's) are assigned combat damage, lethal damage to
     each before the next (465.2.c.3): those with Tank first (815.1.b; among them any order,
-    815.1.c.2), those with Backline last (826.3, 826.4.b), the others between, each group in board
-    order (the model's choice of the order the rules leave to the player); and the steps that say
+    815.1.c.2), those with Backline last (826.3, 826.4.b), the others between; within each group
+    the order the assigning player chose (``chosen``, an ``assign`` step, 465.2.c), the units
+    it does not name after them in board order (the model's default); and the steps that say
     why, where a keyword changed it."""
-    def has(u: Permanent, keyword: str) -> bool:
-        card = m.cards.get(u.card)
-        return card is not None and keyword in card.keywords
-
-    tank = [u for u in units if has(u, "Tank")]
-    back = [u for u in units if has(u, "Backline")]
-    rest = [u for u in units if u not in tank and u not in back]
+    rank = {name: i for i, name in enumerate(chosen)}
+    units = sorted(units, key=lambda u: rank.get(u.name, len(rank)))  # stable: board order otherwise
+    tank, rest, back = assignment_groups(m, units)
     notes: list[tuple[str, Params]] = []
     for step_, group, others in (("tank-first", tank, rest + back), ("backline-last", back, tank + rest)):
         if group and others:
@@ -381,15 +397,22 @@ def combat_damage(m: Riftbound, s: State, p: Params, t: Trace) -> State:
         damage = {u.name: 0 for u in attackers + defenders}
         _keyword_might_notes(m, s, t, attackers + defenders)
         for dealers, takers in ((attackers, defenders), (defenders, attackers)):
-            takers, why = assignment_order(m, takers)
+            player = dealers[0].controller
+            chosen = tuple(u for pl, u in c.assigned if pl == player)
+            takers, why = assignment_order(m, takers, chosen)
             for step_, params in why:
                 t.note(step_, s, params)
-            left = sum(max(0, m.might(u, s)) for u in dealers)  # a negative Might deals 0 (143.2.b)
-            for i, u in enumerate(takers):
-                need = max(1, m.might(u, s) - u.damage + u.prevent)  # lethal counts the Prevent Value (437.5.a)
-                give = left if i == len(takers) - 1 else min(left, need)
-                damage[u.name] += give
-                left -= give
+            total = sum(max(0, m.might(u, s)) for u in dealers)  # a negative Might deals 0 (143.2.b)
+            given = assign(m, s, takers, total)
+            for name, n in given.items():
+                damage[name] += n
+            if total and len(assignments(m, s, takers, total)) > 1:  # the player's choice (465.2.c)
+                t.note("damage-assigned", s, {
+                    "player": player, "amount": total,
+                    "given": ", ".join(f"{name} {n}" for name, n in given.items()),
+                    "how": ("in the order they chose" if chosen else
+                            "the model's default, one legal assignment: lethal damage to each unit in turn, in "
+                            "board order where no keyword orders them; an assign step chooses another order")})
         board = []
         for u in s.board:
             u, dealt = damage_dealt(t, s, u, damage.get(u.name, 0))
@@ -398,6 +421,64 @@ def combat_damage(m: Riftbound, s: State, p: Params, t: Trace) -> State:
         t.note("combat-damage", s, {"at": c.battlefield})
     t.note("resolution-step", s)
     return s
+
+
+def assign(m: Riftbound, s: State, takers: list[Permanent], total: int) -> dict[str, int]:
+    """``total`` combat damage assigned to ``takers`` in that order: lethal damage to each in full
+    before the next (465.2.c.3), no more than lethal unless it is the last unit (465.2.c.4)."""
+    given, left = {}, total
+    for i, u in enumerate(takers):
+        need = max(1, m.might(u, s) - u.damage + u.prevent)  # lethal counts the Prevent Value (437.5.a)
+        n = left if i == len(takers) - 1 else min(left, need)
+        given[u.name] = n
+        left -= n
+    return given
+
+
+def assignments(m: Riftbound, s: State, takers: list[Permanent], total: int) -> set[tuple[tuple[str, int], ...]]:
+    """The different legal assignments of ``total`` damage among ``takers``: one per order the
+    keywords allow (Tank first, Backline last, any order within each). Past
+    :data:`MOST_ORDERED` units the orders are not counted: the choice is taken to be real."""
+    groups = assignment_groups(m, takers)
+    if len(takers) > MOST_ORDERED:
+        return {(), ((takers[0].name, total),)}
+    found = set()
+    for a, b, c in itertools.product(*(itertools.permutations(g) for g in groups)):
+        found.add(tuple(sorted(assign(m, s, [*a, *b, *c], total).items())))
+    return found
+
+
+MOST_ORDERED = 6  # 720 orders at most per side
+
+
+@registry.check("combat-assigner", "only the attacker or the defender assigns combat damage, among the other "
+                "side's units at the combat's battlefield, before the combat damage step")
+def combat_assigner(m: Riftbound, s: State, p: Params) -> bool:
+    c = s.combat
+    if c is None or c.step != "showdown" or p["player"] not in (c.attacker, c.defender):
+        return False
+    other = c.defender if p["player"] == c.attacker else c.attacker
+    theirs = {u.name for u in s.units_at(c.battlefield, other)}
+    return all(name in theirs for name in p["order"])
+
+
+@registry.check("assignment-keywords", "units with Tank are assigned lethal damage before the others, units with "
+                "Backline after them")
+def assignment_keywords(m: Riftbound, s: State, p: Params) -> bool:
+    named = [u for name in p["order"] if (u := s.permanent(name)) is not None]
+    tank, rest, back = assignment_groups(m, named)
+    return named == tank + rest + back
+
+
+@transition("assign-damage", "decision", "choose the order combat damage is assigned",
+            "{player} will assign combat damage in the order {order}", pre=("combat-assigner", "assignment-keywords"))
+def assign_damage(m: Riftbound, s: State, p: Params, t: Trace) -> State:
+    """A player's choice of how to assign their combat damage (465.2.c), declared before the damage
+    step (which follows the last pass without a decision): the order in which the other side's
+    units are assigned lethal damage. A scenario step, never a listed option."""
+    assert s.combat is not None
+    kept = tuple(a for a in s.combat.assigned if a[0] != p["player"])
+    return replace(s, combat=replace(s.combat, assigned=kept + tuple((p["player"], u) for u in p["order"])))
 
 
 @transition("combat-cleanup", "automatic", "combat cleanup", "combat cleanup at {at}",

@@ -34,7 +34,9 @@ Equipment a Weaponmaster play effect attaches, chosen as it is finalized, 402.2:
 :mod:`kb.timing.models.riftbound.play_attaching`),
 ``apply``/``decline: {player, replacement, unit}`` (a "you may" replacement effect's
 controller choosing, before the death it could replace, 371.2.a), ``concede: PLAYER`` (650: the
-player leaves the game, :mod:`kb.timing.models.riftbound.conceding`).
+player leaves the game, :mod:`kb.timing.models.riftbound.conceding`), ``assign: {player, order:
+[UNIT, …]}`` (the order, before the combat damage step, in which the attacker or the defender
+assigns lethal combat damage among the other side's units, 465.2.c; without it, board order).
 
 ``expect`` observes (a mapping is compared on the keys given, a list whole) the views of
 :data:`OBSERVERS` (``priority``, ``focus``, ``state``, ``chain``: names, or items with some of
@@ -231,7 +233,7 @@ def _contest(s: State, at: str, player: str) -> tuple[Battlefield, ...]:
 
 # -- scenario actions and observations ---------------------------------------------------------
 ACTIONS = ("play", "activate", "pass", "move", "decline", "perform", "hide", "pay", "add", "apply", "concede",
-           "choose")
+           "choose", "assign")
 
 
 def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, Any]]]:
@@ -312,6 +314,15 @@ def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, A
     if kind == "choose":  # an attaching play effect's choice, as it is finalized (402.2: play_attaching)
         _only(data, ("player", "item", "choice"), "choose")
         return [("choose-attachment", {k: _str(data.get(k), f"choose.{k}") for k in ("player", "item", "choice")})]
+    if kind == "assign":  # the order a player's combat damage is assigned in, before the damage step (465.2.c)
+        _only(data, ("player", "order"), "assign")
+        order = tuple(_str(u, f"assign.order[{i}]") for i, u in enumerate(_list(data.get("order"), "assign.order")))
+        if not order:
+            raise FormatError("expected a non-empty list of the other side's units", "assign.order")
+        for i, name in enumerate(order):
+            if name in order[:i]:
+                raise FormatError(f"{name} is listed twice", f"assign.order[{i}]")
+        return [("assign-damage", {"player": _str(data.get("player"), "assign.player"), "order": order})]
     if kind == "hide":
         _only(data, ("player", "card", "at"), "hide")
         return [("hide", {k: _str(data.get(k), f"hide.{k}") for k in ("player", "card", "at")})]
@@ -368,6 +379,8 @@ def option_action(option: Option) -> dict[str, Any]:
         return {name.split("-")[0]: {"player": p["player"], "item": p["item"]}}
     if name == "choose-attachment":
         return {"choose": p}
+    if name == "assign-damage":
+        return {"assign": {"player": p["player"], "order": list(p["order"])}}
     if "targets" in p:
         p["targets"] = list(p["targets"])
     return {name: p}

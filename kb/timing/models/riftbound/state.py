@@ -164,6 +164,10 @@ class Combat:
     # combat: such triggers are checked once per combat (383.4.e.2.a, 383.4.f.2.a).
     designated: tuple[tuple[str, str], ...] = field(default=(), metadata=js(record=(
         js("unit")["json"], js("designation", choices=("attacker", "defender"))["json"])))
+    # (player, unit) pairs: the order in which a player chose to assign their combat damage among
+    # the other side's units (465.2.c), declared with an ``assign`` step before the damage step.
+    assigned: tuple[tuple[str, str], ...] = field(default=(), metadata=js(omit=True, record=(
+        js("player", check="player")["json"], js("unit")["json"])))
 
 
 def _read_hands(raw: Any, where: str, ctx: Context) -> tuple[tuple[str, tuple[str, ...] | None], ...]:
