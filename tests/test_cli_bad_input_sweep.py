@@ -1,7 +1,7 @@
 """Every command, given what a stranger gives it: unknown rule numbers, malformed numbers
 ("337..1", "abc", ""), unknown or empty rulesets and editions, missing, binary, empty and
 oversized files, folders where files are expected, arguments of 10,000 characters, a data
-directory never built and one whose build was killed or damaged.
+directory never built, one that is a file, and one whose build was killed or damaged.
 
 Each answers with one clear error naming the place (the value, the file, the data
 directory), on stderr, exit 2, never a traceback; an argument too long to be anything is
@@ -147,6 +147,8 @@ CASES = [
         "rule 337.1", "history 337.1", "map 337.1 --from 1.3 --to 1.4", "search rule", "structure",
         "stats", "editions", "diff --from 1.3 --to 1.4", "export {out}", "link {article}",
         "rulings list", "rulings check", "rulings show x", "articles list", "articles check")],
+    *[("file", command, "the data directory {home} is not a folder") for command in (
+        "rule 337.1", "search rule", "stats", "build")],
     # -- a first build killed: a build folder half written, none in service -----------------
     *[("killed", command, "no knowledge base is built in {home}; run `rulekb build`") for command in (
         "rule 337.1", "search rule", "stats", "editions", "link {article}", "rulings list")],
@@ -168,6 +170,8 @@ def places(excerpt_home: Path, tmp_path_factory: pytest.TempPathFactory) -> dict
     root = tmp_path_factory.mktemp("sweep")
     homes = {"good": copy_home(excerpt_home, root / "good"), "never": root / "never"}
     homes["never"].mkdir()
+    homes["file"] = root / "a-file"
+    homes["file"].write_text("not a data directory\n", encoding="utf-8")
     killed = root / "killed" / "builds" / "20260101T000000-1-1" / "editions" / "riftbound"
     killed.mkdir(parents=True)
     (killed / "1.4.pickle").write_bytes(b"\x80\x05half")

@@ -212,7 +212,11 @@ def open_kb(ctx: click.Context) -> KnowledgeBase:
     """The knowledge base in service, loaded once per command."""
     obj = ctx.find_root().obj
     if "kb" not in obj:
-        obj["kb"] = KnowledgeBase.open(home_of(ctx))
+        home = home_of(ctx)
+        if home.exists() and not home.is_dir():  # else "no knowledge base is built in" a file
+            raise CommandError(f"the data directory {home} is not a folder: use a data directory elsewhere "
+                               f"({USE_ANOTHER_HOME})")
+        obj["kb"] = KnowledgeBase.open(home)
     return obj["kb"]
 
 
