@@ -18,6 +18,7 @@ from kb.limits import TIMING_FILE, LimitExceeded
 from kb.query import KnowledgeBase, QueryError
 from kb.store import collect_sources
 from kb.timing import list_scenarios, load_scenario, scenario_files
+from kb.timing.explain import no_counterpart_words
 from kb.timing.models import get_model, rulesets
 from kb.timing.scenario import ScenarioError, loads
 
@@ -75,7 +76,10 @@ def _state_line(state: dict[str, Any]) -> str:
     return " · ".join(parts)
 
 
-def _print_frame(n: int, frame: dict[str, Any], quotes: bool, full: bool) -> None:
+def _print_frame(n: int, frame: dict[str, Any], quotes: bool, full: bool, quoted: tuple[str, str] | None = None) -> None:
+    """One frame: its summary and rules, the quotes under it (or, ``--no-quotes``, only the
+    cited rules that have no counterpart in the edition ``quoted`` = (ruleset, edition), which
+    the quotes would have said and the rules list leaves out), then its state."""
     where = "start" if frame["step"] == 0 else f"step {frame['step']}"
     rules = frame["rules"]  # none where every rule a step cites has no counterpart in the edition
     click.echo(click.style(f"#{n:<3}", dim=True) + f" [{where}] " + click.style(frame["summary"], bold=True)
@@ -84,6 +88,9 @@ def _print_frame(n: int, frame: dict[str, Any], quotes: bool, full: bool) -> Non
     if quotes:
         for line in frame["why"].splitlines()[1:]:
             click.echo(_clip("      " + line, full))
+    elif quoted is not None:
+        for gap in frame.get("no_counterpart", []):
+            click.echo(_clip(f"      ({no_counterpart_words(quoted[0], gap, quoted[1])})", full))
     click.echo(_clip("      = " + _state_line(frame["state"]), full))
 
 
@@ -155,14 +162,21 @@ def run_cmd(ctx: click.Context, file: str, as_json: bool, quotes: bool, full: bo
         click.echo(f"error: {file}: {exc.strerror or exc}", err=True)
         sys.exit(EXIT_MALFORMED)
     except LimitExceeded as exc:
-        click.echo(f"error: {exc.message}", err=True)
+        click.echo(f"error: {_in_file(exc.message, file)}", err=True)
         sys.exit(EXIT_MALFORMED)
     kb = timing_kb(ctx)
     try:
         result = kb.timing_run(data, file=str(path))
     except QueryError as exc:
-        if exc.status == 422 and isinstance(exc.detail, dict) and "message" in exc.detail:
+        detail = exc.detail if isinstance(exc.detail, dict) else {}
+        if exc.status == 422 and "message" in detail:
             click.echo(f"error: {exc.message}", err=True)
+            sys.exit(EXIT_MALFORMED)
+        if detail.get("field") == "edition":  # an edition the ruleset lacks: the scenario's field
+            click.echo(f"error: {file} (edition): {exc.message}", err=True)
+            sys.exit(EXIT_MALFORMED)
+        if isinstance(exc, LimitExceeded):
+            click.echo(f"error: {_in_file(exc.message, file)}", err=True)
             sys.exit(EXIT_MALFORMED)
         raise
     if as_json:
@@ -176,7 +190,7 @@ def run_cmd(ctx: click.Context, file: str, as_json: bool, quotes: bool, full: bo
     for step in steps:
         for frame in (f for f in result["frames"] if f["step"] == step):
             n += 1
-            _print_frame(n, frame, quotes, full)
+            _print_frame(n, frame, quotes, full, (result["ruleset"], result["edition"]))
         for e in (e for e in expectations if e["step"] == step):
             _print_expectation(e)
     if result["error"]:
@@ -185,6 +199,12 @@ def run_cmd(ctx: click.Context, file: str, as_json: bool, quotes: bool, full: bo
     verdict = click.style("ok", fg="green") if result["ok"] else click.style("FAILED", fg="red", bold=True)
     click.echo(f"{len(result['frames'])} frames, {passed}/{len(expectations)} expectations: {verdict}")
     sys.exit(EXIT_OK if result["ok"] else EXIT_FAILED)
+
+
+def _in_file(message: str, file: str) -> str:
+    """An error about a scenario naming its file first, as every other scenario error does
+    (a limit on the file's size names it already)."""
+    return message if file in message else f"{file}: {message}"
 
 
 def _scenario_text(path: Path) -> str:
