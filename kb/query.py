@@ -125,7 +125,7 @@ class KnowledgeBase(LoadedEditions):
         try:
             canonical = self.locate_rule(rg, number)
         except QueryError as exc:
-            raise self.with_other_rulesets(exc, rg, number) from exc
+            raise self.with_other_rulesets(exc, rg.edition.ruleset, number) from exc
         out = self.rule_summary(rg, canonical, full=True)
         prev, nxt = rg.previous_next(canonical)
         out.update({
@@ -178,15 +178,15 @@ class KnowledgeBase(LoadedEditions):
             raise QueryError(404, f"{exc.message}; {said}",
                              {**exc.detail, "nearest": nearest, "elsewhere": elsewhere}) from exc
 
-    def with_other_rulesets(self, exc: QueryError, rg: RuleGraph, number: str) -> QueryError:
-        """A rule's 404 in ``rg`` saying which other rulesets' default editions hold that number
+    def with_other_rulesets(self, exc: QueryError, ruleset: str, number: str) -> QueryError:
+        """A rule's 404 in ``ruleset`` saying which other rulesets' default editions hold that number
         (``120.3b`` is Magic's, asked of Riftbound), as the search's ``other_rulesets`` finds
         them, each with the rule's number and title there (``detail["other_rulesets"]``);
         ``exc`` unchanged when none does or it is not a 404."""
         if exc.status != 404 or not isinstance(exc.detail, dict) or "number" not in exc.detail:
             return exc
         having = []
-        for other in self._other_rulesets_matching(number, rg.edition.ruleset, rulings=False):
+        for other in self._other_rulesets_matching(number, ruleset, rulings=False):
             there = self.edition(other["ruleset"], other["edition"])
             try:  # a search also matches words: only the rule numbered so is meant
                 found = self.find_rule(there, number)

@@ -2,7 +2,7 @@
 
 `rulekb rule 120.3b` on a home with Riftbound the default and Magic beside it answered only
 Riftbound's nearest numbers while `rulekb search 120.3b` pointed to Magic. The rule's 404
-(facade, CLI and the API's rule route, in the one error shape) now names the rulesets whose
+(facade, CLI's rule, history and map, and the API's rule route, in the one error shape) now names the rulesets whose
 default edition has the number, with the rule's title there, as the search's
 ``other_rulesets`` finds them (KnowledgeBase.with_other_rulesets). On the embedded excerpts.
 """
@@ -63,6 +63,10 @@ CLI_CASES = [
     (["rule", "-r", "mtg", "337.1a"], "; try --ruleset riftbound", 2),
     (["rule", "-e", "1.3", "117.3d"], "riftbound 1.3; mtg 2026-01-16 has 117.3d", 2),
     (["rule", "9999.9"], "error: rule 9999.9 does not exist in riftbound 1.4\n", 2),
+    (["history", "702.19b"], "mtg 2026-01-16 has 702.19b: ", 2),
+    (["history", "-r", "mtg", "337.1a"], "; try --ruleset riftbound", 2),
+    (["map", "702.19b", "--from", "1.3", "--to", "1.4"], "riftbound 1.3; mtg 2026-01-16 has 702.19b", 2),
+    (["history", "9999.9"], "error: rule 9999.9 does not exist in riftbound 1.4\n", 2),
 ]
 
 

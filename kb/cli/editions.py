@@ -13,6 +13,7 @@ import click
 
 from kb.cli.app import emit_json, handle_errors, json_option, main, open_kb, ruleset_option
 from kb.cli.params import DATE, EDITION_NAME, EDITION_OR_DATE
+from kb.errors import QueryError
 
 STATUS_MARK = {"added": "+", "removed": "-", "changed": "~", "moved": ">", "unchanged": "="}
 
@@ -126,7 +127,11 @@ def history_cmd(ctx: click.Context, number: str, ruleset: str | None, edition: s
                 date: str | None, as_json: bool) -> None:
     """In which editions a rule exists, under which numbers, with what wording."""
     kb = open_kb(ctx)
-    data = kb.history(ruleset or kb.default_ruleset(), number, edition, date)
+    ruleset = ruleset or kb.default_ruleset()
+    try:
+        data = kb.history(ruleset, number, edition, date)
+    except QueryError as exc:  # a number another ruleset has: said as `rulekb rule` says it
+        raise kb.with_other_rulesets(exc, ruleset, number) from exc
     if as_json:
         emit_json(data)
         return
@@ -157,7 +162,11 @@ def map_cmd(ctx: click.Context, number: str, ruleset: str | None, from_edition: 
             to_edition: str, as_json: bool) -> None:
     """Where a rule of one edition is in another (same, renumbered or removed)."""
     kb = open_kb(ctx)
-    data = kb.map_number(ruleset or kb.default_ruleset(), number, from_edition, to_edition)
+    ruleset = ruleset or kb.default_ruleset()
+    try:
+        data = kb.map_number(ruleset, number, from_edition, to_edition)
+    except QueryError as exc:
+        raise kb.with_other_rulesets(exc, ruleset, number) from exc
     if as_json:
         emit_json(data)
         return
