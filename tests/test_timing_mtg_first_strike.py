@@ -98,7 +98,8 @@ def test_a_model_without_the_second_step_is_caught(monkeypatch: Any) -> None:
 def test_a_model_where_everyone_deals_damage_in_the_first_step_is_caught(monkeypatch: Any) -> None:
     """Wrong: every creature deals combat damage in the first-strike step."""
     right = Magic._combat_damage
-    monkeypatch.setattr(Magic, "_combat_damage", lambda self, s, t, step=0: right(self, s, t, 0 if step == 1 else step))
+    monkeypatch.setattr(Magic, "_combat_damage", lambda self, s, t, step=0, divided=None:
+                        right(self, s, t, 0 if step == 1 else step, divided))
     assert any("in the first-strike step" in v for v in _explore()[2])
 
 

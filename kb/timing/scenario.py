@@ -300,6 +300,7 @@ def run(scenario: Scenario, budget: AnswerBudget | None = None,
         state = outcome.state
         for step in scenario.steps:
             check_deadline(f"step {step.index}")
+            state = _default_decisions(spec, model, state, step, record)
             if step.kind == "expect":
                 actual: dict[str, Any] = {}
                 failed = []
@@ -368,6 +369,28 @@ def run(scenario: Scenario, budget: AnswerBudget | None = None,
         result.error = {"type": type(exc).__name__, "message": str(exc), "rules": renumber(exc.rules)}
     result.final = state
     return result
+
+
+def _default_decisions(spec: RulesetModel, model: Any, state: Any, step: Step, record: Any) -> Any:
+    """A decision due now that the scenario leaves to the model (:meth:`RulesetModel.default_decision`)
+    is taken, its frame saying so, unless this step makes it, asks who decides (``expect:
+    {decider}``) or whether it is legal (``expect_illegal``)."""
+    for _ in range(50):
+        found = spec.default_decision(model, state)
+        if found is None:
+            return state
+        name, params, note, kind = found
+        payload = step.payload if isinstance(step.payload, dict) else {}
+        if step.kind == kind or (step.kind == "expect" and "decider" in payload) or \
+                (step.kind == "expect_illegal" and kind in payload):
+            return state
+        node = engine.apply(model, state, name, params)
+        record(node, step.index, note)
+        outcome = engine.advance(model, node.after, with_illegal=False)
+        for n in outcome.steps:
+            record(n, step.index)
+        state = outcome.state
+    return state
 
 
 def _auto_choices(spec: RulesetModel, model: Any, state: Any, step: Step, record: Any) -> Any:

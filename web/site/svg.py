@@ -195,7 +195,7 @@ TIMING_DIAGRAMS: dict[str, dict[str, Any]] = {
             "begin": "begin-step untap upkeep draw-for-turn main-phase beginning-of-combat declare-attackers-step "
                      "declare-blockers-step combat-damage-step end-of-combat end-step cleanup-step "
                      "beginning-triggers no-priority-in-untap declare-attackers declare-blockers "
-                     "untap-triggers-wait attack-tapped no-attackers choose-defender",
+                     "untap-triggers-wait attack-tapped no-attackers choose-defender order-blockers assign-combat-damage",
             "sba": "state-based-actions loses-game zero-toughness lethal-damage legend-rule",
             "triggers": "put-triggers-on-stack triggers dies-triggers cast-triggers",
             "priority": "receive-priority-step receive-priority-resolved receive-priority-action cast activate "
@@ -205,7 +205,8 @@ TIMING_DIAGRAMS: dict[str, dict[str, Any]] = {
                         "cast-foretold plot cast-plotted suspend concede",
             "resolve": "resolve target-illegal follow-instructions condition-false permanent-enters "
                        "finish-resolution payment-asked nothing-to-choose choose pay-unless decline-payment "
-                       "damage counter draw lose-life discard sacrifice destroy tap extra-turn "
+                       "damage-to-creature damage-to-player counter draw lose-life discard sacrifice destroy tap "
+                       "extra-turn "
                        "return-to-battlefield boost shuffle-graveyard apnap-choices",
             "ends": "step-ends untap-step-ends turn-ends mana-empties another-cleanup",
         },

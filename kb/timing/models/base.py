@@ -81,6 +81,11 @@ class RulesetModel(ABC, Generic[M, S]):
         """An optional choice due now (the item's name), which a scenario performs by default."""
         return None
 
+    def default_decision(self, model: M, state: S) -> tuple[str, dict[str, Any], str, str] | None:
+        """A decision due now that a scenario may leave to the model: its transition, the model's
+        option, the note saying so, and the scenario step that makes it instead."""
+        return None
+
     @property
     def editions(self) -> tuple[str, ...]:
         """The editions whose numbers the model cites."""

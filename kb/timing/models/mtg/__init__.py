@@ -54,6 +54,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from kb.timing import engine
 from kb.timing.engine import Option, TraceNode
 from kb.timing.models.base import RulesetModel
 from kb.timing.models.mtg import scenario, state_io
@@ -104,6 +105,18 @@ class MagicRules(RulesetModel[Magic, State]):
 
     def observe(self, model: Magic, state: State, key: str) -> Any:
         return scenario.observe(model, state, key)
+
+    def default_decision(self, model: Magic, state: State) -> tuple[str, dict[str, Any], str, str] | None:
+        """The blockers' order (2010) or the division of combat damage (2026) a scenario leaves out
+        (no ``assign`` step): the blockers in the order they were listed, lethal damage to each,
+        the rest to the last."""
+        name = {"order-blockers": "order-blockers", "assign-combat-damage": "assign-combat-damage"}.get(
+            state.awaiting or "")
+        if name is None:
+            return None
+        option = next(o for o in engine.options(model, state) if o.transition.name == name and o.legal)
+        return name, dict(option.params), ("by default (the scenario gives no assign): the blockers in the order "
+                                           "they were listed, lethal damage to each, the rest to the last"), "assign"
 
     def resolved(self, node: TraceNode) -> list[str]:
         # Finished resolving: an instant, sorcery or ability left the stack, or a permanent entered.

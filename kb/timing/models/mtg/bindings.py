@@ -4,7 +4,7 @@ module-level function ``(model, state)`` that a transition is registered with.""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from itertools import combinations, product
+from itertools import combinations, permutations, product
 from typing import TYPE_CHECKING, Any
 
 from kb.timing.models.mtg.objects import Card, STEP_NAMES, State, on_text
@@ -158,6 +158,40 @@ def block(m: Magic, s: State) -> Iterator[dict[str, Any]]:
         blocks = tuple((b, a) for b, a in zip(blockers, assignment) if a is not None)
         yield {"player": s.defender, "blocks": blocks,
                "blocks_text": ", ".join(f"{b} blocks {a}" for b, a in blocks) or "no blocks"}
+
+
+def orders_text(orders: Iterable[tuple[str, Iterable[str]]]) -> str:
+    return "; ".join(f"{a}'s damage to {', then '.join(order)}" for a, order in orders)
+
+
+def order_blockers(m: Magic, s: State) -> Iterator[dict[str, Any]]:
+    """Every damage assignment order of each creature blocked by two or more (509.2, 2010), the
+    order they were listed in first."""
+    if s.awaiting != "order-blockers":
+        return
+    attackers = m.to_order(s)
+    for orders in product(*(permutations([b.name for b in m.blockers_of(s, a)]) for a in attackers)):
+        chosen = tuple(zip((a.name for a in attackers), orders))
+        yield {"player": s.active, "orders": chosen, "orders_text": orders_text(chosen)}
+
+
+def assignment_text(assignment: Iterable[tuple[str, Iterable[tuple[str, int]]]]) -> str:
+    return "; ".join(f"{a}: " + ", ".join(f"{n} to {to}" for to, n in shares) for a, shares in assignment)
+
+
+def assign_damage(m: Magic, s: State) -> Iterator[dict[str, Any]]:
+    """For each creature blocked by two or more, lethal damage to each blocker in turn and the rest
+    to the last (510.1c), in every order of its blockers, the order they were listed in first;
+    any other division is legal too (a scenario's ``assign: {damage: ...}``)."""
+    if s.awaiting != "assign-combat-damage":
+        return
+    attackers = m.to_divide(s)
+    seen = set()
+    for orders in product(*(permutations(m.blockers_of(s, a)) for a in attackers)):
+        chosen = tuple((a.name, m.lethal_first(s, a, list(order))) for a, order in zip(attackers, orders))
+        if chosen not in seen:
+            seen.add(chosen)
+            yield {"player": s.active, "assignment": chosen, "assignment_text": assignment_text(chosen)}
 
 
 def choose(m: Magic, s: State) -> Iterator[dict[str, Any]]:

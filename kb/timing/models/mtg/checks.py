@@ -288,8 +288,25 @@ def blockers(m: Magic, s: State, p: Params) -> bool:
 
 @check("declarer", "that player does not declare now")
 def declarer(m: Magic, s: State, p: Params) -> bool:
-    if s.awaiting in ("declare-attackers", "choose-defender"):
+    if s.awaiting in ("declare-attackers", "choose-defender", "order-blockers", "assign-combat-damage"):
         return p["player"] == s.active
     if s.awaiting == "declare-blockers":
         return p["player"] == s.defender
     return False
+
+
+@check("damage-order", "these rules have no damage assignment order: the attacking player divides a creature's "
+       "combat damage among its blockers as it is assigned")
+def damage_order(m: Magic, s: State, p: Params) -> bool:
+    return m.damage_order
+
+
+@check("blocker-order", "each creature blocked by two or more is given an order of exactly the creatures blocking it")
+def blocker_order(m: Magic, s: State, p: Params) -> bool:
+    return s.awaiting == "order-blockers" and m.orders(s, p) is not None
+
+
+@check("damage-assignment", "each creature blocked by two or more assigns exactly its power, to the creatures "
+       "blocking it (to the player it attacks, with trample, only once each blocker is assigned lethal damage)")
+def damage_assignment(m: Magic, s: State, p: Params) -> bool:
+    return s.awaiting == "assign-combat-damage" and m.division(s, p) is not None

@@ -38,6 +38,11 @@ CITATIONS: dict[str, Rules] = {
     "declare-attackers": ("508.1", "508.1a", "508.1f", "506.2", "117.2c"),
     "declare-blockers": ("509.1", "509.1a", "509.1g", "509.1h", "117.2c"),
     "choose": ("117.2e", "608.2c", "101.4"),
+    # a blocked creature's combat damage among several blockers: in 2026 the attacking player
+    # divides it as they choose when it is assigned (510.1c); the 2010 rules had them announce a
+    # damage assignment order as blockers were declared (2010's 509.2, see ONLY_2010), none in 2026
+    "order-blockers": ("510.1c",),
+    "assign-combat-damage": ("510.1c", "510.1"),
     "pay-unless": ("118.12", "118.12a", "117.2e", "605.3a"),
     "decline-payment": ("118.12", "118.12a", "117.2e"),
     # -- steps inside decisions ----------------------------------------------------------------
@@ -74,6 +79,9 @@ CITATIONS: dict[str, Rules] = {
     "double-strike-second": ("702.4b", "510.4"),
     "vigilance": ("702.20b", "702.20a", "508.1f"),
     "stays-blocked": ("509.1h", "510.1c", "506.4"),
+    "damage-order-due": ("510.1c",),
+    "assigned-in-order": ("510.1c",),
+    "assigned-as-divided": ("510.1c", "510.2"),
     "blocks-nothing": ("510.1d", "506.4"),
     "trample": ("702.19b",),
     "trample-no-blockers": ("702.19d",),
@@ -177,6 +185,9 @@ CITATIONS: dict[str, Rules] = {
     "check.attackers": ("508.1a", "302.6"),
     "check.blockers": ("509.1a",),
     "check.declarer": ("508.1", "509.1", "507.1"),
+    "check.damage-order": ("510.1c",),
+    "check.blocker-order": ("510.1c",),
+    "check.damage-assignment": ("510.1c", "510.1a", "702.19b"),
     "check.split-second": ("702.61a", "702.61b"),
     "check.in-this-edition": ("116.2",),
     "check.has-keyword": ("702.62a", "702.143a", "702.170a"),
@@ -278,6 +289,20 @@ MAPPING_CORRECTIONS: dict[str, str] = {
 }
 
 
+# What only the 2010 rules have, cited there instead of the carried numbers: the damage
+# assignment order the active player announces for each creature blocked by two or more as
+# blockers are declared (509.2, 509.2a), which its combat damage then follows, lethal damage to
+# each before the next (510.1c). 2026 has no such order (510.1c: divided as its controller
+# chooses), so these names cite the rule that replaced it there.
+ONLY_2010: dict[str, Rules] = {
+    "order-blockers": ("509.2", "509.2a", "510.1c"),
+    "damage-order-due": ("509.2",),
+    "assigned-in-order": ("510.1c", "509.2"),
+    "check.damage-order": ("510.1c", "509.2"),
+    "check.blocker-order": ("509.2",),
+}
+
+
 def _carry(table: Mapping[str, Rules], numbers: Mapping[str, str | None]) -> dict[str, Rules]:
     out: dict[str, Rules] = {}
     for name, rules in table.items():
@@ -288,7 +313,7 @@ def _carry(table: Mapping[str, Rules], numbers: Mapping[str, str | None]) -> dic
 
 CITATIONS_BY_EDITION: dict[str, dict[str, Rules]] = {
     EDITION_2026: CITATIONS,
-    EDITION_2010: _carry(CITATIONS, NUMBERS_2010),
+    EDITION_2010: {**_carry(CITATIONS, NUMBERS_2010), **ONLY_2010},
 }
 
 # What each state check refuses (the ``state.*`` citations above).

@@ -428,6 +428,35 @@ def declare_blockers(m: Magic, s: State, p: Params, t: Trace) -> State:
     s = replace(s, awaiting=None, board=tuple(
         replace(u, blocking=blocks[u.name]) if u.name in blocks else
         replace(u, blocked=True) if u.id in blocked else u for u in s.board))
+    ordered = m.to_order(s)
+    if ordered:  # 2010: the active player announces their damage assignment orders first (509.2)
+        t.note("damage-order-due", s, {"player": s.active, "attackers": ", ".join(a.name for a in ordered)})
+        return replace(s, awaiting="order-blockers")
+    return m._due(s, s.active, "step")
+
+
+@transition("order-blockers", "decision", "announce the damage assignment order of each creature blocked by two "
+            "or more (2010)", "{player} orders the blockers: {orders_text}",
+            pre=("declarer", "damage-order", "blocker-order"), bindings=bindings.order_blockers)
+def order_blockers(m: Magic, s: State, p: Params, t: Trace) -> State:
+    """Each blocker's place in the order of the attacker it blocks, as announced; no stack (509.2)."""
+    orders = m.orders(s, p)
+    assert orders is not None
+    place = {b: i + 1 for order in orders.values() for i, b in enumerate(order)}
+    s = replace(s, awaiting=None, board=tuple(replace(u, order=place[u.name]) if u.name in place else u
+                                              for u in s.board))
+    return m._due(s, s.active, "step")
+
+
+@transition("assign-combat-damage", "decision", "divide a blocked creature's combat damage among its blockers",
+            "{player} divides combat damage: {assignment_text}", pre=("declarer", "damage-assignment"),
+            bindings=bindings.assign_damage)
+def assign_combat_damage(m: Magic, s: State, p: Params, t: Trace) -> State:
+    """The attacking player's division (510.1c), then every creature's combat damage dealt at once
+    (510.2)."""
+    divided = m.division(s, p)
+    assert divided is not None
+    s = m.deal_combat_damage(replace(s, awaiting=None), t, divided)
     return m._due(s, s.active, "step")
 
 

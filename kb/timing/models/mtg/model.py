@@ -103,7 +103,7 @@ class Magic(Resolution, Turn, Decisions, CardKnowledge, Model):
             return s.payment.player
         if s.resolving is not None and s.resolving.asked:
             return s.resolving.asked[0]
-        if s.awaiting in ("declare-attackers", "choose-defender"):
+        if s.awaiting in ("declare-attackers", "choose-defender", "order-blockers", "assign-combat-damage"):
             return s.active
         if s.awaiting == "declare-blockers":
             return s.defender

@@ -181,7 +181,8 @@ class Obj:
 @dataclass(frozen=True)
 class Permanent:
     __json_keys__: ClassVar[tuple[str, ...]] = ("name", "card", "controller", "id", "tapped", "sick", "face_down",
-                                                "attacking", "blocked", "damage", "boost", "blocking", "prevention")
+                                                "attacking", "blocked", "damage", "boost", "blocking", "prevention",
+                                                "order")
 
     name: str
     card: str = field(metadata=js(check="card", missing=lambda raw, ctx: raw.get("name")))
@@ -201,6 +202,9 @@ class Permanent:
     blocked: bool = field(default=False, metadata=js(omit=True))
     # its identity: a new object each time it enters the battlefield (400.7)
     id: int = field(default=0, metadata=js(**IDS))
+    # a blocker's place (1 first) in the damage assignment order of the creature it blocks, as the
+    # active player announced it (2010's 509.2); 0: none announced (2026 has no such order)
+    order: int = field(default=0, metadata=js(omit=True, high=4))
 
 
 @dataclass(frozen=True)

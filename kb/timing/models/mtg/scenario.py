@@ -68,7 +68,14 @@ hand), ``cast: {player, card, target, from: foretold|plotted}`` (a card in exile
 {player, defender}`` (the attacking player of a multiplayer game, at the beginning of combat), ``pass: PLAYER``, ``pay: PLAYER`` (the cost being
 paid, or what a resolving spell asks), ``decline: PLAYER`` (not paying what a resolving spell
 asks), ``retract: PLAYER`` (reverse a cast or activation that cannot be paid), ``attack:
-{player, with: [creatures]}``, ``block: {player, blocks: {blocker: attacker}}``, ``choose:
+{player, with: [creatures]}``, ``block: {player, blocks: {blocker: attacker}}``, ``assign: {player,
+order: {attacker: [blockers]}}`` (2010: the damage assignment order of a creature blocked by two or
+more, announced as blockers are declared, 509.2; its damage then goes lethal to each in that order,
+the rest to the last, 510.1c; 2026: the division at the combat damage step that gives lethal
+damage in that order) or ``assign: {player, damage: {attacker: {blocker: N}}}`` (2026: any
+division of its power among its blockers, 510.1c, and the player it attacks with trample once
+each blocker has lethal damage, 702.19b); a scenario that gives no ``assign`` gets the model's:
+the blockers in the order they were listed, lethal damage to each, the rest to the last, ``choose:
 {player, choice}`` (a card to discard or a permanent to sacrifice while a spell resolves), ``concede:
 PLAYER`` (the player leaves the game at once and loses it, 104.3a, 800.4a).
 """
@@ -82,6 +89,7 @@ from kb.timing.engine import FormatError, Option
 from kb.timing.fields import (one_of as _choice, flag as _flag, whole_number as _int, a_list as _list,
                               a_mapping as _map, only_keys as _only, optional_text as _opt_str,
                               players as _player_list, text as _str)
+from kb.timing.models.mtg import bindings
 from kb.timing.models.mtg.bindings import several_text
 from kb.timing.models.mtg.citations import EDITIONS
 from kb.timing.models.mtg.objects import Exiled, Permanent, STEPS, STEP_NAMES, State
@@ -258,10 +266,38 @@ def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, A
                        for b, a in _map(data.get("blocks"), "block.blocks").items())
         return [("declare-blockers", {"player": _str(data.get("player"), "block.player"), "blocks": blocks,
                                       "blocks_text": ", ".join(f"{b} blocks {a}" for b, a in blocks) or "no blocks"})]
+    if kind == "assign":
+        return _assign(data)
     if kind == "choose":
         _only(data, ("player", "choice"), "choose")
         return [("choose", {k: _str(data.get(k), f"choose.{k}") for k in ("player", "choice")})]
     raise FormatError(f"unknown action {kind!r} (actions: {', '.join(ACTIONS)})")
+
+
+def _assign(data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """``assign: {player, order: {attacker: [blockers]}}``: the damage assignment order announced
+    as blockers are declared (2010, 509.2), or, in rules without one (2026), the division at the
+    combat damage step giving lethal damage to each in that order, the rest to the last (510.1c);
+    ``assign: {player, damage: {attacker: {blocker: N, ...}}}``: any division (2026). An attacker
+    left out keeps the order its blockers were listed in."""
+    _only(data, ("player", "order", "damage"), "assign")
+    player = _str(data.get("player"), "assign.player")
+    if ("order" in data) == ("damage" in data):
+        raise FormatError("say the blockers' order (order: {attacker: [blockers]}) or the division "
+                          "(damage: {attacker: {blocker: N}}), one of them", "assign")
+    if "order" in data:
+        orders = tuple((_str(a, "assign.order"), tuple(_str(b, f"assign.order.{a}[{i}]")
+                                                        for i, b in enumerate(_list(bs, f"assign.order.{a}"))))
+                       for a, bs in _map(data["order"], "assign.order").items())
+        text = bindings.orders_text(orders)
+        return [("order-blockers", {"player": player, "orders": orders, "orders_text": text}),
+                ("assign-combat-damage", {"player": player, "orders": orders, "assignment_text": text})]
+    assignment = tuple((_str(a, "assign.damage"), tuple((_str(to, f"assign.damage.{a}"),
+                                                         _int(n, f"assign.damage.{a}.{to}", 0, 99))
+                                                        for to, n in _map(shares, f"assign.damage.{a}").items()))
+                       for a, shares in _map(data["damage"], "assign.damage").items())
+    return [("assign-combat-damage", {"player": player, "assignment": assignment,
+                                      "assignment_text": bindings.assignment_text(assignment)})]
 
 
 def check_references(model: Magic, state: State, kind: str, params: Mapping[str, Any]) -> None:
@@ -279,7 +315,10 @@ def check_references(model: Magic, state: State, kind: str, params: Mapping[str,
     for key in ("source", "permanent"):
         if params.get(key) is not None and params[key] not in names:
             raise FormatError(f"no permanent (or card in a graveyard) named {params[key]!r}", f"{kind}.{key}")
-    for name in list(params.get("attackers", ())) + [x for pair in params.get("blocks", ()) for x in pair]:
+    assigned = [x for a, order in params.get("orders") or () for x in (a, *order)] + \
+        [x for a, shares in params.get("assignment") or () for x in (a, *(to for to, _ in shares))
+         if x not in state.players]
+    for name in list(params.get("attackers", ())) + [x for pair in params.get("blocks", ()) for x in pair] + assigned:
         if state.permanent(name) is None:
             raise FormatError(f"no permanent named {name!r}", kind)
     if params.get("target") is not None and params.get("target_id") is None:
@@ -325,6 +364,10 @@ def option_action(option: Option) -> dict[str, Any]:
         return {"attack": {"player": p["player"], "with": list(p["attackers"])}}
     if name == "declare-blockers":
         return {"block": {"player": p["player"], "blocks": dict(p["blocks"])}}
+    if name == "order-blockers":
+        return {"assign": {"player": p["player"], "order": {a: list(order) for a, order in p["orders"]}}}
+    if name == "assign-combat-damage":
+        return {"assign": {"player": p["player"], "damage": {a: dict(shares) for a, shares in p["assignment"]}}}
     return {"choose": {"player": p["player"], "choice": p["choice"]}}
 
 

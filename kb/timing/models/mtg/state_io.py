@@ -14,7 +14,7 @@ from kb.timing.fields import (a_list as _list, a_mapping as _map, card_of, one_o
                               player_of, pool_json, text as _str, turn_order, whole_number as _int)
 from kb.timing.models.codec import Context, decode, encode, json_keys
 from kb.timing.models.mtg.cards_io import card_json, edition_of, effects_json, parse_cards, parse_effects
-from kb.timing.models.mtg.citations import EDITIONS
+from kb.timing.models.mtg.citations import EDITION_2010, EDITIONS
 from kb.timing.models.mtg.model import Magic, model_for
 from kb.timing.models.mtg.objects import (Exiled, Obj, Payment, Permanent, Resolving, STEPS, STEP_NAMES, State,
                                           targeted)
@@ -212,12 +212,17 @@ def state_from_json(data: Any, edition: str | None = None) -> tuple[Magic, State
     due = player(data.get("due"), "due")
     if due is not None and not due_reason:
         due_reason = "step"
-    awaiting = _choice(data.get("awaiting"), (None, "declare-attackers", "declare-blockers", "choose-defender"),
-                       "awaiting")
     awaited_in = {"declare-attackers": "declare-attackers", "declare-blockers": "declare-blockers",
-                  "choose-defender": "beginning-of-combat"}
+                  "choose-defender": "beginning-of-combat", "order-blockers": "declare-blockers",
+                  "assign-combat-damage": "combat-damage"}
+    awaiting = _choice(data.get("awaiting"), (None, *awaited_in), "awaiting")
     if awaiting is not None and step != awaited_in[awaiting]:
         raise FormatError(f"{awaiting} is awaited only in the {STEP_NAMES[awaited_in[awaiting]]}", "awaiting")
+    ordered = model.edition == EDITION_2010  # only the 2010 rules have a damage assignment order (509.2)
+    if awaiting in ("order-blockers", "assign-combat-damage") and (awaiting == "order-blockers") != ordered:
+        rules = "with a damage assignment order (2010-10-01)" if not ordered else \
+            "without a damage assignment order (2026-01-16)"
+        raise FormatError(f"{awaiting} is awaited only under rules {rules}, not mtg {model.edition}", "awaiting")
     given = dict(players=players, active=player(data.get("active", players[0]), "active", False), step=step,
                  begun=data.get("begun", True) is not False, priority=player(prio, "priority"), due=due,
                  due_reason=due_reason, awaiting=awaiting, stack=stack, waiting=waiting, board=tuple(board),

@@ -67,6 +67,13 @@ INNER_STEPS: tuple[tuple[str, str, str], ...] = (
     ("stays-blocked", "a blocked creature whose blockers are gone stays blocked and deals no "
   "combat damage",
      "{permanent} is still blocked, by no creature: it deals no combat damage"),
+    ("damage-order-due", "the active player announces the damage assignment order of each creature blocked by two "
+     "or more", "{player} announces the damage assignment order of {attackers}"),
+    ("assigned-in-order", "a creature blocked by two or more assigns its combat damage in its damage assignment "
+     "order: lethal damage to each before the next", "{permanent} assigns its {amount} combat damage in its damage "
+     "assignment order ({order}), lethal damage to each before the next: {division}"),
+    ("assigned-as-divided", "a creature blocked by two or more assigns its combat damage as its controller divided "
+     "it among them", "{player} divides {permanent}'s {amount} combat damage: {division}"),
     ("blocks-nothing", "a blocking creature whose attacker is gone deals no combat damage",
      "{permanent} blocks no creature now: it deals no combat damage"),
     ("trample", "trample: damage beyond lethal to the blockers goes to the player",

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from kb.timing.engine import Params, Trace
 from kb.timing.models.mtg import bindings
-from kb.timing.models.mtg.citations import registry
+from kb.timing.models.mtg.citations import EDITION_2010, registry
 from kb.timing.models.mtg.parts import Part
 from kb.timing.models.mtg.objects import MAIN, MAX_HAND, STEPS, Permanent, State, Trigger, add_count, with_hand
 
@@ -67,7 +67,107 @@ class Turn(Part):
         in_combat = [u for u in s.board if u.attacking or u.blocking is not None]
         return 1 if any(self._first_strikes(u) for u in in_combat) else 0
 
-    def _combat_damage(self, s: State, t: Trace, step: int = 0) -> State:
+    @property
+    def damage_order(self) -> bool:
+        """Whether the edition's rules have a damage assignment order, announced by the active
+        player for each creature blocked by two or more as blockers are declared (2010's 509.2);
+        the 2026 rules have the attacking player divide the damage as it is assigned (510.1c)."""
+        return self.edition == EDITION_2010
+
+    def _assigns(self, u: Permanent, step: int) -> bool:
+        """Whether ``u`` assigns combat damage in combat damage step ``step`` (see :meth:`_combat_damage`)."""
+        if step == 0:
+            return True
+        first = self._first_strikes(u)
+        return first == (step == 1) or (step == 2 and self._double_strikes(u))
+
+    def blockers_of(self, s: State, a: Permanent) -> list[Permanent]:
+        """The creatures blocking attacker ``a``, in its damage assignment order where one was
+        announced (2010's 509.2), else as listed (the model's order, which a scenario may change)."""
+        blockers = [u for u in s.board if u.blocking == a.id]
+        return sorted(blockers, key=lambda b: b.order or len(blockers) + 1)
+
+    def to_order(self, s: State) -> list[Permanent]:
+        """The attackers blocked by two or more creatures whose damage assignment order the active
+        player announces now (2010's 509.2); none in an edition without one."""
+        if not self.damage_order:
+            return []
+        return [a for a in s.board if a.attacking and len([u for u in s.board if u.blocking == a.id]) > 1]
+
+    def to_divide(self, s: State) -> list[Permanent]:
+        """The attackers whose combat damage their controller divides now among two or more
+        blockers (510.1c, 2026), in this combat damage step (``s.damage_step``): none where the
+        edition has a damage assignment order, which the damage follows instead."""
+        if self.damage_order:
+            return []
+        return [a for a in s.board if a.attacking and self._assigns(a, s.damage_step) and self.power(s, a) > 0
+                and len(self.blockers_of(s, a)) > 1]
+
+    def orders(self, s: State, p: Params) -> dict[str, tuple[str, ...]] | None:
+        """The damage assignment orders a decision ``p`` announces (509.2, 2010), every attacker it
+        leaves out in the order its blockers were listed; None where it is not an order of exactly
+        the creatures blocking each attacker it names."""
+        attackers = {a.name: a for a in self.to_order(s)}
+        out: dict[str, tuple[str, ...]] = {}
+        for name, order in p.get("orders") or ():
+            blockers = [b.name for b in self.blockers_of(s, attackers[name])] if name in attackers else None
+            if blockers is None or name in out or sorted(order) != sorted(blockers) or len(set(order)) != len(order):
+                return None
+            out[name] = tuple(order)
+        for name, a in attackers.items():
+            out.setdefault(name, tuple(b.name for b in self.blockers_of(s, a)))
+        return out
+
+    def division(self, s: State, p: Params) -> dict[str, tuple[tuple[str, int], ...]] | None:
+        """How a decision ``p`` divides each blocked creature's combat damage (510.1c): as its
+        ``assignment`` says, or lethal damage in the ``orders`` it names, every attacker it leaves
+        out lethal damage in the order its blockers were listed; None where a division is not
+        legal: other than exactly its power, to other than its blockers (and, with trample, the
+        player it attacks once each blocker is assigned lethal damage, 702.19b)."""
+        attackers = {a.name: a for a in self.to_divide(s)}
+        out: dict[str, tuple[tuple[str, int], ...]] = {}
+        for name, shares in p.get("assignment") or ():
+            if name not in attackers or name in out:
+                return None
+            out[name] = tuple(shares)
+        for name, order in p.get("orders") or ():
+            if name not in attackers or name in out:
+                return None
+            blockers = {b.name: b for b in self.blockers_of(s, attackers[name])}
+            if sorted(order) != sorted(blockers) or len(set(order)) != len(order):
+                return None
+            out[name] = self.lethal_first(s, attackers[name], [blockers[b] for b in order])
+        for name, a in attackers.items():
+            out.setdefault(name, self.lethal_first(s, a, self.blockers_of(s, a)))
+            blockers = self.blockers_of(s, a)
+            shares = dict(out[name])
+            lethal = all(shares.get(b.name, 0) >= max(0, self.toughness(s, b) - b.damage) for b in blockers)
+            trample = (card := self.card_of(a)) is not None and card.trample
+            if len(shares) != len(out[name]) or any(n < 0 for n in shares.values()) or \
+                    sum(shares.values()) != self.power(s, a):
+                return None
+            for to, n in shares.items():
+                if to not in {b.name for b in blockers} and (to != s.defender or not trample or (n and not lethal)):
+                    return None
+        return out
+
+    def lethal_first(self, s: State, a: Permanent, blockers: list[Permanent]) -> tuple[tuple[str, int], ...]:
+        """Attacker ``a``'s combat damage with lethal damage to each blocker in turn, the rest to the
+        last (to the player it attacks, with trample: 702.19b): a legal assignment in both
+        editions' rules (510.1c), and the model's where nobody says another."""
+        trample = (card := self.card_of(a)) is not None and card.trample
+        out, left = [], self.power(s, a)
+        for i, b in enumerate(blockers):
+            lethal = max(0, self.toughness(s, b) - b.damage)
+            give = left if i == len(blockers) - 1 and not trample else min(left, lethal)
+            out.append((b.name, give))
+            left -= give
+        if trample and left > 0:
+            out.append((s.defender, left))
+        return tuple(out)
+
+    def _combat_damage(self, s: State, t: Trace, step: int = 0,
+                       divided: dict[str, tuple[tuple[str, int], ...]] | None = None) -> State:
         """Combat damage assigned and dealt at once (510.1, 510.2); in the first of two combat
         damage steps (``step`` 1) only creatures with first strike or double strike assign it,
         in the second (2) those with neither and those with double strike (510.4, 702.4b,
@@ -85,9 +185,9 @@ class Turn(Part):
         attackers = [u for u in s.board if u.attacking]
         dealt: list[tuple[str, str, int]] = []
         for a in attackers:
-            blockers = [u for u in s.board if u.blocking == a.id]
+            blockers = self.blockers_of(s, a)
             if assigns(a):
-                dealt += self._assigned_by_attacker(s, t, a, blockers)
+                dealt += self._assigned_by_attacker(s, t, a, blockers, (divided or {}).get(a.name))
             dealt += [(b.name, a.name, self.power(s, b)) for b in blockers if assigns(b)]
         for b in s.board:
             if b.blocking is not None and not any(a.id == b.blocking for a in attackers):
@@ -99,9 +199,11 @@ class Turn(Part):
             s = self._damage(s, t, source, to, amount)
         return s
 
-    def _assigned_by_attacker(self, s: State, t: Trace, a: Permanent,
-                              blockers: list[Permanent]) -> list[tuple[str, str, int]]:
-        """Where attacker ``a`` assigns its combat damage (510.1b, 510.1c; trample 702.19b, 702.19d)."""
+    def _assigned_by_attacker(self, s: State, t: Trace, a: Permanent, blockers: list[Permanent],
+                              divided: tuple[tuple[str, int], ...] | None = None) -> list[tuple[str, str, int]]:
+        """Where attacker ``a`` assigns its combat damage (510.1b, 510.1c; trample 702.19b, 702.19d):
+        as its controller ``divided`` it among its blockers (2026), else lethal damage to each in
+        turn, in its damage assignment order where the edition has one (2010)."""
         power = self.power(s, a)
         card = self.card_of(a)
         trample = card is not None and card.trample
@@ -110,18 +212,30 @@ class Turn(Part):
         if not blockers and not trample:
             t.note("stays-blocked", s, {"permanent": a.name})
             return []
-        dealt = []
-        left = power
-        for i, b in enumerate(blockers):
-            lethal = max(0, self.toughness(s, b) - b.damage)
-            give = left if i == len(blockers) - 1 and not trample else min(left, lethal)
-            dealt.append((a.name, b.name, give))
-            left -= give
-        if trample and left > 0:  # 702.19b past lethal to blockers; 702.19d with none left
+        shares = divided if divided is not None else self.lethal_first(s, a, blockers)
+        text = ", ".join(f"{n} to {to}" for to, n in shares)
+        if divided is not None:
+            t.note("assigned-as-divided", s, {"player": a.controller, "permanent": a.name, "amount": power,
+                                              "division": text})
+        elif len(blockers) > 1 and self.damage_order:
+            t.note("assigned-in-order", s, {"permanent": a.name, "amount": power, "division": text,
+                                            "order": ", ".join(b.name for b in blockers)})
+        dealt = [(a.name, to, n) for to, n in shares if to != s.defender]
+        left = sum(n for to, n in shares if to == s.defender)
+        if left > 0:  # 702.19b past lethal to blockers; 702.19d with none left
             t.note("trample" if blockers else "trample-no-blockers", s,
                    {"permanent": a.name, "amount": left, "player": s.defender})
             dealt.append((a.name, s.defender, left))
         return dealt
+
+    def deal_combat_damage(self, s: State, t: Trace,
+                           divided: dict[str, tuple[tuple[str, int], ...]] | None = None) -> State:
+        """The combat damage of this combat damage step (``s.damage_step``) assigned and dealt, as
+        the attacking player ``divided`` it where they did (510.1c)."""
+        which = s.damage_step
+        s = self._combat_damage(s, t, which, divided)
+        t.note(("combat-damage-step", "first-strike-damage-step", "second-combat-damage-step")[which], s)
+        return s
 
     def _cleanup(self, s: State, t: Trace) -> State:
         hand = s.hand(s.active)
@@ -210,8 +324,10 @@ def begin_step(m: Magic, s: State, p: Params, t: Trace) -> State:
             for u in s.board:
                 if (u.attacking or u.blocking is not None) and m._double_strikes(u):
                     t.note("double-strike-first", s, {"permanent": u.name})
-        s = m._combat_damage(replace(s, damage_step=which), t, which)
-        t.note(("combat-damage-step", "first-strike-damage-step", "second-combat-damage-step")[which], s)
+        s = replace(s, damage_step=which)
+        if m.to_divide(s):  # the attacking player first divides it among the blockers (510.1, 510.1c)
+            return replace(s, awaiting="assign-combat-damage")
+        return m._due(m.deal_combat_damage(s, t), ap, "step")
     elif step == "end-of-combat":
         t.note("end-of-combat", s)
     elif step == "end":
