@@ -386,10 +386,18 @@ _WORD = re.compile(r"[a-z0-9’'-]+")
 def _link_uses(rg: RuleGraph) -> None:
     ed = rg.edition
     index: dict[str, str] = {}
-    for key in rg.linked_terms():
+    linked = rg.linked_terms()
+    for key in linked:
         index[key] = key
         if not key.endswith("s"):
             index[key + "s"] = key
+    for key in linked:
+        # and by its words as a rule's text is read ("intervening “if” clause", "team vs. team
+        # variant"), unless they are another term's own ("∞ (infinity)" is no "infinity")
+        words = " ".join(_WORD.findall(key))
+        index.setdefault(words, key)
+        if not words.endswith("s"):
+            index.setdefault(words + "s", key)
     max_len = max((len(k.split()) for k in index), default=0)
     for number, rule in ed.rules.items():
         words = _WORD.findall((rule.title + " " + rule.text).lower())

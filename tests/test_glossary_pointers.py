@@ -20,6 +20,7 @@ from kb.graph import RuleGraph, build_edition, is_plain_word
 from kb.query import KnowledgeBase
 from kb.read import read_bytes, read_text
 from kb.search import open_searcher, parse_query
+from web import create_app
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "mtg"
 MAGIC_2026 = SHARED / "comprehensive-rules-2026-01-16.txt"
@@ -48,6 +49,8 @@ Credits
 100.1a Damage dealt by a source is dealt all at once, if nothing prevents it.
 
 100.2. A triggered ability with an intervening if clause checks its condition twice.
+
+100.2a An intervening “if” clause follows the trigger condition, as in “When this dies, if it was blocked.”
 
 100.3. Landwalk is an evasion ability.
 
@@ -134,6 +137,19 @@ def test_a_pointer_entry_is_an_alias_of_its_target(key: str, target: str | None,
     assert (key in rg.linked_terms()) is not plain
     on_pages = [n for n in rg.edition.rules if key in rg.terms_used(n)]  # used or defined there
     assert on_pages == [] if plain else set(using) <= set(on_pages)
+
+
+# term                        rules using it: found by its words, as a rule's text is read
+WRITTEN = [
+    ("intervening “if” clause",   ["100.2a"]),
+    ("limited range of influence", []),
+    ("damage",                    ["100.1a"]),
+]
+
+
+@pytest.mark.parametrize("key,using", WRITTEN, ids=[w[0] for w in WRITTEN])
+def test_a_term_is_found_by_its_words(key: str, using: list[str]) -> None:
+    assert fixture().rules_using(key) == using
 
 
 def test_a_plain_alias_leaves_its_target_and_the_rules_words_alone() -> None:
@@ -257,3 +273,46 @@ def test_the_offline_search_shows_the_same_term_cards(tmp_path: Path) -> None:
     script.write_text(index_script(build_search_index(fixture(), searcher, lambda n: n)), encoding="utf-8")
     answers, _ = run_queries([script], [{"query": q, "ruleset": "mtg", "edition": "own"} for q, _ in CARDS])
     assert [a["term"]["term"] for a in answers] == [card for _, card in CARDS]
+
+
+@cache
+def client():
+    return create_app(kb=KnowledgeBase.from_graphs([fixture()])).test_client()
+
+
+# API term route    status  the entry answering   alias named
+API = [
+    ("If",              200,   "intervening “if” clause",  "If"),
+    ("deal",            200,   "damage",                    "Deal"),
+    ("Forestwalk",      200,   "forestwalk",                None),
+    ("Damage",          200,   "damage",                    None),
+]
+
+
+@pytest.mark.parametrize("term,status,key,alias", API, ids=[a[0] for a in API])
+def test_the_api_term_route_answers_an_alias_with_its_target(term: str, status: int, key: str,
+                                                              alias: str | None) -> None:
+    response = client().get(f"/api/v1/rulesets/mtg/terms/{term}?edition=own")
+    assert response.status_code == status
+    body = response.get_json()
+    assert (body["key"], body.get("alias")) == (key, alias)
+
+
+# glossary entry          the link its "See …" is
+GLOSSARY = [
+    ("deal",               '<a href="glossary#term-damage">Damage</a>'),
+    ("forestwalk",         '<a href="glossary#term-landwalk">Landwalk</a>'),
+    ("range-of-influence", '<a href="glossary#term-limited-range-of-influence">Limited Range of Influence</a>'),
+]
+
+
+@pytest.mark.parametrize("entry,link", GLOSSARY, ids=[g[0] for g in GLOSSARY])
+def test_the_glossary_links_an_alias_to_its_target(entry: str, link: str) -> None:
+    html = client().get("/mtg/own/glossary").get_data(as_text=True)
+    start = html.index(f'id="term-{entry}"')
+    assert link in html[start:html.index("</div>", start)]
+
+
+def test_a_rule_page_lists_no_plain_alias_among_its_terms() -> None:
+    html = client().get("/mtg/own/100.1").get_data(as_text=True)
+    assert "See Damage" not in html and "Intervening “If” Clause" not in html

@@ -367,6 +367,16 @@ def _letter(name: str) -> str:
     return c if c.isalpha() else "#"
 
 
+def _see(kb: KnowledgeBase, ruleset: str, edition: str, term: dict[str, Any],
+         terms: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """For an entry that only sends the reader to another ("Deal: See Damage."), that entry's
+    name and place in the glossary (``see_term``, ``see_href``); nothing for any other."""
+    target = terms.get(term.get("see", ""))
+    if target is None:
+        return {}
+    return {"see_term": target["term"], "see_href": glossary_href(kb, ruleset, edition, target)}
+
+
 def glossary_page(kb: KnowledgeBase, ruleset: str, edition: str, letter: str | None = None) -> dict[str, Any]:
     """Defined terms and keywords with their definitions and defining rules; one page per
     initial letter when the whole list would be too long for one page."""
@@ -384,7 +394,8 @@ def glossary_page(kb: KnowledgeBase, ruleset: str, edition: str, letter: str | N
     else:
         shown = {} if split else letters
     ed_terms = term_index(kb, ruleset, edition)
-    rendered = {key: [{**t, "definition_html": definition_html(kb, ruleset, edition, t["definition"])}
+    rendered = {key: [{**t, "definition_html": definition_html(kb, ruleset, edition, t["definition"]),
+                       **_see(kb, ruleset, edition, t, ed_terms)}
                       for t in group] for key, group in shown.items()}
     return {**base_context(kb, ruleset, edition), "letters": list(letters), "shown": rendered,
             "split": split, "letter": letter, "count": len(terms),
