@@ -19,14 +19,17 @@ import datetime
 import re
 from collections.abc import Iterable, Iterator
 from functools import cache
+from typing import TYPE_CHECKING
 
 import networkx as nx
-from spellchecker import SpellChecker
 
 from kb.model import (Diagnostic, DocumentError, Edition, RawRule, RawTerm, ReadResult,
                       Reference, Rule, Term, term_key)
 from kb.numbers import Segments, format_number, parse_number, sort_key
 from kb.references import find_mentions
+
+if TYPE_CHECKING:
+    from spellchecker import SpellChecker
 
 # "Showdown Open: A Showdown or Combat is in progress" defines "Showdown Open".
 _COLON_TERM = re.compile(r"^([A-Z][\w’'-]*(?: [A-Z][\w’'-]*){0,3}):\s+\S")
@@ -338,7 +341,9 @@ def is_plain_word(name: str) -> bool:
 @cache
 def _english() -> SpellChecker:
     """pyspellchecker's English dictionary (shipped in the package), loaded once, when an
-    edition first has a one-word alias."""
+    edition first has a one-word alias (imported here: every command imports this module,
+    few build an edition)."""
+    from spellchecker import SpellChecker
     return SpellChecker(distance=1)
 
 
