@@ -812,7 +812,7 @@ def _store_citations(objects: Path, plans: list[_Planned], report: BuildReport,
                 ruleset, [(p.src.name, bool((p.summary or {}).get("partial"))) for p in eds],
                 lambda e: objects / "editions" / by_name[e].key / RULES_FILE,
                 lambda a, b: objects / "mappings" / mapping_key(by_name[a].graph_key, by_name[b].graph_key)
-                / MAPPING_FILE)
+                / MAPPING_FILE, lambda e: _read_graph(objects / "editions" / by_name[e].key / GRAPH_FILE))
             for edition, value in carried.items():
                 write_carried(value, folder / f"{edition}.json")
             # What was carried where (an edition name never starts with "_"); linked into

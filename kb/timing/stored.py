@@ -6,8 +6,11 @@ ruleset its citations are carried through the mappings between neighbouring edit
 and followed every cited number through the editions in between: 0.5–2 s for an old
 edition's first rule answer. A build computes it instead, for every edition of a ruleset in
 one walk outwards from the cited edition over the stored rule texts and mappings
-(:mod:`kb.objects`; no graph loaded), and stores one JSON file per edition, which a server
-reads on the edition's first use.
+(:mod:`kb.objects`), and stores one JSON file per edition, which a server reads on the
+edition's first use. Two or more steps away, a number whose chain of neighbours does not
+stand (it lost the rule, or either end holds it at one number with one wording, which
+:func:`kb.editions.mapping.bridge` pairs first) is asked of the bridged mapping, as
+:class:`kb.editions.queries.FollowedMapping` asks it: only then are the two graphs read.
 
 What is stored is exactly what :func:`kb.timing.api.carried_citations` computes from the
 graphs (``tests/test_incremental_build.py`` compares them): the carried citations of each
@@ -25,9 +28,12 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from kb.editions.mapping import Counterpart, compose
+from types import SimpleNamespace
+
+from kb.editions.mapping import Counterpart, EditionMapping, bridge, compose, same_wording
+from kb.graph import RuleGraph
 from kb.numbers import NumberError, format_number, parse_number
-from kb.objects import StoredMapping, StoredRules, code_version
+from kb.objects import StoredMapping, StoredRules, code_version, read_mapping
 from kb.timing.engine import FormatError
 from kb.timing.models import get_model
 
@@ -64,7 +70,8 @@ def assemble(citations: Mapping[str, Any], targets: Mapping[str, dict[str, Any]]
 
 
 def carry_ruleset(ruleset: str, editions: list[tuple[str, bool]], rules_file: Callable[[str], Path],
-                  mapping_file: Callable[[str, str], Path]) -> dict[str, Carried]:
+                  mapping_file: Callable[[str, str], Path],
+                  graph: Callable[[str], RuleGraph] | None = None) -> dict[str, Carried]:
     """The model's citations carried to every edition of ``ruleset`` that has no tables of
     its own, keyed by edition, from the stored rule texts and neighbour mappings.
 
@@ -72,7 +79,8 @@ def carry_ruleset(ruleset: str, editions: list[tuple[str, bool]], rules_file: Ca
     ``mapping_file(older, newer)`` name the stored files. Empty when the cited edition is
     not among them. Each cited number (and its ancestors, for the nearest counterpart) is
     followed outwards one step at a time, as :class:`kb.editions.queries.FollowedMapping`
-    follows it, so every edition costs one lookup per number.
+    follows it, so every edition costs one lookup per number; ``graph(edition)`` reads a graph
+    for the bridge (:func:`_bridged`), where a chain does not stand (without it, the chain's).
     """
     spec = get_model(ruleset)
     order = [name for name, _ in editions]
@@ -90,8 +98,16 @@ def carry_ruleset(ruleset: str, editions: list[tuple[str, bool]], rules_file: Ca
     followed = sorted({n for f in found.values() if isinstance(f, tuple) for n in (f[0], *f[1])})
     out: dict[str, Carried] = {}
     i = order.index(source)
+    graphs: dict[str, RuleGraph] = {}
+
+    def graph_of(edition: str) -> RuleGraph:
+        if edition not in graphs:
+            graphs[edition] = graph(edition)  # type: ignore[misc]
+        return graphs[edition]
+
     for direction in (1, -1):
         state: dict[str, Counterpart | None] = {}
+        chain: tuple[int, EditionMapping] | None = None  # composed from the source as far as index [0]
         for x in range(i, len(order) - 1 if direction == 1 else 0, direction):
             older, newer = (order[x], order[x + 1]) if direction == 1 else (order[x - 1], order[x])
             mapping = StoredMapping(mapping_file(older, newer))
@@ -102,9 +118,50 @@ def carry_ruleset(ruleset: str, editions: list[tuple[str, bool]], rules_file: Ca
                 mapping.close()
             edition = order[x + direction]
             if spec.citations_for(edition) is None:
-                targets = {n: _target(f, state, partial[edition]) for n, f in found.items()}
+                answer = state
+                if x != i and graph is not None:
+                    unsettled = _unsettled(state, rules_file(source), rules_file(edition))
+                    if unsettled:
+                        chain = _extend(chain, order, i, x + direction, mapping_file)
+                        bridged = bridge(chain[1], graph_of(source), graph_of(edition))
+                        answer = {**state, **{n: bridged.get(n) for n in unsettled}}
+                targets = {n: _target(f, answer, partial[edition]) for n, f in found.items()}
                 out[edition] = assemble(spec.citations, targets)
     return out
+
+
+def _unsettled(state: Mapping[str, Counterpart | None], source: Path, target: Path) -> list[str]:
+    """The numbers whose chain of neighbours is not the bridge's answer, as
+    :meth:`kb.editions.queries.FollowedMapping._chain_stands` tells them: it lost the rule, or
+    the rule's number or its counterpart's is held by both ends with one wording."""
+    old, new = StoredRules(source), StoredRules(target)
+
+    def rule(texts: StoredRules, number: str) -> Any:
+        found = texts.rule(number)
+        return SimpleNamespace(title=found["title"], text=found["text"]) if found else None
+    try:
+        return [n for n, c in state.items() if c is not None and (
+            c.target is None or (c.target != c.number and any(
+                same_wording(rule(old, k), rule(new, k)) for k in (c.number, c.target))))]
+    finally:
+        old.close()
+        new.close()
+
+
+def _extend(chain: tuple[int, EditionMapping] | None, order: list[str], source: int, to: int,
+            mapping_file: Callable[[str, str], Path]) -> tuple[int, EditionMapping]:
+    """The neighbours' mappings from ``order[source]`` to ``order[to]`` whole and composed
+    (inverted walking back), as :func:`kb.editions.queries._chain_mapping` composes them:
+    ``chain`` (composed as far as its index) taken further, so a walk composes each step once."""
+    direction = 1 if to > source else -1
+    at, result = chain if chain is not None else (source, None)
+    for x in range(at, to, direction):
+        older, newer = (order[x], order[x + 1]) if direction == 1 else (order[x - 1], order[x])
+        m = read_mapping(mapping_file(older, newer))
+        m = m if direction == 1 else m.inverse()
+        result = m if result is None else result.then(m)
+    assert result is not None
+    return to, result
 
 
 def _then(c: Counterpart | None, step: Callable[[str], Counterpart | None]) -> Counterpart | None:
