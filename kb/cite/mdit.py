@@ -259,7 +259,6 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
         src = state.src
         places = _Locator(src, line_starts)
         made: list[dict[str, Any]] = []
-        offsets: list[int | None] = []
         src_find, find_place, line_at = src.find, places.find, places.line_starts
         lines, bisect_right = len(line_at), bisect.bisect_right
         line, line_start, next_line, block_end = 0, 0, 0, 0
@@ -277,7 +276,7 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
             block = places.block(inline)
             block_end, skips = block[2], block[3]
         for c, res in zip(run.citations, results):  # zip takes from results only with a citation
-            start, c_end, text = c[0], c[1], c[2]  # find.CITATION_ORDER
+            start, c_end, text, _, _, form, _, _, _, quote = c  # find.CITATION_ORDER
             known = shared.get(id(res))
             if known is None:
                 known = shared[id(res)] = _known(res, style, base_url)
@@ -317,15 +316,13 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
                 else:
                     line, col, offset, end = find_place(block, text)
                     next_line = 0  # the next citation's line is looked up
-                template = known[0]
-                entry = template.copy()
+                entry = known[0].copy()
                 entry["start"] = offset
                 entry["end"] = end
                 entry["text"] = text
-                entry["form"] = c[5]
+                entry["form"] = form
                 if known[3]:  # candidates, dicts: each place its own
-                    entry["candidates"] = [dict(d) for d in template["candidates"]]
-                quote = c[9]
+                    entry["candidates"] = [dict(d) for d in known[0]["candidates"]]
                 if quote is not None:  # its offsets would be into the token's text, not the source
                     entry["quote"] = {"text": quote.text, "similarity": res.quote_similarity}
                 entry["line"] = line
@@ -333,7 +330,6 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
                 if numbered is not None:
                     entry["footnotes"] = numbered
                 made.append(entry)
-                offsets += (offset, end)
         parts.append(run_text[pos:])
         parts_of.append(parts)
     # Each run's tokens are replaced by one token, last run first (indices stay valid).
@@ -346,7 +342,7 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
         state.tokens.append(token)
     entries = PlacedEntries(state.src, line_starts, runs, resolutions, shared, numbers)
     if now:
-        entries.made(made, offsets)
+        entries.made(made)
     report["citations"] = entries
     report["resolutions"] = PlacedResolutions(entries, citations, resolutions)
     report["footnotes"] = notes.report()
@@ -403,31 +399,35 @@ class PlacedEntries(_Placed):
                  numbers: list[tuple[int, ...] | None]):
         self._args: tuple[Any, ...] | None = (src, line_starts, runs, resolutions, shared, numbers)
         self._made: list[dict[str, Any]] | None = None
-        self._offsets: list[int | None] = []
+        self._offsets: list[int | None] | None = None
         self._count = len(numbers)
 
     def __len__(self) -> int:
         return self._count
 
-    def made(self, entries: list[dict[str, Any]], offsets: list[int | None]) -> None:
-        """The entries and their offsets, made by the linker already (``PLACE_NOW_KEY``)."""
-        self._made, self._offsets, self._args = entries, offsets, None
+    def made(self, entries: list[dict[str, Any]]) -> None:
+        """The entries, made by the linker already (``PLACE_NOW_KEY``); their offsets are
+        read from them when first asked for (``format=markdown`` and the records ask)."""
+        self._made, self._offsets, self._args = entries, None, None
 
     def offsets(self) -> list[int | None]:
         """Each place's start and end in the source (two values per place; None when
         escapes or entities hide its text)."""
-        self._places()
+        made = self._places()
+        if self._offsets is None:
+            self._offsets = [v for entry in made for v in (entry["start"], entry["end"])]
         return self._offsets
 
     def _places(self) -> list[dict[str, Any]]:
         if self._made is None:
             assert self._args is not None
+            offsets: list[int | None] = []
             if len(self._args[0]) < _PAUSE_FROM:  # as _link: a long document's entries
-                self._made = _entries(*self._args, self._offsets)
+                self._made = _entries(*self._args, offsets)
             else:  # are many objects that stay alive: no collector pass while they are made
                 with collector_paused():
-                    self._made = _entries(*self._args, self._offsets)
-            self._args = None
+                    self._made = _entries(*self._args, offsets)
+            self._args, self._offsets = None, offsets
         return self._made
 
 
