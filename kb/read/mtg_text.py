@@ -29,7 +29,11 @@ its line (a rules document is never refused for one):
 * a misprinted number (``432.2b`` after ``423.2a``, ``702.30d`` twice, ``505.54.`` heading the
   ``505.5a`` subrules) is read as the one expected number a keystroke or two away; where there
   is none it is kept as printed (see :func:`_repair_numbers`);
-* a file that ends before its Glossary or Credits is read up to the cut.
+* a file that ends before its Glossary or Credits is read up to the cut;
+* a ``Glossary`` heading printed at the end of the line above it, after a sentence's end
+  (``…the card takes precedence. Glossary``: a PDF's line end the text lost, at a page break
+  after a full line) is read as the heading, the line's text before it as the rule's
+  (:func:`_glued_heading`), with a note at its line.
 
 Other tools' layouts of the same rules are read as the release prints them, each said in a
 note: subrule letters set apart from their rule's number (``100.1.a``, ``100.1 a``), chapter
@@ -151,7 +155,15 @@ def read(text: str, source: str = "") -> ReadResult:
             source, 1))
         return ReadResult([], [], tidy(title), date, "mtg", diagnostics)
     glossary = _heading_after(lines, "Glossary", start)
-    ahead = _glossary_ahead(lines, start) if glossary is None else None
+    glued = _glued_heading(lines, "Glossary", start) if glossary is None else None
+    if glued is not None:  # the line's text before the heading is the rule's: the body ends after it
+        lines = list(lines)
+        lines[glued] = lines[glued].rstrip()[:-len("Glossary")].rstrip()
+        diagnostics.append(Diagnostic(
+            f"the Glossary heading is printed at the end of line {glued + 1}, after the text of the "
+            "paragraph above it (a line end lost, as at a PDF's page break): read as the Glossary's "
+            "heading", source, glued + 1, "info"))
+    ahead = _glossary_ahead(lines, start) if glossary is None and glued is None else None
     entries: tuple[int, int] | None  # the Glossary's lines below its heading, None without one
     if ahead is not None:  # the Glossary printed before the rules: they run to the Credits
         credits = _heading_after(lines, "Credits", start)
@@ -160,10 +172,11 @@ def read(text: str, source: str = "") -> ReadResult:
         diagnostics.append(Diagnostic(
             f"the Glossary is printed before the rules (line {ahead + 1}); read as the Glossary",
             source, ahead + 1, "info"))
-    elif glossary is not None:
-        credits = _heading_after(lines, "Credits", glossary + 1)
-        end = glossary
-        entries = (glossary + 1, credits if credits is not None else len(lines))
+    elif glossary is not None or glued is not None:
+        heading = glossary if glossary is not None else glued
+        credits = _heading_after(lines, "Credits", heading + 1)
+        end = heading if glossary is not None else glued + 1
+        entries = (heading + 1, credits if credits is not None else len(lines))
     else:
         credits, end, entries = None, len(lines), None
     wrapped = _hard_wrapped(lines, start, end)
@@ -310,6 +323,25 @@ def _glossary_ahead(lines: list[str], start: int) -> int | None:
 
 def _heading_after(lines: list[str], word: str, start: int) -> int | None:
     return next((i for i in range(start, len(lines)) if lines[i].strip() == word), None)
+
+
+def _glued_heading(lines: list[str], word: str, start: int) -> int | None:
+    """The line, from ``start`` on, that ends in the heading ``word`` glued to the end of a
+    sentence (``…takes precedence. Glossary``, ``…precedence.Glossary``) with an entry under
+    it (a line that is no rule, heading or example, then another line), or None: the last
+    such line (the Contents may list the word after a title ending so)."""
+    found = None
+    for i in range(start, len(lines) - 2):
+        line = lines[i].rstrip()
+        if not line.endswith(word) or len(line) == len(word):
+            continue
+        before = line[:-len(word)].rstrip()
+        following = [ln for ln in lines[i + 1:i + 6] if ln.strip()]
+        if (_ENDS_SENTENCE.search(before) and len(following) >= 2
+                and not (_numbered(following[0]) or _SECTION.match(following[0].strip())
+                         or _CHAPTER.match(following[0].strip()) or _EXAMPLE.match(following[0].strip()))):
+            found = i
+    return found
 
 
 def _read_body(lines: list[str], start: int, end: int, tidy: Callable[[str], str],
