@@ -67,10 +67,10 @@ WITHOUT_RULES = [
                   "suspend: {time: N, cost: COST}"),
     ("persist", "triggers: [{on: dies, effects: [{return: true}]}]"),
     ("Trampel", "unknown keyword 'Trampel', did you mean 'trample'? (the model knows: flash, haste, trample, "
-                "split-second, first-strike, double-strike, vigilance)"),
+                "split-second, first-strike, double-strike, vigilance, flying, reach)"),
     ("hast", "unknown keyword 'hast', did you mean 'haste'?"),
-    ("Flying", "unknown keyword 'Flying' (the model knows: flash, haste, trample, split-second, first-strike, "
-                "double-strike, vigilance)"),
+    ("Menace", "unknown keyword 'Menace' (the model knows: flash, haste, trample, split-second, first-strike, "
+                "double-strike, vigilance, flying, reach)"),
 ]
 
 
@@ -100,7 +100,8 @@ def test_an_unknown_instruction_gets_the_nearest(excerpt_kb: KnowledgeBase, effe
 
 
 def test_the_keywords_the_model_plays_still_run(excerpt_kb: KnowledgeBase) -> None:
-    run = excerpt_kb.timing_run(ward_scenario(["Trample", "Haste", "First strike", "Double Strike", "Vigilance"]))
+    run = excerpt_kb.timing_run(ward_scenario(["Trample", "Haste", "First strike", "Double Strike", "Vigilance",
+                                               "Flying", "Reach"]))
     assert run["ok"] and run["error"] is None
 
 
@@ -109,10 +110,10 @@ def test_the_keywords_the_model_plays_still_run(excerpt_kb: KnowledgeBase) -> No
 WITH_RULES = [
     ("2026-01-16", "Ward 2", "keyword 'Ward 2' is Ward (702.21), which the model does not play: its effect is a "
                              "triggered ability"),
-    ("2026-01-16", "Flying", "keyword 'Flying' is Flying (702.9), which the model does not play: it is not "
+    ("2026-01-16", "Menace", "keyword 'Menace' is Menace (702.111), which the model does not play: it is not "
                              "modelled (the model knows: flash, haste, trample, split-second, first-strike, "
-                             "double-strike, vigilance)"),
-    ("2026-01-16", "Reach", "keyword 'Reach' is Reach (702.17), which the model does not play"),
+                             "double-strike, vigilance, flying, reach)"),
+    ("2026-01-16", "Hexproof", "keyword 'Hexproof' is Hexproof (702.11), which the model does not play"),
     ("2026-01-16", "Protection from red", "is Protection (702.16), which the model does not play"),
     ("2026-01-16", "Suspend 3—{R}", "is Suspend (702.62), which the model does not play: write it as the card's "
                                    "suspend: {time: N, cost: COST}"),
@@ -123,7 +124,7 @@ WITH_RULES = [
     ("2026-01-16", "xyzzy", "unknown keyword 'xyzzy' (the model knows: "),
     # the 2010 release numbers its keywords otherwise, and has no Ward
     ("2010-10-01", "Morph 3", "is Morph (702.34), which the model does not play: write it as the card's morph: COST"),
-    ("2010-10-01", "Flying", "is Flying (702.9)"),
+    ("2010-10-01", "Shroud", "is Shroud (702.16)"),
     ("2010-10-01", "Ward 2", "keyword 'Ward 2' is not modelled (mtg 2010-10-01 has no rule of it): its effect"),
 ]
 

@@ -28,11 +28,14 @@ player pays, draw, lose life, discard, sacrifice, destroy, tap, extra turn, retu
 graveyard, +N/+N until end of turn, shuffle the graveyard away). Choices the rules leave to players but that
 do not change timing are made by the model in a fixed way and said so in the trace: each
 player's simultaneous triggered abilities go on the stack in the order they triggered
-(603.3b lets the player choose), combat damage is assigned to blockers in listing order,
+(603.3b lets the player choose), combat damage among several blockers is the attacking player's (2010: an order announced as
+blockers are declared, 509.2; 2026: a division at the combat damage step, 510.1c), by default the
+blockers in listing order, lethal damage to each,
 a suspended card is cast at the first legal target (opponents first), the 2026 legend rule keeps the permanent that came first, and a
 hand over its maximum size discards its last cards. First strike and double strike give the combat a first
 combat damage step of their own (510.4), a double striker dealing damage in both (702.4b);
-vigilance keeps an attacker untapped (702.20b). Keywords are the card's and never gained or lost
+vigilance keeps an attacker untapped (702.20b); a creature with flying is blocked only by creatures
+with flying or reach (702.9b, 702.17b). Keywords are the card's and never gained or lost
 (702.4c-d, 702.7c do not arise). Colours of mana,
 layers beyond adding +N/+N, replacement effects, copies, casting face down and shortcuts are
 out of scope.

@@ -260,7 +260,7 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
             _exile_instead(raw.get("replacement"), types, f"{where}.replacement"),
             _several(raw.get("targets"), raw.get("target"), own, tuple(triggers), tuple(abilities), where),
             first_strike="first-strike" in keywords, double_strike="double-strike" in keywords,
-            vigilance="vigilance" in keywords)
+            vigilance="vigilance" in keywords, flying="flying" in keywords, reach="reach" in keywords)
         if static is not None and not cards[name].permanent:
             raise FormatError("only a permanent's static ability is modelled (it applies while on the battlefield)",
                               f"{where}.static")
@@ -376,7 +376,8 @@ def card_json(card: Card) -> dict[str, Any]:
         out["legendary"] = True
     keywords = [k for k, on in (("flash", card.flash), ("haste", card.haste), ("trample", card.trample),
                                          ("split-second", card.split_second), ("first-strike", card.first_strike),
-                                         ("double-strike", card.double_strike), ("vigilance", card.vigilance))
+                                         ("double-strike", card.double_strike), ("vigilance", card.vigilance),
+                                         ("flying", card.flying), ("reach", card.reach))
                 if on]
     if keywords:
         out["keywords"] = keywords

@@ -286,6 +286,16 @@ def blockers(m: Magic, s: State, p: Params) -> bool:
     return True
 
 
+@check("flying", "a creature with flying can be blocked only by creatures with flying or reach")
+def flying(m: Magic, s: State, p: Params) -> bool:
+    for blocker, attacker in p["blocks"]:
+        u, a = s.permanent(blocker), s.permanent(attacker)
+        flies, stops = (m.card_of(a) if a else None), (m.card_of(u) if u else None)
+        if flies is not None and flies.flying and not (stops is not None and (stops.flying or stops.reach)):
+            return False
+    return True
+
+
 @check("declarer", "that player does not declare now")
 def declarer(m: Magic, s: State, p: Params) -> bool:
     if s.awaiting in ("declare-attackers", "choose-defender", "order-blockers", "assign-combat-damage"):

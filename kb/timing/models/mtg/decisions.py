@@ -420,7 +420,7 @@ def declare_attackers(m: Magic, s: State, p: Params, t: Trace) -> State:
 
 
 @transition("declare-blockers", "decision", "declare blockers", "{player} blocks: {blocks_text}",
-            pre=("declarer", "blockers"), bindings=bindings.block)
+            pre=("declarer", "blockers", "flying"), bindings=bindings.block)
 def declare_blockers(m: Magic, s: State, p: Params, t: Trace) -> State:
     ids = {u.name: u.id for u in s.board}
     blocks = {b: ids[a] for b, a in p["blocks"]}

@@ -1,5 +1,5 @@
-"""Magic keywords as a card's ``keywords`` writes them: the seven the model plays (flash,
-haste, trample, split-second, first-strike, double-strike, vigilance; read in any case, ``split
+"""Magic keywords as a card's ``keywords`` writes them: the nine the model plays (flash,
+haste, trample, split-second, first-strike, double-strike, vigilance, flying, reach; read in any case, ``split
 second``, ``first strike`` and ``double strike`` too), and every other
 keyword ability refused saying which it is.
 
@@ -28,7 +28,8 @@ from kb.timing.fields import nearest
 from kb.timing.models.mtg.objects import TRIGGER_EVENTS
 
 # The keywords the model plays, as a scenario writes them.
-KEYWORDS = ("flash", "haste", "trample", "split-second", "first-strike", "double-strike", "vigilance")
+KEYWORDS = ("flash", "haste", "trample", "split-second", "first-strike", "double-strike", "vigilance", "flying",
+            "reach")
 KEYWORD_SECTION = "702"  # CR 702, Keyword Abilities
 # A keyword rule's text is the keyword's name ("Ward", "Split Second", "Start Your Engines!");
 # the section's general rule (702.1) is a paragraph.

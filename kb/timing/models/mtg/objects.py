@@ -136,6 +136,9 @@ class Card:
     double_strike: bool = False
     # Vigilance: attacking doesn't cause it to tap (702.20b)
     vigilance: bool = False
+    # Flying: blocked only by creatures with flying or reach (702.9b); reach: it may block those (702.17b)
+    flying: bool = False
+    reach: bool = False
 
     @property
     def permanent(self) -> bool:
