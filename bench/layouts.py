@@ -14,7 +14,8 @@ layouts (:data:`PAIRS`), the same agreement between its two reads.
 ``--brought`` runs only :data:`BROUGHT`, the layouts a user brings from other tools (a page
 saved from a browser, text copied from a PDF viewer, pandoc's Markdown, subrule letters set
 apart or attached, the Glossary before the rules, an added part, chapters a Markdown list
-renumbered, two columns side by side, a Markdown table, a DOCX numbered by Word's lists, a JSON
+renumbered, two columns side by side, a Markdown table, plain text with hanging indents, pages
+numbered "Page N of M" (with or without form feeds and a title), a DOCX numbered by Word's lists, a JSON
 or CSV export, an OCR'd scan, a Google Doc's web page, a wiki's source, an ODT, an EPUB, an RTF,
 reStructuredText, AsciiDoc, Org mode),
 one row per layout and document;
@@ -335,6 +336,49 @@ def _hard_wrapped(doc: Canonical, width: int = 72) -> Derived | None:
                 current = f"{current} {word}" if current.strip() else current + word
         out.append(current)
     return _utf8("\n".join(out))
+
+
+def _hanging_indents(doc: Canonical, width: int = 72) -> Derived | None:
+    """Plain text wrapped at ``width`` columns with hanging indents, as a text formatter sets a
+    numbered list (``fmt``, a word processor's "save as text"): a paragraph's first line as it
+    starts, every line after it indented to where its first word's text begins (under the
+    text after ``100.1a``, ``Example:``, a glossary definition's first word)."""
+    if doc.fmt not in TEXT_FORMATS:
+        return None
+    out = []
+    for line in doc.text.split("\n"):
+        if len(line) <= width or line.startswith("#"):
+            out.append(line)
+            continue
+        words = line.split(" ")
+        hang = " " * min(len(words[0]) + 1, 14)
+        current = words[0]
+        for word in words[1:]:
+            if len(current) + 1 + len(word) > width and current.strip():
+                out.append(current)
+                current = hang + word
+            else:
+                current = f"{current} {word}"
+        out.append(current)
+    return _utf8("\n".join(out))
+
+
+def _pages_of(doc: Canonical, form_feeds: bool, lines_per_page: int = 50) -> Derived | None:
+    """A PDF's text with its pages numbered ``Page N of M``: with ``form_feeds``, pdftotext's
+    pages (the title and ``Page N of M`` over each page, ``Page N of M`` under it too); without,
+    as a viewer pastes a selection of pages: a ``Page N of M`` line alone where each page ends,
+    inside a rule where the page breaks one, no form feed and no running title beside it."""
+    wrapped = _hard_wrapped(doc, 80)
+    if wrapped is None:
+        return None
+    lines = wrapped.data.decode("utf-8").split("\n")
+    pages = [lines[i:i + lines_per_page] for i in range(0, len(lines), lines_per_page)]
+    total = len(pages)
+    if form_feeds:
+        return _utf8("\f".join("\n".join([f"{_TITLE[doc.game]}    Page {n} of {total}", ""] + page
+                                         + ["", f"Page {n} of {total}"])
+                               for n, page in enumerate(pages, start=1)))
+    return _utf8("\n".join("\n".join(page + [f"Page {n} of {total}"]) for n, page in enumerate(pages, start=1)))
 
 
 def _paged(doc: Canonical, lines_per_page: int = 54) -> Derived | None:
@@ -939,7 +983,8 @@ def _pipe_table(doc: Canonical) -> Derived | None:
     if doc.fmt == "mtg-text":
         ids = [_MTG_ID]
     elif doc.fmt == "riftbound-md":  # bold ids, padded ones, a plain one opening a paragraph
-        ids = [_RB_BOLD_ID, _RB_PLAIN_ID, re.compile(r"^(\d{3}(?:\.[0-9a-z]+)+\.?)(?= [A-Z])")]
+        # (whatever its text starts with: 1.2's "322.9 6a. If Units…" is rule 322.9)
+        ids = [_RB_BOLD_ID, _RB_PLAIN_ID, re.compile(r"^(\d{3}(?:\.[0-9a-z]+)+\.?)(?= \S)")]
     else:
         return None
     out: list[str] = []
@@ -1608,6 +1653,12 @@ BROUGHT: list[Layout] = [
     Layout("two columns side by side copied by a viewer (no page ends)", TEXT_FORMATS,
            lambda d: _two_columns(d, False), "refused"),
     Layout("rules as a Markdown table (| number | text |)", TEXT_FORMATS, _pipe_table, whole=True),
+    Layout("plain text wrapped at 72 columns with hanging indents (continuation lines indented)", TEXT_FORMATS,
+           _hanging_indents, loses="lines", whole=True),
+    Layout("pdftotext pages numbered 'Page N of M' (in the running header beside the title, and the footer)",
+           TEXT_FORMATS, lambda d: _pages_of(d, True), loses="lines", whole=True),
+    Layout("a viewer's copy with a 'Page N of M' line alone where each page ends (no form feed, no title)",
+           TEXT_FORMATS, lambda d: _pages_of(d, False), loses="lines", whole=True),
     Layout("a DOCX numbered by Word's automatic lists (numbers in numbering.xml, not the text)",
            TEXT_FORMATS, _docx_numbered, whole=True),
     Layout("rules exported by another tool as JSON (number, kind, title, text, examples; glossary)",

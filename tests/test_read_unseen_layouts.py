@@ -207,6 +207,31 @@ def _table(text: str) -> str:
     return re.sub(r"(?m)^(\| .*\|)\n\n(?=\| )", r"\1\n", rows).replace("\n| 100.1.", "\n| Rule | Text |\n| --- | --- |\n| 100.1.", 1)
 
 
+def _hanging(text: str, width: int) -> str:
+    """Every line of the text wrapped at ``width`` columns with a hanging indent: the lines
+    a paragraph wraps onto indented to its second word (``100.1a A two-player`` | ``       game…``)."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        words = paragraph.split(" ")
+        hang, current = " " * (len(words[0]) + 1), words[0]
+        for word in words[1:]:
+            if len(current) + 1 + len(word) > width:
+                lines.append(current)
+                current = hang + word
+            else:
+                current = f"{current} {word}"
+        lines.append(current)
+    return "\n".join(lines)
+
+
+def _counted_pages(text: str, lines_per_page: int, width: int = 61) -> str:
+    """The text wrapped at ``width`` columns as a viewer copies it, ``Page N of M`` alone on a
+    line where each page ends (no form feed, no running title), mid-paragraph or not."""
+    lines = _wrapped(text, width)
+    pages = [lines[n:n + lines_per_page] for n in range(0, len(lines), lines_per_page)]
+    return "\n".join("\n".join(page + [f"Page {k} of {len(pages)}"]) for k, page in enumerate(pages, start=1))
+
+
 def _side_by_side(text: str, form_feeds: bool) -> str:
     """The Magic text in two columns of 40 characters, 12 lines a page, left and right lines
     side by side (``pdftotext -layout``), pages parted by form feeds or by nothing."""
@@ -250,6 +275,13 @@ PAIRS = [
     ("Riftbound rules as a Markdown table", re.sub(r"(?m)^\*\*(\d{3}\.[\d.a-z]+)\*\* (.*)$", r"| \1 | \2 |",
                                                   RIFTBOUND), RIFTBOUND, ""),
     ("two columns side by side, pages parted by form feeds", _side_by_side(MAGIC, True), MAGIC, "lines"),
+    ("wrapped at 40 columns with hanging indents: a rule's, an example's and a definition's lines indented",
+     _hanging(MAGIC, 40), MAGIC, "lines"),
+    ("Riftbound wrapped at 40 columns with hanging indents", _hanging(RIFTBOUND, 40), RIFTBOUND, "lines"),
+    ("a viewer's copy with 'Page N of M' alone where each 7 lines end, inside rules and a definition",
+     _counted_pages(MAGIC, 7), MAGIC, "lines"),
+    ("a viewer's copy with 'Page N of M' under a running title", _counted_pages(MAGIC, 7).replace(
+        "\nPage ", "\nMagic: The Gathering Comprehensive Rules\nPage "), MAGIC, "lines"),
     ("wrapped at 24 columns: a heading, a glossary term at its comma, the date sentence",
      "\n".join(_wrapped(MAGIC.replace("\nTwo-Player Game\n", "\nTwo-Player Game, Two-Handed Game\n"), 24)),
      MAGIC.replace("\nTwo-Player Game\n", "\nTwo-Player Game, Two-Handed Game\n"), "lines"),
@@ -384,3 +416,38 @@ def test_a_brought_layout_reads_to_the_same_rules(layout: Layout, full: bool) ->
         assert len(out.differing) <= allowed, (where, out.differing[:3])
         assert out.rules == len(doc.result.rules), where
     assert checked, f"no document takes the layout {layout.name!r}"
+
+
+
+def _numbered_pages(*numbers: str) -> str:
+    """Six wrapped rules, each a page's end, its line of ``numbers`` under it (one a rule)."""
+    said = ("players", "decks", "cards", "zones", "turns", "counters")
+    return "".join(f"100.{n}. A rule whose text is long enough to be\nwrapped onto a line about {said[n - 1]}.\n"
+                   + (f"{numbers[n - 1]}\n" if n <= len(numbers) else "") + "\n" for n in range(1, 7))
+
+
+# name | a text with lines shaped like page numbers | are they removed
+COUNTED_PAGES = [
+    ("'Page N of M' counting up", _numbered_pages(*(f"Page {n} of 9" for n in range(1, 7))), True),
+    ("'Page N' counting up, a page skipped", _numbered_pages("Page 1", "Page 2", "Page 4", "Page 5"), True),
+    ("'N / M' counting up", _numbered_pages(*(f"{n} / 9" for n in range(3, 9))), True),
+    ("over and under each page: each number twice",
+     _numbered_pages(*(f"Page {n} of 9\nPage {n} of 9" for n in range(1, 4))), True),
+    ("counting down", _numbered_pages(*(f"Page {n} of 9" for n in range(6, 0, -1))), False),
+    ("two totals", _numbered_pages("Page 1 of 9", "Page 2 of 9", "Page 3 of 8", "Page 4 of 8"), False),
+    ("a page past the total", _numbered_pages("Page 1 of 3", "Page 2 of 3", "Page 3 of 3", "Page 4 of 3"), False),
+    ("only two", _numbered_pages("Page 1 of 9", "Page 2 of 9"), False),
+]
+
+
+@pytest.mark.parametrize("name,text,removed", COUNTED_PAGES, ids=[c[0] for c in COUNTED_PAGES])
+def test_a_line_counting_the_pages_goes_without_a_running_title_only_as_pages_count(
+        name: str, text: str, removed: bool) -> None:
+    """A viewer's copy without a running title: lines that count the pages (``Page 3 of 9``)
+    go, and the paragraphs they cut are one again; lines shaped so that count nothing a
+    page's number would (down, of two totals, past their total, two of them) stay."""
+    normal = normalise(text, "copy")
+    kept = [ln for ln in normal.text.split("\n") if re.fullmatch(r"(?:Page )?\d+(?: of \d+| / \d+)?", ln)]
+    assert (kept == []) == removed, (name, kept)
+    assert ("page breaks copied into the text" in " ".join(d.message for d in normal.notes)) == removed, name
+    assert normal.text.count("wrapped onto a line about") == 6, name  # no rule's own line goes

@@ -22,7 +22,9 @@ rule document, undone before a reader sniffs or reads it.
   paragraph again: the halves are joined where the page ends inside a sentence (``See
   rule`` | ``702.114``), and kept apart where the next page starts a numbered rule or an
   example, where the page ends a sentence on a short line, or where the next page starts
-  with a short line that has more lines under it (a glossary term, a heading).
+  with a short line that has more lines under it (a glossary term, a heading), also after
+  a page ending without a sentence's end on a line its first word would have fitted on
+  (``… See rule 603.4`` | ``Keyword Ability``).
 * **A Markdown writer's backslash escapes** (``100\\. General``, ``\\[E\\]``: pandoc's) are
   undone, in a text that holds three or more (no rules document prints a backslash).
 * **A Markdown table of rules** (``| 100.1. | These Magic rules… |``: a spreadsheet's or a
@@ -33,20 +35,31 @@ rule document, undone before a reader sniffs or reads it.
   page by page; without the form feeds that end its pages (a viewer's copy) the columns
   cannot be put in order, and the document is refused naming where they start.
 * **Page breaks copied into the text** by a PDF viewer, which copies no form feed: a bare
-  page number beside a running line (the title) at three page breaks or more; both go, and
-  the paragraph they cut is one again.
+  page number beside a running line (the title) at three page breaks or more, or a line
+  that counts the pages by itself (``Page 12 of 80``, three or more never counting down, of
+  one total); they go, and the paragraph they cut is one again.
 * **OCR's letters for digits in rule numbers** (``l00.1.``, ``1O3.2a``, ``7O2.l9b``: a scan read
   by OCR) at a line's start are read as the digits they stand for, where a letter cannot be
   meant (in a number's first part, or beside a digit inside a later part; Magic's attached
   subrule letter and Riftbound's one-letter parts stay), in a text whose other numbers are
   clean.
+* **Hanging indents** (a text formatter's or a word processor's plain text: a paragraph's
+  first line at the margin, every line it wraps onto indented, ``100.1a A two-player game…`` |
+  ``       that begins…``) are undone, each paragraph's lines joined into one, so that they
+  read as the paragraph they are, not as paragraphs of their own (what an indented line
+  starts in the 2003 Magic releases, whose wrapped lines are at the margin) nor as a rule
+  where a wrapped line starts with a number. A text is so set where it is wrapped (lines
+  of 160 characters at most) and the paragraphs that end with their indented lines (at a
+  blank line or one starting a paragraph) outnumber by far those whose indented line is
+  followed by lines at the margin.
 * **A word hyphenated at a line end** (``oppon-`` | ``ents``) is read whole, or with its
   hyphen where the document spells it so or never whole with both halves its words
   (``two-`` | ``player``), the way :mod:`kb.read.containers` reads a PDF's lines; a suspended
   hyphen (``power-`` | ``and toughness-changing``) stays, a soft hyphen never does.
 
-Lines are removed only at page breaks, added only where a table's row becomes a paragraph,
-and moved only where a page's columns come one after the other; :attr:`Normalised.origin`
+Lines are removed only at page breaks and where a hanging paragraph's lines are joined,
+added only where a table's row becomes a paragraph, and moved only where a page's columns
+come one after the other; :attr:`Normalised.origin`
 maps each line of the normalised text back to the document's own line, so notes and rules
 keep their real places.
 """
@@ -151,10 +164,12 @@ def normalise(text: str, source: str = "") -> Normalised:
                 f"numbers; the first at line {_at(origin, min(seams))}) removed, the paragraphs "
                 "they cut joined", source, _at(origin, min(seams)), "info"))
             lines, origin = [lines[i] for i in kept], [_at(origin, i) for i in kept] or [1]
+        lines, origin = _without_hanging_indents(lines, origin, source, notes)
         return Normalised("\n".join(_dehyphenated(lines, source, notes)), origin, notes)
     paged = _without_pages(lines, source)
     paged.notes[:0] = notes
-    paged.text = "\n".join(_dehyphenated(paged.text.split("\n"), source, paged.notes))
+    lines, paged.origin = _without_hanging_indents(paged.text.split("\n"), paged.origin, source, paged.notes)
+    paged.text = "\n".join(_dehyphenated(lines, source, paged.notes))
     if origin is not None and paged.origin is not None:
         paged.origin = [origin[n - 1] for n in paged.origin]
     return paged
@@ -345,6 +360,101 @@ def _columns(lines: list[str], origin: list[int] | None, paged: bool, source: st
     return out, out_origin
 
 
+# An indented line that is indented for what it is, not for a hanging indent: a list item, a
+# quote, a heading, a table's row, a numbered line (a rule, a list's item), an example.
+_INDENTED_ON_PURPOSE = re.compile(r"^[ \t]*(?:[-*+][ \t]|>|#{1,6}(?:[ \t]|$)|\||\d{1,3}[.)][ \t]"
+                                  r"|(?:\*\*|__)?\d{3}\.\d|Examples?:)")
+_MIN_HANGING = 3  # paragraphs ending in their indented lines, at least
+_MAX_WRAP_WIDTH = 160  # hanging indents are a wrapped text's (the releases' paragraphs: 390 a line)
+_HANGING_SHARE = 4  # ... and this many times as many as the indented lines the margin goes on after
+
+
+def _hanging_runs(lines: list[str], width: int) -> tuple[list[list[int]], int]:
+    """The runs of indented lines that go on with the line above them (at the margin, not
+    blank, and full: the run's first word would not have fitted on it at the text's
+    ``width``), each with the same indent, and how many of them the margin goes on after (a
+    paragraph indented at its first line: the 2003 Magic releases' layout); the runs counted
+    as hanging end at a blank line, a line starting a paragraph (a rule, an example) or the
+    text's end."""
+    runs: list[list[int]] = []
+    first_indented = 0
+    i, n = 1, len(lines)
+    while i < n:
+        above, line = lines[i - 1], lines[i]
+        if not (line[:1] in (" ", "\t") and line.strip() and above.strip() and above[:1] not in (" ", "\t")
+                and not _INDENTED_ON_PURPOSE.match(line)
+                and len(above.rstrip()) + 1 + len(line.split()[0]) > width):
+            i += 1
+            continue
+        indent = len(line) - len(line.lstrip())
+        run = [i]
+        while i + len(run) < n and _goes_on(lines[i + len(run) - 1], lines[i + len(run)], indent, width):
+            run.append(i + len(run))
+        after = lines[i + len(run)] if i + len(run) < n else ""
+        if after.strip() and after[:1] not in (" ", "\t") and not _STARTS_PARAGRAPH.match(after):
+            first_indented += 1  # the margin goes on after it: an indented first line
+        elif not after.strip() or not after[:1].isspace():
+            runs.append(run)
+        i += len(run)
+    return runs, first_indented
+
+
+def _goes_on(above: str, line: str, indent: int, width: int) -> bool:
+    """Does ``line`` go on with a hanging paragraph indented by ``indent`` whose line
+    ``above`` it is? At that indent; shaped as a line indented on purpose only after a full
+    line (a wrap put ``4. If the player…`` there, not a list)."""
+    if not line.strip() or len(line) - len(line.lstrip()) != indent:
+        return False
+    return not _INDENTED_ON_PURPOSE.match(line) or len(above.rstrip()) + 1 + len(line.split()[0]) > width
+
+
+def _without_hanging_indents(lines: list[str], origin: list[int] | None, source: str,
+                             notes: list[Diagnostic]) -> tuple[list[str], list[int] | None]:
+    """The lines with a text's hanging indents undone (see the module docstring): each
+    paragraph so set is one line again, its wrapped lines joined onto its first (a word
+    hyphenated at a line end read as :func:`dehyphenated` reads it), so that none of them is
+    read as what its start looks like (``725.2 to trigger…``); and the document's line of
+    each line, with a note naming the first paragraph. A text not so set is as it was."""
+    if not any(ln[:1] in (" ", "\t") for ln in lines):
+        return lines, origin
+    width = _width(lines)
+    if width > _MAX_WRAP_WIDTH:  # a paragraph a line: an indented line is one of its own
+        return lines, origin
+    runs, first_indented = _hanging_runs(lines, width)
+    if len(runs) < _MIN_HANGING or len(runs) < _HANGING_SHARE * first_indented:
+        return lines, origin
+    vocabulary = word_counts(lines)
+    joined = {k for run in runs for k in run}
+    out: list[str] = []
+    kept: list[int] = []
+    for i, line in enumerate(lines):
+        if i in joined:
+            out[-1] = _joined(out[-1], line.strip(), vocabulary)
+        else:
+            out.append(line)
+            kept.append(_at(origin, i))
+    notes.append(Diagnostic(
+        f"the paragraphs are set with hanging indents ({len(runs)} paragraphs' wrapped lines "
+        f"indented, the first at line {_at(origin, runs[0][0])}): each read as one paragraph",
+        source, _at(origin, runs[0][0]), "info"))
+    return out, kept
+
+
+def _joined(line: str, following: str, vocabulary: Counter[str]) -> str:
+    """A wrapped line and the line it goes on with as one: with a space between them, or a
+    word hyphenated at the end (``perma-`` | ``nent``) whole, or with its hyphen where the
+    document spells it so (:func:`keeps_hyphen`); a suspended hyphen stays, a space after it."""
+    line = line.rstrip()
+    m, n = _HYPHENATED_END.search(line), _FIRST_WORD.match(following)
+    if not (m and n and following[:1].islower()):
+        return f"{line} {following}"
+    first, second = m.group(1), n.group(1)
+    if second.lower() in _SUSPENDING and vocabulary[(first + second).lower()] == 0:
+        return f"{line} {following}"
+    keep = keeps_hyphen(first, second, vocabulary, line.endswith("\u00ad"))
+    return (line if keep else line[:-1]) + following
+
+
 def _dehyphenated(lines: list[str], source: str, notes: list[Diagnostic]) -> list[str]:
     """The lines with the words hyphenated at their ends read (:func:`dehyphenated`), and a
     note saying which."""
@@ -362,12 +472,14 @@ def _dehyphenated(lines: list[str], source: str, notes: list[Diagnostic]) -> lis
 def _page_seams(lines: list[str]) -> set[int]:
     """The lines a page break left in text copied from a PDF viewer, which copies no form
     feed: a bare page number (``12``, ``Page 12 of 80``) beside a running line (the same
-    text, digits aside, at three page breaks or more), and that line. Both go wherever they
-    fall, between two paragraphs or inside one."""
+    text, digits aside, at three page breaks or more), and that line; and a line that counts
+    the pages by itself (``Page 12 of 80``: :func:`_counted_pages`), with or without one
+    beside it. They go wherever they fall, between two paragraphs or inside one."""
     numbers = [i for i, ln in enumerate(lines)  # a page number's line is short
                if len(ln) <= _PAGE_NUMBER_WIDTH and ln.strip() and _PAGE_NUMBER.match(ln.strip())]
     if len(numbers) < _MIN_PAGES:
         return set()
+    counted = _counted_pages(lines, numbers)  # they go without a running line beside them too
     beside: Counter[str] = Counter()
     for i in numbers:
         for j in (i - 1, i + 1):
@@ -375,13 +487,34 @@ def _page_seams(lines: list[str]) -> set[int]:
                 beside[_edge_key(lines[j])] += 1
     running = {key for key, n in beside.items() if n >= _MIN_PAGES and n >= len(numbers) // 2}
     if not running:
-        return set()
+        return counted
     seams: set[int] = set()
     for i in numbers:
         near = [j for j in (i - 1, i + 1) if 0 <= j < len(lines) and _edge_key(lines[j]) in running]
         if near:
             seams.update([i, *near])
-    return seams if len(seams) >= 2 * _MIN_PAGES else set()
+    return (seams if len(seams) >= 2 * _MIN_PAGES else set()) | counted
+
+
+# A page's own number said as one ("Page 12", "Page 12 of 80", "12 of 80", "12 / 80").
+_COUNTED_PAGE = re.compile(r"^(?:page\s+(\d{1,4})(?:\s*(?:of|/)\s*(\d{1,4}))?|(\d{1,4})\s*(?:of|/)\s*(\d{1,4}))$",
+                           re.IGNORECASE)
+
+
+def _counted_pages(lines: list[str], numbers: list[int]) -> set[int]:
+    """The lines among ``numbers`` that count the pages by themselves (``Page 12 of 80``, a
+    viewer's copy without a running title beside them): three or more, their pages never
+    counting down (a page numbered over and under it), all of one total where they say it."""
+    said = [(i, _COUNTED_PAGE.match(lines[i].strip())) for i in numbers]
+    counted = [(i, m) for i, m in said if m]
+    if len(counted) < _MIN_PAGES:
+        return set()
+    pages = [int(m.group(1) or m.group(3)) for _, m in counted]
+    totals = {m.group(2) or m.group(4) for _, m in counted}
+    if any(b < a for a, b in zip(pages, pages[1:])) or len(totals) != 1 or (
+            None not in totals and max(pages) > int(next(iter(totals)))):
+        return set()
+    return {i for i, _ in counted}
 
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
@@ -571,7 +704,8 @@ def _without_pages(lines: list[str], source: str) -> Normalised:
             kept.pop()
         if not kept:
             continue
-        if out and not (_continues(out[-1][1], kept[0][1], kept[1][1] if len(kept) > 1 else "", width)
+        if out and not (_continues(out[-1][1], kept[0][1], kept[1][1] if len(kept) > 1 else "", width,
+                                   out[-2][1] if len(out) > 1 else "")
                         or _next_sense(out, kept[0][1])):
             out.append((kept[0][0], ""))
         out.extend(kept)
@@ -613,9 +747,9 @@ def _width(lines: list[str]) -> int:
     return lengths[int(len(lengths) * 0.9)] if lengths else 0
 
 
-def _continues(last: str, first: str, second: str, width: int) -> bool:
+def _continues(last: str, first: str, second: str, width: int, above: str = "") -> bool:
     """Does the first line of a page (``second`` is the line after it) go on with the
-    paragraph the page before ends with?"""
+    paragraph the page before ends with (``above`` is the line over its ``last``)?"""
     if not last.strip():
         return False
     if _ENDS_WITH_REFERENCE_WORD.search(last):  # "See rule" | "702.114, “Devoid.”"
@@ -624,13 +758,21 @@ def _continues(last: str, first: str, second: str, width: int) -> bool:
         return True  # "Draft" | "1. A Limited format…": a term and its numbered senses
     if _STARTS_PARAGRAPH.match(first.lstrip()):
         return False
+    below = second.split()
     if not _ENDS_SENTENCE.search(last.rstrip()):
-        return True
+        # A page ending, without a sentence's end ("… See rule 603.4"), on a paragraph's line
+        # after its first (a term's is short) that the next page's first word would have
+        # fitted on with room to spare, before a short capitalised line the next one's first
+        # word would have fitted on: a paragraph ended (a wrapped one fills its lines), and a
+        # glossary term or a heading starts.
+        return not (above.strip() and len(last.rstrip()) + 1 + len(first.split()[0]) <= _SHORT_LINE * width
+                    and first[:1].isupper() and below
+                    and len(first.strip()) < _SHORT_LINE * width and not _ENDS_SENTENCE.search(first.rstrip())
+                    and len(first.rstrip()) + 1 + len(below[0]) <= width)
     # After a sentence's end: a short last line ended its paragraph; a short first line with
     # more lines under it stands alone (a glossary term, a heading).
     # So does a first line the next line's first word would have fitted on: a line the writer
     # ended, not the wrapping ("Remove from the Game, … (Obsolete)" over its definition).
-    below = second.split()
     return not (len(last.rstrip()) < _SHORT_LINE * width
                 or (len(first.strip()) < _SHORT_LINE * width and bool(second.strip()))
                 or (below and not _ENDS_SENTENCE.search(first.rstrip())
