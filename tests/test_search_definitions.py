@@ -49,10 +49,13 @@ def _defined(hit: dict) -> list[str]:
 @pytest.mark.parametrize("question,rule,keyword,word", RISES, ids=[c[0] for c in RISES])
 def test_a_rule_holding_a_named_keywords_definition_rises_and_says_so(
         excerpt_kb: KnowledgeBase, question: str, rule: str, keyword: str, word: str) -> None:
-    on = EditionSearcher(*_parts(excerpt_kb), ON).search(parse_query(question), limit=6)["results"]
-    off = EditionSearcher(*_parts(excerpt_kb), OFF).search(parse_query(question), limit=6)["results"]
-    assert rule in [h["number"] for h in on] and rule not in [h["number"] for h in off]
-    hit = next(h for h in on if h["number"] == rule)
+    on = EditionSearcher(*_parts(excerpt_kb), ON).search(parse_query(question), limit=20)["results"]
+    off = EditionSearcher(*_parts(excerpt_kb), OFF).search(parse_query(question), limit=20)["results"]
+    # It rises: among the first 6 with the definitions, and higher than without them (a rule
+    # statement elsewhere in the index moves the neighbours' scores a little, not this).
+    place = lambda hits: next((i for i, h in enumerate(hits) if h["number"] == rule), len(hits))  # noqa: E731
+    assert place(on) < 6 and place(on) < place(off), ([h["number"] for h in on[:8]], [h["number"] for h in off[:8]])
+    hit = on[place(on)]
     said = next((s for s in _defined(hit) if s.startswith(keyword + ": ")), None)
     assert said is not None, hit["matched"]
     words = said.removeprefix(keyword + ": ").split(", ")

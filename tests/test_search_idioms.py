@@ -1,8 +1,9 @@
 """Finding F26: the idiom "right away" was read as the rule word "right" (Magic's 803.1b "attack
 right") and "away". English idioms (kb/search/vocabulary/common.yaml ``idioms``) are read as one
 unit before the words are matched: the rules' words for what the idiom means are searched
-("right away" → immediately), or an idiom that means nothing for the rules is left out, in the
-server's search and the offline one alike. One case per line."""
+("at the same time" → simultaneously), or an idiom that means nothing for the rules ("right
+away": the question's other words say when) is left out, in the server's search and the offline
+one alike. One case per line."""
 
 from __future__ import annotations
 
@@ -18,12 +19,9 @@ from tests.test_search_questions import assert_offline_answers_as_the_server, se
 
 # (ruleset, edition, question, a concept it is read into, a concept it must not hold)
 READ = [
-    ("mtg", "2026-01-16", "can I sacrifice it right away", "right away", "right"),
-    ("mtg", "2026-01-16", "my creature has haste, can it attack right away", "right away", "away"),
-    ("riftbound", "1.4", "can my unit move right away", "right away", "right"),
-    ("riftbound", "1.4", "Right away, can I play a reaction", "Right away", "right"),
     ("mtg", "2026-01-16", "do both triggers go on the stack at the same time", "at the same time", "same"),
     ("riftbound", "1.4", "do two units die at once", "at once", "once"),
+    ("riftbound", "1.4", "As soon as my unit dies, can I play a reaction", "As soon as", "soon"),
 ]
 
 
@@ -40,6 +38,10 @@ def test_an_idiom_is_read_as_one_unit(excerpt_kb: KnowledgeBase, ruleset: str, e
 
 # (ruleset, edition, question, a word of it left out as an idiom's)
 LEFT_OUT = [
+    ("mtg", "2026-01-16", "can I sacrifice it right away", "right"),
+    ("mtg", "2026-01-16", "my creature has haste, can it attack right away", "away"),
+    ("riftbound", "1.4", "can my unit move right away", "right"),
+    ("riftbound", "1.4", "Right away, can I play a reaction", "Right"),
     ("mtg", "2026-01-16", "by the way, can I respond to a land", "way"),
     ("riftbound", "1.4", "is a showdown kind of like combat", "kind"),
 ]
@@ -68,6 +70,7 @@ def test_an_idioms_words_apart_are_words(excerpt_kb: KnowledgeBase, ruleset: str
 def test_every_ruleset_reads_the_idioms_longest_first(ruleset: str) -> None:
     idioms = vocabulary(ruleset).idioms
     assert ("right", "away") in [words for words, _rules in idioms]
+    assert dict(idioms)[("right", "away")] == ()
     assert [len(w) for w, _r in idioms] == sorted((len(w) for w, _r in idioms), reverse=True)
 
 
