@@ -114,6 +114,8 @@ DYING = ("self", "friendly", "friendly-deathknell")
 ZONES = ("board", "trash")
 
 Effect = tuple[Any, ...]  # ("draw", 1), ("counter", "target"), ("create", name, effects, times)…
+# Instructions whose first argument is a unit the item chooses (355.5, 355.10).
+UNIT_CHOICES = ("kill", "move", "deal", "give", "ready", "save", "prevent")
 # The instructions that may act on each of an item's several targets, and the word naming them.
 SEVERAL = ("kill", "move", "deal", "give", "ready", "save", "prevent")
 SEVERAL_TARGETS = "targets"

@@ -215,7 +215,8 @@ def resolve_immediately(m: Riftbound, s: State, p: Params, t: Trace) -> State:
         t.note("add-resolves", s, {"player": s.priority or item.controller})
         return proceed(m, s, t, add=True)
     card = m.cards[item.card] if item.card else None
-    location = item.to if item.kind == "unit" and item.to else "base"
+    # a gear enters at its base, but a hidden gear where it was hidden (811.1.d.1.a)
+    location = item.to if item.kind in ("unit", "gear") and item.to else "base"
     ready = card is not None and enters_ready(card, item)
     perm = Permanent(unique_name(s, item.name), item.card or item.name, item.controller, location,
                      exhausted=item.kind == "unit" and not ready, gear=item.kind == "gear")
@@ -224,7 +225,7 @@ def resolve_immediately(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     s = entering_replaced(m, s, t, item, card)
     if location != "base":
         bf = s.battlefield(location)
-        if bf is not None and bf.controller != item.controller and bf.contested_by is None:
+        if bf is not None and item.kind == "unit" and bf.controller != item.controller and bf.contested_by is None:
             s = replace(s, battlefields=tuple(replace(b, contested_by=item.controller) if b.name == location
                                               else b for b in s.battlefields))
             t.note("play-contests", s, {"player": item.controller, "at": location})

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kb.timing.engine import Params
-from kb.timing.models.riftbound.cards import Ability
+from kb.timing.models.riftbound.cards import SEVERAL_TARGETS, UNIT_CHOICES, Ability
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound.state import Item, Permanent, State
 
@@ -78,6 +78,56 @@ def facedown_ready(m: Riftbound, s: State, p: Params) -> bool:
 @check("targets", "valid choices must exist for every target")
 def targets(m: Riftbound, s: State, p: Params) -> bool:
     return m.targets_ok(s, m.cards[p["card"]].effects, p.get("target"))
+
+
+def hidden_at(s: State, p: Params) -> str | None:
+    """The battlefield where a card played from facedown was hidden; None for another play."""
+    if p.get("from") != "facedown":
+        return None
+    return next((bf for c, pl, bf, _ in s.facedown if c == p["card"] and pl == p["player"]), None)
+
+
+def hidden_choices(m: Riftbound, s: State, p: Params) -> tuple[str, list[str]] | None:
+    """For a spell played from Hidden that chooses units (its target, its several targets, the
+    units its instructions name): the battlefield where it was hidden and the units chosen, which
+    must be there (811.1.d.2, each target on its own: 811.1.d.2.a). None for any other play,
+    and for a spell that chooses only an item on the chain: no item is at a battlefield, a
+    restriction that makes Hidden's impossible, so it is chosen as normal (811.1.d.2)."""
+    card = m.cards[p["card"]]
+    at = hidden_at(s, p)
+    if at is None or card.type != "spell":
+        return None
+    chosen: list[str] = []
+    for e in card.effects:
+        if e[0] not in UNIT_CHOICES:
+            continue
+        if e[1] == SEVERAL_TARGETS:
+            names = p.get("targets") or ()
+        elif e[1] == "target":
+            names = (p.get("target"),)
+        else:  # a unit the instruction names, or several (kill: [A, B])
+            names = tuple(e[1]) if isinstance(e[1], tuple) else (e[1],)
+        chosen += [n for n in names if isinstance(n, str) and n not in chosen]
+    wants = card.targets or any(e[0] in UNIT_CHOICES for e in card.effects)
+    return (at, chosen) if wants else None
+
+
+@check("hidden-has-targets", "a spell played from Hidden needs a valid target at the battlefield where it was "
+       "hidden")
+def hidden_has_targets(m: Riftbound, s: State, p: Params) -> bool:
+    found = hidden_choices(m, s, p)
+    return found is None or any(u.location == found[0] for u in s.board)
+
+
+@check("hidden-targets", "a spell played from Hidden chooses its targets among the units at the battlefield "
+       "where it was hidden")
+def hidden_targets(m: Riftbound, s: State, p: Params) -> bool:
+    found = hidden_choices(m, s, p)
+    if found is None:
+        return True
+    at, chosen = found
+    # a unit not on the board is the targets check's refusal (355.8)
+    return all(u is None or u.location == at for u in map(s.permanent, chosen))
 
 
 @check("several-targets", "the units chosen as its targets: one to as many as it says, each a different unit on the "

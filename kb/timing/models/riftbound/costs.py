@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from kb.timing.engine import Params, Trace
 from kb.timing.fields import a_mapping, only_keys, whole_number
 from kb.timing.models.riftbound import effects, replacements
-from kb.timing.models.riftbound.cards import SEVERAL_TARGETS, Ability, Card, Effect
+from kb.timing.models.riftbound.cards import SEVERAL_TARGETS, UNIT_CHOICES, Ability, Card, Effect
 from kb.timing.models.riftbound.checks import ability_source
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound.resources import FREE, KILL_A_FRIENDLY_UNIT, Cost, parse_cost
@@ -45,8 +45,6 @@ if TYPE_CHECKING:
 
 check, step = registry.check, registry.step
 
-# Instructions whose first argument is a unit the item chooses (355.5, 355.10).
-UNIT_CHOICES = ("kill", "move", "deal", "give", "ready", "save", "prevent")
 
 step("pays-costs", "the item's costs are paid as it is finalized", "{player} pays {cost} for {item}")
 step("adds-during-payment", "runes Add what the pool lacks during payment, without using the chain",

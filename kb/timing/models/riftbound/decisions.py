@@ -14,7 +14,7 @@ from kb.timing.engine import Params, Trace
 from kb.timing.models.riftbound import attaching, costs, trash
 from kb.timing.models.riftbound.cards import Card
 from kb.timing.models.riftbound.chain import after_leaving
-from kb.timing.models.riftbound.checks import ability_source, moved_units
+from kb.timing.models.riftbound.checks import ability_source, hidden_choices, moved_units
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound.state import Item, State, replace_item, without, without_card
 from kb.timing.models.riftbound.triggers import new_item, relocate
@@ -27,7 +27,7 @@ transition, step = registry.transition, registry.step
 # The checks each decision must pass, in the order an explanation lists the ones that fail.
 PLAY = ("has-priority", "not-mid-procedure", "own-turn-neutral-open", "in-hand", "in-trash", "facedown-ready",
         "closed-state-needs-reaction", "showdown-needs-action", "focus", "location", "targets", "several-targets",
-        "move-outcome",
+        "hidden-has-targets", "hidden-targets", "move-outcome",
         "accelerate", "repeat", "costs", "deflect-cost", "additional-cost")
 ACTIVATE = ("has-priority", "not-mid-procedure", "ability-on-board", "ability-timing", "ability-focus",
             "equip-target", "move-outcome", "exhaust-cost", "costs", "deflect-cost")
@@ -42,6 +42,12 @@ step("joins-chain", "the item joins the existing chain", "{item} joins the chain
 step("starts-chain-in-showdown", "the player with Focus starts a chain", "{player} starts a chain in the showdown")
 step("legally-timed", "the item is legally timed", "{item} is legally timed ({why})")
 step("play-from-facedown", "played from facedown: it has Reaction", "{item} is played from facedown at {at}")
+step("hidden-permanent-there", "a hidden permanent is played to the battlefield where it was hidden",
+     "{item} is played to {at}, where it was hidden")
+step("hidden-gear-there", "a hidden gear is played to the battlefield where it was hidden, not to base",
+     "{item} is played to {at}, where it was hidden (a gear played from hand goes to base)")
+step("hidden-targets-there", "a hidden spell's targets are chosen among the units at the battlefield where it "
+     "was hidden", "{item} chooses {units} at {at}, where it was hidden")
 step("flow-play", "Flow: the spell is played from its owner's trash for its Flow cost, at its usual timing",
      "{item} is played from {player}'s trash for its Flow cost ({cost}), instead of its own")
 step("ambush-permission", "Ambush: played to a battlefield with Reaction", "{item} is played with Ambush to {at}")
@@ -210,6 +216,7 @@ def play(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     origin = p.get("from", "hand")
     keywords = card.keywords
     reason = timing_reason(s, keywords | ({"Reaction"} if m.has_reaction(s, p) else set()))
+    hidden = hidden_choices(m, s, p)  # read while the card is still facedown
     if origin == "facedown":
         at = next(bf for c, pl, bf, _ in s.facedown if c == card.name and pl == p["player"])
         s = replace(s, facedown=tuple(f for f in s.facedown if not (f[0] == card.name and f[1] == p["player"])))
@@ -222,7 +229,7 @@ def play(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     if ambush:
         keywords = keywords | {"Reaction"}
     to = p.get("to") or ("base" if card.type == "unit" else None)
-    if origin == "facedown" and card.type == "unit":
+    if origin == "facedown" and card.type in ("unit", "gear"):  # hidden gear too (811.1.d.1.a)
         to = at
     s, item = new_item(s, name=card.name, controller=p["player"], kind=card.type, card=card.name,
                              effects=card.effects, origin=origin, to=to, target=p.get("target"),
@@ -230,6 +237,11 @@ def play(m: Riftbound, s: State, p: Params, t: Trace) -> State:
                              accelerate=bool(p.get("accelerate")), repeat=bool(p.get("repeat")))
     if origin == "facedown":
         t.note("play-from-facedown", s, {"item": card.name, "at": at})
+        if card.type != "spell":
+            t.note("hidden-gear-there" if card.type == "gear" else "hidden-permanent-there", s,
+                   {"item": card.name, "at": at})
+        elif hidden is not None:
+            t.note("hidden-targets-there", s, {"item": card.name, "at": at, "units": ", ".join(hidden[1])})
     if "Quick-Draw" in card.keywords:
         t.note("quick-draw-reaction", s, {"item": card.name})
     if origin == "trash":

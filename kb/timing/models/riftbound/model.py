@@ -14,9 +14,8 @@ from kb.timing.models.riftbound import checks, combat, decisions, effects, scori
 from kb.timing.models.riftbound import adding, costs, damage, paying, replacements  # noqa: F401 (they register)
 from kb.timing.models.riftbound import attaching, beginning, conceding, play_attaching  # noqa: F401 (they register)
 from kb.timing.models.riftbound import battlefields, invariants, teams
-from kb.timing.models.riftbound.cards import SEVERAL_TARGETS, Card, Effect, Trigger, attaching_choice
+from kb.timing.models.riftbound.cards import SEVERAL_TARGETS, UNIT_CHOICES, Card, Effect, Trigger, attaching_choice
 from kb.timing.models.riftbound.citations import CITATION_EDITION, CITATIONS, cite, registry
-from kb.timing.models.riftbound.costs import UNIT_CHOICES
 from kb.timing.models.riftbound.state import Permanent, State
 
 # The instructions that name what they act on, which may be a target: an item on the chain
