@@ -1,7 +1,7 @@
 """Magic cards the model cannot play are refused as Riftbound's are: a keyword of CR 702 the
 model does not play is named with its rule, found among the edition's own keyword rules
-(``Ward 2`` is Ward, 702.21 in 2026-01-16), with how to write its effect where it can be (or
-why it cannot yet); a misspelt keyword gets the nearest one, and an unknown instruction the
+(``Persist`` is Persist, 702.79 in 2026-01-16), with how to write its effect where it can be;
+a misspelt keyword gets the nearest one, and an unknown instruction the
 nearest known instruction. Every face says it: a run (CLI, API and site run through
 kb.timing_run) and a state sent to ``next``."""
 
@@ -59,18 +59,18 @@ def test_a_keyword_the_model_plays_takes_no_value(written: str, said: str) -> No
 # -- without the edition's keyword rules (the embedded excerpt lacks them) -------------------
 # (keyword, the words of the refusal)
 WITHOUT_RULES = [
-    ("Ward 2", "keyword 'Ward 2' is not modelled (the mtg 2026-01-16 excerpt lacks its rule): its effect is a "
-               "triggered ability, \"whenever this permanent becomes the target"),
-    ("Ward {2}", "counter-unless-pay but no trigger on becoming the target (a trigger's on: is cast, enters, dies"),
+    ("Persist", "keyword 'Persist' is not modelled (the mtg 2026-01-16 excerpt lacks its rule): its trigger can be "
+                "written as triggers: [{on: dies, effects: [{return: true}]}]"),
+    ("Undying", "keyword 'Undying' is not modelled (the mtg 2026-01-16 excerpt lacks its rule)"),
     # a keyword rule the excerpt holds is named with it
     ("Suspend 3", "keyword 'Suspend 3' is Suspend (702.62), which the model does not play: write it as the card's "
                   "suspend: {time: N, cost: COST}"),
     ("persist", "triggers: [{on: dies, effects: [{return: true}]}]"),
     ("Trampel", "unknown keyword 'Trampel', did you mean 'trample'? (the model knows: flash, haste, trample, "
-                "split-second, first-strike, double-strike, vigilance, flying, reach)"),
+                "split-second, first-strike, double-strike, vigilance, flying, reach, ward)"),
     ("hast", "unknown keyword 'hast', did you mean 'haste'?"),
     ("Menace", "unknown keyword 'Menace' (the model knows: flash, haste, trample, split-second, first-strike, "
-                "double-strike, vigilance, flying, reach)"),
+                "double-strike, vigilance, flying, reach, ward)"),
 ]
 
 
@@ -108,24 +108,25 @@ def test_the_keywords_the_model_plays_still_run(excerpt_kb: KnowledgeBase) -> No
 # -- with the edition's own keyword rules (the full documents in ../shared) -----------------
 # (edition, keyword, the words of the refusal)
 WITH_RULES = [
-    ("2026-01-16", "Ward 2", "keyword 'Ward 2' is Ward (702.21), which the model does not play: its effect is a "
-                             "triggered ability"),
+    ("2026-01-16", "Persist", "keyword 'Persist' is Persist (702.79), which the model does not play: its trigger "
+                              "can be written as"),
     ("2026-01-16", "Menace", "keyword 'Menace' is Menace (702.111), which the model does not play: it is not "
                              "modelled (the model knows: flash, haste, trample, split-second, first-strike, "
-                             "double-strike, vigilance, flying, reach)"),
+                             "double-strike, vigilance, flying, reach, ward)"),
     ("2026-01-16", "Hexproof", "keyword 'Hexproof' is Hexproof (702.11), which the model does not play"),
     ("2026-01-16", "Protection from red", "is Protection (702.16), which the model does not play"),
     ("2026-01-16", "Suspend 3—{R}", "is Suspend (702.62), which the model does not play: write it as the card's "
                                    "suspend: {time: N, cost: COST}"),
     ("2026-01-16", "Start your engines!", "is Start Your Engines! (702.179)"),
-    ("2026-01-16", "Wrad 2", "unknown keyword 'Wrad 2', did you mean 'Ward' (702.21), which the model does not "
-                             "play?"),
+    ("2026-01-16", "Wrad 2", "unknown keyword 'Wrad 2', did you mean 'ward'?"),
+    ("2026-01-16", "Menacce", "unknown keyword 'Menacce', did you mean 'Menace' (702.111), which the model does not "
+                              "play?"),
     ("2026-01-16", "trampel", "unknown keyword 'trampel', did you mean 'trample'?"),
     ("2026-01-16", "xyzzy", "unknown keyword 'xyzzy' (the model knows: "),
-    # the 2010 release numbers its keywords otherwise, and has no Ward
+    # the 2010 release numbers its keywords otherwise
     ("2010-10-01", "Morph 3", "is Morph (702.34), which the model does not play: write it as the card's morph: COST"),
     ("2010-10-01", "Shroud", "is Shroud (702.16)"),
-    ("2010-10-01", "Ward 2", "keyword 'Ward 2' is not modelled (mtg 2010-10-01 has no rule of it): its effect"),
+    ("2010-10-01", "Persist", "keyword 'Persist' is Persist (702.76), which the model does not play"),
 ]
 
 
@@ -153,17 +154,17 @@ def test_every_way_to_write_a_keyword_names_a_keyword_and_reads_as_a_card(full_k
 
 
 def test_a_run_names_the_rule(full_kb: KnowledgeBase) -> None:
-    error = refused(full_kb, ward_scenario(["Ward 2"]))
-    assert error.message.startswith("<scenario> (cards.Sentinel.keywords[0]): keyword 'Ward 2' is Ward (702.21), "
-                                    "which the model does not play: ")
+    error = refused(full_kb, ward_scenario(["Persist"]))
+    assert error.message.startswith("<scenario> (cards.Sentinel.keywords[0]): keyword 'Persist' is Persist "
+                                    "(702.79), which the model does not play: ")
 
 
 # (a worked scenario whose first frame's state is sent, with the words for its edition)
 NEXT_STATES = [
     ("mtg/002-under-the-2026-legend-rule-each-player-keeps-their-own-legend",
-     "keyword 'Ward 2' is Ward (702.21), which the model does not play"),
+     "keyword 'Persist' is Persist (702.79), which the model does not play"),
     ("mtg/002-a-counterspell-goes-above-the-spell-it-counters",  # a state of edition 2010-10-01
-     "keyword 'Ward 2' is not modelled (mtg 2010-10-01 has no rule of it)"),
+     "keyword 'Persist' is Persist (702.76), which the model does not play"),
 ]
 
 
@@ -172,7 +173,7 @@ def test_a_state_sent_to_next_names_the_rule_of_its_edition(full_kb: KnowledgeBa
     run = full_kb.timing_run(load_scenario(name))
     state = dict(run["frames"][0]["state"])
     state["cards"] = {**state.get("cards", {}), "Sentinel": {"type": "creature", "power": 2, "toughness": 2,
-                                                            "keywords": ["Ward 2"]}}
+                                                            "keywords": ["Persist"]}}
     with pytest.raises(QueryError) as caught:
         full_kb.timing_next(state)
     assert caught.value.status == 400
@@ -183,8 +184,8 @@ def test_a_state_sent_to_next_names_the_rule_of_its_edition(full_kb: KnowledgeBa
 # -- every face: the API and the site run scenarios through kb.timing_run -------------------
 def test_the_api_and_the_site_say_the_same_refusal(excerpt_kb: KnowledgeBase) -> None:
     client = create_app(kb=excerpt_kb).test_client()
-    words = "keyword 'Ward 2' is not modelled (the mtg 2026-01-16 excerpt lacks its rule): its effect is a triggered"
-    api = client.post("/api/v1/timing/run", json=ward_scenario(["Ward 2"]))
+    words = "keyword 'Persist' is not modelled (the mtg 2026-01-16 excerpt lacks its rule): its trigger can be"
+    api = client.post("/api/v1/timing/run", json=ward_scenario(["Persist"]))
     assert api.status_code == 422 and words in api.get_json()["error"]["message"]
-    site = client.post("/timing", data={"yaml": yaml.safe_dump(ward_scenario(["Ward 2"]), sort_keys=False)})
+    site = client.post("/timing", data={"yaml": yaml.safe_dump(ward_scenario(["Persist"]), sort_keys=False)})
     assert site.status_code == 422 and words in site.get_data(as_text=True).replace("&#39;", "'").replace("&#34;", '"')

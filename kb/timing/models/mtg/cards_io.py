@@ -8,8 +8,8 @@ from typing import Any
 from kb.timing.engine import FormatError
 from kb.timing.fields import (one_of as _choice, flag as _flag, whole_number as _int, a_list as _list,
                               a_mapping as _map, nearest, nearest_instruction, only_keys as _only, text as _str)
-from kb.timing.models.mtg.citations import EDITIONS
-from kb.timing.models.mtg.keywords import keyword
+from kb.timing.models.mtg.citations import EDITION_2010, EDITIONS
+from kb.timing.models.mtg.keywords import keyword, valued
 from kb.timing.models.mtg.objects import (Ability, CARD_TYPES, COLORS, PERMANENT_TYPES, Card, Effect, STEPS, Static,
                                           TARGETS, TIMINGS, TRIGGER_EVENTS, Trigger)
 
@@ -206,8 +206,11 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
                             _choice(st.get("color", ""), ("",) + COLORS, f"{sw}.color"),
                             _choice(st.get("whose", "your"), ("your", "each"), f"{sw}.whose"))
         types = _types(raw.get("type"), f"{where}.type")
-        keywords = frozenset(keyword(_str(k, f"{where}.keywords[{i}]"), f"{where}.keywords[{i}]")
-                             for i, k in enumerate(_list(raw.get("keywords"), f"{where}.keywords")))
+        written = [_str(k, f"{where}.keywords[{i}]") for i, k in enumerate(_list(raw.get("keywords"),
+                                                                                  f"{where}.keywords"))]
+        values = dict(v for k in written if (v := valued(k, where)) is not None)
+        keywords = frozenset(keyword(k, f"{where}.keywords[{i}]") for i, k in enumerate(written)
+                             if valued(k, where) is None) | frozenset(values)
         triggers = []
         for i, tr in enumerate(_list(raw.get("triggers"), f"{where}.triggers")):
             tw = f"{where}.triggers[{i}]"
@@ -260,7 +263,11 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
             _exile_instead(raw.get("replacement"), types, f"{where}.replacement"),
             _several(raw.get("targets"), raw.get("target"), own, tuple(triggers), tuple(abilities), where),
             first_strike="first-strike" in keywords, double_strike="double-strike" in keywords,
-            vigilance="vigilance" in keywords, flying="flying" in keywords, reach="reach" in keywords)
+            vigilance="vigilance" in keywords, flying="flying" in keywords, reach="reach" in keywords,
+            ward=values.get("ward"))
+        if cards[name].ward is not None and not cards[name].permanent:
+            raise FormatError("ward is a permanent's ability (702.21a: whenever this permanent becomes the target)",
+                              f"{where}.keywords")
         if static is not None and not cards[name].permanent:
             raise FormatError("only a permanent's static ability is modelled (it applies while on the battlefield)",
                               f"{where}.static")
@@ -304,6 +311,17 @@ def _boosts_modelled(card: Card, where: str) -> None:
                        "dies": "a dies trigger's creature has left the battlefield (400.7): there is nothing of "
                                "its own to boost"}[gone or "spell"]
                 raise FormatError(why, w)
+
+
+def in_edition(cards: dict[str, Card], edition: str, field: str = "cards") -> dict[str, Card]:
+    """The card pool, refused where a card has what the edition's rules lack: ward is not in the
+    2010-10-01 rules (702.21 came with a later release)."""
+    if edition == EDITION_2010:
+        for name, card in cards.items():
+            if card.ward is not None:
+                raise FormatError(f"ward is not in the mtg {edition} rules (its rule, 702.21 in 2026-01-16, came "
+                                  f"later): {name} cannot have it in this edition", f"{field}.{name}.keywords")
+    return cards
 
 
 def _power_toughness_written(raw: dict[str, Any], types: frozenset[str], where: str) -> None:
@@ -379,6 +397,8 @@ def card_json(card: Card) -> dict[str, Any]:
                                          ("double-strike", card.double_strike), ("vigilance", card.vigilance),
                                          ("flying", card.flying), ("reach", card.reach))
                 if on]
+    if card.ward is not None:
+        keywords.append(f"ward {card.ward}")
     if keywords:
         out["keywords"] = keywords
     if card.target:

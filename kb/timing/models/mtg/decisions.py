@@ -201,10 +201,12 @@ class Decisions(Part):
             t.note("becomes-cast", s, {"item": what})
             obj = next(o for o in s.stack if o.id == item)
             s = self._cast_triggers(s, t, player, obj.card)
+            s = self._ward_triggers(s, t, obj)
         elif purpose in EXILING:
             return self._due(self._exile_card(s, t, player, what, EXILING[purpose]), player, "special")
         elif purpose == "activate":
             t.note("becomes-activated", s, {"item": what})
+            s = self._ward_triggers(s, t, next(o for o in s.stack if o.id == item))
         elif purpose == "face-up":
             u = s.permanent(what)
             assert u is not None
@@ -218,6 +220,23 @@ class Decisions(Part):
             s = self._static_applies(s, t, s.permanent(name))
             return self._due(s, player, "special")
         return self._due(s, player, "action")
+
+    def _ward_triggers(self, s: State, t: Trace, obj: Obj) -> State:
+        """Each permanent with ward that ``obj`` targets, controlled by an opponent of its
+        controller: its ward triggers, "counter that spell or ability unless that player pays
+        [cost]" (702.21a), the spell or ability its target."""
+        for ident in dict.fromkeys([obj.target_id, *(i for _, i in obj.targets)]):
+            u = next((x for x in s.board if x.id == ident), None)
+            card = self.card_of(u) if u is not None else None
+            if u is None or card is None or card.ward is None or u.controller == obj.controller:
+                continue
+            tr = Trigger("targeted", f"{u.name}'s ward", (("counter-unless-pay", card.ward),))
+            s, ward = self._new_obj(s, name=tr.name, controller=u.controller, kind="trigger", source=u.name,
+                                    effects=tr.effects, target=obj.name, target_id=obj.id, source_id=u.id)
+            s = replace(s, waiting=s.waiting + (ward,))
+            t.note("ward-triggers", s, {"item": tr.name, "player": u.controller, "target": obj.name,
+                                        "cost": card.ward})
+        return s
 
     def _cast_triggers(self, s: State, t: Trace, player: str, name: str | None) -> State:
         card = self.cards.get(name or "")

@@ -1,14 +1,14 @@
-"""Magic keywords as a card's ``keywords`` writes them: the nine the model plays (flash,
-haste, trample, split-second, first-strike, double-strike, vigilance, flying, reach; read in any case, ``split
+"""Magic keywords as a card's ``keywords`` writes them: the ten the model plays (flash,
+haste, trample, split-second, first-strike, double-strike, vigilance, flying, reach, and ward with
+its cost, ``Ward 2``; read in any case, ``split
 second``, ``first strike`` and ``double strike`` too), and every other
 keyword ability refused saying which it is.
 
 A keyword the model does not play is refused naming its rule, 702.N, found by its name among
-the edition's own keyword rules (CR 702, "Keyword Abilities": ``Ward 2`` is Ward, 702.21 in
+the edition's own keyword rules (CR 702, "Keyword Abilities": ``Persist`` is Persist, 702.79 in
 2026-01-16), never from a list kept here; and, where it can be, how to write its effect with
 what the model has (Suspend as the card's ``suspend: {time: N, cost: C}``, Persist's trigger as
-``on: dies`` with ``return: true``), or why it cannot be written yet (Ward needs a trigger on
-becoming the target, which the model has not). A misspelt keyword the model plays is answered
+``on: dies`` with ``return: true``). A misspelt keyword the model plays is answered
 with it; another, with the nearest keyword of the edition.
 
 The model reads cards without the knowledge base (a scenario is parsed before it runs), so
@@ -25,11 +25,12 @@ import re
 from kb.graph import RuleGraph
 from kb.timing.engine import FormatError
 from kb.timing.fields import nearest
-from kb.timing.models.mtg.objects import TRIGGER_EVENTS
 
 # The keywords the model plays, as a scenario writes them.
 KEYWORDS = ("flash", "haste", "trample", "split-second", "first-strike", "double-strike", "vigilance", "flying",
-            "reach")
+            "reach", "ward")
+# The keywords written with a value: ward's cost ("Ward 2", "ward {2}"), read by the card.
+VALUED = ("ward",)
 KEYWORD_SECTION = "702"  # CR 702, Keyword Abilities
 # A keyword rule's text is the keyword's name ("Ward", "Split Second", "Start Your Engines!");
 # the section's general rule (702.1) is a paragraph.
@@ -39,10 +40,6 @@ _NAME_LONGEST = 45
 # print it (casefolded): the words, and a card written that way (tests/test_timing_mtg_refusals.py
 # reads each one as a card), or None where it cannot be written yet.
 WRITE_INSTEAD: dict[str, tuple[str, str | None]] = {
-    "ward": ("its effect is a triggered ability, \"whenever this permanent becomes the target of a spell or "
-             "ability an opponent controls, counter that spell or ability unless that player pays [cost]\": the "
-             "model has the instruction counter-unless-pay but no trigger on becoming the target (a trigger's "
-             f"on: is {', '.join(TRIGGER_EVENTS)}), so it cannot be written yet", None),
     "morph": ("write it as the card's morph: COST (cast face down for {3}, turned face up for COST)",
               "{type: creature, power: 2, toughness: 2, morph: 3}"),
     "suspend": ("write it as the card's suspend: {time: N, cost: COST}",
@@ -131,14 +128,25 @@ class KeywordRefused(FormatError):
         return refusal(self.written, graph)
 
 
+def valued(written: str, field: str) -> tuple[str, int] | None:
+    """A keyword written with its value, as ``(name, value)``: ``Ward 2`` or ``ward {2}`` is
+    ``("ward", 2)``; None for any other (read by :func:`keyword`)."""
+    m = re.fullmatch(r"(ward) \{?(\d{1,2})\}?", said(written))
+    return (m.group(1), int(m.group(2))) if m else None
+
+
 def keyword(written: str, field: str) -> str:
     """One keyword of a card as the model names it (``Trample``, ``split second`` →
     ``trample``, ``split-second``); any other is :class:`KeywordRefused`, and one the model
     plays written with a value (``haste 1``) a :class:`FormatError`."""
     mine = {said(k): k for k in KEYWORDS}
-    if said(written) in mine:
+    if said(written) in mine and mine[said(written)] not in VALUED:
         return mine[said(written)]
     played = _named(written, {n: ("", "") for n in mine})
+    opens = next((k for k in VALUED if re.match(rf"{k}(?![a-z])", said(written))), None)
+    if opens is not None:  # "Ward", "Ward {X}", "Ward—Pay 3 life": only a mana cost is modelled
+        raise FormatError(f"{opens} is written with its cost, a number of generic mana (e.g. Ward 2); another "
+                          f"cost is not modelled: {written!r}", field)
     if played is not None:
         raise FormatError(f"{mine[played]} takes no value ({written!r})", field)
     raise KeywordRefused(written, field)

@@ -139,6 +139,9 @@ class Card:
     # Flying: blocked only by creatures with flying or reach (702.9b); reach: it may block those (702.17b)
     flying: bool = False
     reach: bool = False
+    # Ward N: "whenever this permanent becomes the target of a spell or ability an opponent
+    # controls, counter it unless that player pays {N}" (702.21a); None: no ward
+    ward: int | None = None
 
     @property
     def permanent(self) -> bool:

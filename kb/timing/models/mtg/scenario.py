@@ -94,7 +94,7 @@ from kb.timing.models.mtg.bindings import several_text
 from kb.timing.models.mtg.citations import EDITIONS
 from kb.timing.models.mtg.objects import Exiled, Permanent, STEPS, STEP_NAMES, State
 from kb.timing.models.mtg.model import Magic
-from kb.timing.models.mtg.cards_io import ACTIONS, EXILE_AS, edition_of, parse_cards
+from kb.timing.models.mtg.cards_io import ACTIONS, EXILE_AS, edition_of, in_edition, parse_cards
 
 
 # -- scenario set-up -------------------------------------------------------------------------
@@ -114,7 +114,7 @@ def setup(data: Mapping[str, Any]) -> tuple[Magic, State]:
     """The model and the first state of a scenario (its players, cards, start)."""
     edition = edition_of(data.get("edition")) or EDITIONS[-1]
     players, extra = _players(data.get("players"))
-    cards = parse_cards(data.get("cards"))
+    cards = in_edition(parse_cards(data.get("cards")), edition)
     model = Magic(cards, edition)
 
     def card_name(value: Any, field: str) -> str:

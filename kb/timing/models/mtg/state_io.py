@@ -13,7 +13,8 @@ from kb.timing.engine import FormatError, Violation
 from kb.timing.fields import (a_list as _list, a_mapping as _map, card_of, one_of as _choice, only_keys as _only,
                               player_of, pool_json, text as _str, turn_order, whole_number as _int)
 from kb.timing.models.codec import Context, decode, encode, json_keys
-from kb.timing.models.mtg.cards_io import card_json, edition_of, effects_json, parse_cards, parse_effects
+from kb.timing.models.mtg.cards_io import (card_json, edition_of, effects_json, in_edition, parse_cards,
+                                           parse_effects)
 from kb.timing.models.mtg.citations import EDITION_2010, EDITIONS
 from kb.timing.models.mtg.model import Magic, model_for
 from kb.timing.models.mtg.objects import (Exiled, Obj, Payment, Permanent, Resolving, STEPS, STEP_NAMES, State,
@@ -151,7 +152,8 @@ def state_from_json(data: Any, edition: str | None = None) -> tuple[Magic, State
     if own and asked and own != asked:
         raise FormatError(f"the state is of edition {own}, not {asked} (the rules differ: ask with {own})",
                           "edition")
-    model = model_for(parse_cards(data.get("cards"), "cards"), own or asked or EDITIONS[-1])
+    edition = own or asked or EDITIONS[-1]
+    model = model_for(in_edition(parse_cards(data.get("cards"), "cards"), edition), edition)
     cards = model.cards
     violations: list[Violation] = []
     players = turn_order(data.get("players"))

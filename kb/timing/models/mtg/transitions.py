@@ -133,6 +133,8 @@ INNER_STEPS: tuple[tuple[str, str, str], ...] = (
     # instructions and events
     ("triggers", "an ability triggers (it waits until a player would receive priority)", "{item} triggers"),
     ("cast-triggers", "a \"when you cast\" ability triggers", "{item} triggers"),
+    ("ward-triggers", "a permanent with ward becomes the target of a spell or ability an opponent controls: its "
+     "ward triggers", "{item} triggers: {target} will be countered unless its controller pays {cost}"),
     ("untap-triggers-wait", "abilities that trigger in the untap step wait for the upkeep",
      "{item} triggers and waits"),
     ("dies-triggers", "a leaves-the-battlefield ability triggers (looking back in time)", "{item} triggers"),
