@@ -271,3 +271,32 @@ def test_a_document_keyed_by_number_opens_with_its_other_strings_only() -> None:
     assert written is not None
     assert written.text.startswith("Magic: The Gathering Comprehensive Rules\n\n100.1. These Magic rules")
     assert written.text.count("These Magic rules apply") == 1
+
+
+@pytest.mark.parametrize("name,text", [
+    ("a keyed export", _keyed(RIFTBOUND_RULES)),
+    ("the same rules in Markdown, bold ids, no headings",
+     "# Riftbound Core Rules\n\n" + "\n\n".join(f"**{k}.** {v}" for k, v in RIFTBOUND_RULES.items())),
+])
+def test_riftbound_rules_printed_without_their_section_keep_it_above_them(name: str, text: str) -> None:
+    """The first rule read (``103.1.``) printed without its parent (``103.``): the parent is kept
+    as an empty rule above it, as for every later rule, not after it (the build refused the
+    import: 'rule 103.1 has no parent rule 103', and every rule under it)."""
+    result = read_text(text, "rules")
+    numbers = [r.raw_id for r in result.rules]
+    assert numbers[:2] == ["103.", "103.1."] and numbers.index("104.") < numbers.index("104.1."), (name, numbers)
+    assert not [d for d in result.diagnostics if d.severity == "error"], name
+
+
+def test_a_keyed_export_without_headings_imports(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``rulekb import`` of the keyed export (its rules' parents unprinted) imports it."""
+    from click.testing import CliRunner
+
+    from kb.cli import main
+    (tmp_path / "no-rules").mkdir()
+    monkeypatch.setenv("RULEKB_RULES", str(tmp_path / "no-rules"))
+    export = tmp_path / "api.json"
+    export.write_text(_keyed(RIFTBOUND_RULES), encoding="utf-8")
+    out = CliRunner().invoke(main, ["--home", str(tmp_path / "home"), "import", str(export), "-r", "test",
+                                    "-e", "1.0", "--partial"])
+    assert out.exit_code == 0 and "imported api.json as test 1.0" in out.output, out.output

@@ -20,7 +20,8 @@ from kb.read.text import MIN_RULE_LINES
 SMALL = [
     ("a Markdown heading and one bold rule", "## 100. General\n\n**100.1.** A rule.\n", "riftbound-md",
      ["100", "100.1"]),
-    ("one bold Riftbound rule", "**103.1.b.** A rule of the game.\n", "riftbound-md", ["103.1.b"]),
+    # its unprinted parents kept as empty rules above it, as under any rule printed without them
+    ("one bold Riftbound rule", "**103.1.b.** A rule of the game.\n", "riftbound-md", ["103", "103.1", "103.1.b"]),
     ("a Magic section and one rule", "100. General\n\n100.1. A rule of the game.\n", "mtg-text",
      ["100", "100.1"]),
 ]

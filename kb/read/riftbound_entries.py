@@ -205,7 +205,7 @@ class Entries:
                        f"part of rule {format_number(prev)}", line, prev)
             self._entries[-1].parts.append(text)
             return
-        if prev is not None:
+        if prev is not None or len(number) > 1:  # the first entry's parents too, above it
             for depth in range(1, len(number)):
                 ancestor = number[:depth]
                 if sort_key(ancestor) not in self._seen:
@@ -290,6 +290,8 @@ class Entries:
     def _joined_into(self, number: Segments) -> str:
         """Where the number of a missing parent is printed in the text of the entry above (a
         layout that joined two rules' lines): what to add to the warning, else ""."""
+        if not self._entries:
+            return ""
         above = self._entries[-1]
         printed = re.compile(r"(?<![\w.])" + re.escape(format_number(number)) + r"\.?(?![\w.])")
         if not printed.search("\n".join(above.parts)):
