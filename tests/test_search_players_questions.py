@@ -31,6 +31,7 @@ ANSWERED = [
     ("riftbound", "1.4", "can I concede on my opponent's turn", "650", 1),
     ("mtg", "2026-01-16", "can I concede on my opponent's turn", "104.3a", 1),
     ("riftbound", "1.4", "where does a dead champion go", "108.3", 3),
+    ("riftbound", "1.4", "where does a dead champion go", "428.1", 1),   # "dead": killed, to the trash
     ("mtg", "2026-01-16", "aura when enchanted creature dies", "704.5m", 1),
 ]
 
