@@ -11,6 +11,8 @@ It is read-only once loaded, so any number of threads may share it.
 
 from __future__ import annotations
 
+import weakref
+
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -180,8 +182,12 @@ class LoadedEditions:
         redotted = redotted_numbers(segments, rg.find)
         if redotted:
             message += f"; did you mean {' or '.join(redotted)}?"
+        last = None if redotted else last_rule_before(rg, segments)
+        if last is not None:  # the nearest numbers would be the document's last ones: no help
+            message += f": it is beyond the last rule, {last} {rg.rule(last).label}".rstrip()
         raise QueryError(404, message, {"number": wanted, "nearest": suggested_numbers(rg, segments),
-                                        "edition": rg.edition.name, "partial": rg.edition.partial})
+                                        "edition": rg.edition.name, "partial": rg.edition.partial,
+                                        **({"last": last} if last else {})})
 
 
 def in_force_among(editions: list[dict[str, Any]], date: str) -> dict[str, Any] | None:
@@ -214,11 +220,32 @@ def passed_over_excerpts(editions: list[dict[str, Any]]) -> list[str]:
     return [str(e["edition"]) for e in editions if e.get("partial")]
 
 
+def last_rule_before(rg: RuleGraph, segments: Segments) -> str | None:
+    """The edition's last top-level rule when ``segments`` number past it (``9999`` in a
+    document ending at 829: its first segment is beyond every rule's), else None. Its
+    nearest numbers would be the document's last subrules, unrelated to the one asked."""
+    if not segments or not segments[0].isdigit():
+        return None
+    last = _LAST_RULES.get(rg)
+    if last is None:  # once per graph: the linker asks this of every citation not found
+        tops = [int(r.segments[0]) for r in rg.edition.rules.values() if r.segments and r.segments[0].isdigit()]
+        highest = max(tops, default=-1)
+        found = (rg.find((str(highest),)) or rg.nearest((str(highest),), 1)[0]) if tops else None
+        last = _LAST_RULES[rg] = (highest, found)
+    return last[1] if last[1] is not None and int(segments[0]) > last[0] else None
+
+
+_LAST_RULES: weakref.WeakKeyDictionary[RuleGraph, tuple[int, str | None]] = weakref.WeakKeyDictionary()
+
+
 def suggested_numbers(rg: RuleGraph, segments: Segments, limit: int = 5) -> list[str]:
     """The numbers of ``rg`` offered for ``segments``, which it lacks: the ones their digits and
     letters re-dot into first (:func:`kb.numbers.redotted_numbers`: ``3371a`` → 337.1.a), then
-    the nearest (:meth:`kb.graph.RuleGraph.nearest`), at most ``limit``. The rule lookup's
+    the nearest (:meth:`kb.graph.RuleGraph.nearest`), at most ``limit``; none for a number
+    beyond the last rule (:func:`last_rule_before`), which says so instead. The rule lookup's
     nearest numbers (:meth:`LoadedEditions.find_rule`) and the search's ``did_you_mean`` (the
     first of one) are these."""
     redotted = redotted_numbers(segments, rg.find, limit)
+    if not redotted and last_rule_before(rg, segments) is not None:
+        return []  # past the last rule: its nearest would be the document's last subrules
     return (redotted + [n for n in rg.nearest(segments, limit) if n not in redotted])[:limit]

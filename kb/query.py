@@ -122,6 +122,7 @@ class KnowledgeBase(LoadedEditions):
         one with ``cited_by_all``); :meth:`cited_by` answers the next pages."""
         from kb.records import CITED_BY_PAGE, cited_by, cited_by_page
         rg = self.edition(ruleset, edition, date)
+        self.check_prefix(rg.edition.ruleset, number)
         try:
             canonical = self.locate_rule(rg, number)
         except QueryError as exc:
@@ -177,6 +178,34 @@ class KnowledgeBase(LoadedEditions):
                 exc.detail.get("nearest", [])
             raise QueryError(404, f"{exc.message}; {said}",
                              {**exc.detail, "nearest": nearest, "elsewhere": elsewhere}) from exc
+
+    def check_prefix(self, ruleset: str, number: str) -> None:
+        """QueryError 404 for a number whose own prefix names another ruleset than ``ruleset``
+        (``CR 117.3d`` is Magic's, as :meth:`ruleset_named_in` reads it, asked of Riftbound),
+        naming that ruleset, its rule when its default edition has one, and how to ask for it
+        (``detail["other_rulesets"]``, as :meth:`with_other_rulesets` lists them)."""
+        if number[:1].isdigit():
+            return  # no prefix: most lookups (every page's own canonical numbers)
+        named = self.ruleset_named_in(number)
+        if named is None or named == ruleset:
+            return
+        there = self.edition(named)
+        shown = " ".join(number.split())[:64]
+        message = f"{shown!r} names {named} by its prefix, not {ruleset}"
+        other: dict[str, Any] = {"ruleset": named, "edition": there.edition.name,
+                                 "title": next((str(r.get("title") or named) for r in self.rulesets()
+                                                if r["name"] == named), named)}
+        try:
+            found = self.find_rule(there, number)
+        except QueryError:
+            found = None
+        if found is not None:
+            other.update({"number": found, "rule_title": self.rule_summary(there, found)["title"]})
+            message += f"; {named} {there.edition.name} has {found}: {other['rule_title']}"
+        else:
+            message += f"; {named} {there.edition.name} has no rule numbered so either"
+        raise QueryError(404, message, {"number": shown, "named_ruleset": named,
+                                        "other_rulesets": [other] if found is not None else []})
 
     def with_other_rulesets(self, exc: QueryError, ruleset: str, number: str) -> QueryError:
         """A rule's 404 in ``ruleset`` saying which other rulesets' default editions hold that number
@@ -287,7 +316,7 @@ class KnowledgeBase(LoadedEditions):
         With no ruleset asked for (``ruleset``, ``ruleset:``), a query whose citation names a
         ruleset by its own prefix searches that one (:meth:`ruleset_named_in`: ``CR 702.19b``
         is Magic's), and an edition asked for picks the ruleset having it
-        (:meth:`_ruleset_asked_by`); an empty answer (or a number the edition lacks) lists in
+        (:meth:`ruleset_asked_by`); an empty answer (or a number the edition lacks) lists in
         ``other_rulesets`` each other ruleset whose default edition matches, with its count
         (``others=False``: not looked for)."""
         from kb.records.search import ruling_evidence
@@ -295,7 +324,7 @@ class KnowledgeBase(LoadedEditions):
         try:
             parsed = parse_query(query)
             asked_edition = parsed.edition or edition
-            rg = self.edition(parsed.ruleset or ruleset or self._ruleset_asked_by(query, asked_edition)
+            rg = self.edition(parsed.ruleset or ruleset or self.ruleset_asked_by(query, asked_edition)
                               or self.default_ruleset(), asked_edition)
             name = rg.edition.ruleset, rg.edition.name
             s = searcher(self, *name)
@@ -340,7 +369,7 @@ class KnowledgeBase(LoadedEditions):
             found["other_rulesets"] = self._other_rulesets_matching(query, rg.edition.ruleset, rulings)
         return found
 
-    def _ruleset_asked_by(self, query: str, edition: str | None) -> str | None:
+    def ruleset_asked_by(self, query: str, edition: str | None) -> str | None:
         """The ruleset a search naming none searches: the one the query's citation prefix names
         (CR 702.19b is Magic's, as the linker reads it) when it has ``edition`` (if one is
         asked), else the only ruleset having an edition of that name; None: the default."""

@@ -22,8 +22,9 @@ OPERATIONS = ["/rules/{n}", "/rules/{n}/history", "/rules/{n}/map?from=1.4&to=1.
               "/rules/{n}/changes.atom", "/rules/{n}/cited-by"]
 CASES = [
     # number, status, what the error's detail holds (None: an answer)
-    ("9999", 404, {"number": "9999", "nearest": True}),
-    ("9999.9", 404, {"number": "9999.9", "nearest": True}),
+    ("9999", 404, {"number": "9999", "last": "829"}),     # past the last rule: said, no nearest
+    ("9999.9", 404, {"number": "9999.9", "last": "829"}),
+    ("337.99", 404, {"number": "337.99", "nearest": True}),
     ("3371a", 404, {"number": "3371.a", "nearest": "337.1.a"}),
     ("337.1(a)", 200, None),
     ("rule 337.1a", 200, None),

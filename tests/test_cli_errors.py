@@ -90,7 +90,8 @@ BAD_INPUT = [
     ("diff --from 2030-13-45 --to 1.4", 2, ["Invalid value for '--from'", "'2030-13-45' is neither an edition's name nor a date"]),
     ("map 337.1 --from 1.4 --to 2026-02-31", 2, ["Invalid value for '--to'", "'2026-02-31' is neither"]),
     ("import {state} --ruleset riftbound --edition 9 --date 16/07/2026", 2, ["'16/07/2026' is not a date"]),
-    ("rule 337.1a 999.9", 2, ["error: rule 999.9 does not exist in riftbound 1.4", "nearest: "]),
+    ("rule 337.1a 999.9", 2, ["error: rule 999.9 does not exist in riftbound 1.4: it is beyond the last rule, 829 "]),
+    ("rule 337.1a 337.9", 2, ["error: rule 337.9 does not exist in riftbound 1.4", "nearest: "]),
     ("rule 999.9 888.8", 2, ["rule 999.9 does not exist", "rule 888.8 does not exist"]),
     ("rule 101", 2, ["rule 101 does not exist in riftbound 1.4", "this edition is an excerpt, so the rule may "
                      "exist in the full document: import it as this edition (rulekb import FILE --ruleset RULESET "
@@ -152,7 +153,7 @@ def test_several_numbers_are_each_shown(excerpt_home: Path) -> None:
     (["rule", "337.1.a."], ["337.1.a"]),
     (["Rule", "337.1A"], ["337.1.a"]),
     (["337.1a", "337.4"], ["337.1.a", "337.4"]),
-    (["rule", "337.1.a.", "CR", "337.4"], ["337.1.a", "337.4"]),
+    (["rule", "337.1.a.", "CR", "117.3d"], ["337.1.a", "117.3d"]),  # CR names Magic (A18): each its ruleset
 ])
 def test_loose_forms_with_words_still_work(excerpt_home: Path, words: list[str], numbers: list[str]) -> None:
     code, out, err = run(excerpt_home, ["rule", *words, "--json"])

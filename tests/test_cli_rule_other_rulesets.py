@@ -62,11 +62,11 @@ CLI_CASES = [
     (["rule", "702.19b"], "; try --ruleset mtg", 2),
     (["rule", "-r", "mtg", "337.1a"], "; try --ruleset riftbound", 2),
     (["rule", "-e", "1.3", "117.3d"], "riftbound 1.3; mtg 2026-01-16 has 117.3d", 2),
-    (["rule", "9999.9"], "error: rule 9999.9 does not exist in riftbound 1.4\n", 2),
+    (["rule", "9999.9"], "error: rule 9999.9 does not exist in riftbound 1.4: it is beyond the last rule, 829 Flow\n", 2),
     (["history", "702.19b"], "mtg 2026-01-16 has 702.19b: ", 2),
     (["history", "-r", "mtg", "337.1a"], "; try --ruleset riftbound", 2),
     (["map", "702.19b", "--from", "1.3", "--to", "1.4"], "riftbound 1.3; mtg 2026-01-16 has 702.19b", 2),
-    (["history", "9999.9"], "error: rule 9999.9 does not exist in riftbound 1.4\n", 2),
+    (["history", "9999.9"], "error: rule 9999.9 does not exist in riftbound 1.4: it is beyond the last rule, 829 Flow\n", 2),
 ]
 
 
@@ -95,4 +95,42 @@ def test_api_names_and_links_the_rule_there(excerpt_home: Path) -> None:
     there = client.get(other["url"])
     assert there.status_code == 200 and there.get_json()["number"] == "702.19b"
     plain = client.get("/api/v1/rulesets/riftbound/rules/9999.9").get_json()["error"]
-    assert "other_rulesets" not in plain["detail"] and plain["detail"]["nearest"]
+    assert "other_rulesets" not in plain["detail"] and plain["detail"]["last"] == "829"
+
+
+# A18: a number whose own prefix names a ruleset (CR is Magic's, as search and link read it).
+# arguments, exit code, words the output has
+PREFIX_CASES = [
+    (["rule", "CR 117.3d"], 0, "mtg 2026-01-16"),                      # no --ruleset: the prefix picks it
+    (["rule", "CR 117.3d", "337.1a"], 0, "337.1.a. "),                 # each number its own ruleset
+    (["rule", "CR 116.3d", "-e", "2010-10-01"], 0, "mtg 2010-10-01"),
+    (["rule", "CR 117.3d", "-r", "riftbound"], 2,
+     "error: 'CR 117.3d' names mtg by its prefix, not riftbound; mtg 2026-01-16 has 117.3d: "),
+    (["rule", "CR 117.3d", "-r", "riftbound"], 2, "; try rulekb rule 117.3d --ruleset mtg\n"),
+    (["rule", "CR 117.3d", "-e", "1.4"], 2, "; try rulekb rule 117.3d --ruleset mtg\n"),  # 1.4 is Riftbound's
+    (["rule", "CR 117.3z", "-r", "riftbound"], 2, "mtg 2026-01-16 has no rule numbered so either\n"),
+    (["rule", "CR 117.3d", "-r", "mtg"], 0, "117.3d. "),
+    (["rule", "9999"], 2, "does not exist in riftbound 1.4: it is beyond the last rule, 829 Flow\n"),
+    (["rule", "-r", "mtg", "9999"], 2, "does not exist in mtg 2026-01-16: it is beyond the last rule, 800 "),
+]
+
+
+@pytest.mark.parametrize(("args", "code", "said"), PREFIX_CASES)
+def test_cli_prefix(excerpt_home: Path, args: list[str], code: int, said: str) -> None:
+    out = CliRunner().invoke(main, ["--home", str(excerpt_home), *args])
+    assert out.exit_code == code, out.output
+    assert said in out.output and "Traceback" not in out.output
+    if "beyond" in said:
+        assert "nearest" not in out.output
+
+
+def test_api_prefix_names_its_ruleset(excerpt_home: Path) -> None:
+    client = create_app(excerpt_home).test_client()
+    resp = client.get("/api/v1/rulesets/riftbound/rules/CR%20117.3d")
+    assert resp.status_code == 404
+    error = resp.get_json()["error"]
+    assert error["message"].startswith("'CR 117.3d' names mtg by its prefix, not riftbound")
+    assert error["detail"]["named_ruleset"] == "mtg"
+    (other,) = error["detail"]["other_rulesets"]
+    assert other["url"] == "/api/v1/rulesets/mtg/rules/117.3d"
+    assert client.get("/api/v1/rulesets/mtg/rules/CR%20117.3d").get_json()["number"] == "117.3d"

@@ -158,7 +158,7 @@ def test_cli_offers_it(excerpt_home: Path, ruleset: str, edition: str, typed: st
 SUGGESTED = [
     ("riftbound", "1.4", "3.3.7.1.a"),  # re-dots into 337.1.a
     ("riftbound", "1.4", "337.9"),      # re-dots into nothing: the nearest
-    ("riftbound", "1.4", "999.9"),
+    ("riftbound", "1.4", "829.9"),      # (999.9, past the last rule, has none: A18)
     ("mtg", "2010-10-01", "1.1.6.3.d"),
 ]
 

@@ -48,6 +48,10 @@ MISSING = [
     ("mtg", "116.3d", "116.3d"),                # 2010's number: where it is now comes first
 ]
 
+# Past the excerpts' last rule (Riftbound 829, Magic 800): said so, with no nearest numbers (A18).
+BEYOND = {("riftbound", "9999.9"), ("riftbound", "1000"), ("riftbound", "rule 9999"), ("riftbound", "2026"),
+          ("mtg", "CR 999.9z"), ("mtg", "CR 9999.9z"), ("mtg", "9999.9"), ("mtg", "1000")}
+
 # (ruleset, typed): no number the edition lacks, so nothing is said
 NOT_SAID = [
     ("riftbound", "priority"),
@@ -84,7 +88,11 @@ def test_the_facade_says_a_missing_number_as_the_lookup(excerpt_kb: KnowledgeBas
     assert r["no_such_rule"] == {"number": number, "message": lookup.message,
                                  "nearest": lookup.detail["nearest"],
                                  "elsewhere": lookup.detail.get("elsewhere")}
-    assert len(r["no_such_rule"]["nearest"]) >= 3
+    if (ruleset, typed) in BEYOND:
+        last = {"riftbound": "829", "mtg": "800"}[ruleset]
+        assert r["no_such_rule"]["nearest"] == [] and f": it is beyond the last rule, {last} " in lookup.message
+    else:
+        assert len(r["no_such_rule"]["nearest"]) >= 3 and "beyond" not in lookup.message
     assert r["query"] == typed and r["jump"] is None
     assert r["results"] == [] and r["total"] == 0  # not the hits of "rule" beside 9999
 
@@ -106,9 +114,14 @@ def test_the_api_cli_and_site_say_the_facades_answer(excerpt_kb: KnowledgeBase, 
     runner = CliRunner()
     searched = runner.invoke(main, ["--home", str(excerpt_home), "search", typed, "--ruleset", ruleset])
     assert searched.exit_code == 0 and "Traceback" not in searched.output
-    assert f"no rule {number} in {ruleset} {EDITIONS[ruleset]}; nearest: {nearest}\n" in searched.stdout
     looked_up = runner.invoke(main, ["--home", str(excerpt_home), "rule", typed, "--ruleset", ruleset])
-    assert looked_up.exit_code != 0 and f"nearest: {nearest}\n" in looked_up.output  # rulekb rule alike
+    if nearest:
+        assert f"no rule {number} in {ruleset} {EDITIONS[ruleset]}; nearest: {nearest}\n" in searched.stdout
+        assert looked_up.exit_code != 0 and f"nearest: {nearest}\n" in looked_up.output  # rulekb rule alike
+    else:  # past the last rule: the lookup's message, in both
+        assert f"{said['message']}\n" in searched.stdout
+        assert looked_up.exit_code != 0 and f"error: {said['message']}\n" in looked_up.output
+        assert "nearest" not in searched.stdout + looked_up.output
 
     page = client.get("/search", query_string={"q": typed, "ruleset": ruleset})
     body = page.get_data(as_text=True)

@@ -50,7 +50,7 @@ NOT_NUMBERS = [
 # (ruleset, typed, the number said, the first nearest, the edition it was elsewhere in or None)
 MISSING = [
     ("riftbound", "337.9", "337.9", "337.4", None),
-    ("riftbound", "rule 999.9", "999.9", None, None),
+    ("riftbound", "rule 829.9", "829.9", None, None),
     ("mtg", "CR 116.3d", "116.3d", "117.3d", "2010-10-01"),
     ("mtg", "116.3d", "116.3d", "117.3d", "2010-10-01"),
 ]

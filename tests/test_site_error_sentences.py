@@ -29,12 +29,12 @@ ERRORS: list[tuple[str, str, str, int, str]] = [
     ("site.contents", "GET", "/riftbound/abc/", 404, "Unknown edition 'abc' of riftbound."),
     ("site.glossary", "GET", "/riftbound/9.9/glossary", 404, "Unknown edition '9.9' of riftbound."),
     ("site.glossary_letter", "GET", "/riftbound/1.4/glossary/ab", 404, "A glossary page is named by one letter."),
-    ("site.newest_rule", "GET", "/riftbound/9999.9", 404, "Rule 9999.9 does not exist in riftbound 1.4."),
-    ("site.rule", "GET", "/riftbound/1.4/9999.9", 404, "Rule 9999.9 does not exist in riftbound 1.4."),
+    ("site.newest_rule", "GET", "/riftbound/9999.9", 404, "Rule 9999.9 does not exist in riftbound 1.4: it is beyond the last rule, 829 Flow."),
+    ("site.rule", "GET", "/riftbound/1.4/9999.9", 404, "Rule 9999.9 does not exist in riftbound 1.4: it is beyond the last rule, 829 Flow."),
     ("site.rule", "GET", "/riftbound/1.4/banana", 400, "Not a rule number: 'banana'."),
     ("site.rule", "GET", "/riftbound/1.4/337?part=99", 404, "Rule 337 has 1 part(s), not 99."),
     ("site.rule_history_page", "GET", "/riftbound/1.4/9999.9/history", 404,
-     "Rule 9999.9 does not exist in riftbound 1.4."),
+     "Rule 9999.9 does not exist in riftbound 1.4: it is beyond the last rule, 829 Flow."),
     ("site.ruleset_home", "GET", "/nosuch/", 404, "Unknown ruleset 'nosuch'."),
     ("site.ruling", "GET", "/rulings/no-such-ruling", 404, "No ruling 'no-such-ruling'."),
     ("site.rulings", "GET", "/rulings/?page=0", 404, "This list has 1 page(s), not 0."),
@@ -122,10 +122,11 @@ def test_the_api_keeps_its_message_and_the_site_says_it_as_a_sentence(client: Fl
 
 # (query, what the search page says: {nearest}, the rule page's nearest numbers)
 MISSING_NUMBERS = [
-    ("9999.9", "No rule 9999.9 in Riftbound Core Rules 1.4; the nearest: {nearest}."),  # only a lookup reads it
-    ("2026.1", "No rule 2026.1 in Riftbound Core Rules 1.4; the nearest: {nearest}."),
+    ("9999.9", "No rule 9999.9 in Riftbound Core Rules 1.4."),  # only a lookup reads it; past the last rule (829)
+    ("2026.1", "No rule 2026.1 in Riftbound Core Rules 1.4."),
     ("337.99", "No rule 337.99 in Riftbound Core Rules 1.4; the nearest: {nearest}."),  # search reads it
-    ("999.9", "No rule 999.9 in Riftbound Core Rules 1.4; the nearest: {nearest}."),
+    ("337.1.z", "No rule 337.1.z in Riftbound Core Rules 1.4; the nearest: {nearest}."),
+    ("999.9", "No rule 999.9 in Riftbound Core Rules 1.4."),
 ]
 
 

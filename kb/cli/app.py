@@ -93,6 +93,8 @@ def echo_query_error(exc: QueryError) -> None:
     others = [o["ruleset"] for o in detail.get("other_rulesets") or [] if isinstance(o, dict)]
     # a number another ruleset has (KnowledgeBase.with_other_rulesets): how to ask it there
     hint = f"; try {' or '.join(f'--ruleset {name}' for name in others)}" if others else ""
+    if detail.get("named_ruleset") and others:  # a prefix naming another ruleset (KnowledgeBase.check_prefix)
+        hint = f"; try rulekb rule {detail['other_rulesets'][0]['number']} --ruleset {detail['named_ruleset']}"
     click.echo(f"error: {exc.message}{hint}", err=True)
     if detail.get("nearest"):
         click.echo("nearest: " + ", ".join(map(str, detail["nearest"])), err=True)

@@ -268,19 +268,24 @@ def rule_cmd(ctx: click.Context, number: tuple[str, ...], ruleset: str | None, e
     Each number is shown in turn; a number that does not exist is reported with the nearest
     ones (exit 2, as any input that cannot be answered) and the others are still shown; one
     another ruleset's default edition has (Magic's 120.3b asked of Riftbound) is named there,
-    with its title and the --ruleset to ask, as `rulekb search` names it.
+    with its title and the --ruleset to ask, as `rulekb search` names it. Without --ruleset, a
+    number's prefix naming a ruleset picks it ("CR 117.3d" is Magic's); with another
+    --ruleset, that is said, with the command to ask it there.
     With --json, several numbers print a list. The rulings and articles citing a rule
     (cited_by) are counted, and the first of them listed, as the API's rule answer lists
     them; --all-cited-by lists them all.
     """
     kb = open_kb(ctx)
-    ruleset = ruleset or kb.default_ruleset()
-    rg = named_edition(kb, ruleset, edition, date)  # -e with --date: the one in force then, as the API reads them
     groups = group_numbers(number)
+    # Without --ruleset, a number's own prefix names its ruleset (CR 117.3d is Magic's), as search
+    # reads it; every edition is found before any rule is shown (an unknown one stops the command).
+    rulesets = [ruleset or kb.ruleset_asked_by(typed, edition) or kb.default_ruleset() for typed in groups]
+    # -e with --date: the one in force then, as the API reads them
+    editions = {rs: named_edition(kb, rs, edition, date).edition.name for rs in dict.fromkeys(rulesets)}
     found, failed = [], False
-    for typed in groups:
+    for typed, rs in zip(groups, rulesets):
         try:
-            found.append(kb.rule(ruleset, typed, rg.edition.name, subrules=subrules, cited_by_all=cited_by_all))
+            found.append(kb.rule(rs, typed, editions[rs], subrules=subrules, cited_by_all=cited_by_all))
         except QueryError as exc:  # this number only; the edition is known to exist
             echo_query_error(exc)
             failed = True

@@ -52,8 +52,11 @@ def search_cmd(ctx: click.Context, query: str, ruleset: str | None, edition: str
     if missing:  # a number the edition lacks: where it went (an older article's), the nearest
         if missing["elsewhere"]:
             click.echo(elsewhere_sentence(missing["elsewhere"], data["edition"]))
-        click.echo(f"no rule {missing['number']} in {data['ruleset']} {data['edition']}"
-                   + (f"; nearest: {', '.join(missing['nearest'])}" if missing["nearest"] else ""))
+        if missing["nearest"]:
+            click.echo(f"no rule {missing['number']} in {data['ruleset']} {data['edition']}; "
+                       f"nearest: {', '.join(missing['nearest'])}")
+        else:  # past the last rule, or an edition of no rules: the lookup's own words say which
+            click.echo(missing["message"])
     elif data["did_you_mean"]:
         click.echo(f"did you mean: {data['did_you_mean']}")
     for other in data.get("other_rulesets") or []:  # nothing here: where the query does match

@@ -292,7 +292,8 @@ class EditionSearcher:
                 # The numbers its digits and letters re-dot into first (3.3.7.1.a → 337.1.a), then
                 # the nearest: the first of the rule lookup's nearest numbers (kb.loaded.find_rule).
                 segments = missing[0].segments
-                out["did_you_mean"] = suggested_numbers(self.rg, segments, 1)[0] if ed.rules else None
+                # None past the last rule (kb.loaded.last_rule_before): no rule is near it.
+                out["did_you_mean"] = next(iter(suggested_numbers(self.rg, segments, 1)), None)
                 return out
             listing = self._listing(numbers, within)
             out["jump"] = numbers[0] if len(numbers) == 1 else None

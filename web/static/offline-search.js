@@ -1030,7 +1030,8 @@
       if (missing.length && !found.length) {
         // The numbers its digits and letters re-dot into first (3.3.7.1.a → 337.1.a), as the lookup's nearest.
         out.did_you_mean = this.numbers.length ? (redottedNumbers(missing[0].segments, this.find.bind(this), 1)[0] ||
-                                                  this.nearest(missing[0].segments, 1)[0]) : null;
+                                                  (this.lastRuleBefore(missing[0].segments) === null
+                                                    ? this.nearest(missing[0].segments, 1)[0] : null) || null) : null;
         return out;
       }
       var listing = (found.length === 1 ? this.subtree(found[0]) : found).filter(function (n) { return self.inside(n, within); });
@@ -1868,9 +1869,23 @@
     var find = function (s) { return self.find(s); };
     var redotted = redottedNumbers(segs, find);
     if (redotted.length) message += "; did you mean " + redotted.join(" or ") + "?";
+    var last = redotted.length ? null : this.lastRuleBefore(segs);
+    if (last !== null) {  // past the last rule: said instead of the document's last subrules
+      message = (message + ": it is beyond the last rule, " + last + " " + (this.data.labels[this.docOf.get(last)] || "")).trim();
+      return {number: wanted, message: message, nearest: []};
+    }
     var nearest = redotted.concat(this.nearest(segs).filter(function (n) { return redotted.indexOf(n) < 0; }))
       .slice(0, Math.max(5, redotted.length));
     return {number: wanted, message: message, nearest: nearest};
+  };
+
+  /* kb.loaded.last_rule_before: the last top-level rule when segs number past it, else null. */
+  Edition.prototype.lastRuleBefore = function (segs) {
+    if (!segs.length || !/^[0-9]+$/.test(segs[0])) return null;
+    var highest = -1;
+    this.sortedKeys.forEach(function (k) { if (/^[0-9]+$/.test(k[0])) highest = Math.max(highest, parseInt(k[0], 10)); });
+    if (highest < 0 || parseInt(segs[0], 10) <= highest) return null;
+    return this.find([String(highest)]) || this.nearest([String(highest)], 1)[0];
   };
 
   /* KnowledgeBase.search after the edition is chosen: a query of numbers only is read as a
