@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from kb.cli.app import EXIT_ERROR, EXIT_FINDING, EXIT_OK, edition_option, emit_json, handle_errors, home_of, json_option, main, open_kb
+from kb.cli.params import RULESET_NAME
 from kb.graph import build_edition
 from kb.inputs import loads_json
 from kb.limits import TIMING_FILE, LimitExceeded
@@ -280,7 +281,8 @@ def _next_choice(kb: KnowledgeBase, answer: dict[str, Any], action: Any, n: int)
 @click.option("--state", "state_file", required=True, metavar="FILE|-|JSON",
               help="The state: a JSON file, '-' for stdin, or the JSON itself (starting with "
                    "'{'). Any frame's state object from `timing run --json` is valid.")
-@click.option("--ruleset", "-r", default=None, help="Ruleset of the state (default: its 'ruleset' or riftbound).")
+@click.option("--ruleset", "-r", default=None, type=RULESET_NAME,
+              help="Ruleset of the state (default: its 'ruleset' or riftbound).")
 @edition_option
 @json_option
 @click.option("--choose", "choices", multiple=True, metavar="ACTION",
@@ -340,7 +342,8 @@ def next_cmd(ctx: click.Context, state_file: str, ruleset: str | None, edition: 
 
 
 @timing.command("check")
-@click.option("--ruleset", "-r", default="riftbound", show_default=True, help="Ruleset of the model.")
+@click.option("--ruleset", "-r", default="riftbound", show_default=True, type=RULESET_NAME,
+              help="Ruleset of the model.")
 @edition_option
 @json_option
 @click.pass_context
@@ -385,11 +388,16 @@ def check_cmd(ctx: click.Context, ruleset: str, edition: str | None, as_json: bo
 
 
 @timing.command("list")
-@click.option("--ruleset", "-r", default=None, help="Only this ruleset's scenarios.")
+@click.option("--ruleset", "-r", default=None, type=RULESET_NAME, help="Only this ruleset's scenarios.")
 @json_option
 @handle_errors
 def list_cmd(ruleset: str | None, as_json: bool) -> None:
-    """List the worked scenarios that ship with rulekb."""
+    """List the worked scenarios that ship with rulekb.
+
+    A ruleset with no timing model is refused, naming those that have one."""
+    if ruleset is not None and ruleset not in rulesets():
+        raise click.BadParameter(f"no timing model for ruleset {ruleset!r} (models: {', '.join(sorted(rulesets()))})",
+                                 param_hint="'--ruleset' / '-r'")
     data = list_scenarios(ruleset)
     if as_json:
         emit_json(data)
