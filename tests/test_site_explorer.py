@@ -187,7 +187,10 @@ def test_the_rules_a_state_breaks_are_quoted(client: FlaskClient) -> None:
 
 FRAME_ERRORS = [
     (f"/timing/next?scenario={RIFTBOUND}&frame=999", 404, "does not exist"),
-    (f"/timing/next?scenario={RIFTBOUND}&frame=0", 404, "does not exist"),
+    (f"/timing/next?scenario={RIFTBOUND}&frame=0", 400, "Frame must be a positive whole number"),  # A30
+    (f"/timing?scenario={RIFTBOUND}&frame=0", 400, "Frame must be a positive whole number"),
+    (f"/timing?scenario={RIFTBOUND}&frame=999", 404, "does not exist"),
+    (f"/timing?scenario={RIFTBOUND}&frame=99999999999999999999", 400, "Frame must be a positive whole number"),
     (f"/timing/next?scenario={RIFTBOUND}&frame=x", 400, "Frame must be"),
     ("/timing/next?scenario=no-such-scenario", 404, "No worked scenario"),
 ]

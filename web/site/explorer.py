@@ -247,7 +247,7 @@ def explorer() -> Any:
         frame = request.args.get("frame", "1")
         text = None
         name = request.args.get("scenario") or None
-    ctx, status = explorer_page(current_kb(), name, text, whole_number("frame", frame, most_digits=5))
+    ctx, status = explorer_page(current_kb(), name, text, whole_number("frame", frame, most_digits=5, least=1))
     return render("explorer.html", ctx, status)
 
 
@@ -382,7 +382,7 @@ def explorer_next() -> Any:
         if request.args.get("choose") is not None and name is not None:  # a choice is a page of its own
             return render("explorer_next.html", Redirect("site.explorer_next", {
                 "scenario": name, "frame": frame, "path": next_steps.path_text(path)}))
-    frame_number = whole_number("frame", frame, most_digits=5)
+    frame_number = whole_number("frame", frame, most_digits=5, least=1)
     kb = current_kb()
     if state_text is None and yaml_text is None and name is None:
         ctx: dict[str, Any] = {**base_context(kb), "groups": listed_groups(kb), "state_text": "", "origin": None,

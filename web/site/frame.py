@@ -126,11 +126,12 @@ class Redirect(Exception):
     code: int = 302
 
 
-def whole_number(name: str, value: str, most_digits: int = 4) -> int:
+def whole_number(name: str, value: str, most_digits: int = 4, least: int = 0) -> int:
     """``value`` of the parameter ``name`` as a whole number: QueryError 400 for anything
-    but at most ``most_digits`` ASCII digits, naming the parameter (``²`` is a digit to
-    :meth:`str.isdigit`, and ``int`` of it fails)."""
-    if not (value.isascii() and value.isdigit()) or len(value) > most_digits:
+    but at most ``most_digits`` ASCII digits, or under ``least`` (1: a frame, counted from 1,
+    is never 0), naming the parameter (``²`` is a digit to :meth:`str.isdigit`, and ``int``
+    of it fails). A page past the last is the view's 404; page 0 is one too."""
+    if not (value.isascii() and value.isdigit()) or len(value) > most_digits or int(value) < least:
         raise QueryError(400, f"{name} must be a positive whole number", {name: value[:20]})
     return int(value)
 
