@@ -37,9 +37,10 @@ from web.serving import (CSP, check_query_and_form, checked_public_url, current_
 __all__ = ["CSP", "create_app", "current_kb", "get_kb", "harden", "public_url"]
 
 
-def create_app(home: Path | None = None, kb: KnowledgeBase | None = None,
+def create_app(home: str | os.PathLike[str] | None = None, kb: KnowledgeBase | None = None,
                config: dict[str, Any] | None = None) -> Flask:
-    """Build the app for the knowledge base in ``home`` (or an already loaded ``kb``).
+    """Build the app for the knowledge base in ``home`` (a path, as text or a Path; or an
+    already loaded ``kb``).
 
     ``config`` may set ``RULEKB_RELOAD_INTERVAL`` (seconds between checks for a new build,
     default 1), ``RULEKB_PUBLIC_URL`` (the ``http(s)://`` address readers reach the site
@@ -53,7 +54,7 @@ def create_app(home: Path | None = None, kb: KnowledgeBase | None = None,
     listens at, which the /api page's curl examples start with when no public URL is set).
     """
     app = Flask(__name__)
-    app.config.update(RULEKB_HOME=home or default_home(), MAX_CONTENT_LENGTH=REQUEST_BYTES.value,
+    app.config.update(RULEKB_HOME=Path(home) if home else default_home(), MAX_CONTENT_LENGTH=REQUEST_BYTES.value,
                       RULEKB_RELOAD_INTERVAL=1.0,
                       RULEKB_PUBLIC_URL=os.environ.get("RULEKB_PUBLIC_URL", ""),
                       RULEKB_API_HELLO=os.environ.get("RULEKB_API_HELLO", "") not in ("", "0"),
