@@ -474,4 +474,21 @@ def records_report(kb: LoadedEditions, kind: Kind, ruleset: str | None = None,
             "stale": sum(1 for i in items if i["stale"]),
             "broken": sum(1 for i in items if i["broken"]),
             "unread": sum(1 for i in items if i["unread"]), "citations": counts,
-            "records": items, "diagnostics": [d.as_dict() for d in records.diagnostics]}
+            "records": items, "diagnostics": kind_diagnostics(records, kind)}
+
+
+def kind_diagnostics(records: RecordSet, kind: Kind) -> list[dict[str, Any]]:
+    """What was wrong in the record files of ``kind`` (a rulings list says none of an
+    article's), each named by the file it was imported from when that is known (the data
+    home's copy else): the copy keeps the imported text, so its lines are that file's."""
+    from pathlib import Path
+
+    from kb.records.store import FOLDERS
+    origin = {r.file: r.imported_from for r in records.records if r.kind == kind and r.imported_from}
+    out = []
+    for d in records.diagnostics:
+        place = Path(d.file)
+        if FOLDERS[kind] not in (place.name, place.parent.name):  # the kind's folder, or a file in it
+            continue
+        out.append({**d.as_dict(), "file": origin.get(d.file, d.file)})
+    return out

@@ -100,6 +100,10 @@ class Parsed:
 
     records: list[Record] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: Rulings refused for their own fields whose ruleset and edition are still to be checked
+    #: against the knowledge base, so that an import names every bad field of a ruling at once:
+    #: (the ruling as its errors name it, ruleset, edition, each field's line; 0: not known).
+    refused: list[tuple[str, str | None, str | None, dict[str, int]]] = field(default_factory=list)
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -158,7 +162,8 @@ def parse_ruling_file(text: str, file: str) -> Parsed:
         data = {**data, "answer": body.strip()}
         lines = _value_lines(front, "question", 1)  # the front matter starts on line 2
         lines["answer"] = line + _leading_breaks(body)
-        _ruling(data, file, "", line, out, lines)
+        fields = _mapping_lines(front, RULING_FIELDS + OPTIONAL_FIELDS, 1)
+        _ruling(data, file, "", line, out, lines, fields[0] if fields else {})
         return out
     data, problem = _load(text, file, "file")
     if problem is not None:
@@ -170,13 +175,15 @@ def parse_ruling_file(text: str, file: str) -> Parsed:
                                             f"{MAX_PER_FILE} a file (split it)"))
         return out
     positions = _mapping_lines(text, ("question", "answer"))
+    fields = _mapping_lines(text, RULING_FIELDS + OPTIONAL_FIELDS)
     for i, item in enumerate(items):
         where = f"ruling {i + 1}: " if isinstance(data, list) else ""
         if not isinstance(item, dict):
             out.diagnostics.append(_error(file, f"{where}a ruling is a mapping of fields "
                                                 f"({', '.join(RULING_FIELDS)})"))
             continue
-        _ruling(item, file, where, 1, out, positions[i] if i < len(positions) else {})
+        _ruling(item, file, where, 1, out, positions[i] if i < len(positions) else {},
+                fields[i] if i < len(fields) else {})
     if not items:
         out.diagnostics.append(_error(file, "the file holds no ruling"))
     return out
@@ -222,31 +229,34 @@ def _leading_breaks(value: str) -> int:
 
 
 def _ruling(data: dict[str, Any], file: str, where: str, body_line: int, out: Parsed,
-            lines: dict[str, int] | None = None) -> None:
+            lines: dict[str, int] | None = None, fields: dict[str, int] | None = None) -> None:
+    """Read one ruling's fields into ``out``: a record, or every problem of its fields, each
+    on its field's line where ``fields`` knows it (a value on one line)."""
+    at = fields or {}
     problems: list[Diagnostic] = []
     values: dict[str, str] = {}
     for name in RULING_FIELDS:
         value = data.get(name)
         if value is None or (isinstance(value, str) and not value.strip()):
             problems.append(_error(file, f"{where}field {name!r} is missing (a ruling has "
-                                         f"{', '.join(RULING_FIELDS)}; url is optional)"))
+                                         f"{', '.join(RULING_FIELDS)}; url is optional)", at.get(name, 0)))
         elif not isinstance(value, str):
             problems.append(_error(file, f"{where}field {name!r} must be text, not a "
-                                         f"{'list' if isinstance(value, list) else 'mapping'}"))
+                                         f"{'list' if isinstance(value, list) else 'mapping'}", at.get(name, 0)))
         else:
             values[name] = value.strip()
     url = data.get("url")
     if url is not None and (not isinstance(url, str) or _check_url(url.strip())):
-        problems.append(_error(file, f"{where}field 'url' must be an http(s):// URL"))
+        problems.append(_error(file, f"{where}field 'url' must be an http(s):// URL", at.get("url", 0)))
     if "id" in values and not ID_PATTERN.match(values["id"]):
         problems.append(_error(file, f"{where}field 'id' {values['id'][:60]!r} must be lower-case "
-                                     "letters, digits, '.', '_' or '-' (at most 100)"))
+                                     "letters, digits, '.', '_' or '-' (at most 100)", at.get("id", 0)))
     elif values.get("id") in RESERVED_RULING_IDS:
         problems.append(_error(file, f"{where}field 'id' {values['id']!r} is a word the rulings' "
                                      f"addresses use ({', '.join(sorted(RESERVED_RULING_IDS))}): "
-                                     "choose another id"))
+                                     "choose another id", at.get("id", 0)))
     if "date" in values and (why := date_problem(values["date"])):
-        problems.append(_error(file, f"{where}field 'date' {values['date'][:40]!r} is {why}"))
+        problems.append(_error(file, f"{where}field 'date' {values['date'][:40]!r} is {why}", at.get("date", 0)))
     for key in data:
         if str(key) not in RULING_FIELDS and str(key) not in OPTIONAL_FIELDS:
             out.diagnostics.append(Diagnostic(
@@ -254,6 +264,9 @@ def _ruling(data: dict[str, Any], file: str, where: str, body_line: int, out: Pa
                 "url); ignored", file, 0, "warning"))
     if problems:
         out.diagnostics.extend(problems)
+        # Its ruleset and edition are checked too (kb.records.store.import_records).
+        named = where.rstrip(": ") or (f"ruling {values['id']}" if "id" in values else "ruling")
+        out.refused.append((named, values.get("ruleset"), values.get("edition"), dict(at)))
         return
     question, answer = values["question"], values["answer"]
     out.records.append(Record(
@@ -299,7 +312,9 @@ def parse_article_file(text: str, file: str, stem: str) -> Parsed:
         return out
     date = strings.get("date", "")[:10]
     if date and (why := date_problem(date)):
-        out.diagnostics.append(Diagnostic(f"field 'date' {date!r} is {why}; ignored", file, 1, "warning"))
+        # the date's own line (the front matter starts on line 2), as the linker's warning names it
+        at = _value_lines(front, "date", 1).get("date", 1) if front is not None else 1
+        out.diagnostics.append(Diagnostic(f"field 'date' {date!r} is {why}; ignored", file, at, "warning"))
         date = ""
     url = strings.get("url")
     if url and _check_url(url):

@@ -126,16 +126,27 @@ def check_against(kb: LoadedEditions, record: Record) -> list[Diagnostic]:
     """What is wrong with a record given the editions built: a ruling's ruleset and edition
     must exist; an article's pins, when it has them, are the linker's business (warnings)."""
     rulesets = kb.ruleset_names()
-    where = record.file
     if record.kind == "article":
         return _check_pins(kb, record, rulesets)
-    if record.ruleset not in rulesets:
-        return [Diagnostic(f"ruling {record.id}: field 'ruleset' {record.ruleset!r} is not a built "
-                           f"ruleset (rulesets: {', '.join(rulesets)})", where, 0)]
-    if (record.ruleset, record.edition) not in kb.graphs:
-        names = [e["edition"] for e in kb.editions(record.ruleset)]
-        return [Diagnostic(f"ruling {record.id}: field 'edition' {record.edition!r} is not an edition "
-                           f"of {record.ruleset} (editions: {', '.join(names)})", where, 0)]
+    return ruling_edition_problems(kb, f"ruling {record.id}", record.ruleset, record.edition, record.file)
+
+
+def ruling_edition_problems(kb: LoadedEditions, named: str, ruleset: str | None, edition: str | None,
+                            file: str, lines: dict[str, int] | None = None) -> list[Diagnostic]:
+    """A ruling's ``ruleset`` must be built and ``edition`` one of its editions (None: the
+    field was missing or malformed, said already); each problem on its field's line when
+    ``lines`` knows it. ``named``: the ruling as the message names it."""
+    at = lines or {}
+    rulesets = kb.ruleset_names()
+    if ruleset is None:
+        return []
+    if ruleset not in rulesets:
+        return [Diagnostic(f"{named}: field 'ruleset' {ruleset[:64]!r} is not a built "
+                           f"ruleset (rulesets: {', '.join(rulesets)})", file, at.get("ruleset", 0))]
+    if edition is not None and (ruleset, edition) not in kb.graphs:
+        names = [e["edition"] for e in kb.editions(ruleset)]
+        return [Diagnostic(f"{named}: field 'edition' {edition[:64]!r} is not an edition "
+                           f"of {ruleset} (editions: {', '.join(names)})", file, at.get("edition", 0))]
     return []
 
 
@@ -186,6 +197,8 @@ def import_records(home: Path, paths: Iterable[Path], kind: Kind, kb: LoadedEdit
                 continue
             parsed = parse_file(file, kind, text)
             errors.extend(parsed.errors)
+            for named, ruleset, edition, lines in parsed.refused:  # every bad field, not the first kind
+                errors.extend(ruling_edition_problems(kb, named, ruleset, edition, str(file), lines))
             report.warnings.extend(d for d in parsed.diagnostics if d.severity != "error")
             for record in parsed.records:
                 problems = check_against(kb, record)
