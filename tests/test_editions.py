@@ -306,6 +306,16 @@ def test_cli_history_and_map(run) -> None:
     assert "removed in 2.0" in out and "its ancestor 302 is 303" in out
 
 
+# a rule without a counterpart: removed going forward, added after the edition asked going back (A30)
+@pytest.mark.parametrize("number,source,target,said", [
+    ("302.2", "1.0", "2.0", "302.2 (1.0) → removed in 2.0"),
+    ("303.2", "2.0", "1.0", "303.2 (2.0) → not in 1.0, added after it"),
+])
+def test_cli_map_without_counterpart_says_which_way(run, number: str, source: str, target: str, said: str) -> None:
+    code, out, _ = run("map", number, "-r", "synthetic", "--from", source, "--to", target)
+    assert code == 0 and said in out
+
+
 @pytest.mark.parametrize("args,message", [
     (["diff", "-r", "synthetic", "--from", "1.0", "--to", "7"], "unknown edition '7'"),
     (["history", "banana", "-r", "synthetic"], "not a rule number"),

@@ -174,7 +174,12 @@ def map_cmd(ctx: click.Context, number: str, ruleset: str | None, from_edition: 
     if data["target"] is None:
         near = data.get("nearest_target")
         hint = f"; its ancestor {near['number']} is {near['target']}" if near else ""
-        click.echo(head + f"{data['status']} in {data['to']} (confidence {data['confidence']:.2f}){hint}")
+        order = [e["edition"] for e in kb.editions(ruleset)]
+        # asked of an older edition, a rule without a counterpart there came later: "removed"
+        # read as if that edition had dropped it (A30)
+        said = (f"not in {data['to']}, added after it" if data["status"] == "removed"
+                and order.index(data["to"]) < order.index(data["from"]) else f"{data['status']} in {data['to']}")
+        click.echo(head + f"{said} (confidence {data['confidence']:.2f}){hint}")
         return
     reworded = ", reworded" if data["reworded"] else ""
     click.echo(head + f"{data['target']} ({data['to']}): {data['status']}{reworded}, "

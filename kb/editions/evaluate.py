@@ -14,7 +14,8 @@ from typing import Any
 
 import yaml
 
-from kb.editions.mapping import EditionMapping
+from kb.editions.mapping import ANYWHERE, EditionMapping, normalise, rule_wording, similarity
+from kb.graph import RuleGraph
 
 
 @dataclass
@@ -81,4 +82,49 @@ def score(mapping: EditionMapping, sample: Sample) -> Score:
                                "known": found is not None,
                                "method": found.method if found else None,
                                "confidence": found.confidence if found else None})
+    return out
+
+
+@dataclass(frozen=True)
+class AlikeUnderAncestor:
+    """A rule of the source edition the mapping left without a counterpart, and the rule
+    worded most like it below the counterpart of its nearest paired ancestor."""
+
+    number: str
+    alike: str
+    similarity: float
+    alike_origin: str | None  # the source rule paired with ``alike`` (None: nothing maps to it)
+
+
+def removed_beside_alike(mapping: EditionMapping, source: RuleGraph, target: RuleGraph,
+                         floor: float = ANYWHERE) -> list[AlikeUnderAncestor]:
+    """Each rule ``mapping`` calls removed that has, below the counterpart of its nearest
+    paired ancestor, a rule of ``target`` worded like it (``floor`` or more similar): the
+    best such rule, with the source rule it is paired with, if any.
+
+    A rule that moved deeper under a renumbered ancestor (finding A30) shows up here with a
+    free ``alike`` (``alike_origin`` None): the mapping missed it. One whose words the target
+    holds at a rule already paired is a restatement the target added beside the kept rule,
+    not a counterpart (a mapping pairs one rule with one rule)."""
+    out = []
+    for number, c in mapping.pairs.items():
+        if c.target is not None:
+            continue
+        top = next((t for a in reversed(source.ancestors(number))
+                    if (t := getattr(mapping.get(a), "target", None)) is not None), None)
+        if top is None:
+            continue
+        rule = source.rule(number)
+        key = normalise(rule_wording(rule.title, rule.text))
+        best: tuple[float, str] | None = None
+        stack = list(target.rule(top).children)
+        while stack:
+            n = stack.pop()
+            stack.extend(target.rule(n).children)
+            found = target.rule(n)
+            sim = similarity(key, normalise(rule_wording(found.title, found.text)), floor)
+            if sim >= floor and (best is None or sim > best[0]):
+                best = (sim, n)
+        if best is not None:
+            out.append(AlikeUnderAncestor(number, best[1], round(best[0], 3), mapping.origin(best[1])))
     return out
