@@ -15,7 +15,9 @@ Needs ``../shared/corpora``. For each pair of adjacent editions (Riftbound 1.0�
   of rule texts, which finds no moves and no word changes).
 
 Medians over the rounds (one warm-up round first). Then precision and recall of the mapping
-on each hand-labelled sample in ``tests/fixtures/editions``.
+on each hand-labelled sample in ``tests/fixtures/editions``, and, each pair both ways, the rules
+left without a counterpart that a rule below their ancestor's counterpart is worded like
+(:func:`kb.editions.evaluate.removed_beside_alike`; A30): free (a missed move) or paired.
 
     .venv/bin/python -m bench.editions --acceptance HOME
 
@@ -63,7 +65,7 @@ from pathlib import Path
 from typing import Any
 
 from kb.editions.diff import diff_editions, display_text
-from kb.editions.evaluate import load_sample, score
+from kb.editions.evaluate import load_sample, removed_beside_alike, score
 from kb.editions.mapping import map_editions
 from kb.feeds import changes_feed, render_atom, rule_feed
 from kb.graph import RuleGraph, build_edition
@@ -405,6 +407,20 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {sample.ruleset} {sample.source} → {sample.target} | {result.labelled} | "
               f"{result.true_pairs} | {result.labelled - result.true_pairs} | {result.answered} | "
               f"{result.correct} | {result.precision:.3f} | {result.recall:.3f} | {misses} |")
+
+    print("\n| editions | without a counterpart | worded alike (0.75+) under the ancestor's counterpart: "
+          "free (missed) | ... paired with another rule (merged or restated) | e.g. |")
+    print("|---|---:|---:|---:|---|")
+    for ruleset, a, b in PAIRS:
+        for x, y in ((a, b), (b, a)):
+            old, new = graphs[(ruleset, x)], graphs[(ruleset, y)]
+            mapping = map_editions(old, new)
+            found = removed_beside_alike(mapping, old, new)
+            missed = [f for f in found if f.alike_origin is None]
+            shown = ", ".join(f"{f.number}~{f.alike} ({f.similarity:.2f}, {f.alike_origin or 'free'})"
+                              for f in (missed or found)[:3]) or "—"
+            print(f"| {ruleset} {x} → {y} | {sum(c.target is None for c in mapping.pairs.values())} | "
+                  f"{len(missed)} | {len(found) - len(missed)} | {shown} |")
 
     data = kb.diff("mtg", "2010-10-01", "2026-01-16")["summary"]
     print(f"\nMagic 2010-10-01 → 2026-01-16: {data['added']} added, {data['removed']} removed, "
