@@ -59,3 +59,40 @@ def test_the_advice_given_imports(home: Path, tmp_path: Path) -> None:
     got, output = run(home, tmp_path, LOSSY, "-r", "test", "-e", "1.0")  # without --partial, as advised
     assert got == 0, output
     assert edition_built(home, "test", "1.0") == (57, False)
+
+
+# Without --partial, a document under the name of a full edition that is not the default is
+# measured against that edition (the one replaced), not the default. test 1.0 and the default
+# test 2.0 differ in size: 1.0's rules, 2.0's, the document's rules, what is said (None: no note).
+REPLACED = [
+    (60, 55, 57, "note: test 1.0 read with 57 rules, 3 fewer than 1.0's 60 (it replaces the full edition 1.0; "
+                 "the default stays 2.0)"),   # 57 is more than 2.0's 55: said only against 1.0
+    (57, 60, 57, None),                       # 3 fewer than 2.0, none fewer than the 1.0 it replaces
+    (60, 60, 60, None),
+]
+
+
+def _sized(day: str, rules: int) -> str:
+    return document(day, frozenset(f"101.{n}" for n in range(10, 10 - (60 - rules), -1)))
+
+
+@pytest.mark.parametrize(("old", "default", "new", "says"), REPLACED)
+def test_a_full_import_over_an_older_full_edition_is_measured_against_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, old: int, default: int, new: int, says: str | None) -> None:
+    (tmp_path / "no-rules").mkdir()
+    monkeypatch.setenv("RULEKB_RULES", str(tmp_path / "no-rules"))
+    monkeypatch.setenv("RULEKB_BUILD_WORKERS", "1")
+    home = tmp_path / "home"
+    for text, name, extra in ((_sized("2027-01-15", old), "1.0", ()),
+                              (_sized("2027-06-01", default), "2.0", ("--make-default",))):
+        code, output = run(home, tmp_path, text, "-r", "test", "-e", name, *extra)
+        assert code == 0, output
+    code, output = run(home, tmp_path, _sized("2027-01-15", new), "-r", "test", "-e", "1.0")
+    assert code == 0, output
+    said = " ".join(output.split())
+    if says is None:
+        assert "note: test 1.0 read with" not in said, output
+    else:
+        assert says in said, output
+    assert edition_built(home, "test", "1.0") == (new, False)
+    assert edition_built(home, "test", "2.0") == (default, False)  # the default untouched

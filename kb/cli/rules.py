@@ -134,13 +134,19 @@ def _doubtful_default(home: Path, ruleset: str, edition: str, day: str, result: 
             return  # an excerpt beside the default (or in another excerpt's place): never the default
         _full_edition_kept(ruleset, edition, rules, warned, replaced, before["edition"])
         return
-    doubts = _doubts(rules, len(warned), before)
+    # A full edition of this name that is not the default and stays so is the one this
+    # import replaces: the doubt is counted against it (its rules lost), not the default.
+    kept_aside = (not partial and replaced is not None and before["edition"] != edition
+                  and after.get("edition") != edition)
+    doubts = _doubts(rules, len(warned), replaced if kept_aside and replaced is not None else before)
     if not doubts:
         return
     doubt = f"{ruleset} {edition} read with {' and '.join(doubts)}"
     if not partial and (after.get("edition") != edition or confirmed):
         click.echo(f"note: {doubt}" + (" (made the default by --make-default)" if confirmed
-                                       and after.get("edition") == edition else ""))
+                                       and after.get("edition") == edition else "")
+                   + (f" (it replaces the full edition {edition}; the default stays {before['edition']})"
+                      if kept_aside else ""))
         return
     for d in warned[:SHOWN_WARNINGS]:
         click.echo(f"    {reader_note_line(d.as_dict())}")
