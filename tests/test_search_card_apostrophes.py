@@ -19,6 +19,8 @@ SUMMONER = Card("Tideborn Summoner", "Unit", ("Legion",), "Legion — Draw 1.")
 KORVASH = Card("Kor'vash the Unbroken", "Legendary Creature — Giant", ("Vigilance", "Haste"),
                "Vigilance, haste.")
 REBORN = Card("Kor'vash the Reborn", "Legendary Creature — Giant", ("Trample",), "Trample.")
+CHAMPION = Card("Kor'vash the Unbroken", "Champion Unit", ("Shield",), "Shield 2.")
+GUARD = Card("Keeper the Bold", "Unit", (), "")
 NEGATE = Card("Negate the Spark", "Instant", (), "Counter target spell.")
 CURLY = Card("Ashe’s Volley", "Spell", ("Action",), "Deal 3 to a unit at a battlefield.")
 
@@ -85,6 +87,10 @@ NAMED = [
     (KORVASH, "mtg", "Kor'vash attacks does it tap", "Kor'vash the Unbroken", []),
     (KORVASH, "mtg", "does Korvash have haste", "Kor'vash the Unbroken", []),
     ((KORVASH, REBORN), "mtg", "does Kor'vash have haste", "", ["Kor'vash"]),
+    # a Riftbound champion's likewise (its type says champion, not legendary); a plain unit's not
+    (CHAMPION, "riftbound", "does Kor'vash get shield when he defends", "Kor'vash the Unbroken", []),
+    (CHAMPION, "riftbound", "does Korvash have shield", "Kor'vash the Unbroken", []),
+    (GUARD, "riftbound", "does Keeper have shield", "", ["Keeper"]),
     (NEGATE, "mtg", "does a spell I Negate go to the graveyard", "", ["Negate"]),
 ]
 

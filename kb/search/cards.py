@@ -45,7 +45,8 @@ REQUIRED_COLUMNS = ("name", "type")   # a CSV header without them is refused
 FUZZY_SCORE = 88.0
 FUZZY_MIN_CHARS = 7
 # A legendary card's type, and the title after its name ("Kor'vash *the Unbroken*").
-LEGENDARY = re.compile(r"\blegendary\b", re.IGNORECASE)
+# A type naming one unique character: Magic's legendary, Riftbound's champion.
+LEGENDARY = re.compile(r"\b(?:legendary|champion)\b", re.IGNORECASE)
 TITLE = re.compile(r"\s+the\s+", re.IGNORECASE)
 _RULESET = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
 
@@ -117,7 +118,7 @@ class CardList:
         for card in self.cards:
             self.by_key.setdefault(name_key(card.name), card)
         # A champion's name before its comma ("Vex" for "Vex, Apathetic"), and a legendary
-        # card's before its title ("Kor'vash" for "Kor'vash the Unbroken": a card's text may
+        # card's or champion's before its title ("Kor'vash" for "Kor'vash the Unbroken": a card's text may
         # call it by a shortened name, Magic CR 201.5c), names the card when no other card
         # has that short name.
         short: dict[str, list[Card]] = {}
