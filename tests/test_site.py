@@ -177,7 +177,8 @@ def test_redirects_to_canonical(client: FlaskClient, url: str, status: int, loca
 
 ERRORS = [
     # (url, status, text on the error page)
-    ("/riftbound/1.4/999", 404, "Nearest rules in riftbound 1.4"),
+    ("/riftbound/1.4/999", 404, "it is beyond the last rule, 829 Flow"),  # past the last rule (A18)
+    ("/riftbound/1.4/337.99", 404, "Nearest rules in riftbound 1.4"),
     ("/riftbound/1.4/337.9", 404, "337.4"),
     ("/riftbound/9.9/337.1", 404, "Editions of riftbound"),
     ("/mtg/2001-06-01/116.3", 404, "No edition of mtg was in force on 2001-06-01."),  # before every edition
