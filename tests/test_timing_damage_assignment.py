@@ -24,7 +24,8 @@ def _scenario(ann: list[str], bo: list[str], steps: list[dict[str, Any]]) -> dic
         "cards": {"Brute": {"type": "unit", "might": 3}, "Squire": {"type": "unit", "might": 1},
                   "Page": {"type": "unit", "might": 1}, "Archer": {"type": "unit", "might": 1},
                   "Wall": {"type": "unit", "might": 2, "keywords": ["Tank"]},
-                  "Giant": {"type": "unit", "might": 6}},
+                  "Giant": {"type": "unit", "might": 6}, "Knight": {"type": "unit", "might": 2},
+                  "Ogre": {"type": "unit", "might": 4}},
         "steps": steps,
     }
 
@@ -75,9 +76,9 @@ def test_the_trace_says_whose_assignment_was_taken_where_it_was_a_choice(
 
 
 def test_a_later_assign_replaces_the_players_earlier_one() -> None:
-    result = _run(["Brute", "Squire"], ["Archer", "Wall"], [{"assign": {"player": "Bo", "order": ["Squire"]}},
-                                                            {"assign": {"player": "Bo", "order": ["Brute"]}}])
-    assert _assigned(result)[0].startswith("Bo assigns 3 damage: Brute 3, Squire 0 (in the order they chose)")
+    result = _run(["Brute", "Squire"], ["Archer", "Wall"], [{"assign": {"player": "Bo", "order": ["Brute"]}},
+                                                            {"assign": {"player": "Bo", "order": ["Squire"]}}])
+    assert _assigned(result)[0].startswith("Bo assigns 3 damage: Squire 1, Brute 2 (in the order they chose)")
 
 
 # (the assign step's payload, the place named, words of the message)
@@ -129,3 +130,64 @@ def test_an_assignment_written_as_a_step_replays_the_same() -> None:
     assert step == {"assign": {"player": "Bo", "order": ["Squire", "Brute"]}}
     replayed = _run(["Brute", "Squire"], ["Archer", "Wall"], [step])
     assert _assigned(replayed) == ["Bo assigns 3 damage: Squire 1, Brute 2 (in the order they chose)"]
+
+
+def _awaiting(ann: list[str], bo: list[str]) -> Any:
+    """The run stopped after both players passed, before the combat damage step's decision is
+    taken (``expect: {decider}`` asks who decides, so the runner takes no default)."""
+    steps = [{"pass": "Ann"}, {"pass": "Bo"}, {"expect": {"decider": None}}]
+    return run(loads(yaml.safe_dump(_scenario(ann, bo, steps)), "assign.yaml"))
+
+
+# (Ann's units, Bo's units, who decides at the combat damage step, the orders listed as options)
+LISTED = [
+    # Bo's 3 among Brute and Squire: two assignments, the default (board order) first
+    (["Brute", "Squire"], ["Archer", "Wall"], "Bo", [("Brute", "Squire"), ("Squire", "Brute")]),
+    # Ann's 4 among Wall (Tank, first) and Archer: one assignment; so is Bo's 3 on Brute alone
+    (["Brute"], ["Archer", "Wall"], None, []),
+    # Ann's 3 among Archer and Page (1 each): the extra goes to the last, either way: two choices
+    (["Brute"], ["Archer", "Page"], "Ann", [("Archer", "Page"), ("Page", "Archer")]),
+    # more different assignments than are listed: no decision, the model's default is said in the trace
+    (["Squire", "Knight", "Brute", "Ogre"], ["Giant"], None, []),
+]
+
+
+@pytest.mark.parametrize("ann,bo,decider,orders", LISTED)
+def test_a_real_choice_of_assignment_is_the_decision_due_at_the_combat_damage_step(
+        ann: list[str], bo: list[str], decider: str | None, orders: list[tuple[str, ...]]) -> None:
+    result = _awaiting(ann, bo)
+    assert result.error is None, result.error
+    d = engine.decision(result.model, result.final, with_illegal=False)
+    listed = [o.params["order"] for o in d.options if o.transition.name == "assign-damage"] if d else []
+    assert listed == orders
+    if decider is None:  # no choice held the damage step: the combat is over
+        assert result.final.combat is None
+        return
+    assert d is not None and d.decider == decider
+    assert {o.transition.name for o in d.options} == {"assign-damage"}  # the only options there
+
+
+def test_each_listed_assignment_replays_as_its_assign_step_and_gives_its_damage() -> None:
+    result = _awaiting(["Brute", "Squire"], ["Archer", "Wall"])
+    d = engine.decision(result.model, result.final, with_illegal=False)
+    assert d is not None
+    notes = []
+    for option in d.options:
+        step = option_action(option)
+        assert step == {"assign": {"player": "Bo", "order": list(option.params["order"])}}
+        replayed = run(loads(yaml.safe_dump(_scenario(["Brute", "Squire"], ["Archer", "Wall"],
+                                                      [{"pass": "Ann"}, {"pass": "Bo"}, step])), "assign.yaml"))
+        assert replayed.error is None, replayed.error
+        notes += _assigned(replayed)
+    assert notes == [
+        "Bo assigns 3 damage: Brute 3, Squire 0 (the model's default, one legal assignment: lethal damage to each "
+        "unit in turn, in board order where no keyword orders them; an assign step chooses another order)",
+        "Bo assigns 3 damage: Squire 1, Brute 2 (in the order they chose)"]
+
+
+def test_a_scenario_that_leaves_the_assignment_out_takes_the_default_and_says_so() -> None:
+    result = _run(["Brute", "Squire"], ["Archer", "Wall"])
+    said = [f.note for f in result.frames if f.note]
+    assert said == ["by default (the scenario gives no assign): lethal damage to each unit in turn, in board order "
+                    "where no keyword orders them"]
+    assert sorted(result.final.trash) == ["Archer", "Brute", "Wall"]

@@ -365,6 +365,12 @@ def run(scenario: Scenario, budget: AnswerBudget | None = None,
             state = node.after
             outcome = advance(step.index)
             state = outcome.state
+        else:  # the steps are over: a decision they leave to the model is taken, as before a step,
+            # unless the last asks who decides (or whether deciding is legal) there
+            if scenario.steps:
+                last = scenario.steps[-1]
+                final = last if last.kind in ("expect", "expect_illegal") else Step(last.index, "end", None)
+                state = _default_decisions(spec, model, state, final, record)
     except TimingError as exc:
         result.error = {"type": type(exc).__name__, "message": str(exc), "rules": renumber(exc.rules)}
     result.final = state

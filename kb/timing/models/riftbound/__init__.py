@@ -45,6 +45,7 @@ from kb.timing.models.base import RulesetModel
 from kb.timing.models.riftbound import scenario, state_io
 from kb.timing.models.riftbound.cards import Ability, Card, Effect, Trigger
 from kb.timing.models.riftbound.citations import CITATION_EDITION, CITATIONS, STATE_CHECKS, cite
+from kb.timing.models.riftbound.combat import awaited_assignment
 from kb.timing.models.riftbound.model import Riftbound
 from kb.timing.models.riftbound.state import DEFERRED_TASKS, Battlefield, Combat, Item, Permanent, Showdown, State
 
@@ -93,6 +94,17 @@ class RiftboundRules(RulesetModel[Riftbound, State]):
     def awaits_choice(self, state: State) -> str | None:
         item = state.awaiting_choice
         return item.name if item is not None else None
+
+    def default_decision(self, model: Riftbound, state: State) -> tuple[str, dict[str, Any], str, str] | None:
+        """A player's assignment of combat damage a scenario leaves out (no ``assign`` step):
+        lethal damage to each unit in turn, in board order where no keyword orders them."""
+        found = awaited_assignment(model, state)
+        if found is None:
+            return None
+        player, orders = found
+        return "assign-damage", {"player": player, "order": orders[0]}, (
+            "by default (the scenario gives no assign): lethal damage to each unit in turn, in board order where "
+            "no keyword orders them"), "assign"
 
 
 __all__ = ["CITATIONS", "CITATION_EDITION", "DEFERRED_TASKS", "Ability", "Battlefield", "Card", "Combat", "Effect",

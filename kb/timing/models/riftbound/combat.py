@@ -7,7 +7,8 @@ every end of a showdown or combat (319.7), and is shown only when it changes som
 timing depends on (designations and the attack or defend triggers they fire, control,
 staging a showdown or combat). Combat damage is assigned lethal damage first (465.2.c.3), in
 the order the assigning player chose with an ``assign`` step (465.2.c), else in board order,
-which the trace says where the choice was real; when several battlefields are staged the first
+which the trace says where the choice was real (a real choice of few assignments is the decision
+due at the combat damage step, each listed as an option); when several battlefields are staged the first
 listed is chosen (461.1).
 """
 
@@ -383,14 +384,64 @@ def _keyword_might_notes(m: Riftbound, s: State, t: Trace, units: list[Permanent
                    {"unit": u.name, "value": value, "might": m.might(u, s)})
 
 
+def combat_sides(s: State, c: Combat) -> tuple[list[Permanent], list[Permanent]]:
+    """The attackers and the defenders at the combat's battlefield."""
+    return ([u for u in s.units_at(c.battlefield, c.attacker) if u.designation == "attacker"],
+            [u for u in s.units_at(c.battlefield, c.defender) if u.designation == "defender"])
+
+
+def assignment_choices(m: Riftbound, s: State, takers: list[Permanent], total: int) -> list[tuple[str, ...]] | None:
+    """The orders a player may assign ``total`` combat damage among ``takers`` in, one per
+    different assignment, the model's default first; None where the choice is no real one (one
+    assignment) or too wide to list (over :data:`MOST_LISTED` assignments, or more units than
+    :data:`MOST_ORDERED`), which a scenario's ``assign`` step still makes."""
+    if not total or len(takers) > MOST_ORDERED:
+        return None
+    default = assignment_order(m, takers)[0]
+    seen: dict[tuple[tuple[str, int], ...], tuple[str, ...]] = {}
+    orders = itertools.product(*(itertools.permutations(g) for g in assignment_groups(m, default)))
+    for order in itertools.chain([tuple(default)], ([*a, *b, *c] for a, b, c in orders)):
+        key = tuple(sorted(assign(m, s, list(order), total).items()))
+        seen.setdefault(key, tuple(u.name for u in order))
+        if len(seen) > MOST_LISTED:
+            return None
+    return list(seen.values()) if len(seen) > 1 else None
+
+
+def awaited_assignment(m: Riftbound, s: State) -> tuple[str, list[tuple[str, ...]]] | None:
+    """At the combat damage step, the player whose assignment of combat damage is a real choice
+    not made yet (465.2.c), the attacker's first, with the orders they may choose; None when
+    every such choice is made (by an ``assign`` step) or none is due."""
+    c = s.combat
+    if c is None or c.step != "damage" or s.ready_task() != "combat-damage":
+        return None
+    attackers, defenders = combat_sides(s, c)
+    if not attackers or not defenders:
+        return None
+    for dealers, takers in ((attackers, defenders), (defenders, attackers)):
+        player = dealers[0].controller
+        if any(pl == player for pl, _ in c.assigned):
+            continue
+        total = sum(max(0, m.might(u, s)) for u in dealers)
+        found = assignment_choices(m, s, takers, total)
+        if found is not None:
+            return player, found
+    return None
+
+
+def combat_damage_bindings(m: Riftbound, s: State) -> Iterator[dict[str, Any]]:
+    """The combat damage step, once no assignment of its damage awaits a player's choice."""
+    if awaited_assignment(m, s) is None:
+        yield from task_bindings("combat-damage")(m, s)
+
+
 @transition("combat-damage", "automatic", "combat damage step", "combat damage at {at}",
-            bindings=task_bindings("combat-damage"))
+            bindings=combat_damage_bindings)
 def combat_damage(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     assert s.combat is not None
     c = s.combat
     s = replace(s, tasks=s.tasks[1:], combat=replace(c, step="resolution"))
-    attackers = [u for u in s.units_at(c.battlefield, c.attacker) if u.designation == "attacker"]
-    defenders = [u for u in s.units_at(c.battlefield, c.defender) if u.designation == "defender"]
+    attackers, defenders = combat_sides(s, c)
     if not attackers or not defenders:
         t.note("no-combat-damage", s, {"at": c.battlefield})
     else:
@@ -399,7 +450,9 @@ def combat_damage(m: Riftbound, s: State, p: Params, t: Trace) -> State:
         for dealers, takers in ((attackers, defenders), (defenders, attackers)):
             player = dealers[0].controller
             chosen = tuple(u for pl, u in c.assigned if pl == player)
+            default = [u.name for u in assignment_order(m, takers)[0]]
             takers, why = assignment_order(m, takers, chosen)
+            chosen = chosen if [u.name for u in takers] != default else ()  # the default, chosen or taken
             for step_, params in why:
                 t.note(step_, s, params)
             total = sum(max(0, m.might(u, s)) for u in dealers)  # a negative Might deals 0 (143.2.b)
@@ -449,13 +502,14 @@ def assignments(m: Riftbound, s: State, takers: list[Permanent], total: int) -> 
 
 
 MOST_ORDERED = 6  # 720 orders at most per side
+MOST_LISTED = 6  # the most different assignments listed as a player's options
 
 
 @registry.check("combat-assigner", "only the attacker or the defender assigns combat damage, among the other "
                 "side's units at the combat's battlefield, before the combat damage step")
 def combat_assigner(m: Riftbound, s: State, p: Params) -> bool:
     c = s.combat
-    if c is None or c.step != "showdown" or p["player"] not in (c.attacker, c.defender):
+    if c is None or c.step not in ("showdown", "damage") or p["player"] not in (c.attacker, c.defender):
         return False
     other = c.defender if p["player"] == c.attacker else c.attacker
     theirs = {u.name for u in s.units_at(c.battlefield, other)}
@@ -470,12 +524,23 @@ def assignment_keywords(m: Riftbound, s: State, p: Params) -> bool:
     return named == tank + rest + back
 
 
+def assign_bindings(m: Riftbound, s: State) -> Iterator[dict[str, Any]]:
+    """The orders the player whose assignment is due may choose, one per different assignment."""
+    found = awaited_assignment(m, s)
+    if found is not None:
+        for order in found[1]:
+            yield {"player": found[0], "order": order}
+
+
 @transition("assign-damage", "decision", "choose the order combat damage is assigned",
-            "{player} will assign combat damage in the order {order}", pre=("combat-assigner", "assignment-keywords"))
+            "{player} will assign combat damage in the order {order}", pre=("combat-assigner", "assignment-keywords"),
+            bindings=assign_bindings)
 def assign_damage(m: Riftbound, s: State, p: Params, t: Trace) -> State:
-    """A player's choice of how to assign their combat damage (465.2.c), declared before the damage
-    step (which follows the last pass without a decision): the order in which the other side's
-    units are assigned lethal damage. A scenario step, never a listed option."""
+    """A player's choice of how to assign their combat damage (465.2.c): the order in which the
+    other side's units are assigned lethal damage. A scenario step may declare it during the combat
+    showdown; at the combat damage step, where the choice is real and not made, it is the decision
+    due (the attacker's first), its options one order per different assignment (at most
+    :data:`MOST_LISTED`), and a scenario without an ``assign`` step takes the model's default."""
     assert s.combat is not None
     kept = tuple(a for a in s.combat.assigned if a[0] != p["player"])
     return replace(s, combat=replace(s.combat, assigned=kept + tuple((p["player"], u) for u in p["order"])))

@@ -35,8 +35,9 @@ Equipment a Weaponmaster play effect attaches, chosen as it is finalized, 402.2:
 ``apply``/``decline: {player, replacement, unit}`` (a "you may" replacement effect's
 controller choosing, before the death it could replace, 371.2.a), ``concede: PLAYER`` (650: the
 player leaves the game, :mod:`kb.timing.models.riftbound.conceding`), ``assign: {player, order:
-[UNIT, …]}`` (the order, before the combat damage step, in which the attacker or the defender
-assigns lethal combat damage among the other side's units, 465.2.c; without it, board order).
+[UNIT, …]}`` (the order in which the attacker or the defender assigns lethal combat damage among
+the other side's units, 465.2.c, during the combat showdown or as the decision due at the combat
+damage step; without it, board order, the runner taking that default).
 
 ``expect`` observes (a mapping is compared on the keys given, a list whole) the views of
 :data:`OBSERVERS` (``priority``, ``focus``, ``state``, ``chain``: names, or items with some of
