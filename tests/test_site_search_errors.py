@@ -44,7 +44,8 @@ SEARCH_ERRORS = [
     ({"q": "chain", "page": "99"}, 400, "Page must be between 1 and 50."),
     # a rule number the edition lacks
     # ({nearest}: the edition's own nearest numbers, which move as the excerpt grows)
-    ({"q": "999.9"}, 200, "No rule 999.9 in Riftbound Core Rules 1.4; the nearest: {nearest}."),
+    ({"q": "337.99"}, 200, "No rule 337.99 in Riftbound Core Rules 1.4; the nearest: {nearest}."),
+    ({"q": "999.9"}, 200, "No rule 999.9 in Riftbound Core Rules 1.4."),  # past the last rule: none near (A18)
 ]
 
 
