@@ -168,12 +168,12 @@ PINNED: list[tuple[str, str | None, str | None, list[tuple[str, str | None, str 
     # no date: the Magic edition in force on the pinned edition's date, where 116.3d is gone
     # (and the hint says where it is now)
     ("ruleset: riftbound\nedition: '1.3'", None, None,
-     [("ok", "riftbound", "1.3", "340.1"), ("not_found", None, None, None),
+     [("ok", "riftbound", "1.3", "340.1"), ("not_found", "mtg", "2026-01-16", None),  # read there (A14)
       ("ok", "mtg", "2026-01-16", "117.3")],
      "looked up in mtg 2026-01-16 (in force on 2026-03-30, the date of riftbound 1.3)"),
     # pinned by the caller only, undated: the default editions of both
     ("title: no pins", "riftbound", None,
-     [("ok", "riftbound", "1.4", "340.1"), ("not_found", None, None, None),
+     [("ok", "riftbound", "1.4", "340.1"), ("not_found", "mtg", "2026-01-16", None),
       ("ok", "mtg", "2026-01-16", "117.3")],
      "looked up in mtg 2026-01-16 (the default edition: no date or pinned edition to choose another)"),
 ]

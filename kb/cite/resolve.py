@@ -75,6 +75,10 @@ class Resolution:
     # A number the edition lacks and another edition of its ruleset has: where that rule
     # is now (kb.query.KnowledgeBase.number_elsewhere's answer), as the rule lookup says.
     elsewhere: dict[str, Any] | None = None
+    # (ruleset, edition) a citation pointing at no rule was looked up in, when that is not
+    # the edition its article is linked against: its prefix named another ruleset
+    # (kb.cite.target.resolve_as_named). None: the article's own, or no single one.
+    read_in: tuple[str, str] | None = None
 
     @property
     def number(self) -> str | None:
@@ -83,11 +87,18 @@ class Resolution:
 
     @property
     def ruleset(self) -> str | None:
-        return self.rules[0].ruleset if self.rules else None
+        """The ruleset of the rules pointed at, else the one the citation was read in
+        (:attr:`read_in`), else None."""
+        if self.rules:
+            return self.rules[0].ruleset
+        return self.read_in[0] if self.read_in is not None else None
 
     @property
     def edition(self) -> str | None:
-        return self.rules[0].edition if self.rules else None
+        """The edition of the rules pointed at, else the one read in, else None."""
+        if self.rules:
+            return self.rules[0].edition
+        return self.read_in[1] if self.read_in is not None else None
 
     @property
     def broken(self) -> bool:
@@ -238,13 +249,14 @@ def copy_for(res: Resolution, c: Citation) -> Resolution:
     out.candidates = [dict(d) for d in res.candidates] if res.candidates else []
     out.quote_similarity = res.quote_similarity
     out.elsewhere = dict(res.elsewhere) if res.elsewhere is not None else None
+    out.read_in = res.read_in
     return out
 
 
 _new_resolution = object.__new__
 # The fields copy_for fills in, in Resolution's order.
 _COPIED = ("citation", "status", "rules", "written", "message", "nearest", "candidates",
-           "quote_similarity", "elsewhere")
+           "quote_similarity", "elsewhere", "read_in")
 if tuple(f.name for f in fields(Resolution)) != _COPIED:
     raise ImportError("kb.cite.resolve: copy_for fills in the fields " + ", ".join(_COPIED)
                       + "; Resolution's fields changed")
@@ -285,7 +297,9 @@ def _resolve_one(c: Citation, target: RuleGraph, written_for: RuleGraph | None,
     rules = [_cited(target, n) for n in numbers]
     res = Resolution(c, "renumbered" if renumbered else "ok", rules, written)
     if renumbered:
-        res.message = (f"rule {written} of {home.edition.name} is rule {_span_name(numbers)} "
+        cited = f"rules {written} of {home.edition.name} are" if c.is_range else \
+            f"rule {written} of {home.edition.name} is"
+        res.message = (f"{cited} rule{'s' if len(numbers) > 1 else ''} {_span_name(numbers)} "
                        f"in {target.edition.name}")
     if c.quote is not None:
         matches, score = _quote_matches(c.quote, home, found)
@@ -307,9 +321,12 @@ def _find(c: Citation, rg: RuleGraph) -> list[str] | str:
     last = _canonical(rg, c.last)
     if last is None:
         return f"range end {format_number(c.last, rg.edition.number_style)} does not exist in {_ed(rg)}"
-    members = _members(rg, first, last)
-    if not members:
-        return f"range {c.text!r} runs backwards or spans more than {MAX_RANGE} rules in {_ed(rg)}"
+    members = _span(rg, first, last)
+    if members is None:
+        return f"range {c.text!r} runs backwards in {_ed(rg)}"
+    if len(members) > MAX_RANGE:
+        return (f"range {c.text!r} spans {len(members)} rules, over the limit of {MAX_RANGE} "
+                f"rules per range, in {_ed(rg)}")
     return members
 
 
@@ -324,17 +341,25 @@ def found_numbers(c: Citation, rg: RuleGraph) -> list[str] | None:
 
 
 def _members(rg: RuleGraph, first: str, last: str) -> list[str]:
-    """Rules from ``first`` to ``last`` at the depth of ``first``, in document order."""
+    """Rules from ``first`` to ``last`` at the depth of ``first``, in document order; empty
+    when the range runs backwards or holds more than :data:`MAX_RANGE` rules."""
+    out = _span(rg, first, last)
+    return out if out is not None and len(out) <= MAX_RANGE else []
+
+
+def _span(rg: RuleGraph, first: str, last: str) -> list[str] | None:
+    """Every rule from ``first`` to ``last`` at the depth of ``first``, in document order,
+    however many; None when ``last`` comes before ``first``."""
     rules = rg.edition.rules
     a, b = rules[first], rules[last]
     if b.order < a.order:
-        return []
+        return None
     depth = len(a.segments)
     order = list(rules)
     out = [n for n in order[a.order: b.order + 1] if len(rules[n].segments) == depth]
     if last not in out:
         out.append(last)
-    return out if len(out) <= MAX_RANGE else []
+    return out
 
 
 @dataclass(slots=True)
@@ -452,10 +477,20 @@ def _unresolved(c: Citation, cands: list[RuleGraph], hits: list[tuple[RuleGraph,
                     + "; pin the ruleset (front matter `ruleset:`)",
             candidates=[{"ruleset": rg.edition.ruleset, "edition": rg.edition.name, "number": f[0]}
                         for rg, f in hits])
-    where = cands[0] if cands else targets[0]
+    # Told in the candidate holding most of what it names (a range whose two ends are one
+    # ruleset's rules is too long or backwards there, not missing from another's), the
+    # first of those on a tie.
+    where = max(cands, key=lambda rg: _ends_found(c, rg)) if cands else targets[0]
     why = _find(c, where) if cands else "no ruleset with Magic-style numbers for a CR citation"
+    # the nearest of the number it is missing, as against one edition (_resolve_one)
+    near = c.last if c.last is not None and str(why).startswith("range end") else c.number
     return Resolution(c, "not_found", written=_written(c, where), message=str(why),
-                      nearest=where.nearest(c.number) if cands else [])
+                      nearest=where.nearest(near) if cands else [])
+
+
+def _ends_found(c: Citation, rg: RuleGraph) -> int:
+    """How many of a citation's numbers (one, or a range's two ends) exist in ``rg``."""
+    return sum(_canonical(rg, n) is not None for n in (c.number, c.last) if n is not None)
 
 
 def count_found(citations: Sequence[Citation], rg: RuleGraph,

@@ -765,6 +765,12 @@ def resolve_as_named(kb: LoadedEditions, target: LinkTarget, citations: Sequence
         mapper = reading.mapper
         found = resolve([citations[i] for i in named_at], [reading.target],
                         written_for=reading.written_for if mapper is not None else None, mapper=mapper)
+        # One found there points at no rule, so says where it was looked up itself (its
+        # report entry's ruleset and edition, the edition --check counts it in). Made by
+        # this call (only found numbers are kept across articles): its own to change.
+        for res in found:
+            if not res.rules and res.read_in is None:
+                res.read_in = (reading.target.edition.ruleset, reading.target.edition.name)
         # Where the named edition's answer is another (a CR citation among several
         # candidates is already looked up in Magic's numbering alone).
         places = []

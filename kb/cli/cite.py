@@ -125,7 +125,8 @@ def _counts_per_edition(data: dict[str, Any]) -> list[str]:
     linked = f"{data['ruleset']} {data['edition']}" if data["edition"] else ""
     groups: dict[str, list[dict[str, Any]]] = {linked: []} if linked else {}
     for c in data["citations"]:
-        # one not found where it was looked up has no edition: the one linked against, if any
+        # one not found in the edition linked against has no edition of its own (one its
+        # prefix had looked up elsewhere has that one's): the one linked against, if any
         key = f"{c['ruleset']} {c['edition']}" if c["ruleset"] and c["edition"] else linked
         groups.setdefault(key, []).append(c)
     if set(groups) <= {linked} or (not linked and len(groups) == 1):
@@ -172,9 +173,10 @@ def _suggestion(c: dict[str, Any], other: str = "") -> str:
     was read in when not the article's (:func:`_other_edition`), goes before its number."""
     where = f"{other} " if other else ""
     if c["status"] == "ok":
-        return f" → {where}{c['number']}"
+        return f" → {where}{_span(c['numbers'])}"
     if c["status"] == "renumbered":
-        return f" → now {where}rule {c['target']} ({c['message']})"
+        numbers = c["numbers"]
+        return f" → now {where}rule{'s' if len(numbers) > 1 else ''} {_span(numbers)} ({c['message']})"
     if c["status"] == "not_found":
         near = ", ".join(c.get("nearest", [])[:5])
         return f" ({c['message']})" + (f"; nearest: {near}" if near else "")
@@ -183,3 +185,9 @@ def _suggestion(c: dict[str, Any], other: str = "") -> str:
     if c["status"] == "quote_mismatch":
         return f" ({c['message']})"
     return f" ({c['message']})" if c["message"] else ""
+
+
+def _span(numbers: list[str]) -> str:
+    """A citation's rules as a ``--check`` line names them: "117.3", or a range's first and
+    last, "117.3–117.5"."""
+    return numbers[0] if len(numbers) == 1 else f"{numbers[0]}–{numbers[-1]}"
