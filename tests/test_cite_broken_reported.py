@@ -72,6 +72,34 @@ def test_check_lines_name_the_edition_and_the_whole_range(excerpt_home: Path, tm
         at = found[0]
 
 
+# A16: (front matter, the warnings it gives, each (its line, the words it holds))
+PIN_TYPES: list[tuple[str, list[tuple[int, str]]]] = [
+    ("ruleset: [1, 2]", [(2, "front matter ruleset: is a list, not a name; ignored")]),
+    ("edition: {a: 1}", [(2, "front matter edition: is a mapping, not a name; ignored")]),
+    ("ruleset: [1, 2]\nedition: {a: 1}", [(2, "front matter ruleset: is a list, not a name"),
+                                          (3, "front matter edition: is a mapping, not a name")]),
+    ("title: t\nedition:\n  - 1.4", [(3, "front matter edition: is a list, not a name")]),
+    ("date: [2010-12-15]", [(2, "front matter date: is a list, not a date; ignored")]),
+    ("ruleset: riftbound\nedition: [1.4]", [(3, "front matter edition: is a list, not a name")]),
+    ("ruleset: riftbound", []),
+    ("ruleset:", []),
+]
+
+
+@pytest.mark.parametrize("front,warned", PIN_TYPES, ids=[f for f, _ in PIN_TYPES])
+@pytest.mark.parametrize("how", ["annotate", "lookup"])
+def test_a_pin_that_is_not_a_name_is_a_warning_naming_its_key(
+        excerpt_kb: KnowledgeBase, how: str, front: str, warned: list[tuple[int, str]]) -> None:
+    text = f"---\n{front}\n---\nrule 337.1a\n"
+    answer = (link_article(excerpt_kb, text, fmt="json") if how == "annotate" else lookup(excerpt_kb, text))
+    got = [(d["line"], d["message"]) for d in answer["diagnostics"]
+           if d["severity"] == "warning" and "front matter" in d["message"]]
+    assert len(got) == len(warned), got
+    for (line, message), (want_line, words) in zip(got, warned):
+        assert line == want_line and words in message, got
+    assert answer["citations"][0]["status"] == "ok"
+
+
 # A17: (text, ruleset linked against or None, status, what the message says)
 RANGES: list[tuple[str, str | None, str, str]] = [
     ("rules 108.2–829.1", None, "not_found",

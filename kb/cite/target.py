@@ -93,8 +93,9 @@ METADATA_KEYS: frozenset[str] = frozenset({
 def parse_front_matter(text: str, source: str = "",
                        kb: LoadedEditions | None = None) -> tuple[dict[str, str], list[Diagnostic]]:
     """``ruleset``, ``edition`` and ``date`` from YAML front matter (values read as
-    strings, so ``edition: 1.10`` stays ``1.10``). Malformed YAML, a date that is none and
-    a key the linker does not know are warnings, never errors; with ``kb``, an unknown key
+    strings, so ``edition: 1.10`` stays ``1.10``). Malformed YAML, a date that is none, a
+    pin that is a list or a mapping (not a name or a date: it names its key) and a key the
+    linker does not know are warnings, never errors; with ``kb``, an unknown key
     that names a ruleset and its edition exactly is read as the pin (module docstring)."""
     try:
         # Every scalar a string; 422 past input.nesting (the caller's refusal, not a warning).
@@ -110,6 +111,14 @@ def parse_front_matter(text: str, source: str = "",
     pins = {k: str(data[k]).strip() for k in PIN_KEYS if isinstance(data.get(k), str)}
     pins = {k: v for k, v in pins.items() if v}
     diags: list[Diagnostic] = []
+    for key in PIN_KEYS:  # every scalar is read as a string: what is left is a list or a mapping
+        value = data.get(key)
+        if value is not None and not isinstance(value, str):
+            what = "a list" if isinstance(value, list) else "a mapping" if isinstance(value, dict) \
+                else f"a {type(value).__name__}"
+            needs = "a date" if key == "date" else "a name"
+            diags.append(Diagnostic(f"front matter {key}: is {what}, not {needs}; ignored",
+                                    source, _key_line(text, key), "warning"))
     if "date" in pins:
         day, problem = front_matter_date(pins["date"])
         if problem is None:
