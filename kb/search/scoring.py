@@ -29,6 +29,12 @@ MAX_PREFIX_WORDS = 64
 # The field of the timing model's summaries of a rule, and the fields of the rule's own words.
 MODEL_FIELD = "answers"
 RULES_OWN_FIELDS = ("title", "text", "examples", "terms")
+# A heading whose whole text is one or two words naming a term defined elsewhere ("652.5.c.
+# Priority" inside Removal of a Player; Priority is defined in 312.1) is a local case of the
+# term, not its rules: in that heading and the rules under it, the term's words score this much
+# (the default of Ranking.echo_share).
+ECHO_SHARE = 0.5
+ECHO_MOST_WORDS = 2
 
 
 class Impacts:
@@ -38,8 +44,10 @@ class Impacts:
     """
 
     def __init__(self, rg: RuleGraph, index: Index, boosts: Mapping[str, float],
-                 b: float = 0.75, k1: float = 1.2, model_words: bool = False):
+                 b: float = 0.75, k1: float = 1.2, model_words: bool = False,
+                 echo_share: float = ECHO_SHARE):
         self.rg = rg
+        self.echo_share = echo_share
         self.model_words = model_words
         self.boosts = {f: w for f, w in boosts.items() if w and f in TEXT_FIELDS}
         self.b, self.k1 = b, k1
@@ -69,6 +77,7 @@ class Impacts:
         self._shares: dict[str, float] = {}
         self._tokens: dict[int, list[str]] = {}
         self._defines = defined_terms(rg)
+        self.echoes = echo_headings(rg, self.docnum) if echo_share != 1.0 else {}
 
     def close(self) -> None:
         self._reader.close()
@@ -104,7 +113,9 @@ class Impacts:
         # A rule holding the word only in the timing model's summaries of it keeps the share
         # the rules' own words give the word (rules_share).
         share = self.rules_share(stem) if self.model_words else 1.0
+        echoes = self.echoes
         return {d: idf * w * (k1 + 1) / (w + k1) * (1.0 if d in own else share)
+                * (self.echo_share if stem in echoes.get(d, ()) else 1.0)
                 for d, w in weighted.items()}
 
     def rules_share(self, stem: str) -> float:
@@ -176,6 +187,57 @@ class Impacts:
             if all(d in p for p in parts) and _contains(self.tokens(d), stems):
                 out[d] = sum(p[d] for p in parts)
         return out
+
+
+def echo_headings(rg: RuleGraph, docnum: Mapping[str, int]) -> dict[int, frozenset[str]]:
+    """The documents that are, or stand under, a heading echoing a term defined elsewhere,
+    with the term's stems: a heading two or more levels under its chapter whose whole text is
+    at most ``ECHO_MOST_WORDS`` words that are a term's name, no defining rule of that term at
+    or under it."""
+    ed = rg.edition
+    names: dict[tuple[str, ...], set[str]] = {}
+    for term in ed.terms.values():
+        key = tuple(analyse(term.name))
+        if key:
+            names.setdefault(key, set()).update(term.defined_by)
+    own: dict[int, frozenset[str]] = {}
+    heads: dict[str, frozenset[str]] = {}
+    for number, rule in ed.rules.items():
+        words = analyse(" ".join(w for w in (rule.title, rule.text) if w))
+        if rule.examples or not 0 < len(words) <= ECHO_MOST_WORDS:
+            continue
+        defining = names.get(tuple(words))
+        if not defining or _depth(ed.rules, number) < 2 or any(
+                number in _ancestors(ed.rules, d) for d in defining if d in ed.rules):
+            continue
+        heads[number] = frozenset(words)
+        if number in docnum:
+            own[docnum[number]] = frozenset(words)
+    if heads:
+        for number, rule in ed.rules.items():
+            held: set[str] = set()
+            parent = rule.parent
+            while parent is not None:
+                held.update(heads.get(parent, ()))
+                parent = ed.rules[parent].parent
+            if held and number in docnum:
+                own[docnum[number]] = frozenset(held)
+    return own
+
+
+def _ancestors(rules: Mapping, number: str) -> list[str]:
+    """The numbers above a rule, its parent first, and the rule itself first of all."""
+    out = [number]
+    parent = rules[number].parent
+    while parent is not None:
+        out.append(parent)
+        parent = rules[parent].parent
+    return out
+
+
+def _depth(rules: Mapping, number: str) -> int:
+    """How many rules stand above this one (0 for a chapter)."""
+    return len(_ancestors(rules, number)) - 1
 
 
 def _contains(tokens: list[str], stems: list[str]) -> bool:

@@ -100,6 +100,9 @@ class Ranking:
     pin_terms: bool = True         # defining rules of a named term first
     term_scope: float = 0.0        # score × (1 + term_scope) inside the rules defining a term
                                    # the query mentions ("state-based actions checked")
+    echo_share: float = 0.5        # a term's words in a heading that only names it, a term
+                                   # defined elsewhere, and in the rules under it (652.5.c
+                                   # "Priority" in Removal of a Player): kb.search.scoring.ECHO_SHARE
     bm25_b: float = 0.9
     bm25_k1: float = 1.2
     understand: bool = True        # read plain queries as questions (kb.search.understand)
@@ -217,7 +220,7 @@ class EditionSearcher:
         self.index = index
         self.ranking = ranking
         self.impacts = Impacts(rg, index, ranking.boosts, ranking.bm25_b, ranking.bm25_k1,
-                              ranking.model_words)
+                              ranking.model_words, ranking.echo_share)
         self.speller = Speller(vocabulary)
         self._crumbs: dict[str, list[dict[str, str]]] = {}
         self._within: dict[str, set[int]] = {}
