@@ -29,6 +29,7 @@ digest is its key), once per build, with the declared-derived-data mechanism
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from kb.cite.find import Citation, find_citations
@@ -42,7 +43,7 @@ from kb.errors import QueryError
 from kb.files import home_of_build
 from kb.model import Diagnostic
 from kb.records.model import Kind, Record, split_front_matter
-from kb.records.store import RecordSet, load_records
+from kb.records.store import FOLDERS, RecordSet, load_records
 
 if TYPE_CHECKING:
     from kb.loaded import LoadedEditions
@@ -481,9 +482,6 @@ def kind_diagnostics(records: RecordSet, kind: Kind) -> list[dict[str, Any]]:
     """What was wrong in the record files of ``kind`` (a rulings list says none of an
     article's), each named by the file it was imported from when that is known (the data
     home's copy else): the copy keeps the imported text, so its lines are that file's."""
-    from pathlib import Path
-
-    from kb.records.store import FOLDERS
     origin = {r.file: r.imported_from for r in records.records if r.kind == kind and r.imported_from}
     out = []
     for d in records.diagnostics:
