@@ -21,7 +21,7 @@ WHO = ("you", "each", "that-player", "target")
 EXPECT_KEYS = ("priority", "step", "phase", "active", "turn", "stack", "waiting", "resolving", "payment",
                "life", "graveyard", "battlefield", "tapped", "hand", "pool", "drawn", "lands_played",
                "extra_turns", "lost", "attacking", "blocked", "damage", "static", "power_toughness", "exile",
-               "defending")
+               "defending", "winner")
 ACTIONS = ("cast", "activate", "mana", "play_land", "turn_face_up", "suspend", "foretell", "plot", "pass", "pay",
            "decline", "retract", "choose_defender", "attack", "block", "assign", "choose", "concede")
 EXILE_AS = ("suspended", "foretold", "plotted")

@@ -34,6 +34,11 @@ def has_priority(m: Magic, s: State, p: Params) -> bool:
     return s.priority == p["player"]
 
 
+@check("not-resolving", "no player has priority while a spell or ability is resolving")
+def not_resolving(m: Magic, s: State, p: Params) -> bool:
+    return s.resolving is None
+
+
 @check("in-this-edition", "not a special action of this edition: its keyword came into the rules later")
 def in_this_edition(m: Magic, s: State, p: Params) -> bool:
     return m.edition != EDITION_2010

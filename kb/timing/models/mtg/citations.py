@@ -100,7 +100,8 @@ CITATIONS: dict[str, Rules] = {
     "concedes": ("104.3a",),
     "left-player-priority": ("800.4a",),
     "leaves-game": ("800.4", "800.4a", "800.4d"),
-    "game-over": ("104.2a", "104.4a", "104.3b"),
+    "wins": ("104.2a",),
+    "draw-game": ("104.4a",),
     "left-player-skipped": ("800.4j", "800.4a"),
     "left-player-turn": ("800.4k", "800.4a"),
     "no-defender": ("800.4a", "509.1h"),
@@ -162,7 +163,9 @@ CITATIONS: dict[str, Rules] = {
     "cast-suspended": ("702.62a", "702.62d", "601.2i"),
     "stays-exiled": ("702.62a", "115.1"),
     # -- legality checks --------------------------------------------------------------------------
-    "check.has-priority": ("117.1", "117.2e", "117.3a"),
+    # 117.2e only where it applies: a spell or ability resolving (check.not-resolving)
+    "check.has-priority": ("117.1", "117.3a"),
+    "check.not-resolving": ("117.2e",),
     "check.in-hand": ("601.3", "601.2a"),
     "check.not-a-land": ("305.1",),
     "check.sorcery-timing": ("117.1a", "307.1", "302.1", "301.1", "505.6a"),

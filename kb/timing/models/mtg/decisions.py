@@ -258,7 +258,7 @@ class Decisions(Part):
 
 # -- the transitions this module declares (bound to a model by registry.build) ------------
 @transition("cast", "decision", "cast a spell", "{player} casts {card}{on}",
-            pre=("has-priority", "split-second", "in-hand", "not-a-land", "sorcery-timing", "targets"),
+            pre=("has-priority", "not-resolving", "split-second", "in-hand", "not-a-land", "sorcery-timing", "targets"),
             bindings=bindings.cast)
 def cast(m: Magic, s: State, p: Params, t: Trace) -> State:
     card = m.cards[p["card"]]
@@ -282,11 +282,11 @@ def exile_from_hand(m: Magic, s: State, p: Params, t: Trace, action: str) -> Sta
 # Suspend, foretell and plot: (the action, its summary, its sentence, its checks).
 EXILING_ACTIONS: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
     ("suspend", "suspend a card: exile it with time counters (special action)", "{player} suspends {card}",
-     ("has-priority", "in-hand", "has-suspend", "could-cast")),
+     ("has-priority", "not-resolving", "in-hand", "has-suspend", "could-cast")),
     ("foretell", "foretell a card: pay {2} and exile it face down (special action)", "{player} foretells {card}",
-     ("has-priority", "in-this-edition", "in-hand", "has-foretell", "during-your-turn")),
+     ("has-priority", "not-resolving", "in-this-edition", "in-hand", "has-foretell", "during-your-turn")),
     ("plot", "plot a card: exile it to cast it free on a later turn (special action)", "{player} plots {card}",
-     ("has-priority", "in-this-edition", "in-hand", "has-plot", "plot-timing")),
+     ("has-priority", "not-resolving", "in-this-edition", "in-hand", "has-plot", "plot-timing")),
 )
 for _action, _summary, _text, _pre in EXILING_ACTIONS:
     transition(_action, "decision", _summary, _text, pre=_pre,
@@ -295,11 +295,12 @@ for _action, _summary, _text, _pre in EXILING_ACTIONS:
 
 @transition("cast-foretold", "decision", "cast a foretold card for its foretell cost",
             "{player} casts the foretold {card}{on}",
-            pre=("has-priority", "split-second", "foretold", "later-turn", "sorcery-timing", "targets"),
+            pre=("has-priority", "not-resolving", "split-second", "foretold", "later-turn", "sorcery-timing",
+                 "targets"),
             bindings=partial(bindings.exiled_cast, how="foretold"))
 @transition("cast-plotted", "decision", "cast a plotted card without paying its mana cost",
             "{player} casts the plotted {card}{on}",
-            pre=("has-priority", "split-second", "plotted", "later-turn", "plotted-timing", "targets"),
+            pre=("has-priority", "not-resolving", "split-second", "plotted", "later-turn", "plotted-timing", "targets"),
             bindings=partial(bindings.exiled_cast, how="plotted"))
 def cast_exiled(m: Magic, s: State, p: Params, t: Trace) -> State:
     """Cast a foretold card for its foretell cost, or a plotted one for nothing."""
@@ -322,8 +323,8 @@ def choose_defender(m: Magic, s: State, p: Params, t: Trace) -> State:
 
 
 @transition("activate", "decision", "activate an ability", "{player} activates {ability}{on}",
-            pre=("has-priority", "split-second", "ability-source", "ability-timing", "ability-condition",
-                 "ability-target", "untapped", "summoning-sickness"), bindings=bindings.activate)
+            pre=("has-priority", "not-resolving", "split-second", "ability-source", "ability-timing",
+                 "ability-condition", "ability-target", "untapped", "summoning-sickness"), bindings=bindings.activate)
 def activate(m: Magic, s: State, p: Params, t: Trace) -> State:
     source, ability = m.find_ability(s, p)  # type: ignore[misc]
     if ability.tap:
@@ -351,7 +352,8 @@ def activate_mana(m: Magic, s: State, p: Params, t: Trace) -> State:
 
 
 @transition("play-land", "decision", "play a land (special action)", "{player} plays {card}",
-            pre=("has-priority", "in-hand", "land", "own-turn", "land-timing", "one-land"), bindings=bindings.land)
+            pre=("has-priority", "not-resolving", "in-hand", "land", "own-turn", "land-timing", "one-land"),
+            bindings=bindings.land)
 def play_land(m: Magic, s: State, p: Params, t: Trace) -> State:
     card = m.cards[p["card"]]
     s = without_card(s, p["player"], card.name)
@@ -365,7 +367,8 @@ def play_land(m: Magic, s: State, p: Params, t: Trace) -> State:
 
 
 @transition("turn-face-up", "decision", "turn a face-down creature face up (special action)",
-            "{player} turns {permanent} face up", pre=("has-priority", "face-down"), bindings=bindings.face_up)
+            "{player} turns {permanent} face up", pre=("has-priority", "not-resolving", "face-down"),
+            bindings=bindings.face_up)
 def turn_face_up(m: Magic, s: State, p: Params, t: Trace) -> State:
     u = s.permanent(p["permanent"])
     card = m.cards[u.card]  # type: ignore[union-attr]
@@ -373,7 +376,7 @@ def turn_face_up(m: Magic, s: State, p: Params, t: Trace) -> State:
     return m._cost(s, t, p["player"], card.morph or 0, "face-up", p["permanent"], None)
 
 
-@transition("pass", "decision", "pass priority", "{player} passes", pre=("has-priority",),
+@transition("pass", "decision", "pass priority", "{player} passes", pre=("has-priority", "not-resolving"),
             bindings=bindings.pass_priority)
 def pass_priority(m: Magic, s: State, p: Params, t: Trace) -> State:
     passes = s.passes + 1
@@ -536,7 +539,9 @@ def concede(m: Magic, s: State, p: Params, t: Trace) -> State:
     s = replace(s, lost=s.lost + (who,))
     t.note("concedes", s, {"player": who})
     if s.over:
-        return replace(s, priority=None, passes=0)
+        s = replace(s, priority=None, passes=0)
+        m._game_ends(s, t, [who])
+        return s
     s = m._leave(s, t, who)
     passes = len([x for x in passed if x != who])
     if holder == who:

@@ -91,10 +91,9 @@ class Magic(Resolution, Turn, Decisions, CardKnowledge, Model):
         if not s.over:
             return None
         left = f"{', '.join(s.lost)} lost the game"
-        if s.remaining:
-            return (f"{left}; {s.remaining[0]} wins, every opponent having left the game.",
-                    self.cite("game-over"))
-        return f"{left} at once: the game is a draw.", self.cite("game-over")
+        if s.winner is not None:
+            return f"{left}; {s.winner} wins, every opponent having left the game.", self.cite("wins")
+        return f"{left} at once: the game is a draw.", self.cite("draw-game")
 
     def decider(self, s: State) -> str | None:
         if s.priority is not None:

@@ -316,6 +316,12 @@ class State:
         return len(self.remaining) <= 1
 
     @property
+    def winner(self) -> str | None:
+        """The player left when every opponent has left the game (104.2a); none while the game
+        goes on, or when all the players remaining lost at once (a draw, 104.4a)."""
+        return self.remaining[0] if self.over and self.remaining else None
+
+    @property
     def nonactive(self) -> tuple[str, ...]:
         """The other players still in the game, in turn order from the active player."""
         i = self.players.index(self.active)

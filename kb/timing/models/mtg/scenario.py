@@ -77,7 +77,9 @@ division of its power among its blockers, 510.1c, and the player it attacks with
 each blocker has lethal damage, 702.19b); a scenario that gives no ``assign`` gets the model's:
 the blockers in the order they were listed, lethal damage to each, the rest to the last, ``choose:
 {player, choice}`` (a card to discard or a permanent to sacrifice while a spell resolves), ``concede:
-PLAYER`` (the player leaves the game at once and loses it, 104.3a, 800.4a).
+PLAYER`` (the player leaves the game at once and loses it, 104.3a, 800.4a). ``expect: {winner:
+PLAYER}`` is the player left in the game once every opponent has left it (104.2a); ``null`` while
+the game goes on or when it ended in a draw (104.4a).
 """
 
 from __future__ import annotations
@@ -414,6 +416,8 @@ def observe(model: Magic, s: State, key: str) -> Any:
                  **({"time_counters": x.counters} if x.how == "suspended" else {})} for x in s.exile]
     if key == "defending":
         return s.defending
+    if key == "winner":
+        return s.winner
     if key == "power_toughness":
         return {u.name: f"{model.power(s, u)}/{model.toughness(s, u)}" for u in s.board if model.is_creature(u)}
     raise KeyError(key)

@@ -22,11 +22,11 @@ from kb.timing.models.mtg.objects import (Exiled, Obj, Payment, Permanent, Resol
 
 # The keys of a state's JSON, in the order they are written: the state's fields, and what is
 # derived from them (the phase) or from the model (its ruleset, edition and card pool).
-DERIVED_KEYS = ("ruleset", "edition", "phase", "cards")
+DERIVED_KEYS = ("ruleset", "edition", "phase", "winner", "cards")
 STATE_KEYS = ("ruleset", "edition", "players", "active", "turn", "step", "phase", "begun", "priority", "due",
               "due_reason", "passes", "awaiting", "no_attackers", "damage_step", "stack", "waiting", "resolving", "payment",
               "battlefield", "hands", "graveyard", "exile", "life", "prevention", "pool", "lands_played", "drawn",
-              "extra_turns", "lost", "defending", "next_id", "cards")
+              "extra_turns", "lost", "winner", "defending", "next_id", "cards")
 OBJ_KEYS = json_keys(Obj)
 assert set(STATE_KEYS) == set(json_keys(State)) | set(DERIVED_KEYS), "a state field without its place in the JSON"
 _WRITING = Context(effects_json=effects_json)
@@ -37,6 +37,8 @@ def state_json(model: Magic, s: State) -> dict[str, Any]:
     """A state as plain JSON; :func:`state_from_json` reads it back (every frame's state)."""
     out = encode(s, _WRITING)
     out.update(ruleset="mtg", edition=model.edition, phase=s.phase, cards=pool_json(model, card_json))
+    if s.winner is not None:
+        out["winner"] = s.winner
     return {k: out[k] for k in STATE_KEYS if k in out}  # a field left out at its default is not written
 
 
@@ -137,6 +139,20 @@ def _exiled(raw: Any, where: str, ctx: Context, ids: _Ids) -> Exiled:
     return x
 
 
+def _check_winner(raw: Any, s: State, player: Any) -> None:
+    """A written winner (derived from ``lost``) must be the player left in the game."""
+    if raw is None:
+        return
+    named = player(raw, "winner")
+    if named == s.winner:
+        return
+    if s.winner is None:
+        still = ", ".join(s.remaining)
+        why = f"the game is not over ({still} still in it)" if len(s.remaining) > 1 else "the game is a draw"
+        raise FormatError(f"{named} is not the winner: {why}", "winner")
+    raise FormatError(f"{named} is not the winner: {s.winner} is, every opponent having left the game", "winner")
+
+
 def state_from_json(data: Any, edition: str | None = None) -> tuple[Magic, State, list[Violation]]:
     """Read a state (any frame's ``state``, or a hand-written one with at least ``players``).
 
@@ -235,6 +251,7 @@ def state_from_json(data: Any, edition: str | None = None) -> tuple[Magic, State
                    unknown_at="state")
     next_id = max(ids.next, _int(data.get("next_id", ids.next), "next_id", 1, 10_000))
     state = replace(state, next_id=next_id)
+    _check_winner(data.get("winner"), state, player)
     if resolving is not None and stack and stack[-1].id != resolving.item.id:
         violations.append(Violation("the resolving item is not the top of the stack",
                                     model.cite("invariant.top-resolves-first"), "resolving"))

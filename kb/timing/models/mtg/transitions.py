@@ -90,6 +90,10 @@ INNER_STEPS: tuple[tuple[str, str, str], ...] = (
     # before priority
     ("loses-game", "a player with 0 or less life loses", "{player} loses the game"),
     ("concedes", "a player concedes: they leave the game at once and lose it", "{player} concedes and loses the game"),
+    ("wins", "a player still in the game whose opponents have all left it wins the game",
+     "{player} wins the game: every opponent has left it"),
+    ("draw-game", "all the players remaining lost at once: the game is a draw",
+     "{players} lost at once: the game is a draw"),
     ("left-player-priority", "the player who left had priority: the next player in turn order still in the game "
      "receives it", "{player} had priority: {next} receives it"),
     ("leaves-game", "a player who lost leaves the game, with everything they own; the game goes on",

@@ -254,6 +254,14 @@ class Turn(Part):
         return s
 
     # -- before priority -----------------------------------------------------------------------------
+    def _game_ends(self, s: State, t: Trace, losers: list[str]) -> None:
+        """Say how the game ended when ``losers`` left it: the player left wins (104.2a), or,
+        every player remaining having lost at once, it is a draw (104.4a)."""
+        if s.winner is not None:
+            t.note("wins", s, {"player": s.winner})
+        else:
+            t.note("draw-game", s, {"players": ", ".join(losers)})
+
     def _leave(self, s: State, t: Trace, player: str) -> State:
         """A player leaves the game at once, not as a state-based action (800.4a): the objects they
         own leave it (here a player owns what they control), their spells and abilities on the
@@ -417,6 +425,8 @@ def perform_sba(m: Magic, s: State, p: Params, t: Trace) -> State:
     if not s.over:  # a multiplayer game goes on without them (800.4)
         for player in losers:
             s = m._leave(s, t, player)
+    elif losers:
+        m._game_ends(s, t, losers)
     return s
 
 
