@@ -48,7 +48,10 @@ def error_page(status: int, message: str, detail: Any = None) -> Any:
            "editions": detail.get("editions") if isinstance(detail.get("editions"), list) else [],
            "rulesets": detail.get("rulesets") if isinstance(detail.get("rulesets"), list) else [],
            "partial": detail.get("partial", False), "query": _guess_query(),
-           "scenarios": [n for n in detail.get("scenarios") or [] if isinstance(n, str)]}
+           "scenarios": [n for n in detail.get("scenarios") or [] if isinstance(n, str)],
+           "elsewhere": [o for o in detail.get("other_rulesets") or []
+                         if isinstance(o, dict) and all(isinstance(o.get(k), str)
+                                                        for k in ("ruleset", "edition", "number"))]}
     return secure(make_response(render_template("error.html", **ctx), status))
 
 

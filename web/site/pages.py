@@ -246,7 +246,13 @@ def rule_page(kb: KnowledgeBase, ruleset: str, edition: str, number: str,
     if try_parse_lookup_number(number) is None and numbers_asked(rg, number):
         # A range or list typed as a rule's address (/riftbound/1.4/337-340): its rules, listed.
         return Redirect("site.search", {"q": number, "ruleset": ruleset, "edition": edition}, 302)
-    canonical = kb.locate_rule(rg, number)
+    # A prefix naming another ruleset (/riftbound/1.4/CR 117.3d), or a number only another
+    # ruleset holds, is said as the API and the CLI say it, with a link to the rule there.
+    kb.check_prefix(rg.edition.ruleset, number)
+    try:
+        canonical = kb.locate_rule(rg, number)
+    except QueryError as exc:
+        raise kb.with_other_rulesets(exc, rg.edition.ruleset, number) from exc
     if canonical != number:
         values = {"ruleset": ruleset, "edition": edition, "number": canonical}
         if part != 1:
