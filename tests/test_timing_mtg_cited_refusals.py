@@ -132,3 +132,25 @@ def test_a_written_state_with_its_winner_reads_back() -> None:
 def test_expecting_winner_is_no_longer_refused() -> None:
     with pytest.raises(ScenarioError, match="cannot expect 'winer'"):
         ran(scenario([{"expect": {"winer": "Ann"}}]))
+
+
+# -- simultaneous triggers of one controller (A12, 603.3b) ------------------------------------
+MARTYRS = "tests/scenarios/mtg/two-creatures-of-one-player-dying-together-put-their-triggers-on-the-stack-in-the-" \
+          "order-listed-the-models-default.yaml"
+APNAP = "tests/scenarios/mtg/triggers-of-both-players-go-on-the-stack-in-apnap-order.yaml"
+
+# (scenario, the order notes its run takes)
+ORDERED = [
+    (MARTYRS, ["Ann puts Martyr A's ability, Martyr B's ability on the stack in the order listed, so Martyr B's "
+               "ability resolves first (the model's default: Ann may choose any order)"]),
+    (APNAP, []),  # one trigger each: nothing to order, APNAP alone (101.4)
+]
+
+
+@pytest.mark.parametrize("path,notes", ORDERED, ids=["two of one player", "one of each player"])
+def test_two_triggers_of_one_controller_say_the_order_taken(path: str, notes: list[str]) -> None:
+    from pathlib import Path
+    result = run(loads((Path(__file__).parent.parent / path).read_text(), path))
+    assert result.ok
+    found = [n for f in result.frames for n in f.node.walk() if n.name == "triggers-ordered"]
+    assert [n.label for n in found] == notes and all(n.rules == ("603.3b",) for n in found)

@@ -58,6 +58,7 @@ CITATIONS: dict[str, Rules] = {
     "attack-tapped": ("508.1f",),
     "no-attackers": ("508.8",),
     "apnap-choices": ("101.4",),
+    "triggers-ordered": ("603.3b",),
     # -- automatic transitions: the turn -----------------------------------------------------
     "begin-step": ("500.1", "703.4", "117.2", "117.2c"),
     "untap": ("502.3", "302.6"),

@@ -434,7 +434,12 @@ def perform_sba(m: Magic, s: State, p: Params, t: Trace) -> State:
             "triggered abilities go on the stack: {order}", bindings=bindings.triggers)
 def put_triggers(m: Magic, s: State, p: Params, t: Trace) -> State:
     order = m._apnap_order(s, s.waiting)
-    return replace(s, stack=s.stack + tuple(order), waiting=())
+    s = replace(s, stack=s.stack + tuple(order), waiting=())
+    for player in dict.fromkeys(o.controller for o in order):
+        own = [o.name for o in order if o.controller == player]
+        if len(own) > 1:  # the model does not ask for an order yet: say the one it took
+            t.note("triggers-ordered", s, {"player": player, "items": ", ".join(own), "top": own[-1]})
+    return s
 
 
 @transition("receive-priority-step", "automatic", "the active player receives priority in this step",
