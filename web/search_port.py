@@ -142,6 +142,8 @@ def offline_search_data() -> dict[str, Any]:
             "leading_words": sorted(query.LEADING_WORDS),
             "filter_keys": dict(query._FILTER_KEYS),
             "operators": list(query._OPERATORS),
+            "unread_fields": sorted(query.UNREAD_FIELDS),
+            "unread_syntax": dict(query.UNREAD_SYNTAX),
             "quotes": dict(query._QUOTES),
             "closing": sorted(query._CLOSING),
             "number_like": js_pattern(query._NUMBER_LIKE),

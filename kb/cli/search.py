@@ -70,6 +70,9 @@ def search_cmd(ctx: click.Context, query: str, ruleset: str | None, edition: str
                                dim=True))
     if read.get("concepts"):
         click.echo(click.style("read as: " + ", ".join(read["concepts"]), dim=True))
+    if read.get("unread"):
+        click.echo(click.style("not read as search syntax (its words searched): " + ", ".join(read["unread"]),
+                               dim=True))
     if read.get("cut"):
         click.echo(click.style("not searched (too many words and phrases): " + " ".join(read["cut"]), dim=True))
     if data["term"]:

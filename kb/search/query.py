@@ -45,6 +45,11 @@ LEADING_WORDS = frozenset("""when where which whose how why who what whats is ar
 _FILTER_KEYS = {"in": "section", "section": "section", "within": "section",
                 "ruleset": "ruleset", "edition": "edition"}
 _OPERATORS = ("AND", "OR", "NOT")
+# Other search engines' syntax this language does not read: left out, its words searched, and
+# said (``unread``) so that "0 matching" is never the whole answer. Field names are the index's.
+UNREAD_FIELDS = frozenset("title text path examples terms answers players number".split())
+UNREAD_SYNTAX = {"boost": "^ (a weight)", "fuzzy": "~ (fuzzy or near)", "field": "{key}: (a field)",
+                 "range": "[ TO ] (a range)"}
 _QUOTES = {'"': '"', "\u201c": "\u201d", "\u201e": "\u201d", "\u00ab": "\u00bb"}
 _CLOSING = set(_QUOTES.values())
 _NUMBER_LIKE = re.compile(r"^\d{1,4}(?:\.(?:\d{1,4}|[a-z]{1,2}))*[a-z]?\.?$", re.IGNORECASE)
@@ -182,6 +187,7 @@ class ParsedQuery:
     shape: str | None = None  # the question's shape ("who acts"), when one was seen
     question: bool = False  # read as a judge's question (understand), not as the query language
     cut: list[str] = field(default_factory=list)  # words and phrases past MAX_ATOMS, not searched
+    unread: list[str] = field(default_factory=list)  # other search languages' syntax left out
 
     @property
     def atoms(self) -> list[Atom]:
@@ -341,6 +347,7 @@ def _read_token(raw: str, start: int, query: ParsedQuery, modifier: str) -> _Tok
     if sep and key.lower() in _FILTER_KEYS and not modifier:
         _read_filter(_FILTER_KEYS[key.lower()], key, value, start, query)
         return None
+    raw = _without_unread(raw, query)
     if "*" in raw:
         return _Token("atom", raw, start, end, _read_prefix(raw, start), modifier)
     bare = raw.strip(_EDGE_PUNCT + "'\"’")
@@ -358,6 +365,34 @@ def _read_token(raw: str, start: int, query: ParsedQuery, modifier: str) -> _Tok
     if len(words) > 1:  # "state-based", "player's": the words in this order
         return _Token("atom", raw, start, end, Atom("phrase", raw, words, start=start, end=end), modifier)
     return _Token("atom", raw, start, end, Atom("word", raw, words, start=start, end=end), modifier)
+
+
+def _without_unread(raw: str, query: ParsedQuery) -> str:
+    """A token with another search language's syntax taken off (``focus^3``, ``~focus``,
+    ``focus~2``, ``title:focus``, ``[a`` and ``z]`` of ``[a TO z]``), each kind said once in
+    ``query.unread``."""
+    def said(kind: str, **values: str) -> None:
+        note = UNREAD_SYNTAX[kind].format(**values)
+        if note not in query.unread:
+            query.unread.append(note)
+
+    core = raw.rstrip("0123456789.")
+    if core.endswith(("^", "~")):
+        said("boost" if core.endswith("^") else "fuzzy")
+        raw = core[:-1]
+    if raw.startswith("~"):
+        said("fuzzy")
+        raw = raw[1:]
+    key, sep, value = raw.partition(":")
+    if sep and value and key.lower() in UNREAD_FIELDS:
+        said("field", key=key.lower())
+        raw = value
+    # Only a range's square brackets ("[a TO z]"): braces are mana symbols ({T}, {2}{R}), and
+    # "[follow-up to: …]" brackets an earlier question.
+    if " TO " in query.text and (raw[:1] == "[" or raw[-1:] == "]"):
+        said("range")
+        raw = raw.strip("[]")
+    return raw
 
 
 def _read_filter(kind: str, key: str, value: str, start: int, query: ParsedQuery) -> None:

@@ -280,10 +280,10 @@ class EditionSearcher:
             corrected = self._with_kinds(corrected)
         understood = None
         if any(c.origin != "typed" for c in parsed.clauses) or parsed.names or parsed.shape or parsed.cards \
-                or parsed.cut:
+                or parsed.cut or parsed.unread:
             understood = {"names": parsed.names, "cards": parsed.cards, "shape": parsed.shape,
                           "concepts": [_label(c) for c in corrected.clauses if c.mode != "not"],
-                          "cut": parsed.cut}
+                          "cut": parsed.cut, "unread": parsed.unread}
         out: dict[str, Any] = {
             "query": parsed.text, "ruleset": ed.ruleset, "edition": ed.name, "total": 0,
             "offset": offset, "limit": limit, "did_you_mean": did_you_mean, "jump": None,

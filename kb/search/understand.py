@@ -430,6 +430,7 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
     out.shape = shape.name if shape else None
     out.question = True
     out.cut = parsed.cut
+    out.unread = parsed.unread
     return out
 
 

@@ -32,7 +32,9 @@ SCHEMAS["Search"] = obj({
                          description="The defined term the words name (its rules come first).")),
     "understood": nullable(obj({
         "names": array(STR), "cards": array(STR), "shape": nullable(STR), "concepts": array(STR),
-        "cut": array(STR, description="A question's words and phrases past the 32nd, not searched.")},
+        "cut": array(STR, description="A question's words and phrases past the 32nd, not searched."),
+        "unread": array(STR, description="Other search languages' syntax left out, its words "
+                                         "searched (\"^ (a weight)\", \"title: (a field)\").")},
         description="How a question was read: names left out (not words of the rules), the "
                     "cards of the imported card list it names with what they bring in "
                     "(\"Abandoned Hall (card: unit; keywords: Deathknell)\"), its shape "

@@ -44,6 +44,8 @@
   "leading_words": ["are", "can", "could", "did", "do", "does", "how", "i", "is", "may", "must", "should", "we", "what", "whats", "when", "where", "which", "who", "whose", "why", "will", "would", "you"],
   "filter_keys": {"in": "section", "section": "section", "within": "section", "ruleset": "ruleset", "edition": "edition"},
   "operators": ["AND", "OR", "NOT"],
+  "unread_fields": ["answers", "examples", "number", "path", "players", "terms", "text", "title"],
+  "unread_syntax": {"boost": "^ (a weight)", "fuzzy": "~ (fuzzy or near)", "field": "{key}: (a field)", "range": "[ TO ] (a range)"},
   "quotes": {"\"": "\"", "“": "”", "„": "”", "«": "»"},
   "closing": ["\"", "»", "”"],
   "number_like": {"source": "^\\p{Nd}{1,4}(?:\\.(?:\\p{Nd}{1,4}|[a-z]{1,2}))*[a-z]?\\.?$", "flags": "ui"},

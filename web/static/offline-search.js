@@ -210,7 +210,7 @@
 
   function parseQuery(text) {
     text = checkCharacters(text);
-    var query = {text: text, clauses: [], sections: [], ruleset: null, edition: null, dropped: []};
+    var query = {text: text, clauses: [], sections: [], ruleset: null, edition: null, dropped: [], unread: []};
     var tokens = tokenize(text, query);
     query.clauses = clausesOf(tokens);
     dropQuestionWords(query);
@@ -312,6 +312,7 @@
       readFilter(FILTER_KEYS[raw.slice(0, colon).toLowerCase()], raw.slice(0, colon), raw.slice(colon + 1), start, query);
       return null;
     }
+    raw = withoutUnread(raw, query);
     if (raw.indexOf("*") >= 0) return {kind: "atom", text: raw, start: start, end: end, atom: readPrefix(raw, start), modifier: modifier};
     var bare = strip(raw, EDGE_PUNCT + "'\"\u2019");
     var bareTrim = rstrip(bare, ".");
@@ -325,6 +326,34 @@
     if (!ws.length) return null;
     return {kind: "atom", text: raw, start: start, end: end, modifier: modifier,
             atom: new Atom(ws.length > 1 ? "phrase" : "word", raw, ws, [], start, end)};
+  }
+
+  // Other search languages' syntax left out, each kind said once (query.py's _without_unread).
+  var UNREAD_FIELDS = toSet(Q.unread_fields);
+  function withoutUnread(raw, query) {
+    function said(kind, key) {
+      var note = Q.unread_syntax[kind].replace("{key}", key || "");
+      query.unread = query.unread || [];
+      if (query.unread.indexOf(note) < 0) query.unread.push(note);
+    }
+    var core = raw.replace(/[0-9.]+$/, "");
+    var last = core.slice(-1);
+    if (last === "^" || last === "~") {
+      said(last === "^" ? "boost" : "fuzzy");
+      raw = core.slice(0, -1);
+    }
+    if (raw.charAt(0) === "~") { said("fuzzy"); raw = raw.slice(1); }
+    var colon = raw.indexOf(":");
+    if (colon >= 0 && colon + 1 < raw.length && has(UNREAD_FIELDS, raw.slice(0, colon).toLowerCase())) {
+      said("field", raw.slice(0, colon).toLowerCase());
+      raw = raw.slice(colon + 1);
+    }
+    // Only a range's square brackets: braces are mana symbols, "[follow-up to: …]" a context.
+    if (query.text.indexOf(" TO ") >= 0 && (raw.charAt(0) === "[" || raw.slice(-1) === "]")) {
+      said("range");
+      raw = raw.replace(/^[\[\]]+|[\[\]]+$/g, "");
+    }
+    return raw;
   }
 
   function readFilter(kind, key, value, start, query) {
@@ -1013,11 +1042,11 @@
     var fixed = this.correct(parsed, split[1]), corrected = fixed[0], understood = null;
     if (this.ranking.kind_weight && corrected.question) corrected = this.withKinds(corrected);
     if (parsed.clauses.some(function (c) { return origin(c) !== "typed"; }) || (parsed.names || []).length || parsed.shape ||
-        (parsed.cut || []).length) {
+        (parsed.cut || []).length || (parsed.unread || []).length) {
       // The pack ships no card list (cards are the user's own, kept in the data home): no cards.
       understood = {names: parsed.names || [], cards: [], shape: parsed.shape || null,
                     concepts: corrected.clauses.filter(function (c) { return c.mode !== "not"; }).map(labelOf),
-                    cut: parsed.cut || []};
+                    cut: parsed.cut || [], unread: parsed.unread || []};
     }
     var out = {query: parsed.text, ruleset: this.ruleset, edition: this.edition, total: 0, offset: offset,
                limit: limit, did_you_mean: fixed[1], jump: null, term: null, understood: understood, results: []};
@@ -2147,6 +2176,9 @@
           u.names.join(", ") + " · a card’s name is known only to the server’s card list"]));
       }
       if (u.concepts && u.concepts.length) out.appendChild(el("p", {"class": "meta understood"}, ["Read as: " + u.concepts.join(", ")]));
+      if (u.unread && u.unread.length) {
+        out.appendChild(el("p", {"class": "meta understood unread"}, ["Not read as search syntax (its words searched): " + u.unread.join(", ")]));
+      }
       if (u.cut && u.cut.length) {
         out.appendChild(el("p", {"class": "meta understood cut"}, ["Not searched (too many words and phrases): " + u.cut.join(" ")]));
       }
