@@ -327,6 +327,9 @@ class EditionSearcher:
         for d, labels in gathered.items():  # a section ranked by what its rules hold between them
             if d in scores:
                 reasons.setdefault(d, []).append(SECTION_REASON + ", ".join(labels))
+        # A lifted hit's best child is chosen by the evidence (_concepts_held), not by the
+        # learned order: a re-ranked hit keeps its own reasons, as the offline search says them.
+        evidence_scores = scores
         if self.learned is not None:
             scores = self.learned.reorder(corrected, scores, parts, reasons)
         wanted = offset + limit + len(numbers) + (len(term.defined_by) if term else 0)
@@ -360,7 +363,7 @@ class EditionSearcher:
         out["total"] = len(scores) + extra
         told: set[str] = set()  # the timing model's summaries a hit above already said
         out["results"] = [self._result(n, s, how, marks,
-                                       self._concepts_held(parts, docnum.get(n), scores)
+                                       self._concepts_held(parts, docnum.get(n), evidence_scores)
                                        + reasons.get(docnum.get(n, -1), []),
                                        told)
                           for n, s, how in ranked[offset:offset + limit]]
