@@ -217,12 +217,13 @@ class LiveKnowledgeBase:
                                else f"the knowledge base build {target} could not be loaded "
                                     f"({type(exc).__name__}); rebuild it with `rulekb build`")
             return
-        if self._kb is None:  # readiness names the build warming, as it does once it serves
-            self._warming, self._state = kb, "warming"
         steps = _steps(kb)
         left = [name for name, _ in steps]
         if self._kb is None:
-            self._left = left  # the first build: what is left to warm is what readiness shows
+            # The first build: what is left to warm is what readiness shows, set before the
+            # state says warming, so a health check never sees "warming" with nothing left.
+            self._left = left
+            self._warming, self._state = kb, "warming"  # named as it is once it serves
         for name, step in steps:  # before the swap: no request meets a cold knowledge base
             _run(kb, name, step)
             left.remove(name)
