@@ -40,7 +40,8 @@ SCHEMAS["Search"] = obj({
                     "(\"Abandoned Hall (card: unit; keywords: Deathknell)\"), its shape "
                     "(\"who acts\"), and the concepts ranked (terms, players' words with the "
                     "rules' words, the shape's words, the cards' type, keywords and text's "
-                    "terms). Null for a query in the query language.")),
+                    "terms), the words past the 32nd left unsearched (cut) and other search "
+                    "languages' syntax left out (unread). Null for a query in the query language.")),
     "no_such_rule": nullable(obj({
         "number": STR, "message": STR, "nearest": array(STR),
         "elsewhere": nullable(obj({"edition": STR, "number": STR, "title": STR, "here": nullable(STR),
