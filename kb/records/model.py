@@ -57,7 +57,9 @@ class Record:
     question and answer, the line of ``file`` each starts on, where its line breaks are the
     file's (a Markdown body, a YAML ``|`` block or one-line value; a field absent: not
     known). ``imported_from``: the file it was imported from, whose lines ``lines`` are
-    (the data home keeps a copy: ``file``); empty for a record not imported.
+    (the data home keeps a copy: ``file``); empty for a record not imported. ``field_lines``:
+    the line of ``file`` each front-matter field's key is on (a field absent: not known), where
+    a problem the knowledge base finds with the field (an unknown ruleset or edition) is said.
     """
 
     kind: Kind
@@ -76,6 +78,7 @@ class Record:
     front_matter: tuple[tuple[str, str], ...] = ()
     lines: tuple[tuple[str, int], ...] = ()
     imported_from: str = ""
+    field_lines: tuple[tuple[str, int], ...] = ()
 
     def line_of(self, name: str, offset: int) -> int:
         """The file line of ``offset`` into the field ``name`` (question, answer), 0 when
@@ -162,7 +165,7 @@ def parse_ruling_file(text: str, file: str) -> Parsed:
         data = {**data, "answer": body.strip()}
         lines = _value_lines(front, "question", 1)  # the front matter starts on line 2
         lines["answer"] = line + _leading_breaks(body)
-        fields = _mapping_lines(front, RULING_FIELDS + OPTIONAL_FIELDS, 1)
+        fields = _mapping_lines(front, RULING_FIELDS + OPTIONAL_FIELDS, 1, keys=True)
         _ruling(data, file, "", line, out, lines, fields[0] if fields else {})
         return out
     data, problem = _load(text, file, "file")
@@ -175,7 +178,7 @@ def parse_ruling_file(text: str, file: str) -> Parsed:
                                             f"{MAX_PER_FILE} a file (split it)"))
         return out
     positions = _mapping_lines(text, ("question", "answer"))
-    fields = _mapping_lines(text, RULING_FIELDS + OPTIONAL_FIELDS)
+    fields = _mapping_lines(text, RULING_FIELDS + OPTIONAL_FIELDS, keys=True)
     for i, item in enumerate(items):
         where = f"ruling {i + 1}: " if isinstance(data, list) else ""
         if not isinstance(item, dict):
@@ -192,11 +195,13 @@ def parse_ruling_file(text: str, file: str) -> Parsed:
 _COMPOSER = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
 
 
-def _mapping_lines(text: str, names: tuple[str, ...], before: int = 0) -> list[dict[str, int]]:
+def _mapping_lines(text: str, names: tuple[str, ...], before: int = 0,
+                   keys: bool = False) -> list[dict[str, int]]:
     """For each mapping of a YAML text (the document, or each item of a list), the line
     each field of ``names`` starts on where the value's line breaks are the text's (a
     ``|`` block, or a value on one line; other values are left out), plus ``before``
-    lines. The text is known to parse (its values were read)."""
+    lines; ``keys``: the line of each field's key instead, whatever its value. The text is
+    known to parse (its values were read)."""
     try:
         root = yaml.compose(text, Loader=_COMPOSER)  # noqa: S506 (nodes only, nothing constructed)
     except yaml.YAMLError:
@@ -207,10 +212,13 @@ def _mapping_lines(text: str, names: tuple[str, ...], before: int = 0) -> list[d
         found: dict[str, int] = {}
         if isinstance(item, yaml.MappingNode):
             for key, value in item.value:
-                if not isinstance(key, yaml.ScalarNode) or key.value not in names \
-                        or not isinstance(value, yaml.ScalarNode):
+                if not isinstance(key, yaml.ScalarNode) or key.value not in names:
                     continue
-                if value.style == "|":  # its text starts on the line after the indicator
+                if keys:
+                    found[key.value] = key.start_mark.line + 1 + before
+                elif not isinstance(value, yaml.ScalarNode):
+                    continue
+                elif value.style == "|":  # its text starts on the line after the indicator
                     found[key.value] = value.start_mark.line + 2 + before + _leading_breaks(value.value)
                 elif value.start_mark.line == value.end_mark.line:
                     found[key.value] = value.start_mark.line + 1 + before
@@ -275,7 +283,7 @@ def _ruling(data: dict[str, Any], file: str, where: str, body_line: int, out: Pa
         source=values["source"], url=url.strip() if isinstance(url, str) else None,
         question=question, answer=answer, file=file, body_line=body_line,
         front_matter=tuple((k, values[k]) for k in RULING_FIELDS),
-        lines=tuple(sorted((lines or {}).items()))))
+        lines=tuple(sorted((lines or {}).items())), field_lines=tuple(sorted(at.items()))))
 
 
 def article_id(stem: str) -> str:
@@ -320,10 +328,12 @@ def parse_article_file(text: str, file: str, stem: str) -> Parsed:
     if url and _check_url(url):
         out.diagnostics.append(_error(file, "field 'url' must be an http(s):// URL", 1))
         return out
+    keyed = _mapping_lines(front, ("ruleset", "edition"), 1, keys=True) if front is not None else []
     heading = re.search(r"^#{1,6}[ \t]+(.+?)[ \t#]*$", body, re.M)
     title = strings.get("title") or (heading.group(1) if heading else ident)
     out.records.append(Record(
         kind="article", id=ident, title=title, text=text, ruleset=strings.get("ruleset"),
         edition=strings.get("edition"), date=date, source=strings.get("author", ""), url=url,
-        file=file, body_line=line, front_matter=tuple(sorted(strings.items()))))
+        file=file, body_line=line, front_matter=tuple(sorted(strings.items())),
+        field_lines=tuple(sorted(keyed[0].items())) if keyed else ()))
     return out

@@ -128,7 +128,8 @@ def check_against(kb: LoadedEditions, record: Record) -> list[Diagnostic]:
     rulesets = kb.ruleset_names()
     if record.kind == "article":
         return _check_pins(kb, record, rulesets)
-    return ruling_edition_problems(kb, f"ruling {record.id}", record.ruleset, record.edition, record.file)
+    return ruling_edition_problems(kb, f"ruling {record.id}", record.ruleset, record.edition, record.file,
+                                   dict(record.field_lines))
 
 
 def ruling_edition_problems(kb: LoadedEditions, named: str, ruleset: str | None, edition: str | None,
@@ -154,17 +155,17 @@ def _check_pins(kb: LoadedEditions, record: Record, rulesets: list[str]) -> list
     """An article's ``ruleset:``/``edition:``, when it has them, must name built ones (the
     linker would only warn and link against the newest, so the article would be filed
     under an edition it was not written for)."""
-    where = record.file
+    where, at = record.file, dict(record.field_lines)
     if record.ruleset is not None and record.ruleset not in rulesets:
         return [Diagnostic(f"article {record.id}: field 'ruleset' {record.ruleset!r} is not a built "
-                           f"ruleset (rulesets: {', '.join(rulesets)})", where, 1)]
+                           f"ruleset (rulesets: {', '.join(rulesets)})", where, at.get("ruleset", 1))]
     if record.edition is not None:
         having = [r for r in ([record.ruleset] if record.ruleset else rulesets)
                   if (r, record.edition) in kb.graphs]
         if not having:
             names = sorted({e for r, e in kb.graphs if record.ruleset in (None, r)})
             return [Diagnostic(f"article {record.id}: field 'edition' {record.edition!r} is not a built "
-                               f"edition (editions: {', '.join(names)})", where, 1)]
+                               f"edition (editions: {', '.join(names)})", where, at.get("edition", 1))]
     return []
 
 
