@@ -5,12 +5,20 @@
 
 The article is the two footnoted lessons (tests/fixtures/cite, one citation every ~135
 bytes) repeated to each size; ``--keep 8`` keeps every 8th citation only (one per ~1 KB;
-the Magic article in the seeds has one per ~480 bytes, about ``--keep 4``). Per size, each
-timing is the median of ``--runs`` runs in this process, the runs of the different
-timings interleaved (so a busy machine slows them alike), each after a garbage
+the Magic article in the seeds has one per ~480 bytes, about ``--keep 4``). Per size, the
+timings run in rounds: each round times plain rendering, the plugin, the facade and the
+plugin with cold caches once each, in this order in even rounds and the reverse in odd ones
+(so that no timing always follows the same other one), each run after a garbage
 collection (untimed; the collector stays on while timing), in CPU time of this process
 (``time.process_time``: the code is single-threaded, and other jobs on a shared machine
-do not count): plain ``MarkdownIt("commonmark").use(footnote_plugin).render`` (the baseline: :func:`plain_parser`), the same parser
+do not count). A timing's ratio is the median of its per-round ratios to the same round's
+plain run (the two run within a few milliseconds of each other, so a slower spell of a
+shared machine slows both), shown with the spread of those ratios (``p25–p75``, the middle
+half of the rounds); the times shown are medians. A size under 100 KB gets more rounds
+(``--runs`` × 100 / size, at most 10×): its runs are short, and their ratios spread more.
+Each timed run is one render after the collection (``--repeat N``: N renders in a row
+after it, a server's steady state, where the collection's eviction of the processor's
+caches is paid once in N). The timings: plain ``MarkdownIt("commonmark").use(footnote_plugin).render`` (the baseline: :func:`plain_parser`), the same parser
 with the ``rule_citations`` plugin (find, resolve, link, footnotes, the report in
 ``env``), the facade ``KnowledgeBase.citations_annotate`` (the plugin plus the response
 the API and ``rulekb link`` return; its parser also reads GFM tables), and last the plugin
@@ -116,9 +124,19 @@ def interleaved(timings: dict[str, Callable[[], Any]], runs: int,
     """Median CPU time of each function, the runs interleaved; ``before[name]`` runs
     untimed before each run of ``name``, and so does a garbage collection; ``after[name]``
     runs untimed after it."""
+    return {name: statistics.median(ts) for name, ts in rounds(timings, runs, before, after).items()}
+
+
+def rounds(timings: dict[str, Callable[[], Any]], runs: int,
+           before: dict[str, Callable[[], Any]] | None = None,
+           after: dict[str, Callable[[], Any]] | None = None,
+           alternate: bool = False) -> dict[str, list[float]]:
+    """Each function's CPU time in each of ``runs`` rounds (see :func:`interleaved`); with
+    ``alternate``, odd rounds run the functions in the reverse order."""
     times: dict[str, list[float]] = {name: [] for name in timings}
-    for _ in range(runs):
-        for name, fn in timings.items():
+    order = list(timings.items())
+    for round_ in range(runs):
+        for name, fn in (order[::-1] if alternate and round_ % 2 else order):
             if before and name in before:
                 before[name]()
             gc.collect()  # each run starts without the garbage of the last (GC stays on)
@@ -127,7 +145,27 @@ def interleaved(timings: dict[str, Callable[[], Any]], runs: int,
             times[name].append(time.process_time() - start)
             if after and name in after:
                 after[name]()
-    return {name: statistics.median(ts) for name, ts in times.items()}
+    return times
+
+
+def paired_ratio(times: list[float], base: list[float]) -> tuple[float, float, float]:
+    """The median of the per-round ratios ``times[i] / base[i]`` and their first and third
+    quartiles (the spread of the middle half of the rounds).
+
+    >>> paired_ratio([2.0, 3.0, 1.5, 2.0], [1.0, 2.0, 1.0, 1.0])
+    (1.75, 1.5, 2.0)
+    """
+    ratios = [t / b for t, b in zip(times, base) if b > 0]
+    if len(ratios) < 2:
+        return (ratios[0],) * 3 if ratios else (float("nan"),) * 3
+    low, _, high = statistics.quantiles(ratios, n=4, method="inclusive")
+    return statistics.median(ratios), low, high
+
+
+def rounds_for(size_kb: int, runs: int) -> int:
+    """How many rounds a size gets: ``runs`` from 100 KB up, more for a smaller size (its
+    runs are short and their ratios spread more), at most ten times as many."""
+    return max(3, runs) * min(10, max(1, 100 // max(1, size_kb)))
 
 
 def plain_parser() -> MarkdownIt:
@@ -143,8 +181,14 @@ def against(seconds: float, base: float) -> str:
     return f"{seconds * 1000:.1f} ms | {seconds / base:.2f}×"
 
 
+def paired_cells(times: list[float], base: list[float]) -> str:
+    """Two cells of a table: the median time in ms, and :func:`paired_ratio` with its spread."""
+    ratio, low, high = paired_ratio(times, base)
+    return f"{statistics.median(times) * 1000:.1f} ms | {ratio:.2f}× ({low:.2f}–{high:.2f})"
+
+
 def sizes_table(home: Path, kb: KnowledgeBase, sizes: list[int], runs: int, keep: int = 1,
-                distinct: bool = False) -> list[str]:
+                distinct: bool = False, repeat: int = 1) -> list[str]:
     plain = plain_parser()
     linked = MarkdownIt("commonmark", {"html": False}).use(
         rule_citations, kb=kb, ruleset="riftbound", edition="1.4")
@@ -160,31 +204,46 @@ def sizes_table(home: Path, kb: KnowledgeBase, sizes: list[int], runs: int, keep
         for clear in CACHES:
             clear()
 
-    rows = ["| size | citations | plain markdown-it | plugin | × plain | plugin, cold caches | × plain "
-            f"| facade (with report) | × plain | plugin µs/KB | plugin ≤ {GOAL}× |",
-            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---:|"]
+    rows = ["| size | citations | rounds | plain markdown-it | plugin | × plain (p25–p75) | plugin, cold "
+            f"caches | × plain (p25–p75) | facade (with report) | × plain (p25–p75) | plugin µs/KB "
+            f"| plugin ≤ {GOAL}× | facade ≤ {GOAL}× |",
+            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---:|:---:|"]
     print("\n".join(rows), flush=True)
     numbers = list(kb.edition("riftbound", "1.4").edition.rules) if distinct else []
     for size in sizes:
         text = distinct_article(size, numbers) if distinct else article(size, keep)
         cited = find_citations(text)
         n = len(cited)
-        r = max(3, runs)
         linked.render(text, {})  # warm the edition's caches
+        r = rounds_for(size, runs)
+
+        def renders(fn: Callable[[], Any]) -> Callable[[], None]:
+            def run() -> None:
+                for _ in range(repeat):
+                    fn()
+            return run
+
         # The cold run empties the process-wide caches and fills them with another load's
         # rules: a render of the warm parser after it (untimed) fills them again, so that
         # the next timing is as warm as the plugin's (the facade timed straight after the
         # cold run paid a first render's work for every rule of the article).
-        t = interleaved({"plain": lambda: plain.render(text),
-                         "plugin": lambda: linked.render(text, {}),
-                         "facade": lambda: kb.citations_annotate(text, "riftbound", "1.4"),
-                         "cold": lambda: fresh["md"].render(text, {})},
-                        r, before={"cold": empty_caches}, after={"cold": lambda: linked.render(text, {})})
+        t = rounds({"plain": renders(lambda: plain.render(text)),
+                    "plugin": renders(lambda: linked.render(text, {})),
+                    "facade": renders(lambda: kb.citations_annotate(text, "riftbound", "1.4")),
+                    "cold": lambda: fresh["md"].render(text, {})},
+                   r, before={"cold": empty_caches}, after={"cold": lambda: linked.render(text, {})},
+                   alternate=True)
+        # A cold run is one render: its base is one plain render (a round's time / repeat).
         base = t["plain"]
+        single = [b / repeat for b in base]
+        plugin, facade = paired_ratio(t["plugin"], base)[0], paired_ratio(t["facade"], base)[0]
         shown = f"{n} ({len({c.number for c in cited})} distinct)" if distinct else str(n)
-        rows.append(f"| {size} KB | {shown} | {base * 1000:.1f} ms | {against(t['plugin'], base)} | "
-                    f"{against(t['cold'], base)} | {against(t['facade'], base)} | "
-                    f"{t['plugin'] / size * 1e6:.0f} | {'yes' if t['plugin'] / base <= GOAL else 'no'} |")
+        rows.append(f"| {size} KB | {shown} | {r} | {statistics.median(single) * 1000:.1f} ms | "
+                    f"{paired_cells([x / repeat for x in t['plugin']], single)} | "
+                    f"{paired_cells(t['cold'], single)} | "
+                    f"{paired_cells([x / repeat for x in t['facade']], single)} | "
+                    f"{statistics.median(t['plugin']) / repeat / size * 1e6:.0f} | "
+                    f"{'yes' if plugin <= GOAL else 'no'} | {'yes' if facade <= GOAL else 'no'} |")
         print(rows[-1], flush=True)
     return rows
 
@@ -308,7 +367,10 @@ def hostile_table(kb: KnowledgeBase) -> list[str]:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=5, help="runs per timing (median)")
+    parser.add_argument("--runs", type=int, default=5,
+                        help="rounds per size from 100 KB up (more below: see rounds_for)")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="renders per timed run (1: one render after a garbage collection)")
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 100, 1000], help="sizes in KB")
     parser.add_argument("--keep", type=int, nargs="*", default=[1, 4, 8],
                         help="densities: keep every Nth citation of the lessons (1: all; "
@@ -327,10 +389,10 @@ def main(argv: list[str] | None = None) -> None:
         kb = KnowledgeBase.open(Path(home))
         for keep in args.keep:
             print(f"\nEvery {'' if keep == 1 else f'{keep}th '}citation of the lessons kept:")
-            sizes_table(Path(home), kb, args.sizes, args.runs, keep)
+            sizes_table(Path(home), kb, args.sizes, args.runs, keep, repeat=max(1, args.repeat))
         if not args.no_distinct:
             print("\nEvery citation of the lessons kept, each naming the next rule of the edition:")
-            sizes_table(Path(home), kb, args.sizes, args.runs, distinct=True)
+            sizes_table(Path(home), kb, args.sizes, args.runs, distinct=True, repeat=max(1, args.repeat))
         if args.floor:
             print("\nThe floor at the lessons' density: the report's values and the grammar's matches alone:")
             floor_table(kb, args.sizes, args.runs)

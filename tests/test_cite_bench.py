@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.cite import fixed_documents, interleaved
+from bench.cite import fixed_documents, interleaved, paired_ratio, rounds, rounds_for
 from kb.cite import find_citations
 
 
@@ -34,3 +34,31 @@ def test_the_per_document_table_has_the_documents_it_says(name: str, citations: 
     text = fixed_documents()[name]
     found = find_citations(text)
     assert (len(found), len({c.number for c in found})) == (citations, distinct)
+
+
+def test_alternate_rounds_run_the_timings_in_the_reverse_order_every_other_round() -> None:
+    """An untimed step stays around its own timing in either order."""
+    calls: list[str] = []
+    times = rounds({name: (lambda n=name: calls.append(n)) for name in ("plain", "plugin", "cold")},
+                   3, before={"cold": lambda: calls.append("empty")}, alternate=True)
+    assert calls == ["plain", "plugin", "empty", "cold", "empty", "cold", "plugin", "plain",
+                     "plain", "plugin", "empty", "cold"]
+    assert {name: len(ts) for name, ts in times.items()} == {"plain": 3, "plugin": 3, "cold": 3}
+
+
+@pytest.mark.parametrize("times,base,expected", [
+    ([2.0, 3.0, 1.5, 2.0], [1.0, 2.0, 1.0, 1.0], (1.75, 1.5, 2.0)),  # each round against its own plain
+    ([3.0, 6.0, 9.0], [1.0, 2.0, 3.0], (3.0, 3.0, 3.0)),  # a slow spell slowing both: no spread
+    ([1.2, 1.8], [1.0, 1.0], (1.5, 1.35, 1.65)),
+    ([4.0], [2.0], (2.0, 2.0, 2.0)),  # one round: its ratio, no spread
+])
+def test_a_ratio_is_the_median_of_the_rounds_ratios_with_their_quartiles(
+        times: list[float], base: list[float], expected: tuple[float, float, float]) -> None:
+    assert paired_ratio(times, base) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("size,runs,expected", [
+    (1000, 15, 15), (100, 15, 15), (50, 15, 30), (10, 15, 150), (1, 15, 150), (10, 1, 30),
+])
+def test_a_smaller_size_gets_more_rounds(size: int, runs: int, expected: int) -> None:
+    assert rounds_for(size, runs) == expected
