@@ -141,8 +141,8 @@ APNAP = "tests/scenarios/mtg/triggers-of-both-players-go-on-the-stack-in-apnap-o
 
 # (scenario, the order notes its run takes)
 ORDERED = [
-    (MARTYRS, ["Ann puts Martyr A's ability, Martyr B's ability on the stack in the order listed, so Martyr B's "
-               "ability resolves first (the model's default: Ann may choose any order)"]),
+    (MARTYRS, ["Ann puts Martyr A's ability, Martyr B's ability on the stack in that order, so Martyr B's "
+               "ability resolves first"]),  # the default order (its frame says so: test_timing_mtg_trigger_order)
     (APNAP, []),  # one trigger each: nothing to order, APNAP alone (101.4)
 ]
 

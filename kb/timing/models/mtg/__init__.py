@@ -26,9 +26,9 @@ and activated abilities, a static ability granting +N/+N while its permanent is 
 (no stack, no priority: 117.2b), and a few instructions: damage, counter, counter unless a
 player pays, draw, lose life, discard, sacrifice, destroy, tap, extra turn, return from the
 graveyard, +N/+N until end of turn, shuffle the graveyard away). Choices the rules leave to players but that
-do not change timing are made by the model in a fixed way and said so in the trace: each
-player's simultaneous triggered abilities go on the stack in the order they triggered
-(603.3b lets the player choose), combat damage among several blockers is the attacking player's (2010: an order announced as
+do not change timing are made by the model in a fixed way and said so in the trace (each player
+puts their simultaneous triggered abilities on the stack in the order they choose, 603.3b: a
+decision, whose default a scenario without an ``order`` step takes is the order they triggered), combat damage among several blockers is the attacking player's (2010: an order announced as
 blockers are declared, 509.2; 2026: a division at the combat damage step, 510.1c), by default the
 blockers in listing order, lethal damage to each,
 a suspended card is cast at the first legal target (opponents first), the 2026 legend rule keeps the permanent that came first, and a
@@ -110,9 +110,15 @@ class MagicRules(RulesetModel[Magic, State]):
         return scenario.observe(model, state, key)
 
     def default_decision(self, model: Magic, state: State) -> tuple[str, dict[str, Any], str, str] | None:
-        """The blockers' order (2010) or the division of combat damage (2026) a scenario leaves out
-        (no ``assign`` step): the blockers in the order they were listed, lethal damage to each,
-        the rest to the last."""
+        """The order of a player's simultaneous triggered abilities a scenario leaves out (no
+        ``order`` step): the order they triggered; the blockers' order (2010) or the division of
+        combat damage (2026) it leaves out (no ``assign`` step): the blockers in the order they
+        were listed, lethal damage to each, the rest to the last."""
+        if model.trigger_orderer(state) is not None:
+            option = next(o for o in engine.options(model, state) if o.transition.name == "order-triggers" and o.legal)
+            return "order-triggers", dict(option.params), (
+                f"by default (the scenario gives no order): {option.params['player']}'s triggered abilities in the "
+                "order they triggered, the last on top; the player may choose any order"), "order"
         name = {"order-blockers": "order-blockers", "assign-combat-damage": "assign-combat-damage"}.get(
             state.awaiting or "")
         if name is None:

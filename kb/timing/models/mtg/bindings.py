@@ -3,11 +3,13 @@ module-level function ``(model, state)`` that a transition is registered with.""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from itertools import combinations, permutations, product
+from itertools import combinations, islice, permutations, product
+from math import factorial
 from typing import TYPE_CHECKING, Any
 
-from kb.timing.models.mtg.objects import Card, STEP_NAMES, State, on_text
+from kb.timing.models.mtg.objects import Card, Obj, STEP_NAMES, State, on_text
 
 if TYPE_CHECKING:
     from kb.timing.models.mtg.model import Magic
@@ -257,9 +259,76 @@ def sba_headline(m: Magic, s: State, name: str, params: dict[str, Any]) -> str:
 
 
 def triggers(m: Magic, s: State) -> Iterator[dict[str, Any]]:
+    """The waiting triggered abilities that go on the stack without a choice, in APNAP order
+    (603.3b, 101.4): each player's in turn, up to the first player whose own can go on in more
+    than one order (that player's decision, :func:`order_triggers`)."""
     if s.due is not None and not s.busy and s.waiting and not s.over and not m.sba(s):
         order = m._apnap_order(s, s.waiting)
-        yield {"order": ", ".join(f"{o.name} ({o.controller})" for o in order)}
+        going: list[Obj] = []
+        for player in dict.fromkeys(o.controller for o in order):
+            own = [o for o in order if o.controller == player]
+            if len({trigger_key(o) for o in own}) > 1:
+                break
+            going += own
+        if going:
+            yield {"order": ", ".join(f"{o.name} ({o.controller})" for o in going),
+                   "ids": tuple(o.id for o in going)}
+
+
+def order_text(items: Iterable[Obj]) -> str:
+    names = [o.name for o in items]
+    return f"{', then '.join(names)} ({names[-1]} on top: it resolves first)"
+
+
+def order_triggers(m: Magic, s: State) -> Iterator[dict[str, Any]]:
+    """The orders in which the player due to put their triggered abilities on the stack may put
+    them (603.3b), the order they triggered first: every different one up to LISTED_ORDERS, and
+    with more, the first LISTED_ORDERS, each saying how many there are (a scenario's ``order``
+    may take any of them)."""
+    player = m.trigger_orderer(s)
+    if player is None:
+        return
+    own = [o for o in s.waiting if o.controller == player]
+    total = count_orders(own)
+    more = f" — one of {total} orders, the first {LISTED_ORDERS} listed" if total > LISTED_ORDERS else ""
+    for order in islice(distinct_orders(own), LISTED_ORDERS):
+        yield {"player": player, "order": tuple(o.id for o in order), "names": tuple(o.name for o in order),
+               "order_text": order_text(order) + more}
+
+
+# Orders of a player's simultaneous triggered abilities a decision lists (603.3b): a player
+# with more than this many different orders is offered the first ones and told how many there are.
+LISTED_ORDERS = 6
+
+
+def trigger_key(o: Obj) -> tuple[Any, ...]:
+    """What tells two waiting triggered abilities apart: two the same (one card's ability, of two
+    permanents or twice, with the same target and amount) give the same stack in either order,
+    the model's abilities saying nothing of their source."""
+    return (o.name, o.target, o.target_id, o.amount, o.subject, o.condition, o.effects)
+
+
+def distinct_orders(items: list[Obj]) -> Iterator[tuple[Obj, ...]]:
+    """Every different order of ``items`` (bottom of the stack first), the order they triggered
+    first; two that :func:`trigger_key` cannot tell apart give one order, not two."""
+    if not items:
+        yield ()
+        return
+    seen: set[tuple[Any, ...]] = set()
+    for i, o in enumerate(items):
+        if trigger_key(o) in seen:
+            continue
+        seen.add(trigger_key(o))
+        for rest in distinct_orders(items[:i] + items[i + 1:]):
+            yield (o, *rest)
+
+
+def count_orders(items: list[Obj]) -> int:
+    """How many different orders :func:`distinct_orders` has: n! over the repeats' factorials."""
+    out = factorial(len(items))
+    for k in Counter(trigger_key(o) for o in items).values():
+        out //= factorial(k)
+    return out
 
 
 def receive(m: Magic, s: State, reason: str) -> Iterator[dict[str, Any]]:

@@ -23,7 +23,7 @@ EXPECT_KEYS = ("priority", "step", "phase", "active", "turn", "stack", "waiting"
                "extra_turns", "lost", "attacking", "blocked", "damage", "static", "power_toughness", "exile",
                "defending", "winner")
 ACTIONS = ("cast", "activate", "mana", "play_land", "turn_face_up", "suspend", "foretell", "plot", "pass", "pay",
-           "decline", "retract", "choose_defender", "attack", "block", "assign", "choose", "concede")
+           "decline", "retract", "choose_defender", "attack", "block", "assign", "order", "choose", "concede")
 EXILE_AS = ("suspended", "foretold", "plotted")
 
 

@@ -325,3 +325,15 @@ def blocker_order(m: Magic, s: State, p: Params) -> bool:
        "blocking it (to the player it attacks, with trample, only once each blocker is assigned lethal damage)")
 def damage_assignment(m: Magic, s: State, p: Params) -> bool:
     return s.awaiting == "assign-combat-damage" and m.division(s, p) is not None
+
+
+@check("orders-triggers-now", "that player does not put triggered abilities on the stack now: with several "
+       "waiting, the active player puts theirs on first, then each other player in turn order")
+def orders_triggers_now(m: Magic, s: State, p: Params) -> bool:
+    return m.trigger_orderer(s) == p["player"]
+
+
+@check("trigger-order", "the order names each of that player's waiting triggered abilities exactly once")
+def trigger_order(m: Magic, s: State, p: Params) -> bool:
+    own = sorted(o.id for o in s.waiting if o.controller == p["player"])
+    return sorted(p["order"]) == own

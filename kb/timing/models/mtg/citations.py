@@ -41,6 +41,8 @@ CITATIONS: dict[str, Rules] = {
     # a blocked creature's combat damage among several blockers: in 2026 the attacking player
     # divides it as they choose when it is assigned (510.1c); the 2010 rules had them announce a
     # damage assignment order as blockers were declared (2010's 509.2, see ONLY_2010), none in 2026
+    # each player's simultaneous triggered abilities, in APNAP order: the player chooses their order
+    "order-triggers": ("603.3b", "101.4", "603.3"),
     "order-blockers": ("510.1c",),
     "assign-combat-damage": ("510.1c", "510.1"),
     "pay-unless": ("118.12", "118.12a", "117.2e", "605.3a"),
@@ -191,6 +193,8 @@ CITATIONS: dict[str, Rules] = {
     "check.blockers": ("509.1a",),
     "check.flying": ("702.9b", "702.17b", "509.1b"),
     "check.declarer": ("508.1", "509.1", "507.1"),
+    "check.orders-triggers-now": ("603.3b", "101.4"),
+    "check.trigger-order": ("603.3b",),
     "check.damage-order": ("510.1c",),
     "check.blocker-order": ("510.1c",),
     "check.damage-assignment": ("510.1c", "510.1a", "702.19b"),

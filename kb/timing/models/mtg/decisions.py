@@ -30,6 +30,16 @@ class Decisions(Part):
         objs = list(objs)
         return [o for p in s.apnap for o in objs if o.controller == p]
 
+    def trigger_orderer(self, s: State) -> str | None:
+        """The player who now puts their waiting triggered abilities on the stack in an order they
+        choose (603.3b): the first in APNAP order (101.4) with any waiting, when theirs can go on in
+        more than one order; None when nothing waits, something comes first, or there is no choice."""
+        if s.due is None or s.busy or not s.waiting or s.over or self.sba(s):
+            return None
+        first = self._apnap_order(s, s.waiting)[0].controller
+        own = [o for o in s.waiting if o.controller == first]
+        return first if len({bindings.trigger_key(o) for o in own}) > 1 else None
+
     def _new_permanent(self, s: State, card: str, controller: str, name: str | None = None,
                        **fields: Any) -> tuple[State, Permanent]:
         """A new object on the battlefield: a fresh id (400.7) and a name no other permanent has."""
@@ -480,6 +490,20 @@ def assign_combat_damage(m: Magic, s: State, p: Params, t: Trace) -> State:
     assert divided is not None
     s = m.deal_combat_damage(replace(s, awaiting=None), t, divided)
     return m._due(s, s.active, "step")
+
+
+@transition("order-triggers", "decision", "put your simultaneous triggered abilities on the stack in the order you "
+            "choose", "{player} puts their triggered abilities on the stack: {order_text}",
+            pre=("orders-triggers-now", "trigger-order"), bindings=bindings.order_triggers)
+def order_triggers(m: Magic, s: State, p: Params, t: Trace) -> State:
+    """The player puts their own waiting triggered abilities on the stack in the order chosen, the
+    last on top (603.3b); those of the players after them in APNAP order wait their turn (101.4)."""
+    by_id = {o.id: o for o in s.waiting}
+    order = tuple(by_id[i] for i in p["order"])
+    s = replace(s, stack=s.stack + order, waiting=tuple(o for o in s.waiting if o.id not in p["order"]))
+    t.note("triggers-ordered", s, {"player": p["player"], "items": ", ".join(o.name for o in order),
+                                   "top": order[-1].name})
+    return s
 
 
 @transition("choose", "decision", "make a choice while a spell resolves", "{player} chooses {choice}",

@@ -106,7 +106,7 @@ class Magic(Resolution, Turn, Decisions, CardKnowledge, Model):
             return s.active
         if s.awaiting == "declare-blockers":
             return s.defender
-        return None
+        return self.trigger_orderer(s)
 
     def tempting(self, s: State, option: Option) -> bool:
         """Illegal options worth showing: the decider's own, other players' instants and mana

@@ -214,6 +214,8 @@ def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, A
         if kind == "pay":
             return [("pay-unless" if pay is not None and pay.purpose == "unless" else "pay", params)]
         return [("decline-payment" if kind == "decline" else "retract", params)]
+    if kind == "order":
+        return _order(payload, state)
     data = _map(payload, kind)
     if kind == "cast":
         _only(data, ("player", "card", "target", "from", "targets"), "cast")
@@ -274,6 +276,36 @@ def action(kind: str, payload: Any, state: State) -> list[tuple[str, dict[str, A
         _only(data, ("player", "choice"), "choose")
         return [("choose", {k: _str(data.get(k), f"choose.{k}") for k in ("player", "choice")})]
     raise FormatError(f"unknown action {kind!r} (actions: {', '.join(ACTIONS)})")
+
+
+def _order(data: Any, state: State) -> list[tuple[str, dict[str, Any]]]:
+    """``order: [abilities]`` or ``order: {player, triggers: [abilities]}``: the order a player puts
+    their simultaneous triggered abilities on the stack in (603.3b), the first at the bottom and the
+    last on top, by name (two of one name in the order they triggered); without ``player``, the
+    controller of the first one named."""
+    if isinstance(data, dict):
+        _only(data, ("player", "triggers"), "order")
+        names, where = _list(data.get("triggers"), "order.triggers"), "order.triggers"
+        player: str | None = _str(data.get("player"), "order.player")
+    else:
+        names, where, player = _list(data, "order"), "order", None
+    if not names:
+        raise FormatError("name the triggered abilities in the order they go on the stack, the last on top", where)
+    waiting = list(state.waiting)
+    chosen = []
+    for i, raw in enumerate(names):
+        name = _str(raw, f"{where}[{i}]")
+        found = next((o for o in waiting if o.name == name and (player is None or o.controller == player)), None)
+        if found is None:
+            have = ", ".join(f"{o.name} ({o.controller})" for o in state.waiting) or "none"
+            raise FormatError(f"no triggered ability named {name!r} waits to go on the stack"
+                              f"{'' if player is None else f' for {player}'} (waiting: {have})", f"{where}[{i}]")
+        player = player or found.controller
+        waiting.remove(found)
+        chosen.append(found)
+    assert player is not None
+    return [("order-triggers", {"player": player, "order": tuple(o.id for o in chosen),
+                                "names": tuple(o.name for o in chosen), "order_text": bindings.order_text(chosen)})]
 
 
 def _assign(data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
@@ -366,6 +398,8 @@ def option_action(option: Option) -> dict[str, Any]:
         return {"attack": {"player": p["player"], "with": list(p["attackers"])}}
     if name == "declare-blockers":
         return {"block": {"player": p["player"], "blocks": dict(p["blocks"])}}
+    if name == "order-triggers":
+        return {"order": {"player": p["player"], "triggers": list(p["names"])}}
     if name == "order-blockers":
         return {"assign": {"player": p["player"], "order": {a: list(order) for a, order in p["orders"]}}}
     if name == "assign-combat-damage":

@@ -90,10 +90,8 @@ INNER_STEPS: tuple[tuple[str, str, str], ...] = (
     # before priority
     ("loses-game", "a player with 0 or less life loses", "{player} loses the game"),
     ("concedes", "a player concedes: they leave the game at once and lose it", "{player} concedes and loses the game"),
-    ("triggers-ordered", "a player's simultaneous triggered abilities go on the stack in the order listed "
-     "(the model's default; the player may choose any order)",
-     "{player} puts {items} on the stack in the order listed, so {top} resolves first (the model's default: "
-     "{player} may choose any order)"),
+    ("triggers-ordered", "a player's simultaneous triggered abilities go on the stack in the order they chose",
+     "{player} puts {items} on the stack in that order, so {top} resolves first"),
     ("wins", "a player still in the game whose opponents have all left it wins the game",
      "{player} wins the game: every opponent has left it"),
     ("draw-game", "all the players remaining lost at once: the game is a draw",

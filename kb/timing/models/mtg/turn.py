@@ -433,13 +433,10 @@ def perform_sba(m: Magic, s: State, p: Params, t: Trace) -> State:
 @transition("put-triggers-on-stack", "automatic", "waiting triggered abilities go on the stack (APNAP)",
             "triggered abilities go on the stack: {order}", bindings=bindings.triggers)
 def put_triggers(m: Magic, s: State, p: Params, t: Trace) -> State:
-    order = m._apnap_order(s, s.waiting)
-    s = replace(s, stack=s.stack + tuple(order), waiting=())
-    for player in dict.fromkeys(o.controller for o in order):
-        own = [o.name for o in order if o.controller == player]
-        if len(own) > 1:  # the model does not ask for an order yet: say the one it took
-            t.note("triggers-ordered", s, {"player": player, "items": ", ".join(own), "top": own[-1]})
-    return s
+    """The waiting triggered abilities of the players before the first with an order to choose
+    go on the stack, each player's in APNAP order (603.3b, 101.4)."""
+    going = [o for o in m._apnap_order(s, s.waiting) if o.id in p["ids"]]
+    return replace(s, stack=s.stack + tuple(going), waiting=tuple(o for o in s.waiting if o.id not in p["ids"]))
 
 
 @transition("receive-priority-step", "automatic", "the active player receives priority in this step",
