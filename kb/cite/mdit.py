@@ -36,6 +36,7 @@ from __future__ import annotations
 import bisect
 import contextlib
 import gc
+import itertools
 import re
 import sys
 import threading
@@ -250,24 +251,26 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
     ref = notes.ref
     results = iter(resolutions)
     # A caller that reads every entry (the facade: env[PLACE_NOW_KEY]) has them made here,
-    # run by run as each is linked, rather than in a second pass over the places when read
-    # (PlacedEntries); both are _Placer.entries (one call a run: a call per place costs as
-    # much as placing it).
+    # in the pass that links each place, rather than in a second pass over the places when
+    # read (PlacedEntries): each place's citation, resolution, template and footnote
+    # numbers are at hand, and its place comes from the same _Placer.places as there.
     now = isinstance(env, dict) and env.get(PLACE_NOW_KEY) is True
+    spots: Iterator[Any] = _NOWHERE
     if now:
         placer = _Placer(state.src, line_starts)
         made: list[dict[str, Any]] = []
-        offsets: list[int | None] = []
-        place_run = placer.entries
     for run in runs:
         # The run's HTML before escaping: its text's pieces at even places, each linked
         # citation's open tag, text and close tag (footnote references included) between.
         parts: list[str] = []
         pos = 0
         run_text = run.text
-        first = len(numbers)
-        for c, res in zip(run.citations, results):  # zip takes from results only with a citation
-            start, c_end, text, _, _, _, _, _, _, _ = c  # find.CITATION_ORDER
+        if now:
+            spots = placer.places(run)
+        # zip takes from results only with a citation, and from spots first (so that the
+        # generator ends, see _Placer.places)
+        for spot, c, res in zip(spots, run.citations, results):
+            start, c_end, text, _, _, form, _, _, _, quote = c  # find.CITATION_ORDER
             known = shared.get(id(res))
             if known is None:
                 known = shared[id(res)] = _known(res, style, base_url)
@@ -294,10 +297,24 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
             if start >= pos:  # (the plugin looks up every citation it finds: none is over_limit)
                 parts += (run_text[pos:start], open_tag, text, close_tag)
                 pos = c_end
+            if now:  # its entry (as _entries makes it)
+                offset, end, line, col = spot
+                entry = known[0].copy()
+                entry["start"] = offset
+                entry["end"] = end
+                entry["text"] = text
+                entry["form"] = form
+                if known[3]:  # candidates, dicts: each place its own
+                    entry["candidates"] = [dict(d) for d in known[0]["candidates"]]
+                if quote is not None:  # its offsets would be into the token's text, not the source
+                    entry["quote"] = {"text": quote.text, "similarity": res.quote_similarity}
+                entry["line"] = line
+                entry["column"] = col
+                if numbered is not None:
+                    entry["footnotes"] = numbered
+                made.append(entry)
         parts.append(run_text[pos:])
         parts_of.append(parts)
-        if now:
-            place_run(run, resolutions, numbers, first, shared, made, offsets)
     # Each run's tokens are replaced by one token, last run first (indices stay valid).
     for run, parts in zip(reversed(runs), reversed(parts_of)):
         _rewrite(run, parts)
@@ -308,7 +325,7 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
         state.tokens.append(token)
     entries = PlacedEntries(state.src, line_starts, runs, resolutions, shared, numbers)
     if now:
-        entries.made(made, offsets)
+        entries.made(made)
     report["citations"] = entries
     report["resolutions"] = PlacedResolutions(entries, citations, resolutions)
     report["footnotes"] = notes.report()
@@ -371,15 +388,17 @@ class PlacedEntries(_Placed):
     def __len__(self) -> int:
         return self._count
 
-    def made(self, entries: list[dict[str, Any]], offsets: list[int | None]) -> None:
-        """The entries and their offsets, made by the linker already (``PLACE_NOW_KEY``)."""
-        self._made, self._offsets, self._args = entries, offsets, None
+    def made(self, entries: list[dict[str, Any]]) -> None:
+        """The entries, made by the linker already (``PLACE_NOW_KEY``); their offsets are
+        read from them when first asked for (``format=markdown`` and the records ask)."""
+        self._made, self._offsets, self._args = entries, None, None
 
     def offsets(self) -> list[int | None]:
         """Each place's start and end in the source (two values per place; None when
         escapes or entities hide its text)."""
-        self._places()
-        assert self._offsets is not None
+        made = self._places()
+        if self._offsets is None:
+            self._offsets = [v for entry in made for v in (entry["start"], entry["end"])]
         return self._offsets
 
     def _places(self) -> list[dict[str, Any]]:
@@ -399,63 +418,14 @@ def _entries(src: str, line_starts: list[int] | None, runs: list[_Run], resoluti
              shared: dict[int, list[Any]], numbers: list[tuple[int, ...] | None],
              offsets: list[int | None]) -> list[dict[str, Any]]:
     """Each place's report entry (see :class:`PlacedEntries`), its offsets added to
-    ``offsets``: :meth:`_Placer.entries` of each run in turn."""
+    ``offsets``: the citations placed in the source one after another (:meth:`_Placer.places`)."""
+    places = _Placer(src, line_starts).places
     entries: list[dict[str, Any]] = []
-    place_run = _Placer(src, line_starts).entries
-    first = 0
+    results = iter(resolutions)
+    footnotes = iter(numbers)
     for run in runs:
-        place_run(run, resolutions, numbers, first, shared, entries, offsets)
-        first += len(run.citations)
-    return entries
-
-
-class _Placer:
-    """Places the citations of a document's runs in its source, one run after another,
-    each citation found after the one before in its block, and makes their report entries."""
-
-    def __init__(self, src: str, line_starts: list[int] | None):
-        self.src = src
-        self.locator = _Locator(src, line_starts)
-        self.inline: Token | None = None
-        self.block: list[Any] = []
-        # The line of the citation placed last: its number, where it starts and where the
-        # next starts (citations of a paragraph are most often on one line: no bisection).
-        self.line = (0, 0, 0)
-
-    def entries(self, run: _Run, resolutions: list[Resolution], numbers: list[tuple[int, ...] | None],
-                first: int, shared: dict[int, list[Any]], entries: list[dict[str, Any]],
-                offsets: list[int | None]) -> None:
-        """The entries of ``run``'s citations (the document's ``first``-th on: their
-        resolutions and footnote numbers are there in ``resolutions`` and ``numbers``)
-        added to ``entries``, their offsets to ``offsets``."""
-        if run.inline is not self.inline:  # the runs of one inline token are consecutive
-            self.inline = run.inline
-            self.block = self.locator.block(run.inline)
-        block = self.block
-        block_end, skips = block[2], block[3]
-        src = self.src
-        src_find = src.find
-        line_starts = self.locator.line_starts
-        lines = len(line_starts)
-        line, line_start, next_line = self.line
-        count = len(run.citations)
-        for c, res, numbered in zip(run.citations, resolutions[first:first + count],
-                                    numbers[first:first + count]):
+        for (offset, end, line, col), c, res, numbered in zip(places(run), run.citations, results, footnotes):
             _, _, text, _, _, form, _, _, _, quote = c  # find.CITATION_ORDER
-            # Its place in the source: _Locator.find, its commonest case (found as written,
-            # in a block that skips nothing) inlined.
-            at = -1 if skips else src_find(text, block[0], block_end)
-            if at >= 0:
-                offset, end = at, at + len(text)
-                block[0] = end
-                if not line_start <= at < next_line:
-                    line = bisect.bisect_right(line_starts, at)
-                    line_start = line_starts[line - 1]
-                    next_line = line_starts[line] if line < lines else len(src) + 1
-                col = at - line_start + 1
-            else:
-                line, col, offset, end = self.locator.find(block, text)
-                next_line = 0  # the next citation's line is looked up
             known = shared[id(res)]
             template = known[0]
             # The template has every key of an entry in its place: copied and filled in
@@ -476,6 +446,60 @@ class _Placer:
                 entry["footnotes"] = numbered
             entries.append(entry)
             offsets += (offset, end)
+    return entries
+
+
+# Where the linking pass's places come from when it makes no entries (zip stops at the
+# run's last citation).
+_NOWHERE = itertools.repeat(None)
+
+
+class _Placer:
+    """Places the citations of a document's runs in its source, one run after another,
+    each citation found after the one before in its block: the one place-in-the-source
+    lookup of the linking pass (``PLACE_NOW_KEY``) and of the entries made when read."""
+
+    def __init__(self, src: str, line_starts: list[int] | None):
+        self.src = src
+        self.locator = _Locator(src, line_starts)
+        self.inline: Token | None = None
+        self.block: list[Any] = []
+        # The line of the citation placed last: its number, where it starts and where the
+        # next starts (citations of a paragraph are most often on one line: no bisection).
+        self.line = (0, 0, 0)
+
+    def places(self, run: _Run) -> Iterator[tuple[int | None, int | None, int, int]]:
+        """Each of ``run``'s citations' (start, end, line, column) in the source (start and
+        end None when escapes or entities hide its text), in order. A generator, resumed
+        once a citation (a call per citation costs as much as placing it); it keeps the
+        last line for the next run when it ends, so it is to be read to its end: zipped
+        first, before the citations."""
+        if run.inline is not self.inline:  # the runs of one inline token are consecutive
+            self.inline = run.inline
+            self.block = self.locator.block(run.inline)
+        block = self.block
+        block_end, skips = block[2], block[3]
+        src = self.src
+        src_find = src.find
+        line_starts = self.locator.line_starts
+        lines = len(line_starts)
+        line, line_start, next_line = self.line
+        for c in run.citations:
+            text = c[2]
+            # _Locator.find, its commonest case (found as written, in a block that skips
+            # nothing) inlined.
+            at = -1 if skips else src_find(text, block[0], block_end)
+            if at >= 0:
+                block[0] = end = at + len(text)
+                if not line_start <= at < next_line:
+                    line = bisect.bisect_right(line_starts, at)
+                    line_start = line_starts[line - 1]
+                    next_line = line_starts[line] if line < lines else len(src) + 1
+                yield at, end, line, at - line_start + 1
+            else:
+                found = self.locator.find(block, text)
+                next_line = 0  # the next citation's line is looked up
+                yield found[2], found[3], found[0], found[1]
         self.line = (line, line_start, next_line)
 
 
