@@ -75,7 +75,10 @@ the rest to the last, 510.1c; 2026: the division at the combat damage step that 
 damage in that order) or ``assign: {player, damage: {attacker: {blocker: N}}}`` (2026: any
 division of its power among its blockers, 510.1c, and the player it attacks with trample once
 each blocker has lethal damage, 702.19b); a scenario that gives no ``assign`` gets the model's:
-the blockers in the order they were listed, lethal damage to each, the rest to the last, ``choose:
+the blockers in the order they were listed, lethal damage to each, the rest to the last, ``order:
+[abilities]`` or ``order: {player, triggers: [abilities]}`` (the order a player puts their
+simultaneous triggered abilities on the stack in, bottom first, 603.3b, the active player's first,
+101.4; a scenario that gives none gets the order they triggered), ``choose:
 {player, choice}`` (a card to discard or a permanent to sacrifice while a spell resolves), ``concede:
 PLAYER`` (the player leaves the game at once and loses it, 104.3a, 800.4a). ``expect: {winner:
 PLAYER}`` is the player left in the game once every opponent has left it (104.2a); ``null`` while
