@@ -160,7 +160,7 @@ def history_cmd(ctx: click.Context, number: str, ruleset: str | None, edition: s
 @handle_errors
 def map_cmd(ctx: click.Context, number: str, ruleset: str | None, from_edition: str,
             to_edition: str, as_json: bool) -> None:
-    """Where a rule of one edition is in another (same, renumbered or removed)."""
+    """Where a rule of one edition is in another (same, renumbered, removed, or added after it)."""
     kb = open_kb(ctx)
     ruleset = ruleset or kb.default_ruleset()
     try:
@@ -174,11 +174,8 @@ def map_cmd(ctx: click.Context, number: str, ruleset: str | None, from_edition: 
     if data["target"] is None:
         near = data.get("nearest_target")
         hint = f"; its ancestor {near['number']} is {near['target']}" if near else ""
-        order = [e["edition"] for e in kb.editions(ruleset)]
-        # asked of an older edition, a rule without a counterpart there came later: "removed"
-        # read as if that edition had dropped it (A30)
-        said = (f"not in {data['to']}, added after it" if data["status"] == "removed"
-                and order.index(data["to"]) < order.index(data["from"]) else f"{data['status']} in {data['to']}")
+        said = (f"not in {data['to']}, added after it" if data["status"] == "added"
+                else f"{data['status']} in {data['to']}")
         click.echo(head + f"{said} (confidence {data['confidence']:.2f}){hint}")
         return
     reworded = ", reworded" if data["reworded"] else ""

@@ -370,7 +370,8 @@ def check_cmd(ctx: click.Context, ruleset: str, edition: str | None, as_json: bo
         for g in gaps:
             near = g.get("nearest") or {}
             hint = f" (nearest: {near['number']} → {near['target']})" if near.get("target") else ""
-            click.echo(f"    {g['name']}: {out['carried_from']} rule {g['rule']} {g['status']}{hint}")
+            status = f"added after {out['edition']}" if g["status"] == "added" else g["status"]
+            click.echo(f"    {g['name']}: {out['carried_from']} rule {g['rule']} {status}{hint}")
     for u in out["unknown"]:
         near = f" (nearest: {', '.join(u['nearest'])})" if u.get("nearest") else ""
         click.echo(click.style(f"  unknown rule {u['rule']}", fg="red") + f" cited by {', '.join(u['cited_by'])}{near}")

@@ -195,8 +195,9 @@ def _heading(kb: LoadedEditions, old: RuleGraph, new: RuleGraph, number: str) ->
 def map_number(kb: LoadedEditions, ruleset: str, number: str, from_edition: str,
                to_edition: str) -> dict[str, Any]:
     """Where a rule of one edition is in another: the target number or None, a status
-    (``same``, ``renumbered``, ``removed``; ``unknown`` when the target edition is an excerpt
-    and holds no counterpart), a confidence, whether the wording changed, and the nearest
+    (``same``, ``renumbered``; without a counterpart, ``removed`` asked of a later edition,
+    ``added`` asked of an earlier one, which the rule came after, and ``unknown`` when the
+    target edition is an excerpt), a confidence, whether the wording changed, and the nearest
     ancestor's counterpart when the rule itself has none."""
     old = resolve_edition(kb, ruleset, from_edition)
     new = resolve_edition(kb, ruleset, to_edition)
@@ -212,7 +213,8 @@ def map_number(kb: LoadedEditions, ruleset: str, number: str, from_edition: str,
     assert c is not None
     out["path"] = _path(kb, ruleset, canonical, old.edition.name, new.edition.name)
     if c.target is None:
-        out.update({"target": None, "status": "unknown" if new.edition.partial else "removed",
+        status = "unknown" if new.edition.partial else "added" if _earlier(kb, new, old) else "removed"
+        out.update({"target": None, "status": status,
                     "confidence": c.confidence, "reworded": None,
                     "nearest_target": _nearest_target(old, mapping, canonical)})
         return out
@@ -221,6 +223,12 @@ def map_number(kb: LoadedEditions, ruleset: str, number: str, from_edition: str,
     out.update({"target": c.target, "status": "same" if c.target == canonical else "renumbered",
                 "confidence": c.confidence, "reworded": reworded(ops), "nearest_target": None})
     return out
+
+
+def _earlier(kb: LoadedEditions, one: RuleGraph, other: RuleGraph) -> bool:
+    """True when ``one`` comes before ``other`` in its ruleset's editions (oldest first)."""
+    order = [e["edition"] for e in kb.editions(one.edition.ruleset)]
+    return order.index(one.edition.name) < order.index(other.edition.name)
 
 
 class FollowedMapping:

@@ -179,8 +179,9 @@ def no_counterpart_words(ruleset: str, gap: dict[str, Any], edition: str) -> str
     explanation and the explorer say it: ``riftbound 1.4 rule 464.2.b has no counterpart in
     1.3: removed; nearest: 459.2``. The status ``unknown`` is the mapping's for an edition
     that is an excerpt (it cannot tell a rule removed from one it does not hold), and is said
-    so: ``…: 1.3 is an excerpt and lacks it``."""
-    why = f"{edition} is an excerpt and lacks it" if gap["status"] == "unknown" else gap["status"]
+    so: ``…: 1.3 is an excerpt and lacks it``; ``added`` is an earlier edition's: ``…: added after it``."""
+    why = (f"{edition} is an excerpt and lacks it" if gap["status"] == "unknown"
+           else "added after it" if gap["status"] == "added" else gap["status"])
     return (f"{ruleset} {gap['edition']} rule {gap['rule']} has no counterpart in {edition}: {why}"
             + (f"; nearest: {gap['nearest']}" if gap["nearest"] else ""))
 

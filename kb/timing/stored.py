@@ -125,7 +125,7 @@ def carry_ruleset(ruleset: str, editions: list[tuple[str, bool]], rules_file: Ca
                         chain = _extend(chain, order, i, x + direction, mapping_file)
                         bridged = bridge(chain[1], graph_of(source), graph_of(edition))
                         answer = {**state, **{n: bridged.get(n) for n in unsettled}}
-                targets = {n: _target(f, answer, partial[edition]) for n, f in found.items()}
+                targets = {n: _target(f, answer, partial[edition], direction == -1) for n, f in found.items()}
                 out[edition] = assemble(spec.citations, targets)
     return out
 
@@ -191,8 +191,9 @@ def _find(texts: StoredRules, number: str, ruleset: str, edition: str) -> tuple[
 
 
 def _target(found: tuple[str, list[str]] | str, state: Mapping[str, Counterpart | None],
-            partial: bool) -> dict[str, Any]:
-    """Where one cited number went, as :func:`kb.editions.queries.map_number` says it."""
+            partial: bool, earlier: bool) -> dict[str, Any]:
+    """Where one cited number went, as :func:`kb.editions.queries.map_number` says it
+    (``earlier``: the edition carried to is older than the cited one)."""
     if isinstance(found, str):
         return {"target": None, "status": "unknown", "reason": found}
     canonical, ancestors = found
@@ -201,7 +202,8 @@ def _target(found: tuple[str, list[str]] | str, state: Mapping[str, Counterpart 
         return {"target": c.target, "status": "same" if c.target == canonical else "renumbered"}
     nearest = next(({"number": a, "target": t.target} for a in ancestors
                     if (t := state[a]) is not None and t.target is not None), None)
-    return {"target": None, "status": "unknown" if partial else "removed", "nearest_target": nearest}
+    status = "unknown" if partial else "added" if earlier else "removed"
+    return {"target": None, "status": status, "nearest_target": nearest}
 
 
 def write_carried(carried: Carried, path: Path) -> None:

@@ -70,8 +70,11 @@ SCHEMAS.update({
                     "description": "The entries skipped; absent from a summary, which pages nothing."}}),
     "NumberMap": obj({
         "ruleset": STR, "number": STR, "from": STR, "to": STR, "target": _NUM,
-        "status": {"enum": ["same", "renumbered", "removed", "unknown"],
-                   "description": "unknown: the target edition is an excerpt without it."},
+        "status": {"enum": ["same", "renumbered", "removed", "added", "unknown"],
+                   "description": "Without a counterpart: removed (the target edition is later "
+                                  "and dropped it), added (the target edition is earlier: the "
+                                  "rule came after it), unknown (the target edition is an excerpt "
+                                  "without it)."},
         "confidence": nullable({"type": "number"}), "reworded": nullable({"type": "boolean"}),
         "path": array(obj({"edition": STR, "number": _NUM, "confidence": nullable({"type": "number"})}),
                       description="The number in each edition passed through on the way."),

@@ -28,7 +28,8 @@ STATE = {"type": "object", "description": "A state of the game as the ruleset's 
 CITED = obj({"rule": STR, "edition": STR}, description="The rule as the model cites it, in the edition it "
                                                          "cites, where the quoted edition numbers it otherwise.")
 QUOTE = obj({"rule": nullable(STR), "text": nullable(STR)}, {"missing": STR, "cited": CITED})
-NO_COUNTERPART = obj({"rule": STR, "edition": STR, "status": STR, "nearest": nullable(STR)},
+NO_COUNTERPART = obj({"rule": STR, "edition": STR, "status": {"enum": ["removed", "added", "unknown"]},
+                      "nearest": nullable(STR)},
                      description="A rule the model cites (in the edition it cites) that has no counterpart "
                                  "in the edition quoted, and its nearest ancestor's counterpart.")
 FORBIDDEN = obj({"check": STR, "summary": STR, "rules": RULES}, {"quotes": array(QUOTE)})
