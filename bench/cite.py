@@ -72,7 +72,8 @@ from markdown_it import MarkdownIt
 from mdit_py_plugins.footnote import footnote_plugin
 
 from kb.cite import find_citations, rule_citations
-from kb.cite.annotate import _FOOTNOTE_HTML, _FOOTNOTE_PARTS, _RULE_NOTES, _open_link, _ref_parts, rule_url
+from kb.cite.annotate import (_FOOTNOTE_HTML, _FOOTNOTE_PARTS, _RULE_NOTES, _open_link, _ref_parts, _section_parts,
+                              rule_url)
 from kb.cite.find import Citation
 from kb.cite.mdit import _KNOWN_OK, _SHARED_OK, ENV_KEY
 from kb.references import _MENTION, _parse, _parse_alone, phrase_matches
@@ -85,8 +86,8 @@ LESSONS = ["lesson-passing-and-resolving.md", "lesson-combat-showdown.md"]
 # edition's own caches go with the knowledge base loaded anew).
 CACHES: list[Callable[[], None]] = [
     _FOOTNOTE_HTML.clear, _FOOTNOTE_PARTS.clear, _RULE_NOTES.clear, _ref_parts.cache_clear,
-    _open_link.cache_clear, rule_url.cache_clear, _SHARED_OK.clear, _KNOWN_OK.clear, _parse.cache_clear,
-    _parse_alone.cache_clear]
+    _section_parts.cache_clear, _open_link.cache_clear, rule_url.cache_clear, _SHARED_OK.clear,
+    _KNOWN_OK.clear, _parse.cache_clear, _parse_alone.cache_clear]
 GOAL = 1.5  # the plugin against plain rendering
 
 

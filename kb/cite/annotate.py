@@ -171,6 +171,15 @@ def _ref_parts(prefix: str, index: int) -> tuple[str, str]:
             f'">{index}</a></sup>')
 
 
+@functools.lru_cache(maxsize=4096)
+def _section_parts(prefix: str, index: int) -> tuple[str, str, str]:
+    """The HTML of footnote ``index``'s item in the section that depends on its number
+    alone: its opening ``<li id=…``, its one back link when it is cited once, and the
+    start of each back link (``ref_id``'s ids), the same in every article."""
+    head = f'<a href="#{prefix}ref-{index}'
+    return f'<li id="{prefix}-{index}"', head + _BACK_TAIL, head
+
+
 @functools.lru_cache(maxsize=8192)
 def _open_link(url: str) -> str:
     """A footnote's link to its rule in the rules browser, escaped once per URL."""
@@ -223,10 +232,15 @@ class Footnotes:
         if known is not None and known[0] is rule:
             note = known[1]
         else:  # the rule object's first reference in this article
-            _, _, key, url, parts = _rule_note(rule, self.base_url)
-            note = self._by_key.get(key)
-            if note is None:
-                note = self._add(rule, key, url, parts)
+            kept = _RULE_NOTES.get(id(rule))  # _rule_note, its kept case inlined
+            if kept is None or kept[0] is not rule or kept[1] != self.base_url:
+                kept = _rule_note(rule, self.base_url)
+            note = self._by_key.get(kept[2])
+            if note is None:  # _add, inlined
+                index = len(self.entries) + 1
+                note = Footnote(index, rule, kept[3], 0, _ref_parts(self.prefix, index), kept[4])
+                self._by_key[kept[2]] = note
+                self.entries.append(note)
             self._by_rule[id(rule)] = (rule, note)
             if not note.refs:  # the footnote's first reference: no ordinal
                 note.refs = 1
@@ -259,22 +273,25 @@ class Footnotes:
         if not self.entries:
             return ""
         prefix = self.prefix
+        home = self.home
         out = ['<section class="rule-footnotes">\n<ol class="rule-footnotes-list">\n']
         for note in self.entries:
             kept = note.parts or _footnote_parts(note.rule, note.url)
             # The back links to each reference (ref_id's ids), the first without an ordinal.
             refs = note.refs
-            head = f'<a href="#{prefix}ref-{note.index}'
-            if refs == 1:
-                back = head + _BACK_TAIL
-            elif refs:  # the later ones joined around their ordinals (one join, not a string each)
-                back = (f"{head}{_BACK_TAIL} {head}-"
+            item, back, head = _section_parts(prefix, note.index)
+            if refs > 1:  # the later ones joined around their ordinals (one join, not a string each)
+                back = (f"{back} {head}-"
                         + f"{_BACK_TAIL} {head}-".join(map(str, range(2, refs + 1))) + _BACK_TAIL)
-            else:
+            elif not refs:
                 back = ""
-            text = kept[2] if not self._named(note.rule) else (
-                _footnote_text_html(note.rule, True) + _open_link(note.url))
-            out.append(f'<li id="{prefix}-{note.index}"{text}{back}</p>{kept[3]}</li>\n')
+            rule = note.rule
+            # self._named(rule), inlined
+            if home is None or (rule.ruleset == home[0] and rule.edition == home[1]):
+                text = kept[2]
+            else:
+                text = _footnote_text_html(rule, True) + _open_link(note.url)
+            out.append(f"{item}{text}{back}</p>{kept[3]}</li>\n")
         out.append("</ol>\n</section>\n")
         return "".join(out)
 
