@@ -222,15 +222,30 @@ def mana_sick(m: Magic, s: State, p: Params) -> bool:
     return _not_sick(m, s.permanent(p["source"]))
 
 
-@check("mana-source", "no untapped permanent of that player with a mana ability by that name")
+@check("mana-source", "no permanent of that player with a mana ability by that name")
 def mana_source(m: Magic, s: State, p: Params) -> bool:
     u = s.permanent(p["source"])
-    return u is not None and u.controller == p["player"] and m.mana_ability(u) is not None and not u.tapped
+    return u is not None and u.controller == p["player"] and m.mana_ability(u) is not None
+
+
+# A tapped source's {T} cannot be paid (118.3): said apart from "no such mana ability" (605.1a),
+# so each refusal cites only the rule whose condition holds.
+@check("mana-untapped", "that permanent is tapped: its {T} mana ability cannot be activated")
+def mana_untapped(m: Magic, s: State, p: Params) -> bool:
+    u = s.permanent(p["source"])
+    return u is None or not u.tapped
 
 
 @check("mana-timing", "a mana ability only with priority, or while a mana payment is asked of you")
 def mana_timing(m: Magic, s: State, p: Params) -> bool:
     return s.priority == p["player"] or (s.payment is not None and s.payment.player == p["player"])
+
+
+# 117.2e only where its condition holds: a spell or ability resolving (as not-resolving, A27).
+@check("mana-while-resolving", "no player has priority while a spell or ability is resolving: a mana ability "
+       "then only when the resolving spell or ability asks you for a mana payment")
+def mana_while_resolving(m: Magic, s: State, p: Params) -> bool:
+    return s.resolving is None or (s.payment is not None and s.payment.player == p["player"])
 
 
 @check("face-down", "only a face-down permanent of yours with morph can be turned face up")
@@ -255,10 +270,17 @@ def can_pay(m: Magic, s: State, p: Params) -> bool:
     return s.payment is None or s.mana(p["player"]) >= s.payment.amount
 
 
-@check("asked", "no choice is asked of that player now (no one has priority while a spell resolves)")
+@check("asked", "no choice is asked of that player now: a resolving spell's instructions ask for choices")
 def asked(m: Magic, s: State, p: Params) -> bool:
     r = s.resolving
-    return r is not None and bool(r.asked) and r.asked[0] == p["player"] and s.payment is None
+    return r is not None and p["player"] in r.asked and s.payment is None
+
+
+# 101.4 only where several players are asked and another comes first.
+@check("asked-in-turn", "players make their choices in APNAP order: another player chooses first")
+def asked_in_turn(m: Magic, s: State, p: Params) -> bool:
+    r = s.resolving
+    return r is None or p["player"] not in r.asked or r.asked[0] == p["player"]
 
 
 @check("choice", "not a valid choice for this instruction")

@@ -349,7 +349,7 @@ def activate(m: Magic, s: State, p: Params, t: Trace) -> State:
 
 
 @transition("activate-mana", "decision", "activate a mana ability", "{player} activates {source}'s mana ability",
-            pre=("mana-source", "mana-sick", "mana-timing"), bindings=bindings.mana)
+            pre=("mana-source", "mana-untapped", "mana-sick", "mana-timing", "mana-while-resolving"), bindings=bindings.mana)
 def activate_mana(m: Magic, s: State, p: Params, t: Trace) -> State:
     u = s.permanent(p["source"])
     assert u is not None
@@ -507,7 +507,7 @@ def order_triggers(m: Magic, s: State, p: Params, t: Trace) -> State:
 
 
 @transition("choose", "decision", "make a choice while a spell resolves", "{player} chooses {choice}",
-            pre=("asked", "choice"), bindings=bindings.choose)
+            pre=("asked", "asked-in-turn", "choice"), bindings=bindings.choose)
 def choose(m: Magic, s: State, p: Params, t: Trace) -> State:
     r = s.resolving
     assert r is not None
