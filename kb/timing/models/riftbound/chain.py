@@ -257,6 +257,7 @@ def completes_play(m: Riftbound, s: State, t: Trace, item: Item, card: Card | No
         fired += [(item.controller, tr, card.name) for tr in card.triggers
                   if tr.on == "play" and tr.what == "self"]
         units += [item.name for _ in fired]
+    own = {tr.name for _, tr, _ in fired} if item.origin == "facedown" else set()
     for u in s.board:
         if u.controller != item.controller or u.card not in m.cards:
             continue
@@ -264,7 +265,11 @@ def completes_play(m: Riftbound, s: State, t: Trace, item: Item, card: Card | No
             if tr.on == "play" and tr.what in (card.type, "card") and not (tr.what == "self"):
                 fired.append((u.controller, tr, u.card))
                 units.append(u.name)
-    return fire(s, t, fired, "play-effect-triggers", units)
+    first = s.next_id
+    s = fire(s, t, fired, "play-effect-triggers", units)
+    # a permanent played from Hidden: its own play effects keep where it was hidden (811.1.d)
+    return replace(s, chain=tuple(replace(i, to=item.to) if i.id >= first and i.name in own and i.source == card.name
+                                  else i for i in s.chain)) if own else s
 
 
 @transition("resolve", "automatic", "resolve the newest finalized item", "{item} resolves",

@@ -37,6 +37,7 @@ CITATIONS: dict[str, Rules] = {
     "hidden-permanent-there": ("811.1.d.1",),
     "hidden-gear-there": ("811.1.d.1", "811.1.d.1.a"),
     "hidden-targets-there": ("811.1.d.2",),
+    "hidden-plays-unit-there": ("811.1.d.3", "811.1.d"),
     "ambush-permission": ("822.1.b", "822.1.c"),
     "moves-together": ("144.3", "144.3.a", "144.3.b", "144.3.c"),
     "move-contests": ("190.3.a", "190.3.a.1", "450"),

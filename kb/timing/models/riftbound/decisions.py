@@ -229,7 +229,7 @@ def play(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     if ambush:
         keywords = keywords | {"Reaction"}
     to = p.get("to") or ("base" if card.type == "unit" else None)
-    if origin == "facedown" and card.type in ("unit", "gear"):  # hidden gear too (811.1.d.1.a)
+    if origin == "facedown":  # hidden gear too (811.1.d.1.a); a spell keeps where it was hidden (811.1.d)
         to = at
     s, item = new_item(s, name=card.name, controller=p["player"], kind=card.type, card=card.name,
                              effects=card.effects, origin=origin, to=to, target=p.get("target"),

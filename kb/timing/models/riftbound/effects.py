@@ -40,6 +40,8 @@ step("kill", "kill a unit", "{unit} is killed")
 step("move-unit", "move a unit", "{unit} moves to {to}")
 step("recalled-instead", "a unit that cannot move to its destination is recalled instead",
      "{unit} cannot move to {to} (two other players' units, or their combat, are there): it is recalled to base")
+step("hidden-plays-unit-there", "a hidden spell or a hidden permanent's play effect plays a unit at the "
+     "battlefield where it was hidden", "{source} was played from Hidden at {at}: {item} is played there")
 step("played-to-base-instead", "a unit cannot be played to another two players' combat: "
      "it is played to its controller's base", "{item} cannot be played to {to}: it is played to base")
 step("add-resources", "add resources", "{player} adds resources")
@@ -171,6 +173,10 @@ def play(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
         return s
     card = m.cards[name]
     s = without_card(s, who, name)
+    hidden = item.to if (item.kind, item.origin) in (("spell", "facedown"), ("trigger", "trigger")) else None
+    if card.type == "unit" and hidden is not None:  # whatever the instruction's own destination (811.1.d.3)
+        to = hidden
+        t.note("hidden-plays-unit-there", s, {"source": item.name, "item": name, "at": hidden})
     if card.type == "unit" and to not in (None, "base") and m.combat_without(s, who, to):
         t.note("played-to-base-instead", s, {"item": name, "to": to})
         to = "base"

@@ -89,6 +89,8 @@ class Item:
     optional: bool = field(default=False, metadata=js(omit=True))
     decided: bool = field(default=False, metadata=js(omit=True))
     origin: str = field(default="hand", metadata=js(omit=True, choices=ORIGINS, missing="hand"))
+    # a unit's or gear's destination; for a spell played from Hidden, or the play effect of a
+    # permanent played from Hidden, the battlefield where it was hidden (811.1.d)
     to: str | None = field(default=None, metadata=js(omit=True))
     target: str | None = field(default=None, metadata=js(omit=True))
     ambush: bool = field(default=False, metadata=js(omit=True))
