@@ -101,7 +101,6 @@ def test_the_options_are_every_order_the_listed_one_first(edition: str, name: st
 # (why, the state, the field refused)
 REFUSED = [
     ("an order in 2026", _state(EDITION_2026, awaiting="order-blockers", step="declare-blockers"), "awaiting"),
-    ("a division in 2010", _state(EDITION_2010, awaiting="assign-combat-damage", step="combat-damage"), "awaiting"),
     ("an order out of its step", _state(EDITION_2010, step="combat-damage"), "awaiting"),
     ("a place past four", _state(EDITION_2010, battlefield=[{"card": "Bear", "controller": "Bo", "order": 5}]),
      "battlefield[0].order"),

@@ -123,9 +123,13 @@ class MagicRules(RulesetModel[Magic, State]):
             state.awaiting or "")
         if name is None:
             return None
-        option = next(o for o in engine.options(model, state) if o.transition.name == name and o.legal)
-        return name, dict(option.params), ("by default (the scenario gives no assign): the blockers in the order "
-                                           "they were listed, lethal damage to each, the rest to the last"), "assign"
+        options = [o for o in engine.options(model, state) if o.transition.name == name and o.legal]
+        if model.damage_order and name == "assign-combat-damage":  # 2010: the announced order's, listed last
+            return name, dict(options[-1].params), (
+                "by default (the scenario gives no assign): lethal damage to each blocker in its damage assignment "
+                "order, the rest to the last; more than lethal may go to an earlier one"), "assign"
+        return name, dict(options[0].params), ("by default (the scenario gives no assign): the blockers in the order "
+                                               "they were listed, lethal damage to each, the rest to the last"), "assign"
 
     def resolved(self, node: TraceNode) -> list[str]:
         # Finished resolving: an instant, sorcery or ability left the stack, or a permanent entered.

@@ -184,10 +184,17 @@ def assignment_text(assignment: Iterable[tuple[str, Iterable[tuple[str, int]]]])
 def assign_damage(m: Magic, s: State) -> Iterator[dict[str, Any]]:
     """For each creature blocked by two or more, lethal damage to each blocker in turn and the rest
     to the last (510.1c), in every order of its blockers, the order they were listed in first;
-    any other division is legal too (a scenario's ``assign: {damage: ...}``)."""
+    any other division is legal too (a scenario's ``assign: {damage: ...}``). Under the 2010
+    rules, in its damage assignment order: lethal damage to each before one blocker and all the
+    rest to that one (more than lethal, 510.1c), for each blocker in turn, the default last."""
     if s.awaiting != "assign-combat-damage":
         return
     attackers = m.to_divide(s)
+    if m.damage_order:  # 2010: in the announced order, all the rest to one blocker (510.1c), the default last
+        for chosen in product(*(m.stop_at(s, a) for a in attackers)):
+            divided = tuple(zip((a.name for a in attackers), chosen))
+            yield {"player": s.active, "assignment": divided, "assignment_text": assignment_text(divided)}
+        return
     seen = set()
     for orders in product(*(permutations(m.blockers_of(s, a)) for a in attackers)):
         chosen = tuple((a.name, m.lethal_first(s, a, list(order))) for a, order in zip(attackers, orders))

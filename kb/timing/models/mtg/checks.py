@@ -344,7 +344,8 @@ def blocker_order(m: Magic, s: State, p: Params) -> bool:
 
 
 @check("damage-assignment", "each creature blocked by two or more assigns exactly its power, to the creatures "
-       "blocking it (to the player it attacks, with trample, only once each blocker is assigned lethal damage)")
+       "blocking it (to the player it attacks, with trample, only once each blocker is assigned lethal damage; "
+       "with a damage assignment order, to a blocker only once each before it is assigned lethal damage)")
 def damage_assignment(m: Magic, s: State, p: Params) -> bool:
     return s.awaiting == "assign-combat-damage" and m.division(s, p) is not None
 

@@ -85,6 +85,7 @@ CITATIONS: dict[str, Rules] = {
     "damage-order-due": ("510.1c",),
     "assigned-in-order": ("510.1c",),
     "assigned-as-divided": ("510.1c", "510.2"),
+    "more-than-lethal": ("510.1c",),
     "blocks-nothing": ("510.1d", "506.4"),
     "trample": ("702.19b",),
     "trample-no-blockers": ("702.19d",),

@@ -237,9 +237,8 @@ def state_from_json(data: Any, edition: str | None = None) -> tuple[Magic, State
     if awaiting is not None and step != awaited_in[awaiting]:
         raise FormatError(f"{awaiting} is awaited only in the {STEP_NAMES[awaited_in[awaiting]]}", "awaiting")
     ordered = model.edition == EDITION_2010  # only the 2010 rules have a damage assignment order (509.2)
-    if awaiting in ("order-blockers", "assign-combat-damage") and (awaiting == "order-blockers") != ordered:
-        rules = "with a damage assignment order (2010-10-01)" if not ordered else \
-            "without a damage assignment order (2026-01-16)"
+    if awaiting == "order-blockers" and not ordered:  # the division (assign-combat-damage) is in both
+        rules = "with a damage assignment order (2010-10-01)"
         raise FormatError(f"{awaiting} is awaited only under rules {rules}, not mtg {model.edition}", "awaiting")
     given = dict(players=players, active=player(data.get("active", players[0]), "active", False), step=step,
                  begun=data.get("begun", True) is not False, priority=player(prio, "priority"), due=due,

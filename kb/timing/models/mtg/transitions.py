@@ -72,6 +72,8 @@ INNER_STEPS: tuple[tuple[str, str, str], ...] = (
     ("assigned-in-order", "a creature blocked by two or more assigns its combat damage in its damage assignment "
      "order: lethal damage to each before the next", "{permanent} assigns its {amount} combat damage in its damage "
      "assignment order ({order}), lethal damage to each before the next: {division}"),
+    ("more-than-lethal", "more than lethal damage may be assigned to a creature earlier in the damage assignment "
+     "order", "{permanent} assigns more than lethal damage to {blockers}, which its damage assignment order allows"),
     ("assigned-as-divided", "a creature blocked by two or more assigns its combat damage as its controller divided "
      "it among them", "{player} divides {permanent}'s {amount} combat damage: {division}"),
     ("blocks-nothing", "a blocking creature whose attacker is gone deals no combat damage",

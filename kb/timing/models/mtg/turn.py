@@ -4,6 +4,7 @@ model's ``Turn`` part)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
@@ -96,12 +97,47 @@ class Turn(Part):
 
     def to_divide(self, s: State) -> list[Permanent]:
         """The attackers whose combat damage their controller divides now among two or more
-        blockers (510.1c, 2026), in this combat damage step (``s.damage_step``): none where the
-        edition has a damage assignment order, which the damage follows instead."""
+        blockers (510.1c), in this combat damage step (``s.damage_step``). Where the edition has a
+        damage assignment order (2010) the division follows it, lethal damage to each before the
+        next, but more than lethal may go to an earlier one (2010's 510.1c): a choice only for an
+        attacker with more power than the first blocker's lethal damage."""
+        out = [a for a in s.board if a.attacking and self._assigns(a, s.damage_step) and self.power(s, a) > 0
+               and len(self.blockers_of(s, a)) > 1]
         if self.damage_order:
-            return []
-        return [a for a in s.board if a.attacking and self._assigns(a, s.damage_step) and self.power(s, a) > 0
-                and len(self.blockers_of(s, a)) > 1]
+            out = [a for a in out if self.power(s, a) > self._lethal(s, self.blockers_of(s, a)[0])]
+        return out
+
+    def _lethal(self, s: State, b: Permanent) -> int:
+        return max(0, self.toughness(s, b) - b.damage)
+
+    def in_order(self, s: State, a: Permanent, shares: Mapping[str, int]) -> bool:
+        """Whether a division of ``a``'s combat damage keeps its damage assignment order (2010's
+        510.1c): a blocker, or the player it attacks with trample, is assigned damage only once
+        each blocker before it is assigned lethal damage; more than lethal may go to any."""
+        for b in self.blockers_of(s, a):
+            if shares.get(b.name, 0) < self._lethal(s, b):
+                later = [x.name for x in self.blockers_of(s, a)] + [s.defender]
+                return not any(shares.get(n, 0) for n in later[later.index(b.name) + 1:])
+        return True
+
+    def stop_at(self, s: State, a: Permanent) -> list[tuple[tuple[str, int], ...]]:
+        """The divisions of ``a``'s combat damage in its damage assignment order (2010) that put all
+        the rest on one blocker: lethal damage to each before it, every point left to it (more than
+        lethal); the last is the model's default (and, with trample, lethal to each and the rest to
+        the player)."""
+        blockers = self.blockers_of(s, a)
+        power, out = self.power(s, a), []
+        for k in range(len(blockers)):
+            left, shares = power, []
+            for b in blockers[:k]:
+                give = min(left, self._lethal(s, b))
+                shares.append((b.name, give))
+                left -= give
+            if left <= 0:
+                break
+            out.append(tuple(shares + [(blockers[k].name, left)]))
+        default = self.lethal_first(s, a, blockers)
+        return [d for d in out if d != default] + [default]
 
     def orders(self, s: State, p: Params) -> dict[str, tuple[str, ...]] | None:
         """The damage assignment orders a decision ``p`` announces (509.2, 2010), every attacker it
@@ -136,6 +172,8 @@ class Turn(Part):
             blockers = {b.name: b for b in self.blockers_of(s, attackers[name])}
             if sorted(order) != sorted(blockers) or len(set(order)) != len(order):
                 return None
+            if self.damage_order and list(order) != list(blockers):  # announced as blockers were declared
+                return None
             out[name] = self.lethal_first(s, attackers[name], [blockers[b] for b in order])
         for name, a in attackers.items():
             out.setdefault(name, self.lethal_first(s, a, self.blockers_of(s, a)))
@@ -145,6 +183,8 @@ class Turn(Part):
             trample = (card := self.card_of(a)) is not None and card.trample
             if len(shares) != len(out[name]) or any(n < 0 for n in shares.values()) or \
                     sum(shares.values()) != self.power(s, a):
+                return None
+            if self.damage_order and not self.in_order(s, a, shares):
                 return None
             for to, n in shares.items():
                 if to not in {b.name for b in blockers} and (to != s.defender or not trample or (n and not lethal)):
@@ -214,12 +254,16 @@ class Turn(Part):
             return []
         shares = divided if divided is not None else self.lethal_first(s, a, blockers)
         text = ", ".join(f"{n} to {to}" for to, n in shares)
-        if divided is not None:
-            t.note("assigned-as-divided", s, {"player": a.controller, "permanent": a.name, "amount": power,
-                                              "division": text})
-        elif len(blockers) > 1 and self.damage_order:
+        if len(blockers) > 1 and self.damage_order:
             t.note("assigned-in-order", s, {"permanent": a.name, "amount": power, "division": text,
                                             "order": ", ".join(b.name for b in blockers)})
+            given = dict(shares)
+            more = [b.name for b in blockers[:-1] if given.get(b.name, 0) > self._lethal(s, b)]
+            if more:
+                t.note("more-than-lethal", s, {"permanent": a.name, "blockers": ", ".join(more)})
+        elif divided is not None:
+            t.note("assigned-as-divided", s, {"player": a.controller, "permanent": a.name, "amount": power,
+                                              "division": text})
         dealt = [(a.name, to, n) for to, n in shares if to != s.defender]
         left = sum(n for to, n in shares if to == s.defender)
         if left > 0:  # 702.19b past lethal to blockers; 702.19d with none left
