@@ -98,7 +98,8 @@ NOT_MODELLED: dict[str, tuple[str, str]] = {
                          "on: hold"),
     "Level": (NOT_TIMING, "824: makes its text active with enough XP; write the active text on the card"),
     "Unique": (NOT_TIMING, "825: a deck-building constraint"),
-    "Empower": (NOT_YET, "827: an activated ability"),
+    "Empower": (NOT_YET, "827.1.c.1: \"[Cost]: Empower this. Play only if not Empowered.\", an activated "
+                         "ability that Empowers its source (827.1.b; 441), a status the model does not keep"),
     "Empowered": (NOT_TIMING, "828: makes its text active while Empowered; write the active text on the card"),
 }
 CARD_TYPES = ("spell", "unit", "gear", "battlefield")
