@@ -197,7 +197,7 @@ TIMING_DIAGRAMS: dict[str, dict[str, Any]] = {
                      "beginning-triggers no-priority-in-untap declare-attackers declare-blockers "
                      "untap-triggers-wait attack-tapped no-attackers choose-defender order-blockers assign-combat-damage",
             "sba": "state-based-actions loses-game zero-toughness lethal-damage legend-rule",
-            "triggers": "put-triggers-on-stack triggers dies-triggers cast-triggers",
+            "triggers": "put-triggers-on-stack order-triggers triggers dies-triggers cast-triggers",
             "priority": "receive-priority-step receive-priority-resolved receive-priority-action cast activate "
                         "activate-mana play-land turn-face-up pass pay retract next-player-priority in-response "
                         "becomes-cast becomes-activated special-action mana-added cost-to-pay "
