@@ -6,6 +6,7 @@
     .venv/bin/python -m bench.search --judges        # only the development sets (no speed)
     .venv/bin/python -m bench.search --judges --cv --misses  # + cross-validation, each miss
     .venv/bin/python -m bench.search --own4 --show   # only the fourth own set (its tuning half shown)
+    .venv/bin/python -m bench.search --own5 --show   # only the fifth own set (its tuning half shown)
 
 Relevance: the questions of ``bench/relevance.yaml`` (each with the rule(s) that answer it),
 MRR over the top 10 and recall@3, for rulekb, a plain SQLite FTS5 BM25 index of the same rules
@@ -253,6 +254,15 @@ OWN_4 = {
     "own4-held-mtg-2026.tsv": ("mtg", "2026-01-16", "own4 held-out", ""),
 }
 OWN_4_TUNING = "own4 tuning"  # the only half --own4 --show prints question by question
+# The fifth own set (task S, 2026-12-03 evening: bench/questions/README.md), halved as the
+# fourth: the tuning half may be tuned on (``--own5 --show`` prints it), the held-out half never.
+OWN_5 = {
+    "own5-tune-riftbound-1.4.tsv": ("riftbound", "1.4", "own5 tuning", ""),
+    "own5-tune-mtg-2026.tsv": ("mtg", "2026-01-16", "own5 tuning", ""),
+    "own5-held-riftbound-1.4.tsv": ("riftbound", "1.4", "own5 held-out", ""),
+    "own5-held-mtg-2026.tsv": ("mtg", "2026-01-16", "own5 held-out", ""),
+}
+OWN_5_TUNING = "own5 tuning"
 # Development questions in players' words (bench/training/README.md: engineer Q's, written
 # without the search), with the made-up cards they name: a development set like
 # ../shared/questions (``--cv``, ``--misses``, the re-ranker's training), never a held-out figure.
@@ -422,8 +432,8 @@ def print_judges(table: dict[str, dict[str, tuple[float, float, float, float, in
 
 def own4_table(questions: list[DevQuestion], graphs: dict[tuple[str, str], RuleGraph],
                search: dict[tuple[str, str], Callable[[str], list[str]]],
-               show: bool = False) -> dict[str, tuple[float, float, float, int]]:
-    """Per edition and half of the fourth own set: rulekb's MRR@10, hit@1 and hit@5 (found = a
+               show: bool = False, tuning: str = OWN_4_TUNING) -> dict[str, tuple[float, float, float, int]]:
+    """Per edition and half of a halved own set (the fourth, or the fifth with ``tuning``): rulekb's MRR@10, hit@1 and hit@5 (found = a
     cited rule or its parent, as in :func:`judges_table`) and the number of questions. With
     ``show``, each question of the tuning half with rulekb's first 5 (the held-out half is
     never printed question by question: it is not to be tuned on)."""
@@ -435,14 +445,16 @@ def own4_table(questions: list[DevQuestion], graphs: dict[tuple[str, str], RuleG
         rank = next((i + 1 for i, n in enumerate(found[:TOP]) if n in accepted), None)
         r = (1.0 / rank if rank else 0.0, float(rank == 1), float(bool(rank and rank <= 5)))
         rows.setdefault(f"{q.ruleset} {q.edition} ({q.kind})", []).append(r)
-        if show and q.kind == OWN_4_TUNING:
+        if show and q.kind == tuning:
             print(f"  {'ok  ' if r[2] else 'MISS'} {rank or '-':>2} {q.query[:70]!r} → {found[:5]} (want {q.cited})")
     return {group: (*(statistics.fmean(r[i] for r in rs) for i in range(3)), len(rs))
             for group, rs in sorted(rows.items())}
 
 
-def print_own4(table: dict[str, tuple[float, float, float, int]]) -> None:
-    print("\n## Fourth own set (bench/questions/own4-*: tuning half and held-out half)\n")
+def print_own4(table: dict[str, tuple[float, float, float, int]], title: str = "Fourth own set",
+               files: str = "own4") -> None:
+    """The table of :func:`own4_table`, under its set's heading."""
+    print(f"\n## {title} (bench/questions/{files}-*: tuning half and held-out half)\n")
     print("| questions | n | MRR@10 | hit@1 | hit@5 |\n|---|---|---|---|---|")
     for group, (mrr, h1, h5, n) in table.items():
         print(f"| {group} | {n} | {mrr:.3f} | {h1:.3f} | {h5:.3f} |")
@@ -743,6 +755,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="only the judges' questions of ../shared/questions (no speed)")
     ap.add_argument("--own4", action="store_true",
                     help="only the fourth own set, rulekb alone (with --show: each tuning question)")
+    ap.add_argument("--own5", action="store_true",
+                    help="only the fifth own set, rulekb alone (with --show: each tuning question)")
     ap.add_argument("--without-players-words", action="store_true", help="index no rule "
                     "statements in players' words (kb/search/vocabulary/*-rules.yaml): what the "
                     "rest of the ranking earns")
@@ -763,14 +777,17 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     questions = load_questions()
     graphs: dict[tuple[str, str], RuleGraph] = {}
-    if args.own4:
-        own_4 = load_dev_questions(HELD_OUT_DIR, OWN_4)
+    if args.own4 or args.own5:
+        sets = ([(OWN_4, OWN_4_TUNING, "Fourth own set", "own4")] if args.own4 else []) + \
+               ([(OWN_5, OWN_5_TUNING, "Fifth own set", "own5")] if args.own5 else [])
         with tempfile.TemporaryDirectory(prefix="bench-search-") as tmpname:
             search = {}
-            for key in sorted({(q.ruleset, q.edition) for q in own_4}):
-                graphs[key] = load_graph(*key)
-                search[key] = Rulekb(graphs[key], Path(tmpname) / "-".join(key), ranking).search
-            print_own4(own4_table(own_4, graphs, search, args.show))
+            for files, tuning, title, prefix in sets:
+                own = load_dev_questions(HELD_OUT_DIR, files)
+                for key in sorted({(q.ruleset, q.edition) for q in own} - set(search)):
+                    graphs[key] = load_graph(*key)
+                    search[key] = Rulekb(graphs[key], Path(tmpname) / "-".join(key), ranking).search
+                print_own4(own4_table(own, graphs, search, args.show, tuning), title, prefix)
         return 0
     for key in EDITIONS:
         try:
@@ -862,6 +879,10 @@ def main(argv: list[str] | None = None) -> int:
             own_4 = [q for q in load_dev_questions(HELD_OUT_DIR, OWN_4) if (q.ruleset, q.edition) in graphs]
             if own_4:
                 print_own4(own4_table(own_4, graphs, judge_engines["rulekb"]))
+            own_5 = [q for q in load_dev_questions(HELD_OUT_DIR, OWN_5) if (q.ruleset, q.edition) in graphs]
+            if own_5:
+                print_own4(own4_table(own_5, graphs, judge_engines["rulekb"], tuning=OWN_5_TUNING),
+                           "Fifth own set", "own5")
             if args.cv:
                 cv_dev, cv_cards = development_for_cv(dev, cards_of, held, load_held_out_cards(), own_3)
                 cross_validate(cv_dev, graphs, questions, cv_cards, folds=args.folds)

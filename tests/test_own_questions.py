@@ -48,6 +48,10 @@ SETS = [
     QuestionSet("own4-tune-mtg-2026.tsv", "mtg", "2026-01-16", "own4t", 20, None),
     QuestionSet("own4-held-riftbound-1.4.tsv", "riftbound", "1.4", "own4h", 20, None),
     QuestionSet("own4-held-mtg-2026.tsv", "mtg", "2026-01-16", "own4h", 20, None),
+    QuestionSet("own5-tune-riftbound-1.4.tsv", "riftbound", "1.4", "own5t", 15, None),
+    QuestionSet("own5-tune-mtg-2026.tsv", "mtg", "2026-01-16", "own5t", 15, None),
+    QuestionSet("own5-held-riftbound-1.4.tsv", "riftbound", "1.4", "own5h", 15, None),
+    QuestionSet("own5-held-mtg-2026.tsv", "mtg", "2026-01-16", "own5h", 15, None),
 ]
 SET_IDS = [s.file for s in SETS]
 WITH_CARDS = [s for s in SETS if s.cards]
