@@ -32,6 +32,8 @@ SITUATIONS = [
     ("riftbound", "does my opponent get to respond to my standard move before my unit arrives at the battlefield?", []),
     ("riftbound", "I moved into an empty battlefield, who gets focus?", ["'a unit moves to a battlefield no one holds'"]),
     ("riftbound", "I need to draw for turn but my deck is empty, do I lose?", ["'a draw from an empty deck'"]),
+    ("riftbound", "my rune deck runs out, can I still channel?", []),
+    ("riftbound", "there are no cards left in my rune deck", []),
     ("riftbound", "after theirs resolves who gets to act next", ["'what follows an item resolving'"]),
     ("riftbound", "I didn't spend all my energy, can I keep it for my opponent's turn?", ["'resources left over'"]),
     ("riftbound", "my attackers survived but so did his defender, what now?",
