@@ -211,6 +211,13 @@ class EditionMapping:
                               self.partial or other.partial)
 
 
+def no_counterpart_status(partial: bool, earlier: bool) -> str:
+    """The status of a rule with no counterpart in the edition asked of: ``unknown`` when
+    that edition is an excerpt (it cannot tell a rule removed from one it does not hold),
+    ``added`` when it is earlier (the rule came after it), else ``removed``."""
+    return "unknown" if partial else "added" if earlier else "removed"
+
+
 def compose(c: Counterpart, nxt: Counterpart | None) -> Counterpart:
     """Where ``c.number`` goes in two steps: ``c`` (its counterpart one step on) then ``nxt``
     (the counterpart of ``c.target`` one more step on, None when there is none).

@@ -19,7 +19,8 @@ from kb.derived import derived
 
 from kb.editions.diff import diff_editions, display_text, number_translators, reworded, select, word_ops
 from kb.editions.lineage import follow_numbers, history_rows, stored_history, stored_step
-from kb.editions.mapping import Counterpart, EditionMapping, bridge, compose, map_editions, same_wording
+from kb.editions.mapping import (Counterpart, EditionMapping, bridge, compose, map_editions, no_counterpart_status,
+                                 same_wording)
 from kb.errors import QueryError
 from kb.graph import RuleGraph
 from kb.inputs import date_problem
@@ -213,8 +214,7 @@ def map_number(kb: LoadedEditions, ruleset: str, number: str, from_edition: str,
     assert c is not None
     out["path"] = _path(kb, ruleset, canonical, old.edition.name, new.edition.name)
     if c.target is None:
-        status = "unknown" if new.edition.partial else "added" if _earlier(kb, new, old) else "removed"
-        out.update({"target": None, "status": status,
+        out.update({"target": None, "status": no_counterpart_status(new.edition.partial, _earlier(kb, new, old)),
                     "confidence": c.confidence, "reworded": None,
                     "nearest_target": _nearest_target(old, mapping, canonical)})
         return out

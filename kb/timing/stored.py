@@ -30,7 +30,7 @@ from typing import Any
 
 from types import SimpleNamespace
 
-from kb.editions.mapping import Counterpart, EditionMapping, bridge, compose, same_wording
+from kb.editions.mapping import Counterpart, EditionMapping, bridge, compose, no_counterpart_status, same_wording
 from kb.graph import RuleGraph
 from kb.numbers import NumberError, format_number, parse_number
 from kb.objects import StoredMapping, StoredRules, code_version, read_mapping
@@ -202,8 +202,7 @@ def _target(found: tuple[str, list[str]] | str, state: Mapping[str, Counterpart 
         return {"target": c.target, "status": "same" if c.target == canonical else "renumbered"}
     nearest = next(({"number": a, "target": t.target} for a in ancestors
                     if (t := state[a]) is not None and t.target is not None), None)
-    status = "unknown" if partial else "added" if earlier else "removed"
-    return {"target": None, "status": status, "nearest_target": nearest}
+    return {"target": None, "status": no_counterpart_status(partial, earlier), "nearest_target": nearest}
 
 
 def write_carried(carried: Carried, path: Path) -> None:
