@@ -82,9 +82,13 @@ def word_stems(word: str) -> tuple[str, ...]:
 
 
 def defined_terms(rg: RuleGraph) -> dict[str, list[str]]:
-    """Rule number → names of the terms it defines."""
+    """Rule number → names of the terms it defines. A plain alias ("If", which sends the
+    reader to Intervening "If" Clause) is left out: its one ordinary word would otherwise
+    be indexed as a term of its target's defining rule (603.4 found by every "if")."""
     out: dict[str, list[str]] = {}
-    for term in rg.edition.terms.values():
+    for key, term in rg.edition.terms.items():
+        if rg.is_plain_alias(key):
+            continue
         for number in term.defined_by:
             out.setdefault(number, []).append(term.name)
     return out
