@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import os
 import shutil
+import sys
 import threading
 import time
 from collections.abc import Generator, Iterator
@@ -28,6 +29,12 @@ from kb.store import build, collect_sources
 from bench.corpora import CORPORA, CORPUS_EDITIONS, REPO, SHARED  # noqa: F401  (re-exported to tests)
 from browser.testgame import site_knowledge_base
 from web.export import ExportResult, export_site
+
+# Test files import this module as ``conftest`` (pytest's own name for it: tests/ is no
+# package) or as ``tests.conftest``: two names would be two modules, each with its own
+# caches, so that ``corpus_graph`` read and built every real edition twice per worker (about
+# 5 s of CPU). One module under both names.
+sys.modules.setdefault("tests.conftest" if __name__ == "conftest" else "conftest", sys.modules[__name__])
 
 SEEDS = SHARED / "seeds"
 
