@@ -311,7 +311,9 @@ class KnowledgeBase(LoadedEditions):
         ``9999.9``, ``rule 9999``, ``337.1.z``, ``CR 999.9z``, ``3371a``), is said in
         ``no_such_rule`` as ``rulekb rule`` says it (the message, the nearest numbers and,
         for a number another edition has, ``elsewhere``: where that rule is now); None
-        otherwise.
+        otherwise. One range of numbers written high to low or reaching past the edition's rules
+        at that level (``9999-1``, ``1-9999``, ``0-5``) lists the rules that exist in it and says
+        so in ``clamped`` (:func:`range_asked`); None otherwise.
 
         With no ruleset asked for (``ruleset``, ``ruleset:``), a query whose citation names a
         ruleset by its own prefix searches that one (:meth:`ruleset_named_in`: ``CR 702.19b``
@@ -349,6 +351,8 @@ class KnowledgeBase(LoadedEditions):
                              {"query": str(query)[:200], **exc.detail}) from exc
         if asked or alone:
             found["query"] = parsed.text
+        ranged = None if section else range_asked(rg, query)
+        found["clamped"] = ranged[1] if ranged else None
         found["no_such_rule"] = None
         if typed:  # a number the edition lacks (a dot dropped or doubled too: 3371a, 337..1a)
             try:
@@ -546,6 +550,11 @@ _CITING = re.compile(rf"^\s*{_PREFIX}(?![\w.])|^\s*{_PREFIX}\s*\d")
 _EXCLUDING = re.compile(r"\s-\S")  # "337 -338": the query language's "not 338", no range
 _SPACED_DASH = re.compile(r"\s*([-–—])\s*")
 _BETWEEN = re.compile(rf"^(?:\s|,|;|&|and|{_PREFIX})*$")
+# One range of numbers whose last part is digits, read before the citation finder: the finder
+# reads a part of at most three digits (no rule has more), so "1-9999" or "1-1000000" was no
+# range to it, and a range written high to low ("9999-1", "340-337") named no rule.
+_RANGE_ASKED = re.compile(rf"^\s*(?:{_PREFIX}\s*)?([0-9]+(?:\.(?:[0-9]+|[a-z]))*)\s*[-–—]\s*"
+                          r"([0-9]+(?:\.(?:[0-9]+|[a-z]))*)\s*$")
 
 
 def numbers_asked(rg: RuleGraph, query: str) -> list[str] | None:
@@ -562,6 +571,9 @@ def numbers_asked(rg: RuleGraph, query: str) -> list[str] | None:
         return [found] if found else None
     if not _NUMBERS_ONLY.match(query) or _EXCLUDING.search(query):
         return None
+    ranged = range_asked(rg, query)
+    if ranged is not None:
+        return ranged[0] or None
     # "337 - 340" is the range 337-340, as the citation finder reads a range written closed up.
     closed = _SPACED_DASH.sub(r"\1", query.strip())
     probe = closed if _CITING.match(closed) else "rules " + closed
@@ -580,6 +592,52 @@ def numbers_asked(rg: RuleGraph, query: str) -> list[str] | None:
         else:
             numbers.extend(n for n in (rg.find(s) for s in item.numbers) if n)
     return list(dict.fromkeys(numbers)) or None
+
+
+def range_asked(rg: RuleGraph, query: str) -> tuple[list[str], dict[str, Any] | None] | None:
+    """A query that is one range of rule numbers ending in digits (``1-9999``, ``9999-1``,
+    ``rules 0-5``, ``337.1-99``), read at any size and either way round: the rules of ``rg``
+    at that level inside it, in document order, and ``clamped``, said when the range was
+    written high to low or reaches past the edition's first or last rule at that level (the
+    range as written, as read low to high, the first and last rule listed, and a sentence
+    saying so; None otherwise). None when the query is no such range."""
+    if len(query) > 200 or _EXCLUDING.search(query):
+        return None
+    m = _RANGE_ASKED.match(query)
+    if not m:
+        return None
+    first, last = tuple(m[1].split(".")), tuple(m[2].split("."))
+    if len(last) < len(first):  # 337.1-99: the end's parts replace the start's last ones
+        last = first[:len(first) - len(last)] + last
+    if len(first) != len(last) or not first[-1].isdigit() or not last[-1].isdigit() \
+            or sort_key(first[:-1]) != sort_key(last[:-1]):
+        return None
+    backwards = sort_key(last) < sort_key(first)
+    lo, hi = (last, first) if backwards else (first, last)
+    head = sort_key(first[:-1])
+    level = [r for r in rg.edition.rules.values() if len(r.segments) == len(first)
+             and r.segments[-1].isdigit() and sort_key(r.segments[:-1]) == head]
+    numbers = [r.number for r in level if sort_key(lo) <= sort_key(r.segments) <= sort_key(hi)]
+    keys = [sort_key(r.segments) for r in level]
+    beyond = not keys or sort_key(lo) < min(keys) or max(keys) < sort_key(hi)
+    if not backwards and not beyond:
+        return numbers, None
+    asked, read = f"{m[1]}-{m[2]}", f"{'.'.join(lo)}-{'.'.join(hi)}"
+    where = f"{rg.edition.ruleset} {rg.edition.name}"
+    said = f"Rules {asked}" + (f" read as {read}" if backwards else "")
+    if numbers and beyond:
+        message = (f"{said}{',' if backwards else ''} clamped to {numbers[0]}-{numbers[-1]}, "
+                   f"the rules {where} has in that range ({len(numbers)}).")
+    elif numbers:
+        message = f"{said} ({len(numbers)} rules of {where})."
+    elif level:
+        extent = sorted(level, key=lambda r: sort_key(r.segments))
+        message = (f"{said}: {where} has no rule in that range (its rules at that level run "
+                   f"from {extent[0].number} to {extent[-1].number}).")
+    else:
+        message = f"{said}: {where} has no rule in that range."
+    return numbers, {"asked": asked, "read": read, "first": numbers[0] if numbers else None,
+                     "last": numbers[-1] if numbers else None, "message": message}
 
 
 def _rules_between(rg: RuleGraph, first: Segments, last: Segments) -> list[str]:

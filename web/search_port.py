@@ -134,6 +134,7 @@ def offline_search_data() -> dict[str, Any]:
             "spaced_dash": js_pattern(kb_query._SPACED_DASH),
             "citing": js_pattern(kb_query._CITING),
             "between": js_pattern(kb_query._BETWEEN),
+            "range_asked": js_pattern(kb_query._RANGE_ASKED),
         },
         "query": {  # kb.search.query (its limits: kb.limits)
             "max_chars": limits.SEARCH_QUERY_CHARS.value,

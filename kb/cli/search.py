@@ -62,6 +62,8 @@ def search_cmd(ctx: click.Context, query: str, ruleset: str | None, edition: str
     for other in data.get("other_rulesets") or []:  # nothing here: where the query does match
         click.echo(f"{counted(other['total'], 'match', 'matches')} in {other['title']} {other['edition']}: "
                    f"rulekb search -r {other['ruleset']} {shlex.quote(query)}")
+    if data.get("clamped"):  # a range past the edition's rules, or high to low: what it was read as
+        click.echo(data["clamped"]["message"])
     read = data.get("understood") or {}
     for card in read.get("cards") or []:
         click.echo(click.style("card: " + card, dim=True))

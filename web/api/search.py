@@ -42,6 +42,13 @@ SCHEMAS["Search"] = obj({
                     "rules' words, the shape's words, the cards' type, keywords and text's "
                     "terms), the words past the 32nd left unsearched (cut) and other search "
                     "languages' syntax left out (unread). Null for a query in the query language.")),
+    "clamped": nullable(obj({
+        "asked": STR, "read": STR, "first": nullable(STR), "last": nullable(STR), "message": STR},
+        description="A query that is one range of rule numbers written high to low (9999-1) or "
+                    "reaching past the edition's first or last rule at that level (1-9999, "
+                    "0-5): the range as written (asked), low to high (read), the first and last "
+                    "rule listed (null when the edition has none there) and a sentence saying "
+                    "so. Null otherwise.")),
     "no_such_rule": nullable(obj({
         "number": STR, "message": STR, "nearest": array(STR),
         "elsewhere": nullable(obj({"edition": STR, "number": STR, "title": STR, "here": nullable(STR),

@@ -35,7 +35,8 @@
   "excluding": {"source": "\\s-\\S", "flags": "u"},
   "spaced_dash": {"source": "\\s*([-–—])\\s*", "flags": "u"},
   "citing": {"source": "^\\s*(?:[Rr]ules?|RULES?|[Cc][Rr]|[Rr]\\.?|§)(?![\\p{L}\\p{N}_.])|^\\s*(?:[Rr]ules?|RULES?|[Cc][Rr]|[Rr]\\.?|§)\\s*\\p{Nd}", "flags": "u"},
-  "between": {"source": "^(?:\\s|,|;|&|and|(?:[Rr]ules?|RULES?|[Cc][Rr]|[Rr]\\.?|§))*$", "flags": "u"}
+  "between": {"source": "^(?:\\s|,|;|&|and|(?:[Rr]ules?|RULES?|[Cc][Rr]|[Rr]\\.?|§))*$", "flags": "u"},
+  "range_asked": {"source": "^\\s*(?:(?:[Rr]ules?|RULES?|[Cc][Rr]|[Rr]\\.?|§)\\s*)?([0-9]+(?:\\.(?:[0-9]+|[a-z]))*)\\s*[-–—]\\s*([0-9]+(?:\\.(?:[0-9]+|[a-z]))*)\\s*$", "flags": "u"}
  },
  "query": {
   "max_chars": 500,

@@ -1841,6 +1841,62 @@
     });
   };
 
+  /* kb.numbers.sort_key on numbers of any length: digits compared as whole numbers (as
+     Python's int, with no float's rounding: "1000000000000000001"), before letters. */
+  function digitsKey(s) { return s.replace(/^0+(?=.)/, ""); }
+  function compareWide(a, b) {
+    for (var i = 0; i < Math.min(a.length, b.length); i++) {
+      var x = a[i], y = b[i], xd = /^[0-9]+$/.test(x), yd = /^[0-9]+$/.test(y);
+      if (xd !== yd) return xd ? -1 : 1;
+      if (xd) {
+        x = digitsKey(x); y = digitsKey(y);
+        if (x.length !== y.length) return x.length - y.length;
+      }
+      if (x !== y) return x < y ? -1 : 1;
+    }
+    return a.length - b.length;
+  }
+
+  /* kb.query.range_asked: a query that is one range of numbers ending in digits, read at any
+     size and either way round: [the rules at that level inside it, clamped or null], or null. */
+  Edition.prototype.rangeAsked = function (query) {
+    if (query.length > ASKED.max_chars || pattern(ASKED.excluding).test(query)) return null;
+    var m = pattern(ASKED.range_asked).exec(query);
+    if (!m) return null;
+    var first = m[1].split("."), last = m[2].split(".");
+    if (last.length < first.length) last = first.slice(0, first.length - last.length).concat(last);
+    var digits = /^[0-9]+$/;
+    if (first.length !== last.length || !digits.test(first[first.length - 1]) || !digits.test(last[last.length - 1]) ||
+        compareWide(first.slice(0, -1), last.slice(0, -1)) !== 0) return null;
+    var backwards = compareWide(last, first) < 0, lo = backwards ? last : first, hi = backwards ? first : last;
+    var head = first.slice(0, -1), level = [];
+    this.numbers.forEach(function (n) {
+      var segs = parseNumber(n);
+      if (segs.length === first.length && digits.test(segs[segs.length - 1]) &&
+          compareWide(segs.slice(0, -1), head) === 0) level.push([n, segs]);
+    });
+    var numbers = level.filter(function (r) { return compareWide(lo, r[1]) <= 0 && compareWide(r[1], hi) <= 0; })
+      .map(function (r) { return r[0]; });
+    var extent = level.slice().sort(function (a, b) { return compareWide(a[1], b[1]); });
+    var beyond = !extent.length || compareWide(lo, extent[0][1]) < 0 || compareWide(extent[extent.length - 1][1], hi) < 0;
+    if (!backwards && !beyond) return [numbers, null];
+    var asked = m[1] + "-" + m[2], read = lo.join(".") + "-" + hi.join(".");
+    var where = this.ruleset + " " + this.edition, said = "Rules " + asked + (backwards ? " read as " + read : ""), message;
+    if (numbers.length && beyond) {
+      message = said + (backwards ? "," : "") + " clamped to " + numbers[0] + "-" + numbers[numbers.length - 1] +
+        ", the rules " + where + " has in that range (" + numbers.length + ").";
+    } else if (numbers.length) {
+      message = said + " (" + numbers.length + " rules of " + where + ").";
+    } else if (extent.length) {
+      message = said + ": " + where + " has no rule in that range (its rules at that level run from " +
+        extent[0][0] + " to " + extent[extent.length - 1][0] + ").";
+    } else {
+      message = said + ": " + where + " has no rule in that range.";
+    }
+    return [numbers, {asked: asked, read: read, first: numbers.length ? numbers[0] : null,
+                      last: numbers.length ? numbers[numbers.length - 1] : null, message: message}];
+  };
+
   /* kb.query.numbers_asked: the rules a query of rule numbers only names, in the order written
      (one number: its canonical number), or null. */
   Edition.prototype.numbersAsked = function (query) {
@@ -1848,6 +1904,8 @@
     var one = tryParseLookupNumber(query), self = this;
     if (one !== null) { var found = this.find(one); return found ? [found] : null; }
     if (!pattern(ASKED.numbers_only).test(query) || pattern(ASKED.excluding).test(query)) return null;
+    var ranged = this.rangeAsked(query);
+    if (ranged !== null) return ranged[0].length ? ranged[0] : null;
     var closed = query.trim().replace(pattern(ASKED.spaced_dash, "g"), "$1");
     var probe = pattern(ASKED.citing).test(closed) ? closed : "rules " + closed;
     var mentions = ruleMentions(probe), rest = [], at = 0;
@@ -1936,6 +1994,8 @@
       out = this.search(asked || alone ? parseQuery(asked ? asked[0] : alone) : parsed, options);
     }
     if (asked || alone) out.query = parsed.text;
+    var ranged = sectioned ? null : this.rangeAsked(query);
+    out.clamped = ranged ? ranged[1] : null;
     out.no_such_rule = null;
     if (typed) {  // a number the edition lacks, in any form the lookup reads (and 3371a, re-dotted)
       var missing = this.missingRule(query);
@@ -2166,6 +2226,8 @@
         el("h2", {}, [t.term + " ", el("span", {"class": "tag"}, [t.kind])]),
         el("p", {}, [t.definition + " "].concat(by.length ? [el("span", {"class": "src"}, ["Defined in rule "].concat(by, ["."]))] : []))]));
     }
+    // A range of numbers past the edition's rules, or written high to low: what it was read as.
+    if (result.clamped) out.appendChild(el("p", {"class": "meta clamped"}, [result.clamped.message]));
     // How the question was read, as the server's page says it (web/templates/search.html); a
     // name may be a card of the server's card list, which this copy does not carry.
     var u = result.understood;
