@@ -27,6 +27,7 @@ ONCE = [
      ["responds", "reaction", "priority", "closed state"], ["responds", "priority", "closed state"]),
     ("who starts with focus in a showdown?", "'who acts'", ["priority", "focus"], ["priority"]),
     ("who has priority and focus?", "'who acts'", ["priority", "focus"], None),  # the shape says nothing more
+    ("which player gets focus first in combat?", "'who acts'", ["priority", "focus"], ["priority"]),  # "which player" asks who
     ("can I respond when my opponent plays a unit?", "respond",
      ["respond", "reaction", "priority", "closed state"], ["respond", "reaction", "priority", "closed state"]),
     ("can I respond to the stack with a Reaction?", "stack", ["stack", "chain"], ["stack", "chain"]),

@@ -25,6 +25,9 @@ ENTRIES = [
     ("riftbound", "eot", {"ending phase", "cleanup"}, {"end", "turn"}),
     ("riftbound", "twice in one turn", {"once", "once per"}, set()),
     ("riftbound", "two times in a turn", {"once"}, set()),
+    ("mtg", "zero", {"0"}, set()),
+    ("riftbound", "zero", {"0"}, set()),
+    ("riftbound", "library", {"main deck"}, {"deck"}),
 ]
 
 

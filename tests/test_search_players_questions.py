@@ -3,8 +3,10 @@ documents, each answered by the vocabulary where such words belong (kb/search/vo
 players' synonyms ("extra turn" is Riftbound's Additional Turn, "additional turn" Magic's extra
 turn; "goes first" the starting player; "on my opponent's turn" any time), situations told
 without their name (acting with a unit or creature the turn it was played: entering exhausted,
-summoning sickness) and a rule in players' words (704.5m: an Aura whose creature is gone). One
-case per line; the offline search answers them as the server does."""
+summoning sickness; who may see a zone's cards: a zone's privacy, Magic's public and hidden
+zones) and a rule in players' words (704.5m: an Aura whose creature is gone; 446.3.c: a move
+can't be reacted to; 605.3b: mana abilities don't use the stack). One case per line; the
+offline search answers them as the server does."""
 
 from __future__ import annotations
 
@@ -33,6 +35,11 @@ ANSWERED = [
     ("riftbound", "1.4", "where does a dead champion go", "108.3", 3),
     ("riftbound", "1.4", "where does a dead champion go", "428.1", 1),   # "dead": killed, to the trash
     ("mtg", "2026-01-16", "aura when enchanted creature dies", "704.5m", 1),
+    ("riftbound", "1.4", "can my opponent see my hand", "108.7.c", 3),      # who may see a zone: Private
+    ("riftbound", "1.4", "is the order of my main deck secret", "108.4.d", 1),
+    ("mtg", "2026-01-16", "can I look through the cards in a graveyard", "400.2", 1),  # a public zone
+    ("riftbound", "1.4", "can I react when my opponent's unit moves", "446.3.c", 1),  # moving is no chain item
+    ("mtg", "2026-01-16", "do mana abilities use the stack", "605.3b", 3),
 ]
 
 

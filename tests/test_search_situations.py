@@ -48,6 +48,12 @@ SITUATIONS = [
      ["'which spell resolves first'"]),
     ("riftbound", "does damage stay on my units after combat?", ["'damage wearing off'"]),
     ("riftbound", "what does damage do to a unit?", []),
+    ("riftbound", "can my opponent look at the cards in my hand?", ["'who may see a zone's cards'"]),
+    ("riftbound", "is the order of my deck secret?", ["'who may see a zone's cards'"]),
+    ("riftbound", "when does a card go to my trash?", []),
+    ("mtg", "can I look through my opponent's graveyard whenever I want", ["'who may see a zone's cards'"]),
+    ("mtg", "is my library public?", ["'who may see a zone's cards'"]),
+    ("mtg", "what happens when my creature is put into my graveyard?", []),
 ]
 
 # (ruleset, question, the concept's label as the question reads it)
@@ -115,6 +121,8 @@ OFFLINE = [
     ("riftbound", "1.4", "do my lands untap at the start of my turn"),
     ("riftbound", "1.4", "I play a spell, my opponent responds, after theirs resolves who gets to act next"),
     ("mtg", "2026-01-16", "I played a second copy of my legendary creature, what happens to them"),
+    ("riftbound", "1.4", "can my opponent look at the cards in my hand?"),
+    ("mtg", "2026-01-16", "can I look through my opponent's graveyard whenever I want"),
 ]
 
 
