@@ -60,7 +60,9 @@ DAMAGE_DIVISION = {
 # The scenarios of a keyword the 2010 rules lack: set up as of 2010, the card pool is refused, at
 # the card, naming the edition.
 REFUSED_IN_2010 = {"targeting-an-opponents-creature-with-ward-triggers-it-and-the-spell-is-countered-unless-its-"
-                   "controller-pays": "cards.Sentinel.keywords"}
+                   "controller-pays": "cards.Sentinel.keywords",
+                   "a-creature-with-menace-cannot-be-blocked-by-one-creature-but-can-by-two":
+                   "cards.Goblin Heelcutter.keywords"}
 # Every example of the seed article, by the cards it names: (card, packaged scenario).
 SEED_EXAMPLES = [
     ("Jackal Pup", "002-the-attacker-dies-and-its-trigger-waits-before-priority-returns"),

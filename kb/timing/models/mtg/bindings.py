@@ -243,7 +243,8 @@ def sba(m: Magic, s: State) -> Iterator[dict[str, Any]]:
 
 
 # What a state-based action does to a permanent, said of one a replacement effect exiles instead.
-INSTEAD_OF = {"lethal-damage": "being destroyed", "zero-toughness": "being put into the graveyard",
+INSTEAD_OF = {"lethal-damage": "being destroyed", "deathtouch-damage": "being destroyed",
+              "zero-toughness": "being put into the graveyard",
               "legend-rule": "being put into the graveyard"}
 
 

@@ -9,7 +9,7 @@ from kb.timing.engine import FormatError
 from kb.timing.fields import (one_of as _choice, flag as _flag, whole_number as _int, a_list as _list,
                               a_mapping as _map, nearest, nearest_instruction, only_keys as _only, text as _str)
 from kb.timing.models.mtg.citations import EDITION_2010, EDITIONS
-from kb.timing.models.mtg.keywords import keyword, valued
+from kb.timing.models.mtg.keywords import LATER_THAN_2010, keyword, valued
 from kb.timing.models.mtg.objects import (Ability, CARD_TYPES, COLORS, PERMANENT_TYPES, Card, Effect, STEPS, Static,
                                           TARGETS, TIMINGS, TRIGGER_EVENTS, Trigger)
 
@@ -264,7 +264,9 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
             _several(raw.get("targets"), raw.get("target"), own, tuple(triggers), tuple(abilities), where),
             first_strike="first-strike" in keywords, double_strike="double-strike" in keywords,
             vigilance="vigilance" in keywords, flying="flying" in keywords, reach="reach" in keywords,
-            ward=values.get("ward"))
+            ward=values.get("ward"), deathtouch="deathtouch" in keywords, lifelink="lifelink" in keywords,
+            indestructible="indestructible" in keywords, menace="menace" in keywords,
+            defender="defender" in keywords)
         if cards[name].ward is not None and not cards[name].permanent:
             raise FormatError("ward is a permanent's ability (702.21a: whenever this permanent becomes the target)",
                               f"{where}.keywords")
@@ -314,13 +316,14 @@ def _boosts_modelled(card: Card, where: str) -> None:
 
 
 def in_edition(cards: dict[str, Card], edition: str, field: str = "cards") -> dict[str, Card]:
-    """The card pool, refused where a card has what the edition's rules lack: ward is not in the
-    2010-10-01 rules (702.21 came with a later release)."""
+    """The card pool, refused where a card has what the edition's rules lack: ward and menace
+    are not in the 2010-10-01 rules (702.21 and 702.111 came with later releases)."""
     if edition == EDITION_2010:
         for name, card in cards.items():
-            if card.ward is not None:
-                raise FormatError(f"ward is not in the mtg {edition} rules (its rule, 702.21 in 2026-01-16, came "
-                                  f"later): {name} cannot have it in this edition", f"{field}.{name}.keywords")
+            for kw, rule in LATER_THAN_2010.items():
+                if (card.ward is not None) if kw == "ward" else getattr(card, kw):
+                    raise FormatError(f"{kw} is not in the mtg {edition} rules (its rule, {rule} in 2026-01-16, "
+                                      f"came later): {name} cannot have it in this edition", f"{field}.{name}.keywords")
     return cards
 
 
@@ -395,7 +398,10 @@ def card_json(card: Card) -> dict[str, Any]:
     keywords = [k for k, on in (("flash", card.flash), ("haste", card.haste), ("trample", card.trample),
                                          ("split-second", card.split_second), ("first-strike", card.first_strike),
                                          ("double-strike", card.double_strike), ("vigilance", card.vigilance),
-                                         ("flying", card.flying), ("reach", card.reach))
+                                         ("flying", card.flying), ("reach", card.reach),
+                                         ("deathtouch", card.deathtouch), ("lifelink", card.lifelink),
+                                         ("indestructible", card.indestructible), ("menace", card.menace),
+                                         ("defender", card.defender))
                 if on]
     if card.ward is not None:
         keywords.append(f"ward {card.ward}")

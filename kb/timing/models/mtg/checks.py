@@ -323,6 +323,26 @@ def flying(m: Magic, s: State, p: Params) -> bool:
     return True
 
 
+@check("menace", "a creature with menace can't be blocked except by two or more creatures")
+def menace(m: Magic, s: State, p: Params) -> bool:
+    for attacker in {a for _, a in p["blocks"]}:
+        a = s.permanent(attacker)
+        card = m.card_of(a) if a else None
+        if card is not None and card.menace and sum(1 for _, x in p["blocks"] if x == attacker) < 2:
+            return False
+    return True
+
+
+@check("with-defender", "a creature with defender can't attack")
+def with_defender(m: Magic, s: State, p: Params) -> bool:
+    for name in p["attackers"]:
+        u = s.permanent(name)
+        card = m.card_of(u) if u else None
+        if card is not None and card.defender:
+            return False
+    return True
+
+
 @check("declarer", "that player does not declare now")
 def declarer(m: Magic, s: State, p: Params) -> bool:
     if s.awaiting in ("declare-attackers", "choose-defender", "order-blockers", "assign-combat-damage"):

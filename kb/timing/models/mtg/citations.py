@@ -88,6 +88,9 @@ CITATIONS: dict[str, Rules] = {
     "more-than-lethal": ("510.1c",),
     "blocks-nothing": ("510.1d", "506.4"),
     "trample": ("702.19b",),
+    "deathtouch-lethal": ("702.2c", "702.19b", "510.1c"),
+    "lifelink": ("702.15b", "120.3f", "702.15a"),
+    "indestructible": ("702.12b", "704.5g", "704.5h"),
     "trample-no-blockers": ("702.19d",),
     "end-of-combat": ("511.1", "511.3"),
     "end-step": ("513.1",),
@@ -115,6 +118,8 @@ CITATIONS: dict[str, Rules] = {
     "legend-rule": ("704.5j",),
     "zero-toughness-replaced": ("704.5f",),
     "lethal-damage-replaced": ("704.5g",),
+    "deathtouch-damage": ("704.5h", "702.2b"),
+    "deathtouch-damage-replaced": ("704.5h", "702.2b"),
     "legend-rule-replaced": ("704.5j",),
     "put-triggers-on-stack": ("117.5", "603.3", "603.3b", "117.2a", "101.4"),
     "receive-priority-step": ("117.3a", "117.5"),
@@ -153,6 +158,7 @@ CITATIONS: dict[str, Rules] = {
     "sacrifice": ("701.21a",),
     "destroy": ("701.8a",),
     "destroy-replaced": ("701.8a",),
+    "destroy-indestructible": ("702.12b", "701.8a"),
     "tap": ("701.26a",),
     "extra-turn": ("500.7",),
     "return-to-battlefield": ("400.7",),
@@ -196,6 +202,8 @@ CITATIONS: dict[str, Rules] = {
     "check.attackers": ("508.1a", "302.6"),
     "check.blockers": ("509.1a",),
     "check.flying": ("702.9b", "702.17b", "509.1b"),
+    "check.menace": ("702.111b", "509.1b"),
+    "check.with-defender": ("702.3b", "508.1c"),
     "check.declarer": ("508.1", "509.1", "507.1"),
     "check.orders-triggers-now": ("603.3b", "101.4"),
     "check.trigger-order": ("603.3b",),
@@ -289,6 +297,10 @@ NUMBERS_2010: dict[str, str | None] = {
     "702.37e": "702.34d", "702.61a": "702.58a", "702.61b": "702.58b", "703.4": "703.4", "703.4p": "703.4n",
     "704.3": "704.3", "704.5a": "704.5a", "704.5f": "704.5f", "704.5g": "704.5g", "704.5j": "704.5k",
     "708.7": "707.7", "708.8": "707.8", "732.1": "715.1", "732.2": "715.2",
+    # the combat keywords: deathtouch's two rules trade letters; lifelink is 702.13 there;
+    # indestructible is no keyword ability there, its rule 700.4; menace came later
+    "702.2b": "702.2c", "702.2c": "702.2b", "704.5h": "704.5h", "702.12b": "700.4", "702.15a": "702.13a",
+    "702.15b": "702.13b", "120.3f": "119.3f", "702.111b": None, "702.3b": "702.3b", "508.1c": "508.1c",
 }
 
 # Where the edition mapping (``KnowledgeBase.map_number``) and :data:`NUMBERS_2010` part, and
@@ -300,6 +312,8 @@ MAPPING_CORRECTIONS: dict[str, str] = {
     "513.1": "2010 513.1 puts end step triggers on the stack; priority is 513.2",
     "603.10a": "2010 has the look-back-in-time rule for leaves-the-battlefield abilities as 603.6d",
     "608.3a": "2010 608.3 is a single step: the permanent spell enters the battlefield",
+    "702.12b": "2010 has no Indestructible keyword ability: what being indestructible does (not destroyed by "
+               "lethal damage, the lethal-damage state-based action ignored) is its 700.4",
 }
 
 

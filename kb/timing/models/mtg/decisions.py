@@ -173,17 +173,32 @@ class Decisions(Part):
         s, amount = self._prevented(s, t, source, to, amount)
         if amount <= 0:
             return s
+        card, controller = self.damage_source(s, source)
+        deathtouch = card is not None and card.deathtouch
         u = s.permanent(to)
         if u is not None:
-            s = replace(s, board=tuple(replace(x, damage=x.damage + amount) if x.name == to else x
-                                       for x in s.board))
+            marked = deathtouch and self.is_creature(u)  # 704.5h looks for it when state-based actions are checked
+            s = replace(s, board=tuple(replace(x, damage=x.damage + amount,
+                                               deathtouch_damage=x.deathtouch_damage or marked)
+                                       if x.name == to else x for x in s.board))
             t.note("damage-to-creature", s, {"source": source, "to": to, "amount": amount})
+            hit = s.permanent(to)
+            own = self.card_of(u)
+            if hit is not None and own is not None and own.indestructible and self.is_creature(hit) and (
+                    marked or hit.damage >= self.toughness(s, hit)):
+                t.note("indestructible", s, {"permanent": to, "source": source,
+                                             "why": "deathtouch" if marked else "lethal damage"})
             for tr in self.triggers_of(u, "dealt-damage"):
                 s = self._trigger(s, t, "triggers", u.controller, tr, u.name, amount=amount, source_id=u.id)
-            return s
-        if to in s.players:
+        elif to in s.players:
             s = replace(s, life=add_count(s.life if s.life else tuple((p, 20) for p in s.players), to, -amount))
             t.note("damage-to-player", s, {"source": source, "to": to, "amount": amount})
+        else:
+            return s
+        if card is not None and card.lifelink and controller in s.remaining:
+            # a result of the damage itself, at once with it: no trigger, no stack (702.15a-b, 120.3f)
+            s = replace(s, life=add_count(s.life if s.life else tuple((p, 20) for p in s.players), controller, amount))
+            t.note("lifelink", s, {"source": source, "player": controller, "amount": amount})
         return s
 
     # -- decision effects ---------------------------------------------------------------------------
@@ -435,7 +450,7 @@ def retract(m: Magic, s: State, p: Params, t: Trace) -> State:
 
 
 @transition("declare-attackers", "decision", "declare attackers", "{player} attacks with {attackers_text}",
-            pre=("declarer", "attackers"), bindings=bindings.attack)
+            pre=("declarer", "attackers", "with-defender"), bindings=bindings.attack)
 def declare_attackers(m: Magic, s: State, p: Params, t: Trace) -> State:
     attackers = set(p["attackers"])
     vigilant = {u.name for u in s.board if u.name in attackers and (c := m.card_of(u)) is not None and c.vigilance}
@@ -452,7 +467,7 @@ def declare_attackers(m: Magic, s: State, p: Params, t: Trace) -> State:
 
 
 @transition("declare-blockers", "decision", "declare blockers", "{player} blocks: {blocks_text}",
-            pre=("declarer", "blockers", "flying"), bindings=bindings.block)
+            pre=("declarer", "blockers", "flying", "menace"), bindings=bindings.block)
 def declare_blockers(m: Magic, s: State, p: Params, t: Trace) -> State:
     ids = {u.name: u.id for u in s.board}
     blocks = {b: ids[a] for b, a in p["blocks"]}

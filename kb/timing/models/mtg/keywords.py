@@ -1,8 +1,10 @@
-"""Magic keywords as a card's ``keywords`` writes them: the ten the model plays (flash,
-haste, trample, split-second, first-strike, double-strike, vigilance, flying, reach, and ward with
-its cost, ``Ward 2``; read in any case, ``split
-second``, ``first strike`` and ``double strike`` too), and every other
-keyword ability refused saying which it is.
+"""Magic keywords as a card's ``keywords`` writes them: the fifteen the model plays (flash,
+haste, trample, split-second, first-strike, double-strike, vigilance, flying, reach, ward with
+its cost, ``Ward 2``, deathtouch, lifelink, indestructible, menace and defender; read in any
+case, ``split second``, ``first strike`` and ``double strike`` too), and every other keyword
+ability refused saying which it is. Indestructible is no keyword ability in the 2010-10-01
+rules (700.4 says what being indestructible does) and is played there by that rule; ward and
+menace, which those rules lack, are refused in that edition (:data:`LATER_THAN_2010`).
 
 A keyword the model does not play is refused naming its rule, 702.N, found by its name among
 the edition's own keyword rules (CR 702, "Keyword Abilities": ``Persist`` is Persist, 702.79 in
@@ -28,7 +30,10 @@ from kb.timing.fields import nearest
 
 # The keywords the model plays, as a scenario writes them.
 KEYWORDS = ("flash", "haste", "trample", "split-second", "first-strike", "double-strike", "vigilance", "flying",
-            "reach", "ward")
+            "reach", "ward", "deathtouch", "lifelink", "indestructible", "menace", "defender")
+# The keywords the model plays that came into the rules after 2010-10-01: each one's rule in
+# 2026-01-16, which a card of a 2010 scenario is refused naming.
+LATER_THAN_2010 = {"ward": "702.21", "menace": "702.111"}
 # The keywords written with a value: ward's cost ("Ward 2", "ward {2}"), read by the card.
 VALUED = ("ward",)
 KEYWORD_SECTION = "702"  # CR 702, Keyword Abilities

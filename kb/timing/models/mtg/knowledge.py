@@ -19,6 +19,26 @@ class CardKnowledge(Part):
     def card_of(self, u: Permanent) -> Card | None:
         return None if u.face_down else self.cards.get(u.card)
 
+    def damage_source(self, s: State, source: str) -> tuple[Card | None, str | None]:
+        """The card whose keywords a source of damage has, and its controller: the permanent of
+        that name on the battlefield, else the spell or ability resolving that deals the damage
+        (its card, else the card the name is: the source as it last existed, 702.2e, 702.15c);
+        (None, None) for a source the model cannot tell."""
+        u = s.permanent(source)
+        if u is not None:
+            return self.card_of(u), u.controller
+        r = s.resolving
+        if r is not None and source in (r.item.source, r.item.name):
+            return self.cards.get(r.item.card or source), r.item.controller
+        return None, None
+
+    def indestructible(self, s: State, name: str) -> bool:
+        """Whether the permanent ``name`` is indestructible: rules and effects can't destroy it
+        (702.12b; 700.4 in 2010)."""
+        u = s.permanent(name)
+        card = self.card_of(u) if u is not None else None
+        return card is not None and card.indestructible
+
     def power(self, s: State, u: Permanent) -> int:
         card = self.card_of(u)
         return (2 if u.face_down else card.power if card else 0) + u.boost + self.static_bonus(s, u)
@@ -143,8 +163,12 @@ class CardKnowledge(Part):
                 continue
             if self.toughness(s, u) <= 0:
                 out.append(("zero-toughness", {"permanent": u.name}))
+            elif self.indestructible(s, u.name):
+                continue  # it ignores 704.5g and 704.5h (702.12b; 700.4 in 2010)
             elif u.damage >= self.toughness(s, u):
                 out.append(("lethal-damage", {"permanent": u.name, "damage": u.damage}))
+            elif u.deathtouch_damage:
+                out.append(("deathtouch-damage", {"permanent": u.name, "damage": u.damage}))
         legends: dict[tuple[str, ...], list[Permanent]] = {}
         for u in s.board:
             card = self.card_of(u)

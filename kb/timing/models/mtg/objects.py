@@ -142,6 +142,17 @@ class Card:
     # Ward N: "whenever this permanent becomes the target of a spell or ability an opponent
     # controls, counter it unless that player pays {N}" (702.21a); None: no ward
     ward: int | None = None
+    # Deathtouch: any damage it deals to a creature destroys it (704.5h), and 1 is lethal damage
+    # as it assigns combat damage (702.2c; 702.2b in 2010)
+    deathtouch: bool = False
+    # Lifelink: the damage it deals also makes its controller gain that much life (702.15b)
+    lifelink: bool = False
+    # Indestructible: not destroyed, by lethal damage, deathtouch or "destroy" (702.12b; 700.4 in 2010)
+    indestructible: bool = False
+    # Menace: it can't be blocked except by two or more creatures (702.111b; not in 2010)
+    menace: bool = False
+    # Defender: it can't attack (702.3b)
+    defender: bool = False
 
     @property
     def permanent(self) -> bool:
@@ -188,7 +199,7 @@ class Obj:
 class Permanent:
     __json_keys__: ClassVar[tuple[str, ...]] = ("name", "card", "controller", "id", "tapped", "sick", "face_down",
                                                 "attacking", "blocked", "damage", "boost", "blocking", "prevention",
-                                                "order")
+                                                "order", "deathtouch_damage")
 
     name: str
     card: str = field(metadata=js(check="card", missing=lambda raw, ctx: raw.get("name")))
@@ -211,6 +222,8 @@ class Permanent:
     # a blocker's place (1 first) in the damage assignment order of the creature it blocks, as the
     # active player announced it (2010's 509.2); 0: none announced (2026 has no such order)
     order: int = field(default=0, metadata=js(omit=True, high=4))
+    # dealt damage by a source with deathtouch since state-based actions were last checked (704.5h)
+    deathtouch_damage: bool = field(default=False, metadata=js(omit=True))
 
 
 @dataclass(frozen=True)

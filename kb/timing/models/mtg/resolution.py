@@ -155,6 +155,9 @@ class Resolution(Part):
             return s
         if kind == "destroy":  # its target, or its legal targets at once
             gone = [u.name for u in (s.object(i) for i in _targeted(item, e)) if u is not None]
+            for name in [n for n in gone if self.indestructible(s, n)]:  # it can't be destroyed (702.12b)
+                t.note("destroy-indestructible", s, {"permanent": name})
+                gone.remove(name)
             for name in gone:  # one a replacement effect exiles instead is never destroyed (614.6)
                 t.note("destroy-replaced" if self.replaced_death(s, name) else "destroy", s, {"permanent": name})
             return self._to_graveyard(s, t, gone) if gone else s

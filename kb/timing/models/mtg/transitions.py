@@ -82,6 +82,12 @@ INNER_STEPS: tuple[tuple[str, str, str], ...] = (
      "{permanent} has trample: {amount} damage to {player}"),
     ("trample-no-blockers", "trample: a blocked creature with no creatures blocking it assigns its damage to the player",
      "{permanent} has trample and is blocked, but no creatures are blocking it: {amount} damage to {player}"),
+    ("deathtouch-lethal", "deathtouch: any nonzero combat damage it assigns to a creature is lethal damage",
+     "{permanent} has deathtouch: 1 damage is lethal damage to {blockers}"),
+    ("lifelink", "damage dealt by a source with lifelink also makes its controller gain that much life, at once "
+     "(no trigger, no stack)", "{source} has lifelink: {player} gains {amount} life"),
+    ("indestructible", "an indestructible creature is not destroyed by lethal damage or by damage from a source "
+     "with deathtouch", "{permanent} is indestructible: {why} from {source} doesn't destroy it"),
     ("end-of-combat", "end of combat: the active player will receive priority", "end of combat"),
     ("end-step", "the end step: the active player will receive priority", "end step"),
     ("cleanup-step", "cleanup: discard to hand size, remove damage, end \"this turn\" effects", "cleanup"),
@@ -117,6 +123,10 @@ INNER_STEPS: tuple[tuple[str, str, str], ...] = (
      "replacement effect applies)", "{permanent} would be put into the graveyard"),
     ("lethal-damage-replaced", "a creature with lethal damage would be destroyed (a replacement effect applies)",
      "{permanent} would be destroyed"),
+    ("deathtouch-damage", "a creature dealt damage by a source with deathtouch is destroyed",
+     "{permanent} is destroyed"),
+    ("deathtouch-damage-replaced", "a creature dealt damage by a source with deathtouch would be destroyed (a "
+     "replacement effect applies)", "{permanent} would be destroyed"),
     ("legend-rule", "the legend rule", "legend rule: {gone} put into the graveyard"),
     ("legend-rule-replaced", "the legend rule would put a permanent into the graveyard (a replacement effect "
      "applies)", "legend rule: {gone} would be put into the graveyard"),
@@ -168,6 +178,8 @@ INNER_STEPS: tuple[tuple[str, str, str], ...] = (
     ("sacrifice", "sacrifice", "{player} sacrifices {permanent}"),
     ("destroy", "destroy", "{permanent} is destroyed"),
     ("destroy-replaced", "destroy, replaced (a replacement effect applies)", "{permanent} would be destroyed"),
+    ("destroy-indestructible", "an indestructible permanent can't be destroyed", "{permanent} is indestructible: "
+     "it isn't destroyed"),
     ("tap", "tap a permanent", "{permanent} becomes tapped"),
     ("extra-turn", "an extra turn is added after this one", "{player} will take an extra turn"),
     ("return-to-battlefield", "a card returns to the battlefield", "{card} returns to the battlefield"),

@@ -104,18 +104,24 @@ class Turn(Part):
         out = [a for a in s.board if a.attacking and self._assigns(a, s.damage_step) and self.power(s, a) > 0
                and len(self.blockers_of(s, a)) > 1]
         if self.damage_order:
-            out = [a for a in out if self.power(s, a) > self._lethal(s, self.blockers_of(s, a)[0])]
+            out = [a for a in out if self.power(s, a) > self.lethal_damage(s, a, self.blockers_of(s, a)[0])]
         return out
 
-    def _lethal(self, s: State, b: Permanent) -> int:
-        return max(0, self.toughness(s, b) - b.damage)
+    def lethal_damage(self, s: State, source: Permanent, b: Permanent) -> int:
+        """The lethal damage ``source`` assigns creature ``b`` in combat: its toughness less the
+        damage already marked on it (510.1c, 702.19b), and at most 1 from a source with
+        deathtouch (702.2c; 702.2b in 2010, "regardless of that creature's toughness"). Every
+        division of combat damage (the default, the orders of 2010, trample) asks this."""
+        lethal = max(0, self.toughness(s, b) - b.damage)
+        card = self.card_of(source)
+        return min(lethal, 1) if card is not None and card.deathtouch else lethal
 
     def in_order(self, s: State, a: Permanent, shares: Mapping[str, int]) -> bool:
         """Whether a division of ``a``'s combat damage keeps its damage assignment order (2010's
         510.1c): a blocker, or the player it attacks with trample, is assigned damage only once
         each blocker before it is assigned lethal damage; more than lethal may go to any."""
         for b in self.blockers_of(s, a):
-            if shares.get(b.name, 0) < self._lethal(s, b):
+            if shares.get(b.name, 0) < self.lethal_damage(s, a, b):
                 later = [x.name for x in self.blockers_of(s, a)] + [s.defender]
                 return not any(shares.get(n, 0) for n in later[later.index(b.name) + 1:])
         return True
@@ -130,7 +136,7 @@ class Turn(Part):
         for k in range(len(blockers)):
             left, shares = power, []
             for b in blockers[:k]:
-                give = min(left, self._lethal(s, b))
+                give = min(left, self.lethal_damage(s, a, b))
                 shares.append((b.name, give))
                 left -= give
             if left <= 0:
@@ -179,7 +185,7 @@ class Turn(Part):
             out.setdefault(name, self.lethal_first(s, a, self.blockers_of(s, a)))
             blockers = self.blockers_of(s, a)
             shares = dict(out[name])
-            lethal = all(shares.get(b.name, 0) >= max(0, self.toughness(s, b) - b.damage) for b in blockers)
+            lethal = all(shares.get(b.name, 0) >= self.lethal_damage(s, a, b) for b in blockers)
             trample = (card := self.card_of(a)) is not None and card.trample
             if len(shares) != len(out[name]) or any(n < 0 for n in shares.values()) or \
                     sum(shares.values()) != self.power(s, a):
@@ -198,7 +204,7 @@ class Turn(Part):
         trample = (card := self.card_of(a)) is not None and card.trample
         out, left = [], self.power(s, a)
         for i, b in enumerate(blockers):
-            lethal = max(0, self.toughness(s, b) - b.damage)
+            lethal = self.lethal_damage(s, a, b)
             give = left if i == len(blockers) - 1 and not trample else min(left, lethal)
             out.append((b.name, give))
             left -= give
@@ -254,11 +260,14 @@ class Turn(Part):
             return []
         shares = divided if divided is not None else self.lethal_first(s, a, blockers)
         text = ", ".join(f"{n} to {to}" for to, n in shares)
+        lowered = [b.name for b in blockers if self.lethal_damage(s, a, b) < max(0, self.toughness(s, b) - b.damage)]
+        if lowered and (trample or len(blockers) > 1):  # where the division turns on what lethal damage is
+            t.note("deathtouch-lethal", s, {"permanent": a.name, "blockers": ", ".join(lowered)})
         if len(blockers) > 1 and self.damage_order:
             t.note("assigned-in-order", s, {"permanent": a.name, "amount": power, "division": text,
                                             "order": ", ".join(b.name for b in blockers)})
             given = dict(shares)
-            more = [b.name for b in blockers[:-1] if given.get(b.name, 0) > self._lethal(s, b)]
+            more = [b.name for b in blockers[:-1] if given.get(b.name, 0) > self.lethal_damage(s, a, b)]
             if more:
                 t.note("more-than-lethal", s, {"permanent": a.name, "blockers": ", ".join(more)})
         elif divided is not None:
@@ -287,7 +296,8 @@ class Turn(Part):
             extra = hand[MAX_HAND:]
             s = with_hand(s, s.active, hand[:MAX_HAND])
             s = replace(s, graveyard=s.graveyard + tuple((s.active, c) for c in extra if c != "a card"))
-        s = replace(s, board=tuple(replace(u, damage=0, boost=0, prevention=0) for u in s.board), prevention=())
+        s = replace(s, board=tuple(replace(u, damage=0, boost=0, prevention=0, deathtouch_damage=False)
+                                   for u in s.board), prevention=())
         t.note("cleanup-step", s)
         return s
 
@@ -463,9 +473,11 @@ def perform_sba(m: Magic, s: State, p: Params, t: Trace) -> State:
         else:
             if params["permanent"] not in dying:
                 dying.append(params["permanent"])
-            replaced = name in ("lethal-damage", "zero-toughness") and m.replaced_death(s, params["permanent"])
+            replaced = name in ("lethal-damage", "zero-toughness", "deathtouch-damage") and \
+                m.replaced_death(s, params["permanent"])
             t.note(f"{name}-replaced" if replaced else name, s, params)
     s = m._to_graveyard(s, t, dying)  # all at once: a single event (704.3)
+    s = checked(s)
     if not s.over:  # a multiplayer game goes on without them (800.4)
         for player in losers:
             s = m._leave(s, t, player)
@@ -494,4 +506,14 @@ def put_triggers(m: Magic, s: State, p: Params, t: Trace) -> State:
 def receive(m: Magic, s: State, p: Params, t: Trace) -> State:
     if s.due in s.lost:  # the active player left: the next player in turn order instead (800.4j)
         t.note("left-player-skipped", s, {"player": s.due, "next": p["player"]})
-    return replace(s, priority=p["player"], due=None, due_reason="", passes=0)
+    # state-based actions were just checked and none applied (117.5)
+    return replace(checked(s), priority=p["player"], due=None, due_reason="", passes=0)
+
+
+def checked(s: State) -> State:
+    """The state once state-based actions are checked: no creature has been dealt damage by a
+    source with deathtouch since (704.5h looks back only to the last check; one that survived it,
+    indestructible, keeps only the damage marked on it)."""
+    if not any(u.deathtouch_damage for u in s.board):
+        return s
+    return replace(s, board=tuple(replace(u, deathtouch_damage=False) for u in s.board))
