@@ -9,7 +9,6 @@ The documents are written here, in the Riftbound Markdown layout; one case a lin
 
 from __future__ import annotations
 
-import functools
 import re
 from pathlib import Path
 
@@ -19,8 +18,8 @@ from click.testing import CliRunner
 from kb.cli import main
 from kb.model import Diagnostic
 from kb.store import (GLOSSARY, CutShortError, EditionSections, TopSections, collect_sources, cut_short_notes,
-                      import_document, stops_where_others_go_on, top_sections)
-from tests.conftest import CORPORA, REPO, SKIP_REASON, shared_available
+                      import_document, stops_where_others_go_on)
+from tests.conftest import CORPORA, REPO, SKIP_REASON, real_document_sections, shared_available
 
 WHOLE = """# Test Core Rules
 
@@ -332,11 +331,10 @@ def _real_documents() -> list[tuple[str, Path]]:
 REAL = _real_documents() if shared_available() else []
 
 
-@functools.cache
 def _read_sections(path: Path) -> tuple[TopSections, str]:
-    from kb.read import read_bytes
-    result, _ = read_bytes(path.read_bytes(), str(path))
-    return top_sections(result), result.date
+    """The document's top-level sections and date, read once per session (those of the
+    archive releases were noted as tests/test_reader_quirks.py read them)."""
+    return real_document_sections(path)
 
 
 def _excerpts(ruleset: str) -> list[EditionSections]:

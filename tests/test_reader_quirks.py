@@ -26,7 +26,7 @@ from kb.graph import build_edition
 from kb.model import Diagnostic, ReadResult
 from kb.numbers import format_number, parse_number, sort_key
 from kb.read import decode, detect_format, read_document, read_text
-from tests.conftest import CORPORA, REPO, SKIP_REASON, requires_shared
+from tests.conftest import CORPORA, REPO, SKIP_REASON, read_real_document, requires_shared
 
 FIXTURES = REPO / "tests" / "fixtures"
 MINI = (FIXTURES / "mtg" / "mini-2026.txt").read_text(encoding="utf-8")
@@ -305,7 +305,7 @@ class ArchiveReads:
     def __call__(self, release: str) -> tuple[ReadResult, str]:
         found = self._read.get(release)
         if found is None:
-            found = read_document(ARCHIVE / f"comprehensive-rules-{release}.txt")
+            found = read_real_document(ARCHIVE / f"comprehensive-rules-{release}.txt")
             if release in self.kept:
                 self._read[release] = found
         return found

@@ -33,6 +33,8 @@ def test_the_tables_name_real_test_files(path: str) -> None:
     ("tests/browser/test_export_offline.py", "tests/test_export.py"),
     ("tests/browser/test_offline_search_reading.py", "tests/test_export.py"),
     ("tests/test_diff.py", "tests/test_diff.py"),
+    ("tests/test_reader_quirks.py", "tests/test_reader_quirks.py"),
+    ("tests/test_import_truncated.py", "tests/test_reader_quirks.py"),
 ])
 def test_a_file_is_scheduled_in_its_unit(path: str, unit: str) -> None:
     assert work_unit(path) == unit
