@@ -79,7 +79,7 @@ def test_without_rulings_the_facade_answers_as_the_rule_search_alone(excerpt_hom
     for case in CASES:
         alone = searcher(kb, case["ruleset"], case["edition"]).search(parse_query(case["question"]), limit=10)
         answer = kb.search(case["question"], case["ruleset"], case["edition"])
-        assert answer == {**alone, "no_such_rule": None, "other_rulesets": []}
+        assert answer == {**alone, "clamped": None, "no_such_rule": None, "other_rulesets": []}
 
 
 def test_a_weak_ruling_match_adds_less_than_asking_its_question_again(
@@ -130,6 +130,6 @@ def test_required_and_excluded_words_keep_their_word_over_a_ruling(
 def test_rulings_false_answers_from_the_rules_alone_as_the_offline_pack_does(ruled_kb: KnowledgeBase) -> None:
     question = "my unit moved to a different battlefield, can it still attack"
     alone = searcher(ruled_kb, "riftbound", "1.4").search(parse_query(question), limit=10)
-    # The facade adds only its rule-number field (None: the question is not a number).
-    assert ruled_kb.search(question, rulings=False) == {**alone, "no_such_rule": None, "other_rulesets": []}
-    assert ruled_kb.search(question) != {**alone, "no_such_rule": None, "other_rulesets": []}
+    # The facade adds only its rule-number fields (None: the question is not a number).
+    assert ruled_kb.search(question, rulings=False) == {**alone, "clamped": None, "no_such_rule": None, "other_rulesets": []}
+    assert ruled_kb.search(question) != {**alone, "clamped": None, "no_such_rule": None, "other_rulesets": []}
