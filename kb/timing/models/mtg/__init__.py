@@ -35,7 +35,12 @@ a suspended card is cast at the first legal target (opponents first), the 2026 l
 hand over its maximum size discards its last cards. First strike and double strike give the combat a first
 combat damage step of their own (510.4), a double striker dealing damage in both (702.4b);
 vigilance keeps an attacker untapped (702.20b); a creature with flying is blocked only by creatures
-with flying or reach (702.9b, 702.17b). Keywords are the card's and never gained or lost
+with flying or reach (702.9b, 702.17b), one with menace by two or more (702.111b, 2026 only), and
+one with defender can't attack (702.3b). Deathtouch makes 1 lethal damage as combat damage is
+assigned (702.2c; 702.2b in 2010) and destroys a creature it damages (704.5h); lifelink gains its
+controller the damage's amount as it is dealt (702.15b; 702.13b in 2010); an indestructible
+creature ignores lethal damage, deathtouch and "destroy" (702.12b; 700.4 in 2010, where it is
+no keyword ability). Keywords are the card's and never gained or lost
 (702.4c-d, 702.7c do not arise). Colours of mana,
 layers beyond adding +N/+N, replacement effects, copies, casting face down and shortcuts are
 out of scope.

@@ -13,7 +13,9 @@ omitted: free), a land has its basic mana ability unless ``mana: 0``::
       triggers: [{on: dealt-damage, name: Jackal Pup's ability, effects: [{damage: {to: you, amount: that}}]}]
     Llanowar Elves: {type: creature, power: 1, toughness: 1, abilities: [{name: "{T}: Add {G}", tap: true, mana: 1}]}
 
-``type`` is one type or a list (``[artifact, creature]``); ``keywords``: flash, haste, trample, split-second;
+``type`` is one type or a list (``[artifact, creature]``); ``keywords``: flash, haste, trample, split-second,
+first-strike, double-strike, vigilance, flying, reach, ward N, deathtouch, lifelink, indestructible,
+menace, defender (ward and menace refused in 2010, whose rules lack them);
 ``legendary: true``; ``morph: N`` (its morph cost); ``suspend: {time: N, cost: C}`` ("Suspend N—[C]");
 ``foretell: C`` (its foretell cost; foretelling costs {2}); ``plot: C`` (its plot cost);
 ``replacement: {would_die: self|creatures|opponents-creatures, instead: exile}`` (a permanent's
