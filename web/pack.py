@@ -17,6 +17,7 @@ from jinja2.utils import htmlsafe_json_dumps
 
 from kb.errors import QueryError
 from kb.export import Layout, RulePlace, build_search_index, index_script
+from kb.export.rulings import ruling_evidence_index
 from kb.loaded import preferring_full
 from kb.query import KnowledgeBase, searcher
 from web.site.pages import rule_parts
@@ -75,12 +76,14 @@ def add_offline_search(page: str, catalog: dict[str, Any],
     note = ('<noscript><p class="note">Searching without a server needs JavaScript; the contents '
             'and the glossary of each edition work without it.</p></noscript>\n'
             # What the pack's search leaves out, said plainly (issues #18, #20): its answers are
-            # the server's, except that no card list and no ruling travels with the rules.
+            # the server's, except that no card list travels with the rules; the rulings do, as
+            # they were when the pack was made (kb.export.rulings).
             '<p class="meta offline-leaves-out">This offline search answers as the server does, '
-            'with two things left out: card knowledge and earlier rulings. A card list imported with '
+            'with one thing left out: card knowledge. A card list imported with '
             '<code>rulekb cards import</code> stays with the server, so a card named in a question '
-            'is left out as a name here; so do the rulings of <code>rulekb rulings import</code>, so '
-            'a question an earlier ruling asked does not bring in the rules that ruling cites.</p>\n')
+            'is left out as a name here. The earlier rulings (<code>rulekb rulings import</code>) '
+            'travel with this copy as they were when it was made: a question an earlier ruling '
+            'asked brings in the rules that ruling cites.</p>\n')
     if "</head>" not in page or "</main>" not in page:
         raise QueryError(500, "the search page has no </head> or </main> to add the offline search to")
     return page.replace("</head>", head + "</head>", 1).replace("</main>", note + "</main>", 1)
@@ -88,6 +91,12 @@ def add_offline_search(page: str, catalog: dict[str, Any],
 
 def search_index_script(kb: KnowledgeBase, ruleset: str, edition: str, page_of: Callable[[str], str]) -> str:
     """The browser search index of an edition as a script (:mod:`kb.export.search_index`),
-    each rule linking to ``page_of(number)``; the edition's searcher is the facade's own."""
+    each rule linking to ``page_of(number)``; the edition's searcher is the facade's own. The
+    ruleset's earlier rulings travel with it (``rulings``, :mod:`kb.export.rulings`), so a
+    question an earlier ruling asked brings in the rules it cites, as on the server."""
     rg = kb.edition(ruleset, edition)
-    return index_script(build_search_index(rg, searcher(kb, ruleset, edition), page_of))
+    index = build_search_index(rg, searcher(kb, ruleset, edition), page_of)
+    rulings = ruling_evidence_index(kb, ruleset, edition)
+    if rulings is not None:
+        index["rulings"] = rulings
+    return index_script(index)

@@ -26,6 +26,7 @@ from kb import limits
 from kb import numbers as rule_numbers
 from kb import query as kb_query
 from kb import references
+from kb.records import search as records_search
 from kb.export.search_index import KINDS
 from kb.search import excerpt, query, schema, scoring, searcher, spelling, understand
 from web.site import pages
@@ -135,6 +136,11 @@ def offline_search_data() -> dict[str, Any]:
             "citing": js_pattern(kb_query._CITING),
             "between": js_pattern(kb_query._BETWEEN),
             "range_asked": js_pattern(kb_query._RANGE_ASKED),
+        },
+        "rulings": {  # kb.records.search: the ruling index's words (the offline evidence)
+            "word": js_pattern(records_search._WORD),
+            "stop_words": sorted(records_search._stop_words()),
+            "limit": limits.SEARCH_LIMIT.value,
         },
         "query": {  # kb.search.query (its limits: kb.limits)
             "max_chars": limits.SEARCH_QUERY_CHARS.value,

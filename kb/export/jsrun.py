@@ -16,8 +16,9 @@ from typing import Any
 
 SCRIPT = Path(__file__).resolve().parent.parent.parent / "web" / "static" / "offline-search.js"
 
-# Reads {"script", "indexes": [paths], "queries": [{query, ruleset, edition, limit, offset, section}]}
-# on stdin; prints one answer per query: the search result, or {"error": {status, message}}.
+# Reads {"script", "indexes": [paths], "queries": [{query, ruleset, edition, limit, offset, section,
+# rulings}]} on stdin (rulings true: the earlier rulings' evidence too, as the page searches;
+# otherwise the rules alone, as EditionSearcher.search answers without evidence); prints one answer per query: the search result, or {"error": {status, message}}.
 _RUNNER = r"""
 const fs = require("fs");
 const job = JSON.parse(fs.readFileSync(0, "utf8"));
@@ -34,7 +35,8 @@ const started = process.hrtime.bigint();
 for (const q of job.queries) {
   try {
     const r = api.search(editions, newest, q.query, q.ruleset, q.edition,
-                         {limit: q.limit || 10, offset: q.offset || 0, sections: q.section ? [q.section] : []});
+                         {limit: q.limit || 10, offset: q.offset || 0, sections: q.section ? [q.section] : [],
+                          rulings: q.rulings === true});
     for (const hit of r.results) delete hit.excerpt_parts;
     out.push(r);
   } catch (e) {

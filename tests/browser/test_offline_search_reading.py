@@ -1,6 +1,6 @@
 """The offline pack's search page says what the server's page says about a question: how it
 was read ("Read as", "Left out as names"), each hit's reasons ("matched: …"), and it keeps
-its note on what the pack leaves out (card knowledge, rulings) once a query has run. Opened
+its note on what the pack leaves out (card knowledge) once a query has run. Opened
 from file:// in headless chromium with the network off. One case per line."""
 
 from __future__ import annotations
@@ -11,8 +11,7 @@ from urllib.parse import quote
 
 import pytest
 
-from kb.query import KnowledgeBase, searcher
-from kb.search import parse_query
+from kb.query import KnowledgeBase
 from web.export import ExportResult
 
 from .conftest import PageWatch
@@ -39,8 +38,8 @@ def test_the_offline_page_says_how_a_question_was_read_and_why_each_hit(
     url = (exported_site.folder / "search.html").resolve().as_uri()
     page.goto(f"{url}?q={quote(question)}&ruleset=riftbound&edition=1.4")
     page.locator("ol.results > li").first.wait_for()
-    # the edition's own searcher: the server's answer without the rulings the pack leaves out
-    server = searcher(site_kb, "riftbound", "1.4").search(parse_query(question), limit=20)
+    # the server's answer with its rulings, which the pack carries (kb.export.rulings)
+    server = site_kb.search(question, "riftbound", "1.4", limit=20)
     understood = server["understood"]
     read = _texts(page, "p.understood")
     assert f"Read as: {', '.join(understood['concepts'])}" in read, read

@@ -38,6 +38,11 @@
   "between": {"source": "^(?:\\s|,|;|&|and|(?:[Rr]ules?|RULES?|[Cc][Rr]|[Rr]\\.?|§))*$", "flags": "u"},
   "range_asked": {"source": "^\\s*(?:(?:[Rr]ules?|RULES?|[Cc][Rr]|[Rr]\\.?|§)\\s*)?([0-9]+(?:\\.(?:[0-9]+|[a-z]))*)\\s*[-–—]\\s*([0-9]+(?:\\.(?:[0-9]+|[a-z]))*)\\s*$", "flags": "u"}
  },
+ "rulings": {
+  "word": {"source": "[\\p{L}\\p{N}_][\\p{L}\\p{N}_]+", "flags": "u"},
+  "stop_words": ["a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it", "no", "not", "of", "on", "or", "such", "that", "the", "their", "then", "there", "these", "they", "this", "to", "was", "will", "with"],
+  "limit": 100
+ },
  "query": {
   "max_chars": 500,
   "max_atoms": 32,

@@ -1073,6 +1073,8 @@
     if (term) out.term = {term: term.name, kind: term.kind, definition: term.definition, defined_by: term.defined_by};
     var referred = new Map(), together = new Map(), gathered = new Map(), defined = [];
     var scored = this.scores(corrected, missing, within, referred, together, gathered, defined), scores = scored[0], parts = scored[1];
+    // The server's search with its rulings (KnowledgeBase.search, rulings=True); rulings false: the rules alone.
+    var ruled = options.rulings === false ? new Map() : this.evidence(this.rulingEvidence(corrected), scores, within, corrected);
     var wanted = offset + limit + found.length + (term ? term.defined_by.length : 0);
     var best = largest(Array.from(scores.entries()), wanted);
     var hits = best.map(function (e) { return [self.numbers[e[0]], e[1]]; });
@@ -1094,6 +1096,7 @@
     out.results = ranked.slice(offset, offset + limit).map(function (r) {
       var d = self.docOf.get(r[0]), matched = self.conceptsHeld(parts, d, scores);
       if (referred.has(d) && scores.has(d)) matched.push("referred to by " + self.numbers[referred.get(d)]);
+      if (ruled.has(d)) matched.push.apply(matched, ruled.get(d));
       if (permission && self.permits.has(d) && scores.has(d)) {
         matched.push("'" + corrected.shape + "' \u2192 says when a player may act (a legality check of the timing model cites it)");
       }
@@ -1104,6 +1107,75 @@
       return self.result(r[0], r[1], r[2], marks, matched, told);
     });
     return out;
+  };
+
+  // -- earlier rulings as evidence (kb/records/search.py, kb/export/rulings.py) -------------
+  var RULINGS = D.rulings, RULING_STOP = toSet(RULINGS.stop_words);
+
+  /* kb.records.search.words: a text's terms as the ruling index holds them (whoosh's stemmer). */
+  function rulingWords(text) {
+    return (text.toLowerCase().match(pattern(RULINGS.word, "g")) || [])
+      .filter(function (w) { return !has(RULING_STOP, w); }).map(porter);
+  }
+
+  /* kb.records.search.asked_words: the words typed, the player's words the rules have words
+     for and the terms named, not the words excluded nor those a shape or a card brought in. */
+  function askedWords(parsed) {
+    var out = [];
+    parsed.clauses.forEach(function (c) {
+      var o = origin(c);
+      if (c.mode === "not" || (o !== "typed" && o !== "term" && o !== "vocabulary")) return;
+      (o === "typed" ? c.atoms : c.atoms.slice(0, 1)).forEach(function (a) { out.push.apply(out, a.words); });
+    });
+    return out.join(" ");
+  }
+
+  /* kb.records.search.ruling_evidence for the edition's index: the rules the best rulings for the
+     question cite, each [number, strength, reason], a rule several cite keeping its strongest.
+     A ruling's BM25 score is the sum, in the question's order, of its terms' float32 scores. */
+  Edition.prototype.rulingEvidence = function (parsed) {
+    var rulings = this.data.rulings, query = askedWords(parsed);
+    if (!rulings || !rulings.length || !query.trim() || query.length > MAX_QUERY_CHARS) return [];
+    var terms = rulingWords(query);
+    if (!terms.length) return [];
+    var hits = [];
+    rulings.forEach(function (r, i) {
+      var score = 0;
+      terms.forEach(function (t) { if (has(r.terms, t)) score = Math.fround(score + r.terms[t]); });
+      if (score > 0) hits.push([i, Number(score.toFixed(4))]);
+    });
+    hits.sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; });
+    var found = new Map();
+    hits.slice(0, RULINGS.limit).forEach(function (h) {
+      var r = rulings[h[0]], strength = r.own ? Math.min(1, h[1] / r.own) : 0;
+      if (strength <= 0) return;
+      r.cited.forEach(function (n) {
+        if (!found.has(n) || found.get(n)[1] < strength) found.set(n, [n, strength, r.reason]);
+      });
+    });
+    return Array.from(found.values());
+  };
+
+  /* EditionSearcher._evidence: rank up the rules an evidence source names (in scores) and say
+     why, per document; a query requiring or excluding words, or quoting a phrase, keeps its
+     word: evidence then only ranks up rules that already match it. */
+  Edition.prototype.evidence = function (found, scores, within, parsed) {
+    var top = 0, self = this, reasons = new Map();
+    scores.forEach(function (s) { top = Math.max(top, s); });
+    top = scores.size ? (top || 1) : 1;
+    var allowed = within.length ? this.docsWithin(within) : null;
+    var strict = parsed.clauses.some(function (c) {
+      return c.mode === "must" || c.mode === "not" || c.atoms.some(function (a) { return a.kind === "phrase"; });
+    });
+    found.forEach(function (e) {
+      var d = self.docOf.get(e[0]);
+      if (d === undefined || (allowed !== null && !allowed.has(d)) || (strict && !scores.has(d))) return;
+      var strength = Math.min(1, Math.max(0, e[1]));
+      scores.set(d, (scores.get(d) || 0) + self.ranking.evidence_weight * strength * top);
+      if (!reasons.has(d)) reasons.set(d, []);
+      reasons.get(d).push(e[2]);
+    });
+    return reasons;
   };
 
   /* EditionSearcher._concepts_held: a hit's concepts; for one holding none itself (lifted by the
@@ -2017,20 +2089,20 @@
     // rulesets whose default edition matches (options.others false: not looked for).
     out.other_rulesets = [];
     if (options.others !== false && (out.no_such_rule || !out.total) && !(options.sections || []).length && !options.offset) {
-      out.other_rulesets = otherRulesets(editions, newest, query, out.ruleset, options.titles || {});
+      out.other_rulesets = otherRulesets(editions, newest, query, out.ruleset, options.titles || {}, options.rulings);
     }
     return out;
   }
 
   /* KnowledgeBase._other_rulesets_matching: each other ruleset (by name) whose default edition,
      loaded here, matches the query: its name, edition, title and how many rules match there. */
-  function otherRulesets(editions, newest, query, searched, titles) {
+  function otherRulesets(editions, newest, query, searched, titles, rulings) {
     var out = [];
     Object.keys(newest).sort().forEach(function (name) {
       if (name === searched || !editions[name + "/" + newest[name]]) return;
       var there;
       try {
-        there = search(editions, newest, query, name, null, {limit: 1, others: false});
+        there = search(editions, newest, query, name, null, {limit: 1, others: false, rulings: rulings});
       } catch (e) {
         if (e instanceof SearchError) return;  // a query this ruleset's language refuses
         throw e;
