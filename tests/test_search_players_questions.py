@@ -40,6 +40,8 @@ ANSWERED = [
     ("mtg", "2026-01-16", "can I look through the cards in a graveyard", "400.2", 1),  # a public zone
     ("riftbound", "1.4", "can I react when my opponent's unit moves", "446.3.c", 1),  # moving is no chain item
     ("mtg", "2026-01-16", "do mana abilities use the stack", "605.3b", 3),
+    ("riftbound", "1.4", "my rune deck runs out, can I still channel", "315.3.b.1", 1),  # no Burn Out
+    ("riftbound", "1.4", "there are no cards left in my rune deck, what happens on my channel phase", "315.3.b.1", 3),
 ]
 
 
