@@ -90,6 +90,33 @@ def real_document_sections(path: Path) -> tuple[TopSections, str]:
     return found
 
 
+MAGIC_CONTENTS = """Magic: The Gathering Comprehensive Rules
+
+These rules are effective as of January 16, 2026.
+
+Contents
+
+1. Game Concepts
+100. General
+Glossary
+Credits
+
+1. Game Concepts
+
+100. General
+
+"""
+
+
+def magic_document(rules: str, glossary: str,
+                   credits: str = "Magic: The Gathering Original Game Design: Richard Garfield") -> str:
+    """A small Magic Comprehensive Rules text of the tests' own, laid out as a release prints
+    it: the title, the date the rules are effective, the contents (chapter 1, section 100, the
+    Glossary, the Credits), then section 100's ``rules``, the Glossary's entries and the
+    Credits, each part after an empty line."""
+    return f"{MAGIC_CONTENTS}{rules}\n\nGlossary\n\n{glossary}\n\nCredits\n\n{credits}\n"
+
+
 # Builds in the suite read their editions in this process: the suite already runs one pytest
 # worker per core (make test: -n auto), so a build's own pool of worker processes only added
 # their start-up and the pickling of each edition to and fro (a build of the embedded corpus:

@@ -20,6 +20,7 @@ from kb.graph import RuleGraph, build_edition, is_plain_word
 from kb.query import KnowledgeBase
 from kb.read import read_bytes, read_text
 from kb.search import open_searcher, parse_query
+from tests.conftest import magic_document
 from web import create_app
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "mtg"
@@ -29,22 +30,7 @@ MAGIC_2008 = SHARED / "archive" / "comprehensive-rules-2008-05-01.txt"
 
 # A small Magic document of our own: rules writing "if", "deal", "independent", "forestwalk"
 # and "range of influence" as the rules do, and a Glossary with four pointers and their targets.
-DOCUMENT = """Magic: The Gathering Comprehensive Rules
-
-These rules are effective as of January 16, 2026.
-
-Contents
-
-1. Game Concepts
-100. General
-Glossary
-Credits
-
-1. Game Concepts
-
-100. General
-
-100.1. If a source would deal damage to a player, that player loses that much life.
+DOCUMENT = magic_document("""100.1. If a source would deal damage to a player, that player loses that much life.
 
 100.1a Damage dealt by a source is dealt all at once, if nothing prevents it.
 
@@ -60,11 +46,7 @@ Credits
 
 100.4a Each player's range of influence is the players they can affect, if the game limits it.
 
-100.5. An effect that doesn't depend on another is independent of it, if both apply in one layer.
-
-Glossary
-
-Damage
+100.5. An effect that doesn't depend on another is independent of it, if both apply in one layer.""", """Damage
 What a source deals to a creature or player. See rule 100.1.
 
 Deal
@@ -95,12 +77,7 @@ Range of Influence
 See Limited Range of Influence.
 
 Nowhere
-See Elsewhere.
-
-Credits
-
-Written for the tests of rulekb.
-"""
+See Elsewhere.""", credits="Written for the tests of rulekb.")
 
 # alias key              its target's key               plain   rules using it          lookup answers
 FIXTURE = [

@@ -21,24 +21,9 @@ from bench.layouts import BROUGHT, FULL, Canonical, Layout, canonical, compare, 
 from kb.model import DocumentError
 from kb.read import read_text
 from kb.read.normalise import dehyphenated, normalise
-from tests.conftest import CORPORA, SKIP_REASON, shared_available
+from tests.conftest import CORPORA, SKIP_REASON, magic_document, shared_available
 
-MAGIC = """Magic: The Gathering Comprehensive Rules
-
-These rules are effective as of January 16, 2026.
-
-Contents
-
-1. Game Concepts
-100. General
-Glossary
-Credits
-
-1. Game Concepts
-
-100. General
-
-100.1. These Magic rules apply to any Magic game with two or more players, including two-player games and multiplayer games.
+MAGIC = magic_document("""100.1. These Magic rules apply to any Magic game with two or more players, including two-player games and multiplayer games.
 
 100.1a A two-player game is a game that begins with only two players.
 
@@ -52,20 +37,11 @@ Example: A deck of sixty permanently assembled cards is legal.
 
 101. The Magic Golden Rules
 
-101.1. Whenever a card’s text directly contradicts these rules, the card takes precedence.
-
-Glossary
-
-Abandon
+101.1. Whenever a card’s text directly contradicts these rules, the card takes precedence.""", """Abandon
 To turn a face-up ongoing scheme card face down and put it on the bottom of its owner’s scheme deck. See rule 701.31, “Abandon.”
 
 Two-Player Game
-A game that begins with only two players. See rule 100.1a.
-
-Credits
-
-Magic: The Gathering Original Game Design: Richard Garfield
-"""
+A game that begins with only two players. See rule 100.1a.""")
 
 RIFTBOUND = """# Riftbound Core Rules v9.9
 

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from kb.cli import main
 from kb.read import read_bytes, read_text
-from tests.conftest import CORPORA, SKIP_REASON, shared_available
+from tests.conftest import CORPORA, SKIP_REASON, magic_document, shared_available
 
 RIFTBOUND = """# Riftbound Core Rules
 
@@ -33,22 +33,7 @@ RIFTBOUND = """# Riftbound Core Rules
 **102.1.** Players take turns in order.
 """
 
-MAGIC = """Magic: The Gathering Comprehensive Rules
-
-These rules are effective as of January 16, 2026.
-
-Contents
-
-1. Game Concepts
-100. General
-Glossary
-Credits
-
-1. Game Concepts
-
-100. General
-
-100.1. These Magic rules apply to any Magic game with two or more players.
+MAGIC = magic_document("""100.1. These Magic rules apply to any Magic game with two or more players.
 
 100.1a A two-player game is a game that begins with only two players.
 
@@ -56,20 +41,11 @@ Credits
 
 100.2. To play, each player needs their own deck.
 
-100.2a In constructed play, a deck has a minimum deck size of sixty cards.
-
-Glossary
-
-Active Player
+100.2a In constructed play, a deck has a minimum deck size of sixty cards.""", """Active Player
 The player whose turn it is.
 
 Tapper
-A card that taps.
-
-Credits
-
-Magic: The Gathering Original Game Design: Richard Garfield
-"""
+A card that taps.""")
 
 # name | the document | where it is cut (the text it ends with) | words of the note ("" = none)
 CUTS = [
