@@ -67,10 +67,12 @@ WITHOUT_RULES = [
                   "suspend: {time: N, cost: COST}"),
     ("persist", "triggers: [{on: dies, effects: [{return: true}]}]"),
     ("Trampel", "unknown keyword 'Trampel', did you mean 'trample'? (the model knows: flash, haste, trample, "
-                "split-second, first-strike, double-strike, vigilance, flying, reach, ward)"),
+                "split-second, first-strike, double-strike, vigilance, flying, reach, ward, deathtouch, lifelink, "
+                "indestructible, menace, defender)"),
     ("hast", "unknown keyword 'hast', did you mean 'haste'?"),
-    ("Menace", "unknown keyword 'Menace' (the model knows: flash, haste, trample, split-second, first-strike, "
-                "double-strike, vigilance, flying, reach, ward)"),
+    ("Prowess", "unknown keyword 'Prowess' (the model knows: flash, haste, trample, split-second, first-strike, "
+                "double-strike, vigilance, flying, reach, ward, deathtouch, lifelink, indestructible, menace, "
+                "defender)"),
 ]
 
 
@@ -101,7 +103,8 @@ def test_an_unknown_instruction_gets_the_nearest(excerpt_kb: KnowledgeBase, effe
 
 def test_the_keywords_the_model_plays_still_run(excerpt_kb: KnowledgeBase) -> None:
     run = excerpt_kb.timing_run(ward_scenario(["Trample", "Haste", "First strike", "Double Strike", "Vigilance",
-                                               "Flying", "Reach"]))
+                                               "Flying", "Reach", "Deathtouch", "Lifelink", "Indestructible", "Menace",
+                                               "Defender"]))
     assert run["ok"] and run["error"] is None
 
 
@@ -110,17 +113,21 @@ def test_the_keywords_the_model_plays_still_run(excerpt_kb: KnowledgeBase) -> No
 WITH_RULES = [
     ("2026-01-16", "Persist", "keyword 'Persist' is Persist (702.79), which the model does not play: its trigger "
                               "can be written as"),
-    ("2026-01-16", "Menace", "keyword 'Menace' is Menace (702.111), which the model does not play: it is not "
-                             "modelled (the model knows: flash, haste, trample, split-second, first-strike, "
-                             "double-strike, vigilance, flying, reach, ward)"),
+    ("2026-01-16", "Prowess", "keyword 'Prowess' is Prowess (702.108), which the model does not play: it is not "
+                              "modelled (the model knows: flash, haste, trample, split-second, first-strike, "
+                              "double-strike, vigilance, flying, reach, ward, deathtouch, lifelink, indestructible, "
+                              "menace, defender)"),
     ("2026-01-16", "Hexproof", "keyword 'Hexproof' is Hexproof (702.11), which the model does not play"),
     ("2026-01-16", "Protection from red", "is Protection (702.16), which the model does not play"),
     ("2026-01-16", "Suspend 3—{R}", "is Suspend (702.62), which the model does not play: write it as the card's "
                                    "suspend: {time: N, cost: COST}"),
     ("2026-01-16", "Start your engines!", "is Start Your Engines! (702.179)"),
     ("2026-01-16", "Wrad 2", "unknown keyword 'Wrad 2', did you mean 'ward'?"),
-    ("2026-01-16", "Menacce", "unknown keyword 'Menacce', did you mean 'Menace' (702.111), which the model does not "
-                              "play?"),
+    ("2026-01-16", "Prowes", "unknown keyword 'Prowes', did you mean 'Prowess' (702.108), which the model does not "
+                             "play?"),
+    ("2026-01-16", "Menacce", "unknown keyword 'Menacce', did you mean 'menace'?"),
+    # Indestructible is no keyword ability of 2010, and played there by its rule 700.4; a misspelling gets it
+    ("2010-10-01", "Indestructable", "unknown keyword 'Indestructable', did you mean 'indestructible'?"),
     ("2026-01-16", "trampel", "unknown keyword 'trampel', did you mean 'trample'?"),
     ("2026-01-16", "xyzzy", "unknown keyword 'xyzzy' (the model knows: "),
     # the 2010 release numbers its keywords otherwise
