@@ -7,6 +7,7 @@
     .venv/bin/python -m bench.search --judges --cv --misses  # + cross-validation, each miss
     .venv/bin/python -m bench.search --own4 --show   # only the fourth own set (its tuning half shown)
     .venv/bin/python -m bench.search --own5 --show   # only the fifth own set (its tuning half shown)
+    .venv/bin/python -m bench.search --own6 --show   # only the sixth own set (its tuning half shown)
 
 Relevance: the questions of ``bench/relevance.yaml`` (each with the rule(s) that answer it),
 MRR over the top 10 and recall@3, for rulekb, a plain SQLite FTS5 BM25 index of the same rules
@@ -263,6 +264,14 @@ OWN_5 = {
     "own5-held-mtg-2026.tsv": ("mtg", "2026-01-16", "own5 held-out", ""),
 }
 OWN_5_TUNING = "own5 tuning"
+# The sixth own set (task S, 2026-12-04: bench/questions/README.md), Riftbound only, halved as
+# the fourth and fifth; written after that session's changes, so its first held-out figure is
+# the search as it then stood.
+OWN_6 = {
+    "own6-tune-riftbound-1.4.tsv": ("riftbound", "1.4", "own6 tuning", ""),
+    "own6-held-riftbound-1.4.tsv": ("riftbound", "1.4", "own6 held-out", ""),
+}
+OWN_6_TUNING = "own6 tuning"
 # Development questions in players' words (bench/training/README.md: engineer Q's, written
 # without the search), with the made-up cards they name: a development set like
 # ../shared/questions (``--cv``, ``--misses``, the re-ranker's training), never a held-out figure.
@@ -757,6 +766,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="only the fourth own set, rulekb alone (with --show: each tuning question)")
     ap.add_argument("--own5", action="store_true",
                     help="only the fifth own set, rulekb alone (with --show: each tuning question)")
+    ap.add_argument("--own6", action="store_true",
+                    help="only the sixth own set, rulekb alone (with --show: each tuning question)")
     ap.add_argument("--without-players-words", action="store_true", help="index no rule "
                     "statements in players' words (kb/search/vocabulary/*-rules.yaml): what the "
                     "rest of the ranking earns")
@@ -777,9 +788,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     questions = load_questions()
     graphs: dict[tuple[str, str], RuleGraph] = {}
-    if args.own4 or args.own5:
+    if args.own4 or args.own5 or args.own6:
         sets = ([(OWN_4, OWN_4_TUNING, "Fourth own set", "own4")] if args.own4 else []) + \
-               ([(OWN_5, OWN_5_TUNING, "Fifth own set", "own5")] if args.own5 else [])
+               ([(OWN_5, OWN_5_TUNING, "Fifth own set", "own5")] if args.own5 else []) + \
+               ([(OWN_6, OWN_6_TUNING, "Sixth own set", "own6")] if args.own6 else [])
         with tempfile.TemporaryDirectory(prefix="bench-search-") as tmpname:
             search = {}
             for files, tuning, title, prefix in sets:
@@ -883,6 +895,10 @@ def main(argv: list[str] | None = None) -> int:
             if own_5:
                 print_own4(own4_table(own_5, graphs, judge_engines["rulekb"], tuning=OWN_5_TUNING),
                            "Fifth own set", "own5")
+            own_6 = [q for q in load_dev_questions(HELD_OUT_DIR, OWN_6) if (q.ruleset, q.edition) in graphs]
+            if own_6:
+                print_own4(own4_table(own_6, graphs, judge_engines["rulekb"], tuning=OWN_6_TUNING),
+                           "Sixth own set", "own6")
             if args.cv:
                 cv_dev, cv_cards = development_for_cv(dev, cards_of, held, load_held_out_cards(), own_3)
                 cross_validate(cv_dev, graphs, questions, cv_cards, folds=args.folds)

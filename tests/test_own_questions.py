@@ -52,6 +52,8 @@ SETS = [
     QuestionSet("own5-tune-mtg-2026.tsv", "mtg", "2026-01-16", "own5t", 15, None),
     QuestionSet("own5-held-riftbound-1.4.tsv", "riftbound", "1.4", "own5h", 15, None),
     QuestionSet("own5-held-mtg-2026.tsv", "mtg", "2026-01-16", "own5h", 15, None),
+    QuestionSet("own6-tune-riftbound-1.4.tsv", "riftbound", "1.4", "own6t", 10, None),
+    QuestionSet("own6-held-riftbound-1.4.tsv", "riftbound", "1.4", "own6h", 10, None),
 ]
 SET_IDS = [s.file for s in SETS]
 WITH_CARDS = [s for s in SETS if s.cards]
