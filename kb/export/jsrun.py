@@ -18,7 +18,8 @@ SCRIPT = Path(__file__).resolve().parent.parent.parent / "web" / "static" / "off
 
 # Reads {"script", "indexes": [paths], "queries": [{query, ruleset, edition, limit, offset, section,
 # rulings}]} on stdin (rulings true: the earlier rulings' evidence too, as the page searches;
-# otherwise the rules alone, as EditionSearcher.search answers without evidence); prints one answer per query: the search result, or {"error": {status, message}}.
+# otherwise the rules alone, as EditionSearcher.search answers without evidence); prints one
+# answer per query: the search result, or {"error": {status, message}}.
 _RUNNER = r"""
 const fs = require("fs");
 const job = JSON.parse(fs.readFileSync(0, "utf8"));
