@@ -170,7 +170,7 @@ steps:
     ("Vision", "does not bear on the timing model"),
     ("Unique", "does not bear on the timing model"),
     ("Level", "does not bear on the timing model"),
-    ("Empower", "not modelled yet"),
+    ("Hunt", "does not bear on the timing model"),
     ("Tankk", "unknown keyword 'Tankk', did you mean 'Tank'?"),
     ("Assault x", "Assault's value is a whole number"),
     ("Tank 2", "Tank takes no value"),

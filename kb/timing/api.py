@@ -135,7 +135,25 @@ def _targets(kb: LoadedEditions, ruleset: str, edition: str) -> dict[str, dict[s
     :func:`kb.editions.queries.map_number` says it), once per build."""
     spec = get_model(ruleset)
     return {number: _target(kb, ruleset, edition, number)
-            for number in sorted({n for rules in spec.citations.values() for n in rules})}
+            for number in sorted({n for rules in spec.citations.values() for n in rules}
+                                 | set(spec.keyword_rules.values()))}
+
+
+def refuse_absent_keywords(kb: LoadedEditions, spec: RulesetModel, model: Any, edition: str) -> None:
+    """Refuse (FormatError naming the card) a keyword the model plays that ``edition`` does not
+    have: its defining rule has no counterpart there and the edition is known whole (``added``:
+    it came after; ``removed``). An excerpt lacking the rule cannot tell, and runs."""
+    if spec.citations_for(edition) is not None or not spec.keyword_rules:
+        return
+    targets = _targets(kb, spec.ruleset, edition)
+    for keyword, field in spec.keywords_used(model).items():
+        rule = spec.keyword_rules[keyword]
+        where = targets.get(rule) or _target(kb, spec.ruleset, edition, rule)
+        if where["target"] is None and where["status"] in ("added", "removed"):
+            when = "it came in a later edition" if where["status"] == "added" else "it was removed before it"
+            raise FormatError(f"{spec.ruleset} {edition} has no {keyword}: {when} (the model plays {keyword} by "
+                              f"rule {rule} of {spec.citation_edition}), so a card with it cannot be played by "
+                              f"{edition}'s rules; run the scenario in {spec.citation_edition}", field)
 
 
 def _target(kb: LoadedEditions, ruleset: str, edition: str, number: str) -> dict[str, Any]:
@@ -188,7 +206,8 @@ def timing_run(kb: LoadedEditions, scenario: Any, file: str = "", *,
         # run, or the first run in an older edition could be refused on a busy machine.
         explainer = explainer_for(kb, spec, sc.edition)
         with nullcontext() if trusted else deadline(TIMING_TIME):
-            result = run(sc, budget, renumber=explainer.rules)
+            result = run(sc, budget, renumber=explainer.rules,
+                         admit=lambda model: refuse_absent_keywords(kb, spec, model, sc.edition))
             return run_json(result, explainer, budget)
     except ScenarioError as exc:
         exc = _said_in_rules(exc, explainer)
@@ -256,6 +275,10 @@ def timing_next(kb: LoadedEditions, state: Any, ruleset: str | None = None,
     # A model that follows several editions' rules reads the edition from the state.
     edition = edition or getattr(model, "citation_edition", None) or spec.citation_edition
     explainer = explainer_for(kb, spec, edition)
+    try:
+        refuse_absent_keywords(kb, spec, model, edition)
+    except FormatError as exc:
+        raise QueryError(422, str(exc), {"field": exc.field, "edition": edition}) from exc
     # What a build derives once for the edition is not the question's time (as in timing_run).
     with deadline(TIMING_TIME):
         violations = violations + model.validate(s)

@@ -261,7 +261,8 @@ def _matches(key: str, want: Any, actual: Any) -> bool:
 
 
 def run(scenario: Scenario, budget: AnswerBudget | None = None,
-        renumber: Callable[[Iterable[str]], list[str]] = list) -> RunResult:
+        renumber: Callable[[Iterable[str]], list[str]] = list,
+        admit: Callable[[Any], None] | None = None) -> RunResult:
     """Run a scenario: set up, take each step, check each expectation. Never raises for rule
     outcomes (an illegal step or a failed expectation is recorded); raises ScenarioError for
     a malformed scenario, and :class:`kb.limits.LimitExceeded` as soon as the frames (each
@@ -269,12 +270,16 @@ def run(scenario: Scenario, budget: AnswerBudget | None = None,
 
     ``renumber`` gives the model's rule numbers in the scenario edition's numbering (the
     rules an ``expect_illegal`` names are compared, and the rules of a failure reported, in
-    it); the model's own numbers by default."""
+    it); the model's own numbers by default. ``admit`` is given the model over the scenario's
+    cards before anything runs, and refuses what the scenario edition's rules lack (a
+    :class:`FormatError` naming the field)."""
     budget = budget if budget is not None else AnswerBudget()
     spec = get_model(scenario.ruleset)
     file = scenario.file
     try:
         model, state = spec.setup(scenario.data)
+        if admit is not None:
+            admit(model)
     except FormatError as exc:
         raise ScenarioError(exc.message, file, field=exc.field) from exc
     result = RunResult(scenario, spec, model, [], [])

@@ -39,6 +39,10 @@ class RulesetModel(ABC, Generic[M, S]):
     citations_by_edition: ClassVar[Mapping[str, Mapping[str, Rules]]] = {}
     coverage_by_edition: ClassVar[Mapping[str, tuple[tuple[str, str], ...]]] = {}
     state_line: ClassVar[Callable[[Mapping[str, Any]], str] | None] = None  # one line per frame (the CLI)
+    # Each keyword the model plays → the rule defining it, in the citation edition's numbering: in
+    # an edition without that rule's counterpart a card with the keyword is refused (not every
+    # edition has every keyword)
+    keyword_rules: ClassVar[Mapping[str, str]] = {}
 
     @abstractmethod
     def make(self) -> M:
@@ -76,6 +80,11 @@ class RulesetModel(ABC, Generic[M, S]):
     @abstractmethod
     def resolved(self, node: TraceNode) -> list[str]:
         """The items that finished resolving in a trace node."""
+
+    def keywords_used(self, model: M) -> dict[str, str]:
+        """The keywords of :attr:`keyword_rules` the model's cards have, each with the field of
+        the first card that has it (where a refusal names it)."""
+        return {}
 
     def awaits_choice(self, state: S) -> str | None:
         """An optional choice due now (the item's name), which a scenario performs by default."""

@@ -44,7 +44,7 @@ from kb.timing.engine import Option, TraceNode, Violation
 from kb.timing.models.base import RulesetModel
 from kb.timing.models.riftbound import scenario, state_io
 from kb.timing.models.riftbound.cards import Ability, Card, Effect, Trigger
-from kb.timing.models.riftbound.citations import CITATION_EDITION, CITATIONS, STATE_CHECKS, cite
+from kb.timing.models.riftbound.citations import CITATION_EDITION, CITATIONS, KEYWORD_RULES, STATE_CHECKS, cite
 from kb.timing.models.riftbound.combat import awaited_assignment
 from kb.timing.models.riftbound.model import Riftbound
 from kb.timing.models.riftbound.state import DEFERRED_TASKS, Battlefield, Combat, Item, Permanent, Showdown, State
@@ -62,6 +62,7 @@ class RiftboundRules(RulesetModel[Riftbound, State]):
     expect_keys = scenario.EXPECT_KEYS
     actions = scenario.ACTIONS
     state_checks = STATE_CHECKS
+    keyword_rules = KEYWORD_RULES
 
     def make(self) -> Riftbound:
         return Riftbound()
@@ -90,6 +91,13 @@ class RiftboundRules(RulesetModel[Riftbound, State]):
     def resolved(self, node: TraceNode) -> list[str]:
         return [n.params["item"] for n in node.walk() if n.name in ("resolve", "resolves-immediately",
                                                                         "add-resolves-during-payment")]
+
+    def keywords_used(self, model: Riftbound) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for name, card in model.cards.items():
+            for keyword in sorted(card.keywords & KEYWORD_RULES.keys()):
+                out.setdefault(keyword, f"cards.{name}")
+        return out
 
     def awaits_choice(self, state: State) -> str | None:
         item = state.awaiting_choice

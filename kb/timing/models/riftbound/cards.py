@@ -44,8 +44,13 @@ its ``might_bonus: N`` modulates while attached (818, 718.4: :mod:`kb.timing.mod
 ``Quick-Draw`` on such a gear gives it Reaction and the play effect ``{attach: chosen}``, "attach
 it to a unit you control" (819), and ``Weaponmaster`` on a unit the play effect
 ``{attach_equipment: chosen}``, "you may choose an Equipment you control; pay its Equip cost less
-[A] to attach it to me" (821: :mod:`kb.timing.models.riftbound.play_attaching`). Core Rules 1.4's other keywords (:data:`NOT_MODELLED`)
-are refused saying why: not modelled yet, or not bearing on timing. A unit's ``deathknell: [instructions]`` is its
+[A] to attach it to me" (821: :mod:`kb.timing.models.riftbound.play_attaching`). A unit's or gear's
+``empower: COST`` is "Empower [Cost]", the activated ability ``CARD's Empower``, "[Cost]: Empower
+this. Play only if not Empowered." (827.1.c.1), whose instruction ``{empower: self}`` any ability
+of a permanent may have (441.3.a); a trigger ``on: empowered`` is "when I become Empowered"
+(827.2.a), and one with ``empowered: true`` an "[Empowered] >" Dependent Ability, active while its
+permanent is Empowered (828.1.c). Core Rules 1.4's other keywords (:data:`NOT_MODELLED`)
+are refused saying why: they do not bear on timing. A unit's ``deathknell: [instructions]`` is its
 Deathknell ("When I die, …", 808.1.c): a trigger ``on: leave``. A card of ``type: battlefield``
 names a battlefield of the scenario; its triggers (``on: conquer`` or ``on: hold``) are "when you
 conquer (hold) here" abilities, controlled by the player who scores it, and its ``here: {might: N}``
@@ -86,24 +91,22 @@ from kb.timing.models.riftbound.resources import (FREE, Cost, ability_cost_json,
 
 KEYWORDS = frozenset({"Action", "Reaction", "Hidden", "Ambush", "Legion", "Deathknell", "Deflect",
                       "Tank", "Backline", "Assault", "Shield", "Accelerate", "Ganking", "Temporary", "Repeat",
-                      "Flow", "Equip", "Quick-Draw", "Weaponmaster"})
+                      "Flow", "Equip", "Quick-Draw", "Weaponmaster", "Empower"})
 # Keywords written with a value, "Assault 2" ("Assault [X]"; X omitted is 1: 807.1.b.3, 814.1.b.3).
 VALUED = ("Assault", "Shield")
 # Core Rules 1.4's other keywords (804–829): refused by name, saying why, rather than as unknown.
 NOT_TIMING = "does not bear on the timing model's questions"
-NOT_YET = "is not modelled yet"
 NOT_MODELLED: dict[str, tuple[str, str]] = {
     "Vision": (NOT_TIMING, "817: a play effect that predicts; write its effect as triggers: [{on: play, …}]"),
     "Hunt": (NOT_TIMING, "823: gains XP on conquer and hold; write its effect as triggers on: conquer and "
                          "on: hold"),
     "Level": (NOT_TIMING, "824: makes its text active with enough XP; write the active text on the card"),
     "Unique": (NOT_TIMING, "825: a deck-building constraint"),
-    "Empower": (NOT_YET, "827.1.c.1: \"[Cost]: Empower this. Play only if not Empowered.\", an activated "
-                         "ability that Empowers its source (827.1.b; 441), a status the model does not keep"),
-    "Empowered": (NOT_TIMING, "828: makes its text active while Empowered; write the active text on the card"),
+    "Empowered": (NOT_TIMING, "828: \"[Empowered] > [Text]\" is a Dependent Ability active while Empowered; write "
+                              "a triggered one as a trigger with empowered: true"),
 }
 CARD_TYPES = ("spell", "unit", "gear", "battlefield")
-TRIGGER_EVENTS = ("play", "attack", "defend", "conquer", "hold", "leave", "move")
+TRIGGER_EVENTS = ("play", "attack", "defend", "conquer", "hold", "leave", "move", "empowered")
 BATTLEFIELD_EVENTS = ("conquer", "hold")  # a battlefield's own abilities: "when you conquer (hold) here"
 INSTRUCTIONS = ("draw", "counter", "kill", "move", "create", "play", "add", "discard", "deal", "give", "ready",
                 "save", "prevent")
@@ -138,6 +141,8 @@ class Trigger:
     cost: Cost = FREE  # a cost within its instruction ("pay [1] to draw 2", 403.1.b.1)
     each_turn: int | None = None  # "once (N times) each turn": performed that many times a turn at most (383.3.e.1)
     keyword: str | None = None  # the keyword it is short for (Quick-Draw, Weaponmaster): not written back
+    # "[Empowered] > [Text]": a Dependent Ability, active only while its permanent is Empowered (828.1.c)
+    empowered: bool = False
 
 
 @dataclass(frozen=True)
@@ -152,6 +157,8 @@ class Ability:
     exhaust: bool = False  # the cost exhausts the ability's own permanent ([E], 414.5)
     # Equip: "[Cost]: Attach this gear to a unit you control" (818.1.c.2); its choice is a target (818.1.b.1)
     attach: bool = False
+    # Empower: "[Cost]: Empower this. Play only if not Empowered." (827.1.c.1); its source is no target (827.1.b.1)
+    empower: bool = False
 
     @property
     def adds(self) -> Cost:
@@ -210,6 +217,9 @@ class Card:
     # attached (718.4, 137.3.a).
     equip: Cost | None = None
     might_bonus: int = 0
+    # Empower [Cost]: the resources of an activated ability Empowering this permanent (827.1.b,
+    # 827.1.c.1; the ability itself is among ``abilities``); None without the keyword
+    empower: Cost | None = None
 
     @property
     def deflect(self) -> int:
@@ -255,6 +265,11 @@ def parse_effects(data: Any, field: str) -> tuple[Effect, ...]:
             out.append(("create", _str(m.get("name"), f"{where}.create.name"),
                         parse_effects(m.get("effects"), f"{where}.create.effects"),
                         _int(m.get("times", 1), f"{where}.create.times", 1, 9)))
+        elif kind == "empower":  # an Empower ability's own instruction: Empower this (827.1.c.1)
+            if arg != "self":
+                raise FormatError("empower is an Empower ability's instruction, empowering its source: "
+                                  "empower: self (827.1.b.1); write a card's empower: COST", f"{where}.empower")
+            out.append(("empower", arg))
         elif kind == "attach":  # an Equip ability's own instruction: attach this gear to its target (818.1.c.2)
             if arg not in ("target", CHOSEN):  # chosen: "When you play this, attach it to a unit you control" (819.1.d)
                 raise FormatError("attach is an Equip ability's instruction (attach: target, 818.1.b.1) or a gear's "
@@ -329,7 +344,7 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
         where = f"{field}.{name}"
         raw = _map(raw, where)
         _only(raw, ("type", "keywords", "effects", "legion", "triggers", "abilities", "might", "deathknell", "cost",
-                    "additional_cost", "replacement", "enters", "targets", "here", "repeat", "flow", "equip",
+                    "additional_cost", "replacement", "enters", "targets", "here", "repeat", "flow", "equip", "empower",
                     "might_bonus"), where)
         ctype = raw.get("type")
         if ctype not in CARD_TYPES:
@@ -339,7 +354,7 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
             tw = f"{where}.triggers[{i}]"
             # YAML 1.1 reads an unquoted ``on:`` key as the boolean true.
             tr = {("on" if k is True else k): v for k, v in _map(tr, tw).items()}
-            _only(tr, ("on", "name", "effects", "optional", "what", "cost", "each_turn"), tw)
+            _only(tr, ("on", "name", "effects", "optional", "what", "cost", "each_turn", "empowered"), tw)
             on = tr.get("on")
             if on not in TRIGGER_EVENTS:
                 raise FormatError(f"on must be one of: {', '.join(TRIGGER_EVENTS)}", f"{tw}.on")
@@ -350,7 +365,8 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
                                     parse_effects(tr.get("effects"), f"{tw}.effects"),
                                     bool(tr.get("optional", False)), what, parse_cost(tr.get("cost"), f"{tw}.cost"),
                                     None if tr.get("each_turn") is None else _int(tr["each_turn"], f"{tw}.each_turn",
-                                                                                  1, 9)))
+                                                                                  1, 9),
+                                    empowered=_empowered_dependent(tr.get("empowered", False), ctype, f"{tw}.empowered")))
         valued = keyword_values(raw.get("keywords"), f"{where}.keywords")
         card_keywords = frozenset(valued)
         if {"Tank", "Backline"} <= card_keywords:  # 815.1.b and 826.3 would put it both first and last
@@ -389,6 +405,10 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
         if equip is not None:
             card_keywords |= {"Equip"}
             abilities.append(Ability(equip_ability(name), effects=(("attach", "target"),), cost=equip, attach=True))
+        empower = _empower(name, raw, ctype, card_keywords, where)
+        if empower is not None:
+            card_keywords |= {"Empower"}
+            abilities.append(empower)
         card_keywords, added = _attaching_keywords(name, ctype, card_keywords, equip, where)
         triggers += added
         _attaching_on_play(ctype, triggers, where)
@@ -405,7 +425,8 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
                            _several(raw.get("targets"), ctype, own, (legion, *(tr.effects for tr in triggers),
                                                                      *(a.effects for a in abilities)), where),
                            _here(raw.get("here"), ctype, f"{where}.here"),
-                           valued.get("Assault", 0), valued.get("Shield", 0), repeat, flow, equip, bonus)
+                           valued.get("Assault", 0), valued.get("Shield", 0), repeat, flow, equip, bonus,
+                           empower.cost if empower is not None else None)
     for name, card in cards.items():
         _check_refs(cards, card.effects + card.legion, f"{field}.{name}")
         for tr in card.triggers:
@@ -451,6 +472,42 @@ def _keyword_cost(raw: dict[str, Any], keyword: str, rule: str, on_spells: str, 
 def equip_ability(card: str) -> str:
     """The name of a card's Equip ability, as ``timing next`` and a scenario's ``activate`` say it."""
     return f"{card}'s Equip"
+
+
+def empower_ability(card: str) -> str:
+    """The name of a card's Empower ability, as ``timing next`` and a scenario's ``activate`` say it."""
+    return f"{card}'s Empower"
+
+
+def _empowered_dependent(value: Any, ctype: str, field: str) -> bool:
+    """A trigger's ``empowered: true``: "[Empowered] > [Text]", a Dependent Ability of a
+    permanent, active only while that permanent is Empowered (828.1.b.1, 828.1.c)."""
+    if not isinstance(value, bool):
+        raise FormatError("empowered is true (an [Empowered] > ability, active while its permanent is Empowered) "
+                          "or false", field)
+    if value and ctype not in ("unit", "gear"):
+        raise FormatError("an [Empowered] ability is a permanent's: the Empowered status is for Game Objects on "
+                          "the board (441.2, 828.1.c)", field)
+    return value
+
+
+def _empower(name: str, raw: dict[str, Any], ctype: str, card_keywords: frozenset[str],
+             where: str) -> Ability | None:
+    """A permanent's ``empower: COST`` ("Empower [Cost]", 827.1.c) as its activated ability
+    "[Cost]: Empower this. Play only if not Empowered." (827.1.c.1). The cost may be ``0``, and
+    may exhaust the permanent besides its resources (``{energy: 1, exhaust: true}``: resource and
+    non-resource costs, 827.1.c.2). The keyword without the cost, or the cost on a spell or a
+    battlefield, is refused."""
+    if raw.get("empower") is None:
+        if "Empower" in card_keywords:
+            raise FormatError("Empower is written with its cost: empower: COST (\"Empower [Cost]\", 827.1.c)",
+                              f"{where}.keywords")
+        return None
+    if ctype not in ("unit", "gear"):
+        raise FormatError("Empower is present on permanents (827.1.a): a unit or a gear", f"{where}.empower")
+    cost, exhaust = parse_ability_cost(raw["empower"], f"{where}.empower")
+    return Ability(empower_ability(name), effects=(("empower", "self"),), cost=cost,
+                   exhaust=exhaust, empower=True)
 
 
 def _equip(raw: dict[str, Any], ctype: str, card_keywords: frozenset[str], where: str) -> tuple[Cost | None, int]:
@@ -660,7 +717,7 @@ def effects_json(effects: tuple[Effect, ...]) -> list[dict[str, Any]]:
 
 def card_json(card: Card) -> dict[str, Any]:
     out: dict[str, Any] = {"type": card.type}
-    shown = card.keywords - {"Repeat", "Flow", "Equip"}  # written with their costs (repeat: COST, flow: COST…)
+    shown = card.keywords - {"Repeat", "Flow", "Equip", "Empower"}  # written with their costs (repeat: COST…)
     if shown:
         values = {"Assault": card.assault, "Shield": card.shield}
         out["keywords"] = sorted(k if values.get(k, 1) == 1 else f"{k} {values[k]}" for k in shown)
@@ -673,7 +730,8 @@ def card_json(card: Card) -> dict[str, Any]:
                             **({"optional": True} if t.optional else {}),
                             **({"what": t.what} if t.what != "self" else {}),
                             **({"cost": cost_json(t.cost)} if t.cost else {}),
-                            **({"each_turn": t.each_turn} if t.each_turn else {})}
+                            **({"each_turn": t.each_turn} if t.each_turn else {}),
+                            **({"empowered": True} if t.empowered else {})}
                            for t in card.triggers if t.keyword is None]  # a keyword's own is its keyword
         if not out["triggers"]:
             del out["triggers"]
@@ -682,7 +740,7 @@ def card_json(card: Card) -> dict[str, Any]:
                              **({"effects": effects_json(a.effects)} if a.effects else {}),
                              **({"add": True} if a.add else {}),
                              **({"cost": ability_cost_json(a.cost, a.exhaust)} if a.cost or a.exhaust else {})}
-                            for a in card.abilities if not a.attach]
+                            for a in card.abilities if not a.attach and not a.empower]
         if not out["abilities"]:
             del out["abilities"]
     if card.type == "unit" and card.might != 1:
@@ -708,6 +766,9 @@ def card_json(card: Card) -> dict[str, Any]:
         out["equip"] = cost_json(card.equip)
         if card.might_bonus:
             out["might_bonus"] = card.might_bonus
+    empower = next((a for a in card.abilities if a.empower), None)
+    if empower is not None:
+        out["empower"] = ability_cost_json(empower.cost, empower.exhaust)
     if card.here_might:
         out["here"] = {"might": card.here_might}
     if card.enters_ready or card.as_enters:

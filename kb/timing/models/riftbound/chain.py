@@ -15,7 +15,7 @@ from kb.timing.models.riftbound import costs, play_attaching, trash, turn_limits
 from kb.timing.models.riftbound.combat import cleanup_if_due
 from kb.timing.models.riftbound.effects import run_effects
 from kb.timing.models.riftbound.state import Item, Permanent, State, replace_item, with_hand, without
-from kb.timing.models.riftbound.triggers import Fired, fire
+from kb.timing.models.riftbound.triggers import Fired, active, fire
 
 if TYPE_CHECKING:
     from kb.timing.models.riftbound.model import Riftbound
@@ -254,15 +254,15 @@ def completes_play(m: Riftbound, s: State, t: Trace, item: Item, card: Card | No
     fired: Fired = []
     units: list[str] = []  # whose each one is, by name (a second copy is "Yeti #2")
     if card.type in ("unit", "gear"):
-        fired += [(item.controller, tr, card.name) for tr in card.triggers
-                  if tr.on == "play" and tr.what == "self"]
+        fired += [(item.controller, tr, card.name) for tr in card.triggers  # not Empowered as it enters
+                  if tr.on == "play" and tr.what == "self" and not tr.empowered]
         units += [item.name for _ in fired]
     own = {tr.name for _, tr, _ in fired} if item.origin == "facedown" else set()
     for u in s.board:
         if u.controller != item.controller or u.card not in m.cards:
             continue
         for tr in m.cards[u.card].triggers:
-            if tr.on == "play" and tr.what in (card.type, "card") and not (tr.what == "self"):
+            if tr.on == "play" and tr.what in (card.type, "card") and not (tr.what == "self") and active(tr, u):
                 fired.append((u.controller, tr, u.card))
                 units.append(u.name)
     first = s.next_id

@@ -173,7 +173,7 @@ def ability_source(m: Riftbound, s: State, player: str, name: str) -> tuple[Perm
         card = m.cards.get(u.card)
         for a in card.abilities if card else ():
             if a.name == name:
-                if not (a.exhaust and u.exhausted):
+                if not (a.exhaust and u.exhausted) and not (a.empower and u.empowered):
                     return u, a
                 found = found or (u, a)
     return found
@@ -199,6 +199,12 @@ def equip_target(m: Riftbound, s: State, p: Params) -> bool:
         return target is None
     unit = s.permanent(target) if isinstance(target, str) else None
     return unit is not None and not unit.gear and unit.controller == p["player"]
+
+
+@check("not-empowered", "Empower is played only if its permanent is not Empowered")
+def not_empowered(m: Riftbound, s: State, p: Params) -> bool:
+    found = ability_source(m, s, p["player"], p["ability"])
+    return found is None or not found[1].empower or not found[0].empowered
 
 
 @check("ability-timing", "that ability is not legally timed now")

@@ -315,6 +315,15 @@ CITATIONS: dict[str, Rules] = {
     "equip-attaches": ("818.1.b", "818.1.b.2", "434.4", "434.5", "718.4", "137.3.a", "719.3", "818.2", "818.3"),
     "equip-reattaches": ("434.1.f",),
     "equip-same-unit": ("434.1.g",),
+    # -- Empower (effects.py): the keyword's activated ability and the Empowered status ------
+    "check.not-empowered": ("827.1.c.1", "441.1.b"),
+    "empower-activated": ("827.1.c.1", "827.1.b.1"),
+    "empowers": ("827.1.b", "827.2", "441.1", "441.1.a", "441.2"),
+    "empowered-by-effect": ("441.1", "441.1.a", "441.3.a"),
+    "already-empowered": ("441.1.c",),
+    "empowered-triggers": ("827.2.a", "441.2.a", "383.3"),
+    "empowered-ability": ("828.1.b.1", "828.1.c"),
+    "empowered-ability-when-empowered": ("828.1.d", "828.1.c"),
     # -- attaching as a card is played: Quick-Draw, Weaponmaster (play_attaching.py) ---------
     "check.attachment-choice": ("402.2", "355.5", "819.1.d", "821.1.c"),
     "choose-attachment": ("402.2", "355.5", "355.7", "383.4.a.2"),
@@ -325,6 +334,16 @@ CITATIONS: dict[str, Rules] = {
     "weaponmaster-stays": ("821.1.c.5",),
     "gear-detaches": ("719.5", "435.4.b", "435.1.b", "435.1.e"),
     "gear-recalled": ("323.7", "149.3", "435.4.a", "457.1"),
+}
+
+# Each keyword the model plays → the rule defining it (1.4's Keyword Glossary, 804–829): a card
+# with a keyword whose rule has no counterpart in the edition a scenario runs in (Empower and
+# Flow came in 1.4, Ambush and Backline in 1.3) is refused, as that edition's rules do not have it.
+KEYWORD_RULES: dict[str, str] = {
+    "Accelerate": "805", "Action": "806", "Assault": "807", "Deathknell": "808", "Deflect": "809",
+    "Ganking": "810", "Hidden": "811", "Legion": "812", "Reaction": "813", "Shield": "814", "Tank": "815",
+    "Temporary": "816", "Equip": "818", "Quick-Draw": "819", "Repeat": "820", "Weaponmaster": "821",
+    "Ambush": "822", "Backline": "826", "Empower": "827", "Flow": "829",
 }
 
 # What each state check refuses (the ``state.*`` citations above).

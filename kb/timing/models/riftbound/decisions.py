@@ -30,7 +30,7 @@ PLAY = ("has-priority", "not-mid-procedure", "own-turn-neutral-open", "in-hand",
         "hidden-has-targets", "hidden-targets", "move-outcome",
         "accelerate", "repeat", "costs", "deflect-cost", "additional-cost")
 ACTIVATE = ("has-priority", "not-mid-procedure", "ability-on-board", "ability-timing", "ability-focus",
-            "equip-target", "move-outcome", "exhaust-cost", "costs", "deflect-cost")
+            "equip-target", "not-empowered", "move-outcome", "exhaust-cost", "costs", "deflect-cost")
 MOVE = ("has-priority", "not-mid-procedure", "move-timing", "unit-ready", "move-destination", "ganking",
         "teammate-battlefield")
 HIDE = ("has-priority", "not-mid-procedure", "hide-timing", "in-hand", "hide-battlefield", "hide-cost")
@@ -266,6 +266,8 @@ def activate(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     t.note("legally-timed", s, {"item": ability.name, "why": reason})
     if ability.attach:
         attaching.equip_chooses(t, s, item)
+    if ability.empower:
+        t.note("empower-activated", s, {"player": p["player"], "item": item.name, "unit": source.name})
     return add_by_action(s, t, item, "add" if ability.add else "play")
 
 

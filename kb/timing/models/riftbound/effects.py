@@ -15,12 +15,12 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from kb.timing.engine import Trace
-from kb.timing.models.riftbound.cards import SEVERAL, SEVERAL_TARGETS, Effect
+from kb.timing.models.riftbound.cards import SEVERAL, SEVERAL_TARGETS, Effect, empower_ability
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound import trash
 from kb.timing.models.riftbound.state import (Item, Permanent, State, drawn_plus, with_hand, with_permanent, without,
                                               without_card)
-from kb.timing.models.riftbound.triggers import needs_cleanup, new_item, relocate
+from kb.timing.models.riftbound.triggers import fire, needs_cleanup, new_item, relocate
 
 if TYPE_CHECKING:
     from kb.timing.models.riftbound.model import Riftbound
@@ -42,6 +42,21 @@ step("recalled-instead", "a unit that cannot move to its destination is recalled
      "{unit} cannot move to {to} (two other players' units, or their combat, are there): it is recalled to base")
 step("hidden-plays-unit-there", "a hidden spell or a hidden permanent's play effect plays a unit at the "
      "battlefield where it was hidden", "{source} was played from Hidden at {at}: {item} is played there")
+step("empower-activated", "an Empower ability is activated: it Empowers its own permanent, which it does not target",
+     "{player} activates {item}, \"[Cost]: Empower this. Play only if not Empowered.\": it will Empower {unit}, "
+     "its source, not a target")
+step("empowers", "the Empower ability resolves: its source becomes Empowered", "{unit} becomes Empowered")
+step("empowered-by-effect", "an effect directs a permanent to be Empowered: it becomes Empowered",
+     "{item} Empowers {unit}")
+step("empowered-triggers", "a permanent's \"when I become Empowered\" ability triggers as it becomes Empowered",
+     "{item} triggers as {when}")
+step("empowered-ability", "an [Empowered] ability triggered: it is active while its permanent is Empowered",
+     "{item} is an [Empowered] ability of {unit}, active as {unit} is Empowered")
+step("empowered-ability-when-empowered", "an [Empowered] \"when I become Empowered\" ability is active and "
+     "triggers as its permanent becomes Empowered", "{item}, an [Empowered] ability of {unit}, is active and "
+     "triggers as {unit} becomes Empowered")
+step("already-empowered", "a permanent already Empowered is not Empowered again", "{unit} is already Empowered: "
+     "nothing additional happens")
 step("played-to-base-instead", "a unit cannot be played to another two players' combat: "
      "it is played to its controller's base", "{item} cannot be played to {to}: it is played to base")
 step("add-resources", "add resources", "{player} adds resources")
@@ -161,6 +176,26 @@ def create(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
                            effects=effects, origin="reflexive")
         t.note("create-reflexive-trigger", s, {"item": name, "source": item.name})
     return s
+
+
+@instruction("empower")
+def empower(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
+    """Empower the item's own permanent, its source, not a target (827.1.b.1): by the Empower
+    keyword's ability (827.1.b, 827.2) or another effect directing it (441.3.a), it becomes
+    Empowered; one already Empowered is not Empowered again (441.1.c), one gone is skipped."""
+    u = s.permanent(item.source or "")
+    if u is None:
+        t.note("instruction-skipped", s, {"instruction": f"empower {item.source}"})
+        return s
+    if u.empowered:
+        t.note("already-empowered", s, {"unit": u.name})
+        return s
+    s = with_permanent(s, u.name, empowered=True)
+    keyword = item.origin == "activated" and item.name == empower_ability(u.card)
+    t.note("empowers" if keyword else "empowered-by-effect", s, {"unit": u.name, "item": item.name})
+    u = s.permanent(u.name)
+    fired = m.triggers_of(u.card, "empowered", u) if u is not None else []  # an event abilities see (827.2.a)
+    return fire(s, t, [(u.controller, tr, u.card) for tr in fired], "empowered-triggers", [u.name for _ in fired])
 
 
 @instruction("play")

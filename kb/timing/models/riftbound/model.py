@@ -17,6 +17,7 @@ from kb.timing.models.riftbound import battlefields, invariants, teams
 from kb.timing.models.riftbound.cards import SEVERAL_TARGETS, UNIT_CHOICES, Card, Effect, Trigger, attaching_choice
 from kb.timing.models.riftbound.citations import CITATION_EDITION, CITATIONS, cite, registry
 from kb.timing.models.riftbound.state import Permanent, State
+from kb.timing.models.riftbound.triggers import active
 
 # The instructions that name what they act on, which may be a target: an item on the chain
 # ("counter") or a unit the item chooses (355.5, 355.8).
@@ -82,10 +83,11 @@ class Riftbound(Model):
     def card(self, name: str | None) -> Card | None:
         return self.cards.get(name) if name else None
 
-    def triggers_of(self, card: str | None, on: str) -> list[Trigger]:
-        """The triggered abilities of a card that fire ``on`` an event."""
+    def triggers_of(self, card: str | None, on: str, unit: Permanent | None = None) -> list[Trigger]:
+        """The triggered abilities of a card that fire ``on`` an event; its "[Empowered] >"
+        ones only for ``unit``, its permanent, while that is Empowered (828.1.c)."""
         c = self.cards.get(card or "")
-        return [tr for tr in c.triggers if tr.on == on] if c else []
+        return [tr for tr in c.triggers if tr.on == on and active(tr, unit)] if c else []
 
     def might(self, u: Permanent, s: State) -> int:
         """A unit's current Might in ``s``: printed, plus what it was given this turn, plus

@@ -409,6 +409,7 @@ OBSERVERS: dict[str, Observer] = {
     "control": lambda m, s: {b.name: b.controller for b in s.battlefields},
     "trash": lambda m, s: list(s.trash),
     "board": lambda m, s: {u.name: u.location for u in s.board},
+    "empowered": lambda m, s: [u.name for u in s.board if u.empowered],
     "attached": lambda m, s: {g.name: g.attached_to for g in s.board if g.gear},
     "tasks": lambda m, s: list(s.tasks),
     "designations": lambda m, s: {u.name: u.designation for u in s.board},

@@ -133,6 +133,8 @@ class Permanent:
     attached_to: str | None = field(default=None, metadata=js(omit=True))
     # Whether it is gear, not a unit (its card's type): never written, read from the card
     gear: bool = field(default=False, metadata=js(write=lambda u, v, ctx: OMIT, missing=_is_gear))
+    # The Empowered status, a binary state of a permanent on the board (441.1.a, 441.2)
+    empowered: bool = field(default=False, metadata=js(omit=True))
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,12 @@ if TYPE_CHECKING:
 Fired = list[tuple[str, Trigger, str]]  # (controller, trigger, source card)
 
 
+def active(tr: Trigger, unit: Permanent | None) -> bool:
+    """Whether ``tr`` is active on ``unit``, its permanent: an "[Empowered] >" Dependent Ability
+    only while that permanent is Empowered (828.1.c)."""
+    return not tr.empowered or (unit is not None and unit.empowered)
+
+
 def condition(s: State, controller: str, tr: Trigger, source: str) -> str:
     """What met ``tr``'s Condition (383.2), in the rules' words, for the text "… triggers as
     …": a unit being killed for a Deathknell ("When I die", 808.1.c, 808.1.d), a card being
@@ -25,6 +31,8 @@ def condition(s: State, controller: str, tr: Trigger, source: str) -> str:
     (383.4.e, 383.4.f), a player conquering or holding a battlefield (383.4.c, 383.4.d)."""
     if tr.on == "leave":
         return f'{source} is killed ("When I die")'
+    if tr.on == "empowered":
+        return f'{source} becomes Empowered ("When I become Empowered")'
     if tr.on == "play":
         if tr.what == "self":
             return f'{source} is played ("When you play me")'
@@ -70,6 +78,9 @@ def fire(s: State, t: Trace, fired: Fired, step: str, units: list[str] | None = 
         s, _ = new_item(s, name=tr.name, controller=controller, kind="trigger", source=source,
                         effects=tr.effects, optional=tr.optional, origin="trigger")
         t.note(step, s, {"item": tr.name, "on": tr.on, "when": condition(s, controller, tr, unit)})
+        if tr.empowered:  # an "[Empowered] >" ability: it triggered as its permanent is Empowered
+            t.note("empowered-ability-when-empowered" if tr.on == "empowered" else "empowered-ability", s,
+                   {"item": tr.name, "unit": unit})
     if opened and s.opened_by is None:  # a chain a play opened stays the play's (340.2.a, 346.1)
         s = replace(s, opened_by="trigger")
     return s
@@ -84,7 +95,7 @@ def relocate(m: Riftbound, s: State, t: Trace, u: Permanent, to: str, exhaust: b
         s = replace(s, battlefields=tuple(replace(b, contested_by=u.controller) if b.name == to else b
                                           for b in s.battlefields))
         t.note("move-contests", s, {"player": u.controller, "at": to})
-    moves = m.triggers_of(u.card, "move")
+    moves = m.triggers_of(u.card, "move", u)
     return fire(s, t, [(u.controller, tr, u.card) for tr in moves], "triggers", [u.name for _ in moves])
 
 
