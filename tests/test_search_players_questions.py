@@ -42,6 +42,9 @@ ANSWERED = [
     ("mtg", "2026-01-16", "do mana abilities use the stack", "605.3b", 3),
     ("riftbound", "1.4", "my rune deck runs out, can I still channel", "315.3.b.1", 1),  # no Burn Out
     ("riftbound", "1.4", "there are no cards left in my rune deck, what happens on my channel phase", "315.3.b.1", 3),
+    ("riftbound", "1.4", "a card lets me do it but another card says I can't, who wins", "054.1", 1),  # can't beats can
+    ("riftbound", "1.4", "how many cards in my opening hand", "116", 3),
+    ("riftbound", "1.4", "I'm the only player remaining, do I win the game", "195", 3),
 ]
 
 
