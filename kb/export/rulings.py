@@ -39,6 +39,7 @@ def ruling_evidence_index(kb: LoadedEditions, ruleset: str, edition: str) -> lis
     records = current_records(kb)
     if not any(r.ruleset == ruleset for r in records.of_kind("ruling")):
         return None
+    import numpy as np  # as the ruling index (bm25s) imports it: only where there are rulings
     index = ruling_index(kb, records)
     retriever = index.retriever
     mine = [i for i, r in enumerate(index.rulings) if r.ruleset == ruleset]
@@ -46,10 +47,9 @@ def ruling_evidence_index(kb: LoadedEditions, ruleset: str, edition: str) -> lis
     for term in retriever.vocab_dict:
         if term in _NO_TERMS:
             continue
-        scores = retriever.get_scores([term])
-        for row, i in enumerate(mine):
-            if scores[i] > 0:
-                terms[row][term] = float(scores[i])  # a float32's exact value
+        scores = retriever.get_scores([term])[mine]
+        for row in np.flatnonzero(scores > 0):  # the rulings holding the term
+            terms[row][term] = float(scores[row])  # a float32's exact value
     citations = ruling_citations(kb, records, ruleset)
     out = []
     for row, i in enumerate(mine):
