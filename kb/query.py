@@ -561,8 +561,10 @@ def numbers_asked(rg: RuleGraph, query: str) -> list[str] | None:
     """The rules of ``rg`` a query made only of rule numbers names, in the order written:
     one number as ``rulekb rule`` reads it (``r337.2``, ``CR 117.3d``: its canonical number),
     or a range or list as an article's citation is read (``337-340`` → 337, 338, 339, 340;
-    ``601.2a–f``; ``337.1a and 337.4``). None when the query is anything else, names no
-    rule of ``rg`` (the search then says what it can), or is one number ``rg`` lacks."""
+    ``601.2a–f``; ``337.1a and 337.4``); one range of numbers ending in digits at any size
+    and either way round as :func:`range_asked` reads it (``1-9999``, ``9999-1``). None when
+    the query is anything else, names no rule of ``rg`` (the search then says what it can),
+    or is one number ``rg`` lacks."""
     if len(query) > 200:
         return None
     one = try_parse_lookup_number(query)  # also 337.1(a) and 337.1 a, as rulekb rule reads them
