@@ -25,7 +25,8 @@ from kb.graph import RuleGraph, build_edition
 from kb.query import KnowledgeBase
 from kb.read import read_document
 from kb.model import ReadResult
-from kb.store import TopSections, build, collect_sources, top_sections
+from kb.live import LiveKnowledgeBase
+from kb.store import TopSections, build, collect_sources, current_build, top_sections
 
 from bench.corpora import CORPORA, CORPUS_EDITIONS, REPO, SHARED  # noqa: F401  (re-exported to tests)
 from browser.testgame import site_knowledge_base
@@ -144,15 +145,49 @@ def build_workers(workers: str) -> Iterator[None]:
             os.environ["RULEKB_BUILD_WORKERS"] = before
 
 
+# The apps made over the session's ``excerpt_home`` (``create_app(excerpt_home)``, about 40 in
+# a run, most one per module) each loaded its build again and warmed that copy: both
+# rulesets' worked scenarios run, their searchers opened, about 2.7 s of CPU an app, which the
+# test's teardown waits for. That build never changes (read it, never change it), so the apps
+# over it share one loaded knowledge base, warmed once. An app over any other home, or over a
+# newer build of this one, loads its own as before; a test that loads a build itself
+# (``KnowledgeBase.open``) still gets a fresh one, nothing derived.
+_SHARED_HOMES: set[Path] = set()
+_SHARED_LOADS: dict[Path, KnowledgeBase] = {}
+_OPEN = KnowledgeBase.open  # what LiveKnowledgeBase loads a build with by default
+
+
+def load_for_app(home: Path) -> KnowledgeBase:
+    """The loader of the apps' LiveKnowledgeBase in the suite: the knowledge base of the
+    session's embedded home's build, one per build, else ``KnowledgeBase.open(home)``."""
+    build_dir = current_build(home) if Path(home).resolve() in _SHARED_HOMES else None
+    if build_dir is None:
+        return _OPEN(home)
+    key = build_dir.resolve()
+    if key not in _SHARED_LOADS:
+        _SHARED_LOADS.setdefault(key, _OPEN(home))
+    return _SHARED_LOADS[key]
+
+
 @pytest.fixture(scope="session")
-def excerpt_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def excerpt_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """A data directory built from the embedded corpus only (what a fresh clone has), its
     editions read in the build's pool of worker processes (the suite's other builds read
-    theirs in the test's own process)."""
+    theirs in the test's own process). Apps made over it share one loaded build
+    (:func:`load_for_app`)."""
     home = tmp_path_factory.mktemp("excerpt-home")
     with build_workers(POOL_WORKERS):
         build(home)
-    return home
+    defaults = LiveKnowledgeBase.__init__.__kwdefaults__
+    assert defaults is not None and defaults["loader"] == _OPEN
+    _SHARED_HOMES.add(home.resolve())
+    defaults["loader"] = load_for_app
+    try:
+        yield home
+    finally:
+        defaults["loader"] = _OPEN
+        _SHARED_HOMES.discard(home.resolve())
+        _SHARED_LOADS.clear()
 
 
 def copy_home(source: Path, target: Path) -> Path:
