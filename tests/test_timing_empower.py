@@ -145,12 +145,12 @@ TRIGGERS = [
     ("a when-I-become-Empowered ability triggers as its unit becomes Empowered", [SURGE], [EMPOWER, *PASSES],
      ["Adept's surge"], {"827.2.a", "441.2.a"}, {"828.1.d", "828.1.c"}),
     ("an [Empowered] when-I-become-Empowered ability is active and triggers then", [AWAKEN], [EMPOWER, *PASSES],
-     ["Adept's awakening"], {"827.2.a", "828.1.d", "828.1.c"}, set()),
+     ["Adept's awakening"], {"827.2.a", "828.1.d", "828.1.c", "727.1.c.1.a"}, {"727.1.c.1"}),
     ("an [Empowered] move ability of a unit not Empowered does not trigger", [STRIDE],
-     [{"move": {"player": "Ann", "unit": "Adept", "to": "Hill"}}], [], set(), {"828.1.c"}),
+     [{"move": {"player": "Ann", "unit": "Adept", "to": "Hill"}}], [], set(), {"828.1.c", "727.1.c.1"}),
     ("an [Empowered] move ability of an Empowered unit triggers", [STRIDE],
      [EMPOWER, *PASSES, {"move": {"player": "Ann", "unit": "Adept", "to": "Hill"}}], ["Adept's stride"],
-     {"828.1.b.1", "828.1.c"}, {"828.1.d"}),
+     {"828.1.b.1", "828.1.c", "727.1.c.1"}, {"828.1.d", "727.1.c.1.a"}),
 ]
 
 

@@ -322,8 +322,8 @@ CITATIONS: dict[str, Rules] = {
     "empowered-by-effect": ("441.1", "441.1.a", "441.3.a"),
     "already-empowered": ("441.1.c",),
     "empowered-triggers": ("827.2.a", "441.2.a", "383.3"),
-    "empowered-ability": ("828.1.b.1", "828.1.c"),
-    "empowered-ability-when-empowered": ("828.1.d", "828.1.c"),
+    "empowered-ability": ("828.1.b.1", "828.1.c", "727.1.c.1"),
+    "empowered-ability-when-empowered": ("828.1.d", "828.1.c", "727.1.c.1.a"),
     # -- attaching as a card is played: Quick-Draw, Weaponmaster (play_attaching.py) ---------
     "check.attachment-choice": ("402.2", "355.5", "819.1.d", "821.1.c"),
     "choose-attachment": ("402.2", "355.5", "355.7", "383.4.a.2"),
