@@ -35,6 +35,13 @@ SITUATIONS = [
     ("riftbound", "my rune deck runs out, can I still channel?", ["'a rune deck running out'"]),
     ("riftbound", "there are no cards left in my rune deck", ["'a rune deck running out'"]),
     ("riftbound", "how many runes go in a rune deck?", []),
+    ("riftbound", "I have to draw 2 but there's only 1 card left in my deck", ["'a draw from an empty deck'"]),
+    ("riftbound", "only one card left in my rune deck, what happens when I channel", ["'a rune deck running out'"]),
+    ("riftbound", "my token unit got killed, does it go to my trash?", ["'a token leaving the board'"]),
+    ("riftbound", "how do I make a token?", []),
+    ("mtg", "I have 9 cards at the end of my turn, what do I do", ["'too many cards in hand at the end of a turn'"]),
+    ("mtg", "I drew 2 cards at the end of my opponent's turn", []),
+    ("mtg", "what happens at the end of my turn?", []),
     ("riftbound", "after theirs resolves who gets to act next", ["'what follows an item resolving'"]),
     ("riftbound", "I didn't spend all my energy, can I keep it for my opponent's turn?", ["'resources left over'"]),
     ("riftbound", "my attackers survived but so did his defender, what now?",
@@ -124,6 +131,9 @@ OFFLINE = [
     ("mtg", "2026-01-16", "I played a second copy of my legendary creature, what happens to them"),
     ("riftbound", "1.4", "can my opponent look at the cards in my hand?"),
     ("mtg", "2026-01-16", "can I look through my opponent's graveyard whenever I want"),
+    ("riftbound", "1.4", "my token unit got killed, does it go to my trash?"),
+    ("riftbound", "1.4", "I have to draw 2 but there's only 1 card left in my deck"),
+    ("mtg", "2026-01-16", "I have 9 cards at the end of my turn, what do I do"),
 ]
 
 
