@@ -56,6 +56,8 @@ DAMAGE_DIVISION = {
     "in-the-order-they-were-listed": ("order-blockers", "assign-combat-damage"),
     "in-the-2010-rules-a-creature-blocked-by-two-may-assign-more-than-lethal-damage-to-the-first-in-its-order":
     ("order-blockers", "510.1c"),
+    "in-the-2010-rules-a-two-two-with-deathtouch-blocked-by-two-four-fours-assigns-1-to-each-in-its-order-and-"
+    "destroys-both": ("order-blockers", "510.1c"),
 }
 # The scenarios of a keyword the 2010 rules lack: set up as of 2010, the card pool is refused, at
 # the card, naming the edition.

@@ -88,7 +88,8 @@ CITATIONS: dict[str, Rules] = {
     "more-than-lethal": ("510.1c",),
     "blocks-nothing": ("510.1d", "506.4"),
     "trample": ("702.19b",),
-    "deathtouch-lethal": ("702.2c", "702.19b", "510.1c"),
+    "deathtouch-lethal": ("702.2c", "702.19b"),
+    "deathtouch-lethal-in-order": ("702.2c", "510.1c"),
     "lifelink": ("702.15b", "120.3f", "702.15a"),
     "indestructible": ("702.12b", "704.5g", "704.5h"),
     "trample-no-blockers": ("702.19d",),
@@ -328,6 +329,7 @@ ONLY_2010: dict[str, Rules] = {
     "assigned-in-order": ("510.1c", "509.2"),
     "check.damage-order": ("510.1c", "509.2"),
     "check.blocker-order": ("509.2",),
+    "deathtouch-lethal-in-order": ("702.2b", "510.1c", "509.2"),
 }
 
 

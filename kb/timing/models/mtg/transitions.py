@@ -84,6 +84,9 @@ INNER_STEPS: tuple[tuple[str, str, str], ...] = (
      "{permanent} has trample and is blocked, but no creatures are blocking it: {amount} damage to {player}"),
     ("deathtouch-lethal", "deathtouch: any nonzero combat damage it assigns to a creature is lethal damage",
      "{permanent} has deathtouch: 1 damage is lethal damage to {blockers}"),
+    ("deathtouch-lethal-in-order", "deathtouch: 1 damage is lethal damage to a blocker before the next in the damage "
+     "assignment order", "{permanent} has deathtouch: 1 damage is lethal damage to {blockers}, in its damage "
+     "assignment order"),
     ("lifelink", "damage dealt by a source with lifelink also makes its controller gain that much life, at once "
      "(no trigger, no stack)", "{source} has lifelink: {player} gains {amount} life"),
     ("indestructible", "an indestructible creature is not destroyed by lethal damage or by damage from a source "

@@ -261,8 +261,11 @@ class Turn(Part):
         shares = divided if divided is not None else self.lethal_first(s, a, blockers)
         text = ", ".join(f"{n} to {to}" for to, n in shares)
         lowered = [b.name for b in blockers if self.lethal_damage(s, a, b) < max(0, self.toughness(s, b) - b.damage)]
-        if lowered and (trample or len(blockers) > 1):  # where the division turns on what lethal damage is
-            t.note("deathtouch-lethal", s, {"permanent": a.name, "blockers": ", ".join(lowered)})
+        # where the division turns on what lethal damage is: before the player with trample (702.19b),
+        # before the next blocker in a damage assignment order (2010's 510.1c); 2026 divides freely
+        if lowered and (trample or (len(blockers) > 1 and self.damage_order)):
+            t.note("deathtouch-lethal" if trample else "deathtouch-lethal-in-order", s,
+                   {"permanent": a.name, "blockers": ", ".join(lowered)})
         if len(blockers) > 1 and self.damage_order:
             t.note("assigned-in-order", s, {"permanent": a.name, "amount": power, "division": text,
                                             "order": ", ".join(b.name for b in blockers)})
