@@ -45,6 +45,7 @@ ANSWERED = [
     ("riftbound", "1.4", "a card lets me do it but another card says I can't, who wins", "054.1", 1),  # can't beats can
     ("riftbound", "1.4", "how many cards in my opening hand", "116", 3),
     ("riftbound", "1.4", "I'm the only player remaining, do I win the game", "195", 3),
+    ("riftbound", "1.4", "does playing my unit to a battlefield count as moving it", "446.2", 3),
 ]
 
 

@@ -39,6 +39,7 @@ SITUATIONS = [
     ("riftbound", "only one card left in my rune deck, what happens when I channel", ["'a rune deck running out'"]),
     ("riftbound", "my token unit got killed, does it go to my trash?", ["'a token leaving the board'"]),
     ("riftbound", "how do I make a token?", []),
+    ("riftbound", "what happens if an effect banishes a token?", ["'a token leaving the board'"]),
     ("mtg", "I have 9 cards at the end of my turn, what do I do", ["'too many cards in hand at the end of a turn'"]),
     ("mtg", "I drew 2 cards at the end of my opponent's turn", []),
     ("mtg", "what happens at the end of my turn?", []),
