@@ -46,6 +46,8 @@ ANSWERED = [
     ("riftbound", "1.4", "how many cards in my opening hand", "116", 3),
     ("riftbound", "1.4", "I'm the only player remaining, do I win the game", "195", 3),
     ("riftbound", "1.4", "does playing my unit to a battlefield count as moving it", "446.2", 3),
+    ("riftbound", "1.4", "is a rune a permanent", "161.1.a", 3),
+    ("riftbound", "1.4", "my opponent's trigger and mine go off from the same thing, whose goes on the chain first", "383.3.d.1", 3),
 ]
 
 
