@@ -164,3 +164,12 @@ def test_the_openapi_document_names_the_field(client: FlaskClient) -> None:
     assert "clamped" in schema["required"]
     said, none = schema["properties"]["clamped"]["oneOf"]
     assert none == {"type": "null"} and set(said["properties"]) == {"asked", "read", "first", "last", "message"}
+
+
+def test_the_readmes_example_is_what_the_default_build_says(excerpt_kb: KnowledgeBase) -> None:
+    """README quotes the clamp's sentence for ``1-9999`` on the default corpus: it is that
+    build's own (an excerpt gaining rules changes it, and the README with it)."""
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    quoted = re.search(r"\(`(Rules 1-9999 clamped to [^`]+)`, on the default corpus\)", readme)
+    assert quoted is not None, "README no longer quotes the clamp's sentence for 1-9999"
+    assert excerpt_kb.search("1-9999", "riftbound")["clamped"]["message"] == quoted.group(1)
