@@ -43,6 +43,8 @@ SITUATIONS = [
     ("mtg", "I have 9 cards at the end of my turn, what do I do", ["'too many cards in hand at the end of a turn'"]),
     ("mtg", "I drew 2 cards at the end of my opponent's turn", []),
     ("mtg", "what happens at the end of my turn?", []),
+    ("mtg", "I didn't spend my mana in my upkeep, do I keep it for my draw step?", ["'mana left over'"]),
+    ("mtg", "how do I add mana to my mana pool?", []),
     ("riftbound", "after theirs resolves who gets to act next", ["'what follows an item resolving'"]),
     ("riftbound", "I didn't spend all my energy, can I keep it for my opponent's turn?", ["'resources left over'"]),
     ("riftbound", "my attackers survived but so did his defender, what now?",
