@@ -3,7 +3,9 @@
 The excerpts are what a fresh clone builds: enough of each edition for every command and
 page the README and the API page show. ``rules/excerpts.toml`` lists, per excerpt, the full
 document (under ``../shared/corpora``), the whole subtrees and the single rules wanted, and
-whether the timing model's citations of that edition are added. From that list:
+whether the timing model's citations of that edition are added, and the rules the search
+vocabulary states in players' words for it (``kb/search/vocabulary/<ruleset>-rules.yaml``,
+whose answers a fresh clone's search should hold). From that list:
 
 1. every wanted rule brings its ancestors (a rule without its parent is a reader error);
 2. excerpts of one ruleset are closed under the edition mapping of the *full* documents, so
@@ -44,6 +46,7 @@ from kb.model import DocumentError, ReadResult  # noqa: E402
 from kb.numbers import format_number, parse_number  # noqa: E402
 from kb.read import read_text  # noqa: E402
 from kb.read.text import decode  # noqa: E402
+from kb.search.phrasing import rule_phrasings  # noqa: E402
 from kb.timing.models import get_model, rulesets as timing_rulesets  # noqa: E402
 
 CONFIG = RULES / "excerpts.toml"
@@ -96,7 +99,8 @@ def load(spec: dict, corpora: Path) -> Document:
 
 
 def wanted(doc: Document) -> set[str]:
-    """The numbers the list asks for, the timing model's citations, and their ancestors."""
+    """The numbers the list asks for, the timing model's citations, the rules the search
+    vocabulary states in players' words, and their ancestors."""
     rg, spec = doc.graph, doc.spec
     out: set[str] = set()
     for number in spec.get("subtrees", []):
@@ -110,6 +114,9 @@ def wanted(doc: Document) -> set[str]:
                                "its citations reach it through the mapping closure")
         for rules in cited.values():
             out.update(_canonical(rg, n, f"{doc.label} (timing model)") for n in rules)
+    if spec.get("vocabulary"):
+        where = f"{doc.label} (kb/search/vocabulary/{spec['ruleset']}-rules.yaml)"
+        out.update(_canonical(rg, n, where) for n in rule_phrasings(spec["ruleset"], spec["edition"]))
     return with_ancestors(rg, out)
 
 
