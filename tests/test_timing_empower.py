@@ -60,10 +60,6 @@ def cited(result: RunResult) -> set[str]:
     return {r for f in result.frames for n in f.node.walk() for r in n.rules}
 
 
-def said(result: RunResult) -> list[str]:
-    return [n.name for f in result.frames for n in f.node.walk()]
-
-
 # (what happens, the steps, Adept's card, Adept Empowered at the end, rules cited, rules not cited)
 RUNS = [
     ("an Empower ability on the chain has not Empowered its unit yet", [EMPOWER], ADEPT, False,
