@@ -143,7 +143,8 @@ class Transition:
 
     def failing(self, state: State, params: Params) -> tuple[Check, ...]:
         """The preconditions that do not hold, in declaration order."""
-        return tuple(c for c in self.preconditions if not c.holds(state, params))
+        failed = [c for c in self.preconditions if not c.holds(state, params)]
+        return tuple(failed) if failed else ()
 
     def __repr__(self) -> str:
         return f"Transition({self.name})"
@@ -342,13 +343,25 @@ def check_invariants(model: Model, node: TraceNode) -> None:
                                         + broken[0].message, lambda _n: False), node)
 
 
+def _of_kind(model: Model, kind: TransitionKind) -> tuple[Transition, ...]:
+    """The model's transitions of ``kind`` that have bindings, in declaration order.
+
+    Asked once per state explored, so kept on the model; a model may replace its transitions,
+    so the list is rebuilt whenever ``model.transitions`` no longer holds the same objects."""
+    current = tuple(model.transitions.values())
+    cached = model.__dict__.get("_engine_by_kind")
+    if cached is None or cached[0] != current:  # Transition compares by identity (eq=False)
+        cached = (current, {k: tuple(t for t in current if t.kind == k and t.bindings is not None)
+                            for k in ("automatic", "decision")})
+        model.__dict__["_engine_by_kind"] = cached
+    return cached[1][kind]
+
+
 def automatic(model: Model, state: State) -> list[tuple[Transition, Params]]:
     """Every enabled automatic transition with its params."""
     out = []
-    for t in model.transitions.values():
-        if t.kind != "automatic" or t.bindings is None:
-            continue
-        for params in t.bindings(state):
+    for t in _of_kind(model, "automatic"):
+        for params in t.bindings(state):  # type: ignore[misc]  # _of_kind keeps those with bindings
             if not t.failing(state, params):
                 out.append((t, params))
     return out
@@ -357,10 +370,8 @@ def automatic(model: Model, state: State) -> list[tuple[Transition, Params]]:
 def options(model: Model, state: State) -> list[Option]:
     """Every candidate decision in ``state``, legal or not."""
     out = []
-    for t in model.transitions.values():
-        if t.kind != "decision" or t.bindings is None:
-            continue
-        for params in t.bindings(state):
+    for t in _of_kind(model, "decision"):
+        for params in t.bindings(state):  # type: ignore[misc]  # _of_kind keeps those with bindings
             out.append(Option(t, dict(params), t.failing(state, params)))
     return out
 
