@@ -4,7 +4,6 @@ module-level function registered by decorator; the rest is the model's ``Resolut
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from typing import TYPE_CHECKING
 
@@ -15,6 +14,7 @@ from kb.timing.models.mtg.citations import registry
 from kb.timing.models.mtg.parts import Part
 from kb.timing.models.mtg.objects import (Effect, Exiled, Obj, Payment, Resolving, State, Trigger, add_count, on_text,
                                           without_card)
+from kb.timing.models.mtg.objects import replace  # dataclasses.replace, made faster
 
 if TYPE_CHECKING:
     from kb.timing.models.mtg.model import Magic
