@@ -225,9 +225,12 @@ class TraceNode:
 
     def walk(self) -> Iterator[TraceNode]:
         """This node and its descendants, depth first, in the order they happened."""
-        yield self
-        for child in self.children:
-            yield from child.walk()
+        # a stack, not nested generators: every step of an exploration is walked
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
 
 
 class Trace:
