@@ -346,6 +346,8 @@ class State:
     @property
     def remaining(self) -> tuple[str, ...]:
         """The players still in the game, in turn order."""
+        if not self.lost:
+            return self.players
         return tuple(p for p in self.players if p not in self.lost)
 
     @property
@@ -384,7 +386,10 @@ class State:
         return player
 
     def hand(self, player: str) -> tuple[str, ...] | None:
-        return next((h for p, h in self.hands if p == player), None)
+        for p, h in self.hands:
+            if p == player:
+                return h
+        return None
 
     def life_of(self, player: str) -> int:
         return dict(self.life).get(player, 20)
@@ -393,7 +398,10 @@ class State:
         return dict(self.pool).get(player, 0)
 
     def permanent(self, name: str | None) -> Permanent | None:
-        return next((u for u in self.board if u.name == name), None)
+        for u in self.board:
+            if u.name == name:
+                return u
+        return None
 
     def object(self, ident: int | None) -> Permanent | None:
         """The permanent that is the object ``ident`` (None once it has left the battlefield)."""
