@@ -154,6 +154,16 @@ class CardKnowledge(Part):
     # -- state-based actions ----------------------------------------------------------------
     def sba(self, s: State) -> list[tuple[str, dict[str, Any]]]:
         """Every state-based action that applies now: (citation name, params)."""
+        # Asked several times of the same state in a row (its validity, then the automatic steps
+        # and priority): the last state's answer is kept, and handed out as a fresh copy.
+        last = self.__dict__.get("_sba_of")
+        if last is not None and last[0] is s:
+            return [(name, dict(params)) for name, params in last[1]]
+        out = self._state_based_actions(s)
+        self.__dict__["_sba_of"] = (s, tuple((name, dict(params)) for name, params in out))
+        return out
+
+    def _state_based_actions(self, s: State) -> list[tuple[str, dict[str, Any]]]:
         out: list[tuple[str, dict[str, Any]]] = []
         for p in s.players:
             if p not in s.lost and s.life_of(p) <= 0:
