@@ -49,6 +49,7 @@ ANSWERED = [
     ("riftbound", "1.4", "is a rune a permanent", "161.1.a", 3),
     ("riftbound", "1.4", "can I equip my gear during combat", "151.2", 3),
     ("mtg", "2026-01-16", "when does damage wear off", "514.2", 3),
+    ("mtg", "2026-01-16", "my commander died, can it go back to the command zone", "903.9a", 3),
     ("mtg", "2026-01-16", "who gets priority first in my draw step", "117.3a", 3),
     ("riftbound", "1.4", "my opponent's trigger and mine go off from the same thing, whose goes on the chain first", "383.3.d.1", 3),
 ]
