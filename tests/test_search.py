@@ -27,7 +27,7 @@ from kb.search.searcher import SUMMARY_JOINER, TIMING_MODEL_REASON
 
 RESULT_KEYS = {"number", "title", "excerpt", "score", "breadcrumbs", "kind", "match", "matched"}
 RESPONSE_KEYS = {"query", "ruleset", "edition", "total", "offset", "limit", "did_you_mean", "understood",
-                 "results", "jump", "term", "no_such_rule", "other_rulesets"}
+                 "results", "jump", "term", "no_such_rule", "clamped", "other_rulesets"}
 
 
 def top(data: dict, n: int = 3) -> list[str]:
