@@ -70,12 +70,29 @@ def _rendered(markdown: str) -> str:
     return _page(MarkdownIt("commonmark").render(markdown))
 
 
+# The rules of Riftbound 1.4 whose source lines markdown-it renders as other blocks: a '1.'
+# line starts an <ol> (read as '- ' items), and a line starting '> D >]' a blockquote. The
+# excerpt keeps the document's lines word for word, so it has the same two where it holds them.
+RENDERED_OTHERWISE = ["479.2", "738"]
+
+
+def _number(key: tuple) -> str:
+    return ".".join(str(part[1]) for part in key)
+
+
+def _differing(got: dict, want: dict) -> list[str]:
+    return sorted(_number(key) for key in want if got[key] != want[key])
+
+
 def test_the_embedded_excerpt_rendered_reads_as_its_markdown() -> None:
     markdown = (REPO / "rules" / "riftbound" / "core-rules-1.4-excerpt.md").read_text(encoding="utf-8")
-    want = read_text(markdown, "excerpt.md")
-    got = read_text(_rendered(markdown), "excerpt.html")
-    assert fingerprint(got, "lines") == fingerprint(want, "lines")
-    assert not [d for d in got.diagnostics if d.severity == "warning"]
+    wanted = read_text(markdown, "excerpt.md")
+    read = read_text(_rendered(markdown), "excerpt.html")
+    want, got = fingerprint(wanted, "lines"), fingerprint(read, "lines")
+    assert got.keys() == want.keys()
+    held = {_number(key) for key in want}
+    assert _differing(got, want) == [n for n in RENDERED_OTHERWISE if n in held]
+    assert not [d for d in read.diagnostics if d.severity == "warning"]
 
 
 @requires_shared
@@ -84,7 +101,4 @@ def test_riftbound_1_4_rendered_reads_as_its_markdown() -> None:
     want = fingerprint(read_text(markdown, "1.4.md"), "lines")
     got = fingerprint(read_text(_rendered(markdown), "1.4.html"), "lines")
     assert got.keys() == want.keys()
-    differing = sorted(".".join(str(part[1]) for part in key) for key in want if got[key] != want[key])
-    # markdown-it's own rendering: a '1.' line starts an <ol> (read as '- ' items), and a
-    # line starting '> D >]' a blockquote
-    assert differing == ["479.2", "738"]
+    assert _differing(got, want) == RENDERED_OTHERWISE
