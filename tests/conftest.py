@@ -109,6 +109,19 @@ Credits
 """
 
 
+def offline_index_scripts(kb: KnowledgeBase, folder: Path, editions: dict[str, str]) -> list[Path]:
+    """The offline pack's search index script of each ``ruleset: edition`` of ``kb``, written
+    into ``folder`` as ``RULESET.js`` (what the offline search's node runs read), in that order."""
+    from web.pack import search_index_script  # the web side, only where a test asks for it
+
+    out = []
+    for ruleset, edition in editions.items():
+        path = folder / f"{ruleset}.js"
+        path.write_text(search_index_script(kb, ruleset, edition, lambda n: n), encoding="utf-8")
+        out.append(path)
+    return out
+
+
 def magic_document(rules: str, glossary: str,
                    credits: str = "Magic: The Gathering Original Game Design: Richard Garfield") -> str:
     """A small Magic Comprehensive Rules text of the tests' own, laid out as a release prints

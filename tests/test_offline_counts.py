@@ -19,13 +19,13 @@ from typing import Any
 import numpy as np
 import pytest
 
+from conftest import offline_index_scripts
 from kb.export.jsrun import node_path, run_queries
 from kb.export.rulings import ruling_evidence_index
 from kb.export.search_index import read_index_script
 from kb.query import KnowledgeBase
 from kb.records.citing import current_records
 from kb.records.search import ruling_index, words
-from web.pack import search_index_script
 
 requires_node = pytest.mark.skipif(node_path() is None, reason="needs node to run the offline search script")
 
@@ -53,13 +53,7 @@ COUNTS = [
 
 @pytest.fixture(scope="module")
 def indexes(excerpt_kb: KnowledgeBase, tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    folder = tmp_path_factory.mktemp("offline-counts")
-    out = []
-    for ruleset, edition in EDITIONS.items():
-        path = folder / f"{ruleset}.js"
-        path.write_text(search_index_script(excerpt_kb, ruleset, edition, lambda n: n), encoding="utf-8")
-        out.append(path)
-    return out
+    return offline_index_scripts(excerpt_kb, tmp_path_factory.mktemp("offline-counts"), EDITIONS)
 
 
 @pytest.fixture(scope="module")

@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
+from conftest import offline_index_scripts
 from kb.errors import QueryError
 from kb.export.jsrun import node_path, run_queries
 from kb.numbers import expand_range
 from kb.query import KnowledgeBase, numbers_asked
-from web.pack import search_index_script
 from web.search_port import NUMBERS_ASKED_CHARS, RANGE_MOST
 
 requires_node = pytest.mark.skipif(node_path() is None, reason="needs node to run the offline search script")
@@ -108,13 +108,7 @@ def _answer(r: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def indexes(excerpt_kb: KnowledgeBase, tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    folder = tmp_path_factory.mktemp("offline-numbers")
-    out = []
-    for ruleset, edition in EDITIONS.items():
-        path = folder / f"{ruleset}.js"
-        path.write_text(search_index_script(excerpt_kb, ruleset, edition, lambda n: n), encoding="utf-8")
-        out.append(path)
-    return out
+    return offline_index_scripts(excerpt_kb, tmp_path_factory.mktemp("offline-numbers"), EDITIONS)
 
 
 def _offline(indexes: list[Path], rows: list[tuple[str, str, int, int]]) -> list[dict[str, Any]]:
