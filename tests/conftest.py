@@ -301,7 +301,8 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
 # first reads them whole, the second only needs what it noted (about 28 s of CPU read again).
 SHARE_A_WORKER: tuple[tuple[str, ...], ...] = (
     ("tests/test_export.py", "tests/browser/test_export_offline.py",
-     "tests/browser/test_offline_numbers_page.py", "tests/browser/test_offline_search_reading.py"),
+     "tests/browser/test_offline_numbers_page.py", "tests/browser/test_offline_search_reading.py",
+     "tests/browser/test_offline_range_clamp_page.py"),
     ("tests/test_reader_quirks.py", "tests/test_import_truncated.py"),
 )
 # About the CPU seconds of the suite's files in a whole run, those of 4 s or more (bench/RESULTS.md,

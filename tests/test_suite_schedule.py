@@ -9,6 +9,7 @@ silently fall back to its number of tests).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import pytest
@@ -38,6 +39,18 @@ def test_the_tables_name_real_test_files(path: str) -> None:
 ])
 def test_a_file_is_scheduled_in_its_unit(path: str, unit: str) -> None:
     assert work_unit(path) == unit
+
+
+# The test files that read the session's offline pack (the exported_site fixture, ~40 s to make):
+# one worker makes it for all of them only when they are one unit (a file left out of it paid a
+# second export on the other worker in CI, 39 s).
+_READ_THE_PACK = sorted(str(p.relative_to(REPO)) for p in (REPO / "tests").rglob("test_*.py")
+                        if re.search(r"\bexported_site\s*:", p.read_text(encoding="utf-8")))
+
+
+@pytest.mark.parametrize("path", _READ_THE_PACK)
+def test_every_file_reading_the_offline_pack_shares_its_worker(path: str) -> None:
+    assert work_unit(path) == "tests/test_export.py", f"add {path} to SHARE_A_WORKER's first group"
 
 
 def ordered(nodeids: list[str], monkeypatch: pytest.MonkeyPatch, cpu: dict[str, float],
