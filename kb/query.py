@@ -330,7 +330,9 @@ class KnowledgeBase(LoadedEditions):
                               or self.default_ruleset(), asked_edition)
             name = rg.edition.ruleset, rg.edition.name
             s = searcher(self, *name)
-            asked = None if section else numbers_asked(rg, query)
+            # One range read once: what numbers_asked lists and what clamped says (it scans a level).
+            ranged = None if section else range_asked(rg, query)
+            asked = None if section else numbers_asked(rg, query, ranged=ranged)
             # The number is parsed once: in a form the rule lookup reads, else typed loosely
             # (kb.numbers.typed_number's two halves).
             lookup = None if asked or section else try_parse_lookup_number(query)
@@ -351,7 +353,6 @@ class KnowledgeBase(LoadedEditions):
                              {"query": str(query)[:200], **exc.detail}) from exc
         if asked or alone:
             found["query"] = parsed.text
-        ranged = None if section else range_asked(rg, query)
         found["clamped"] = ranged[1] if ranged else None
         found["no_such_rule"] = None
         if typed:  # a number the edition lacks (a dot dropped or doubled too: 3371a, 337..1a)
@@ -553,18 +554,20 @@ _BETWEEN = re.compile(rf"^(?:\s|,|;|&|and|{_PREFIX})*$")
 # One range of numbers whose last part is digits, read before the citation finder: the finder
 # reads a part of at most three digits (no rule has more), so "1-9999" or "1-1000000" was no
 # range to it, and a range written high to low ("9999-1", "340-337") named no rule.
+_NOT_READ: Any = object()  # numbers_asked's range, when its caller has not read it
 _RANGE_ASKED = re.compile(rf"^\s*(?:{_PREFIX}\s*)?([0-9]+(?:\.(?:[0-9]+|[a-z]))*)\s*[-–—]\s*"
                           r"([0-9]+(?:\.(?:[0-9]+|[a-z]))*)\s*$")
 
 
-def numbers_asked(rg: RuleGraph, query: str) -> list[str] | None:
+def numbers_asked(rg: RuleGraph, query: str, *, ranged: Any = _NOT_READ) -> list[str] | None:
     """The rules of ``rg`` a query made only of rule numbers names, in the order written:
     one number as ``rulekb rule`` reads it (``r337.2``, ``CR 117.3d``: its canonical number),
     or a range or list as an article's citation is read (``337-340`` → 337, 338, 339, 340;
     ``601.2a–f``; ``337.1a and 337.4``); one range of numbers ending in digits at any size
     and either way round as :func:`range_asked` reads it (``1-9999``, ``9999-1``). None when
     the query is anything else, names no rule of ``rg`` (the search then says what it can),
-    or is one number ``rg`` lacks."""
+    or is one number ``rg`` lacks. ``ranged`` is :func:`range_asked` of the same query when the
+    caller has read it already."""
     if len(query) > 200:
         return None
     one = try_parse_lookup_number(query)  # also 337.1(a) and 337.1 a, as rulekb rule reads them
@@ -573,7 +576,8 @@ def numbers_asked(rg: RuleGraph, query: str) -> list[str] | None:
         return [found] if found else None
     if not _NUMBERS_ONLY.match(query) or _EXCLUDING.search(query):
         return None
-    ranged = range_asked(rg, query)
+    if ranged is _NOT_READ:
+        ranged = range_asked(rg, query)
     if ranged is not None:
         return ranged[0] or None
     # "337 - 340" is the range 337-340, as the citation finder reads a range written closed up.
