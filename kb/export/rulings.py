@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from kb.records.citing import counterpart, current_records
-from kb.records.search import _quoted, ruling_citations, ruling_index
+from kb.records.citing import current_records
+from kb.records.search import ruling_cites, ruling_citations, ruling_index, ruling_reason
 
 if TYPE_CHECKING:
     from kb.loaded import LoadedEditions
@@ -54,13 +54,7 @@ def ruling_evidence_index(kb: LoadedEditions, ruleset: str, edition: str) -> lis
     out = []
     for row, i in enumerate(mine):
         ruling = index.rulings[i]
-        rc = citations.get(ruling.id)
-        cited: list[str] = []
-        if rc is not None and rc.written_for is not None and (ruleset, rc.written_for) in kb.graphs:
-            for c in rc.cited:
-                here = c.ruleset == ruleset and c.number and counterpart(kb, ruleset, c.edition, edition, c.number)
-                if here and here not in cited:
-                    cited.append(here)
-        out.append({"terms": terms[row], "own": index.own.get(ruling.id, 0.0), "cited": cited,
-                    "reason": f"cited by ruling {ruling.id}: {_quoted(ruling.question)}"})
+        out.append({"terms": terms[row], "own": index.own.get(ruling.id, 0.0),
+                    "cited": ruling_cites(kb, citations.get(ruling.id), ruleset, edition),
+                    "reason": ruling_reason(ruling)})
     return out

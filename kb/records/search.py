@@ -224,21 +224,40 @@ def ruling_evidence(kb: LoadedEditions, ruleset: str, edition: str, share: float
         rc_of = ruling_citations(kb, current, ruleset)
         found: dict[str, Evidence] = {}
         for ruling, score in hits:
-            rc = rc_of.get(ruling.id)
-            if rc is None or rc.written_for is None or (ruleset, rc.written_for) not in kb.graphs:
+            cited = ruling_cites(kb, rc_of.get(ruling.id), ruleset, edition)
+            if not cited:
                 continue
             strength = share * min(1.0, score / own[ruling.id]) if own.get(ruling.id) else 0.0
             if strength <= 0:
                 continue
-            reason = f"cited by ruling {ruling.id}: {_quoted(ruling.question)}"
-            for cited in rc.cited:
-                if cited.ruleset != ruleset:
-                    continue  # its prefix named another ruleset: no rule of this edition
-                here = cited.number and counterpart(kb, ruleset, cited.edition, edition, cited.number)
-                if here and (here not in found or found[here].strength < strength):
+            reason = ruling_reason(ruling)
+            for here in cited:
+                if here not in found or found[here].strength < strength:
                     found[here] = Evidence(here, strength, reason)
         return list(found.values())
     return source
+
+
+def ruling_cites(kb: LoadedEditions, rc: RecordCitations | None, ruleset: str, edition: str) -> list[str]:
+    """The rules of ``edition`` a ruling's citations ``rc`` name, in the order cited, each once:
+    each citation of ``ruleset`` carried from the edition it was read in (its prefix naming
+    another ruleset names no rule here); none for a ruling written for no edition built.
+    What the server's evidence source and the offline pack's (kb.export.rulings) bring in."""
+    if rc is None or rc.written_for is None or (ruleset, rc.written_for) not in kb.graphs:
+        return []
+    out: list[str] = []
+    for cited in rc.cited:
+        if cited.ruleset != ruleset:
+            continue
+        here = cited.number and counterpart(kb, ruleset, cited.edition, edition, cited.number)
+        if here and here not in out:
+            out.append(here)
+    return out
+
+
+def ruling_reason(ruling: Record) -> str:
+    """What a hit a ruling brought in says of it ("cited by ruling r-12: 'Can I respond…?'")."""
+    return f"cited by ruling {ruling.id}: {_quoted(ruling.question)}"
 
 
 def asked_words(parsed: ParsedQuery) -> str:
