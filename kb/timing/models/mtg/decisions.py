@@ -14,7 +14,7 @@ from kb.timing.models.mtg.citations import registry
 from kb.timing.models.mtg.parts import Part
 from kb.timing.models.mtg.objects import (EXILING, Card, Exiled, Obj, Payment, Permanent, State, Trigger, add_count,
                                           with_hand, with_pool, without_card)
-from kb.timing.models.mtg.objects import replace  # dataclasses.replace, made faster
+from kb.timing.models.frozen import replace
 
 if TYPE_CHECKING:
     from kb.timing.models.mtg.model import Magic

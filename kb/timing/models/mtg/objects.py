@@ -7,11 +7,11 @@ no single field can say (ids unique across zones, a target named by an object's 
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar
 
 from kb.timing.models.codec import OMIT, Context, js
+from kb.timing.models.frozen import replace
 
 STEPS = ("untap", "upkeep", "draw", "main1", "beginning-of-combat", "declare-attackers",
          "declare-blockers", "combat-damage", "end-of-combat", "main2", "end", "cleanup")
@@ -30,29 +30,6 @@ PERMANENT_TYPES = frozenset({"land", "creature", "artifact", "enchantment"})
 TARGETS = ("creature", "player", "any", "spell", "permanent")
 TRIGGER_EVENTS = ("cast", "enters", "dies", "dealt-damage", "untap", "beginning")
 
-_Frozen = TypeVar("_Frozen")
-# per dataclass: its fields' names when a copy of them is all its __init__ would make, else None
-_COPYABLE: dict[type, tuple[str, ...] | None] = {}
-
-
-def replace(obj: _Frozen, /, **changes: Any) -> _Frozen:
-    """:func:`dataclasses.replace`, the same object made faster: every step of the model copies
-    the state this way. A dataclass whose ``__init__`` only stores its fields (no
-    ``__post_init__``, no field left out of it) is copied field by field, without ``__init__``;
-    any other, or a change naming no field, goes to :func:`dataclasses.replace` (and its error)."""
-    cls = type(obj)
-    try:
-        names = _COPYABLE[cls]
-    except KeyError:
-        fields = dataclasses.fields(cls)  # type: ignore[arg-type]
-        plain = all(f.init for f in fields) and not hasattr(cls, "__post_init__")
-        names = _COPYABLE[cls] = tuple(f.name for f in fields) if plain else None
-    if names is None or not changes.keys() <= set(names):
-        return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
-    old = obj.__dict__
-    new = object.__new__(cls)
-    new.__dict__.update({n: changes[n] if n in changes else old[n] for n in names})
-    return new
 TIMINGS = ("any", "sorcery", "your-upkeep")
 COLORS = ("white", "blue", "black", "red", "green")
 MAX_HAND = 7

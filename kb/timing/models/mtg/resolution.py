@@ -14,7 +14,7 @@ from kb.timing.models.mtg.citations import registry
 from kb.timing.models.mtg.parts import Part
 from kb.timing.models.mtg.objects import (Effect, Exiled, Obj, Payment, Resolving, State, Trigger, add_count, on_text,
                                           without_card)
-from kb.timing.models.mtg.objects import replace  # dataclasses.replace, made faster
+from kb.timing.models.frozen import replace
 
 if TYPE_CHECKING:
     from kb.timing.models.mtg.model import Magic

@@ -18,7 +18,7 @@ from kb.timing.models.mtg.citations import EDITION_2010, EDITIONS
 from kb.timing.models.mtg.model import Magic, model_for
 from kb.timing.models.mtg.objects import (Exiled, Obj, Payment, Permanent, Resolving, STEPS, STEP_NAMES, State,
                                           targeted)
-from kb.timing.models.mtg.objects import replace  # dataclasses.replace, made faster
+from kb.timing.models.frozen import replace
 
 # The keys of a state's JSON, in the order they are written: the state's fields, and what is
 # derived from them (the phase) or from the model (its ruleset, edition and card pool).

@@ -13,7 +13,7 @@ from kb.timing.models.mtg import bindings
 from kb.timing.models.mtg.citations import EDITION_2010, registry
 from kb.timing.models.mtg.parts import Part
 from kb.timing.models.mtg.objects import MAIN, MAX_HAND, STEPS, Permanent, State, Trigger, add_count, with_hand
-from kb.timing.models.mtg.objects import replace  # dataclasses.replace, made faster
+from kb.timing.models.frozen import replace
 
 if TYPE_CHECKING:
     from kb.timing.models.mtg.model import Magic

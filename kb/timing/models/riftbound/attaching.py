@@ -18,9 +18,9 @@ as a card is played, are :mod:`kb.timing.models.riftbound.play_attaching`.
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from kb.timing.engine import Trace
+from kb.timing.models.frozen import replace
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound.state import Item, Permanent, State, with_permanent
 

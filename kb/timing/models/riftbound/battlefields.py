@@ -20,10 +20,10 @@ JSON); a pool without battlefield cards pays nothing for any of this (:attr:`Rif
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from kb.timing.engine import Trace
+from kb.timing.models.frozen import replace
 from kb.timing.models.riftbound.cards import Card
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound.state import State

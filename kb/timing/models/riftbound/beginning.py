@@ -17,10 +17,10 @@ permanents do not trigger: it is not their Beginning Phase.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from kb.timing.engine import Params, Trace
+from kb.timing.models.frozen import replace
 from kb.timing.models.riftbound.cards import Trigger
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound.state import State

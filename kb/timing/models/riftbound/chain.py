@@ -5,10 +5,10 @@ item leaving the chain (340.2–340.4), and who receives priority in an open sta
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from kb.timing.engine import Params, Trace
+from kb.timing.models.frozen import replace
 from kb.timing.models.riftbound.cards import Card
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound import costs, play_attaching, trash, turn_limits

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from kb.timing.engine import Params, Trace, TraceNode
+from kb.timing.models.frozen import replace
 from kb.timing.models.riftbound import attaching, damage, replacements, trash
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound.damage import prevented as damage_dealt

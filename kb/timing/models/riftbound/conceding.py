@@ -25,10 +25,10 @@ card in a trash whose abilities do not work there) stays where it is.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from kb.timing.engine import Params, Trace
+from kb.timing.models.frozen import replace
 from kb.timing.models.riftbound import attaching, chain
 from kb.timing.models.riftbound.battlefields import remove_contributed
 from kb.timing.models.riftbound.citations import registry

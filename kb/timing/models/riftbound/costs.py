@@ -28,11 +28,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from kb.timing.engine import Params, Trace
 from kb.timing.fields import a_mapping, only_keys, whole_number
+from kb.timing.models.frozen import replace
 from kb.timing.models.riftbound import effects, replacements
 from kb.timing.models.riftbound.cards import SEVERAL_TARGETS, UNIT_CHOICES, Ability, Card, Effect
 from kb.timing.models.riftbound.checks import ability_source

@@ -22,10 +22,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from kb.timing.engine import Trace
+from kb.timing.models.frozen import replace
 from kb.timing.models.riftbound import effects, replacements
 from kb.timing.models.riftbound.cards import Effect
 from kb.timing.models.riftbound.citations import registry

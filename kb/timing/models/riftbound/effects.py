@@ -11,10 +11,10 @@ and said so in the trace.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from kb.timing.engine import Trace
+from kb.timing.models.frozen import replace
 from kb.timing.models.riftbound.cards import SEVERAL, SEVERAL_TARGETS, Effect, empower_ability
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound import trash

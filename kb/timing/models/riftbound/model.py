@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from kb.timing.engine import Model, Option, Params, Rules, Violation
+from kb.timing.models.frozen import replace
 from kb.timing.models.riftbound import checks, combat, decisions, effects, scoring  # noqa: F401 (they register)
 from kb.timing.models.riftbound import adding, costs, damage, paying, replacements  # noqa: F401 (they register)
 from kb.timing.models.riftbound import attaching, beginning, conceding, play_attaching  # noqa: F401 (they register)

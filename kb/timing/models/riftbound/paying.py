@@ -7,10 +7,10 @@ leave the chain the way every item does, so they stand above ``chain``."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from kb.timing.engine import Params, Trace
+from kb.timing.models.frozen import replace
 from kb.timing.models.riftbound import trash
 from kb.timing.models.riftbound.chain import after_leaving, finalize_bindings
 from kb.timing.models.riftbound.citations import registry

@@ -26,10 +26,10 @@ has on the board).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from kb.timing.engine import Params, Trace
+from kb.timing.models.frozen import replace
 from kb.timing.models.riftbound import attaching, costs, effects
 from kb.timing.models.riftbound.cards import CHOSEN, Effect, attaching_choice
 from kb.timing.models.riftbound.citations import registry

@@ -45,10 +45,10 @@ game actions that are replacement effects (369.2), preventing damage is in
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from kb.timing.engine import Params, Trace, TraceNode, Transition
+from kb.timing.models.frozen import replace
 from kb.timing.models.riftbound import attaching, effects, trash
 from kb.timing.models.riftbound.cards import Effect
 from kb.timing.models.riftbound.citations import registry

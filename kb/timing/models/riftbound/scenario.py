@@ -53,13 +53,13 @@ the state's fields, so a new concept of the state is expectable at once.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from kb.timing.engine import FormatError, Option
 from kb.timing.fields import a_list as _list, a_mapping as _map, named_entry, only_keys as _only, players as _player_list
 from kb.timing.fields import nearest, one_of as _one_of, text as _str, whole_number as _int
 from kb.timing.models.codec import Context, field_json, json_keys
+from kb.timing.models.frozen import replace
 from kb.timing.models.riftbound import beginning, costs, teams, trash
 from kb.timing.models.riftbound.cards import parse_cards
 from kb.timing.models.riftbound.costs import resources_of

@@ -15,10 +15,10 @@ player draws 1, 315.4.b; runes channeled are not part of the timing).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from kb.timing.engine import Params, Trace
+from kb.timing.models.frozen import replace
 from kb.timing.models.riftbound.battlefields import battlefield_card
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound.state import State, drawn_plus

@@ -8,12 +8,13 @@ so are the keys an ``expect`` step may observe. A new concept is a new field her
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from kb.timing.engine import FormatError
 from kb.timing.fields import a_list, a_mapping, text, whole_number
 from kb.timing.models.codec import OMIT, Context, js
+from kb.timing.models.frozen import replace
 from kb.timing.models.riftbound.cards import Effect, effects_json, keywords, parse_effects
 
 # Tasks that wait until the chain is empty ("Resolve any items on the chain … before

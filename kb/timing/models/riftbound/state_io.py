@@ -7,12 +7,12 @@ two players, the turn state against the chain, ids increasing up the chain)."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 from typing import Any
 
 from kb.timing.engine import FormatError, Violation
 from kb.timing.fields import a_list, card_of, one_of, only_keys, player_of, pool_json, turn_order
 from kb.timing.models.codec import Context, Json, decode, encode, json_keys, read_value
+from kb.timing.models.frozen import replace
 from kb.timing.models.riftbound.cards import card_json, parse_cards
 from kb.timing.models.riftbound.citations import cite
 from kb.timing.models.riftbound.model import Riftbound, model_for

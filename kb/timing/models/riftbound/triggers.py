@@ -4,10 +4,10 @@ resolution, instructions and combat."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from kb.timing.engine import Trace
+from kb.timing.models.frozen import replace
 from kb.timing.models.riftbound import turn_limits
 from kb.timing.models.riftbound.cards import Trigger
 from kb.timing.models.riftbound.state import Item, Permanent, State, with_permanent

@@ -16,9 +16,9 @@ not objects).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from kb.timing.models.frozen import replace
 from kb.timing.models.riftbound.cards import Trigger
 from kb.timing.models.riftbound.citations import registry
 from kb.timing.models.riftbound.state import Item, State
