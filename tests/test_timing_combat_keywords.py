@@ -169,8 +169,7 @@ steps:
 @pytest.mark.parametrize("keyword,says", [
     ("Vision", "does not bear on the timing model"),
     ("Unique", "does not bear on the timing model"),
-    ("Level", "does not bear on the timing model"),
-    ("Hunt", "does not bear on the timing model"),
+    ("Hunt x", "Hunt's value is a whole number"),
     ("Tankk", "unknown keyword 'Tankk', did you mean 'Tank'?"),
     ("Assault x", "Assault's value is a whole number"),
     ("Tank 2", "Tank takes no value"),

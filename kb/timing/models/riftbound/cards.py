@@ -91,16 +91,14 @@ from kb.timing.models.riftbound.resources import (FREE, Cost, ability_cost_json,
 
 KEYWORDS = frozenset({"Action", "Reaction", "Hidden", "Ambush", "Legion", "Deathknell", "Deflect",
                       "Tank", "Backline", "Assault", "Shield", "Accelerate", "Ganking", "Temporary", "Repeat",
-                      "Flow", "Equip", "Quick-Draw", "Weaponmaster", "Empower"})
-# Keywords written with a value, "Assault 2" ("Assault [X]"; X omitted is 1: 807.1.b.3, 814.1.b.3).
-VALUED = ("Assault", "Shield")
+                      "Flow", "Equip", "Quick-Draw", "Weaponmaster", "Empower", "Hunt", "Level"})
+# Keywords written with a value, "Assault 2" ("Assault [X]"; X omitted is 1: 807.1.b.3, 814.1.b.3,
+# 823.1.c.2).
+VALUED = ("Assault", "Shield", "Hunt")
 # Core Rules 1.4's other keywords (804–829): refused by name, saying why, rather than as unknown.
 NOT_TIMING = "does not bear on the timing model's questions"
 NOT_MODELLED: dict[str, tuple[str, str]] = {
     "Vision": (NOT_TIMING, "817: a play effect that predicts; write its effect as triggers: [{on: play, …}]"),
-    "Hunt": (NOT_TIMING, "823: gains XP on conquer and hold; write its effect as triggers on: conquer and "
-                         "on: hold"),
-    "Level": (NOT_TIMING, "824: makes its text active with enough XP; write the active text on the card"),
     "Unique": (NOT_TIMING, "825: a deck-building constraint"),
     "Empowered": (NOT_TIMING, "828: \"[Empowered] > [Text]\" is a Dependent Ability active while Empowered; write "
                               "a triggered one as a trigger with empowered: true"),
@@ -109,7 +107,10 @@ CARD_TYPES = ("spell", "unit", "gear", "battlefield")
 TRIGGER_EVENTS = ("play", "attack", "defend", "conquer", "hold", "leave", "move", "empowered")
 BATTLEFIELD_EVENTS = ("conquer", "hold")  # a battlefield's own abilities: "when you conquer (hold) here"
 INSTRUCTIONS = ("draw", "counter", "kill", "move", "create", "play", "add", "discard", "deal", "give", "ready",
-                "save", "prevent")
+                "save", "prevent", "gain_xp", "spend_xp")
+# What a passive Level ability may give its card (824.1.b.1, "this card gains '[Text]'"): Might, and
+# the keywords the model reads of a unit in play through its Level abilities.
+LEVEL_KEYWORDS = ("Ganking",)
 # whose death a card's replacement effect replaces: its own, a friendly unit's, or a friendly
 # unit's with Deathknell (whether a permanent has Deathknell is a characteristic, 808.3)
 DYING = ("self", "friendly", "friendly-deathknell")
@@ -143,6 +144,24 @@ class Trigger:
     keyword: str | None = None  # the keyword it is short for (Quick-Draw, Weaponmaster): not written back
     # "[Empowered] > [Text]": a Dependent Ability, active only while its permanent is Empowered (828.1.c)
     empowered: bool = False
+    # "[Level N] > [Text]": a Dependent Ability, active only while its controller has N or more XP (824.1.b.1)
+    level: int | None = None
+
+
+@dataclass(frozen=True)
+class LevelAbility:
+    """A passive "[Level N] > I have +M [M] and [Keywords]": while its controller has N or more
+    XP, the card has that Might and those keywords (824.1.b.1, 727.1.c.2)."""
+
+    xp: int
+    might: int = 0
+    keywords: frozenset[str] = frozenset()
+
+    @property
+    def text(self) -> str:
+        """What it gives, in the card's words ("+1 [M] and Ganking")."""
+        parts = ([f"{self.might:+d} [M]"] if self.might else []) + sorted(self.keywords)
+        return " and ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -220,6 +239,13 @@ class Card:
     # Empower [Cost]: the resources of an activated ability Empowering this permanent (827.1.b,
     # 827.1.c.1; the ability itself is among ``abilities``); None without the keyword
     empower: Cost | None = None
+    hunt: int = 0  # Hunt X: "When I Conquer or Hold, my controller gains X XP" (823.1.c.1); 0 without it
+    levels: tuple[LevelAbility, ...] = ()  # its passive "[Level N] > …" abilities (824.1)
+
+    def level_thresholds(self) -> tuple[int, ...]:
+        """The XP each of its Level abilities needs, passive and triggered, each once, lowest first."""
+        return tuple(sorted({lv.xp for lv in self.levels} | {tr.level for tr in self.triggers
+                                                              if tr.level is not None}))
 
     @property
     def deflect(self) -> int:
@@ -236,6 +262,8 @@ def parse_effects(data: Any, field: str) -> tuple[Effect, ...]:
         (kind, arg), = raw.items()
         if kind in ("draw", "discard"):
             out.append((kind, _int(arg, f"{where}.{kind}", 0, 20)))
+        elif kind in ("gain_xp", "spend_xp"):  # "gain N XP" (730.1), "spend N XP" (730.2): its controller's
+            out.append((kind, _int(arg, f"{where}.{kind}", 1, 99)))
         elif kind == "add":  # "Add [2]" is 2 Energy (429.5)
             out.append((kind, parse_cost(arg, f"{where}.add")))
         elif kind in ("deal", "give", "prevent"):
@@ -345,7 +373,7 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
         raw = _map(raw, where)
         _only(raw, ("type", "keywords", "effects", "legion", "triggers", "abilities", "might", "deathknell", "cost",
                     "additional_cost", "replacement", "enters", "targets", "here", "repeat", "flow", "equip", "empower",
-                    "might_bonus"), where)
+                    "might_bonus", "level"), where)
         ctype = raw.get("type")
         if ctype not in CARD_TYPES:
             raise FormatError(f"type must be one of: {', '.join(CARD_TYPES)}", f"{where}.type")
@@ -354,7 +382,7 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
             tw = f"{where}.triggers[{i}]"
             # YAML 1.1 reads an unquoted ``on:`` key as the boolean true.
             tr = {("on" if k is True else k): v for k, v in _map(tr, tw).items()}
-            _only(tr, ("on", "name", "effects", "optional", "what", "cost", "each_turn", "empowered"), tw)
+            _only(tr, ("on", "name", "effects", "optional", "what", "cost", "each_turn", "empowered", "level"), tw)
             on = tr.get("on")
             if on not in TRIGGER_EVENTS:
                 raise FormatError(f"on must be one of: {', '.join(TRIGGER_EVENTS)}", f"{tw}.on")
@@ -366,7 +394,8 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
                                     bool(tr.get("optional", False)), what, parse_cost(tr.get("cost"), f"{tw}.cost"),
                                     None if tr.get("each_turn") is None else _int(tr["each_turn"], f"{tw}.each_turn",
                                                                                   1, 9),
-                                    empowered=_empowered_dependent(tr.get("empowered", False), ctype, f"{tw}.empowered")))
+                                    empowered=_empowered_dependent(tr.get("empowered", False), ctype, f"{tw}.empowered"),
+                                    level=_level_threshold(tr.get("level"), ctype, f"{tw}.level")))
         valued = keyword_values(raw.get("keywords"), f"{where}.keywords")
         card_keywords = frozenset(valued)
         if {"Tank", "Backline"} <= card_keywords:  # 815.1.b and 826.3 would put it both first and last
@@ -385,6 +414,17 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
         flow = _flow(raw, ctype, card_keywords, where)
         if flow is not None:
             card_keywords |= {"Flow"}
+        hunt = valued.get("Hunt", 0)
+        if hunt:  # "When I Conquer or Hold, my controller gains X XP" (823.1.c.1): a Conquer and a Hold effect
+            if ctype != "unit":
+                raise FormatError("Hunt is present on units (823.1.a)", f"{where}.keywords")
+            triggers += [Trigger(on, f"{name}'s Hunt", (("gain_xp", hunt),), keyword="Hunt") for on in ("conquer", "hold")]
+        levels = _levels(raw.get("level"), ctype, f"{where}.level")
+        if "Level" in card_keywords:
+            raise FormatError("Level is written with its XP and text: level: [{xp: N, might: M, keywords: [...]}], "
+                              "or a trigger's level: N (\"[Level N] > [Text]\", 824.1.a)", f"{where}.keywords")
+        if levels or any(tr.level is not None for tr in triggers):
+            card_keywords |= {"Level"}
         if raw.get("deathknell") is not None:  # "[Deathknell][>] Effect": "When I die, Effect" (808.1.c)
             triggers.append(Trigger("leave", f"{name}'s Deathknell",
                                     parse_effects(raw["deathknell"], f"{where}.deathknell")))
@@ -426,7 +466,7 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
                                                                      *(a.effects for a in abilities)), where),
                            _here(raw.get("here"), ctype, f"{where}.here"),
                            valued.get("Assault", 0), valued.get("Shield", 0), repeat, flow, equip, bonus,
-                           empower.cost if empower is not None else None)
+                           empower.cost if empower is not None else None, hunt, levels)
     for name, card in cards.items():
         _check_refs(cards, card.effects + card.legion, f"{field}.{name}")
         for tr in card.triggers:
@@ -508,6 +548,45 @@ def _empower(name: str, raw: dict[str, Any], ctype: str, card_keywords: frozense
     cost, exhaust = parse_ability_cost(raw["empower"], f"{where}.empower")
     return Ability(empower_ability(name), effects=(("empower", "self"),), cost=cost,
                    exhaust=exhaust, empower=True)
+
+
+def _level_threshold(raw: Any, ctype: str, field: str) -> int | None:
+    """A triggered ability's ``level: N``: "[Level N] > When …", active only while its controller
+    has N or more XP (824.1.b.1, 727.1.c.1); on a unit's or gear's abilities (the card's controller)."""
+    if raw is None:
+        return None
+    if ctype not in ("unit", "gear"):
+        raise FormatError("a Level ability is a permanent's: its controller's XP makes it active (824.1.c)", field)
+    return _int(raw, field, 1, 99)
+
+
+def _levels(raw: Any, ctype: str, field: str) -> tuple[LevelAbility, ...]:
+    """A unit's passive Level abilities, ``level: [{xp: N, might: M, keywords: [Ganking]}]``:
+    "[Level N] > I have +M [M] and Ganking" (824.1.b.1)."""
+    out = []
+    for i, item in enumerate(_list(raw, field)):
+        at = f"{field}[{i}]"
+        lv = _map(item, at)
+        _only(lv, ("xp", "might", "keywords"), at)
+        if ctype != "unit":
+            raise FormatError("a passive Level ability giving Might or keywords is a unit's (824.1.b.1); write a "
+                              "gear's triggered one with a trigger's level: N", at)
+        if lv.get("xp") is None:
+            raise FormatError("a Level ability says how much XP makes it active: xp: N (\"[Level N]\", 824.1.a)",
+                              f"{at}.xp")
+        might = lv.get("might", 0)
+        if isinstance(might, bool) or not isinstance(might, int) or not -20 <= might <= 20:
+            raise FormatError("might is a whole number from -20 to 20 (\"I have +M [M]\")", f"{at}.might")
+        granted = keywords(lv.get("keywords"), f"{at}.keywords")
+        other = sorted(granted - set(LEVEL_KEYWORDS))
+        if other:
+            raise FormatError(f"a Level ability gives the model's units {', '.join(LEVEL_KEYWORDS)} (and Might); "
+                              f"not {', '.join(other)}", f"{at}.keywords")
+        if not might and not granted:
+            raise FormatError("a passive Level ability gives Might or keywords (a triggered one is a trigger's "
+                              "level: N)", at)
+        out.append(LevelAbility(_int(lv["xp"], f"{at}.xp", 1, 99), might, granted))
+    return tuple(out)
 
 
 def _equip(raw: dict[str, Any], ctype: str, card_keywords: frozenset[str], where: str) -> tuple[Cost | None, int]:
@@ -717,9 +796,10 @@ def effects_json(effects: tuple[Effect, ...]) -> list[dict[str, Any]]:
 
 def card_json(card: Card) -> dict[str, Any]:
     out: dict[str, Any] = {"type": card.type}
-    shown = card.keywords - {"Repeat", "Flow", "Equip", "Empower"}  # written with their costs (repeat: COST…)
+    # written with their costs (repeat: COST…), Level with its abilities (level: […])
+    shown = card.keywords - {"Repeat", "Flow", "Equip", "Empower", "Level"}
     if shown:
-        values = {"Assault": card.assault, "Shield": card.shield}
+        values = {"Assault": card.assault, "Shield": card.shield, "Hunt": card.hunt}
         out["keywords"] = sorted(k if values.get(k, 1) == 1 else f"{k} {values[k]}" for k in shown)
     if card.effects:
         out["effects"] = effects_json(card.effects)
@@ -731,7 +811,8 @@ def card_json(card: Card) -> dict[str, Any]:
                             **({"what": t.what} if t.what != "self" else {}),
                             **({"cost": cost_json(t.cost)} if t.cost else {}),
                             **({"each_turn": t.each_turn} if t.each_turn else {}),
-                            **({"empowered": True} if t.empowered else {})}
+                            **({"empowered": True} if t.empowered else {}),
+                            **({"level": t.level} if t.level is not None else {})}
                            for t in card.triggers if t.keyword is None]  # a keyword's own is its keyword
         if not out["triggers"]:
             del out["triggers"]
@@ -769,6 +850,9 @@ def card_json(card: Card) -> dict[str, Any]:
     empower = next((a for a in card.abilities if a.empower), None)
     if empower is not None:
         out["empower"] = ability_cost_json(empower.cost, empower.exhaust)
+    if card.levels:
+        out["level"] = [{"xp": lv.xp, **({"might": lv.might} if lv.might else {}),
+                         **({"keywords": sorted(lv.keywords)} if lv.keywords else {})} for lv in card.levels]
     if card.here_might:
         out["here"] = {"might": card.here_might}
     if card.enters_ready or card.as_enters:

@@ -255,14 +255,15 @@ def completes_play(m: Riftbound, s: State, t: Trace, item: Item, card: Card | No
     units: list[str] = []  # whose each one is, by name (a second copy is "Yeti #2")
     if card.type in ("unit", "gear"):
         fired += [(item.controller, tr, card.name) for tr in card.triggers  # not Empowered as it enters
-                  if tr.on == "play" and tr.what == "self" and not tr.empowered]
+                  if tr.on == "play" and tr.what == "self" and not tr.empowered
+                  and active(tr, None, s, item.controller)]
         units += [item.name for _ in fired]
     own = {tr.name for _, tr, _ in fired} if item.origin == "facedown" else set()
     for u in s.board:
         if u.controller != item.controller or u.card not in m.cards:
             continue
         for tr in m.cards[u.card].triggers:
-            if tr.on == "play" and tr.what in (card.type, "card") and not (tr.what == "self") and active(tr, u):
+            if tr.on == "play" and tr.what in (card.type, "card") and not (tr.what == "self") and active(tr, u, s):
                 fired.append((u.controller, tr, u.card))
                 units.append(u.name)
     first = s.next_id

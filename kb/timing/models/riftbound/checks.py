@@ -265,7 +265,7 @@ def move_destination(m: Riftbound, s: State, p: Params) -> bool:
 def ganking(m: Riftbound, s: State, p: Params) -> bool:
     for name in moved_units(p):  # the origins of units moved together may differ (144.3.b)
         u = s.permanent(name)
-        if not (u is None or u.location == "base" or p["to"] == "base" or m.ganks(u)):
+        if not (u is None or u.location == "base" or p["to"] == "base" or m.ganks(u, s)):
             return False
     return True
 

@@ -324,6 +324,15 @@ CITATIONS: dict[str, Rules] = {
     "empowered-triggers": ("827.2.a", "441.2.a", "383.3"),
     "empowered-ability": ("828.1.b.1", "828.1.c", "727.1.c.1"),
     "empowered-ability-when-empowered": ("828.1.d", "828.1.c", "727.1.c.1.a"),
+    # -- XP, Hunt and Level (xp.py) ------------------------------------------------------------
+    "gains-xp": ("730.1", "729", "729.2", "733"),
+    "spends-xp": ("730.2", "729"),
+    "xp-not-spent": ("730.2", "359.3.e.6"),
+    "xp-not-shared": ("732",),
+    "hunt-triggers": ("823.1.b", "823.1.c.1", "823.1.c.3"),
+    "level-active": ("824.1.c", "824.1.b.1", "727.1.b", "727.1.b.2", "727.1.c.2"),
+    "level-inactive": ("824.1.d", "727.1.b", "721.2"),
+    "level-ability-triggers": ("824.1.c", "727.1.c.1", "824.1.b.1"),
     # -- attaching as a card is played: Quick-Draw, Weaponmaster (play_attaching.py) ---------
     "check.attachment-choice": ("402.2", "355.5", "819.1.d", "821.1.c"),
     "choose-attachment": ("402.2", "355.5", "355.7", "383.4.a.2"),
@@ -338,12 +347,12 @@ CITATIONS: dict[str, Rules] = {
 
 # Each keyword the model plays → the rule defining it (1.4's Keyword Glossary, 804–829): a card
 # with a keyword whose rule has no counterpart in the edition a scenario runs in (Empower and
-# Flow came in 1.4, Ambush and Backline in 1.3) is refused, as that edition's rules do not have it.
+# Flow came in 1.4, Ambush, Backline, Hunt and Level in 1.3) is refused, as that edition's rules do not have it.
 KEYWORD_RULES: dict[str, str] = {
     "Accelerate": "805", "Action": "806", "Assault": "807", "Deathknell": "808", "Deflect": "809",
     "Ganking": "810", "Hidden": "811", "Legion": "812", "Reaction": "813", "Shield": "814", "Tank": "815",
     "Temporary": "816", "Equip": "818", "Quick-Draw": "819", "Repeat": "820", "Weaponmaster": "821",
-    "Ambush": "822", "Backline": "826", "Empower": "827", "Flow": "829",
+    "Ambush": "822", "Hunt": "823", "Level": "824", "Backline": "826", "Empower": "827", "Flow": "829",
 }
 
 # What each state check refuses (the ``state.*`` citations above).

@@ -210,8 +210,8 @@ def designate(m: Riftbound, s: State, t: Trace) -> State:
             continue
         designated += ((u.name, d),)
         event = "attack" if d == "attacker" else "defend"
-        fired += [(u.controller, tr, u.card) for tr in m.triggers_of(u.card, event, u)]
-        units += [u.name for _ in m.triggers_of(u.card, event, u)]
+        fired += [(u.controller, tr, u.card) for tr in m.triggers_of(u.card, event, u, s)]
+        units += [u.name for _ in m.triggers_of(u.card, event, u, s)]
     s = replace(s, combat=replace(c, designated=designated))
     return fire(s, t, fired, "designation-triggers", units)
 
@@ -279,7 +279,7 @@ def combat_chain(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     for player in ordered:
         for u in s.units_at(c.battlefield, player):
             event = "attack" if u.designation == "attacker" else "defend" if u.designation == "defender" else ""
-            fired += [(player, tr, u.card, u.name) for tr in m.triggers_of(u.card, event, u)] if event else []
+            fired += [(player, tr, u.card, u.name) for tr in m.triggers_of(u.card, event, u, s)] if event else []
     if fired:
         opened = not s.chain
         for controller, tr, source, unit in fired:
@@ -555,9 +555,9 @@ def combat_cleanup(m: Riftbound, s: State, p: Params, t: Trace) -> State:
     dead = [u for u in s.board if u.damage and u.damage >= max(1, m.might(u, s))]
     s, dead = replacements.replace_deaths(m, s, t, dead, step="killed-by-cleanup")
     # the deaths are simultaneous: their triggers go on the chain together, in turn order (383.3.d.1)
-    s = fire(s, t, [(u.controller, tr, u.card) for u in dead for tr in m.triggers_of(u.card, "leave", u)],
+    s = fire(s, t, [(u.controller, tr, u.card) for u in dead for tr in m.triggers_of(u.card, "leave", u, s)],
              "death-triggers",
-             [u.name for u in dead for _ in m.triggers_of(u.card, "leave", u)])
+             [u.name for u in dead for _ in m.triggers_of(u.card, "leave", u, s)])
     s = trash.to_trash(m, replace(s, board=tuple(replace(u, damage=0) for u in s.board if u not in dead)),
                        [(u.card, u.controller) for u in dead])
     for u in dead:  # killed by the cleanup (lethal damage), not during a chain item's resolution

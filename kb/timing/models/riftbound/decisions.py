@@ -156,7 +156,7 @@ def move_bindings(m: Riftbound, s: State) -> Iterator[dict[str, Any]]:
         if card is None or card.type != "unit":
             continue
         dests = ["base"] if u.location != "base" else [b.name for b in s.battlefields]
-        if u.location != "base" and m.ganks(u):  # battlefield to battlefield (810.1.b)
+        if u.location != "base" and m.ganks(u, s):  # battlefield to battlefield (810.1.b)
             dests += [b.name for b in s.battlefields if b.name != u.location]
         for to in dests:
             yield {"player": u.controller, "unit": u.name, "to": to}

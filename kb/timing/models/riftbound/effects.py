@@ -194,7 +194,7 @@ def empower(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
     keyword = item.origin == "activated" and item.name == empower_ability(u.card)
     t.note("empowers" if keyword else "empowered-by-effect", s, {"unit": u.name, "item": item.name})
     u = s.permanent(u.name)
-    fired = m.triggers_of(u.card, "empowered", u) if u is not None else []  # an event abilities see (827.2.a)
+    fired = m.triggers_of(u.card, "empowered", u, s) if u is not None else []  # an event abilities see (827.2.a)
     return fire(s, t, [(u.controller, tr, u.card) for tr in fired], "empowered-triggers", [u.name for _ in fired])
 
 

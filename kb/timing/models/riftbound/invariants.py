@@ -92,7 +92,7 @@ def designation_once(m: Riftbound, n: TraceNode) -> bool:
     allowed = 0
     for unit, d in new - old:
         u = n.after.permanent(unit)
-        allowed += len(m.triggers_of(u.card if u else None, "attack" if d == "attacker" else "defend", u))
+        allowed += len(m.triggers_of(u.card if u else None, "attack" if d == "attacker" else "defend", u, n.after))
     return sum(1 for c in n.children if c.name == "designation-triggers") <= allowed
 
 

@@ -13,7 +13,7 @@ from kb.timing.models.frozen import replace
 from kb.timing.models.riftbound import checks, combat, decisions, effects, scoring  # noqa: F401 (they register)
 from kb.timing.models.riftbound import adding, costs, damage, paying, replacements  # noqa: F401 (they register)
 from kb.timing.models.riftbound import attaching, beginning, conceding, play_attaching  # noqa: F401 (they register)
-from kb.timing.models.riftbound import battlefields, invariants, teams
+from kb.timing.models.riftbound import battlefields, invariants, teams, xp
 from kb.timing.models.riftbound.cards import SEVERAL_TARGETS, UNIT_CHOICES, Card, Effect, Trigger, attaching_choice
 from kb.timing.models.riftbound.citations import CITATION_EDITION, CITATIONS, cite, registry
 from kb.timing.models.riftbound.state import Permanent, State
@@ -83,27 +83,32 @@ class Riftbound(Model):
     def card(self, name: str | None) -> Card | None:
         return self.cards.get(name) if name else None
 
-    def triggers_of(self, card: str | None, on: str, unit: Permanent | None = None) -> list[Trigger]:
+    def triggers_of(self, card: str | None, on: str, unit: Permanent | None = None,
+                    s: State | None = None) -> list[Trigger]:
         """The triggered abilities of a card that fire ``on`` an event; its "[Empowered] >"
-        ones only for ``unit``, its permanent, while that is Empowered (828.1.c)."""
+        ones only for ``unit``, its permanent, while that is Empowered (828.1.c), its "[Level
+        N] >" ones only while ``unit``'s controller has N XP in ``s`` (824.1.c, 727.1.c.1)."""
         c = self.cards.get(card or "")
-        return [tr for tr in c.triggers if tr.on == on and active(tr, unit)] if c else []
+        return [tr for tr in c.triggers if tr.on == on and active(tr, unit, s)] if c else []
 
     def might(self, u: Permanent, s: State) -> int:
         """A unit's current Might in ``s``: printed, plus what it was given this turn, plus
         Assault while it is an attacker and Shield while it is a defender (807.1.c, 814.1.c),
-        plus what the battlefield it is at gives the units there (143.2, 652.2.c)."""
+        plus what the battlefield it is at gives the units there (143.2, 652.2.c), plus what its
+        Active Level abilities give it (824.1.b.1)."""
         card = self.cards.get(u.card)
         printed = (card.might + combat.keyword_might(card, u) if card else 1) + u.might_bonus
+        if card is not None and card.levels:
+            printed += xp.level_might(self, s, u)
         if self.equipment:  # the Might Bonus of each gear attached to it (718.4, 434.1.d)
             printed += sum(self.cards[g.card].might_bonus for g in s.board if g.attached_to == u.name)
         return printed + battlefields.might_here(self, s, u.location) if self.battlefield_cards else printed
 
-    def ganks(self, u: Permanent) -> bool:
-        """Whether the unit has Ganking: its Standard Move may go from a battlefield to another
-        (810.1.b, 144.4.c.1)."""
+    def ganks(self, u: Permanent, s: State) -> bool:
+        """Whether the unit has Ganking in ``s``: printed, or given by an Active Level ability
+        (824.1.b.1); its Standard Move may go from a battlefield to another (810.1.b, 144.4.c.1)."""
         card = self.cards.get(u.card)
-        return card is not None and "Ganking" in card.keywords
+        return card is not None and ("Ganking" in card.keywords or "Ganking" in xp.granted_keywords(self, s, u))
 
     def has_reaction(self, state: State, params: Params) -> bool:
         """Reaction: printed (813), from facedown (811.6), or Ambush to your units (822.1.b)."""

@@ -166,7 +166,7 @@ def death_replaced(m: Riftbound, s: State, p: Params, t: Trace) -> State:
         counts = dict(s.replaced)
         counts[source.name] = counts.get(source.name, 0) + 1
         s = replace(s, replaced=tuple(sorted(counts.items())))
-    for tr in m.triggers_of(u.card, "leave", u):
+    for tr in m.triggers_of(u.card, "leave", u, s):
         t.note("death-trigger-removed", s, {"unit": u.name, "item": tr.name})
     return s
 
@@ -327,9 +327,9 @@ def die(m: Riftbound, s: State, t: Trace, dead: list[Permanent], step: str = "ki
     in a cleanup, ``killed-as-cost`` for a cost paid as an item is finalized."""
     if not dead:
         return s
-    s = fire(s, t, [(u.controller, tr, u.card) for u in dead for tr in m.triggers_of(u.card, "leave", u)],
+    s = fire(s, t, [(u.controller, tr, u.card) for u in dead for tr in m.triggers_of(u.card, "leave", u, s)],
              "death-triggers",
-             [u.name for u in dead for _ in m.triggers_of(u.card, "leave", u)])
+             [u.name for u in dead for _ in m.triggers_of(u.card, "leave", u, s)])
     names = {u.name for u in dead}
     s = trash.to_trash(m, replace(s, board=tuple(x for x in s.board if x.name not in names)),
                        [(u.card, u.controller) for u in dead])

@@ -2,8 +2,8 @@
 scenario actions as decisions, and what an ``expect`` step can observe.
 
 Players are names in turn order, or ``{name, hand: [cards], base: [units or gear],
-facedown: [{card, at}], trash: [cards], points: N, runes: N | {ready, exhausted}, pool: N | {energy,
-power}, team: NAME}`` (``trash``: the cards in the player's own trash, 108.2.a; ``team``: a 2v2
+facedown: [{card, at}], trash: [cards], points: N, xp: N, runes: N | {ready, exhausted}, pool: N | {energy,
+power}, team: NAME}`` (``xp``: the XP marked on the player, 729.1; ``trash``: the cards in the player's own trash, 108.2.a; ``team``: a 2v2
 game, four players whose turns alternate teams, sharing points, :mod:`kb.timing.models.riftbound.teams`)
 (a hand not listed is unknown: any card of the pool may be played from it; runes and the Rune
 Pool pay costs, :mod:`kb.timing.models.riftbound.costs`). ``battlefields``: a list of names or ``{name, controller, contested_by,
@@ -43,7 +43,7 @@ damage step; without it, board order, the runner taking that default).
 :data:`OBSERVERS` (``priority``, ``focus``, ``state``, ``chain``: names, or items with some of
 name, status, controller; ``showdown``/``combat`` in progress, ``attacker``, ``defender``,
 ``combat_step``; ``designations``, ``damage``, ``might``, ``exhausted``, ``next_death_replaced`` and ``board`` by unit;
-``control``/``contested`` by battlefield; ``scored``; ``hands``, ``hand_sizes`` and ``drawn`` by
+``control``/``contested`` by battlefield; ``scored``; ``hands``, ``hand_sizes``, ``drawn`` and ``xp`` by
 player; ``facedown``, ``played``/``finalized`` cards this turn, ``legion``, ``trash``, ``tasks``),
 and every other key of the state's JSON as it is written there (``passes``, ``phase``,
 ``opened_by``, ``battlefields``, ``played_this_turn``…): :data:`EXPECT_KEYS` is derived from
@@ -68,7 +68,7 @@ from kb.timing.models.riftbound.state import Battlefield, Combat, Permanent, Sho
 
 # -- scenario set-up -------------------------------------------------------------------------
 def _players(data: Any) -> tuple[tuple[str, ...], dict[str, dict[str, Any]]]:
-    return _player_list(data, ("hand", "base", "facedown", "points", "runes", "pool", "team", "trash"),
+    return _player_list(data, ("hand", "base", "facedown", "points", "runes", "pool", "team", "trash", "xp"),
                         "turn player")
 
 
@@ -169,10 +169,13 @@ def setup(data: Mapping[str, Any]) -> tuple[Riftbound, State]:
             facedown.append((card, player, at, False))
     points = tuple((p, _int(extra[p]["points"], f"players.{p}.points", 0, 99)) for p in players
                    if extra.get(p, {}).get("points") is not None)
+    experience = tuple((p, _int(extra[p]["xp"], f"players.{p}.xp", 0, 999)) for p in players
+                       if extra.get(p, {}).get("xp"))  # each player's own (732)
     sides = teams.read_teams(players, extra)
     points = teams.shared_points(players, sides, points)
     state = State(players=players, board=tuple(board), battlefields=tuple(battlefields), hands=tuple(hands),
-                  facedown=tuple(facedown), points=points, **resources_of(players, extra), teams=sides)
+                  facedown=tuple(facedown), points=points, **resources_of(players, extra), teams=sides,
+                  experience=experience)
     state = trash.to_trash(model, state, trashed)
     if sides:  # 2v2's Victory Score (489.3), and what a teammate controls since the Scoring Step (469.1.a)
         allies = state.teammates(players[0])
@@ -406,6 +409,7 @@ OBSERVERS: dict[str, Observer] = {
     "legion": lambda m, s: {p: any(pl == p for pl, _, _ in s.finalized) for p in s.players},
     "played": lambda m, s: [c for _, c in s.played],
     "drawn": lambda m, s: {p: dict(s.drawn).get(p, 0) for p in s.players},
+    "xp": lambda m, s: {p: s.xp_of(p) for p in s.players},
     "control": lambda m, s: {b.name: b.controller for b in s.battlefields},
     "trash": lambda m, s: list(s.trash),
     "board": lambda m, s: {u.name: u.location for u in s.board},

@@ -82,8 +82,8 @@ def score(m: Riftbound, s: State, t: Trace, player: str, at: str, how: str, step
             t.note("final-point-held", s, {"player": player, "at": at})
         if s.teammates(player):
             t.note("team-gains-point", s, {"team": team_name(s, player), "points": have + 1})
-    fired: Fired = [(player, tr, u.card) for u in s.units_at(at, player) for tr in m.triggers_of(u.card, how, u)]
-    units = [u.name for u in s.units_at(at, player) for _ in m.triggers_of(u.card, how, u)]
+    fired: Fired = [(player, tr, u.card) for u in s.units_at(at, player) for tr in m.triggers_of(u.card, how, u, s)]
+    units = [u.name for u in s.units_at(at, player) for _ in m.triggers_of(u.card, how, u, s)]
     if battlefield_card(m, s, at) is not None:  # the battlefield's own, when it is a card (none on a token, 652.2.a)
         fired += [(player, tr, at) for tr in m.triggers_of(at, how)]
         units += [at for _ in m.triggers_of(at, how)]

@@ -198,6 +198,13 @@ def _read_points(raw: Any, where: str, ctx: Context) -> tuple[tuple[str, int], .
     return tuple((p, given[p]) for p in ctx.players if p in given)
 
 
+def _read_xp(raw: Any, where: str, ctx: Context) -> tuple[tuple[str, int], ...]:
+    """Each player's XP (``{Ann: 3}``), in turn order; 0 is left out. XP has no limit (733): the
+    model reads up to 999."""
+    given = dict(_read_counts(raw, where, ctx, 999))
+    return tuple((p, given[p]) for p in ctx.players if given.get(p))
+
+
 def _read_replaced(raw: Any, where: str, ctx: Context) -> tuple[tuple[str, int], ...]:
     """How often each limited replacement effect was applied (``{Warden: 1}``, by its source's
     name) or limited triggered ability performed (by its name) this turn, sorted by name."""
@@ -289,6 +296,10 @@ class State:
     # "Once (N times) each turn" triggered abilities performed this turn, by name (383.3.e.1).
     performed: tuple[tuple[str, int], ...] = field(default=(), metadata=js(
         "performed_this_turn", mapping=True, omit=True, read=_read_replaced))
+    # Each player's XP (729: public, 729.2; not shared by teammates, 732), in turn order; a player
+    # without any is left out.
+    experience: tuple[tuple[str, int], ...] = field(default=(), metadata=js(
+        "xp", mapping=True, omit=True, read=_read_xp))
 
     # -- derived --------------------------------------------------------------------------
     @property
@@ -325,6 +336,10 @@ class State:
         """Whether the controller of ``source``'s "you may" replacement chose to apply it to
         ``unit``'s death about to happen (None: not chosen yet, 371.2.a)."""
         return next((apply for x, u, apply in self.replacement_choices if (x, u) == (source, unit)), None)
+
+    def xp_of(self, player: str) -> int:
+        """The XP ``player`` has marked (729.1; 0 without any)."""
+        return dict(self.experience).get(player, 0)
 
     def times_performed(self, trigger: str) -> int:
         """How often the limited triggered ability ``trigger`` was performed this turn (383.3.e.1)."""

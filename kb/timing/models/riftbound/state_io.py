@@ -26,7 +26,7 @@ STATE_KEYS = ("ruleset", "turn_state", "priority", "focus", "chain", "players", 
               "showdown", "combat", "opened_by", "tasks", "board", "battlefields", "hands", "facedown",
               "finalized_this_turn", "played_this_turn", "drawn", "trash", "trash_owners", "banished", "scored",
               "points", "victory_score", "winner", "removed_players", "next_id", "rune_pools", "runes", "teams", "disqualified_this_turn",
-              "replaced_this_turn", "replacement_choices", "performed_this_turn", "cards")
+              "replaced_this_turn", "replacement_choices", "performed_this_turn", "xp", "cards")
 _plain, _ids = Json(), Json(low=1, high=10_000)
 assert set(STATE_KEYS) == set(json_keys(State)) | set(DERIVED_KEYS), "a state field without its place in the JSON"
 

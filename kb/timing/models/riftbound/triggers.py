@@ -18,10 +18,17 @@ if TYPE_CHECKING:
 Fired = list[tuple[str, Trigger, str]]  # (controller, trigger, source card)
 
 
-def active(tr: Trigger, unit: Permanent | None) -> bool:
+def active(tr: Trigger, unit: Permanent | None, s: State | None = None, controller: str | None = None) -> bool:
     """Whether ``tr`` is active on ``unit``, its permanent: an "[Empowered] >" Dependent Ability
-    only while that permanent is Empowered (828.1.c)."""
-    return not tr.empowered or (unit is not None and unit.empowered)
+    only while that permanent is Empowered (828.1.c); a "[Level N] >" one only while its
+    controller (``unit``'s, or ``controller`` for a card not on the board yet) has N or more XP
+    in ``s`` (824.1.c, 727.1.c.1)."""
+    if tr.empowered and not (unit is not None and unit.empowered):
+        return False
+    if tr.level is None:
+        return True
+    who = unit.controller if unit is not None else controller
+    return s is not None and who is not None and s.xp_of(who) >= tr.level
 
 
 def condition(s: State, controller: str, tr: Trigger, source: str) -> str:
@@ -78,6 +85,11 @@ def fire(s: State, t: Trace, fired: Fired, step: str, units: list[str] | None = 
         s, _ = new_item(s, name=tr.name, controller=controller, kind="trigger", source=source,
                         effects=tr.effects, optional=tr.optional, origin="trigger")
         t.note(step, s, {"item": tr.name, "on": tr.on, "when": condition(s, controller, tr, unit)})
+        if tr.keyword == "Hunt":  # "When I Conquer or Hold, my controller gains X XP" (823.1.c.1)
+            t.note("hunt-triggers", s, {"item": tr.name, "n": tr.effects[0][1]})
+        if tr.level is not None:  # a "[Level N] >" ability: evaluated as its controller has N XP (727.1.c.1)
+            t.note("level-ability-triggers", s, {"item": tr.name, "unit": unit, "level": tr.level,
+                                                 "player": controller, "xp": s.xp_of(controller)})
         if tr.empowered:  # an "[Empowered] >" ability: it triggered as its permanent is Empowered
             t.note("empowered-ability-when-empowered" if tr.on == "empowered" else "empowered-ability", s,
                    {"item": tr.name, "unit": unit})
@@ -95,7 +107,7 @@ def relocate(m: Riftbound, s: State, t: Trace, u: Permanent, to: str, exhaust: b
         s = replace(s, battlefields=tuple(replace(b, contested_by=u.controller) if b.name == to else b
                                           for b in s.battlefields))
         t.note("move-contests", s, {"player": u.controller, "at": to})
-    moves = m.triggers_of(u.card, "move", u)
+    moves = m.triggers_of(u.card, "move", u, s)
     return fire(s, t, [(u.controller, tr, u.card) for tr in moves], "triggers", [u.name for _ in moves])
 
 
