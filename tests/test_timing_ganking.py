@@ -117,7 +117,7 @@ def test_every_decision_sequence_keeps_ganking(players: int, depth: int, capsys:
 # -- deliberately wrong models ---------------------------------------------------------------------
 def test_a_model_where_every_unit_ganks_is_caught(monkeypatch: Any) -> None:
     """Wrong: any unit's Standard Move may go from a battlefield to another."""
-    monkeypatch.setattr(Riftbound, "ganks", lambda self, u: True)
+    monkeypatch.setattr(Riftbound, "ganks", lambda self, u, s: True)
     assert any("144.4.c.1" in v for v in _explore(*CASES[0])[2])
 
 
