@@ -22,16 +22,17 @@ from kb.search.searcher import DEFAULT_RANKING, DEFINITION_REASON, DEFINITION_WO
 # The weight cross-validation chose (bench/RESULTS.md), the definitions alone: without the
 # situations ("the blocker dies" is "a blocker gone before damage", whose rules 509.1h and 506.4
 # take two of the first 6 places, 702.19d among them either way).
-ON = Ranking(definition_weight=0.5, situation_weight=0.0)
-OFF = Ranking(definition_weight=0.0, situation_weight=0.0)
+ON = Ranking(definition_weight=0.5, situation_weight=0.0, defining_weight=0.0)
+OFF = Ranking(definition_weight=0.0, situation_weight=0.0, defining_weight=0.0)
 EDITION = ("mtg", "2026-01-16")
 
 # (question, a rule that rises with the definition, into the first N, the keyword said, a word
-# of its definition said). 701.8a's N is 8: the excerpt's three rules of a creature destroyed
-# (702.2b deathtouch, 702.12b indestructible, 704.5h), which the timing model's summaries also
-# state with "destroyed" and "creature", rank above it; that a question asking what a keyword
-# means should bring the keyword's own defining rule first is a ranking still to build (the
-# session note of 2026-12-04), not this mechanism's.
+# of its definition said), the definitions' words alone: without the prior a question asking
+# what a keyword means gives its defining rules (ON and OFF leave it out), which brings 701.8a
+# into the first 3 by itself (tests/test_search_definition_questions.py). Here its N is 8: the
+# excerpt's three rules of a creature destroyed (702.2b deathtouch, 702.12b indestructible,
+# 704.5h), which the timing model's summaries also state with "destroyed" and "creature", rank
+# above it on the words alone.
 RISES = [
     ("what does it mean to destroy or sacrifice a creature?", "701.8a", 8, "destroy (keyword)", "graveyard"),
     ("does trample damage go through to the player when the blocker dies?", "510.1", 6, "trample (keyword)",

@@ -182,6 +182,7 @@ def offline_search_data() -> dict[str, Any]:
                 "timing_model": searcher.TIMING_MODEL_REASON,
                 "section": searcher.SECTION_REASON,
                 "definition": searcher.DEFINITION_REASON,
+                "defining": searcher.DEFINING_REASON,
                 "lifted": searcher.LIFTED_REASON,
                 "definition_shown": searcher.DEFINITION_SHOWN,
                 "definition_words_shown": searcher.DEFINITION_WORDS_SHOWN,

@@ -79,7 +79,7 @@
   "number_words": {"0": "zero", "1": "on", "10": "ten", "11": "eleven", "12": "twelv", "13": "thirteen", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven", "8": "eight", "9": "nine", "eight": "8", "eleven": "11", "five": "5", "four": "4", "nine": "9", "on": "1", "seven": "7", "six": "6", "ten": "10", "thirteen": "13", "three": "3", "twelv": "12", "two": "2", "zero": "0"},
   "excerpt_chars": 240,
   "kinds": {"r": "rule", "s": "section", "c": "chapter"},
-  "reasons": {"timing_model": "in the timing model: ", "section": "its rules between them hold: ", "definition": "as the keyword's definition says: ", "lifted": "in its rule {number}: ", "definition_shown": 0.1, "definition_words_shown": 5, "summary_joiner": " · "}
+  "reasons": {"timing_model": "in the timing model: ", "section": "its rules between them hold: ", "definition": "as the keyword's definition says: ", "defining": "the definition of ", "lifted": "in its rule {number}: ", "definition_shown": 0.1, "definition_words_shown": 5, "summary_joiner": " · "}
  },
  "page": {
   "size": 20,

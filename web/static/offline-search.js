@@ -891,6 +891,7 @@
     this.referring = [];  /* the rules that refer to any (EditionSearcher._referring) */
     (data.refers || []).forEach(function (targets, d) { if (targets.length) this.referring.push(d); }, this);
     this.permits = new Set(data.permissions || []);  /* model_permissions: the rules legality checks cite */
+    this.definingCache = new Map();  /* EditionSearcher._defining_docs, by term */
     this.numbers = data.numbers;
     this.parents = data.parents;
     this.children = data.numbers.map(function () { return []; });
@@ -1090,7 +1091,9 @@
     var extra = 0;
     seen.forEach(function (n) { if (!scores.has(self.docOf.get(n))) extra++; });
     hits.forEach(function (h) { if (!seen.has(h[0])) { ranked.push([h[0], h[1], "words"]); seen.add(h[0]); } });
-    var marks = this.marks(corrected), permission = this.ranking.permission_weight && this.asksPermission(corrected);
+    var marks = this.marks(corrected), prior = this.shapePrior(corrected);
+    var permission = this.ranking.permission_weight && prior === "permission";
+    var defining = this.ranking.defining_weight && prior === "definition" ? this.defining(corrected) : new Map();
     out.total = scores.size + extra;
     var told = new Set();  // the timing model's summaries a hit above already said
     out.results = ranked.slice(offset, offset + limit).map(function (r) {
@@ -1100,6 +1103,7 @@
       if (permission && self.permits.has(d) && scores.has(d)) {
         matched.push("'" + corrected.shape + "' \u2192 says when a player may act (a legality check of the timing model cites it)");
       }
+      if (defining.has(d) && scores.has(d)) matched.push("'" + corrected.shape + "' \u2192 " + REASONS.defining + defining.get(d).join(", "));
       if (together.has(d) && scores.has(d)) matched.push("one statement holds: " + together.get(d).join(", "));
       if (gathered.has(d) && scores.has(d)) matched.push(REASONS.section + gathered.get(d).join(", "));
       var said = defined.length && scores.has(d) ? self.definitionReason(defined, d) : null;
@@ -1431,9 +1435,15 @@
     // A rule whose statement holds the question's concepts together (Ranking.statement_weight).
     if (r.statement_weight && parsed.question && total.size && concepts.length > 1) total = this.withStatements(total, concepts, weights, labels, together || new Map());
     // A "can I … when" question: the rules that say when a player may act (Ranking.permission_weight).
-    if (r.permission_weight && total.size && this.asksPermission(parsed)) {
+    var prior = this.shapePrior(parsed);
+    if (r.permission_weight && total.size && prior === "permission") {
       var gain = 1 + r.permission_weight, permits = this.permits;
       total.forEach(function (s, d) { if (permits.has(d)) total.set(d, s * gain); });
+    }
+    // A question asking what a term means: the rules defining the terms it names (Ranking.defining_weight).
+    if (r.defining_weight && total.size && prior === "definition") {
+      var more = 1 + r.defining_weight, defining = this.defining(parsed);
+      total.forEach(function (s, d) { if (defining.has(d)) total.set(d, s * more); });
     }
     // The words of the definition of a keyword the question names (Ranking.definition_weight).
     if (r.definition_weight && parsed.question && total.size) total = this.withDefinitions(total, parsed, defined || []);
@@ -1603,9 +1613,44 @@
   };
 
   /* EditionSearcher._roll_up: a rule's evidence shared with its parent and children. */
-  /* EditionSearcher._asks_permission: the question's shape asks whether a player may act. */
-  Edition.prototype.asksPermission = function (parsed) {
-    return Boolean(parsed.question) && this.vocab.shapes.some(function (s) { return s.name === parsed.shape && s.prior === "permission"; });
+  /* EditionSearcher._shape_prior: "permission" (the question's shape asks whether a player may
+     act), "definition" (what a term means) or "". */
+  Edition.prototype.shapePrior = function (parsed) {
+    if (!parsed.question) return "";
+    var shape = this.vocab.shapes.find(function (s) { return s.name === parsed.shape; });
+    return shape && shape.prior ? shape.prior : "";
+  };
+
+  /* EditionSearcher._defining: each document defining a term the question names (not the
+     words its shape or a card brought in) → the terms' names. */
+  Edition.prototype.defining = function (parsed) {
+    var out = new Map(), self = this;
+    var own = parsed.clauses.filter(function (c) { var o = origin(c); return o !== "shape" && o !== "card"; });
+    this.namedTerms(own).forEach(function (t) {
+      if (t.referral) return;
+      self.definingDocs(t).forEach(function (d) {
+        var names = out.get(d);
+        if (!names) out.set(d, names = []);
+        if (names.indexOf(t.name) < 0) names.push(t.name);
+      });
+    });
+    return out;
+  };
+
+  /* EditionSearcher._defining_docs: a term's defining rules and the rules right under them, in
+     document order, without a defining rule that only names the term (a heading). */
+  Edition.prototype.definingDocs = function (t) {
+    var found = this.definingCache.get(t.match);
+    if (found) return found;
+    var self = this, defining = new Set(), docs = new Set(), named = analyse(t.name).join(" ");
+    t.defined_by.forEach(function (n) { if (self.docOf.has(n)) defining.add(self.docOf.get(n)); });
+    defining.forEach(function (p) {
+      self.children[p].forEach(function (c) { docs.add(c); });
+      if (analyse(self.data.texts[p][0]).join(" ") !== named) docs.add(p);
+    });
+    found = Array.from(docs).sort(function (a, b) { return a - b; });
+    this.definingCache.set(t.match, found);
+    return found;
   };
 
   /* EditionSearcher._follow_references: a rule gains from_referrers of the best score among
@@ -1679,19 +1724,37 @@
   };
 
   Edition.prototype.termScope = function (parsed) {
-    var ws = [], docs = new Set(), self = this;
-    parsed.clauses.forEach(function (c) {
+    var docs = new Set(), self = this;
+    this.namedTerms(parsed.clauses).forEach(function (t) {
+      self.docsWithin(t.defined_by).forEach(function (d) { docs.add(d); });
+    });
+    return docs;
+  };
+
+  /* EditionSearcher._named_terms: the terms consecutive words of the clauses name (up to four
+     words, the longest first; a plural read as its singular), in the order named. */
+  Edition.prototype.namedTerms = function (clauses) {
+    var ws = [], out = [], self = this;
+    clauses.forEach(function (c) {
       if (c.mode === "not") return;
       c.atoms.forEach(function (a) { if (a.kind === "word" || a.kind === "phrase") ws.push.apply(ws, a.words); });
     });
+    if (!this.termStems) {
+      this.termStems = new Map();
+      this.terms.forEach(function (t, match) {
+        var stems = analyse(match).join(" ");
+        if (stems && !self.termStems.has(stems)) self.termStems.set(stems, t);
+      });
+    }
     for (var i = 0; i < ws.length; i++) {
       for (var j = Math.min(ws.length, i + 4); j > i; j--) {
         var t = this.terms.get(ws.slice(i, j).join(" "));
         if (!t && j - i === 1 && ws[i].endsWith("s")) t = this.terms.get(ws[i].slice(0, -1));
-        if (t) { self.docsWithin(t.defined_by).forEach(function (d) { docs.add(d); }); break; }
+        if (!t) t = this.termStems.get(analyse(ws.slice(i, j).join(" ")).join(" "));
+        if (t) { out.push(t); break; }
       }
     }
-    return docs;
+    return out;
   };
 
   Edition.prototype.marks = function (parsed) {
