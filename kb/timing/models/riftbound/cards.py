@@ -241,6 +241,9 @@ class Card:
     empower: Cost | None = None
     hunt: int = 0  # Hunt X: "When I Conquer or Hold, my controller gains X XP" (823.1.c.1); 0 without it
     levels: tuple[LevelAbility, ...] = ()  # its passive "[Level N] > …" abilities (824.1)
+    # The Equipment tag (150.1): gear with Equip has it (818.1.a); one without may be chosen by
+    # Weaponmaster all the same (821.1.c.1)
+    equipment: bool = False
 
     def level_thresholds(self) -> tuple[int, ...]:
         """The XP each of its Level abilities needs, passive and triggered, each once, lowest first."""
@@ -373,7 +376,7 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
         raw = _map(raw, where)
         _only(raw, ("type", "keywords", "effects", "legion", "triggers", "abilities", "might", "deathknell", "cost",
                     "additional_cost", "replacement", "enters", "targets", "here", "repeat", "flow", "equip", "empower",
-                    "might_bonus", "level"), where)
+                    "might_bonus", "level", "equipment"), where)
         ctype = raw.get("type")
         if ctype not in CARD_TYPES:
             raise FormatError(f"type must be one of: {', '.join(CARD_TYPES)}", f"{where}.type")
@@ -466,7 +469,8 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
                                                                      *(a.effects for a in abilities)), where),
                            _here(raw.get("here"), ctype, f"{where}.here"),
                            valued.get("Assault", 0), valued.get("Shield", 0), repeat, flow, equip, bonus,
-                           empower.cost if empower is not None else None, hunt, levels)
+                           empower.cost if empower is not None else None, hunt, levels,
+                           _equipment(raw, ctype, where))
     for name, card in cards.items():
         _check_refs(cards, card.effects + card.legion, f"{field}.{name}")
         for tr in card.triggers:
@@ -589,18 +593,32 @@ def _levels(raw: Any, ctype: str, field: str) -> tuple[LevelAbility, ...]:
     return tuple(out)
 
 
+def _equipment(raw: dict[str, Any], ctype: str, where: str) -> bool:
+    """A gear's ``equipment: true``: the Equipment tag (150.1) on a gear without Equip, which a
+    Weaponmaster may choose all the same (821.1.c.1). Gear with ``equip: COST`` has the tag
+    anyway (818.1.a)."""
+    tag = raw.get("equipment", False)
+    if not isinstance(tag, bool):
+        raise FormatError("equipment is true (the gear has the Equipment tag, 150.1) or false", f"{where}.equipment")
+    if tag and ctype != "gear":
+        raise FormatError("gear can have the Equipment tag (150): not a card of another type", f"{where}.equipment")
+    return tag or raw.get("equip") is not None
+
+
 def _equip(raw: dict[str, Any], ctype: str, card_keywords: frozenset[str], where: str) -> tuple[Cost | None, int]:
     """A gear's ``equip: COST`` ("Equip [Cost]", 818.1.c; the cost may be ``0``) and its
-    ``might_bonus: N`` (the Might Bonus of an Equipment, 150.2, 718.4). The keyword without
-    the cost, or the cost on anything but gear, is refused."""
+    ``might_bonus: N`` (the Might Bonus of an Equipment, 150.2, 718.4; an Equipment without
+    Equip may have one too). The keyword without the cost, or the cost on anything but gear, is
+    refused."""
     if raw.get("equip") is None:
         if "Equip" in card_keywords:
             raise FormatError("Equip is written with its cost: equip: COST (\"Equip [Cost]\", 818.1.c)",
                               f"{where}.keywords")
-        if raw.get("might_bonus") is not None:
-            raise FormatError("a Might Bonus applies while attached (718.4): only gear with equip: COST has one",
+        if raw.get("might_bonus") is not None and raw.get("equipment") is not True:
+            raise FormatError("a Might Bonus is an Equipment's (150.2), applying while attached (718.4): only gear "
+                              "with equip: COST has one, or an Equipment without Equip (equipment: true)",
                               f"{where}.might_bonus")
-        return None, 0
+        return None, _int(raw.get("might_bonus", 0), f"{where}.might_bonus", 0, 99)
     if ctype != "gear":
         raise FormatError("Equip is present on gear (818.1.a)", f"{where}.equip")
     return (parse_cost(raw["equip"], f"{where}.equip"),
@@ -845,8 +863,10 @@ def card_json(card: Card) -> dict[str, Any]:
         out["flow"] = cost_json(card.flow)
     if card.equip is not None:
         out["equip"] = cost_json(card.equip)
-        if card.might_bonus:
-            out["might_bonus"] = card.might_bonus
+    elif card.equipment:
+        out["equipment"] = True
+    if card.might_bonus:
+        out["might_bonus"] = card.might_bonus
     empower = next((a for a in card.abilities if a.empower), None)
     if empower is not None:
         out["empower"] = ability_cost_json(empower.cost, empower.exhaust)

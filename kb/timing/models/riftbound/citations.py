@@ -341,6 +341,7 @@ CITATIONS: dict[str, Rules] = {
     "weaponmaster-pays": ("821.1.c", "821.1.c.2", "821.1.c.3", "740.4.a.2.a", "135.2.e.5.a"),
     "weaponmaster-attaches": ("821.1.b", "821.1.c.6", "434.4", "434.4.a", "434.5", "718.4", "137.3.a", "818.3"),
     "weaponmaster-stays": ("821.1.c.5",),
+    "weaponmaster-no-equip-cost": ("821.1.c.4", "821.1.c.5", "821.1.c.1"),
     "gear-detaches": ("719.5", "435.4.b", "435.1.b", "435.1.e"),
     "gear-recalled": ("323.7", "149.3", "435.4.a", "457.1"),
 }

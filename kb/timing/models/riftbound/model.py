@@ -45,7 +45,7 @@ class Riftbound(Model):
         # active in the trash (370.3): without them, their checks return at once
         self.limited_triggers = any(tr.each_turn is not None for c in self.cards.values() for tr in c.triggers)
         # whether battlefields of the game are cards with a static ability on the units there
-        self.equipment = any(c.equip is not None for c in self.cards.values())  # gear that attaches (818)
+        self.equipment = any(c.equipment for c in self.cards.values())  # gear that attaches (150, 818)
         # play effects attaching a card chosen as they are finalized (Quick-Draw 819.1.d, Weaponmaster 821.1.c)
         self.attaching_on_play = any(attaching_choice(tr.effects) for c in self.cards.values() for tr in c.triggers)
         self.battlefield_cards = any(c.type == "battlefield" and c.here_might for c in self.cards.values())

@@ -48,6 +48,9 @@ step("weaponmaster-pays", "Weaponmaster resolves: its controller pays the Equip 
      "{player} pays {cost} for {gear} (its Equip cost {equip}, less one Power)")
 step("weaponmaster-attaches", "Weaponmaster: the Equipment is attached to the unit with Weaponmaster",
      "{gear} is attached to {unit} at {at} (not a move; its Equip ability is not activated)")
+step("weaponmaster-no-equip-cost", "Weaponmaster chose an Equipment without an Equip cost: it cannot be paid, so "
+     "the Equipment stays where it is", "{gear} has no Equip cost, which cannot be paid: it stays where it is, "
+     "attached to what it was")
 step("weaponmaster-stays", "Weaponmaster: the Equipment cannot be paid for or attached, so it stays where it is",
      "{gear} stays where it is: {why}")
 
@@ -65,13 +68,13 @@ def its_permanent(s: State, item: Item) -> Permanent | None:
 
 def choices(m: Riftbound, s: State, item: Item) -> list[str]:
     """What the item's controller may choose for it (402.2): units they control for Quick-Draw's
-    gear, their Equipment (gear with Equip) for Weaponmaster's unit."""
+    gear, their Equipment for Weaponmaster's unit, with an Equip ability or not (821.1.c.1)."""
     kind = kind_of(item)
     if kind == "attach":
         return [u.name for u in s.board if u.controller == item.controller and not u.gear]
     if kind == "attach_equipment":
         return [g.name for g in s.board if g.gear and g.controller == item.controller
-                and m.cards.get(g.card) is not None and m.cards[g.card].equip is not None]
+                and m.cards.get(g.card) is not None and m.cards[g.card].equipment]
     return []
 
 
@@ -136,7 +139,9 @@ def attach_equipment(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) ->
            else "the unit with Weaponmaster is no longer on the board" if unit is None else None)
     if gear is not None and why is None:
         equip = m.cards[gear.card].equip
-        assert equip is not None  # an Equipment is chosen (choices)
+        if equip is None:  # an Equipment without Equip may be chosen (821.1.c.1), not paid for (821.1.c.4)
+            t.note("weaponmaster-no-equip-cost", s, {"gear": gear.name})
+            return s
         cost = reduced(equip)
         if not costs.can_pay(s, item.controller, cost):
             why = f"{item.controller} cannot pay {cost}"
