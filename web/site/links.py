@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from flask import current_app, request, url_for
@@ -44,7 +45,12 @@ def relative(target: str, current: str | None = None) -> str:
     if "?" in target:
         target, query = target.split("?", 1)
         query = "?" + query
-    base = current[: current.rfind("/") + 1] or "/"
+    return _path_from(target, current[: current.rfind("/") + 1] or "/") + query + fragment
+
+
+@lru_cache(maxsize=1 << 16)  # a page's links go to the same few thousand paths (an export: 100,000s)
+def _path_from(target: str, base: str) -> str:
+    """The path ``target`` relative to the folder ``base``."""
     rel = posixpath.relpath(target, base)
     if target.endswith("/") and not rel.endswith("/"):
         rel += "/"
@@ -52,7 +58,7 @@ def relative(target: str, current: str | None = None) -> str:
         rel = "../" + posixpath.basename(target)
     if rel.startswith(("?", "#")) or ":" in rel.split("/", 1)[0]:
         rel = "./" + rel
-    return rel + query + fragment
+    return rel
 
 
 def citation_base() -> str:
