@@ -620,10 +620,10 @@ def range_asked(rg: RuleGraph, query: str) -> tuple[list[str], dict[str, Any] | 
         return None
     backwards = sort_key(last) < sort_key(first)
     lo, hi = (last, first) if backwards else (first, last)
-    head = sort_key(first[:-1])
-    level = [r for r in rg.edition.rules.values() if len(r.segments) == len(first)
-             and r.segments[-1].isdigit() and sort_key(r.segments[:-1]) == head]
-    numbers = [r.number for r in level if sort_key(lo) <= sort_key(r.segments) <= sort_key(hi)]
+    # A range ending in digits reads its level's numbered rules: a lettered one there would
+    # stand past every number and move the extent the clamping says.
+    level = [r for r in _rules_at_level(rg, first) if r.segments[-1].isdigit()]
+    numbers = _numbers_from_to(level, lo, hi)
     keys = [sort_key(r.segments) for r in level]
     beyond = not keys or sort_key(lo) < min(keys) or max(keys) < sort_key(hi)
     if not backwards and not beyond:
@@ -649,11 +649,24 @@ def range_asked(rg: RuleGraph, query: str) -> tuple[list[str], dict[str, Any] | 
 def _rules_between(rg: RuleGraph, first: Segments, last: Segments) -> list[str]:
     """The rules of ``rg`` from ``first`` to ``last`` at their depth, in document order
     (``300-399``: every rule numbered 300 to 399, not only those two)."""
-    if len(first) != len(last) or first[:-1] != last[:-1]:
+    if len(first) != len(last) or sort_key(first[:-1]) != sort_key(last[:-1]):
         return [n for n in (rg.find(first), rg.find(last)) if n]
+    return _numbers_from_to(_rules_at_level(rg, first), first, last)
+
+
+def _rules_at_level(rg: RuleGraph, segments: Segments) -> list[Rule]:
+    """The rules of ``rg`` at the level of ``segments``: as deep, under the same parent (its
+    parts compared as numbers, ``0337`` as ``337``), in document order."""
+    head = sort_key(segments[:-1])
+    return [r for r in rg.edition.rules.values()
+            if len(r.segments) == len(segments) and sort_key(r.segments[:-1]) == head]
+
+
+def _numbers_from_to(rules: list[Rule], first: Segments, last: Segments) -> list[str]:
+    """The numbers of ``rules`` from ``first`` to ``last`` in the documents' order of numbers
+    (none when ``last`` comes before ``first``)."""
     lo, hi = sort_key(first), sort_key(last)
-    return [r.number for r in rg.edition.rules.values()
-            if len(r.segments) == len(first) and r.segments[:-1] == first[:-1] and lo <= sort_key(r.segments) <= hi]
+    return [r.number for r in rules if lo <= sort_key(r.segments) <= hi]
 
 
 def numbers_listed(s: EditionSearcher, numbers: list[str], limit: int, offset: int) -> dict[str, Any]:

@@ -1964,17 +1964,28 @@
 
   /* kb.query._rules_between: the rules from first to last at their depth, in document order. */
   Edition.prototype.rulesBetween = function (first, last) {
-    var self = this;
-    if (first.length !== last.length || !sameList(first.slice(0, -1), last.slice(0, -1))) {
+    if (first.length !== last.length || compareWide(first.slice(0, -1), last.slice(0, -1)) !== 0) {
       return [this.find(first), this.find(last)].filter(function (n) { return n !== null; });
     }
-    var head = first.slice(0, -1);
-    return this.numbers.filter(function (n) {
-      var segs = parseNumber(n);
-      return segs.length === first.length && head.every(function (s, i) { return sameSeg(s, segs[i]); }) &&
-        compareSegs(first, segs) <= 0 && compareSegs(segs, last) <= 0;
-    });
+    return numbersFromTo(this.rulesAtLevel(first), first, last);
   };
+
+  /* kb.query._rules_at_level: the rules at the level of segs, as [number, segments]: as deep,
+     under the same parent (its parts compared as numbers), in document order. */
+  Edition.prototype.rulesAtLevel = function (segs) {
+    var head = segs.slice(0, -1), level = [];
+    this.numbers.forEach(function (n) {
+      var s = parseNumber(n);
+      if (s.length === segs.length && compareWide(s.slice(0, -1), head) === 0) level.push([n, s]);
+    });
+    return level;
+  };
+
+  /* kb.query._numbers_from_to: the numbers of a level's rules from first to last. */
+  function numbersFromTo(level, first, last) {
+    return level.filter(function (r) { return compareWide(first, r[1]) <= 0 && compareWide(r[1], last) <= 0; })
+      .map(function (r) { return r[0]; });
+  }
 
   /* kb.numbers.sort_key on numbers of any length: digits compared as whole numbers (as
      Python's int, with no float's rounding: "1000000000000000001"), before letters. */
@@ -2004,14 +2015,9 @@
     if (first.length !== last.length || !digits.test(first[first.length - 1]) || !digits.test(last[last.length - 1]) ||
         compareWide(first.slice(0, -1), last.slice(0, -1)) !== 0) return null;
     var backwards = compareWide(last, first) < 0, lo = backwards ? last : first, hi = backwards ? first : last;
-    var head = first.slice(0, -1), level = [];
-    this.numbers.forEach(function (n) {
-      var segs = parseNumber(n);
-      if (segs.length === first.length && digits.test(segs[segs.length - 1]) &&
-          compareWide(segs.slice(0, -1), head) === 0) level.push([n, segs]);
-    });
-    var numbers = level.filter(function (r) { return compareWide(lo, r[1]) <= 0 && compareWide(r[1], hi) <= 0; })
-      .map(function (r) { return r[0]; });
+    // A range ending in digits reads its level's numbered rules (as range_asked says why).
+    var level = this.rulesAtLevel(first).filter(function (r) { return digits.test(r[1][r[1].length - 1]); });
+    var numbers = numbersFromTo(level, lo, hi);
     var extent = level.slice().sort(function (a, b) { return compareWide(a[1], b[1]); });
     var beyond = !extent.length || compareWide(lo, extent[0][1]) < 0 || compareWide(extent[extent.length - 1][1], hi) < 0;
     if (!backwards && !beyond) return [numbers, null];
