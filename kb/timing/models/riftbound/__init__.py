@@ -26,6 +26,8 @@ The package, one concern a module:
   (649–652); ``battlefields``: a battlefield's static "Units here have +N Might" and the
   battlefield a player removed contributed, replaced with a token battlefield with no abilities
   (652.2);
+- ``xp``: each player's XP (728–733), Hunt (823) gaining it and Level abilities (824) active
+  with enough of it;
 - ``model``: the engine's model over a card pool; ``scenario``: set-up, actions and ``expect``.
 
 A new game concept (costs and resources, Might and damage, scoring…) is a module of its own

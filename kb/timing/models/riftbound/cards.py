@@ -23,7 +23,9 @@ cleanup), ``{give: {unit: UNIT|target, might: ±N}}`` (Might this turn), ``{prev
 UNIT|target, amount: N}}`` ("prevent the next N damage that would be dealt to it this turn": a
 game action that is a replacement effect, 369.2, 437), ``{ready: UNIT|target}``
 (a unit or gear readied, 415), ``{save: UNIT|target}`` ("the next time it would die this turn,
-heal it, exhaust it and recall it instead": a replacement effect, 369.1). A card's ``cost: N`` or
+heal it, exhaust it and recall it instead": a replacement effect, 369.1), ``{gain_xp: N}`` and
+``{spend_xp: N}`` (the item's controller gains or spends N XP, 730: :mod:`kb.timing.models.riftbound.xp`).
+A card's ``cost: N`` or
 ``cost: {energy, power}``, its ``additional_cost: [kill a friendly unit]``, and an ability's or
 triggered ability's ``cost`` are read by :mod:`kb.timing.models.riftbound.resources` (an
 ability's ``cost: {exhaust: true}`` exhausts its own permanent, 414.5);
@@ -44,7 +46,13 @@ its ``might_bonus: N`` modulates while attached (818, 718.4: :mod:`kb.timing.mod
 ``Quick-Draw`` on such a gear gives it Reaction and the play effect ``{attach: chosen}``, "attach
 it to a unit you control" (819), and ``Weaponmaster`` on a unit the play effect
 ``{attach_equipment: chosen}``, "you may choose an Equipment you control; pay its Equip cost less
-[A] to attach it to me" (821: :mod:`kb.timing.models.riftbound.play_attaching`). A unit's or gear's
+[A] to attach it to me" (821: :mod:`kb.timing.models.riftbound.play_attaching`); a gear's
+``equipment: true`` is the Equipment tag without Equip (150.1), which Weaponmaster may choose but
+cannot pay for (821.1.c.1, 821.1.c.4). ``Hunt N`` on a unit (``N`` omitted is 1) is "When I
+Conquer or Hold, my controller gains N XP" (823.1.c.1), a unit's ``level: [{xp: N, might: M,
+keywords: [Ganking]}]`` is "[Level N] > I have +M [M] and Ganking" and a trigger's ``level: N``
+a "[Level N] >" triggered ability, each active while its controller has N XP (824.1.c,
+:mod:`kb.timing.models.riftbound.xp`). A unit's or gear's
 ``empower: COST`` is "Empower [Cost]", the activated ability ``CARD's Empower``, "[Cost]: Empower
 this. Play only if not Empowered." (827.1.c.1), whose instruction ``{empower: self}`` any ability
 of a permanent may have (441.3.a); a trigger ``on: empowered`` is "when I become Empowered"
