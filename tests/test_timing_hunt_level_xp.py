@@ -294,6 +294,9 @@ EDITIONS = [
                      "1.4)"),
     ("1.2", LEVELLED, "riftbound 1.2 has no Level: it came in a later edition (the model plays Level by rule 824 "
                       "of 1.4)"),
+    ("1.2", {"type": "unit", "triggers": [{"on": "conquer", "effects": [{"gain_xp": 1}]}]},
+     "riftbound 1.2 has no XP: it came in a later edition (the model plays XP by rule 729 of 1.4)"),
+    ("1.3", {"type": "unit", "triggers": [{"on": "conquer", "effects": [{"gain_xp": 1}]}]}, None),
 ]
 
 

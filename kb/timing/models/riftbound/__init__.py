@@ -44,7 +44,7 @@ from typing import Any
 
 from kb.timing.engine import Option, TraceNode, Violation
 from kb.timing.models.base import RulesetModel
-from kb.timing.models.riftbound import scenario, state_io
+from kb.timing.models.riftbound import scenario, state_io, xp
 from kb.timing.models.riftbound.cards import Ability, Card, Effect, Trigger
 from kb.timing.models.riftbound.citations import CITATION_EDITION, CITATIONS, KEYWORD_RULES, STATE_CHECKS, cite
 from kb.timing.models.riftbound.combat import awaited_assignment
@@ -64,7 +64,8 @@ class RiftboundRules(RulesetModel[Riftbound, State]):
     expect_keys = scenario.EXPECT_KEYS
     actions = scenario.ACTIONS
     state_checks = STATE_CHECKS
-    keyword_rules = KEYWORD_RULES
+    # the keywords' rules, and XP's (729): a card gaining or spending XP is refused where XP is not a rule
+    keyword_rules = {**KEYWORD_RULES, "XP": "729"}
 
     def make(self) -> Riftbound:
         return Riftbound()
@@ -99,6 +100,8 @@ class RiftboundRules(RulesetModel[Riftbound, State]):
         for name, card in model.cards.items():
             for keyword in sorted(card.keywords & KEYWORD_RULES.keys()):
                 out.setdefault(keyword, f"cards.{name}")
+            if xp.uses_xp(card):
+                out.setdefault("XP", f"cards.{name}")
         return out
 
     def awaits_choice(self, state: State) -> str | None:

@@ -102,6 +102,17 @@ def spend_xp(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:
     return change_xp(m, s, t, item.controller, -e[1], "spends-xp")
 
 
+def _names_xp(effects: tuple[Effect, ...]) -> bool:
+    return any(e[0] in ("gain_xp", "spend_xp") or (e[0] == "create" and _names_xp(e[2])) for e in effects)
+
+
+def uses_xp(card: Card) -> bool:
+    """Whether any instruction of ``card`` (its own, Legion text, triggered or activated abilities,
+    their reflexive triggers) gains or spends XP."""
+    return any(_names_xp(effects) for effects in (card.effects, card.legion, *(tr.effects for tr in card.triggers),
+                                                  *(a.effects for a in card.abilities)))
+
+
 def granted_keywords(m: Riftbound, s: State, u: Permanent) -> frozenset[str]:
     """The keywords ``u``'s Active Level abilities give it (824.1.b.1)."""
     card = m.cards.get(u.card)
