@@ -317,17 +317,34 @@ def test_an_earlier_export_is_replaced_and_other_folders_are_refused(export_kb: 
     assert (other / "mine.txt").read_text(encoding="utf-8") == "keep"
 
 
-def test_cli_exports_the_built_editions(excerpt_home: Path, tmp_path: Path) -> None:
+def test_cli_exports_the_built_editions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command's flags and output, over an already opened build of ``testgame`` (two
+    small editions, no worked scenario: a second or two to render). That the excerpt's four
+    editions export with every link resolving is the session's pack's to show (it holds
+    them, every page and link checked) and the README's `export judge-pack/` (a fresh data
+    directory's four editions, opened by the command, links checked too)."""
+    built = KnowledgeBase.from_graphs(build_testgame())
+    opened: list[Path] = []
+
+    def open_built(home: Path) -> KnowledgeBase:
+        opened.append(Path(home))
+        return built
+
+    monkeypatch.setattr(KnowledgeBase, "open", staticmethod(open_built))
     runner = CliRunner()
     out = tmp_path / "pack"
-    result = runner.invoke(main, ["--home", str(excerpt_home), "export", str(out), "--check", "--json"])
+    result = runner.invoke(main, ["--home", str(tmp_path / "home"), "export", str(out), "--check", "--json"])
     assert result.exit_code == 0, result.output
+    assert opened == [tmp_path / "home"]
     data = json.loads(result.stdout)
-    assert data["editions"] == [{"ruleset": rs, "edition": ed} for rs, ed in (
-        ("mtg", "2010-10-01"), ("mtg", "2026-01-16"), ("riftbound", "1.3"), ("riftbound", "1.4"))]
-    assert data["problems"] == []
-    assert (out / "riftbound" / "1.4" / "337.html").is_file()
-    bad = runner.invoke(main, ["--home", str(excerpt_home), "export", str(tmp_path / "x"), "-e", "9.9"])
+    assert data["editions"] == [{"ruleset": "testgame", "edition": "1"}, {"ruleset": "testgame", "edition": "2"}]
+    assert data["problems"] == [] and data["links_checked"] > 0 and data["pages"] > 5
+    assert (out / "testgame" / "2" / "101.html").is_file() and (out / "testgame" / "compare" / "1--2.html").is_file()
+    assert json.loads((out / MARKER).read_text(encoding="utf-8"))["editions"] == data["editions"]
+    one = runner.invoke(main, ["--home", str(tmp_path / "home"), "export", str(out), "-r", "testgame", "-e", "2"])
+    assert one.exit_code == 0, one.output
+    assert "exported testgame 2: " in one.stdout and not (out / "testgame" / "1").exists()
+    bad = runner.invoke(main, ["--home", str(tmp_path / "home"), "export", str(tmp_path / "x"), "-e", "9.9"])
     assert bad.exit_code == 2 and "no built edition '9.9'" in bad.stderr and "Traceback" not in bad.output
 
 
