@@ -108,6 +108,8 @@ def state_view(state: dict[str, Any]) -> dict[str, Any]:
             rows.append(("Tasks waiting", ", ".join(map(str, state["tasks"]))))
         if state.get("passes"):
             rows.append(("Passes in a row", str(state["passes"])))
+        if isinstance(state.get("xp"), dict):  # each player's XP is public (729.2)
+            rows.append(("XP", ", ".join(f"{who} {n}" for who, n in state["xp"].items())))
         title, items = "Chain", state.get("chain") or []
     else:                                                       # Magic, and any stack model
         rows += [("Turn", f"{state.get('turn', '?')}, {state.get('active')}'s"),
