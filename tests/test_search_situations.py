@@ -82,6 +82,14 @@ ONLY_WITH = [
     ("riftbound", "how much mana do I get", "mana", True),
 ]
 
+# (ruleset, question, the players' phrase, whether it is read as its entry): a word right before
+# it that makes it another thing (Entry.not_after: a Rune Deck running out is no Burn Out)
+NOT_AFTER = [
+    ("riftbound", "my rune deck is out of runes, can I still channel?", "deck is out", False),
+    ("riftbound", "my deck is out, do I lose?", "deck is out", True),
+    ("riftbound", "my main deck is out of cards, what happens", "deck is out", True),
+]
+
 
 def _read(kb: KnowledgeBase, ruleset: str, question: str, **ranking: object) -> dict:
     s = searcher(kb, ruleset, EDITION[ruleset])
@@ -123,6 +131,15 @@ def test_a_players_word_is_the_rules_concept_only_in_its_sense(excerpt_kb: Knowl
     assert ("rune" in [a.text for a in read[word].atoms]) == brought
 
 
+@pytest.mark.parametrize("ruleset, question, phrase, read_as_entry", NOT_AFTER)
+def test_a_players_phrase_after_another_things_word_is_not_its_entry(excerpt_kb: KnowledgeBase, ruleset: str,
+                                                                     question: str, phrase: str,
+                                                                     read_as_entry: bool) -> None:
+    read = _read(excerpt_kb, ruleset, question)
+    assert (phrase in read and read[phrase].origin == "vocabulary") == read_as_entry, list(read)
+    assert any("burn out" in [a.text for a in c.atoms] for c in read.values()) == read_as_entry
+
+
 # (ruleset, edition, question) asked of the offline search and of the server
 OFFLINE = [
     ("riftbound", "1.4", "my 2 guys walk onto the battlefield where his unit is sitting, what happens now"),
@@ -137,6 +154,8 @@ OFFLINE = [
     ("riftbound", "1.4", "my token unit got killed, does it go to my trash?"),
     ("riftbound", "1.4", "I have to draw 2 but there's only 1 card left in my deck"),
     ("mtg", "2026-01-16", "I have 9 cards at the end of my turn, what do I do"),
+    ("riftbound", "1.4", "my rune deck is out of runes, can I still channel?"),
+    ("riftbound", "1.4", "my deck is out, do I lose?"),
 ]
 
 

@@ -107,6 +107,9 @@ class Entry:
     # question holding one of these stems (its companions in that sense: Magic's "lands" are
     # Riftbound's runes beside "tap", "mana", "play"; "my unit lands there" is no rune).
     only_with: frozenset[str] = frozenset()
+    # A word right before the phrase that makes it another thing: its stems ("deck out" is the
+    # Main Deck's; "my rune deck is out" is the Rune Deck's, no Burn Out).
+    not_after: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -176,7 +179,8 @@ def vocabulary(ruleset: str) -> Vocabulary:
             stems = tuple(analyse(str(phrase)))
             if stems and rules:
                 entries.append(Entry(stems, rules, str(raw["source"]),
-                                     frozenset(st for w in raw.get("only_with", []) for st in analyse(str(w)))))
+                                     frozenset(st for w in raw.get("only_with", []) for st in analyse(str(w))),
+                                     frozenset(st for w in raw.get("not_after", []) for st in analyse(str(w)))))
     def shapes_of(key: str) -> tuple[Shape, ...]:
         out = []
         for i, s in enumerate(data.get(key, [])):
@@ -215,7 +219,8 @@ def vocabulary_data(ruleset: str) -> dict[str, Any]:
     return {"question_words": sorted(v.question_words),
             "auxiliaries": sorted(v.auxiliaries), "subjects": sorted(v.subjects),
             "clause_words": sorted(v.clause_words), "contractions": sorted(v.contractions),
-            "entries": [{"players": list(e.players), "rules": atoms(e.rules), "only_with": sorted(e.only_with)}
+            "entries": [{"players": list(e.players), "rules": atoms(e.rules), "only_with": sorted(e.only_with),
+                         "not_after": sorted(e.not_after)}
                         for e in sorted(v.entries, key=lambda e: -len(e.players))],
             "senses": [{"term": list(k), "with": sorted(w)} for k, w in v.senses.items()],
             "shapes": [{"name": s.name, "pattern": s.pattern, "rules": atoms(s.rules), "prior": s.prior}
@@ -367,6 +372,8 @@ def understand(parsed: ParsedQuery, vocab: Vocabulary, rules_with: Callable[[str
         entry, j = _entry_at(stems, i, vocab)
         if entry is not None and entry.only_with and not entry.only_with & asked:
             entry, j = None, i  # the players' word in another sense ("my unit lands there")
+        if entry is not None and i > 0 and entry.not_after & set(stems[i - 1]):
+            entry, j = None, i  # another thing's word before it ("my rune deck is out")
         if entry is not None:
             typed = kept[i:j]
             words = tuple(w for a in typed for w in a.words)

@@ -818,6 +818,8 @@
       var entry = entryAt(stems, i, vocab);
       // A players' word in another sense than the entry's ("my unit lands there": Entry.only_with).
       if (entry && (entry[0].only_with || []).length && !entry[0].only_with.some(function (st) { return asked.has(st); })) entry = null;
+      // Another thing's word right before it ("my rune deck is out": Entry.not_after).
+      if (entry && i > 0 && (entry[0].not_after || []).some(function (st) { return stems[i - 1].indexOf(st) >= 0; })) entry = null;
       if (entry) {
         var va = joinAtom(text, kept.slice(i, entry[1]));
         var rules = entry[0].rules.map(function (x) { return new Atom(x.words.length > 1 ? "phrase" : "word", x.text, x.words, [], 0, 0); });
