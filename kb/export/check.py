@@ -51,12 +51,24 @@ def check_site(root: Path, limit: int = 200) -> tuple[int, list[LinkProblem]]:
 
     problems: list[LinkProblem] = []
     checked = 0
-    files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.html"))
     existing = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+    files = sorted(rel for rel in existing if rel.endswith(".html"))
+    # The pages of a folder share most of their links (a scenario's frames list each other):
+    # each link is resolved once from each folder.
+    resolved: dict[tuple[str, str], tuple[str | None, str, str, str]] = {}
     for rel in files:
+        folder = posixpath.dirname(rel)
         for raw in _ATTR.findall(text_of(rel)):
             checked += 1
-            reason = _problem(rel, html.unescape(raw), existing, ids_of)
+            key = (folder, raw)
+            found = resolved.get(key)
+            if found is None:
+                found = resolved[key] = _resolve(folder, html.unescape(raw), existing)
+            reason, target, fragment, element = found
+            if reason is None and fragment:
+                target = target or rel
+                if target.endswith(".html") and element not in ids_of(target):
+                    reason = f"no element #{fragment} in {target}"
             if reason:
                 problems.append(LinkProblem(rel, html.unescape(raw), reason))
                 if len(problems) >= limit:
@@ -65,26 +77,24 @@ def check_site(root: Path, limit: int = 200) -> tuple[int, list[LinkProblem]]:
     return checked, problems
 
 
-def _problem(rel: str, link: str, existing: set[str], ids_of: object) -> str | None:
+def _resolve(folder: str, link: str, existing: set[str]) -> tuple[str | None, str, str, str]:
+    """What is wrong with ``link`` from a page in ``folder`` (None: nothing yet), the file it
+    points to (empty: the page itself), its fragment as written and the id that names."""
     if not link:
-        return "empty link"
+        return "empty link", "", "", ""
     if link.startswith(_ALLOWED_SCHEMES):
-        return None
+        return None, "", "", ""
     parts = urlsplit(link)
     if parts.scheme or parts.netloc:
-        return "points to another host or scheme (the copy must work offline)"
+        return "points to another host or scheme (the copy must work offline)", "", "", ""
     if link.startswith("/"):
-        return "absolute path (breaks when the folder is opened from file:// or a sub-path)"
+        return "absolute path (breaks when the folder is opened from file:// or a sub-path)", "", "", ""
+    target = ""
     path = unquote(parts.path)
     if path:
-        target = posixpath.normpath(posixpath.join(posixpath.dirname(rel), path))
+        target = posixpath.normpath(posixpath.join(folder, path))
         if target.startswith("../") or target == "..":
-            return "leaves the exported folder"
+            return "leaves the exported folder", target, "", ""
         if target not in existing:
-            return f"no file {target}"
-    else:
-        target = rel
-    if parts.fragment and target.endswith(".html"):
-        if unquote(parts.fragment) not in ids_of(target):  # type: ignore[operator]
-            return f"no element #{parts.fragment} in {target}"
-    return None
+            return f"no file {target}", target, "", ""
+    return None, target, parts.fragment, unquote(parts.fragment)
