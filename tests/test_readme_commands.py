@@ -22,6 +22,7 @@ import pytest
 from click.testing import CliRunner
 
 from kb.cli import main
+from kb.export import check_site
 from tests.conftest import CORPORA, REPO, SKIP_REASON, copy_home, shared_available
 
 README = REPO / "README.md"
@@ -175,6 +176,10 @@ def test_the_judge_pack_holds_both_rulesets(workdir: Path, readme_home: Path,
     for ruleset, edition in (("riftbound", "1.3"), ("riftbound", "1.4"), ("mtg", "2010-10-01"),
                              ("mtg", "2026-01-16")):
         assert (pack / ruleset / edition / "index.html").is_file(), (ruleset, edition)
+    # the pack of a fresh data directory's editions, as the command opens them (the CLI's
+    # own test exports a small build it is handed): every link resolves
+    checked, problems = check_site(pack)
+    assert problems == [] and checked > 1000
 
 
 @pytest.mark.skipif(not shared_available(), reason=SKIP_REASON)
