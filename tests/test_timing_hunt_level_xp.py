@@ -28,6 +28,7 @@ from kb.query import KnowledgeBase, QueryError
 from kb.timing import engine
 from kb.timing.engine import FormatError, TraceNode
 from kb.timing.models.riftbound import Riftbound, effects, scenario as rift_scenario, state_io
+from kb.timing.models.riftbound import xp as xp_module
 from kb.timing.scenario import RunResult, ScenarioError, loads, run
 from test_api import CheckedClient
 from web import create_app
@@ -224,7 +225,8 @@ def test_a_model_whose_hunt_gains_nothing_is_caught(monkeypatch: Any) -> None:
         t.note("gains-xp", s, {"player": item.controller, "n": e[1], "xp": s.xp_of(item.controller)})
         return s
     monkeypatch.setitem(effects.RUNS, "gain_xp", wrong)
-    assert any("(730)" in v for v in _explore()[2])
+    with pytest.raises(engine.InvariantBroken, match="730.1"):  # the model's own invariant, before this test's
+        _explore()
 
 
 # -- what a scenario may say ------------------------------------------------------------------------
@@ -328,3 +330,24 @@ def test_the_api_refuses_hunt_in_1_2_and_runs_it_in_1_3(full_riftbound: Knowledg
     assert api.open("POST", "/api/v1/timing/next?edition=1.3", json=state).get_json()["ok"]
     refused = api.open("POST", "/api/v1/timing/next?edition=1.2", json=state).get_json()
     assert refused["error"]["status"] == 422 and "1.2 has no Hunt" in refused["error"]["message"]
+
+
+# (what is wrong, the gain_xp instruction the model has instead)
+WRONG_GAINS = [
+    ("the trace says gained, the XP stays", lambda m, s, t, item, e: (t.note("gains-xp", s, {
+        "player": item.controller, "n": e[1], "xp": s.xp_of(item.controller)}), s)[1]),
+    ("twice the XP the trace says is gained", lambda m, s, t, item, e: (t.note("gains-xp", s, {
+        "player": item.controller, "n": e[1], "xp": e[1]}), xp_module.with_xp(s, item.controller,
+                                                                               s.xp_of(item.controller) + 2 * e[1]))[1]),
+    ("the XP goes to the opponent", lambda m, s, t, item, e: (t.note("gains-xp", s, {
+        "player": item.controller, "n": e[1], "xp": e[1]}), xp_module.with_xp(s, "Bo", s.xp_of("Bo") + e[1]))[1]),
+]
+
+
+@pytest.mark.parametrize("what,wrong", WRONG_GAINS, ids=[w[0] for w in WRONG_GAINS])
+def test_the_models_own_invariant_catches_xp_not_gained_as_the_trace_says(monkeypatch: Any, what: str,
+                                                                         wrong: Any) -> None:
+    monkeypatch.setitem(effects.RUNS, "gain_xp", wrong)
+    result = ran(scenario(CONQUER_AND_RESOLVE))
+    assert result.error is not None and result.error["type"] == "InvariantBroken", result.error
+    assert "730.1" in result.error["rules"]

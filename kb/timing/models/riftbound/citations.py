@@ -282,6 +282,7 @@ CITATIONS: dict[str, Rules] = {
     "invariant.as-enters-off-chain": ("370.1.b.1", "370.1.c"),
     "invariant.damage-prevented": ("437.2", "437.3"),
     "invariant.team-points": ("489.8.d.1",),
+    "invariant.xp-gained-or-spent": ("730", "730.1", "730.2", "732"),
     # -- why a state cannot occur ---------------------------------------------------------
     "state.one-priority": ("312",),
     "state.focus-neutral": ("313.5",),

@@ -108,6 +108,17 @@ def points_rise(m: Riftbound, n: TraceNode) -> bool:
     return all(n_ >= before.get(p, 0) for p, n_ in n.after.points) and kept <= set(dict(n.after.points))
 
 
+@invariant("xp-gained-or-spent", "a player's XP changes only as they gain or spend it, never below 0")
+def xp_gained_or_spent(m: Riftbound, n: TraceNode) -> bool:
+    if n.transition.kind == "step" or (not m.uses_xp and n.before.experience == n.after.experience):
+        return True  # a whole transition's change is its steps' (each a note, before and after alike)
+    said: Counter[str] = Counter()
+    for x in n.walk():
+        if x.name in ("gains-xp", "spends-xp"):
+            said[x.params["player"]] += x.params["n"] if x.name == "gains-xp" else -x.params["n"]
+    return all(n.after.xp_of(p) - n.before.xp_of(p) == said[p] and n.after.xp_of(p) >= 0 for p in n.after.players)
+
+
 def off_chain(step: str) -> Holds:
     """The invariant that a ``step`` node leaves the chain, priority, focus and the next id as
     they were (it is no chain item and nobody gets priority for it)."""

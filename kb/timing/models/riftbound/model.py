@@ -48,6 +48,7 @@ class Riftbound(Model):
         self.equipment = any(c.equipment for c in self.cards.values())  # gear that attaches (150, 818)
         # play effects attaching a card chosen as they are finalized (Quick-Draw 819.1.d, Weaponmaster 821.1.c)
         self.attaching_on_play = any(attaching_choice(tr.effects) for c in self.cards.values() for tr in c.triggers)
+        self.uses_xp = any(xp.uses_xp(c) for c in self.cards.values())  # cards gaining or spending XP (730)
         self.battlefield_cards = any(c.type == "battlefield" and c.here_might for c in self.cards.values())
         self.active_in_trash = any(c.replacement is not None and c.replacement.zone == "trash"
                                    for c in self.cards.values())
