@@ -29,6 +29,7 @@ from kb.timing import engine
 from kb.timing.engine import FormatError, TraceNode
 from kb.timing.models.riftbound import Riftbound, effects, scenario as rift_scenario, state_io
 from kb.timing.models.riftbound import xp as xp_module
+from kb.timing.models.riftbound.cards import card_json, parse_cards
 from kb.timing.scenario import RunResult, ScenarioError, loads, run
 from test_api import CheckedClient
 from web import create_app
@@ -351,3 +352,30 @@ def test_the_models_own_invariant_catches_xp_not_gained_as_the_trace_says(monkey
     result = ran(scenario(CONQUER_AND_RESOLVE))
     assert result.error is not None and result.error["type"] == "InvariantBroken", result.error
     assert "730.1" in result.error["rules"]
+
+
+# -- activated Level abilities (727.1.c.3) -----------------------------------------------------------
+INSIGHT = {"type": "unit", "abilities": [{"name": "Sage's insight", "level": 2, "cost": 1, "effects": [{"draw": 1}]}]}
+ACTIVATE = {"activate": {"player": "Ann", "ability": "Sage's insight"}}
+
+# (Ann's XP, whether the ability may be activated, the check refusing it)
+ACTIVATIONS = [(2, True, None), (5, True, None), (1, False, "level-active"), (0, False, "level-active")]
+
+
+@pytest.mark.parametrize("xp,legal,check", ACTIVATIONS, ids=[f"{a[0]} XP" for a in ACTIVATIONS])
+def test_an_activated_level_ability_is_activated_only_while_active(xp: int, legal: bool, check: str | None) -> None:
+    data = scenario([ACTIVATE if legal else {"expect_illegal": ACTIVATE}], cards={"Sage": INSIGHT})
+    data["players"][0].update(base=["Sage"], xp=xp, runes=2)
+    result = ran(data)
+    assert result.error is None, result.error
+    if legal:
+        assert [i.name for i in result.final.chain] == ["Sage's insight"] and "727.1.c.3" in cited(result)
+    else:
+        (refused,) = result.expectations
+        assert refused.ok and [f["check"] for f in refused.forbidden_by] == [check]
+
+
+def test_a_card_with_an_activated_level_ability_has_level_and_writes_it_back() -> None:
+    card = parse_cards({"Sage": INSIGHT})["Sage"]
+    assert "Level" in card.keywords and card.level_thresholds() == (2,)
+    assert parse_cards({"Sage": card_json(card)})["Sage"] == card

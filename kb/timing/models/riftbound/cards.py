@@ -186,6 +186,8 @@ class Ability:
     attach: bool = False
     # Empower: "[Cost]: Empower this. Play only if not Empowered." (827.1.c.1); its source is no target (827.1.b.1)
     empower: bool = False
+    # "[Level N] > [Cost]: …": activated only while its controller has N or more XP (727.1.c.3, 824.1.c)
+    level: int | None = None
 
     @property
     def adds(self) -> Cost:
@@ -255,8 +257,8 @@ class Card:
 
     def level_thresholds(self) -> tuple[int, ...]:
         """The XP each of its Level abilities needs, passive and triggered, each once, lowest first."""
-        return tuple(sorted({lv.xp for lv in self.levels} | {tr.level for tr in self.triggers
-                                                              if tr.level is not None}))
+        return tuple(sorted({lv.xp for lv in self.levels} | {tr.level for tr in self.triggers if tr.level is not None}
+                            | {a.level for a in self.abilities if a.level is not None}))
 
     @property
     def deflect(self) -> int:
@@ -447,11 +449,13 @@ def parse_cards(data: Any, field: str = "cards") -> dict[str, Card]:
         for i, ab in enumerate(_list(raw.get("abilities"), f"{where}.abilities")):
             aw = f"{where}.abilities[{i}]"
             ab = _map(ab, aw)
-            _only(ab, ("name", "keywords", "effects", "add", "cost"), aw)
+            _only(ab, ("name", "keywords", "effects", "add", "cost", "level"), aw)
             cost, exhaust = parse_ability_cost(ab.get("cost"), f"{aw}.cost")
             abilities.append(Ability(_str(ab.get("name"), f"{aw}.name"), keywords(ab.get("keywords"), f"{aw}.keywords"),
                                      parse_effects(ab.get("effects"), f"{aw}.effects"), bool(ab.get("add", False)),
-                                     cost, exhaust))
+                                     cost, exhaust, level=_level_threshold(ab.get("level"), ctype, f"{aw}.level")))
+        if any(a.level is not None for a in abilities):
+            card_keywords |= {"Level"}
         equip, bonus = _equip(raw, ctype, card_keywords, where)
         if equip is not None:
             card_keywords |= {"Equip"}
@@ -846,7 +850,8 @@ def card_json(card: Card) -> dict[str, Any]:
         out["abilities"] = [{"name": a.name, **({"keywords": sorted(a.keywords)} if a.keywords else {}),
                              **({"effects": effects_json(a.effects)} if a.effects else {}),
                              **({"add": True} if a.add else {}),
-                             **({"cost": ability_cost_json(a.cost, a.exhaust)} if a.cost or a.exhaust else {})}
+                             **({"cost": ability_cost_json(a.cost, a.exhaust)} if a.cost or a.exhaust else {}),
+                             **({"level": a.level} if a.level is not None else {})}
                             for a in card.abilities if not a.attach and not a.empower]
         if not out["abilities"]:
             del out["abilities"]

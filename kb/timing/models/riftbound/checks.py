@@ -207,6 +207,12 @@ def not_empowered(m: Riftbound, s: State, p: Params) -> bool:
     return found is None or not found[1].empower or not found[0].empowered
 
 
+@check("level-active", "a Level ability is activated only while its controller has its XP")
+def level_active(m: Riftbound, s: State, p: Params) -> bool:
+    a = ability_of(m, s, p)
+    return a is None or a.level is None or s.xp_of(p["player"]) >= a.level
+
+
 @check("ability-timing", "that ability is not legally timed now")
 def ability_timing(m: Riftbound, s: State, p: Params) -> bool:
     a = ability_of(m, s, p)

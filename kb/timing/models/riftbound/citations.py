@@ -334,6 +334,9 @@ CITATIONS: dict[str, Rules] = {
     "level-active": ("824.1.c", "824.1.b.1", "727.1.b", "727.1.b.2", "727.1.c.2"),
     "level-inactive": ("824.1.d", "727.1.b", "721.2"),
     "level-ability-triggers": ("824.1.c", "727.1.c.1", "824.1.b.1"),
+    "level-ability-activated": ("727.1.c.3", "824.1.c"),
+    "level-ability-resolves-inactive": ("727.1.c.3.a",),
+    "check.level-active": ("727.1.c.3", "721.2", "824.1.c"),
     # -- attaching as a card is played: Quick-Draw, Weaponmaster (play_attaching.py) ---------
     "check.attachment-choice": ("402.2", "355.5", "819.1.d", "821.1.c"),
     "choose-attachment": ("402.2", "355.5", "355.7", "383.4.a.2"),

@@ -30,7 +30,7 @@ PLAY = ("has-priority", "not-mid-procedure", "own-turn-neutral-open", "in-hand",
         "hidden-has-targets", "hidden-targets", "move-outcome",
         "accelerate", "repeat", "costs", "deflect-cost", "additional-cost")
 ACTIVATE = ("has-priority", "not-mid-procedure", "ability-on-board", "ability-timing", "ability-focus",
-            "equip-target", "not-empowered", "move-outcome", "exhaust-cost", "costs", "deflect-cost")
+            "equip-target", "not-empowered", "level-active", "move-outcome", "exhaust-cost", "costs", "deflect-cost")
 MOVE = ("has-priority", "not-mid-procedure", "move-timing", "unit-ready", "move-destination", "ganking",
         "teammate-battlefield")
 HIDE = ("has-priority", "not-mid-procedure", "hide-timing", "in-hand", "hide-battlefield", "hide-cost")
@@ -264,6 +264,9 @@ def activate(m: Riftbound, s: State, p: Params, t: Trace) -> State:
                              source=source.name, effects=ability.effects, add=ability.add,
                              origin="activated", keywords=ability.keywords, target=p.get("target"))
     t.note("legally-timed", s, {"item": ability.name, "why": reason})
+    if ability.level is not None:  # granted by its Level, activated at its usual timing (727.1.c.3)
+        t.note("level-ability-activated", s, {"item": ability.name, "level": ability.level, "player": p["player"],
+                                              "xp": s.xp_of(p["player"])})
     if ability.attach:
         attaching.equip_chooses(t, s, item)
     if ability.empower:

@@ -87,6 +87,8 @@ def run_effects(m: Riftbound, s: State, t: Trace, item: Item) -> State:
     """Follow an item's instructions in order, its card's Legion text too when it is active; all of
     them once more when its Repeat was paid (820.1.d.1), with the same choices (the model's fixed
     way of making the choices 820.2.a leaves free: a target gone by then is skipped, 820.1.d.2)."""
+    if item.origin == "activated":  # a Level ability gone Inactive on the chain resolves all the same (727.1.c.3.a)
+        _level_gone(m, s, t, item)
     effects = list(item.effects)
     card = m.cards.get(item.card or "")
     if card is not None and card.legion and any(pl == item.controller and i != item.id
@@ -100,6 +102,17 @@ def run_effects(m: Riftbound, s: State, t: Trace, item: Item) -> State:
         for e in effects:
             s = _execute(m, s, t, item, e)
     return s
+
+
+def _level_gone(m: Riftbound, s: State, t: Trace, item: Item) -> None:
+    """Say so when the activated Level ability ``item`` resolves after its controller's XP fell
+    below its Level: it proceeds as normal (727.1.c.3.a)."""
+    u = s.permanent(item.source or "")
+    card = m.cards.get(u.card) if u is not None else None
+    level = next((a.level for a in card.abilities if a.name == item.name), None) if card else None
+    if level is not None and s.xp_of(item.controller) < level:
+        t.note("level-ability-resolves-inactive", s, {"item": item.name, "level": level, "player": item.controller,
+                                                      "xp": s.xp_of(item.controller)})
 
 
 def _execute(m: Riftbound, s: State, t: Trace, item: Item, e: Effect) -> State:

@@ -39,6 +39,11 @@ step("level-active", "a Level ability becomes Active as its controller reaches i
      "{player} has {xp} XP: {unit}'s Level {level} ability is Active ({text})")
 step("level-inactive", "a Level ability becomes Inactive as soon as its controller has less XP",
      "{player} has {xp} XP, less than {level}: {unit}'s Level {level} ability is Inactive ({text})")
+step("level-ability-activated", "an activated Level ability is activated while it is Active",
+     "{item} is a Level {level} ability, Active as {player} has {xp} XP")
+step("level-ability-resolves-inactive", "an activated Level ability on the chain resolves as normal though it has "
+     "become Inactive", "{item} resolves as normal: its Level {level} ability became Inactive ({player} has {xp} XP) "
+     "after it was added to the chain")
 step("level-ability-triggers", "a triggered Level ability is evaluated while it is Active",
      "{item} is a Level {level} ability of {unit}, Active as {player} has {xp} XP")
 
