@@ -80,6 +80,17 @@ _RULE_PHRASE = re.compile(rf"ule(?<=[Rr]ule)(?<![^\W{FOOTNOTE_MARKS}][Rr]ule)(s?
 # its number is as greedy; found without the list's repeats, which cost the regex engine a
 # backtracking stack per match (most phrases are a keyword and one number).
 _RULE_HEAD = re.compile(rf"ule(?<=[Rr]ule)(?<![^\W{FOOTNOTE_MARKS}][Rr]ule)(s?)\s{{1,8}}({NUMBER})")
+# _RULE_HEAD with its number read as a run of the characters a number is made of (digits, dots,
+# lower-case letters: every character NUMBER reads) and an upper-case letter after it (which
+# NUMBER's lookaheads read: "337.1A" is no number, "rule 337" is): the regex engine reads the
+# run in one loop, where NUMBER's repeats cost it a backtracking stack per segment. Where
+# NUMBER ends in the run, and what it parses to, depends on the run alone (the character after
+# it is none of those NUMBER's lookaheads look for): :func:`head_number`. A run is at most
+# HEAD_RUN characters (NUMBER is at most 66); one that long may go on, and is read by
+# _RULE_HEAD instead.
+HEAD_RUN = 80
+_RULE_HEAD_RUN = re.compile(rf"ule(?<=[Rr]ule)(?<![^\W{FOOTNOTE_MARKS}][Rr]ule)s?\s{{1,8}}"
+                            rf"(\d[\d.a-z]{{0,{HEAD_RUN - 2}}}[A-Z]?)")
 # What a range or a list's next item may start with after a number, besides whitespace
 # (``str.isspace``, which is ``\s`` of a str pattern): a comma or a dash (_RANGE, _SEP).
 PHRASE_CONTINUES = ",-\u2013\u2014"
@@ -256,6 +267,20 @@ def find_phrases(text: str, *, sections: bool = True) -> Iterator[tuple[int, str
 
 # Articles and rule text cite the same numbers again and again.
 _parse = functools.lru_cache(maxsize=4096)(parse_number)
+
+
+_NUMBER = re.compile(NUMBER)
+
+
+@functools.lru_cache(maxsize=4096)
+def head_number(run: str) -> tuple[int, Segments, tuple[Segments]] | None:
+    """Where NUMBER ends in a number's ``run`` (a group of :data:`_RULE_HEAD_RUN`), the number
+    parsed and the tuple of it alone (:func:`_parse_alone`); None when NUMBER reads no number
+    there (a run of four digits). Kept per run: an article cites the same numbers again."""
+    m = _NUMBER.match(run)
+    if m is None:
+        return None
+    return (m.end(), *_parse_alone(m.group()))
 
 
 @functools.lru_cache(maxsize=4096)

@@ -361,3 +361,37 @@ def test_other_keywords_is_the_test_of_its_needles(text: str) -> None:
                    for needle, back, letter in references._NEEDLES)
     assert references.other_keywords(text) == expected
     assert references.other_keywords_in_source(text) == expected  # the document's, by patterns
+
+
+# (text, the citations' texts): where a keyword's number ends inside the run of characters
+# numbers are made of, which the finder reads first (kb.references._RULE_HEAD_RUN): an
+# upper-case letter after it, four digits, a letter segment then four, another keyword in
+# the run, a run longer than any number.
+NUMBER_RUNS: list[tuple[str, list[str]]] = [
+    ("See rule 5.rule 6.", ["rule 5", "rule 6"]),
+    ("rule 337.1A applies", []),
+    ("rules 1234 and 5", []),
+    ("rule 337.a.1234", ["rule 337"]),
+    ("rule 337.1.a.5.", ["rule 337.1.a.5"]),
+    ("rule " + "1." * 50 + "x", []),
+    ("Rule 602.1b3, then rule 337", ["Rule 602.1b3", "rule 337"]),
+    ("rule 337.1ab", []),
+    ("Core Rules 1.4 say rule 312.", ["rule 312"]),
+]
+
+
+@pytest.mark.parametrize("text,expected", NUMBER_RUNS, ids=[t[:30] for t, _ in NUMBER_RUNS])
+def test_a_number_is_read_where_the_grammar_ends_it_in_its_run(text: str, expected: list[str]) -> None:
+    assert [c.text for c in find_citations(text)] == expected
+    by_runs = find._rule_heads(text, None, False)
+    assert by_runs is None or by_runs == find._rule_heads(text, None, True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(
+    ["rule ", "Rules ", "Core Rules ", "ule", "r", "1", "337", "1234", ".", "a", "c", "A", " ", ",",
+     "-", "–", ":", "\n", "s", "é", "١", "and ", '"', "rule 5.rule 6"]), max_size=20).map("".join),
+    st.sampled_from([None, 0, 1, 2]))
+def test_the_number_runs_read_what_the_grammar_reads(text: str, limit: int | None) -> None:
+    by_runs = find._rule_heads(text, limit, False)
+    assert by_runs is None or by_runs == find._rule_heads(text, limit, True)

@@ -31,8 +31,8 @@ from typing import Literal, NamedTuple
 
 from kb.numbers import Segments
 from kb.references import (
-    FOOTNOTE_MARKS, PHRASE_CONTINUES, WORD_START, _BARE_LIST, _RULE_HEAD, _RULE_PHRASE, _SEP, Item, Phrase, _items,
-    _parse_alone, other_keywords, phrase_matches)
+    FOOTNOTE_MARKS, HEAD_RUN, PHRASE_CONTINUES, WORD_START, _BARE_LIST, _RULE_HEAD, _RULE_HEAD_RUN, _RULE_PHRASE, _SEP,
+    Item, Phrase, _items, _parse_alone, head_number, other_keywords, phrase_matches)
 
 CitationForm = Literal["rule", "cr", "bracket", "bare"]
 
@@ -360,23 +360,47 @@ def _rule_citations(text: str, limit: int | None) -> tuple[list[Citation], bool]
 
     With them, whether one of them may have a number the grammar cut short (a letter or a
     digit right after it, :func:`_read_whole`'s case): told from the character after each
-    number, which this loop reads anyway, so that most texts skip that second pass."""
+    number, which this loop reads anyway, so that most texts skip that second pass.
+
+    The keyword and its number's run are found first (``_RULE_HEAD_RUN``: where the number
+    ends in its run is looked up, :func:`~kb.references.head_number`); a text where a run
+    holds another keyword after its number (``rule 5.rule 6``: _RULE_HEAD's next match starts
+    inside the run) or may go on past its longest is read by ``_RULE_HEAD`` itself."""
+    found = _rule_heads(text, limit, False)
+    return found if found is not None else _rule_heads(text, limit, True)  # type: ignore[return-value]
+
+
+def _rule_heads(text: str, limit: int | None, exact: bool) -> tuple[list[Citation], bool] | None:
+    """:func:`_rule_citations` by ``_RULE_HEAD`` (``exact``) or its runs; None where the runs
+    cannot tell (see there)."""
     out: list[Citation] = []
     cut_short = False
     follows = _AFTER_NUMBER.get
     append = out.append
     new = tuple.__new__  # Citation's own __new__, without its argument handling
-    parse = _parse_alone
+    read = head_number
     whole = _RULE_PHRASE.match
     continues = _CONTINUES.match
     size = len(text)
     room = sys.maxsize if limit is None else limit
     found = 0  # citations appended by this loop's own path (len(out) after _add_phrase)
     pos = 0  # where the last phrase ended: _RULE_PHRASE.finditer looks for the next from there
-    for m in _RULE_HEAD.finditer(text):
+    for m in (_RULE_HEAD if exact else _RULE_HEAD_RUN).finditer(text):
         at, end = m.span()  # from the "ule" of the keyword
         if at < pos:
             continue  # inside the list of the phrase before (a quoted title in it)
+        if exact:
+            first, alone = _parse_alone(m[2])
+        else:
+            run = m[1]
+            number = read(run)
+            if number is None or number[0] != len(run):  # the number ends inside its run
+                if "ule" in run or len(run) >= HEAD_RUN - 1:
+                    return None
+                if number is None:
+                    continue  # no number: no match of _RULE_HEAD here
+                end += number[0] - len(run)
+            _, first, alone = number
         after = follows(text[end], 0) if end < size else 0
         if after == _MAY_CONTINUE and continues(text, end) is not None:
             phrase = whole(text, at)  # a range or a list may follow: the whole phrase
@@ -394,10 +418,8 @@ def _rule_citations(text: str, limit: int | None) -> tuple[list[Citation], bool]
         elif after == _RUNS_INTO:
             cut_short = True
         pos = end
-        plural, first_written = m.groups()
         phrase_start = at - 1
-        first, alone = parse(first_written)
-        if plural and text[phrase_start] == "R" and len(first[0]) < 3 and _TITLE_BEFORE.search(
+        if text[at + 3] == "s" and text[phrase_start] == "R" and len(first[0]) < 3 and _TITLE_BEFORE.search(
                 text, max(0, phrase_start - 16), phrase_start):
             continue  # "Core Rules 1.4": a document and its version
         if after == _TIME_OR_DATE and _RUNS_ON.match(text, end):
