@@ -34,9 +34,7 @@ def relative(target: str, current: str | None = None) -> str:
     >>> relative("/", "/riftbound/1.4/337.1.a")
     '../../'
     """
-    if current is None:
-        current = _mapped(request.full_path.rstrip("?"))
-    current = current.split("#", 1)[0].split("?", 1)[0]
+    current = _current_page() if current is None else current.split("#", 1)[0].split("?", 1)[0]
     fragment = ""
     if "#" in target:
         target, fragment = target.split("#", 1)
@@ -46,6 +44,21 @@ def relative(target: str, current: str | None = None) -> str:
         target, query = target.split("?", 1)
         query = "?" + query
     return _path_from(target, current[: current.rfind("/") + 1] or "/") + query + fragment
+
+
+# Where the page being rendered is kept in its request's WSGI environment: its every link
+# asks (an exported frame page holds its scenario's whole frame list), and the request's path
+# and the site's link mapper answer the same for the whole request.
+_PAGE_KEY = "rulekb.links.page"
+
+
+def _current_page() -> str:
+    """The (mapped) path of the page being rendered, without its query and fragment."""
+    environ = request.environ
+    page = environ.get(_PAGE_KEY)
+    if page is None:
+        page = environ[_PAGE_KEY] = _mapped(request.full_path.rstrip("?")).split("#", 1)[0].split("?", 1)[0]
+    return page
 
 
 @lru_cache(maxsize=1 << 16)  # a page's links go to the same few thousand paths (an export: 100,000s)
