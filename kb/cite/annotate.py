@@ -291,7 +291,9 @@ class Footnotes:
                 text = kept[2]
             else:
                 text = _footnote_text_html(rule, True) + _open_link(note.url)
-            out.append(f"{item}{text}{back}</p>{kept[3]}</li>\n")
+            # The item's pieces joined once with the section's, not into a string of its own
+            # (most are longer than the small-object allocator's 512 bytes).
+            out += (item, text, back, "</p>", kept[3], "</li>\n")
         out.append("</ol>\n</section>\n")
         return "".join(out)
 
