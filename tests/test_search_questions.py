@@ -13,7 +13,7 @@ import pytest
 from kb.export.jsrun import node_path, run_queries
 from kb.export.search_index import build_search_index, index_script
 from kb.query import KnowledgeBase, searcher
-from kb.search import EditionSearcher, Ranking, open_searcher, parse_query
+from kb.search import EditionSearcher, Ranking, parse_query
 from kb.search.schema import model_permissions
 
 FOLLOW_UP = '[follow-up to: "how does the showdown work?"] and who starts with focus?'
@@ -35,11 +35,10 @@ def test_a_bracketed_label_is_left_out(excerpt_kb: KnowledgeBase, question: str,
 
 
 def test_the_earlier_question_weighs_less_than_the_question(excerpt_kb: KnowledgeBase) -> None:
-    rg = excerpt_kb.edition("riftbound", "1.4")
     parsed = parse_query(FOLLOW_UP)
     def weights(context_weight: float) -> dict[str, float]:
         from kb.search.understand import understand
-        s = open_searcher(rg, None, Ranking(context_weight=context_weight))
+        s = searcher_with(excerpt_kb, Ranking(context_weight=context_weight))("riftbound", "1.4")
         read = understand(parsed, s.vocabulary, lambda w: len(s.impacts.word(w)), s._terms, s._term_kind,
                           term_weight=1.5, quote_weight=0.5, context_weight=context_weight)
         return {c.label or c.atoms[0].text: c.weight for c in read.clauses}
@@ -60,9 +59,8 @@ LENGTHS = [
 
 @pytest.mark.parametrize("question, long", LENGTHS)
 def test_a_long_questions_coordination_is_softer(excerpt_kb: KnowledgeBase, question: str, long: bool) -> None:
-    rg = excerpt_kb.edition("riftbound", "1.4")
     def scores(coord_long: float) -> list[tuple[str, float]]:
-        s = open_searcher(rg, None, Ranking(coord_long=coord_long, long_question=10))
+        s = searcher_with(excerpt_kb, Ranking(coord_long=coord_long, long_question=10))("riftbound", "1.4")
         return [(h["number"], h["score"]) for h in s.search(parse_query(question), limit=10)["results"]]
     soft, strict = scores(0.5), scores(1.0)
     assert (soft != strict) == long
@@ -79,13 +77,13 @@ REFERRED = [
 
 
 @pytest.mark.parametrize("ruleset, edition, question, rule, by", REFERRED)
-def test_a_rule_referred_to_by_a_hit_gains_and_says_so(ruleset: str, edition: str, question: str,
-                                                      rule: str, by: str) -> None:
-    from tests.conftest import corpus_graph
-    rg = corpus_graph(ruleset, edition)
+def test_a_rule_referred_to_by_a_hit_gains_and_says_so(full_kb: KnowledgeBase, ruleset: str, edition: str,
+                                                      question: str, rule: str, by: str) -> None:
+    rg = full_kb.edition(ruleset, edition)
     assert rule in rg.references(by)
     def hit(referrers: float) -> dict[str, object] | None:
-        s = open_searcher(rg, None, Ranking(from_referrers=referrers))
+        # the session's index of the edition (made once), searched with each ranking
+        s = searcher_with(full_kb, Ranking(from_referrers=referrers))(ruleset, edition)
         results = s.search(parse_query(question), limit=10)["results"]
         return next((h for h in results if h["number"] == rule), None)
     on, off = hit(0.1), hit(0.0)
