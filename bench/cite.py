@@ -121,26 +121,30 @@ def distinct_article(size_kb: int, numbers: list[str]) -> str:
 
 def interleaved(timings: dict[str, Callable[[], Any]], runs: int,
                 before: dict[str, Callable[[], Any]] | None = None,
-                after: dict[str, Callable[[], Any]] | None = None) -> dict[str, float]:
+                after: dict[str, Callable[[], Any]] | None = None,
+                collect: Callable[[], Any] = gc.collect) -> dict[str, float]:
     """Median CPU time of each function, the runs interleaved; ``before[name]`` runs
-    untimed before each run of ``name``, and so does a garbage collection; ``after[name]``
-    runs untimed after it."""
-    return {name: statistics.median(ts) for name, ts in rounds(timings, runs, before, after).items()}
+    untimed before each run of ``name``, and so does a garbage collection (``collect``);
+    ``after[name]`` runs untimed after it."""
+    return {name: statistics.median(ts)
+            for name, ts in rounds(timings, runs, before, after, collect=collect).items()}
 
 
 def rounds(timings: dict[str, Callable[[], Any]], runs: int,
            before: dict[str, Callable[[], Any]] | None = None,
            after: dict[str, Callable[[], Any]] | None = None,
-           alternate: bool = False) -> dict[str, list[float]]:
+           alternate: bool = False, collect: Callable[[], Any] = gc.collect) -> dict[str, list[float]]:
     """Each function's CPU time in each of ``runs`` rounds (see :func:`interleaved`); with
-    ``alternate``, odd rounds run the functions in the reverse order."""
+    ``alternate``, odd rounds run the functions in the reverse order. ``collect`` is the
+    garbage collection before each run (the tests count its calls instead: a collection in a
+    test process holding many knowledge bases takes most of a second)."""
     times: dict[str, list[float]] = {name: [] for name in timings}
     order = list(timings.items())
     for round_ in range(runs):
         for name, fn in (order[::-1] if alternate and round_ % 2 else order):
             if before and name in before:
                 before[name]()
-            gc.collect()  # each run starts without the garbage of the last (GC stays on)
+            collect()  # each run starts without the garbage of the last (GC stays on)
             start = time.process_time()
             fn()
             times[name].append(time.process_time() - start)

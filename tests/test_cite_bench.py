@@ -16,8 +16,8 @@ def test_interleaved_runs_each_untimed_step_around_its_own_timing_only() -> None
     calls: list[str] = []
     result = interleaved({name: (lambda n=name: calls.append(n)) for name in ("plain", "plugin", "cold")},
                          2, before={"cold": lambda: calls.append("empty")},
-                         after={"cold": lambda: calls.append("rewarm")})
-    assert calls == ["plain", "plugin", "empty", "cold", "rewarm"] * 2
+                         after={"cold": lambda: calls.append("rewarm")}, collect=lambda: calls.append("gc"))
+    assert calls == ["gc", "plain", "gc", "plugin", "empty", "gc", "cold", "rewarm"] * 2
     assert set(result) == {"plain", "plugin", "cold"}
     assert all(seconds >= 0 for seconds in result.values())
 
@@ -40,9 +40,10 @@ def test_alternate_rounds_run_the_timings_in_the_reverse_order_every_other_round
     """An untimed step stays around its own timing in either order."""
     calls: list[str] = []
     times = rounds({name: (lambda n=name: calls.append(n)) for name in ("plain", "plugin", "cold")},
-                   3, before={"cold": lambda: calls.append("empty")}, alternate=True)
-    assert calls == ["plain", "plugin", "empty", "cold", "empty", "cold", "plugin", "plain",
-                     "plain", "plugin", "empty", "cold"]
+                   3, before={"cold": lambda: calls.append("empty")}, alternate=True,
+                   collect=lambda: calls.append("gc"))
+    assert calls == ["gc", "plain", "gc", "plugin", "empty", "gc", "cold", "empty", "gc", "cold", "gc", "plugin",
+                     "gc", "plain", "gc", "plain", "gc", "plugin", "empty", "gc", "cold"]
     assert {name: len(ts) for name, ts in times.items()} == {"plain": 3, "plugin": 3, "cold": 3}
 
 
