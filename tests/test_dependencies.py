@@ -45,20 +45,27 @@ def _runtime_imports(path: Path, mtime_ns: int) -> tuple[tuple[str, int], ...]:
     return tuple(_parse_imports(path))
 
 
+# The fields of a node that hold statements: an import is a statement, so the scan walks only
+# these (a module's expressions are most of its nodes and hold no import).
+_STATEMENT_LISTS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
 def _parse_imports(path: Path) -> Iterator[tuple[str, int]]:
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-    skipped: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            skipped.update(id(n) for stmt in node.body for n in ast.walk(stmt))
-    for node in ast.walk(tree):
-        if id(node) in skipped:
-            continue
+    todo: list[ast.AST] = [tree]
+    while todo:
+        node = todo.pop()
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield alias.name.split(".")[0], node.lineno
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             yield node.module.split(".")[0], node.lineno
+        for name in _STATEMENT_LISTS:
+            if name == "body" and isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                continue  # what runs only under a type checker never runs
+            found = getattr(node, name, None)
+            if isinstance(found, list):
+                todo.extend(found)
 
 
 def declared_requirements(pyproject: Path = REPO / "pyproject.toml") -> list[Requirement]:
@@ -91,10 +98,17 @@ def closure(requirements: Iterable[Requirement]) -> set[str]:
     return {k.split("[")[0] for k in seen}
 
 
+@functools.lru_cache(maxsize=None)
+def _providers() -> dict[str, list[str]]:
+    """Module → the distributions providing it, of this interpreter (read once: a scan of every
+    installed distribution's files, and five scans here ask)."""
+    return md.packages_distributions()
+
+
 def undeclared(files: Iterable[Path], allowed: set[str], local: Iterable[str] = PRODUCT) -> list[str]:
     """``module (file:line)`` for every import outside the standard library, the local
     packages and the ``allowed`` distributions."""
-    providers = md.packages_distributions()
+    providers = _providers()
     local = set(local)
     found = []
     for path in files:
