@@ -49,6 +49,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 import docx
@@ -453,6 +454,7 @@ class _Layout:
     wide its characters print, where its pages' text stops, which words open paragraphs."""
 
     def __init__(self, lines: list[_Line]):
+        self._fitted: dict[tuple[int, int], bool] = {}  # _fits by the two lines' ids
         self.margins: dict[tuple[int, int], float] = {}
         for ln in lines:
             key = (ln.page, ln.column)
@@ -520,10 +522,16 @@ class _Layout:
 
     def _fits(self, above: _Line, below: _Line) -> bool:
         """The first word of ``below`` would have fitted at the end of ``above`` (with room to
-        spare for the widths' error): the line was broken on purpose, not wrapped."""
-        need = self.width(" " + below.text.split(" ", 1)[0], below.size)
-        room = self.margins[(above.page, above.column)] - above.x1
-        return room > need * 1.1 + below.size * 0.3
+        spare for the widths' error): the line was broken on purpose, not wrapped. Asked of
+        each pair of lines several times, so worked out once (the widths and margins it goes by
+        are set before it is first asked)."""
+        key = (id(above), id(below))
+        fits = self._fitted.get(key)
+        if fits is None:
+            need = self.width(" " + below.text.split(" ", 1)[0], below.size)
+            room = self.margins[(above.page, above.column)] - above.x1
+            fits = self._fitted[key] = room > need * 1.1 + below.size * 0.3
+        return fits
 
     def _key(self, token: str, ends: bool) -> str:
         """The finest of the token's keys seen often enough to go by (``###.###a``, else ``#.#a``)."""
@@ -610,14 +618,18 @@ def _clearly(yes: int, no: int) -> bool | None:
     return None
 
 
+@lru_cache(maxsize=1 << 16)  # a document's words, asked of a few million times in all
 def _opener_keys(token: str) -> tuple[str, ...]:
     """A word as paragraphs open with it; a number by its shape, finer then coarser
     (``104.2b`` is ``###.#a``, then ``#.#a``: ``2.`` opening a sense is not ``101.``)."""
     if not any(ch.isdigit() for ch in token):
         return (token,)
-    fine = re.sub(r"[^\W\d_]", "a", re.sub(r"\d", "#", token))
-    coarse = re.sub(r"#+", "#", fine)
+    fine = _LETTER.sub("a", _DIGIT.sub("#", token))
+    coarse = _HASHES.sub("#", fine)
     return (fine, coarse) if coarse != fine else (fine,)
+
+
+_DIGIT, _LETTER, _HASHES = (re.compile(p) for p in (r"\d", r"[^\W\d_]", r"#+"))
 
 
 _SAMPLE_LINES = 800
