@@ -14,16 +14,17 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from conftest import copy_home
 from kb.cli import main
-from kb.store import build
 
 CORPUS = Path(__file__).parent / "fixtures" / "records"
 
 
 @pytest.fixture(scope="module")
-def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    home = tmp_path_factory.mktemp("records-home")
-    build(home)
+def home(excerpt_home: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A home of the module's own with the embedded build in service (a copy of the
+    session's, instead of building the corpus again), the test corpus imported."""
+    home = copy_home(excerpt_home, tmp_path_factory.mktemp("records-home"))
     for args in (["rulings", "import", str(CORPUS / "rulings"), "--no-build"],
                  ["articles", "add", str(CORPUS / "articles")]):
         code, out = run(home, *args)
@@ -96,18 +97,16 @@ def test_rule_json_carries_cited_by(home: Path) -> None:
     assert {r["cited_as"] for r in cited["records"]} == {"187.3"}
 
 
-def test_check_exits_0_when_nothing_cited_changed(tmp_path: Path) -> None:
-    home = tmp_path / "home"
-    build(home)
+def test_check_exits_0_when_nothing_cited_changed(own_home: Path) -> None:
+    home = own_home  # the embedded build in service, a copy of the session's
     code, out = run(home, "rulings", "import", str(CORPUS / "rulings" / "mtg-zero-toughness.md"))
     assert code == 0, out
     code, out = run(home, "rulings", "check", "--ruleset", "mtg")
     assert code == 0 and "0 stale rulings" in out, out
 
 
-def test_a_bad_file_in_a_folder_imports_nothing(tmp_path: Path) -> None:
-    home = tmp_path / "home"
-    build(home)
+def test_a_bad_file_in_a_folder_imports_nothing(own_home: Path, tmp_path: Path) -> None:
+    home = own_home  # the embedded build in service, a copy of the session's
     folder = tmp_path / "rulings"
     shutil.copytree(CORPUS / "rulings", folder)
     (folder / "zz-broken.yaml").write_text("id: zz\nquestion: [\n", encoding="utf-8")
@@ -116,9 +115,8 @@ def test_a_bad_file_in_a_folder_imports_nothing(tmp_path: Path) -> None:
     assert not (home / "records").exists()
 
 
-def test_check_fails_on_an_article_whose_ruleset_cannot_be_told(tmp_path: Path) -> None:
-    home = tmp_path / "home"
-    build(home)
+def test_check_fails_on_an_article_whose_ruleset_cannot_be_told(own_home: Path, tmp_path: Path) -> None:
+    home = own_home  # the embedded build in service, a copy of the session's
     article = tmp_path / "vague.md"
     article.write_text("# Vague\n\nAs rule 999.9 says.\n", encoding="utf-8")
     code, out = run(home, "articles", "add", str(article))
