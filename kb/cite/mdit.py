@@ -111,9 +111,10 @@ def rule_citations(md: MarkdownIt, *, kb: LoadedEditions, ruleset: str | None = 
     Any option but ``kb`` can be given for one render in ``env[OPTIONS_KEY]``.
     """
     _check_style(style)
-    if "front_matter" not in md.block.ruler.get_all_rules():
+    own_front_matter = "front_matter" not in md.block.ruler.get_all_rules()
+    if own_front_matter:
         md.use(front_matter_plugin)
-        _front_matter_at_the_start_only(md)
+        _front_matter_at_the_start_only(md, keep_line_starts=True)
     # The author's own footnotes ("[^1]" and "[^1]: …") are rendered as markdown-it-py's
     # users expect, by mdit_py_plugins' footnote plugin (ids fn1, fnref1; a section of
     # class "footnotes"); the linker's keep their own ids (``prefix``), their own section
@@ -121,7 +122,8 @@ def rule_citations(md: MarkdownIt, *, kb: LoadedEditions, ruleset: str | None = 
     # after the footnote plugin's tail).
     if "footnote_def" not in md.block.ruler.get_all_rules():
         md.use(footnote_plugin)
-    md.block.ruler.before(md.block.ruler.get_all_rules()[0], "rule_citations_lines", _keep_line_starts)
+    if not own_front_matter:  # (else the front matter rule keeps them)
+        md.block.ruler.before(md.block.ruler.get_all_rules()[0], "rule_citations_lines", _keep_line_starts)
     options = {"kb": kb, "ruleset": ruleset, "edition": edition, "style": style,
                "base_url": base_url, "limit": limit, "prefix": prefix, "source": source}
     core_rules = md.core.ruler.get_all_rules()
@@ -131,16 +133,32 @@ def rule_citations(md: MarkdownIt, *, kb: LoadedEditions, ruleset: str | None = 
     md.add_render_rule("rule_footnotes", _render_footnotes)
 
 
-def _front_matter_at_the_start_only(md: MarkdownIt) -> None:
+def _front_matter_at_the_start_only(md: MarkdownIt, keep_line_starts: bool = False) -> None:
     """``mdit_py_plugins``' front matter rule, tried at block starts only. The plugin also
     registers it as a rule that may end a paragraph, a list, a block quote or a reference,
     so it was tried at every continuation line of a wrapped paragraph; but it matches at the
     document's first line only (it returns at once for any other), and a line that ends
-    such a block is never the first: taken out of those chains, the parse is the same."""
+    such a block is never the first: taken out of those chains, the parse is the same.
+
+    ``keep_line_starts``: at the document's first line the rule keeps the block parser's
+    line starts too (:func:`_keep_line_starts`), so that no rule of its own is tried at every
+    block start for them (the plugin's front matter rule is the chain's first)."""
     ruler = md.block.ruler
     for rule in ruler.__rules__:
         if rule.name == "front_matter":
-            ruler.at("front_matter", rule.fn)  # the same function, no "alt" chains
+            front_matter = rule.fn
+            if not keep_line_starts:
+                ruler.at("front_matter", front_matter)  # the same function, no "alt" chains
+                return
+
+            def front_matter_and_line_starts(state: StateBlock, start_line: int, end_line: int,
+                                             silent: bool) -> bool:
+                if start_line:
+                    return False  # front matter is at the document's first line (as the rule says)
+                _keep_line_starts(state, start_line, end_line, silent)
+                return front_matter(state, start_line, end_line, silent)
+
+            ruler.at("front_matter", front_matter_and_line_starts)
             return
 
 
@@ -150,7 +168,8 @@ _LINE_STARTS_KEY = "rule_citations_line_starts"
 
 
 def _keep_line_starts(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
-    """A block rule that parses nothing (tried first at each block start): at the document's
+    """A block rule that parses nothing (tried first at each block start, or by the front
+    matter rule at the first line, :func:`_front_matter_at_the_start_only`): at the document's
     first line it keeps the block parser's line starts (``StateBlock.bMarks``, made by its
     pass over the text, and restored by every rule that shifts them) for the core rule,
     which places citations by line: finding them again in a text of 100 KB costs about 1.5 %
