@@ -66,6 +66,7 @@ from docx.text.paragraph import Paragraph
 from kb.model import Diagnostic, DocumentError
 from kb.read.docx_numbering import ListNumbers
 from kb.read.normalise import EDGE_LINES, keeps_hyphen, running_keys
+from kb.read.pdf_operations import operations
 from kb.read.rtf import is_rtf, rtf_text
 from kb.read.text import clean
 from kb.read.zipped import epub_text, odt_text, package_of
@@ -285,7 +286,7 @@ def _layout_lines(page: pypdf.PageObject, content: ContentStream) -> list[list[_
     except (ImportError, AttributeError) as exc:
         raise _LayoutUnavailable(f"pypdf {pypdf.__version__} lacks the layout extraction this "
                                  f"reader uses ({_said(exc)})") from exc
-    shown = show_operations(iter(content.operations), fonts())
+    shown = show_operations(iter(operations(content)), fonts())
     try:
         runs = [r for r in shown if r["text"].strip()]
         return [[_Run(r["text"], r["tx"], r["displaced_tx"], r["ty"] * r["flip_sort"], r["font_size"])
