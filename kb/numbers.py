@@ -17,6 +17,7 @@ False
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Callable, Sequence
@@ -148,7 +149,17 @@ def try_parse_lookup_number(text: str) -> Segments | None:
 
 def sort_key(segments: Segments) -> SortKey:
     """A key that orders numbers the way the documents do (``9`` before ``10``)."""
+    try:
+        return _sort_key(segments)  # the same few thousand numbers, sorted and compared millions of times
+    except TypeError:  # unhashable (a list of segments)
+        return _key_of(segments)
+
+
+def _key_of(segments: Sequence[str]) -> SortKey:
     return tuple((0, int(s)) if s.isdigit() else (1, s) for s in segments)
+
+
+_sort_key = functools.lru_cache(maxsize=1 << 17)(_key_of)
 
 
 def format_number(segments: Segments, style: NumberStyle = "dotted") -> str:
