@@ -107,6 +107,7 @@ def removed_beside_alike(mapping: EditionMapping, source: RuleGraph, target: Rul
     holds at a rule already paired is a restatement the target added beside the kept rule,
     not a counterpart (a mapping pairs one rule with one rule)."""
     out = []
+    keys: dict[str, str] = {}  # each target rule's folded wording, made once (a rule is searched below many)
     for number, c in mapping.pairs.items():
         if c.target is not None:
             continue
@@ -121,8 +122,11 @@ def removed_beside_alike(mapping: EditionMapping, source: RuleGraph, target: Rul
         while stack:
             n = stack.pop()
             stack.extend(target.rule(n).children)
-            found = target.rule(n)
-            sim = similarity(key, normalise(rule_wording(found.title, found.text)), floor)
+            wording = keys.get(n)
+            if wording is None:
+                found = target.rule(n)
+                wording = keys[n] = normalise(rule_wording(found.title, found.text))
+            sim = similarity(key, wording, floor)
             if sim >= floor and (best is None or sim > best[0]):
                 best = (sim, n)
         if best is not None:
