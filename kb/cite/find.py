@@ -419,6 +419,7 @@ def _rule_heads(text: str, limit: int | None, exact: bool) -> tuple[list[Citatio
             cut_short = True
         pos = end
         phrase_start = at - 1
+        # "Rules" (the keyword's "s" right after its "ule") with a short number after a title's word
         if text[at + 3] == "s" and text[phrase_start] == "R" and len(first[0]) < 3 and _TITLE_BEFORE.search(
                 text, max(0, phrase_start - 16), phrase_start):
             continue  # "Core Rules 1.4": a document and its version
