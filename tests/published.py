@@ -17,7 +17,6 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -130,14 +129,33 @@ def _flowing(blocks: list[Block], layout: Layout) -> FPDF:
     return pdf
 
 
-def _string_width(pdf: FPDF) -> Callable[[str], float]:
+class _StringWidth:
     """``pdf.get_string_width`` for its font and size as set now, the same sum of the glyphs'
     widths without fpdf2's styling of each string on the way (most of a large document's
-    printing time went there: every word tried on a line is measured)."""
-    font, size, k = pdf.current_font, pdf.font_size_pt, pdf.k
-    assert font is not None and not getattr(font, "is_symbol", False)
-    widths = font.cw
-    return lambda text: sum(widths[ord(c)] for c in text) * size * 0.001 / k  # fpdf2's own order
+    printing time went there: every word tried on a line is measured). The glyphs' widths
+    are whole units, so a line's width is the sum of its words' and spaces' (:func:`_wrap`
+    adds a word's to the line's instead of measuring the line again), then scaled as fpdf2 does."""
+
+    def __init__(self, pdf: FPDF) -> None:
+        font = pdf.current_font
+        assert font is not None and not getattr(font, "is_symbol", False)
+        self.size, self.k, self._widths = pdf.font_size_pt, pdf.k, font.cw
+        assert all(isinstance(w, int) for w in self._widths.values())
+        self._known: dict[str, int] = {}
+
+    def units(self, text: str) -> int:
+        """The text's width in the font's units (a thousandth of the size)."""
+        found = self._known.get(text)
+        if found is None:
+            widths = self._widths
+            found = self._known[text] = sum(widths[ord(c)] for c in text)
+        return found
+
+    def scaled(self, units: int) -> float:
+        return units * self.size * 0.001 / self.k  # fpdf2's own order
+
+    def __call__(self, text: str) -> float:
+        return self.scaled(self.units(text))
 
 
 Placed = tuple[float, float, str]  # where a line is printed on its page (x, baseline y), and the line
@@ -152,7 +170,7 @@ def _pdf(blocks: list[Block], layout: Layout) -> FPDF:
     pdf.set_auto_page_break(False)
     pdf.add_font("body", fname=str(FONT))
     pdf.set_font("body", size=layout.size)
-    width_of = _string_width(pdf)
+    width_of = _StringWidth(pdf)
     left = 56.0
     pages = _pages(blocks, layout, width_of, left)
     for number, lines in enumerate(pages, 1):
@@ -167,7 +185,7 @@ def _pdf(blocks: list[Block], layout: Layout) -> FPDF:
     return pdf
 
 
-def _pages(blocks: list[Block], layout: Layout, width_of: Callable[[str], float], left: float
+def _pages(blocks: list[Block], layout: Layout, width_of: _StringWidth, left: float
            ) -> list[list[Placed]]:
     """Each page's lines: paragraphs wrapped at the column's width, the next column (or page)
     when a column is full (or holds ``page_lines``), a gap after each block."""
@@ -195,32 +213,36 @@ def _pages(blocks: list[Block], layout: Layout, width_of: Callable[[str], float]
     return pages
 
 
-def _wrap(width_of: Callable[[str], float], text: str, width: float, indent: float,
+def _wrap(width_of: _StringWidth, text: str, width: float, indent: float,
           hyphenate: bool) -> list[str]:
     """The lines a paragraph is printed in: as many words as fit (the first line indented);
     a long word that does not fit is split with a hyphen where its first part fits, when
-    the layout hyphenates."""
+    the layout hyphenates. (A line's width in units is kept as words are added to it.)"""
     lines: list[str] = []
     line = ""
+    units = 0  # the line's
+    space, hyphen = width_of.units(" "), width_of.units("-")
     for word in text.split(" "):
         candidate = f"{line} {word}" if line else word
+        tried = units + space + width_of.units(word) if line else width_of.units(word)
         limit = width - indent if not lines else width
-        if width_of(candidate) <= limit or not line:
-            line = candidate
+        if width_of.scaled(tried) <= limit or not line:
+            line, units = candidate, tried
             continue
         if hyphenate and re.fullmatch(r"[A-Za-z]{8,}[,.]?", word):
             for cut in range(len(word.rstrip(",.")) - 3, 2, -1):
                 head = f"{line} {word[:cut]}-"
-                if width_of(head) <= limit:
+                if width_of.scaled(units + space + width_of.units(word[:cut]) + hyphen) <= limit:
                     lines.append(head)
                     line = word[cut:]
+                    units = width_of.units(line)
                     break
             else:
                 lines.append(line)
-                line = word
+                line, units = word, width_of.units(word)
             continue
         lines.append(line)
-        line = word
+        line, units = word, width_of.units(word)
     if line:
         lines.append(line)
     return lines
