@@ -627,17 +627,25 @@ def _contents_list(lines: list[str]) -> list[int]:
     return run if len(listed - later) <= len(listed) // _CONTENTS_UNMATCHED else []
 
 
+def _contents_line(line: str) -> bool:
+    """The line is one of a table of contents (a title, dots or a gap, a page number). Only
+    a line ending in a digit can be: the pattern, slow on a long line (a rule's), is tried on
+    those alone."""
+    text = line.strip()
+    return text[-1:].isdigit() and _CONTENTS_LINE.match(text) is not None
+
+
 def _without_contents(lines: list[str], source: str) -> tuple[list[str], list[Diagnostic]]:
     """The lines with each table of contents blanked (see the module docstring)."""
     out = list(lines)
     notes = []
     i = 0
     while i < len(lines):
-        if not _CONTENTS_LINE.match(lines[i].strip()):
+        if not _contents_line(lines[i]):
             i += 1
             continue
         run, j = [], i
-        while j < len(lines) and (not lines[j].strip() or _CONTENTS_LINE.match(lines[j].strip())):
+        while j < len(lines) and (not lines[j].strip() or _contents_line(lines[j])):
             if lines[j].strip():
                 run.append(j)
             j += 1
