@@ -47,6 +47,11 @@ def parse_number(text: str) -> Segments:
     ``337.1c3``, ``337.1.c3``, ``337.1c.3`` (all ``337.1.c.3``).
     Raises :class:`NumberError` for anything else.
     """
+    return _parsed(text)  # a document's numbers are parsed again and again: each once
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _parsed(text: str) -> Segments:
     if len(text) > 64:
         raise NumberError("a rule number is at most 64 characters")
     body = _PREFIX.sub("", text.strip().strip("[]()"), count=1).strip()
