@@ -147,7 +147,7 @@ def read(text: str, source: str = "") -> ReadResult:
     italics = bool(date) and int(date[:4]) <= _LAST_ITALIC_YEAR
 
     def tidy(raw: str) -> str:
-        return clean(_ITALICS.sub("", raw) if italics else raw)
+        return clean(_ITALICS.sub("", raw) if italics and "_" in raw else raw)  # the marks are underscores
 
     if start is None:
         diagnostics.append(Diagnostic(
