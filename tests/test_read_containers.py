@@ -19,15 +19,17 @@ import zipfile
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from unittest import mock
 
 import pypdf
 import pytest
 from click.testing import CliRunner
 
+import kb.read
 from kb.cli import main
 from kb.model import DocumentError, ReadResult
 from kb.read import read_bytes, read_document, read_text
-from kb.read.containers import MAX_DOCX_EXPANDED_BYTES, MAX_PDF_PAGES, container_of, unpack
+from kb.read.containers import MAX_DOCX_EXPANDED_BYTES, MAX_PDF_PAGES, Unpacked, container_of, unpack
 from bench.layouts import disagreeing, kinds_and_parents
 from tests.conftest import CORPORA, REPO, shared_available
 from tests.published import (CHROMIUM, FONT, Block, Layout, browser_pdf_of, docx_of, markdown_blocks,
@@ -115,12 +117,30 @@ def differences(expected: ReadResult, got: ReadResult, rules_only: bool = False)
     return out
 
 
+# The text each PDF read by imported() was unpacked into (by its bytes): where each of its
+# lines was printed, for unreported(), which would otherwise unpack the PDF again.
+_UNPACKED: dict[bytes, Unpacked | None] = {}
+
+
+def imported(data: bytes, source: str) -> tuple[ReadResult, str]:
+    """``read_bytes(data, source)``, the text it unpacked kept on the way (what it returns is
+    read_bytes' own: the unpacking is only watched)."""
+    def watched(d: bytes, s: str = "") -> Unpacked | None:
+        got = unpack(d, s)
+        if d is data:  # this read's, not another thread's
+            _UNPACKED[data] = got
+        return got
+
+    with mock.patch.object(kb.read, "unpack", watched):
+        return read_bytes(data, source)
+
+
 def unreported(found: list[tuple[int, str]], got: ReadResult, data: bytes) -> list[str]:
     """The differences that are not on a page (or right after one) where the reader said
     it could not tell whether a paragraph ends (an uncertain line end)."""
     if not found:
         return []
-    unpacked = unpack(data, "doc.pdf")
+    unpacked = _UNPACKED[data] if data in _UNPACKED else unpack(data, "doc.pdf")
     notes = [d.message for d in got.diagnostics if "whether the paragraph goes on" in d.message]
     pages = {page for n in notes for a, b in re.findall(r"(\d+)(?:–(\d+))?", n.split("on page", 1)[1])
              for page in range(int(a), int(b or a) + 1)}  # "on page 3, 31–33"
@@ -216,7 +236,7 @@ def test_a_published_document_imports_as_its_text(name: str, container: str, qui
     only where the reader reported the line end as uncertain, and at most two such places."""
     data, expected = _container(name, container, quirk)
     kind = container.split()[-1]
-    got, fmt = read_bytes(data, f"{name}.{kind}")
+    got, fmt = imported(data, f"{name}.{kind}")
     found = differences(expected, got, rules_only=compared == RULES_ONLY)
     assert unreported(found, got, data) == []
     # at most two places: a glossary entry read on into the next at an uncertain line end is
@@ -450,7 +470,7 @@ def _full_document(rel: str, header: str) -> tuple[str, list[Block], bytes, Read
     text = read_text_file(CORPORA / rel)
     blocks = txt_blocks(text) if rel.endswith(".txt") else markdown_blocks(text)
     data = _cached_pdf(blocks, Layout(header=header, footer="Page {page} of {pages}"))
-    return text, blocks, data, read_bytes(data, "document.pdf")[0]
+    return text, blocks, data, imported(data, "document.pdf")[0]
 
 
 @pytest.mark.corpora
