@@ -146,6 +146,14 @@ class Transition:
         failed = [c for c in self.preconditions if not c.holds(state, params)]
         return tuple(failed) if failed else ()
 
+    def enabled(self, state: State, params: Params) -> bool:
+        """Whether every precondition holds: :meth:`failing` is empty. Stops at the first that
+        does not (a check has no effect, so the ones after it need not be asked)."""
+        for c in self.preconditions:
+            if not c.holds(state, params):
+                return False
+        return True
+
     def __repr__(self) -> str:
         return f"Transition({self.name})"
 
@@ -193,12 +201,17 @@ class _Flag:
 
 @dataclass(frozen=True, eq=False)
 class Invariant:
-    """A property every step must keep; ``holds`` sees one trace node (with before/after)."""
+    """A property every step must keep; ``holds`` sees one trace node (with before/after).
+
+    ``about`` names the transitions whose nodes it is about, when it holds of every other node
+    by its own first test (``if n.name != "resolve": return True``): it is asked only of those.
+    None (the default): it is asked of every node."""
 
     name: str
     rules: Rules
     summary: str
     holds: Callable[[TraceNode], bool]
+    about: frozenset[str] | None = None
 
 
 @dataclass
@@ -211,9 +224,9 @@ class TraceNode:
     after: State
     children: list[TraceNode] = field(default_factory=list)
 
-    @property
-    def name(self) -> str:
-        return self.transition.name
+    def __post_init__(self) -> None:
+        # the transition's name, read by every invariant of every node: an attribute, not a property
+        self.name: str = self.transition.name
 
     @property
     def rules(self) -> Rules:
@@ -335,8 +348,9 @@ def _node(model: Model, t: Transition, state: State, params: Params) -> TraceNod
 
 def check_invariants(model: Model, node: TraceNode) -> None:
     """Raise :class:`InvariantBroken` if a step (or any of its children) breaks one."""
+    every, by_name = _invariants_of(model)
     for n in node.walk():
-        for inv in model.invariants:
+        for inv in by_name.get(n.name, every):
             if not inv.holds(n):
                 raise InvariantBroken(inv, n)
     broken = model.validate(node.after)
@@ -346,26 +360,51 @@ def check_invariants(model: Model, node: TraceNode) -> None:
                                         + broken[0].message, lambda _n: False), node)
 
 
+def _invariants_of(model: Model) -> tuple[tuple[Invariant, ...], dict[str, tuple[Invariant, ...]]]:
+    """The model's invariants to ask of a node: those about every node, and by transition name
+    the invariants to ask of that transition's nodes (those about every node and those about
+    it), each in declaration order, so the first broken is the one it would be asking them all.
+    Kept on the model, rebuilt when ``model.invariants`` holds other objects."""
+    current = tuple(model.invariants)
+    cached = model.__dict__.get("_engine_invariants")
+    if cached is None or cached[0] != current:  # Invariant compares by identity (eq=False)
+        every = tuple(i for i in current if i.about is None)
+        named = {n for i in current if i.about is not None for n in i.about}
+        by_name = {n: tuple(i for i in current if i.about is None or n in i.about) for n in sorted(named)}
+        cached = (current, every, by_name)
+        model.__dict__["_engine_invariants"] = cached
+    return cached[1], cached[2]
+
+
 def _of_kind(model: Model, kind: TransitionKind) -> tuple[Transition, ...]:
     """The model's transitions of ``kind`` that have bindings, in declaration order.
 
     Asked once per state explored, so kept on the model; a model may replace its transitions,
     so the list is rebuilt whenever ``model.transitions`` no longer holds the same objects."""
+    return _by_kind(model)[kind]
+
+
+def _by_kind(model: Model) -> dict[str, tuple[Transition, ...]]:
+    """The automatic and the decision transitions with bindings (:func:`_of_kind`), both."""
     current = tuple(model.transitions.values())
     cached = model.__dict__.get("_engine_by_kind")
     if cached is None or cached[0] != current:  # Transition compares by identity (eq=False)
         cached = (current, {k: tuple(t for t in current if t.kind == k and t.bindings is not None)
                             for k in ("automatic", "decision")})
         model.__dict__["_engine_by_kind"] = cached
-    return cached[1][kind]
+    return cached[1]
 
 
 def automatic(model: Model, state: State) -> list[tuple[Transition, Params]]:
     """Every enabled automatic transition with its params."""
+    return _automatic(_of_kind(model, "automatic"), state)
+
+
+def _automatic(transitions: tuple[Transition, ...], state: State) -> list[tuple[Transition, Params]]:
     out = []
-    for t in _of_kind(model, "automatic"):
+    for t in transitions:
         for params in t.bindings(state):  # type: ignore[misc]  # _of_kind keeps those with bindings
-            if not t.failing(state, params):
+            if t.enabled(state, params):
                 out.append((t, params))
     return out
 
@@ -379,10 +418,29 @@ def options(model: Model, state: State) -> list[Option]:
     return out
 
 
+def _legal_options(transitions: tuple[Transition, ...], state: State) -> list[Option]:
+    """The legal ones of :func:`options`, the same objects in the same order: an illegal
+    candidate is dropped at the first check that fails, the checks after it not asked."""
+    out = []
+    for t in transitions:
+        for params in t.bindings(state):  # type: ignore[misc]  # _of_kind keeps those with bindings
+            if t.enabled(state, params):
+                out.append(Option(t, dict(params)))
+    return out
+
+
 def decision(model: Model, state: State, *, with_illegal: bool = True) -> Decision | None:
     """The decision due now, or None. Legal options of two players at once are a Conflict."""
-    found = options(model, state)
-    legal = [o for o in found if o.legal]
+    return _decision(model, state, with_illegal, _of_kind(model, "decision"))
+
+
+def _decision(model: Model, state: State, with_illegal: bool,
+              transitions: tuple[Transition, ...]) -> Decision | None:
+    if with_illegal:
+        found = options(model, state)
+        legal = [o for o in found if o.legal]
+    else:  # only the legal options are wanted: which checks forbid the others is not
+        legal = _legal_options(transitions, state)
     if not legal:
         return None
     deciders = sorted({o.player for o in legal if o.player is not None})
@@ -404,9 +462,10 @@ def advance(model: Model, state: State, *, limit: int | None = None, invariants:
     (:func:`kb.limits.check_deadline`, checked before each step)."""
     steps: list[TraceNode] = []
     limit = TIMING_AUTOMATIC.value if limit is None else limit
+    kinds = _by_kind(model)  # the transitions do not change while it runs
     for _ in range(limit + 1):
         check_deadline("an automatic step")
-        enabled = automatic(model, state)
+        enabled = _automatic(kinds["automatic"], state)
         if len(enabled) > 1:
             raise Conflict(enabled)
         if enabled:
@@ -419,7 +478,7 @@ def advance(model: Model, state: State, *, limit: int | None = None, invariants:
             steps.append(node)
             state = node.after
             continue
-        d = decision(model, state, with_illegal=with_illegal)
+        d = _decision(model, state, with_illegal, kinds["decision"])
         if d is not None:
             return Outcome(state, steps, d)
         end = model.terminal(state)
@@ -438,6 +497,17 @@ def apply(model: Model, state: State, name: str, params: Params, *, invariants: 
     node = _node(model, t, state, params)
     if invariants:
         check_invariants(model, node)
+    return node
+
+
+def _take(model: Model, state: State, option: Option) -> TraceNode:
+    """:func:`apply` of a legal option of ``state``'s decision: its checks, which all held a
+    moment ago on the same state and params, are not asked again."""
+    t = model.transitions[option.transition.name]
+    if t is not option.transition:  # pragma: no cover  # the model's transitions changed since
+        return apply(model, state, option.transition.name, option.params)
+    node = _node(model, t, state, option.params)
+    check_invariants(model, node)
     return node
 
 
@@ -477,9 +547,12 @@ def explore(model: Model, state: State, depth: int,
                 for n in node.walk():
                     visit(n)
         key = outcome.state
-        if seen.get(key, -1) >= left:
-            return
-        seen[key] = left
+        known = len(seen)
+        before = seen.setdefault(key, left)  # one look-up (a state's hash is costly) for a new state
+        if len(seen) == known:  # seen already
+            if before >= left:
+                return
+            seen[key] = left
         stats.states = len(seen)
         if outcome.decision is None:
             stats.ends += 1
@@ -489,7 +562,7 @@ def explore(model: Model, state: State, depth: int,
         stats.max_depth = max(stats.max_depth, depth - left + 1)
         for option in outcome.decision.options:
             stats.decisions += 1
-            node = apply(model, outcome.state, option.transition.name, option.params)
+            node = _take(model, outcome.state, option)
             if visit:
                 for n in node.walk():
                     visit(n)
