@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from kb.timing.engine import Invariant, TraceNode, Violation
@@ -20,22 +20,24 @@ if TYPE_CHECKING:
     from kb.timing.models.riftbound.model import Riftbound
 
 Holds = Callable[["Riftbound", TraceNode], bool]
-INVARIANTS: list[tuple[str, str, Holds]] = []
+INVARIANTS: list[tuple[str, str, Holds, frozenset[str] | None]] = []
 
 
-def invariant(name: str, summary: str) -> Callable[[Holds], Holds]:
-    """Register ``holds(model, node)`` as the invariant ``name`` (cited as ``invariant.NAME``)."""
+def invariant(name: str, summary: str, about: Iterable[str] | None = None) -> Callable[[Holds], Holds]:
+    """Register ``holds(model, node)`` as the invariant ``name`` (cited as ``invariant.NAME``).
+    ``about``: the transitions whose nodes it is about, when it holds of any other node by its
+    first test (the engine asks it only of those: :class:`Invariant`)."""
     cite("invariant." + name)  # a name the table lacks is an error at import
     def register(fn: Holds) -> Holds:
-        INVARIANTS.append((name, summary, fn))
+        INVARIANTS.append((name, summary, fn, None if about is None else frozenset(about)))
         return fn
     return register
 
 
 def build(model: Riftbound) -> tuple[Invariant, ...]:
     """The invariants of ``model``, their functions bound to it."""
-    return tuple(Invariant(name, cite("invariant." + name), summary, functools.partial(fn, model))
-                 for name, summary, fn in INVARIANTS)
+    return tuple(Invariant(name, cite("invariant." + name), summary, functools.partial(fn, model), about)
+                 for name, summary, fn, about in INVARIANTS)
 
 
 @invariant("one-priority", "at most one player holds priority")
@@ -49,17 +51,19 @@ def focus_in_showdown(m: Riftbound, n: TraceNode) -> bool:
     return n.after.focus is None or n.after.in_showdown
 
 
-@invariant("finalize-in-order", "items finalize in the order they were appended")
+FINALIZING = ("finalize", "trigger-removed", "trigger-used-up", "play-undone", "perform-trigger", "decline-trigger",
+              "pay-cost", "decline-cost", "cost-unpaid")
+
+
+@invariant("finalize-in-order", "items finalize in the order they were appended", about=FINALIZING)
 def finalize_in_order(m: Riftbound, n: TraceNode) -> bool:
-    if n.name not in ("finalize", "trigger-removed", "trigger-used-up", "play-undone", "perform-trigger",
-                      "decline-trigger",
-                      "pay-cost", "decline-cost", "cost-unpaid"):
+    if n.name not in FINALIZING:
         return True
     pend = n.before.pending
     return bool(pend) and pend[0].name == n.params["item"] and pend[0].id == n.params.get("id", pend[0].id)
 
 
-@invariant("newest-resolves", "the newest finalized item resolves first")
+@invariant("newest-resolves", "the newest finalized item resolves first", about=("resolve",))
 def newest_resolves(m: Riftbound, n: TraceNode) -> bool:
     if n.name != "resolve":
         return True
@@ -67,21 +71,23 @@ def newest_resolves(m: Riftbound, n: TraceNode) -> bool:
     return bool(fin) and fin[-1].id == n.params["id"] and n.before.chain[-1].id == n.params["id"]
 
 
-@invariant("no-action-on-chain", "a card without Reaction is never played while a chain exists")
+@invariant("no-action-on-chain", "a card without Reaction is never played while a chain exists",
+           about=("play",))
 def no_action_on_chain(m: Riftbound, n: TraceNode) -> bool:
     if n.name != "play" or not n.before.chain:
         return True
     return m.has_reaction(n.before, n.params)
 
 
-@invariant("single-pass", "a single pass never ends a showdown")
+@invariant("single-pass", "a single pass never ends a showdown", about=("showdown-closes",))
 def single_pass(m: Riftbound, n: TraceNode) -> bool:
     if n.name != "showdown-closes":
         return True
     return n.before.showdown is not None and n.before.showdown.passes >= len(n.before.players) >= 2
 
 
-@invariant("designation-once", "a unit's attack or defend triggers fire at most once per combat")
+@invariant("designation-once", "a unit's attack or defend triggers fire at most once per combat",
+           about=("cleanup",))
 def designation_once(m: Riftbound, n: TraceNode) -> bool:
     # Only designations new to this combat may fire attack or defend triggers in a cleanup.
     if n.name != "cleanup" or n.before.combat is None or n.after.combat is None:
@@ -123,7 +129,7 @@ def off_chain(step: str) -> Holds:
     """The invariant that a ``step`` node leaves the chain, priority, focus and the next id as
     they were (it is no chain item and nobody gets priority for it)."""
     def holds(m: Riftbound, n: TraceNode) -> bool:
-        if n.name != step:
+        if n.name != step:  # so it is about ``step`` alone
             return True
         b, a = n.before, n.after
         return (a.chain, a.priority, a.focus, a.next_id) == (b.chain, b.priority, b.focus, b.next_id)
@@ -131,10 +137,11 @@ def off_chain(step: str) -> Holds:
 
 
 add_off_chain = invariant("add-off-chain", "an Add ability activated while paying never joins the chain nor moves "
-                          "priority or focus")(off_chain("add-while-paying"))
+                          "priority or focus", about=("add-while-paying",))(off_chain("add-while-paying"))
 
 
-@invariant("replacement-off-chain", "a replaced death adds no chain item and moves neither priority nor focus")
+@invariant("replacement-off-chain", "a replaced death adds no chain item and moves neither priority nor focus",
+           about=("death-replaced",))
 def replacement_off_chain(m: Riftbound, n: TraceNode) -> bool:
     if n.name != "death-replaced":
         return True
@@ -155,7 +162,7 @@ def _replaced_by(m: Riftbound, n: TraceNode) -> tuple[Permanent, Replacement] | 
 
 
 @invariant("replacement-in-trash", "a replacement effect active in the trash replaces a death only from a card "
-           "already in its owner's trash, and one active on the board only from the board")
+           "already in its owner's trash, and one active on the board only from the board", about=("death-replaced",))
 def replacement_in_trash(m: Riftbound, n: TraceNode) -> bool:
     if n.name != "death-replaced" or n.params["next"]:
         return True
@@ -165,7 +172,7 @@ def replacement_in_trash(m: Riftbound, n: TraceNode) -> bool:
 
 
 @invariant("death-triggers-in-turn-order", "the death triggers of units dying together in a cleanup go on the "
-           "chain in turn order, the turn player's first")
+           "chain in turn order, the turn player's first", about=("cleanup", "combat-cleanup"))
 def death_triggers_in_turn_order(m: Riftbound, n: TraceNode) -> bool:
     if n.name not in ("cleanup", "combat-cleanup"):
         return True
@@ -176,7 +183,7 @@ def death_triggers_in_turn_order(m: Riftbound, n: TraceNode) -> bool:
 
 
 @invariant("trigger-each-turn", "a \"once (N times) each turn\" triggered ability is performed at most that many "
-           "times a turn, each performance counted")
+           "times a turn, each performance counted", about=("finalize",))
 def trigger_each_turn(m: Riftbound, n: TraceNode) -> bool:
     if n.name != "finalize":
         return True
@@ -189,7 +196,7 @@ def trigger_each_turn(m: Riftbound, n: TraceNode) -> bool:
 
 
 @invariant("replacement-each-turn", "a \"once (N times) each turn\" replacement effect is applied to at most "
-           "that many events a turn, each application counted")
+           "that many events a turn, each application counted", about=("death-replaced",))
 def replacement_each_turn(m: Riftbound, n: TraceNode) -> bool:
     found = _replaced_by(m, n)
     if found is None or found[1].each_turn is None:
@@ -200,7 +207,7 @@ def replacement_each_turn(m: Riftbound, n: TraceNode) -> bool:
 
 
 @invariant("replacement-chosen", "a \"you may\" replacement effect replaces a death only when its controller "
-           "chose to apply it to that death")
+           "chose to apply it to that death", about=("death-replaced",))
 def replacement_chosen(m: Riftbound, n: TraceNode) -> bool:
     found = _replaced_by(m, n)
     return (found is None or not found[1].optional
@@ -208,7 +215,7 @@ def replacement_chosen(m: Riftbound, n: TraceNode) -> bool:
 
 
 @invariant("replacement-asked", "a \"you may\" replacement's controller is asked before every death it could "
-           "replace: a step taken never meets one not yet chosen")
+           "replace: a step taken never meets one not yet chosen", about=("replacement-choice-due",))
 def replacement_asked(m: Riftbound, n: TraceNode) -> bool:
     # The model asks before automatic steps; a death inside a player's own decision (an Add while
     # paying that completes a kill cost, say) would meet the choice unasked: an error, not a guess.
@@ -216,7 +223,7 @@ def replacement_asked(m: Riftbound, n: TraceNode) -> bool:
 
 
 as_enters_off_chain = invariant("as-enters-off-chain", "what \"As I enter\" does adds no chain item and moves "
-                               "neither priority nor focus")(off_chain("as-enters"))
+                               "neither priority nor focus", about=("as-enters",))(off_chain("as-enters"))
 
 
 @invariant("damage-prevented", "damage gets through to a unit only once its Prevent Value is used up, and "

@@ -317,6 +317,8 @@ class State:
 
     @property
     def pending(self) -> list[Item]:
+        if not self.chain:  # mostly: asked of every state, most of which have no chain
+            return []
         return [i for i in self.chain if i.status == "pending"]
 
     @property
@@ -371,7 +373,10 @@ class State:
                 and (controller is None or u.controller == controller)]
 
     def permanent(self, name: str) -> Permanent | None:
-        return next((u for u in self.board if u.name == name), None)
+        for u in self.board:  # a loop, not a generator: asked of every unit of every step
+            if u.name == name:
+                return u
+        return None
 
     def battlefield(self, name: str) -> Battlefield | None:
         return next((b for b in self.battlefields if b.name == name), None)
