@@ -17,21 +17,19 @@ if TYPE_CHECKING:
 
 def cast(m: Magic, s: State) -> Iterator[dict[str, Any]]:
     # Also while something is under way: "can I cast it now?" is answered with the rule.
-    for player in s.players:
-        if player in s.lost:
+    chosen: dict[str | None, list[tuple[str | None, int | None, str]]] = {}  # the targets of a kind, once
+    for player, name, card in hand_cards(m, s):
+        if card is None or "land" in card.types:
             continue
-        hand = s.hand(player)
-        names = list(dict.fromkeys(hand)) if hand is not None else list(m.cards)
-        for name in names:
-            card = m.cards.get(name)
-            if card is None or "land" in card.types:
-                continue
-            if card.targets:  # several targets: every choice of 1 to N different objects (601.2c)
-                yield from several_targets(m, s, player, card)
-                continue
-            for target, ident, ambiguous in m.target_choices(s, card.target):
-                yield {"player": player, "card": name, "target": target, "target_id": ident,
-                       "on": on_text(target, ident, ambiguous)}
+        if card.targets:  # several targets: every choice of 1 to N different objects (601.2c)
+            yield from several_targets(m, s, player, card)
+            continue
+        choices = chosen.get(card.target)
+        if choices is None:
+            choices = chosen[card.target] = [(target, ident, on_text(target, ident, ambiguous))
+                                             for target, ident, ambiguous in m.target_choices(s, card.target)]
+        for target, ident, on in choices:
+            yield {"player": player, "card": name, "target": target, "target_id": ident, "on": on}
 
 
 def several_targets(m: Magic, s: State, player: str, card: Card) -> Iterator[dict[str, Any]]:
@@ -80,12 +78,28 @@ def _from_hand(m: Magic, s: State, wanted: Callable[[Card], bool]) -> Iterator[d
     under way: a special action needs priority); an unknown hand may hold any card of the pool."""
     if s.busy:
         return
+    for player, name, card in hand_cards(m, s):
+        if card is not None and wanted(card):
+            yield {"player": player, "card": name}
+
+
+def hand_cards(m: Magic, s: State) -> tuple[tuple[str, str, Card | None], ...]:
+    """Each different card of each hand of a player still in the game, in turn order, with the
+    pool's card of that name (None for a name the pool lacks); an unknown hand may hold any card
+    of the pool. Asked by several transitions' bindings of a state in a row: the last state's
+    are kept (by identity)."""
+    last = m.__dict__.get("_hand_cards_of")
+    if last is not None and last[0] is s:
+        return last[1]  # type: ignore[no-any-return]
+    cards = m.cards
+    found = []
     for player in s.remaining:
         hand = s.hand(player)
-        for name in dict.fromkeys(hand if hand is not None else tuple(m.cards)):
-            card = m.cards.get(name)
-            if card is not None and wanted(card):
-                yield {"player": player, "card": name}
+        for name in dict.fromkeys(hand if hand is not None else tuple(cards)):
+            found.append((player, name, cards.get(name)))
+    out = tuple(found)
+    m.__dict__["_hand_cards_of"] = (s, out)
+    return out
 
 
 def land(m: Magic, s: State) -> Iterator[dict[str, Any]]:

@@ -50,12 +50,22 @@ class CardKnowledge(Part):
     def statics(self, s: State) -> list[tuple[Permanent, Static]]:
         """The static abilities in force: those of the permanents on the battlefield, whatever
         step it is and whoever has priority (117.2b, 604.2)."""
+        return list(self._statics(s))
+
+    def _statics(self, s: State) -> tuple[tuple[Permanent, Static], ...]:
+        # Asked for every power and toughness of every permanent of a state (the state-based
+        # actions ask each creature's): the last state's are kept (by identity).
+        last = self.__dict__.get("_statics_of")
+        if last is not None and last[0] is s:
+            return last[1]  # type: ignore[no-any-return]
         out = []
         for u in s.board:
             card = self.card_of(u)
             if card is not None and card.static is not None:
                 out.append((u, card.static))
-        return out
+        found = tuple(out)
+        self.__dict__["_statics_of"] = (s, found)
+        return found
 
     def affects(self, source: Permanent, st: Static, u: Permanent) -> bool:
         """Whether ``source``'s static ability applies to ``u`` now (611.3a: never locked in)."""
@@ -65,7 +75,8 @@ class CardKnowledge(Part):
         return not st.color or (card is not None and st.color in card.colors)
 
     def static_bonus(self, s: State, u: Permanent) -> int:
-        return sum(st.boost for x, st in self.statics(s) if self.affects(x, st, u))
+        in_force = self._statics(s)
+        return sum(st.boost for x, st in in_force if self.affects(x, st, u)) if in_force else 0
 
     def is_creature(self, u: Permanent) -> bool:
         card = self.card_of(u)
@@ -171,11 +182,12 @@ class CardKnowledge(Part):
         for u in s.board:
             if not self.is_creature(u):
                 continue
-            if self.toughness(s, u) <= 0:
+            toughness = self.toughness(s, u)
+            if toughness <= 0:
                 out.append(("zero-toughness", {"permanent": u.name}))
             elif self.indestructible(s, u.name):
                 continue  # it ignores 704.5g and 704.5h (702.12b; 700.4 in 2010)
-            elif u.damage >= self.toughness(s, u):
+            elif u.damage >= toughness:
                 out.append(("lethal-damage", {"permanent": u.name, "damage": u.damage}))
             elif u.deathtouch_damage:
                 out.append(("deathtouch-damage", {"permanent": u.name, "damage": u.damage}))
