@@ -117,8 +117,11 @@ def _parse(data: bytes) -> list[tuple[Any, bytes]]:
             if items is not None:
                 raise _Unsupported  # true, false, null or a stray operator inside an array
             operator = m.group(kind)
-            if len(operator) > _MAX_OPERATOR or operator in (b"BI", b"R"):
-                raise _Unsupported  # an inline image; what pypdf might read as a reference
+            if len(operator) > _MAX_OPERATOR or operator == b"BI" \
+                    or (operator[:1] == b"R" and not operator[1:2].isalpha()):
+                # an inline image; an R that pypdf may take, with the two numbers before it,
+                # for a reference to an object ("1 0 R", "1 0 R2": its IndirectPattern)
+                raise _Unsupported
             ops.append((operands, operator))
             operands = []
         elif kind == "open":
