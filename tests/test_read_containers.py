@@ -502,3 +502,54 @@ def test_a_full_documents_pdf_gives_every_rule_the_kind_and_parent_its_text_does
     shown = [(".".join(str(s) for _, s in key), kinds_and_parents(published)[key], kinds_and_parents(pdf)[key])
              for key in disagreeing(published, pdf)]
     assert shown == []
+
+
+# -- a page's content stream, parsed as pypdf parses it (kb.read.pdf_operations) ---------------
+
+CONTENT_STREAMS = [
+    # the plain syntax: numbers, names, literal strings with escapes, hex strings, flat arrays,
+    # a marked-content dictionary, operators
+    b"q 1 0 0 -1 0 792 cm BT /F1 9.00 Tf 56.00 771.89 Td (a\\(b\\)c\\\\d\\n\\101\\0537) Tj ET Q\n"
+    b"/Span <</MCID 0 /Lang (en)>>BDC BT <00160013> Tj [(A) -250 (B) .5 <0041>] TJ 2 Tw T* (x)' ET EMC",
+    b"BT 1 2 3 4 5 6 Tm 0 0 Td (unbalanced ( paren) Tj ET",  # a nested parenthesis: pypdf's own
+    b"BT (line \\\n continued) Tj ET",  # an escaped line end
+    b"% a comment\nBT (x) Tj ET",
+    b"BT 1 0 0 1 0 0 Tm [[1] (a)] TJ ET",  # a nested array
+    b"1 0 R 2 0 R2 Do",  # what pypdf takes for references
+    b"BI /W 1 /H 1 /BPC 8 /CS /G ID \x00 EI Q",  # an inline image
+    b"/N#20x gs 1,5 w --1 J",  # a name with a #, malformed numbers
+]
+
+
+@pytest.mark.parametrize("stream", CONTENT_STREAMS, ids=range(len(CONTENT_STREAMS)))
+def test_a_content_stream_parses_to_the_operations_pypdf_makes(stream: bytes) -> None:
+    """The reader's parser of content streams (pypdf's own is slow on a browser's PDF) gives
+    pypdf's operators and operands, of pypdf's types, or leaves the stream to pypdf."""
+    from pypdf.generic import ContentStream
+    from kb.read.pdf_operations import operations
+
+    def parsed(how):
+        content = ContentStream(None, None, "bytes")
+        content.set_data(stream)
+        try:
+            ops = how(content)
+        except Exception as exc:  # noqa: BLE001 - pypdf refuses some: both must
+            return type(exc).__name__
+        return [([(type(x), x, [type(y) for y in (x.values() if isinstance(x, dict) else x)]
+                   if isinstance(x, (list, dict)) else None) for x in operands], op) for operands, op in ops]
+
+    assert parsed(operations) == parsed(lambda c: c.operations)
+
+
+def test_the_module_pdfs_content_streams_parse_as_pypdf_parses_them() -> None:
+    """Every page of a printed PDF of each engine here (fpdf2 line by line, fpdf2 flowing)."""
+    from pypdf.generic import ContentStream
+    from kb.read.pdf_operations import _parse
+
+    for quirk in ("running header and footer", "another engine, justified"):
+        reader = pypdf.PdfReader(io.BytesIO(_container("riftbound 1.4", "pdf", quirk)[0]))
+        for page in reader.pages:
+            content = ContentStream(page.get_contents(), reader, "bytes")
+            mine = _parse(content.get_data())
+            assert [([(type(x), x) for x in o], op) for o, op in mine] == \
+                [([(type(x), x) for x in o], op) for o, op in content.operations]
