@@ -158,6 +158,12 @@ class _StringWidth:
         return self.scaled(self.units(text))
 
 
+def _string_width(pdf: FPDF) -> _StringWidth:
+    """A line's printed width at the font and size set now (what :func:`_wrap` measures with;
+    tests/test_read_glossary_glued.py lays lines out with both)."""
+    return _StringWidth(pdf)
+
+
 Placed = tuple[float, float, str]  # where a line is printed on its page (x, baseline y), and the line
 
 
