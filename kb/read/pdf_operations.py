@@ -38,6 +38,10 @@ _TOKEN = re.compile(rb"""[ \t\n\r\f]*(?:
 _NUMBER = re.compile(rb"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
 _ESCAPE = re.compile(rb"\\([0-7]{1,3}|.)", re.DOTALL)
 _ESCAPED = {b"n": b"\n", b"r": b"\r", b"t": b"\t", b"b": b"\b", b"f": b"\f"}  # else the byte itself
+# What pypdf takes for a stream's data after a dictionary (read where the dictionary ends: a
+# slice of the rest of the stream at each of a page's marked-content dictionaries would be
+# quadratic in the stream's length).
+_STREAM_AFTER = re.compile(rb"[ \t\n\r\f\x00]*s")
 _MAX_TOKENS = 400_000  # pypdf's budget is 2,000,000 units, at most 3 a token here
 _MAX_ITEMS = 50_000  # pypdf's arrays and dictionaries hold at most 100,000
 _MAX_OPERATOR, _MAX_NAME = 100, 4000  # pypdf cuts them at 128 and 4096 bytes, and warns
@@ -140,7 +144,7 @@ def _parse(data: bytes) -> list[tuple[Any, bytes]]:
                 if len(items) % 2 or not all(isinstance(k, NameObject) for k in keys) \
                         or len(set(keys)) != len(keys):
                     raise _Unsupported
-                if data[at:].lstrip(b" \t\n\r\f\x00")[:1] == b"s":
+                if _STREAM_AFTER.match(data, at) is not None:
                     raise _Unsupported  # what pypdf would check for a stream's data
                 value = DictionaryObject()
                 value.update(zip(keys, items[1::2]))  # as pypdf fills it
