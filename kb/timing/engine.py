@@ -420,13 +420,9 @@ def options(model: Model, state: State) -> list[Option]:
 
 def _legal_options(transitions: tuple[Transition, ...], state: State) -> list[Option]:
     """The legal ones of :func:`options`, the same objects in the same order: an illegal
-    candidate is dropped at the first check that fails, the checks after it not asked."""
-    out = []
-    for t in transitions:
-        for params in t.bindings(state):  # type: ignore[misc]  # _of_kind keeps those with bindings
-            if t.enabled(state, params):
-                out.append(Option(t, dict(params)))
-    return out
+    candidate is dropped at the first check that fails, the checks after it not asked (the
+    enabled candidates, as :func:`_automatic` finds them)."""
+    return [Option(t, dict(params)) for t, params in _automatic(transitions, state)]
 
 
 def decision(model: Model, state: State, *, with_illegal: bool = True) -> Decision | None:
