@@ -76,7 +76,8 @@ from kb.cite.annotate import (_FOOTNOTE_HTML, _FOOTNOTE_PARTS, _RULE_NOTES, _ope
                               rule_url)
 from kb.cite.find import Citation
 from kb.cite.mdit import _KNOWN_OK, _SHARED_OK, ENV_KEY
-from kb.references import _MENTION, _parse, _parse_alone, phrase_matches
+from kb.numbers import _parsed, _sort_key
+from kb.references import _MENTION, _parse_alone, head_number, phrase_matches
 from kb.query import KnowledgeBase
 from kb.store import build
 
@@ -87,7 +88,8 @@ LESSONS = ["lesson-passing-and-resolving.md", "lesson-combat-showdown.md"]
 CACHES: list[Callable[[], None]] = [
     _FOOTNOTE_HTML.clear, _FOOTNOTE_PARTS.clear, _RULE_NOTES.clear, _ref_parts.cache_clear,
     _section_parts.cache_clear, _open_link.cache_clear, rule_url.cache_clear, _SHARED_OK.clear,
-    _KNOWN_OK.clear, _parse.cache_clear, _parse_alone.cache_clear]
+    _KNOWN_OK.clear, _parsed.cache_clear, _sort_key.cache_clear, _parse_alone.cache_clear,
+    head_number.cache_clear]
 GOAL = 1.5  # the plugin against plain rendering
 
 

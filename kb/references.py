@@ -266,7 +266,7 @@ def find_phrases(text: str, *, sections: bool = True) -> Iterator[tuple[int, str
 
 
 # Articles and rule text cite the same numbers again and again.
-_parse = functools.lru_cache(maxsize=4096)(parse_number)
+_parse = parse_number  # memoised there (kb.numbers)
 
 
 _NUMBER = re.compile(NUMBER)

@@ -3,9 +3,11 @@ documents (the figures themselves are bench.cite's, never a test's)."""
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
-from bench.cite import fixed_documents, interleaved, paired_ratio, rounds, rounds_for
+from bench.cite import CACHES, fixed_documents, interleaved, paired_ratio, rounds, rounds_for
 from kb.cite import find_citations
 
 
@@ -63,3 +65,14 @@ def test_a_ratio_is_the_median_of_the_rounds_ratios_with_their_quartiles(
 ])
 def test_a_smaller_size_gets_more_rounds(size: int, runs: int, expected: int) -> None:
     assert rounds_for(size, runs) == expected
+
+
+@pytest.mark.parametrize("module", ["kb.cite.annotate", "kb.cite.find", "kb.cite.mdit", "kb.cite.resolve",
+                                    "kb.cite.target", "kb.references", "kb.numbers"])
+def test_cold_caches_empty_every_memo_the_linker_reads(module: str) -> None:
+    """A memo added to the linker's path and left out of CACHES would keep the "cold" timing warm."""
+    mod = importlib.import_module(module)
+    memos = {name for name, value in vars(mod).items()
+             if hasattr(value, "cache_clear") and getattr(value, "__module__", None) == module}
+    emptied = {id(getattr(clear, "__self__", None)) for clear in CACHES}  # what each clear empties
+    assert {name for name in memos if id(getattr(mod, name)) not in emptied} == set()
