@@ -72,7 +72,7 @@ from markdown_it import MarkdownIt
 from mdit_py_plugins.footnote import footnote_plugin
 
 from kb.cite import find_citations, rule_citations
-from kb.cite.annotate import (_FOOTNOTE_HTML, _FOOTNOTE_PARTS, _RULE_NOTES, _open_link, _ref_parts, _section_parts,
+from kb.cite.annotate import (_FOOTNOTE_HTML, _FOOTNOTE_PARTS, _NUMBERED, _RULE_NOTES, _back_links, _open_link,
                               rule_url)
 from kb.cite.find import Citation
 from kb.cite.mdit import _KNOWN_OK, _SHARED_OK, ENV_KEY
@@ -86,8 +86,8 @@ LESSONS = ["lesson-passing-and-resolving.md", "lesson-combat-showdown.md"]
 # What "cold caches" empties: the process-wide caches of rendering and parsing (an
 # edition's own caches go with the knowledge base loaded anew).
 CACHES: list[Callable[[], None]] = [
-    _FOOTNOTE_HTML.clear, _FOOTNOTE_PARTS.clear, _RULE_NOTES.clear, _ref_parts.cache_clear,
-    _section_parts.cache_clear, _open_link.cache_clear, rule_url.cache_clear, _SHARED_OK.clear,
+    _FOOTNOTE_HTML.clear, _FOOTNOTE_PARTS.clear, _RULE_NOTES.clear, _NUMBERED.clear,
+    _back_links.cache_clear, _open_link.cache_clear, rule_url.cache_clear, _SHARED_OK.clear,
     _KNOWN_OK.clear, _parsed.cache_clear, _sort_key.cache_clear, _parse_alone.cache_clear,
     head_number.cache_clear]
 GOAL = 1.5  # the plugin against plain rendering

@@ -10,7 +10,7 @@ from markdown_it import MarkdownIt
 from markdown_it.utils import read_fixture_file
 
 from kb.cite import annotate, find_citations, resolve_citations, rule_citations
-from kb.cite.annotate import Footnotes, rule_url
+from kb.cite.annotate import _MAX_NUMBERED, _MAX_PREFIXES, _NUMBERED, Footnotes, numbered, rule_url
 from kb.cite.resolve import CitedRule
 from kb.query import KnowledgeBase
 
@@ -161,6 +161,30 @@ def test_each_reference_to_a_footnote_has_its_own_id_and_backlink() -> None:
         assert html == notes.ref_html(note, note.refs) and ref_id == notes.ref_id(note, note.refs)
     assert notes.html().count('class="rule-footnote-backref"') == len(REFERENCES)
     assert 'href="#rule-fnref-1-3"' in notes.html()
+
+
+# (prefix, the numbers asked for in this order): each is its number's HTML however asked
+NUMBERED: list[tuple[str, list[int]]] = [
+    ("rule-fn", [1, 2, 3]), ("n", [5, 1, 5]), ("x-y", [0, 4096, 4097, 3]), ("p", [7000, 2]),
+]
+
+
+@pytest.mark.parametrize("prefix,asked", NUMBERED, ids=[p for p, _ in NUMBERED])
+def test_a_footnotes_number_html_is_the_same_however_it_is_asked_for(prefix: str, asked: list[int]) -> None:
+    for index in asked:
+        made = numbered(prefix, index)
+        head = f'<sup class="rule-footnote-ref"><a href="#{prefix}-{index}" id="{prefix}ref-{index}'
+        assert (made.ref_head, made.ref_tail) == (head, f'">{index}</a></sup>')
+        assert made.first_ref == made.ref_head + made.ref_tail and made.after_link == "</a>" + made.first_ref
+        assert made.item == f'<li id="{prefix}-{index}"'
+        assert made.one_back.startswith(f'<a href="#{prefix}ref-{index}" class="rule-footnote-backref"')
+        assert made.back_head == f'<a href="#{prefix}ref-{index}'
+
+
+def test_the_numbers_html_is_kept_for_a_bounded_number_of_prefixes() -> None:
+    for i in range(_MAX_PREFIXES + 5):
+        numbered(f"prefix-{i}", 2)
+    assert len(_NUMBERED) <= _MAX_PREFIXES and all(len(t) <= _MAX_NUMBERED for t in _NUMBERED.values())
 
 
 def test_markdown_output_never_links_inside_a_link_label(excerpt_kb: KnowledgeBase) -> None:

@@ -14,7 +14,7 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 from urllib.parse import quote, urlsplit
 
 from markdown_it.common.utils import escapeHtml
@@ -163,21 +163,58 @@ _RULE_NOTES: dict[int, tuple[CitedRule, str, tuple[str, str, str], str,
 _BACK_TAIL = '" class="rule-footnote-backref" aria-label="Back to citation">↩︎</a>'
 
 
-@functools.lru_cache(maxsize=4096)
-def _ref_parts(prefix: str, index: int) -> tuple[str, str]:
-    """The HTML of a reference to footnote ``index`` before and after its ordinal, the
-    same in every article (made once, not once per article's footnote)."""
-    return (f'<sup class="rule-footnote-ref"><a href="#{prefix}-{index}" id="{prefix}ref-{index}',
-            f'">{index}</a></sup>')
+class Numbered(NamedTuple):
+    """The HTML of footnote ``index`` that depends on its number (and the ids' prefix)
+    alone, the same in every article: made once per number, not once per article's
+    footnote (:func:`numbered`)."""
+
+    ref_head: str  # a reference to it before its ordinal (``ref_id``'s id, "-2" and on)
+    ref_tail: str  # … and after it
+    first_ref: str  # the first reference (no ordinal): ref_head + ref_tail
+    after_link: str  # a citation's closing ``</a>`` and the first reference, joined
+    item: str  # the section's opening ``<li id=…``
+    back_head: str  # the start of each back link to a reference
+    one_back: str  # the back link of a footnote cited once
+
+
+def numbered(prefix: str, index: int) -> Numbered:
+    """:class:`Numbered` of footnote ``index`` with ids starting ``prefix``: a list lookup
+    (a footnote's first reference and its item ask, once per cited rule of each article).
+    The first :data:`_MAX_NUMBERED` numbers of :data:`_MAX_PREFIXES` prefixes are kept."""
+    table = _NUMBERED.get(prefix)
+    if table is not None and index < len(table):
+        return table[index]
+    if index >= _MAX_NUMBERED:
+        return _numbered(prefix, index)
+    if table is None:
+        if len(_NUMBERED) >= _MAX_PREFIXES:
+            _NUMBERED.clear()  # bounded: a prefix comes back at its next footnote
+        table = _NUMBERED[prefix] = []
+    while len(table) <= index:  # numbers are asked for in order: one made at a time
+        table.append(_numbered(prefix, len(table)))
+    return table[index]
+
+
+def _numbered(prefix: str, index: int) -> Numbered:
+    head, tail = (f'<sup class="rule-footnote-ref"><a href="#{prefix}-{index}" id="{prefix}ref-{index}',
+                  f'">{index}</a></sup>')
+    back = f'<a href="#{prefix}ref-{index}'
+    return Numbered(head, tail, head + tail, "</a>" + head + tail, f'<li id="{prefix}-{index}"', back,
+                    back + _BACK_TAIL)
+
+
+_NUMBERED: dict[str, list[Numbered]] = {}  # numbered's: a prefix -> each number's, from 0
+_MAX_NUMBERED = 4096
+_MAX_PREFIXES = 64
 
 
 @functools.lru_cache(maxsize=4096)
-def _section_parts(prefix: str, index: int) -> tuple[str, str, str]:
-    """The HTML of footnote ``index``'s item in the section that depends on its number
-    alone: its opening ``<li id=…``, its one back link when it is cited once, and the
-    start of each back link (``ref_id``'s ids), the same in every article."""
-    head = f'<a href="#{prefix}ref-{index}'
-    return f'<li id="{prefix}-{index}"', head + _BACK_TAIL, head
+def _back_links(prefix: str, index: int, refs: int) -> str:
+    """The back links of footnote ``index`` to its ``refs`` references (more than one),
+    the first without an ordinal (``ref_id``'s ids)."""
+    known = numbered(prefix, index)
+    head = known.back_head
+    return f"{known.one_back} {head}-" + f"{_BACK_TAIL} {head}-".join(map(str, range(2, refs + 1))) + _BACK_TAIL
 
 
 @functools.lru_cache(maxsize=8192)
@@ -189,13 +226,14 @@ def _open_link(url: str) -> str:
 @dataclass(slots=True)
 class Footnote:
     """One cited rule at the foot of the article; cited ``refs`` times. ``ref_parts`` is
-    the HTML of a reference to it before and after the reference's ordinal."""
+    the HTML of its number (:func:`numbered`): a reference to it before and after the
+    reference's ordinal first."""
 
     index: int
     rule: CitedRule
     url: str
     refs: int = 0
-    ref_parts: tuple[str, str] = ("", "")
+    ref_parts: Numbered = Numbered("", "", "", "", "", "", "")
     # _footnote_parts(rule, url), found when the footnote is made (the section and the
     # report read it; empty: looked up then).
     parts: tuple[Any, ...] = ()
@@ -236,26 +274,23 @@ class Footnotes:
             if kept is None or kept[0] is not rule or kept[1] != self.base_url:
                 kept = _rule_note(rule, self.base_url)
             note = self._by_key.get(kept[2])
-            if note is None:  # _add, inlined
+            if note is None:  # _add, inlined, the footnote's first reference (no ordinal) counted
                 index = len(self.entries) + 1
-                note = Footnote(index, rule, kept[3], 0, _ref_parts(self.prefix, index), kept[4])
+                note = Footnote(index, rule, kept[3], 1, numbered(self.prefix, index), kept[4])
                 self._by_key[kept[2]] = note
                 self.entries.append(note)
+                self._by_rule[id(rule)] = (rule, note)
+                return note, note.ref_parts.first_ref
             self._by_rule[id(rule)] = (rule, note)
-            if not note.refs:  # the footnote's first reference: no ordinal
-                note.refs = 1
-                head, tail = note.ref_parts
-                return note, head + tail
         note.refs += 1
-        head, tail = note.ref_parts
-        return note, (f"{head}-{note.refs}{tail}" if note.refs > 1 else head + tail)
+        return note, self.ref_html(note, note.refs)
 
     def _add(self, rule: CitedRule, key: tuple[str, str, str], url: str | None = None,
              parts: tuple[Any, ...] = ()) -> Footnote:
         index = len(self.entries) + 1
         if url is None:
             url = rule_url(rule.ruleset, rule.edition, rule.number, self.base_url)
-        note = Footnote(index, rule, url, 0, _ref_parts(self.prefix, index), parts)
+        note = Footnote(index, rule, url, 0, numbered(self.prefix, index), parts)
         self._by_key[key] = note
         self.entries.append(note)
         return note
@@ -265,8 +300,8 @@ class Footnotes:
 
     def ref_html(self, note: Footnote, ordinal: int) -> str:
         """The HTML of the ``ordinal``-th reference to ``note``."""
-        head, tail = note.ref_parts
-        return f"{head}-{ordinal}{tail}" if ordinal > 1 else head + tail
+        parts = note.ref_parts
+        return f"{parts.ref_head}-{ordinal}{parts.ref_tail}" if ordinal > 1 else parts.first_ref
 
     def html(self) -> str:
         """The footnote section: each rule's full text and a link to the rules browser."""
@@ -277,14 +312,10 @@ class Footnotes:
         out = ['<section class="rule-footnotes">\n<ol class="rule-footnotes-list">\n']
         for note in self.entries:
             kept = note.parts or _footnote_parts(note.rule, note.url)
-            # The back links to each reference (ref_id's ids), the first without an ordinal.
+            # The back links to each reference (ref_id's ids).
             refs = note.refs
-            item, back, head = _section_parts(prefix, note.index)
-            if refs > 1:  # the later ones joined around their ordinals (one join, not a string each)
-                back = (f"{back} {head}-"
-                        + f"{_BACK_TAIL} {head}-".join(map(str, range(2, refs + 1))) + _BACK_TAIL)
-            elif not refs:
-                back = ""
+            number = note.ref_parts
+            back = number.one_back if refs == 1 else _back_links(prefix, note.index, refs) if refs else ""
             rule = note.rule
             # self._named(rule), inlined
             if home is None or (rule.ruleset == home[0] and rule.edition == home[1]):
@@ -293,7 +324,7 @@ class Footnotes:
                 text = _footnote_text_html(rule, True) + _open_link(note.url)
             # The item's pieces joined once with the section's, not into a string of its own
             # (most are longer than the small-object allocator's 512 bytes).
-            out += (item, text, back, "</p>", kept[3], "</li>\n")
+            out += (number.item, text, back, "</p>", kept[3], "</li>\n")
         out.append("</ol>\n</section>\n")
         return "".join(out)
 

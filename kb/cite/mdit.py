@@ -302,13 +302,15 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
                     note, html = ref(linked[0])
                     known[5] = note
                     numbered = known[6] = footnote_numbers(note.index)
-                    close_tag += html
+                    # A linked citation is an <a> (_shared): its close tag and the footnote's
+                    # first reference are one string of the footnote's number.
+                    close_tag = note.ref_parts.after_link if note.refs == 1 else close_tag + html
                 else:  # Footnotes.ref of a rule cited before, inlined
                     note = known[5]
                     note.refs += 1
-                    head, tail = note.ref_parts
+                    number = note.ref_parts
                     numbered = known[6]
-                    close_tag += f"{head}-{note.refs}{tail}"
+                    close_tag += f"{number.ref_head}-{note.refs}{number.ref_tail}"
             else:
                 numbered = None
             keep(numbered)
