@@ -94,6 +94,18 @@ def test_when_the_source_is_asked(kb: KnowledgeBase, source: str, parser: Any, e
     assert mdit._texts_are_source(state) is expected
 
 
+def test_the_kept_answer_follows_the_parsers_rules_when_they_change(kb: KnowledgeBase) -> None:
+    """The answer is kept per parser and set of rules (_rules_keep_source_text): a rule
+    added or disabled after a render is seen at the next."""
+    md = MarkdownIt("commonmark").use(rule_citations, kb=kb)
+    source = "Term\n: rule 337.1\n"
+    assert mdit._texts_are_source(StateCore(source, md, {})) is True
+    md.use(deflist_plugin)  # a rule of its own: its texts may be anything
+    assert mdit._texts_are_source(StateCore(source, md, {})) is False
+    md.disable("deflist")
+    assert mdit._texts_are_source(StateCore(source, md, {})) is True
+
+
 # (source, whether a bare citation may be in one of its texts)
 BARE_IN_SOURCE: list[tuple[str, bool]] = [
     ("(337.1a)", True), ("( 337.1a)", True), ("(see 337.1a)", True), ("(See also 337.1a)", True),

@@ -37,10 +37,12 @@ import bisect
 import contextlib
 import gc
 import itertools
+import operator
 import re
 import sys
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+import weakref
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple, overload
 
 from markdown_it import MarkdownIt
@@ -647,9 +649,26 @@ def _texts_are_source(state: StateCore) -> bool:
     md = state.md
     if "&" in src or "\\" in src or md.options.get("typographer"):
         return False
-    return all(name in _SOURCE_TEXT_RULES for ruler in (md.core.ruler, md.block.ruler, md.inline.ruler,
-                                                        md.inline.ruler2)
-               for name in ruler.get_active_rules())
+    return _rules_keep_source_text(md)
+
+
+def _rules_keep_source_text(md: MarkdownIt) -> bool:
+    """Whether every rule ``md`` has enabled is one of :data:`_SOURCE_TEXT_RULES`: asked
+    once per parser and set of rules. A ruler's chain of enabled rules is one list until
+    its rules change (enabling, disabling or adding one makes a new list), so the answer is
+    kept with the four lists it was read from (held: their ids are not reused)."""
+    rulers = (md.core.ruler, md.block.ruler, md.inline.ruler, md.inline.ruler2)
+    chains = [ruler.getRules("") for ruler in rulers]
+    kept = _KEPT_SOURCE_TEXT.get(md)
+    if kept is not None and all(map(operator.is_, kept[0], chains)):
+        return kept[1]
+    answer = all(name in _SOURCE_TEXT_RULES for ruler in rulers for name in ruler.get_active_rules())
+    _KEPT_SOURCE_TEXT[md] = (chains, answer)
+    return answer
+
+
+# _rules_keep_source_text's answers, by parser (weakly: a parser dropped drops its answer).
+_KEPT_SOURCE_TEXT: weakref.WeakKeyDictionary[MarkdownIt, tuple[list[Any], bool]] = weakref.WeakKeyDictionary()
 
 
 def _document_hints(src: str, own_text: bool) -> tuple[bool, bool, bool]:
