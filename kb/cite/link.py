@@ -75,7 +75,7 @@ def lookup(kb: LoadedEditions, text: str, ruleset: str | None = None, edition: s
     more = count_phrases(scan, citations[-1].end if citations else 0) if len(citations) >= limit else 0
     target, resolutions, named_diags = resolve_for_target(
         kb, target, citations, pins.get("date"), resolve_citations,
-        lambda candidates: named_editions(kb, candidates, scan, citations))
+        lambda candidates: named_editions(kb, candidates(), scan, citations))
     out = []
     for res in resolutions:
         first = res.rules[0] if res.linked else None

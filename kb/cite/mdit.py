@@ -604,15 +604,17 @@ def _found_and_resolved(state: StateCore, options: dict[str, Any], report: dict[
     kb = options["kb"]
     target: LinkTarget = link_target(kb, options["ruleset"], options["edition"], pins, source)
 
-    def named_of(candidates: Sequence[RuleGraph]) -> list[RuleGraph | None]:
-        """Each citation's named edition, run by run (a prefix is read in its own run)."""
+    def named_of(candidates: Callable[[], Sequence[RuleGraph]]) -> list[RuleGraph | None]:
+        """Each citation's named edition, run by run (a prefix is read in its own run), among
+        the ``candidates()`` (see resolve_for_target)."""
         names = prefix_names(kb)
         # named_editions' own pretest, once for the document: without "CR" in any text (none
         # when the source holds no other keyword than "rule(s)": _document_hints) and a
         # naming word before any citation, none of its citations names a ruleset.
         if (not (own_text and not budget[3]) and any("CR" in run.text for run in runs)
                 or may_name_a_ruleset([(run.text, run.citations) for run in runs], names)):
-            return [g for run in runs for g in named_editions(kb, candidates, run.text, run.citations, names)]
+            every = candidates()
+            return [g for run in runs for g in named_editions(kb, every, run.text, run.citations, names)]
         return [None] * len(citations)
 
     target, resolutions, said = resolve_for_target(kb, target, citations, pins.get("date"),

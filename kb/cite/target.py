@@ -515,7 +515,7 @@ def named_editions(kb: LoadedEditions, candidates: Sequence[RuleGraph], text: st
 
 def resolve_for_target(kb: LoadedEditions, target: LinkTarget, citations: Sequence[Citation],
                        date: str | None, resolve: Callable[..., list[Resolution]],
-                       named_of: Callable[[Sequence[RuleGraph]], list[RuleGraph | None]],
+                       named_of: Callable[[Callable[[], Sequence[RuleGraph]]], list[RuleGraph | None]],
                        source: str = "") -> tuple[LinkTarget, list[Resolution], list[Diagnostic]]:
     """The target ``citations`` are linked against, their resolutions there, and the
     diagnostics of those whose own prefix named another ruleset: resolved against
@@ -527,8 +527,10 @@ def resolve_for_target(kb: LoadedEditions, target: LinkTarget, citations: Sequen
     none. ``date`` is the document's own (front matter), or None.
     ``resolve`` resolves citations against editions
     (:func:`~kb.cite.resolve.resolve_shared` or :func:`~kb.cite.resolve.resolve_citations`);
-    ``named_of`` gives, for candidate editions (one per ruleset), each citation's named
-    edition or None (:func:`named_editions` over the text or texts the citations were found in)."""
+    ``named_of`` gives, for a function returning the candidate editions (one per ruleset:
+    called only when a citation may name one, since looking the editions up costs more than
+    most documents' answer, none), each citation's named edition or None
+    (:func:`named_editions` over the text or texts the citations were found in)."""
     resolutions = resolve(citations, target.editions, written_for=target.written_for,
                           mapper=target.mapper)
     inferred = infer_written_for(kb, target, citations, date, source, resolutions)
@@ -540,7 +542,10 @@ def resolve_for_target(kb: LoadedEditions, target: LinkTarget, citations: Sequen
     home = _home_elsewhere(target)
     if not citations or len(kb.ruleset_names()) < 2:
         return target, with_elsewhere(kb, home, resolutions), []
-    every = candidates if len(candidates) > 1 else [kb.edition(name) for name in kb.ruleset_names()]
+
+    def every() -> Sequence[RuleGraph]:
+        return candidates if len(candidates) > 1 else [kb.edition(name) for name in kb.ruleset_names()]
+
     return (target, *resolve_as_named(kb, target, citations, named_of(every), resolutions,
                                       resolve, date, source))
 
