@@ -34,6 +34,7 @@ a ``not_found`` one, a range too, is told where its rules are now (:func:`with_e
 from __future__ import annotations
 
 import datetime
+import operator
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -269,6 +270,11 @@ def _choose(kb: LoadedEditions, ruleset: str | None, edition: str | None, pins: 
     return LinkTarget([target], written_for, mapper, diags, pinned=True)
 
 
+# A resolution's status, read by map over a document's resolutions (a generator expression
+# resumed per citation costs several times as much).
+_STATUS = operator.attrgetter("status")
+
+
 def infer_written_for(kb: LoadedEditions, target: LinkTarget, citations: Sequence[Citation],
                       date: str | None = None, source: str = "",
                       resolved: Sequence[Resolution] | None = None) -> LinkTarget:
@@ -296,8 +302,8 @@ def infer_written_for(kb: LoadedEditions, target: LinkTarget, citations: Sequenc
     """
     if target.pinned or not citations:
         return target
-    if resolved is not None and not date and len(target.editions) == 1 and not any(
-            r.status == "not_found" or r.status == "ambiguous" for r in resolved):
+    if resolved is not None and not date and len(target.editions) == 1 and (
+            set(map(_STATUS, resolved)).isdisjoint(("not_found", "ambiguous"))):
         return target
     # Each distinct citation once, with how many places cite it.
     distinct: dict[tuple[Any, ...], list[Any]] = {}
@@ -649,7 +655,7 @@ def with_elsewhere(kb: LoadedEditions, rg: RuleGraph | None, resolutions: list[R
     if rg is None:
         return resolutions
     number_elsewhere = getattr(kb, "number_elsewhere", None)  # the facade's (kb.query)
-    if number_elsewhere is None or not any(r.status == "not_found" for r in resolutions):
+    if number_elsewhere is None or "not_found" not in map(_STATUS, resolutions):
         return resolutions
     told: dict[int, Resolution] = {}
     out = list(resolutions)
