@@ -87,6 +87,7 @@ def _report(env: dict[str, Any]) -> dict[str, Any]:
     out = {key: report[key] for key in ("citations", "footnotes", "diagnostics", "target",
                                         "front_matter", "over_limit") if key in report}
     out["citations"] = list(out["citations"])  # a sequence made when read (mdit.PlacedEntries)
+    out["footnotes"] = list(out["footnotes"])  # so is this one (mdit.FootnoteEntries)
     out["resolutions"] = [repr(place) for place in report["resolutions"]]
     return out
 

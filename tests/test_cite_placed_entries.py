@@ -13,7 +13,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from kb.cite import rule_citations
-from kb.cite.mdit import ENV_KEY, PlacedEntries
+from kb.cite.mdit import ENV_KEY, FootnoteEntries, PlacedEntries
 from kb.query import KnowledgeBase
 
 DOCUMENTS: list[tuple[str, list[tuple[str, int, int]]]] = [
@@ -66,3 +66,15 @@ def test_resolutions_read_first_place_the_entries_too(kb: KnowledgeBase) -> None
     second = _rendered(kb, text)
     assert list(second["citations"]) == list(first["citations"])
     assert spans == [(e["start"], e["end"]) for e in first["citations"]]
+
+
+@pytest.mark.parametrize("text", [t for t, _ in DOCUMENTS])
+def test_footnote_entries_made_when_read_are_the_facades(kb: KnowledgeBase, text: str) -> None:
+    """``footnotes`` is made when read too (mdit.FootnoteEntries): its length is known
+    before, and read it is the facade's list, made once."""
+    notes = _rendered(kb, text)["footnotes"]
+    assert isinstance(notes, FootnoteEntries)
+    count = len(notes)
+    listed = list(notes)
+    assert len(listed) == count and notes == listed and notes[:] == listed and list(notes)[0:1] == listed[0:1]
+    assert listed == kb.citations_annotate(text, "riftbound", "1.4")["footnotes"]

@@ -138,7 +138,7 @@ def link_article(kb: LoadedEditions, markdown: str, ruleset: str | None = None,
         output = _markdown_output(markdown, report, style, base_url)
     return {**report["target"], "format": fmt, "style": style, "output": output,
             "front_matter": report["front_matter"], "citations": citations,
-            "footnotes": report["footnotes"],
+            "footnotes": list(report["footnotes"]),  # made when read (mdit.FootnoteEntries)
             "summary": summary(citations, report["over_limit"]),
             "diagnostics": report["diagnostics"],
             "limits": {"bytes": MAX_INPUT_BYTES, "citations": limit}}

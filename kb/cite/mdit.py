@@ -350,7 +350,7 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
         entries.made(made)
     report["citations"] = entries
     report["resolutions"] = PlacedResolutions(entries, citations, resolutions)
-    report["footnotes"] = notes.report()
+    report["footnotes"] = FootnoteEntries(notes)
     report["diagnostics"] = [d.as_dict() for d in diags]
     report["target"] = target.describe()
 
@@ -433,6 +433,25 @@ class PlacedEntries(_Placed):
                 with collector_paused():
                     self._made = _entries(*self._args, offsets)
             self._args, self._offsets = None, offsets
+        return self._made
+
+
+class FootnoteEntries(_Placed):
+    """``report["footnotes"]``: each footnote's entry (:meth:`Footnotes.report`: its index,
+    rule, text and URL), a list of dicts made when first read: an HTML render needs none of
+    them (its footnote section is made from the footnotes themselves)."""
+
+    def __init__(self, notes: Footnotes):
+        self._notes: Footnotes | None = notes
+        self._made: list[dict[str, Any]] | None = None
+
+    def __len__(self) -> int:
+        return len(self._made) if self._made is not None else len(self._notes.entries)  # type: ignore[union-attr]
+
+    def _places(self) -> list[dict[str, Any]]:
+        if self._made is None:
+            assert self._notes is not None
+            self._made, self._notes = self._notes.report(), None
         return self._made
 
 
