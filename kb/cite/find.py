@@ -27,7 +27,7 @@ import re
 import sys
 from dataclasses import dataclass
 from collections.abc import Iterable
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from kb.numbers import Segments
 from kb.references import (
@@ -300,6 +300,15 @@ def find_citations(text: str, limit: int | None = None, loose: bool = True, *,
     return out
 
 
+def rule_keyword_citations(text: str, limit: int | None = None) -> list[Citation]:
+    """:func:`find_citations` of a text that holds no loose keyword, no other keyword than
+    "rule(s)"/"Rule(s)", no bare citation and no quotation mark (``loose``, ``others``,
+    ``bare`` and ``quotes`` all false there): the linker's commonest paragraph, read
+    without the tests that settle nothing for it."""
+    out, cut_short = _rule_citations(text, limit)
+    return _read_whole(text, out) if out and cut_short else out
+
+
 # What continues a number the grammar stopped reading ("rule 337.1c3456": a digit group
 # of four, "rule 5x"): a letter or a digit right after it.
 _GOES_ON = frozenset("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -370,22 +379,23 @@ def _rule_citations(text: str, limit: int | None) -> tuple[list[Citation], bool]
     return found if found is not None else _rule_heads(text, limit, True)  # type: ignore[return-value]
 
 
-def _rule_heads(text: str, limit: int | None, exact: bool) -> tuple[list[Citation], bool] | None:
+def _rule_heads(text: str, limit: int | None, exact: bool, follows: Any = _AFTER_NUMBER.get,
+                new: Any = tuple.__new__, read: Any = head_number, whole: Any = _RULE_PHRASE.match,
+                continues: Any = _CONTINUES.match, heads: Any = _RULE_HEAD_RUN.finditer,
+                exact_heads: Any = _RULE_HEAD.finditer) -> tuple[list[Citation], bool] | None:
     """:func:`_rule_citations` by ``_RULE_HEAD`` (``exact``) or its runs; None where the runs
-    cannot tell (see there)."""
+    cannot tell (see there). The arguments after ``exact`` are never given: what the loop
+    calls (``new``: Citation's own ``__new__``, without its argument handling), bound once
+    as defaults, which are locals from the start (looking each up per call cost a tenth of
+    reading a paragraph's one citation)."""
     out: list[Citation] = []
     cut_short = False
-    follows = _AFTER_NUMBER.get
     append = out.append
-    new = tuple.__new__  # Citation's own __new__, without its argument handling
-    read = head_number
-    whole = _RULE_PHRASE.match
-    continues = _CONTINUES.match
     size = len(text)
     room = sys.maxsize if limit is None else limit
     found = 0  # citations appended by this loop's own path (len(out) after _add_phrase)
     pos = 0  # where the last phrase ended: _RULE_PHRASE.finditer looks for the next from there
-    for m in (_RULE_HEAD if exact else _RULE_HEAD_RUN).finditer(text):
+    for m in (exact_heads if exact else heads)(text):
         at, end = m.span()  # from the "ule" of the keyword
         if at < pos:
             continue  # inside the list of the phrase before (a quoted title in it)
