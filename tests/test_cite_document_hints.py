@@ -35,6 +35,10 @@ DOCUMENTS: list[str] = [
     "Riftbound rule 337.1 and Core Rules 337.2; rule 337.3.\n",
     "mtg rule 116.1 and Magic rule 116.2, rule 337.1.\n",
     "No citation at all here.\n",
+    # "rule(s)" alone (mdit._keyword_runs): plain paragraphs, and others with markup
+    "See rule 337.1 and Rule 337.2, rules 337.1–337.3.\n\nAnother rule 999 paragraph.\n",
+    "A *rule 337.1* and [rule 337.2](/x) and rule 337.3.\nrule\n337.4 wraps.\n",
+    "rule 337.1c3456, rule 10:30, Core Rules 1.4 and rule 337.1.\n\n# Rule 337.2\n",
 ]
 
 
@@ -58,6 +62,15 @@ def test_the_documents_hints_change_nothing(kb: KnowledgeBase, text: str, pins: 
     hinted = _linked(kb, text, **pins)
     monkeypatch.setattr(mdit, "_texts_are_source", lambda state: False)  # every text asked
     assert _linked(kb, text, **pins) == hinted
+
+
+@pytest.mark.parametrize("limit", [0, 1, 2, 3, 10])
+def test_a_documents_limit_is_spent_alike_either_way(kb: KnowledgeBase, limit: int,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    text = "Rule 337.1 and rule 337.2.\n\n*rule 337.3* and rule 337.4.\n\nrules 337.1 and 337.2, rule 999.\n"
+    hinted = _linked(kb, text, ruleset="riftbound", edition="1.4", limit=limit)
+    monkeypatch.setattr(mdit, "_texts_are_source", lambda state: False)
+    assert _linked(kb, text, ruleset="riftbound", edition="1.4", limit=limit) == hinted
 
 
 def _commonmark() -> MarkdownIt:

@@ -55,7 +55,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 
 from kb.cite.annotate import STYLES, Footnotes, Style, citation_attrs, rule_url
 from kb.cite.find import (Citation, count_phrases, find_citations, may_cite, may_cite_bare_in_source,
-                          may_cite_loosely_in_source)
+                          may_cite_loosely_in_source, rule_keyword_citations)
 from kb.cite.resolve import CitedRule, Resolution, as_dict, copy_for, resolve_shared
 from kb.cite.target import (LinkTarget, link_target, may_name_a_ruleset, named_editions, parse_front_matter,
                             prefix_names, resolve_for_target)
@@ -614,10 +614,13 @@ def _found_and_resolved(state: StateCore, options: dict[str, Any], report: dict[
     # An inline token's content is its source (entities and escapes as written, a space
     # before a line break kept, which its text drops): a loose keyword is looked for there
     # as in the source, and in every text of a document whose texts are not its own.
-    runs = [run for token in state.tokens if token.type == "inline" and token.children
-            and (may_cite_with_keyword(token.content) or may_cite(token.content, False, bare)
-                 or loose and (not own_text or may_cite_loosely_in_source(token.content)))
-            for run in _runs(token, budget)]
+    if own_text and not loose and not any(budget[3:6]):
+        runs = _keyword_runs(state.tokens, budget)
+    else:
+        runs = [run for token in state.tokens if token.type == "inline" and token.children
+                and (may_cite_with_keyword(token.content) or may_cite(token.content, False, bare)
+                     or loose and (not own_text or may_cite_loosely_in_source(token.content)))
+                for run in _runs(token, budget)]
     report["over_limit"] = over = budget[1]
     citations = [c for run in runs for c in run.citations]
     kb = options["kb"]
@@ -864,6 +867,37 @@ def _run_citations(text: str, inline: Token, budget: list[int]) -> list[Citation
                 budget[1] += count_phrases(text, found[-1].end if found else 0, loose)
             return found
     return []
+
+
+def _keyword_runs(tokens: list[Token], budget: list[int]) -> list[_Run]:
+    """The runs of a document whose every text is its source's own characters and whose
+    source holds no loose keyword, no other keyword than "rule(s)"/"Rule(s)", no bare
+    citation and no quotation mark (``budget[2:6]`` all false: most articles): what
+    :func:`_runs` finds in each inline token, found with fewer calls per paragraph. A
+    citation there needs "ule", and a paragraph of plain text (one text token, most often)
+    is read by :func:`~kb.cite.find.rule_keyword_citations` itself."""
+    runs: list[_Run] = []
+    for token in tokens:
+        if token.type != "inline" or not token.children:
+            continue
+        content = token.content
+        if "ule" not in content:
+            continue  # (no "ULE", "CR" or other pretest's form is in the source)
+        children = token.children
+        if len(children) != 1 or children[0].type != "text":
+            runs += _runs(token, budget)
+            continue
+        room = budget[0]
+        if room <= 0:
+            budget[1] += count_phrases(content, 0, False)
+            continue
+        found = rule_keyword_citations(content, room)
+        if found:
+            budget[0] = room = room - len(found)
+            runs.append(_new_run(_Run, (token, 0, 1, content, found)))
+        if room <= 0:
+            budget[1] += count_phrases(content, found[-1].end if found else 0, False)
+    return runs
 
 
 def may_cite_with_keyword(text: str) -> bool:
