@@ -163,6 +163,26 @@ def test_each_reference_to_a_footnote_has_its_own_id_and_backlink() -> None:
     assert 'href="#rule-fnref-1-3"' in notes.html()
 
 
+def test_a_first_reference_by_first_ref_numbers_and_counts_as_ref_does() -> None:
+    """first_ref (the linker's, once per rule object) and ref, mixed, as ref alone; a second
+    object of a rule already referenced shares its footnote."""
+    by_ref, mixed = Footnotes(), Footnotes()
+    rules = {n: CitedRule("riftbound", "1.4", n, "rule", "", f"Text of {n}.") for n in "ab"}
+    twin = CitedRule("riftbound", "1.4", "a", "rule", "", "Text of a.")
+    seen: set[int] = set()
+    for number, _, _ in [*REFERENCES, ("twin", 1, "")]:
+        rule = twin if number == "twin" else rules[number]
+        note, html = by_ref.ref(rule)
+        if id(rule) in seen:
+            got, got_html = mixed.ref(rule)
+        else:
+            seen.add(id(rule))
+            got = mixed.first_ref(rule)
+            got_html = got.ref_parts.first_ref if got.refs == 1 else mixed.ref_html(got, got.refs)
+        assert (got.index, got.refs, got_html) == (note.index, note.refs, html)
+    assert mixed.html() == by_ref.html()
+
+
 # (prefix, the numbers asked for in this order): each is its number's HTML however asked
 NUMBERED: list[tuple[str, list[int]]] = [
     ("rule-fn", [1, 2, 3]), ("n", [5, 1, 5]), ("x-y", [0, 4096, 4097, 3]), ("p", [7000, 2]),

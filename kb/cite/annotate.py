@@ -285,6 +285,25 @@ class Footnotes:
         note.refs += 1
         return note, self.ref_html(note, note.refs)
 
+    def first_ref(self, rule: CitedRule) -> Footnote:
+        """:meth:`ref` for a caller that references each rule object once (kb.cite.mdit: the
+        later places citing it reuse the footnote it returns), without ``ref``'s lookup by
+        object: ``rule``'s footnote, its references counted. The HTML of this reference is
+        the footnote number's first (:class:`Numbered`) when ``refs`` is 1, else
+        :meth:`ref_html` (another object of the same rule was referenced before)."""
+        kept = _RULE_NOTES.get(id(rule))  # _rule_note, its kept case inlined
+        if kept is None or kept[0] is not rule or kept[1] != self.base_url:
+            kept = _rule_note(rule, self.base_url)
+        note = self._by_key.get(kept[2])
+        if note is None:  # _add, inlined, the footnote's first reference counted
+            index = len(self.entries) + 1
+            note = Footnote(index, rule, kept[3], 1, numbered(self.prefix, index), kept[4])
+            self._by_key[kept[2]] = note
+            self.entries.append(note)
+        else:
+            note.refs += 1
+        return note
+
     def _add(self, rule: CitedRule, key: tuple[str, str, str], url: str | None = None,
              parts: tuple[Any, ...] = ()) -> Footnote:
         index = len(self.entries) + 1

@@ -270,6 +270,8 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
     keep = numbers.append
     parts_of: list[list[str]] = []
     ref = notes.ref
+    first_ref = notes.first_ref
+    numbers_of = _FOOTNOTE_NUMBERS
     results = iter(resolutions)
     # A caller that reads every entry (the facade: env[PLACE_NOW_KEY]) has them made here,
     # in the pass that links each place, rather than in a second pass over the places when
@@ -301,12 +303,14 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
                     numbered = tuple([note.index for note, _ in refs])
                     close_tag += "".join([html for _, html in refs])
                 elif known[5] is None:  # the document's first place citing it
-                    note, html = ref(linked[0])
-                    known[5] = note
-                    numbered = known[6] = footnote_numbers(note.index)
+                    note = known[5] = first_ref(linked[0])
+                    index = note.index
+                    numbered = known[6] = (numbers_of[index] if index < len(numbers_of)
+                                           else footnote_numbers(index))
                     # A linked citation is an <a> (_shared): its close tag and the footnote's
                     # first reference are one string of the footnote's number.
-                    close_tag = note.ref_parts.after_link if note.refs == 1 else close_tag + html
+                    close_tag = (note.ref_parts.after_link if note.refs == 1
+                                 else close_tag + notes.ref_html(note, note.refs))
                 else:  # Footnotes.ref of a rule cited before, inlined
                     note = known[5]
                     note.refs += 1
