@@ -178,7 +178,7 @@ def test_a_first_reference_by_first_ref_numbers_and_counts_as_ref_does() -> None
         else:
             seen.add(id(rule))
             got = mixed.first_ref(rule)
-            got_html = got.ref_parts.first_ref if got.refs == 1 else mixed.ref_html(got, got.refs)
+            got_html = got.numbered.first_ref if got.refs == 1 else mixed.ref_html(got, got.refs)
         assert (got.index, got.refs, got_html) == (note.index, note.refs, html)
     assert mixed.html() == by_ref.html()
 

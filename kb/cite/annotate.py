@@ -225,15 +225,14 @@ def _open_link(url: str) -> str:
 
 @dataclass(slots=True)
 class Footnote:
-    """One cited rule at the foot of the article; cited ``refs`` times. ``ref_parts`` is
-    the HTML of its number (:func:`numbered`): a reference to it before and after the
-    reference's ordinal first."""
+    """One cited rule at the foot of the article; cited ``refs`` times. ``numbered`` is the
+    HTML of its number (:func:`numbered`: its references, its item, its back links)."""
 
     index: int
     rule: CitedRule
     url: str
     refs: int = 0
-    ref_parts: Numbered = Numbered("", "", "", "", "", "", "")
+    numbered: Numbered = Numbered("", "", "", "", "", "", "")
     # _footnote_parts(rule, url), found when the footnote is made (the section and the
     # report read it; empty: looked up then).
     parts: tuple[Any, ...] = ()
@@ -269,20 +268,10 @@ class Footnotes:
         known = self._by_rule.get(id(rule))
         if known is not None and known[0] is rule:
             note = known[1]
+            note.refs += 1
         else:  # the rule object's first reference in this article
-            kept = _RULE_NOTES.get(id(rule))  # _rule_note, its kept case inlined
-            if kept is None or kept[0] is not rule or kept[1] != self.base_url:
-                kept = _rule_note(rule, self.base_url)
-            note = self._by_key.get(kept[2])
-            if note is None:  # _add, inlined, the footnote's first reference (no ordinal) counted
-                index = len(self.entries) + 1
-                note = Footnote(index, rule, kept[3], 1, numbered(self.prefix, index), kept[4])
-                self._by_key[kept[2]] = note
-                self.entries.append(note)
-                self._by_rule[id(rule)] = (rule, note)
-                return note, note.ref_parts.first_ref
+            note = self.first_ref(rule)
             self._by_rule[id(rule)] = (rule, note)
-        note.refs += 1
         return note, self.ref_html(note, note.refs)
 
     def first_ref(self, rule: CitedRule) -> Footnote:
@@ -319,8 +308,8 @@ class Footnotes:
 
     def ref_html(self, note: Footnote, ordinal: int) -> str:
         """The HTML of the ``ordinal``-th reference to ``note``."""
-        parts = note.ref_parts
-        return f"{parts.ref_head}-{ordinal}{parts.ref_tail}" if ordinal > 1 else parts.first_ref
+        number = note.numbered
+        return f"{number.ref_head}-{ordinal}{number.ref_tail}" if ordinal > 1 else number.first_ref
 
     def html(self) -> str:
         """The footnote section: each rule's full text and a link to the rules browser."""
@@ -333,7 +322,7 @@ class Footnotes:
             kept = note.parts or _footnote_parts(note.rule, note.url)
             # The back links to each reference (ref_id's ids).
             refs = note.refs
-            number = note.ref_parts
+            number = note.numbered
             back = number.one_back if refs == 1 else _back_links(prefix, note.index, refs) if refs else ""
             rule = note.rule
             # self._named(rule), inlined

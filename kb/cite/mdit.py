@@ -309,12 +309,12 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
                                            else footnote_numbers(index))
                     # A linked citation is an <a> (_shared): its close tag and the footnote's
                     # first reference are one string of the footnote's number.
-                    close_tag = (note.ref_parts.after_link if note.refs == 1
+                    close_tag = (note.numbered.after_link if note.refs == 1
                                  else close_tag + notes.ref_html(note, note.refs))
                 else:  # Footnotes.ref of a rule cited before, inlined
                     note = known[5]
                     note.refs += 1
-                    number = note.ref_parts
+                    number = note.numbered
                     numbered = known[6]
                     close_tag += f"{number.ref_head}-{note.refs}{number.ref_tail}"
             else:
