@@ -199,16 +199,10 @@ def may_cite_bare_in_source(source: str) -> bool:
     every text of it is made of the source's own characters (no entity or backslash escape
     decoded, no typographer: kb.cite.mdit checks): a superset of :func:`may_cite`'s bare
     half over each text, asked once for a document instead of once per text."""
-    if "(" in source and _PAREN_HINT_SOURCE.search(source) is not None:
-        return True
-    # "also" is looked for by str.find, several times faster than the pattern's own scan
-    # for its literal, and the pattern tried where it is (a word an article holds a few times).
-    at = source.find("also")
-    while at >= 0:
-        if _ALSO_HINT_SOURCE.match(source, at) is not None:
-            return True
-        at = source.find("also", at + 4)
-    return False
+    # (Each pattern starts with its literal, which the regex engine's scan finds faster
+    # than str.find does a word of four letters: 10 KB of the lessons, "also" 6.6 -> 4.4 us.)
+    return ("(" in source and _PAREN_HINT_SOURCE.search(source) is not None
+            or _ALSO_HINT_SOURCE.search(source) is not None)
 
 
 def may_cite_loosely(text: str) -> bool:
