@@ -3,6 +3,8 @@ triple-dot format: title, input, expected HTML), Markdown output, plain-text ann
 
 from __future__ import annotations
 
+import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -199,6 +201,31 @@ def test_a_footnotes_number_html_is_the_same_however_it_is_asked_for(prefix: str
         assert made.item == f'<li id="{prefix}-{index}"'
         assert made.one_back.startswith(f'<a href="#{prefix}ref-{index}" class="rule-footnote-backref"')
         assert made.back_head == f'<a href="#{prefix}ref-{index}'
+
+
+def test_renders_asking_for_new_numbers_at_once_each_get_their_own() -> None:
+    """The threaded server renders articles at once: numbers first asked for by several
+    threads (a prefix's list filled by each) still read their own HTML."""
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # a thread switch at almost every bytecode
+    wrong: list[tuple[str, int]] = []
+    try:
+        for trial in range(30):
+            prefix = f"at-once-{trial}"
+
+            def ask(prefix: str = prefix) -> None:
+                for index in range(1, 60):
+                    if numbered(prefix, index).item != f'<li id="{prefix}-{index}"':
+                        wrong.append((prefix, index))
+
+            threads = [threading.Thread(target=ask) for _ in range(4)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert not wrong
 
 
 def test_the_numbers_html_is_kept_for_a_bounded_number_of_prefixes() -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
@@ -186,13 +187,17 @@ def numbered(prefix: str, index: int) -> Numbered:
         return table[index]
     if index >= _MAX_NUMBERED:
         return _numbered(prefix, index)
-    if table is None:
-        if len(_NUMBERED) >= _MAX_PREFIXES:
-            _NUMBERED.clear()  # bounded: a prefix comes back at its next footnote
-        table = _NUMBERED[prefix] = []
-    while len(table) <= index:  # numbers are asked for in order: one made at a time
-        table.append(_numbered(prefix, len(table)))
-    return table[index]
+    # Under the lock: two renders filling one list at once would each append the same
+    # number, and every later number would read the one before's HTML.
+    with _NUMBERED_LOCK:
+        table = _NUMBERED.get(prefix)
+        if table is None:
+            if len(_NUMBERED) >= _MAX_PREFIXES:
+                _NUMBERED.clear()  # bounded: a prefix comes back at its next footnote
+            table = _NUMBERED[prefix] = []
+        while len(table) <= index:  # numbers are asked for in order: one made at a time
+            table.append(_numbered(prefix, len(table)))
+        return table[index]
 
 
 def _numbered(prefix: str, index: int) -> Numbered:
@@ -204,6 +209,7 @@ def _numbered(prefix: str, index: int) -> Numbered:
 
 
 _NUMBERED: dict[str, list[Numbered]] = {}  # numbered's: a prefix -> each number's, from 0
+_NUMBERED_LOCK = threading.Lock()
 _MAX_NUMBERED = 4096
 _MAX_PREFIXES = 64
 
