@@ -5,6 +5,7 @@
     html = md.render(article, env := {})
     env["rule_citations"]["citations"]   # each citation with its status and place, made when read
     env["rule_citations"]["resolutions"] # each place's (start, end, Resolution), made when read
+    env["rule_citations"]["footnotes"]   # each footnote's rule, text and URL, made when read
 
     # one parser, many articles: options for one render
     md.render(other, {"rule_citations_options": {"edition": "1.3", "style": "preview"}})
