@@ -860,18 +860,30 @@ def _runs(inline: Token, budget: list[int]) -> list[_Run]:
 def _run_citations(text: str, inline: Token, budget: list[int]) -> list[Citation]:
     """The citations of one run's ``text`` (see :func:`_runs`)."""
     # The caller tested the token's own text already (a run is often all of it).
-    loose = budget[2]
-    if text == inline.content or may_cite_with_keyword(text) or may_cite(text, loose, budget[4]):
-        if budget[0] <= 0:
-            budget[1] += count_phrases(text, 0, loose)
-        else:
-            found = find_citations(text, budget[0], loose, others=budget[3], bare=budget[4],
-                                   quotes=budget[5])
-            budget[0] -= len(found)
-            if budget[0] <= 0:
-                budget[1] += count_phrases(text, found[-1].end if found else 0, loose)
-            return found
+    if text == inline.content or may_cite_with_keyword(text) or may_cite(text, budget[2], budget[4]):
+        return _within_budget(text, budget, _hinted_citations, budget)
     return []
+
+
+def _within_budget(text: str, budget: list[int], find: Callable[..., list[Citation]],
+                   *hints: Any) -> list[Citation]:
+    """``find(text, room, *hints)``: the citations of ``text``, ``room`` (the ``budget[0]``
+    the document has left) at most; the phrases past it counted into ``budget[1]`` (see
+    :func:`_runs`)."""
+    room = budget[0]
+    if room <= 0:
+        budget[1] += count_phrases(text, 0, budget[2])
+        return []
+    found = find(text, room, *hints)
+    budget[0] = room = room - len(found)
+    if room <= 0:
+        budget[1] += count_phrases(text, found[-1].end if found else 0, budget[2])
+    return found
+
+
+def _hinted_citations(text: str, room: int, budget: list[int]) -> list[Citation]:
+    """:func:`~kb.cite.find.find_citations` told the document's hints (``budget[2:6]``)."""
+    return find_citations(text, room, budget[2], others=budget[3], bare=budget[4], quotes=budget[5])
 
 
 def _keyword_runs(tokens: list[Token], budget: list[int]) -> list[_Run]:
@@ -891,17 +903,8 @@ def _keyword_runs(tokens: list[Token], budget: list[int]) -> list[_Run]:
         children = token.children
         if len(children) != 1 or children[0].type != "text":
             runs += _runs(token, budget)
-            continue
-        room = budget[0]
-        if room <= 0:
-            budget[1] += count_phrases(content, 0, False)
-            continue
-        found = rule_keyword_citations(content, room)
-        if found:
-            budget[0] = room = room - len(found)
+        elif found := _within_budget(content, budget, rule_keyword_citations):
             runs.append(_new_run(_Run, (token, 0, 1, content, found)))
-        if room <= 0:
-            budget[1] += count_phrases(content, found[-1].end if found else 0, False)
     return runs
 
 
