@@ -770,12 +770,11 @@ def resolve_as_named(kb: LoadedEditions, target: LinkTarget, citations: Sequence
     :func:`~kb.cite.resolve.resolve_citations`)."""
     single = target.single
     home = single.edition.ruleset if single is not None else None
-    if named.count(None) == len(named):  # none names a ruleset (most documents): told at C speed
-        return with_elsewhere(kb, _home_elsewhere(target), list(resolutions)), []
     moved: dict[str, list[int]] = {}  # the named ruleset -> places
-    for i, g in enumerate(named):
-        if g is not None and g.edition.ruleset != home:
-            moved.setdefault(g.edition.ruleset, []).append(i)
+    if named.count(None) != len(named):  # (most documents name none: told at C speed)
+        for i, g in enumerate(named):
+            if g is not None and g.edition.ruleset != home:
+                moved.setdefault(g.edition.ruleset, []).append(i)
     out = list(resolutions)
     if not moved:
         return with_elsewhere(kb, _home_elsewhere(target), out), []
