@@ -272,7 +272,6 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
     parts_of: list[list[str]] = []
     ref = notes.ref
     first_ref = notes.first_ref
-    numbers_of = _FOOTNOTE_NUMBERS
     results = iter(resolutions)
     # A caller that reads every entry (the facade: env[PLACE_NOW_KEY]) has them made here,
     # in the pass that links each place, rather than in a second pass over the places when
@@ -305,9 +304,7 @@ def _link_document(state: StateCore, options: dict[str, Any]) -> None:
                     close_tag += "".join([html for _, html in refs])
                 elif known[5] is None:  # the document's first place citing it
                     note = known[5] = first_ref(linked[0])
-                    index = note.index
-                    numbered = known[6] = (numbers_of[index] if index < len(numbers_of)
-                                           else footnote_numbers(index))
+                    numbered = known[6] = footnote_numbers(note.index)
                     # A linked citation is an <a> (_shared): its close tag and the footnote's
                     # first reference are one string of the footnote's number.
                     close_tag = (note.numbered.after_link if note.refs == 1
