@@ -34,7 +34,7 @@ def relative(target: str, current: str | None = None) -> str:
     >>> relative("/", "/riftbound/1.4/337.1.a")
     '../../'
     """
-    current = _current_page() if current is None else current.split("#", 1)[0].split("?", 1)[0]
+    current = _current_page() if current is None else _page_path(current)
     fragment = ""
     if "#" in target:
         target, fragment = target.split("#", 1)
@@ -57,8 +57,13 @@ def _current_page() -> str:
     environ = request.environ
     page = environ.get(_PAGE_KEY)
     if page is None:
-        page = environ[_PAGE_KEY] = _mapped(request.full_path.rstrip("?")).split("#", 1)[0].split("?", 1)[0]
+        page = environ[_PAGE_KEY] = _page_path(_mapped(request.full_path.rstrip("?")))
     return page
+
+
+def _page_path(path: str) -> str:
+    """A page's path without its query and fragment (what its links are relative to)."""
+    return path.split("#", 1)[0].split("?", 1)[0]
 
 
 @lru_cache(maxsize=1 << 16)  # a page's links go to the same few thousand paths (an export: 100,000s)
